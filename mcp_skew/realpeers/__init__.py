@@ -1,0 +1,27 @@
+"""Real MCP implementations installed in isolated, cached environments."""
+
+from mcp_skew.realpeers._envs import (
+    MARKER_NAME,
+    EnvironmentUnavailable,
+    NpmEnv,
+    PythonEnv,
+    cache_root,
+    ensure_npm_env,
+    ensure_python_env,
+    env_key,
+    npm_env,
+    python_env,
+)
+
+__all__ = [
+    "MARKER_NAME",
+    "EnvironmentUnavailable",
+    "NpmEnv",
+    "PythonEnv",
+    "cache_root",
+    "ensure_npm_env",
+    "ensure_python_env",
+    "env_key",
+    "npm_env",
+    "python_env",
+]

@@ -1,0 +1,281 @@
+"""Isolated, cached environments for real MCP implementations.
+
+A real peer (the official Python SDK ``mcp`` at some release, ``fastmcp``, the
+TypeScript SDK) is installed once into its own directory under the cache root
+and reused afterwards.  The directory name is a hash of the requirement list,
+so the same list always maps to the same environment.
+
+Cache layout::
+
+    $MCP_SKEW_CACHE/envs/py-<hash>/      (a venv; ``bin/python``)
+    $MCP_SKEW_CACHE/envs/npm-<hash>/     (``npm install --prefix``; ``node_modules/``)
+
+``$MCP_SKEW_CACHE`` defaults to ``~/.cache/mcp-skew``.  Each environment holds
+a marker file, ``.mcp-skew-ready.json``, written only after the install
+succeeded; a directory without it is a leftover of an interrupted install and
+is removed and built again.  A lock file beside the directory serialises
+concurrent builders of the same environment.
+
+Every failure to build (registry unreachable, no such version, resolver
+conflict, missing ``npm``) raises :class:`EnvironmentUnavailable`, whose
+message ends with the installer's last output lines, so a test can
+``pytest.skip(str(exc))``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = [
+    "MARKER_NAME",
+    "EnvironmentUnavailable",
+    "NpmEnv",
+    "PythonEnv",
+    "cache_root",
+    "ensure_npm_env",
+    "ensure_python_env",
+    "env_key",
+    "npm_env",
+    "python_env",
+]
+
+MARKER_NAME = ".mcp-skew-ready.json"
+_TAIL_LINES = 15
+_DEFAULT_TIMEOUT = 900.0
+
+
+class EnvironmentUnavailable(RuntimeError):  # noqa: N818 - the name reads as a condition on purpose
+    """A real-peer environment could not be built (network, registry, resolver, tool)."""
+
+
+@dataclass(frozen=True)
+class PythonEnv:
+    """A ready venv holding a requirement list."""
+
+    root: Path
+    python: Path
+    requirements: tuple[str, ...]
+    install_seconds: float
+    """Wall time of the install that built the env (read back from the marker when cached)."""
+    cached: bool
+    """True when this call found the env already built."""
+
+
+@dataclass(frozen=True)
+class NpmEnv:
+    """A ready ``npm install --prefix`` directory holding a package set."""
+
+    root: Path
+    node_modules: Path
+    packages: tuple[str, ...]
+    install_seconds: float
+    cached: bool
+
+
+def cache_root() -> Path:
+    """``$MCP_SKEW_CACHE`` if set and non-empty, else ``~/.cache/mcp-skew``."""
+    configured = os.environ.get("MCP_SKEW_CACHE", "").strip()
+    if configured:
+        return Path(configured).expanduser()
+    return Path.home() / ".cache" / "mcp-skew"
+
+
+def env_key(kind: str, specs: Sequence[str], *, salt: str = "") -> str:
+    """Stable directory name for a spec list: order and duplicates do not matter."""
+    normalised = sorted({s.strip() for s in specs if s.strip()})
+    payload = json.dumps({"kind": kind, "specs": normalised, "salt": salt}, sort_keys=True)
+    digest = hashlib.sha256(payload.encode()).hexdigest()[:16]
+    return f"{kind}-{digest}"
+
+
+def _tail(text: str, lines: int = _TAIL_LINES) -> str:
+    kept = [ln for ln in text.strip().splitlines() if ln.strip()][-lines:]
+    return "\n".join(kept)
+
+
+def _run(cmd: Sequence[str], what: str, *, timeout: float, cwd: Path | None = None) -> None:
+    try:
+        proc = subprocess.run(
+            list(cmd),
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+    except FileNotFoundError as exc:
+        raise EnvironmentUnavailable(f"{what}: executable not found: {cmd[0]}") from exc
+    except subprocess.TimeoutExpired as exc:
+        out = exc.output if isinstance(exc.output, str) else ""
+        raise EnvironmentUnavailable(
+            f"{what}: timed out after {timeout:.0f} s\n{_tail(out)}"
+        ) from exc
+    if proc.returncode != 0:
+        raise EnvironmentUnavailable(
+            f"{what}: exit code {proc.returncode}\n{_tail(proc.stdout or '')}"
+        )
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a+") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def _read_marker(root: Path) -> dict[str, object] | None:
+    marker = root / MARKER_NAME
+    try:
+        data = json.loads(marker.read_text())
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _write_marker(root: Path, specs: Sequence[str], seconds: float) -> None:
+    payload = {"specs": list(specs), "install_seconds": round(seconds, 2), "created": time.time()}
+    tmp = root / (MARKER_NAME + ".tmp")
+    tmp.write_text(json.dumps(payload, indent=2))
+    tmp.replace(root / MARKER_NAME)
+
+
+def _seconds_from(marker: dict[str, object]) -> float:
+    value = marker.get("install_seconds")
+    return float(value) if isinstance(value, int | float) else 0.0
+
+
+def _venv_python(root: Path) -> Path:
+    if os.name == "nt":  # pragma: no cover - the project runs on POSIX
+        return root / "Scripts" / "python.exe"
+    return root / "bin" / "python"
+
+
+def ensure_python_env(
+    requirements: Sequence[str],
+    *,
+    cache_dir: Path | None = None,
+    base_python: str | None = None,
+    timeout: float = _DEFAULT_TIMEOUT,
+) -> PythonEnv:
+    """Build (or reuse) a venv with ``requirements`` installed; return its description.
+
+    ``base_python`` is the interpreter that creates the venv (default: the
+    running one).  Raises :class:`EnvironmentUnavailable` if the install fails.
+    """
+    reqs = tuple(requirements)
+    if not reqs:
+        raise ValueError("requirements must not be empty")
+    base = base_python or sys.executable
+    envs = (cache_dir or cache_root()) / "envs"
+    root = envs / env_key("py", reqs, salt=f"{base}|{sys.version_info[:2]}")
+    python = _venv_python(root)
+    with _locked(envs / f"{root.name}.lock"):
+        marker = _read_marker(root)
+        if marker is not None and python.exists():
+            return PythonEnv(root, python, reqs, _seconds_from(marker), cached=True)
+        if root.exists():
+            shutil.rmtree(root)
+        started = time.monotonic()
+        try:
+            _run([base, "-m", "venv", str(root)], "venv creation", timeout=timeout)
+            _run(
+                [
+                    str(python), "-m", "pip", "install",
+                    "--disable-pip-version-check", "--no-input", "--progress-bar", "off",
+                    *reqs,
+                ],
+                f"pip install {' '.join(reqs)}",
+                timeout=timeout,
+            )
+        except EnvironmentUnavailable:
+            shutil.rmtree(root, ignore_errors=True)
+            raise
+        seconds = time.monotonic() - started
+        _write_marker(root, reqs, seconds)
+        return PythonEnv(root, python, reqs, seconds, cached=False)
+
+
+def python_env(
+    requirements: Sequence[str],
+    *,
+    cache_dir: Path | None = None,
+    base_python: str | None = None,
+    timeout: float = _DEFAULT_TIMEOUT,
+) -> Path:
+    """Interpreter path of a cached venv holding ``requirements`` (built if needed)."""
+    return ensure_python_env(
+        requirements, cache_dir=cache_dir, base_python=base_python, timeout=timeout
+    ).python
+
+
+def ensure_npm_env(
+    packages: Sequence[str],
+    *,
+    cache_dir: Path | None = None,
+    npm: str = "npm",
+    timeout: float = _DEFAULT_TIMEOUT,
+) -> NpmEnv:
+    """``npm install --prefix <dir> pkg@ver ...`` once; return its description."""
+    pkgs = tuple(packages)
+    if not pkgs:
+        raise ValueError("packages must not be empty")
+    envs = (cache_dir or cache_root()) / "envs"
+    root = envs / env_key("npm", pkgs)
+    node_modules = root / "node_modules"
+    with _locked(envs / f"{root.name}.lock"):
+        marker = _read_marker(root)
+        if marker is not None and node_modules.is_dir():
+            return NpmEnv(root, node_modules, pkgs, _seconds_from(marker), cached=True)
+        if root.exists():
+            shutil.rmtree(root)
+        root.mkdir(parents=True)
+        # A package.json of our own keeps npm from walking up to a parent project.
+        (root / "package.json").write_text(
+            json.dumps({"name": root.name, "private": True, "type": "module"}) + "\n"
+        )
+        started = time.monotonic()
+        try:
+            _run(
+                [
+                    npm, "install", "--prefix", str(root),
+                    "--no-audit", "--no-fund", "--no-update-notifier", "--loglevel", "error",
+                    *pkgs,
+                ],
+                f"npm install {' '.join(pkgs)}",
+                timeout=timeout,
+                cwd=root,
+            )
+        except EnvironmentUnavailable:
+            shutil.rmtree(root, ignore_errors=True)
+            raise
+        seconds = time.monotonic() - started
+        _write_marker(root, pkgs, seconds)
+        return NpmEnv(root, node_modules, pkgs, seconds, cached=False)
+
+
+def npm_env(
+    packages: Sequence[str],
+    *,
+    cache_dir: Path | None = None,
+    npm: str = "npm",
+    timeout: float = _DEFAULT_TIMEOUT,
+) -> Path:
+    """``node_modules`` directory of a cached npm prefix holding ``packages``."""
+    return ensure_npm_env(packages, cache_dir=cache_dir, npm=npm, timeout=timeout).node_modules

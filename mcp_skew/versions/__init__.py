@@ -1,0 +1,66 @@
+"""Profiles of every MCP revision, as checked deltas, with an ordered registry.
+
+Public API: :data:`REGISTRY`, :func:`profile_for`, :data:`REVISIONS`, :data:`LATEST`,
+the profile types in ``_profile``, :func:`changes_between` and :func:`table_delta`,
+and the plugin loaders :func:`load_profile_file` and :func:`load_entry_points`.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from ._diff import Step, TableDelta, changes_between, table_delta
+from ._plugins import ENTRY_POINT_GROUP, ProfileFileError, load_entry_points, load_profile_file
+from ._profile import (
+    Change,
+    Cite,
+    Deprecation,
+    Direction,
+    Era,
+    ErrorCode,
+    Impact,
+    Kind,
+    Method,
+    Profile,
+    ProfileDefinitionError,
+    create,
+)
+from ._registry import BUILTIN, LATEST, REGISTRY, Registry, UnknownRevision
+
+__all__ = [
+    "BUILTIN",
+    "ENTRY_POINT_GROUP",
+    "LATEST",
+    "REGISTRY",
+    "REVISIONS",
+    "Change",
+    "Cite",
+    "Deprecation",
+    "Direction",
+    "Era",
+    "ErrorCode",
+    "Impact",
+    "Kind",
+    "Method",
+    "Profile",
+    "ProfileDefinitionError",
+    "ProfileFileError",
+    "Registry",
+    "Step",
+    "TableDelta",
+    "UnknownRevision",
+    "changes_between",
+    "create",
+    "load_entry_points",
+    "load_profile_file",
+    "profile_for",
+    "table_delta",
+]
+
+#: The built-in revisions, oldest first.
+REVISIONS: Final[tuple[str, ...]] = tuple(p.revision for p in BUILTIN)
+
+
+def profile_for(revision: str) -> Profile:
+    """The registered profile of ``revision``; raises :class:`UnknownRevision`."""
+    return REGISTRY.get(revision)

@@ -1,0 +1,78 @@
+"""Differences between any two revisions: the changelog entries and the table deltas.
+
+``changes_between(a, b)`` walks the lineage: upgrading applies each revision's
+changes in order; downgrading lists the same changes, newest first, undone.
+``table_delta(a, b)`` compares the derived tables directly; a test proves the two
+agree, so the migration guides (built from changes) never drift from the tables.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ._profile import MAPPING_TABLES, SETTINGS, TABLES, Change, Profile
+
+__all__ = ["Step", "TableDelta", "changes_between", "table_delta"]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A change as it applies on the way from one revision to another."""
+
+    change: Change
+    undo: bool  #: True when going back past the revision that made this change
+
+
+@dataclass(frozen=True, slots=True)
+class TableDelta:
+    """What differs in one table or setting between two profiles."""
+
+    name: str
+    added: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    changed: tuple[str, ...] = ()
+    before: Any = None  #: for settings
+    after: Any = None
+
+
+def _common_ancestor(a: Profile, b: Profile) -> Profile:
+    chain = {p.revision for p in a.lineage()}
+    for node in reversed(b.lineage()):
+        if node.revision in chain:
+            return node
+    raise ValueError(f"{a.revision} and {b.revision} share no base revision")
+
+
+def changes_between(a: Profile, b: Profile) -> tuple[Step, ...]:
+    """Every change on the way from ``a`` to ``b`` (either may be the older)."""
+    shared = {p.revision for p in _common_ancestor(a, b).lineage()}
+    steps: list[Step] = []
+    for profile in reversed(a.lineage()):
+        if profile.revision in shared:
+            break
+        steps += [Step(c, undo=True) for c in reversed(profile.changes)]
+    for profile in b.lineage():
+        if profile.revision not in shared:
+            steps += [Step(c, undo=False) for c in profile.changes]
+    return tuple(steps)
+
+
+def table_delta(a: Profile, b: Profile) -> tuple[TableDelta, ...]:
+    """The tables and settings that differ between ``a`` and ``b``."""
+    deltas: list[TableDelta] = []
+    for name in TABLES:
+        old, new = a.names(name), b.names(name)
+        changed: tuple[str, ...] = ()
+        if name in MAPPING_TABLES:
+            rows_a, rows_b = a.tables[name], b.tables[name]
+            assert not isinstance(rows_a, frozenset) and not isinstance(rows_b, frozenset)
+            changed = tuple(sorted(k for k in old & new if rows_a[k] != rows_b[k]))
+        if old != new or changed:
+            deltas.append(
+                TableDelta(name, tuple(sorted(new - old)), tuple(sorted(old - new)), changed)
+            )
+    for name in SETTINGS:
+        if a.settings[name] != b.settings[name]:
+            deltas.append(TableDelta(name, before=a.settings[name], after=b.settings[name]))
+    return tuple(deltas)

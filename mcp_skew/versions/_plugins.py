@@ -1,0 +1,206 @@
+"""Third-party profiles: from an entry-point group, or from a TOML/JSON file.
+
+A profile file extends a registered revision with changes written the same way
+the built-in revision modules write theirs::
+
+    revision = "2026-12-vendor"
+    extends = "2026-07-28"
+    title = "Vendor X's variant"
+
+    [[changes]]
+    id = "vendor-x-search"
+    summary = "Adds vendor/search"
+    impact = "additive"
+    cite = { revision = "2026-12-vendor", source = "https://example.com/spec" }
+    add = { methods = { "vendor/search" = { kind = "request", direction = "client->server" } } }
+
+A bad file raises :class:`ProfileFileError`, whose message is one line naming
+the file, the field and the problem.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Mapping
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ._profile import (
+    MAPPING_TABLES,
+    Change,
+    Cite,
+    Deprecation,
+    Direction,
+    Era,
+    ErrorCode,
+    Impact,
+    Kind,
+    Method,
+    Profile,
+    ProfileDefinitionError,
+)
+from ._registry import REGISTRY, Registry, UnknownRevision
+
+__all__ = ["ENTRY_POINT_GROUP", "ProfileFileError", "load_entry_points", "load_profile_file"]
+
+ENTRY_POINT_GROUP = "mcp_skew.profiles"
+
+
+class ProfileFileError(ValueError):
+    """A third-party profile that cannot be loaded; the message is one line."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class _CiteIn(_Strict):
+    revision: str
+    source: str
+    section: str = ""
+
+
+class _MethodIn(_Strict):
+    kind: Literal["request", "notification"]
+    direction: Literal["client->server", "server->client", "both"]
+    capability: str | None = None
+
+
+class _ErrorIn(_Strict):
+    code: int
+    message: str
+    data: list[str] = Field(default_factory=list)
+    note: str = ""
+
+
+class _DeprecationIn(_Strict):
+    since: str
+    removal: str
+    migration: str
+    cite: _CiteIn
+
+
+class _ChangeIn(_Strict):
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9.+-]*$")
+    summary: str
+    impact: Literal["breaking", "additive", "behaviour", "deprecation", "clarification"]
+    cite: _CiteIn
+    add: dict[str, Any] = Field(default_factory=dict)
+    remove: dict[str, list[str]] = Field(default_factory=dict)
+    replace: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    settings: dict[str, Any] = Field(default_factory=dict)
+    steps: list[str] = Field(default_factory=list)
+
+
+class _ProfileIn(_Strict):
+    revision: str = Field(min_length=1)
+    extends: str
+    title: str = ""
+    changes: list[_ChangeIn] = Field(min_length=1)
+
+
+def _cite(c: _CiteIn) -> Cite:
+    return Cite(c.revision, c.source, c.section)
+
+
+_ROW_MODELS: dict[str, type[_Strict]] = {
+    "methods": _MethodIn,
+    "errors": _ErrorIn,
+    "deprecations": _DeprecationIn,
+}
+
+
+def _row(table: str, raw: Any) -> Method | ErrorCode | Deprecation:
+    model = _ROW_MODELS[table].model_validate(raw)
+    if isinstance(model, _MethodIn):
+        return Method(Kind(model.kind), Direction(model.direction), model.capability)
+    if isinstance(model, _ErrorIn):
+        return ErrorCode(model.code, model.message, tuple(model.data), model.note)
+    assert isinstance(model, _DeprecationIn)
+    return Deprecation(model.since, model.removal, model.migration, _cite(model.cite))
+
+
+def _rows(table: str, rows: Any) -> Any:
+    if table not in MAPPING_TABLES:
+        return rows
+    if not isinstance(rows, Mapping):
+        raise ValueError(f"table {table!r} takes a mapping of name to row")
+    return {name: _row(table, raw) for name, raw in rows.items()}
+
+
+def _setting(name: str, value: Any) -> Any:
+    return Era(value) if name == "era" else value
+
+
+def _change(c: _ChangeIn) -> Change:
+    return Change(
+        id=c.id,
+        summary=c.summary,
+        cite=_cite(c.cite),
+        impact=Impact(c.impact),
+        add={t: _rows(t, rows) for t, rows in c.add.items()},
+        remove=c.remove,
+        replace={t: _rows(t, rows) for t, rows in c.replace.items()},
+        settings={k: _setting(k, v) for k, v in c.settings.items()},
+        steps=tuple(c.steps),
+    )
+
+
+def _read(path: Path) -> Any:
+    text = path.read_text(encoding="utf-8")
+    if path.suffix.lower() == ".json":
+        return json.loads(text)
+    return tomllib.loads(text)
+
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err["loc"]) or "(top level)"
+    return f"field {where}: {err['msg']}"
+
+
+def load_profile_file(path: str | Path, registry: Registry = REGISTRY) -> Profile:
+    """Load, check and register the profile in ``path``."""
+    path = Path(path)
+    try:
+        spec = _ProfileIn.model_validate(_read(path))
+        base = registry.get(spec.extends)
+        profile = base.evolve(
+            revision=spec.revision,
+            title=spec.title,
+            changes=tuple(_change(c) for c in spec.changes),
+        )
+        registry.register(profile)
+    except OSError as exc:
+        raise ProfileFileError(f"{path}: cannot read: {exc.strerror}") from None
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
+        raise ProfileFileError(f"{path}: not valid TOML or JSON: {exc}") from None
+    except ValidationError as exc:
+        raise ProfileFileError(f"{path}: {_first_error(exc)}") from None
+    except UnknownRevision as exc:
+        raise ProfileFileError(f"{path}: field extends: {exc}") from None
+    except (ProfileDefinitionError, ValueError) as exc:
+        raise ProfileFileError(f"{path}: {exc}") from None
+    return profile
+
+
+def load_entry_points(registry: Registry = REGISTRY) -> list[str]:
+    """Register the profiles of installed packages (group ``mcp_skew.profiles``).
+
+    Each entry point names a :class:`Profile` or a callable returning one.
+    Returns the revisions added.
+    """
+    added: list[str] = []
+    for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        loaded = entry.load()
+        profile = loaded() if callable(loaded) and not isinstance(loaded, Profile) else loaded
+        if not isinstance(profile, Profile):
+            raise ProfileFileError(f"entry point {entry.name!r}: does not give a Profile")
+        if profile.revision not in registry:
+            registry.register(profile)
+            added.append(profile.revision)
+    return added

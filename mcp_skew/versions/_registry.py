@@ -1,0 +1,104 @@
+"""The ordered registry of revisions: built-ins first, then third-party profiles.
+
+Order questions are answered only by position here, never by comparing the
+strings (a peer may name a revision we have never heard of).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Final
+
+from . import r2024_11_05, r2025_03_26, r2025_06_18, r2025_11_25, r2026_07_28
+from ._profile import Era, Profile
+
+__all__ = [
+    "BUILTIN",
+    "LATEST",
+    "REGISTRY",
+    "Registry",
+    "UnknownRevision",
+]
+
+BUILTIN: Final[tuple[Profile, ...]] = (
+    r2024_11_05.PROFILE,
+    r2025_03_26.PROFILE,
+    r2025_06_18.PROFILE,
+    r2025_11_25.PROFILE,
+    r2026_07_28.PROFILE,
+)
+LATEST: Final[Profile] = BUILTIN[-1]
+
+
+class UnknownRevision(LookupError):
+    """A revision string that no registered profile has."""
+
+    def __init__(self, revision: str, known: tuple[str, ...]) -> None:
+        self.revision = revision
+        self.known = known
+        super().__init__(f"unknown revision {revision!r}; known revisions: {', '.join(known)}")
+
+
+class Registry:
+    """Profiles by revision, in release order (third-party ones after their base)."""
+
+    def __init__(self, profiles: tuple[Profile, ...] = BUILTIN) -> None:
+        self._profiles: dict[str, Profile] = {p.revision: p for p in profiles}
+
+    def __iter__(self) -> Iterator[Profile]:
+        return iter(self._profiles.values())
+
+    def __contains__(self, revision: object) -> bool:
+        return revision in self._profiles
+
+    def revisions(self) -> tuple[str, ...]:
+        return tuple(self._profiles)
+
+    def get(self, revision: str) -> Profile:
+        try:
+            return self._profiles[revision]
+        except KeyError:
+            raise UnknownRevision(revision, self.revisions()) from None
+
+    def register(self, profile: Profile) -> None:
+        """Add a third-party profile; its base must already be registered."""
+        if profile.revision in self._profiles:
+            raise ValueError(f"revision {profile.revision!r} is already registered")
+        base = profile.previous
+        if base is not None and base.revision not in self._profiles:
+            raise UnknownRevision(base.revision, self.revisions())
+        self._profiles[profile.revision] = profile
+
+    def unregister(self, revision: str) -> None:
+        """Remove a third-party profile (built-ins stay)."""
+        if revision in {p.revision for p in BUILTIN}:
+            raise ValueError(f"{revision!r} is built in")
+        self._profiles.pop(revision, None)
+
+    def index(self, revision: str) -> int:
+        """Release position; a third-party revision sorts just after its base."""
+        profile = self.get(revision)
+        position = [p.revision for p in BUILTIN]
+        if revision in position:
+            return position.index(revision) * 1000
+        depth = 0
+        node: Profile | None = profile
+        while node is not None and node.revision not in position:
+            node = node.previous
+            depth += 1
+        return (position.index(node.revision) * 1000 if node else -1000) + depth
+
+    def newest(self, revisions: tuple[str, ...] | list[str] | frozenset[str]) -> str:
+        """The newest of ``revisions``, by release position."""
+        return max(revisions, key=self.index)
+
+    def ordered(self, revisions: tuple[str, ...] | list[str] | frozenset[str]) -> tuple[str, ...]:
+        """``revisions`` sorted newest first."""
+        return tuple(sorted(set(revisions), key=self.index, reverse=True))
+
+    def of_era(self, era: Era) -> tuple[str, ...]:
+        return tuple(p.revision for p in self if p.era is era)
+
+
+#: The process-wide registry the CLI and the simulator read.
+REGISTRY: Final = Registry()

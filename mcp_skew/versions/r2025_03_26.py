@@ -1,0 +1,107 @@
+"""MCP revision 2025-03-26: changes from 2024-11-05.
+
+Changelog: ``docs/specification/2025-03-26/changelog.mdx``. No method was added
+or removed (the four method unions of ``schema/2025-03-26/schema.json`` equal
+those of 2024-11-05); the changes are transport, batching, content and flags.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from . import r2024_11_05 as _previous
+from ._profile import Change, Deprecation, Impact, Profile
+from ._profile import Cite as C
+
+__all__ = ["PROFILE"]
+
+REV = "2025-03-26"
+
+PROFILE: Final[Profile] = _previous.PROFILE.evolve(
+    revision=REV,
+    title="Streamable HTTP, batching, tool annotations, audio",
+    changes=(
+        Change(
+            id="streamable-http",
+            summary="Streamable HTTP replaces HTTP+SSE: one MCP endpoint for POST and GET, "
+            "with optional sessions in the Mcp-Session-Id header",
+            cite=C(REV, "basic/transports.mdx", "Streamable HTTP"),
+            impact=Impact.BREAKING,
+            add={"http_headers": ["Mcp-Session-Id"], "features": ["streamable-http", "sessions"]},
+            settings={"http_transport": "streamable-http", "sessions": True},
+            steps=(
+                "Serve POST and GET on one endpoint; answer a POST with JSON or an SSE stream.",
+                "Keep the HTTP+SSE endpoints as well while old clients remain "
+                "(basic/transports.mdx §Backwards Compatibility).",
+            ),
+        ),
+        Change(
+            id="http-sse-deprecated",
+            summary="The HTTP+SSE transport of 2024-11-05 is deprecated",
+            cite=C(REV, "basic/transports.mdx", "Backwards Compatibility"),
+            impact=Impact.DEPRECATION,
+            add={
+                "deprecations": {
+                    "HTTP+SSE transport": Deprecation(
+                        since=REV,
+                        removal="not scheduled in 2025-03-26",
+                        migration="Streamable HTTP",
+                        cite=C(REV, "basic/transports.mdx", "Backwards Compatibility"),
+                    )
+                }
+            },
+        ),
+        Change(
+            id="jsonrpc-batching",
+            summary="JSON-RPC batches: peers MAY send them and MUST support receiving them",
+            cite=C(REV, "basic/index.mdx", "Batching"),
+            impact=Impact.ADDITIVE,
+            add={"features": ["jsonrpc-batching"]},
+            settings={"batching": True},
+            steps=("Accept a JSON array of requests and answer with an array.",),
+        ),
+        Change(
+            id="tool-annotations",
+            summary="Tools gain annotations (readOnlyHint, destructiveHint, idempotentHint, "
+            "openWorldHint, title)",
+            cite=C(REV, "schema.json#/definitions/ToolAnnotations"),
+            impact=Impact.ADDITIVE,
+            add={"tool_fields": ["annotations"], "features": ["tool-annotations"]},
+        ),
+        Change(
+            id="audio-content",
+            summary="Audio content blocks in tool results, prompts and sampling",
+            cite=C(REV, "schema.json#/definitions/AudioContent"),
+            impact=Impact.ADDITIVE,
+            add={
+                "content_types": ["audio"],
+                "sampling_content_types": ["audio"],
+                "features": ["audio-content"],
+            },
+            steps=("Clients of 2024-11-05 do not know the audio block: send it only to 2025-03-26+.",),
+        ),
+        Change(
+            id="completions-capability",
+            summary="Servers declare the completions capability before offering completion/complete",
+            cite=C(REV, "schema.json#/definitions/ServerCapabilities"),
+            impact=Impact.BEHAVIOUR,
+            add={"server_capabilities": ["completions"]},
+            replace={"methods": {"completion/complete": _previous.REQ(_previous.C2S, "completions")}},
+            steps=("Declare `completions: {}` in the server capabilities if you answer completion/complete.",),
+        ),
+        Change(
+            id="progress-message",
+            summary="Progress notifications carry an optional human-readable message",
+            cite=C(REV, "schema.json#/definitions/ProgressNotification"),
+            impact=Impact.ADDITIVE,
+            add={"features": ["progress-messages"]},
+        ),
+        Change(
+            id="oauth-authorization",
+            summary="An authorization framework based on OAuth 2.1 for HTTP transports",
+            cite=C(REV, "basic/authorization.mdx"),
+            impact=Impact.ADDITIVE,
+            add={"features": ["oauth-authorization"]},
+        ),
+    ),
+)

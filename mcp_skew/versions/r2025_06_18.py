@@ -1,0 +1,118 @@
+"""MCP revision 2025-06-18: changes from 2025-03-26.
+
+Changelog: ``docs/specification/2025-06-18/changelog.mdx``. The only method
+added is the server-to-client request ``elicitation/create``
+(``schema/2025-06-18/schema.json#/definitions/ServerRequest``).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from . import r2025_03_26 as _previous
+from ._profile import Change, Impact, Profile
+from ._profile import Cite as C
+from .r2024_11_05 import REQ, S2C
+
+__all__ = ["PROFILE"]
+
+REV = "2025-06-18"
+
+PROFILE: Final[Profile] = _previous.PROFILE.evolve(
+    revision=REV,
+    title="Structured tool output, elicitation, resource links; batching removed",
+    changes=(
+        Change(
+            id="batching-removed",
+            summary="JSON-RPC batching is removed",
+            cite=C(REV, "changelog.mdx", "Major changes, item 1"),
+            impact=Impact.BREAKING,
+            remove={"features": ["jsonrpc-batching"]},
+            settings={"batching": False},
+            steps=("Send one message per line (stdio) or per POST; stop sending arrays.",),
+        ),
+        Change(
+            id="structured-tool-output",
+            summary="Tools may declare an outputSchema; results may carry structuredContent",
+            cite=C(REV, "server/tools.mdx", "Structured Content"),
+            impact=Impact.ADDITIVE,
+            add={
+                "tool_fields": ["outputSchema"],
+                "call_tool_result_fields": ["structuredContent"],
+                "features": ["structured-tool-output"],
+            },
+            steps=(
+                "With an outputSchema, return structuredContent that conforms to it.",
+                "Also return the serialised JSON as a text block for older clients.",
+            ),
+        ),
+        Change(
+            id="elicitation",
+            summary="Servers may ask the user for input with elicitation/create "
+            "(client capability elicitation)",
+            cite=C(REV, "client/elicitation.mdx"),
+            impact=Impact.ADDITIVE,
+            add={
+                "methods": {"elicitation/create": REQ(S2C, "elicitation")},
+                "client_capabilities": ["elicitation"],
+                "features": ["elicitation"],
+            },
+            steps=("Send elicitation/create only to clients that declared `elicitation`.",),
+        ),
+        Change(
+            id="resource-link-content",
+            summary="Tool results and prompts may return resource_link content blocks",
+            cite=C(REV, "schema.json#/definitions/ResourceLink"),
+            impact=Impact.ADDITIVE,
+            add={"content_types": ["resource_link"], "features": ["resource-links"]},
+        ),
+        Change(
+            id="protocol-version-header",
+            summary="On HTTP, the client sends MCP-Protocol-Version on every request after "
+            "initialize; a server that sees none SHOULD assume 2025-03-26",
+            cite=C(REV, "basic/transports.mdx", "Protocol Version Header"),
+            impact=Impact.BREAKING,
+            add={"http_headers": ["MCP-Protocol-Version"]},
+            settings={"version_header_absent": "2025-03-26"},
+            steps=(
+                "Clients: send `MCP-Protocol-Version: <negotiated>` on every HTTP request.",
+                "Servers: answer 400 to an invalid or unsupported header value.",
+            ),
+        ),
+        Change(
+            id="meta-fields",
+            summary="_meta is allowed on more types, with reserved key-name rules",
+            cite=C(REV, "basic/index.mdx", "General fields"),
+            impact=Impact.ADDITIVE,
+            add={"tool_fields": ["_meta"]},
+        ),
+        Change(
+            id="title-fields",
+            summary="Human-friendly title fields on tools, prompts, resources and Implementation",
+            cite=C(REV, "schema.json#/definitions/BaseMetadata"),
+            impact=Impact.ADDITIVE,
+            add={"tool_fields": ["title"], "features": ["titles"]},
+        ),
+        Change(
+            id="lifecycle-must",
+            summary="Respecting the negotiated version and capabilities goes from SHOULD to MUST",
+            cite=C(REV, "changelog.mdx", "Other schema changes"),
+            impact=Impact.CLARIFICATION,
+        ),
+        Change(
+            id="completion-context",
+            summary="completion/complete gains context.arguments (previously resolved variables)",
+            cite=C(REV, "schema.json#/definitions/CompleteRequest"),
+            impact=Impact.ADDITIVE,
+            add={"features": ["completion-context"]},
+        ),
+        Change(
+            id="oauth-resource-server",
+            summary="MCP servers are OAuth resource servers; clients send resource indicators "
+            "(RFC 8707)",
+            cite=C(REV, "basic/authorization.mdx"),
+            impact=Impact.BREAKING,
+            steps=("HTTP clients with authorization: send the `resource` parameter (RFC 8707).",),
+        ),
+    ),
+)
