@@ -55,7 +55,7 @@ _TAIL_LINES = 15
 _DEFAULT_TIMEOUT = 900.0
 
 
-class EnvironmentUnavailable(RuntimeError):  # noqa: N818 - the name reads as a condition on purpose
+class EnvironmentUnavailable(RuntimeError):
     """A real-peer environment could not be built (network, registry, resolver, tool)."""
 
 
@@ -197,8 +197,14 @@ def ensure_python_env(
             _run([base, "-m", "venv", str(root)], "venv creation", timeout=timeout)
             _run(
                 [
-                    str(python), "-m", "pip", "install",
-                    "--disable-pip-version-check", "--no-input", "--progress-bar", "off",
+                    str(python),
+                    "-m",
+                    "pip",
+                    "install",
+                    "--disable-pip-version-check",
+                    "--no-input",
+                    "--progress-bar",
+                    "off",
                     *reqs,
                 ],
                 f"pip install {' '.join(reqs)}",
@@ -254,8 +260,15 @@ def ensure_npm_env(
         try:
             _run(
                 [
-                    npm, "install", "--prefix", str(root),
-                    "--no-audit", "--no-fund", "--no-update-notifier", "--loglevel", "error",
+                    npm,
+                    "install",
+                    "--prefix",
+                    str(root),
+                    "--no-audit",
+                    "--no-fund",
+                    "--no-update-notifier",
+                    "--loglevel",
+                    "error",
                     *pkgs,
                 ],
                 f"npm install {' '.join(pkgs)}",

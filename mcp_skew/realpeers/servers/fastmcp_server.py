@@ -5,29 +5,31 @@ Run with the interpreter of an environment holding ``fastmcp``; not imported by 
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 
+def echo(text: str) -> str:
+    """Return the text unchanged."""
+    return text
+
+
+def fail(text: str = "") -> str:
+    """Always fails."""
+    raise ValueError(f"fail tool called: {text}")
+
+
+def hello() -> str:
+    """A fixed greeting."""
+    return "hello from mcp-skew"
+
+
 def main() -> None:
-    from fastmcp import FastMCP
-
-    app: Any = FastMCP("mcp-skew-fastmcp-server")
-
-    @app.tool()  # type: ignore[untyped-decorator]
-    def echo(text: str) -> str:
-        """Return the text unchanged."""
-        return text
-
-    @app.tool()  # type: ignore[untyped-decorator]
-    def fail(text: str = "") -> str:
-        """Always fails."""
-        raise ValueError(f"fail tool called: {text}")
-
-    @app.resource("mem://hello")  # type: ignore[untyped-decorator]
-    def hello() -> str:
-        """A fixed greeting."""
-        return "hello from mcp-skew"
-
+    fastmcp: Any = importlib.import_module("fastmcp")
+    app = fastmcp.FastMCP("mcp-skew-fastmcp-server")
+    app.tool()(echo)
+    app.tool()(fail)
+    app.resource("mem://hello")(hello)
     app.run(show_banner=False)
 
 

@@ -15,6 +15,7 @@ This file is executed by a foreign interpreter, not imported by mcp_skew.
 
 from __future__ import annotations
 
+import importlib
 import sys
 from typing import Any
 
@@ -23,59 +24,55 @@ HELLO_URI = "mem://hello"
 HELLO_TEXT = "hello from mcp-skew"
 
 
-def _high_level_class() -> Any:
+def _attr(module: str, name: str) -> Any:
+    """``module.name`` from the installed SDK, or None when this release lacks it."""
     try:
-        from mcp.server.mcpserver import MCPServer  # mcp 2.x
-
-        return MCPServer
-    except ImportError:
-        pass
-    try:
-        from mcp.server.fastmcp import FastMCP  # mcp 1.2 .. 1.x
-
-        return FastMCP
-    except ImportError:
+        return getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError):
         return None
+
+
+def _high_level_class() -> Any:
+    # mcp 2.x renamed FastMCP to MCPServer (importing mcp.server.fastmcp raises there).
+    return _attr("mcp.server.mcpserver", "MCPServer") or _attr("mcp.server.fastmcp", "FastMCP")
+
+
+def echo(text: str) -> str:
+    """Return the text unchanged."""
+    return text
+
+
+def fail(text: str = "") -> str:
+    """Always fails."""
+    raise ValueError(f"fail tool called: {text}")
+
+
+def hello() -> str:
+    """A fixed greeting."""
+    return HELLO_TEXT
 
 
 def run_high_level(cls: Any) -> None:
     app = cls(NAME)
-
-    @app.tool()
-    def echo(text: str) -> str:
-        """Return the text unchanged."""
-        return text
-
-    @app.tool()
-    def fail(text: str = "") -> str:
-        """Always fails."""
-        raise ValueError(f"fail tool called: {text}")
-
-    @app.resource(HELLO_URI)
-    def hello() -> str:
-        """A fixed greeting."""
-        return HELLO_TEXT
-
+    app.tool()(echo)
+    app.tool()(fail)
+    app.resource(HELLO_URI)(hello)
     app.run()  # stdio is the default transport in every release line
 
 
 def run_low_level() -> None:
-    import anyio
-    import mcp.types as types
-    from mcp.server import Server
-    from mcp.server.stdio import stdio_server
+    anyio: Any = importlib.import_module("anyio")
+    types: Any = importlib.import_module("mcp.types")
+    server: Any = _attr("mcp.server", "Server")(NAME)
+    stdio_server: Any = _attr("mcp.server.stdio", "stdio_server")
+    schema = {"type": "object", "properties": {"text": {"type": "string"}}}
 
-    server: Any = Server(NAME)
-
-    @server.list_tools()  # type: ignore[untyped-decorator]
     async def list_tools() -> list[Any]:
-        schema = {"type": "object", "properties": {"text": {"type": "string"}}}
         return [
             types.Tool(name="echo", description="Return the text unchanged.", inputSchema=schema),
             types.Tool(name="fail", description="Always fails.", inputSchema=schema),
         ]
 
-    @server.call_tool()  # type: ignore[untyped-decorator]
     async def call_tool(name: str, arguments: dict[str, Any] | None) -> list[Any]:
         args = arguments or {}
         if name == "echo":
@@ -84,15 +81,18 @@ def run_low_level() -> None:
             raise ValueError(f"fail tool called: {args.get('text', '')}")
         raise ValueError(f"Unknown tool: {name}")
 
-    @server.list_resources()  # type: ignore[untyped-decorator]
     async def list_resources() -> list[Any]:
-        return [types.Resource(uri=HELLO_URI, name="hello", mimeType="text/plain")]  # type: ignore[arg-type]
+        return [types.Resource(uri=HELLO_URI, name="hello", mimeType="text/plain")]
 
-    @server.read_resource()  # type: ignore[untyped-decorator]
     async def read_resource(uri: Any) -> str:
         if str(uri) == HELLO_URI:
             return HELLO_TEXT
         raise ValueError(f"Unknown resource: {uri}")
+
+    server.list_tools()(list_tools)
+    server.call_tool()(call_tool)
+    server.list_resources()(list_resources)
+    server.read_resource()(read_resource)
 
     async def main() -> None:
         async with stdio_server() as (read_stream, write_stream):

@@ -1,0 +1,133 @@
+"""``mcp-skew versions``, ``show REV`` and ``diff A B``: the profiles, read from the registry.
+
+Every view is rendered by :mod:`mcp_skew.versions._render`; this module only
+parses arguments, looks revisions up (an unknown one raises
+:class:`~mcp_skew.versions.UnknownRevision`, which the CLI turns into one error
+line and exit code 2) and writes the result to stdout.
+
+Run as a module, it (re)writes the generated reference pages::
+
+    python -m mcp_skew.commands.versions --write docs/generated/profiles
+    python -m mcp_skew.commands.versions --check docs/generated/profiles
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..versions import BUILTIN, REGISTRY, Profile
+from ..versions import _render as r
+
+__all__ = ["register", "write_reference_pages"]
+
+#: The command that regenerates the reference pages (quoted by the golden test).
+REGENERATE = "python -m mcp_skew.commands.versions --write docs/generated/profiles"
+
+
+def _add_format(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--format",
+        choices=r.FORMATS,
+        default="text",
+        help="text (default), markdown, or json (machine-readable, sorted keys)",
+    )
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``versions``, ``show`` and ``diff`` sub-commands."""
+    versions = subparsers.add_parser(
+        "versions", help="list the known revisions: era, method counts, headline changes"
+    )
+    _add_format(versions)
+    versions.set_defaults(func=run_versions)
+
+    show = subparsers.add_parser("show", help="the full derived profile of one revision")
+    show.add_argument("revision", metavar="REV")
+    _add_format(show)
+    show.set_defaults(func=run_show)
+
+    diff = subparsers.add_parser(
+        "diff", help="every change between two revisions (either may be the older)"
+    )
+    diff.add_argument("a", metavar="A")
+    diff.add_argument("b", metavar="B")
+    _add_format(diff)
+    diff.set_defaults(func=run_diff)
+
+
+def _ordered() -> list[Profile]:
+    """Registered profiles, oldest first (third-party ones just after their base)."""
+    return sorted(REGISTRY, key=lambda p: REGISTRY.index(p.revision))
+
+
+def run_versions(args: argparse.Namespace) -> int:
+    profiles, builtin = _ordered(), [p.revision for p in BUILTIN]
+    if args.format == "json":
+        sys.stdout.write(r.to_json(r.versions_to_dict(profiles, builtin)))
+    else:
+        section = r.versions_section(profiles, builtin)
+        sys.stdout.write(r.render("MCP revisions", (section,), args.format))
+    return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    profile = REGISTRY.get(args.revision)
+    if args.format == "json":
+        sys.stdout.write(r.to_json(r.profile_to_dict(profile)))
+    else:
+        sys.stdout.write(r.profile_document(profile, args.format))
+    return 0
+
+
+def run_diff(args: argparse.Namespace) -> int:
+    a, b = REGISTRY.get(args.a), REGISTRY.get(args.b)
+    if args.format == "json":
+        sys.stdout.write(r.to_json(r.diff_to_dict(a, b)))
+    else:
+        sys.stdout.write(r.diff_document(a, b, args.format))
+    return 0
+
+
+# -- the generated reference pages ------------------------------------------------
+
+
+def write_reference_pages(directory: Path, *, check: bool = False) -> list[str]:
+    """Write (or, with ``check``, compare) the pages; returns the names that differ."""
+    pages = r.reference_pages(BUILTIN)
+    stale = [
+        name for name, text in pages.items()
+        if not (directory / name).is_file()
+        or (directory / name).read_text(encoding="utf-8") != text
+    ]
+    if not check:
+        directory.mkdir(parents=True, exist_ok=True)
+        for name in stale:
+            (directory / name).write_text(pages[name], encoding="utf-8")
+    return stale
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m mcp_skew.commands.versions",
+        description="Write the flattened reference page of each built-in revision.",
+    )
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--write", metavar="DIR", type=Path)
+    mode.add_argument("--check", metavar="DIR", type=Path)
+    args = parser.parse_args(argv)
+    stale = write_reference_pages(args.write or args.check, check=args.check is not None)
+    verb = "out of date" if args.check else "written"
+    for name in stale:
+        sys.stdout.write(f"{name}: {verb}\n")
+    if args.check and stale:
+        sys.stdout.write(f"regenerate with: {REGENERATE}\n")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(_main())

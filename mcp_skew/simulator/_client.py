@@ -1,0 +1,258 @@
+"""Simulated clients: legacy, modern and dual-era negotiation over a :class:`Link`.
+
+Theory of operation
+-------------------
+``SimClient.negotiate(link)`` returns a :class:`Session`: the revision both
+sides will speak, the era, the readable path of steps, and a mark for how it got
+there (direct, downgraded, era fallback, retry after -32022).
+
+- legacy: ``initialize`` with the newest revision; accept the server's answer if
+  supported (``basic/lifecycle.mdx`` §Version Negotiation), else disconnect.
+- modern: send requests with ``_meta``; on -32022 retry once with a revision
+  from ``data.supported`` (2026-07-28 ``basic/versioning.mdx``); optionally
+  ``server/discover`` first.
+- dual-era: probe ``server/discover``; a DiscoverResult or a recognised modern
+  error keeps it modern; any other error, or no answer in time, falls back to
+  ``initialize`` (2026-07-28 ``basic/transports/stdio.mdx`` §Backward
+  Compatibility). If the fallback then fails on an answer from a server that
+  timed out the probe, it probes once more (``basic/versioning.mdx``: re-probe
+  "if the cached assumption later fails").
+
+Rule: the client asks the profiles which error codes are "recognised modern",
+which result fields are required, and how requests carry their version.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ..versions import REGISTRY, Era, Profile
+from . import _wire as w
+from ._findings import Finding
+from ._link import Closed, Event, Link, Reply, Timeout
+from ._peers import PeerSpec
+
+__all__ = ["Mark", "Session", "SimClient", "check_result"]
+
+Mark = Literal["direct", "downgraded", "era-fallback", "retry-32022", "failed"]
+Message = dict[str, Any]
+
+
+@dataclass(slots=True)
+class Session:
+    """The outcome of negotiation, and what the scenario builds on."""
+
+    status: Literal["ok", "failed"] = "failed"
+    revision: str | None = None
+    era: Era | None = None
+    path: list[str] = field(default_factory=list)
+    reason: str = ""
+    round_trips: int = 0
+    server_capabilities: dict[str, Any] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+    fell_back: bool = False
+    retried: bool = False
+    downgraded: bool = False
+
+    @property
+    def mark(self) -> Mark:
+        if self.status != "ok":
+            return "failed"
+        if self.fell_back:
+            return "era-fallback"
+        if self.retried:
+            return "retry-32022"
+        return "downgraded" if self.downgraded else "direct"
+
+    @property
+    def profile(self) -> Profile:
+        assert self.revision is not None
+        return REGISTRY.get(self.revision)
+
+    def fail(self, reason: str) -> Session:
+        self.status, self.reason, self.revision, self.era = "failed", reason, None, None
+        return self
+
+    def accept(self, revision: str, era: Era, reason: str = "") -> Session:
+        self.status, self.revision, self.era = "ok", revision, era
+        self.reason = reason
+        self.path.append(f"accepted {revision}")
+        return self
+
+
+def check_result(profile: Profile, method: str, result: dict[str, Any], index: int) -> list[Finding]:
+    """Findings for fields the revision requires on this method's result."""
+    found: list[Finding] = []
+    missing = [f for f in sorted(profile.names("result_fields_required")) if f not in result]
+    if missing:
+        found.append(Finding("missing-result-type", "error",
+                             f"{method} result lacks {', '.join(missing)}", index,
+                             f"{profile.revision}: basic/index.mdx §Result Type"))
+    if method in profile.names("cacheable_results"):
+        absent = [f for f in sorted(profile.names("cache_fields")) if f not in result]
+        if absent:
+            found.append(Finding("missing-cache-hints", "error",
+                                 f"{method} result lacks {', '.join(absent)}", index,
+                                 f"{profile.revision}: server/utilities/caching.mdx"))
+    return found
+
+
+def _describe(event: Event) -> str:
+    if isinstance(event, Reply):
+        if event.error is not None:
+            return f"error {event.code}"
+        return "result"
+    if isinstance(event, Timeout):
+        return f"timeout after {event.after_ms} ms"
+    return "server exited"
+
+
+def _error_text(reply: Reply) -> str:
+    err = reply.error or {}
+    return f"{err.get('code')} {err.get('message', '')}".strip()
+
+
+class SimClient:
+    """One simulated client; ``negotiate`` then ``call``."""
+
+    def __init__(self, spec: PeerSpec, *, request_timeout_ms: int = 10_000) -> None:
+        self.spec = spec
+        self.request_timeout_ms = request_timeout_ms
+        self.probe_timeout_ms = spec.ms("probe-timeout", 3_000)
+        self._next_id = 0
+
+    def next_id(self) -> int:
+        self._next_id += 1
+        return self._next_id
+
+    # -- after negotiation ------------------------------------------------------------
+    def call(self, link: Link, session: Session, method: str, params: dict[str, Any]) -> Event:
+        """One request under the negotiated revision."""
+        message = w.request(session.profile, self.next_id(), method, params)
+        return link.request(message, self.request_timeout_ms)
+
+    def strict(self) -> bool:
+        return self.spec.has("strict")
+
+    # -- negotiation ------------------------------------------------------------------
+    def negotiate(self, link: Link) -> Session:
+        session = Session()
+        if self.spec.kind == "legacy":
+            return self._legacy(link, session)
+        if self.spec.kind == "modern":
+            method = "server/discover" if self.spec.has("discover") else "tools/list"
+            session, event = self._modern(link, session, method, self.request_timeout_ms)
+            return session if event is None else self._not_modern(session, method, event)
+        return self._dual(link, session)
+
+    def _send(self, link: Link, session: Session, message: Message, timeout_ms: int) -> Event:
+        session.round_trips += 1
+        return link.request(message, timeout_ms)
+
+    def _legacy(self, link: Link, session: Session) -> Session:
+        revisions = self.spec.legacy
+        asked = revisions[0]
+        profile = REGISTRY.get(asked)
+        params = {"protocolVersion": asked, "capabilities": w.client_capabilities(profile),
+                  "clientInfo": w.implementation("mcp-skew-client")}
+        session.path.append(f"initialize {asked}")
+        event = self._send(link, session, w.request(profile, self.next_id(), "initialize", params),
+                           self.request_timeout_ms)
+        if not isinstance(event, Reply):
+            session.path.append(_describe(event))
+            return session.fail(f"initialize {asked}: {_describe(event)}")
+        if event.error is not None:
+            session.path.append(_describe(event))
+            return session.fail(f"initialize {asked} rejected: {_error_text(event)}")
+        result = event.result or {}
+        answered = result.get("protocolVersion")
+        if answered != asked:
+            session.path.append(f"counter-offer {answered}")
+            if answered not in revisions or self.spec.has("exact"):
+                session.path.append("disconnect")
+                why = ("this client demands the exact revision it asked for"
+                       if answered in revisions else "which this client does not support")
+                return session.fail(f"server answered {answered}, {why}")
+            session.downgraded = True
+        session.server_capabilities = dict(result.get("capabilities") or {})
+        link.notify(w.notification("notifications/initialized"))
+        return session.accept(str(answered), Era.LEGACY)
+
+    def _modern(self, link: Link, session: Session, method: str,
+                timeout_ms: int) -> tuple[Session, Event | None]:
+        """Modern negotiation.
+
+        Returns ``(session, None)`` once decided, or ``(session, event)`` when the
+        answer says the server is not modern, for the caller to decide.
+        """
+        revisions = self.spec.modern
+        rev = revisions[0]
+        for attempt in range(2):
+            profile = REGISTRY.get(rev)
+            short = "discover" if method == "server/discover" else method
+            session.path.append(f"{short} {rev}")
+            index = len(link.transcript.entries)
+            event = self._send(link, session, w.request(profile, self.next_id(), method), timeout_ms)
+            if isinstance(event, Reply) and event.result is not None:
+                return self._modern_result(session, profile, method, event.result, index + 1), None
+            session.path.append(_describe(event))
+            modern_codes = {profile.error(n).code for n in profile.names("modern_error_codes")}
+            if not isinstance(event, Reply) or event.code not in modern_codes:
+                return session, event
+            supported = ((event.error or {}).get("data") or {}).get("supported") or []
+            common = [r for r in revisions if r in supported]
+            if attempt == 0 and common and common[0] != rev:
+                session.path.append(f"retry {common[0]}")
+                rev = common[0]
+                session.retried = True
+                continue
+            named = ", ".join(map(str, supported)) or "nothing it named"
+            return session.fail(f"no revision in common: the server supports {named}"), None
+        raise AssertionError("unreachable: the loop returns on its second attempt")
+
+    def _not_modern(self, session: Session, method: str, event: Event) -> Session:
+        what = _error_text(event) if isinstance(event, Reply) else _describe(event)
+        return session.fail(f"{method}: {what}; a modern-only client cannot talk to a server "
+                            "that is not modern")
+
+    def _modern_result(self, session: Session, profile: Profile, method: str,
+                       result: dict[str, Any], index: int) -> Session:
+        session.findings += check_result(profile, method, result, index)
+        if self.strict() and session.findings:
+            return session.fail(f"strict client: {session.findings[0].message}")
+        revision = profile.revision
+        if method == "server/discover":
+            offered = result.get("supportedVersions") or []
+            common = [r for r in self.spec.modern if r in offered]
+            if not common:
+                return session.fail(f"server/discover offers {offered}; no revision in common")
+            if common[0] != revision:
+                session.path.append(f"choose {common[0]}")
+                session.downgraded = True
+                revision = common[0]
+            session.server_capabilities = dict(result.get("capabilities") or {})
+        return session.accept(revision, Era.MODERN)
+
+    def _dual(self, link: Link, session: Session) -> Session:
+        session, probe = self._modern(link, session, "server/discover", self.probe_timeout_ms)
+        if probe is None:
+            return session
+        if isinstance(probe, Closed) and not self.spec.has("restart"):
+            return session.fail("the server exited during the server/discover probe; "
+                                "this client gives up")
+        if isinstance(probe, Closed | Timeout) and self.spec.has("restart"):
+            # the probe ran in a process that may be dead or wedged: fall back on a fresh one
+            link.restart()
+            session.path.append("restart")
+        elif self.spec.has("fallback-32601") and not (isinstance(probe, Reply) and probe.code == -32601):
+            return session.fail(f"probe got {_describe(probe)}; this client falls back only on -32601")
+        session.fell_back = True
+        session = self._legacy(link, session)
+        if session.status == "failed" and isinstance(probe, Timeout) and session.path[-1].startswith("error"):
+            session.path.append("re-probe")
+            session.fell_back = False
+            session, again = self._modern(link, session, "server/discover", self.request_timeout_ms)
+            if again is not None:
+                return self._not_modern(session, "server/discover", again)
+        return session

@@ -1,0 +1,214 @@
+"""Links: how a client's messages reach a server, and the transcript of what crossed.
+
+A :class:`Link` is what a client strategy talks to: ``request`` (send, then wait
+for the answer with that id, a timeout or the end of the process), ``notify``
+and ``restart``. :class:`MemoryLink` runs a simulated server in the same
+process on a **simulated clock**: latency and timeouts are simulated
+milliseconds, nothing sleeps, and the same inputs give the same transcript byte
+for byte. Real transports (stdio, HTTP) implement the same protocol elsewhere.
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from ._server import SimServer
+
+__all__ = [
+    "Closed",
+    "Entry",
+    "Event",
+    "Link",
+    "MemoryLink",
+    "Note",
+    "Reply",
+    "Timeout",
+    "Transcript",
+]
+
+Message = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """The answer to a request: a result or an error."""
+
+    message: Message
+
+    @property
+    def error(self) -> dict[str, Any] | None:
+        err = self.message.get("error")
+        return err if isinstance(err, dict) else None
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        res = self.message.get("result")
+        return res if isinstance(res, dict) else None
+
+    @property
+    def code(self) -> int | None:
+        err = self.error
+        code = err.get("code") if err else None
+        return code if isinstance(code, int) else None
+
+
+@dataclass(frozen=True, slots=True)
+class Timeout:
+    """No answer within the wait."""
+
+    after_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class Closed:
+    """The server process ended (or the connection closed) before answering."""
+
+    detail: str = "the server process exited"
+
+
+Event = Reply | Timeout | Closed
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One message on the wire."""
+
+    t_ms: int
+    dir: Literal["c2s", "s2c"]
+    message: Any  #: the parsed message, or the raw line when it was not JSON
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"t_ms": self.t_ms, "dir": self.dir, "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """Something that happened that is not a message: a timeout, an exit, a restart."""
+
+    t_ms: int
+    text: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"t_ms": self.t_ms, "event": self.text}
+
+
+@dataclass(slots=True)
+class Transcript:
+    """Every message that crossed, in order, and the events between them."""
+
+    entries: list[Entry] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
+
+    def add(self, t_ms: int, direction: Literal["c2s", "s2c"], message: Any) -> None:
+        self.entries.append(Entry(t_ms, direction, message))
+
+    def note(self, t_ms: int, text: str) -> None:
+        self.notes.append(Note(t_ms, text))
+
+    def timeline(self) -> list[Entry | Note]:
+        """Messages and notes merged by time (messages first at equal times)."""
+        merged: list[tuple[int, int, int, Entry | Note]] = []
+        merged += [(e.t_ms, 0, i, e) for i, e in enumerate(self.entries)]
+        merged += [(n.t_ms, 1, i, n) for i, n in enumerate(self.notes)]
+        return [item for *_, item in sorted(merged, key=lambda x: x[:3])]
+
+
+class Link(Protocol):
+    """What a client strategy needs from a transport."""
+
+    transcript: Transcript
+
+    def now_ms(self) -> int: ...
+    def request(self, message: Message, timeout_ms: int) -> Event: ...
+    def notify(self, message: Message) -> None: ...
+    def restart(self) -> bool: ...
+    def close(self) -> None: ...
+
+
+class MemoryLink:
+    """A simulated server in memory, on a simulated clock.
+
+    Each message is encoded to JSON text and decoded on the other side, as on a
+    real wire. The server reads a message ``latency_ms`` after it is sent (or
+    when it has finished starting), and its replies reach the client
+    ``latency_ms`` later. A reply that arrives after the client stopped waiting
+    is still recorded, when the clock passes it.
+    """
+
+    def __init__(self, server_factory: Callable[[], SimServer], latency_ms: int = 5) -> None:
+        self._factory = server_factory
+        self.latency_ms = latency_ms
+        self.transcript = Transcript()
+        self._clock = 0
+        self._seq = 0
+        self._pending: list[tuple[int, int, Message]] = []  # heap of (arrives, seq, message)
+        self._start()
+
+    def _start(self) -> None:
+        self.server = self._factory()
+        self._ready_at = self._clock + self.server.startup_ms
+        self._closed_at: int | None = None
+        self._pending = []
+
+    def now_ms(self) -> int:
+        return self._clock
+
+    def _send(self, message: Message) -> bool:
+        text = json.dumps(message)
+        self.transcript.add(self._clock, "c2s", json.loads(text))
+        if self._closed_at is not None and self._closed_at <= self._clock:
+            return False
+        read_at = max(self._clock + self.latency_ms, self._ready_at)
+        self._ready_at = read_at
+        reaction = self.server.receive(json.loads(text))
+        for reply in reaction.replies:
+            self._seq += 1
+            heapq.heappush(self._pending, (read_at + self.latency_ms, self._seq, reply))
+        if reaction.exit:
+            self._closed_at = read_at + self.latency_ms
+        return True
+
+    def _deliver_until(self, deadline: int, want_id: Any = None) -> Reply | None:
+        """Deliver queued replies up to ``deadline``; stop at the one with ``want_id``."""
+        while self._pending and self._pending[0][0] <= deadline:
+            if self._closed_at is not None and self._pending[0][0] > self._closed_at:
+                break
+            at, _, message = heapq.heappop(self._pending)
+            self._clock = max(self._clock, at)
+            self.transcript.add(at, "s2c", json.loads(json.dumps(message)))
+            if want_id is not None and message.get("id") == want_id and "method" not in message:
+                return Reply(message)
+        return None
+
+    def request(self, message: Message, timeout_ms: int) -> Event:
+        if not self._send(message):
+            self.transcript.note(self._clock, "write failed: the server process has exited")
+            return Closed()
+        deadline = self._clock + timeout_ms
+        reply = self._deliver_until(deadline, message["id"])
+        if reply is not None:
+            return reply
+        if self._closed_at is not None and self._closed_at <= deadline:
+            self._clock = max(self._clock, self._closed_at)
+            self.transcript.note(self._clock, "the server process exited")
+            return Closed()
+        self._clock = deadline
+        self.transcript.note(self._clock, f"no answer to id {message['id']} within {timeout_ms} ms")
+        return Timeout(timeout_ms)
+
+    def notify(self, message: Message) -> None:
+        if not self._send(message):
+            self.transcript.note(self._clock, "write failed: the server process has exited")
+
+    def restart(self) -> bool:
+        self.transcript.note(self._clock, "client restarts the server process")
+        self._start()
+        return True
+
+    def close(self) -> None:
+        self._deliver_until(self._clock)
+        self.transcript.note(self._clock, "client closes the connection")

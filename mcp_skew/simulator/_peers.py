@@ -1,0 +1,156 @@
+"""Peer specs: which revisions a simulated client or server supports, its era kind, its quirks.
+
+Notation (the CLI and the library share it)::
+
+    KIND:REV[,REV...][+QUIRK[=VALUE]...]     legacy:2025-06-18,2025-03-26+unknown-32602
+    REV[+QUIRK...]                           2025-06-18 (a single-revision peer of its era)
+
+``KIND`` is ``legacy`` (``initialize`` only), ``modern`` (per-request ``_meta``
+only) or ``dual`` (both). A wrong spec raises :class:`~mcp_skew.errors.UsageError`
+with one line saying what is wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Final, Literal
+
+from ..errors import UsageError
+from ..versions import REGISTRY, Era, Profile
+from ._quirks import QUIRKS, Role
+
+__all__ = ["KINDS", "NAMED_PEERS", "PeerSpec", "parse_peer"]
+
+Kind = Literal["legacy", "modern", "dual"]
+KINDS: Final[tuple[Kind, ...]] = ("legacy", "modern", "dual")
+
+#: Named peers (real implementations), filled in by ``mcp_skew.realpeers``:
+#: name -> (role -> PeerSpec factory).
+NAMED_PEERS: dict[str, Callable[[Role], PeerSpec]] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class PeerSpec:
+    """A simulated peer: what it supports and how it behaves."""
+
+    kind: Kind
+    revisions: tuple[str, ...]  #: newest first
+    quirks: tuple[tuple[str, str | None], ...] = ()  #: (name, value), in spec order
+    label: str = ""  #: a short name for tables; defaults to the notation
+    note: str = field(default="", compare=False)  #: where a named peer's behaviour was measured
+
+    # -- reading -----------------------------------------------------------------
+    def has(self, quirk: str) -> bool:
+        return any(name == quirk for name, _ in self.quirks)
+
+    def value(self, quirk: str) -> str | None:
+        return next((v for name, v in self.quirks if name == quirk), None)
+
+    def ms(self, quirk: str, default: int) -> int:
+        raw = self.value(quirk)
+        return int(raw) if raw is not None else default
+
+    def of_era(self, era: Era) -> tuple[str, ...]:
+        """Supported revisions of one era, newest first."""
+        return tuple(r for r in self.revisions if REGISTRY.get(r).era is era)
+
+    @property
+    def legacy(self) -> tuple[str, ...]:
+        return self.of_era(Era.LEGACY)
+
+    @property
+    def modern(self) -> tuple[str, ...]:
+        return self.of_era(Era.MODERN)
+
+    def profile(self, revision: str | None = None) -> Profile:
+        return REGISTRY.get(revision or self.revisions[0])
+
+    @property
+    def notation(self) -> str:
+        quirks = "".join(f"+{n}" + (f"={v}" if v is not None else "") for n, v in self.quirks)
+        return f"{self.kind}:{','.join(self.revisions)}{quirks}"
+
+    @property
+    def name(self) -> str:
+        return self.label or self.notation
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def _revisions(text: str, spec: str) -> tuple[str, ...]:
+    revs = [r.strip() for r in text.split(",") if r.strip()]
+    if not revs:
+        raise UsageError(f"peer spec {spec!r}: no revision given (e.g. legacy:2025-06-18)")
+    for rev in revs:
+        if rev not in REGISTRY:
+            known = ", ".join(REGISTRY.revisions())
+            raise UsageError(f"peer spec {spec!r}: unknown revision {rev!r}; known: {known}")
+    if len(set(revs)) != len(revs):
+        raise UsageError(f"peer spec {spec!r}: a revision is listed twice")
+    return REGISTRY.ordered(revs)
+
+
+def _check_kind(kind: Kind, revs: tuple[str, ...], spec: str) -> None:
+    eras = {REGISTRY.get(r).era for r in revs}
+    if kind == "legacy" and eras != {Era.LEGACY}:
+        raise UsageError(f"peer spec {spec!r}: a legacy peer takes legacy revisions only "
+                         f"({', '.join(REGISTRY.of_era(Era.LEGACY))})")
+    if kind == "modern" and eras != {Era.MODERN}:
+        raise UsageError(f"peer spec {spec!r}: a modern peer takes modern revisions only "
+                         f"({', '.join(REGISTRY.of_era(Era.MODERN))})")
+    if kind == "dual" and eras != {Era.LEGACY, Era.MODERN}:
+        raise UsageError(f"peer spec {spec!r}: a dual-era peer needs at least one legacy and "
+                         "one modern revision")
+
+
+def _quirk(text: str, role: Role, kind: Kind, spec: str) -> tuple[str, str | None]:
+    name, _, value = text.partition("=")
+    quirk = QUIRKS.get(name)
+    if quirk is None or quirk.role != role:
+        names = ", ".join(q.name for q in QUIRKS.values() if q.role == role)
+        raise UsageError(f"peer spec {spec!r}: unknown {role} quirk {name!r}; known: {names}")
+    if kind not in quirk.kinds:
+        raise UsageError(f"peer spec {spec!r}: quirk {name!r} applies to "
+                         f"{'/'.join(quirk.kinds)} {role}s, not {kind}")
+    if quirk.value == "none":
+        if value:
+            raise UsageError(f"peer spec {spec!r}: quirk {name!r} takes no value")
+        return name, None
+    if not value:
+        raise UsageError(f"peer spec {spec!r}: quirk {name!r} needs a value ({name}=...)")
+    if quirk.value == "ms" and not value.isdigit():
+        raise UsageError(f"peer spec {spec!r}: quirk {name!r} takes milliseconds, not {value!r}")
+    if quirk.value == "revision" and value not in REGISTRY:
+        raise UsageError(f"peer spec {spec!r}: quirk {name!r}: unknown revision {value!r}")
+    return name, value
+
+
+def parse_peer(spec: str, role: Role) -> PeerSpec:
+    """Parse a peer spec for ``role`` (``client`` or ``server``)."""
+    text = spec.strip()
+    if not text:
+        raise UsageError("empty peer spec (e.g. legacy:2025-06-18 or dual:2026-07-28,2025-11-25)")
+    head, *quirk_texts = text.split("+")
+    named = NAMED_PEERS.get(head)
+    if named is not None and not quirk_texts:
+        return named(role)
+    kind_text, sep, rev_text = head.partition(":")
+    if not sep:
+        kind_text, rev_text = "", head
+    if kind_text and kind_text not in KINDS:
+        raise UsageError(f"peer spec {spec!r}: unknown kind {kind_text!r}; use legacy, modern "
+                         "or dual (or a bare revision)")
+    revs = _revisions(rev_text, spec)
+    if kind_text:
+        kind: Kind = kind_text  # type: ignore[assignment]
+    else:
+        if len(revs) != 1:
+            raise UsageError(f"peer spec {spec!r}: name the kind for several revisions "
+                             "(legacy:..., modern:... or dual:...)")
+        kind = "modern" if REGISTRY.get(revs[0]).era is Era.MODERN else "legacy"
+    _check_kind(kind, revs, spec)
+    quirks = tuple(_quirk(q, role, kind, spec) for q in quirk_texts)
+    return PeerSpec(kind=kind, revisions=revs, quirks=quirks)
+

@@ -1,0 +1,124 @@
+"""Named quirks: how real clients and servers depart from the plain spec behaviour.
+
+Each quirk says which role it applies to, what it does, and where it is seen in
+real implementations. A peer spec names quirks after ``+``
+(``legacy:2025-06-18+silent``); a quirk with a value takes it after ``=``
+(``+fixed=2025-03-26``, ``+slow=8000``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, Literal
+
+__all__ = ["QUIRKS", "Quirk", "Role"]
+
+Role = Literal["client", "server"]
+
+
+@dataclass(frozen=True, slots=True)
+class Quirk:
+    """One named behaviour."""
+
+    name: str
+    role: Role
+    summary: str
+    seen_in: str
+    value: Literal["none", "revision", "ms"] = "none"
+    #: Peer kinds it makes sense for.
+    kinds: tuple[str, ...] = ("legacy", "modern", "dual")
+
+
+_Q = Quirk
+
+QUIRKS: Final[dict[str, Quirk]] = {
+    q.name: q
+    for q in (
+        # -- Servers: an unknown method, or any request before initialize ----------
+        _Q("unknown-32601", "server",
+           "answers an unknown or early request with -32601 Method not found (the default of "
+           "a plain legacy server)",
+           "TypeScript @modelcontextprotocol/sdk 1.x servers (Protocol: no handler -> -32601)",
+           kinds=("legacy", "dual")),
+        _Q("unknown-32602", "server",
+           "answers an unknown or early request with -32602 Invalid request parameters",
+           "Python mcp 1.10-1.30 servers (the request fails validation as a ClientRequest "
+           "before any method lookup)",
+           kinds=("legacy", "dual")),
+        _Q("silent", "server",
+           "never answers an unknown or early request",
+           "Python mcp 1.0-1.9 servers (validation error logged, no response)",
+           kinds=("legacy", "dual")),
+        _Q("silent-exit", "server",
+           "never answers an unknown or early request, then exits on its next input",
+           "Python mcp 1.0-1.9 stdio servers: the session task dies and the process ends "
+           "when the next line arrives",
+           kinds=("legacy", "dual")),
+        _Q("lenient", "server",
+           "processes a known request before initialize as if initialized (no lifecycle "
+           "enforcement), e.g. tools/list from a modern client under legacy rules",
+           "TypeScript @modelcontextprotocol/sdk 1.x servers; many hand-written servers",
+           kinds=("legacy", "dual")),
+        _Q("fixed", "server",
+           "answers every initialize with one fixed revision, whatever was asked",
+           "hand-written servers that hard-code protocolVersion (seen in the wire log of "
+           "seed 000: 2025-11-25 asked, 2025-06-18 answered)",
+           value="revision", kinds=("legacy", "dual")),
+        _Q("echo", "server",
+           "echoes whatever revision the client asked for in initialize, supported or not",
+           "hand-written servers that copy params.protocolVersion into the result",
+           kinds=("legacy", "dual")),
+        _Q("reject", "server",
+           "rejects an unsupported revision with error -32602 'Unsupported protocol version' "
+           "instead of a counter-offer (the lifecycle page's non-normative example)",
+           "servers that follow the error example in basic/lifecycle.mdx",
+           kinds=("legacy", "dual")),
+        _Q("slow", "server",
+           "takes this many simulated ms to start reading its input (a slow start that "
+           "races a client's probe timeout)",
+           "servers that load models or indexes before reading stdin; npx cold starts",
+           value="ms"),
+        _Q("no-result-type", "server",
+           "2026-07-28 results lack resultType",
+           "early modern servers and proxies that re-serialise legacy results",
+           kinds=("modern", "dual")),
+        _Q("no-cache-hints", "server",
+           "2026-07-28 list, read and discover results lack ttlMs and cacheScope",
+           "early modern servers built on legacy result types",
+           kinds=("modern", "dual")),
+        _Q("sticky-era", "server",
+           "fixes the era by the first request of a connection: after a modern request it "
+           "rejects initialize; after initialize it rejects modern requests",
+           "Python mcp 2.x stdio servers",
+           kinds=("dual",)),
+        # -- Clients -------------------------------------------------------------------
+        _Q("strict", "client",
+           "fails a result that lacks a field its revision requires (resultType, ttlMs, "
+           "cacheScope) instead of reading a missing resultType as complete",
+           "clients that validate results with generated schema types (pydantic, zod)"),
+        _Q("fallback-32601", "client",
+           "falls back from the server/discover probe to initialize only on -32601; any "
+           "other error or a timeout ends the connection",
+           "early dual-era clients keyed to Method not found (the spec forbids this: "
+           "stdio.mdx §Backward Compatibility)",
+           kinds=("dual",)),
+        _Q("exact", "client",
+           "demands the exact revision it asked for; a counter-offer it also supports "
+           "is still refused",
+           "clients pinned to one protocol version",
+           kinds=("legacy", "dual")),
+        _Q("restart", "client",
+           "restarts a server that died during the probe and falls back on the new process",
+           "TypeScript v2 client in auto mode (probe in a throwaway process)",
+           kinds=("dual",)),
+        _Q("discover", "client",
+           "a modern client that calls server/discover before its first request "
+           "(RECOMMENDED on stdio)",
+           "modern clients following basic/transports/stdio.mdx",
+           kinds=("modern",)),
+        _Q("probe-timeout", "client",
+           "how many simulated ms the client waits for the server/discover probe "
+           "(default 3000)",
+           "Python mcp 2.x: 10 s", value="ms", kinds=("dual", "modern")),
+    )
+}

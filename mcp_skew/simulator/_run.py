@@ -1,0 +1,106 @@
+"""One run: a client, a server, a scenario, in memory on a simulated clock.
+
+``run(client, server)`` negotiates, plays the scenario, and returns a
+:class:`RunRecord`: the transcript, the path, and the outcome. The verdict uses
+what the simulator knows and a real client would not: if the client believes it
+speaks the modern era while the server served it under legacy rules (an
+era-ambiguous request processed by a lenient legacy server), the run failed,
+as the spec's era table says (2026-07-28 ``basic/versioning.mdx``
+§Compatibility Matrix, row Modern/Legacy).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..versions import REGISTRY, Era
+from ._client import Mark, Session, SimClient
+from ._findings import Finding
+from ._link import MemoryLink, Transcript
+from ._peers import PeerSpec
+from ._scenario import SCENARIOS, StepResult, play
+from ._server import SimServer
+
+__all__ = ["RunRecord", "run"]
+
+
+@dataclass(slots=True)
+class RunRecord:
+    """Everything one run produced."""
+
+    client: PeerSpec
+    server: PeerSpec
+    scenario: str
+    session: Session
+    transcript: Transcript
+    steps: list[StepResult] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    features_lost: list[str] = field(default_factory=list)
+    t_first_useful_ms: int | None = None
+
+    @property
+    def status(self) -> str:
+        return self.session.status
+
+    @property
+    def revision(self) -> str | None:
+        return self.session.revision
+
+    @property
+    def mark(self) -> Mark:
+        return self.session.mark
+
+    def to_dict(self, *, transcript: bool = True) -> dict[str, Any]:
+        """The JSON shape shared by ``simulate --json``, the matrix and the probe."""
+        out: dict[str, Any] = {
+            "client": self.client.name,
+            "server": self.server.name,
+            "status": self.session.status,
+            "revision": self.session.revision,
+            "era": self.session.era.value if self.session.era else None,
+            "path": list(self.session.path),
+            "mark": self.session.mark,
+            "reason": self.session.reason,
+            "scenario": self.scenario,
+            "round_trips": self.session.round_trips,
+            "t_first_useful_ms": self.t_first_useful_ms,
+            "steps": [s.to_dict() for s in self.steps],
+            "features_lost": list(self.features_lost),
+            "findings": [f.to_dict() for f in (*self.session.findings, *self.findings)],
+        }
+        if transcript:
+            out["transcript"] = [e.to_dict() for e in self.transcript.entries]
+            out["events"] = [n.to_dict() for n in self.transcript.notes]
+        return out
+
+
+def _features_lost(client: PeerSpec, session: Session) -> list[str]:
+    if session.revision is None:
+        return []
+    best = REGISTRY.get(client.revisions[0]).names("features")
+    return sorted(best - session.profile.names("features"))
+
+
+def run(client: PeerSpec, server: PeerSpec, scenario: str = "default", *,
+        latency_ms: int = 5, request_timeout_ms: int = 10_000) -> RunRecord:
+    """Negotiate ``client`` with ``server``, then play ``scenario``."""
+    plan = SCENARIOS[scenario]
+    link = MemoryLink(lambda: SimServer(server), latency_ms)
+    sim = SimClient(client, request_timeout_ms=request_timeout_ms)
+    session = sim.negotiate(link)
+    served = link.server.served_eras
+    if session.era is Era.MODERN and served and served[-1] is Era.LEGACY:
+        session.findings.append(Finding(
+            "era-mismatch", "error",
+            "the server served a modern request under legacy rules", None,
+            "2026-07-28: basic/versioning.mdx §Compatibility Matrix"))
+        session.path.append("served under legacy rules")
+        session.fail("era mismatch: the legacy server ran the request under legacy rules "
+                     "(a modern-only client cannot detect this; probe with server/discover)")
+    record = RunRecord(client, server, scenario, session, link.transcript)
+    if session.status == "ok":
+        record.steps, record.findings, record.t_first_useful_ms = play(plan, sim, link, session)
+        record.features_lost = _features_lost(client, session)
+    link.close()
+    return record

@@ -1,0 +1,250 @@
+"""A simulated server, sans I/O: ``receive(message) -> Reaction``.
+
+Theory of operation
+-------------------
+The server picks the era from how the client opens (``basic/versioning.mdx``,
+2026-07-28, "A dual-era server selects its behavior from how the client opens"):
+
+- ``initialize`` selects the legacy handshake (``basic/lifecycle.mdx`` of each
+  legacy revision, "Version Negotiation"): the requested revision if supported,
+  else the server's latest; quirks change this.
+- a request whose ``params._meta`` names a protocol version is served
+  statelessly; an unsupported version gets -32022 with ``data.supported`` and
+  ``data.requested`` (2026-07-28 ``basic/versioning.mdx``).
+- anything else before ``initialize`` is an "unknown or early request", whose
+  answer is the server's quirk: -32601 (default), -32602, silence, silence then
+  exit, or lenient processing.
+
+Rule: this module never compares revision strings; it asks the profiles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..versions import Era, Profile
+from . import _wire as w
+from ._peers import PeerSpec
+
+__all__ = ["Reaction", "SimServer"]
+
+Message = dict[str, Any]
+
+TOOLS = (
+    {"name": "echo", "title": "Echo", "description": "Returns its text argument.",
+     "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}},
+                     "required": ["text"]},
+     "annotations": {"readOnlyHint": True}},
+    {"name": "fail", "title": "Fail", "description": "Always fails, as a tool error.",
+     "inputSchema": {"type": "object", "properties": {}}},
+)
+RESOURCE = {"uri": "mem://hello", "name": "hello", "mimeType": "text/plain"}
+
+
+@dataclass(slots=True)
+class Reaction:
+    """What the server does with one incoming message."""
+
+    replies: list[Message] = field(default_factory=list)
+    exit: bool = False  #: the process ends after this message
+
+
+@dataclass(slots=True)
+class SimServer:
+    """One server process."""
+
+    spec: PeerSpec
+    legacy_revision: str | None = None  #: negotiated by initialize
+    era: Era | None = None  #: set by the first request when the server is sticky
+    exit_on_next: bool = False
+    dead: bool = False
+    served_eras: list[Era] = field(default_factory=list)  #: per request, for the run's verdict
+
+    @property
+    def startup_ms(self) -> int:
+        return self.spec.ms("slow", 0)
+
+    # -- entry point ----------------------------------------------------------------
+    def receive(self, message: Message) -> Reaction:
+        if self.dead:
+            return Reaction()
+        if self.exit_on_next:
+            self.dead = True
+            return Reaction(exit=True)
+        if "method" not in message:
+            return Reaction()  # a response to us; the simulated server sends no requests
+        if "id" not in message:
+            return self._notification(message)
+        return self._request(message)
+
+    def _notification(self, message: Message) -> Reaction:
+        return Reaction()
+
+    def _request(self, message: Message) -> Reaction:
+        method = message["method"]
+        meta = (message.get("params") or {}).get("_meta") or {}
+        if method == "initialize" and self.spec.legacy:
+            return self._initialize(message)
+        if isinstance(meta, dict) and w.VERSION_KEY in meta and self.spec.modern:
+            return self._modern(message, meta)
+        if self.legacy_revision is not None:
+            return self._legacy(message, self.spec.profile(self.legacy_revision))
+        if method == "initialize":  # a modern-only server
+            return self._reply(self._reject_initialize(message))
+        return self._early(message)
+
+    # -- legacy era -----------------------------------------------------------------
+    def _initialize(self, message: Message) -> Reaction:
+        if self.spec.has("sticky-era") and self.era is Era.MODERN:
+            return self._reply(self._reject_initialize(message))
+        params = message.get("params") or {}
+        asked = params.get("protocolVersion")
+        chosen = self._choose(asked)
+        if chosen is None:
+            data = {"supported": list(self.spec.legacy), "requested": asked}
+            return self._reply(w.error(message["id"], -32602, "Unsupported protocol version", data))
+        profile = self.spec.profile(chosen if chosen in self.spec.revisions else None)
+        self.legacy_revision = profile.revision
+        self.era = self.era or Era.LEGACY
+        self.served_eras.append(Era.LEGACY)
+        body = {
+            "protocolVersion": chosen,
+            "capabilities": w.server_capabilities(profile),
+            "serverInfo": w.implementation("mcp-skew-server"),
+        }
+        return self._reply(w.result(profile, message["id"], "initialize", body))
+
+    def _choose(self, asked: Any) -> str | None:
+        """The revision to answer initialize with (None: reject)."""
+        fixed = self.spec.value("fixed")
+        if fixed is not None:
+            return fixed
+        if self.spec.has("echo") and isinstance(asked, str):
+            return asked
+        if asked in self.spec.legacy:
+            return str(asked)
+        if self.spec.has("reject"):
+            return None
+        return self.spec.legacy[0]
+
+    def _legacy(self, message: Message, profile: Profile) -> Reaction:
+        self.served_eras.append(Era.LEGACY)
+        return self._serve(message, profile)
+
+    def _early(self, message: Message) -> Reaction:
+        """A request before initialize, or one this server does not know."""
+        method = message["method"]
+        latest = self.spec.profile(self.spec.legacy[0]) if self.spec.legacy else None
+        if latest is None or method not in latest.methods:
+            return self._unknown(message)
+        if method == "ping" or self.spec.has("lenient"):
+            # ping is allowed before initialize (basic/lifecycle.mdx §Initialization)
+            self.served_eras.append(Era.LEGACY)
+            return self._serve(message, latest)
+        return self._unknown(message)
+
+    def _unknown(self, message: Message) -> Reaction:
+        msg_id, method = message["id"], message["method"]
+        if self.spec.has("silent"):
+            return Reaction()
+        if self.spec.has("silent-exit"):
+            self.exit_on_next = True
+            return Reaction()
+        if self.spec.has("unknown-32602"):
+            return self._reply(w.error(msg_id, -32602, "Invalid request parameters"))
+        return self._reply(w.error(msg_id, -32601, f"Method not found: {method}"))
+
+    # -- modern era -----------------------------------------------------------------
+    def _modern(self, message: Message, meta: dict[str, Any]) -> Reaction:
+        msg_id = message["id"]
+        if self.spec.has("sticky-era") and self.era is Era.LEGACY:
+            return self._unknown(message)
+        self.era = self.era or Era.MODERN
+        asked = meta.get(w.VERSION_KEY)
+        if asked not in self.spec.modern:
+            profile = self.spec.profile(self.spec.modern[0])
+            data = {"supported": list(self.spec.modern), "requested": asked}
+            code = w.error_code(profile, "UnsupportedProtocolVersion")
+            return self._reply(w.error(msg_id, code, "Unsupported protocol version", data))
+        profile = self.spec.profile(str(asked))
+        if w.CAPS_KEY not in meta:
+            return self._reply(w.error(msg_id, -32602, f"Missing _meta {w.CAPS_KEY}"))
+        self.served_eras.append(Era.MODERN)
+        if message["method"] == "server/discover":
+            body = {"supportedVersions": list(self.spec.modern),
+                    "capabilities": w.server_capabilities(profile)}
+            return self._reply(self._result(profile, msg_id, "server/discover", body))
+        return self._serve(message, profile)
+
+    def _reject_initialize(self, message: Message) -> Message:
+        supported = ", ".join(self.spec.modern)
+        data = {"supported": list(self.spec.modern)}
+        return w.error(message["id"], -32601,
+                       f"Method not found: initialize (this server speaks {supported} only)", data)
+
+    # -- the catalogue: tools, resources, no prompts --------------------------------
+    def _serve(self, message: Message, profile: Profile) -> Reaction:
+        method, msg_id = message["method"], message["id"]
+        params = message.get("params") or {}
+        if method not in profile.methods:
+            return self._unknown(message)
+        capability = profile.methods[method].capability
+        declared = w.server_capabilities(profile)
+        if capability is not None and capability.split(".")[0] not in declared:
+            return self._reply(w.error(msg_id, -32601, f"Method not found: {method}"))
+        handler = _HANDLERS.get(method)
+        if handler is None:
+            return self._reply(self._result(profile, msg_id, method, {}))
+        body = handler(profile, params)
+        if "error" in body:
+            return self._reply({"jsonrpc": "2.0", "id": msg_id, "error": body["error"]})
+        return self._reply(self._result(profile, msg_id, method, body))
+
+    def _result(self, profile: Profile, msg_id: Any, method: str, body: dict[str, Any]) -> Message:
+        return w.result(profile, msg_id, method, body,
+                        result_type=not self.spec.has("no-result-type"),
+                        cache_hints=not self.spec.has("no-cache-hints"))
+
+    @staticmethod
+    def _reply(message: Message) -> Reaction:
+        return Reaction(replies=[message])
+
+
+def _tool(profile: Profile, tool: dict[str, Any]) -> dict[str, Any]:
+    fields = profile.names("tool_fields")
+    return {k: v for k, v in tool.items() if k in fields}
+
+
+def _list_tools(profile: Profile, params: dict[str, Any]) -> dict[str, Any]:
+    return {"tools": [_tool(profile, t) for t in TOOLS]}
+
+
+def _call_tool(profile: Profile, params: dict[str, Any]) -> dict[str, Any]:
+    name, args = params.get("name"), params.get("arguments") or {}
+    if name == "echo":
+        return {"content": [{"type": "text", "text": str(args.get("text", ""))}], "isError": False}
+    if name == "fail":
+        return {"content": [{"type": "text", "text": "the tool ran and failed"}], "isError": True}
+    return {"error": {"code": -32602, "message": f"Unknown tool: {name}"}}
+
+
+def _list_resources(profile: Profile, params: dict[str, Any]) -> dict[str, Any]:
+    return {"resources": [dict(RESOURCE)]}
+
+
+def _read_resource(profile: Profile, params: dict[str, Any]) -> dict[str, Any]:
+    uri = params.get("uri")
+    if uri == RESOURCE["uri"]:
+        return {"contents": [{"uri": uri, "mimeType": "text/plain", "text": "hello"}]}
+    code = profile.error(profile.settings["resource_not_found"]).code
+    return {"error": {"code": code, "message": "Resource not found", "data": {"uri": uri}}}
+
+
+_HANDLERS = {
+    "tools/list": _list_tools,
+    "tools/call": _call_tool,
+    "resources/list": _list_resources,
+    "resources/read": _read_resource,
+    "resources/templates/list": lambda p, q: {"resourceTemplates": []},
+}

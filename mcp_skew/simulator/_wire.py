@@ -1,0 +1,118 @@
+"""Message builders: the JSON-RPC messages simulated peers send, shaped by a profile.
+
+Everything here reads the profile of the revision in use; nothing compares
+revision strings. Messages are plain dicts in the order the spec examples use,
+so a transcript serialises the same way every time.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from ..versions import Profile
+
+__all__ = [
+    "CAPS_KEY",
+    "CLIENT_INFO_KEY",
+    "SERVER_INFO_KEY",
+    "VERSION_KEY",
+    "client_capabilities",
+    "error",
+    "error_code",
+    "notification",
+    "request",
+    "result",
+    "server_capabilities",
+]
+
+VERSION_KEY: Final = "io.modelcontextprotocol/protocolVersion"
+CAPS_KEY: Final = "io.modelcontextprotocol/clientCapabilities"
+CLIENT_INFO_KEY: Final = "io.modelcontextprotocol/clientInfo"
+SERVER_INFO_KEY: Final = "io.modelcontextprotocol/serverInfo"
+
+Message = dict[str, Any]
+
+
+def _capabilities(keys: frozenset[str], wanted: tuple[str, ...]) -> dict[str, Any]:
+    """A capability object with the ``wanted`` dotted keys the profile has."""
+    caps: dict[str, Any] = {}
+    for dotted in wanted:
+        if dotted not in keys:
+            continue
+        node = caps
+        parts = dotted.split(".")
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+        node.setdefault(parts[-1], True if len(parts) > 1 else {})
+    return caps
+
+
+#: What a simulated client declares, where its revision has it.
+CLIENT_WANTS: Final = ("roots", "roots.listChanged", "sampling", "elicitation")
+#: What a simulated server declares: tools and resources, never prompts (the
+#: scenario asks for prompts to see an undeclared capability refused).
+SERVER_WANTS: Final = ("tools", "resources")
+
+
+def client_capabilities(profile: Profile) -> dict[str, Any]:
+    return _capabilities(profile.names("client_capabilities"), CLIENT_WANTS)
+
+
+def server_capabilities(profile: Profile) -> dict[str, Any]:
+    return _capabilities(profile.names("server_capabilities"), SERVER_WANTS)
+
+
+def implementation(name: str) -> dict[str, Any]:
+    return {"name": name, "version": "0.1.0"}
+
+
+def request(
+    profile: Profile, msg_id: int, method: str, params: dict[str, Any] | None = None,
+    client_name: str = "mcp-skew-client",
+) -> Message:
+    """A request; under a modern profile its ``_meta`` carries version and capabilities."""
+    body: dict[str, Any] = dict(params or {})
+    if VERSION_KEY in profile.names("request_meta_required"):
+        body["_meta"] = {
+            VERSION_KEY: profile.revision,
+            CAPS_KEY: client_capabilities(profile),
+            CLIENT_INFO_KEY: implementation(client_name),
+        }
+    message: Message = {"jsonrpc": "2.0", "id": msg_id, "method": method}
+    if body:
+        message["params"] = body
+    return message
+
+
+def notification(method: str, params: dict[str, Any] | None = None) -> Message:
+    message: Message = {"jsonrpc": "2.0", "method": method}
+    if params:
+        message["params"] = params
+    return message
+
+
+def result(
+    profile: Profile, msg_id: Any, method: str, body: dict[str, Any], *,
+    result_type: bool = True, cache_hints: bool = True, server_name: str = "mcp-skew-server",
+) -> Message:
+    """A result, with the fields ``profile`` requires on it (resultType, caching hints)."""
+    out = dict(body)
+    if result_type and "resultType" in profile.names("result_fields_required"):
+        out["resultType"] = "complete"
+    if cache_hints and method in profile.names("cacheable_results"):
+        out["ttlMs"] = 60000
+        out["cacheScope"] = "public"
+    if SERVER_INFO_KEY in profile.names("result_meta_optional"):
+        out["_meta"] = {SERVER_INFO_KEY: implementation(server_name)}
+    return {"jsonrpc": "2.0", "id": msg_id, "result": out}
+
+
+def error_code(profile: Profile, name: str) -> int:
+    return profile.error(name).code
+
+
+def error(msg_id: Any, code: int, message: str, data: Any = None) -> Message:
+    err: dict[str, Any] = {"code": code, "message": message}
+    if data is not None:
+        err["data"] = data
+    return {"jsonrpc": "2.0", "id": msg_id, "error": err}

@@ -1,0 +1,618 @@
+"""Profiles and diffs as plain data, markdown and text: pure functions, no I/O.
+
+The ``versions``, ``show`` and ``diff`` commands, the generated reference pages
+(``docs/generated/profiles/<rev>.md``) and the migration guides all render from
+here, from the same tables the simulator runs on, so they cannot disagree.
+
+Theory of operation
+-------------------
+A document is a tuple of :class:`Section` values (a title, a few lines of prose,
+and one table). :func:`render` turns sections into markdown (GitHub tables) or
+text (``tabulate``'s ``simple`` format). JSON is a separate, machine-readable
+view: :func:`profile_to_dict` and :func:`diff_to_dict` return plain ``dict``
+values whose shape is stable; dump them with :func:`to_json` (sorted keys).
+
+A change's *delta* is what it does to the tables on one path: upgrading applies
+its edits, downgrading (``undo``) swaps added with removed and before with after.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import textwrap
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+from tabulate import tabulate
+
+from ._diff import Step, TableDelta, changes_between, table_delta
+from ._profile import (
+    MAPPING_TABLES,
+    SET_TABLES,
+    SETTINGS,
+    TABLES,
+    Change,
+    Cite,
+    Deprecation,
+    Direction,
+    ErrorCode,
+    Impact,
+    Kind,
+    Method,
+    Profile,
+)
+
+__all__ = [
+    "FORMATS",
+    "GENERATED_NOTE",
+    "Section",
+    "change_delta",
+    "cite_to_dict",
+    "delta_to_dict",
+    "diff_document",
+    "diff_sections",
+    "diff_to_dict",
+    "diff_to_markdown",
+    "profile_document",
+    "profile_sections",
+    "profile_to_dict",
+    "profile_to_markdown",
+    "reference_pages",
+    "render",
+    "row_to_dict",
+    "step_deltas",
+    "to_json",
+    "versions_section",
+    "versions_to_dict",
+]
+
+Format = Literal["text", "markdown", "json"]
+TextFormat = Literal["text", "markdown"]
+FORMATS: Final[tuple[Format, ...]] = ("text", "markdown", "json")
+
+#: Section titles of the tables, in the order a profile page shows them.
+_TITLES: Final[Mapping[str, str]] = {
+    "methods": "Methods",
+    "client_capabilities": "Client capabilities",
+    "server_capabilities": "Server capabilities",
+    "content_types": "Content block types (tool results, prompts)",
+    "sampling_content_types": "Content block types (sampling messages)",
+    "tool_fields": "Tool fields",
+    "call_tool_result_fields": "CallToolResult fields",
+    "request_meta_required": "Request _meta keys: required",
+    "request_meta_optional": "Request _meta keys: optional",
+    "result_meta_optional": "Result _meta keys: optional",
+    "result_fields_required": "Fields every result carries",
+    "cacheable_results": "Results with caching hints",
+    "cache_fields": "Caching hints",
+    "http_headers": "HTTP request headers",
+    "modern_error_codes": "Errors that mark a modern server",
+    "errors": "Error codes",
+    "deprecations": "Deprecations",
+    "features": "Features",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """One part of a document: a title, some prose, one table."""
+
+    title: str
+    headers: tuple[str, ...] = ()
+    rows: tuple[tuple[str, ...], ...] = ()
+    lines: tuple[str, ...] = ()
+    code: tuple[int, ...] = ()  #: columns shown as code in markdown
+
+
+# -- plain values ----------------------------------------------------------------
+
+
+def _plain(value: Any) -> Any:
+    """A JSON-ready form of a setting value (enums by value, tuples as lists)."""
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple | list | frozenset | set):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _cell(value: Any) -> str:
+    """A table cell for a scalar value."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, enum.Enum):
+        return str(value.value)
+    return str(value)
+
+
+def cite_to_dict(cite: Cite) -> dict[str, str]:
+    return {
+        "revision": cite.revision,
+        "source": cite.source,
+        "section": cite.section,
+        "text": str(cite),
+        "url": cite.url(),
+    }
+
+
+def row_to_dict(value: Any) -> Any:
+    """A row of a mapping table (method, error code, deprecation) as plain data."""
+    if isinstance(value, Method):
+        return {
+            "kind": value.kind.value,
+            "direction": value.direction.value,
+            "capability": value.capability,
+        }
+    if isinstance(value, ErrorCode):
+        return {
+            "code": value.code,
+            "message": value.message,
+            "data": list(value.data),
+            "note": value.note,
+        }
+    if isinstance(value, Deprecation):
+        return {
+            "since": value.since,
+            "removal": value.removal,
+            "migration": value.migration,
+            "cite": cite_to_dict(value.cite),
+        }
+    return _plain(value)
+
+
+def _names(rows: Any) -> tuple[str, ...]:
+    """The row names of an edit: a name, a list of names, or a mapping of name to row."""
+    if isinstance(rows, str):
+        return (rows,)
+    return tuple(sorted(rows))
+
+
+def _table_json(profile: Profile, table: str) -> Any:
+    rows = profile.tables[table]
+    if isinstance(rows, frozenset):
+        return sorted(rows)
+    return {name: row_to_dict(value) for name, value in rows.items()}
+
+
+# -- deltas ----------------------------------------------------------------------
+
+
+def change_delta(
+    change: Change, settings_before: Mapping[str, Any], *, undo: bool = False
+) -> tuple[TableDelta, ...]:
+    """What ``change`` does to the tables and settings, in the direction travelled."""
+    deltas: list[TableDelta] = []
+    for table in TABLES:
+        added = _names(change.add.get(table, ()))
+        removed = _names(change.remove.get(table, ()))
+        changed = _names(change.replace.get(table, ()))
+        if undo:
+            added, removed = removed, added
+        if added or removed or changed:
+            deltas.append(TableDelta(table, added, removed, changed))
+    for name in SETTINGS:
+        if name in change.settings:
+            before, after = settings_before[name], change.settings[name]
+            if undo:
+                before, after = after, before
+            deltas.append(TableDelta(name, before=before, after=after))
+    return tuple(deltas)
+
+
+def _settings_before(profile: Profile) -> dict[str, Mapping[str, Any]]:
+    """For each change of ``profile``: the settings just before it was applied."""
+    state = dict((profile.previous or profile).settings)
+    before: dict[str, Mapping[str, Any]] = {}
+    for change in profile.changes:
+        before[change.id] = dict(state)
+        state.update(change.settings)
+    return before
+
+
+def step_deltas(a: Profile, b: Profile) -> tuple[tuple[Step, tuple[TableDelta, ...]], ...]:
+    """Each step from ``a`` to ``b`` with its table delta."""
+    by_revision = {p.revision: p for p in (*a.lineage(), *b.lineage())}
+    out: list[tuple[Step, tuple[TableDelta, ...]]] = []
+    for step in changes_between(a, b):
+        before = _settings_before(by_revision[step.change.revision])[step.change.id]
+        out.append((step, change_delta(step.change, before, undo=step.undo)))
+    return tuple(out)
+
+
+def delta_to_dict(delta: TableDelta) -> dict[str, Any]:
+    """A table delta as plain data; ``kind`` tells a table from a setting."""
+    return {
+        "name": delta.name,
+        "kind": "setting" if delta.name in SETTINGS else "table",
+        "added": list(delta.added),
+        "removed": list(delta.removed),
+        "changed": list(delta.changed),
+        "before": _plain(delta.before),
+        "after": _plain(delta.after),
+    }
+
+
+def _delta_text(delta: TableDelta) -> str:
+    if delta.name in SETTINGS:
+        return f"{_cell(delta.before)} -> {_cell(delta.after)}"
+    parts = [f"+{n}" for n in delta.added] + [f"-{n}" for n in delta.removed]
+    return ", ".join(parts + [f"~{n}" for n in delta.changed])
+
+
+# -- profiles ----------------------------------------------------------------------
+
+
+def _edits_to_dict(change: Change) -> dict[str, Any]:
+    def rows(table: str, value: Any) -> Any:
+        if table in MAPPING_TABLES and isinstance(value, Mapping):
+            return {name: row_to_dict(row) for name, row in value.items()}
+        return list(_names(value))
+
+    return {
+        "add": {t: rows(t, v) for t, v in change.add.items()},
+        "remove": {t: list(_names(v)) for t, v in change.remove.items()},
+        "replace": {t: rows(t, v) for t, v in change.replace.items()},
+        "settings": {k: _plain(v) for k, v in change.settings.items()},
+    }
+
+
+def _change_to_dict(change: Change) -> dict[str, Any]:
+    return {
+        "id": change.id,
+        "revision": change.revision,
+        "summary": change.summary,
+        "impact": change.impact.value,
+        "cite": cite_to_dict(change.cite),
+        "steps": list(change.steps),
+        "edits": _edits_to_dict(change),
+    }
+
+
+def profile_to_dict(profile: Profile) -> dict[str, Any]:
+    """The full derived profile as plain data (dump with :func:`to_json`)."""
+    return {
+        "revision": profile.revision,
+        "title": profile.title,
+        "era": profile.era.value,
+        "extends": profile.previous.revision if profile.previous else None,
+        "lineage": [p.revision for p in profile.lineage()],
+        "settings": {name: _plain(profile.settings[name]) for name in SETTINGS},
+        "tables": {name: _table_json(profile, name) for name in TABLES},
+        "changes": [_change_to_dict(c) for c in profile.changes],
+    }
+
+
+def _setting_source(profile: Profile, name: str) -> str:
+    """The revision that last set ``name`` (the base revision if none changed it)."""
+    for node in reversed(profile.lineage()):
+        if any(name in change.settings for change in node.changes):
+            return node.revision
+    return profile.lineage()[0].revision
+
+
+def _method_rows(profile: Profile) -> tuple[tuple[str, ...], ...]:
+    return tuple(
+        (
+            name,
+            spec.kind.value,
+            spec.direction.value,
+            _cell(spec.capability),
+            _cell(profile.introduced_in("methods", name)),
+        )
+        for name, spec in profile.methods.items()
+    )
+
+
+def _error_rows(profile: Profile) -> tuple[tuple[str, ...], ...]:
+    return tuple(
+        (
+            name,
+            str(err.code),
+            err.message,
+            ", ".join(err.data) or "-",
+            err.note or "-",
+            _cell(profile.introduced_in("errors", name)),
+        )
+        for name, err in sorted(profile.errors.items(), key=lambda item: -item[1].code)
+    )
+
+
+def _deprecation_rows(profile: Profile) -> tuple[tuple[str, ...], ...]:
+    return tuple(
+        (name, dep.since, dep.removal, dep.migration, str(dep.cite))
+        for name, dep in profile.deprecations.items()
+    )
+
+
+def _counts(profile: Profile) -> tuple[int, int, int, int]:
+    """Requests client->server, server->client, then notifications the same way."""
+    return (
+        len(profile.method_names(Kind.REQUEST, Direction.C2S)),
+        len(profile.method_names(Kind.REQUEST, Direction.S2C)),
+        len(profile.method_names(Kind.NOTIFICATION, Direction.C2S)),
+        len(profile.method_names(Kind.NOTIFICATION, Direction.S2C)),
+    )
+
+
+def _summary_lines(profile: Profile) -> tuple[str, ...]:
+    req_c2s, req_s2c, note_c2s, note_s2c = _counts(profile)
+    base = profile.previous.revision if profile.previous else "none (base revision)"
+    return (
+        f"Title: {profile.title or '-'}",
+        f"Era: {profile.era.value}",
+        f"Extends: {base}",
+        f"Lineage: {' -> '.join(p.revision for p in profile.lineage())}",
+        f"Requests: {req_c2s} client->server, {req_s2c} server->client; notifications: "
+        f"{note_c2s} client->server, {note_s2c} server->client (a method sent both ways "
+        "counts in both)",
+    )
+
+
+# -- changes as documents ------------------------------------------------------------
+
+#: A change on some path: the change, whether it is undone, and its table delta.
+_Item = tuple[Change, bool, tuple[TableDelta, ...]]
+
+
+def _edits_text(deltas: Iterable[TableDelta]) -> str:
+    return "; ".join(f"{d.name}: {_delta_text(d)}" for d in deltas) or "-"
+
+
+def _change_block(change: Change, undo: bool, deltas: tuple[TableDelta, ...]) -> list[str]:
+    tags = f"{change.impact.value}, undone" if undo else change.impact.value
+    block = [f"{change.id} [{tags}] ({change.revision})"]
+    block += textwrap.wrap(change.summary, 96, initial_indent="    ", subsequent_indent="    ")
+    block += [f"    see {change.cite}: {change.cite.url()}"]
+    block += [f"    {d.name}: {_delta_text(d)}" for d in deltas]
+    return [*block, ""]
+
+
+def _changes_section(
+    title: str, items: Sequence[_Item], fmt: TextFormat, lines: tuple[str, ...] = ()
+) -> Section:
+    """Changes as a table (markdown) or as indented blocks (text, where tables get too wide)."""
+    if fmt == "text":
+        blocks = [line for item in items for line in _change_block(*item)]
+        return Section(title, lines=(*lines, *(blocks or ["(none)"])))
+    rows = tuple(
+        (c.id, c.revision, c.impact.value, _cell(undo), c.summary,
+         f"[{c.cite}]({c.cite.url()})", _edits_text(deltas))
+        for c, undo, deltas in items
+    )
+    headers = ("rule id", "revision", "impact", "undone", "summary", "citation", "edits")
+    return Section(title, headers, rows, lines, code=(0,))
+
+
+def _profile_items(profile: Profile) -> tuple[_Item, ...]:
+    before = _settings_before(profile)
+    return tuple((c, False, change_delta(c, before[c.id])) for c in profile.changes)
+
+
+def profile_sections(profile: Profile, fmt: TextFormat = "markdown") -> tuple[Section, ...]:
+    """A profile as a document: every table and setting, flattened."""
+    since = ("since",)
+    sections = [
+        Section("Summary", lines=_summary_lines(profile)),
+        Section(
+            "Settings",
+            ("setting", "value", "set in"),
+            tuple(
+                (n, _cell(profile.settings[n]), _setting_source(profile, n)) for n in SETTINGS
+            ),
+            code=(0,),
+        ),
+        Section(
+            _TITLES["methods"],
+            ("method", "kind", "direction", "capability", *since),
+            _method_rows(profile),
+            code=(0, 3),
+        ),
+    ]
+    for table in SET_TABLES:
+        rows = tuple(
+            (name, _cell(profile.introduced_in(table, name)))
+            for name in sorted(profile.names(table))
+        )
+        sections.append(Section(_TITLES[table], (table, *since), rows, code=(0,)))
+    sections.append(
+        Section(
+            _TITLES["errors"],
+            ("name", "code", "message", "data", "note", *since),
+            _error_rows(profile),
+            code=(0,),
+        )
+    )
+    sections.append(
+        Section(
+            _TITLES["deprecations"],
+            ("feature", "since", "removal", "migration", "citation"),
+            _deprecation_rows(profile),
+        )
+    )
+    previous = profile.previous.revision if profile.previous else None
+    sections.append(
+        _changes_section(
+            f"Changes from {previous}" if previous else "Changes",
+            _profile_items(profile),
+            fmt,
+            () if previous else ("The base revision: its tables are written out in full.",),
+        )
+    )
+    return tuple(sections)
+
+
+def profile_document(profile: Profile, fmt: TextFormat) -> str:
+    """The full derived profile as one markdown or text document."""
+    title = f"MCP {profile.revision}"
+    title = f"{title}: {profile.title}" if profile.title else title
+    return render(title, profile_sections(profile, fmt), fmt)
+
+
+def profile_to_markdown(profile: Profile) -> str:
+    return profile_document(profile, "markdown")
+
+
+# -- diffs ---------------------------------------------------------------------------
+
+
+def _direction(a: Profile, b: Profile, steps: tuple[Step, ...]) -> str:
+    if not steps:
+        return "same"
+    if all(s.undo for s in steps):
+        return "downgrade"
+    return "upgrade" if not any(s.undo for s in steps) else "sideways"
+
+
+def diff_to_dict(a: Profile, b: Profile) -> dict[str, Any]:
+    """Every change from ``a`` to ``b`` (either may be the older) as plain data."""
+    pairs = step_deltas(a, b)
+    changes = [
+        {
+            **_change_to_dict(step.change),
+            "undo": step.undo,
+            "delta": [delta_to_dict(d) for d in deltas],
+        }
+        for step, deltas in pairs
+    ]
+    return {
+        "from": a.revision,
+        "to": b.revision,
+        "direction": _direction(a, b, tuple(s for s, _ in pairs)),
+        "changes": changes,
+        "table_delta": [delta_to_dict(d) for d in table_delta(a, b)],
+    }
+
+
+def diff_sections(a: Profile, b: Profile, fmt: TextFormat = "markdown") -> tuple[Section, ...]:
+    """A diff as a document: the changes with their deltas, then the overall delta."""
+    pairs = step_deltas(a, b)
+    direction = _direction(a, b, tuple(s for s, _ in pairs))
+    undone = "; undone changes are listed newest first" if direction != "upgrade" else ""
+    changes = _changes_section(
+        "Changes",
+        [(s.change, s.undo, deltas) for s, deltas in pairs],
+        fmt,
+        (f"From {a.revision} to {b.revision} ({direction}): {len(pairs)} changes{undone}.", ""),
+    )
+    overall = Section(
+        "Overall table delta",
+        ("table or setting", "delta"),
+        tuple((d.name, _delta_text(d)) for d in table_delta(a, b)),
+        code=(0,),
+    )
+    return (changes, overall)
+
+
+def diff_document(a: Profile, b: Profile, fmt: TextFormat) -> str:
+    """Every change from ``a`` to ``b`` as one markdown or text document."""
+    return render(f"MCP {a.revision} -> {b.revision}", diff_sections(a, b, fmt), fmt)
+
+
+def diff_to_markdown(a: Profile, b: Profile) -> str:
+    return diff_document(a, b, "markdown")
+
+
+# -- the versions table -------------------------------------------------------------
+
+
+def _headline(profile: Profile) -> str:
+    if profile.title:
+        return profile.title
+    breaking = [c.id for c in profile.changes if c.impact is Impact.BREAKING]
+    return ", ".join((breaking or [c.id for c in profile.changes])[:4]) or "-"
+
+
+def _source(profile: Profile, builtin: frozenset[str]) -> str:
+    if profile.revision in builtin or profile.previous is None:
+        return "built-in"
+    return f"extends {profile.previous.revision}"
+
+
+def versions_to_dict(profiles: Iterable[Profile], builtin: Iterable[str]) -> dict[str, Any]:
+    """One record per revision: era, method counts each way, changes, headline."""
+    known = frozenset(builtin)
+    records = []
+    for p in profiles:
+        req_c2s, req_s2c, note_c2s, note_s2c = _counts(p)
+        records.append({
+            "revision": p.revision,
+            "era": p.era.value,
+            "requests_c2s": req_c2s,
+            "requests_s2c": req_s2c,
+            "notifications_c2s": note_c2s,
+            "notifications_s2c": note_s2c,
+            "changes": len(p.changes),
+            "source": _source(p, known),
+            "headline": _headline(p),
+        })
+    return {"revisions": records}
+
+
+def versions_section(profiles: Iterable[Profile], builtin: Iterable[str]) -> Section:
+    """The :func:`versions_to_dict` records as one table."""
+    records = versions_to_dict(profiles, builtin)["revisions"]
+    headers = ("revision", "era", "req c->s", "req s->c", "notif c->s", "notif s->c",
+               "changes", "source", "headline")
+    rows = tuple(tuple(str(v) for v in record.values()) for record in records)
+    return Section("Revisions", headers, rows)
+
+
+# -- rendering ----------------------------------------------------------------------------
+
+
+def _md_row(row: tuple[str, ...], code: tuple[int, ...]) -> list[str]:
+    cells = [f"`{c}`" if i in code and c != "-" else c for i, c in enumerate(row)]
+    return [c.replace("|", "\\|") for c in cells]
+
+
+def _table(section: Section, fmt: TextFormat) -> list[str]:
+    if not section.rows:
+        return ["(none)", ""]
+    if fmt == "text":
+        table = tabulate(
+            section.rows, section.headers, "simple", disable_numparse=True, maxcolwidths=72
+        )
+        return [table, ""]
+    rows = [_md_row(row, section.code) for row in section.rows]
+    return [tabulate(rows, section.headers, "github", disable_numparse=True), ""]
+
+
+def _render_section(section: Section, fmt: TextFormat) -> list[str]:
+    if fmt == "markdown":
+        out = [f"## {section.title}", ""]
+    else:
+        out = [section.title, "-" * len(section.title)]
+    if section.lines:
+        out += [*section.lines, ""]
+    if section.headers:
+        out += _table(section, fmt)
+    return out
+
+
+def render(title: str, sections: Iterable[Section], fmt: TextFormat) -> str:
+    """Sections as one markdown or text document, ending in a newline."""
+    head = [f"# {title}", ""] if fmt == "markdown" else [title, "=" * len(title), ""]
+    for section in sections:
+        head += _render_section(section, fmt)
+    return "\n".join(head).rstrip("\n") + "\n"
+
+
+def to_json(data: Any) -> str:
+    """Stable JSON: sorted keys, two-space indent, ending in a newline."""
+    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+#: The first line of every generated reference page.
+GENERATED_NOTE: Final = (
+    "<!-- Generated from the profile tables by "
+    "`python -m mcp_skew.commands.versions --write docs/generated/profiles`; do not edit. -->"
+)
+
+
+def reference_pages(profiles: Iterable[Profile]) -> dict[str, str]:
+    """File name -> text of the flattened reference page of each profile."""
+    return {f"{p.revision}.md": f"{GENERATED_NOTE}\n\n{profile_to_markdown(p)}" for p in profiles}
