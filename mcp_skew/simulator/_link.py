@@ -102,19 +102,21 @@ class Transcript:
 
     entries: list[Entry] = field(default_factory=list)
     notes: list[Note] = field(default_factory=list)
+    _order: list[Entry | Note] = field(default_factory=list, repr=False)
 
     def add(self, t_ms: int, direction: Literal["c2s", "s2c"], message: Any) -> None:
-        self.entries.append(Entry(t_ms, direction, message))
+        entry = Entry(t_ms, direction, message)
+        self.entries.append(entry)
+        self._order.append(entry)
 
     def note(self, t_ms: int, text: str) -> None:
-        self.notes.append(Note(t_ms, text))
+        note = Note(t_ms, text)
+        self.notes.append(note)
+        self._order.append(note)
 
     def timeline(self) -> list[Entry | Note]:
-        """Messages and notes merged by time (messages first at equal times)."""
-        merged: list[tuple[int, int, int, Entry | Note]] = []
-        merged += [(e.t_ms, 0, i, e) for i, e in enumerate(self.entries)]
-        merged += [(n.t_ms, 1, i, n) for i, n in enumerate(self.notes)]
-        return [item for *_, item in sorted(merged, key=lambda x: x[:3])]
+        """Messages and notes in the order they happened."""
+        return list(self._order)
 
 
 class Link(Protocol):

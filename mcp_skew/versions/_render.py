@@ -342,11 +342,11 @@ def _summary_lines(profile: Profile) -> tuple[str, ...]:
     req_c2s, req_s2c, note_c2s, note_s2c = _counts(profile)
     base = profile.previous.revision if profile.previous else "none (base revision)"
     return (
-        f"Title: {profile.title or '-'}",
-        f"Era: {profile.era.value}",
-        f"Extends: {base}",
-        f"Lineage: {' -> '.join(p.revision for p in profile.lineage())}",
-        f"Requests: {req_c2s} client->server, {req_s2c} server->client; notifications: "
+        f"- Title: {profile.title or '-'}",
+        f"- Era: {profile.era.value}",
+        f"- Extends: {base}",
+        f"- Lineage: {' -> '.join(p.revision for p in profile.lineage())}",
+        f"- Requests: {req_c2s} client->server, {req_s2c} server->client; notifications: "
         f"{note_c2s} client->server, {note_s2c} server->client (a method sent both ways "
         "counts in both)",
     )
@@ -372,18 +372,34 @@ def _change_block(change: Change, undo: bool, deltas: tuple[TableDelta, ...]) ->
 
 
 def _changes_section(
-    title: str, items: Sequence[_Item], fmt: TextFormat, lines: tuple[str, ...] = ()
+    title: str,
+    items: Sequence[_Item],
+    fmt: TextFormat,
+    lines: tuple[str, ...] = (),
+    *,
+    path: bool = False,
 ) -> Section:
-    """Changes as a table (markdown) or as indented blocks (text, where tables get too wide)."""
+    """Changes as a table (markdown) or as indented blocks (text, where tables get too wide).
+
+    With ``path`` (a diff), the table also says which revision made each change and
+    whether the path undoes it.
+    """
     if fmt == "text":
         blocks = [line for item in items for line in _change_block(*item)]
-        return Section(title, lines=(*lines, *(blocks or ["(none)"])))
+        return Section(title, lines=(*lines, *([""] if lines else []), *(blocks or ["(none)"])))
     rows = tuple(
-        (c.id, c.revision, c.impact.value, _cell(undo), c.summary,
-         f"[{c.cite}]({c.cite.url()})", _edits_text(deltas))
+        (
+            c.id,
+            *((c.revision, _cell(undo)) if path else ()),
+            c.impact.value,
+            c.summary,
+            f"[{c.cite}]({c.cite.url()})",
+            _edits_text(deltas),
+        )
         for c, undo, deltas in items
     )
-    headers = ("rule id", "revision", "impact", "undone", "summary", "citation", "edits")
+    where = ("revision", "undone") if path else ()
+    headers = ("rule id", *where, "impact", "summary", "citation", "edits")
     return Section(title, headers, rows, lines, code=(0,))
 
 
@@ -491,12 +507,14 @@ def diff_sections(a: Profile, b: Profile, fmt: TextFormat = "markdown") -> tuple
     """A diff as a document: the changes with their deltas, then the overall delta."""
     pairs = step_deltas(a, b)
     direction = _direction(a, b, tuple(s for s, _ in pairs))
-    undone = "; undone changes are listed newest first" if direction != "upgrade" else ""
+    undoing = direction in ("downgrade", "sideways")
+    undone = "; undone changes are listed newest first" if undoing else ""
     changes = _changes_section(
         "Changes",
         [(s.change, s.undo, deltas) for s, deltas in pairs],
         fmt,
-        (f"From {a.revision} to {b.revision} ({direction}): {len(pairs)} changes{undone}.", ""),
+        (f"From {a.revision} to {b.revision} ({direction}): {len(pairs)} changes{undone}.",),
+        path=True,
     )
     overall = Section(
         "Overall table delta",
@@ -564,21 +582,29 @@ def versions_section(profiles: Iterable[Profile], builtin: Iterable[str]) -> Sec
 # -- rendering ----------------------------------------------------------------------------
 
 
-def _md_row(row: tuple[str, ...], code: tuple[int, ...]) -> list[str]:
-    cells = [f"`{c}`" if i in code and c != "-" else c for i, c in enumerate(row)]
-    return [c.replace("|", "\\|") for c in cells]
+def _md_cell(text: str, code: bool) -> str:
+    text = f"`{text}`" if code and text != "-" else text
+    return text.replace("|", "\\|")
+
+
+def _md_table(section: Section) -> str:
+    """A GitHub table without padding (so regenerated pages diff line by line)."""
+    lines = ["| " + " | ".join(section.headers) + " |", "|" + "---|" * len(section.headers)]
+    for row in section.rows:
+        cells = (_md_cell(c, i in section.code) for i, c in enumerate(row))
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 def _table(section: Section, fmt: TextFormat) -> list[str]:
     if not section.rows:
         return ["(none)", ""]
-    if fmt == "text":
-        table = tabulate(
-            section.rows, section.headers, "simple", disable_numparse=True, maxcolwidths=72
-        )
-        return [table, ""]
-    rows = [_md_row(row, section.code) for row in section.rows]
-    return [tabulate(rows, section.headers, "github", disable_numparse=True), ""]
+    if fmt == "markdown":
+        return [_md_table(section), ""]
+    table = tabulate(
+        section.rows, section.headers, "simple", disable_numparse=True, maxcolwidths=72
+    )
+    return [table, ""]
 
 
 def _render_section(section: Section, fmt: TextFormat) -> list[str]:

@@ -16,7 +16,7 @@ Citations: ``schema/2025-11-25/schema.json#/$defs/<Name>``.
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, Final, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import Field
 
@@ -169,11 +169,13 @@ class ServerCapabilities(_previous.ServerCapabilities):
     (schema/2025-11-25/schema.json#/$defs/ServerCapabilities)."""
 
 
-class InitializeRequestParams(_previous.InitializeRequestParams):
+class InitializeRequestParams(WireModel):
     """``params`` of ``initialize`` (schema/2025-11-25/schema.json#/$defs/InitializeRequestParams)."""
 
-    capabilities: ClientCapabilities  # type: ignore[assignment]  # options became objects
+    protocolVersion: str
+    capabilities: ClientCapabilities
     clientInfo: Implementation
+    meta: dict[str, Any] | None = Field(default=None, alias="_meta")
 
 
 class InitializeResult(_previous.InitializeResult):
@@ -218,7 +220,10 @@ class ResourceLink(Resource):
     type: Literal["resource_link"] = "resource_link"
 
 
-ContentBlock = _previous.ContentBlock.__class__  # placeholder, replaced below
+ContentBlock = Annotated[
+    TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource,
+    Field(discriminator="type"),
+]
 
 
 class Prompt(_previous.Prompt):
@@ -246,3 +251,108 @@ class CallToolRequestParams(_r2024.CallToolRequestParams):
     task: TaskMetadata | None = None
     """Added in 2025-11-25, removed in 2026-07-28
     (schema/2025-11-25/schema.json#/$defs/CallToolRequestParams)."""
+
+
+# Results -----------------------------------------------------------------------------
+
+
+class ListToolsResult(_previous.ListToolsResult):
+    """Result of ``tools/list`` with this revision's tools."""
+
+    tools: tuple[Tool, ...]
+
+
+class CallToolResult(WireModel):
+    """Result of ``tools/call`` (schema/2025-11-25/schema.json#/$defs/CallToolResult)."""
+
+    content: tuple[ContentBlock, ...]
+    structuredContent: dict[str, Any] | None = None
+    isError: bool | None = None
+    meta: dict[str, Any] | None = Field(default=None, alias="_meta")
+
+
+class ListResourcesResult(_previous.ListResourcesResult):
+    """Result of ``resources/list`` with this revision's resources."""
+
+    resources: tuple[Resource, ...]
+
+
+class ListPromptsResult(_previous.ListPromptsResult):
+    """Result of ``prompts/list`` with this revision's prompts."""
+
+    prompts: tuple[Prompt, ...]
+
+
+# Errors ------------------------------------------------------------------------------
+
+
+class URLElicitationRequiredData(WireModel):
+    """``data`` of -32042: the URL-mode elicitations the client must complete first."""
+
+    elicitations: tuple[dict[str, Any], ...]
+
+
+class URLElicitationRequiredError(ErrorObject):
+    """-32042: the request needs URL-mode elicitation first.
+
+    Added in 2025-11-25, removed in 2026-07-28 (reserved, MUST NOT be emitted)
+    (schema/2025-11-25/schema.json#/$defs/URLElicitationRequiredError).
+    """
+
+    code: Literal[-32042] = -32042
+    data: URLElicitationRequiredData
+
+
+#: Typed error objects of 2025-11-25, by code.
+ERRORS: Final[Mapping[int, type[ErrorObject]]] = MappingProxyType(
+    {**LEGACY_ERRORS, -32042: URLElicitationRequiredError}
+)
+
+MODELS: Final = RevisionModels(
+    revision="2025-11-25",
+    era="legacy",
+    JSONRPCRequest=JSONRPCRequest,
+    JSONRPCNotification=JSONRPCNotification,
+    JSONRPCResultResponse=JSONRPCResultResponse,
+    JSONRPCErrorResponse=JSONRPCErrorResponse,
+    Implementation=Implementation,
+    ClientCapabilities=ClientCapabilities,
+    ServerCapabilities=ServerCapabilities,
+    Tool=Tool,
+    Resource=Resource,
+    Prompt=Prompt,
+    ListToolsResult=ListToolsResult,
+    CallToolResult=CallToolResult,
+    ListResourcesResult=ListResourcesResult,
+    ReadResourceResult=ReadResourceResult,
+    ListPromptsResult=ListPromptsResult,
+    content_blocks=MappingProxyType(
+        {
+            "text": TextContent,
+            "image": ImageContent,
+            "audio": AudioContent,
+            "resource_link": ResourceLink,
+            "resource": EmbeddedResource,
+        }
+    ),
+    params=MappingProxyType(
+        {
+            **_previous.MODELS.params,
+            "initialize": InitializeRequestParams,
+            "tools/call": CallToolRequestParams,
+        }
+    ),
+    results=MappingProxyType(
+        {
+            **_previous.MODELS.results,
+            "initialize": InitializeResult,
+            "tools/list": ListToolsResult,
+            "tools/call": CallToolResult,
+            "resources/list": ListResourcesResult,
+            "prompts/list": ListPromptsResult,
+        }
+    ),
+    errors=ERRORS,
+    InitializeRequestParams=InitializeRequestParams,
+    InitializeResult=InitializeResult,
+)

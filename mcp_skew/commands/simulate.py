@@ -1,0 +1,44 @@
+"""``mcp-skew simulate``: one run between a simulated client and a simulated server."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from ..simulator import SCENARIOS, parse_peer, run
+from ..simulator._trace import render_trace, summary_line
+
+__all__ = ["register"]
+
+
+def register(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "simulate",
+        help="one run: a simulated client against a simulated server",
+        description="Negotiate a simulated client with a simulated server, then play a "
+        "scenario. Peers use the notation KIND:REV[,REV...][+QUIRK...], e.g. "
+        "dual:2026-07-28,2025-11-25 or legacy:2025-06-18+silent.",
+    )
+    p.add_argument("--client", required=True, metavar="SPEC", help="client peer spec")
+    p.add_argument("--server", required=True, metavar="SPEC", help="server peer spec")
+    p.add_argument("--scenario", default="default", choices=sorted(SCENARIOS),
+                   help="what the client does after negotiating (default: %(default)s)")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--trace", action="store_true", help="print the transcript as a wire log")
+    out.add_argument("--json", action="store_true", help="print the run as one JSON object")
+    p.set_defaults(func=_main)
+
+
+def _main(args: argparse.Namespace) -> int:
+    client = parse_peer(args.client, "client")
+    server = parse_peer(args.server, "server")
+    record = run(client, server, args.scenario)
+    if args.json:
+        print(json.dumps(record.to_dict(), indent=2))
+    elif args.trace:
+        print(render_trace(record))
+    else:
+        print(summary_line(record))
+        print("path: " + " -> ".join(record.session.path))
+    return 0

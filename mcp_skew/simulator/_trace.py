@@ -1,0 +1,47 @@
+"""Render a run as a person reads a wire log: time, direction, message."""
+
+from __future__ import annotations
+
+import json
+
+from ._link import Entry, Note
+from ._run import RunRecord
+
+__all__ = ["render_trace", "summary_line"]
+
+ARROWS = {"c2s": "->", "s2c": "<-"}
+
+
+def _line(item: Entry | Note, width: int) -> str:
+    stamp = f"{item.t_ms:>{width}} ms"
+    if isinstance(item, Note):
+        return f"{stamp}  ..  {item.text}"
+    text = item.message if isinstance(item.message, str) else json.dumps(item.message)
+    return f"{stamp}  {ARROWS[item.dir]}  {text}"
+
+
+def summary_line(record: RunRecord) -> str:
+    s = record.session
+    head = f"{record.client.name}  x  {record.server.name}: "
+    if s.status == "ok":
+        return head + f"ok, {s.revision} ({s.era.value if s.era else '?'}, {s.mark})"
+    return head + f"failed: {s.reason}"
+
+
+def render_trace(record: RunRecord) -> str:
+    """The transcript as a wire log, then the path and the outcome."""
+    timeline = record.transcript.timeline()
+    width = max((len(str(i.t_ms)) for i in timeline), default=1)
+    lines = [summary_line(record), ""]
+    lines += [_line(item, width) for item in timeline]
+    lines += ["", "path: " + " -> ".join(record.session.path)]
+    if record.steps:
+        lines.append("steps:")
+        lines += [f"  {'ok  ' if st.ok else 'FAIL'} {st.name}: expected {st.expected}, got {st.got}"
+                  for st in record.steps]
+    if record.features_lost:
+        lines.append("features lost: " + ", ".join(record.features_lost))
+    findings = [*record.session.findings, *record.findings]
+    for f in findings:
+        lines.append(f"finding [{f.severity}] {f.code}: {f.message} ({f.cite})")
+    return "\n".join(lines)
