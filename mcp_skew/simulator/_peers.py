@@ -144,7 +144,7 @@ def parse_peer(spec: str, role: Role) -> PeerSpec:
                          "or dual (or a bare revision)")
     revs = _revisions(rev_text, spec)
     if kind_text:
-        kind: Kind = kind_text  # type: ignore[assignment]
+        kind: Kind = kind_text
     else:
         if len(revs) != 1:
             raise UsageError(f"peer spec {spec!r}: name the kind for several revisions "

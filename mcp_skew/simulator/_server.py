@@ -20,6 +20,7 @@ Rule: this module never compares revision strings; it asks the profiles.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -241,10 +242,15 @@ def _read_resource(profile: Profile, params: dict[str, Any]) -> dict[str, Any]:
     return {"error": {"code": code, "message": "Resource not found", "data": {"uri": uri}}}
 
 
-_HANDLERS = {
+def _list_templates(profile: Profile, params: dict[str, Any]) -> dict[str, Any]:
+    return {"resourceTemplates": []}
+
+
+_Handler = Callable[[Profile, dict[str, Any]], dict[str, Any]]
+_HANDLERS: dict[str, _Handler] = {
     "tools/list": _list_tools,
     "tools/call": _call_tool,
     "resources/list": _list_resources,
     "resources/read": _read_resource,
-    "resources/templates/list": lambda p, q: {"resourceTemplates": []},
+    "resources/templates/list": _list_templates,
 }

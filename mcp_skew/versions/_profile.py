@@ -33,8 +33,8 @@ from typing import Any, Final, TypeAlias
 
 __all__ = [
     "MAPPING_TABLES",
-    "SET_TABLES",
     "SETTINGS",
+    "SET_TABLES",
     "TABLES",
     "Change",
     "Cite",
@@ -274,7 +274,7 @@ class Profile:
         tables = {name: _thaw(rows) for name, rows in self.tables.items()}
         settings = dict(self.settings)
         stamped = tuple(replace(change, revision=revision) for change in changes)
-        _check_ids(revision, stamped)
+        _check_ids(revision, stamped, self)
         for change in stamped:
             _apply(revision, change, tables, settings)
         return Profile(
@@ -324,7 +324,7 @@ def _thaw(rows: frozenset[str] | Mapping[str, Value]) -> _Rows:
 
 def _thaw_input(table: str, rows: Any) -> _Rows:
     if table in SET_TABLES:
-        if isinstance(rows, Mapping) or isinstance(rows, str):
+        if isinstance(rows, Mapping | str):
             raise ProfileDefinitionError(f"table {table!r} takes a list of names")
         return dict.fromkeys(rows)
     if not isinstance(rows, Mapping):
@@ -342,12 +342,16 @@ def _freeze(tables: Mapping[str, _Rows]) -> Mapping[str, frozenset[str] | Mappin
     return MappingProxyType(frozen)
 
 
-def _check_ids(revision: str, changes: tuple[Change, ...]) -> None:
-    seen: set[str] = set()
+def _check_ids(revision: str, changes: tuple[Change, ...], base: Profile) -> None:
+    """Rule ids are unique across the whole lineage, not just within one revision."""
+    seen = {c.id: node.revision for node in base.lineage() for c in node.changes}
     for change in changes:
         if change.id in seen:
-            raise ProfileDefinitionError(f"{revision}: rule id {change.id!r} is used twice")
-        seen.add(change.id)
+            where = "twice" if seen[change.id] == revision else f"already by {seen[change.id]}"
+            raise ProfileDefinitionError(
+                f"{revision}, change {change.id!r}: rule id {change.id!r} is used {where}"
+            )
+        seen[change.id] = revision
 
 
 def _where(revision: str, change: Change, table: str) -> str:
@@ -359,7 +363,11 @@ def _apply(revision: str, change: Change, tables: dict[str, _Rows], settings: di
         if table not in TABLES:
             raise ProfileDefinitionError(f"{_where(revision, change, table)}: no such table")
     for table, rows in change.add.items():
-        for name, value in _thaw_input(table, rows).items():
+        try:
+            thawed = _thaw_input(table, rows)
+        except ProfileDefinitionError as exc:
+            raise ProfileDefinitionError(f"{_where(revision, change, table)}: {exc}") from None
+        for name, value in thawed.items():
             if name in tables[table]:
                 raise ProfileDefinitionError(
                     f"{_where(revision, change, table)}: cannot add {name!r}, it already exists"

@@ -87,7 +87,10 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             impact=Impact.BEHAVIOUR,
             add={"server_capabilities": ["completions"]},
             replace={"methods": {"completion/complete": _previous.REQ(_previous.C2S, "completions")}},
-            steps=("Declare `completions: {}` in the server capabilities if you answer completion/complete.",),
+            steps=(
+                "Declare `completions: {}` in the server capabilities if you answer "
+                "completion/complete.",
+            ),
         ),
         Change(
             id="progress-message",
