@@ -13,7 +13,13 @@ import sys
 from collections.abc import Sequence
 
 from .errors import UsageError
-from .versions import ProfileFileError, UnknownRevision, load_entry_points, load_profile_file
+from .versions import (
+    REGISTRY,
+    ProfileFileError,
+    UnknownRevision,
+    load_entry_points,
+    load_profile_file,
+)
 
 __all__ = ["COMMANDS", "main"]
 
@@ -58,6 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     parser = _parser()
     args = parser.parse_args(argv)
+    before = set(REGISTRY.revisions())
     try:
         load_entry_points()
         for path in args.profile:
@@ -68,6 +75,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+    finally:
+        # third-party profiles live for one invocation, so main() can run again in-process
+        for revision in reversed(REGISTRY.revisions()):
+            if revision not in before:
+                REGISTRY.unregister(revision)
     assert isinstance(code, int)
     return code
 

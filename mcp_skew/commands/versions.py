@@ -25,7 +25,7 @@ from ..versions import _render as r
 __all__ = ["register", "write_reference_pages"]
 
 #: The command that regenerates the reference pages (quoted by the golden test).
-REGENERATE = "python -m mcp_skew.commands.versions --write docs/generated/profiles"
+REGENERATE = r.REGENERATE
 
 
 def _add_format(parser: argparse.ArgumentParser) -> None:

@@ -138,6 +138,8 @@ def parse_peer(spec: str, role: Role) -> PeerSpec:
         return named(role)
     kind_text, sep, rev_text = head.partition(":")
     if not sep:
+        if head in KINDS:  # ``legacy`` alone: a kind, not a revision
+            raise UsageError(f"peer spec {spec!r}: no revision given (e.g. {head}:REV)")
         kind_text, rev_text = "", head
     if kind_text and kind_text not in KINDS:
         raise UsageError(f"peer spec {spec!r}: unknown kind {kind_text!r}; use legacy, modern "

@@ -124,28 +124,45 @@ def _row(table: str, raw: Any) -> Method | ErrorCode | Deprecation:
     return Deprecation(model.since, model.removal, model.migration, _cite(model.cite))
 
 
-def _rows(table: str, rows: Any) -> Any:
+class _FieldError(ValueError):
+    """A value inside a change that does not convert; the message names its field."""
+
+
+def _rows(field: str, table: str, rows: Any) -> Any:
     if table not in MAPPING_TABLES:
         return rows
     if not isinstance(rows, Mapping):
-        raise ValueError(f"table {table!r} takes a mapping of name to row")
-    return {name: _row(table, raw) for name, raw in rows.items()}
+        raise _FieldError(f"field {field}: table {table!r} takes a mapping of name to row")
+    converted = {}
+    for name, raw in rows.items():
+        try:
+            converted[name] = _row(table, raw)
+        except ValidationError as exc:
+            raise _FieldError(_first_error(exc, f"{field}.{name}")) from None
+    return converted
 
 
-def _setting(name: str, value: Any) -> Any:
-    return Era(value) if name == "era" else value
+def _setting(field: str, name: str, value: Any) -> Any:
+    if name != "era":
+        return value
+    try:
+        return Era(value)
+    except ValueError:
+        known = ", ".join(e.value for e in Era)
+        raise _FieldError(f"field {field}.era: {value!r} is not one of {known}") from None
 
 
-def _change(c: _ChangeIn) -> Change:
+def _change(index: int, c: _ChangeIn) -> Change:
+    field = f"changes.{index}"
     return Change(
         id=c.id,
         summary=c.summary,
         cite=_cite(c.cite),
         impact=Impact(c.impact),
-        add={t: _rows(t, rows) for t, rows in c.add.items()},
+        add={t: _rows(f"{field}.add.{t}", t, rows) for t, rows in c.add.items()},
         remove=c.remove,
-        replace={t: _rows(t, rows) for t, rows in c.replace.items()},
-        settings={k: _setting(k, v) for k, v in c.settings.items()},
+        replace={t: _rows(f"{field}.replace.{t}", t, rows) for t, rows in c.replace.items()},
+        settings={k: _setting(f"{field}.settings", k, v) for k, v in c.settings.items()},
         steps=tuple(c.steps),
     )
 
@@ -157,9 +174,9 @@ def _read(path: Path) -> Any:
     return tomllib.loads(text)
 
 
-def _first_error(exc: ValidationError) -> str:
+def _first_error(exc: ValidationError, prefix: str = "") -> str:
     err = exc.errors()[0]
-    where = ".".join(str(p) for p in err["loc"]) or "(top level)"
+    where = ".".join([prefix] * bool(prefix) + [str(p) for p in err["loc"]]) or "(top level)"
     return f"field {where}: {err['msg']}"
 
 
@@ -172,7 +189,7 @@ def load_profile_file(path: str | Path, registry: Registry = REGISTRY) -> Profil
         profile = base.evolve(
             revision=spec.revision,
             title=spec.title,
-            changes=tuple(_change(c) for c in spec.changes),
+            changes=tuple(_change(i, c) for i, c in enumerate(spec.changes)),
         )
         registry.register(profile)
     except OSError as exc:

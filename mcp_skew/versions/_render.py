@@ -47,6 +47,7 @@ from ._profile import (
 __all__ = [
     "FORMATS",
     "GENERATED_NOTE",
+    "REGENERATE",
     "Section",
     "change_delta",
     "cite_to_dict",
@@ -475,7 +476,8 @@ def profile_to_markdown(profile: Profile) -> str:
 # -- diffs ---------------------------------------------------------------------------
 
 
-def _direction(a: Profile, b: Profile, steps: tuple[Step, ...]) -> str:
+def _direction(steps: Iterable[Step]) -> str:
+    steps = tuple(steps)
     if not steps:
         return "same"
     if all(s.undo for s in steps):
@@ -497,7 +499,7 @@ def diff_to_dict(a: Profile, b: Profile) -> dict[str, Any]:
     return {
         "from": a.revision,
         "to": b.revision,
-        "direction": _direction(a, b, tuple(s for s, _ in pairs)),
+        "direction": _direction(s for s, _ in pairs),
         "changes": changes,
         "table_delta": [delta_to_dict(d) for d in table_delta(a, b)],
     }
@@ -506,7 +508,7 @@ def diff_to_dict(a: Profile, b: Profile) -> dict[str, Any]:
 def diff_sections(a: Profile, b: Profile, fmt: TextFormat = "markdown") -> tuple[Section, ...]:
     """A diff as a document: the changes with their deltas, then the overall delta."""
     pairs = step_deltas(a, b)
-    direction = _direction(a, b, tuple(s for s, _ in pairs))
+    direction = _direction(s for s, _ in pairs)
     undoing = direction in ("downgrade", "sideways")
     undone = "; undone changes are listed newest first" if undoing else ""
     changes = _changes_section(
@@ -608,10 +610,8 @@ def _table(section: Section, fmt: TextFormat) -> list[str]:
 
 
 def _render_section(section: Section, fmt: TextFormat) -> list[str]:
-    if fmt == "markdown":
-        out = [f"## {section.title}", ""]
-    else:
-        out = [section.title, "-" * len(section.title)]
+    title = section.title
+    out = [f"## {title}", ""] if fmt == "markdown" else [title, "-" * len(title)]
     if section.lines:
         out += [*section.lines, ""]
     if section.headers:
@@ -632,11 +632,10 @@ def to_json(data: Any) -> str:
     return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
+#: The command that (re)writes the reference pages (it lives with the CLI: no I/O here).
+REGENERATE: Final = "python -m mcp_skew.commands.versions --write docs/generated/profiles"
 #: The first line of every generated reference page.
-GENERATED_NOTE: Final = (
-    "<!-- Generated from the profile tables by "
-    "`python -m mcp_skew.commands.versions --write docs/generated/profiles`; do not edit. -->"
-)
+GENERATED_NOTE: Final = f"<!-- Generated from the profile tables by `{REGENERATE}`; do not edit. -->"
 
 
 def reference_pages(profiles: Iterable[Profile]) -> dict[str, str]:

@@ -14,17 +14,17 @@ from typing import Final
 
 from ._profile import Direction, Era, ErrorCode, Kind, Method, Profile, create
 
-__all__ = ["PROFILE", "REQ", "NOTE"]
+__all__ = ["NOTE", "PROFILE", "REQ"]
 
 C2S, S2C, BOTH = Direction.C2S, Direction.S2C, Direction.BOTH
 
 
-def REQ(direction: Direction, capability: str | None = None) -> Method:  # noqa: N802
+def REQ(direction: Direction, capability: str | None = None) -> Method:
     """A request method (table shorthand)."""
     return Method(Kind.REQUEST, direction, capability)
 
 
-def NOTE(direction: Direction, capability: str | None = None) -> Method:  # noqa: N802
+def NOTE(direction: Direction, capability: str | None = None) -> Method:
     """A notification (table shorthand)."""
     return Method(Kind.NOTIFICATION, direction, capability)
 
