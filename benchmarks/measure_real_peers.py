@@ -263,9 +263,7 @@ class Session:
             resp, others, eof = self.peer.read_until(msg["id"], self.timeout)
             rec["response"] = resp
             if resp is None:
-                rec["no_answer"] = (
-                    "stdout closed (EOF)" if eof else f"no answer within {self.timeout:g} s"
-                )
+                rec["no_answer"] = "stdout closed (EOF)" if eof else f"no answer within {self.timeout:g} s"
             if others:
                 rec["other_messages"] = others
             rec["elapsed_s"] = round(time.monotonic() - t0, 3)
@@ -422,6 +420,8 @@ async def main():
                        "tools": [t.name for t in tl.tools]}
         out["ok"] = True
     except BaseException as e:
+        while isinstance(e, BaseExceptionGroup) and e.exceptions:
+            e = e.exceptions[0]
         out = {"ok": False, "error": f"{type(e).__name__}: {e}"[:600]}
     out["elapsed_s"] = round(time.monotonic() - t0, 2)
     print("RESULT " + json.dumps(out), flush=True)
@@ -445,6 +445,8 @@ async def main():
                 out["tools"] = [t.name for t in tl.tools]
         out["ok"] = True
     except BaseException as e:
+        while isinstance(e, BaseExceptionGroup) and e.exceptions:
+            e = e.exceptions[0]
         out = {"ok": False, "error": f"{type(e).__name__}: {e}"[:600]}
     out["elapsed_s"] = round(time.monotonic() - t0, 2)
     print("RESULT " + json.dumps(out), flush=True)
@@ -535,19 +537,18 @@ def measure_clients(cmds: dict[str, list[str]]) -> Json:
 
     fakes = {
         "fake-silent-legacy": fake_cmd("--unknown", "silent"),
-        "fake-32601-legacy": fake_cmd("--unknown", "-32601"),
-        "fake-32602-legacy": fake_cmd("--unknown", "-32602"),
+        "fake-32601-legacy": fake_cmd("--unknown=-32601"),
+        "fake-32602-legacy": fake_cmd("--unknown=-32602"),
+        "fake-silent-exit-on-unknown": fake_cmd("--exit-on-unknown"),
         "fake-modern": fake_cmd("--discover", "result"),
-        "fake-32022-legacy-listed": fake_cmd("--discover", "-32022:2025-11-25,2026-07-28"),
-        "fake-32022-modern-only-disjoint": fake_cmd("--discover", "-32022:2099-01-01"),
-        "fake-answers-1999": fake_cmd("--unknown", "-32601", "--answer-version", "1999-01-01"),
-        "fake-answers-2024": fake_cmd("--unknown", "-32601", "--answer-version", "2024-11-05"),
+        "fake-32022-legacy-listed": fake_cmd("--discover=-32022:2025-11-25,2026-07-28"),
+        "fake-32022-modern-only-disjoint": fake_cmd("--discover=-32022:2099-01-01"),
+        "fake-answers-1999": fake_cmd("--unknown=-32601", "--answer-version", "1999-01-01"),
+        "fake-answers-2024": fake_cmd("--unknown=-32601", "--answer-version", "2024-11-05"),
     }
     for how in ("auto", "legacy", "session"):
         for fname, fcmd in fakes.items():
-            results[f"mcp-2.3.0 client mode={how} vs {fname}"] = run_client(
-                v2, CLIENT_V2, how, fcmd, log
-            )
+            results[f"mcp-2.3.0 client mode={how} vs {fname}"] = run_client(v2, CLIENT_V2, how, fcmd, log)
     for fname in ("fake-32601-legacy", "fake-answers-1999", "fake-answers-2024", "fake-modern"):
         results[f"mcp-1.22.0 client vs {fname}"] = run_client(v1, CLIENT_V1, "", fakes[fname], log)
     for sname in ("mcp-1.0.0", "mcp-1.9.4", "mcp-1.22.0", "mcp-2.3.0", "ts-sdk-1.32.2"):
@@ -556,9 +557,7 @@ def measure_clients(cmds: dict[str, list[str]]) -> Json:
                 results[f"mcp-2.3.0 client mode={how} vs real {sname}"] = run_client(
                     v2, CLIENT_V2, how, cmds[sname], None
                 )
-            results[f"mcp-1.22.0 client vs real {sname}"] = run_client(
-                v1, CLIENT_V1, "", cmds[sname], None
-            )
+            results[f"mcp-1.22.0 client vs real {sname}"] = run_client(v1, CLIENT_V1, "", cmds[sname], None)
     return results
 
 
@@ -566,12 +565,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", nargs="*", help="implementation names to measure")
     ap.add_argument("--scenario", nargs="*", help="scenario names to run")
-    ap.add_argument(
-        "--timeout", type=float, default=3.0, help="per-message answer timeout, seconds"
-    )
-    ap.add_argument(
-        "--out", type=Path, default=Path(tempfile.gettempdir()) / "mcp-skew-real-peers.json"
-    )
+    ap.add_argument("--timeout", type=float, default=3.0, help="per-message answer timeout, seconds")
+    ap.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "mcp-skew-real-peers.json")
     ap.add_argument("--no-clients", action="store_true")
     ap.add_argument("--no-servers", action="store_true")
     ap.add_argument("--jobs", type=int, default=2, help="scenarios run in parallel")
@@ -584,8 +579,7 @@ def main() -> None:
         jobs = [(impl, sname) for impl in cmds for sname in chosen]
         with ThreadPoolExecutor(args.jobs) as pool:
             futs = {
-                job: pool.submit(run_scenario, cmds[job[0]], chosen[job[1]], args.timeout)
-                for job in jobs
+                job: pool.submit(run_scenario, cmds[job[0]], chosen[job[1]], args.timeout) for job in jobs
             }
             for (impl, sname), fut in futs.items():
                 entry = fut.result()

@@ -120,13 +120,9 @@ def _run(cmd: Sequence[str], what: str, *, timeout: float, cwd: Path | None = No
         raise EnvironmentUnavailable(f"{what}: executable not found: {cmd[0]}") from exc
     except subprocess.TimeoutExpired as exc:
         out = exc.output if isinstance(exc.output, str) else ""
-        raise EnvironmentUnavailable(
-            f"{what}: timed out after {timeout:.0f} s\n{_tail(out)}"
-        ) from exc
+        raise EnvironmentUnavailable(f"{what}: timed out after {timeout:.0f} s\n{_tail(out)}") from exc
     if proc.returncode != 0:
-        raise EnvironmentUnavailable(
-            f"{what}: exit code {proc.returncode}\n{_tail(proc.stdout or '')}"
-        )
+        raise EnvironmentUnavailable(f"{what}: exit code {proc.returncode}\n{_tail(proc.stdout or '')}")
 
 
 @contextlib.contextmanager

@@ -122,6 +122,8 @@ def _quirk(text: str, role: Role, kind: Kind, spec: str) -> tuple[str, str | Non
         raise UsageError(f"peer spec {spec!r}: quirk {name!r} needs a value ({name}=...)")
     if quirk.value == "ms" and not value.isdigit():
         raise UsageError(f"peer spec {spec!r}: quirk {name!r} takes milliseconds, not {value!r}")
+    if quirk.value == "code" and not value.lstrip("-").isdigit():
+        raise UsageError(f"peer spec {spec!r}: quirk {name!r} takes an error code, not {value!r}")
     if quirk.value == "revision" and value not in REGISTRY:
         raise UsageError(f"peer spec {spec!r}: quirk {name!r}: unknown revision {value!r}")
     return name, value

@@ -24,7 +24,7 @@ class Quirk:
     role: Role
     summary: str
     seen_in: str
-    value: Literal["none", "revision", "ms"] = "none"
+    value: Literal["none", "revision", "ms", "code"] = "none"
     #: Peer kinds it makes sense for.
     kinds: tuple[str, ...] = ("legacy", "modern", "dual")
 
@@ -78,6 +78,22 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "races a client's probe timeout)",
            "servers that load models or indexes before reading stdin; npx cold starts",
            value="ms"),
+        _Q("strict-lifecycle", "server",
+           "also refuses ping before initialize (answered like any early request)",
+           "Python mcp 1.9.4-1.13 servers (ping allowed early from 1.14.0): docs/real-peers.md",
+           kinds=("legacy", "dual")),
+        _Q("early-32602", "server",
+           "a known method sent before initialize gets -32602, while an unknown one gets the "
+           "unknown-method answer",
+           "Python mcp 2.x and fastmcp 4 servers (early tools/list -> -32602, early foo/bar -> "
+           "-32601): docs/real-peers.md",
+           kinds=("legacy", "dual")),
+        _Q("not-found-code", "server",
+           "answers resources/read of an unknown URI with this error code instead of the "
+           "revision's (-32002 before 2026-07-28, -32602 from it)",
+           "Python mcp 1.x servers: code 0; TypeScript sdk 1.x and mcp 2.x: -32602 on legacy "
+           "connections too: docs/real-peers.md",
+           value="code"),
         _Q("no-result-type", "server",
            "2026-07-28 results lack resultType",
            "early modern servers and proxies that re-serialise legacy results",
@@ -89,7 +105,8 @@ QUIRKS: Final[dict[str, Quirk]] = {
         _Q("sticky-era", "server",
            "fixes the era by the first request of a connection: after a modern request it "
            "rejects initialize; after initialize it rejects modern requests",
-           "Python mcp 2.x stdio servers",
+           "Python mcp 2.x stdio servers and fastmcp 4 (initialize after a modern request -> "
+           "-32022; a modern request after initialize -> -32600): docs/real-peers.md",
            kinds=("dual",)),
         # -- Clients -------------------------------------------------------------------
         _Q("strict", "client",

@@ -97,10 +97,13 @@ class SimServer:
 
     # -- legacy era -----------------------------------------------------------------
     def _initialize(self, message: Message) -> Reaction:
-        if self.spec.has("sticky-era") and self.era is Era.MODERN:
-            return self._reply(self._reject_initialize(message))
         params = message.get("params") or {}
         asked = params.get("protocolVersion")
+        if self.spec.has("sticky-era") and self.era is Era.MODERN:
+            data = {"supported": list(self.spec.modern), "requested": asked}
+            profile = self.spec.profile(self.spec.modern[0])
+            code = w.error_code(profile, "UnsupportedProtocolVersion")
+            return self._reply(w.error(message["id"], code, "Connection serves the modern era", data))
         chosen = self._choose(asked)
         if chosen is None:
             data = {"supported": list(self.spec.legacy), "requested": asked}
@@ -139,10 +142,12 @@ class SimServer:
         latest = self.spec.profile(self.spec.legacy[0]) if self.spec.legacy else None
         if latest is None or method not in latest.methods:
             return self._unknown(message)
-        if method == "ping" or self.spec.has("lenient"):
+        if (method == "ping" and not self.spec.has("strict-lifecycle")) or self.spec.has("lenient"):
             # ping is allowed before initialize (basic/lifecycle.mdx §Initialization)
             self.served_eras.append(Era.LEGACY)
             return self._serve(message, latest)
+        if self.spec.has("early-32602") and method != "ping":
+            return self._reply(w.error(message["id"], -32602, "Invalid request parameters"))
         return self._unknown(message)
 
     def _unknown(self, message: Message) -> Reaction:
@@ -160,7 +165,7 @@ class SimServer:
     def _modern(self, message: Message, meta: dict[str, Any]) -> Reaction:
         msg_id = message["id"]
         if self.spec.has("sticky-era") and self.era is Era.LEGACY:
-            return self._unknown(message)
+            return self._reply(w.error(msg_id, -32600, "Connection serves the handshake era"))
         self.era = self.era or Era.MODERN
         asked = meta.get(w.VERSION_KEY)
         if asked not in self.spec.modern:
@@ -198,6 +203,9 @@ class SimServer:
         if handler is None:
             return self._reply(self._result(profile, msg_id, method, {}))
         body = handler(profile, params)
+        override = self.spec.value("not-found-code")
+        if override is not None and method == "resources/read" and "error" in body:
+            body["error"]["code"] = int(override)
         if "error" in body:
             return self._reply({"jsonrpc": "2.0", "id": msg_id, "error": body["error"]})
         return self._reply(self._result(profile, msg_id, method, body))

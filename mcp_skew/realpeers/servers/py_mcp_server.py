@@ -60,39 +60,88 @@ def run_high_level(cls: Any) -> None:
     app.run()  # stdio is the default transport in every release line
 
 
-def run_low_level() -> None:
-    anyio: Any = importlib.import_module("anyio")
-    types: Any = importlib.import_module("mcp.types")
-    server: Any = _attr("mcp.server", "Server")(NAME)
-    stdio_server: Any = _attr("mcp.server.stdio", "stdio_server")
+def _low_level_handlers(types: Any) -> dict[str, Any]:
+    """Handlers built from wire-shaped dicts, so they validate in every release line."""
     schema = {"type": "object", "properties": {"text": {"type": "string"}}}
+    tools = [
+        {"name": "echo", "description": "Return the text unchanged.", "inputSchema": schema},
+        {"name": "fail", "description": "Always fails.", "inputSchema": schema},
+    ]
 
-    async def list_tools() -> list[Any]:
-        return [
-            types.Tool(name="echo", description="Return the text unchanged.", inputSchema=schema),
-            types.Tool(name="fail", description="Always fails.", inputSchema=schema),
-        ]
-
-    async def call_tool(name: str, arguments: dict[str, Any] | None) -> list[Any]:
-        args = arguments or {}
+    def call(name: str, args: dict[str, Any]) -> list[Any]:
         if name == "echo":
-            return [types.TextContent(type="text", text=str(args.get("text", "")))]
+            return [types.TextContent.model_validate({"type": "text", "text": args.get("text", "")})]
         if name == "fail":
             raise ValueError(f"fail tool called: {args.get('text', '')}")
         raise ValueError(f"Unknown tool: {name}")
 
-    async def list_resources() -> list[Any]:
-        return [types.Resource(uri=HELLO_URI, name="hello", mimeType="text/plain")]
-
-    async def read_resource(uri: Any) -> str:
+    def read(uri: Any) -> str:
         if str(uri) == HELLO_URI:
             return HELLO_TEXT
         raise ValueError(f"Unknown resource: {uri}")
 
-    server.list_tools()(list_tools)
-    server.call_tool()(call_tool)
-    server.list_resources()(list_resources)
-    server.read_resource()(read_resource)
+    return {
+        "tools": [types.Tool.model_validate(t) for t in tools],
+        "resources": [
+            types.Resource.model_validate({"uri": HELLO_URI, "name": "hello", "mimeType": "text/plain"})
+        ],
+        "call": call,
+        "read": read,
+    }
+
+
+def run_low_level() -> None:
+    """The low-level ``Server``: decorators in 1.x, ``on_*`` constructor arguments in 2.x."""
+    anyio: Any = importlib.import_module("anyio")
+    types: Any = importlib.import_module("mcp.types")
+    server_cls: Any = _attr("mcp.server", "Server")
+    stdio_server: Any = _attr("mcp.server.stdio", "stdio_server")
+    h = _low_level_handlers(types)
+
+    if hasattr(server_cls, "list_tools"):  # 1.x decorator API
+        server: Any = server_cls(NAME)
+
+        async def list_tools() -> list[Any]:
+            return list(h["tools"])
+
+        async def call_tool(name: str, arguments: dict[str, Any] | None) -> list[Any]:
+            return list(h["call"](name, arguments or {}))
+
+        async def list_resources() -> list[Any]:
+            return list(h["resources"])
+
+        async def read_resource(uri: Any) -> str:
+            return str(h["read"](uri))
+
+        server.list_tools()(list_tools)
+        server.call_tool()(call_tool)
+        server.list_resources()(list_resources)
+        server.read_resource()(read_resource)
+    else:  # 2.x: handlers are constructor arguments taking (ctx, params)
+
+        async def on_list_tools(ctx: Any, params: Any) -> Any:
+            return types.ListToolsResult(tools=h["tools"])
+
+        async def on_call_tool(ctx: Any, params: Any) -> Any:
+            content = h["call"](params.name, dict(params.arguments or {}))
+            return types.CallToolResult(content=content)
+
+        async def on_list_resources(ctx: Any, params: Any) -> Any:
+            return types.ListResourcesResult(resources=h["resources"])
+
+        async def on_read_resource(ctx: Any, params: Any) -> Any:
+            text = h["read"](params.uri)
+            return types.ReadResourceResult.model_validate(
+                {"contents": [{"uri": str(params.uri), "mimeType": "text/plain", "text": text}]}
+            )
+
+        server = server_cls(
+            NAME,
+            on_list_tools=on_list_tools,
+            on_call_tool=on_call_tool,
+            on_list_resources=on_list_resources,
+            on_read_resource=on_read_resource,
+        )
 
     async def main() -> None:
         async with stdio_server() as (read_stream, write_stream):
