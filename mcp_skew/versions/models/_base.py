@@ -3,10 +3,11 @@
 Theory of operation
 -------------------
 Every model derives from :class:`WireModel`, configured with ``extra="allow"``:
-parsing a peer's message never fails because of a field this revision does not
-know; the field is kept in ``model_extra`` and :func:`unknown_fields` reports it
-(as dotted paths such as ``tools[0].annotations.fooHint``) so the simulator can
-turn it into an ``unknown-field`` finding. A few objects are *open by design*
+parsing a peer's message (:meth:`WireModel.inbound`, which matches wire names
+only) never fails because of a field this revision does not know; the field is
+kept in ``model_extra`` and :func:`unknown_fields` reports it (as dotted paths
+such as ``tools[0].annotations.fooHint``) so the simulator can turn it into an
+``unknown-field`` finding. A few objects are *open by design*
 (``_meta`` maps, JSON Schemas inside tools): they derive from :class:`OpenModel`
 and their extra keys are data, never reported.
 
@@ -96,6 +97,17 @@ class WireModel(BaseModel):
 
     #: Whether extra keys of this model are data (True) or unknown fields (False).
     wire_open: ClassVar[bool] = False
+
+    @classmethod
+    def inbound(cls, payload: Any, /) -> Self:
+        """Parse a JSON object received from a peer: wire names only, unknown fields kept.
+
+        Unlike ``model_validate`` (which also accepts Python field names, for
+        convenience when building), a key is matched by its wire name only, so
+        ``{"protocolVersion": ...}`` inside a 2026-07-28 ``_meta`` is not taken for
+        ``io.modelcontextprotocol/protocolVersion``.
+        """
+        return cls.model_validate(payload, by_alias=True, by_name=False)
 
     @classmethod
     def outbound(cls, /, **fields: Any) -> Self:
@@ -190,8 +202,7 @@ def unknown_fields(model: BaseModel) -> list[str]:
 def refuse_unknown(model: BaseModel) -> None:
     """Raise ``pydantic.ValidationError`` (``extra_forbidden``) if ``model`` has unknown fields."""
     errors = [
-        InitErrorDetails(type="extra_forbidden", loc=loc, input=value)
-        for loc, value in iter_unknown(model)
+        InitErrorDetails(type="extra_forbidden", loc=loc, input=value) for loc, value in iter_unknown(model)
     ]
     if errors:
         raise ValidationError.from_exception_data(type(model).__name__, errors)

@@ -119,7 +119,10 @@ class ParseError(ErrorObject):
 
 
 class InvalidRequestError(ErrorObject):
-    """-32600: not a valid request object (schema/2026-07-28/schema.json#/$defs/InvalidRequestError)."""
+    """-32600: not a valid request object.
+
+    Source: schema/2026-07-28/schema.json#/$defs/InvalidRequestError.
+    """
 
     code: Literal[-32600] = -32600
 

@@ -334,14 +334,16 @@ class ResourceNotFoundError(ErrorObject):
 
 
 #: Typed error objects of the legacy era, by code.
-LEGACY_ERRORS: Final[Mapping[int, type[ErrorObject]]] = MappingProxyType({
-    -32700: ParseError,
-    -32600: InvalidRequestError,
-    -32601: MethodNotFoundError,
-    -32602: InvalidParamsError,
-    -32603: InternalError,
-    -32002: ResourceNotFoundError,
-})
+LEGACY_ERRORS: Final[Mapping[int, type[ErrorObject]]] = MappingProxyType(
+    {
+        -32700: ParseError,
+        -32600: InvalidRequestError,
+        -32601: MethodNotFoundError,
+        -32602: InvalidParamsError,
+        -32603: InternalError,
+        -32002: ResourceNotFoundError,
+    }
+)
 
 MODELS: Final = RevisionModels(
     revision="2024-11-05",
@@ -361,23 +363,29 @@ MODELS: Final = RevisionModels(
     ListResourcesResult=ListResourcesResult,
     ReadResourceResult=ReadResourceResult,
     ListPromptsResult=ListPromptsResult,
-    content_blocks=MappingProxyType({"text": TextContent, "image": ImageContent, "resource": EmbeddedResource}),
-    params=MappingProxyType({
-        "initialize": InitializeRequestParams,
-        "tools/list": PaginatedRequestParams,
-        "tools/call": CallToolRequestParams,
-        "resources/list": PaginatedRequestParams,
-        "resources/read": ReadResourceRequestParams,
-        "prompts/list": PaginatedRequestParams,
-    }),
-    results=MappingProxyType({
-        "initialize": InitializeResult,
-        "tools/list": ListToolsResult,
-        "tools/call": CallToolResult,
-        "resources/list": ListResourcesResult,
-        "resources/read": ReadResourceResult,
-        "prompts/list": ListPromptsResult,
-    }),
+    content_blocks=MappingProxyType(
+        {"text": TextContent, "image": ImageContent, "resource": EmbeddedResource}
+    ),
+    params=MappingProxyType(
+        {
+            "initialize": InitializeRequestParams,
+            "tools/list": PaginatedRequestParams,
+            "tools/call": CallToolRequestParams,
+            "resources/list": PaginatedRequestParams,
+            "resources/read": ReadResourceRequestParams,
+            "prompts/list": PaginatedRequestParams,
+        }
+    ),
+    results=MappingProxyType(
+        {
+            "initialize": InitializeResult,
+            "tools/list": ListToolsResult,
+            "tools/call": CallToolResult,
+            "resources/list": ListResourcesResult,
+            "resources/read": ReadResourceResult,
+            "prompts/list": ListPromptsResult,
+        }
+    ),
     errors=LEGACY_ERRORS,
     InitializeRequestParams=InitializeRequestParams,
     InitializeResult=InitializeResult,

@@ -297,9 +297,7 @@ MODELS: Final = RevisionModels(
             "resource": EmbeddedResource,
         }
     ),
-    params=MappingProxyType(
-        {**_previous.MODELS.params, "initialize": InitializeRequestParams}
-    ),
+    params=MappingProxyType({**_previous.MODELS.params, "initialize": InitializeRequestParams}),
     results=MappingProxyType(
         {
             **_previous.MODELS.results,

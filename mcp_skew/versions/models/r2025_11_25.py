@@ -170,7 +170,10 @@ class ServerCapabilities(_previous.ServerCapabilities):
 
 
 class InitializeRequestParams(WireModel):
-    """``params`` of ``initialize`` (schema/2025-11-25/schema.json#/$defs/InitializeRequestParams)."""
+    """``params`` of ``initialize`` with this revision's capabilities and identity.
+
+    Source: schema/2025-11-25/schema.json#/$defs/InitializeRequestParams.
+    """
 
     protocolVersion: str
     capabilities: ClientCapabilities
@@ -215,7 +218,10 @@ class Resource(_previous.Resource):
 
 
 class ResourceLink(Resource):
-    """Content block ``resource_link``, plus ``icons`` (schema/2025-11-25/schema.json#/$defs/ResourceLink)."""
+    """Content block ``resource_link``, plus ``icons``.
+
+    Source: schema/2025-11-25/schema.json#/$defs/ResourceLink.
+    """
 
     type: Literal["resource_link"] = "resource_link"
 
