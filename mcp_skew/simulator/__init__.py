@@ -10,7 +10,7 @@ from __future__ import annotations
 from ._client import Mark, Session, SimClient, check_result
 from ._findings import FINDING_CODES, Finding, FindingCode
 from ._link import Closed, Entry, Event, Link, MemoryLink, Note, Reply, Timeout, Transcript
-from ._peers import KINDS, NAMED_PEERS, PeerSpec, parse_peer
+from ._peers import KINDS, NAMED_PEER_NAMES, NAMED_RESOLVERS, NamedResolver, PeerSpec, parse_peer
 from ._quirks import QUIRKS, Quirk
 from ._run import RunRecord, run
 from ._scenario import SCENARIOS, Scenario, Step, StepResult
@@ -19,7 +19,8 @@ from ._server import Reaction, SimServer
 __all__ = [
     "FINDING_CODES",
     "KINDS",
-    "NAMED_PEERS",
+    "NAMED_PEER_NAMES",
+    "NAMED_RESOLVERS",
     "QUIRKS",
     "SCENARIOS",
     "Closed",
@@ -30,6 +31,7 @@ __all__ = [
     "Link",
     "Mark",
     "MemoryLink",
+    "NamedResolver",
     "Note",
     "PeerSpec",
     "Quirk",

@@ -202,19 +202,33 @@ class SimClient:
                 return session, event
             supported = ((event.error or {}).get("data") or {}).get("supported") or []
             common = [r for r in revisions if r in supported]
+            if self.spec.has("fallback-denylist"):
+                if event.code != profile.error("UnsupportedProtocolVersion").code:
+                    return session, event  # the caller falls back to initialize
+                if attempt == 0 and common:
+                    session.path.append(f"retry {common[0]}")  # once, even at the same revision
+                    rev, session.retried = common[0], True
+                    continue
+                named = ((event.error or {}).get("data") or {}).get("supported")
+                if not isinstance(named, list) or any(r in self.spec.legacy for r in named):
+                    return session, event  # unreadable, or names a handshake revision: fall back
             if attempt == 0 and common and common[0] != rev:
                 session.path.append(f"retry {common[0]}")
                 rev = common[0]
                 session.retried = True
                 continue
+            if event.code != profile.error("UnsupportedProtocolVersion").code:
+                return session.fail(f"{method} {rev}: the server is modern but refused the "
+                                    f"request: {_error_text(event)}"), None
             named = ", ".join(map(str, supported)) or "nothing it named"
             return session.fail(f"no revision in common: the server supports {named}"), None
         raise AssertionError("unreachable: the loop returns on its second attempt")
 
-    def _not_modern(self, session: Session, method: str, event: Event) -> Session:
+    def _not_modern(self, session: Session, method: str, event: Event,
+                    why: str = "a modern-only client cannot talk to a server that is not modern",
+                    ) -> Session:
         what = _error_text(event) if isinstance(event, Reply) else _describe(event)
-        return session.fail(f"{method}: {what}; a modern-only client cannot talk to a server "
-                            "that is not modern")
+        return session.fail(f"{method}: {what}; {why}")
 
     def _modern_result(self, session: Session, profile: Profile, method: str,
                        result: dict[str, Any], index: int) -> Session:
@@ -241,12 +255,12 @@ class SimClient:
         if isinstance(probe, Closed) and not self.spec.has("restart"):
             return session.fail("the server exited during the server/discover probe; "
                                 "this client gives up")
+        if self.spec.has("fallback-32601") and not (isinstance(probe, Reply) and probe.code == -32601):
+            return session.fail(f"probe got {_describe(probe)}; this client falls back only on -32601")
         if isinstance(probe, Closed | Timeout) and self.spec.has("restart"):
             # the probe ran in a process that may be dead or wedged: fall back on a fresh one
             link.restart()
             session.path.append("restart")
-        elif self.spec.has("fallback-32601") and not (isinstance(probe, Reply) and probe.code == -32601):
-            return session.fail(f"probe got {_describe(probe)}; this client falls back only on -32601")
         session.fell_back = True
         session = self._legacy(link, session)
         if session.status == "failed" and isinstance(probe, Timeout) and session.path[-1].startswith("error"):
@@ -254,5 +268,6 @@ class SimClient:
             session.fell_back = False
             session, again = self._modern(link, session, "server/discover", self.request_timeout_ms)
             if again is not None:
-                return self._not_modern(session, "server/discover", again)
+                return self._not_modern(session, "server/discover", again,
+                                        "the server answered neither era")
         return session

@@ -25,6 +25,9 @@ FindingCode = Literal[
     "schema-violation",
     "unknown-field",
     "unexpected-answer",
+    "counter-offer-despite-support",
+    "not-jsonrpc",
+    "output-flood",
 ]
 Severity = Literal["error", "warning", "info"]
 

@@ -8,26 +8,41 @@ Notation (the CLI and the library share it)::
 ``KIND`` is ``legacy`` (``initialize`` only), ``modern`` (per-request ``_meta``
 only) or ``dual`` (both). A wrong spec raises :class:`~mcp_skew.errors.UsageError`
 with one line saying what is wrong.
+
+A head with ``@`` names a real implementation (``py-mcp@1.10``,
+``ts-client@2.4:auto``, optionally followed by ``+QUIRK``): it is resolved by the
+functions in :data:`NAMED_RESOLVERS`. The built-in ones live in
+:mod:`mcp_skew.realpeers._named`, imported on the first named spec (so the CLI
+knows them without an import cycle).
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
 from ..errors import UsageError
 from ..versions import REGISTRY, Era, Profile
 from ._quirks import QUIRKS, Role
 
-__all__ = ["KINDS", "NAMED_PEERS", "PeerSpec", "parse_peer"]
+__all__ = ["KINDS", "NAMED_PEER_NAMES", "NAMED_RESOLVERS", "NamedResolver", "PeerSpec",
+           "parse_peer"]
 
 Kind = Literal["legacy", "modern", "dual"]
 KINDS: Final[tuple[Kind, ...]] = ("legacy", "modern", "dual")
 
-#: Named peers (real implementations), filled in by ``mcp_skew.realpeers``:
-#: name -> (role -> PeerSpec factory).
-NAMED_PEERS: dict[str, Callable[[Role], PeerSpec]] = {}
+#: Resolvers for named peers (``NAME@VERSION[:MODE]``), consulted in order for a head
+#: that contains ``@``. Each returns the :class:`PeerSpec` it knows, ``None`` for a name
+#: that is not its own, or raises :class:`UsageError` for its own name with a version,
+#: mode or role it has no model for.
+NamedResolver = Callable[[str, Role], "PeerSpec | None"]
+NAMED_RESOLVERS: list[NamedResolver] = []
+#: The names the resolvers know, as a person writes them (for the error message).
+NAMED_PEER_NAMES: list[str] = []
+#: Imported on the first named spec; it registers the built-in resolver.
+BUILTIN_NAMED_MODULE: Final = "mcp_skew.realpeers._named"
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,15 +144,33 @@ def _quirk(text: str, role: Role, kind: Kind, spec: str) -> tuple[str, str | Non
     return name, value
 
 
+def _named(head: str, quirk_texts: list[str], role: Role, spec: str) -> PeerSpec:
+    """A named peer (``NAME@VERSION[:MODE]``), with any quirks the spec adds or overrides."""
+    importlib.import_module(BUILTIN_NAMED_MODULE)  # registers the built-in resolver once
+    for resolve in NAMED_RESOLVERS:
+        peer = resolve(head, role)
+        if peer is not None:
+            break
+    else:
+        known = ", ".join(NAMED_PEER_NAMES) or "none"
+        raise UsageError(f"peer spec {spec!r}: unknown named peer {head!r}; known: {known}")
+    if not quirk_texts:
+        return peer
+    added = [_quirk(q, role, peer.kind, spec) for q in quirk_texts]
+    names = {name for name, _ in added}
+    quirks = tuple(q for q in peer.quirks if q[0] not in names) + tuple(added)
+    suffix = "".join(f"+{q}" for q in quirk_texts)
+    return replace(peer, quirks=quirks, label=peer.name + suffix)
+
+
 def parse_peer(spec: str, role: Role) -> PeerSpec:
     """Parse a peer spec for ``role`` (``client`` or ``server``)."""
     text = spec.strip()
     if not text:
         raise UsageError("empty peer spec (e.g. legacy:2025-06-18 or dual:2026-07-28,2025-11-25)")
     head, *quirk_texts = text.split("+")
-    named = NAMED_PEERS.get(head)
-    if named is not None and not quirk_texts:
-        return named(role)
+    if "@" in head:
+        return _named(head.strip(), quirk_texts, role, spec)
     kind_text, sep, rev_text = head.partition(":")
     if not sep:
         if head in KINDS:  # ``legacy`` alone: a kind, not a revision

@@ -94,6 +94,12 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "Python mcp 1.x servers: code 0; TypeScript sdk 1.x and mcp 2.x: -32602 on legacy "
            "connections too: docs/real-peers.md",
            value="code"),
+        _Q("legacy-32022", "server",
+           "a modern-only server answers initialize, and any request whose _meta names no "
+           "protocol version, with -32022 naming its modern revisions (instead of -32601)",
+           "TypeScript @modelcontextprotocol/server 2.x serveStdio(factory, {legacy: 'reject'}) "
+           "(measured on 2.4.0): docs/named-peers.md",
+           kinds=("modern",)),
         _Q("no-result-type", "server",
            "2026-07-28 results lack resultType",
            "early modern servers and proxies that re-serialise legacy results",
@@ -118,6 +124,13 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "other error or a timeout ends the connection",
            "early dual-era clients keyed to Method not found (the spec forbids this: "
            "stdio.mdx §Backward Compatibility)",
+           kinds=("dual",)),
+        _Q("fallback-denylist", "client",
+           "falls back from the server/discover probe to initialize on every error except a "
+           "-32022 whose data.supported names no handshake-era revision it supports; a -32022 "
+           "naming a shared modern revision is first re-probed once, even at the same revision",
+           "Python mcp 2.x Client(mode='auto') (mcp/client/_probe.py negotiate_auto) and, "
+           "nearly, the TypeScript v2 client in auto mode: docs/real-peers.md",
            kinds=("dual",)),
         _Q("exact", "client",
            "demands the exact revision it asked for; a counter-offer it also supports "

@@ -91,6 +91,8 @@ class SimServer:
             return self._modern(message, meta)
         if self.legacy_revision is not None:
             return self._legacy(message, self.spec.profile(self.legacy_revision))
+        if not self.spec.legacy and self.spec.has("legacy-32022"):
+            return self._reply(self._no_version(message))
         if method == "initialize":  # a modern-only server
             return self._reply(self._reject_initialize(message))
         return self._early(message)
@@ -108,7 +110,8 @@ class SimServer:
         if chosen is None:
             data = {"supported": list(self.spec.legacy), "requested": asked}
             return self._reply(w.error(message["id"], -32602, "Unsupported protocol version", data))
-        profile = self.spec.profile(chosen if chosen in self.spec.revisions else None)
+        # the revision it really speaks: the one it named if it has it, else its newest legacy
+        profile = self.spec.profile(chosen if chosen in self.spec.legacy else self.spec.legacy[0])
         self.legacy_revision = profile.revision
         self.era = self.era or Era.LEGACY
         self.served_eras.append(Era.LEGACY)
@@ -183,6 +186,16 @@ class SimServer:
             return self._reply(self._result(profile, msg_id, "server/discover", body))
         return self._serve(message, profile)
 
+    def _no_version(self, message: Message) -> Message:
+        """-32022 for a request that names no modern revision (the ``legacy-32022`` quirk)."""
+        profile = self.spec.profile(self.spec.modern[0])
+        data: dict[str, Any] = {"supported": list(self.spec.modern)}
+        asked = (message.get("params") or {}).get("protocolVersion")
+        if message["method"] == "initialize" and asked is not None:
+            data["requested"] = asked
+        code = w.error_code(profile, "UnsupportedProtocolVersion")
+        return w.error(message["id"], code, "Unsupported protocol version", data)
+
     def _reject_initialize(self, message: Message) -> Message:
         supported = ", ".join(self.spec.modern)
         data = {"supported": list(self.spec.modern)}
@@ -200,6 +213,10 @@ class SimServer:
         if capability is not None and capability.split(".")[0] not in declared:
             return self._reply(w.error(msg_id, -32601, f"Method not found: {method}"))
         handler = _HANDLERS.get(method)
+        if handler is None and method not in _EMPTY_RESULTS:
+            # not in this server's catalogue (completion/complete, subscriptions/listen):
+            # an empty result would break their result schemas
+            return self._reply(w.error(msg_id, -32601, f"Method not found: {method}"))
         if handler is None:
             return self._reply(self._result(profile, msg_id, method, {}))
         body = handler(profile, params)
@@ -253,6 +270,10 @@ def _read_resource(profile: Profile, params: dict[str, Any]) -> dict[str, Any]:
 def _list_templates(profile: Profile, params: dict[str, Any]) -> dict[str, Any]:
     return {"resourceTemplates": []}
 
+
+#: Methods whose result is empty (EmptyResult): answered with ``{}``.
+_EMPTY_RESULTS = frozenset({"ping", "resources/subscribe", "resources/unsubscribe",
+                            "logging/setLevel"})
 
 _Handler = Callable[[Profile, dict[str, Any]], dict[str, Any]]
 _HANDLERS: dict[str, _Handler] = {

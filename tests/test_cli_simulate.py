@@ -1,0 +1,188 @@
+"""``mcp-skew simulate``: the JSON shape, the wire log, exit codes, and the user guide's trace."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, get_args
+
+import pytest
+
+from mcp_skew.cli import main
+from mcp_skew.simulator import KINDS, SCENARIOS, Mark, parse_peer, run
+
+ROOT = Path(__file__).resolve().parents[1]
+GUIDE = ROOT / "docs" / "simulator.md"
+
+#: (client, server, status): runs that work and runs that fail, over every kind.
+PAIRS = [
+    ("dual:2026-07-28,2025-11-25", "legacy:2025-11-25+silent", "ok"),
+    ("dual:2026-07-28,2025-11-25", "modern:2026-07-28", "ok"),
+    ("legacy:2025-11-25,2025-06-18", "legacy:2025-06-18", "ok"),
+    ("2025-06-18", "2025-11-25", "failed"),
+    ("legacy:2025-11-25", "modern:2026-07-28", "failed"),
+    ("modern:2026-07-28", "legacy:2025-11-25+lenient", "failed"),
+    ("dual:2026-07-28,2025-11-25", "legacy:2025-11-25+silent-exit", "failed"),
+]
+IDS = [f"{c} x {s}" for c, s, _ in PAIRS]
+
+
+def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["simulate", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# -- --json ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("client", "server", "status"), PAIRS, ids=IDS)
+def test_json_shape(client: str, server: str, status: str,
+                    capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(capsys, "--client", client, "--server", server, "--json")
+    assert (code, err) == (0, "")
+    record = json.loads(out)  # one JSON object, nothing else
+    assert {"client", "server", "status", "revision", "era", "path", "reason",
+            "transcript"} <= set(record)
+    assert record["client"] == parse_peer(client, "client").name
+    assert record["server"] == parse_peer(server, "server").name
+    assert record["status"] == status
+    assert isinstance(record["reason"], str) and (record["reason"] == "") == (status == "ok")
+    assert isinstance(record["path"], list) and all(isinstance(p, str) for p in record["path"])
+    if status == "ok":
+        assert isinstance(record["revision"], str) and record["era"] in ("legacy", "modern")
+    else:
+        assert record["revision"] is None and record["era"] is None
+    times = []
+    for entry in record["transcript"]:
+        assert set(entry) == {"t_ms", "dir", "message"}
+        assert entry["dir"] in ("c2s", "s2c") and isinstance(entry["t_ms"], int)
+        assert entry["message"]["jsonrpc"] == "2.0"
+        times.append(entry["t_ms"])
+    assert times and times == sorted(times)
+
+
+@pytest.mark.parametrize(("client", "server", "status"), PAIRS, ids=IDS)
+def test_json_is_the_library_record(client: str, server: str, status: str,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = cli(capsys, "--client", client, "--server", server, "--json")
+    record = run(parse_peer(client, "client"), parse_peer(server, "server"))
+    assert json.loads(out) == json.loads(json.dumps(record.to_dict()))
+
+
+@pytest.mark.parametrize("scenario", sorted(SCENARIOS))
+def test_every_scenario(scenario: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, "--client", "2025-11-25", "--server", "2025-11-25",
+                       "--scenario", scenario, "--json")
+    record = json.loads(out)
+    assert code == 0 and record["scenario"] == scenario
+    assert [s["name"] for s in record["steps"]] == [s.name for s in SCENARIOS[scenario].steps]
+    assert all(s["ok"] for s in record["steps"])
+
+
+# -- --trace and the default output ---------------------------------------------------------------
+
+LINE = re.compile(r"^ *(\d+) ms  (->|<-|\.\.)  (.+)$")
+
+
+@pytest.mark.parametrize(("client", "server", "status"), PAIRS, ids=IDS)
+def test_trace_is_a_wire_log(client: str, server: str, status: str,
+                             capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(capsys, "--client", client, "--server", server, "--trace")
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0].startswith(f"{parse_peer(client, 'client').name}  x  ")
+    assert (": ok, " in lines[0]) == (status == "ok")
+    log = [m.groups() for m in map(LINE.match, lines) if m]
+    record = run(parse_peer(client, "client"), parse_peer(server, "server"))
+    expected: list[tuple[str, str, Any]] = []
+    for item in record.transcript.timeline():
+        if hasattr(item, "dir"):
+            expected.append((str(item.t_ms), "->" if item.dir == "c2s" else "<-",
+                             json.dumps(item.message)))
+        else:
+            expected.append((str(item.t_ms), "..", item.text))  # type: ignore[union-attr]
+    assert log == expected
+    assert f"path: {' -> '.join(record.session.path)}" in lines
+
+
+def test_default_output_is_the_verdict_and_the_path(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, "--client", "dual:2026-07-28,2025-11-25",
+                       "--server", "legacy:2025-11-25+unknown-32602")
+    assert code == 0
+    assert out.splitlines() == [
+        "dual:2026-07-28,2025-11-25  x  legacy:2025-11-25+unknown-32602: "
+        "ok, 2025-11-25 (legacy, era-fallback)",
+        "path: discover 2026-07-28 -> error -32602 -> initialize 2025-11-25 -> "
+        "accepted 2025-11-25",
+    ]
+
+
+# -- exit codes -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args", [
+    ["--server", "2025-11-25"],  # no --client
+    ["--client", "2025-11-25"],  # no --server
+    ["--client", "2025-11-25", "--server", "2025-11-25", "--scenario", "nope"],
+    ["--client", "2025-11-25", "--server", "2025-11-25", "--trace", "--json"],
+    ["--client", "2025-11-25", "--server", "2025-11-25", "--bogus"],
+], ids=["no client", "no server", "unknown scenario", "trace and json", "unknown option"])
+def test_bad_arguments_exit_2(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["simulate", *args])
+    assert exited.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "error:" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("args", [
+    ["--client", "legacy:2026-07-28", "--server", "2025-11-25"],
+    ["--client", "2025-11-25", "--server", "legacy:2025-11-25+restart"],
+    ["--client", "2025-11-25", "--server", "legacy:2025-11-25+slow=soon"],
+])
+def test_bad_peer_spec_exits_2_with_one_line(args: list[str],
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(capsys, *args)
+    assert code == 2 and out == ""
+    assert err.startswith("mcp-skew: error: peer spec ") and err.count("\n") == 1
+
+
+def test_as_a_process() -> None:
+    """The installed entry point: exit 0 with JSON for a failed run, 2 with one line for a bad spec."""
+    cmd = [sys.executable, "-m", "mcp_skew", "simulate"]
+    failed = subprocess.run([*cmd, "--client", "2025-06-18", "--server", "modern:2026-07-28",
+                             "--json"], capture_output=True, text=True, check=False, cwd=ROOT)
+    assert failed.returncode == 0 and json.loads(failed.stdout)["status"] == "failed"
+    bad = subprocess.run([*cmd, "--client", "dual:2026-07-28", "--server", "2025-06-18"],
+                         capture_output=True, text=True, check=False, cwd=ROOT)
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
+
+
+# -- docs/simulator.md -------------------------------------------------------------------------------
+
+def test_the_guides_trace_is_real_output(capsys: pytest.CaptureFixture[str]) -> None:
+    """The trace in the guide is what the command prints today (regenerate it if not)."""
+    text = GUIDE.read_text(encoding="utf-8")
+    found = re.search(r"<!-- trace: (.+?) -->\n```text\n\$ mcp-skew simulate (.+?)\n(.*?)\n```",
+                      text, re.S)
+    assert found, "docs/simulator.md has no marked trace block"
+    args, shown, block = found.groups()
+    assert shown == f"{args} --trace"
+    code, out, _ = cli(capsys, *args.split(), "--trace")
+    assert code == 0
+    assert block == out.rstrip("\n")
+    assert re.search(r"^path: discover .* -> initialize ", block, re.M)  # the fallback is in it
+
+
+def test_the_guide_documents_the_vocabulary() -> None:
+    text = GUIDE.read_text(encoding="utf-8")
+    record = run(parse_peer("2025-11-25", "client"), parse_peer("2025-11-25", "server"))
+    for key in record.to_dict():
+        assert f"`{key}`" in text, f"the JSON key {key!r} is not in docs/simulator.md"
+    for mark in get_args(Mark):
+        assert f"`{mark}`" in text, f"the mark {mark!r} is not in docs/simulator.md"
+    for name in (*KINDS, *SCENARIOS):
+        assert f"`{name}`" in text or f"*{name}*" in text, name

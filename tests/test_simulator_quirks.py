@@ -1,0 +1,748 @@
+"""Every named quirk, pinned by a test that shows the behaviour it names.
+
+Tests say which quirks they pin with ``@pins(...)``; ``test_every_quirk_is_pinned``
+compares that with :data:`QUIRKS`. Each quirk also has an example run in
+:data:`EXAMPLES`, whose outcome must differ from the same run without the quirk.
+
+``docs/quirks.md`` is generated from :data:`QUIRKS`, :data:`EXAMPLES` and the pins
+by this module; a golden test keeps it current. To rewrite it::
+
+    .venv/bin/python tests/test_simulator_quirks.py
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from test_simulator_negotiation import ScriptedLink
+
+from mcp_skew.simulator import QUIRKS, Event, Reply, RunRecord, SimClient, SimServer, parse_peer, run
+from mcp_skew.simulator import _wire as w
+from mcp_skew.versions import REGISTRY, Era
+
+ROOT = Path(__file__).resolve().parents[1]
+DOC = ROOT / "docs" / "quirks.md"
+MODERN = REGISTRY.of_era(Era.MODERN)[-1]  # 2026-07-28
+DUAL = f"dual:{MODERN},2025-11-25"
+
+#: quirk -> names of the tests that pin it
+PINNED: dict[str, list[str]] = {}
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def pins(*quirks: str) -> Callable[[F], F]:
+    """Mark a test as pinning the behaviour of ``quirks``."""
+
+    def mark(test: F) -> F:
+        for quirk in quirks:
+            assert quirk in QUIRKS, f"{test.__name__} pins an unknown quirk {quirk!r}"
+            PINNED.setdefault(quirk, []).append(test.__name__)
+        return test
+
+    return mark
+
+
+def simulate(client: str, server: str, scenario: str = "default") -> RunRecord:
+    return run(parse_peer(client, "client"), parse_peer(server, "server"), scenario)
+
+
+def server(spec: str) -> SimServer:
+    return SimServer(parse_peer(spec, "server"))
+
+
+def initialize(msg_id: int, revision: str) -> dict[str, Any]:
+    profile = REGISTRY.get(revision)
+    params = {"protocolVersion": revision, "capabilities": {},
+              "clientInfo": w.implementation("test")}
+    return w.request(profile, msg_id, "initialize", params)
+
+
+def modern(msg_id: int, method: str, revision: str = MODERN) -> dict[str, Any]:
+    return w.request(REGISTRY.get(revision), msg_id, method)
+
+
+def legacy(msg_id: int, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+    return w.request(REGISTRY.get("2025-11-25"), msg_id, method, params)
+
+
+def only_reply(srv: SimServer, message: dict[str, Any]) -> dict[str, Any]:
+    reaction = srv.receive(message)
+    assert len(reaction.replies) == 1 and not reaction.exit
+    reply: dict[str, Any] = reaction.replies[0]
+    assert reply["id"] == message["id"]
+    return reply
+
+
+# -- examples: one run per quirk, and its twin without the quirk ------------------------------
+
+#: quirk -> (client spec, server spec): the run that shows the quirk (None: no run does).
+EXAMPLES: dict[str, tuple[str, str] | None] = {
+    "unknown-32601": (DUAL, "legacy:2025-11-25+unknown-32601"),
+    "unknown-32602": (DUAL, "legacy:2025-11-25+unknown-32602"),
+    "silent": (DUAL, "legacy:2025-11-25+silent"),
+    "silent-exit": (DUAL, "legacy:2025-11-25+silent-exit"),
+    "lenient": (f"modern:{MODERN}", "legacy:2025-11-25+lenient"),
+    "fixed": ("legacy:2025-11-25,2025-06-18", "legacy:2025-11-25,2025-06-18+fixed=2025-06-18"),
+    "echo": ("legacy:2025-11-25", "legacy:2025-06-18+echo"),
+    "reject": ("legacy:2025-11-25,2025-06-18", "legacy:2025-06-18+reject"),
+    "slow": (DUAL, f"modern:{MODERN}+slow=5000"),
+    "no-result-type": (f"modern:{MODERN}", f"modern:{MODERN}+no-result-type"),
+    "no-cache-hints": (f"modern:{MODERN}", f"modern:{MODERN}+no-cache-hints"),
+    "sticky-era": (DUAL, f"{DUAL}+slow=5000+sticky-era"),
+    "strict": (f"modern:{MODERN}+strict", f"modern:{MODERN}+no-result-type"),
+    "fallback-32601": (f"{DUAL}+fallback-32601", "legacy:2025-11-25+unknown-32602"),
+    "exact": ("legacy:2025-11-25,2025-06-18+exact", "legacy:2025-06-18"),
+    "restart": (f"{DUAL}+restart", "legacy:2025-11-25+silent-exit"),
+    "discover": (f"modern:{MODERN}+discover", "legacy:2025-11-25+lenient"),
+    "probe-timeout": (f"{DUAL}+probe-timeout=500", "legacy:2025-11-25+silent"),
+    "early-32602": (f"modern:{MODERN}", "legacy:2025-11-25+early-32602"),
+    "not-found-code": ("legacy:2025-11-25", "legacy:2025-11-25+not-found-code=0"),
+    "strict-lifecycle": None,
+    "fallback-denylist": None,
+    "legacy-32022": ("legacy:2025-11-25", f"modern:{MODERN}+legacy-32022"),
+}
+#: why a quirk has no example run
+NO_EXAMPLE = {
+    "strict-lifecycle": "no simulated client sends ping before initialize, so no run shows "
+    "it; the tests drive the server directly",
+    "fallback-denylist": "no simulated server answers the probe with -32022 naming a handshake "
+    "revision, or with -32020/-32021, so no run shows it; the tests script the probe's answer",
+}
+#: quirks that name the default behaviour, so their twin run is identical
+DEFAULTS = {"unknown-32601"}
+
+
+def without(spec: str, quirk: str) -> str:
+    head, *quirks = spec.split("+")
+    return "+".join([head, *(q for q in quirks if q.partition("=")[0] != quirk)])
+
+
+def example(quirk: str) -> tuple[str, str]:
+    pair = EXAMPLES[quirk]
+    assert pair is not None, NO_EXAMPLE[quirk]
+    return pair
+
+
+def twin(quirk: str) -> tuple[str, str]:
+    client, srv = example(quirk)
+    role = QUIRKS[quirk].role
+    return (without(client, quirk), srv) if role == "client" else (client, without(srv, quirk))
+
+
+def outcome(record: RunRecord) -> dict[str, Any]:
+    d = record.to_dict()
+    return {k: d[k] for k in ("status", "revision", "era", "path", "reason", "steps", "findings")}
+
+
+@pytest.mark.parametrize("quirk", sorted(q for q, pair in EXAMPLES.items() if pair))
+def test_example_differs_from_its_twin_without_the_quirk(quirk: str) -> None:
+    client, srv = example(quirk)
+    assert parse_peer(client if QUIRKS[quirk].role == "client" else srv,
+                      QUIRKS[quirk].role).has(quirk)
+    with_quirk, plain = outcome(simulate(client, srv)), outcome(simulate(*twin(quirk)))
+    if quirk in DEFAULTS:
+        assert with_quirk == plain
+    else:
+        assert with_quirk != plain
+
+
+def test_every_quirk_is_pinned() -> None:
+    assert set(PINNED) == set(QUIRKS), set(QUIRKS) ^ set(PINNED)
+    assert set(EXAMPLES) == set(QUIRKS), set(QUIRKS) ^ set(EXAMPLES)
+    assert {q for q, pair in EXAMPLES.items() if pair is None} == set(NO_EXAMPLE)
+
+
+def test_every_quirk_says_what_it_does_and_where_it_is_seen() -> None:
+    for quirk in QUIRKS.values():
+        assert quirk.summary and quirk.seen_in, quirk.name
+        assert quirk.role in ("client", "server")
+        assert quirk.kinds and set(quirk.kinds) <= {"legacy", "modern", "dual"}
+
+
+# -- servers: an unknown or early request -------------------------------------------------------
+
+#: quirk -> what a legacy server does with server/discover before initialize
+EARLY = [
+    ("", {"error": -32601}),
+    ("+unknown-32601", {"error": -32601}),
+    ("+unknown-32602", {"error": -32602}),
+    ("+silent", {}),
+    ("+silent-exit", {}),
+    ("+lenient", {"error": -32601}),  # lenient serves known methods; discover is unknown
+]
+
+
+@pins("unknown-32601", "unknown-32602", "silent", "silent-exit", "lenient")
+@pytest.mark.parametrize(("quirk", "answer"), EARLY, ids=[q or "plain" for q, _ in EARLY])
+def test_unknown_request_before_initialize(quirk: str, answer: dict[str, int]) -> None:
+    srv = server(f"legacy:2025-11-25{quirk}")
+    reaction = srv.receive(modern(1, "server/discover"))
+    assert not reaction.exit
+    if not answer:
+        assert reaction.replies == []
+    else:
+        (reply,) = reaction.replies
+        assert reply["error"]["code"] == answer["error"] and reply["id"] == 1
+
+
+@pins("unknown-32601", "unknown-32602", "silent", "lenient")
+@pytest.mark.parametrize(("quirk", "code"), [("", -32601), ("+unknown-32601", -32601),
+                                             ("+unknown-32602", -32602), ("+silent", None),
+                                             ("+lenient", "result")])
+def test_known_request_before_initialize(quirk: str, code: int | str | None) -> None:
+    """tools/list before initialize: refused by default, served by a lenient server."""
+    srv = server(f"legacy:2025-11-25{quirk}")
+    reaction = srv.receive(legacy(1, "tools/list"))
+    if code is None:
+        assert reaction.replies == []
+    elif code == "result":
+        assert [t["name"] for t in reaction.replies[0]["result"]["tools"]] == ["echo", "fail"]
+    else:
+        assert reaction.replies[0]["error"]["code"] == code
+
+
+@pins("silent-exit")
+def test_silent_exit_says_nothing_then_exits_on_the_next_input() -> None:
+    srv = server("legacy:2025-11-25+silent-exit")
+    first = srv.receive(modern(1, "server/discover"))
+    assert (first.replies, first.exit) == ([], False)
+    second = srv.receive(initialize(2, "2025-11-25"))
+    assert (second.replies, second.exit) == ([], True)
+    assert srv.dead
+    assert srv.receive(initialize(3, "2025-11-25")).replies == []
+
+
+@pins("silent-exit", "restart")
+def test_restart_against_silent_exit() -> None:
+    gives_up = simulate(DUAL, "legacy:2025-11-25+silent-exit")
+    assert gives_up.status == "failed"
+    assert gives_up.session.reason == "initialize 2025-11-25: server exited"
+    assert "the server process exited" in [n.text for n in gives_up.transcript.notes]
+    restarts = simulate(f"{DUAL}+restart", "legacy:2025-11-25+silent-exit")
+    assert restarts.status == "ok" and restarts.revision == "2025-11-25"
+    assert "restart" in restarts.session.path
+    notes = [n.text for n in restarts.transcript.notes]
+    assert "client restarts the server process" in notes
+    assert "the server process exited" not in notes
+
+
+@pins("silent", "restart")
+def test_restart_also_replaces_a_wedged_server_after_a_timeout() -> None:
+    record = simulate(f"{DUAL}+restart", "legacy:2025-11-25+silent")
+    assert record.session.path == [f"discover {MODERN}", "timeout after 3000 ms", "restart",
+                                   "initialize 2025-11-25", "accepted 2025-11-25"]
+
+
+@pins("restart")
+def test_restart_is_not_needed_when_the_probe_gets_an_error() -> None:
+    record = simulate(f"{DUAL}+restart", "legacy:2025-11-25")
+    assert "restart" not in record.session.path and record.mark == "era-fallback"
+
+
+@pins("lenient")
+def test_lenient_server_runs_a_modern_clients_request_under_legacy_rules() -> None:
+    record = simulate(f"modern:{MODERN}", "legacy:2025-11-25+lenient")
+    reply = record.transcript.entries[1].message["result"]
+    assert "resultType" not in reply  # served as 2025-11-25, not 2026-07-28
+    assert record.status == "failed" and record.session.path[-1] == "served under legacy rules"
+
+
+# -- servers: answering initialize ------------------------------------------------------------
+
+LEGACY = REGISTRY.of_era(Era.LEGACY)
+
+
+@pins("fixed")
+@pytest.mark.parametrize("asked", LEGACY)
+def test_fixed_answers_every_initialize_with_one_revision(asked: str) -> None:
+    srv = server("legacy:2025-11-25,2025-06-18+fixed=2025-06-18")
+    reply = only_reply(srv, initialize(1, asked))
+    assert reply["result"]["protocolVersion"] == "2025-06-18"
+
+
+@pins("fixed")
+def test_fixed_sends_a_client_that_supports_it_down_and_one_that_does_not_away() -> None:
+    down = simulate("legacy:2025-11-25,2025-06-18", "legacy:2025-11-25,2025-06-18+fixed=2025-06-18")
+    assert (down.status, down.revision, down.mark) == ("ok", "2025-06-18", "downgraded")
+    away = simulate("legacy:2025-11-25", "legacy:2025-11-25+fixed=2025-06-18")
+    assert away.status == "failed" and away.session.path[-1] == "disconnect"
+
+
+@pins("echo")
+@pytest.mark.parametrize("asked", LEGACY)
+def test_echo_echoes_the_asked_revision(asked: str) -> None:
+    srv = server("legacy:2025-06-18+echo")
+    assert only_reply(srv, initialize(1, asked))["result"]["protocolVersion"] == asked
+
+
+@pins("echo")
+def test_echo_lets_a_client_negotiate_a_revision_the_server_does_not_support() -> None:
+    record = simulate("legacy:2025-11-25", "legacy:2025-06-18+echo")
+    assert record.status == "ok" and record.revision == "2025-11-25"
+    assert record.revision not in record.server.revisions
+
+
+@pins("reject")
+def test_reject_gives_32602_with_supported_and_requested() -> None:
+    srv = server("legacy:2025-06-18,2025-03-26+reject")
+    reply = only_reply(srv, initialize(1, "2025-11-25"))
+    assert reply["error"]["code"] == -32602
+    assert reply["error"]["data"] == {"supported": ["2025-06-18", "2025-03-26"],
+                                      "requested": "2025-11-25"}
+    # a supported revision is still accepted
+    assert only_reply(server("legacy:2025-06-18+reject"),
+                      initialize(1, "2025-06-18"))["result"]["protocolVersion"] == "2025-06-18"
+
+
+@pins("reject")
+def test_reject_fails_the_run_where_a_counter_offer_would_have_worked() -> None:
+    client = "legacy:2025-11-25,2025-06-18"
+    assert simulate(client, "legacy:2025-06-18").status == "ok"
+    record = simulate(client, "legacy:2025-06-18+reject")
+    assert record.status == "failed"
+    assert record.session.path == ["initialize 2025-11-25", "error -32602"]
+
+
+# -- servers: timing and the era ------------------------------------------------------------------
+
+@pins("slow")
+@pytest.mark.parametrize(("slow", "path"), [
+    (0, [f"discover {MODERN}", f"accepted {MODERN}"]),
+    (2000, [f"discover {MODERN}", f"accepted {MODERN}"]),
+    (2995, [f"discover {MODERN}", f"accepted {MODERN}"]),  # read at 2995, answer at 3000
+    (2996, [f"discover {MODERN}", "timeout after 3000 ms", "initialize 2025-11-25",
+            "error -32601", "re-probe", f"discover {MODERN}", f"accepted {MODERN}"]),
+    (5000, [f"discover {MODERN}", "timeout after 3000 ms", "initialize 2025-11-25",
+            "error -32601", "re-probe", f"discover {MODERN}", f"accepted {MODERN}"]),
+])
+def test_slow_races_the_probe_timeout(slow: int, path: list[str]) -> None:
+    """Below the timeout the probe is answered; above it the client falls back, is
+    refused by the modern server, and probes again (the re-probe path)."""
+    record = simulate(DUAL, f"modern:{MODERN}+slow={slow}", "handshake")
+    assert record.session.path == path
+    assert record.status == "ok" and record.session.era is Era.MODERN
+    first_answer = next(e for e in record.transcript.entries if e.dir == "s2c")
+    assert first_answer.t_ms == max(slow, 5) + 5  # latency 5 ms each way
+
+
+@pins("slow")
+def test_slow_delays_every_first_answer_by_its_start_time() -> None:
+    record = simulate("legacy:2025-11-25", "legacy:2025-11-25+slow=700", "handshake")
+    assert [e.t_ms for e in record.transcript.entries[:2]] == [0, 705]
+    assert simulate("legacy:2025-11-25", "legacy:2025-11-25+slow=20000").session.reason == (
+        "initialize 2025-11-25: timeout after 10000 ms")
+
+
+@pins("sticky-era")
+def test_sticky_era_after_a_modern_request_rejects_initialize() -> None:
+    srv = server(f"{DUAL}+sticky-era")
+    assert "result" in only_reply(srv, modern(1, "server/discover"))
+    refused = only_reply(srv, initialize(2, "2025-11-25"))["error"]
+    assert refused["code"] == -32022
+    assert refused["data"] == {"supported": [MODERN], "requested": "2025-11-25"}
+    plain = server(DUAL)
+    only_reply(plain, modern(1, "server/discover"))
+    assert "result" in only_reply(plain, initialize(2, "2025-11-25"))
+
+
+@pins("sticky-era")
+def test_sticky_era_after_initialize_rejects_modern_requests() -> None:
+    srv = server(f"{DUAL}+sticky-era")
+    assert "result" in only_reply(srv, initialize(1, "2025-11-25"))
+    assert only_reply(srv, modern(2, "tools/list"))["error"]["code"] == -32600
+    plain = server(DUAL)
+    only_reply(plain, initialize(1, "2025-11-25"))
+    assert "resultType" in only_reply(plain, modern(2, "tools/list"))["result"]
+
+
+@pins("sticky-era", "slow")
+def test_sticky_era_turns_a_late_probe_into_a_re_probe() -> None:
+    """The slow server reads the timed-out probe first, so it is modern for good."""
+    sticky = simulate(DUAL, f"{DUAL}+slow=5000+sticky-era", "handshake")
+    assert sticky.session.path[-3:] == ["re-probe", f"discover {MODERN}", f"accepted {MODERN}"]
+    plain = simulate(DUAL, f"{DUAL}+slow=5000", "handshake")
+    assert plain.session.era is Era.LEGACY and plain.mark == "era-fallback"
+
+
+# -- servers: 2026-07-28 results without their required fields -----------------------------------
+
+@pins("no-result-type", "no-cache-hints")
+@pytest.mark.parametrize(("quirk", "finding", "fields"), [
+    ("no-result-type", "missing-result-type", {"resultType"}),
+    ("no-cache-hints", "missing-cache-hints", {"ttlMs", "cacheScope"}),
+])
+def test_modern_results_missing_fields(quirk: str, finding: str, fields: set[str]) -> None:
+    srv = server(f"modern:{MODERN}+{quirk}")
+    for method in ("server/discover", "tools/list"):
+        result = only_reply(srv, modern(1, method))["result"]
+        assert not fields & set(result), (method, result)
+    lenient = simulate(f"modern:{MODERN}", f"modern:{MODERN}+{quirk}")
+    assert lenient.status == "ok"
+    codes = {f["code"] for f in lenient.to_dict()["findings"]}
+    assert codes == {finding}
+    plain = simulate(f"modern:{MODERN}", f"modern:{MODERN}")
+    assert plain.to_dict()["findings"] == []
+
+
+@pins("no-cache-hints")
+def test_no_cache_hints_leaves_uncacheable_results_alone() -> None:
+    result = only_reply(server(f"modern:{MODERN}+no-cache-hints"),
+                        modern(1, "tools/call"))  # unknown tool: an error, not a result
+    assert "error" in result
+    call = w.request(REGISTRY.get(MODERN), 2, "tools/call", {"name": "echo",
+                                                             "arguments": {"text": "x"}})
+    body = only_reply(server(f"modern:{MODERN}+no-cache-hints"), call)["result"]
+    assert body["resultType"] == "complete" and "ttlMs" not in body
+
+
+@pins("strict-lifecycle")
+@pytest.mark.parametrize(("quirk", "answer"), [("", "result"), ("+strict-lifecycle", -32601),
+                                               ("+strict-lifecycle+unknown-32602", -32602),
+                                               ("+strict-lifecycle+silent", None),
+                                               ("+strict-lifecycle+lenient", "result")])
+def test_strict_lifecycle_refuses_ping_before_initialize(quirk: str,
+                                                          answer: int | str | None) -> None:
+    """basic/lifecycle.mdx allows ping before initialize; a strict-lifecycle server does not."""
+    srv = server(f"legacy:2025-11-25{quirk}")
+    reaction = srv.receive(legacy(1, "ping"))
+    if answer is None:
+        assert reaction.replies == []
+    elif answer == "result":
+        assert reaction.replies[0]["result"] == {}
+    else:
+        assert reaction.replies[0]["error"]["code"] == answer
+
+
+@pins("strict-lifecycle")
+def test_strict_lifecycle_answers_ping_after_initialize() -> None:
+    srv = server("legacy:2025-11-25+strict-lifecycle")
+    only_reply(srv, initialize(1, "2025-11-25"))
+    assert only_reply(srv, legacy(2, "ping"))["result"] == {}
+
+
+@pins("early-32602")
+@pytest.mark.parametrize(("method", "code"), [("tools/list", -32602), ("resources/read", -32602),
+                                              ("server/discover", -32601), ("foo/bar", -32601),
+                                              ("ping", "result")])
+def test_early_32602_for_known_methods_only(method: str, code: int | str) -> None:
+    reply = only_reply(server("legacy:2025-11-25+early-32602"), legacy(1, method))
+    if code == "result":
+        assert reply["result"] == {}
+    else:
+        assert reply["error"]["code"] == code
+
+
+@pins("early-32602")
+def test_early_32602_still_lets_a_dual_client_fall_back() -> None:
+    """The probe (server/discover) is unknown, so it gets -32601; tools/list would get -32602."""
+    record = simulate(DUAL, "legacy:2025-11-25+early-32602")
+    assert record.session.path[1] == "error -32601" and record.status == "ok"
+    inline = simulate(f"modern:{MODERN}", "legacy:2025-11-25+early-32602")
+    assert inline.session.path == [f"tools/list {MODERN}", "error -32602"]
+
+
+@pins("not-found-code")
+@pytest.mark.parametrize(("srv", "code", "ok"), [
+    ("legacy:2025-11-25", -32002, True),
+    ("legacy:2025-11-25+not-found-code=0", 0, False),
+    ("legacy:2025-11-25+not-found-code=-32602", -32602, False),
+    (f"modern:{MODERN}", -32602, True),
+    (f"modern:{MODERN}+not-found-code=-32603", -32603, False),
+])
+def test_not_found_code_replaces_the_missing_resource_code(srv: str, code: int, ok: bool) -> None:
+    """The scenario judges by the negotiated revision, so a foreign code fails the step."""
+    client = "legacy:2025-11-25" if srv.startswith("legacy") else f"modern:{MODERN}"
+    record = simulate(client, srv)
+    step = next(s for s in record.steps if s.name == "missing resource")
+    assert (step.got, step.ok) == (f"error {code}", ok)
+
+
+@pins("not-found-code")
+def test_not_found_code_leaves_a_found_resource_alone() -> None:
+    srv = server("legacy:2025-11-25+not-found-code=0")
+    only_reply(srv, initialize(1, "2025-11-25"))
+    reply = only_reply(srv, legacy(2, "resources/read", {"uri": "mem://hello"}))
+    assert reply["result"]["contents"][0]["text"] == "hello"
+
+
+@pins("legacy-32022")
+@pytest.mark.parametrize("message", [initialize(1, "2025-11-25"), legacy(1, "ping"),
+                                     legacy(1, "tools/list"), legacy(1, "server/discover")])
+def test_legacy_32022_names_the_modern_revisions(message: dict[str, Any]) -> None:
+    error = only_reply(server(f"modern:{MODERN}+legacy-32022"), message)["error"]
+    assert error["code"] == -32022 and error["data"]["supported"] == [MODERN]
+    assert ("requested" in error["data"]) is (message["method"] == "initialize")
+    plain = only_reply(server(f"modern:{MODERN}"), message)["error"]
+    assert plain["code"] == -32601
+
+
+@pins("legacy-32022")
+def test_legacy_32022_leaves_modern_requests_alone() -> None:
+    srv = server(f"modern:{MODERN}+legacy-32022")
+    assert "result" in only_reply(srv, modern(1, "server/discover"))
+    assert simulate(DUAL, f"modern:{MODERN}+legacy-32022").session.path == [
+        f"discover {MODERN}", f"accepted {MODERN}"]
+
+
+# -- clients -----------------------------------------------------------------------------------
+
+@pins("strict", "no-result-type", "no-cache-hints")
+@pytest.mark.parametrize(("srv", "message"), [
+    (f"modern:{MODERN}+no-result-type", "strict client: tools/list result lacks resultType"),
+    (f"modern:{MODERN}+no-cache-hints",
+     "strict client: tools/list result lacks cacheScope, ttlMs"),
+])
+@pytest.mark.parametrize("discover", [False, True])
+def test_strict_client_fails_a_result_without_required_fields(srv: str, message: str,
+                                                              discover: bool) -> None:
+    client = f"modern:{MODERN}+strict" + ("+discover" if discover else "")
+    record = simulate(client, srv)
+    assert record.status == "failed" and record.steps == []
+    assert record.session.reason == message.replace(
+        "tools/list", "server/discover" if discover else "tools/list")
+    assert simulate(client.replace("+strict", ""), srv).status == "ok"
+
+
+@pins("strict")
+def test_strict_client_is_content_with_a_conforming_server() -> None:
+    for srv in (f"modern:{MODERN}", DUAL, "legacy:2025-11-25"):
+        client = f"{DUAL}+strict" if srv.startswith("legacy") else f"modern:{MODERN}+strict"
+        assert simulate(client, srv).status == "ok", srv
+
+
+@pins("fallback-32601")
+@pytest.mark.parametrize(("srv", "ok", "reason"), [
+    ("legacy:2025-11-25", True, ""),
+    ("legacy:2025-11-25+unknown-32602", False,
+     "probe got error -32602; this client falls back only on -32601"),
+    ("legacy:2025-11-25+silent", False,
+     "probe got timeout after 3000 ms; this client falls back only on -32601"),
+    (f"modern:{MODERN}", True, ""),
+])
+def test_fallback_32601_gives_up_on_anything_but_32601(srv: str, ok: bool, reason: str) -> None:
+    record = simulate(f"{DUAL}+fallback-32601", srv)
+    assert (record.status == "ok") is ok
+    assert record.session.reason == reason
+    if not ok:
+        assert simulate(DUAL, srv).status == "ok"  # a client that follows the spec gets through
+
+
+@pins("fallback-denylist")
+@pytest.mark.parametrize(("code", "supported", "quirk_path", "plain_ok"), [
+    (-32022, ["2025-11-25", MODERN], [f"discover {MODERN}", "error -32022", f"retry {MODERN}",
+                                      f"discover {MODERN}", "error -32022",
+                                      "initialize 2025-11-25", "accepted 2025-11-25"], False),
+    (-32022, ["2025-11-25"], [f"discover {MODERN}", "error -32022", "initialize 2025-11-25",
+                              "accepted 2025-11-25"], False),
+    (-32022, ["2099-01-01"], [f"discover {MODERN}", "error -32022"], False),
+    (-32021, None, [f"discover {MODERN}", "error -32021", "initialize 2025-11-25",
+                    "accepted 2025-11-25"], False),
+    (-32601, None, [f"discover {MODERN}", "error -32601", "initialize 2025-11-25",
+                    "accepted 2025-11-25"], True),
+])
+def test_fallback_denylist_ends_only_on_a_disjoint_modern_32022(
+        code: int, supported: list[str] | None, quirk_path: list[str], plain_ok: bool) -> None:
+    """Python mcp 2.x auto mode: a -32022 naming a handshake revision, or any other error,
+    falls back to initialize (after one re-probe at a shared modern revision)."""
+    from mcp_skew.simulator import MemoryLink, Reaction, SimClient
+
+    class ScriptedProbe(SimServer):
+        def receive(self, message: dict[str, Any]) -> Reaction:
+            if message.get("method") != "server/discover":
+                return SimServer.receive(self, message)
+            data = None if supported is None else {"supported": supported,
+                                                   "requested": MODERN}
+            return Reaction(replies=[w.error(message["id"], code, "scripted", data)])
+
+    def negotiate(client: str) -> Any:
+        spec = parse_peer("legacy:2025-11-25", "server")
+        link = MemoryLink(lambda: ScriptedProbe(spec))
+        return SimClient(parse_peer(client, "client")).negotiate(link)
+
+    with_quirk = negotiate(f"{DUAL}+fallback-denylist")
+    assert with_quirk.path == quirk_path
+    assert with_quirk.status == ("ok" if quirk_path[-1].startswith("accepted") else "failed")
+    assert (negotiate(DUAL).status == "ok") is plain_ok
+
+
+def _probe_answered_with(code: int, data: Any) -> ScriptedLink:
+    """A server that answers every modern request with one error and accepts initialize."""
+
+    def answer(message: dict[str, Any]) -> Event:
+        if message["method"] == "initialize":
+            body = {"protocolVersion": message["params"]["protocolVersion"], "capabilities": {},
+                    "serverInfo": w.implementation("scripted")}
+            return Reply({"jsonrpc": "2.0", "id": message["id"], "result": body})
+        return Reply(w.error(message["id"], code, "modern error", data))
+
+    return ScriptedLink(answer)
+
+
+#: (probe error code, its data, what a fallback-denylist client does)
+DENYLIST = [
+    (-32021, {"requiredCapabilities": {"sampling": {}}}, "falls back"),
+    (-32020, None, "falls back"),
+    (-32022, {"supported": ["2025-11-25"], "requested": MODERN}, "falls back"),
+    (-32022, {"supported": "2025-11-25", "requested": MODERN}, "falls back"),
+    (-32022, {"supported": ["2099-01-01"], "requested": MODERN}, "stays modern"),
+    (-32022, {"supported": [MODERN], "requested": MODERN}, "re-probes once"),
+]
+
+
+@pins("fallback-denylist")
+@pytest.mark.parametrize(("code", "data", "does"), DENYLIST,
+                         ids=[f"{c} {d} {what}" for c, d, what in DENYLIST])
+def test_fallback_denylist_falls_back_on_all_but_a_modern_only_32022(code: int, data: Any,
+                                                                       does: str) -> None:
+    link = _probe_answered_with(code, data)
+    client = SimClient(parse_peer(f"{DUAL}+fallback-denylist", "client"))
+    session = client.negotiate(link)
+    methods = [e.message["method"] for e in link.transcript.entries if e.dir == "c2s"]
+    if does == "falls back":
+        assert methods[:2] == ["server/discover", "initialize"]
+        assert session.status == "ok" and session.era is Era.LEGACY and session.fell_back
+    elif does == "stays modern":
+        assert methods == ["server/discover"] and session.status == "failed"
+    else:
+        assert methods == ["server/discover", "server/discover"]
+        assert session.path == [f"discover {MODERN}", "error -32022", f"retry {MODERN}",
+                                f"discover {MODERN}", "error -32022"]
+        assert session.status == "failed"
+    # a client that follows the spec never falls back on a recognised modern error
+    link = _probe_answered_with(code, data)
+    plain = SimClient(parse_peer(DUAL, "client")).negotiate(link)
+    assert [e.message["method"] for e in link.transcript.entries if e.dir == "c2s"] == [
+        "server/discover"]
+    assert plain.status == "failed"
+
+
+@pins("exact")
+def test_exact_refuses_a_counter_offer_it_supports() -> None:
+    record = simulate("legacy:2025-11-25,2025-06-18+exact", "legacy:2025-06-18")
+    assert record.status == "failed"
+    assert record.session.path == ["initialize 2025-11-25", "counter-offer 2025-06-18",
+                                   "disconnect"]
+    assert record.session.reason == ("server answered 2025-06-18, this client demands the exact "
+                                     "revision it asked for")
+    same = simulate("legacy:2025-11-25,2025-06-18+exact", "legacy:2025-11-25")
+    assert same.status == "ok" and same.revision == "2025-11-25"
+
+
+@pins("exact")
+def test_exact_dual_client_after_fallback() -> None:
+    record = simulate(f"dual:{MODERN},2025-11-25,2025-06-18+exact", "legacy:2025-06-18")
+    assert record.status == "failed" and record.session.path[-1] == "disconnect"
+
+
+@pins("discover", "lenient")
+def test_discover_first_makes_the_failure_against_legacy_deterministic() -> None:
+    """stdio.mdx: a modern-only client SHOULD probe, or a lenient server runs tools/list."""
+    inline = simulate(f"modern:{MODERN}", "legacy:2025-11-25+lenient")
+    probing = simulate(f"modern:{MODERN}+discover", "legacy:2025-11-25+lenient")
+    assert inline.session.path[0] == f"tools/list {MODERN}"
+    assert inline.session.path[-1] == "served under legacy rules"
+    assert probing.session.path == [f"discover {MODERN}", "error -32601"]
+    assert probing.status == "failed"
+    assert "modern-only client cannot talk" in probing.session.reason
+
+
+@pins("discover")
+def test_discover_learns_the_server_capabilities() -> None:
+    record = simulate(f"modern:{MODERN}+discover", f"modern:{MODERN}")
+    assert record.transcript.entries[0].message["method"] == "server/discover"
+    assert record.session.server_capabilities == {"tools": {}, "resources": {}}
+
+
+@pins("probe-timeout")
+@pytest.mark.parametrize("ms", [100, 3000, 9000])
+def test_probe_timeout_sets_the_wait_for_server_discover(ms: int) -> None:
+    record = simulate(f"{DUAL}+probe-timeout={ms}", "legacy:2025-11-25+silent", "handshake")
+    assert record.session.path[1] == f"timeout after {ms} ms"
+    assert record.transcript.entries[1].t_ms == ms  # initialize leaves at the timeout
+
+
+@pins("probe-timeout", "slow")
+def test_probe_timeout_longer_than_a_slow_start_keeps_a_dual_client_modern() -> None:
+    record = simulate(f"{DUAL}+probe-timeout=6000", f"modern:{MODERN}+slow=5000", "handshake")
+    assert record.session.path == [f"discover {MODERN}", f"accepted {MODERN}"]
+
+
+@pins("probe-timeout")
+def test_probe_timeout_bounds_a_modern_clients_first_request() -> None:
+    """A modern client waits ``request_timeout_ms`` (10 s) for its first request, not the probe."""
+    record = simulate(f"modern:{MODERN}+probe-timeout=100", "legacy:2025-11-25+silent")
+    assert record.session.path[-1] == "timeout after 10000 ms"
+
+
+# -- docs/quirks.md ---------------------------------------------------------------------------
+
+VALUE_NOTE = {"none": "", "revision": "=REV", "ms": "=MS", "code": "=CODE"}
+
+
+def _example(quirk: str) -> list[str]:
+    if EXAMPLES[quirk] is None:
+        return [f"No example run: {NO_EXAMPLE[quirk]}."]
+    client, srv = example(quirk)
+    lines = [f"Example: `mcp-skew simulate --client {client} --server {srv}`", ""]
+    if quirk in DEFAULTS:
+        lines[-1:-1] = ["", "This is what a legacy server does without any quirk; the name "
+                        "lets a spec say so. The two runs below are the same."]
+    for label, (c, s) in (("with the quirk", (client, srv)), ("without it", twin(quirk))):
+        r = simulate(c, s)
+        verdict = f"{r.status}" + (f", {r.revision} ({r.mark})" if r.status == "ok" else "")
+        lines.append(f"- {label}: {' -> '.join(r.session.path)}: **{verdict}**")
+        findings = sorted({f["code"] for f in r.to_dict()["findings"]})
+        if findings:
+            lines[-1] += f" (findings: {', '.join(findings)})"
+        failed = [f"{st.name}: expected {st.expected}, got {st.got}" for st in r.steps if not st.ok]
+        if failed:
+            lines[-1] += f" (failed steps: {'; '.join(failed)})"
+    return lines
+
+
+def render_quirks_doc() -> str:
+    """docs/quirks.md, from QUIRKS, the examples and the tests that pin each quirk."""
+    out = [
+        "<!-- generated from mcp_skew.simulator.QUIRKS by "
+        "`.venv/bin/python tests/test_simulator_quirks.py`; do not edit. -->",
+        "# Quirks",
+        "",
+        "A quirk is a named way a real client or server departs from the plain spec "
+        "behaviour. A peer spec names quirks after `+` (`legacy:2025-06-18+silent`); a quirk "
+        "with a value takes it after `=` (`+fixed=2025-03-26`, `+slow=8000`). Each section says "
+        "what the quirk does, where it is seen in real implementations, one example run next "
+        "to the same run without the quirk, and the tests that pin it.",
+        "",
+    ]
+    for role in ("server", "client"):
+        out += [f"## {role.capitalize()} quirks", ""]
+        for quirk in (q for q in QUIRKS.values() if q.role == role):
+            out += [
+                f"### `{quirk.name}{VALUE_NOTE[quirk.value]}`",
+                "",
+                f"{quirk.summary[0].upper()}{quirk.summary[1:]}.",
+                "",
+                f"- Applies to: {', '.join(quirk.kinds)} {role}s",
+                f"- Seen in: {quirk.seen_in}",
+                "- Pinned by: " + ", ".join(
+                    f"`tests/test_simulator_quirks.py::{t}`" for t in PINNED.get(quirk.name, ())),
+                "",
+                *_example(quirk.name),
+                "",
+            ]
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def test_docs_quirks_md_is_current() -> None:
+    assert DOC.read_text(encoding="utf-8") == render_quirks_doc(), (
+        "docs/quirks.md is stale: run .venv/bin/python tests/test_simulator_quirks.py")
+
+
+if __name__ == "__main__":
+    DOC.write_text(render_quirks_doc(), encoding="utf-8")
+    sys.stdout.write(f"wrote {DOC.relative_to(ROOT)}\n")
