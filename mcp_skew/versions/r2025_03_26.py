@@ -30,9 +30,15 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             add={"http_headers": ["Mcp-Session-Id"], "features": ["streamable-http", "sessions"]},
             settings={"http_transport": "streamable-http", "sessions": True},
             steps=(
-                "Serve POST and GET on one endpoint; answer a POST with JSON or an SSE stream.",
-                "Keep the HTTP+SSE endpoints as well while old clients remain "
+                "Servers: serve POST and GET on one endpoint; answer a POST with JSON or an "
+                "SSE stream.",
+                "Servers that keep old clients: keep the HTTP+SSE endpoints as well "
                 "(basic/transports.mdx §Backwards Compatibility).",
+                "Clients: POST every message to the one MCP endpoint with Accept listing "
+                "application/json and text/event-stream; echo Mcp-Session-Id when the server "
+                "assigns one.",
+                "Clients that keep old servers: on a 4xx to the first POST, fall back to the "
+                "HTTP+SSE GET and expect an endpoint event.",
             ),
         ),
         Change(
@@ -58,7 +64,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             impact=Impact.ADDITIVE,
             add={"features": ["jsonrpc-batching"]},
             settings={"batching": True},
-            steps=("Accept a JSON array of requests and answer with an array.",),
+            steps=("Servers and clients: accept a JSON array of requests and answer with an array.",),
         ),
         Change(
             id="tool-annotations",
@@ -78,7 +84,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 "sampling_content_types": ["audio"],
                 "features": ["audio-content"],
             },
-            steps=("Clients of 2024-11-05 do not know the audio block: send it only to 2025-03-26+.",),
+            steps=("Servers: clients of 2024-11-05 do not know the audio block; send it only to 2025-03-26+.",),
         ),
         Change(
             id="completions-capability",
@@ -88,8 +94,9 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             add={"server_capabilities": ["completions"]},
             replace={"methods": {"completion/complete": _previous.REQ(_previous.C2S, "completions")}},
             steps=(
-                "Declare `completions: {}` in the server capabilities if you answer "
+                "Servers: declare `completions: {}` in the server capabilities if you answer "
                 "completion/complete.",
+                "Clients: send completion/complete only to servers that declared `completions`.",
             ),
         ),
         Change(

@@ -42,8 +42,8 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 "features": ["structured-tool-output"],
             },
             steps=(
-                "With an outputSchema, return structuredContent that conforms to it.",
-                "Also return the serialised JSON as a text block for older clients.",
+                "Servers: with an outputSchema, return structuredContent that conforms to it.",
+                "Servers: also return the serialised JSON as a text block for older clients.",
             ),
         ),
         Change(
@@ -57,7 +57,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 "client_capabilities": ["elicitation"],
                 "features": ["elicitation"],
             },
-            steps=("Send elicitation/create only to clients that declared `elicitation`.",),
+            steps=("Servers: send elicitation/create only to clients that declared `elicitation`.",),
         ),
         Change(
             id="resource-link-content",
@@ -71,7 +71,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             summary="On HTTP, the client sends MCP-Protocol-Version on every request after "
             "initialize; a server that sees none SHOULD assume 2025-03-26",
             cite=C(REV, "basic/transports.mdx", "Protocol Version Header"),
-            impact=Impact.BREAKING,
+            impact=Impact.BEHAVIOUR,
             add={"http_headers": ["MCP-Protocol-Version"]},
             settings={"version_header_absent": "2025-03-26"},
             steps=(
@@ -112,7 +112,11 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             "(RFC 8707)",
             cite=C(REV, "basic/authorization.mdx"),
             impact=Impact.BREAKING,
-            steps=("HTTP clients with authorization: send the `resource` parameter (RFC 8707).",),
+            steps=(
+                "HTTP clients with authorization: send the `resource` parameter (RFC 8707).",
+                "Servers with authorization: accept only access tokens issued for you as the "
+                "audience (RFC 8707), as an OAuth resource server.",
+            ),
         ),
     ),
 )

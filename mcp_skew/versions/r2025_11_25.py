@@ -122,6 +122,12 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             summary="JSON Schema 2020-12 is the default dialect of inputSchema and outputSchema",
             cite=C(REV, "basic/index.mdx", "JSON Schema Usage"),
             impact=Impact.BEHAVIOUR,
+            steps=(
+                "Servers: write inputSchema and outputSchema as JSON Schema 2020-12, or name "
+                "another dialect in $schema.",
+                "Clients: validate schemas as 2020-12 unless their $schema names another "
+                "dialect.",
+            ),
         ),
         Change(
             id="sse-polling",
@@ -129,6 +135,12 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             "with GET; an invalid Origin gets 403",
             cite=C(REV, "basic/transports.mdx", "Streamable HTTP"),
             impact=Impact.BEHAVIOUR,
+            steps=(
+                "Servers: before closing an SSE stream early, send a priming event (an id and "
+                "empty data) and a retry hint; answer an invalid Origin with 403.",
+                "Clients: when the server closes a stream, resume it with GET and "
+                "Last-Event-ID after the retry delay.",
+            ),
         ),
         Change(
             id="implementation-description",

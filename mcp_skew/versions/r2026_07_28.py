@@ -55,7 +55,8 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 "reject a request without them with -32602.",
                 "Servers: never infer capabilities from earlier requests.",
                 "Clients: send both keys (and clientInfo) on every request.",
-                "Serving old clients too: keep answering initialize (a dual-era server).",
+                "Servers that keep legacy clients: keep answering initialize under legacy rules (a "
+                "dual-era server).",
             ),
         ),
         Change(
@@ -66,8 +67,10 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             impact=Impact.BREAKING,
             add={"methods": {"server/discover": REQ(C2S)}, "features": ["server-discover"]},
             steps=(
-                "Answer server/discover with supportedVersions, capabilities, resultType, "
+                "Servers: answer server/discover with supportedVersions, capabilities, resultType, "
                 "ttlMs and cacheScope.",
+                "Clients: call server/discover first (RECOMMENDED on stdio) and pick a version "
+                "from supportedVersions, or send any request and handle -32022.",
             ),
         ),
         Change(
@@ -76,7 +79,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             "UnsupportedProtocolVersion with data.supported and data.requested (HTTP 400); "
             "there is no counter-offer",
             cite=C(REV, "basic/versioning.mdx"),
-            impact=Impact.BREAKING,
+            impact=Impact.BEHAVIOUR,
             add={
                 "errors": {
                     "UnsupportedProtocolVersion": ErrorCode(
@@ -131,7 +134,11 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 "call_tool_result_fields": ["resultType"],
                 "features": ["result-type"],
             },
-            steps=('Add resultType: "complete" to every result you send.',),
+            steps=(
+                'Servers: add resultType: "complete" to every result you send.',
+                'Clients: read a missing resultType (an older server) as "complete" and reject '
+                "values you do not know.",
+            ),
         ),
         Change(
             id="caching-hints",
@@ -148,8 +155,10 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 "features": ["caching-hints"],
             },
             steps=(
-                'Add ttlMs (>= 0) and cacheScope ("public" or "private") to discover, list and '
-                "read results; use the same cacheScope on every page of a list.",
+                'Servers: add ttlMs (>= 0) and cacheScope ("public" or "private") to discover, '
+                "list and read results; use the same cacheScope on every page of a list.",
+                "Clients: read an absent ttlMs (an older server) as 0, i.e. stale; never cache "
+                "MRTR retries; drop a cached list when its list_changed notification arrives.",
             ),
         ),
         Change(
@@ -180,7 +189,12 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             cite=C(REV, "changelog.mdx", "Major changes"),
             impact=Impact.BREAKING,
             remove={"methods": ["ping"], "features": ["ping"]},
-            steps=("Stop sending ping; use the transport's own liveness checks.",),
+            steps=(
+                "Clients: stop sending ping to 2026-07-28 servers; it is not a method there, so "
+                "it gets the unknown-method answer (-32601).",
+                "Servers: no ping handler is needed for modern requests; keep it for legacy "
+                "connections.",
+            ),
         ),
         Change(
             id="logging-level-per-request",
@@ -190,6 +204,13 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             impact=Impact.BREAKING,
             remove={"methods": ["logging/setLevel"]},
             add={"request_meta_optional": [LOG_KEY]},
+            steps=(
+                "Servers: drop logging/setLevel; send notifications/message only for a request "
+                "whose _meta carries io.modelcontextprotocol/logLevel, on that request's response "
+                "stream; answer an invalid level with -32602.",
+                "Clients: put the level in the _meta of each request whose logs you want, instead "
+                "of calling logging/setLevel.",
+            ),
         ),
         Change(
             id="subscriptions-listen",
@@ -206,6 +227,18 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 },
                 "features": ["subscriptions-listen"],
             },
+            steps=(
+                "Servers: implement subscriptions/listen: first send "
+                "notifications/subscriptions/acknowledged with the agreed subset, then only the "
+                "notifications the client asked for, each with _meta "
+                "io.modelcontextprotocol/subscriptionId set to the listen request's id.",
+                "Servers: drop resources/subscribe, resources/unsubscribe and the GET stream; the "
+                "resources.subscribe capability now means you honour resourceSubscriptions on "
+                "subscriptions/listen.",
+                "Clients: replace resources/subscribe with one subscriptions/listen naming the "
+                "notifications you want; end it by closing the stream (HTTP) or with "
+                "notifications/cancelled (stdio); listen again after a stdio reconnect.",
+            ),
         ),
         Change(
             id="mrtr-input-requests",
@@ -216,6 +249,16 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             impact=Impact.BREAKING,
             remove={"methods": ["sampling/createMessage", "roots/list", "elicitation/create"]},
             add={"features": ["mrtr"]},
+            steps=(
+                "Servers: stop sending sampling/createMessage, roots/list and elicitation/create; "
+                "return resultType input_required with inputRequests and/or requestState from "
+                "tools/call, prompts/get or resources/read instead (no other method may).",
+                "Servers: ask only for inputs the client declared (no elicitation without the "
+                "elicitation capability); keep what you need across the retry in requestState.",
+                "Clients: on input_required, answer the inputRequests and retry the original "
+                "request with a new JSON-RPC id, inputResponses under the same keys, and "
+                "requestState echoed exactly.",
+            ),
         ),
         Change(
             id="roots-list-changed-removed",
@@ -226,6 +269,12 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 "methods": ["notifications/roots/list_changed"],
                 "client_capabilities": ["roots.listChanged"],
             },
+            steps=(
+                "Clients: stop declaring roots.listChanged and sending "
+                "notifications/roots/list_changed.",
+                "Servers: stop waiting for roots/list_changed; ask for roots in an input request "
+                "of the call that needs them.",
+            ),
         ),
         Change(
             id="tasks-moved-to-extension",
@@ -244,6 +293,14 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 "tool_fields": ["execution"],
                 "features": ["tasks"],
             },
+            steps=(
+                "Servers: drop the core tasks/* methods, notifications/tasks/status, "
+                "Tool.execution and the tasks capabilities; for long-running work implement the "
+                "io.modelcontextprotocol/tasks extension and declare it in "
+                "capabilities.extensions.",
+                "Clients: stop sending the task parameter and tasks/* requests; declare the tasks "
+                "extension in capabilities.extensions if you use it.",
+            ),
         ),
         Change(
             id="url-elicitation-complete-removed",
@@ -255,6 +312,12 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 "methods": ["notifications/elicitation/complete"],
                 "errors": ["URLElicitationRequired"],
             },
+            steps=(
+                "Servers: stop sending notifications/elicitation/complete and error -32042; keep "
+                "your own elicitation id in requestState and learn the outcome from the retry.",
+                "Clients: after a URL-mode elicitation, retry the request instead of waiting for a "
+                "completion notification.",
+            ),
         ),
         Change(
             id="progress-server-only",
@@ -262,6 +325,11 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             cite=C(REV, "basic/patterns/progress.mdx"),
             impact=Impact.BEHAVIOUR,
             replace={"methods": {"notifications/progress": NOTE(S2C)}},
+            steps=(
+                "Clients: stop sending notifications/progress.",
+                "Servers: send progress only for a request in flight that carried a progressToken, "
+                "never on a listen stream.",
+            ),
         ),
         Change(
             id="extensions-capability",
@@ -283,6 +351,13 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             impact=Impact.BREAKING,
             remove={"http_headers": ["Mcp-Session-Id"], "features": ["sessions"]},
             settings={"sessions": False, "http_transport": "streamable-http (POST only)"},
+            steps=(
+                "Servers: stop minting Mcp-Session-Id and ignore it when sent; answer GET and "
+                "DELETE with 405; keep state across calls in server-minted handles the client "
+                "passes as tool arguments.",
+                "Clients: stop sending Mcp-Session-Id and opening a GET stream; use "
+                "subscriptions/listen for notifications.",
+            ),
         ),
         Change(
             id="method-name-headers",
@@ -295,6 +370,13 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 "errors": {"HeaderMismatch": ErrorCode(-32020, "Header mismatch")},
                 "modern_error_codes": ["HeaderMismatch"],
             },
+            steps=(
+                "Clients: send Mcp-Method on every POST, and Mcp-Name (params.name or params.uri) "
+                "on tools/call, resources/read and prompts/get; encode unsafe values with the "
+                "=?base64?...?= sentinel.",
+                "Servers: check these headers against the body; a missing, malformed or mismatched "
+                "one is HTTP 400 with -32020.",
+            ),
         ),
         Change(
             id="protocol-version-header-required",
@@ -303,6 +385,12 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             cite=C(REV, "basic/transports/streamable-http.mdx", "Protocol Version Header"),
             impact=Impact.BREAKING,
             settings={"version_header_absent": "reject (400), or 2025-03-26 for dual-era servers"},
+            steps=(
+                "Clients: send MCP-Protocol-Version on every POST, equal to the _meta "
+                "protocolVersion.",
+                "Servers: answer a mismatch with 400 and -32020; reject a missing header with 400, "
+                "unless you also serve clients older than 2025-06-18 (then assume 2025-03-26).",
+            ),
         ),
         Change(
             id="resumability-removed",
@@ -310,6 +398,11 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             "the request and the client reissues it with a new id",
             cite=C(REV, "changelog.mdx", "Major changes, item 9"),
             impact=Impact.BREAKING,
+            steps=(
+                "Servers: ignore Last-Event-ID; do not replay streams.",
+                "Clients: when a response stream breaks, reissue the request with a new id instead "
+                "of resuming it.",
+            ),
         ),
         Change(
             id="cancellation-by-disconnect",
@@ -317,6 +410,11 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             "cancelled is only for stdio",
             cite=C(REV, "basic/patterns/cancellation.mdx"),
             impact=Impact.BEHAVIOUR,
+            steps=(
+                "Servers: on HTTP, treat a closed response stream as cancellation of its request.",
+                "Clients: on HTTP, cancel by closing the response stream; send "
+                "notifications/cancelled only on stdio.",
+            ),
         ),
         Change(
             id="json-schema-any-keyword",
@@ -324,6 +422,12 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             "structuredContent may be any JSON value",
             cite=C(REV, "basic/index.mdx", "JSON Schema Usage"),
             impact=Impact.BEHAVIOUR,
+            steps=(
+                "Servers: any JSON Schema 2020-12 keyword may appear in inputSchema and "
+                "outputSchema, and structuredContent may be any JSON value.",
+                "Clients: validate with a 2020-12 validator, accept structuredContent that is not "
+                "an object, and never dereference a remote $ref on your own.",
+            ),
         ),
         # -- Deprecations ---------------------------------------------------------
         Change(
@@ -368,6 +472,17 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                         "2025-03-26", "three months after SEP-2596 reaches Final",
                         "Streamable HTTP", _DEPRECATED,
                     ),
+                }
+            },
+        ),
+        Change(
+            id="include-context-reclassified",
+            summary='includeContext "thisServer"/"allServers" (soft-deprecated in 2025-11-25) is '
+            "reclassified: its removal follows Sampling's",
+            cite=_DEPRECATED,
+            impact=Impact.DEPRECATION,
+            replace={
+                "deprecations": {
                     "includeContext thisServer/allServers": Deprecation(
                         "2025-11-25", "follows Sampling", 'omit includeContext or use "none"',
                         _DEPRECATED,

@@ -1,0 +1,183 @@
+"""``mcp-skew matrix``: every client against every server, as a table.
+
+With no arguments it runs the built-in peer set against itself and prints the
+matrix, a legend and a summary in the terminal. ``--clients`` / ``--servers``
+choose the rows and columns (peer specs; repeat the option or give several
+specs after it: specs contain commas, so commas never separate them),
+``--format`` and ``--out`` choose the output, ``--from`` renders a JSON matrix
+written earlier without running anything. Progress goes to stderr when stderr
+is a terminal and the run takes a while, or always with ``--progress``. Output
+is written only once it is complete: an interrupted run writes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+from ..errors import UsageError
+from ..matrix import FORMATS, VIEWS, Matrix, build_matrix, builtin_peers, labelled, render
+from ..simulator import SCENARIOS, PeerSpec, parse_peer
+from ..simulator._quirks import Role
+
+__all__ = ["Progress", "register"]
+
+#: The command that regenerates docs/matrix.md (quoted by its golden test).
+REGENERATE = "mcp-skew matrix --format markdown --out docs/matrix.md"
+
+
+def register(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "matrix",
+        help="every client against every server: the compatibility matrix",
+        description="Run simulated clients (rows) against simulated servers (columns) and "
+        "show the revision each pair negotiates and how. With no arguments: the built-in "
+        "peers (every revision, multi-revision legacy peers, modern-only, dual-era, and the "
+        "legacy-server quirks that change outcomes).",
+        epilog="Peer specs: KIND:REV[,REV...][+QUIRK...], e.g. legacy:2025-06-18,2025-03-26 "
+        "or dual:2026-07-28,2025-11-25+restart or 2025-11-25. Example: mcp-skew matrix "
+        "--clients 2025-06-18 dual:2026-07-28,2025-11-25 --servers legacy:2025-11-25+silent",
+    )
+    p.add_argument("--clients", nargs="+", action="extend", metavar="SPEC",
+                   help="client peer specs, the rows (default: the built-in set)")
+    p.add_argument("--servers", nargs="+", action="extend", metavar="SPEC",
+                   help="server peer specs, the columns (default: the built-in set)")
+    p.add_argument("--scenario", choices=sorted(SCENARIOS), default=None,
+                   help="what each client does after negotiating (default: default)")
+    p.add_argument("--format", choices=FORMATS, default="text",
+                   help="text (default, for the terminal), markdown, github, grid, html "
+                   "(one self-contained report), json (reads back with --from), csv, junit")
+    p.add_argument("--view", choices=VIEWS, default="pairs",
+                   help="pairs: the negotiated revision (default); features: which features "
+                   "of the client's newest revision survive")
+    p.add_argument("--out", metavar="PATH", help="write to PATH instead of stdout")
+    p.add_argument("--from", dest="source", metavar="FILE",
+                   help="render a JSON matrix written by --format json ('-': stdin) "
+                   "instead of running the pairs")
+    p.add_argument("--progress", action="store_true",
+                   help="report progress on stderr even when it is not a terminal")
+    p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                   help="colour the text and grid formats (auto: on a terminal, unless "
+                   "NO_COLOR is set)")
+    p.set_defaults(func=_main)
+
+
+def _peers(specs: list[str] | None, role: Role) -> tuple[PeerSpec, ...]:
+    if not specs:
+        return builtin_peers(role)
+    return tuple(labelled(parse_peer(spec, role)) for spec in specs)
+
+
+def _read(source: str) -> Matrix:
+    try:
+        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"--from {source}: {exc.strerror or exc}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"--from {source}: not JSON ({exc.msg}, line {exc.lineno})") from None
+    return Matrix.from_dict(data)
+
+
+class Progress:
+    """``done/total`` on stderr: a line that rewrites itself on a terminal, else every 10%.
+
+    On a terminal it appears only once the run has taken ``delay`` seconds, so a
+    quick matrix prints nothing; :meth:`clear` removes the line.
+    """
+
+    def __init__(self, stream: TextIO, *, tty: bool, delay: float = 0.5) -> None:
+        self.stream, self.tty, self.delay = stream, tty, delay
+        self.start = time.monotonic()
+        self.shown = False
+        self.last = -1.0
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.tty:
+            now = time.monotonic()
+            if now - self.start < self.delay or (now - self.last < 0.1 and done < total):
+                return
+            self.last, self.shown = now, True
+            self.stream.write(f"\rmatrix: {done}/{total} pairs")
+        elif done == total or done * 10 // total != (done - 1) * 10 // total:
+            self.stream.write(f"matrix: {done}/{total} pairs\n")
+        self.stream.flush()
+
+    def clear(self) -> None:
+        if self.tty and self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+
+def _write(path: str, text: str) -> None:
+    """Write whole or not at all: a temporary file beside ``path``, then a rename."""
+    target = Path(path)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent if str(target.parent) else ".",
+                                   prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise UsageError(f"--out {path}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+        os.chmod(tmp, _mode(target))
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _mode(target: Path) -> int:
+    """The existing file's mode, or what a plain ``open`` would give under the umask."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def _matrix(args: argparse.Namespace) -> Matrix:
+    if args.source is not None:
+        if args.clients or args.servers or args.scenario:
+            raise UsageError("--from renders a matrix already run; it takes no --clients, "
+                             "--servers or --scenario")
+        return _read(args.source)
+    clients, servers = _peers(args.clients, "client"), _peers(args.servers, "server")
+    tty = sys.stderr.isatty()
+    progress = Progress(sys.stderr, tty=tty) if tty or args.progress else None
+    try:
+        return build_matrix(clients, servers, args.scenario or "default", progress=progress)
+    finally:
+        if progress is not None:
+            progress.clear()
+
+
+def _color(args: argparse.Namespace) -> bool:
+    if args.color != "auto":
+        return bool(args.color == "always")
+    return args.out is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+def _main(args: argparse.Namespace) -> int:
+    try:
+        matrix = _matrix(args)
+    except KeyboardInterrupt:
+        print("mcp-skew: interrupted; nothing written", file=sys.stderr)
+        return 130
+    text = render(matrix, args.format, args.view, color=_color(args))
+    if args.out is None:
+        sys.stdout.write(text)
+        return 0
+    _write(args.out, text)
+    s = matrix.summary()
+    print(f"mcp-skew: wrote {args.out}: {s.pairs} pairs, {s.works} work, {s.fallback} after a "
+          f"fallback, {s.fails} fail", file=sys.stderr)
+    return 0

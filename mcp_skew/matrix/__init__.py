@@ -1,0 +1,68 @@
+"""The compatibility matrix: every client against every server, for people and for CI.
+
+Public API: :func:`build_matrix` (run the pairs), :class:`Matrix` (plain data;
+``to_dict`` / ``from_dict`` are the JSON format), :func:`render` with
+:data:`FORMATS` and :data:`VIEWS`, the built-in peer set
+(:func:`builtin_peers`, :data:`BUILTIN_CLIENTS`, :data:`BUILTIN_SERVERS`),
+:func:`label_for` and :func:`short_revision` for short peer labels, and
+:func:`sweep_peers` (every subset of revisions in every kind, for benchmarks).
+
+Layering: ``_peersets`` and ``_build`` use the simulator and the registry; the
+renderers (``_render*``) read only a :class:`Matrix`, so a matrix read back from
+JSON renders exactly like a fresh one.
+"""
+
+from __future__ import annotations
+
+from ._build import (
+    EXTRA_KEYS,
+    FORMAT,
+    FORMAT_VERSION,
+    Axis,
+    FailureKind,
+    Matrix,
+    Outcome,
+    Summary,
+    build_matrix,
+    cell_of,
+    failure_kind,
+    outcome,
+    timeline,
+)
+from ._peersets import (
+    BUILTIN_CLIENTS,
+    BUILTIN_SERVERS,
+    builtin_peers,
+    label_for,
+    labelled,
+    short_revision,
+    sweep_peers,
+)
+from ._render import FORMATS, VIEWS, Format, render
+
+__all__ = [
+    "BUILTIN_CLIENTS",
+    "BUILTIN_SERVERS",
+    "EXTRA_KEYS",
+    "FORMAT",
+    "FORMATS",
+    "FORMAT_VERSION",
+    "VIEWS",
+    "Axis",
+    "FailureKind",
+    "Format",
+    "Matrix",
+    "Outcome",
+    "Summary",
+    "build_matrix",
+    "builtin_peers",
+    "cell_of",
+    "failure_kind",
+    "label_for",
+    "labelled",
+    "outcome",
+    "render",
+    "short_revision",
+    "sweep_peers",
+    "timeline",
+]

@@ -1,0 +1,292 @@
+"""Build the matrix: one simulator run per (client, server) pair, kept as plain data.
+
+Theory of operation
+-------------------
+:func:`build_matrix` runs every client against every server with
+:func:`mcp_skew.simulator.run` and keeps each run as its JSON shape,
+``RunRecord.to_dict()``, plus four keys the matrix derives while the run is at
+hand (:data:`EXTRA_KEYS`):
+
+- ``failure``: why a failed pair fails, as the legend explains it: ``era`` (no
+  era in common: the spec's era table says it fails), ``revision`` (no revision
+  in common), ``quirk`` (the same pair without quirks works), ``negotiation``
+  (they share a revision the one-shot negotiation does not reach); ``None`` when
+  the pair works;
+- ``features_kept``: the features of the client's newest revision that the
+  negotiated revision keeps (the simulator's ``features_lost`` is the rest);
+- ``event_after``: for each entry of ``events``, how many transcript messages
+  came before it, so a wire log interleaves them exactly.
+
+A :class:`Matrix` is therefore plain data: every renderer reads the same dicts,
+whether they were just built or read back from JSON (``--from``), and
+``Matrix.from_dict(m.to_dict())`` is ``m``.
+
+Layering: this module runs the simulator and reads the registry; the renderers
+(``_render*``) read only the matrix.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from typing import Any, Final, Literal
+
+from .. import __version__
+from ..errors import UsageError
+from ..simulator import SCENARIOS, PeerSpec, RunRecord, run
+from ..simulator._link import Entry
+from ..versions import REGISTRY, Era
+
+__all__ = [
+    "EXTRA_KEYS",
+    "FORMAT",
+    "FORMAT_VERSION",
+    "Axis",
+    "FailureKind",
+    "Matrix",
+    "Outcome",
+    "Summary",
+    "build_matrix",
+    "cell_of",
+    "failure_kind",
+    "outcome",
+    "steps_failed",
+    "timeline",
+]
+
+FORMAT: Final = "mcp-skew-matrix"
+#: Bump when a key changes meaning or goes away (adding keys keeps the version).
+FORMAT_VERSION: Final = 1
+#: Keys a matrix cell adds to ``RunRecord.to_dict()``.
+EXTRA_KEYS: Final = ("failure", "features_kept", "event_after")
+
+Outcome = Literal["works", "fallback", "fails"]
+FailureKind = Literal["era", "revision", "quirk", "negotiation"]
+Progress = Callable[[int, int], None]
+
+#: Keys every cell must have for the renderers (checked when reading JSON).
+_CELL_KEYS: Final = ("client", "server", "status", "revision", "era", "path", "mark", "reason")
+
+
+@dataclass(frozen=True, slots=True)
+class Axis:
+    """One row (client) or column (server): its label and its peer spec."""
+
+    label: str
+    notation: str
+
+    @classmethod
+    def of(cls, peer: PeerSpec) -> Axis:
+        return cls(peer.name, peer.notation)
+
+    def to_dict(self) -> dict[str, str]:
+        return {"label": self.label, "notation": self.notation}
+
+
+# -- Reading a cell ----------------------------------------------------------------------
+def outcome(cell: dict[str, Any]) -> Outcome:
+    """``works`` (direct), ``fallback`` (works after a downgrade, fallback or retry), ``fails``."""
+    if cell["status"] != "ok":
+        return "fails"
+    return "works" if cell["mark"] == "direct" else "fallback"
+
+
+def steps_failed(cell: dict[str, Any]) -> list[dict[str, Any]]:
+    """The scenario steps that did not get the answer the revision calls for."""
+    return [s for s in cell.get("steps") or () if not s.get("ok")]
+
+
+def timeline(cell: dict[str, Any]) -> list[tuple[int, str, Any]]:
+    """Messages and events in the order they happened: ``(t_ms, dir|"event", payload)``.
+
+    Uses ``event_after`` when present; otherwise events go before messages of
+    the same millisecond, which is right for timeouts and restarts.
+    """
+    messages = [(m["t_ms"], m["dir"], m["message"]) for m in cell.get("transcript") or ()]
+    events = [(e["t_ms"], "event", e["event"]) for e in cell.get("events") or ()]
+    after = cell.get("event_after")
+    if not isinstance(after, list) or len(after) != len(events):
+        return sorted(messages + events, key=lambda item: (item[0], item[1] != "event"))
+    out: list[tuple[int, str, Any]] = []
+    queue = sorted(zip(after, events, strict=True), key=lambda pair: pair[0])
+    for index, message in enumerate([*messages, None]):
+        while queue and queue[0][0] <= index:
+            out.append(queue.pop(0)[1])
+        if message is not None:
+            out.append(message)
+    return out
+
+
+# -- The matrix ----------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """How many pairs work, work after a fallback, fail."""
+
+    pairs: int
+    works: int
+    fallback: int
+    fails: int
+    steps_failed: int  #: pairs that negotiated but failed a scenario step
+
+    def to_dict(self) -> dict[str, int]:
+        return {"pairs": self.pairs, "works": self.works, "fallback": self.fallback,
+                "fails": self.fails, "steps_failed": self.steps_failed}
+
+
+@dataclass(frozen=True, slots=True)
+class Matrix:
+    """Rows are clients, columns servers; ``cells[row][column]`` is one run as a dict."""
+
+    scenario: str
+    clients: tuple[Axis, ...]
+    servers: tuple[Axis, ...]
+    cells: tuple[tuple[dict[str, Any], ...], ...]
+    version: str = __version__  #: the mcp-skew that ran it
+
+    def pairs(self) -> Iterator[tuple[int, int, dict[str, Any]]]:
+        """``(row, column, cell)`` in reading order."""
+        for i, row in enumerate(self.cells):
+            for j, cell in enumerate(row):
+                yield i, j, cell
+
+    def summary(self) -> Summary:
+        kinds = [outcome(cell) for _, _, cell in self.pairs()]
+        broken = sum(1 for _, _, c in self.pairs() if c["status"] == "ok" and steps_failed(c))
+        return Summary(len(kinds), kinds.count("works"), kinds.count("fallback"),
+                       kinds.count("fails"), broken)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON document (``--format json``); :meth:`from_dict` reads it back."""
+        return {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "mcp_skew_version": self.version,
+            "scenario": self.scenario,
+            "clients": [a.to_dict() for a in self.clients],
+            "servers": [a.to_dict() for a in self.servers],
+            "summary": self.summary().to_dict(),
+            "cells": [list(row) for row in self.cells],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Matrix:
+        """Read a document written by :meth:`to_dict`; bad input raises UsageError."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise UsageError(f"not an mcp-skew matrix (no \"format\": \"{FORMAT}\"); "
+                             "write one with: mcp-skew matrix --format json")
+        version = data.get("format_version")
+        if not isinstance(version, int) or version > FORMAT_VERSION:
+            raise UsageError(f"matrix format version {version!r} is newer than this mcp-skew "
+                             f"reads ({FORMAT_VERSION}); upgrade mcp-skew")
+        clients, servers = _axes(data, "clients"), _axes(data, "servers")
+        rows = data.get("cells")
+        if not isinstance(rows, list) or len(rows) != len(clients) or any(
+                not isinstance(r, list) or len(r) != len(servers) for r in rows):
+            raise UsageError(f"matrix cells must be {len(clients)} rows of {len(servers)} cells")
+        for row in rows:
+            for cell in row:
+                _check_cell(cell)
+        return cls(str(data.get("scenario", "")), clients, servers,
+                   tuple(tuple(row) for row in rows), str(data.get("mcp_skew_version", "")))
+
+
+def _axes(data: dict[str, Any], key: str) -> tuple[Axis, ...]:
+    items = data.get(key)
+    if not isinstance(items, list) or not all(
+            isinstance(a, dict) and isinstance(a.get("label"), str)
+            and isinstance(a.get("notation"), str) for a in items):
+        raise UsageError(f"matrix {key!r} must be a list of {{label, notation}} objects")
+    return tuple(Axis(a["label"], a["notation"]) for a in items)
+
+
+def _check_cell(cell: Any) -> None:
+    if not isinstance(cell, dict):
+        raise UsageError("a matrix cell must be an object")
+    missing = [k for k in _CELL_KEYS if k not in cell]
+    if missing:
+        raise UsageError(f"a matrix cell lacks {', '.join(missing)}")
+    if cell["status"] not in ("ok", "failed") or not isinstance(cell["path"], list):
+        raise UsageError("a matrix cell has a bad status or path")
+
+
+# -- Building ------------------------------------------------------------------------------
+def _eras(peer: PeerSpec) -> set[Era]:
+    return {REGISTRY.get(r).era for r in peer.revisions}
+
+
+def failure_kind(client: PeerSpec, server: PeerSpec) -> FailureKind:
+    """Why a failed pair fails, in the legend's words (see the module docstring)."""
+    if not _eras(client) & _eras(server):
+        return "era"
+    if not set(client.revisions) & set(server.revisions):
+        return "revision"
+    if client.quirks or server.quirks:
+        plain = run(replace(client, quirks=()), replace(server, quirks=()), "handshake")
+        if plain.status == "ok":
+            return "quirk"
+    return "negotiation"
+
+
+def _event_after(record: RunRecord) -> list[int]:
+    seen, after = 0, []
+    for item in record.transcript.timeline():
+        if isinstance(item, Entry):
+            seen += 1
+        else:
+            after.append(seen)
+    return after
+
+
+def cell_of(record: RunRecord) -> dict[str, Any]:
+    """One run as a matrix cell: its JSON shape plus :data:`EXTRA_KEYS`."""
+    cell = record.to_dict()
+    ok = record.status == "ok"
+    cell["failure"] = None if ok else failure_kind(record.client, record.server)
+    if ok:
+        wanted = record.client.profile().names("features")
+        cell["features_kept"] = sorted(wanted - set(record.features_lost))
+    else:
+        cell["features_kept"] = []
+    cell["event_after"] = _event_after(record)
+    return cell
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector, then restore it as it was.
+
+    A run makes no reference cycles (its objects go by reference counting), but
+    every pass of the collector walks the cells built so far, so with it on the
+    cost per cell grows with the matrix (about +45% per cell from 1,800 to 7,100
+    pairs; flat with it paused: ``benchmarks/bench_matrix.py``).
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def build_matrix(clients: Sequence[PeerSpec], servers: Sequence[PeerSpec],
+                 scenario: str = "default", *, progress: Progress | None = None) -> Matrix:
+    """Run every client against every server; ``progress(done, total)`` after each cell."""
+    if scenario not in SCENARIOS:
+        raise UsageError(f"unknown scenario {scenario!r}; known: {', '.join(sorted(SCENARIOS))}")
+    if not clients or not servers:
+        raise UsageError("a matrix needs at least one client and one server")
+    total = len(clients) * len(servers)
+    rows: list[tuple[dict[str, Any], ...]] = []
+    with _collector_paused():
+        for client in clients:
+            row: list[dict[str, Any]] = []
+            for server in servers:
+                row.append(cell_of(run(client, server, scenario)))
+                if progress is not None:
+                    progress(len(rows) * len(servers) + len(row), total)
+            rows.append(tuple(row))
+    return Matrix(scenario, tuple(map(Axis.of, clients)), tuple(map(Axis.of, servers)),
+                  tuple(rows))

@@ -1,0 +1,179 @@
+"""Peer sets for the matrix: the built-in set, short labels, and the benchmark sweep.
+
+The built-in set (what ``mcp-skew matrix`` runs with no arguments) covers, for
+each role: one single-revision peer per revision, the common multi-revision
+legacy peers, a modern-only peer, a dual-era peer; for servers the legacy
+quirks that change outcomes (-32601, -32602, silence, silence then exit,
+lenient); for clients a modern client that probes with ``server/discover`` and
+the two dual-era client behaviours that decide the quirk columns (falling back
+only on -32601, restarting a server that died during the probe).
+
+Labels are short and read without the docs: a single-revision legacy peer is
+its date (``2025-06-18``); others are the kind and the revisions, abbreviated
+(``legacy 25-06+25-03``, ``modern 2026``, ``dual 2026+25-11``), then the
+quirks (``legacy 25-11 silent``). :func:`short_revision` is the abbreviation.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from typing import Final
+
+from ..errors import UsageError
+from ..simulator import PeerSpec, parse_peer
+from ..simulator._quirks import Role
+from ..versions import REGISTRY, Era
+
+__all__ = [
+    "BUILTIN_CLIENTS",
+    "BUILTIN_SERVERS",
+    "QUIRK_LABELS",
+    "builtin_peers",
+    "label_for",
+    "labelled",
+    "short_revision",
+    "sweep_peers",
+]
+
+# -- The built-in set ------------------------------------------------------------------
+#: Rows of the default matrix, as peer specs (the simulator's notation).
+BUILTIN_CLIENTS: Final[tuple[str, ...]] = (
+    # one single-revision client per revision (the 2026-07-28 one is the modern-only client)
+    "2024-11-05",
+    "2025-03-26",
+    "2025-06-18",
+    "2025-11-25",
+    "modern:2026-07-28",
+    # a modern client that probes first, as basic/transports/stdio.mdx RECOMMENDS
+    "modern:2026-07-28+discover",
+    # common multi-revision legacy clients
+    "legacy:2025-06-18,2025-03-26",
+    "legacy:2025-11-25,2025-06-18,2025-03-26,2024-11-05",
+    # dual-era clients: spec behaviour, then the two behaviours the quirk columns test
+    "dual:2026-07-28,2025-11-25",
+    "dual:2026-07-28,2025-11-25,2025-06-18,2025-03-26,2024-11-05",
+    "dual:2026-07-28,2025-11-25+fallback-32601",
+    "dual:2026-07-28,2025-11-25+restart",
+)
+
+#: Columns of the default matrix.
+BUILTIN_SERVERS: Final[tuple[str, ...]] = (
+    "2024-11-05",
+    "2025-03-26",
+    "2025-06-18",
+    "2025-11-25",
+    "legacy:2025-06-18,2025-03-26",
+    "legacy:2025-11-25,2025-06-18,2025-03-26,2024-11-05",
+    "modern:2026-07-28",
+    "dual:2026-07-28,2025-11-25",
+    # how a legacy server answers an unknown or early request (server/discover, _meta)
+    "legacy:2025-11-25+unknown-32601",
+    "legacy:2025-11-25+unknown-32602",
+    "legacy:2025-11-25+silent",
+    "legacy:2025-11-25+silent-exit",
+    "legacy:2025-11-25+lenient",
+)
+
+# -- Labels ----------------------------------------------------------------------------
+#: How a quirk reads in a label (the rest read as their own name).
+QUIRK_LABELS: Final[dict[str, str]] = {
+    "unknown-32601": "-32601",
+    "unknown-32602": "-32602",
+    "fallback-32601": "-32601 only",
+}
+
+_DATE = re.compile(r"(\d{4})-(\d{2})-\d{2}")
+
+
+def short_revision(revision: str, era: Era | str | None = None,
+                   context: Iterable[str] | None = None) -> str:
+    """``2025-11-25`` -> ``25-11``; a modern revision alone in its year -> ``2026``.
+
+    ``context`` is the set of revisions the abbreviation must keep apart (the
+    registry's by default); a revision whose short form would collide, or that is
+    not a date, stays whole.
+    """
+    match = _DATE.fullmatch(revision)
+    if match is None:
+        return revision
+    others = [r for r in (REGISTRY.revisions() if context is None else context) if r != revision]
+    year, month = match.groups()
+    era_name = era.value if isinstance(era, Era) else era
+    if era_name == Era.MODERN.value and not any(r.startswith(year + "-") for r in others):
+        return year
+    short = f"{year[2:]}-{month}"
+    if any(r.startswith(f"{year}-{month}-") for r in others):
+        return revision
+    return short
+
+
+def _revisions_text(revisions: Sequence[str], era: Era) -> str:
+    """Newest first, joined with ``+``; a run of three or more as ``newest..oldest``."""
+    shorts = [short_revision(r, era) for r in revisions]
+    of_era = list(REGISTRY.of_era(era))
+    positions = [of_era.index(r) for r in revisions if r in of_era]
+    contiguous = len(positions) == len(revisions) and all(
+        a - b == 1 for a, b in itertools.pairwise(positions))
+    if len(revisions) >= 3 and contiguous:
+        return f"{shorts[0]}..{shorts[-1]}"
+    return "+".join(shorts)
+
+
+def label_for(peer: PeerSpec) -> str:
+    """A short, self-explaining label for ``peer`` (see the module docstring)."""
+    quirks = " ".join(
+        QUIRK_LABELS.get(name, name) + (f"={_quirk_value(value)}" if value is not None else "")
+        for name, value in peer.quirks)
+    if peer.kind == "legacy" and len(peer.revisions) == 1 and not quirks:
+        return peer.revisions[0]
+    revisions = [_revisions_text(revs, era) for revs, era in
+                 ((peer.modern, Era.MODERN), (peer.legacy, Era.LEGACY)) if revs]
+    parts = [peer.kind, "+".join(revisions)]
+    if quirks:
+        parts.append(quirks)
+    return " ".join(parts)
+
+
+def _quirk_value(value: str) -> str:
+    return short_revision(value) if value in REGISTRY else value
+
+
+def labelled(peer: PeerSpec) -> PeerSpec:
+    """``peer`` with its label set (a named real peer keeps the label it has)."""
+    return peer if peer.label else replace(peer, label=label_for(peer))
+
+
+def builtin_peers(role: Role) -> tuple[PeerSpec, ...]:
+    """The built-in rows (``client``) or columns (``server``), labelled."""
+    specs = BUILTIN_CLIENTS if role == "client" else BUILTIN_SERVERS
+    return tuple(labelled(parse_peer(spec, role)) for spec in specs)
+
+
+# -- The benchmark sweep ---------------------------------------------------------------
+def _subsets(revisions: Sequence[str]) -> list[tuple[str, ...]]:
+    return [c for n in range(1, len(revisions) + 1)
+            for c in itertools.combinations(revisions, n)]
+
+
+def sweep_peers(role: Role, quirks: Sequence[str] = ()) -> tuple[PeerSpec, ...]:
+    """A peer for every non-empty subset of revisions, in every valid kind.
+
+    Each peer comes once plainly and once per quirk in ``quirks`` that applies to
+    its kind (``parse_peer`` decides, so the sweep never builds an invalid peer).
+    """
+    legacy = _subsets(REGISTRY.of_era(Era.LEGACY))
+    modern = _subsets(REGISTRY.of_era(Era.MODERN))
+    heads = [f"legacy:{','.join(s)}" for s in legacy]
+    heads += [f"modern:{','.join(s)}" for s in modern]
+    heads += [f"dual:{','.join(m + s)}" for m in modern for s in legacy]
+    peers: list[PeerSpec] = []
+    for head in heads:
+        for suffix in ("", *(f"+{q}" for q in quirks)):
+            try:
+                peers.append(labelled(parse_peer(head + suffix, role)))
+            except UsageError:  # the quirk does not apply to this kind
+                continue
+    return tuple(peers)

@@ -1,0 +1,47 @@
+"""One entry point for every output format: :func:`render` ``(matrix, format, view)``.
+
+Formats for people: ``text`` (the terminal default), ``grid``, ``markdown``,
+``github``, ``html``; for machines: ``json`` (reads back with
+:meth:`~mcp_skew.matrix.Matrix.from_dict`), ``csv``, ``junit``. The ``view``
+(``pairs`` or ``features``) changes what the cells of the people's formats show;
+the machine formats always carry everything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final, Literal, get_args
+
+from ..errors import UsageError
+from ._build import Matrix
+from ._render_data import render_csv, render_json, render_junit
+from ._render_html import render_html
+from ._render_text import View, render_grid, render_markdown, render_text
+
+__all__ = ["FORMATS", "VIEWS", "Format", "render"]
+
+Format = Literal["text", "markdown", "github", "grid", "html", "json", "csv", "junit"]
+FORMATS: Final[tuple[str, ...]] = get_args(Format)
+VIEWS: Final[tuple[str, ...]] = get_args(View)
+
+_RENDERERS: Final[dict[str, Callable[[Matrix, View, bool], str]]] = {
+    "text": lambda m, v, c: render_text(m, v, color=c),
+    "grid": lambda m, v, c: render_grid(m, v, color=c),
+    "markdown": lambda m, v, c: render_markdown(m, v),
+    "github": lambda m, v, c: render_markdown(m, v, github=True),
+    "html": lambda m, v, c: render_html(m, v),
+    "json": lambda m, v, c: render_json(m),
+    "csv": lambda m, v, c: render_csv(m),
+    "junit": lambda m, v, c: render_junit(m),
+}
+
+
+def render(matrix: Matrix, fmt: str = "text", view: str = "pairs", *,
+           color: bool = False) -> str:
+    """``matrix`` as text in ``fmt``; ``color`` adds ANSI colours to ``text`` and ``grid``."""
+    renderer = _RENDERERS.get(fmt)
+    if renderer is None:
+        raise UsageError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
+    if view not in VIEWS:
+        raise UsageError(f"unknown view {view!r}; use one of {', '.join(VIEWS)}")
+    return renderer(matrix, view, color)  # type: ignore[arg-type]  # checked just above

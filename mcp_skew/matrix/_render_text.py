@@ -1,0 +1,354 @@
+"""The matrix for people: terminal text, tabulate grid, markdown and GitHub markdown.
+
+Every view is a table (rows clients, columns servers) followed by a legend and a
+summary line, so the output reads without the docs. The ``pairs`` view puts the
+negotiated revision in each cell with a mark for the path; the ``features``
+view puts how many features of the client's newest revision survive, then lists
+what is lost. Pure functions of a :class:`~mcp_skew.matrix.Matrix`: they read
+the cells' dicts, never the simulator, so a matrix read back from JSON renders
+the same.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from typing import Any, Final, Literal
+
+from tabulate import SEPARATING_LINE, tabulate
+
+from ..simulator import QUIRKS
+from ..versions import REGISTRY
+from ._build import Matrix, outcome, steps_failed
+from ._peersets import QUIRK_LABELS, short_revision
+
+__all__ = [
+    "FAILURE_MEANINGS",
+    "FAILURE_WORDS",
+    "SYMBOLS",
+    "View",
+    "cell_text",
+    "example_command",
+    "features_groups",
+    "legend_lines",
+    "notation_quirks",
+    "notation_revisions",
+    "render_grid",
+    "render_markdown",
+    "render_text",
+    "revision_context",
+    "revision_key",
+    "short",
+    "stack",
+    "summary_line",
+    "title_line",
+]
+
+View = Literal["pairs", "features"]
+
+#: The mark after a revision, by the simulator's ``mark``.
+SYMBOLS: Final[dict[str, str]] = {
+    "direct": "", "downgraded": "↓", "era-fallback": "↩", "retry-32022": "↻",
+}
+#: The word after ✗, by the cell's ``failure``.
+FAILURE_WORDS: Final[dict[str, str]] = {
+    "era": "era", "revision": "rev", "quirk": "quirk", "negotiation": "nego",
+}
+_MARK_LEGEND: Final = (
+    ("direct", "25-11", "the revision the pair speaks; no mark: the server took the client's "
+                        "first offer"),
+    ("downgraded", "↓", "downgraded: the server counter-offered an older revision the client "
+                        "also supports"),
+    ("era-fallback", "↩", "era fallback: the dual-era client's server/discover probe failed, "
+                          "so it fell back to initialize"),
+    ("retry-32022", "↻", "retry: the server answered -32022 (unsupported version) and the "
+                         "client retried with a revision the server named"),
+)
+FAILURE_MEANINGS: Final[dict[str, str]] = {
+    "era": "fails: no era in common (a modern-only peer meets a legacy-only one; the spec's "
+           "era table says this fails)",
+    "revision": "fails: no revision in common",
+    "quirk": "fails because of a quirk named in a label; without quirks the pair works",
+    "negotiation": "fails: they share a revision, but one offer and one counter-offer do not "
+                   "reach it",
+}
+_ANSI: Final = {"works": "\x1b[32m", "fallback": "\x1b[33m", "fails": "\x1b[31m"}
+_EMOJI: Final = {"works": "🟢", "fallback": "🟡", "fails": "🔴"}
+_WIDTH: Final = 100
+
+
+# -- Reading notations (no registry needed: a matrix may come from JSON) ---------------
+def notation_revisions(notation: str) -> list[str]:
+    """``dual:2026-07-28,2025-11-25+restart`` -> ``["2026-07-28", "2025-11-25"]``."""
+    head = notation.split("+", 1)[0]
+    return [r for r in head.rpartition(":")[2].split(",") if r]
+
+
+def notation_quirks(notation: str) -> list[str]:
+    """``legacy:2025-11-25+silent+fixed=2025-03-26`` -> ``["silent", "fixed"]``."""
+    return [q.partition("=")[0] for q in notation.split("+")[1:]]
+
+
+def revision_context(matrix: Matrix) -> set[str]:
+    revisions = set(REGISTRY.revisions())
+    for axis in (*matrix.clients, *matrix.servers):
+        revisions.update(notation_revisions(axis.notation))
+    revisions.update(c["revision"] for _, _, c in matrix.pairs() if c["revision"])
+    return revisions
+
+
+def _era(matrix: Matrix, revision: str) -> str | None:
+    """The era of a revision: from a cell that negotiated it, else from the registry."""
+    for _, _, cell in matrix.pairs():
+        if cell["revision"] == revision:
+            return str(cell["era"])
+    return REGISTRY.get(revision).era.value if revision in REGISTRY else None
+
+
+def short(matrix: Matrix, revision: str) -> str:
+    """``revision`` abbreviated as the matrix's labels and cells abbreviate it."""
+    return short_revision(revision, _era(matrix, revision), revision_context(matrix))
+
+
+def revision_key(matrix: Matrix) -> list[tuple[str, str]]:
+    """(short, full) for every revision a label or a cell names, oldest first."""
+    context = revision_context(matrix)
+    eras = {c["revision"]: c["era"] for _, _, c in matrix.pairs() if c["revision"]}
+    for revision in context:
+        if revision in REGISTRY:
+            eras.setdefault(revision, REGISTRY.get(revision).era.value)
+    named = {r for a in (*matrix.clients, *matrix.servers) for r in notation_revisions(a.notation)}
+    named.update(eras.keys() & {c["revision"] for _, _, c in matrix.pairs()})
+    order = [r for r in REGISTRY.revisions() if r in named]
+    order += sorted(named - set(order))
+    return [(short_revision(r, eras.get(r), context), r) for r in order]
+
+
+# -- Cells ----------------------------------------------------------------------------
+def _kept(cell: dict[str, Any]) -> tuple[int, int]:
+    kept = len(cell.get("features_kept") or ())
+    return kept, kept + len(cell.get("features_lost") or ())
+
+
+def cell_text(cell: dict[str, Any], view: View = "pairs",
+              context: Iterable[str] | None = None) -> str:
+    """``25-11``, ``25-03 ↓``, ``✗ era``; in the features view ``17/24``."""
+    if cell["status"] != "ok":
+        return f"✗ {FAILURE_WORDS.get(cell.get('failure') or '', '')}".rstrip()
+    broken = " !" if steps_failed(cell) else ""
+    if view == "features":
+        kept, total = _kept(cell)
+        return f"{kept}/{total}{broken}"
+    short = short_revision(cell["revision"], cell["era"], context)
+    symbol = SYMBOLS.get(cell["mark"], "?")
+    return f"{short} {symbol}".rstrip() + broken
+
+
+def _grid(matrix: Matrix, view: View, decorate: Any, header: Any) -> tuple[list[Any], list[Any]]:
+    context = revision_context(matrix)
+    headers = ["client \\ server", *(header(a.label) for a in matrix.servers)]
+    rows = [[client.label, *(decorate(cell, cell_text(cell, view, context)) for cell in row)]
+            for client, row in zip(matrix.clients, matrix.cells, strict=True)]
+    return headers, rows
+
+
+# -- Legend and summary ---------------------------------------------------------------
+def title_line(matrix: Matrix, view: View = "pairs") -> str:
+    """What the table shows, in one sentence."""
+    what = ("the revision the pair speaks" if view == "pairs" else
+            "how many features of the client's newest revision survive")
+    return (f"Rows are clients, columns are servers, each cell {what} "
+            f"(scenario {matrix.scenario}).")
+
+
+def summary_line(matrix: Matrix) -> str:
+    s = matrix.summary()
+    line = (f"{s.pairs} pairs ({len(matrix.clients)} clients × {len(matrix.servers)} servers, "
+            f"scenario {matrix.scenario}): {s.works} work directly, {s.fallback} work after a "
+            f"fallback (downgrade, era fallback or retry), {s.fails} fail.")
+    if s.steps_failed:
+        line += f" {s.steps_failed} negotiate but fail a scenario step (!)."
+    return line
+
+
+def _quirk_lines(matrix: Matrix) -> list[tuple[str, str]]:
+    names: dict[str, None] = {}
+    for axis in (*matrix.clients, *matrix.servers):
+        names.update(dict.fromkeys(notation_quirks(axis.notation)))
+    out = []
+    for name in names:
+        quirk = QUIRKS.get(name)
+        if quirk is not None:
+            out.append((QUIRK_LABELS.get(name, name), f"({quirk.role}) {quirk.summary}"))
+    return out
+
+
+def legend_lines(matrix: Matrix, view: View = "pairs") -> list[tuple[str, str]]:
+    """(key, meaning) pairs: the marks, the failure words, the revisions, the quirks."""
+    cells = [c for _, _, c in matrix.pairs()]
+    lines: list[tuple[str, str]] = []
+    if view == "features":
+        lines.append(("kept/all", "of the features of the client's newest revision, how many the "
+                               "negotiated revision keeps (list below)"))
+    else:
+        marks = {c["mark"] for c in cells} | {"direct"}
+        lines += [(key, text) for mark, key, text in _MARK_LEGEND if mark in marks]
+    if any(c["status"] == "ok" and steps_failed(c) for c in cells):
+        lines.append(("!", "negotiated, but a scenario step did not get the answer its "
+                           "revision calls for"))
+    failures = Counter(c.get("failure") for c in cells if c["status"] != "ok")
+    lines += [(f"✗ {FAILURE_WORDS[k]}", text) for k, text in FAILURE_MEANINGS.items()
+              if failures[k]]
+    if failures[None]:
+        lines.append(("✗", "fails"))
+    key = revision_key(matrix)
+    if key:
+        lines.append(("revisions", ", ".join(f"{s}\u00a0=\u00a0{full}" for s, full in key
+                                             if s != full)
+                      or ", ".join(full for _, full in key)))
+    lines += _quirk_lines(matrix)
+    return lines
+
+
+def features_groups(matrix: Matrix) -> list[tuple[str, str, int, list[str]]]:
+    """(client's newest, negotiated, pairs, lost features) for every loss, most pairs first."""
+    groups: dict[tuple[str, str, tuple[str, ...]], int] = defaultdict(int)
+    for i, _, cell in matrix.pairs():
+        lost = tuple(cell.get("features_lost") or ())
+        if cell["status"] == "ok" and lost:
+            newest = notation_revisions(matrix.clients[i].notation)[0]
+            groups[(newest, cell["revision"], lost)] += 1
+    ordered = sorted(groups.items(), key=lambda kv: (-kv[1], kv[0]))
+    return [(new, got, n, list(lost)) for (new, got, lost), n in ordered]
+
+
+def example_command(matrix: Matrix) -> str:
+    """A ``simulate --trace`` command for the most telling pair: a quirk failure, else any."""
+    cells = list(matrix.pairs())
+    rank = {"quirk": 0, "fallback": 1, "fails": 2, "works": 3}
+    i, j, _ = min(cells, key=lambda p: rank.get(p[2].get("failure") or outcome(p[2]), 4))
+    return (f"mcp-skew simulate --client '{matrix.clients[i].notation}' "
+            f"--server '{matrix.servers[j].notation}' --trace")
+
+
+def _wrap(key: str, text: str, width: int) -> list[str]:
+    wrapped = textwrap.wrap(text, _WIDTH, initial_indent=f"  {key:<{width}}  ",
+                            subsequent_indent=" " * (width + 4), break_on_hyphens=False,
+                            break_long_words=False)
+    return [line.replace("\u00a0", " ") for line in wrapped]
+
+
+def _footer(matrix: Matrix, view: View) -> list[str]:
+    legend = legend_lines(matrix, view)
+    width = max(len(k) for k, _ in legend)
+    lines = ["", "Legend:"]
+    for key, text in legend:
+        lines += _wrap(key, text, width)
+    if view == "features":
+        groups = features_groups(matrix)
+        if groups:
+            lines += ["", "Features lost (client's newest revision → negotiated revision):"]
+            for new, got, n, lost in groups:
+                head = f"{short(matrix, new)} → {short(matrix, got)}"
+                lines += _wrap(head, f"{n} pair{'s' * (n != 1)}: {', '.join(lost)}", 15)
+    lines += ["", summary_line(matrix),
+              f"One pair in detail: {example_command(matrix)}",
+              "Every pair with its transcript: mcp-skew matrix --format html --out matrix.html"]
+    return lines
+
+
+# -- Renderers ------------------------------------------------------------------------
+_DATE_LIKE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def stack(label: str, width: int = 7) -> str:
+    """A column label on several short lines: ``legacy\n25-06\n+25-03``.
+
+    Words split at spaces; a longer word splits before ``+``, after ``..`` or
+    after ``-`` (a full date stays whole).
+    """
+    lines: list[str] = []
+    for word in label.split(" "):
+        if len(word) <= width or _DATE_LIKE.fullmatch(word):
+            lines.append(word)
+            continue
+        pieces = [p for p in re.split(r"(?=\+)|(?<=\.\.)|(?<=[a-z]-)", word) if p]
+        line = ""
+        for piece in pieces:
+            if line and len(line) + len(piece) > width:
+                lines.append(line)
+                line = ""
+            line += piece
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def render_text(matrix: Matrix, view: View = "pairs", *, color: bool = False,
+                tablefmt: str = "simple") -> str:
+    """The terminal view: a table with stacked column labels, the legend, the summary."""
+    def decorate(cell: dict[str, Any], text: str) -> str:
+        return f"{_ANSI[outcome(cell)]}{text}\x1b[0m" if color else text
+
+    headers, rows = _grid(matrix, view, decorate, stack)
+    heading = "MCP compatibility matrix" if view == "pairs" else "MCP feature matrix"
+    title = f"{heading}. {title_line(matrix, view)}"
+    if tablefmt == "simple":  # the header as a row: tabulate pads real headers by two
+        table = tabulate([headers, SEPARATING_LINE, *rows], tablefmt="simple",
+                         disable_numparse=True)
+    else:
+        table = tabulate(rows, headers, tablefmt=tablefmt, disable_numparse=True)
+    return "\n".join([title, "", table, *_footer(matrix, view)]) + "\n"
+
+
+def render_grid(matrix: Matrix, view: View = "pairs", *, color: bool = False) -> str:
+    """The same as :func:`render_text`, ruled (tabulate's ``grid``)."""
+    return render_text(matrix, view, color=color, tablefmt="grid")
+
+
+def _md(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(matrix: Matrix, view: View = "pairs", *, github: bool = False) -> str:
+    """Markdown (a pipe table); ``github`` adds colour marks and a list of failures."""
+    def decorate(cell: dict[str, Any], text: str) -> str:
+        return f"{_EMOJI[outcome(cell)]} {_md(text)}" if github else _md(text)
+
+    headers, rows = _grid(matrix, view, decorate, _md)
+    rows = [[_md(row[0]), *row[1:]] for row in rows]
+    table = tabulate(rows, headers, tablefmt="github" if github else "pipe",
+                     disable_numparse=True)
+    title = "Compatibility matrix" + (": features" if view == "features" else "")
+    lines = [f"# {title}", "",
+             f"{title_line(matrix, view)} Generated by `mcp-skew matrix`.", "", table, ""]
+    lines += [f"- `{_md(k)}`: {_md(t)}" for k, t in legend_lines(matrix, view)]
+    if view == "features":
+        lines += ["", "Features lost (client's newest revision → negotiated revision):", ""]
+        lines += [f"- {short(matrix, new)} → {short(matrix, got)} ({n} pair{'s' * (n != 1)}): "
+                  f"{', '.join(lost)}"
+                  for new, got, n, lost in features_groups(matrix)]
+    peers = [[role, f"`{_md(a.label)}`", f"`{_md(a.notation)}`"]
+             for role, axes in (("client", matrix.clients), ("server", matrix.servers))
+             for a in axes]
+    lines += ["", f"**Summary:** {summary_line(matrix)}", "",
+              tabulate(peers, ["peer", "label", "spec"], tablefmt="github" if github else "pipe",
+                       disable_numparse=True)]
+    if github:
+        lines += _github_failures(matrix)
+    lines += ["", f"One pair in detail: `{example_command(matrix)}`"]
+    return "\n".join(lines) + "\n"
+
+
+def _github_failures(matrix: Matrix) -> list[str]:
+    failed = [(i, j, c) for i, j, c in matrix.pairs() if c["status"] != "ok" or steps_failed(c)]
+    if not failed:
+        return []
+    lines = ["", f"<details><summary>Failing pairs ({len(failed)})</summary>", ""]
+    for i, j, cell in failed:
+        why = cell["reason"] or "; ".join(f"{s['name']}: got {s['got']}" for s in
+                                          steps_failed(cell))
+        lines.append(f"- **{_md(matrix.clients[i].label)} × {_md(matrix.servers[j].label)}**: "
+                     f"{_md(why)} (`{_md(' -> '.join(cell['path']))}`)")
+    return [*lines, "", "</details>"]

@@ -1,0 +1,332 @@
+"""A migration guide as data: every change between two revisions, seen from one role.
+
+:func:`build_guide` walks :func:`~mcp_skew.versions.changes_between` (through
+``step_deltas`` of the profile renderer, which pairs each step with its table
+delta in the direction travelled), so a guide lists exactly the rule ids of
+``mcp-skew diff`` in the same order. For each change it adds who breaks
+(:mod:`._severity`), the steps for the chosen role(s), the deprecation windows
+the change sets, and an illustration from two simulator runs when one is
+defined (:mod:`._illustrate`). A legacy-to-modern guide also gets the
+serve-both-eras checklist and its proof (:mod:`._eras`).
+
+Steps come from the change's ``steps``. A step whose text starts with a short
+role lead before a colon ("Servers: ...", "Clients: ...", "HTTP clients with
+authorization: ...", "Servers that keep legacy clients: ...") is for that role;
+any other step is for both. On a downgrade the upgrade steps do not apply, so
+the steps are derived from the delta: what to stop relying on, what to bring
+back, which settings revert.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+from ..versions import (
+    Change,
+    Cite,
+    Deprecation,
+    Impact,
+    Profile,
+    TableDelta,
+    table_delta,
+)
+from ..versions._render import step_deltas
+from ._eras import BothEras, both_eras
+from ._illustrate import Shown, illustrate
+from ._severity import ROLES, Effects, Role, RoleSeverity, effects_of, net_deltas, role_severity
+
+__all__ = [
+    "CHOICES",
+    "GROUPS",
+    "Guide",
+    "GuideChange",
+    "Lost",
+    "RoleChoice",
+    "build_guide",
+    "roles_of",
+    "steps_for",
+]
+
+RoleChoice = Literal["server", "client", "both"]
+CHOICES: Final[tuple[RoleChoice, ...]] = ("server", "client", "both")
+
+#: Impact -> section title, in the order a guide shows them.
+GROUPS: Final[Mapping[Impact, str]] = {
+    Impact.BREAKING: "Breaking changes",
+    Impact.BEHAVIOUR: "Behaviour changes",
+    Impact.DEPRECATION: "Deprecations",
+    Impact.ADDITIVE: "Additive changes",
+    Impact.CLARIFICATION: "Clarifications",
+}
+
+#: How a table reads in a sentence.
+NOUNS: Final[Mapping[str, str]] = {
+    "methods": "methods",
+    "client_capabilities": "client capabilities",
+    "server_capabilities": "server capabilities",
+    "content_types": "content types",
+    "sampling_content_types": "sampling content types",
+    "tool_fields": "Tool fields",
+    "call_tool_result_fields": "CallToolResult fields",
+    "request_meta_required": "required request _meta keys",
+    "request_meta_optional": "optional request _meta keys",
+    "result_meta_optional": "result _meta keys",
+    "result_fields_required": "required result fields",
+    "cacheable_results": "results with caching hints",
+    "cache_fields": "caching hints",
+    "http_headers": "HTTP headers",
+    "modern_error_codes": "modern error codes",
+    "errors": "error codes",
+    "deprecations": "deprecation entries",
+    "features": "features",
+}
+
+#: Tables left out of derived steps and of "what is lost": they restate other tables
+#: (a modern error code is also an error; a deprecation going away loses nothing).
+_QUIET: Final = frozenset({"modern_error_codes", "deprecations"})
+
+
+def roles_of(choice: RoleChoice) -> tuple[Role, ...]:
+    return ROLES if choice == "both" else (choice,)
+
+
+@dataclass(frozen=True, slots=True)
+class GuideChange:
+    """One change on the way, as the guide shows it."""
+
+    change: Change
+    undo: bool
+    deltas: tuple[TableDelta, ...]
+    effects: Effects
+    severity: Mapping[Role, RoleSeverity]
+    steps: Mapping[Role, tuple[str, ...]]
+    deprecations: tuple[tuple[str, Deprecation], ...]
+    illustration: Shown | None
+    cancelled: bool = False  #: every edit is undone by another change between FROM and TO
+
+    @property
+    def id(self) -> str:
+        return self.change.id
+
+    @property
+    def cite(self) -> Cite:
+        return self.change.cite
+
+
+@dataclass(frozen=True, slots=True)
+class Lost:
+    """A row of a table that ``source`` has and ``target`` does not, and the change why."""
+
+    table: str
+    name: str
+    rule: str
+    cite: Cite
+
+
+@dataclass(frozen=True, slots=True)
+class Guide:
+    """Everything a guide says, before rendering."""
+
+    source: Profile
+    target: Profile
+    role: RoleChoice
+    direction: str  #: "upgrade", "downgrade", "sideways" or "same"
+    changes: tuple[GuideChange, ...]
+    lost: tuple[Lost, ...]
+    both_eras: BothEras | None
+
+    @property
+    def roles(self) -> tuple[Role, ...]:
+        return roles_of(self.role)
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(c.id for c in self.changes)
+
+    def group(self, impact: Impact | None) -> tuple[GuideChange, ...]:
+        """The changes of one impact that take effect; ``None``: those that cancel out."""
+        if impact is None:
+            return tuple(c for c in self.changes if c.cancelled)
+        return tuple(c for c in self.changes if c.change.impact is impact and not c.cancelled)
+
+    @property
+    def command(self) -> str:
+        return f"mcp-skew migrate {self.source.revision} {self.target.revision} --role {self.role}"
+
+
+# -- steps ----------------------------------------------------------------------------
+
+_LEAD = re.compile(r"^(?P<lead>[^:`]{1,60}):\s+(?P<rest>.*)$", re.DOTALL)
+
+
+def _step_role(step: str) -> tuple[frozenset[Role], str]:
+    """Which roles a step is for, and its text without a bare one-word lead."""
+    match = _LEAD.match(step)
+    if match is None:
+        return frozenset(ROLES), step
+    words = match["lead"].lower().split()
+    if len(words) > 6:
+        return frozenset(ROLES), step
+    head = words[1] if words[0] in ("http", "stdio") and len(words) > 1 else words[0]
+    if head in ("server", "servers"):
+        roles: frozenset[Role] = frozenset({"server"})
+    elif head in ("client", "clients"):
+        roles = frozenset({"client"})
+    else:
+        return frozenset(ROLES), step
+    rest = match["rest"]
+    if len(words) == 1:  # "Servers: do x" -> "Do x" under "Steps for servers"
+        return roles, rest[:1].upper() + rest[1:]
+    return roles, step
+
+
+def steps_for(change: Change, role: Role) -> tuple[str, ...]:
+    """The change's own steps that apply to ``role``."""
+    out: list[str] = []
+    for step in change.steps:
+        roles, text = _step_role(step)
+        if role in roles:
+            out.append(text)
+    return tuple(out)
+
+
+def _value(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, enum.Enum):
+        return str(value.value)
+    return str(value)
+
+
+def _undo_steps(deltas: tuple[TableDelta, ...], target: str) -> tuple[str, ...]:
+    out: list[str] = []
+    for d in deltas:
+        if d.name in _QUIET or d.name == "features":
+            continue
+        noun = NOUNS.get(d.name, d.name)
+        if d.removed:
+            out.append(f"Stop relying on {noun} {', '.join(d.removed)}: {target} does not "
+                       "have them.")
+        if d.added:
+            out.append(f"Support {noun} {', '.join(d.added)} again: {target} has them.")
+        if d.changed:
+            out.append(f"Use the {target} form of {noun} {', '.join(d.changed)}.")
+        if not (d.added or d.removed or d.changed) and d.name not in NOUNS:
+            out.append(f"Go back to the {target} setting of {d.name}: {_value(d.after)} "
+                       f"(instead of: {_value(d.before)}).")
+    return tuple(out)
+
+
+def _fallback_steps(change: Change, undo: bool, role: Role,
+                    deprecations: tuple[tuple[str, Deprecation], ...], target: str
+                    ) -> tuple[str, ...]:
+    impact = change.impact
+    if impact is Impact.DEPRECATION and not undo and deprecations:
+        return tuple(f"Plan to move off {name}: {dep.migration} (removal: {dep.removal})."
+                     for name, dep in deprecations)
+    if impact is Impact.DEPRECATION:
+        return (f"Nothing to change: it still works in {target}.",)
+    if impact is Impact.CLARIFICATION:
+        return ("Nothing to change on the wire.",)
+    if impact is Impact.ADDITIVE:
+        return ((f"Stop relying on it: {target} does not have it.",) if undo
+                else ("Nothing required; adopt it when you need it.",))
+    if undo:
+        return (f"Go back to the {target} behaviour: this rule does not apply there.",)
+    return (f"No {role}-side steps: the change is on the other side.",)
+
+
+def _role_steps(change: Change, role: Role, *, undo: bool, deltas: tuple[TableDelta, ...],
+                deprecations: tuple[tuple[str, Deprecation], ...], target: str
+                ) -> tuple[str, ...]:
+    steps = _undo_steps(deltas, target) if undo else steps_for(change, role)
+    return steps or _fallback_steps(change, undo, role, deprecations, target)
+
+
+def _deprecations(change: Change) -> tuple[tuple[str, Deprecation], ...]:
+    rows: dict[str, Deprecation] = {}
+    for edits in (change.add, change.replace):
+        table = edits.get("deprecations")
+        if isinstance(table, Mapping):
+            rows.update({str(k): v for k, v in table.items() if isinstance(v, Deprecation)})
+    return tuple(sorted(rows.items()))
+
+
+# -- building ---------------------------------------------------------------------------
+
+
+def _direction(undos: list[bool]) -> str:
+    if not undos:
+        return "same"
+    if all(undos):
+        return "downgrade"
+    return "upgrade" if not any(undos) else "sideways"
+
+
+def _lost(source: Profile, target: Profile, changes: tuple[GuideChange, ...]) -> tuple[Lost, ...]:
+    net = {d.name: set(d.removed) for d in table_delta(source, target)}
+    found: dict[tuple[str, str], Lost] = {}
+    for item in changes:
+        for d in item.deltas:
+            if d.name in _QUIET:
+                continue
+            for name in d.removed:
+                if name in net.get(d.name, ()):
+                    found[(d.name, name)] = Lost(d.name, name, item.id, item.cite)
+    order = {name: i for i, name in enumerate(NOUNS)}
+    return tuple(sorted(found.values(), key=lambda x: (order.get(x.table, 99), x.name)))
+
+
+def build_guide(source: Profile, target: Profile, role: RoleChoice = "both", *,
+                proof: bool = True) -> Guide:
+    """The guide from ``source`` to ``target`` (either may be the older) for ``role``.
+
+    ``proof=False`` leaves out the serve-both-eras section (for callers that only
+    need the changes).
+    """
+    roles = roles_of(role)
+    items: list[GuideChange] = []
+    for step, deltas in step_deltas(source, target):
+        change = step.change
+        net = net_deltas(deltas, source, target)
+        cancelled = bool(deltas) and not net
+        effects = Effects() if cancelled else effects_of(change, step.undo, net, (source, target))
+        deprecations = _deprecations(change)
+        items.append(GuideChange(
+            change=change,
+            undo=step.undo,
+            deltas=deltas,
+            effects=effects,
+            severity={
+                r: role_severity(r, change, undo=step.undo, effects=effects,
+                                 deprecations=deprecations, source=source.revision,
+                                 target=target.revision, cancelled=cancelled)
+                for r in roles
+            },
+            steps={
+                r: (f"Nothing to do: {source.revision} and {target.revision} agree here.",)
+                if cancelled else
+                _role_steps(change, r, undo=step.undo, deltas=deltas,
+                            deprecations=deprecations, target=target.revision)
+                for r in roles
+            },
+            deprecations=deprecations,
+            illustration=None if cancelled else illustrate(change.id, source, target),
+            cancelled=cancelled,
+        ))
+    changes = tuple(items)
+    return Guide(
+        source=source,
+        target=target,
+        role=role,
+        direction=_direction([c.undo for c in changes]),
+        changes=changes,
+        lost=_lost(source, target, changes),
+        both_eras=both_eras(source, target) if proof and "server" in roles else None,
+    )

@@ -1,0 +1,98 @@
+"""The generated guides under ``docs/migrations``: which pairs, the index, write and check.
+
+The pages are the guides for each adjacent pair of built-in revisions and for
+each legacy revision to the latest one, rendered as markdown for both roles,
+plus an index (``README.md``). They are regenerated, never edited:
+``python -m mcp_skew.migrate --write docs/migrations`` rewrites them and a test
+runs the ``--check`` side, naming that command when a page is out of date.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import Final
+
+from ..versions import BUILTIN, Era, Impact, Profile
+from ._format import GENERATED_NOTE, render_markdown
+from ._guide import Guide, build_guide
+
+__all__ = ["INDEX", "REGENERATE", "guide_pairs", "page_name", "pages", "write_pages"]
+
+#: The command that regenerates the pages (quoted by the drift test).
+REGENERATE: Final = "python -m mcp_skew.migrate --write docs/migrations"
+INDEX: Final = "README.md"
+
+
+def guide_pairs(profiles: tuple[Profile, ...] = BUILTIN) -> tuple[tuple[Profile, Profile], ...]:
+    """Each adjacent pair, oldest first, then each legacy revision to the latest."""
+    pairs = list(itertools.pairwise(profiles))
+    latest = profiles[-1]
+    for profile in profiles[:-1]:
+        if profile.era is Era.LEGACY and (profile, latest) not in pairs:
+            pairs.append((profile, latest))
+    return tuple(pairs)
+
+
+def page_name(source: Profile, target: Profile) -> str:
+    return f"{source.revision}_to_{target.revision}.md"
+
+
+def _index(guides: list[Guide]) -> str:
+    lines = [
+        f"<!-- {GENERATED_NOTE} -->",
+        "",
+        "# Migration guides",
+        "",
+        "One guide per adjacent pair of revisions and one from each legacy revision to "
+        f"{guides[-1].target.revision if guides else 'the latest'}, for servers and clients. "
+        "Each lists every change on the way with its rule id, citation, severity for each "
+        "role and concrete steps, illustrates the breaking ones with simulator runs, and "
+        "(from the legacy era to the modern one) says how to serve both eras.",
+        "",
+        "For any other pair, or one role, or JSON or HTML: "
+        "`mcp-skew migrate FROM TO [--role server|client|both] [--format markdown|json|html]`.",
+        f"Regenerate these pages with `{REGENERATE}`.",
+        "",
+        "| guide | eras | changes | breaking | serve both eras |",
+        "|---|---|---|---|---|",
+    ]
+    for guide in guides:
+        src, dst = guide.source, guide.target
+        link = f"[{src.revision} to {dst.revision}]({page_name(src, dst)})"
+        eras = f"{src.era.value} to {dst.era.value}"
+        both = "yes" if guide.both_eras is not None else "-"
+        lines.append(f"| {link} | {eras} | {len(guide.changes)} | "
+                     f"{len(guide.group(Impact.BREAKING))} | {both} |")
+    return "\n".join(lines) + "\n"
+
+
+def pages() -> dict[str, str]:
+    """File name -> text of every generated page, the index last."""
+    guides = [build_guide(a, b, "both") for a, b in guide_pairs()]
+    out = {page_name(g.source, g.target): render_markdown(g, note=True) for g in guides}
+    out[INDEX] = _index(guides)
+    return out
+
+
+def write_pages(directory: Path, *, check: bool = False) -> list[str]:
+    """Write (or, with ``check``, compare) the pages; returns the names that differ.
+
+    A markdown file in ``directory`` that is no longer generated counts as
+    different; writing removes it.
+    """
+    wanted = pages()
+    stale = [
+        name for name, text in wanted.items()
+        if not (directory / name).is_file()
+        or (directory / name).read_text(encoding="utf-8") != text
+    ]
+    extra = sorted(p.name for p in directory.glob("*.md") if p.name not in wanted) \
+        if directory.is_dir() else []
+    if not check:
+        directory.mkdir(parents=True, exist_ok=True)
+        for name in stale:
+            (directory / name).write_text(wanted[name], encoding="utf-8")
+        for name in extra:
+            (directory / name).unlink()
+    return stale + extra
