@@ -84,7 +84,10 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 "sampling_content_types": ["audio"],
                 "features": ["audio-content"],
             },
-            steps=("Servers: clients of 2024-11-05 do not know the audio block; send it only to 2025-03-26+.",),
+            steps=(
+                "Servers: clients of 2024-11-05 do not know the audio block; send it only to "
+                "2025-03-26+.",
+            ),
         ),
         Change(
             id="completions-capability",
