@@ -1,0 +1,100 @@
+"""``mcp-skew serve PEER``: a simulated server as a real MCP server, on stdio or HTTP."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any
+
+from ..errors import UsageError
+from ..serve import HttpEndpoint, LogWriter, make_http_server, serve_stdio, server_url
+from ..simulator import parse_peer
+
+__all__ = ["parse_address", "register"]
+
+DEFAULT_HOST = "127.0.0.1"
+
+
+def register(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "serve",
+        help="run a simulated server as a real MCP server (stdio, or HTTP with --http)",
+        description="Run a simulated server of any revision, kind and quirks as a real MCP "
+        "server, e.g. legacy:2025-06-18+silent or dual:2026-07-28,2025-11-25. It offers the "
+        "tools echo and fail (a tool error, isError), the resource mem://hello, and no prompts; "
+        "an unknown tool and a missing resource get the protocol errors of the revision in use. "
+        "On stdio it reads newline-delimited JSON-RPC from standard input and writes only MCP "
+        "messages to standard output; everything else goes to standard error.",
+    )
+    p.add_argument("peer", metavar="PEER", help="server peer spec, KIND:REV[,REV...][+QUIRK...]")
+    p.add_argument("--http", metavar="[HOST:]PORT",
+                   help="serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio "
+                   f"(HOST defaults to {DEFAULT_HOST}; PORT 0 picks a free port)")
+    p.add_argument("--allow-remote", action="store_true",
+                   help="allow a HOST that is not loopback, and any Origin header")
+    p.add_argument("--record", metavar="FILE",
+                   help="append the wire log (JSON Lines; see mcp-skew show-log) to FILE")
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="say nothing on standard error but the address and errors")
+    p.set_defaults(func=_main)
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """``PORT``, ``HOST:PORT`` or ``[V6]:PORT`` -> (host, port)."""
+    host, sep, port_text = text.rpartition(":")
+    if not sep:
+        host, port_text = "", text
+    host = host.strip("[]") or DEFAULT_HOST
+    if not port_text.isdigit() or int(port_text) > 65535:
+        raise UsageError(f"--http {text!r}: expected [HOST:]PORT, e.g. 127.0.0.1:8808")
+    return host, int(port_text)
+
+
+def _say(quiet: bool) -> Any:
+    def say(text: str) -> None:
+        if not quiet:
+            print(f"mcp-skew serve: {text}", file=sys.stderr, flush=True)
+    return say
+
+
+def _main(args: argparse.Namespace) -> int:
+    spec = parse_peer(args.peer, "server")
+    say = _say(args.quiet)
+    log = LogWriter(args.record) if args.record else None
+    try:
+        if args.http is None:
+            if log:
+                log.event("start", f"mcp-skew serve {spec.notation} on stdio", peer=spec.notation)
+            say(f"simulated server {spec.notation} on stdio")
+            try:
+                return serve_stdio(spec, sys.stdin.buffer, sys.stdout.buffer, say=say, log=log)
+            except KeyboardInterrupt:
+                return 130
+        return _serve_http(args, spec, say, log)
+    finally:
+        if log:
+            log.close()
+
+
+def _serve_http(args: argparse.Namespace, spec: Any, say: Any, log: LogWriter | None) -> int:
+    host, port = parse_address(args.http)
+    endpoint = HttpEndpoint(spec, say=say, allow_remote=args.allow_remote)
+    server = make_http_server(endpoint, host, port, log=log)
+    url = server_url(server)
+    if log:
+        log.event("start", f"mcp-skew serve {spec.notation} on {url}", peer=spec.notation,
+                  url=url)
+    print(f"mcp-skew serve: simulated server {spec.notation} on {url}", file=sys.stderr,
+          flush=True)
+    try:
+        if spec.ms("slow", 0):
+            say(f"slow start: answering in {spec.ms('slow', 0)} ms")
+            time.sleep(spec.ms("slow", 0) / 1000)
+        server.serve_forever(poll_interval=0.1)
+    except KeyboardInterrupt:
+        say("interrupted; stopping")
+    finally:
+        server.stopping.set()
+        server.server_close()
+    return server.exit_code

@@ -1,0 +1,56 @@
+"""Real wire I/O around the simulator: serve a simulated server, record, read and replay logs.
+
+- :func:`serve_stdio` and :func:`make_http_server` run a simulated server as a
+  real MCP server (``mcp-skew serve``);
+- :func:`run_proxy` sits between a client and a stdio server and writes a wire
+  log (``mcp-skew record``); :class:`LogWriter` and :func:`read_log` are the log;
+- :func:`annotate` and :func:`render_log` read a log the way a person does
+  (``mcp-skew show-log``);
+- :func:`replay_simulated` and :func:`replay_command` send a log's client side
+  again and compare the answers (``mcp-skew replay``).
+
+The log format is described in :mod:`mcp_skew.serve._log`.
+"""
+
+from __future__ import annotations
+
+from ._annotate import Annotation, Annotator, annotate
+from ._http import HttpEndpoint, HttpRequest, HttpResponse, make_http_server, server_url
+from ._log import NO_MESSAGE, LineSplitter, LogEntry, LogWriter, read_log
+from ._proxy import run_proxy
+from ._replay import (
+    Exchange,
+    ReplayReport,
+    json_diff,
+    render_replay,
+    replay_command,
+    replay_simulated,
+)
+from ._show import render_log
+from ._stdio import StdioServer, serve_stdio
+
+__all__ = [
+    "NO_MESSAGE",
+    "Annotation",
+    "Annotator",
+    "Exchange",
+    "HttpEndpoint",
+    "HttpRequest",
+    "HttpResponse",
+    "LineSplitter",
+    "LogEntry",
+    "LogWriter",
+    "ReplayReport",
+    "StdioServer",
+    "annotate",
+    "json_diff",
+    "make_http_server",
+    "read_log",
+    "render_log",
+    "render_replay",
+    "replay_command",
+    "replay_simulated",
+    "run_proxy",
+    "serve_stdio",
+    "server_url",
+]

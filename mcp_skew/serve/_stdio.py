@@ -1,0 +1,158 @@
+"""A simulated server as a real MCP server on standard input and output.
+
+Theory of operation
+-------------------
+One line in, one :meth:`SimServer.receive`, its replies out: newline-delimited
+JSON-RPC, one message per line, flushed at once (``basic/transports`` stdio
+framing of every revision). The quirks act in real time: ``slow=MS`` sleeps
+before the first read, ``silent`` leaves a request unanswered, ``silent-exit``
+ends the process on the next input, and any :class:`Reaction` with ``exit``
+ends it (exit code 1, as a crashed server's would be).
+
+What the simulated server cannot read is answered here, at the edge: a line
+that is not JSON gets ``-32700 Parse error``; a batch (a JSON array) is served
+element by element where one of the server's revisions allows batching
+(2025-03-26), else refused with ``-32600``. Standard output carries only MCP
+messages; everything said to a person goes to standard error.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from typing import IO, Any
+
+from ..simulator import PeerSpec, Reaction, SimServer
+from ._log import LogWriter, decode_line
+
+__all__ = ["Say", "StdioServer", "describe", "encode", "serve_stdio"]
+
+Say = Callable[[str], None]
+Message = dict[str, Any]
+
+#: Exit code when the simulated server ends itself (``silent-exit`` and the like).
+EXIT_QUIRK = 1
+
+
+def encode(message: Any) -> bytes:
+    """One message as a line of compact JSON, ``\\n`` included."""
+    return (json.dumps(message, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
+
+
+def _parse_error(detail: str) -> Message:
+    return {"jsonrpc": "2.0", "id": None,
+            "error": {"code": -32700, "message": f"Parse error: {detail}"}}
+
+
+def describe(message: Any) -> str:
+    """A few words about a message, for the log on standard error."""
+    if not isinstance(message, dict):
+        return f"batch of {len(message)}" if isinstance(message, list) else "not an object"
+    ident = f" id={json.dumps(message['id'])}" if "id" in message else ""
+    if "method" in message:
+        return f"{message['method']}{ident}"
+    error = message.get("error")
+    if isinstance(error, dict):
+        return f"error {error.get('code')}{ident}"
+    result = message.get("result")
+    if isinstance(result, dict) and "protocolVersion" in result:
+        return f"result{ident} (protocolVersion {result['protocolVersion']})"
+    return f"result{ident}"
+
+
+class StdioServer:
+    """Feeds lines to one :class:`SimServer`; returns the lines to write back."""
+
+    def __init__(self, spec: PeerSpec, say: Say) -> None:
+        self.spec = spec
+        self.server = SimServer(spec)
+        self.say = say
+        self.exit = False
+
+    def batching(self) -> bool:
+        return any(self.spec.profile(r).settings.get("batching") for r in self.spec.revisions)
+
+    def handle_line(self, text: str) -> list[Any]:
+        """The replies to one line (each is written as a line of its own, a batch as one)."""
+        if not text.strip():
+            return []
+        try:
+            message = json.loads(text)
+        except json.JSONDecodeError as exc:
+            self.say(f"recv a line that is not JSON ({exc.msg}); answering -32700")
+            return [_parse_error(exc.msg)]
+        if isinstance(message, list):
+            return self._batch(message)
+        if not isinstance(message, dict):
+            return [{"jsonrpc": "2.0", "id": None,
+                     "error": {"code": -32600, "message": "Invalid request: not an object"}}]
+        return list(self._one(message).replies)
+
+    def _batch(self, batch: list[Any]) -> list[Any]:
+        if not self.batching() or not batch:
+            self.say(f"recv a batch of {len(batch)}; refused (-32600)")
+            revs = ", ".join(self.spec.revisions)
+            return [{"jsonrpc": "2.0", "id": None,
+                     "error": {"code": -32600,
+                               "message": f"Invalid request: no JSON-RPC batches in {revs}"}}]
+        replies: list[Any] = []
+        for item in batch:
+            if isinstance(item, dict):
+                replies += self._one(item).replies
+            if self.exit:
+                break
+        return [replies] if replies else []
+
+    def _one(self, message: Message) -> Reaction:
+        self.say(f"recv {describe(message)}")
+        try:
+            reaction = self.server.receive(message)
+        except Exception as exc:  # a message the simulator cannot read: answer, do not die
+            self.say(f"internal error on {describe(message)}: {exc!r}")
+            return Reaction(replies=[{"jsonrpc": "2.0", "id": message.get("id"),
+                                      "error": {"code": -32603, "message": "Internal error"}}])
+        for reply in reaction.replies:
+            self.say(f"send {describe(reply)}")
+        if not reaction.replies and "id" in message and "method" in message:
+            self.say(f"no answer to {describe(message)} (server quirks: {self._quirks()})")
+        if reaction.exit:
+            self.exit = True
+            self.say("the simulated server exits now (quirk), without answering")
+        return reaction
+
+    def _quirks(self) -> str:
+        return ", ".join(name for name, _ in self.spec.quirks) or "none"
+
+
+def serve_stdio(spec: PeerSpec, stdin: IO[bytes], stdout: IO[bytes], *, say: Say,
+                log: LogWriter | None = None, sleep: Callable[[float], None] = time.sleep
+                ) -> int:
+    """Serve until standard input ends (exit code 0) or the server exits (1)."""
+    loop = StdioServer(spec, say)
+    delay = loop.server.startup_ms
+    if delay:
+        say(f"slow start: reading standard input in {delay} ms")
+        sleep(delay / 1000)
+    while True:
+        raw = stdin.readline()
+        if not raw:
+            say("standard input closed; exiting")
+            if log:
+                log.event("client-eof", "the client closed the server's standard input")
+            return 0
+        partial = not raw.endswith(b"\n")
+        text = decode_line(raw[:-1] if not partial else raw)
+        if log:
+            log.line("c2s", text, partial=partial)
+        for reply in loop.handle_line(text):
+            line = encode(reply)
+            stdout.write(line)
+            stdout.flush()
+            if log:
+                log.line("s2c", line[:-1])
+        if loop.exit:
+            if log:
+                log.event("exit", f"server exited with code {EXIT_QUIRK} (simulated quirk)",
+                          side="server", code=EXIT_QUIRK)
+            return EXIT_QUIRK

@@ -1,0 +1,239 @@
+"""``mcp-skew record``: a transparent stdio proxy that logs every line, with tiny servers."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mcp_skew.serve import LineSplitter, LogWriter, read_log
+
+TIMEOUT = 20
+
+
+def readline(stream: Any, timeout: float = TIMEOUT) -> Any:
+    """One line from a child's pipe, or fail after ``timeout`` (a test never hangs)."""
+    box: list[Any] = []
+    reader = threading.Thread(target=lambda: box.append(stream.readline()), daemon=True)
+    reader.start()
+    reader.join(timeout)
+    assert box, f"no line within {timeout} s"
+    return box[0]
+
+#: Echoes each chunk of stdin to stdout unchanged, notes it on stderr; exits 0 at EOF,
+#: or as argv[1] says: "exit:N" after the first chunk, "kill" (SIGKILL itself), "term"
+#: (prints 'ready', then on SIGTERM prints 'got TERM' and exits 0), "wait-eof".
+ECHO = r'''
+import os, signal, sys
+mode = sys.argv[1] if len(sys.argv) > 1 else ""
+if mode == "term":
+    def on_term(signum, frame):
+        os.write(1, b"got TERM\n")
+        os._exit(0)
+    signal.signal(signal.SIGTERM, on_term)
+    os.write(1, b"ready\n")
+    signal.pause()
+if mode == "wait-eof":
+    while os.read(0, 65536):
+        pass
+    os.write(1, b"saw EOF\n")
+    sys.exit(0)
+while True:
+    chunk = os.read(0, 65536)
+    if not chunk:
+        break
+    os.write(1, chunk)
+    os.write(2, b"echoed %d bytes\n" % len(chunk))
+    if mode.startswith("exit:"):
+        sys.exit(int(mode[5:]))
+    if mode == "kill":
+        os.kill(os.getpid(), signal.SIGKILL)
+'''
+
+
+@pytest.fixture
+def echo(tmp_path: Path) -> Path:
+    path = tmp_path / "echo.py"
+    path.write_text(ECHO)
+    return path
+
+
+def record(log: Path, echo: Path, *args: str, data: bytes = b"") -> subprocess.CompletedProcess[
+        bytes]:
+    return subprocess.run([sys.executable, "-m", "mcp_skew", "record", "--log", str(log), "--",
+                           sys.executable, str(echo), *args], input=data, capture_output=True,
+                          timeout=TIMEOUT, check=False)
+
+
+def joined(log: Path, direction: str) -> bytes:
+    entries, _ = read_log(log)
+    out = b""
+    for e in entries:
+        if e.dir == direction:
+            assert e.line is not None
+            out += e.line.encode("utf-8", "surrogateescape") + (b"" if e.partial else b"\n")
+    return out
+
+
+#: Awkward bytes: unicode, invalid UTF-8, CRLF, an empty line, a long line, no final newline.
+AWKWARD = (b'{"jsonrpc":"2.0","id":1,"method":"initialize"}\n'
+           + "caf\u00e9 \u2603 \U0001f600\n".encode()
+           + b"\xff\xfe invalid utf-8 \xc3\n"
+           + b"crlf line\r\n"
+           + b"\n"
+           + b"x" * 200_000 + b"\n"
+           + b"no newline at the end")
+
+
+def test_bytes_pass_unchanged_and_the_log_rebuilds_them(tmp_path: Path, echo: Path) -> None:
+    log = tmp_path / "wire.jsonl"
+    proc = record(log, echo, data=AWKWARD)
+    assert proc.returncode == 0
+    assert proc.stdout == AWKWARD  # the echo server returns what it got: the proxy is clean
+    assert joined(log, "c2s") == AWKWARD
+    assert joined(log, "s2c") == AWKWARD
+    entries, warnings = read_log(log)
+    assert not warnings
+    first = next(e for e in entries if e.dir == "c2s")
+    assert first.message == {"jsonrpc": "2.0", "id": 1, "method": "initialize"}
+    assert next(e for e in entries if e.dir == "c2s" and e.partial).line == \
+        "no newline at the end"
+
+
+def test_stderr_passes_through_and_is_logged(tmp_path: Path, echo: Path) -> None:
+    log = tmp_path / "wire.jsonl"
+    proc = record(log, echo, data=b"hello\n")
+    assert b"echoed 6 bytes" in proc.stderr
+    entries, _ = read_log(log)
+    assert any(e.dir == "stderr" and e.line == "echoed 6 bytes" for e in entries)
+    assert entries[0].event == "start" and entries[0].fields["argv"][-1] == str(echo)
+    assert entries[-1].event == "exit" and entries[-1].fields["code"] == 0
+
+
+def test_a_crash_is_logged_with_its_exit_code(tmp_path: Path, echo: Path) -> None:
+    log = tmp_path / "wire.jsonl"
+    proc = record(log, echo, "exit:3", data=b"one\ntwo\n")
+    assert proc.returncode == 3
+    entries, _ = read_log(log)
+    assert entries[-1].text == "server exited with code 3"
+
+
+def test_a_kill_is_logged_with_its_signal(tmp_path: Path, echo: Path) -> None:
+    log = tmp_path / "wire.jsonl"
+    proc = record(log, echo, "kill", data=b"one\n")
+    assert proc.returncode == 128 + signal.SIGKILL
+    entries, _ = read_log(log)
+    assert entries[-1].fields["signal"] == "SIGKILL"
+    assert any(e.dir == "c2s" and e.line == "one" for e in entries)  # nothing seen is lost
+
+
+def test_closing_our_stdin_closes_the_servers(tmp_path: Path, echo: Path) -> None:
+    log = tmp_path / "wire.jsonl"
+    proc = record(log, echo, "wait-eof", data=b"a\nb\n")
+    assert proc.returncode == 0 and proc.stdout == b"saw EOF\n"
+    events = [e.event for e in read_log(log)[0] if e.dir == "event"]
+    assert events == ["start", "eof", "exit"]
+
+
+def test_sigterm_is_passed_on_and_the_log_is_flushed_as_it_goes(tmp_path: Path,
+                                                                echo: Path) -> None:
+    log = tmp_path / "wire.jsonl"
+    cmd = [sys.executable, "-m", "mcp_skew", "record", "--log", str(log), "--",
+           sys.executable, str(echo), "term"]
+    with subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE) as proc:
+        try:
+            assert proc.stdout
+            assert readline(proc.stdout) == b"ready\n"
+            lines = [e.line for e in read_log(log)[0] if e.dir == "s2c"]
+            assert lines == ["ready"]  # already on disk while everything still runs
+            proc.send_signal(signal.SIGTERM)
+            assert readline(proc.stdout) == b"got TERM\n"
+            assert proc.wait(TIMEOUT) == 0
+        finally:
+            proc.kill()
+    entries, _ = read_log(log)
+    assert any(e.event == "signal" and e.fields["signal"] == "SIGTERM" for e in entries)
+
+
+def test_a_command_that_cannot_run(tmp_path: Path) -> None:
+    log = tmp_path / "wire.jsonl"
+    proc = subprocess.run([sys.executable, "-m", "mcp_skew", "record", "--log", str(log), "--",
+                           str(tmp_path / "no-such-server")], capture_output=True,
+                          timeout=TIMEOUT, check=False)
+    assert proc.returncode == 127 and b"cannot run" in proc.stderr
+    assert read_log(log)[0][0].event == "spawn-failed"
+
+
+def test_record_needs_a_command(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "mcp_skew", "record", "--log",
+                           str(tmp_path / "x.jsonl"), "--"], capture_output=True, text=True,
+                          timeout=TIMEOUT, check=False)
+    assert proc.returncode == 2 and "give the server command after --" in proc.stderr
+
+
+def test_proxy_in_front_of_a_simulated_server(tmp_path: Path) -> None:
+    log = tmp_path / "wire.jsonl"
+    data = (json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                        "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                                   "clientInfo": {"name": "t", "version": "0"}}}) + "\n").encode()
+    proc = subprocess.run([sys.executable, "-m", "mcp_skew", "record", "--log", str(log), "--",
+                           sys.executable, "-m", "mcp_skew", "serve", "-q", "legacy:2025-06-18"],
+                          input=data, capture_output=True, timeout=TIMEOUT, check=False)
+    assert proc.returncode == 0
+    assert joined(log, "c2s") == data and joined(log, "s2c") == proc.stdout
+    assert json.loads(proc.stdout)["result"]["protocolVersion"] == "2025-06-18"
+
+
+# -- the pieces ---------------------------------------------------------------------------------
+
+def test_line_splitter_keeps_the_tail() -> None:
+    split = LineSplitter()
+    assert split.feed(b"a\nb") == [b"a"]
+    assert split.feed(b"c\n\nd") == [b"bc", b""]
+    assert split.finish() == b"d"
+    assert split.finish() is None
+
+
+def test_log_writer_is_lossless_for_invalid_utf8(tmp_path: Path) -> None:
+    path = tmp_path / "w.jsonl"
+    writer = LogWriter(path)
+    writer.line("c2s", b"\xff\xfe ok")
+    writer.line("s2c", b'{"a":1}')
+    writer.event("exit", "server exited with code 0", code=0)
+    writer.close()
+    raw = path.read_bytes()
+    raw.decode("utf-8")  # the log itself is valid UTF-8
+    entries, _ = read_log(path)
+    assert entries[0].line is not None
+    assert entries[0].line.encode("utf-8", "surrogateescape") == b"\xff\xfe ok"
+    assert not entries[0].is_json and entries[1].message == {"a": 1}
+    assert entries[2].fields["code"] == 0 and entries[2].ms >= entries[0].ms
+
+
+def test_log_flushed_line_by_line(tmp_path: Path) -> None:
+    path = tmp_path / "w.jsonl"
+    writer = LogWriter(path)
+    writer.line("c2s", b"first")
+    assert json.loads(path.read_text())["line"] == "first"  # on disk before close
+    writer.close()
+    os.remove(path)
+
+
+def test_timestamps_are_iso_and_ms(tmp_path: Path) -> None:
+    path = tmp_path / "w.jsonl"
+    writer = LogWriter(path)
+    writer.line("c2s", b"x")
+    time.sleep(0.01)
+    writer.line("s2c", b"y")
+    writer.close()
+    first, second = (json.loads(x) for x in path.read_text().splitlines())
+    assert first["t"].endswith("Z") and "T" in first["t"]
+    assert second["ms"] >= first["ms"] + 5

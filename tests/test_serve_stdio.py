@@ -1,0 +1,225 @@
+"""``mcp-skew serve PEER`` on stdio: a simulated server driven by a process writing lines."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mcp_skew.serve import StdioServer, read_log, serve_stdio
+from mcp_skew.simulator import parse_peer
+
+V = "io.modelcontextprotocol/protocolVersion"
+C = "io.modelcontextprotocol/clientCapabilities"
+TIMEOUT = 20
+
+
+def readline(stream: Any, timeout: float = TIMEOUT) -> Any:
+    """One line from a child's pipe, or fail after ``timeout`` (a test never hangs)."""
+    box: list[Any] = []
+    reader = threading.Thread(target=lambda: box.append(stream.readline()), daemon=True)
+    reader.start()
+    reader.join(timeout)
+    assert box, f"no line within {timeout} s"
+    return box[0]
+
+
+def meta(rev: str = "2026-07-28") -> dict[str, Any]:
+    return {V: rev, C: {}}
+
+
+def discover(msg_id: int = 0, rev: str = "2026-07-28") -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": msg_id, "method": "server/discover",
+            "params": {"_meta": meta(rev)}}
+
+
+def initialize(msg_id: int = 1, rev: str = "2025-11-25") -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": msg_id, "method": "initialize",
+            "params": {"protocolVersion": rev, "capabilities": {},
+                       "clientInfo": {"name": "test", "version": "0"}}}
+
+
+def request(msg_id: int, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"jsonrpc": "2.0", "id": msg_id, "method": method}
+    if params is not None:
+        out["params"] = params
+    return out
+
+
+INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+
+
+def lines(*messages: Any) -> bytes:
+    return b"".join((m if isinstance(m, str) else json.dumps(m)).encode() + b"\n"
+                    for m in messages)
+
+
+def serve(peer: str, data: bytes, *extra: str) -> tuple[int, list[Any], str]:
+    proc = subprocess.run([sys.executable, "-m", "mcp_skew", "serve", peer, *extra],
+                          input=data, capture_output=True, timeout=TIMEOUT, check=False)
+    out = [json.loads(line) for line in proc.stdout.decode().splitlines()]
+    return proc.returncode, out, proc.stderr.decode()
+
+
+def in_process(peer: str, data: bytes) -> tuple[int, list[Any]]:
+    out = io.BytesIO()
+    code = serve_stdio(parse_peer(peer, "server"), io.BytesIO(data), out, say=lambda t: None,
+                       sleep=lambda s: None)
+    return code, [json.loads(x) for x in out.getvalue().decode().splitlines()]
+
+
+# -- over a real process -------------------------------------------------------------------
+
+def test_legacy_initialize_counter_offer_over_stdio() -> None:
+    code, out, err = serve("legacy:2025-06-18", lines(initialize(), INITIALIZED,
+                                                      request(2, "tools/list")))
+    assert code == 0
+    assert out[0]["result"]["protocolVersion"] == "2025-06-18"
+    assert [t["name"] for t in out[1]["result"]["tools"]] == ["echo", "fail"]
+    assert "recv initialize id=1" in err and "standard input closed" in err
+
+
+def test_modern_discover_over_stdio() -> None:
+    code, out, _ = serve("modern:2026-07-28", lines(discover()))
+    result = out[0]["result"]
+    assert code == 0 and result["supportedVersions"] == ["2026-07-28"]
+    assert {"resultType", "ttlMs", "cacheScope"} <= result.keys()
+
+
+def test_dual_era_answers_both_eras() -> None:
+    _, out, _ = serve("dual:2026-07-28,2025-11-25", lines(discover(), initialize()))
+    assert out[0]["result"]["supportedVersions"] == ["2026-07-28"]
+    assert out[1]["result"]["protocolVersion"] == "2025-11-25"
+
+
+def test_silent_leaves_the_probe_unanswered() -> None:
+    code, out, err = serve("legacy:2025-06-18+silent", lines(discover(), initialize()))
+    assert code == 0
+    assert [m["id"] for m in out] == [1]  # only initialize is answered
+    assert "no answer to server/discover id=0" in err
+
+
+def test_silent_exit_exits_on_the_next_input_with_stdin_still_open() -> None:
+    cmd = [sys.executable, "-m", "mcp_skew", "serve", "-q", "legacy:2025-06-18+silent-exit"]
+    with subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE) as proc:
+        assert proc.stdin and proc.stdout
+        try:
+            proc.stdin.write(lines(discover()))
+            proc.stdin.flush()
+            time.sleep(0.5)
+            assert proc.poll() is None  # silent, still alive
+            proc.stdin.write(lines(initialize()))
+            proc.stdin.flush()
+            assert proc.wait(TIMEOUT) == 1
+            assert proc.stdout.read() == b""  # it never answered
+        finally:
+            proc.kill()
+
+
+def test_slow_start_delays_the_first_answer() -> None:
+    cmd = [sys.executable, "-m", "mcp_skew", "serve", "-q", "legacy:2025-11-25+slow=700"]
+    with subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL) as proc:
+        assert proc.stdin and proc.stdout
+        try:
+            time.sleep(0.2)  # let the interpreter start; the slow start begins after it
+            started = time.monotonic()
+            proc.stdin.write(lines(initialize()))
+            proc.stdin.flush()
+            answer = readline(proc.stdout)
+            waited = time.monotonic() - started
+            assert json.loads(answer)["id"] == 1
+            assert waited >= 0.4
+        finally:
+            proc.kill()
+            proc.wait(TIMEOUT)
+
+
+def test_stdout_carries_only_mcp_messages_and_record_keeps_the_transcript(tmp_path: Path
+                                                                          ) -> None:
+    log = tmp_path / "serve.jsonl"
+    data = lines(discover(), initialize(), INITIALIZED, "not json")
+    code, out, _ = serve("legacy:2025-06-18+unknown-32602", data, "--record", str(log))
+    assert code == 0 and all(m["jsonrpc"] == "2.0" for m in out)
+    assert out[0]["error"]["code"] == -32602 and out[-1]["error"]["code"] == -32700
+    entries, warnings = read_log(log)
+    assert not warnings
+    sent = [e.line for e in entries if e.dir == "c2s"]
+    assert "\n".join(sent) + "\n" == data.decode()
+    assert [e.message for e in entries if e.dir == "s2c"] == out
+    assert entries[0].event == "start" and entries[-1].event == "client-eof"
+
+
+def test_quiet_keeps_stderr_empty() -> None:
+    _, _, err = serve("legacy:2025-06-18", lines(initialize()), "-q")
+    assert err == ""
+
+
+def test_bad_peer_is_one_line_and_exit_2() -> None:
+    code, out, err = serve("legacy:2026-07-28", b"")
+    assert code == 2 and out == []
+    assert err.count("\n") == 1 and "legacy peer takes legacy revisions only" in err
+
+
+# -- in process: the catalogue and the edge ------------------------------------------------
+
+def test_catalogue_gives_each_scenario_step_its_error_layer() -> None:
+    code, out = in_process("legacy:2025-11-25", lines(
+        initialize(), INITIALIZED,
+        request(2, "ping"),
+        request(3, "tools/call", {"name": "echo", "arguments": {"text": "hi"}}),
+        request(4, "tools/call", {"name": "fail", "arguments": {}}),
+        request(5, "tools/call", {"name": "no-such-tool", "arguments": {}}),
+        request(6, "resources/read", {"uri": "mem://missing"}),
+        request(7, "resources/read", {"uri": "mem://hello"}),
+        request(8, "prompts/list"),
+        request(9, "resources/templates/list"),
+    ))
+    by_id = {m["id"]: m for m in out}
+    assert code == 0
+    assert by_id[2]["result"] == {}
+    assert by_id[3]["result"]["content"][0]["text"] == "hi"
+    assert by_id[4]["result"]["isError"] is True
+    assert by_id[5]["error"]["code"] == -32602
+    assert by_id[6]["error"]["code"] == -32002
+    assert by_id[7]["result"]["contents"][0]["text"] == "hello"
+    assert by_id[8]["error"]["code"] == -32601  # no prompts: an undeclared capability
+    assert by_id[9]["result"]["resourceTemplates"] == []
+
+
+def test_modern_catalogue_uses_the_modern_not_found_code() -> None:
+    _, out = in_process("modern:2026-07-28", lines(
+        request(1, "resources/read", {"uri": "mem://missing", "_meta": meta()})))
+    assert out[0]["error"]["code"] == -32602
+
+
+def test_batches_only_where_a_revision_allows_them() -> None:
+    batch = json.dumps([initialize(1, "2025-03-26"), request(2, "ping")])
+    _, out = in_process("legacy:2025-03-26", lines(batch))
+    assert isinstance(out[0], list) and [m["id"] for m in out[0]] == [1, 2]
+    _, out = in_process("legacy:2025-06-18", lines(batch))
+    assert out[0]["error"]["code"] == -32600 and out[0]["id"] is None
+
+
+def test_a_message_the_simulator_cannot_read_gets_an_error_not_a_crash() -> None:
+    loop = StdioServer(parse_peer("legacy:2025-11-25", "server"), say=lambda t: None)
+    assert loop.handle_line("[]")[0]["error"]["code"] == -32600
+    assert loop.handle_line("42")[0]["error"]["code"] == -32600
+    assert loop.handle_line("   ") == []
+    odd = loop.handle_line(json.dumps({"jsonrpc": "2.0", "id": 1, "method": 7}))
+    assert odd[0]["error"]["code"] in (-32601, -32603)
+
+
+@pytest.mark.parametrize("peer", ["legacy:2025-06-18+silent-exit", "dual:2026-07-28,2025-11-25+"
+                                  "silent-exit"])
+def test_silent_exit_in_process_returns_exit_code_1(peer: str) -> None:
+    code, out = in_process(peer, lines(request(0, "tools/list"), initialize()))
+    assert code == 1 and out == []
