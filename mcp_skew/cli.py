@@ -32,6 +32,7 @@ COMMANDS = (
     "probe",
     "serve",
     "record",
+    "verify_peer",
 )
 
 

@@ -65,11 +65,24 @@ def register(sub: Any) -> None:
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="colour the text and grid formats (auto: on a terminal, unless "
                    "NO_COLOR is set)")
+    # -- named real peers (owned by mcp_skew.realpeers; issue 7) -------------------------
+    p.add_argument("--set", dest="peer_set", choices=("builtin", "real"), default="builtin",
+                   help="the default rows and columns: builtin (simulated peers) or real (named "
+                   "real implementations: py-mcp@2.3, ts-server@2.4:dual, ...)")
+    p.add_argument("--run-real", action="store_true",
+                   help="also run each pair of named peers with the real packages (installed "
+                   "in cached environments) and mark where prediction and reality differ")
+    # -- end of named real peers ----------------------------------------------------------
     p.set_defaults(func=_main)
 
 
-def _peers(specs: list[str] | None, role: Role) -> tuple[PeerSpec, ...]:
+def _peers(specs: list[str] | None, role: Role, peer_set: str = "builtin"
+           ) -> tuple[PeerSpec, ...]:
     if not specs:
+        if peer_set == "real":  # named real peers (mcp_skew.realpeers; issue 7)
+            from ..realpeers._realmatrix import real_peers  # noqa: PLC0415
+
+            return real_peers(role)
         return builtin_peers(role)
     return tuple(labelled(parse_peer(spec, role)) for spec in specs)
 
@@ -150,7 +163,9 @@ def _matrix(args: argparse.Namespace) -> Matrix:
             raise UsageError("--from renders a matrix already run; it takes no --clients, "
                              "--servers or --scenario")
         return _read(args.source)
-    clients, servers = _peers(args.clients, "client"), _peers(args.servers, "server")
+    peer_set = getattr(args, "peer_set", "builtin")
+    clients = _peers(args.clients, "client", peer_set)
+    servers = _peers(args.servers, "server", peer_set)
     tty = sys.stderr.isatty()
     progress = Progress(sys.stderr, tty=tty) if tty or args.progress else None
     try:
@@ -172,7 +187,13 @@ def _main(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("mcp-skew: interrupted; nothing written", file=sys.stderr)
         return 130
+    if getattr(args, "run_real", False):  # named real peers (mcp_skew.realpeers; issue 7)
+        from ..realpeers._realmatrix import render_real, run_real  # noqa: PLC0415
+
+        matrix = run_real(matrix, progress=Progress(sys.stderr, tty=sys.stderr.isatty()))
     text = render(matrix, args.format, args.view, color=_color(args))
+    if getattr(args, "run_real", False) and args.format in ("text", "markdown", "github"):
+        text += render_real(matrix, args.format)
     if args.out is None:
         sys.stdout.write(text)
         return 0

@@ -43,6 +43,8 @@ NAMED_RESOLVERS: list[NamedResolver] = []
 NAMED_PEER_NAMES: list[str] = []
 #: Imported on the first named spec; it registers the built-in resolver.
 BUILTIN_NAMED_MODULE: Final = "mcp_skew.realpeers._named"
+#: ``@FILE``: a server saved by ``mcp-skew probe --save-peer FILE``, read by this module.
+PROBE_FILE_MODULE: Final = "mcp_skew.probe"
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +170,9 @@ def parse_peer(spec: str, role: Role) -> PeerSpec:
     text = spec.strip()
     if not text:
         raise UsageError("empty peer spec (e.g. legacy:2025-06-18 or dual:2026-07-28,2025-11-25)")
+    if text.startswith("@"):  # imported here: mcp_skew.probe imports this module
+        loaded: PeerSpec = importlib.import_module(PROBE_FILE_MODULE).load_probe_peer(text[1:], role)
+        return loaded
     head, *quirk_texts = text.split("+")
     if "@" in head:
         return _named(head.strip(), quirk_texts, role, spec)

@@ -1,10 +1,11 @@
 // Minimal stdio MCP server on the TypeScript SDK: tools `echo` and `fail`, resource `mem://hello`, no prompts.
 //
-// Usage: node ts_sdk_server.mjs <node_modules dir> [--v1 | --v2] [--plain-connect]
+// Usage: node ts_sdk_server.mjs <node_modules dir> [--v1 | --v2] [--plain-connect | --legacy-reject]
 //   <node_modules dir>  an npm prefix built by mcp_skew.realpeers._envs (argv or $MCP_SKEW_NODE_MODULES)
 //   --v1   @modelcontextprotocol/sdk 1.x (McpServer + StdioServerTransport)
 //   --v2   @modelcontextprotocol/server 2.x; served with serveStdio(factory), the dual-era entry,
 //          unless --plain-connect, which uses server.connect(new StdioServerTransport())
+//   --legacy-reject  (v2) serveStdio(factory, { legacy: 'reject' }): modern only
 //   Without --v1/--v2 the script uses v2 when @modelcontextprotocol/server resolves, else v1.
 // Packages are loaded with createRequire rooted at that prefix (ESM ignores NODE_PATH).
 import { createRequire } from 'node:module';
@@ -55,6 +56,8 @@ if (wantV2) {
     register(new McpServer({ name: 'mcp-skew-ts-server-v2', version: '0.0.0' }), (shape) => z.object(shape));
   if (args.includes('--plain-connect')) {
     await make().connect(new stdio.StdioServerTransport());
+  } else if (args.includes('--legacy-reject')) {
+    stdio.serveStdio(() => make(), { legacy: 'reject' });
   } else {
     stdio.serveStdio(() => make());
   }

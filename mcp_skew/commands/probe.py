@@ -1,0 +1,169 @@
+"""``mcp-skew probe``: every built-in client against a real server, and a report card.
+
+``mcp-skew probe [OPTIONS] -- COMMAND ARGS...`` runs a stdio server (the command
+is run directly, never through a shell; a fresh process per client);
+``mcp-skew probe --url URL`` speaks Streamable HTTP. Progress goes to stderr,
+the report card to stdout (or ``--out``). The exit code is 0, or 1 when a
+client of a ``--require``-d revision fails, or 2 for bad input or a server
+command that cannot be started at all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..errors import UsageError
+from ..probe import FORMATS, ProbeOptions, Target, probe, render, save_peer
+from ..simulator import parse_peer
+from ..versions import REGISTRY
+
+__all__ = ["register"]
+
+EPILOG = """\
+examples:
+  mcp-skew probe -- python my_server.py
+  mcp-skew probe --require 2025-06-18,2026-07-28 --format junit --out probe.xml -- npx my-server
+  mcp-skew probe --tool echo --args '{"text": "hi"}' --save-peer me.json -- ./server
+  mcp-skew matrix --servers @me.json
+  mcp-skew probe --url http://127.0.0.1:8000/mcp
+"""
+
+
+def register(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "probe",
+        help="drive a real server with clients of every revision and era; a report card",
+        description="Run every built-in client (each legacy revision, all legacy revisions, "
+        "modern-only, dual-era, and the client quirks) against a real server, infer where it "
+        "departs from the spec and which peer it behaves like.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    where = p.add_argument_group("the server")
+    where.add_argument("--url", help="Streamable HTTP endpoint (instead of a command)")
+    where.add_argument("--sse-url", help="where a 2024-11-05 client opens its HTTP+SSE stream "
+                       "(default: --url)")
+    where.add_argument("--header", action="append", default=[], metavar="NAME:VALUE",
+                       help="an extra HTTP header (repeatable)")
+    where.add_argument("--cwd", help="working directory of the server command")
+    where.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
+                       help="an environment variable for the server (repeatable)")
+    what = p.add_argument_group("what to run")
+    what.add_argument("--client", action="append", default=[], metavar="SPEC",
+                      help="a client peer spec (repeatable; replaces the built-in set)")
+    what.add_argument("--no-prober", action="store_true",
+                      help="skip the extra client that asks for revision 1999-01-01")
+    what.add_argument("--tool", help="a tool that is safe to call (by default only list "
+                      "methods are called)")
+    what.add_argument("--args", default="{}", metavar="JSON", help="arguments for --tool")
+    what.add_argument("--error-probes", action="store_true",
+                      help="also read a resource and call a tool that do not exist "
+                      "(-32002 vs -32602, unknown tool)")
+    bounds = p.add_argument_group("bounds")
+    bounds.add_argument("--jobs", type=int, default=4, help="clients at once (default 4)")
+    bounds.add_argument("--timeout", type=float, default=5.0, metavar="SECONDS",
+                        help="wait for one answer (default 5)")
+    bounds.add_argument("--probe-timeout", type=float, default=3.0, metavar="SECONDS",
+                        help="a dual-era client's server/discover probe (default 3)")
+    bounds.add_argument("--client-timeout", type=float, default=60.0, metavar="SECONDS",
+                        help="one client's whole conversation (default 60)")
+    out = p.add_argument_group("output")
+    out.add_argument("--format", choices=sorted(FORMATS), default="terminal")
+    out.add_argument("--out", metavar="FILE", help="write the report card here")
+    out.add_argument("--require", default="", metavar="REVS",
+                     help="exit 1 when the client of any of these revisions fails "
+                     "(comma-separated)")
+    out.add_argument("--record", metavar="DIR", help="write each transcript as JSON Lines as "
+                     "it happens, and the server's stderr beside it")
+    out.add_argument("--save-peer", metavar="FILE",
+                     help="save the inferred peer for `mcp-skew matrix --servers @FILE`")
+    out.add_argument("--schemas", metavar="DIR", help="the official schemas "
+                     "(<revision>/schema.json) to validate messages (else $MCP_SKEW_SCHEMAS)")
+    out.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    p.add_argument("command", nargs=argparse.REMAINDER,
+                   help="the server command, after --")
+    p.set_defaults(func=_main)
+
+
+def _pairs(items: list[str], sep: str, what: str) -> dict[str, str]:
+    out = {}
+    for item in items:
+        key, found, value = item.partition(sep)
+        if not found or not key.strip():
+            raise UsageError(f"{what} {item!r}: expected {what.upper()}{sep}VALUE")
+        out[key.strip()] = value.strip() if sep == ":" else value
+    return out
+
+
+def _target(args: argparse.Namespace) -> Target:
+    command = list(args.command)
+    if command and command[0] == "--":
+        command = command[1:]
+    if bool(command) == bool(args.url):
+        raise UsageError("give a server command after -- or --url URL (one of the two)")
+    env = {**os.environ, **_pairs(args.env, "=", "env")} if args.env else None
+    return Target(command=tuple(command), url=args.url, sse_url=args.sse_url, cwd=args.cwd,
+                  env=env, headers=_pairs(args.header, ":", "header") or None)
+
+
+def _required(text: str) -> tuple[str, ...]:
+    revs = tuple(r.strip() for r in text.split(",") if r.strip())
+    for rev in revs:
+        if rev not in REGISTRY:
+            raise UsageError(f"--require: unknown revision {rev!r}; known: "
+                             + ", ".join(REGISTRY.revisions()))
+    return revs
+
+
+def _options(args: argparse.Namespace) -> ProbeOptions:
+    try:
+        tool_args = json.loads(args.args)
+    except ValueError as exc:
+        raise UsageError(f"--args is not JSON: {exc}") from exc
+    if not isinstance(tool_args, dict):
+        raise UsageError("--args must be a JSON object")
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    clients = tuple(parse_peer(c, "client") for c in args.client) or None
+    return ProbeOptions(
+        timeout_ms=int(args.timeout * 1000), probe_timeout_ms=int(args.probe_timeout * 1000),
+        client_timeout_ms=int(args.client_timeout * 1000), jobs=args.jobs, tool=args.tool,
+        tool_args=tool_args, error_probes=args.error_probes,
+        record_dir=Path(args.record) if args.record else None, schemas=args.schemas,
+        clients=clients, prober=not args.no_prober,
+    )
+
+
+def _main(args: argparse.Namespace) -> int:
+    target = _target(args)
+    required = _required(args.require)
+    opts = _options(args)
+
+    def progress(text: str) -> None:
+        print(f"mcp-skew probe: {text}", file=sys.stderr, flush=True)
+
+    report = probe(target, opts, None if args.quiet else progress)
+    text = render(report, args.format)
+    if args.out:
+        Path(args.out).write_text(text + "\n", encoding="utf-8")
+    else:
+        print(text)
+    if opts.record_dir is not None:
+        (opts.record_dir / "report.json").write_text(render(report, "json") + "\n",
+                                                     encoding="utf-8")
+    if args.save_peer:
+        save_peer(report.peer, args.save_peer, target.describe(), target.label())
+        if not args.quiet:
+            progress(f"peer saved to {args.save_peer}: {report.peer.sentence}")
+    if all(r.outcome == "spawn-failed" for r in report.runs):
+        reason = report.runs[0].record.session.reason if report.runs else "no clients"
+        print(f"mcp-skew: error: {reason}", file=sys.stderr)
+        return 2
+    failures = report.failures(required)
+    for line in failures:
+        print(f"mcp-skew probe: required revision failed: {line}", file=sys.stderr)
+    return 1 if failures else 0

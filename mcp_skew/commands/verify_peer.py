@@ -1,0 +1,80 @@
+"""``mcp-skew verify-peer NAME``: check a named peer's model against the real package.
+
+Installs the package the model was measured on in an isolated, cached
+environment (``$MCP_SKEW_CACHE``, default ``~/.cache/mcp-skew``), drives it
+over stdio, and compares it with the model (see ``mcp_skew.realpeers._drift``).
+Exit code 0 when every run agrees, 1 when one differs, 3 when the package
+cannot be installed (no registry, no ``npm``), 2 for a bad name.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..errors import UsageError
+from ..realpeers._named import FAMILIES, ROLES, known_names
+
+__all__ = ["register"]
+
+EXIT_DRIFT = 1
+EXIT_UNAVAILABLE = 3
+
+
+def register(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "verify-peer",
+        help="check a named real peer's model against the real package",
+        description="Install the real package behind a named peer (e.g. py-mcp@1.10, "
+        "ts-client@2.4:auto) in an isolated cached environment, drive it over stdio, and "
+        "compare what it does with what its model predicts. A server is run against the "
+        "probe's client set; a client is run against simulated servers (mcp-skew serve).",
+    )
+    p.add_argument("name", nargs="?", metavar="NAME",
+                   help="a named peer, FAMILY@VERSION[:MODE] (see --list)")
+    p.add_argument("--role", choices=ROLES,
+                   help="check only this role (default: every role the name has a model for)")
+    p.add_argument("--jobs", type=int, default=2, metavar="N",
+                   help="runs in parallel (default: %(default)s)")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print the reports as JSON")
+    out.add_argument("--list", action="store_true", help="list the named peers and exit")
+    p.set_defaults(func=_main)
+
+
+def _list() -> str:
+    lines = ["Named peers (FAMILY@VERSION[:MODE]; a major alone is its newest line):", ""]
+    for family in FAMILIES.values():
+        for line in family.lines:
+            for role in ROLES:
+                for mode, model in line.models(role).items():
+                    first = ".".join(map(str, line.first if line.first[2] else line.first[:2]))
+                    name = f"{family.name}@{first}" + (f":{mode}" if mode else "")
+                    installs = line.installs.text if line.installs else "-"
+                    lines.append(f"  {name:<26} {role:<6} {line.span:<14} {installs}")
+                    lines.append(f"  {'':<26} {'':<6} model: {model.notation}")
+    return "\n".join(lines)
+
+
+def _main(args: argparse.Namespace) -> int:
+    if args.list:
+        print(_list())
+        return 0
+    if not args.name:
+        raise UsageError("verify-peer: name a peer (known: " + ", ".join(known_names()) + ")")
+    from ..realpeers._drift import verify  # noqa: PLC0415 - heavy only when checking
+
+    def progress(text: str) -> None:
+        if not args.json:
+            print(f"  .. {text}", file=sys.stderr, flush=True)
+
+    reports = verify(args.name, args.role, jobs=args.jobs, progress=progress)
+    if args.json:
+        print(json.dumps([r.to_dict() for r in reports], indent=2))
+    else:
+        print("\n\n".join(r.render() for r in reports))
+    if any(r.unavailable is not None for r in reports):
+        return EXIT_UNAVAILABLE
+    return 0 if all(r.agrees for r in reports) else EXIT_DRIFT

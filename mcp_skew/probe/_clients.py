@@ -1,0 +1,117 @@
+"""The clients a probe runs: every built-in client peer, and one prober with a bogus revision.
+
+The built-in set is read from the registry (never a hand-kept list of dates):
+one legacy client per legacy revision, a legacy client of all of them, a
+modern-only client, a dual-era client, and the dual-era and legacy clients with
+the client quirks (``fallback-32601``, ``strict``, ``exact``).
+
+The prober is not a client peer: it asks for revision ``1999-01-01``, which no
+server supports, to see a counter-offer, an echo or a refusal; sends an
+unknown method once initialized; then, in a fresh process, a modern request for
+the same bogus revision (a modern server answers -32022 naming what it
+supports) followed by ``initialize`` in the same process (is the era sticky? does
+the server survive an unknown request?).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from ..simulator import Link, PeerSpec, Reply, Session, Timeout, parse_peer
+from ..simulator import _wire as w
+from ..versions import BUILTIN, REGISTRY, Era
+
+__all__ = [
+    "BOGUS_REVISION",
+    "MISSING_URI",
+    "PROBER",
+    "UNKNOWN_METHOD",
+    "builtin_clients",
+    "run_prober",
+]
+
+BOGUS_REVISION: Final = "1999-01-01"
+UNKNOWN_METHOD: Final = "mcp-skew/no-such-method"
+#: The URI the error probes read; no server has it.
+MISSING_URI: Final = "mcp-skew-probe://no-such-resource"
+#: The prober's entry in a report (not a peer the simulator can run).
+PROBER: Final = PeerSpec(kind="legacy", revisions=(BOGUS_REVISION,), label=f"bogus:{BOGUS_REVISION}")
+_INFO = {"name": "mcp-skew-probe", "version": "0.1.0"}
+
+
+def builtin_clients() -> tuple[PeerSpec, ...]:
+    """Every built-in client: each legacy revision, all of them, modern, dual, the quirks."""
+    builtin = [p.revision for p in BUILTIN]
+    legacy = REGISTRY.ordered([r for r in builtin if REGISTRY.get(r).era is Era.LEGACY])
+    modern = REGISTRY.ordered([r for r in builtin if REGISTRY.get(r).era is Era.MODERN])
+    every = ",".join(modern + legacy)
+    specs = [f"legacy:{rev}" for rev in reversed(legacy)]
+    specs += [
+        f"legacy:{','.join(legacy)}",
+        f"modern:{','.join(modern)}",
+        f"dual:{every}",
+        f"dual:{every}+fallback-32601",
+        f"dual:{every}+strict",
+        f"legacy:{','.join(legacy)}+exact",
+    ]
+    return tuple(parse_peer(spec, "client") for spec in specs)
+
+
+def _describe(event: Any) -> str:
+    if isinstance(event, Reply):
+        if event.error is not None:
+            return f"error {event.code}"
+        return "result"
+    if isinstance(event, Timeout):
+        return f"timeout after {event.after_ms} ms"
+    return "server exited"
+
+
+def _initialize(revision: str, msg_id: int) -> dict[str, Any]:
+    params = {"protocolVersion": revision, "capabilities": {}, "clientInfo": dict(_INFO)}
+    return {"jsonrpc": "2.0", "id": msg_id, "method": "initialize", "params": params}
+
+
+def _modern_request(msg_id: int, method: str, revision: str) -> dict[str, Any]:
+    meta = {w.VERSION_KEY: revision, w.CAPS_KEY: {}, w.CLIENT_INFO_KEY: dict(_INFO)}
+    return {"jsonrpc": "2.0", "id": msg_id, "method": method, "params": {"_meta": meta}}
+
+
+def _legacy_part(link: Link, session: Session, timeout_ms: int) -> None:
+    session.path.append(f"initialize {BOGUS_REVISION}")
+    event = link.request(_initialize(BOGUS_REVISION, 1), timeout_ms)
+    session.round_trips += 1
+    if not (isinstance(event, Reply) and event.result is not None):
+        session.path.append(_describe(event))
+        return
+    session.path.append(f"answered {event.result.get('protocolVersion')}")
+    link.notify(w.notification("notifications/initialized"))
+    session.path.append(UNKNOWN_METHOD)
+    unknown = {"jsonrpc": "2.0", "id": 2, "method": UNKNOWN_METHOD, "params": {}}
+    session.path.append(_describe(link.request(unknown, timeout_ms)))
+    session.round_trips += 1
+
+
+def _modern_part(link: Link, session: Session, timeout_ms: int) -> None:
+    session.path.append(f"discover {BOGUS_REVISION}")
+    event = link.request(_modern_request(3, "server/discover", BOGUS_REVISION), timeout_ms)
+    session.round_trips += 1
+    session.path.append(_describe(event))
+    newest = REGISTRY.ordered([p.revision for p in BUILTIN if p.era is Era.LEGACY])[0]
+    session.path.append(f"initialize {newest}")
+    again = link.request(_initialize(newest, 4), timeout_ms)
+    session.round_trips += 1
+    session.path.append(_describe(again))
+
+
+def run_prober(link: Link, timeout_ms: int) -> Session:
+    """The prober's exchanges; what they mean is read from the transcript afterwards."""
+    session = Session()
+    _legacy_part(link, session, timeout_ms)
+    session.path.append("restart")
+    if not link.restart():
+        return session.fail("could not start a fresh server process")
+    _modern_part(link, session, timeout_ms)
+    session.status = "ok"
+    session.reason = "probed with a revision no server supports"
+    return session

@@ -1,0 +1,164 @@
+"""Read a transcript back as exchanges: each request, its answer (or its fate), in context.
+
+A real transcript interleaves requests, answers, server notifications, raw
+lines and events (timeouts, exits, restarts). :func:`exchanges` pairs every
+client request with the server's answer by id and says what became of a
+request that got none: the client stopped waiting (``timeout``), the server
+process ended first (``exited``), or the conversation simply ended
+(``unanswered``). It also keeps the context the findings need: which process
+(``generation``) the request went to, whether ``initialize`` had been answered
+in that process before it, and the revision in use when it was sent.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ..simulator import Entry, Note, Transcript
+from ..simulator import _wire as w
+from ..versions import REGISTRY
+
+__all__ = ["Exchange", "Fate", "exchanges", "is_restart", "modern_version"]
+
+Fate = Literal["answered", "timeout", "exited", "unanswered"]
+
+_RESTART = ("client restarts the server process", "client starts a new connection")
+_EXIT = ("the server process exited", "the server flooded", "the server closed its stdout",
+         "the HTTP+SSE stream closed")
+
+
+@dataclass(slots=True)
+class Exchange:
+    """One client request and what came of it."""
+
+    index: int  #: the request's position in ``transcript.entries``
+    request: dict[str, Any]
+    generation: int  #: which server process (0 for the first; +1 per restart)
+    after_initialize: str | None  #: the revision initialize agreed on in this process, if any
+    answer_index: int | None = None
+    answer: dict[str, Any] | None = None
+    fate: Fate = "unanswered"
+    timed_out: bool = False  #: the client stopped waiting (the answer may still come later)
+    next_fate: Fate | None = field(default=None)  #: fate of the next request to this process
+
+    @property
+    def method(self) -> str:
+        return str(self.request.get("method", ""))
+
+    @property
+    def params(self) -> dict[str, Any]:
+        params = self.request.get("params")
+        return params if isinstance(params, dict) else {}
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        res = (self.answer or {}).get("result")
+        return res if isinstance(res, dict) else None
+
+    @property
+    def error(self) -> dict[str, Any] | None:
+        err = (self.answer or {}).get("error")
+        return err if isinstance(err, dict) else None
+
+    @property
+    def code(self) -> int | None:
+        code = (self.error or {}).get("code")
+        return code if isinstance(code, int) else None
+
+    @property
+    def synthesized(self) -> bool:
+        """The answer was made up from an HTTP status without a JSON-RPC body."""
+        data = (self.error or {}).get("data")
+        return isinstance(data, dict) and "mcpSkew" in data
+
+
+def modern_version(request: dict[str, Any]) -> str | None:
+    """The revision a modern request names in ``params._meta``, if it names one."""
+    params = request.get("params")
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    version = meta.get(w.VERSION_KEY) if isinstance(meta, dict) else None
+    return str(version) if version is not None else None
+
+
+def is_restart(note: Note) -> bool:
+    return note.text.startswith(_RESTART)
+
+
+def _answers(message: Any) -> list[dict[str, Any]]:
+    items = message if isinstance(message, list) else [message]
+    return [m for m in items if isinstance(m, dict) and "method" not in m
+            and ("result" in m or "error" in m)]
+
+
+def _agreed(exchange: Exchange) -> str | None:
+    """The revision a successful initialize answer names (when mcp-skew knows it)."""
+    version = (exchange.result or {}).get("protocolVersion")
+    return str(version) if isinstance(version, str) and version in REGISTRY else None
+
+
+class _Walker:
+    def __init__(self) -> None:
+        self.out: list[Exchange] = []
+        self.pending: dict[Any, Exchange] = {}
+        self.generation = 0
+        self.agreed: str | None = None
+
+    def entry(self, index: int, entry: Entry) -> None:
+        message = entry.message
+        if entry.dir == "c2s":
+            if isinstance(message, dict) and "method" in message and "id" in message:
+                sent = Exchange(index, message, self.generation, self.agreed)
+                self.out.append(sent)
+                self.pending[message["id"]] = sent
+            return
+        for answer in _answers(message):
+            ex = self.pending.pop(answer.get("id"), None)
+            if ex is None and answer.get("id") is None and len(self.pending) == 1:
+                ex = self.pending.pop(next(iter(self.pending)))
+            if ex is not None:
+                ex.answer, ex.answer_index, ex.fate = answer, index, "answered"
+                if ex.method == "initialize" and _agreed(ex):
+                    self.agreed = _agreed(ex)
+
+    def note(self, note: Note) -> None:
+        if is_restart(note):
+            self._close_generation("unanswered")
+            self.generation += 1
+            self.agreed = None
+        elif note.text.startswith("no answer to id "):
+            for ex in self.pending.values():
+                if note.text.startswith(f"no answer to id {ex.request.get('id')} "):
+                    ex.timed_out = True
+                    ex.fate = "timeout"
+        elif note.text.startswith(_EXIT) or note.text.startswith("write failed"):
+            self._close_generation("exited")
+
+    def _close_generation(self, fate: Fate) -> None:
+        for ex in list(self.pending.values()):
+            if ex.generation == self.generation and ex.fate != "timeout":
+                ex.fate = fate
+        self.pending = {k: v for k, v in self.pending.items() if v.fate == "timeout"}
+
+    def finish(self) -> list[Exchange]:
+        by_generation: dict[int, list[Exchange]] = {}
+        for ex in self.out:
+            by_generation.setdefault(ex.generation, []).append(ex)
+        for group in by_generation.values():
+            for before, after in itertools.pairwise(group):
+                before.next_fate = after.fate
+        return self.out
+
+
+def exchanges(transcript: Transcript) -> list[Exchange]:
+    """Every request of the transcript, paired with its answer, in order."""
+    walker = _Walker()
+    index = 0
+    for item in transcript.timeline():
+        if isinstance(item, Entry):
+            walker.entry(index, item)
+            index += 1
+        else:
+            walker.note(item)
+    return walker.finish()

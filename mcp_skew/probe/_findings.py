@@ -1,0 +1,196 @@
+"""Findings inferred from a real server's transcripts: where it departs from the revision in use.
+
+Each finding has a stable code (:data:`mcp_skew.simulator.FINDING_CODES`), a
+severity, the index of the message in its transcript and a citation. The rules
+read exchanges (:mod:`._exchanges`) and the probe-wide evidence (:mod:`._peer`):
+"counter-offers a revision it does not support" needs to know which revisions
+the server accepts when asked, which only the whole probe shows.
+
+Rule: severities follow the spec's words. MUST -> ``error``, SHOULD ->
+``warning``, a legacy behaviour a newer revision changed -> ``info``.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from ..simulator import Finding
+from ..simulator._findings import Severity
+from ..versions import REGISTRY, Era
+from ._clients import BOGUS_REVISION, MISSING_URI, UNKNOWN_METHOD
+from ._exchanges import Exchange, modern_version
+from ._peer import Evidence, RunView
+from ._schemas import SchemaCheck
+
+__all__ = ["RAW_LIMIT", "findings_for", "tool_input_finding"]
+
+#: Non-JSON lines reported one by one per run; the rest are counted in one finding.
+RAW_LIMIT: Final = 5
+
+_LIFECYCLE = "basic/lifecycle.mdx §Version Negotiation"
+_STDIO = "basic/transports.mdx §stdio (every revision): only valid MCP messages on stdout"
+_PROBE = "2026-07-28: basic/transports/stdio.mdx §Backward Compatibility"
+
+
+def _newest_legacy() -> str:
+    return REGISTRY.ordered(REGISTRY.of_era(Era.LEGACY))[0]
+
+
+def _raw(view: RunView) -> list[Finding]:
+    """Server output that is not JSON, or JSON that is not a JSON-RPC message."""
+    found: list[Finding] = []
+    bad = 0
+    for index, entry in enumerate(view.transcript.entries):
+        if entry.dir != "s2c":
+            continue
+        message = entry.message
+        items = message if isinstance(message, list) and message else [message]
+        if isinstance(message, str):
+            code, what = "not-json", f"a line that is not JSON: {message[:80]!r}"
+        elif all(isinstance(m, dict) and m.get("jsonrpc") == "2.0" for m in items):
+            continue
+        else:
+            code, what = "not-jsonrpc", f"JSON that is not a JSON-RPC 2.0 message: " \
+                f"{str(message)[:80]}"
+        bad += 1
+        if bad <= RAW_LIMIT:
+            found.append(Finding(code, "error", f"the server wrote {what}", index, _STDIO))  # type: ignore[arg-type]
+    if bad > RAW_LIMIT:
+        found.append(Finding("not-json", "error", f"... and {bad - RAW_LIMIT} more such lines",
+                             None, _STDIO))
+    return found
+
+
+def _initialize(ex: Exchange, ev: Evidence) -> list[Finding]:
+    asked = ex.params.get("protocolVersion")
+    cite = f"{asked if asked in REGISTRY else _newest_legacy()}: {_LIFECYCLE}"
+    if ex.result is not None:
+        return _answered(ex, ev, str(asked), str(ex.result.get("protocolVersion")), cite)
+    if ex.error is not None and not ex.synthesized and ev.legacy and asked not in ev.legacy:
+        return [Finding("rejects-instead-of-counter-offer", "warning",
+                        f"initialize {asked} was refused with error {ex.code} instead of a "
+                        f"counter-offer of a revision the server supports "
+                        f"({', '.join(REGISTRY.ordered(sorted(ev.legacy)))})",
+                        ex.answer_index, cite)]
+    return []
+
+
+def _answered(ex: Exchange, ev: Evidence, asked: str, answered: str, cite: str) -> list[Finding]:
+    at = ex.answer_index
+    if asked == answered:
+        if asked == BOGUS_REVISION:
+            return [Finding("echoes-any-revision", "error",
+                            f"initialize {asked} (a revision no server supports) was answered "
+                            f"with {asked}: the server echoes whatever it is asked", at, cite)]
+        return []
+    if asked in ev.legacy:
+        return [Finding("counter-offer-despite-support", "error",
+                        f"initialize {asked} was answered with {answered}, though the server "
+                        f"accepts {asked} (it MUST answer with the same version)", at, cite)]
+    if answered in ev.legacy:
+        return []
+    if answered in REGISTRY:
+        why = (f"{answered} is a modern revision, which has no initialize"
+               if REGISTRY.get(answered).era is Era.MODERN
+               else f"asked for {answered} itself, the server does not accept it")
+    else:
+        why = f"{answered} is not a revision mcp-skew knows, and no client here asked for it"
+    return [Finding("counter-offer-unsupported", "error",
+                    f"initialize {asked} was answered with {answered}: {why}", at, cite)]
+
+
+def _modern_bogus(ex: Exchange) -> list[Finding]:
+    """A modern request for a revision nobody supports must get -32022, not service."""
+    if modern_version(ex.request) != BOGUS_REVISION or ex.result is None:
+        return []
+    newest = REGISTRY.ordered(REGISTRY.of_era(Era.MODERN))[0]
+    return [Finding("echoes-any-revision", "error",
+                    f"{ex.method} for revision {BOGUS_REVISION} was served instead of refused "
+                    "with -32022 UnsupportedProtocolVersion", ex.answer_index,
+                    f"{newest}: basic/versioning.mdx §Protocol Version Negotiation")]
+
+
+def _is_unknown(ex: Exchange, ev: Evidence) -> bool:
+    """A request this server does not know: an unknown method, or modern traffic to a legacy one."""
+    if ex.method == UNKNOWN_METHOD:
+        return True
+    early_modern = modern_version(ex.request) is not None and ex.after_initialize is None
+    return early_modern and not ev.modern
+
+
+def _unknown(ex: Exchange, ev: Evidence) -> list[Finding]:
+    if not _is_unknown(ex, ev):
+        return []
+    early = ex.after_initialize is None
+    where = "before initialize" if early else "after initialize"
+    rev = ex.after_initialize or _newest_legacy()
+    cite = _PROBE if early else f"{rev}: basic/index.mdx §Responses; JSON-RPC 2.0 §5.1"
+    at = ex.index
+    if ex.fate == "exited" or (ex.fate == "timeout" and ex.next_fate == "exited"):
+        how = "exited" if ex.fate == "exited" else \
+            "did not answer, and exited when the next message arrived"
+        return [Finding("crash-on-unknown", "error",
+                        f"{ex.method} ({where}): the server {how}", at, cite)]
+    if ex.fate == "timeout" and ex.answer is None:
+        return [Finding("silent-on-unknown", "warning" if early else "error",
+                        f"{ex.method} ({where}) got no answer; a client waits out its timeout",
+                        at, cite)]
+    if not early and ex.error is not None and ex.code != -32601:
+        return [Finding("unexpected-answer", "warning",
+                        f"an unknown method was answered with {ex.code}, not -32601 "
+                        "Method not found", ex.answer_index, cite)]
+    return []
+
+
+def _not_found(ex: Exchange) -> list[Finding]:
+    if ex.method != "resources/read" or ex.params.get("uri") != MISSING_URI or ex.answer is None:
+        return []
+    rev = modern_version(ex.request) or ex.after_initialize
+    if rev not in REGISTRY:
+        return []
+    profile = REGISTRY.get(str(rev))
+    expected = profile.error(profile.settings["resource_not_found"]).code
+    cite = f"{rev}: server/resources.mdx §Error Handling"
+    got = ex.code
+    if got == expected:
+        return []
+    severity: Severity
+    if got == -32002 and profile.era is Era.MODERN:
+        severity, why = "error", "2026-07-28 servers MUST NOT emit -32002"
+    elif got == -32602:
+        severity, why = "info", "the legacy code is -32002 (a SHOULD; 2026-07-28 moved to -32602)"
+    else:
+        severity, why = "warning", f"expected {expected}"
+    what = f"error {got}" if got is not None else "a result"
+    return [Finding("resource-not-found-code", severity,
+                    f"a missing resource under {rev} got {what}: {why}", ex.answer_index, cite)]
+
+
+def findings_for(view: RunView, ev: Evidence, schemas: SchemaCheck | None) -> list[Finding]:
+    """Every inferred finding for one run, in transcript order."""
+    found = _raw(view)
+    for ex in view.exchanges:
+        if ex.method == "initialize":
+            found += _initialize(ex, ev)
+        found += _unknown(ex, ev)
+        found += _modern_bogus(ex)
+        found += _not_found(ex)
+        if schemas is not None:
+            finding = schemas.check(ex)
+            if finding is not None:
+                found.append(finding)
+    return sorted(found, key=lambda f: (f.index is None, f.index or 0))
+
+
+def tool_input_finding(revision: str, got: str, index: int | None) -> Finding | None:
+    """A tool input error answered as a protocol error where the revision wants isError."""
+    profile = REGISTRY.get(revision)
+    if not str(profile.settings["tool_input_errors"]).startswith("tool execution error"):
+        return None
+    if not got.startswith("error"):
+        return None
+    return Finding("tool-input-error-as-protocol-error", "warning",
+                   f"invalid tool arguments got {got}; from {revision} they are a tool "
+                   "execution error (isError: true)", index,
+                   f"{revision}: server/tools.mdx §Error Handling")
+

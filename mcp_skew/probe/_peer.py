@@ -1,0 +1,410 @@
+"""From probe transcripts to a peer spec: what the real server behaves like.
+
+Theory of operation
+-------------------
+:func:`gather` reads every exchange of every client and collects *evidence*:
+which legacy revisions the server accepts when asked (``initialize`` answered
+with the revision asked), which modern revisions it names (a DiscoverResult's
+``supportedVersions``, the ``supported`` list of a -32022), how it answers a
+request it does not know, whether it echoes a bogus revision, refuses instead
+of counter-offering, serves requests before ``initialize``, keeps the era of a
+process fixed, and whether its modern results carry ``resultType`` and the
+caching hints. :func:`infer` turns the evidence into the simplest
+:class:`~mcp_skew.simulator.PeerSpec` that behaves the same way towards every
+built-in client, with a sentence a person can read. Two specs that no client
+can tell apart (``legacy:A`` and ``legacy:A,B+fixed=A``) infer as the simpler.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Final
+
+from ..errors import UsageError
+from ..simulator import PeerSpec, Transcript, parse_peer
+from ..simulator._quirks import Role
+from ..versions import REGISTRY, Era
+from ._clients import BOGUS_REVISION, MISSING_URI, UNKNOWN_METHOD
+from ._exchanges import Exchange, modern_version
+
+__all__ = ["PEER_FILE_FORMAT", "Evidence", "InferredPeer", "RunView", "gather", "infer",
+           "load_probe_peer", "save_peer"]
+
+PEER_FILE_FORMAT: Final = "mcp-skew-probe-peer/1"
+
+#: How each quirk reads in the sentence.
+PHRASES: Final = {
+    "unknown-32602": "-32602 on unknown requests",
+    "silent": "no answer to unknown requests",
+    "silent-exit": "no answer to unknown requests and an exit on the next message",
+    "lenient": "requests served before initialize",
+    "echo": "any requested revision echoed back",
+    "reject": "an error instead of a counter-offer for revisions it does not support",
+    "no-result-type": "2026-07-28 results without resultType",
+    "no-cache-hints": "2026-07-28 results without ttlMs and cacheScope",
+    "sticky-era": "the era of a process fixed by its first request",
+    "early-32602": "-32602 on known requests before initialize",
+    "legacy-32022": "-32022 naming its modern revisions for initialize",
+    "not-found-code": "error {value} for a missing resource",
+}
+_UNKNOWN_QUIRK: Final = {"-32602": "unknown-32602", "silent": "silent", "silent-exit": "silent-exit",
+                         "exit": "silent-exit"}
+_SEVERITY: Final = ("silent-exit", "exit", "silent", "-32602", "-32601")
+
+
+@dataclass(slots=True)
+class RunView:
+    """What inference reads from one client's run."""
+
+    client: str
+    prober: bool
+    transcript: Transcript
+    exchanges: list[Exchange]
+
+
+@dataclass(slots=True)
+class Evidence:
+    """What the transcripts show, before it becomes a spec."""
+
+    legacy: set[str] = field(default_factory=set)  #: accepted when asked
+    modern: set[str] = field(default_factory=set)  #: named by the server
+    answered: set[str] = field(default_factory=set)  #: every revision initialize answered with
+    asked: set[str] = field(default_factory=set)  #: every revision initialize was asked for
+    echo: bool = False
+    rejected: set[str] = field(default_factory=set)  #: asked revisions refused with an error
+    unknown: list[tuple[str, bool]] = field(default_factory=list)  #: (answer, before init)
+    #: answers to methods a legacy server knows, sent before initialize (tools/list)
+    early_known: list[str] = field(default_factory=list)
+    served_early: bool = False  #: a non-discover modern request got a legacy result pre-init
+    initialize_32022: bool = False  #: initialize refused with -32022 naming modern revisions
+    not_found: list[tuple[int, str]] = field(default_factory=list)  #: (code, revision in use)
+    sticky: bool = False
+    no_result_type: bool = False
+    no_cache_hints: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "legacy": list(REGISTRY.ordered(sorted(self.legacy))),
+            "modern": list(REGISTRY.ordered(sorted(self.modern))),
+            "echo": self.echo, "rejected": sorted(self.rejected),
+            "unknown": [{"answer": a, "before_initialize": b} for a, b in self.unknown],
+            "early_known": list(self.early_known), "served_early": self.served_early,
+            "initialize_32022": self.initialize_32022,
+            "not_found": [{"code": c, "revision": r} for c, r in self.not_found],
+            "sticky": self.sticky,
+            "no_result_type": self.no_result_type, "no_cache_hints": self.no_cache_hints,
+            "notes": list(self.notes),
+        }
+
+
+def _era(revision: Any) -> Era | None:
+    return REGISTRY.get(revision).era if isinstance(revision, str) and revision in REGISTRY \
+        else None
+
+
+def _modern_answer(ex: Exchange, modern_codes: frozenset[int]) -> bool:
+    """The answer shows a modern server (a DiscoverResult, a modern error, a typed result)."""
+    if ex.result is not None:
+        return ex.method == "server/discover" or "resultType" in ex.result
+    return ex.code in modern_codes
+
+
+def _modern_codes() -> frozenset[int]:
+    codes: set[int] = set()
+    for rev in REGISTRY.of_era(Era.MODERN):
+        p = REGISTRY.get(rev)
+        codes |= {p.error(n).code for n in p.names("modern_error_codes")}
+    return frozenset(codes)
+
+
+def _token(ex: Exchange) -> str:
+    """How the server answered: an error code (``http-400`` when made up from a bare
+    HTTP status), ``result``, ``exit``, ``silent`` or ``silent-exit``."""
+    if ex.fate == "answered" and ex.error is not None:
+        status = ((ex.error.get("data") or {}).get("httpStatus")) if ex.synthesized else None
+        return f"http-{status}" if status else str(ex.code)
+    if ex.fate == "answered":
+        return "result"
+    if ex.fate == "exited":
+        return "exit"
+    return "silent-exit" if ex.next_fate == "exited" else "silent"
+
+
+def _initialize(ex: Exchange, ev: Evidence, first: bool) -> None:
+    """What an initialize shows; a refusal counts only as the first request of a process
+    (after a modern request, a sticky server refuses any initialize)."""
+    asked = ex.params.get("protocolVersion")
+    if isinstance(asked, str):
+        ev.asked.add(asked)
+    if ex.result is not None:
+        answered = ex.result.get("protocolVersion")
+        ev.answered.add(str(answered))
+        if asked == answered and _era(asked) is Era.LEGACY:
+            ev.legacy.add(str(asked))
+        if asked == BOGUS_REVISION and answered == asked:
+            ev.echo = True
+    elif ex.error is not None and not ex.synthesized and isinstance(asked, str) and first:
+        ev.rejected.add(asked)
+        supported = (ex.error.get("data") or {}).get("supported") if isinstance(
+            ex.error.get("data"), dict) else None
+        named = {v for v in supported or [] if isinstance(v, str) and _era(v) is Era.MODERN}
+        if ex.code in _modern_codes() and named:
+            ev.modern |= named
+            ev.initialize_32022 = True
+
+
+def _modern(ex: Exchange, ev: Evidence, codes: frozenset[int]) -> None:
+    version = modern_version(ex.request)
+    if ex.result is not None and ex.method == "server/discover":
+        offered = ex.result.get("supportedVersions") or []
+        ev.modern |= {v for v in offered if _era(v) is Era.MODERN}
+    elif ex.code in codes:
+        supported = ((ex.error or {}).get("data") or {}).get("supported") or []
+        ev.modern |= {v for v in supported if isinstance(v, str) and _era(v) is Era.MODERN}
+    elif ex.result is not None and "resultType" in ex.result and _era(version) is Era.MODERN:
+        ev.modern.add(str(version))
+    elif ex.result is not None and ex.after_initialize is None:
+        ev.served_early = True
+    if ex.result is not None and _era(version) is Era.MODERN and _modern_answer(ex, codes):
+        _hints(ex, str(version), ev)
+
+
+def _hints(ex: Exchange, version: str, ev: Evidence) -> None:
+    profile = REGISTRY.get(version)
+    result = ex.result or {}
+    if any(f not in result for f in profile.names("result_fields_required")):
+        ev.no_result_type = True
+    if ex.method in profile.names("cacheable_results") and \
+            any(f not in result for f in profile.names("cache_fields")):
+        ev.no_cache_hints = True
+
+
+def _legacy_knows(method: str) -> bool:
+    newest = REGISTRY.ordered(REGISTRY.of_era(Era.LEGACY))[0]
+    return method in REGISTRY.get(newest).methods
+
+
+def _unknown(ex: Exchange, ev: Evidence, codes: frozenset[int], first: bool) -> None:
+    """Answers to requests a legacy server does not know, or gets too early.
+
+    Only the first request of a process counts as "early": after a modern request
+    was served, later ones are answered by the application (an unknown tool).
+    """
+    early = ex.after_initialize is None
+    early_modern = modern_version(ex.request) is not None and early and first
+    if early_modern and _modern_answer(ex, codes):
+        return
+    if not (early_modern or ex.method == UNKNOWN_METHOD):
+        return
+    token = _token(ex)
+    if token == "result":
+        return
+    if early and _legacy_knows(ex.method):
+        ev.early_known.append(token)
+    else:
+        ev.unknown.append((token, early))
+
+
+def _not_found(ex: Exchange, ev: Evidence) -> None:
+    if ex.method != "resources/read" or ex.params.get("uri") != MISSING_URI:
+        return
+    revision = modern_version(ex.request) or ex.after_initialize
+    if ex.code is not None and not ex.synthesized and revision in REGISTRY:
+        ev.not_found.append((ex.code, str(revision)))
+
+
+def _sticky(view: RunView, ev: Evidence, codes: frozenset[int]) -> None:
+    """In the prober's second process: a modern answer, then initialize refused."""
+    later = [ex for ex in view.exchanges if ex.generation > 0]
+    for first, second in itertools.pairwise(later):
+        if first.method == "server/discover" and _modern_answer(first, codes) and \
+                second.method == "initialize" and second.result is None:
+            ev.sticky = True
+
+
+def gather(views: list[RunView]) -> Evidence:
+    """Evidence from every run of a probe."""
+    ev = Evidence()
+    codes = _modern_codes()
+    for view in views:
+        seen: set[int] = set()
+        for ex in view.exchanges:
+            if ex.method == "initialize":
+                _initialize(ex, ev, ex.generation not in seen)
+            elif modern_version(ex.request) is not None:
+                _modern(ex, ev, codes)
+            _unknown(ex, ev, codes, ex.generation not in seen)
+            seen.add(ex.generation)
+            _not_found(ex, ev)
+        if view.prober:
+            _sticky(view, ev, codes)
+    return ev
+
+
+@dataclass(frozen=True, slots=True)
+class InferredPeer:
+    """The server as a peer spec (None when nothing could be inferred), and why."""
+
+    spec: PeerSpec | None
+    sentence: str
+    evidence: Evidence
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"spec": self.spec.notation if self.spec else None, "sentence": self.sentence,
+                "evidence": self.evidence.to_dict()}
+
+
+def _most(tokens: list[str]) -> str | None:
+    """The most frequent answer; ties go to the most disruptive one."""
+    counts = Counter(tokens)
+    if not counts:
+        return None
+    top = max(counts.values())
+    best = [t for t in counts if counts[t] == top]
+    return min(best, key=lambda t: _SEVERITY.index(t) if t in _SEVERITY else 99)
+
+
+def _unknown_answer(ev: Evidence) -> str | None:
+    """The most telling answer to unknown requests: before initialize if seen there."""
+    for early in (True, False):
+        answer = _most([t for t, b in ev.unknown if b is early])
+        if answer is not None:
+            return answer
+    return _most(ev.early_known)
+
+
+def _not_found_code(ev: Evidence, kind: str) -> str | None:
+    """The one code a missing resource gets, when it is not what each revision expects.
+
+    Only sessions of an era the server serves count (a modern request a legacy
+    server ran under legacy rules says nothing about its modern answers).
+    """
+    eras = {"legacy": {Era.LEGACY}, "modern": {Era.MODERN}}.get(kind, {Era.LEGACY, Era.MODERN})
+    seen = [(code, rev) for code, rev in ev.not_found if REGISTRY.get(rev).era in eras]
+    codes = {code for code, _ in seen}
+    if len(codes) != 1:
+        return None
+    code = codes.pop()
+    expected = {REGISTRY.get(rev).error(REGISTRY.get(rev).settings["resource_not_found"]).code
+                for _, rev in seen}
+    return str(code) if expected != {code} else None
+
+
+def _rejects(ev: Evidence) -> bool:
+    """Refuses what it does not support: known revisions if any were asked, else the bogus one."""
+    unsupported = {r for r in ev.asked if _era(r) is Era.LEGACY} - ev.legacy
+    if unsupported:
+        return bool(unsupported & ev.rejected)
+    return BOGUS_REVISION in ev.rejected
+
+
+def _kind(ev: Evidence) -> str | None:
+    if ev.legacy and ev.modern:
+        return "dual"
+    if ev.legacy:
+        return "legacy"
+    return "modern" if ev.modern else None
+
+
+def _unknown_quirks(kind: str, ev: Evidence) -> tuple[list[str], list[str]]:
+    quirks: list[str] = []
+    extra: list[str] = []
+    answer = _unknown_answer(ev)
+    if answer in _UNKNOWN_QUIRK:
+        quirks.append(_UNKNOWN_QUIRK[answer])
+    elif answer not in (None, "-32601", "result", "http-404", "http-405"):
+        # any error but -32601 sends dual-era clients down the same path as -32602
+        quirks.append("unknown-32602")
+        what = f"HTTP {answer[5:]} without a JSON-RPC body" if answer.startswith("http-") \
+            else f"error {answer}"
+        extra.append(f"{what} on unknown requests (simulated as -32602)")
+    if _most(ev.early_known) == "-32602" and answer not in ("-32602", None):
+        quirks.append("early-32602")
+    if kind == "legacy" and ev.served_early:
+        quirks.append("lenient")
+    return quirks, extra
+
+
+def _quirks(kind: str, ev: Evidence) -> tuple[list[str], list[str]]:
+    """Quirk texts for the spec, and extra phrases for the sentence."""
+    quirks: list[str] = []
+    extra: list[str] = []
+    if kind in ("legacy", "dual"):
+        if ev.echo:
+            quirks.append("echo")
+        elif _rejects(ev):
+            quirks.append("reject")
+        more, extra = _unknown_quirks(kind, ev)
+        quirks += more
+    if kind in ("modern", "dual"):
+        quirks += [q for q, on in (("no-result-type", ev.no_result_type),
+                                   ("no-cache-hints", ev.no_cache_hints)) if on]
+    if kind == "modern" and ev.initialize_32022:
+        quirks.append("legacy-32022")
+    if kind == "dual" and ev.sticky:
+        quirks.append("sticky-era")
+    code = _not_found_code(ev, kind)
+    if code is not None:
+        quirks.append(f"not-found-code={code}")
+    return quirks, extra
+
+
+def infer(ev: Evidence, label: str = "") -> InferredPeer:
+    """The simplest peer spec that behaves like the evidence, with its sentence."""
+    kind = _kind(ev)
+    if kind is None:
+        why = ("no initialize was answered with the revision asked and no modern answer "
+               "named a revision")
+        return InferredPeer(None, f"does not behave like any peer mcp-skew can simulate: {why}",
+                            ev)
+    revs = REGISTRY.ordered(sorted(ev.legacy | ev.modern))
+    quirks, extra = _quirks(kind, ev)
+    notation = f"{kind}:{','.join(revs)}" + "".join(f"+{q}" for q in quirks)
+    try:
+        spec = parse_peer(notation, "server")
+    except UsageError as exc:
+        return InferredPeer(None, f"does not fit a peer spec: {exc}", ev)
+    if label:
+        spec = replace(spec, label=label, note=f"inferred by mcp-skew probe as {notation}")
+    phrases = [PHRASES[q.partition("=")[0]].format(value=q.partition("=")[2]) for q in quirks
+               if q.partition("=")[0] in PHRASES and not (q == "unknown-32602" and extra)]
+    phrases += extra
+    sentence = f"behaves like {kind}:{','.join(revs)}"
+    if phrases:
+        sentence += " with " + ", ".join(phrases[:-1]) + (" and " if len(phrases) > 1 else "") \
+            + phrases[-1]
+    return InferredPeer(spec, sentence, ev)
+
+
+# -- saving and loading ------------------------------------------------------------------
+def save_peer(peer: InferredPeer, path: str | Path, target: str, label: str) -> None:
+    """Write the inferred peer where ``mcp-skew matrix --servers @FILE`` can read it."""
+    doc = {"format": PEER_FILE_FORMAT, "peer": peer.spec.notation if peer.spec else None,
+           "label": label, "sentence": peer.sentence, "target": target,
+           "evidence": peer.evidence.to_dict()}
+    Path(path).write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+
+
+def load_probe_peer(path: str | Path, role: Role = "server") -> PeerSpec:
+    """The peer a probe saved with ``--save-peer``; raises UsageError with one line."""
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"cannot read probe peer file {str(path)!r}: {exc}") from exc
+    if not isinstance(doc, dict) or doc.get("format") != PEER_FILE_FORMAT:
+        raise UsageError(f"{str(path)!r} is not a peer saved by mcp-skew probe --save-peer")
+    if role != "server":
+        raise UsageError(f"{str(path)!r} describes a server; it cannot be used as a {role}")
+    notation = doc.get("peer")
+    if not isinstance(notation, str):
+        raise UsageError(f"{str(path)!r}: the probe could not infer a peer "
+                         f"({doc.get('sentence', 'no reason given')})")
+    spec = parse_peer(notation, "server")
+    label = doc.get("label") if isinstance(doc.get("label"), str) else ""
+    return replace(spec, label=label or f"@{Path(path).name}",
+                   note=f"probed: {doc.get('target', '?')}; {doc.get('sentence', '')}")

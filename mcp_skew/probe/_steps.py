@@ -1,0 +1,203 @@
+"""One client's run against the server: negotiate, play the steps, classify the outcome.
+
+The client negotiates exactly as it would against a simulated server. Then it
+plays the list scenario where the server declared what it lists, the chosen
+tool (``--tool``) and the error probes (``--error-probes``); the checking steps
+(invalid tool input, an unknown tool, a missing resource) never make a run
+"degraded". The prober's run is :func:`mcp_skew.probe._clients.run_prober`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from ..simulator import (
+    Finding,
+    PeerSpec,
+    RunRecord,
+    Scenario,
+    Session,
+    SimClient,
+    Step,
+    StepResult,
+    Transcript,
+)
+from ..simulator._scenario import LIST_RESOURCES, LIST_TOOLS, play
+from ..versions import REGISTRY
+from ._clients import MISSING_URI, PROBER, run_prober
+from ._exchanges import exchanges
+from ._findings import tool_input_finding
+from ._links import ProbeLink
+from ._target import ProbeOptions, Target
+
+__all__ = ["DIAGNOSTIC_STEPS", "MISSING_TOOL", "classify", "run_client", "run_prober_record",
+           "server_placeholder"]
+
+#: The tool name the error probes call; no server has it.
+MISSING_TOOL: Final = "mcp-skew-probe-no-such-tool"
+#: Steps that check the server rather than serve the client: they never make a run "degraded".
+DIAGNOSTIC_STEPS: Final = frozenset({"tool input error", "unknown tool", "missing resource"})
+_WRONG: Final = {"string": 12345, "integer": "not-a-number", "number": "not-a-number",
+                 "boolean": "not-a-boolean", "array": "not-an-array", "object": "not-an-object"}
+
+
+def server_placeholder(target: Target) -> PeerSpec:
+    return PeerSpec(kind="legacy", revisions=(), label=target.describe())
+
+
+def _scenario_name(opts: ProbeOptions) -> str:
+    parts = ["lists"] + (["tool"] if opts.tool else []) + (["errors"] if opts.error_probes else [])
+    return "+".join(parts)
+
+
+def _declared(session: Session, key: str) -> bool:
+    caps = session.server_capabilities
+    return key in caps if caps else key == "tools"
+
+
+def _tools(link: ProbeLink) -> list[dict[str, Any]]:
+    for ex in reversed(exchanges(link.transcript)):
+        if ex.method == "tools/list" and ex.result is not None:
+            tools = ex.result.get("tools")
+            return [t for t in tools if isinstance(t, dict)] if isinstance(tools, list) else []
+    return []
+
+
+def _invalid_arguments(tool: dict[str, Any], args: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The chosen arguments with one required (or declared) property of the wrong type."""
+    raw_schema = tool.get("inputSchema")
+    schema: dict[str, Any] = raw_schema if isinstance(raw_schema, dict) else {}
+    raw_props = schema.get("properties")
+    props: dict[str, Any] = raw_props if isinstance(raw_props, dict) else {}
+    names = [n for n in (schema.get("required") or list(props)) if isinstance(n, str)]
+    for name in names:
+        prop = props.get(name)
+        kind = prop.get("type") if isinstance(prop, dict) else None
+        if isinstance(kind, str) and kind in _WRONG:
+            return {**args, name: _WRONG[kind]}
+    return None
+
+
+def _tool_steps(session: Session, link: ProbeLink, opts: ProbeOptions
+                ) -> tuple[list[Step], list[StepResult]]:
+    assert opts.tool is not None
+    tool = next((t for t in _tools(link) if t.get("name") == opts.tool), None)
+    if tool is None:
+        return [], [StepResult(f"call {opts.tool}", False, "the tool in tools/list",
+                               "not listed")]
+    steps = [Step(f"call {opts.tool}", "tools/call",
+                  {"name": opts.tool, "arguments": dict(opts.tool_args)}, "result")]
+    bad = _invalid_arguments(tool, opts.tool_args)
+    if bad is not None:
+        profile = session.profile
+        as_tool_error = str(profile.settings["tool_input_errors"]).startswith("tool execution")
+        steps.append(Step("tool input error", "tools/call", {"name": opts.tool, "arguments": bad},
+                          "tool-error" if as_tool_error else "error",
+                          lambda p: frozenset({p.error("InvalidParams").code})))
+    return steps, []
+
+
+def _error_steps() -> list[Step]:
+    def not_found(p: Any) -> frozenset[int]:
+        codes = {p.error(p.settings["resource_not_found"]).code}
+        if "ResourceNotFound" in p.errors:
+            codes.add(p.error("ResourceNotFound").code)
+        return frozenset(codes)
+
+    return [
+        Step("unknown tool", "tools/call", {"name": MISSING_TOOL, "arguments": {}}, "error",
+             lambda p: frozenset({p.error("InvalidParams").code})),
+        Step("missing resource", "resources/read", {"uri": MISSING_URI}, "error", not_found),
+    ]
+
+
+def _play(sim: SimClient, link: ProbeLink, session: Session, record: RunRecord,
+          steps: list[Step]) -> None:
+    if not steps:
+        return
+    results, found, first = play(Scenario("probe", "", tuple(steps)), sim, link, session)
+    record.steps += results
+    record.findings += found
+    if record.t_first_useful_ms is None:
+        record.t_first_useful_ms = first
+
+
+def _tool_finding(record: RunRecord, link: ProbeLink) -> None:
+    step = next((s for s in record.steps if s.name == "tool input error"), None)
+    if step is None or record.revision is None:
+        return
+    calls = [ex for ex in exchanges(link.transcript) if ex.method == "tools/call"]
+    index = calls[-1].answer_index if calls else None
+    finding = tool_input_finding(record.revision, step.got, index)
+    if finding is not None:
+        record.findings.append(finding)
+
+
+def _unknown_tool_finding(record: RunRecord, link: ProbeLink) -> None:
+    step = next((s for s in record.steps if s.name == "unknown tool"), None)
+    if step is None or record.revision is None or step.got.startswith("error"):
+        return
+    calls = [ex for ex in exchanges(link.transcript) if ex.method == "tools/call"
+             and ex.params.get("name") == MISSING_TOOL]
+    index = calls[-1].answer_index if calls else None
+    record.findings.append(Finding(
+        "unexpected-answer", "warning",
+        f"a call of an unknown tool got {step.got}, not the protocol error -32602 the spec "
+        "gives for unknown tools", index, f"{record.revision}: server/tools.mdx §Error Handling"))
+
+
+def run_client(spec: PeerSpec, link: ProbeLink, target: Target, opts: ProbeOptions) -> RunRecord:
+    sim = SimClient(spec, request_timeout_ms=opts.timeout_ms)
+    if not spec.has("probe-timeout"):
+        sim.probe_timeout_ms = opts.probe_timeout_ms
+    session = sim.negotiate(link)
+    record = RunRecord(spec, server_placeholder(target), _scenario_name(opts), session,
+                       link.transcript)
+    if session.status != "ok":
+        return record
+    lists = [s for s, key in ((LIST_TOOLS, "tools"), (LIST_RESOURCES, "resources"))
+             if _declared(session, key)]
+    _play(sim, link, session, record, lists)
+    if opts.tool:
+        steps, missing = _tool_steps(session, link, opts)
+        record.steps += missing
+        _play(sim, link, session, record, steps)
+        _tool_finding(record, link)
+    if opts.error_probes:
+        _play(sim, link, session, record, _error_steps())
+        _unknown_tool_finding(record, link)
+    best = REGISTRY.get(spec.revisions[0]).names("features")
+    record.features_lost = sorted(best - session.profile.names("features"))
+    return record
+
+
+def run_prober_record(link: ProbeLink, target: Target, opts: ProbeOptions) -> RunRecord:
+    session = run_prober(link, opts.timeout_ms)
+    if session.status == "ok" and not any(ex.fate == "answered"
+                                          for ex in exchanges(link.transcript)):
+        session.fail("the server answered none of the prober's requests")
+    return RunRecord(PROBER, server_placeholder(target), "prober", session, link.transcript)
+
+
+def _junk(transcript: Transcript) -> bool:
+    said = [e.message for e in transcript.entries if e.dir == "s2c"]
+    return any(isinstance(m, str) for m in said) and not any(isinstance(m, dict | list)
+                                                             for m in said)
+
+
+def classify(record: RunRecord, link: ProbeLink) -> str:
+    if link.flooded:
+        return "flood"
+    if _junk(link.transcript):
+        return "junk"
+    if record.status == "ok":
+        useful = [s for s in record.steps if s.name not in DIAGNOSTIC_STEPS]
+        return "ok" if all(s.ok for s in useful) else "degraded"
+    if link.deadline_hit:
+        return "deadline"
+    if link.closed_seen:
+        return "exited"
+    if link.timeouts:
+        return "timeout"
+    return "incompatible"

@@ -1,0 +1,77 @@
+"""What to probe and how: the server (a command, a URL, or a simulated peer) and the bounds."""
+
+from __future__ import annotations
+
+import shlex
+import urllib.parse
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..simulator import PeerSpec
+from ..simulator.transports import HttpLink, JsonlRecorder, Limits, StdioLink
+from ._links import ProbeLink, SimulatedLink
+
+__all__ = ["ProbeOptions", "Target"]
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """The real server: a command for stdio, or a URL for Streamable HTTP."""
+
+    command: tuple[str, ...] = ()
+    url: str | None = None
+    sse_url: str | None = None  #: where a 2024-11-05 client GETs its SSE stream (default: url)
+    cwd: str | None = None
+    env: Mapping[str, str] | None = None
+    headers: Mapping[str, str] | None = None
+    #: a simulated server instead (in memory, on a simulated clock): the probe's self-test
+    simulated: PeerSpec | None = None
+
+    @property
+    def transport(self) -> str:
+        return "memory" if self.simulated else "http" if self.url else "stdio"
+
+    def describe(self) -> str:
+        if self.simulated is not None:
+            return f"simulated {self.simulated.name}"
+        return self.url or shlex.join(self.command)
+
+    def label(self) -> str:
+        """A short name for tables: the script (or program) name, or the host."""
+        if self.simulated is not None:
+            return f"probe:{self.simulated.name}"
+        if self.url:
+            return "probe:" + (urllib.parse.urlsplit(self.url).netloc or self.url)
+        scripts = [c for c in self.command[1:] if not c.startswith("-")]
+        return "probe:" + Path(scripts[0] if scripts else self.command[0]).name
+
+    def open(self, *, deadline_ms: int, recorder: JsonlRecorder | None, limits: Limits,
+             close_grace_ms: int) -> ProbeLink:
+        if self.simulated is not None:
+            return SimulatedLink(self.simulated)
+        if self.url:
+            return HttpLink(self.url, sse_url=self.sse_url, headers=self.headers,
+                            deadline_ms=deadline_ms, recorder=recorder, limits=limits)
+        return StdioLink(self.command, cwd=self.cwd, env=self.env, deadline_ms=deadline_ms,
+                         recorder=recorder, limits=limits, close_grace_ms=close_grace_ms)
+
+
+@dataclass(frozen=True, slots=True)
+class ProbeOptions:
+    """How to probe. Times are milliseconds."""
+
+    timeout_ms: int = 5_000  #: one request
+    probe_timeout_ms: int = 3_000  #: a dual-era client's server/discover probe
+    client_timeout_ms: int = 60_000  #: one client's whole conversation
+    close_grace_ms: int = 1_000  #: after closing stdin, before SIGTERM
+    jobs: int = 4
+    tool: str | None = None  #: a tool safe to call
+    tool_args: Mapping[str, Any] = field(default_factory=dict)
+    error_probes: bool = False  #: also read a missing resource and call a missing tool
+    record_dir: Path | None = None
+    schemas: str | Path | None = None  #: the official schemas (else $MCP_SKEW_SCHEMAS)
+    clients: tuple[PeerSpec, ...] | None = None  #: None: every built-in client
+    prober: bool = True
+    limits: Limits = field(default_factory=Limits)

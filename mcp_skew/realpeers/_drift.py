@@ -1,0 +1,677 @@
+"""Drift checks: does a named peer's model still behave like the real package?
+
+Theory of operation
+-------------------
+A **server** model is checked by installing the real package (``_envs``),
+starting its server script over stdio (:class:`~mcp_skew.simulator.transports.StdioLink`)
+and running the probe's client set against it, each client in a fresh process,
+with the simulator's own client code (``SimClient.negotiate`` then the drift
+scenario). The same clients run against the model on a ``MemoryLink``; both
+runs are reduced to :class:`Facets` (status, revision, era, mark, path, the
+error codes seen, each step's answer) and compared.
+
+A **client** model is checked the other way round: the real client package is
+driven by a small script (``servers/py_mcp_client.py``, ``servers/ts_client.mjs``)
+against ``mcp-skew serve SPEC`` (a simulated server over stdio, which writes a
+wire log), for a set of servers chosen to hit the client's decision points. The
+real outcome (connected or not, the revision, and the requests the server
+received, read from the wire log) is compared with the model run against the
+same simulated server.
+
+Both sides use the same timeouts. The model side is what ``run()`` does, minus
+its omniscient era-mismatch verdict, which nothing on a real wire can make.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Final
+
+from ..errors import UsageError
+from ..simulator import (
+    SCENARIOS,
+    Link,
+    MemoryLink,
+    PeerSpec,
+    Reply,
+    Scenario,
+    SimClient,
+    SimServer,
+    Timeout,
+    Transcript,
+    parse_peer,
+)
+from ..simulator._quirks import Role
+from ..simulator._scenario import LIST_TOOLS, play
+from ..versions import REGISTRY
+from ._envs import EnvironmentUnavailable, ensure_npm_env, ensure_python_env
+from ._named import ROLES, Family, Line, Model, Package, Resolved, known_names, resolve
+
+__all__ = [
+    "CLIENT_DRIFT_SERVERS",
+    "DRIFT_SCENARIO",
+    "Comparison",
+    "DriftReport",
+    "Facets",
+    "Install",
+    "client_command",
+    "drift_clients",
+    "install",
+    "prepare",
+    "server_command",
+    "verify",
+    "verify_client",
+    "verify_server",
+]
+
+SERVERS_DIR: Final = Path(__file__).resolve().parent / "servers"
+
+#: Steps the real servers answer from the SDK's protocol layer: the default scenario
+#: without the unknown tool and prompts/list, which the test server's application
+#: layer answers (see each model's gaps).
+DRIFT_SCENARIO: Final = Scenario(
+    "drift", "the protocol-level steps of the default scenario",
+    tuple(s for s in SCENARIOS["default"].steps
+          if s.name not in ("unknown tool", "undeclared capability (prompts)")))
+#: What a real client driver does once connected: list the tools.
+CONNECT_SCENARIO: Final = Scenario("connect", "connect, then list the tools", (LIST_TOOLS,))
+
+#: Simulated servers a real client is driven against: each hits a decision point.
+CLIENT_DRIFT_SERVERS: Final[tuple[str, ...]] = (
+    "py-mcp@1.0",  # silent on the probe, exits on the next input; answers 2024-11-05 always
+    "py-mcp@1.9.4",  # -32602 to the probe; negotiates up to 2025-03-26
+    "py-mcp@2.3",  # dual, sticky era: DiscoverResult
+    "ts-sdk@1",  # -32601 to the probe, lenient; up to 2025-11-25
+    "ts-server@2.4:modern",  # modern only: initialize -> -32022
+    "legacy:2025-11-25+silent",  # silent on the probe, stays alive: the probe timeout
+    "legacy:2025-11-25+fixed=2025-11-25",  # answers 2025-11-25 whatever is asked
+)
+
+#: Every facet, in the order reports show them.
+FACETS: Final = ("status", "revision", "era", "mark", "path", "codes", "steps", "requests",
+                 "answers")
+#: Compared for a server model (the simulated client runs on both sides) ...
+SERVER_FACETS: Final = ("status", "revision", "era", "mark", "path", "codes", "steps")
+#: ... and for a client model (only the outcome and the wire are visible).
+CLIENT_FACETS: Final = ("status", "revision", "era", "requests")
+
+#: Per-request timeout on both sides of a server check (ms).
+REQUEST_TIMEOUT_MS: Final = 5_000
+#: How long a raw probe waits for each answer before calling it "none" (ms).
+RAW_TIMEOUT_MS: Final = 2_000
+
+Message = dict[str, Any]
+
+
+def _raw_request(msg_id: int, method: str, params: Message | None = None, *,
+                 modern: bool = False) -> Message:
+    body = dict(params or {})
+    if modern:
+        body["_meta"] = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                         "io.modelcontextprotocol/clientCapabilities": {},
+                         "io.modelcontextprotocol/clientInfo": {"name": "mcp-skew-drift",
+                                                                "version": "0"}}
+    message: Message = {"jsonrpc": "2.0", "id": msg_id, "method": method}
+    if body:
+        message["params"] = body
+    return message
+
+
+def _raw_initialize(msg_id: int, revision: str) -> Message:
+    return _raw_request(msg_id, "initialize", {
+        "protocolVersion": revision, "capabilities": {},
+        "clientInfo": {"name": "mcp-skew-drift", "version": "0"}})
+
+
+_INITIALIZED: Final[Message] = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+
+#: Raw message sequences, each in a fresh process: the columns of the measured table in
+#: docs/real-peers.md (what the probe's clients never send: early ping, early tools/list,
+#: an unknown method, a bogus revision).
+RAW_PROBES: Final[tuple[tuple[str, tuple[Message, ...]], ...]] = (
+    ("raw: discover+_meta, initialize", (_raw_request(1, "server/discover", modern=True),
+                                         _raw_initialize(2, "2025-11-25"))),
+    ("raw: discover, initialize", (_raw_request(1, "server/discover"),
+                                   _raw_initialize(2, "2025-11-25"))),
+    ("raw: ping, initialize", (_raw_request(1, "ping"), _raw_initialize(2, "2025-06-18"))),
+    ("raw: foo/bar, initialize", (_raw_request(1, "foo/bar"), _raw_initialize(2, "2025-06-18"))),
+    ("raw: tools/list, initialize", (_raw_request(1, "tools/list"),
+                                     _raw_initialize(2, "2025-06-18"))),
+    ("raw: initialize 1999-01-01, foo/bar, missing resource",
+     (_raw_initialize(1, "1999-01-01"), _INITIALIZED, _raw_request(2, "foo/bar"),
+      _raw_request(3, "resources/read", {"uri": "mem://missing"}),
+      _raw_request(4, "tools/list"))),
+)
+
+
+# -- installing ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Install:
+    """A ready environment for one package."""
+
+    package: Package
+    root: Path  #: the venv, or the npm prefix's node_modules
+    seconds: float
+    cached: bool
+
+    @property
+    def python(self) -> Path:
+        return self.root / "bin" / "python"
+
+
+def install(package: Package) -> Install:
+    """Build (or reuse) the environment; raises :class:`EnvironmentUnavailable`."""
+    if package.ecosystem == "pypi":
+        env = ensure_python_env(package.requirements)
+        return Install(package, env.root, env.install_seconds, env.cached)
+    npm = ensure_npm_env(package.requirements)
+    return Install(package, npm.node_modules, npm.install_seconds, npm.cached)
+
+
+def prepare(packages: Sequence[Package], jobs: int = 2) -> dict[Package, Install | str]:
+    """Install several packages in parallel; each maps to its environment or the reason it
+    could not be built (so a test can skip with it)."""
+    unique = list(dict.fromkeys(packages))
+
+    def one(package: Package) -> Install | str:
+        try:
+            return install(package)
+        except EnvironmentUnavailable as exc:
+            return str(exc)
+
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
+        return dict(zip(unique, pool.map(one, unique), strict=True))
+
+
+def server_command(family: Family, model: Model, env: Install) -> list[str]:
+    """The command that starts the real server of ``model``."""
+    script = str(SERVERS_DIR / family.server_script)
+    if env.package.ecosystem == "pypi":
+        return [str(env.python), script, *model.args]
+    return ["node", script, str(env.root), *model.args]
+
+
+def client_command(family: Family, model: Model, env: Install, server: Sequence[str],
+                   probe_ms: int | None = None) -> list[str]:
+    """The command that runs the real client of ``model`` against ``server``."""
+    script = str(SERVERS_DIR / family.client_script)
+    if env.package.ecosystem == "pypi":
+        extra = ["--probe-timeout", f"{probe_ms / 1000:g}"] if probe_ms else []
+        return [str(env.python), script, *model.args, *extra, "--", *server]
+    extra = ["--probe-timeout", str(probe_ms)] if probe_ms else []
+    return ["node", script, str(env.root), *model.args, *extra, "--", *server]
+
+
+def serve_command(spec: str, log: Path) -> list[str]:
+    """``mcp-skew serve SPEC`` as a child process, writing its wire log to ``log``."""
+    return [sys.executable, "-m", "mcp_skew", "serve", spec, "--record", str(log), "-q"]
+
+
+# -- facets -------------------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class Facets:
+    """What is compared between the model and the real package."""
+
+    status: str
+    revision: str | None
+    era: str | None
+    mark: str = ""
+    path: list[str] = field(default_factory=list)
+    codes: list[int] = field(default_factory=list)  #: error codes of the answers, in order
+    steps: list[str] = field(default_factory=list)  #: ``name: got``
+    requests: list[str] = field(default_factory=list)  #: what the server received (clients)
+    answers: list[str] = field(default_factory=list)  #: raw probes: each answer, as read
+    detail: str = ""  #: the reason or error text (shown, not compared)
+
+    def summary(self) -> str:
+        if self.answers:
+            return ", ".join(self.answers)
+        if self.status != "ok":
+            return "failed" + (f": {self.detail}" if self.detail else "")
+        return f"ok {self.revision}" + (f" {self.mark}" if self.mark else "")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in (*FACETS, "detail")}
+
+
+def _codes(transcript: Transcript) -> list[int]:
+    out: list[int] = []
+    for entry in transcript.entries:
+        message = entry.message
+        if entry.dir == "s2c" and isinstance(message, dict) and "method" not in message:
+            error = message.get("error")
+            if isinstance(error, dict) and isinstance(error.get("code"), int):
+                out.append(error["code"])
+    return out
+
+
+def _run_client(client: PeerSpec, link: Link, scenario: Scenario,
+                request_timeout_ms: int) -> Facets:
+    sim = SimClient(client, request_timeout_ms=request_timeout_ms)
+    session = sim.negotiate(link)
+    steps: list[str] = []
+    if session.status == "ok":
+        results, _, _ = play(scenario, sim, link, session)
+        steps = [f"{r.name}: {r.got}" for r in results]
+    link.close()
+    return Facets(session.status, session.revision, session.era.value if session.era else None,
+                  session.mark, list(session.path), _codes(link.transcript), steps,
+                  detail=session.reason)
+
+
+# -- comparisons and reports --------------------------------------------------------------------
+
+@dataclass(slots=True)
+class Comparison:
+    """One counterpart (a client for a server check, a server for a client check)."""
+
+    counterpart: str
+    model: Facets
+    real: Facets
+    compared: tuple[str, ...]
+    seconds: float = 0.0
+
+    @property
+    def differences(self) -> list[str]:
+        out = []
+        for key in self.compared:
+            mine, theirs = getattr(self.model, key), getattr(self.real, key)
+            if mine != theirs:
+                out.append(f"{key}: model {_show(mine)}, real {_show(theirs)}")
+        return out
+
+    @property
+    def agrees(self) -> bool:
+        return not self.differences
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"counterpart": self.counterpart, "agrees": self.agrees,
+                "differences": self.differences, "model": self.model.to_dict(),
+                "real": self.real.to_dict(), "seconds": round(self.seconds, 2)}
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(map(str, value)) + "]"
+    return str(value)
+
+
+@dataclass(slots=True)
+class DriftReport:
+    """A named peer checked against its real package."""
+
+    name: str
+    role: str
+    notation: str
+    package: str
+    note: str = ""
+    gaps: tuple[str, ...] = ()
+    unavailable: str | None = None
+    install_seconds: float = 0.0
+    cached: bool = False
+    run_seconds: float = 0.0
+    comparisons: list[Comparison] = field(default_factory=list)
+
+    @property
+    def agrees(self) -> bool:
+        return self.unavailable is None and all(c.agrees for c in self.comparisons)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "role": self.role, "model": self.notation,
+                "package": self.package, "note": self.note, "gaps": list(self.gaps),
+                "unavailable": self.unavailable, "agrees": self.agrees,
+                "install_seconds": round(self.install_seconds, 1), "cached": self.cached,
+                "run_seconds": round(self.run_seconds, 1),
+                "comparisons": [c.to_dict() for c in self.comparisons]}
+
+    def render(self) -> str:
+        """A plain-text report: one line per counterpart, then every difference."""
+        lines = [f"{self.name} ({self.role}): model {self.notation}",
+                 f"  {self.note}"]
+        if self.unavailable is not None:
+            lines.append(f"  real package unavailable: {self.unavailable}")
+            return "\n".join(lines)
+        how = "cached" if self.cached else "installed"
+        lines.append(f"  {self.package}: {how} (install {self.install_seconds:.1f} s), "
+                     f"{len(self.comparisons)} runs in {self.run_seconds:.1f} s")
+        width = max((len(c.counterpart) for c in self.comparisons), default=10)
+        lines.append("")
+        lines.append(f"  {'against':<{width}}  {'model':<40}  {'real':<40}  verdict")
+        for c in self.comparisons:
+            verdict = "agrees" if c.agrees else "DIFFERS"
+            lines.append(f"  {c.counterpart:<{width}}  {_cut(c.model.summary(), 40):<40}  "
+                         f"{_cut(c.real.summary(), 40):<40}  {verdict}")
+        differing = [c for c in self.comparisons if not c.agrees]
+        for c in differing:
+            lines.append("")
+            lines.append(f"  {c.counterpart}:")
+            lines += [f"    {d}" for d in c.differences]
+        agree = len(self.comparisons) - len(differing)
+        lines.append("")
+        lines.append(f"  {agree} of {len(self.comparisons)} agree" +
+                     ("" if not differing else f"; {len(differing)} differ"))
+        if self.gaps:
+            lines.append("  known gaps of the model (not compared):")
+            lines += [f"    - {g}" for g in self.gaps]
+        return "\n".join(lines)
+
+
+# -- servers -----------------------------------------------------------------------------------
+
+def _cpu_ticks(pid: int) -> int | None:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return int(fields[11]) + int(fields[12])  # utime + stime
+
+
+def wait_until_idle(pid: int, limit_s: float = 20.0, quiet_polls: int = 3,
+                    poll_s: float = 0.1) -> float:
+    """Wait until a freshly started server stops using CPU (it is waiting for input).
+
+    A real client does not wait, but a probe timeout of a few seconds must not
+    race an interpreter's imports. Returns the seconds waited.
+    """
+    started = time.monotonic()
+    last, quiet = _cpu_ticks(pid), 0
+    if last is None:  # no /proc: a fixed grace period
+        time.sleep(1.0)
+        return time.monotonic() - started
+    while time.monotonic() - started < limit_s and quiet < quiet_polls:
+        time.sleep(poll_s)
+        now = _cpu_ticks(pid)
+        if now is None:
+            break
+        quiet = quiet + 1 if now == last else 0
+        last = now
+    return time.monotonic() - started
+
+
+def _short(peer: PeerSpec) -> str:
+    """The matrix's short label for a built-in client, when the matrix is there."""
+    try:
+        from ..matrix._peersets import label_for  # noqa: PLC0415 - optional sibling
+    except ImportError:  # pragma: no cover
+        return peer.name
+    return peer.label or label_for(peer)
+
+
+def drift_clients() -> tuple[PeerSpec, ...]:
+    """The probe's client set (every built-in client peer)."""
+    try:
+        from ..probe._clients import builtin_clients  # noqa: PLC0415 - optional sibling
+    except ImportError:  # pragma: no cover - the probe ships with the package
+        specs = ("legacy:2024-11-05", "legacy:2025-06-18", "legacy:2025-11-25",
+                 "legacy:2025-11-25,2025-06-18,2025-03-26,2024-11-05", "modern:2026-07-28",
+                 "dual:2026-07-28,2025-11-25,2025-06-18,2025-03-26,2024-11-05")
+        return tuple(parse_peer(s, "client") for s in specs)
+    return builtin_clients()
+
+
+def _real_server_run(command: list[str], client: PeerSpec) -> Facets:
+    return _run_client(client, _real_link(command), DRIFT_SCENARIO, REQUEST_TIMEOUT_MS)
+
+
+def _answer(event: Any) -> str:
+    if isinstance(event, Reply):
+        if event.error is not None:
+            return f"error {event.code}"
+        version = (event.result or {}).get("protocolVersion")
+        return f"result {version}" if isinstance(version, str) else "result"
+    return "none" if isinstance(event, Timeout) else "exit"
+
+
+def _raw_run(link: Link, messages: Sequence[Message]) -> Facets:
+    answers: list[str] = []
+    for message in messages:
+        if "id" not in message:
+            link.notify(message)
+            continue
+        answers.append(_answer(link.request(message, RAW_TIMEOUT_MS)))
+    link.close()
+    return Facets("ok", None, None, answers=answers)
+
+
+def _real_link(command: list[str]) -> Link:
+    from ..simulator.transports import StdioLink  # noqa: PLC0415 - I/O only when checking
+
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "NO_COLOR": "1", "FASTMCP_LOG_LEVEL": "WARNING",
+           "FASTMCP_SHOW_CLI_BANNER": "false"}
+    link = StdioLink(command, env=env, deadline_ms=120_000)
+    if link.proc is not None:
+        wait_until_idle(link.proc.pid)
+    return link
+
+
+def _model_server_run(model: PeerSpec, client: PeerSpec) -> Facets:
+    link = MemoryLink(lambda: SimServer(model))
+    return _run_client(client, link, DRIFT_SCENARIO, REQUEST_TIMEOUT_MS)
+
+
+def verify_server(resolved: Resolved, *, jobs: int = 2,
+                  clients: Sequence[PeerSpec] | None = None, raw_probes: bool = True,
+                  progress: Callable[[str], None] | None = None) -> DriftReport:
+    """Check a named server model against its real package."""
+    model = resolved.peer()
+    report = _report(resolved, model)
+    env = _install_for(resolved.line, report)
+    if env is None:
+        return report
+    command = server_command(resolved.family, resolved.model, env)
+    chosen = tuple(clients) if clients is not None else drift_clients()
+
+    def one(client: PeerSpec) -> Comparison:
+        started = time.monotonic()
+        real = _real_server_run(command, client)
+        mine = _model_server_run(model, client)
+        c = Comparison(_short(client), mine, real, SERVER_FACETS, time.monotonic() - started)
+        if progress:
+            progress(f"{resolved.name} x {c.counterpart}: {'agrees' if c.agrees else 'DIFFERS'}")
+        return c
+
+    def raw(probe: tuple[str, tuple[Message, ...]]) -> Comparison:
+        started = time.monotonic()
+        name, messages = probe
+        real = _raw_run(_real_link(command), messages)
+        mine = _raw_run(MemoryLink(lambda: SimServer(model)), messages)
+        c = Comparison(name, mine, real, ("answers",), time.monotonic() - started)
+        if progress:
+            progress(f"{resolved.name} x {name}: {'agrees' if c.agrees else 'DIFFERS'}")
+        return c
+
+    started = time.monotonic()
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
+        runs = [pool.submit(one, c) for c in chosen]
+        runs += [pool.submit(raw, p) for p in (RAW_PROBES if raw_probes else ())]
+        report.comparisons = [f.result() for f in runs]
+    report.run_seconds = time.monotonic() - started
+    return report
+
+
+# -- clients -----------------------------------------------------------------------------------
+
+def _requests(log: Path) -> tuple[list[str], int]:
+    """What a served simulated server received (``method [revision]``), and how many processes."""
+    requests: list[str] = []
+    starts = 0
+    try:
+        text = log.read_text(encoding="utf-8")
+    except OSError:
+        return requests, starts
+    for line in text.splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if record.get("dir") == "event" and record.get("event") == "start":
+            starts += 1
+        message = record.get("message")
+        if record.get("dir") != "c2s" or not isinstance(message, dict) or "method" not in message:
+            continue
+        requests.append(_request_text(message))
+    return requests, starts
+
+
+def _request_text(message: dict[str, Any]) -> str:
+    method = str(message["method"])
+    params = message.get("params") if isinstance(message.get("params"), dict) else {}
+    assert isinstance(params, dict)
+    if method == "initialize":
+        return f"initialize {params.get('protocolVersion')}"
+    meta = params.get("_meta")
+    if isinstance(meta, dict) and isinstance(meta.get("io.modelcontextprotocol/protocolVersion"),
+                                             str):
+        return f"{method} {meta['io.modelcontextprotocol/protocolVersion']}"
+    return method
+
+
+def _era_of(revision: str | None) -> str | None:
+    if revision is None or revision not in REGISTRY:
+        return None
+    return REGISTRY.get(revision).era.value
+
+
+def _real_client_run(command_for: Callable[[list[str]], list[str]], server_spec: str
+                     ) -> Facets:
+    with tempfile.TemporaryDirectory(prefix="mcp-skew-drift-") as tmp:
+        log = Path(tmp) / "wire.jsonl"
+        command = command_for(serve_command(server_spec, log))
+        try:
+            proc = subprocess.run(command, capture_output=True, text=True, timeout=150,
+                                  check=False, stdin=subprocess.DEVNULL)
+            out = proc.stdout
+            err = proc.stderr
+        except subprocess.TimeoutExpired as exc:
+            out = exc.stdout if isinstance(exc.stdout, str) else ""
+            err = "the client did not finish within 150 s"
+        result: dict[str, Any] = {}
+        for line in out.splitlines():
+            if line.startswith("RESULT "):
+                with contextlib.suppress(ValueError):
+                    result = json.loads(line[len("RESULT "):])
+        requests, _ = _requests(log)
+    if not result:
+        tail = " ".join(err.strip().splitlines()[-3:])[:300]
+        return Facets("failed", None, None, requests=requests, detail=f"no RESULT: {tail}")
+    if not result.get("ok"):
+        return Facets("failed", None, None, requests=requests, detail=str(result.get("error")))
+    revision = result.get("protocol_version")
+    revision = revision if isinstance(revision, str) else None
+    return Facets("ok", revision, _era_of(revision), requests=requests,
+                  detail=f"{result.get('elapsed_s')} s")
+
+
+def _model_client_run(model: PeerSpec, server_spec: str) -> Facets:
+    server = parse_peer(server_spec, "server")
+    link = MemoryLink(lambda: SimServer(server))
+    sim = SimClient(model)
+    session = sim.negotiate(link)
+    status = session.status
+    if status == "ok":
+        results, _, _ = play(CONNECT_SCENARIO, sim, link, session)
+        if not all(r.got == "result" for r in results):
+            status = "failed"
+    link.close()
+    requests = [_request_text(e.message) for e in link.transcript.entries
+                if e.dir == "c2s" and isinstance(e.message, dict) and "method" in e.message]
+    ok = status == "ok"
+    return Facets(status, session.revision if ok else None,
+                  session.era.value if ok and session.era else None, requests=requests,
+                  detail=session.reason)
+
+
+def _with_probe(model: PeerSpec, probe_ms: int | None) -> PeerSpec:
+    if probe_ms is None:
+        return model
+    quirks = tuple((n, str(probe_ms) if n == "probe-timeout" else v) for n, v in model.quirks)
+    return replace(model, quirks=quirks)
+
+
+def verify_client(resolved: Resolved, *, jobs: int = 2, servers: Sequence[str] | None = None,
+                  progress: Callable[[str], None] | None = None) -> DriftReport:
+    """Check a named client model against its real package, driven against simulated servers."""
+    probe_ms = resolved.model.drift_probe_ms
+    model = _with_probe(resolved.peer(), probe_ms)
+    report = _report(resolved, model)
+    env = _install_for(resolved.line, report)
+    if env is None:
+        return report
+    chosen = tuple(servers) if servers is not None else CLIENT_DRIFT_SERVERS
+
+    def command_for(server: list[str]) -> list[str]:
+        return client_command(resolved.family, resolved.model, env, server, probe_ms)
+
+    def one(server_spec: str) -> Comparison:
+        started = time.monotonic()
+        real = _real_client_run(command_for, server_spec)
+        mine = _model_client_run(model, server_spec)
+        c = Comparison(server_spec, mine, real, CLIENT_FACETS, time.monotonic() - started)
+        if progress:
+            progress(f"{resolved.name} x {server_spec}: {'agrees' if c.agrees else 'DIFFERS'}")
+        return c
+
+    started = time.monotonic()
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
+        report.comparisons = list(pool.map(one, chosen))
+    report.run_seconds = time.monotonic() - started
+    return report
+
+
+# -- shared ------------------------------------------------------------------------------------
+
+def _report(resolved: Resolved, model: PeerSpec) -> DriftReport:
+    installs = resolved.line.installs
+    return DriftReport(resolved.name, resolved.role, model.notation,
+                       installs.text if installs else "(none)", note=model.note,
+                       gaps=resolved.model.gaps)
+
+
+def _install_for(line: Line, report: DriftReport) -> Install | None:
+    if line.installs is None:
+        report.unavailable = "no installable package for this line"
+        return None
+    try:
+        env = install(line.installs)
+    except EnvironmentUnavailable as exc:
+        report.unavailable = str(exc)
+        return None
+    report.install_seconds, report.cached = env.seconds, env.cached
+    return env
+
+
+def verify(name: str, role: Role | None = None, *, jobs: int = 2,
+           progress: Callable[[str], None] | None = None) -> list[DriftReport]:
+    """Check ``name`` in the role(s) it has a model for (both when ``role`` is None)."""
+    reports: list[DriftReport] = []
+    roles: tuple[Role, ...] = ROLES if role is None else (role,)
+    errors: list[str] = []
+    for r in roles:
+        try:
+            resolved = resolve(name, r)
+        except UsageError as exc:
+            errors.append(str(exc))
+            continue
+        if resolved is None:
+            raise UsageError(f"unknown named peer {name!r}; known: {', '.join(known_names())}")
+        check = verify_server if r == "server" else verify_client
+        reports.append(check(resolved, jobs=jobs, progress=progress))
+    if not reports:
+        raise UsageError(errors[0] if errors else f"unknown named peer {name!r}")
+    return reports

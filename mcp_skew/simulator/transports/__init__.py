@@ -1,0 +1,38 @@
+"""Real transports: the same :class:`~mcp_skew.simulator.Link` over a real server.
+
+The simulator core never does I/O; these links do. :class:`StdioLink` runs a
+server command (an argument list, never a shell) and speaks newline-delimited
+JSON on its stdin and stdout; :class:`HttpLink` speaks Streamable HTTP, with the
+deprecated HTTP+SSE transport where a legacy client would try it. Both record a
+wall-clock transcript (milliseconds since the link opened) as messages arrive,
+bound every wait, and can write each transcript item to a :class:`Recorder` at
+once (:class:`JsonlRecorder` writes JSON Lines and the server's stderr beside
+them).
+
+Public API: :class:`StdioLink`, :class:`HttpLink`, :class:`Limits`,
+:class:`JsonlRecorder`, :class:`Recorder`, :class:`TransportError`,
+:class:`NdjsonDecoder`, :class:`SseParser`, :class:`SseEvent`.
+"""
+
+from __future__ import annotations
+
+from ._base import JsonlRecorder, Limits, RealLink, Recorder, TransportError
+from .http import HttpLink, encode_header_value
+from .sse import SseEvent, SseParser
+from .stdio import Line, NdjsonDecoder, StdioLink, parse_line
+
+__all__ = [
+    "HttpLink",
+    "JsonlRecorder",
+    "Limits",
+    "Line",
+    "NdjsonDecoder",
+    "RealLink",
+    "Recorder",
+    "SseEvent",
+    "SseParser",
+    "StdioLink",
+    "TransportError",
+    "encode_header_value",
+    "parse_line",
+]

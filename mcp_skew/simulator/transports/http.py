@@ -1,0 +1,418 @@
+"""The Streamable HTTP transport (and the deprecated HTTP+SSE one), on the standard library.
+
+Rules followed, per revision (the profile says which apply):
+
+- every message is a POST to the MCP endpoint with ``Accept: application/json,
+  text/event-stream``; the answer is a JSON body or an SSE stream ending with
+  the response (2025-03-26 on, ``basic/transports.mdx`` §Sending Messages);
+- ``Mcp-Session-Id`` from the initialize response is sent back on every later
+  request (2025-03-26 to 2025-11-25, §Session Management);
+- ``MCP-Protocol-Version`` after legacy negotiation, where the negotiated
+  revision defines the header (2025-06-18 on);
+- a 2026-07-28 request carries ``MCP-Protocol-Version``, ``Mcp-Method`` and, for
+  ``tools/call``, ``resources/read`` and ``prompts/get``, ``Mcp-Name``, Base64
+  sentinel-encoded when the value is not a safe header value
+  (2026-07-28 ``basic/transports/streamable-http.mdx`` §Request Metadata);
+- an HTTP error status is never read blind: a JSON-RPC error in the body is the
+  answer (so a dual-era client can tell a modern -32022 from a legacy refusal);
+  a body without one becomes a synthesized error whose ``data`` says so
+  (404 and 405: -32601; other 4xx: -32600; 5xx: -32603);
+- HTTP+SSE (2024-11-05): GET the SSE URL, wait for the ``endpoint`` event,
+  POST there, read answers from the stream. A 2024-11-05 client uses it from
+  the start; a later client falls back to it when its initialize POST gets 400,
+  404 or 405 without a recognised modern error (2026-07-28
+  ``streamable-http.mdx`` §Backward Compatibility).
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import http.client
+import json
+import queue
+import socket
+import threading
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from ...versions import REGISTRY, Era, UnknownRevision
+from .._link import Closed, Reply
+from .._wire import VERSION_KEY
+from ._base import Limits, RealLink, Recorder, TransportError
+from .sse import SseParser
+
+__all__ = ["NAME_PARAMS", "HttpLink", "encode_header_value"]
+
+ACCEPT: Final = "application/json, text/event-stream"
+#: Methods whose request mirrors a parameter in ``Mcp-Name`` (2026-07-28).
+NAME_PARAMS: Final = {"tools/call": "name", "resources/read": "uri", "prompts/get": "name"}
+#: Status codes after which a client may try the deprecated HTTP+SSE transport.
+SSE_FALLBACK_STATUS: Final = frozenset({400, 404, 405})
+_SENTINEL = ("=?base64?", "?=")
+_BODY_CAP = 16 << 20
+
+
+def encode_header_value(value: str) -> str:
+    """``value`` as is when it is a safe header value, else in the Base64 sentinel form."""
+    safe = (
+        all(0x20 <= ord(ch) <= 0x7E for ch in value)
+        and value == value.strip()
+        and not (value.startswith(_SENTINEL[0]) and value.endswith(_SENTINEL[1]))
+    )
+    if safe:
+        return value
+    return _SENTINEL[0] + base64.b64encode(value.encode()).decode() + _SENTINEL[1]
+
+
+@dataclass(frozen=True, slots=True)
+class _Answer:
+    """An HTTP response: status, reason, content type, and the object to read the body from."""
+
+    status: int
+    reason: str
+    ctype: str
+    resp: Any
+
+
+class _Stream:
+    """A long-lived GET (an HTTP+SSE stream) that another thread can end at once.
+
+    Closing a response another thread is reading blocks on its buffer lock, so
+    the socket itself is shut down instead; the reader sees end of stream.
+    """
+
+    def __init__(self, url: str, headers: dict[str, str], timeout: float) -> None:
+        parts = urllib.parse.urlsplit(url)
+        cls = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+        self.conn = cls(parts.hostname or "", parts.port, timeout=timeout)
+        path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        self.conn.request("GET", path, headers=headers)
+        self.sock = self.conn.sock
+        self.resp = self.conn.getresponse()
+        if self.sock is not None:
+            self.sock.settimeout(None)  # an idle stream is fine; shutdown() ends it
+        self.stopped = threading.Event()
+
+    def shutdown(self) -> None:
+        self.stopped.set()
+        if self.sock is not None:
+            with contextlib.suppress(OSError):
+                self.sock.shutdown(socket.SHUT_RDWR)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.resp.close()
+        with contextlib.suppress(OSError):
+            self.conn.close()
+
+
+def _modern_codes() -> frozenset[int]:
+    """Codes that mark a modern server, from every modern profile."""
+    codes: set[int] = set()
+    for rev in REGISTRY.of_era(Era.MODERN):
+        profile = REGISTRY.get(rev)
+        codes |= {profile.error(n).code for n in profile.names("modern_error_codes")}
+    return frozenset(codes)
+
+
+def _profile_headers(revision: Any, era: Era) -> frozenset[str]:
+    """The headers a revision defines; for a revision mcp-skew does not know, the newest of its era."""
+    try:
+        return REGISTRY.get(str(revision)).names("http_headers")
+    except UnknownRevision:
+        newest = REGISTRY.ordered(REGISTRY.of_era(era))
+        return REGISTRY.get(newest[0]).names("http_headers") if newest else frozenset()
+
+
+def _synthesized(msg_id: Any, status: int, reason: str, body: str) -> dict[str, Any]:
+    code = -32601 if status in (404, 405) else -32603 if status >= 500 else -32600
+    return {"jsonrpc": "2.0", "id": msg_id, "error": {
+        "code": code, "message": f"HTTP {status} {reason}".strip(),
+        "data": {"httpStatus": status, "body": body[:500],
+                 "mcpSkew": "synthesized: the HTTP response had no JSON-RPC body"}}}
+
+
+class HttpLink(RealLink):
+    """A real server over Streamable HTTP, with the HTTP+SSE fallback."""
+
+    def __init__(self, url: str, *, sse_url: str | None = None,
+                 headers: Mapping[str, str] | None = None, deadline_ms: int | None = None,
+                 recorder: Recorder | None = None, limits: Limits | None = None) -> None:
+        super().__init__(deadline_ms=deadline_ms, recorder=recorder, limits=limits)
+        parts = urllib.parse.urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise TransportError(f"not an http(s) URL: {url!r}")
+        self.url = url
+        self.sse_url = sse_url or url
+        self.extra_headers = dict(headers or {})
+        self.session_id: str | None = None
+        self.legacy_revision: str | None = None  #: negotiated by initialize
+        self._post_url: str | None = None  #: set by an HTTP+SSE ``endpoint`` event
+        self._stream: _Stream | None = None
+        self._modern = _modern_codes()
+        self._note(f"HTTP endpoint {url}")
+
+    # -- headers ------------------------------------------------------------------------
+    def _headers(self, message: Any) -> dict[str, str]:
+        headers = {"Content-Type": "application/json", "Accept": ACCEPT, **self.extra_headers}
+        params = message.get("params") if isinstance(message, dict) else None
+        meta = params.get("_meta") if isinstance(params, dict) else None
+        modern = meta.get(VERSION_KEY) if isinstance(meta, dict) else None
+        if modern is not None:
+            known = _profile_headers(modern, Era.MODERN)
+            headers["MCP-Protocol-Version"] = str(modern)
+            method = str(message.get("method", ""))
+            if "Mcp-Method" in known and "method" in message:
+                headers["Mcp-Method"] = method
+            name_param = NAME_PARAMS.get(method)
+            if "Mcp-Name" in known and name_param and isinstance(params, dict):
+                value = params.get(name_param)
+                if isinstance(value, str):
+                    headers["Mcp-Name"] = encode_header_value(value)
+            return headers
+        if self.session_id is not None:
+            headers["Mcp-Session-Id"] = self.session_id
+        if self.legacy_revision and \
+                "MCP-Protocol-Version" in _profile_headers(self.legacy_revision, Era.LEGACY):
+            headers["MCP-Protocol-Version"] = self.legacy_revision
+        return headers
+
+    # -- writing ------------------------------------------------------------------------
+    def _write(self, message: Any) -> bool:
+        self._record("c2s", message)
+        thread = threading.Thread(target=self._exchange, args=(message, self._inbox),
+                                  daemon=True, name="mcp-skew-http")
+        thread.start()
+        return True
+
+    def _io_timeout(self) -> float:
+        return max(0.5, self._budget_ms(30_000) / 1000 + 1.0)
+
+    def _exchange(self, message: Any, inbox: queue.Queue[Any]) -> None:
+        """One POST and its answer, in a thread of its own."""
+        msg_id = message.get("id") if isinstance(message, dict) else None
+        is_request = isinstance(message, dict) and "method" in message and "id" in message
+        opening = self._post_url is None and self._starts_sse(message)
+        if opening and not self._open_sse(msg_id, inbox):
+            return
+        target = self._post_url or self.url
+        try:
+            answer = self._post(target, message)
+        except OSError as exc:
+            detail = f"HTTP request failed: {getattr(exc, 'reason', None) or exc}"
+            self._note(detail)
+            if is_request:
+                self._bind(msg_id, Closed(detail), inbox)
+            return
+        with contextlib.closing(answer.resp):
+            self._read_answer(message, answer, inbox)
+
+    def _post(self, url: str, message: Any) -> _Answer:
+        data = json.dumps(message, ensure_ascii=False).encode()
+        req = urllib.request.Request(url, data=data, headers=self._headers(message),
+                                     method="POST")
+        try:
+            resp = urllib.request.urlopen(req, timeout=self._io_timeout())
+        except urllib.error.HTTPError as err:
+            return _Answer(err.code, str(err.reason or ""), err.headers.get("Content-Type", ""),
+                           err)
+        return _Answer(resp.status, str(resp.reason or ""),
+                       resp.headers.get("Content-Type", ""), resp)
+
+    def _read_answer(self, message: Any, answer: _Answer, inbox: queue.Queue[Any]) -> None:
+        status, reason, ctype, resp = answer.status, answer.reason, answer.ctype, answer.resp
+        msg_id = message.get("id") if isinstance(message, dict) else None
+        is_request = isinstance(message, dict) and "method" in message and "id" in message
+        sid = resp.headers.get("Mcp-Session-Id") if resp.headers is not None else None
+        if sid and (message.get("method") == "initialize" or self.session_id is None):
+            self.session_id = sid
+        if "text/event-stream" in ctype and status < 300:
+            self._read_sse_body(resp, message, inbox)
+            return
+        body = self._read_body(resp)
+        if status == 202 or (status < 300 and not body.strip()):
+            return  # accepted; in HTTP+SSE mode the answer comes on the stream
+        parsed = self._parse(body)
+        if status >= 300 and not self._is_jsonrpc_error(parsed):
+            self._note(f"HTTP {status} {reason} to id {msg_id}: {body[:200]!r}")
+            if is_request and self._fallback_to_sse(message, status, inbox):
+                return
+            if is_request:
+                synthesized = _synthesized(msg_id, status, reason, body)
+                self._deliver(synthesized, inbox)
+                self._bind(msg_id, Reply(synthesized), inbox)
+            return
+        if status >= 300:
+            self._note(f"HTTP {status} {reason} to id {msg_id}, with a JSON-RPC error")
+            if is_request and self._fallback_to_sse(message, status, inbox, parsed):
+                return
+        self._learn(message, parsed)
+        self._deliver(parsed, inbox)
+        if is_request and isinstance(parsed, dict) and "error" in parsed and \
+                parsed.get("id") in (None, msg_id):
+            self._bind(msg_id, Reply({**parsed, "id": msg_id}), inbox)
+
+    @staticmethod
+    def _read_body(resp: Any) -> str:
+        try:
+            data: bytes = resp.read(_BODY_CAP)
+        except (OSError, ValueError):
+            return ""
+        return data.decode("utf-8", errors="replace")
+
+    @staticmethod
+    def _parse(body: str) -> Any:
+        try:
+            return json.loads(body)
+        except ValueError:
+            return body
+
+    @staticmethod
+    def _is_jsonrpc_error(parsed: Any) -> bool:
+        return isinstance(parsed, dict) and isinstance(parsed.get("error"), dict)
+
+    def _learn(self, message: Any, answer: Any) -> None:
+        """Remember the revision an initialize agreed on, for the version header."""
+        if not (isinstance(message, dict) and message.get("method") == "initialize"):
+            return
+        if isinstance(answer, dict) and isinstance(answer.get("result"), dict):
+            version = answer["result"].get("protocolVersion")
+            self.legacy_revision = str(version) if version is not None else None
+
+    def _read_sse_body(self, resp: Any, message: Any, inbox: queue.Queue[Any]) -> None:
+        want_id = message.get("id") if isinstance(message, dict) else None
+        parser = SseParser()
+        while True:
+            try:
+                chunk = resp.read1(65536) if hasattr(resp, "read1") else resp.read(65536)
+            except (OSError, ValueError):
+                return
+            if not chunk:
+                return
+            for event in parser.feed(chunk):
+                if event.event != "message":
+                    continue
+                parsed = self._parse(event.data)
+                self._learn(message, parsed)
+                self._deliver(parsed, inbox)
+                if isinstance(parsed, dict) and parsed.get("id") == want_id and \
+                        "method" not in parsed:
+                    return  # the response ends the request's stream
+
+    # -- HTTP+SSE (2024-11-05) ----------------------------------------------------------
+    def _starts_sse(self, message: Any) -> bool:
+        """A 2024-11-05 client knows only HTTP+SSE: its initialize opens the stream."""
+        if not (isinstance(message, dict) and message.get("method") == "initialize"):
+            return False
+        asked = (message.get("params") or {}).get("protocolVersion")
+        try:
+            return bool(REGISTRY.get(str(asked)).settings["http_transport"] == "http+sse")
+        except UnknownRevision:
+            return False
+
+    def _fallback_to_sse(self, message: Any, status: int, inbox: queue.Queue[Any],
+                         parsed: Any = None) -> bool:
+        if message.get("method") != "initialize" or status not in SSE_FALLBACK_STATUS:
+            return False
+        if self._is_jsonrpc_error(parsed):
+            code = parsed["error"].get("code")
+            if code in self._modern or (status == 404 and code == -32601):
+                return False  # a modern server answered: no HTTP+SSE here
+        self._note(f"HTTP {status} to initialize: trying the HTTP+SSE transport (GET "
+                   f"{self.sse_url})")
+        if not self._open_sse(None, inbox):
+            return False
+        self._exchange(message, inbox)
+        return True
+
+    def _open_sse(self, msg_id: Any, inbox: queue.Queue[Any]) -> bool:
+        """GET the SSE URL and wait for the ``endpoint`` event; False when it does not come."""
+        headers = {"Accept": "text/event-stream", **self.extra_headers}
+        try:
+            stream = _Stream(self.sse_url, headers, self._io_timeout())
+        except OSError as exc:
+            return self._no_stream(msg_id, inbox, 502, f"GET {self.sse_url}: {exc}")
+        status = stream.resp.status
+        if status != 200 or "text/event-stream" not in stream.resp.getheader("Content-Type", ""):
+            stream.shutdown()
+            return self._no_stream(msg_id, inbox, status, f"GET {self.sse_url}: HTTP {status}")
+        found = threading.Event()
+        thread = threading.Thread(target=self._read_stream, args=(stream, found, inbox),
+                                  daemon=True, name="mcp-skew-sse")
+        thread.start()
+        if found.wait(timeout=min(self._io_timeout(), 10.0)) and self._post_url:
+            self._stream = stream
+            return True
+        stream.shutdown()
+        return self._no_stream(msg_id, inbox, 502, "no endpoint event on the stream")
+
+    def _no_stream(self, msg_id: Any, inbox: queue.Queue[Any], status: int, detail: str) -> bool:
+        self._note(f"HTTP+SSE: {detail}")
+        if msg_id is not None:
+            synthesized = _synthesized(msg_id, status, "(HTTP+SSE GET failed)", detail)
+            self._deliver(synthesized, inbox)
+            self._bind(msg_id, Reply(synthesized), inbox)
+        return False
+
+    def _read_stream(self, stream: _Stream, found: threading.Event,
+                     inbox: queue.Queue[Any]) -> None:
+        parser = SseParser()
+        while True:
+            try:
+                chunk = stream.resp.read1(65536)
+            except (OSError, ValueError):
+                chunk = b""
+            if not chunk:
+                found.set()
+                if not stream.stopped.is_set() and not self._closed:
+                    self._end("the HTTP+SSE stream closed", inbox)
+                stream.close()
+                return
+            for event in parser.feed(chunk):
+                if event.event == "endpoint" and not found.is_set():
+                    self._post_url = urllib.parse.urljoin(self.sse_url, event.data.strip())
+                    self._note(f"HTTP+SSE endpoint: {self._post_url}")
+                    found.set()
+                elif event.event == "message":
+                    self._deliver(self._parse(event.data), inbox)
+
+    # -- lifecycle ----------------------------------------------------------------------
+    def _drop_stream(self) -> None:
+        stream, self._stream, self._post_url = self._stream, None, None
+        if stream is not None:
+            stream.shutdown()
+
+    def _end_session(self) -> None:
+        if self.session_id is None or self._post_url is not None:
+            self.session_id = None
+            return
+        headers = {"Mcp-Session-Id": self.session_id, **self.extra_headers}
+        req = urllib.request.Request(self.url, headers=headers, method="DELETE")
+        try:
+            with urllib.request.urlopen(req, timeout=2.0) as resp:
+                self._note(f"DELETE session: HTTP {resp.status}")
+        except OSError as exc:
+            self._note(f"DELETE session: {getattr(exc, 'code', None) or exc}")
+        self.session_id = None
+
+    def restart(self) -> bool:
+        self._note("client starts a new connection")
+        self._end_session()
+        self._drop_stream()
+        self.legacy_revision = None
+        self._fresh_inbox()
+        return True
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._note("client closes the connection")
+        self._end_session()
+        with self._lock:
+            self._closed = True
+        self._drop_stream()

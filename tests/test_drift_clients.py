@@ -1,0 +1,55 @@
+"""Drift checks for the named client models: each real client package against simulated servers.
+
+Each named client line is installed in an isolated, cached environment and
+driven by a small script (``servers/py_mcp_client.py``, ``servers/ts_client.mjs``)
+against ``mcp-skew serve SPEC`` for the servers in ``CLIENT_DRIFT_SERVERS``,
+each chosen to hit a decision point (a silent probe, an exit on the next input,
+-32601/-32602 to the probe, a DiscoverResult, a modern-only -32022, a
+counter-offer). The real outcome (connected or not, the revision, the era) and
+the requests the simulated server received must match the model run against the
+same server (``mcp_skew.realpeers._drift.verify_client``).
+
+The TypeScript v2 client in auto mode waits 60 s for its probe by default; the
+check gives it (and its model) 3 s. The Python 2.x client keeps its real 10 s.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from mcp_skew.realpeers._drift import CLIENT_DRIFT_SERVERS, Install, prepare, verify_client
+from mcp_skew.realpeers._named import model_names, resolve
+
+pytestmark = pytest.mark.realpeer
+
+#: every named client model, by the name of its line (and mode)
+NAMES = model_names("client")
+
+
+@pytest.fixture(scope="module")
+def environments() -> dict[str, Install | str]:
+    """Every package the client checks need, installed two at a time before the first check."""
+    wanted = {}
+    for name in NAMES:
+        resolved = resolve(name, "client")
+        assert resolved is not None and resolved.line.installs is not None
+        wanted[name] = resolved.line.installs
+    ready = prepare(list(wanted.values()))
+    return {name: ready[package] for name, package in wanted.items()}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_client_model_matches_package(name: str, environments: dict[str, Install | str]) -> None:
+    env = environments[name]
+    if isinstance(env, str):
+        pytest.skip(f"real package unavailable: {env}")
+    if env.package.ecosystem == "npm" and shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    resolved = resolve(name, "client")
+    assert resolved is not None
+    report = verify_client(resolved)
+    assert report.unavailable is None, report.unavailable
+    assert report.agrees, "\n" + report.render()
+    assert [c.counterpart for c in report.comparisons] == list(CLIENT_DRIFT_SERVERS)

@@ -1,0 +1,46 @@
+"""The real-world matrix, run for real: the known case of issue 7.
+
+``mcp-skew matrix --run-real`` runs the real client package against the real
+server script and marks each cell where prediction and reality differ. The case
+to reproduce: the Python ``mcp`` 2.3 client in its default mode fails against a
+server built on ``mcp`` 1.0 (the probe goes unanswered, and the fallback
+``initialize`` finds the process gone), while its legacy mode works; against
+``mcp`` 1.9.4, which answers the probe with -32602, the default mode works too.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mcp_skew.cli import main
+from mcp_skew.realpeers._drift import prepare
+from mcp_skew.realpeers._named import resolve
+
+pytestmark = pytest.mark.realpeer
+
+CLIENTS = ("py-mcp@2.3", "py-mcp@2.3:legacy")
+SERVERS = ("py-mcp@1.0", "py-mcp@1.9.4")
+
+
+def test_known_case_runs_for_real(capsys: pytest.CaptureFixture[str]) -> None:
+    packages = [r.line.installs for r in (*(resolve(c, "client") for c in CLIENTS),
+                                          *(resolve(s, "server") for s in SERVERS))
+                if r is not None and r.line.installs is not None]
+    missing = [reason for reason in prepare(packages).values() if isinstance(reason, str)]
+    if missing:
+        pytest.skip(f"real package unavailable: {missing[0]}")
+    assert main(["matrix", "--clients", *CLIENTS, "--servers", *SERVERS, "--run-real",
+                 "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    cells = {(c["client"], c["server"]): c for row in data["cells"] for c in row}
+    auto_old = cells[("py-mcp@2.3", "py-mcp@1.0")]
+    assert auto_old["status"] == "failed" and auto_old["real"]["status"] == "failed"
+    assert "Connection closed" in auto_old["real"]["detail"]
+    assert auto_old["real"]["seconds"] >= 10  # it waited out the 10 s probe first
+    legacy_old = cells[("py-mcp@2.3:legacy", "py-mcp@1.0")]["real"]
+    assert (legacy_old["status"], legacy_old["revision"]) == ("ok", "2024-11-05")
+    auto_new = cells[("py-mcp@2.3", "py-mcp@1.9.4")]["real"]
+    assert (auto_new["status"], auto_new["revision"]) == ("ok", "2025-03-26")
+    assert all(c["real"]["ran"] and c["real"]["agrees"] for c in cells.values())

@@ -1,0 +1,183 @@
+"""The Streamable HTTP link (and the HTTP+SSE fallback) against simulated servers over real HTTP."""
+
+from __future__ import annotations
+
+import socket
+from typing import Any
+
+import pytest
+from servers.sim_http import SimHttpServer
+
+from mcp_skew.probe import ProbeOptions, Target, probe
+from mcp_skew.simulator import Closed, Reply, SimClient, parse_peer
+from mcp_skew.simulator._wire import CAPS_KEY, VERSION_KEY
+from mcp_skew.simulator.transports import HttpLink, TransportError
+
+DUAL = "dual:2026-07-28,2025-11-25,2025-06-18,2025-03-26,2024-11-05"
+
+
+def negotiate(client: str, url: str) -> tuple[Any, HttpLink]:
+    link = HttpLink(url)
+    session = SimClient(parse_peer(client, "client"), request_timeout_ms=3000).negotiate(link)
+    return session, link
+
+
+def posts(srv: SimHttpServer) -> list[tuple[str, dict[str, str], Any]]:
+    return [(path, headers, body) for method, path, headers, body in srv.seen if method == "POST"]
+
+
+def modern(msg_id: int, method: str, version: str = "2026-07-28", **params: Any) -> dict[str, Any]:
+    meta = {VERSION_KEY: version, CAPS_KEY: {}}
+    return {"jsonrpc": "2.0", "id": msg_id, "method": method, "params": {**params, "_meta": meta}}
+
+
+def test_a_modern_request_carries_version_method_and_name_headers() -> None:
+    with SimHttpServer(DUAL) as srv:
+        link = HttpLink(srv.url)
+        listed = link.request(modern(1, "tools/list"), 3000)
+        called = link.request(modern(2, "tools/call", name="echo", arguments={"text": "hi"}), 3000)
+        read = link.request(modern(3, "resources/read", uri="mem://héllo"), 3000)
+        link.close()
+    assert isinstance(listed, Reply) and listed.result is not None
+    assert isinstance(called, Reply) and called.result is not None
+    assert isinstance(read, Reply) and read.code == -32602  # not found, not a header mismatch
+    headers = [h for _, h, _ in posts(srv)]
+    assert headers[0]["mcp-protocol-version"] == "2026-07-28"
+    assert headers[0]["mcp-method"] == "tools/list" and "mcp-name" not in headers[0]
+    assert headers[1]["mcp-name"] == "echo"
+    assert headers[2]["mcp-name"] == "=?base64?bWVtOi8vaMOpbGxv?="
+    assert all("application/json" in h["accept"] and "text/event-stream" in h["accept"]
+               for h in headers)
+
+
+def test_a_legacy_session_keeps_its_id_and_sends_the_negotiated_version() -> None:
+    with SimHttpServer("legacy:2025-06-18,2025-03-26") as srv:
+        session, link = negotiate("legacy:2025-06-18", srv.url)
+        link.request({"jsonrpc": "2.0", "id": 9, "method": "tools/list"}, 3000)
+        link.close()
+    assert session.status == "ok"
+    sent = posts(srv)
+    assert "mcp-session-id" not in sent[0][1]  # initialize
+    assert not srv.sessions  # DELETE on close ended the session
+    later = [h for _, h, _ in sent[1:]]
+    assert all(h.get("mcp-session-id") for h in later)
+    assert all(h.get("mcp-protocol-version") == "2025-06-18" for h in later)
+    assert [m for m, *_ in srv.seen][-1] == "DELETE"
+
+
+def test_no_version_header_under_a_revision_that_has_none() -> None:
+    with SimHttpServer("legacy:2025-03-26") as srv:
+        session, link = negotiate("legacy:2025-03-26", srv.url)
+        link.request({"jsonrpc": "2.0", "id": 9, "method": "tools/list"}, 3000)
+        link.close()
+    assert session.status == "ok"
+    assert all("mcp-protocol-version" not in h for _, h, _ in posts(srv))
+
+
+def test_a_plain_400_is_read_as_a_legacy_refusal_and_the_dual_client_falls_back() -> None:
+    with SimHttpServer("legacy:2025-11-25,2025-06-18") as srv:
+        session, link = negotiate(DUAL, srv.url)
+        link.close()
+    assert (session.status, session.revision, session.mark) == ("ok", "2025-11-25", "era-fallback")
+    probe_answer = link.transcript.entries[1].message
+    assert probe_answer["error"]["code"] == -32600
+    assert probe_answer["error"]["data"]["httpStatus"] == 400
+    assert "synthesized" in probe_answer["error"]["data"]["mcpSkew"]
+
+
+def test_a_400_with_a_modern_error_body_is_the_answer() -> None:
+    with SimHttpServer(DUAL) as srv:
+        link = HttpLink(srv.url)
+        event = link.request(modern(1, "server/discover", version="1999-01-01"), 3000)
+        link.close()
+    assert isinstance(event, Reply) and event.code == -32022
+    assert event.error is not None and event.error["data"]["supported"] == ["2026-07-28"]
+    assert posts(srv)[0][1]["mcp-protocol-version"] == "1999-01-01"
+
+
+def test_sse_response_bodies_are_read_up_to_the_answer() -> None:
+    with SimHttpServer(DUAL, sse=True) as srv:
+        session, link = negotiate(DUAL, srv.url)
+        link.close()
+    assert (session.status, session.revision) == ("ok", "2026-07-28")
+    received = [e.message for e in link.transcript.entries if e.dir == "s2c"]
+    assert received[0]["method"] == "notifications/message"  # before the response, kept
+    assert "supportedVersions" in received[1]["result"]
+
+
+def test_a_2024_11_05_client_speaks_http_sse() -> None:
+    with SimHttpServer("legacy:2024-11-05", legacy_sse=True) as srv:
+        session, link = negotiate("legacy:2024-11-05", srv.url)
+        listed = link.request({"jsonrpc": "2.0", "id": 7, "method": "tools/list"}, 3000)
+        link.close()
+    assert (session.status, session.revision) == ("ok", "2024-11-05")
+    assert isinstance(listed, Reply) and listed.result is not None
+    assert srv.seen[0][0] == "GET"
+    assert all(path.startswith("/messages?session=") for path, _, _ in posts(srv))
+
+
+def test_a_later_client_falls_back_to_http_sse_after_405() -> None:
+    with SimHttpServer("legacy:2025-03-26,2024-11-05", legacy_sse=True) as srv:
+        session, link = negotiate("legacy:2025-03-26", srv.url)
+        link.close()
+    assert (session.status, session.revision) == ("ok", "2025-03-26")
+    methods = [(m, p.split("?")[0]) for m, p, _, _ in srv.seen]
+    assert methods[:3] == [("POST", "/sse"), ("GET", "/sse"), ("POST", "/messages")]
+    assert any("trying the HTTP+SSE transport" in n.text for n in link.transcript.notes)
+
+
+def test_a_2024_11_05_client_fails_at_its_get_on_a_modern_server() -> None:
+    with SimHttpServer("modern:2026-07-28") as srv:
+        session, _ = negotiate("legacy:2024-11-05", srv.url)
+    assert session.status == "failed"
+    assert "HTTP+SSE GET failed" in session.reason
+
+
+def test_connection_refused_is_closed_and_a_bad_url_an_error() -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    link = HttpLink(f"http://127.0.0.1:{port}/mcp")
+    event = link.request(modern(1, "server/discover"), 2000)
+    link.close()
+    assert isinstance(event, Closed) and "HTTP request failed" in event.detail
+    with pytest.raises(TransportError):
+        HttpLink("ftp://example.com/mcp")
+
+
+@pytest.mark.parametrize(("spec", "kw", "inferred"), [
+    # a 2024-11-05 client finds no HTTP+SSE endpoint on a Streamable HTTP server
+    (DUAL, {}, "dual:2026-07-28,2025-11-25,2025-06-18,2025-03-26"),
+    ("legacy:2025-06-18,2025-03-26", {"sse": True}, "legacy:2025-06-18,2025-03-26+unknown-32602"),
+    ("legacy:2024-11-05", {"legacy_sse": True}, "legacy:2024-11-05"),
+])
+def test_the_probe_over_http(spec: str, kw: dict[str, bool], inferred: str) -> None:
+    with SimHttpServer(spec, **kw) as srv:
+        report = probe(Target(url=srv.url), ProbeOptions(timeout_ms=3000))
+    assert report.peer.spec is not None and report.peer.spec.notation == inferred
+    assert all(r.predicted and r.predicted["agrees"] for r in report.runs if not r.prober)
+    if "unknown-32602" in inferred:  # a plain HTTP 400 before the session
+        assert "HTTP 400 without a JSON-RPC body on unknown requests" in report.peer.sentence
+
+
+def test_the_probe_against_mcp_skew_serve_over_http() -> None:
+    """Another implementation of the same server over HTTP: `mcp-skew serve --http`."""
+    import re
+    import subprocess
+    import sys
+
+    pytest.importorskip("mcp_skew.commands.serve", reason="mcp-skew serve is not available")
+    spec = "dual:2026-07-28,2025-11-25,2025-06-18"
+    proc = subprocess.Popen([sys.executable, "-m", "mcp_skew", "serve", "--http", "127.0.0.1:0",
+                             spec], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        line = proc.stderr.readline()
+        found = re.search(r"(http://\S+/mcp)", line)
+        assert found, line
+        report = probe(Target(url=found.group(1)), ProbeOptions(timeout_ms=3000))
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    assert report.peer.spec is not None and report.peer.spec.notation == spec
+    assert all(r.predicted and r.predicted["agrees"] for r in report.runs if not r.prober)
