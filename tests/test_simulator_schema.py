@@ -33,12 +33,14 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
+from pydantic import ValidationError
 from oracle import definition, definition_names, first_defined, requires_spec, validate
 from test_simulator_properties import peers
 
 from mcp_skew.simulator import Note, PeerSpec, RunRecord, SimServer, parse_peer, run
 from mcp_skew.simulator import _wire as w
 from mcp_skew.versions import REGISTRY, Direction, Era, Kind
+from mcp_skew.versions.models import ModelLookupError, dump_exact, parse_params, parse_result
 
 pytestmark = requires_spec
 
@@ -99,6 +101,8 @@ class Check:
     revision: str
     name: str
     instance: Any
+    method: str = ""  #: for a request's params or a result: the method, to find its wire model
+    part: str = ""  #: "params" or "result" where the wire models have a class for it
 
 
 @cache
@@ -143,7 +147,8 @@ def _meta_version(message: dict[str, Any]) -> str | None:
 def _client_checks(message: dict[str, Any], revision: str, where: str) -> Iterator[Check]:
     kind = "JSONRPCRequest" if "id" in message else "JSONRPCNotification"
     yield Check(where, revision, kind, message)
-    yield Check(where, revision, request_definitions(revision)[message["method"]], message)
+    yield Check(where, revision, request_definitions(revision)[message["method"]], message,
+                message["method"], "params" if "id" in message else "")
 
 
 def _server_checks(message: dict[str, Any], request: dict[str, Any], revision: str,
@@ -159,7 +164,7 @@ def _server_checks(message: dict[str, Any], request: dict[str, Any], revision: s
     yield Check(where, revision,
                 first_defined(revision, "JSONRPCResultResponse", "JSONRPCResponse"), message)
     yield Check(where, revision, result_definition(revision, request["method"]),
-                message["result"])
+                message["result"], request["method"], "result")
 
 
 def checks(record: RunRecord) -> Iterator[Check]:
@@ -323,6 +328,23 @@ def test_minus_32022_validates_as_unsupported_protocol_version_error(asked: str)
     validate(M, "JSONRPCErrorResponse", reply)
 
 
+
+@pytest.mark.parametrize("message", [
+    {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+     "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                "clientInfo": {"name": "t", "version": "0"}}},
+    {"jsonrpc": "2.0", "id": 1, "method": "ping"},
+    {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+    {"jsonrpc": "2.0", "id": 1, "method": "server/discover"},
+], ids=["initialize", "ping", "tools/list", "server/discover"])
+def test_legacy_32022_validates_as_unsupported_protocol_version_error(message: dict[str, Any]) -> None:
+    """The ``legacy-32022`` answer to a request naming no modern revision carries ``data.requested``."""
+    srv = SimServer(parse_peer(f"modern:{M}+legacy-32022", "server"))
+    (reply,) = srv.receive(message).replies
+    assert reply["error"]["code"] == -32022
+    validate(M, "UnsupportedProtocolVersionError", reply)
+    validate(M, "JSONRPCErrorResponse", reply)
+
 # -- the excluded quirks really are non-conforming ----------------------------------------------
 
 @pytest.mark.parametrize(("quirk", "client", "server"), [
@@ -335,3 +357,44 @@ def test_nonconforming_quirks_do_break_the_schema(quirk: str, client: str, serve
     record = simulate(client, server)
     assert record.status == "ok"
     assert problems(record), f"{quirk}: expected schema violations, found none"
+
+
+# -- sending is exact: every message round-trips through the exact wire models ------------------
+
+def exactness_problems(record: RunRecord) -> list[str]:
+    """Params and results the wire models of their revision do not send back byte for byte."""
+    found = []
+    for check in checks(record):
+        if not check.part:
+            continue
+        payload = check.instance.get("params") or {} if check.part == "params" else check.instance
+        parse = parse_params if check.part == "params" else parse_result
+        try:
+            model = parse(check.revision, check.method, payload)
+        except ModelLookupError:
+            continue  # a method the wire models do not cover
+        try:
+            sent = dump_exact(model)
+        except ValidationError as exc:
+            found.append(f"{check.where} {check.method} {check.part} ({check.revision}): {exc}")
+            continue
+        if sent != payload:
+            found.append(f"{check.where} {check.method} {check.part} ({check.revision}): "
+                         f"sent {sent} != {payload}")
+    return found
+
+
+@pytest.mark.parametrize(("client", "server"), QUIRK_FREE,
+                         ids=[f"{c} x {s}" for c, s in QUIRK_FREE])
+def test_every_message_of_a_run_is_exact_in_the_wire_models(client: str, server: str) -> None:
+    record = simulate(client, server)
+    assert exactness_problems(record) == []
+
+
+def test_the_exactness_check_catches_a_field_of_a_newer_revision() -> None:
+    record = simulate("legacy:2024-11-05", "legacy:2024-11-05", "lists")
+    for entry in record.transcript.entries:
+        tools = (entry.message.get("result") or {}).get("tools") if entry.dir == "s2c" else None
+        if tools:
+            tools[0]["title"] = "Echo"  # Tool.title is added in 2025-06-18
+    assert any("tools/list result" in p and "title" in p for p in exactness_problems(record))

@@ -14,9 +14,12 @@ from __future__ import annotations
 
 from typing import Final
 
+from pydantic import ValidationError
+
 from ..simulator import Finding
 from ..simulator._findings import Severity
 from ..versions import REGISTRY, Era
+from ..versions.models import ModelLookupError, parse_result, unknown_fields
 from ._clients import BOGUS_REVISION, MISSING_URI, UNKNOWN_METHOD
 from ._exchanges import Exchange, modern_version
 from ._peer import Evidence, RunView
@@ -166,6 +169,31 @@ def _not_found(ex: Exchange) -> list[Finding]:
                     f"a missing resource under {rev} got {what}: {why}", ex.answer_index, cite)]
 
 
+def _unknown_fields(ex: Exchange) -> list[Finding]:
+    """Result fields the revision in use does not define, read with the lenient wire models.
+
+    A newer revision's field reaching an older peer is the leak the no-leak rule
+    forbids; a vendor field is harmless. Either way it is worth knowing (``info``).
+    """
+    result = ex.result
+    if result is None:
+        return []
+    rev = result.get("protocolVersion") if ex.method == "initialize" else None
+    rev = rev or modern_version(ex.request) or ex.after_initialize
+    if not isinstance(rev, str) or rev not in REGISTRY:
+        return []
+    try:
+        extra = unknown_fields(parse_result(rev, ex.method, result))
+    except (ModelLookupError, ValidationError):
+        return []  # not a modelled method, or a shape the schema check reports
+    if not extra:
+        return []
+    return [Finding("unknown-field", "info",
+                    f"{ex.method} result carries fields {rev} does not define: "
+                    f"{', '.join(extra[:8])}", ex.answer_index,
+                    f"{rev}: schema.json (the result definition of {ex.method})")]
+
+
 def findings_for(view: RunView, ev: Evidence, schemas: SchemaCheck | None) -> list[Finding]:
     """Every inferred finding for one run, in transcript order."""
     found = _raw(view)
@@ -175,6 +203,7 @@ def findings_for(view: RunView, ev: Evidence, schemas: SchemaCheck | None) -> li
         found += _unknown(ex, ev)
         found += _modern_bogus(ex)
         found += _not_found(ex)
+        found += _unknown_fields(ex)
         if schemas is not None:
             finding = schemas.check(ex)
             if finding is not None:
