@@ -123,7 +123,9 @@ def test_error_probes_reveal_the_not_found_code() -> None:
 
 
 @pytest.mark.parametrize(("spec", "expected"), [
-    ("legacy:2025-11-25+echo", {"echoes-any-revision"}),
+    # an echoing server claims 2024-11-05 and 2025-03-26 but serves 2025-11-25 tools to them:
+    # the wire models of the claimed revision see the newer fields (title, annotations)
+    ("legacy:2025-11-25+echo", {"echoes-any-revision", "unknown-field"}),
     ("legacy:2025-11-25+reject", {"rejects-instead-of-counter-offer"}),
     ("legacy:2025-06-18+silent", {"silent-on-unknown"}),
     ("legacy:2025-06-18+silent-exit", {"crash-on-unknown", "silent-on-unknown"}),
@@ -219,7 +221,7 @@ def test_the_json_entries_have_the_simulate_fields_plus_outcome_and_findings() -
         for f in entry["findings"]:
             assert set(f) == {"code", "severity", "message", "index", "cite"}
     assert data["peer"]["spec"] == "legacy:2025-11-25,2025-06-18,2025-03-26,2024-11-05+echo"
-    assert data["summary"]["findings"] == {"echoes-any-revision": 1}
+    assert data["summary"]["findings"] == {"echoes-any-revision": 1, "unknown-field": 2}
     assert data["summary"]["simulation_agrees"] == "10/10"
 
 

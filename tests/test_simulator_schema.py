@@ -33,8 +33,8 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
-from pydantic import ValidationError
 from oracle import definition, definition_names, first_defined, requires_spec, validate
+from pydantic import ValidationError
 from test_simulator_properties import peers
 
 from mcp_skew.simulator import Note, PeerSpec, RunRecord, SimServer, parse_peer, run
