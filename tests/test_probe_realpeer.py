@@ -107,7 +107,15 @@ def test_the_current_sdk_and_fastmcp_are_dual_era_and_sticky(name: str) -> None:
     # -32602 for a missing resource is a legacy SHOULD departure (info); an unknown tool is
     # a tool error, not -32602; invalid tool input is a tool error from 2025-11-25 on, as it
     # should be
-    assert codes(report) == {"resource-not-found-code", "unexpected-answer"}
+    # measured: the SDK sends 2025-06-18's outputSchema and structuredContent to clients that
+    # negotiated 2024-11-05 or 2025-03-26 (the lenient wire models of those revisions see them)
+    assert codes(report) == {"resource-not-found-code", "unexpected-answer", "unknown-field"}
+    leaks = {(run.record.revision, f.message.split(": ", 1)[1])
+             for run, f in report.findings() if f.code == "unknown-field"}
+    assert {rev for rev, _ in leaks} == {"2024-11-05", "2025-03-26"}
+    added_in_2025_06_18 = {"outputSchema", "structuredContent", "title", "_meta"}
+    for _, fields in leaks:
+        assert {f.split(".")[-1] for f in fields.split(", ")} <= added_in_2025_06_18, fields
     assert {f.severity for _, f in report.findings() if f.code == "resource-not-found-code"} == {
         "info"}
     common_checks(report)
