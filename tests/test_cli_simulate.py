@@ -72,6 +72,18 @@ def test_json_is_the_library_record(client: str, server: str, status: str,
     assert json.loads(out) == json.loads(json.dumps(record.to_dict()))
 
 
+@pytest.mark.parametrize(("client", "server", "status"), PAIRS, ids=IDS)
+def test_json_events_say_how_many_messages_came_before_them(
+        client: str, server: str, status: str, capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = cli(capsys, "--client", client, "--server", server, "--json")
+    record = json.loads(out)
+    messages: list[Any] = [m["message"] for m in record["transcript"]]
+    for event in reversed(record["events"]):  # from the last, so earlier positions hold
+        assert set(event) == {"t_ms", "event", "after"}
+        messages.insert(event["after"], event["event"])
+    expected = run(parse_peer(client, "client"), parse_peer(server, "server")).transcript.timeline()
+    assert messages == [item.text if hasattr(item, "text") else item.message for item in expected]
+
 @pytest.mark.parametrize("scenario", sorted(SCENARIOS))
 def test_every_scenario(scenario: str, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = cli(capsys, "--client", "2025-11-25", "--server", "2025-11-25",

@@ -15,12 +15,11 @@ check gives it (and its model) 3 s. The Python 2.x client keeps its real 10 s.
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
+from _drift_helpers import install_all, installed_model
 
-from mcp_skew.realpeers._drift import CLIENT_DRIFT_SERVERS, Install, prepare, verify_client
-from mcp_skew.realpeers._named import model_names, resolve
+from mcp_skew.realpeers._drift import CLIENT_DRIFT_SERVERS, Install, verify_client
+from mcp_skew.realpeers._named import model_names
 
 pytestmark = pytest.mark.realpeer
 
@@ -31,24 +30,12 @@ NAMES = model_names("client")
 @pytest.fixture(scope="module")
 def environments() -> dict[str, Install | str]:
     """Every package the client checks need, installed two at a time before the first check."""
-    wanted = {}
-    for name in NAMES:
-        resolved = resolve(name, "client")
-        assert resolved is not None and resolved.line.installs is not None
-        wanted[name] = resolved.line.installs
-    ready = prepare(list(wanted.values()))
-    return {name: ready[package] for name, package in wanted.items()}
+    return install_all(NAMES, "client")
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_client_model_matches_package(name: str, environments: dict[str, Install | str]) -> None:
-    env = environments[name]
-    if isinstance(env, str):
-        pytest.skip(f"real package unavailable: {env}")
-    if env.package.ecosystem == "npm" and shutil.which("node") is None:
-        pytest.skip("node is not installed")
-    resolved = resolve(name, "client")
-    assert resolved is not None
+    resolved = installed_model(name, "client", environments)
     report = verify_client(resolved)
     assert report.unavailable is None, report.unavailable
     assert report.agrees, "\n" + report.render()

@@ -14,12 +14,11 @@ model by hand with ``mcp-skew verify-peer NAME --role server``.
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
+from _drift_helpers import install_all, installed_model
 
-from mcp_skew.realpeers._drift import Install, prepare, verify_server
-from mcp_skew.realpeers._named import model_names, resolve
+from mcp_skew.realpeers._drift import Install, verify_server
+from mcp_skew.realpeers._named import model_names
 
 pytestmark = pytest.mark.realpeer
 
@@ -30,24 +29,12 @@ NAMES = model_names("server")
 @pytest.fixture(scope="module")
 def environments() -> dict[str, Install | str]:
     """Every package the server checks need, installed two at a time before the first check."""
-    wanted = {}
-    for name in NAMES:
-        resolved = resolve(name, "server")
-        assert resolved is not None and resolved.line.installs is not None
-        wanted[name] = resolved.line.installs
-    ready = prepare(list(wanted.values()))
-    return {name: ready[package] for name, package in wanted.items()}
+    return install_all(NAMES, "server")
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_server_model_matches_package(name: str, environments: dict[str, Install | str]) -> None:
-    env = environments[name]
-    if isinstance(env, str):
-        pytest.skip(f"real package unavailable: {env}")
-    if env.package.ecosystem == "npm" and shutil.which("node") is None:
-        pytest.skip("node is not installed")
-    resolved = resolve(name, "server")
-    assert resolved is not None
+    resolved = installed_model(name, "server", environments)
     report = verify_server(resolved)
     assert report.unavailable is None, report.unavailable
     assert report.agrees, "\n" + report.render()

@@ -22,16 +22,20 @@ from hypothesis import strategies as st
 from mcp_skew.commands.matrix import REGENERATE
 from mcp_skew.errors import UsageError
 from mcp_skew.matrix import (
+    FORMAT_VERSION,
     FORMATS,
     VIEWS,
     Matrix,
     build_matrix,
     builtin_peers,
+    outcome,
     render,
     sweep_peers,
+    timeline,
 )
 from mcp_skew.matrix._render_data import CSV_COLUMNS
 from mcp_skew.matrix._render_text import FAILURE_WORDS, SYMBOLS, legend_lines, stack
+from mcp_skew.simulator import parse_peer
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "matrix.md"
 
@@ -70,7 +74,7 @@ def test_json_round_trips_byte_for_byte() -> None:
 
 def test_json_has_every_cell_with_its_transcript() -> None:
     data = json.loads(render(default_matrix(), "json"))
-    assert data["format"] == "mcp-skew-matrix" and data["format_version"] == 1
+    assert data["format"] == "mcp-skew-matrix" and data["format_version"] == FORMAT_VERSION == 2
     assert data["mcp_skew_version"] and data["scenario"] == "default"
     assert [a["notation"] for a in data["clients"]] == [
         p.notation for p in builtin_peers("client")]
@@ -81,6 +85,23 @@ def test_json_has_every_cell_with_its_transcript() -> None:
     s = data["summary"]
     assert s["works"] + s["fallback"] + s["fails"] == s["pairs"] == 156
 
+
+def test_a_version_1_document_with_event_after_reads_as_version_2() -> None:
+    """Version 1 kept the events' positions in a cell key, ``event_after``."""
+    current = json.loads(render(default_matrix(), "json"))
+    old = json.loads(json.dumps(current))
+    old["format_version"] = 1
+    for row in old["cells"]:
+        for cell in row:
+            cell["event_after"] = [event.pop("after") for event in cell["events"]]
+    kept = json.dumps(old)
+    assert any(cell["event_after"] for row in old["cells"] for cell in row)
+    read = Matrix.from_dict(old)
+    assert json.dumps(old) == kept  # the document read is left as it was
+    assert read == default_matrix()
+    assert render(read, "json") == render(default_matrix(), "json")
+    cells = [cell for _, _, cell in read.pairs()]
+    assert [timeline(c) for c in cells] == [timeline(c) for _, _, c in default_matrix().pairs()]
 
 def test_unknown_format_or_view_is_a_usage_error() -> None:
     with pytest.raises(UsageError, match="unknown format"):
@@ -126,6 +147,26 @@ def test_the_terminal_view_has_a_legend_for_every_mark_and_a_summary() -> None:
     assert f"{s.fails} fail." in text
     assert "2025-11-25" in text and "mcp-skew simulate --client" in text
 
+
+def test_a_re_probe_cell_has_its_mark_in_every_format() -> None:
+    """A dual-era client meets a modern server slower than its probe timeout."""
+    dual = parse_peer("dual:2026-07-28,2025-11-25", "client")
+    matrix = build_matrix([dual], [parse_peer("modern:2026-07-28+slow=5000", "server"),
+                                   parse_peer("modern:2026-07-28", "server")])
+    slow, plain = matrix.cells[0]
+    assert (slow["mark"], plain["mark"]) == ("re-probe", "direct")
+    assert (outcome(slow), outcome(plain)) == ("fallback", "works")
+    assert matrix.summary().fallback == 1
+    text = render(matrix, "text")
+    assert "2026 ↪" in text
+    assert dict(legend_lines(matrix))["↪"].startswith("re-probe: the probe timed out")
+    rows = list(csv.DictReader(io.StringIO(render(matrix, "csv"))))
+    assert [(r["mark"], r["outcome"]) for r in rows] == [("re-probe", "fallback"),
+                                                          ("direct", "works")]
+    case = ET.fromstring(render(matrix, "junit")).findall("./testsuite/testcase")[0]
+    assert case.find("failure") is None and "re-probe" in (case.findtext("system-out") or "")
+    html = render(matrix, "html")
+    assert "2026 ↪" in html and "re-probe: the probe timed out" in html
 
 def test_colour_is_ansi_and_only_on_request() -> None:
     assert "\x1b[" not in render(default_matrix(), "text")

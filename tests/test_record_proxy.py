@@ -7,26 +7,17 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
+from _serve_helpers import readline
 
 from mcp_skew.serve import LineSplitter, LogWriter, read_log
 
 TIMEOUT = 20
 
 
-def readline(stream: Any, timeout: float = TIMEOUT) -> Any:
-    """One line from a child's pipe, or fail after ``timeout`` (a test never hangs)."""
-    box: list[Any] = []
-    reader = threading.Thread(target=lambda: box.append(stream.readline()), daemon=True)
-    reader.start()
-    reader.join(timeout)
-    assert box, f"no line within {timeout} s"
-    return box[0]
 
 #: Echoes each chunk of stdin to stdout unchanged, notes it on stderr; exits 0 at EOF,
 #: or as argv[1] says: "exit:N" after the first chunk, "kill" (SIGKILL itself), "term"
@@ -151,11 +142,11 @@ def test_sigterm_is_passed_on_and_the_log_is_flushed_as_it_goes(tmp_path: Path,
     with subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE) as proc:
         try:
             assert proc.stdout
-            assert readline(proc.stdout) == b"ready\n"
+            assert readline(proc.stdout, TIMEOUT) == b"ready\n"
             lines = [e.line for e in read_log(log)[0] if e.dir == "s2c"]
             assert lines == ["ready"]  # already on disk while everything still runs
             proc.send_signal(signal.SIGTERM)
-            assert readline(proc.stdout) == b"got TERM\n"
+            assert readline(proc.stdout, TIMEOUT) == b"got TERM\n"
             assert proc.wait(TIMEOUT) == 0
         finally:
             proc.kill()

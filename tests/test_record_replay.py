@@ -6,24 +6,15 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
+from _serve_helpers import C, V, request
 
 from mcp_skew.serve import LogWriter, json_diff, read_log, replay_command, replay_simulated
 from mcp_skew.serve._replay import outcome
 from mcp_skew.simulator import parse_peer
 
-V = "io.modelcontextprotocol/protocolVersion"
-C = "io.modelcontextprotocol/clientCapabilities"
 TIMEOUT = 30
-
-
-def request(msg_id: int, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"jsonrpc": "2.0", "id": msg_id, "method": method}
-    if params is not None:
-        out["params"] = params
-    return out
 
 
 CLIENT = [

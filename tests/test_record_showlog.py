@@ -9,13 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _serve_helpers import C, V
 
 from mcp_skew.serve import LogEntry, annotate, read_log, render_log
 from mcp_skew.serve._log import NO_MESSAGE
 from mcp_skew.simulator import Entry, parse_peer, run
 
-V = "io.modelcontextprotocol/protocolVersion"
-C = "io.modelcontextprotocol/clientCapabilities"
 TIMEOUT = 20
 
 
@@ -121,6 +120,16 @@ def test_the_path_of_a_simulated_transcript_is_the_simulators_path(client: str,
     entries, expected = from_simulator(client, server)
     annotation = annotate(entries)
     assert annotation.path == expected
+
+
+def test_a_re_probe_is_marked_as_the_simulator_marks_it() -> None:
+    client = "dual:2026-07-28,2025-11-25+probe-timeout=2000"
+    server = "dual:2026-07-28,2025-11-25+slow=3000+sticky-era"
+    entries, path = from_simulator(client, server)
+    assert "re-probe" in path
+    record = run(parse_peer(client, "client"), parse_peer(server, "server"), "handshake")
+    a = annotate(entries)
+    assert (a.status, a.mark) == (record.status, record.mark) == ("ok", "re-probe")
 
 
 def test_silent_legacy_server_fallback_is_explained() -> None:

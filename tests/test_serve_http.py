@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _serve_helpers import MODERN, C, V, initialize, modern, readline
 
 from mcp_skew.commands.serve import parse_address
 from mcp_skew.errors import UsageError
@@ -30,27 +31,7 @@ from mcp_skew.serve import (
 from mcp_skew.serve._http import check_host, decode_header_value
 from mcp_skew.simulator import parse_peer
 
-V = "io.modelcontextprotocol/protocolVersion"
-C = "io.modelcontextprotocol/clientCapabilities"
-MODERN = "2026-07-28"
 TIMEOUT = 10
-
-
-def readline(stream: Any, timeout: float = TIMEOUT) -> Any:
-    """One line from a child's pipe, or fail after ``timeout`` (a test never hangs)."""
-    box: list[Any] = []
-    reader = threading.Thread(target=lambda: box.append(stream.readline()), daemon=True)
-    reader.start()
-    reader.join(timeout)
-    assert box, f"no line within {timeout} s"
-    return box[0]
-
-
-def modern(msg_id: int, method: str, params: dict[str, Any] | None = None,
-           rev: str = MODERN) -> dict[str, Any]:
-    body = dict(params or {})
-    body["_meta"] = {V: rev, C: {}}
-    return {"jsonrpc": "2.0", "id": msg_id, "method": method, "params": body}
 
 
 def modern_headers(message: dict[str, Any], **extra: str) -> dict[str, str]:
@@ -58,12 +39,6 @@ def modern_headers(message: dict[str, Any], **extra: str) -> dict[str, str]:
                "Mcp-Method": message["method"]}
     headers.update(extra)
     return headers
-
-
-def initialize(rev: str = "2025-11-25") -> dict[str, Any]:
-    return {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-            "params": {"protocolVersion": rev, "capabilities": {},
-                       "clientInfo": {"name": "test", "version": "0"}}}
 
 
 class Answer:
@@ -326,7 +301,7 @@ def test_serve_http_command_prints_its_url_and_answers() -> None:
     with subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True) as proc:
         try:
             assert proc.stderr
-            line = readline(proc.stderr)
+            line = readline(proc.stderr, TIMEOUT)
             url = line.split(" on ")[-1].strip()
             assert url.startswith("http://127.0.0.1:") and url.endswith("/mcp")
             assert call(url, initialize()).json["result"]["protocolVersion"] == "2025-06-18"

@@ -30,12 +30,12 @@ import json
 import re
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from _serve_helpers import readline
 
 from mcp_skew.errors import UsageError
 from mcp_skew.realpeers import EnvironmentUnavailable, ensure_python_env
@@ -72,14 +72,6 @@ STEPS = ("list tools", "call a tool", "tool error (isError)", "unknown tool", "m
 TIMEOUT = 120
 
 
-def readline(stream: Any, timeout: float = TIMEOUT) -> Any:
-    """One line from a child's pipe, or fail after ``timeout`` (a test never hangs)."""
-    box: list[Any] = []
-    reader = threading.Thread(target=lambda: box.append(stream.readline()), daemon=True)
-    reader.start()
-    reader.join(timeout)
-    assert box, f"no line within {timeout} s"
-    return box[0]
 SERVE = [sys.executable, "-m", "mcp_skew", "serve", "-q"]
 PY_MCP_SERVER = (Path(__file__).resolve().parents[1] / "mcp_skew" / "realpeers" / "servers"
                  / "py_mcp_server.py")

@@ -6,51 +6,21 @@ import io
 import json
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from _serve_helpers import initialize, meta, modern, readline, request
 
 from mcp_skew.serve import StdioServer, read_log, serve_stdio
 from mcp_skew.simulator import parse_peer
 
-V = "io.modelcontextprotocol/protocolVersion"
-C = "io.modelcontextprotocol/clientCapabilities"
 TIMEOUT = 20
 
 
-def readline(stream: Any, timeout: float = TIMEOUT) -> Any:
-    """One line from a child's pipe, or fail after ``timeout`` (a test never hangs)."""
-    box: list[Any] = []
-    reader = threading.Thread(target=lambda: box.append(stream.readline()), daemon=True)
-    reader.start()
-    reader.join(timeout)
-    assert box, f"no line within {timeout} s"
-    return box[0]
-
-
-def meta(rev: str = "2026-07-28") -> dict[str, Any]:
-    return {V: rev, C: {}}
-
-
 def discover(msg_id: int = 0, rev: str = "2026-07-28") -> dict[str, Any]:
-    return {"jsonrpc": "2.0", "id": msg_id, "method": "server/discover",
-            "params": {"_meta": meta(rev)}}
-
-
-def initialize(msg_id: int = 1, rev: str = "2025-11-25") -> dict[str, Any]:
-    return {"jsonrpc": "2.0", "id": msg_id, "method": "initialize",
-            "params": {"protocolVersion": rev, "capabilities": {},
-                       "clientInfo": {"name": "test", "version": "0"}}}
-
-
-def request(msg_id: int, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"jsonrpc": "2.0", "id": msg_id, "method": method}
-    if params is not None:
-        out["params"] = params
-    return out
+    return modern(msg_id, "server/discover", rev=rev)
 
 
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
@@ -134,7 +104,7 @@ def test_slow_start_delays_the_first_answer() -> None:
             started = time.monotonic()
             proc.stdin.write(lines(initialize()))
             proc.stdin.flush()
-            answer = readline(proc.stdout)
+            answer = readline(proc.stdout, TIMEOUT)
             waited = time.monotonic() - started
             assert json.loads(answer)["id"] == 1
             assert waited >= 0.4

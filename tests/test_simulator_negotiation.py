@@ -20,6 +20,7 @@ from mcp_skew.simulator import (
     Reply,
     RunRecord,
     SimClient,
+    SimServer,
     Transcript,
     parse_peer,
     run,
@@ -338,6 +339,11 @@ PATHS = [
       "accepted 2025-11-25"], "era-fallback"),
     ("legacy:2025-11-25", f"modern:{LATEST_MODERN}",
      ["initialize 2025-11-25", "error -32601"], "failed"),
+    # a modern server slower than the probe timeout: the fallback is refused, a second probe works
+    (DUAL, f"modern:{LATEST_MODERN}+slow=5000",
+     [f"discover {LATEST_MODERN}", "timeout after 3000 ms", "initialize 2025-11-25",
+      "error -32601", "re-probe", f"discover {LATEST_MODERN}", f"accepted {LATEST_MODERN}"],
+     "re-probe"),
 ]
 
 
@@ -393,3 +399,29 @@ def test_time_to_first_useful_result() -> None:
     record = simulate(DUAL, "legacy:2025-11-25+silent")
     assert record.t_first_useful_ms == 3020
     assert simulate(DUAL, f"modern:{LATEST_MODERN}").t_first_useful_ms == 20
+
+
+# -- capabilities ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("dotted", "declared"), [
+    ("tools", True), ("resources", True), ("prompts", False),
+    ("resources.subscribe", False), ("resources.listChanged", True), ("resources.subscribe.x", False),
+])
+def test_declares_needs_every_part_and_a_true_flag(dotted: str, declared: bool) -> None:
+    caps = {"tools": {}, "resources": {"listChanged": True, "subscribe": False}}
+    assert w.declares(caps, dotted) is declared
+
+
+def test_a_method_gated_by_an_undeclared_sub_capability_is_not_found() -> None:
+    """resources/subscribe needs ``resources.subscribe``; the server declares ``resources: {}`` only."""
+    srv = SimServer(parse_peer("legacy:2025-11-25", "server"))
+    profile = REGISTRY.get("2025-11-25")
+    init = w.request(profile, 1, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                                                "clientInfo": w.implementation("t")})
+    (answer,) = srv.receive(init).replies
+    assert answer["result"]["capabilities"]["resources"] == {}
+    for msg_id, method in enumerate(("resources/subscribe", "resources/unsubscribe"), start=2):
+        (reply,) = srv.receive(w.request(profile, msg_id, method, {"uri": "mem://hello"})).replies
+        assert reply["error"]["code"] == -32601, method
+    (listed,) = srv.receive(w.request(profile, 9, "resources/list")).replies
+    assert "result" in listed

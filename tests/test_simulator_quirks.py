@@ -326,6 +326,7 @@ def test_slow_races_the_probe_timeout(slow: int, path: list[str]) -> None:
     record = simulate(DUAL, f"modern:{MODERN}+slow={slow}", "handshake")
     assert record.session.path == path
     assert record.status == "ok" and record.session.era is Era.MODERN
+    assert record.mark == ("re-probe" if "re-probe" in path else "direct")
     first_answer = next(e for e in record.transcript.entries if e.dir == "s2c")
     assert first_answer.t_ms == max(slow, 5) + 5  # latency 5 ms each way
 
@@ -365,6 +366,7 @@ def test_sticky_era_turns_a_late_probe_into_a_re_probe() -> None:
     """The slow server reads the timed-out probe first, so it is modern for good."""
     sticky = simulate(DUAL, f"{DUAL}+slow=5000+sticky-era", "handshake")
     assert sticky.session.path[-3:] == ["re-probe", f"discover {MODERN}", f"accepted {MODERN}"]
+    assert sticky.mark == "re-probe"
     plain = simulate(DUAL, f"{DUAL}+slow=5000", "handshake")
     assert plain.session.era is Era.LEGACY and plain.mark == "era-fallback"
 
@@ -476,7 +478,8 @@ def test_not_found_code_leaves_a_found_resource_alone() -> None:
 def test_legacy_32022_names_the_modern_revisions(message: dict[str, Any]) -> None:
     error = only_reply(server(f"modern:{MODERN}+legacy-32022"), message)["error"]
     assert error["code"] == -32022 and error["data"]["supported"] == [MODERN]
-    assert ("requested" in error["data"]) is (message["method"] == "initialize")
+    asked = "2025-11-25" if message["method"] == "initialize" else "unknown"
+    assert error["data"]["requested"] == asked
     plain = only_reply(server(f"modern:{MODERN}"), message)["error"]
     assert plain["code"] == -32601
 

@@ -9,6 +9,7 @@ Hypothesis round trip of ``tools/list`` results. Tests that need
 ``../shared/spec`` skip with a stated reason where it is absent.
 """
 
+import dataclasses
 import json
 import typing
 from pathlib import Path
@@ -36,6 +37,7 @@ from mcp_skew.versions.models import (
     to_wire,
     unknown_fields,
 )
+from mcp_skew.versions.models._namespace import COMMON_SLOTS, ERA_SLOTS
 
 __all__: list[str] = []  # a test module: nothing here is public
 
@@ -657,6 +659,34 @@ def test_registry_lookups() -> None:
     notification = parse_message(V24, {"jsonrpc": "2.0", "method": "notifications/initialized"})
     assert isinstance(notification, wm.JSONRPCNotification)
 
+
+
+@pytest.mark.parametrize("rev", MODEL_REVISIONS)
+def test_namespace_slots_are_the_module_classes_of_the_same_name(rev: str) -> None:
+    m, module = models_for(rev), MODULES[rev]
+    for era in ("legacy", "modern"):
+        for name in ERA_SLOTS[era]:
+            assert getattr(m, name) is (getattr(module, name) if era == m.era else None), name
+    for name in COMMON_SLOTS:
+        assert getattr(m, name) is getattr(module, name), name
+    # Every class slot of the dataclass is either collected by name or the envelope.
+    envelope = {"JSONRPCRequest", "JSONRPCNotification", "JSONRPCResultResponse", "JSONRPCErrorResponse"}
+    typed = {f.name for f in dataclasses.fields(RevisionModels) if f.name[0].isupper()}
+    assert typed == set(COMMON_SLOTS) | set(ERA_SLOTS["legacy"]) | set(ERA_SLOTS["modern"]) | envelope
+
+
+def test_collect_fails_loudly_on_a_missing_or_wrong_slot() -> None:
+    module, m = wm.r2024_11_05, models_for(V24)
+    namespace = dict(vars(module))
+    maps = {"content_blocks": m.content_blocks, "params": m.params, "results": m.results, "errors": m.errors}
+    again = RevisionModels.collect(V24, "legacy", namespace, error_response=m.JSONRPCErrorResponse, **maps)
+    assert again == m
+    del namespace["Tool"]
+    namespace["InitializeResult"] = "not a class"
+    with pytest.raises(TypeError, match="2024-11-05: no wire model class bound to Tool, InitializeResult"):
+        RevisionModels.collect(V24, "legacy", namespace, error_response=m.JSONRPCErrorResponse, **maps)
+    with pytest.raises(TypeError, match="RequestMeta, ResultMeta, DiscoverRequestParams"):
+        RevisionModels.collect(V24, "modern", vars(module), error_response=m.JSONRPCErrorResponse, **maps)
 
 # (4) Round-trip property -------------------------------------------------------------
 

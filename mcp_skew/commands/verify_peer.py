@@ -50,8 +50,7 @@ def _list() -> str:
         for line in family.lines:
             for role in ROLES:
                 for mode, model in line.models(role).items():
-                    first = ".".join(map(str, line.first if line.first[2] else line.first[:2]))
-                    name = f"{family.name}@{first}" + (f":{mode}" if mode else "")
+                    name = f"{family.name}@{line.first_text}" + (f":{mode}" if mode else "")
                     installs = line.installs.text if line.installs else "-"
                     lines.append(f"  {name:<26} {role:<6} {line.span:<14} {installs}")
                     lines.append(f"  {'':<26} {'':<6} model: {model.notation}")

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from .._pagedir import pages_main, sync_pages
 from ..versions import BUILTIN, REGISTRY, Profile
 from ..versions import _render as r
 
@@ -97,36 +98,17 @@ def run_diff(args: argparse.Namespace) -> int:
 
 def write_reference_pages(directory: Path, *, check: bool = False) -> list[str]:
     """Write (or, with ``check``, compare) the pages; returns the names that differ."""
-    pages = r.reference_pages(BUILTIN)
-    stale = [
-        name for name, text in pages.items()
-        if not (directory / name).is_file()
-        or (directory / name).read_text(encoding="utf-8") != text
-    ]
-    if not check:
-        directory.mkdir(parents=True, exist_ok=True)
-        for name in stale:
-            (directory / name).write_text(pages[name], encoding="utf-8")
-    return stale
+    return sync_pages(directory, r.reference_pages(BUILTIN), check=check)
 
 
 def _main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    return pages_main(
+        argv,
         prog="python -m mcp_skew.commands.versions",
         description="Write the flattened reference page of each built-in revision.",
+        write=write_reference_pages,
+        regenerate=REGENERATE,
     )
-    mode = parser.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--write", metavar="DIR", type=Path)
-    mode.add_argument("--check", metavar="DIR", type=Path)
-    args = parser.parse_args(argv)
-    stale = write_reference_pages(args.write or args.check, check=args.check is not None)
-    verb = "out of date" if args.check else "written"
-    for name in stale:
-        sys.stdout.write(f"{name}: {verb}\n")
-    if args.check and stale:
-        sys.stdout.write(f"regenerate with: {REGENERATE}\n")
-        return 1
-    return 0
 
 
 if __name__ == "__main__":

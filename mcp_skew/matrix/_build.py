@@ -4,7 +4,7 @@ Theory of operation
 -------------------
 :func:`build_matrix` runs every client against every server with
 :func:`mcp_skew.simulator.run` and keeps each run as its JSON shape,
-``RunRecord.to_dict()``, plus four keys the matrix derives while the run is at
+``RunRecord.to_dict()``, plus two keys the matrix derives while the run is at
 hand (:data:`EXTRA_KEYS`):
 
 - ``failure``: why a failed pair fails, as the legend explains it: ``era`` (no
@@ -13,9 +13,12 @@ hand (:data:`EXTRA_KEYS`):
   (they share a revision the one-shot negotiation does not reach); ``None`` when
   the pair works;
 - ``features_kept``: the features of the client's newest revision that the
-  negotiated revision keeps (the simulator's ``features_lost`` is the rest);
-- ``event_after``: for each entry of ``events``, how many transcript messages
-  came before it, so a wire log interleaves them exactly.
+  negotiated revision keeps (the simulator's ``features_lost`` is the rest).
+
+Each entry of a cell's ``events`` carries ``after`` (how many transcript
+messages came before it), so a wire log interleaves them exactly. Format
+version 1 kept that as a cell key of its own, ``event_after``; :meth:`Matrix.from_dict`
+moves it into the events, so a version-1 document reads as a version-2 one.
 
 A :class:`Matrix` is therefore plain data: every renderer reads the same dicts,
 whether they were just built or read back from JSON (``--from``), and
@@ -36,7 +39,6 @@ from typing import Any, Final, Literal
 from .. import __version__
 from ..errors import UsageError
 from ..simulator import SCENARIOS, PeerSpec, RunRecord, run
-from ..simulator._link import Entry
 from ..versions import REGISTRY, Era
 
 __all__ = [
@@ -58,9 +60,10 @@ __all__ = [
 
 FORMAT: Final = "mcp-skew-matrix"
 #: Bump when a key changes meaning or goes away (adding keys keeps the version).
-FORMAT_VERSION: Final = 1
+#: 2: the cell key ``event_after`` became ``after`` on each event (version 1 is still read).
+FORMAT_VERSION: Final = 2
 #: Keys a matrix cell adds to ``RunRecord.to_dict()``.
-EXTRA_KEYS: Final = ("failure", "features_kept", "event_after")
+EXTRA_KEYS: Final = ("failure", "features_kept")
 
 Outcome = Literal["works", "fallback", "fails"]
 FailureKind = Literal["era", "revision", "quirk", "negotiation"]
@@ -101,13 +104,14 @@ def steps_failed(cell: dict[str, Any]) -> list[dict[str, Any]]:
 def timeline(cell: dict[str, Any]) -> list[tuple[int, str, Any]]:
     """Messages and events in the order they happened: ``(t_ms, dir|"event", payload)``.
 
-    Uses ``event_after`` when present; otherwise events go before messages of
-    the same millisecond, which is right for timeouts and restarts.
+    Uses each event's ``after`` where every event has one; otherwise events go
+    before messages of the same millisecond, which is right for timeouts and restarts.
     """
     messages = [(m["t_ms"], m["dir"], m["message"]) for m in cell.get("transcript") or ()]
-    events = [(e["t_ms"], "event", e["event"]) for e in cell.get("events") or ()]
-    after = cell.get("event_after")
-    if not isinstance(after, list) or len(after) != len(events):
+    raw = cell.get("events") or ()
+    events = [(e["t_ms"], "event", e["event"]) for e in raw]
+    after = [e.get("after") for e in raw]
+    if not all(isinstance(a, int) for a in after):
         return sorted(messages + events, key=lambda item: (item[0], item[1] != "event"))
     out: list[tuple[int, str, Any]] = []
     queue = sorted(zip(after, events, strict=True), key=lambda pair: pair[0])
@@ -185,11 +189,9 @@ class Matrix:
         if not isinstance(rows, list) or len(rows) != len(clients) or any(
                 not isinstance(r, list) or len(r) != len(servers) for r in rows):
             raise UsageError(f"matrix cells must be {len(clients)} rows of {len(servers)} cells")
-        for row in rows:
-            for cell in row:
-                _check_cell(cell)
-        return cls(str(data.get("scenario", "")), clients, servers,
-                   tuple(tuple(row) for row in rows), str(data.get("mcp_skew_version", "")))
+        cells = tuple(tuple(_read_cell(cell, version) for cell in row) for row in rows)
+        return cls(str(data.get("scenario", "")), clients, servers, cells,
+                   str(data.get("mcp_skew_version", "")))
 
 
 def _axes(data: dict[str, Any], key: str) -> tuple[Axis, ...]:
@@ -201,7 +203,12 @@ def _axes(data: dict[str, Any], key: str) -> tuple[Axis, ...]:
     return tuple(Axis(a["label"], a["notation"]) for a in items)
 
 
-def _check_cell(cell: Any) -> None:
+def _read_cell(cell: Any, version: int) -> dict[str, Any]:
+    """A checked cell of a document of format ``version``, as the current version has it.
+
+    Version 1 kept the events' positions in a cell key, ``event_after``; it moves
+    into the events as ``after`` (a copy: the document read is left as it was).
+    """
     if not isinstance(cell, dict):
         raise UsageError("a matrix cell must be an object")
     missing = [k for k in _CELL_KEYS if k not in cell]
@@ -209,6 +216,14 @@ def _check_cell(cell: Any) -> None:
         raise UsageError(f"a matrix cell lacks {', '.join(missing)}")
     if cell["status"] not in ("ok", "failed") or not isinstance(cell["path"], list):
         raise UsageError("a matrix cell has a bad status or path")
+    if version >= 2 or "event_after" not in cell:
+        return cell
+    upgraded = {k: v for k, v in cell.items() if k != "event_after"}
+    after, events = cell["event_after"], cell.get("events")
+    if isinstance(after, list) and isinstance(events, list) and len(after) == len(events):
+        upgraded["events"] = [{**e, "after": a} if isinstance(e, dict) else e
+                              for e, a in zip(events, after, strict=True)]
+    return upgraded
 
 
 # -- Building ------------------------------------------------------------------------------
@@ -229,16 +244,6 @@ def failure_kind(client: PeerSpec, server: PeerSpec) -> FailureKind:
     return "negotiation"
 
 
-def _event_after(record: RunRecord) -> list[int]:
-    seen, after = 0, []
-    for item in record.transcript.timeline():
-        if isinstance(item, Entry):
-            seen += 1
-        else:
-            after.append(seen)
-    return after
-
-
 def cell_of(record: RunRecord) -> dict[str, Any]:
     """One run as a matrix cell: its JSON shape plus :data:`EXTRA_KEYS`."""
     cell = record.to_dict()
@@ -249,7 +254,6 @@ def cell_of(record: RunRecord) -> dict[str, Any]:
         cell["features_kept"] = sorted(wanted - set(record.features_lost))
     else:
         cell["features_kept"] = []
-    cell["event_after"] = _event_after(record)
     return cell
 
 

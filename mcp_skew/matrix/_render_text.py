@@ -50,7 +50,7 @@ View = Literal["pairs", "features"]
 
 #: The mark after a revision, by the simulator's ``mark``.
 SYMBOLS: Final[dict[str, str]] = {
-    "direct": "", "downgraded": "↓", "era-fallback": "↩", "retry-32022": "↻",
+    "direct": "", "downgraded": "↓", "era-fallback": "↩", "re-probe": "↪", "retry-32022": "↻",
 }
 #: The word after ✗, by the cell's ``failure``.
 FAILURE_WORDS: Final[dict[str, str]] = {
@@ -63,6 +63,8 @@ _MARK_LEGEND: Final = (
                         "also supports"),
     ("era-fallback", "↩", "era fallback: the dual-era client's server/discover probe failed, "
                           "so it fell back to initialize"),
+    ("re-probe", "↪", "re-probe: the probe timed out and the fallback initialize was refused, "
+                      "so the client probed server/discover again, and that worked"),
     ("retry-32022", "↻", "retry: the server answered -32022 (unsupported version) and the "
                          "client retried with a revision the server named"),
 )

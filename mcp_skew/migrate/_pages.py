@@ -13,6 +13,7 @@ import itertools
 from pathlib import Path
 from typing import Final
 
+from .._pagedir import sync_pages
 from ..versions import BUILTIN, Era, Impact, Profile
 from ._format import GENERATED_NOTE, render_markdown
 from ._guide import Guide, build_guide
@@ -81,18 +82,4 @@ def write_pages(directory: Path, *, check: bool = False) -> list[str]:
     A markdown file in ``directory`` that is no longer generated counts as
     different; writing removes it.
     """
-    wanted = pages()
-    stale = [
-        name for name, text in wanted.items()
-        if not (directory / name).is_file()
-        or (directory / name).read_text(encoding="utf-8") != text
-    ]
-    extra = sorted(p.name for p in directory.glob("*.md") if p.name not in wanted) \
-        if directory.is_dir() else []
-    if not check:
-        directory.mkdir(parents=True, exist_ok=True)
-        for name in stale:
-            (directory / name).write_text(wanted[name], encoding="utf-8")
-        for name in extra:
-            (directory / name).unlink()
-    return stale + extra
+    return sync_pages(directory, pages(), check=check, prune=True)

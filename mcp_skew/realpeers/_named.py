@@ -108,6 +108,11 @@ class Line:
     def models(self, role: Role) -> dict[str, Model]:
         return self.servers if role == "server" else self.clients
 
+    @property
+    def first_text(self) -> str:
+        """``first`` as names write it: ``1.10``, or ``1.9.4`` where the patch is not 0."""
+        return ".".join(map(str, self.first if self.first[2] else self.first[:2]))
+
 
 @dataclass(frozen=True, slots=True)
 class Family:
@@ -142,10 +147,7 @@ class Resolved:
     @property
     def canonical(self) -> str:
         """``family@first-of-line[:mode]``: the name of the line itself."""
-        first = ".".join(map(str, self.line.first[:2]))
-        if self.line.first[2]:
-            first += f".{self.line.first[2]}"
-        return f"{self.family.name}@{first}" + (f":{self.mode}" if self.mode else "")
+        return f"{self.family.name}@{self.line.first_text}" + (f":{self.mode}" if self.mode else "")
 
     def note(self) -> str:
         """Where the behaviour was measured: package, version, and the test that measures it."""
@@ -429,8 +431,7 @@ def _line_names(family: Family, role: Role) -> str:
         if not line.models(role):
             continue
         modes = "|".join(sorted(_modes(family, line, role)))
-        first = f"{line.first[0]}.{line.first[1]}" + (f".{line.first[2]}" if line.first[2] else "")
-        out.append(f"{family.name}@{first}" + (f"[:{modes}]" if modes else "") + f" ({line.span})")
+        out.append(f"{family.name}@{line.first_text}" + (f"[:{modes}]" if modes else "") + f" ({line.span})")
     return ", ".join(out)
 
 
@@ -443,11 +444,9 @@ def known_names(role: Role | None = None) -> list[str]:
                 continue
             if role is None and not (line.servers or line.clients):
                 continue
-            first = f"{line.first[0]}.{line.first[1]}" + (
-                f".{line.first[2]}" if line.first[2] else "")
             modes = sorted(set().union(*(_modes(family, line, r) for r in ROLES
                                          if role is None or r == role)))
-            names.append(f"{family.name}@{first}" + (f"[:{'|'.join(modes)}]" if modes else ""))
+            names.append(f"{family.name}@{line.first_text}" + (f"[:{'|'.join(modes)}]" if modes else ""))
     return names
 
 
@@ -509,10 +508,9 @@ def model_names(role: Role) -> list[str]:
     for family, line, r, mode, _ in iter_models():
         if r != role:
             continue
-        first = ".".join(map(str, line.first if line.first[2] else line.first[:2]))
         label = mode or (_DEFAULT_LABEL[role].get(family.name, "") if len(line.models(role)) > 1
                          else "")
-        names.append(f"{family.name}@{first}" + (f":{label}" if label else ""))
+        names.append(f"{family.name}@{line.first_text}" + (f":{label}" if label else ""))
     return names
 
 

@@ -152,7 +152,7 @@ class Annotator:
         self.offered: list[str] = []  #: DiscoverResult versions the client did not ask for
         self.retry_from: list[str] = []  #: data.supported of the last -32022
         self.modern_tried = self.legacy_tried = False
-        self.fell_back = self.retried = self.downgraded = False
+        self.fell_back = self.reprobed = self.retried = self.downgraded = False
         self.tools: set[str] = set()
         self.initialized_early = False  #: notifications/initialized before the init answer
         self.client_closing = False  #: the client closed its end or had the server signalled
@@ -336,7 +336,7 @@ class Annotator:
             self.downgraded = True
         elif self.legacy_tried:
             self.path.append("re-probe")
-            self.fell_back = False
+            self.fell_back, self.reprobed = False, True
         elif rev in self.retry_from:
             self.path.append(f"retry {rev}")
             self.retried = True
@@ -636,6 +636,8 @@ class Annotator:
             return "failed" if self.status == "failed" else "undecided"
         if self.fell_back:
             return "era-fallback"
+        if self.reprobed:
+            return "re-probe"
         if self.retried:
             return "retry-32022"
         return "downgraded" if self.downgraded else "direct"

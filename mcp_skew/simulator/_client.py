@@ -4,7 +4,7 @@ Theory of operation
 -------------------
 ``SimClient.negotiate(link)`` returns a :class:`Session`: the revision both
 sides will speak, the era, the readable path of steps, and a mark for how it got
-there (direct, downgraded, era fallback, retry after -32022).
+there (direct, downgraded, era fallback, re-probe, retry after -32022).
 
 - legacy: ``initialize`` with the newest revision; accept the server's answer if
   supported (``basic/lifecycle.mdx`` §Version Negotiation), else disconnect.
@@ -35,7 +35,7 @@ from ._peers import PeerSpec
 
 __all__ = ["Mark", "Session", "SimClient", "check_result"]
 
-Mark = Literal["direct", "downgraded", "era-fallback", "retry-32022", "failed"]
+Mark = Literal["direct", "downgraded", "era-fallback", "re-probe", "retry-32022", "failed"]
 Message = dict[str, Any]
 
 
@@ -52,6 +52,7 @@ class Session:
     server_capabilities: dict[str, Any] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
     fell_back: bool = False
+    reprobed: bool = False  #: the fallback was refused after a timed-out probe; it probed again
     retried: bool = False
     downgraded: bool = False
 
@@ -61,6 +62,8 @@ class Session:
             return "failed"
         if self.fell_back:
             return "era-fallback"
+        if self.reprobed:
+            return "re-probe"
         if self.retried:
             return "retry-32022"
         return "downgraded" if self.downgraded else "direct"
@@ -265,7 +268,7 @@ class SimClient:
         session = self._legacy(link, session)
         if session.status == "failed" and isinstance(probe, Timeout) and session.path[-1].startswith("error"):
             session.path.append("re-probe")
-            session.fell_back = False
+            session.fell_back, session.reprobed = False, True
             session, again = self._modern(link, session, "server/discover", self.request_timeout_ms)
             if again is not None:
                 return self._not_modern(session, "server/discover", again,

@@ -91,9 +91,12 @@ class Note:
 
     t_ms: int
     text: str
+    #: how many transcript messages came before it, so a reader of the JSON, where
+    #: messages and events are two lists, can interleave them exactly
+    after: int
 
     def to_dict(self) -> dict[str, Any]:
-        return {"t_ms": self.t_ms, "event": self.text}
+        return {"t_ms": self.t_ms, "event": self.text, "after": self.after}
 
 
 @dataclass(slots=True)
@@ -110,7 +113,7 @@ class Transcript:
         self._order.append(entry)
 
     def note(self, t_ms: int, text: str) -> None:
-        note = Note(t_ms, text)
+        note = Note(t_ms, text, len(self.entries))
         self.notes.append(note)
         self._order.append(note)
 

@@ -187,12 +187,16 @@ class SimServer:
         return self._serve(message, profile)
 
     def _no_version(self, message: Message) -> Message:
-        """-32022 for a request that names no modern revision (the ``legacy-32022`` quirk)."""
+        """-32022 for a request that names no modern revision (the ``legacy-32022`` quirk).
+
+        The 2026-07-28 schema requires ``data.requested`` (a string) beside
+        ``data.supported``: the ``protocolVersion`` an ``initialize`` named, else
+        ``"unknown"`` (the request named none).
+        """
         profile = self.spec.profile(self.spec.modern[0])
-        data: dict[str, Any] = {"supported": list(self.spec.modern)}
         asked = (message.get("params") or {}).get("protocolVersion")
-        if message["method"] == "initialize" and asked is not None:
-            data["requested"] = asked
+        data = {"supported": list(self.spec.modern),
+                "requested": asked if isinstance(asked, str) else "unknown"}
         code = w.error_code(profile, "UnsupportedProtocolVersion")
         return w.error(message["id"], code, "Unsupported protocol version", data)
 
@@ -209,8 +213,7 @@ class SimServer:
         if method not in profile.methods:
             return self._unknown(message)
         capability = profile.methods[method].capability
-        declared = w.server_capabilities(profile)
-        if capability is not None and capability.split(".")[0] not in declared:
+        if capability is not None and not w.declares(w.server_capabilities(profile), capability):
             return self._reply(w.error(msg_id, -32601, f"Method not found: {method}"))
         handler = _HANDLERS.get(method)
         if handler is None and method not in _EMPTY_RESULTS:

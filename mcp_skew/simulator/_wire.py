@@ -17,6 +17,7 @@ __all__ = [
     "SERVER_INFO_KEY",
     "VERSION_KEY",
     "client_capabilities",
+    "declares",
     "error",
     "error_code",
     "notification",
@@ -45,6 +46,20 @@ def _capabilities(keys: frozenset[str], wanted: tuple[str, ...]) -> dict[str, An
             node = node.setdefault(part, {})
         node.setdefault(parts[-1], True if len(parts) > 1 else {})
     return caps
+
+
+def declares(capabilities: dict[str, Any], dotted: str) -> bool:
+    """Whether a capability object declares ``dotted`` (``tools``, ``resources.subscribe``).
+
+    Each part must be present along the path; the last one must be an object
+    (``"tools": {}``) or, for a flag such as ``subscribe``, ``true``.
+    """
+    node: Any = capabilities
+    for part in dotted.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return False
+        node = node[part]
+    return node is True or isinstance(node, dict)
 
 
 #: What a simulated client declares, where its revision has it.

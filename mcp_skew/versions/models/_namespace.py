@@ -1,6 +1,7 @@
 """The per-revision namespace of wire model classes, so callers never branch on a revision.
 
-Each revision module ends with ``MODELS = RevisionModels(...)``; the registry
+Each revision module ends with ``MODELS = RevisionModels.collect(...)``, which
+takes the class slots by name from the module's own namespace; the registry
 (``models_for``) returns it. A slot is ``None`` where the revision has no such
 message (``InitializeResult`` in 2026-07-28, ``DiscoverResult`` before it). The
 ``params``/``results`` maps are keyed by the spec's method strings and list only
@@ -10,7 +11,8 @@ objects.
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal
+from types import MappingProxyType
+from typing import Any, Final, Literal
 
 from mcp_skew.versions.models._base import WireModel
 from mcp_skew.versions.models._jsonrpc import (
@@ -20,10 +22,38 @@ from mcp_skew.versions.models._jsonrpc import (
     JSONRPCResultResponse,
 )
 
-__all__ = ["Era", "RevisionModels"]
+__all__ = ["COMMON_SLOTS", "ERA_SLOTS", "Era", "RevisionModels"]
 
 #: ``legacy`` = ``initialize`` handshake; ``modern`` = per-request ``_meta``.
 Era = Literal["legacy", "modern"]
+
+#: Slots every revision module defines (or re-exports) under the slot's own name.
+COMMON_SLOTS: Final = (
+    "Implementation",
+    "ClientCapabilities",
+    "ServerCapabilities",
+    "Tool",
+    "Resource",
+    "Prompt",
+    "ListToolsResult",
+    "CallToolResult",
+    "ListResourcesResult",
+    "ReadResourceResult",
+    "ListPromptsResult",
+)
+#: Era-specific slots a revision module of that era defines; the other era's stay ``None``.
+ERA_SLOTS: Final[Mapping[Era, tuple[str, ...]]] = MappingProxyType(
+    {
+        "legacy": ("InitializeRequestParams", "InitializeResult"),
+        "modern": (
+            "RequestMeta",
+            "ResultMeta",
+            "DiscoverRequestParams",
+            "DiscoverResult",
+            "InputRequiredResult",
+        ),
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,3 +98,50 @@ class RevisionModels:
     InputRequiredResult: type[WireModel] | None = None
     #: Methods whose result may be an ``InputRequiredResult`` (2026-07-28 MRTR).
     input_required_methods: frozenset[str] = frozenset()
+
+    @classmethod
+    def collect(
+        cls,
+        revision: str,
+        era: Era,
+        namespace: Mapping[str, object],
+        *,
+        error_response: type[WireModel],
+        content_blocks: Mapping[str, type[WireModel]],
+        params: Mapping[str, type[WireModel]],
+        results: Mapping[str, type[WireModel]],
+        errors: Mapping[int, type[ErrorObject]],
+        input_required_methods: frozenset[str] = frozenset(),
+    ) -> "RevisionModels":
+        """Build a revision's namespace from its module's ``globals()``.
+
+        Every name in :data:`COMMON_SLOTS` and the era's :data:`ERA_SLOTS` must be
+        bound in ``namespace`` to a :class:`WireModel` subclass; a missing or wrong
+        one raises ``TypeError`` naming all of them. The envelope's request,
+        notification and result response are one class in every revision; the
+        error response is the one the module picks (``error_response``: ``JSONRPCError``
+        up to 2025-06-18, ``JSONRPCErrorResponse`` from 2025-11-25).
+        """
+        wanted = COMMON_SLOTS + ERA_SLOTS[era]
+        slots: dict[str, Any] = {name: namespace.get(name) for name in wanted}
+        wrong = [
+            name
+            for name, value in slots.items()
+            if not (isinstance(value, type) and issubclass(value, WireModel))
+        ]
+        if wrong:
+            raise TypeError(f"{revision}: no wire model class bound to {', '.join(wrong)}")
+        return cls(
+            revision=revision,
+            era=era,
+            JSONRPCRequest=JSONRPCRequest,
+            JSONRPCNotification=JSONRPCNotification,
+            JSONRPCResultResponse=JSONRPCResultResponse,
+            JSONRPCErrorResponse=error_response,
+            content_blocks=content_blocks,
+            params=params,
+            results=results,
+            errors=errors,
+            input_required_methods=input_required_methods,
+            **slots,
+        )

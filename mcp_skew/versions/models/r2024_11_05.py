@@ -22,9 +22,6 @@ from mcp_skew.versions.models._jsonrpc import (
     InvalidParamsError,
     InvalidRequestError,
     JSONRPCError,
-    JSONRPCNotification,
-    JSONRPCRequest,
-    JSONRPCResultResponse,
     MethodNotFoundError,
     ParseError,
 )
@@ -345,24 +342,11 @@ LEGACY_ERRORS: Final[Mapping[int, type[ErrorObject]]] = MappingProxyType(
     }
 )
 
-MODELS: Final = RevisionModels(
-    revision="2024-11-05",
-    era="legacy",
-    JSONRPCRequest=JSONRPCRequest,
-    JSONRPCNotification=JSONRPCNotification,
-    JSONRPCResultResponse=JSONRPCResultResponse,
-    JSONRPCErrorResponse=JSONRPCError,
-    Implementation=Implementation,
-    ClientCapabilities=ClientCapabilities,
-    ServerCapabilities=ServerCapabilities,
-    Tool=Tool,
-    Resource=Resource,
-    Prompt=Prompt,
-    ListToolsResult=ListToolsResult,
-    CallToolResult=CallToolResult,
-    ListResourcesResult=ListResourcesResult,
-    ReadResourceResult=ReadResourceResult,
-    ListPromptsResult=ListPromptsResult,
+MODELS: Final = RevisionModels.collect(
+    "2024-11-05",
+    "legacy",
+    globals(),
+    error_response=JSONRPCError,
     content_blocks=MappingProxyType(
         {"text": TextContent, "image": ImageContent, "resource": EmbeddedResource}
     ),
@@ -387,6 +371,4 @@ MODELS: Final = RevisionModels(
         }
     ),
     errors=LEGACY_ERRORS,
-    InitializeRequestParams=InitializeRequestParams,
-    InitializeResult=InitializeResult,
 )

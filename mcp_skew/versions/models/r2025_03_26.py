@@ -21,9 +21,6 @@ from mcp_skew.versions.models import r2024_11_05 as _previous
 from mcp_skew.versions.models._base import WireModel
 from mcp_skew.versions.models._jsonrpc import (
     JSONRPCError,
-    JSONRPCNotification,
-    JSONRPCRequest,
-    JSONRPCResultResponse,
 )
 from mcp_skew.versions.models._namespace import RevisionModels
 from mcp_skew.versions.models.r2024_11_05 import (
@@ -161,24 +158,11 @@ class CallToolResult(WireModel):
     meta: dict[str, Any] | None = Field(default=None, alias="_meta")
 
 
-MODELS: Final = RevisionModels(
-    revision="2025-03-26",
-    era="legacy",
-    JSONRPCRequest=JSONRPCRequest,
-    JSONRPCNotification=JSONRPCNotification,
-    JSONRPCResultResponse=JSONRPCResultResponse,
-    JSONRPCErrorResponse=JSONRPCError,
-    Implementation=Implementation,
-    ClientCapabilities=ClientCapabilities,
-    ServerCapabilities=ServerCapabilities,
-    Tool=Tool,
-    Resource=Resource,
-    Prompt=Prompt,
-    ListToolsResult=ListToolsResult,
-    CallToolResult=CallToolResult,
-    ListResourcesResult=ListResourcesResult,
-    ReadResourceResult=ReadResourceResult,
-    ListPromptsResult=ListPromptsResult,
+MODELS: Final = RevisionModels.collect(
+    "2025-03-26",
+    "legacy",
+    globals(),
+    error_response=JSONRPCError,
     content_blocks=MappingProxyType(
         {
             "text": TextContent,
@@ -197,6 +181,4 @@ MODELS: Final = RevisionModels(
         }
     ),
     errors=LEGACY_ERRORS,
-    InitializeRequestParams=InitializeRequestParams,
-    InitializeResult=InitializeResult,
 )

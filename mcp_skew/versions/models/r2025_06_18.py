@@ -24,9 +24,6 @@ from mcp_skew.versions.models import r2025_03_26 as _previous
 from mcp_skew.versions.models._base import WireModel
 from mcp_skew.versions.models._jsonrpc import (
     JSONRPCError,
-    JSONRPCNotification,
-    JSONRPCRequest,
-    JSONRPCResultResponse,
 )
 from mcp_skew.versions.models._namespace import RevisionModels
 from mcp_skew.versions.models.r2025_03_26 import (
@@ -270,24 +267,11 @@ class ListPromptsResult(_r2024.ListPromptsResult):
     prompts: tuple[Prompt, ...]
 
 
-MODELS: Final = RevisionModels(
-    revision="2025-06-18",
-    era="legacy",
-    JSONRPCRequest=JSONRPCRequest,
-    JSONRPCNotification=JSONRPCNotification,
-    JSONRPCResultResponse=JSONRPCResultResponse,
-    JSONRPCErrorResponse=JSONRPCError,
-    Implementation=Implementation,
-    ClientCapabilities=ClientCapabilities,
-    ServerCapabilities=ServerCapabilities,
-    Tool=Tool,
-    Resource=Resource,
-    Prompt=Prompt,
-    ListToolsResult=ListToolsResult,
-    CallToolResult=CallToolResult,
-    ListResourcesResult=ListResourcesResult,
-    ReadResourceResult=ReadResourceResult,
-    ListPromptsResult=ListPromptsResult,
+MODELS: Final = RevisionModels.collect(
+    "2025-06-18",
+    "legacy",
+    globals(),
+    error_response=JSONRPCError,
     content_blocks=MappingProxyType(
         {
             "text": TextContent,
@@ -310,6 +294,4 @@ MODELS: Final = RevisionModels(
         }
     ),
     errors=LEGACY_ERRORS,
-    InitializeRequestParams=InitializeRequestParams,
-    InitializeResult=InitializeResult,
 )

@@ -26,9 +26,6 @@ from mcp_skew.versions.models._base import WireModel
 from mcp_skew.versions.models._jsonrpc import (
     ErrorObject,
     JSONRPCErrorResponse,
-    JSONRPCNotification,
-    JSONRPCRequest,
-    JSONRPCResultResponse,
 )
 from mcp_skew.versions.models._namespace import RevisionModels
 from mcp_skew.versions.models.r2025_06_18 import (
@@ -314,24 +311,11 @@ ERRORS: Final[Mapping[int, type[ErrorObject]]] = MappingProxyType(
     {**LEGACY_ERRORS, -32042: URLElicitationRequiredError}
 )
 
-MODELS: Final = RevisionModels(
-    revision="2025-11-25",
-    era="legacy",
-    JSONRPCRequest=JSONRPCRequest,
-    JSONRPCNotification=JSONRPCNotification,
-    JSONRPCResultResponse=JSONRPCResultResponse,
-    JSONRPCErrorResponse=JSONRPCErrorResponse,
-    Implementation=Implementation,
-    ClientCapabilities=ClientCapabilities,
-    ServerCapabilities=ServerCapabilities,
-    Tool=Tool,
-    Resource=Resource,
-    Prompt=Prompt,
-    ListToolsResult=ListToolsResult,
-    CallToolResult=CallToolResult,
-    ListResourcesResult=ListResourcesResult,
-    ReadResourceResult=ReadResourceResult,
-    ListPromptsResult=ListPromptsResult,
+MODELS: Final = RevisionModels.collect(
+    "2025-11-25",
+    "legacy",
+    globals(),
+    error_response=JSONRPCErrorResponse,
     content_blocks=MappingProxyType(
         {
             "text": TextContent,
@@ -359,6 +343,4 @@ MODELS: Final = RevisionModels(
         }
     ),
     errors=ERRORS,
-    InitializeRequestParams=InitializeRequestParams,
-    InitializeResult=InitializeResult,
 )

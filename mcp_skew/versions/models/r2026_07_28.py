@@ -36,9 +36,6 @@ from mcp_skew.versions.models._jsonrpc import (
     InvalidParamsError,
     InvalidRequestError,
     JSONRPCErrorResponse,
-    JSONRPCNotification,
-    JSONRPCRequest,
-    JSONRPCResultResponse,
     MethodNotFoundError,
     ParseError,
 )
@@ -425,24 +422,11 @@ ERRORS: Final[Mapping[int, type[ErrorObject]]] = MappingProxyType(
     }
 )
 
-MODELS: Final = RevisionModels(
-    revision="2026-07-28",
-    era="modern",
-    JSONRPCRequest=JSONRPCRequest,
-    JSONRPCNotification=JSONRPCNotification,
-    JSONRPCResultResponse=JSONRPCResultResponse,
-    JSONRPCErrorResponse=JSONRPCErrorResponse,
-    Implementation=Implementation,
-    ClientCapabilities=ClientCapabilities,
-    ServerCapabilities=ServerCapabilities,
-    Tool=Tool,
-    Resource=Resource,
-    Prompt=Prompt,
-    ListToolsResult=ListToolsResult,
-    CallToolResult=CallToolResult,
-    ListResourcesResult=ListResourcesResult,
-    ReadResourceResult=ReadResourceResult,
-    ListPromptsResult=ListPromptsResult,
+MODELS: Final = RevisionModels.collect(
+    "2026-07-28",
+    "modern",
+    globals(),
+    error_response=JSONRPCErrorResponse,
     content_blocks=MappingProxyType(
         {
             "text": TextContent,
@@ -473,10 +457,5 @@ MODELS: Final = RevisionModels(
         }
     ),
     errors=ERRORS,
-    RequestMeta=RequestMeta,
-    ResultMeta=ResultMeta,
-    DiscoverRequestParams=RequestParams,
-    DiscoverResult=DiscoverResult,
-    InputRequiredResult=InputRequiredResult,
     input_required_methods=frozenset({"tools/call", "resources/read", "prompts/get"}),
 )
