@@ -91,7 +91,7 @@ def check_result(profile: Profile, method: str, result: dict[str, Any], index: i
     if missing:
         found.append(Finding("missing-result-type", "error",
                              f"{method} result lacks {', '.join(missing)}", index,
-                             f"{profile.revision}: basic/index.mdx §Result Type"))
+                             f"{profile.revision}: basic/index.mdx §ResultType"))
     if method in profile.names("cacheable_results"):
         absent = [f for f in sorted(profile.names("cache_fields")) if f not in result]
         if absent:

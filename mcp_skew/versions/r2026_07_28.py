@@ -127,7 +127,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             id="result-type",
             summary='Every result carries resultType ("complete" or "input_required"); a client '
             'treats a missing one as "complete" and rejects unknown values',
-            cite=C(REV, "basic/index.mdx", "Result Type"),
+            cite=C(REV, "basic/index.mdx", "ResultType"),
             impact=Impact.BREAKING,
             add={
                 "result_fields_required": ["resultType"],
