@@ -134,6 +134,12 @@ class Link(Protocol):
     def close(self) -> None: ...
 
 
+def _cross(message: Message) -> Message:
+    """A message as the other side reads it: encoded to JSON text and decoded again."""
+    decoded: Message = json.loads(json.dumps(message))
+    return decoded
+
+
 class MemoryLink:
     """A simulated server in memory, on a simulated clock.
 
@@ -163,13 +169,13 @@ class MemoryLink:
         return self._clock
 
     def _send(self, message: Message) -> bool:
-        text = json.dumps(message)
-        self.transcript.add(self._clock, "c2s", json.loads(text))
+        wire = _cross(message)  # what the server reads is what the transcript records
+        self.transcript.add(self._clock, "c2s", wire)
         if self._closed_at is not None and self._closed_at <= self._clock:
             return False
         read_at = max(self._clock + self.latency_ms, self._ready_at)
         self._ready_at = read_at
-        reaction = self.server.receive(json.loads(text))
+        reaction = self.server.receive(wire)
         for reply in reaction.replies:
             self._seq += 1
             heapq.heappush(self._pending, (read_at + self.latency_ms, self._seq, reply))
@@ -182,9 +188,10 @@ class MemoryLink:
         while self._pending and self._pending[0][0] <= deadline:
             if self._closed_at is not None and self._pending[0][0] > self._closed_at:
                 break
-            at, _, message = heapq.heappop(self._pending)
+            at, _, sent = heapq.heappop(self._pending)
             self._clock = max(self._clock, at)
-            self.transcript.add(at, "s2c", json.loads(json.dumps(message)))
+            message = _cross(sent)  # the client reads what crossed the wire, as recorded
+            self.transcript.add(at, "s2c", message)
             if want_id is not None and message.get("id") == want_id and "method" not in message:
                 return Reply(message)
         return None
