@@ -15,8 +15,8 @@ Every model says where it was measured (:attr:`Model.measured`), which version
 the drift checks install (:attr:`Line.installs`), and what the model knowingly
 leaves out (:attr:`Model.gaps`). The behaviour comes from ``docs/real-peers.md``
 (measured by ``benchmarks/measure_real_peers.py``) and from this module's own
-measurements, which the drift tests repeat (``tests/test_drift_servers.py``,
-``tests/test_drift_clients.py``, ``mcp-skew verify-peer NAME``).
+measurements, which the drift tests repeat (``tests/interop/test_drift_servers.py``,
+``tests/interop/test_drift_clients.py``, ``mcp-skew verify-peer NAME``).
 
 The resolver registers itself in :data:`mcp_skew.simulator._peers.NAMED_RESOLVERS`
 when this module is imported; ``parse_peer`` imports it on the first named spec.
@@ -62,8 +62,8 @@ _TO_0326 = "2025-03-26,2024-11-05"
 _DUAL_ALL = f"dual:2026-07-28,{_ALL_LEGACY}"
 
 ROLES: Final[tuple[Role, Role]] = ("server", "client")
-SERVER_TESTS: Final = "tests/test_drift_servers.py"
-CLIENT_TESTS: Final = "tests/test_drift_clients.py"
+SERVER_TESTS: Final = "tests/interop/test_drift_servers.py"
+CLIENT_TESTS: Final = "tests/interop/test_drift_clients.py"
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,7 +37,7 @@ from mcp_skew.matrix._render_data import CSV_COLUMNS
 from mcp_skew.matrix._render_text import FAILURE_WORDS, SYMBOLS, legend_lines, stack
 from mcp_skew.simulator import parse_peer
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "matrix.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "matrix.md"
 
 
 @cache

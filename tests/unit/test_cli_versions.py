@@ -14,7 +14,7 @@ from mcp_skew.versions import BUILTIN, REVISIONS, Direction, Kind, profile_for
 from mcp_skew.versions._profile import SETTINGS, TABLES
 from mcp_skew.versions._render import profile_to_dict, reference_pages
 
-PAGES = Path(__file__).resolve().parents[1] / "docs" / "generated" / "profiles"
+PAGES = Path(__file__).resolve().parents[2] / "docs" / "generated" / "profiles"
 VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 CAPS_KEY = "io.modelcontextprotocol/clientCapabilities"
 

@@ -276,7 +276,7 @@ def test_bad_peer_files_are_one_line_usage_errors(tmp_path: Path, content: str |
 def test_every_finding_code_the_probe_emits_is_documented() -> None:
     from mcp_skew.simulator import FINDING_CODES
 
-    guide = (Path(__file__).resolve().parents[1] / "docs" / "probe.md").read_text()
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "probe.md").read_text()
     not_from_the_probe = {"unknown-field"}  # the wire models' finding, not a probe's
     missing = [c for c in FINDING_CODES if c not in not_from_the_probe and f"`{c}`" not in guide]
     assert not missing

@@ -8,7 +8,7 @@ model (``mcp_skew.realpeers._drift.verify_server``). A test fails with the diff
 where model and package disagree, and skips with the installer's reason when the
 package cannot be installed (no registry, no ``npm``).
 
-Run them alone with ``pytest -m realpeer tests/test_drift_servers.py``; one
+Run them alone with ``pytest -m realpeer tests/interop/test_drift_servers.py``; one
 model by hand with ``mcp-skew verify-peer NAME --role server``.
 """
 

@@ -12,7 +12,7 @@ import pytest
 from mcp_skew.cli import main
 from mcp_skew.probe import load_probe_peer
 
-SERVERS = Path(__file__).parent / "servers"
+SERVERS = Path(__file__).resolve().parents[1] / "servers"
 SIM = [sys.executable, str(SERVERS / "sim_stdio_server.py")]
 FEW = ["--client", "legacy:2025-06-18", "--client", "modern:2026-07-28", "--no-prober"]
 

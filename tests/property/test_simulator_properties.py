@@ -39,7 +39,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcp_skew.simulator import KINDS, QUIRKS, SCENARIOS, PeerSpec, RunRecord, parse_peer, run
+from _strategies import VALUES, peers
+
+from mcp_skew.simulator import QUIRKS, SCENARIOS, PeerSpec, RunRecord, parse_peer, run
 from mcp_skew.simulator import _wire as w
 from mcp_skew.simulator._quirks import Role
 from mcp_skew.versions import REGISTRY, Era
@@ -50,37 +52,8 @@ LEGACY = REGISTRY.of_era(Era.LEGACY)
 MODERN = REGISTRY.of_era(Era.MODERN)
 ERROR_CODES = sorted({e.code for p in REGISTRY for e in p.errors.values()} | {0})
 
-#: How a quirk's value is drawn, by the kind of value it takes.
-VALUES: dict[str, st.SearchStrategy[str | None]] = {
-    "none": st.none(),
-    "revision": st.sampled_from(REGISTRY.revisions()),
-    "ms": st.integers(0, 15_000).map(str),
-    "code": st.sampled_from(ERROR_CODES).map(str),
-}
-
-
 def test_every_quirk_value_kind_has_a_strategy() -> None:
     assert {q.value for q in QUIRKS.values()} <= set(VALUES)
-
-
-@st.composite
-def peers(draw: st.DrawFn, role: Role, *, quirks: bool = True,
-          kinds: tuple[str, ...] = KINDS, exclude: frozenset[str] = frozenset()) -> PeerSpec:
-    """A peer spec in the notation, parsed: a kind, revisions of its era(s), quirks."""
-    kind = draw(st.sampled_from(kinds))
-    revisions: list[str] = []
-    if kind in ("legacy", "dual"):
-        revisions += draw(st.lists(st.sampled_from(LEGACY), min_size=1, unique=True))
-    if kind in ("modern", "dual"):
-        revisions += draw(st.lists(st.sampled_from(MODERN), min_size=1, unique=True))
-    spec = f"{kind}:{','.join(draw(st.permutations(revisions)))}"
-    if quirks:
-        fitting = sorted(q.name for q in QUIRKS.values()
-                         if q.role == role and kind in q.kinds and q.name not in exclude)
-        for name in draw(st.lists(st.sampled_from(fitting), max_size=3, unique=True)):
-            value = draw(VALUES[QUIRKS[name].value])
-            spec += f"+{name}" + (f"={value}" if value is not None else "")
-    return parse_peer(spec, role)
 
 
 def simulate(client: PeerSpec, server: PeerSpec, scenario: str = "default") -> RunRecord:

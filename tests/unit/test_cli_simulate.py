@@ -14,7 +14,7 @@ import pytest
 from mcp_skew.cli import main
 from mcp_skew.simulator import KINDS, SCENARIOS, Mark, parse_peer, run
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GUIDE = ROOT / "docs" / "simulator.md"
 
 #: (client, server, status): runs that work and runs that fail, over every kind.

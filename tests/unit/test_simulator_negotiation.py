@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import pytest
+from _links import ScriptedLink
 
 from mcp_skew.simulator import (
     Event,
@@ -202,37 +203,6 @@ def test_dual_falls_back_on_silence_exactly_at_the_probe_timeout(timeout: int | 
     assert record.session.path == [f"discover {LATEST_MODERN}", f"timeout after {wait} ms",
                                    "initialize 2025-11-25", "accepted 2025-11-25"]
     assert record.status == "ok" and record.mark == "era-fallback"
-
-
-class ScriptedLink:
-    """A link whose server is a function: message -> event, 10 ms per answer."""
-
-    def __init__(self, answer: Callable[[dict[str, Any]], Event]) -> None:
-        self.answer = answer
-        self.transcript = Transcript()
-        self.clock = 0
-
-    def now_ms(self) -> int:
-        return self.clock
-
-    def request(self, message: dict[str, Any], timeout_ms: int) -> Event:
-        self.transcript.add(self.clock, "c2s", message)
-        event = self.answer(message)
-        if isinstance(event, Reply):
-            self.clock += 10
-            self.transcript.add(self.clock, "s2c", event.message)
-        else:
-            self.clock += timeout_ms
-        return event
-
-    def notify(self, message: dict[str, Any]) -> None:
-        self.transcript.add(self.clock, "c2s", message)
-
-    def restart(self) -> bool:
-        return True
-
-    def close(self) -> None:
-        pass
 
 
 def _modern_error_then_legacy(code: int) -> Callable[[dict[str, Any]], Event]:

@@ -73,7 +73,7 @@ TIMEOUT = 120
 
 
 SERVE = [sys.executable, "-m", "mcp_skew", "serve", "-q"]
-PY_MCP_SERVER = (Path(__file__).resolve().parents[1] / "mcp_skew" / "realpeers" / "servers"
+PY_MCP_SERVER = (Path(__file__).resolve().parents[2] / "mcp_skew" / "realpeers" / "servers"
                  / "py_mcp_server.py")
 
 #: Connects, plays the scenario steps, prints one JSON object on its stdout.

@@ -7,7 +7,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-SIM = Path(__file__).parent / "servers" / "sim_stdio_server.py"
+SIM = Path(__file__).resolve().parents[1] / "servers" / "sim_stdio_server.py"
 
 SUITE = f"""
 import sys
@@ -66,6 +66,6 @@ def test_the_plugin_imports_nothing_heavy() -> None:
 def test_the_plugin_is_declared_as_a_pytest11_entry_point() -> None:
     import tomllib
 
-    project = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())
+    project = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
     points = project["project"]["entry-points"]["pytest11"]
     assert points == {"mcp_skew.pytest_plugin": "mcp_skew.pytest_plugin"}

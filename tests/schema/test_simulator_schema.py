@@ -35,7 +35,7 @@ import pytest
 from hypothesis import given, settings
 from oracle import definition, definition_names, first_defined, requires_spec, validate
 from pydantic import ValidationError
-from test_simulator_properties import peers
+from _strategies import peers
 
 from mcp_skew.simulator import Note, PeerSpec, RunRecord, SimServer, parse_peer, run
 from mcp_skew.simulator import _wire as w

@@ -42,7 +42,7 @@ from mcp_skew.versions import (
 )
 from mcp_skew.versions._render import diff_to_dict
 
-PAGES = Path(__file__).resolve().parents[1] / "docs" / "migrations"
+PAGES = Path(__file__).resolve().parents[2] / "docs" / "migrations"
 PAIRS = [(a.revision, b.revision) for a, b in itertools.permutations(BUILTIN, 2)]
 LEGACY = [p.revision for p in BUILTIN if p.era is Era.LEGACY]
 LATEST = BUILTIN[-1].revision

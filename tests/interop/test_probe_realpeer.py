@@ -28,7 +28,7 @@ from mcp_skew.simulator import parse_peer
 
 pytestmark = [pytest.mark.realpeer, pytest.mark.slow]
 
-SERVERS = Path(__file__).resolve().parents[1] / "mcp_skew" / "realpeers" / "servers"
+SERVERS = Path(__file__).resolve().parents[2] / "mcp_skew" / "realpeers" / "servers"
 ALL = "2026-07-28,2025-11-25,2025-06-18,2025-03-26,2024-11-05"
 LEGACY_ALL = "2025-11-25,2025-06-18,2025-03-26,2024-11-05"
 #: quirks only requests that no built-in client sends can show (ping or a legacy request

@@ -1,7 +1,7 @@
 """Named peers: the notation, the catalogue, and each model against the measured facts.
 
 The facts are the tables of docs/real-peers.md (measured on the real packages);
-the drift tests (tests/test_drift_*.py) check the same models against the
+the drift tests (tests/interop/test_drift_*.py) check the same models against the
 packages themselves. These tests run in memory and take well under a second.
 """
 
@@ -42,7 +42,7 @@ from mcp_skew.simulator import (
 from mcp_skew.simulator import _wire as w
 from mcp_skew.versions import REGISTRY
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 MODERN = "2026-07-28"
 
 
@@ -101,9 +101,9 @@ def test_the_label_is_short_and_the_note_says_where_it_was_measured() -> None:
     peer = parse_peer("py-mcp@1.12.3", "server")
     assert peer.label == "py-mcp@1.12.3"
     assert "mcp (PyPI) 1.10.0-1.13.x server" in peer.note
-    assert "mcp==1.10.0" in peer.note and "tests/test_drift_servers.py" in peer.note
+    assert "mcp==1.10.0" in peer.note and "tests/interop/test_drift_servers.py" in peer.note
     auto = parse_peer("py-mcp@2.3", "client")
-    assert "auto set-up" in auto.note and "tests/test_drift_clients.py" in auto.note
+    assert "auto set-up" in auto.note and "tests/interop/test_drift_clients.py" in auto.note
     assert "@modelcontextprotocol/client@2.4.0" in parse_peer("ts-client@2.4:auto", "client").note
 
 

@@ -7,7 +7,7 @@ compares that with :data:`QUIRKS`. Each quirk also has an example run in
 ``docs/quirks.md`` is generated from :data:`QUIRKS`, :data:`EXAMPLES` and the pins
 by this module; a golden test keeps it current. To rewrite it::
 
-    .venv/bin/python tests/test_simulator_quirks.py
+    .venv/bin/python tests/unit/test_simulator_quirks.py
 """
 
 from __future__ import annotations
@@ -18,13 +18,13 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from test_simulator_negotiation import ScriptedLink
+from _links import ScriptedLink
 
 from mcp_skew.simulator import QUIRKS, Event, Reply, RunRecord, SimClient, SimServer, parse_peer, run
 from mcp_skew.simulator import _wire as w
 from mcp_skew.versions import REGISTRY, Era
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "quirks.md"
 MODERN = REGISTRY.of_era(Era.MODERN)[-1]  # 2026-07-28
 DUAL = f"dual:{MODERN},2025-11-25"
@@ -712,7 +712,7 @@ def render_quirks_doc() -> str:
     """docs/quirks.md, from QUIRKS, the examples and the tests that pin each quirk."""
     out = [
         "<!-- generated from mcp_skew.simulator.QUIRKS by "
-        "`.venv/bin/python tests/test_simulator_quirks.py`; do not edit. -->",
+        "`.venv/bin/python tests/unit/test_simulator_quirks.py`; do not edit. -->",
         "# Quirks",
         "",
         "A quirk is a named way a real client or server departs from the plain spec "
@@ -733,7 +733,7 @@ def render_quirks_doc() -> str:
                 f"- Applies to: {', '.join(quirk.kinds)} {role}s",
                 f"- Seen in: {quirk.seen_in}",
                 "- Pinned by: " + ", ".join(
-                    f"`tests/test_simulator_quirks.py::{t}`" for t in PINNED.get(quirk.name, ())),
+                    f"`tests/unit/test_simulator_quirks.py::{t}`" for t in PINNED.get(quirk.name, ())),
                 "",
                 *_example(quirk.name),
                 "",
@@ -743,7 +743,7 @@ def render_quirks_doc() -> str:
 
 def test_docs_quirks_md_is_current() -> None:
     assert DOC.read_text(encoding="utf-8") == render_quirks_doc(), (
-        "docs/quirks.md is stale: run .venv/bin/python tests/test_simulator_quirks.py")
+        "docs/quirks.md is stale: run .venv/bin/python tests/unit/test_simulator_quirks.py")
 
 
 if __name__ == "__main__":
