@@ -36,10 +36,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from _strategies import VALUES, peers
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from _strategies import VALUES, peers
 
 from mcp_skew.simulator import QUIRKS, SCENARIOS, PeerSpec, RunRecord, parse_peer, run
 from mcp_skew.simulator import _wire as w

@@ -18,12 +18,11 @@ from _spec import (
     capability_keys,
     content_types,
     error_codes,
-    load_schema,
     properties,
     request_meta_keys,
-    requires_spec,
     result_fields_required,
     result_meta_keys,
+    schema_facts,
     union_methods,
 )
 from hypothesis import given
@@ -68,24 +67,21 @@ UNIONS = [
 ]
 
 
-@requires_spec
 @pytest.mark.parametrize("union, kind, direction", UNIONS, ids=[u[0] for u in UNIONS])
 @pytest.mark.parametrize("revision", REVISIONS)
 def test_methods_match_the_schema_unions(
     revision: str, union: str, kind: Kind, direction: Direction
 ) -> None:
     """A method sent both ways is in both unions; a union the schema lacks is empty."""
-    expected = union_methods(load_schema(revision), union)
+    expected = union_methods(schema_facts(revision), union)
     assert profile_for(revision).method_names(kind, direction) == expected
 
 
-@requires_spec
 def test_latest_schema_has_no_server_requests() -> None:
-    assert union_methods(load_schema("2026-07-28"), "ServerRequest") == set()
+    assert union_methods(schema_facts("2026-07-28"), "ServerRequest") == set()
     assert profile_for("2026-07-28").method_names(REQUEST, S2C) == frozenset()
 
 
-@requires_spec
 @pytest.mark.parametrize(
     "table, definition",
     [("client_capabilities", "ClientCapabilities"), ("server_capabilities", "ServerCapabilities")],
@@ -93,11 +89,10 @@ def test_latest_schema_has_no_server_requests() -> None:
 @pytest.mark.parametrize("revision", REVISIONS)
 def test_capability_keys_match_the_schema(revision: str, table: str, definition: str) -> None:
     """Dotted keys; ``experimental`` and ``extensions`` are open maps, so one key each."""
-    expected = capability_keys(load_schema(revision), definition)
+    expected = capability_keys(schema_facts(revision), definition)
     assert profile_for(revision).names(table) == expected
 
 
-@requires_spec
 @pytest.mark.parametrize(
     "table, definition",
     [
@@ -108,33 +103,30 @@ def test_capability_keys_match_the_schema(revision: str, table: str, definition:
 )
 @pytest.mark.parametrize("revision", REVISIONS)
 def test_content_types_match_the_schema(revision: str, table: str, definition: str) -> None:
-    expected = content_types(load_schema(revision), definition)
+    expected = content_types(schema_facts(revision), definition)
     assert profile_for(revision).names(table) == expected
 
 
-@requires_spec
 @pytest.mark.parametrize(
     "table, definition",
     [("tool_fields", "Tool"), ("call_tool_result_fields", "CallToolResult")],
 )
 @pytest.mark.parametrize("revision", REVISIONS)
 def test_fields_match_the_schema(revision: str, table: str, definition: str) -> None:
-    assert profile_for(revision).names(table) == properties(load_schema(revision), definition)
+    assert profile_for(revision).names(table) == properties(schema_facts(revision), definition)
 
 
-@requires_spec
 @pytest.mark.parametrize("revision", REVISIONS)
 def test_request_meta_keys_match_the_schema(revision: str) -> None:
-    required, optional = request_meta_keys(load_schema(revision))
+    required, optional = request_meta_keys(schema_facts(revision))
     profile = profile_for(revision)
     assert profile.names("request_meta_required") == required
     assert profile.names("request_meta_optional") == optional
 
 
-@requires_spec
 @pytest.mark.parametrize("revision", REVISIONS)
 def test_result_fields_and_meta_match_the_schema(revision: str) -> None:
-    schema, profile = load_schema(revision), profile_for(revision)
+    schema, profile = schema_facts(revision), profile_for(revision)
     assert profile.names("result_meta_optional") == result_meta_keys(schema)
     assert profile.names("result_fields_required") == result_fields_required(schema)
     methods, hints = cacheable_methods(schema)
@@ -148,11 +140,10 @@ def test_result_fields_and_meta_match_the_schema(revision: str) -> None:
 PROSE_ONLY_CODES = {-32700, -32600, -32601, -32602, -32603, -32002}
 
 
-@requires_spec
 @pytest.mark.parametrize("revision", REVISIONS)
 def test_error_codes_match_the_schema(revision: str) -> None:
     """Every error the schema defines is in the profile, with the same ``data`` keys."""
-    schema_codes = error_codes(load_schema(revision))
+    schema_codes = error_codes(schema_facts(revision))
     profile_codes = {e.code: set(e.data) for e in profile_for(revision).errors.values()}
     assert {c: profile_codes.get(c) for c in schema_codes} == schema_codes
     assert set(profile_codes) - set(schema_codes) <= PROSE_ONLY_CODES

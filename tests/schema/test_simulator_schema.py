@@ -32,17 +32,15 @@ from functools import cache
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from oracle import definition, definition_names, first_defined, requires_spec, validate
-from pydantic import ValidationError
 from _strategies import peers
+from hypothesis import given, settings
+from oracle import definition, definition_names, first_defined, validate
+from pydantic import ValidationError
 
 from mcp_skew.simulator import Note, PeerSpec, RunRecord, SimServer, parse_peer, run
 from mcp_skew.simulator import _wire as w
 from mcp_skew.versions import REGISTRY, Direction, Era, Kind
 from mcp_skew.versions.models import ModelLookupError, dump_exact, parse_params, parse_result
-
-pytestmark = requires_spec
 
 LEGACY = REGISTRY.of_era(Era.LEGACY)
 MODERN = REGISTRY.of_era(Era.MODERN)
@@ -108,13 +106,11 @@ class Check:
 @cache
 def request_definitions(revision: str) -> dict[str, str]:
     """method -> the name of its request or notification definition in ``revision``."""
-    out: dict[str, str] = {}
-    for name in definition_names(revision):
-        if name.endswith(("Request", "Notification")):
-            const = definition(revision, name).get("properties", {}).get("method", {})
-            if "const" in const:
-                out[const["const"]] = name
-    return out
+    return {
+        definition(revision, name)["method"]: name
+        for name in definition_names(revision)
+        if name.endswith(("Request", "Notification")) and definition(revision, name)["method"]
+    }
 
 
 def result_definition(revision: str, method: str) -> str:
@@ -127,14 +123,10 @@ def result_definition(revision: str, method: str) -> str:
 def error_definitions(revision: str) -> dict[int, tuple[str, bool]]:
     """code -> (definition, whether it describes the whole response) in ``revision``."""
     out: dict[int, tuple[str, bool]] = {}
-    for name in definition_names(revision):
-        props = definition(revision, name).get("properties", {})
-        if "const" in props.get("code", {}):
-            out[props["code"]["const"]] = (name, False)
-        for part in props.get("error", {}).get("allOf", []):
-            code = part.get("properties", {}).get("code", {})
-            if "const" in code:
-                out[code["const"]] = (name, True)
+    for name in sorted(definition_names(revision)):
+        found = definition(revision, name)
+        if found["code"] is not None:
+            out[found["code"]] = (name, found["whole_response"])
     return out
 
 

@@ -5,14 +5,13 @@ that revision's official schema definitions, and each model declares exactly
 the properties its schema definition has; (2) every official 2026-07-28 example
 loads into the 2026-07-28 models and dumps back unchanged; (3) receiving is
 lenient (unknown fields kept and reported) while sending is exact; (4) a
-Hypothesis round trip of ``tools/list`` results. Tests that need
-``../shared/spec`` skip with a stated reason where it is absent.
+Hypothesis round trip of ``tools/list`` results. The schemas are read through
+what ``tests/generated/generate.py`` derived from them (``tests/oracle.py``); the
+tests that read the official example files are in ``test_official_examples.py``.
 """
 
 import dataclasses
-import json
 import typing
-from pathlib import Path
 from typing import Any
 
 import oracle
@@ -300,7 +299,6 @@ def _cases() -> list[Any]:
     return params
 
 
-@oracle.requires_spec
 @pytest.mark.parametrize(("rev", "definitions", "instance"), _cases())
 def test_outbound_message_validates_against_official_schema(
     rev: str, definitions: str, instance: Any
@@ -328,13 +326,12 @@ def _schema_shape(rev: str, cls_name: str) -> tuple[set[str], set[str], set[str]
         found, tolerated = oracle.definition(rev, definition_name), set()
     elif cls_name in INLINE_PARAMS:
         # schema.ts gives every request's params a ``_meta``; the JSON lists it only on JSONRPCRequest.
-        found, tolerated = oracle.definition(rev, INLINE_PARAMS[cls_name])["properties"]["params"], {"_meta"}
+        found, tolerated = oracle.definition(rev, INLINE_PARAMS[cls_name])["params"], {"_meta"}
     else:
         return None
     return set(found.get("properties", {})), set(found.get("required", [])), tolerated
 
 
-@oracle.requires_spec
 @pytest.mark.parametrize("rev", MODEL_REVISIONS)
 def test_models_declare_exactly_the_schema_properties(rev: str) -> None:
     module, compared, problems = MODULES[rev], [], []
@@ -357,7 +354,6 @@ def test_models_declare_exactly_the_schema_properties(rev: str) -> None:
     assert {"Tool", "Resource", "Prompt", "ListToolsResult", "CallToolResult"} <= set(compared)
 
 
-@oracle.requires_spec
 @pytest.mark.parametrize("rev", MODEL_REVISIONS)
 def test_error_response_id_is_optional_exactly_where_the_schema_says(rev: str) -> None:
     m = models_for(rev)
@@ -411,88 +407,14 @@ KNOWN_DEVIATIONS = {
 }
 
 
-def _deviation(path: Path) -> str | None:
-    """The reason an official example is known not to load, or None."""
-    return KNOWN_DEVIATIONS.get(f"{path.parent.name}/{path.name}")
-
-
-def _load_example(type_name: str, payload: dict[str, Any]) -> list[BaseModel]:
-    """Parse one example with the 2026-07-28 models; return every model it produced."""
-    rev = M26.MODELS.revision
-    if type_name in DIRECT:
-        return [DIRECT[type_name].inbound(payload)]
-    message = parse_message(rev, payload)
-    if type_name in REQUESTS:
-        assert isinstance(message, wm.JSONRPCRequest) and message.method == REQUESTS[type_name]
-        return [message, parse_params(rev, message.method, message.params)]
-    if type_name in RESPONSES:
-        assert isinstance(message, wm.JSONRPCResultResponse)
-        return [message, parse_result(rev, RESPONSES[type_name], message.result)]
-    assert isinstance(message, wm.JSONRPCErrorResponse)
-    error = parse_error(rev, message.error)
-    assert type(error) is ERROR_RESPONSES[type_name]
-    return [message, error]
-
-
-def _example_params(*, covered: bool) -> list[Any]:
-    found = oracle.example_files()
-    if not found:
-        return [pytest.param(None, None, id="no-spec", marks=pytest.mark.skip(reason=oracle.SKIP_REASON))]
-    return [
-        pytest.param(name, path, id=f"{name}/{path.stem}")
-        for name, path in found
-        if (name in COVERED) is covered and not _deviation(path)
-    ]
-
-
-@pytest.mark.parametrize(("type_name", "path"), _example_params(covered=True))
-def test_official_example_loads_into_2026_models(type_name: str, path: Path) -> None:
-    payload = json.loads(path.read_text(encoding="utf-8"))
-    parsed = _load_example(type_name, payload)
-    assert all(unknown_fields(model) == [] for model in parsed), [unknown_fields(m) for m in parsed]
-    assert to_wire(parsed[0]) == payload  # the models know every field: dumping gives the example back
-
-
-@pytest.mark.parametrize(("type_name", "path"), _example_params(covered=False))
-def test_uncovered_official_example_message_parses_as_envelope(type_name: str, path: Path) -> None:
-    payload = json.loads(path.read_text(encoding="utf-8"))
-    if "jsonrpc" not in payload:
-        assert isinstance(payload, dict)  # not a message (a params object, schema, ...): nothing to parse
-        return
-    message = parse_message(M26.MODELS.revision, payload)
-    kind = {
-        "Request": wm.JSONRPCRequest,
-        "Notification": wm.JSONRPCNotification,
-        "ResultResponse": wm.JSONRPCResultResponse,
-    }
-    assert isinstance(message, next(cls for suffix, cls in kind.items() if type_name.endswith(suffix)))
-    assert unknown_fields(message) == [] and to_wire(message) == payload
-
-
-@oracle.requires_spec
-@pytest.mark.parametrize("relative", sorted(KNOWN_DEVIATIONS))
-def test_known_example_deviation_is_real(relative: str) -> None:
-    rev = M26.MODELS.revision
-    payload = json.loads((oracle.SPEC_DIR / "examples" / rev / relative).read_text(encoding="utf-8"))
-    oracle.validate(rev, "ReadResourceResultResponse", payload)  # the schema accepts the whole response,
-    with pytest.raises(AssertionError, match="ttlMs"):
-        oracle.validate(rev, "ReadResourceResult", payload["result"])  # but not its result as that type
-    message = parse_message(rev, payload)
-    assert isinstance(message, wm.JSONRPCResultResponse)
-    with pytest.raises(ValidationError) as caught:
-        parse_result(rev, "resources/read", message.result)
-    assert {err["loc"] for err in caught.value.errors()} == {("ttlMs",), ("cacheScope",)}
-
-
-@oracle.requires_spec
 def test_example_coverage_report() -> None:
     """Print which official example types the models cover; fail on stale table entries."""
-    found = {name for name, _ in oracle.example_files()}
+    found = {example["type"] for example in oracle.example_facts()}
     assert found >= COVERED, f"covered types without examples: {sorted(COVERED - found)}"
     messages = {
-        name
-        for name, path in oracle.example_files()
-        if name not in COVERED and "jsonrpc" in json.loads(path.read_text(encoding="utf-8"))
+        example["type"]
+        for example in oracle.example_facts()
+        if example["type"] not in COVERED and example["is_message"]
     }
     print(f"\ncovered by the 2026-07-28 models ({len(COVERED)}): {', '.join(sorted(COVERED))}")
     print(f"envelope only ({len(messages)}): {', '.join(sorted(messages))}")
@@ -748,7 +670,6 @@ def test_tools_list_result_round_trips(rev: str, data: st.DataObject) -> None:
     assert unknown_fields(parsed) == []
 
 
-@oracle.requires_spec
 @pytest.mark.parametrize("rev", MODEL_REVISIONS)
 @settings(max_examples=30, deadline=None)
 @given(data=st.data())

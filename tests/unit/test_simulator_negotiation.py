@@ -22,7 +22,6 @@ from mcp_skew.simulator import (
     RunRecord,
     SimClient,
     SimServer,
-    Transcript,
     parse_peer,
     run,
 )
