@@ -8,6 +8,10 @@ specs after it: specs contain commas, so commas never separate them),
 written earlier without running anything. Progress goes to stderr when stderr
 is a terminal and the run takes a while, or always with ``--progress``. Output
 is written only once it is complete: an interrupted run writes nothing.
+
+The text format fits a width (:func:`text_width`): ``COLUMNS`` when it is a
+positive integer, else the terminal's width when stdout is one; output that
+goes to a file or a pipe, or ``--wide``, gets one wide table.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -23,10 +28,11 @@ from typing import Any, TextIO
 
 from ..errors import UsageError
 from ..matrix import FORMATS, VIEWS, Matrix, build_matrix, builtin_peers, labelled, render
+from ..matrix._render_text import render_text
 from ..simulator import SCENARIOS, PeerSpec, parse_peer
 from ..simulator._quirks import Role
 
-__all__ = ["Progress", "register"]
+__all__ = ["Progress", "register", "text_width"]
 
 #: The command that regenerates docs/matrix.md (quoted by its golden test).
 REGENERATE = "mcp-skew matrix --format markdown --out docs/matrix.md"
@@ -57,6 +63,10 @@ def register(sub: Any) -> None:
                    help="pairs: the negotiated revision (default); features: which features "
                    "of the client's newest revision survive")
     p.add_argument("--out", metavar="PATH", help="write to PATH instead of stdout")
+    p.add_argument("--wide", action="store_true",
+                   help="text format: one table however wide. Without it the table fits "
+                   "COLUMNS, else the terminal (the servers come in blocks of columns); "
+                   "a file or a pipe gets one table unless COLUMNS is set")
     p.add_argument("--from", dest="source", metavar="FILE",
                    help="render a JSON matrix written by --format json ('-': stdin) "
                    "instead of running the pairs")
@@ -181,6 +191,39 @@ def _color(args: argparse.Namespace) -> bool:
     return args.out is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
+def _columns() -> int | None:
+    """``COLUMNS`` if it is a positive integer; None if it is unset or anything else."""
+    try:
+        columns = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        return None
+    return columns if columns > 0 else None
+
+
+def text_width(args: argparse.Namespace) -> int | None:
+    """The width the text matrix fits, or None for one wide table.
+
+    ``--wide`` (or a format other than text): None. Else ``COLUMNS`` if valid,
+    wherever the output goes; else the terminal's width when the output is a
+    terminal; else (a file, a pipe) None: nothing there has a width to fit.
+    """
+    if args.wide or args.format != "text":
+        return None
+    columns = _columns()
+    if columns is not None:
+        return columns
+    if args.out is None and sys.stdout.isatty():
+        return shutil.get_terminal_size().columns
+    return None
+
+
+def _render(matrix: Matrix, args: argparse.Namespace) -> str:
+    width = text_width(args)
+    if width is None:
+        return render(matrix, args.format, args.view, color=_color(args))
+    return render_text(matrix, args.view, color=_color(args), width=width)
+
+
 def _main(args: argparse.Namespace) -> int:
     try:
         matrix = _matrix(args)
@@ -191,7 +234,7 @@ def _main(args: argparse.Namespace) -> int:
         from ..realpeers._realmatrix import render_real, run_real  # noqa: PLC0415
 
         matrix = run_real(matrix, progress=Progress(sys.stderr, tty=sys.stderr.isatty()))
-    text = render(matrix, args.format, args.view, color=_color(args))
+    text = _render(matrix, args)
     if getattr(args, "run_real", False) and args.format in ("text", "markdown", "github"):
         text += render_real(matrix, args.format)
     if args.out is None:

@@ -7,6 +7,11 @@ view puts how many features of the client's newest revision survive, then lists
 what is lost. Pure functions of a :class:`~mcp_skew.matrix.Matrix`: they read
 the cells' dicts, never the simulator, so a matrix read back from JSON renders
 the same.
+
+The terminal view has two layouts. Wide (``width=None``): one table, however
+wide. Fitted (``width=N``): the server columns come in blocks that each fit N
+columns beside the repeated client labels, column labels break only between
+words, and the prose under the table wraps at N; the legend states the rule.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from __future__ import annotations
 import re
 import textwrap
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final, Literal
 
 from tabulate import SEPARATING_LINE, tabulate
@@ -30,6 +35,7 @@ __all__ = [
     "SYMBOLS",
     "View",
     "cell_text",
+    "column_blocks",
     "example_command",
     "features_groups",
     "legend_lines",
@@ -79,6 +85,9 @@ FAILURE_MEANINGS: Final[dict[str, str]] = {
 _ANSI: Final = {"works": "\x1b[32m", "fallback": "\x1b[33m", "fails": "\x1b[31m"}
 _EMOJI: Final = {"works": "🟢", "fallback": "🟡", "fails": "🔴"}
 _WIDTH: Final = 100
+#: The space tabulate's ``simple`` table puts between two columns.
+_GAP: Final = 2
+_ANSI_CODE: Final = re.compile(r"\x1b\[\d+m")
 
 
 # -- Reading notations (no registry needed: a matrix may come from JSON) ---------------
@@ -235,50 +244,87 @@ def example_command(matrix: Matrix) -> str:
             f"--server '{matrix.servers[j].notation}' --trace")
 
 
-def _wrap(key: str, text: str, width: int) -> list[str]:
-    wrapped = textwrap.wrap(text, _WIDTH, initial_indent=f"  {key:<{width}}  ",
+def _wrap(key: str, text: str, width: int, line_width: int = _WIDTH) -> list[str]:
+    wrapped = textwrap.wrap(text, line_width, initial_indent=f"  {key:<{width}}  ",
                             subsequent_indent=" " * (width + 4), break_on_hyphens=False,
                             break_long_words=False)
     return [line.replace("\u00a0", " ") for line in wrapped]
 
 
-def _footer(matrix: Matrix, view: View) -> list[str]:
-    legend = legend_lines(matrix, view)
-    width = max(len(k) for k, _ in legend)
+def _footer(matrix: Matrix, view: View, width: int | None = None,
+            layout: tuple[str, str] | None = None) -> list[str]:
+    """The legend, the features lost, the summary and the next commands.
+
+    ``width`` (fitted layout) wraps every line at it; ``layout`` is a legend
+    entry that states how the table was fitted.
+    """
+    legend = legend_lines(matrix, view) + ([layout] if layout else [])
+    keys = max(len(k) for k, _ in legend)
+    prose = _WIDTH if width is None else min(width, _WIDTH)
     lines = ["", "Legend:"]
     for key, text in legend:
-        lines += _wrap(key, text, width)
+        lines += _wrap(key, text, keys, prose)
     if view == "features":
         groups = features_groups(matrix)
         if groups:
-            lines += ["", "Features lost (client's newest revision → negotiated revision):"]
+            lines += ["", *_prose("Features lost (client's newest revision → negotiated "
+                                  "revision):", width)]
             for new, got, n, lost in groups:
                 head = f"{short(matrix, new)} → {short(matrix, got)}"
-                lines += _wrap(head, f"{n} pair{'s' * (n != 1)}: {', '.join(lost)}", 15)
-    lines += ["", summary_line(matrix),
-              f"One pair in detail: {example_command(matrix)}",
-              "Every pair with its transcript: mcp-skew matrix --format html --out matrix.html"]
-    return lines
+                lines += _wrap(head, f"{n} pair{'s' * (n != 1)}: {', '.join(lost)}", 15, prose)
+    return [*lines, "", *_prose(summary_line(matrix), width),
+            *_command("One pair in detail:", example_command(matrix), width),
+            *_command("Every pair with its transcript:",
+                      "mcp-skew matrix --format html --out matrix.html", width)]
+
+
+def _prose(text: str, width: int | None) -> list[str]:
+    """``text`` as one line (wide layout) or wrapped at ``width`` (never inside a word)."""
+    if width is None:
+        return [text]
+    return textwrap.wrap(text, width, break_on_hyphens=False, break_long_words=False)
+
+
+def _command(intro: str, command: str, width: int | None) -> list[str]:
+    """``intro command`` on one line if it fits; else the command on lines of its own,
+    broken before an option with a shell line continuation (`` \\``), so it still pastes."""
+    line = f"{intro} {command}"
+    if width is None or len(line) <= width:
+        return [line]
+    first, *options = re.split(r" (?=--)", command)
+    lines, current = [intro], f"  {first}"
+    for option in options:
+        if len(current) + len(f" {option} \\") > width:
+            lines.append(f"{current} \\")
+            current = "   "
+        current += f" {option}"
+    return [*lines, current]
 
 
 # -- Renderers ------------------------------------------------------------------------
 _DATE_LIKE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
-def stack(label: str, width: int = 7) -> str:
+#: Where a label word longer than the stack width may break: wide layout, fitted layout.
+_BREAKS: Final = (re.compile(r"(?=\+)|(?<=\.\.)|(?<=[a-z]-)"), re.compile(r"(?=\+)|(?<=\.\.)"))
+
+
+def stack(label: str, width: int = 7, *, whole_words: bool = False) -> str:
     """A column label on several short lines: ``legacy\n25-06\n+25-03``.
 
     Words split at spaces; a longer word splits before ``+``, after ``..`` or
-    after ``-`` (a full date stays whole).
+    after ``-`` (a full date stays whole). With ``whole_words`` it splits only
+    between the revisions it lists (before ``+``, after ``..``), so a quirk name
+    such as ``silent-exit`` stays whole.
     """
+    breaks = _BREAKS[whole_words]
     lines: list[str] = []
     for word in label.split(" "):
         if len(word) <= width or _DATE_LIKE.fullmatch(word):
             lines.append(word)
             continue
-        pieces = [p for p in re.split(r"(?=\+)|(?<=\.\.)|(?<=[a-z]-)", word) if p]
         line = ""
-        for piece in pieces:
+        for piece in (p for p in breaks.split(word) if p):
             if line and len(line) + len(piece) > width:
                 lines.append(line)
                 line = ""
@@ -287,18 +333,76 @@ def stack(label: str, width: int = 7) -> str:
     return "\n".join(lines)
 
 
+def column_blocks(widths: Sequence[int], width: int) -> list[list[int]]:
+    """Server columns packed in order into blocks that fit ``width``.
+
+    ``widths`` are the table's column widths, the client labels first; each
+    block is the indexes (from 1) of its columns, and its table is the labels
+    plus those columns. A block takes columns while they fit; a column too wide
+    to fit beside the labels even alone gets a block of its own.
+    """
+    blocks: list[list[int]] = []
+    used = 0
+    for index, column in enumerate(widths[1:], start=1):
+        if blocks and used + _GAP + column <= width:
+            blocks[-1].append(index)
+            used += _GAP + column
+        else:
+            blocks.append([index])
+            used = widths[0] + _GAP + column
+    return blocks
+
+
+def _widths(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[int]:
+    """Each column's width as tabulate lays it out: its longest line, colour codes aside."""
+    return [max(len(_ANSI_CODE.sub("", line)) for text in column for line in text.split("\n"))
+            for column in zip(headers, *rows, strict=True)]
+
+
+def _simple(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A ``simple`` table with the header as a row: tabulate pads real headers by two."""
+    return tabulate([list(headers), SEPARATING_LINE, *rows], tablefmt="simple",
+                    disable_numparse=True)
+
+
+def _blocks_legend(servers: int, blocks: int, width: int) -> tuple[str, str]:
+    return ("blocks", f"the {servers} servers come in {blocks} blocks of columns, each repeating "
+                      f"the client labels, to fit a width of {width} (COLUMNS, else the "
+                      "terminal's); a column label breaks only at a space, before + or after "
+                      "'..', never inside a word; --wide prints one table")
+
+
+def _fitted(matrix: Matrix, view: View, decorate: Callable[[dict[str, Any], str], str],
+            title: str, width: int) -> str:
+    """The fitted layout: blocks of columns, each within ``width``; prose wrapped at it."""
+    headers, rows = _grid(matrix, view, decorate, lambda label: stack(label, whole_words=True))
+    blocks = column_blocks(_widths(headers, rows), width)
+    tables = [_simple([headers[0], *(headers[j] for j in block)],
+                      [[row[0], *(row[j] for j in block)] for row in rows]) for block in blocks]
+    legend = _blocks_legend(len(matrix.servers), len(blocks), width) if len(blocks) > 1 else None
+    return "\n".join([*_prose(title, width), "", "\n\n".join(tables),
+                      *_footer(matrix, view, width, legend)]) + "\n"
+
+
 def render_text(matrix: Matrix, view: View = "pairs", *, color: bool = False,
-                tablefmt: str = "simple") -> str:
-    """The terminal view: a table with stacked column labels, the legend, the summary."""
+                tablefmt: str = "simple", width: int | None = None) -> str:
+    """The terminal view: a table with stacked column labels, the legend, the summary.
+
+    ``width`` fits it into that many columns (the module's fitted layout, for the
+    ``simple`` table); ``None`` gives one wide table.
+    """
     def decorate(cell: dict[str, Any], text: str) -> str:
         return f"{_ANSI[outcome(cell)]}{text}\x1b[0m" if color else text
 
-    headers, rows = _grid(matrix, view, decorate, stack)
     heading = "MCP compatibility matrix" if view == "pairs" else "MCP feature matrix"
     title = f"{heading}. {title_line(matrix, view)}"
-    if tablefmt == "simple":  # the header as a row: tabulate pads real headers by two
-        table = tabulate([headers, SEPARATING_LINE, *rows], tablefmt="simple",
-                         disable_numparse=True)
+    if width is not None:
+        if tablefmt != "simple":
+            raise ValueError(f"width fits the simple table only, not {tablefmt!r}")
+        return _fitted(matrix, view, decorate, title, width)
+    headers, rows = _grid(matrix, view, decorate, stack)
+    if tablefmt == "simple":
+        table = _simple(headers, rows)
     else:
         table = tabulate(rows, headers, tablefmt=tablefmt, disable_numparse=True)
     return "\n".join([title, "", table, *_footer(matrix, view)]) + "\n"

@@ -17,6 +17,13 @@ from mcp_skew.commands import matrix as command
 from mcp_skew.matrix import Matrix, build_matrix, builtin_peers, render
 
 
+@pytest.fixture(autouse=True)
+def _no_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Captured stdout is no terminal: with COLUMNS unset the text format is the wide table
+    (the fitted layout has its own tests, in test_matrix_width.py)."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+
+
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(["matrix", *argv])
     out, err = capsys.readouterr()
@@ -167,3 +174,10 @@ def test_colour_always_and_never(capsys: pytest.CaptureFixture[str]) -> None:
     args = ("--clients", "2025-11-25", "--servers", "2025-11-25")
     assert "\x1b[32m" in _run(capsys, *args, "--color", "always")[1]
     assert "\x1b[" not in _run(capsys, *args, "--color", "never")[1]
+
+
+def test_help_names_wide_and_the_width_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["matrix", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--wide" in text and "COLUMNS" in text and "terminal" in text

@@ -1,6 +1,7 @@
 """Every output format of the matrix: it renders, reads back, escapes, stays in its width.
 
-Also the golden file ``docs/matrix.md``: the generated matrix of the built-in set.
+The golden file ``docs/matrix.md`` is checked in ``tests/docs/test_matrix_doc.py``;
+the terminal view's fitted layout in ``test_matrix_width.py``.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ import json
 import re
 from functools import cache
 from html.parser import HTMLParser
-from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
 
@@ -19,7 +19,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcp_skew.commands.matrix import REGENERATE
 from mcp_skew.errors import UsageError
 from mcp_skew.matrix import (
     FORMAT_VERSION,
@@ -36,8 +35,6 @@ from mcp_skew.matrix import (
 from mcp_skew.matrix._render_data import CSV_COLUMNS
 from mcp_skew.matrix._render_text import FAILURE_WORDS, SYMBOLS, legend_lines, stack
 from mcp_skew.simulator import parse_peer
-
-DOC = Path(__file__).resolve().parents[2] / "docs" / "matrix.md"
 
 
 @cache
@@ -303,13 +300,7 @@ def test_any_matrix_round_trips_and_fits(clients: list[Any], servers: list[Any],
         assert (cell["failure"] is None) == (cell["status"] == "ok")
 
 
-# -- The generated page --------------------------------------------------------------------
-def test_docs_matrix_md_is_current() -> None:
-    expected = render(default_matrix(), "markdown")
-    current = DOC.read_text(encoding="utf-8") if DOC.exists() else ""
-    assert current == expected, f"docs/matrix.md is stale; regenerate it with: {REGENERATE}"
-
-
+# -- Revisions the registry lacks ----------------------------------------------------------
 def test_a_matrix_naming_revisions_this_registry_lacks_still_renders() -> None:
     data = json.loads(render(build_matrix(builtin_peers("client")[:2],
                                           builtin_peers("server")[:2]), "json"))
