@@ -20,6 +20,10 @@ there (direct, downgraded, era fallback, re-probe, retry after -32022).
 
 Rule: the client asks the profiles which error codes are "recognised modern",
 which result fields are required, and how requests carry their version.
+
+The client is driven (:mod:`._machine`): :meth:`SimClient.negotiation` is a
+machine that yields what to send and takes what arrived; :meth:`SimClient.negotiate`
+drives it over a blocking :class:`~._link.Link`, for callers that have one.
 """
 
 from __future__ import annotations
@@ -29,8 +33,10 @@ from typing import Any, Literal
 
 from ..versions import REGISTRY, Era, Profile
 from . import _wire as w
+from ._events import Closed, Event, Reply, Timeout
 from ._findings import Finding
-from ._link import Closed, Event, Link, Reply, Timeout
+from ._link import Link, LinkObserver
+from ._machine import Machine, Notify, Observer, Restart, Send, Steps, drive
 from ._peers import PeerSpec
 
 __all__ = ["Mark", "Session", "SimClient", "check_result"]
@@ -130,38 +136,49 @@ class SimClient:
         return self._next_id
 
     # -- after negotiation ------------------------------------------------------------
-    def call(self, link: Link, session: Session, method: str, params: dict[str, Any]) -> Event:
-        """One request under the negotiated revision."""
+    def call(self, session: Session, method: str, params: dict[str, Any]) -> Send:
+        """One request under the negotiated revision, as an action to perform."""
         message = w.request(session.profile, self.next_id(), method, params)
-        return link.request(message, self.request_timeout_ms)
+        return Send(message, self.request_timeout_ms)
 
     def strict(self) -> bool:
         return self.spec.has("strict")
 
     # -- negotiation ------------------------------------------------------------------
     def negotiate(self, link: Link) -> Session:
+        """Drive :meth:`negotiation` over a blocking link."""
+        return drive(self.negotiation(LinkObserver(link)), link)
+
+    def negotiation(self, observer: Observer) -> Machine[Session]:
+        """The negotiation as a driven machine; its verdict is the :class:`Session`."""
+        return Machine(self._negotiation(observer))
+
+    def _negotiation(self, obs: Observer) -> Steps[Session]:
         session = Session()
         if self.spec.kind == "legacy":
-            return self._legacy(link, session)
+            return (yield from self._legacy(session))
         if self.spec.kind == "modern":
             method = "server/discover" if self.spec.has("discover") else "tools/list"
-            session, event = self._modern(link, session, method, self.request_timeout_ms)
+            session, event = yield from self._modern(obs, session, method, self.request_timeout_ms)
             return session if event is None else self._not_modern(session, method, event)
-        return self._dual(link, session)
+        return (yield from self._dual(obs, session))
 
-    def _send(self, link: Link, session: Session, message: Message, timeout_ms: int) -> Event:
+    @staticmethod
+    def _send(session: Session, message: Message, timeout_ms: int) -> Steps[Event]:
         session.round_trips += 1
-        return link.request(message, timeout_ms)
+        event = yield Send(message, timeout_ms)
+        assert event is not None
+        return event
 
-    def _legacy(self, link: Link, session: Session) -> Session:
+    def _legacy(self, session: Session) -> Steps[Session]:
         revisions = self.spec.legacy
         asked = revisions[0]
         profile = REGISTRY.get(asked)
         params = {"protocolVersion": asked, "capabilities": w.client_capabilities(profile),
                   "clientInfo": w.implementation("mcp-skew-client")}
         session.path.append(f"initialize {asked}")
-        event = self._send(link, session, w.request(profile, self.next_id(), "initialize", params),
-                           self.request_timeout_ms)
+        event = yield from self._send(session, w.request(profile, self.next_id(), "initialize", params),
+                                      self.request_timeout_ms)
         if not isinstance(event, Reply):
             session.path.append(_describe(event))
             return session.fail(f"initialize {asked}: {_describe(event)}")
@@ -179,11 +196,11 @@ class SimClient:
                 return session.fail(f"server answered {answered}, {why}")
             session.downgraded = True
         session.server_capabilities = dict(result.get("capabilities") or {})
-        link.notify(w.notification("notifications/initialized"))
+        yield Notify(w.notification("notifications/initialized"))
         return session.accept(str(answered), Era.LEGACY)
 
-    def _modern(self, link: Link, session: Session, method: str,
-                timeout_ms: int) -> tuple[Session, Event | None]:
+    def _modern(self, obs: Observer, session: Session, method: str,
+                timeout_ms: int) -> Steps[tuple[Session, Event | None]]:
         """Modern negotiation.
 
         Returns ``(session, None)`` once decided, or ``(session, event)`` when the
@@ -195,8 +212,8 @@ class SimClient:
             profile = REGISTRY.get(rev)
             short = "discover" if method == "server/discover" else method
             session.path.append(f"{short} {rev}")
-            index = len(link.transcript.entries)
-            event = self._send(link, session, w.request(profile, self.next_id(), method), timeout_ms)
+            index = obs.position()
+            event = yield from self._send(session, w.request(profile, self.next_id(), method), timeout_ms)
             if isinstance(event, Reply) and event.result is not None:
                 return self._modern_result(session, profile, method, event.result, index + 1), None
             session.path.append(_describe(event))
@@ -251,8 +268,8 @@ class SimClient:
             session.server_capabilities = dict(result.get("capabilities") or {})
         return session.accept(revision, Era.MODERN)
 
-    def _dual(self, link: Link, session: Session) -> Session:
-        session, probe = self._modern(link, session, "server/discover", self.probe_timeout_ms)
+    def _dual(self, obs: Observer, session: Session) -> Steps[Session]:
+        session, probe = yield from self._modern(obs, session, "server/discover", self.probe_timeout_ms)
         if probe is None:
             return session
         if isinstance(probe, Closed) and not self.spec.has("restart"):
@@ -262,14 +279,15 @@ class SimClient:
             return session.fail(f"probe got {_describe(probe)}; this client falls back only on -32601")
         if isinstance(probe, Closed | Timeout) and self.spec.has("restart"):
             # the probe ran in a process that may be dead or wedged: fall back on a fresh one
-            link.restart()
+            yield Restart()
             session.path.append("restart")
         session.fell_back = True
-        session = self._legacy(link, session)
+        session = yield from self._legacy(session)
         if session.status == "failed" and isinstance(probe, Timeout) and session.path[-1].startswith("error"):
             session.path.append("re-probe")
             session.fell_back, session.reprobed = False, True
-            session, again = self._modern(link, session, "server/discover", self.request_timeout_ms)
+            session, again = yield from self._modern(obs, session, "server/discover",
+                                                     self.request_timeout_ms)
             if again is not None:
                 return self._not_modern(session, "server/discover", again,
                                         "the server answered neither era")

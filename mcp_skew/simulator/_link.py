@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from ._events import Closed, Event, Reply, Timeout
 from ._server import SimServer
 
 __all__ = [
@@ -23,6 +24,7 @@ __all__ = [
     "Entry",
     "Event",
     "Link",
+    "LinkObserver",
     "MemoryLink",
     "Note",
     "Reply",
@@ -31,46 +33,6 @@ __all__ = [
 ]
 
 Message = dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class Reply:
-    """The answer to a request: a result or an error."""
-
-    message: Message
-
-    @property
-    def error(self) -> dict[str, Any] | None:
-        err = self.message.get("error")
-        return err if isinstance(err, dict) else None
-
-    @property
-    def result(self) -> dict[str, Any] | None:
-        res = self.message.get("result")
-        return res if isinstance(res, dict) else None
-
-    @property
-    def code(self) -> int | None:
-        err = self.error
-        code = err.get("code") if err else None
-        return code if isinstance(code, int) else None
-
-
-@dataclass(frozen=True, slots=True)
-class Timeout:
-    """No answer within the wait."""
-
-    after_ms: int
-
-
-@dataclass(frozen=True, slots=True)
-class Closed:
-    """The server process ended (or the connection closed) before answering."""
-
-    detail: str = "the server process exited"
-
-
-Event = Reply | Timeout | Closed
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +94,21 @@ class Link(Protocol):
     def notify(self, message: Message) -> None: ...
     def restart(self) -> bool: ...
     def close(self) -> None: ...
+
+
+class LinkObserver:
+    """What a driven machine reads from a link: its clock and its transcript's length."""
+
+    __slots__ = ("_link",)
+
+    def __init__(self, link: Link) -> None:
+        self._link = link
+
+    def now_ms(self) -> int:
+        return self._link.now_ms()
+
+    def position(self) -> int:
+        return len(self._link.transcript.entries)
 
 
 def _cross(message: Message) -> Message:

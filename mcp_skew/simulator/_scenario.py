@@ -15,10 +15,12 @@ from typing import Any, Final, Literal
 
 from ..versions import Profile
 from ._client import Session, SimClient, check_result
+from ._events import Reply, Timeout
 from ._findings import Finding
-from ._link import Link, Reply
+from ._link import Link, LinkObserver
+from ._machine import Machine, Observer, Steps, drive
 
-__all__ = ["SCENARIOS", "Scenario", "Step", "StepResult", "play"]
+__all__ = ["SCENARIOS", "Played", "Scenario", "Step", "StepResult", "play", "playing"]
 
 Expect = Literal["result", "tool-error", "error"]
 
@@ -104,25 +106,39 @@ def _expected(step: Step, profile: Profile) -> str:
     return "tool error (isError)" if step.expect == "tool-error" else "result"
 
 
-def play(scenario: Scenario, client: SimClient, link: Link, session: Session
-         ) -> tuple[list[StepResult], list[Finding], int | None]:
-    """Run the steps; returns their results, findings, and when the first useful result came."""
+#: What playing a scenario gives: the steps' results, findings, and when the first
+#: useful result came (simulated ms), if one did.
+Played = tuple[list[StepResult], list[Finding], int | None]
+
+
+def playing(scenario: Scenario, client: SimClient, session: Session,
+            observer: Observer) -> Machine[Played]:
+    """The steps of ``scenario`` as a driven machine (see :mod:`._machine`)."""
+    return Machine(_play(scenario, client, session, observer))
+
+
+def play(scenario: Scenario, client: SimClient, link: Link, session: Session) -> Played:
+    """Drive :func:`playing` over a blocking link."""
+    return drive(playing(scenario, client, session, LinkObserver(link)), link)
+
+
+def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer) -> Steps[Played]:
     results: list[StepResult] = []
     findings: list[Finding] = []
     first_useful: int | None = None
     profile = session.profile
     for step in scenario.steps:
-        index = len(link.transcript.entries)
-        event = client.call(link, session, step.method, step.params)
+        index = obs.position()
+        event = yield client.call(session, step.method, step.params)
         expected = _expected(step, profile)
         if not isinstance(event, Reply):
-            got = "timeout" if event.__class__.__name__ == "Timeout" else "server exited"
+            got = "timeout" if isinstance(event, Timeout) else "server exited"
             results.append(StepResult(step.name, False, expected, got))
             continue
         ok, got = _judge(step, profile, event)
         if event.result is not None:
             findings += check_result(profile, step.method, event.result, index + 1)
         if ok and first_useful is None and step.expect == "result":
-            first_useful = link.now_ms()
+            first_useful = obs.now_ms()
         results.append(StepResult(step.name, ok, expected, got))
     return results, findings, first_useful

@@ -1,0 +1,54 @@
+"""What reaches a client: the answer to a request, a timeout, or the end of the connection.
+
+These are the events a driven client (:mod:`._machine`) takes; every link and
+transport produces them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Closed", "Event", "Reply", "Timeout"]
+
+Message = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """The answer to a request: a result or an error."""
+
+    message: Message
+
+    @property
+    def error(self) -> dict[str, Any] | None:
+        err = self.message.get("error")
+        return err if isinstance(err, dict) else None
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        res = self.message.get("result")
+        return res if isinstance(res, dict) else None
+
+    @property
+    def code(self) -> int | None:
+        err = self.error
+        code = err.get("code") if err else None
+        return code if isinstance(code, int) else None
+
+
+@dataclass(frozen=True, slots=True)
+class Timeout:
+    """No answer within the wait."""
+
+    after_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class Closed:
+    """The server process ended (or the connection closed) before answering."""
+
+    detail: str = "the server process exited"
+
+
+Event = Reply | Timeout | Closed

@@ -1,0 +1,129 @@
+"""Driven machines: a client that says what to send and takes what arrives, sans I/O.
+
+Theory of operation
+-------------------
+A simulated client never touches a transport. It is a :class:`Machine`: the
+caller asks it for its first :data:`Action`, performs it (sends the message and
+waits for the answer, sends a notification, restarts the server), and hands back
+what happened: for a :class:`Send`, the :data:`~._events.Event` that ended the
+wait (a :class:`~._events.Reply`, a :class:`~._events.Timeout` or
+:class:`~._events.Closed`); for the other actions, ``None``. When the machine has
+a verdict it returns :class:`Finished` holding it. This is the shape of h11 and
+wsproto: the protocol logic is the same whichever link performs the actions (an
+in-memory simulated server, a stdio process, an HTTP connection, a recorded log).
+
+Inside, a machine is a generator that yields actions and receives events, so the
+negotiation reads top to bottom; the generator is private to the machine.
+
+The machine reads two things from its :class:`Observer`, the one who drives it:
+the simulated (or measured) time, and the position in the transcript, so that a
+finding can name the message it is about.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from ._events import Event
+
+__all__ = ["Action", "Finished", "Machine", "Notify", "Observer", "Restart", "Send", "Steps", "drive"]
+
+Message = dict[str, Any]
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    """Send a request and wait for its answer at most ``timeout_ms``; answer with the event."""
+
+    message: Message
+    timeout_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class Notify:
+    """Send a notification; nothing to answer (``None``)."""
+
+    message: Message
+
+
+@dataclass(frozen=True, slots=True)
+class Restart:
+    """Replace the server process (stdio) with a fresh one; nothing to answer (``None``)."""
+
+
+Action = Send | Notify | Restart
+
+
+@dataclass(frozen=True, slots=True)
+class Finished(Generic[T]):
+    """The machine's verdict."""
+
+    value: T
+
+
+#: The body of a machine: yields actions, receives events, returns its verdict.
+Steps = Generator[Action, Event | None, T]
+
+
+class Observer(Protocol):
+    """What a machine may read from whoever drives it."""
+
+    def now_ms(self) -> int: ...
+    def position(self) -> int: ...
+
+
+class Machine(Generic[T]):
+    """A driven machine around a generator body (see the module docstring)."""
+
+    __slots__ = ("_body", "_waiting")
+
+    def __init__(self, body: Steps[T]) -> None:
+        self._body = body
+        self._waiting: Action | None = None
+
+    def start(self) -> Action | Finished[T]:
+        return self._step(None, first=True)
+
+    def send(self, event: Event | None) -> Action | Finished[T]:
+        """Hand back what the last action gave: an event for a Send, else None."""
+        if self._waiting is None:
+            raise RuntimeError("the machine is not waiting for anything")
+        if isinstance(self._waiting, Send) != (event is not None):
+            raise RuntimeError(f"{type(self._waiting).__name__} takes "
+                               f"{'an event' if isinstance(self._waiting, Send) else 'None'}")
+        return self._step(event, first=False)
+
+    def _step(self, event: Event | None, *, first: bool) -> Action | Finished[T]:
+        try:
+            action = next(self._body) if first else self._body.send(event)
+        except StopIteration as stop:
+            self._waiting = None
+            return Finished(stop.value)
+        self._waiting = action
+        return action
+
+
+class Performer(Protocol):
+    """A link that performs actions by blocking (the in-memory link, the probe's links)."""
+
+    def request(self, message: Message, timeout_ms: int) -> Event: ...
+    def notify(self, message: Message) -> None: ...
+    def restart(self) -> bool: ...
+
+
+def drive(machine: Machine[T], link: Performer) -> T:
+    """Run ``machine`` to its verdict over a link that performs each action in turn."""
+    action = machine.start()
+    while not isinstance(action, Finished):
+        event: Event | None = None
+        if isinstance(action, Send):
+            event = link.request(action.message, action.timeout_ms)
+        elif isinstance(action, Notify):
+            link.notify(action.message)
+        else:
+            link.restart()
+        action = machine.send(event)
+    return action.value
