@@ -3,6 +3,9 @@
 Each command module defines ``register(subparsers) -> None``, which adds its
 parser and sets ``func`` (taking the parsed arguments, returning an exit code).
 Bad input is one clear line on stderr and exit code 2, never a traceback.
+
+``mcp-skew --version`` is answered before any command module (or pydantic) is
+imported, so it stays fast; ``--help`` builds the whole parser.
 """
 
 from __future__ import annotations
@@ -13,15 +16,8 @@ import sys
 from collections.abc import Sequence
 
 from .errors import UsageError
-from .versions import (
-    REGISTRY,
-    ProfileFileError,
-    UnknownRevision,
-    load_entry_points,
-    load_profile_file,
-)
 
-__all__ = ["COMMANDS", "main"]
+__all__ = ["COMMANDS", "main", "version_line"]
 
 #: Command modules under ``mcp_skew.commands``, in the order ``--help`` lists them.
 COMMANDS = (
@@ -49,6 +45,10 @@ def _parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="load a third-party profile (TOML or JSON) that extends a built-in revision",
     )
+    # main() answers an exact --version before building this parser; the action covers the rest
+    # (an abbreviation such as --vers) and lists the option in --help.
+    parser.add_argument("--version", action="version", version=version_line(),
+                        help="print the version of mcp-skew and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMANDS:
         try:
@@ -61,8 +61,41 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def version_line() -> str:
+    """``mcp-skew X.Y.Z``: what ``--version`` prints."""
+    from . import __version__  # noqa: PLC0415 - read from the package metadata on first use
+
+    return f"mcp-skew {__version__}"
+
+
+def _wants_version(argv: Sequence[str]) -> bool:
+    """Whether argparse would act on ``--version`` first: it comes before the command and help."""
+    args = iter(argv)
+    for arg in args:
+        if arg == "--version":
+            return True
+        if arg in ("-h", "--help", "--") or not arg.startswith("-"):
+            return False  # help comes first, or this is the command (its options are its own)
+        if arg == "--profile":
+            next(args, None)  # its value, even one that looks like an option (argparse errors)
+    return False
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if _wants_version(argv):
+        print(version_line())
+        return 0
+    # the registry imports pydantic: only for a command
+    from .versions import (  # noqa: PLC0415
+        REGISTRY,
+        ProfileFileError,
+        UnknownRevision,
+        load_entry_points,
+        load_profile_file,
+    )
+
     parser = _parser()
     args = parser.parse_args(argv)
     before = set(REGISTRY.revisions())

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..errors import UsageError
 from ..probe import FORMATS, ProbeOptions, Target, probe, render, save_peer
+from ..probe._schemas import INSTALL_HINT, jsonschema_problem
 from ..simulator import parse_peer
 from ..versions import REGISTRY
 
@@ -82,7 +83,8 @@ def register(sub: Any) -> None:
     out.add_argument("--save-peer", metavar="FILE",
                      help="save the inferred peer for `mcp-skew matrix --servers @FILE`")
     out.add_argument("--schemas", metavar="DIR", help="the official schemas "
-                     "(<revision>/schema.json) to validate messages (else $MCP_SKEW_SCHEMAS)")
+                     "(<revision>/schema.json) to validate messages (else $MCP_SKEW_SCHEMAS); "
+                     f"needs jsonschema: {INSTALL_HINT}")
     out.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.add_argument("command", nargs=argparse.REMAINDER,
                    help="the server command, after --")
@@ -128,6 +130,10 @@ def _options(args: argparse.Namespace) -> ProbeOptions:
         raise UsageError("--args must be a JSON object")
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    if args.schemas:  # asked for by name: no silent skip ($MCP_SKEW_SCHEMAS alone only notes it)
+        problem = jsonschema_problem()
+        if problem is not None:
+            raise UsageError(f"--schemas: {problem}; install it with: {INSTALL_HINT}")
     clients = tuple(parse_peer(c, "client") for c in args.client) or None
     return ProbeOptions(
         timeout_ms=int(args.timeout * 1000), probe_timeout_ms=int(args.probe_timeout * 1000),

@@ -1,6 +1,7 @@
 """Findings inferred from a real server's transcripts: where it departs from the revision in use.
 
-Each finding has a stable code (:data:`mcp_skew.simulator.FINDING_CODES`), a
+Each finding has a stable code (:data:`mcp_skew.simulator.FINDING_CODES`, documented
+in ``docs/findings.md`` from :data:`mcp_skew.simulator._findings.FINDINGS`), a
 severity, the index of the message in its transcript and a citation. The rules
 read exchanges (:mod:`._exchanges`) and the probe-wide evidence (:mod:`._peer`):
 "counter-offers a revision it does not support" needs to know which revisions
@@ -37,6 +38,12 @@ _PROBE = "2026-07-28: basic/transports/stdio.mdx §Backward Compatibility"
 
 def _newest_legacy() -> str:
     return REGISTRY.ordered(REGISTRY.of_era(Era.LEGACY))[0]
+
+
+def _responses(rev: str) -> str:
+    """Where ``rev`` says every request gets a response (the first revision: basic/messages.mdx)."""
+    first = rev in REGISTRY and REGISTRY.get(rev).previous is None
+    return f"{rev}: {'basic/messages.mdx' if first else 'basic/index.mdx'} §Responses"
 
 
 def _raw(view: RunView) -> list[Finding]:
@@ -127,7 +134,7 @@ def _unknown(ex: Exchange, ev: Evidence) -> list[Finding]:
     early = ex.after_initialize is None
     where = "before initialize" if early else "after initialize"
     rev = ex.after_initialize or _newest_legacy()
-    cite = _PROBE if early else f"{rev}: basic/index.mdx §Responses; JSON-RPC 2.0 §5.1"
+    cite = _PROBE if early else f"{_responses(rev)}; JSON-RPC 2.0 §5.1"
     at = ex.index
     if ex.fate == "exited" or (ex.fate == "timeout" and ex.next_fate == "exited"):
         how = "exited" if ex.fate == "exited" else \

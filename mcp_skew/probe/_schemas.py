@@ -1,6 +1,8 @@
 """Validate what a real server sent against the official schema of the revision in use.
 
-Only when it can: the ``jsonschema`` package must be importable and a schema
+Only when it can: the ``jsonschema`` package must be importable (the
+``schemas`` extra: ``pip install 'mcp-skew[schemas]'``; ``probe --schemas DIR``
+without it is a usage error, ``$MCP_SKEW_SCHEMAS`` without it a skip) and a schema
 directory given (``--schemas DIR`` or ``$MCP_SKEW_SCHEMAS``) holding
 ``<revision>/schema.json`` (or ``schemas/<revision>/schema.json``), as in the
 official repository's ``schema/`` folder. mcp-skew does not ship the schemas.
@@ -24,9 +26,11 @@ from ..simulator import Finding
 from ..versions import REGISTRY
 from ._exchanges import Exchange, modern_version
 
-__all__ = ["SchemaCheck", "find_schemas"]
+__all__ = ["INSTALL_HINT", "SchemaCheck", "find_schemas", "jsonschema_problem"]
 
 ENV_VAR = "MCP_SKEW_SCHEMAS"
+#: How to get the optional dependency (the ``schemas`` extra).
+INSTALL_HINT = "pip install 'mcp-skew[schemas]'"
 
 
 def _jsonschema() -> Any:
@@ -37,6 +41,17 @@ def _jsonschema() -> Any:
     return module
 
 
+def jsonschema_problem() -> str | None:
+    """Why ``jsonschema`` cannot be used here (a phrase; the fix is :data:`INSTALL_HINT`), or None."""
+    try:
+        _jsonschema()
+    except ImportError as exc:
+        if isinstance(exc, ModuleNotFoundError) and exc.name == "jsonschema":
+            return "the jsonschema package is not installed"
+        return f"the jsonschema package cannot be imported ({exc})"
+    return None
+
+
 def find_schemas(option: str | Path | None) -> tuple[Path | None, str]:
     """The schema directory to use, or None and the reason it is skipped."""
     raw = str(option) if option else os.environ.get(ENV_VAR, "")
@@ -45,10 +60,9 @@ def find_schemas(option: str | Path | None) -> tuple[Path | None, str]:
     root = Path(raw).expanduser()
     for candidate in (root, root / "schemas", root / "schema"):
         if any(candidate.glob("*/schema.json")):
-            try:
-                _jsonschema()
-            except ImportError:
-                return None, "jsonschema is not installed; schema checks skipped"
+            problem = jsonschema_problem()
+            if problem is not None:
+                return None, f"{problem} ({INSTALL_HINT}); schema checks skipped"
             return candidate, f"schemas from {candidate}"
     return None, f"no <revision>/schema.json under {root}; schema checks skipped"
 

@@ -1,0 +1,185 @@
+"""What a terminal user expects of any command: ``--version``, and an optional dependency named.
+
+- ``mcp-skew --version`` prints ``mcp-skew X.Y.Z`` from the package metadata (else the
+  source tree's pyproject.toml), exits 0, and imports neither pydantic nor a command;
+- ``probe --schemas`` needs ``jsonschema``, the ``schemas`` extra: ``--help`` says so, and
+  without it the command is one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+import mcp_skew
+from mcp_skew.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+SERVERS = ROOT / "tests" / "servers"
+SIM = [sys.executable, str(SERVERS / "sim_stdio_server.py")]
+FEW = ["--client", "legacy:2025-06-18", "--no-prober"]
+HINT = "pip install 'mcp-skew[schemas]'"
+
+
+def _pyproject() -> dict[str, object]:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert isinstance(project, dict)
+    return project
+
+
+# -- --version ---------------------------------------------------------------------------------
+
+def test_version_is_the_installed_metadata() -> None:
+    assert mcp_skew.__version__ == importlib.metadata.version("mcp-skew")
+
+
+def test_version_in_a_fresh_process_imports_no_command_and_no_pydantic() -> None:
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "mcp_skew.cli", "--version"],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"mcp-skew {importlib.metadata.version('mcp-skew')}\n"
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()
+                if line.startswith("import time:")}
+    assert "mcp_skew" in imported  # the -X importtime listing is there to read
+    heavy = sorted(m for m in imported if m.split(".")[0] == "pydantic"
+                   or m.startswith(("mcp_skew.versions", "mcp_skew.commands", "mcp_skew.simulator")))
+    assert heavy == []
+
+
+@pytest.mark.parametrize("argv", [
+    ["--version"],
+    ["--profile", "no-such-profile.toml", "--version"],  # argparse acts on --version first too
+    ["--profile=no-such-profile.toml", "--version", "matrix"],
+])
+def test_version_in_process(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    assert out == f"mcp-skew {mcp_skew.__version__}\n" and err == ""
+
+
+def test_an_abbreviated_version_goes_through_argparse(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["--vers"])
+    assert exited.value.code == 0
+    assert capsys.readouterr().out == f"mcp-skew {mcp_skew.__version__}\n"
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["matrix", "--version"], "unrecognized arguments: --version"),  # a command's, not ours
+    (["--profile", "--version"], "expected one argument"),  # --version is the profile's value
+])
+def test_version_after_the_command_or_as_a_value_is_not_the_option(
+        argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 2
+    out, err = capsys.readouterr()
+    assert "mcp-skew 0" not in out and message in err
+
+
+def test_help_lists_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["--help", "--version"])  # help comes first, as argparse reads left to right
+    assert exited.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: mcp-skew") and "--version" in out
+
+
+def test_version_not_installed_falls_back_to_the_source_tree(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def not_installed(name: str) -> str:
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "version", not_installed)
+    assert mcp_skew._find_version() == _pyproject()["version"]
+
+
+@pytest.mark.parametrize("pyproject", [
+    None,  # no source tree: an unpacked copy of the package alone
+    '[project]\nname = "another-project"\nversion = "9.9.9"\n',  # someone else's tree
+    "not = [toml",
+])
+def test_version_neither_installed_nor_in_a_source_tree(
+        pyproject: str | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    def not_installed(name: str) -> str:
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "version", not_installed)
+    (tmp_path / "mcp_skew").mkdir()
+    if pyproject is not None:
+        (tmp_path / "pyproject.toml").write_text(pyproject, encoding="utf-8")
+    monkeypatch.setattr(mcp_skew, "__file__", str(tmp_path / "mcp_skew" / "__init__.py"))
+    monkeypatch.delattr(mcp_skew, "__version__", raising=False)  # computed again on next use
+    assert mcp_skew._find_version() == mcp_skew.UNKNOWN_VERSION == "0+unknown"
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == "mcp-skew 0+unknown\n"
+
+
+# -- jsonschema, the `schemas` extra --------------------------------------------------------------
+
+def test_the_schemas_extra_is_declared() -> None:
+    extras = _pyproject()["optional-dependencies"]
+    assert isinstance(extras, dict)
+    assert [d for d in extras["schemas"] if d.startswith("jsonschema")] == ["jsonschema>=4.21"]
+    test = extras["test"]
+    assert "mcp-skew[schemas]" in test or any(d.startswith("jsonschema") for d in test)
+
+
+def test_probe_help_names_the_extra(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["probe", "--help"])
+    assert exited.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())  # argparse wraps at the terminal width
+    start = text.index("--schemas DIR the official schemas")
+    assert f"needs jsonschema: {HINT}" in text[start:start + 300]
+
+
+def test_probe_schemas_without_jsonschema_is_one_line_and_exit_2(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "jsonschema", None)  # `import jsonschema` fails from here on
+    code = main(["probe", "--quiet", *FEW, "--schemas", str(tmp_path), "--", *SIM, "legacy:2025-06-18"])
+    assert code == 2
+    out, err = capsys.readouterr()
+    assert out == ""  # nothing was probed
+    assert err == (f"mcp-skew: error: --schemas: the jsonschema package is not installed; "
+                   f"install it with: {HINT}\n")
+
+
+def test_a_broken_jsonschema_is_named_as_such(monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "jsonschema.validators", None)  # installed, but broken
+    assert main(["probe", "--quiet", *FEW, "--schemas", "schemas", "--", "x"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "the jsonschema package cannot be imported (" in err and HINT in err
+
+
+def test_probe_schemas_with_jsonschema_runs(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """The same command with jsonschema importable probes (the directory just has no schemas)."""
+    code = main(["probe", "--quiet", *FEW, "--format", "json", "--schemas", str(tmp_path),
+                 "--", *SIM, "legacy:2025-06-18"])
+    assert code == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["schemas"] == f"no <revision>/schema.json under {tmp_path}; schema checks skipped"
+
+
+def test_the_environment_variable_without_jsonschema_only_skips(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """$MCP_SKEW_SCHEMAS is ambient (set once for every probe): without jsonschema it is a note."""
+    (tmp_path / "2025-06-18").mkdir()
+    (tmp_path / "2025-06-18" / "schema.json").write_text("{}", encoding="utf-8")
+    monkeypatch.setenv("MCP_SKEW_SCHEMAS", str(tmp_path))
+    monkeypatch.setitem(sys.modules, "jsonschema", None)
+    code = main(["probe", "--quiet", *FEW, "--format", "json", "--", *SIM, "legacy:2025-06-18"])
+    assert code == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["schemas"] == (f"the jsonschema package is not installed ({HINT}); "
+                                 "schema checks skipped")
