@@ -25,7 +25,7 @@ from typing import Final
 from ..errors import UsageError
 from ..simulator import PeerSpec, parse_peer
 from ..simulator._quirks import Role
-from ..versions import REGISTRY, Era
+from ..versions import BUILTIN, REGISTRY, Era
 
 __all__ = [
     "BUILTIN_CLIENTS",
@@ -34,6 +34,7 @@ __all__ = [
     "builtin_peers",
     "label_for",
     "labelled",
+    "loaded_specs",
     "short_revision",
     "sweep_peers",
 ]
@@ -146,9 +147,31 @@ def labelled(peer: PeerSpec) -> PeerSpec:
     return peer if peer.label else replace(peer, label=label_for(peer))
 
 
+def loaded_specs() -> tuple[str, ...]:
+    """Peers of each revision loaded beside the built-in ones (``--profile``, entry points).
+
+    Each such revision gets a single-revision peer of its era and a dual-era peer
+    with the newest revision of the other era, so a draft is seen against every
+    built-in peer without being named.
+    """
+    builtin = {p.revision for p in BUILTIN}
+    specs: list[str] = []
+    for revision in REGISTRY.revisions():
+        if revision in builtin:
+            continue
+        era = REGISTRY.get(revision).era
+        other = REGISTRY.of_era(Era.LEGACY if era is Era.MODERN else Era.MODERN)
+        specs.append(f"{era.value}:{revision}")
+        if other:
+            newest = REGISTRY.newest(other)
+            pair = (revision, newest) if era is Era.MODERN else (newest, revision)
+            specs.append(f"dual:{pair[0]},{pair[1]}")
+    return tuple(specs)
+
+
 def builtin_peers(role: Role) -> tuple[PeerSpec, ...]:
-    """The built-in rows (``client``) or columns (``server``), labelled."""
-    specs = BUILTIN_CLIENTS if role == "client" else BUILTIN_SERVERS
+    """The built-in rows (``client``) or columns (``server``), labelled, then the loaded ones."""
+    specs = (BUILTIN_CLIENTS if role == "client" else BUILTIN_SERVERS) + loaded_specs()
     return tuple(labelled(parse_peer(spec, role)) for spec in specs)
 
 

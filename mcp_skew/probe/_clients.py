@@ -40,7 +40,8 @@ _INFO = {"name": "mcp-skew-probe", "version": "0.1.0"}
 
 
 def builtin_clients() -> tuple[PeerSpec, ...]:
-    """Every built-in client: each legacy revision, all of them, modern, dual, the quirks."""
+    """Every built-in client: each legacy revision, all of them, modern, dual, the quirks;
+    then one client of each revision loaded beside the built-in ones (a draft)."""
     builtin = [p.revision for p in BUILTIN]
     legacy = REGISTRY.ordered([r for r in builtin if REGISTRY.get(r).era is Era.LEGACY])
     modern = REGISTRY.ordered([r for r in builtin if REGISTRY.get(r).era is Era.MODERN])
@@ -54,6 +55,7 @@ def builtin_clients() -> tuple[PeerSpec, ...]:
         f"dual:{every}+strict",
         f"legacy:{','.join(legacy)}+exact",
     ]
+    specs += [f"{REGISTRY.get(r).era.value}:{r}" for r in REGISTRY.revisions() if r not in builtin]
     return tuple(parse_peer(spec, "client") for spec in specs)
 
 

@@ -42,6 +42,10 @@ from ._peers import PeerSpec
 __all__ = ["Mark", "Session", "SimClient", "check_result"]
 
 Mark = Literal["direct", "downgraded", "era-fallback", "re-probe", "retry-32022", "failed"]
+#: How a modern client learns what a server supports, where its revision has it.
+DISCOVER = "server/discover"
+#: What a modern client without ``server/discover`` opens with.
+FIRST_REQUEST = "tools/list"
 Message = dict[str, Any]
 
 
@@ -158,7 +162,7 @@ class SimClient:
         if self.spec.kind == "legacy":
             return (yield from self._legacy(session))
         if self.spec.kind == "modern":
-            method = "server/discover" if self.spec.has("discover") else "tools/list"
+            method = self._probe_method() if self.spec.has("discover") else FIRST_REQUEST
             session, event = yield from self._modern(obs, session, method, self.request_timeout_ms)
             return session if event is None else self._not_modern(session, method, event)
         return (yield from self._dual(obs, session))
@@ -268,8 +272,14 @@ class SimClient:
             session.server_capabilities = dict(result.get("capabilities") or {})
         return session.accept(revision, Era.MODERN)
 
+    def _probe_method(self) -> str:
+        """``server/discover`` where the newest modern revision has it, else the first request."""
+        profile = REGISTRY.get(self.spec.modern[0])
+        return DISCOVER if DISCOVER in profile.methods else FIRST_REQUEST
+
     def _dual(self, obs: Observer, session: Session) -> Steps[Session]:
-        session, probe = yield from self._modern(obs, session, "server/discover", self.probe_timeout_ms)
+        probe_method = self._probe_method()
+        session, probe = yield from self._modern(obs, session, probe_method, self.probe_timeout_ms)
         if probe is None:
             return session
         if isinstance(probe, Closed) and not self.spec.has("restart"):
@@ -286,9 +296,9 @@ class SimClient:
         if session.status == "failed" and isinstance(probe, Timeout) and session.path[-1].startswith("error"):
             session.path.append("re-probe")
             session.fell_back, session.reprobed = False, True
-            session, again = yield from self._modern(obs, session, "server/discover",
+            session, again = yield from self._modern(obs, session, probe_method,
                                                      self.request_timeout_ms)
             if again is not None:
-                return self._not_modern(session, "server/discover", again,
+                return self._not_modern(session, probe_method, again,
                                         "the server answered neither era")
         return session

@@ -13,9 +13,15 @@ The server picks the era from how the client opens (``basic/versioning.mdx``,
   ``data.requested`` (2026-07-28 ``basic/versioning.mdx``).
 - anything else before ``initialize`` is an "unknown or early request", whose
   answer is the server's quirk: -32601 (default), -32602, silence, silence then
-  exit, or lenient processing.
+  exit, or lenient processing. Those quirks are legacy behaviour: a request
+  served under a modern revision that names a method the revision lacks gets
+  -32601, whatever the server does on legacy traffic.
 
-Rule: this module never compares revision strings; it asks the profiles.
+Rule: this module never compares revision strings; it asks the profiles. What
+the server serves is the profile's method table (a method a draft adds is
+answered with its ``answer``), and the ``_meta`` keys a modern request must carry
+are the profile's ``request_meta_required`` (a missing one is -32602, 2026-07-28
+``basic/index.mdx`` §_meta).
 """
 
 from __future__ import annotations
@@ -177,13 +183,11 @@ class SimServer:
             code = w.error_code(profile, "UnsupportedProtocolVersion")
             return self._reply(w.error(msg_id, code, "Unsupported protocol version", data))
         profile = self.spec.profile(str(asked))
-        if w.CAPS_KEY not in meta:
-            return self._reply(w.error(msg_id, -32602, f"Missing _meta {w.CAPS_KEY}"))
+        missing = sorted(profile.names("request_meta_required") - set(meta))
+        if missing:
+            code = w.error_code(profile, "InvalidParams")
+            return self._reply(w.error(msg_id, code, f"Missing _meta {', '.join(missing)}"))
         self.served_eras.append(Era.MODERN)
-        if message["method"] == "server/discover":
-            body = {"supportedVersions": list(self.spec.modern),
-                    "capabilities": w.server_capabilities(profile)}
-            return self._reply(self._result(profile, msg_id, "server/discover", body))
         return self._serve(message, profile)
 
     def _no_version(self, message: Message) -> Message:
@@ -211,11 +215,21 @@ class SimServer:
         method, msg_id = message["method"], message["id"]
         params = message.get("params") or {}
         if method not in profile.methods:
+            if profile.era is Era.MODERN:  # legacy quirks are for legacy traffic
+                return self._reply(w.error(msg_id, w.error_code(profile, "MethodNotFound"),
+                                           f"Method not found: {method}"))
             return self._unknown(message)
+        if method == "server/discover":
+            found: dict[str, Any] = {"supportedVersions": list(self.spec.modern),
+                                     "capabilities": w.server_capabilities(profile)}
+            return self._reply(self._result(profile, msg_id, method, found))
         capability = profile.methods[method].capability
         if capability is not None and not w.declares(w.server_capabilities(profile), capability):
             return self._reply(w.error(msg_id, -32601, f"Method not found: {method}"))
         handler = _HANDLERS.get(method)
+        answer = profile.methods[method].answer
+        if handler is None and answer is not None:  # a method a draft or vendor profile adds
+            return self._reply(self._result(profile, msg_id, method, dict(answer)))
         if handler is None and method not in _EMPTY_RESULTS:
             # not in this server's catalogue (completion/complete, subscriptions/listen):
             # an empty result would break their result schemas

@@ -22,6 +22,7 @@ __all__ = [
     "error_code",
     "notification",
     "request",
+    "request_meta",
     "result",
     "server_capabilities",
 ]
@@ -81,18 +82,37 @@ def implementation(name: str) -> dict[str, Any]:
     return {"name": name, "version": "0.1.0"}
 
 
+def request_meta(profile: Profile, client_name: str = "mcp-skew-client") -> dict[str, Any]:
+    """The ``_meta`` a client puts on every request of ``profile`` (empty in the legacy era).
+
+    Every key the profile requires, and the client's identity where the profile
+    has that key. The version, capabilities and identity have their values; a
+    key the simulator has no value for (one a draft adds) gets ``{}``, which is
+    enough for a server that checks it is there.
+    """
+    required = profile.names("request_meta_required")
+    if not required:
+        return {}
+    known: dict[str, Any] = {
+        VERSION_KEY: profile.revision,
+        CAPS_KEY: client_capabilities(profile),
+        CLIENT_INFO_KEY: implementation(client_name),
+    }
+    sent = required | (profile.names("request_meta_optional") & {CLIENT_INFO_KEY})
+    meta = {key: value for key, value in known.items() if key in sent}
+    meta.update((key, {}) for key in sorted(required - set(known)))
+    return meta
+
+
 def request(
     profile: Profile, msg_id: int, method: str, params: dict[str, Any] | None = None,
     client_name: str = "mcp-skew-client",
 ) -> Message:
-    """A request; under a modern profile its ``_meta`` carries version and capabilities."""
+    """A request; its ``_meta`` carries what the profile requires (:func:`request_meta`)."""
     body: dict[str, Any] = dict(params or {})
-    if VERSION_KEY in profile.names("request_meta_required"):
-        body["_meta"] = {
-            VERSION_KEY: profile.revision,
-            CAPS_KEY: client_capabilities(profile),
-            CLIENT_INFO_KEY: implementation(client_name),
-        }
+    meta = request_meta(profile, client_name)
+    if meta:
+        body["_meta"] = meta
     message: Message = {"jsonrpc": "2.0", "id": msg_id, "method": method}
     if body:
         message["params"] = body

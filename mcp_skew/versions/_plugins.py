@@ -14,6 +14,10 @@ the built-in revision modules write theirs::
     cite = { revision = "2026-12-vendor", source = "https://example.com/spec" }
     add = { methods = { "vendor/search" = { kind = "request", direction = "client->server" } } }
 
+A request method a file adds is served by the simulated servers of its revision:
+they answer it with the row's ``answer`` table (default: an empty result), plus
+the fields the revision requires on every result.
+
 A bad file raises :class:`ProfileFileError`, whose message is one line naming
 the file, the field and the problem.
 """
@@ -68,6 +72,7 @@ class _MethodIn(_Strict):
     kind: Literal["request", "notification"]
     direction: Literal["client->server", "server->client", "both"]
     capability: str | None = None
+    answer: dict[str, Any] | None = None  #: the result a simulated server gives (requests)
 
 
 class _ErrorIn(_Strict):
@@ -117,7 +122,11 @@ _ROW_MODELS: dict[str, type[_Strict]] = {
 def _row(table: str, raw: Any) -> Method | ErrorCode | Deprecation:
     model = _ROW_MODELS[table].model_validate(raw)
     if isinstance(model, _MethodIn):
-        return Method(Kind(model.kind), Direction(model.direction), model.capability)
+        kind = Kind(model.kind)
+        if kind is Kind.NOTIFICATION and model.answer is not None:
+            raise ValueError("a notification has no answer")
+        answer = model.answer if model.answer is not None or kind is Kind.NOTIFICATION else {}
+        return Method(kind, Direction(model.direction), model.capability, answer)
     if isinstance(model, _ErrorIn):
         return ErrorCode(model.code, model.message, tuple(model.data), model.note)
     assert isinstance(model, _DeprecationIn)
@@ -139,6 +148,8 @@ def _rows(field: str, table: str, rows: Any) -> Any:
             converted[name] = _row(table, raw)
         except ValidationError as exc:
             raise _FieldError(_first_error(exc, f"{field}.{name}")) from None
+        except ValueError as exc:
+            raise _FieldError(f"field {field}.{name}: {exc}") from None
     return converted
 
 

@@ -102,6 +102,8 @@ class Cite:
     def url(self) -> str:
         """A link to the public text of the spec (schema links point at the schema file)."""
         base = "https://github.com/modelcontextprotocol/modelcontextprotocol/blob/main"
+        if self.source.startswith(("https://", "http://")):  # a draft's or vendor's own text
+            return self.source
         if self.source.startswith("schema"):
             return f"{base}/schema/{self.revision}/schema.json"
         if self.source.startswith(("docs/", "learn/")):
@@ -116,6 +118,11 @@ class Method:
     kind: Kind
     direction: Direction
     capability: str | None = None  #: capability that gates it, e.g. ``tools`` or ``elicitation``
+    #: The result body a simulated server answers this request with, where the simulator
+    #: has no handler of its own for it (a method a draft or vendor profile adds); ``None``:
+    #: the simulated server does not serve it. The fields every result of the revision
+    #: must carry (``resultType``, caching hints) are added to it.
+    answer: Mapping[str, Any] | None = field(default=None, hash=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -147,6 +147,7 @@ def row_to_dict(value: Any) -> Any:
             "kind": value.kind.value,
             "direction": value.direction.value,
             "capability": value.capability,
+            **({"answer": dict(value.answer)} if value.answer is not None else {}),
         }
     if isinstance(value, ErrorCode):
         return {

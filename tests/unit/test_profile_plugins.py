@@ -103,7 +103,8 @@ def test_a_toml_profile_extends_a_builtin(toml_file: Path) -> None:
     profile = load_profile_file(toml_file, registry)
     assert profile.revision == "2026-12-vendor" and profile.title == "Vendor X's variant"
     assert profile.previous is LATEST
-    assert profile.methods["vendor/search"] == Method(Kind.REQUEST, Direction.C2S)
+    # a request a file adds is served by simulated servers: an empty answer by default
+    assert profile.methods["vendor/search"] == Method(Kind.REQUEST, Direction.C2S, answer={})
     assert profile.changes[0].revision == "2026-12-vendor"
     assert profile.changes[0].cite == Cite("2026-12-vendor", "https://example.com/spec")
     assert registry.get("2026-12-vendor") is profile
@@ -157,7 +158,7 @@ def test_profile_file_shows_up_in_show(
     assert data["extends"] == "2026-07-28"
     assert data["lineage"][-2:] == ["2026-07-28", "2026-12-vendor"]
     assert data["tables"]["methods"]["vendor/search"] == {
-        "kind": "request", "direction": "client->server", "capability": None,
+        "kind": "request", "direction": "client->server", "capability": None, "answer": {},
     }
     assert [c["id"] for c in data["changes"]] == ["vendor-x-search"]
     REGISTRY.unregister("2026-12-vendor")  # main() registers into the process-wide registry
