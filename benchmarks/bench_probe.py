@@ -36,7 +36,7 @@ from mcp_skew import __version__
 from mcp_skew.probe import ProbeOptions, Target, builtin_clients, probe
 from mcp_skew.realpeers import EnvironmentUnavailable, ensure_python_env
 from mcp_skew.simulator import SimClient, parse_peer
-from mcp_skew.simulator.transports import StdioLink
+from mcp_skew.wire import StdioLink
 
 ROOT = Path(__file__).resolve().parents[1]
 SERVERS = ROOT / "mcp_skew" / "realpeers" / "servers"

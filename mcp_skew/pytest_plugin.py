@@ -53,7 +53,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def _run(record_dir: Path, defaults: dict[str, Any], kwargs: dict[str, Any]) -> Any:
     probe_mod: Any = importlib.import_module("mcp_skew.probe")
-    simulator: Any = importlib.import_module("mcp_skew.simulator")
+    peers: Any = importlib.import_module("mcp_skew.peers")
     settings = {**defaults, **kwargs}
     unknown = set(settings) - set(_OPTIONS)
     if unknown:
@@ -65,7 +65,7 @@ def _run(record_dir: Path, defaults: dict[str, Any], kwargs: dict[str, Any]) -> 
     if bool(target.command) == bool(target.url):
         raise TypeError("mcp_skew_probe: give command=[...] or url=... (one of the two)")
     specs = settings.get("clients")
-    clients = tuple(simulator.parse_peer(s, "client") for s in specs) if specs else None
+    clients = tuple(peers.resolve_peer(s, "client") for s in specs) if specs else None
     opts = probe_mod.ProbeOptions(
         timeout_ms=int(settings.get("timeout", 10) * 1000),
         probe_timeout_ms=int(settings.get("probe_timeout", 3) * 1000),

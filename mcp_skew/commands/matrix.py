@@ -29,7 +29,8 @@ from typing import Any, TextIO
 from ..errors import UsageError
 from ..matrix import FORMATS, VIEWS, Matrix, build_matrix, builtin_peers, labelled, render
 from ..matrix._render_text import render_text
-from ..simulator import SCENARIOS, PeerSpec, parse_peer
+from ..peers import resolve_peer
+from ..simulator import SCENARIOS, PeerSpec
 from ..simulator._quirks import Role
 
 __all__ = ["Progress", "register", "text_width"]
@@ -94,7 +95,7 @@ def _peers(specs: list[str] | None, role: Role, peer_set: str = "builtin"
 
             return real_peers(role)
         return builtin_peers(role)
-    return tuple(labelled(parse_peer(spec, role)) for spec in specs)
+    return tuple(labelled(resolve_peer(spec, role)) for spec in specs)
 
 
 def _read(source: str) -> Matrix:

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
+from ..peers import resolve_peer
 from ..probe import FORMATS, ProbeOptions, Target, probe, render, save_peer
 from ..probe._schemas import INSTALL_HINT, jsonschema_problem
-from ..simulator import parse_peer
 from ..versions import REGISTRY
 
 __all__ = ["register"]
@@ -134,7 +134,7 @@ def _options(args: argparse.Namespace) -> ProbeOptions:
         problem = jsonschema_problem()
         if problem is not None:
             raise UsageError(f"--schemas: {problem}; install it with: {INSTALL_HINT}")
-    clients = tuple(parse_peer(c, "client") for c in args.client) or None
+    clients = tuple(resolve_peer(c, "client") for c in args.client) or None
     return ProbeOptions(
         timeout_ms=int(args.timeout * 1000), probe_timeout_ms=int(args.probe_timeout * 1000),
         client_timeout_ms=int(args.client_timeout * 1000), jobs=args.jobs, tool=args.tool,

@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from ..errors import UsageError
+from ..peers import resolve_peer
 from ..serve import (
     LogWriter,
     annotate,
@@ -18,7 +19,6 @@ from ..serve import (
     replay_simulated,
     run_proxy,
 )
-from ..simulator import parse_peer
 
 __all__ = ["register"]
 
@@ -151,7 +151,7 @@ def _replay(args: argparse.Namespace) -> int:
     if (args.server is None) == (not command):
         raise UsageError("replay: give either --server PEER or -- COMMAND ARGS...")
     if args.server is not None:
-        report = replay_simulated(entries, parse_peer(args.server, "server"), args.ignore)
+        report = replay_simulated(entries, resolve_peer(args.server, "server"), args.ignore)
     else:
         report = replay_command(entries, command, timeout_s=args.timeout, ignore=args.ignore)
     if args.json:

@@ -8,8 +8,8 @@ import time
 from typing import Any
 
 from ..errors import UsageError
+from ..peers import resolve_peer
 from ..serve import HttpEndpoint, LogWriter, make_http_server, serve_stdio, server_url
-from ..simulator import parse_peer
 
 __all__ = ["parse_address", "register"]
 
@@ -59,7 +59,7 @@ def _say(quiet: bool) -> Any:
 
 
 def _main(args: argparse.Namespace) -> int:
-    spec = parse_peer(args.peer, "server")
+    spec = resolve_peer(args.peer, "server")
     say = _say(args.quiet)
     log = LogWriter(args.record) if args.record else None
     try:
@@ -88,9 +88,10 @@ def _serve_http(args: argparse.Namespace, spec: Any, say: Any, log: LogWriter | 
     print(f"mcp-skew serve: simulated server {spec.notation} on {url}", file=sys.stderr,
           flush=True)
     try:
-        if spec.ms("slow", 0):
-            say(f"slow start: answering in {spec.ms('slow', 0)} ms")
-            time.sleep(spec.ms("slow", 0) / 1000)
+        startup_ms = spec.server_policy.startup_ms
+        if startup_ms:
+            say(f"slow start: answering in {startup_ms} ms")
+            time.sleep(startup_ms / 1000)
         server.serve_forever(poll_interval=0.1)
     except KeyboardInterrupt:
         say("interrupted; stopping")

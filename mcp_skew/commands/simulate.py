@@ -6,7 +6,8 @@ import argparse
 import json
 from typing import Any
 
-from ..simulator import SCENARIOS, parse_peer, run
+from ..peers import resolve_peer
+from ..simulator import SCENARIOS, run
 from ..simulator._trace import render_trace, summary_line
 
 __all__ = ["register"]
@@ -31,8 +32,8 @@ def register(sub: Any) -> None:
 
 
 def _main(args: argparse.Namespace) -> int:
-    client = parse_peer(args.client, "client")
-    server = parse_peer(args.server, "server")
+    client = resolve_peer(args.client, "client")
+    server = resolve_peer(args.server, "server")
     record = run(client, server, args.scenario)
     if args.json:
         print(json.dumps(record.to_dict(), indent=2))

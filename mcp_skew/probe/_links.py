@@ -2,7 +2,7 @@
 
 :class:`ProbeLink` is the :class:`~mcp_skew.simulator.Link` protocol plus what
 the probe reads to classify an outcome (timeouts, exits, a flood, stderr).
-The real links (:mod:`mcp_skew.simulator.transports`) have all of it.
+The real links (:mod:`mcp_skew.wire`) have all of it.
 :class:`SimulatedLink` puts a simulated server behind the same interface, on
 the simulated clock, so the probe can be run against any peer spec in memory:
 that is how the tests check that what the probe infers behaves like what it

@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from ..simulator import Finding, PeerSpec, RunRecord, Session, Transcript, run
-from ..simulator.transports import JsonlRecorder, TransportError
 from ..versions import REGISTRY, Era
+from ..wire import JsonlRecorder, TransportError
 from ._clients import PROBER, builtin_clients
 from ._exchanges import exchanges
 from ._findings import findings_for

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..simulator import PeerSpec
-from ..simulator.transports import HttpLink, JsonlRecorder, Limits, StdioLink
+from ..wire import HttpLink, JsonlRecorder, Limits, StdioLink
 from ._links import ProbeLink, SimulatedLink
 
 __all__ = ["ProbeOptions", "Target"]

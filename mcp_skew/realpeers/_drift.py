@@ -3,7 +3,7 @@
 Theory of operation
 -------------------
 A **server** model is checked by installing the real package (``_envs``),
-starting its server script over stdio (:class:`~mcp_skew.simulator.transports.StdioLink`)
+starting its server script over stdio (:class:`~mcp_skew.wire.StdioLink`)
 and running the probe's client set against it, each client in a fresh process,
 with the simulator's own client code (``SimClient.negotiate`` then the drift
 scenario). The same clients run against the model on a ``MemoryLink``; both
@@ -450,7 +450,7 @@ def _raw_run(link: Link, messages: Sequence[Message]) -> Facets:
 
 
 def _real_link(command: list[str]) -> Link:
-    from ..simulator.transports import StdioLink  # noqa: PLC0415 - I/O only when checking
+    from ..wire import StdioLink  # noqa: PLC0415 - I/O only when checking
 
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "NO_COLOR": "1", "FASTMCP_LOG_LEVEL": "WARNING",
            "FASTMCP_SHOW_CLI_BANNER": "false"}

@@ -18,8 +18,9 @@ leaves out (:attr:`Model.gaps`). The behaviour comes from ``docs/real-peers.md``
 measurements, which the drift tests repeat (``tests/interop/test_drift_servers.py``,
 ``tests/interop/test_drift_clients.py``, ``mcp-skew verify-peer NAME``).
 
-The resolver registers itself in :data:`mcp_skew.simulator._peers.NAMED_RESOLVERS`
-when this module is imported; ``parse_peer`` imports it on the first named spec.
+:func:`named_peer` is the built-in resolver: :data:`mcp_skew.peers.NAMED_RESOLVERS`
+lists it, and :func:`mcp_skew.peers.resolve_peer` consults it for a head with ``@``
+(the simulator's own ``parse_peer`` knows no names).
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ from typing import Final, Literal
 
 from ..errors import UsageError
 from ..simulator import PeerSpec, parse_peer
-from ..simulator._peers import NAMED_PEER_NAMES, NAMED_RESOLVERS
 from ..simulator._quirks import Role
 
 __all__ = [
@@ -44,6 +44,7 @@ __all__ = [
     "Named",
     "Package",
     "Resolved",
+    "builtin_peer",
     "iter_models",
     "known_names",
     "model_names",
@@ -497,9 +498,19 @@ def resolve(head: str, role: Role, spec: str | None = None) -> Resolved | None:
 
 
 def named_peer(head: str, role: Role) -> PeerSpec | None:
-    """The resolver hook: a :class:`PeerSpec` labelled with the name and noted with its evidence."""
+    """The resolver: a :class:`PeerSpec` labelled with the name and noted with its evidence
+    (``None`` for a family this catalogue does not know)."""
     resolved = resolve(head, role)
     return None if resolved is None else resolved.peer()
+
+
+def builtin_peer(head: str, role: Role) -> PeerSpec:
+    """A named peer of this catalogue (what the real-world sets name); ``UsageError`` otherwise."""
+    peer = named_peer(head, role)
+    if peer is None:
+        raise UsageError(f"peer spec {head!r}: not a named peer of the built-in catalogue; "
+                         f"known: {', '.join(known_names(role))}")
+    return peer
 
 
 def model_names(role: Role) -> list[str]:
@@ -522,7 +533,3 @@ def iter_models() -> Iterator[tuple[Family, Line, Role, str, Model]]:
                 for mode, model in line.models(role).items():
                     yield family, line, role, mode, model
 
-
-if named_peer not in NAMED_RESOLVERS:
-    NAMED_RESOLVERS.append(named_peer)
-    NAMED_PEER_NAMES.extend(known_names())

@@ -30,10 +30,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..matrix._build import Matrix
-from ..simulator import PeerSpec, parse_peer
+from ..simulator import PeerSpec
 from ..simulator._quirks import Role
 from ._drift import Install, client_command, prepare, server_command
-from ._named import REAL_CLIENTS, REAL_SERVERS, Resolved, resolve
+from ._named import REAL_CLIENTS, REAL_SERVERS, Resolved, builtin_peer, resolve
 
 __all__ = ["RealCell", "real_peers", "render_real", "run_real"]
 
@@ -43,7 +43,7 @@ CORNER = "client \\ server"
 def real_peers(role: Role) -> tuple[PeerSpec, ...]:
     """The real-world set's rows (``client``) or columns (``server``), labelled by name."""
     names = REAL_CLIENTS if role == "client" else REAL_SERVERS
-    return tuple(parse_peer(name, role) for name in names)
+    return tuple(builtin_peer(name, role) for name in names)
 
 
 @dataclass(slots=True)

@@ -3,6 +3,12 @@
 Public API: :func:`parse_peer`, :class:`PeerSpec`, :data:`QUIRKS`, :func:`run`,
 :class:`RunRecord`, :data:`SCENARIOS`, :class:`SimClient`, :class:`SimServer`,
 :class:`MemoryLink`, :class:`Transcript`, :class:`Finding`.
+
+The package is pure: no process, socket, thread or wall clock, and it imports
+nothing of mcp-skew but :mod:`mcp_skew.versions` and :mod:`mcp_skew.errors`
+(``tests/unit/test_layers.py`` checks it). Real transports live in
+:mod:`mcp_skew.wire`; named and saved (``@FILE``) peers are resolved by
+:func:`mcp_skew.peers.resolve_peer`.
 """
 
 from __future__ import annotations
@@ -10,7 +16,7 @@ from __future__ import annotations
 from ._client import Mark, Session, SimClient, check_result
 from ._findings import FINDING_CODES, Finding, FindingCode
 from ._link import Closed, Entry, Event, Link, MemoryLink, Note, Reply, Timeout, Transcript
-from ._peers import KINDS, NAMED_PEER_NAMES, NAMED_RESOLVERS, NamedResolver, PeerSpec, parse_peer
+from ._peers import KINDS, PeerSpec, parse_peer, with_quirks
 from ._quirks import QUIRKS, Quirk
 from ._run import RunRecord, run
 from ._scenario import SCENARIOS, Scenario, Step, StepResult
@@ -19,8 +25,6 @@ from ._server import Reaction, SimServer
 __all__ = [
     "FINDING_CODES",
     "KINDS",
-    "NAMED_PEER_NAMES",
-    "NAMED_RESOLVERS",
     "QUIRKS",
     "SCENARIOS",
     "Closed",
@@ -31,7 +35,6 @@ __all__ = [
     "Link",
     "Mark",
     "MemoryLink",
-    "NamedResolver",
     "Note",
     "PeerSpec",
     "Quirk",
@@ -49,4 +52,5 @@ __all__ = [
     "check_result",
     "parse_peer",
     "run",
+    "with_quirks",
 ]

@@ -132,7 +132,8 @@ class SimClient:
     def __init__(self, spec: PeerSpec, *, request_timeout_ms: int = 10_000) -> None:
         self.spec = spec
         self.request_timeout_ms = request_timeout_ms
-        self.probe_timeout_ms = spec.ms("probe-timeout", 3_000)
+        self.policy = spec.client_policy
+        self.probe_timeout_ms = self.policy.probe_timeout_ms
         self._next_id = 0
 
     def next_id(self) -> int:
@@ -146,7 +147,7 @@ class SimClient:
         return Send(message, self.request_timeout_ms)
 
     def strict(self) -> bool:
-        return self.spec.has("strict")
+        return self.policy.strict
 
     # -- negotiation ------------------------------------------------------------------
     def negotiate(self, link: Link) -> Session:
@@ -162,7 +163,7 @@ class SimClient:
         if self.spec.kind == "legacy":
             return (yield from self._legacy(session))
         if self.spec.kind == "modern":
-            method = self._probe_method() if self.spec.has("discover") else FIRST_REQUEST
+            method = self._probe_method() if self.policy.discover_first else FIRST_REQUEST
             session, event = yield from self._modern(obs, session, method, self.request_timeout_ms)
             return session if event is None else self._not_modern(session, method, event)
         return (yield from self._dual(obs, session))
@@ -193,7 +194,7 @@ class SimClient:
         answered = result.get("protocolVersion")
         if answered != asked:
             session.path.append(f"counter-offer {answered}")
-            if answered not in revisions or self.spec.has("exact"):
+            if answered not in revisions or self.policy.exact:
                 session.path.append("disconnect")
                 why = ("this client demands the exact revision it asked for"
                        if answered in revisions else "which this client does not support")
@@ -226,7 +227,7 @@ class SimClient:
                 return session, event
             supported = ((event.error or {}).get("data") or {}).get("supported") or []
             common = [r for r in revisions if r in supported]
-            if self.spec.has("fallback-denylist"):
+            if self.policy.fallback_denylist:
                 if event.code != profile.error("UnsupportedProtocolVersion").code:
                     return session, event  # the caller falls back to initialize
                 if attempt == 0 and common:
@@ -282,12 +283,12 @@ class SimClient:
         session, probe = yield from self._modern(obs, session, probe_method, self.probe_timeout_ms)
         if probe is None:
             return session
-        if isinstance(probe, Closed) and not self.spec.has("restart"):
+        if isinstance(probe, Closed) and not self.policy.restart:
             return session.fail("the server exited during the server/discover probe; "
                                 "this client gives up")
-        if self.spec.has("fallback-32601") and not (isinstance(probe, Reply) and probe.code == -32601):
+        if self.policy.fallback_only_32601 and not (isinstance(probe, Reply) and probe.code == -32601):
             return session.fail(f"probe got {_describe(probe)}; this client falls back only on -32601")
-        if isinstance(probe, Closed | Timeout) and self.spec.has("restart"):
+        if isinstance(probe, Closed | Timeout) and self.policy.restart:
             # the probe ran in a process that may be dead or wedged: fall back on a fresh one
             yield Restart()
             session.path.append("restart")

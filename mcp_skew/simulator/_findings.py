@@ -393,7 +393,7 @@ FINDINGS: Final[Mapping[FindingCode, FindingInfo]] = MappingProxyType({
         when="probe: more than 32 MiB or 20,000 lines from one server process (a line over 4 MiB "
         "is cut, not a flood): the probe kills the server and the run's outcome is `flood`.",
         rule="No revision sets a size limit; the caps are mcp-skew's "
-        "(`mcp_skew.simulator.transports.Limits`), so a server that loops cannot hang a probe. "
+        "(`mcp_skew.wire.Limits`), so a server that loops cannot hang a probe. "
         "The citation is the stdio rule that only MCP messages go to stdout.",
         fix="Find what repeats: a message loop, a retry storm, logs on stdout. Page long lists "
         "with `nextCursor`.",

@@ -5,7 +5,7 @@ for the answer with that id, a timeout or the end of the process), ``notify``
 and ``restart``. :class:`MemoryLink` runs a simulated server in the same
 process on a **simulated clock**: latency and timeouts are simulated
 milliseconds, nothing sleeps, and the same inputs give the same transcript byte
-for byte. Real transports (stdio, HTTP) implement the same protocol elsewhere.
+for byte. Real transports (stdio, HTTP) implement the same protocol in :mod:`mcp_skew.wire`.
 """
 
 from __future__ import annotations

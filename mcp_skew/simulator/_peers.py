@@ -10,41 +10,31 @@ only) or ``dual`` (both). A wrong spec raises :class:`~mcp_skew.errors.UsageErro
 with one line saying what is wrong.
 
 A head with ``@`` names a real implementation (``py-mcp@1.10``,
-``ts-client@2.4:auto``, optionally followed by ``+QUIRK``): it is resolved by the
-functions in :data:`NAMED_RESOLVERS`. The built-in ones live in
-:mod:`mcp_skew.realpeers._named`, imported on the first named spec (so the CLI
-knows them without an import cycle).
+``ts-client@2.4:auto``, optionally followed by ``+QUIRK``), and ``@FILE`` is a
+server saved by ``mcp-skew probe --save-peer FILE``. Neither is resolved here (the
+simulator imports nothing above :mod:`mcp_skew.versions`): :func:`parse_peer`
+rejects them with a :class:`~mcp_skew.errors.UsageError` that says so, and
+:func:`mcp_skew.peers.resolve_peer` resolves them through its explicit list of
+resolvers, adding a named peer's ``+QUIRK`` suffixes with :func:`with_quirks`.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
 from ..errors import UsageError
 from ..versions import REGISTRY, Era, Profile
-from ._quirks import QUIRKS, Role
+from ._policy import ClientPolicy, ServerPolicy
+from ._quirks import QUIRKS, Role, client_policy, server_policy
 
-__all__ = ["KINDS", "NAMED_PEER_NAMES", "NAMED_RESOLVERS", "NamedResolver", "PeerSpec",
-           "parse_peer"]
+__all__ = ["KINDS", "PeerSpec", "parse_peer", "with_quirks"]
 
 Kind = Literal["legacy", "modern", "dual"]
 KINDS: Final[tuple[Kind, ...]] = ("legacy", "modern", "dual")
-
-#: Resolvers for named peers (``NAME@VERSION[:MODE]``), consulted in order for a head
-#: that contains ``@``. Each returns the :class:`PeerSpec` it knows, ``None`` for a name
-#: that is not its own, or raises :class:`UsageError` for its own name with a version,
-#: mode or role it has no model for.
-NamedResolver = Callable[[str, Role], "PeerSpec | None"]
-NAMED_RESOLVERS: list[NamedResolver] = []
-#: The names the resolvers know, as a person writes them (for the error message).
-NAMED_PEER_NAMES: list[str] = []
-#: Imported on the first named spec; it registers the built-in resolver.
-BUILTIN_NAMED_MODULE: Final = "mcp_skew.realpeers._named"
-#: ``@FILE``: a server saved by ``mcp-skew probe --save-peer FILE``, read by this module.
-PROBE_FILE_MODULE: Final = "mcp_skew.probe"
+#: Where named (``NAME@VERSION``) and saved (``@FILE``) peers are resolved, for the error.
+RESOLVED_ABOVE: Final = "mcp_skew.peers.resolve_peer"
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +57,16 @@ class PeerSpec:
     def ms(self, quirk: str, default: int) -> int:
         raw = self.value(quirk)
         return int(raw) if raw is not None else default
+
+    @property
+    def server_policy(self) -> ServerPolicy:
+        """What this peer does as a server, from its quirks (:mod:`._policy`)."""
+        return server_policy(self.quirks)
+
+    @property
+    def client_policy(self) -> ClientPolicy:
+        """What this peer does as a client, from its quirks (:mod:`._policy`)."""
+        return client_policy(self.quirks)
 
     def of_era(self, era: Era) -> tuple[str, ...]:
         """Supported revisions of one era, newest first."""
@@ -146,16 +146,9 @@ def _quirk(text: str, role: Role, kind: Kind, spec: str) -> tuple[str, str | Non
     return name, value
 
 
-def _named(head: str, quirk_texts: list[str], role: Role, spec: str) -> PeerSpec:
-    """A named peer (``NAME@VERSION[:MODE]``), with any quirks the spec adds or overrides."""
-    importlib.import_module(BUILTIN_NAMED_MODULE)  # registers the built-in resolver once
-    for resolve in NAMED_RESOLVERS:
-        peer = resolve(head, role)
-        if peer is not None:
-            break
-    else:
-        known = ", ".join(NAMED_PEER_NAMES) or "none"
-        raise UsageError(f"peer spec {spec!r}: unknown named peer {head!r}; known: {known}")
+def with_quirks(peer: PeerSpec, quirk_texts: Sequence[str], role: Role, spec: str) -> PeerSpec:
+    """``peer`` (a named one, resolved above the simulator) with the quirks of ``spec``'s
+    ``+QUIRK[=VALUE]`` suffixes added or overridden, checked as :func:`parse_peer` checks them."""
     if not quirk_texts:
         return peer
     added = [_quirk(q, role, peer.kind, spec) for q in quirk_texts]
@@ -170,12 +163,13 @@ def parse_peer(spec: str, role: Role) -> PeerSpec:
     text = spec.strip()
     if not text:
         raise UsageError("empty peer spec (e.g. legacy:2025-06-18 or dual:2026-07-28,2025-11-25)")
-    if text.startswith("@"):  # imported here: mcp_skew.probe imports this module
-        loaded: PeerSpec = importlib.import_module(PROBE_FILE_MODULE).load_probe_peer(text[1:], role)
-        return loaded
+    if text.startswith("@"):
+        raise UsageError(f"peer spec {spec!r}: a saved peer (@FILE) is resolved by {RESOLVED_ABOVE}, "
+                         "not by the simulator's parse_peer")
     head, *quirk_texts = text.split("+")
     if "@" in head:
-        return _named(head.strip(), quirk_texts, role, spec)
+        raise UsageError(f"peer spec {spec!r}: a named peer (NAME@VERSION) is resolved by "
+                         f"{RESOLVED_ABOVE}, not by the simulator's parse_peer")
     kind_text, sep, rev_text = head.partition(":")
     if not sep:
         if head in KINDS:  # ``legacy`` alone: a kind, not a revision

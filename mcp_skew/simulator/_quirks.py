@@ -8,10 +8,13 @@ real implementations. A peer spec names quirks after ``+``
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Final, Literal
 
-__all__ = ["QUIRKS", "Quirk", "Role"]
+from ._policy import ClientPolicy, Effect, ServerPolicy, compose
+
+__all__ = ["QUIRKS", "Quirk", "Role", "client_policy", "server_policy"]
 
 Role = Literal["client", "server"]
 
@@ -27,9 +30,12 @@ class Quirk:
     value: Literal["none", "revision", "ms", "code"] = "none"
     #: Peer kinds it makes sense for.
     kinds: tuple[str, ...] = ("legacy", "modern", "dual")
+    #: The policy fields it sets (:mod:`._policy`): this is what the simulator reads.
+    effects: tuple[Effect, ...] = ()
 
 
 _Q = Quirk
+E = Effect
 
 QUIRKS: Final[dict[str, Quirk]] = {
     q.name: q
@@ -39,116 +45,158 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "answers an unknown or early request with -32601 Method not found (the default of "
            "a plain legacy server)",
            "TypeScript @modelcontextprotocol/sdk 1.x servers (Protocol: no handler -> -32601)",
-           kinds=("legacy", "dual")),
+           kinds=("legacy", "dual"),
+           effects=(E("unknown", "-32601", rank=0),)),
         _Q("unknown-32602", "server",
            "answers an unknown or early request with -32602 Invalid request parameters",
            "Python mcp 1.10-1.30 servers (the request fails validation as a ClientRequest "
            "before any method lookup)",
-           kinds=("legacy", "dual")),
+           kinds=("legacy", "dual"),
+           effects=(E("unknown", "-32602", rank=1),)),
         _Q("silent", "server",
            "never answers an unknown or early request",
            "Python mcp 1.0-1.9 servers (validation error logged, no response)",
-           kinds=("legacy", "dual")),
+           kinds=("legacy", "dual"),
+           effects=(E("unknown", "silent", rank=3),)),
         _Q("silent-exit", "server",
            "never answers an unknown or early request, then exits on its next input",
            "Python mcp 1.0-1.9 stdio servers: the session task dies and the process ends "
            "when the next line arrives",
-           kinds=("legacy", "dual")),
+           kinds=("legacy", "dual"),
+           effects=(E("unknown", "silent-exit", rank=2),)),
         _Q("lenient", "server",
            "processes a known request before initialize as if initialized (no lifecycle "
            "enforcement), e.g. tools/list from a modern client under legacy rules",
            "TypeScript @modelcontextprotocol/sdk 1.x servers; many hand-written servers",
-           kinds=("legacy", "dual")),
+           kinds=("legacy", "dual"),
+           effects=(E("lenient"),)),
         _Q("fixed", "server",
            "answers every initialize with one fixed revision, whatever was asked",
            "hand-written servers that hard-code protocolVersion (seen in the wire log of "
            "seed 000: 2025-11-25 asked, 2025-06-18 answered)",
-           value="revision", kinds=("legacy", "dual")),
+           value="revision", kinds=("legacy", "dual"),
+           effects=(E("fixed_revision", convert=str),)),
         _Q("echo", "server",
            "echoes whatever revision the client asked for in initialize, supported or not",
            "hand-written servers that copy params.protocolVersion into the result",
-           kinds=("legacy", "dual")),
+           kinds=("legacy", "dual"),
+           effects=(E("echo"),)),
         _Q("reject", "server",
            "rejects an unsupported revision with error -32602 'Unsupported protocol version' "
            "instead of a counter-offer (the lifecycle page's non-normative example)",
            "servers that follow the error example in basic/lifecycle.mdx",
-           kinds=("legacy", "dual")),
+           kinds=("legacy", "dual"),
+           effects=(E("reject_unsupported"),)),
         _Q("slow", "server",
            "takes this many simulated ms to start reading its input (a slow start that "
            "races a client's probe timeout)",
            "servers that load models or indexes before reading stdin; npx cold starts",
-           value="ms"),
+           value="ms",
+           effects=(E("startup_ms", convert=int),)),
         _Q("strict-lifecycle", "server",
            "also refuses ping before initialize (answered like any early request)",
            "Python mcp 1.9.4-1.13 servers (ping allowed early from 1.14.0): docs/real-peers.md",
-           kinds=("legacy", "dual")),
+           kinds=("legacy", "dual"),
+           effects=(E("ping_before_initialize", False),)),
         _Q("early-32602", "server",
            "a known method sent before initialize gets -32602, while an unknown one gets the "
            "unknown-method answer",
            "Python mcp 2.x and fastmcp 4 servers (early tools/list -> -32602, early foo/bar -> "
            "-32601): docs/real-peers.md",
-           kinds=("legacy", "dual")),
+           kinds=("legacy", "dual"),
+           effects=(E("early_known_32602"),)),
         _Q("not-found-code", "server",
            "answers resources/read of an unknown URI with this error code instead of the "
            "revision's (-32002 before 2026-07-28, -32602 from it)",
            "Python mcp 1.x servers: code 0; TypeScript sdk 1.x and mcp 2.x: -32602 on legacy "
            "connections too: docs/real-peers.md",
-           value="code"),
+           value="code",
+           effects=(E("not_found_code", convert=int),)),
         _Q("legacy-32022", "server",
            "a modern-only server answers initialize, and any request whose _meta names no "
            "protocol version, with -32022 naming its modern revisions (instead of -32601)",
            "TypeScript @modelcontextprotocol/server 2.x serveStdio(factory, {legacy: 'reject'}) "
            "(measured on 2.4.0): docs/named-peers.md",
-           kinds=("modern",)),
+           kinds=("modern",),
+           effects=(E("legacy_32022"),)),
         _Q("no-result-type", "server",
            "2026-07-28 results lack resultType",
            "early modern servers and proxies that re-serialise legacy results",
-           kinds=("modern", "dual")),
+           kinds=("modern", "dual"),
+           effects=(E("result_type", False),)),
         _Q("no-cache-hints", "server",
            "2026-07-28 list, read and discover results lack ttlMs and cacheScope",
            "early modern servers built on legacy result types",
-           kinds=("modern", "dual")),
+           kinds=("modern", "dual"),
+           effects=(E("cache_hints", False),)),
         _Q("sticky-era", "server",
            "fixes the era by the first request of a connection: after a modern request it "
            "rejects initialize; after initialize it rejects modern requests",
            "Python mcp 2.x stdio servers and fastmcp 4 (initialize after a modern request -> "
            "-32022; a modern request after initialize -> -32600): docs/real-peers.md",
-           kinds=("dual",)),
+           kinds=("dual",),
+           effects=(E("sticky_era"),)),
         # -- Clients -------------------------------------------------------------------
         _Q("strict", "client",
            "fails a result that lacks a field its revision requires (resultType, ttlMs, "
            "cacheScope) instead of reading a missing resultType as complete",
-           "clients that validate results with generated schema types (pydantic, zod)"),
+           "clients that validate results with generated schema types (pydantic, zod)",
+           effects=(E("strict"),)),
         _Q("fallback-32601", "client",
            "falls back from the server/discover probe to initialize only on -32601; any "
            "other error or a timeout ends the connection",
            "early dual-era clients keyed to Method not found (the spec forbids this: "
            "stdio.mdx §Backward Compatibility)",
-           kinds=("dual",)),
+           kinds=("dual",),
+           effects=(E("fallback_only_32601"),)),
         _Q("fallback-denylist", "client",
            "falls back from the server/discover probe to initialize on every error except a "
            "-32022 whose data.supported names no handshake-era revision it supports; a -32022 "
            "naming a shared modern revision is first re-probed once, even at the same revision",
            "Python mcp 2.x Client(mode='auto') (mcp/client/_probe.py negotiate_auto) and, "
            "nearly, the TypeScript v2 client in auto mode: docs/real-peers.md",
-           kinds=("dual",)),
+           kinds=("dual",),
+           effects=(E("fallback_denylist"),)),
         _Q("exact", "client",
            "demands the exact revision it asked for; a counter-offer it also supports "
            "is still refused",
            "clients pinned to one protocol version",
-           kinds=("legacy", "dual")),
+           kinds=("legacy", "dual"),
+           effects=(E("exact"),)),
         _Q("restart", "client",
            "restarts a server that died during the probe and falls back on the new process",
            "TypeScript v2 client in auto mode (probe in a throwaway process)",
-           kinds=("dual",)),
+           kinds=("dual",),
+           effects=(E("restart"),)),
         _Q("discover", "client",
            "a modern client that calls server/discover before its first request "
            "(RECOMMENDED on stdio)",
            "modern clients following basic/transports/stdio.mdx",
-           kinds=("modern",)),
+           kinds=("modern",),
+           effects=(E("discover_first"),)),
         _Q("probe-timeout", "client",
            "how many simulated ms the client waits for the server/discover probe "
            "(default 3000)",
-           "Python mcp 2.x: 10 s", value="ms", kinds=("dual", "modern")),
+           "Python mcp 2.x: 10 s", value="ms", kinds=("dual", "modern"),
+           effects=(E("probe_timeout_ms", convert=int),)),
     )
 }
+
+
+Quirks = tuple[tuple[str, str | None], ...]
+
+
+@functools.cache
+def server_policy(quirks: Quirks) -> ServerPolicy:
+    """The policy of a server with these quirks (``(name, value)`` pairs, as in a PeerSpec)."""
+    policy = compose(ServerPolicy(), ((e, v) for n, v in quirks for e in QUIRKS[n].effects))
+    assert isinstance(policy, ServerPolicy)
+    return policy
+
+
+@functools.cache
+def client_policy(quirks: Quirks) -> ClientPolicy:
+    """The policy of a client with these quirks."""
+    policy = compose(ClientPolicy(), ((e, v) for n, v in quirks for e in QUIRKS[n].effects))
+    assert isinstance(policy, ClientPolicy)
+    return policy

@@ -33,6 +33,7 @@ from typing import Any
 from ..versions import Era, Profile
 from . import _wire as w
 from ._peers import PeerSpec
+from ._policy import ServerPolicy
 
 __all__ = ["Reaction", "SimServer"]
 
@@ -67,10 +68,14 @@ class SimServer:
     exit_on_next: bool = False
     dead: bool = False
     served_eras: list[Era] = field(default_factory=list)  #: per request, for the run's verdict
+    policy: ServerPolicy = field(init=False)  #: what it does where servers differ
+
+    def __post_init__(self) -> None:
+        self.policy = self.spec.server_policy
 
     @property
     def startup_ms(self) -> int:
-        return self.spec.ms("slow", 0)
+        return self.policy.startup_ms
 
     # -- entry point ----------------------------------------------------------------
     def receive(self, message: Message) -> Reaction:
@@ -97,7 +102,7 @@ class SimServer:
             return self._modern(message, meta)
         if self.legacy_revision is not None:
             return self._legacy(message, self.spec.profile(self.legacy_revision))
-        if not self.spec.legacy and self.spec.has("legacy-32022"):
+        if not self.spec.legacy and self.policy.legacy_32022:
             return self._reply(self._no_version(message))
         if method == "initialize":  # a modern-only server
             return self._reply(self._reject_initialize(message))
@@ -107,7 +112,7 @@ class SimServer:
     def _initialize(self, message: Message) -> Reaction:
         params = message.get("params") or {}
         asked = params.get("protocolVersion")
-        if self.spec.has("sticky-era") and self.era is Era.MODERN:
+        if self.policy.sticky_era and self.era is Era.MODERN:
             data = {"supported": list(self.spec.modern), "requested": asked}
             profile = self.spec.profile(self.spec.modern[0])
             code = w.error_code(profile, "UnsupportedProtocolVersion")
@@ -130,14 +135,13 @@ class SimServer:
 
     def _choose(self, asked: Any) -> str | None:
         """The revision to answer initialize with (None: reject)."""
-        fixed = self.spec.value("fixed")
-        if fixed is not None:
-            return fixed
-        if self.spec.has("echo") and isinstance(asked, str):
+        if self.policy.fixed_revision is not None:
+            return self.policy.fixed_revision
+        if self.policy.echo and isinstance(asked, str):
             return asked
         if asked in self.spec.legacy:
             return str(asked)
-        if self.spec.has("reject"):
+        if self.policy.reject_unsupported:
             return None
         return self.spec.legacy[0]
 
@@ -151,29 +155,30 @@ class SimServer:
         latest = self.spec.profile(self.spec.legacy[0]) if self.spec.legacy else None
         if latest is None or method not in latest.methods:
             return self._unknown(message)
-        if (method == "ping" and not self.spec.has("strict-lifecycle")) or self.spec.has("lenient"):
+        if (method == "ping" and self.policy.ping_before_initialize) or self.policy.lenient:
             # ping is allowed before initialize (basic/lifecycle.mdx §Initialization)
             self.served_eras.append(Era.LEGACY)
             return self._serve(message, latest)
-        if self.spec.has("early-32602") and method != "ping":
+        if self.policy.early_known_32602 and method != "ping":
             return self._reply(w.error(message["id"], -32602, "Invalid request parameters"))
         return self._unknown(message)
 
     def _unknown(self, message: Message) -> Reaction:
         msg_id, method = message["id"], message["method"]
-        if self.spec.has("silent"):
+        answer = self.policy.unknown
+        if answer == "silent":
             return Reaction()
-        if self.spec.has("silent-exit"):
+        if answer == "silent-exit":
             self.exit_on_next = True
             return Reaction()
-        if self.spec.has("unknown-32602"):
+        if answer == "-32602":
             return self._reply(w.error(msg_id, -32602, "Invalid request parameters"))
         return self._reply(w.error(msg_id, -32601, f"Method not found: {method}"))
 
     # -- modern era -----------------------------------------------------------------
     def _modern(self, message: Message, meta: dict[str, Any]) -> Reaction:
         msg_id = message["id"]
-        if self.spec.has("sticky-era") and self.era is Era.LEGACY:
+        if self.policy.sticky_era and self.era is Era.LEGACY:
             return self._reply(w.error(msg_id, -32600, "Connection serves the handshake era"))
         self.era = self.era or Era.MODERN
         asked = meta.get(w.VERSION_KEY)
@@ -237,17 +242,17 @@ class SimServer:
         if handler is None:
             return self._reply(self._result(profile, msg_id, method, {}))
         body = handler(profile, params)
-        override = self.spec.value("not-found-code")
+        override = self.policy.not_found_code
         if override is not None and method == "resources/read" and "error" in body:
-            body["error"]["code"] = int(override)
+            body["error"]["code"] = override
         if "error" in body:
             return self._reply({"jsonrpc": "2.0", "id": msg_id, "error": body["error"]})
         return self._reply(self._result(profile, msg_id, method, body))
 
     def _result(self, profile: Profile, msg_id: Any, method: str, body: dict[str, Any]) -> Message:
         return w.result(profile, msg_id, method, body,
-                        result_type=not self.spec.has("no-result-type"),
-                        cache_hints=not self.spec.has("no-cache-hints"))
+                        result_type=self.policy.result_type,
+                        cache_hints=self.policy.cache_hints)
 
     @staticmethod
     def _reply(message: Message) -> Reaction:

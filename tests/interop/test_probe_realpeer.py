@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 from _spec import SPEC_DIR
 
+from mcp_skew.peers import resolve_peer
 from mcp_skew.probe import ProbeOptions, ProbeReport, Target, probe
 from mcp_skew.realpeers import EnvironmentUnavailable, ensure_python_env
-from mcp_skew.simulator import parse_peer
 
 pytestmark = [pytest.mark.realpeer, pytest.mark.slow]
 
@@ -68,7 +68,7 @@ def codes(report: ProbeReport) -> set[str]:
 
 
 def observable(named: str) -> str:
-    spec = parse_peer(named, "server")
+    spec = resolve_peer(named, "server")
     quirks = "".join(f"+{n}" + (f"={v}" if v is not None else "")
                      for n, v in spec.quirks if n not in UNPROBED)
     return f"{spec.kind}:{','.join(spec.revisions)}{quirks}"

@@ -38,6 +38,7 @@ import pytest
 from _serve_helpers import readline
 
 from mcp_skew.errors import UsageError
+from mcp_skew.peers import resolve_peer
 from mcp_skew.realpeers import EnvironmentUnavailable, ensure_python_env
 from mcp_skew.serve import annotate, read_log
 from mcp_skew.simulator import PeerSpec, parse_peer, run
@@ -181,7 +182,7 @@ def client_model(mode: str, probe_ms: int = PROBE_S * 1000) -> PeerSpec:
     """The SDK client as a peer: its named model where it resolves, else the spec above."""
     named = f"py-mcp@2.0:{mode}" + (f"+probe-timeout={probe_ms}" if mode == "auto" else "")
     try:
-        return parse_peer(named, "client")
+        return resolve_peer(named, "client")
     except UsageError:
         spec = CLIENTS[mode].replace(f"probe-timeout={PROBE_S * 1000}",
                                      f"probe-timeout={probe_ms}")

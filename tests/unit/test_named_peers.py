@@ -17,7 +17,7 @@ import pytest
 from mcp_skew.cli import main
 from mcp_skew.errors import UsageError
 from mcp_skew.matrix._build import build_matrix
-from mcp_skew.realpeers import _named
+from mcp_skew.peers import NAMED_RESOLVERS, NamedResolver, named_peer_names, resolve_peer
 from mcp_skew.realpeers._named import (
     FAMILIES,
     REAL_CLIENTS,
@@ -28,7 +28,6 @@ from mcp_skew.realpeers._named import (
 )
 from mcp_skew.realpeers._realmatrix import RealCell, real_peers, render_real
 from mcp_skew.simulator import (
-    NAMED_RESOLVERS,
     MemoryLink,
     PeerSpec,
     Reaction,
@@ -45,7 +44,7 @@ MODERN = "2026-07-28"
 
 
 def sim(client: str, server: str, scenario: str = "handshake") -> Any:
-    return run(parse_peer(client, "client"), parse_peer(server, "server"), scenario)
+    return run(resolve_peer(client, "client"), resolve_peer(server, "server"), scenario)
 
 
 # -- the notation ---------------------------------------------------------------------------------
@@ -90,30 +89,30 @@ def test_a_name_resolves_to_the_line_that_contains_it(name: str, role: str,
                                                        notation: str) -> None:
     resolved = resolve(name, role)  # type: ignore[arg-type]
     assert resolved is not None and resolved.line.first == first
-    peer = parse_peer(name, role)  # type: ignore[arg-type]
+    peer = resolve_peer(name, role)  # type: ignore[arg-type]
     assert peer.notation.startswith(notation), peer.notation
     assert peer.name == name  # the label is the name as written
 
 
 def test_the_label_is_short_and_the_note_says_where_it_was_measured() -> None:
-    peer = parse_peer("py-mcp@1.12.3", "server")
+    peer = resolve_peer("py-mcp@1.12.3", "server")
     assert peer.label == "py-mcp@1.12.3"
     assert "mcp (PyPI) 1.10.0-1.13.x server" in peer.note
     assert "mcp==1.10.0" in peer.note and "tests/interop/test_drift_servers.py" in peer.note
-    auto = parse_peer("py-mcp@2.3", "client")
+    auto = resolve_peer("py-mcp@2.3", "client")
     assert "auto set-up" in auto.note and "tests/interop/test_drift_clients.py" in auto.note
-    assert "@modelcontextprotocol/client@2.4.0" in parse_peer("ts-client@2.4:auto", "client").note
+    assert "@modelcontextprotocol/client@2.4.0" in resolve_peer("ts-client@2.4:auto", "client").note
 
 
 def test_quirks_after_a_name_are_added_or_override() -> None:
-    peer = parse_peer("py-mcp@2.3+probe-timeout=3000", "client")
+    peer = resolve_peer("py-mcp@2.3+probe-timeout=3000", "client")
     assert peer.value("probe-timeout") == "3000" and peer.has("fallback-denylist")
     assert [n for n, _ in peer.quirks].count("probe-timeout") == 1
     assert peer.name == "py-mcp@2.3+probe-timeout=3000"
-    slow = parse_peer("py-mcp@1.10+slow=500", "server")
+    slow = resolve_peer("py-mcp@1.10+slow=500", "server")
     assert slow.ms("slow", 0) == 500 and slow.has("unknown-32602")
     with pytest.raises(UsageError, match="applies to dual clients"):
-        parse_peer("py-mcp@1.10+restart", "client")
+        resolve_peer("py-mcp@1.10+restart", "client")
 
 
 #: (spec, role, a fragment of the one-line message)
@@ -138,7 +137,7 @@ BAD = [
 @pytest.mark.parametrize(("spec", "role", "message"), BAD, ids=[b[0] for b in BAD])
 def test_a_bad_name_is_one_clear_line(spec: str, role: str, message: str) -> None:
     with pytest.raises(UsageError) as info:
-        parse_peer(spec, role)  # type: ignore[arg-type]
+        resolve_peer(spec, role)  # type: ignore[arg-type]
     text = str(info.value)
     assert message in text and "\n" not in text
 
@@ -150,23 +149,37 @@ def test_a_bad_name_through_the_cli_is_one_stderr_line(capsys: pytest.CaptureFix
     assert len(err.splitlines()) == 1
 
 
-def test_the_resolver_hook_takes_other_resolvers(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_resolvers_are_an_explicit_list_a_caller_extends() -> None:
     acme = PeerSpec("legacy", ("2025-06-18",), label="acme@1")
-    monkeypatch.setattr("mcp_skew.simulator._peers.NAMED_RESOLVERS",
-                        [*NAMED_RESOLVERS, lambda head, role: acme if head == "acme@1" else None])
-    assert parse_peer("acme@1", "server") is acme
-    assert parse_peer("py-mcp@1.0", "server").label == "py-mcp@1.0"  # the built-in one first
+    mine = NamedResolver(lambda head, role: acme if head == "acme@1" else None, lambda: ["acme@1"])
+    resolvers = (*NAMED_RESOLVERS, mine)
+    assert resolve_peer("acme@1", "server", resolvers) is acme
+    assert resolve_peer("py-mcp@1.0", "server", resolvers).label == "py-mcp@1.0"  # built-in first
+    with pytest.raises(UsageError, match="unknown named peer 'acme@1'"):
+        resolve_peer("acme@1", "server")  # nothing registered itself anywhere
+    with pytest.raises(UsageError) as info:
+        resolve_peer("nope@1", "server", resolvers)
+    assert str(info.value).endswith(", acme@1")
+
+
+@pytest.mark.parametrize("spec", ["py-mcp@1.0", "py-mcp@1.0+unknown-32602", "@peer.json"])
+def test_the_simulator_resolves_no_names_and_no_files(spec: str) -> None:
+    with pytest.raises(UsageError) as info:
+        parse_peer(spec, "server")
+    text = str(info.value)
+    assert text.startswith(f"peer spec {spec!r}: ") and "mcp_skew.peers.resolve_peer" in text
+    assert "\n" not in text
 
 
 def test_a_head_without_at_is_not_a_name() -> None:
-    assert parse_peer("legacy:2025-06-18", "server").label == ""
+    assert resolve_peer("legacy:2025-06-18", "server").label == ""
 
 
 # -- the catalogue ---------------------------------------------------------------------------------
 
 def test_every_model_parses_and_every_line_is_installable() -> None:
     for family, line, role, mode, model in iter_models():
-        peer = parse_peer(model.notation, role)
+        peer = resolve_peer(model.notation, role)
         assert peer.notation == model.notation, (family.name, line.span, mode)
         assert model.evidence, (family.name, line.span)
         assert line.installs is not None, f"{family.name} {line.span} has no drift check"
@@ -187,7 +200,7 @@ def test_lines_are_ordered_and_every_role_has_a_runner_script() -> None:
 
 @pytest.mark.parametrize(("names", "role"), [(REAL_CLIENTS, "client"), (REAL_SERVERS, "server")])
 def test_the_real_world_sets_resolve(names: tuple[str, ...], role: str) -> None:
-    peers = [parse_peer(n, role) for n in names]  # type: ignore[arg-type]
+    peers = [resolve_peer(n, role) for n in names]  # type: ignore[arg-type]
     assert [p.name for p in peers] == list(names)
     assert len({p.name for p in peers}) == len(peers)
 
@@ -196,7 +209,7 @@ def test_known_names_cover_both_roles() -> None:
     assert "py-mcp@2.0[:auto|legacy]" in known_names()
     assert "ts-server@2.4[:dual|legacy|modern]" in known_names("server")
     assert all(not n.startswith(("ts-server", "fastmcp")) for n in known_names("client"))
-    assert set(known_names()) == set(_named.NAMED_PEER_NAMES)
+    assert named_peer_names() == known_names()
 
 
 # -- servers against the measured table (docs/real-peers.md §Summary table) -------------------------
@@ -227,11 +240,11 @@ def answer(srv: SimServer, message: dict[str, Any]) -> str:
 
 
 def first(name: str, message: dict[str, Any]) -> str:
-    return answer(SimServer(parse_peer(name, "server")), message)
+    return answer(SimServer(resolve_peer(name, "server")), message)
 
 
 def answered(name: str, asked: str) -> str:
-    reply = SimServer(parse_peer(name, "server")).receive(initialize(1, asked)).replies[0]
+    reply = SimServer(resolve_peer(name, "server")).receive(initialize(1, asked)).replies[0]
     return str(reply["result"]["protocolVersion"])
 
 
@@ -278,7 +291,7 @@ def test_server_model_matches_the_measured_table(name: str) -> None:
     assert first(name, plain(1, "foo/bar")) == foo
     assert first(name, plain(1, "tools/list")) == tools
     assert tuple(answered(name, asked) for asked in ("2025-11-25", MODERN, "2024-11-05")) == versions
-    srv = SimServer(parse_peer(name, "server"))
+    srv = SimServer(resolve_peer(name, "server"))
     srv.receive(initialize(1, "2024-11-05"))
     srv.receive({"jsonrpc": "2.0", "method": "notifications/initialized"})
     assert answer(srv, plain(2, "resources/read", {"uri": "mem://missing"})) == missing
@@ -287,23 +300,23 @@ def test_server_model_matches_the_measured_table(name: str) -> None:
 
 @pytest.mark.parametrize("name", ["py-mcp@1.0", "py-mcp@1.9"])
 def test_old_python_servers_exit_on_the_input_after_an_unknown_request(name: str) -> None:
-    srv = SimServer(parse_peer(name, "server"))
+    srv = SimServer(resolve_peer(name, "server"))
     assert answer(srv, modern(1, "server/discover")) == "none"
     assert answer(srv, initialize(2, "2025-11-25")) == "exit"
 
 
 @pytest.mark.parametrize("name", ["py-mcp@2.3", "fastmcp@4"])
 def test_python_2x_servers_fix_the_era_by_the_first_request(name: str) -> None:
-    srv = SimServer(parse_peer(name, "server"))
+    srv = SimServer(resolve_peer(name, "server"))
     assert answer(srv, modern(1, "server/discover")) == "result"
     assert answer(srv, initialize(2, "2025-11-25")) == "error -32022"
-    legacy = SimServer(parse_peer(name, "server"))
+    legacy = SimServer(resolve_peer(name, "server"))
     assert answer(legacy, initialize(1, "2025-11-25")) == "result"
     assert answer(legacy, modern(2, "tools/list")) == "error -32600"
 
 
 def test_ts_server_dual_keeps_discover_a_discardable_probe() -> None:
-    srv = SimServer(parse_peer("ts-server@2.4:dual", "server"))
+    srv = SimServer(resolve_peer("ts-server@2.4:dual", "server"))
     assert answer(srv, modern(1, "server/discover")) == "result"
     assert answer(srv, initialize(2, "2025-11-25")) == "result"
 
@@ -378,7 +391,7 @@ class _Probe32022(SimServer):
 ])
 def test_py_mcp_2_auto_on_a_32022_probe(supported: tuple[str, ...], status: str,
                                         discovers: int) -> None:
-    server = parse_peer("legacy:2025-11-25", "server")
+    server = resolve_peer("legacy:2025-11-25", "server")
 
     def make() -> SimServer:
         srv = _Probe32022(server)
@@ -386,7 +399,7 @@ def test_py_mcp_2_auto_on_a_32022_probe(supported: tuple[str, ...], status: str,
         return srv
 
     link = MemoryLink(make)
-    session = SimClient(parse_peer("py-mcp@2.3", "client")).negotiate(link)
+    session = SimClient(resolve_peer("py-mcp@2.3", "client")).negotiate(link)
     assert session.status == status
     sent = [e.message["method"] for e in link.transcript.entries if e.dir == "c2s"]
     assert sent.count("server/discover") == discovers

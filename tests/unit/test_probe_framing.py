@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcp_skew.simulator.transports import (
+from mcp_skew.wire import (
     Line,
     NdjsonDecoder,
     SseEvent,

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from mcp_skew.cli import main
 from mcp_skew.errors import UsageError
+from mcp_skew.peers import resolve_peer
 from mcp_skew.probe import (
     FORMATS,
     ProbeOptions,
@@ -248,7 +249,7 @@ def test_save_and_load_a_peer_then_use_it_in_the_matrix(tmp_path: Path) -> None:
     spec = load_probe_peer(path)
     assert spec.notation == "legacy:2025-06-18,2025-03-26+unknown-32602"
     assert spec.name == "probe:server.py"
-    assert parse_peer(f"@{path}", "server") == spec
+    assert resolve_peer(f"@{path}", "server") == spec
     out = io.StringIO()
     with redirect_stdout(out):
         assert main(["matrix", "--servers", f"@{path}", "--format", "json"]) == 0
@@ -270,7 +271,7 @@ def test_bad_peer_files_are_one_line_usage_errors(tmp_path: Path, content: str |
     if content is not None:
         path.write_text(content)
     with pytest.raises(UsageError, match=message):
-        parse_peer(f"@{path}", role)  # type: ignore[arg-type]
+        resolve_peer(f"@{path}", role)  # type: ignore[arg-type]
 
 
 def test_every_finding_code_the_probe_emits_is_documented() -> None:

@@ -15,7 +15,7 @@ import pytest
 
 from mcp_skew.probe import ProbeOptions, Target, probe
 from mcp_skew.simulator import Closed, Reply, SimClient, Timeout, parse_peer
-from mcp_skew.simulator.transports import JsonlRecorder, Limits, StdioLink, TransportError
+from mcp_skew.wire import JsonlRecorder, Limits, StdioLink, TransportError
 
 SERVERS = Path(__file__).resolve().parents[1] / "servers"
 PY = sys.executable

@@ -7,11 +7,12 @@ compares that with :data:`QUIRKS`. Each quirk also has an example run in
 ``docs/quirks.md`` is generated from :data:`QUIRKS`, :data:`EXAMPLES` and the pins
 by this module; a golden test keeps it current. To rewrite it::
 
-    .venv/bin/python tests/unit/test_simulator_quirks.py
+    PYTHONPATH=tests .venv/bin/python tests/unit/test_simulator_quirks.py
 """
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -20,7 +21,17 @@ from typing import Any, TypeVar
 import pytest
 from _links import ScriptedLink
 
-from mcp_skew.simulator import QUIRKS, Event, Reply, RunRecord, SimClient, SimServer, parse_peer, run
+from mcp_skew.simulator import (
+    QUIRKS,
+    Event,
+    Quirk,
+    Reply,
+    RunRecord,
+    SimClient,
+    SimServer,
+    parse_peer,
+    run,
+)
 from mcp_skew.simulator import _wire as w
 from mcp_skew.versions import REGISTRY, Era
 
@@ -708,11 +719,24 @@ def _example(quirk: str) -> list[str]:
     return lines
 
 
+def _effects(quirk: Quirk) -> str:
+    """The policy fields a quirk sets, as the simulator reads them."""
+    policy = "ServerPolicy" if quirk.role == "server" else "ClientPolicy"
+    parts = []
+    for effect in quirk.effects:
+        value = "the value" if effect.convert is not None else json.dumps(effect.value)
+        rank = f" (rank {effect.rank})" if any(
+            e.field == effect.field and q is not quirk for q in QUIRKS.values() for e in q.effects
+            if q.role == quirk.role) else ""
+        parts.append(f"`{policy}.{effect.field}` = {value}{rank}")
+    return ", ".join(parts)
+
+
 def render_quirks_doc() -> str:
     """docs/quirks.md, from QUIRKS, the examples and the tests that pin each quirk."""
     out = [
         "<!-- generated from mcp_skew.simulator.QUIRKS by "
-        "`.venv/bin/python tests/unit/test_simulator_quirks.py`; do not edit. -->",
+        "`PYTHONPATH=tests .venv/bin/python tests/unit/test_simulator_quirks.py`; do not edit. -->",
         "# Quirks",
         "",
         "A quirk is a named way a real client or server departs from the plain spec "
@@ -720,6 +744,11 @@ def render_quirks_doc() -> str:
         "with a value takes it after `=` (`+fixed=2025-03-26`, `+slow=8000`). Each section says "
         "what the quirk does, where it is seen in real implementations, one example run next "
         "to the same run without the quirk, and the tests that pin it.",
+        "",
+        "The simulator reads no quirk names: each quirk sets fields of the peer's policy "
+        "(`ServerPolicy` or `ClientPolicy` in `mcp_skew/simulator/_policy.py`, whose defaults "
+        "are the spec's behaviour), and the policy drives what the peer does. Where two quirks "
+        "set the same field, the higher rank wins, whatever their order in the spec.",
         "",
     ]
     for role in ("server", "client"):
@@ -731,6 +760,7 @@ def render_quirks_doc() -> str:
                 f"{quirk.summary[0].upper()}{quirk.summary[1:]}.",
                 "",
                 f"- Applies to: {', '.join(quirk.kinds)} {role}s",
+                f"- Sets: {_effects(quirk)}",
                 f"- Seen in: {quirk.seen_in}",
                 "- Pinned by: " + ", ".join(
                     f"`tests/unit/test_simulator_quirks.py::{t}`" for t in PINNED.get(quirk.name, ())),
@@ -743,7 +773,7 @@ def render_quirks_doc() -> str:
 
 def test_docs_quirks_md_is_current() -> None:
     assert DOC.read_text(encoding="utf-8") == render_quirks_doc(), (
-        "docs/quirks.md is stale: run .venv/bin/python tests/unit/test_simulator_quirks.py")
+        "docs/quirks.md is stale: run PYTHONPATH=tests .venv/bin/python tests/unit/test_simulator_quirks.py")
 
 
 if __name__ == "__main__":

@@ -40,9 +40,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ...versions import REGISTRY, Era, UnknownRevision
-from .._link import Closed, Reply
-from .._wire import VERSION_KEY
+from ..simulator import Closed, Reply
+from ..simulator._wire import VERSION_KEY
+from ..versions import REGISTRY, Era, UnknownRevision
 from ._base import Limits, RealLink, Recorder, TransportError
 from .sse import SseParser
 

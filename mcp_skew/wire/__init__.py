@@ -1,6 +1,7 @@
-"""Real transports: the same :class:`~mcp_skew.simulator.Link` over a real server.
+"""The wire: real transports, the same :class:`~mcp_skew.simulator.Link` over a real server.
 
-The simulator core never does I/O; these links do. :class:`StdioLink` runs a
+The simulator core never does I/O (it imports nothing but :mod:`mcp_skew.versions`);
+these links do, feeding it the same events as the in-memory link. :class:`StdioLink` runs a
 server command (an argument list, never a shell) and speaks newline-delimited
 JSON on its stdin and stdout; :class:`HttpLink` speaks Streamable HTTP, with the
 deprecated HTTP+SSE transport where a legacy client would try it. Both record a

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Literal, Protocol
 
-from .._link import Closed, Event, Reply, Timeout, Transcript
+from ..simulator import Closed, Event, Reply, Timeout, Transcript
 
 __all__ = [
     "JsonlRecorder",

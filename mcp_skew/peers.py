@@ -1,0 +1,80 @@
+"""Peer specs as a person writes them, resolved above the simulator.
+
+A spec is one of
+
+- ``@FILE``: a server saved by ``mcp-skew probe --save-peer FILE``, read by
+  :func:`mcp_skew.probe.load_probe_peer`;
+- ``NAME@VERSION[:MODE][+QUIRK...]``: a named real implementation, resolved by the
+  first of the resolvers that knows the name (:data:`NAMED_RESOLVERS`; the built-in
+  one is :func:`mcp_skew.realpeers._named.named_peer`), with the spec's quirks added
+  or overridden (:func:`mcp_skew.simulator.with_quirks`);
+- anything else: the simulator's own notation (:func:`mcp_skew.simulator.parse_peer`).
+
+Everything that takes a peer spec from a person (the commands, the pytest plugin)
+calls :func:`resolve_peer`; code that writes its own notation strings may call
+``parse_peer``, which knows no names and no files. The resolvers are an explicit
+tuple, not a registry: a caller with resolvers of its own passes
+``resolvers=(*NAMED_RESOLVERS, mine)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from .errors import UsageError
+from .probe import load_probe_peer
+from .realpeers._named import known_names, named_peer
+from .simulator import PeerSpec, parse_peer, with_quirks
+from .simulator._quirks import Role
+
+__all__ = ["BUILTIN_RESOLVER", "NAMED_RESOLVERS", "NamedResolver", "named_peer_names",
+           "resolve_peer"]
+
+
+@dataclass(frozen=True, slots=True)
+class NamedResolver:
+    """A source of named peers (``NAME@VERSION[:MODE]``).
+
+    ``resolve(head, role)`` returns the :class:`~mcp_skew.simulator.PeerSpec` it knows,
+    ``None`` for a name that is not its own, or raises :class:`~mcp_skew.errors.UsageError`
+    for its own name with a version, mode or role it has no model for. ``names()``
+    lists the names it knows as a person writes them (for the error on an unknown name).
+    """
+
+    resolve: Callable[[str, Role], PeerSpec | None]
+    names: Callable[[], Sequence[str]]
+
+
+#: The catalogue of real implementations in :mod:`mcp_skew.realpeers._named`.
+BUILTIN_RESOLVER: Final = NamedResolver(named_peer, known_names)
+#: The resolvers :func:`resolve_peer` consults, in order.
+NAMED_RESOLVERS: Final[tuple[NamedResolver, ...]] = (BUILTIN_RESOLVER,)
+
+
+def named_peer_names(resolvers: Sequence[NamedResolver] = NAMED_RESOLVERS) -> list[str]:
+    """Every name the resolvers know, in their order."""
+    return [name for resolver in resolvers for name in resolver.names()]
+
+
+def resolve_peer(spec: str, role: Role,
+                 resolvers: Sequence[NamedResolver] = NAMED_RESOLVERS) -> PeerSpec:
+    """The peer ``spec`` names for ``role`` (``client`` or ``server``), in any notation.
+
+    A wrong spec raises :class:`~mcp_skew.errors.UsageError` with one line saying
+    what is wrong (an unknown name lists the known ones).
+    """
+    text = spec.strip()
+    if text.startswith("@"):
+        return load_probe_peer(text[1:], role)
+    head, *quirk_texts = text.split("+")
+    if "@" not in head:
+        return parse_peer(spec, role)
+    head = head.strip()
+    for resolver in resolvers:
+        peer = resolver.resolve(head, role)
+        if peer is not None:
+            return with_quirks(peer, quirk_texts, role, spec)
+    known = ", ".join(named_peer_names(resolvers)) or "none"
+    raise UsageError(f"peer spec {spec!r}: unknown named peer {head!r}; known: {known}")

@@ -1,0 +1,123 @@
+"""Policies: what a simulated server or client does where peers differ, as typed fields.
+
+Theory of operation
+-------------------
+A peer's behaviour where real implementations differ (how an unknown or early
+request is answered, how ``initialize`` picks a revision, how long a probe
+waits, when a dual-era client falls back, ...) is one frozen
+:class:`ServerPolicy` or :class:`ClientPolicy`. The defaults are the plain spec
+behaviour. A quirk is a named set of :class:`Effect` values on those fields
+(``silent`` sets ``ServerPolicy.unknown = "silent"``); :func:`server_policy` and
+:func:`client_policy` fold a peer's quirks into its policy, and the simulator
+reads only the policy, never the quirk names.
+
+Two quirks may set the same field (``+silent+unknown-32602``); the effect with
+the higher ``rank`` wins, whatever their order in the spec, so a peer's policy
+does not depend on how its quirks were written down. The ranks are in the
+quirk table (:data:`~._quirks.QUIRKS`) and in ``docs/quirks.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, fields, replace
+from typing import Any, Literal
+
+__all__ = [
+    "ClientPolicy",
+    "Effect",
+    "ServerPolicy",
+    "UnknownAnswer",
+    "compose",
+]
+
+#: How a server answers a request it does not know, or any request before ``initialize``.
+UnknownAnswer = Literal["-32601", "-32602", "silent", "silent-exit"]
+
+
+@dataclass(frozen=True, slots=True)
+class ServerPolicy:
+    """A simulated server's behaviour where real servers differ (defaults: the spec's)."""
+
+    #: the answer to an unknown request, or to an early one (before ``initialize``)
+    unknown: UnknownAnswer = "-32601"
+    #: a known request before ``initialize`` is processed as if initialized
+    lenient: bool = False
+    #: a known request (not ping) before ``initialize`` gets -32602
+    early_known_32602: bool = False
+    #: ping is answered before ``initialize`` (``basic/lifecycle.mdx`` §Initialization)
+    ping_before_initialize: bool = True
+    #: ``initialize`` is always answered with this revision
+    fixed_revision: str | None = None
+    #: ``initialize`` is answered with whatever revision was asked for
+    echo: bool = False
+    #: an unsupported revision in ``initialize`` gets -32602 instead of a counter-offer
+    reject_unsupported: bool = False
+    #: simulated ms before the server starts reading its input
+    startup_ms: int = 0
+    #: the error code for an unknown resource, instead of the revision's
+    not_found_code: int | None = None
+    #: a modern-only server answers ``initialize`` and requests naming no version with -32022
+    legacy_32022: bool = False
+    #: results carry ``resultType`` where the revision requires it
+    result_type: bool = True
+    #: cacheable results carry ``ttlMs`` and ``cacheScope`` where the revision requires them
+    cache_hints: bool = True
+    #: the first request of a connection fixes its era
+    sticky_era: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ClientPolicy:
+    """A simulated client's behaviour where real clients differ (defaults: the spec's)."""
+
+    #: a result missing a field its revision requires fails the run
+    strict: bool = False
+    #: a dual-era client falls back to ``initialize`` only on -32601
+    fallback_only_32601: bool = False
+    #: a dual-era client falls back on every error but a -32022 naming no legacy revision
+    fallback_denylist: bool = False
+    #: a counter-offer is refused even when the client supports it
+    exact: bool = False
+    #: a server that died during the probe is restarted before the fallback
+    restart: bool = False
+    #: a modern-only client calls ``server/discover`` before its first request
+    discover_first: bool = False
+    #: simulated ms a dual-era client waits for its probe
+    probe_timeout_ms: int = 3_000
+
+
+Policy = ServerPolicy | ClientPolicy
+P = Any  # the policy class an effect applies to (checked when it is applied)
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """One field a quirk sets: to a constant, or to what the quirk's value converts to."""
+
+    field: str
+    value: Any = True
+    #: converts the quirk's value (``+slow=8000`` -> 8000); None: use ``value``
+    convert: Callable[[str], Any] | None = None
+    #: precedence when two quirks set the same field: the higher wins
+    rank: int = 0
+
+    def resolve(self, raw: str | None) -> Any:
+        if self.convert is None:
+            return self.value
+        if raw is None:
+            raise ValueError(f"{self.field} takes a value")
+        return self.convert(raw)
+
+
+def compose(base: Policy, effects: Iterable[tuple[Effect, str | None]]) -> Policy:
+    """``base`` with every effect applied; on the same field the highest rank wins."""
+    known = {f.name for f in fields(base)}
+    chosen: dict[str, tuple[int, Any]] = {}
+    for effect, raw in effects:
+        if effect.field not in known:
+            raise ValueError(f"{type(base).__name__} has no field {effect.field!r}")
+        value = effect.resolve(raw)
+        if effect.field not in chosen or effect.rank > chosen[effect.field][0]:
+            chosen[effect.field] = (effect.rank, value)
+    return replace(base, **{name: value for name, (_, value) in chosen.items()})

@@ -1,0 +1,355 @@
+"""The import direction: each layer of ``mcp_skew`` imports only the layers below it.
+
+The layers are DESIGN.md's "The layout", written here as data (:data:`LAYERS`):
+``versions`` at the bottom, the pure ``simulator`` on it, the ``wire`` (real
+transports) on that, the features above, and the command line on top. The check
+reads every module with :mod:`ast`, so it sees what an import-time test would miss:
+imports inside functions, under ``TYPE_CHECKING``, and the names given to
+``importlib.import_module`` / ``__import__`` (a string, a module-level string
+constant, or the constant head of an f-string), relative ones resolved against the
+module's package. The simulator is also checked for I/O: it imports no process,
+socket, thread, file or clock module and calls no ``print``/``open``/``input``.
+
+Sideways imports between features are named exceptions (:data:`EXCEPTIONS`), each
+with its reason; a test fails when one is no longer used, so the list only shrinks.
+The self-tests run the checker on a synthetic package, so this test can fail.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from graphlib import CycleError, TopologicalSorter
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = "mcp_skew"
+
+#: What the package's own ``__init__`` (``__version__``) and the leaf modules may import.
+_LEAVES = frozenset({PACKAGE, "errors", "_pagedir"})
+#: What every feature may import: the leaves, the profiles, the core and the wire.
+_BASE = _LEAVES | {"versions", "simulator", "wire"}
+#: The features (DESIGN.md: "features built on the layers below").
+FEATURES = frozenset({"matrix", "probe", "migrate", "realpeers", "serve"})
+
+#: layer -> the layers it may import (a layer is a top-level module or subpackage;
+#: ``mcp_skew`` is the package's own ``__init__``). Bottom up, as in DESIGN.md.
+LAYERS: Mapping[str, frozenset[str]] = {
+    # leaves: the package itself (its __version__), the error type, the page-directory mains
+    PACKAGE: frozenset(),
+    "errors": frozenset(),
+    "_pagedir": frozenset(),
+    # profiles: one module per revision; nothing else of mcp_skew
+    "versions": frozenset(),
+    # the pure core: sans-I/O state machines on the profiles
+    "simulator": frozenset({"versions", "errors"}),
+    # the edges: stdio and HTTP links to real processes and sockets
+    "wire": frozenset({"simulator", "versions", "errors"}),
+    # the features
+    "matrix": _BASE,
+    "probe": _BASE,
+    "migrate": _BASE,
+    "realpeers": _BASE,
+    "serve": _BASE,
+    # peer specs as a person writes them: names (realpeers) and @FILE (probe) over the core
+    "peers": _BASE | {"probe", "realpeers"},
+    # argument parsing and output
+    "commands": _BASE | FEATURES | {"peers"},
+    "pytest_plugin": _BASE | {"probe", "peers"},
+    "cli": _LEAVES | {"versions", "commands"},
+    "__main__": frozenset({"cli"}),
+}
+
+#: (layer, layer it imports) -> why: sideways imports between features, allowed by name.
+EXCEPTIONS: Mapping[tuple[str, str], str] = {
+    ("migrate", "matrix"): "the guide's table runs the matrix's built-in client set "
+                           "(migrate._eras.builtin_clients; lazy, falls back without it)",
+    ("realpeers", "matrix"): "the real-world matrix is a matrix._build.Matrix, and the drift "
+                             "report labels peers with matrix._peersets.label_for",
+    ("realpeers", "probe"): "the server drift checks run the probe's client set "
+                            "(probe._clients.builtin_clients)",
+}
+
+#: Modules that do I/O (processes, sockets, threads, files, the wall clock, the terminal)
+#: or import by name at run time: the simulator imports none of them.
+IO_MODULES = frozenset({
+    "asyncio", "concurrent", "datetime", "http", "importlib", "io", "multiprocessing", "os",
+    "pathlib", "queue", "select", "selectors", "shutil", "signal", "socket", "socketserver",
+    "subprocess", "sys", "tempfile", "threading", "time", "urllib",
+})
+#: Built-ins that do I/O.
+IO_CALLS = frozenset({"print", "open", "input"})
+
+
+# -- the checker -----------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Import:
+    """One import in one module: what it names, where, and how."""
+
+    module: str  #: the importing module, dotted
+    path: Path
+    line: int
+    target: str  #: the imported module, dotted (the package, for a name taken from one)
+    how: str  #: ``import``, ``from`` or ``import_module``
+
+
+def _module_name(path: Path, root: Path) -> tuple[str, tuple[str, ...]]:
+    """The module's dotted name and its package's parts."""
+    parts = path.relative_to(root).with_suffix("").parts
+    if parts[-1] == "__init__":
+        return ".".join(parts[:-1]), parts[:-1]
+    return ".".join(parts), parts[:-1]
+
+
+def _is_module(dotted: str, root: Path) -> bool:
+    base = root.joinpath(*dotted.split("."))
+    return base.with_suffix(".py").is_file() or (base / "__init__.py").is_file()
+
+
+def _relative(name: str, level: int, package: tuple[str, ...]) -> str:
+    base = package[: len(package) - (level - 1)] if level > 1 else package
+    return ".".join([*base, name] if name else base)
+
+
+def _string_constants(tree: ast.Module) -> dict[str, str]:
+    """Module-level ``NAME = "..."`` and ``NAME: T = "..."`` (what import_module may be given)."""
+    out: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            target, value = node.target, node.value
+        else:
+            continue
+        if isinstance(target, ast.Name) and isinstance(value, ast.Constant) \
+                and isinstance(value.value, str):
+            out[target.id] = value.value
+    return out
+
+
+def _dynamic_name(call: ast.Call, constants: Mapping[str, str]) -> str | None:
+    """The module an ``import_module(...)`` or ``__import__(...)`` call names, if it says."""
+    func = call.func
+    called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    if called not in ("import_module", "__import__") or not call.args:
+        return None
+    arg = call.args[0]
+    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+        return arg.value
+    if isinstance(arg, ast.Name):
+        return constants.get(arg.id)
+    if isinstance(arg, ast.JoinedStr) and arg.values:  # f"mcp_skew.commands.{name}"
+        head = arg.values[0]
+        if isinstance(head, ast.Constant) and isinstance(head.value, str):
+            return head.value.rstrip(".") or None
+    return None
+
+
+def imports_of(path: Path, root: Path) -> Iterator[Import]:
+    """Every import of the module at ``path`` (``root`` holds the top-level package)."""
+    module, package = _module_name(path, root)
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    constants = _string_constants(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield Import(module, path, node.lineno, alias.name, "import")
+        elif isinstance(node, ast.ImportFrom):
+            base = (_relative(node.module or "", node.level, package) if node.level
+                    else node.module or "")
+            for alias in node.names:  # ``from pkg import sub`` imports the module pkg.sub
+                sub = f"{base}.{alias.name}"
+                target = sub if base.split(".")[0] == root_package(root) and _is_module(sub, root) \
+                    else base
+                yield Import(module, path, node.lineno, target, "from")
+        elif isinstance(node, ast.Call):
+            name = _dynamic_name(node, constants)
+            if name is not None:
+                if name.startswith("."):
+                    level = len(name) - len(name.lstrip("."))
+                    name = _relative(name.lstrip("."), level, package)
+                yield Import(module, path, node.lineno, name, "import_module")
+
+
+def root_package(root: Path) -> str:
+    return PACKAGE if (root / PACKAGE).is_dir() else next(p.name for p in root.iterdir()
+                                                         if (p / "__init__.py").is_file())
+
+
+def modules(root: Path) -> list[Path]:
+    return sorted((root / root_package(root)).rglob("*.py"))
+
+
+def layer_of(dotted: str, package: str = PACKAGE) -> str | None:
+    """The layer of a module of the package (``None`` for anything else)."""
+    parts = dotted.split(".")
+    if parts[0] != package:
+        return None
+    return parts[1] if len(parts) > 1 else package
+
+
+def allowed(layer: str, layers: Mapping[str, frozenset[str]] = LAYERS,
+            exceptions: Mapping[tuple[str, str], str] = EXCEPTIONS) -> frozenset[str]:
+    return layers.get(layer, frozenset()) | {dst for src, dst in exceptions if src == layer}
+
+
+def layer_violations(root: Path, layers: Mapping[str, frozenset[str]] = LAYERS,
+                     exceptions: Mapping[tuple[str, str], str] = EXCEPTIONS) -> list[str]:
+    """``module:line: ...`` for every import of a layer the importing layer may not use."""
+    package = root_package(root)
+    out = []
+    for path in modules(root):
+        for imp in imports_of(path, root):
+            src, dst = layer_of(imp.module, package), layer_of(imp.target, package)
+            if src is None or dst is None or dst == src or dst in allowed(src, layers, exceptions):
+                continue
+            out.append(f"{imp.module}:{imp.line}: {src} imports {imp.target} ({imp.how}); "
+                       f"{src} may import only {', '.join(sorted(allowed(src, layers, exceptions)))}")
+    return out
+
+
+def io_violations(root: Path, layer: str = "simulator") -> list[str]:
+    """``module:line: ...`` for every I/O import or call in ``layer``."""
+    package = root_package(root)
+    out = []
+    for path in modules(root):
+        module, _ = _module_name(path, root)
+        if layer_of(module, package) != layer:
+            continue
+        for imp in imports_of(path, root):
+            if imp.target.split(".")[0] in IO_MODULES:
+                out.append(f"{imp.module}:{imp.line}: imports {imp.target} ({imp.how})")
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                    and node.func.id in IO_CALLS:
+                out.append(f"{module}:{node.lineno}: calls {node.func.id}()")
+    return out
+
+
+# -- the package -----------------------------------------------------------------------
+
+def test_every_module_is_in_a_layer_of_the_table() -> None:
+    found = {layer_of(_module_name(p, ROOT)[0]) for p in modules(ROOT)}
+    assert found - set(LAYERS) == set(), "a new layer: add it to LAYERS (and DESIGN.md)"
+    assert {src for src, _ in EXCEPTIONS} | {dst for _, dst in EXCEPTIONS} <= set(LAYERS)
+
+
+def test_each_layer_imports_only_the_layers_below_it() -> None:
+    assert layer_violations(ROOT) == []
+
+
+def test_the_simulator_imports_nothing_above_versions() -> None:
+    above = [f"{imp.module}:{imp.line}: {imp.target}" for path in modules(ROOT)
+             for imp in imports_of(path, ROOT)
+             if layer_of(imp.module) == "simulator"
+             and layer_of(imp.target) not in (None, "simulator", "versions", "errors")]
+    assert above == []
+
+
+def test_the_simulator_does_no_io() -> None:
+    assert io_violations(ROOT) == []
+
+
+def test_importing_the_simulator_loads_nothing_above_versions() -> None:
+    code = ("import sys, mcp_skew.simulator; print(' '.join(sorted({'.'.join(m.split('.')[:2]) "
+            "for m in sys.modules if m.startswith('mcp_skew')})))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["mcp_skew", "mcp_skew.errors", "mcp_skew.simulator", "mcp_skew.versions"]
+
+
+def test_every_exception_is_still_used() -> None:
+    used = {(layer_of(imp.module), layer_of(imp.target))
+            for path in modules(ROOT) for imp in imports_of(path, ROOT)}
+    assert set(EXCEPTIONS) - used == set(), "an exception no longer needed: remove it"
+
+
+def test_the_layers_form_no_cycle() -> None:
+    graph = {layer: set(allowed(layer)) for layer in LAYERS}
+    try:
+        order = list(TopologicalSorter(graph).static_order())
+    except CycleError as exc:  # pragma: no cover - the message is the point
+        pytest.fail(f"the layer table has a cycle: {exc.args[1]}")
+    assert order.index("versions") < order.index("simulator") < order.index("wire")
+
+
+# -- the checker catches what it should (so the tests above can fail) ------------------
+
+EVIL = '''\
+from __future__ import annotations
+
+import importlib
+import subprocess
+from importlib import import_module
+from typing import TYPE_CHECKING, Final
+
+from .. import probe
+from ..versions import REGISTRY
+from ._ok import fine
+
+if TYPE_CHECKING:
+    from mcp_skew.wire import StdioLink
+
+PROBE_MODULE: Final = "mcp_skew.probe"
+
+
+def load(name: str) -> None:
+    importlib.import_module("mcp_skew.probe")
+    import_module(PROBE_MODULE)
+    import_module(f"mcp_skew.matrix.{name}")
+    __import__("mcp_skew.realpeers._named")
+    import_module("..serve", __package__)
+    print(REGISTRY, probe, fine, subprocess)
+'''
+
+
+@pytest.fixture
+def synthetic(tmp_path: Path) -> Path:
+    for package in ("", "versions", "simulator", "wire", "probe", "matrix", "realpeers", "serve"):
+        directory = tmp_path / PACKAGE / package
+        directory.mkdir(parents=True, exist_ok=True)
+        (directory / "__init__.py").write_text("")
+    (tmp_path / PACKAGE / "realpeers" / "_named.py").write_text("")
+    (tmp_path / PACKAGE / "simulator" / "_ok.py").write_text("from ..versions import REGISTRY\n")
+    (tmp_path / PACKAGE / "simulator" / "_evil.py").write_text(EVIL)
+    (tmp_path / PACKAGE / "wire" / "_fine.py").write_text("from ..simulator import _ok\n")
+    return tmp_path
+
+
+def test_the_checker_catches_upward_imports_of_every_kind(synthetic: Path) -> None:
+    found = layer_violations(synthetic)
+    caught = {(line.split(":")[0], int(line.split(":")[1]), line.split(" imports ")[1].split()[0])
+              for line in found}
+    assert caught == {
+        ("mcp_skew.simulator._evil", 8, "mcp_skew.probe"),  # from .. import probe
+        ("mcp_skew.simulator._evil", 13, "mcp_skew.wire"),  # under TYPE_CHECKING
+        ("mcp_skew.simulator._evil", 19, "mcp_skew.probe"),  # import_module("mcp_skew.probe")
+        ("mcp_skew.simulator._evil", 20, "mcp_skew.probe"),  # import_module(CONSTANT)
+        ("mcp_skew.simulator._evil", 21, "mcp_skew.matrix"),  # import_module(f"...{x}")
+        ("mcp_skew.simulator._evil", 22, "mcp_skew.realpeers._named"),  # __import__
+        ("mcp_skew.simulator._evil", 23, "mcp_skew.serve"),  # relative import_module
+    }
+    assert all("simulator may import only errors, versions" in line for line in found)
+
+
+def test_the_checker_catches_io_in_the_simulator(synthetic: Path) -> None:
+    found = io_violations(synthetic)
+    assert [line.split(": ", 1)[1] for line in found] == [
+        "imports importlib (import)", "imports subprocess (import)", "imports importlib (from)",
+        "calls print()"]
+    assert io_violations(synthetic, "wire") == []
+
+
+def test_the_checker_takes_an_exception_by_name(synthetic: Path) -> None:
+    (synthetic / PACKAGE / "realpeers" / "_drift.py").write_text("from ..probe import x\n")
+    (synthetic / PACKAGE / "simulator" / "_evil.py").write_text("")
+    without = layer_violations(synthetic, exceptions={})
+    assert [v.split(":")[0] for v in without] == ["mcp_skew.realpeers._drift"]
+    assert layer_violations(synthetic, exceptions={("realpeers", "probe"): "why"}) == []
