@@ -89,31 +89,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     # the registry imports pydantic: only for a command
     from .versions import (  # noqa: PLC0415
-        REGISTRY,
         ProfileFileError,
         UnknownRevision,
         load_entry_points,
-        load_profile_file,
+        with_profile_files,
     )
 
     parser = _parser()
     args = parser.parse_args(argv)
-    before = set(REGISTRY.revisions())
     try:
-        load_entry_points()
-        for path in args.profile:
-            load_profile_file(path)
+        # the registry of this invocation: the built-ins, installed plugins, --profile files;
+        # a new value every command reads from args.registry (nothing global changes)
+        args.registry = with_profile_files(args.profile, load_entry_points())
         code = args.func(args)
     except (ProfileFileError, UsageError, UnknownRevision) as exc:
         print(f"mcp-skew: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
-    finally:
-        # third-party profiles live for one invocation, so main() can run again in-process
-        for revision in reversed(REGISTRY.revisions()):
-            if revision not in before:
-                REGISTRY.unregister(revision)
     assert isinstance(code, int)
     return code
 

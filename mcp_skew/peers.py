@@ -20,7 +20,7 @@ tuple, not a registry: a caller with resolvers of its own passes
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from .errors import UsageError
@@ -28,6 +28,7 @@ from .probe import load_probe_peer
 from .realpeers._named import known_names, named_peer
 from .simulator import PeerSpec, parse_peer, with_quirks
 from .simulator._quirks import Role
+from .versions import REGISTRY, Registry
 
 __all__ = ["BUILTIN_RESOLVER", "NAMED_RESOLVERS", "NamedResolver", "named_peer_names",
            "resolve_peer"]
@@ -58,7 +59,7 @@ def named_peer_names(resolvers: Sequence[NamedResolver] = NAMED_RESOLVERS) -> li
     return [name for resolver in resolvers for name in resolver.names()]
 
 
-def resolve_peer(spec: str, role: Role,
+def resolve_peer(spec: str, role: Role, registry: Registry = REGISTRY, *,
                  resolvers: Sequence[NamedResolver] = NAMED_RESOLVERS) -> PeerSpec:
     """The peer ``spec`` names for ``role`` (``client`` or ``server``), in any notation.
 
@@ -67,14 +68,14 @@ def resolve_peer(spec: str, role: Role,
     """
     text = spec.strip()
     if text.startswith("@"):
-        return load_probe_peer(text[1:], role)
+        return replace(load_probe_peer(text[1:], role), registry=registry)
     head, *quirk_texts = text.split("+")
     if "@" not in head:
-        return parse_peer(spec, role)
+        return parse_peer(spec, role, registry)
     head = head.strip()
     for resolver in resolvers:
         peer = resolver.resolve(head, role)
         if peer is not None:
-            return with_quirks(peer, quirk_texts, role, spec)
+            return with_quirks(replace(peer, registry=registry), quirk_texts, role, spec)
     known = ", ".join(named_peer_names(resolvers)) or "none"
     raise UsageError(f"peer spec {spec!r}: unknown named peer {head!r}; known: {known}")

@@ -32,6 +32,7 @@ from ..matrix._render_text import render_text
 from ..peers import resolve_peer
 from ..simulator import SCENARIOS, PeerSpec
 from ..simulator._quirks import Role
+from ..versions import Registry
 
 __all__ = ["Progress", "register", "text_width"]
 
@@ -87,15 +88,15 @@ def register(sub: Any) -> None:
     p.set_defaults(func=_main)
 
 
-def _peers(specs: list[str] | None, role: Role, peer_set: str = "builtin"
+def _peers(specs: list[str] | None, role: Role, registry: Registry, peer_set: str = "builtin"
            ) -> tuple[PeerSpec, ...]:
     if not specs:
         if peer_set == "real":  # named real peers (mcp_skew.realpeers; issue 7)
             from ..realpeers._realmatrix import real_peers  # noqa: PLC0415
 
             return real_peers(role)
-        return builtin_peers(role)
-    return tuple(labelled(resolve_peer(spec, role)) for spec in specs)
+        return builtin_peers(role, registry)
+    return tuple(labelled(resolve_peer(spec, role, registry)) for spec in specs)
 
 
 def _read(source: str) -> Matrix:
@@ -175,8 +176,8 @@ def _matrix(args: argparse.Namespace) -> Matrix:
                              "--servers or --scenario")
         return _read(args.source)
     peer_set = getattr(args, "peer_set", "builtin")
-    clients = _peers(args.clients, "client", peer_set)
-    servers = _peers(args.servers, "server", peer_set)
+    clients = _peers(args.clients, "client", args.registry, peer_set)
+    servers = _peers(args.servers, "server", args.registry, peer_set)
     tty = sys.stderr.isatty()
     progress = Progress(sys.stderr, tty=tty) if tty or args.progress else None
     try:

@@ -14,7 +14,6 @@ import sys
 from typing import Any
 
 from ..migrate import CHOICES, FORMATS, build_guide, render
-from ..versions import REGISTRY
 
 __all__ = ["register"]
 
@@ -38,6 +37,6 @@ def register(subparsers: Any) -> None:
 
 
 def run_migrate(args: argparse.Namespace) -> int:
-    source, target = REGISTRY.get(args.source), REGISTRY.get(args.target)
+    source, target = args.registry.get(args.source), args.registry.get(args.target)
     sys.stdout.write(render(build_guide(source, target, args.role), args.format))
     return 0

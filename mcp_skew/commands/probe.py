@@ -21,7 +21,7 @@ from ..errors import UsageError
 from ..peers import resolve_peer
 from ..probe import FORMATS, ProbeOptions, Target, probe, render, save_peer
 from ..probe._schemas import INSTALL_HINT, jsonschema_problem
-from ..versions import REGISTRY
+from ..versions import Registry
 
 __all__ = ["register"]
 
@@ -112,12 +112,12 @@ def _target(args: argparse.Namespace) -> Target:
                   env=env, headers=_pairs(args.header, ":", "header") or None)
 
 
-def _required(text: str) -> tuple[str, ...]:
+def _required(text: str, registry: Registry) -> tuple[str, ...]:
     revs = tuple(r.strip() for r in text.split(",") if r.strip())
     for rev in revs:
-        if rev not in REGISTRY:
+        if rev not in registry:
             raise UsageError(f"--require: unknown revision {rev!r}; known: "
-                             + ", ".join(REGISTRY.revisions()))
+                             + ", ".join(registry.revisions()))
     return revs
 
 
@@ -134,19 +134,19 @@ def _options(args: argparse.Namespace) -> ProbeOptions:
         problem = jsonschema_problem()
         if problem is not None:
             raise UsageError(f"--schemas: {problem}; install it with: {INSTALL_HINT}")
-    clients = tuple(resolve_peer(c, "client") for c in args.client) or None
+    clients = tuple(resolve_peer(c, "client", args.registry) for c in args.client) or None
     return ProbeOptions(
         timeout_ms=int(args.timeout * 1000), probe_timeout_ms=int(args.probe_timeout * 1000),
         client_timeout_ms=int(args.client_timeout * 1000), jobs=args.jobs, tool=args.tool,
         tool_args=tool_args, error_probes=args.error_probes,
         record_dir=Path(args.record) if args.record else None, schemas=args.schemas,
-        clients=clients, prober=not args.no_prober,
+        clients=clients, prober=not args.no_prober, registry=args.registry,
     )
 
 
 def _main(args: argparse.Namespace) -> int:
     target = _target(args)
-    required = _required(args.require)
+    required = _required(args.require, args.registry)
     opts = _options(args)
 
     def progress(text: str) -> None:

@@ -151,7 +151,7 @@ def _replay(args: argparse.Namespace) -> int:
     if (args.server is None) == (not command):
         raise UsageError("replay: give either --server PEER or -- COMMAND ARGS...")
     if args.server is not None:
-        report = replay_simulated(entries, resolve_peer(args.server, "server"), args.ignore)
+        report = replay_simulated(entries, resolve_peer(args.server, "server", args.registry), args.ignore)
     else:
         report = replay_command(entries, command, timeout_s=args.timeout, ignore=args.ignore)
     if args.json:

@@ -59,7 +59,7 @@ def _say(quiet: bool) -> Any:
 
 
 def _main(args: argparse.Namespace) -> int:
-    spec = resolve_peer(args.peer, "server")
+    spec = resolve_peer(args.peer, "server", args.registry)
     say = _say(args.quiet)
     log = LogWriter(args.record) if args.record else None
     try:

@@ -32,8 +32,8 @@ def register(sub: Any) -> None:
 
 
 def _main(args: argparse.Namespace) -> int:
-    client = resolve_peer(args.client, "client")
-    server = resolve_peer(args.server, "server")
+    client = resolve_peer(args.client, "client", args.registry)
+    server = resolve_peer(args.server, "server", args.registry)
     record = run(client, server, args.scenario)
     if args.json:
         print(json.dumps(record.to_dict(), indent=2))

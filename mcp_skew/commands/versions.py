@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .._pagedir import pages_main, sync_pages
-from ..versions import BUILTIN, REGISTRY, Profile
+from ..versions import BUILTIN, Profile, Registry
 from ..versions import _render as r
 
 __all__ = ["register", "write_reference_pages"]
@@ -60,13 +60,13 @@ def register(subparsers: Any) -> None:
     diff.set_defaults(func=run_diff)
 
 
-def _ordered() -> list[Profile]:
-    """Registered profiles, oldest first (third-party ones just after their base)."""
-    return sorted(REGISTRY, key=lambda p: REGISTRY.index(p.revision))
+def _ordered(registry: Registry) -> list[Profile]:
+    """The registry's profiles, oldest first (third-party ones just after their base)."""
+    return sorted(registry, key=lambda p: registry.index(p.revision))
 
 
 def run_versions(args: argparse.Namespace) -> int:
-    profiles, builtin = _ordered(), [p.revision for p in BUILTIN]
+    profiles, builtin = _ordered(args.registry), [p.revision for p in BUILTIN]
     if args.format == "json":
         sys.stdout.write(r.to_json(r.versions_to_dict(profiles, builtin)))
     else:
@@ -76,7 +76,7 @@ def run_versions(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    profile = REGISTRY.get(args.revision)
+    profile = args.registry.get(args.revision)
     if args.format == "json":
         sys.stdout.write(r.to_json(r.profile_to_dict(profile)))
     else:
@@ -85,7 +85,7 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_diff(args: argparse.Namespace) -> int:
-    a, b = REGISTRY.get(args.a), REGISTRY.get(args.b)
+    a, b = args.registry.get(args.a), args.registry.get(args.b)
     if args.format == "json":
         sys.stdout.write(r.to_json(r.diff_to_dict(a, b)))
     else:

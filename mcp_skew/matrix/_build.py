@@ -39,7 +39,7 @@ from typing import Any, Final, Literal
 from .. import __version__
 from ..errors import UsageError
 from ..simulator import SCENARIOS, PeerSpec, RunRecord, run
-from ..versions import REGISTRY, Era
+from ..versions import Era
 
 __all__ = [
     "EXTRA_KEYS",
@@ -228,7 +228,7 @@ def _read_cell(cell: Any, version: int) -> dict[str, Any]:
 
 # -- Building ------------------------------------------------------------------------------
 def _eras(peer: PeerSpec) -> set[Era]:
-    return {REGISTRY.get(r).era for r in peer.revisions}
+    return {peer.registry.get(r).era for r in peer.revisions}
 
 
 def failure_kind(client: PeerSpec, server: PeerSpec) -> FailureKind:

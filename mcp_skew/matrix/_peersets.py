@@ -25,7 +25,7 @@ from typing import Final
 from ..errors import UsageError
 from ..simulator import PeerSpec, parse_peer
 from ..simulator._quirks import Role
-from ..versions import BUILTIN, REGISTRY, Era
+from ..versions import BUILTIN, REGISTRY, Era, Registry
 
 __all__ = [
     "BUILTIN_CLIENTS",
@@ -111,10 +111,10 @@ def short_revision(revision: str, era: Era | str | None = None,
     return short
 
 
-def _revisions_text(revisions: Sequence[str], era: Era) -> str:
+def _revisions_text(revisions: Sequence[str], era: Era, registry: Registry) -> str:
     """Newest first, joined with ``+``; a run of three or more as ``newest..oldest``."""
-    shorts = [short_revision(r, era) for r in revisions]
-    of_era = list(REGISTRY.of_era(era))
+    shorts = [short_revision(r, era, registry.revisions()) for r in revisions]
+    of_era = list(registry.of_era(era))
     positions = [of_era.index(r) for r in revisions if r in of_era]
     contiguous = len(positions) == len(revisions) and all(
         a - b == 1 for a, b in itertools.pairwise(positions))
@@ -126,11 +126,12 @@ def _revisions_text(revisions: Sequence[str], era: Era) -> str:
 def label_for(peer: PeerSpec) -> str:
     """A short, self-explaining label for ``peer`` (see the module docstring)."""
     quirks = " ".join(
-        QUIRK_LABELS.get(name, name) + (f"={_quirk_value(value)}" if value is not None else "")
+        QUIRK_LABELS.get(name, name)
+        + (f"={_quirk_value(value, peer.registry)}" if value is not None else "")
         for name, value in peer.quirks)
     if peer.kind == "legacy" and len(peer.revisions) == 1 and not quirks:
         return peer.revisions[0]
-    revisions = [_revisions_text(revs, era) for revs, era in
+    revisions = [_revisions_text(revs, era, peer.registry) for revs, era in
                  ((peer.modern, Era.MODERN), (peer.legacy, Era.LEGACY)) if revs]
     parts = [peer.kind, "+".join(revisions)]
     if quirks:
@@ -138,8 +139,8 @@ def label_for(peer: PeerSpec) -> str:
     return " ".join(parts)
 
 
-def _quirk_value(value: str) -> str:
-    return short_revision(value) if value in REGISTRY else value
+def _quirk_value(value: str, registry: Registry) -> str:
+    return short_revision(value, context=registry.revisions()) if value in registry else value
 
 
 def labelled(peer: PeerSpec) -> PeerSpec:
@@ -147,7 +148,7 @@ def labelled(peer: PeerSpec) -> PeerSpec:
     return peer if peer.label else replace(peer, label=label_for(peer))
 
 
-def loaded_specs() -> tuple[str, ...]:
+def loaded_specs(registry: Registry = REGISTRY) -> tuple[str, ...]:
     """Peers of each revision loaded beside the built-in ones (``--profile``, entry points).
 
     Each such revision gets a single-revision peer of its era and a dual-era peer
@@ -156,23 +157,24 @@ def loaded_specs() -> tuple[str, ...]:
     """
     builtin = {p.revision for p in BUILTIN}
     specs: list[str] = []
-    for revision in REGISTRY.revisions():
+    for revision in registry.revisions():
         if revision in builtin:
             continue
-        era = REGISTRY.get(revision).era
-        other = REGISTRY.of_era(Era.LEGACY if era is Era.MODERN else Era.MODERN)
+        era = registry.get(revision).era
+        other = registry.of_era(Era.LEGACY if era is Era.MODERN else Era.MODERN)
         specs.append(f"{era.value}:{revision}")
         if other:
-            newest = REGISTRY.newest(other)
+            newest = registry.newest(other)
             pair = (revision, newest) if era is Era.MODERN else (newest, revision)
             specs.append(f"dual:{pair[0]},{pair[1]}")
     return tuple(specs)
 
 
-def builtin_peers(role: Role) -> tuple[PeerSpec, ...]:
-    """The built-in rows (``client``) or columns (``server``), labelled, then the loaded ones."""
-    specs = (BUILTIN_CLIENTS if role == "client" else BUILTIN_SERVERS) + loaded_specs()
-    return tuple(labelled(parse_peer(spec, role)) for spec in specs)
+def builtin_peers(role: Role, registry: Registry = REGISTRY) -> tuple[PeerSpec, ...]:
+    """The built-in rows (``client``) or columns (``server``), labelled, then those of the
+    revisions ``registry`` holds beside the built-in ones."""
+    specs = (BUILTIN_CLIENTS if role == "client" else BUILTIN_SERVERS) + loaded_specs(registry)
+    return tuple(labelled(parse_peer(spec, role, registry)) for spec in specs)
 
 
 # -- The benchmark sweep ---------------------------------------------------------------
@@ -181,14 +183,15 @@ def _subsets(revisions: Sequence[str]) -> list[tuple[str, ...]]:
             for c in itertools.combinations(revisions, n)]
 
 
-def sweep_peers(role: Role, quirks: Sequence[str] = ()) -> tuple[PeerSpec, ...]:
+def sweep_peers(role: Role, quirks: Sequence[str] = (),
+                registry: Registry = REGISTRY) -> tuple[PeerSpec, ...]:
     """A peer for every non-empty subset of revisions, in every valid kind.
 
     Each peer comes once plainly and once per quirk in ``quirks`` that applies to
     its kind (``parse_peer`` decides, so the sweep never builds an invalid peer).
     """
-    legacy = _subsets(REGISTRY.of_era(Era.LEGACY))
-    modern = _subsets(REGISTRY.of_era(Era.MODERN))
+    legacy = _subsets(registry.of_era(Era.LEGACY))
+    modern = _subsets(registry.of_era(Era.MODERN))
     heads = [f"legacy:{','.join(s)}" for s in legacy]
     heads += [f"modern:{','.join(s)}" for s in modern]
     heads += [f"dual:{','.join(m + s)}" for m in modern for s in legacy]
@@ -196,7 +199,7 @@ def sweep_peers(role: Role, quirks: Sequence[str] = ()) -> tuple[PeerSpec, ...]:
     for head in heads:
         for suffix in ("", *(f"+{q}" for q in quirks)):
             try:
-                peers.append(labelled(parse_peer(head + suffix, role)))
+                peers.append(labelled(parse_peer(head + suffix, role, registry)))
             except UsageError:  # the quirk does not apply to this kind
                 continue
     return tuple(peers)

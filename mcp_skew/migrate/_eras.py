@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ..simulator import QUIRKS, PeerSpec, parse_peer
-from ..versions import BUILTIN, REGISTRY, Cite, Era, Profile
+from ..versions import BUILTIN, REGISTRY, Cite, Era, Profile, Registry, registry_for
 from ._illustrate import simulate
 
 __all__ = [
@@ -230,7 +230,7 @@ def builtin_clients() -> tuple[str, ...]:
 
 def proof_servers(source: Profile, target: Profile) -> tuple[tuple[str, str], ...]:
     """(label, peer spec) of the four servers of the proof."""
-    everything = ",".join(REGISTRY.ordered(REGISTRY.revisions()))
+    everything = ",".join(REGISTRY.ordered(REGISTRY.revisions()))  # the built-in revisions
     return (
         (f"{source.revision} only", source.revision),
         (f"{target.revision} only", target.revision),
@@ -255,9 +255,9 @@ def expected(client: PeerSpec, server: PeerSpec) -> tuple[bool, str]:
     return True, ""
 
 
-def _cell(client: str, server: str) -> Cell:
-    record = simulate(client, server, SCENARIO)
-    ok, why = expected(parse_peer(client, "client"), parse_peer(server, "server"))
+def _cell(client: str, server: str, registry: Registry) -> Cell:
+    record = simulate(client, server, SCENARIO, registry)
+    ok, why = expected(parse_peer(client, "client", registry), parse_peer(server, "server", registry))
     session = record.session
     works = session.status == "ok" and all(step.ok for step in record.steps)
     if works:
@@ -273,11 +273,12 @@ def _cell(client: str, server: str) -> Cell:
 
 
 def proof(
-    servers: Sequence[tuple[str, str]], clients: Sequence[str]
+    servers: Sequence[tuple[str, str]], clients: Sequence[str], registry: Registry = REGISTRY
 ) -> tuple[ProofRow, ...]:
-    """Every client against every server."""
+    """Every client against every server (their revisions from ``registry``)."""
     return tuple(
-        ProofRow(client, tuple(_cell(client, spec) for _, spec in servers)) for client in clients
+        ProofRow(client, tuple(_cell(client, spec, registry) for _, spec in servers))
+        for client in clients
     )
 
 
@@ -290,7 +291,7 @@ def both_eras(source: Profile, target: Profile) -> BothEras | None:
         checklist=checklist(source, target),
         servers=servers,
         dual=tuple(spec for _, spec in servers[2:]),
-        rows=proof(servers, builtin_clients()),
+        rows=proof(servers, builtin_clients(), registry_for(source, target)),
         scenario=SCENARIO,
         cites=(Cite(modern_base(target), "basic/versioning.mdx", "Compatibility Matrix"),
                Cite(modern_base(target), "basic/transports/stdio.mdx", "Backward Compatibility")),

@@ -28,7 +28,7 @@ from typing import Any, Final
 
 from ..simulator import Entry, RunRecord, parse_peer, run
 from ..simulator._trace import summary_line
-from ..versions import Era, Profile
+from ..versions import REGISTRY, Era, Profile, Registry, registry_for
 
 __all__ = ["ILLUSTRATIONS", "Illustration", "Shown", "Side", "illustrate", "simulate"]
 
@@ -89,9 +89,11 @@ class Shown:
 
 
 @lru_cache(maxsize=256)
-def simulate(client: str, server: str, scenario: str = "default") -> RunRecord:
+def simulate(client: str, server: str, scenario: str = "default",
+             registry: Registry = REGISTRY) -> RunRecord:
     """One simulator run, cached (runs are deterministic; callers must not mutate it)."""
-    return run(parse_peer(client, "client"), parse_peer(server, "server"), scenario)
+    return run(parse_peer(client, "client", registry), parse_peer(server, "server", registry),
+               scenario)
 
 
 def _compact(value: Any, limit: int = 80) -> Any:
@@ -145,12 +147,13 @@ def _fill(template: str, revision: str, eras: Mapping[str, str]) -> str | None:
         return None
 
 
-def _side(shape: Illustration, revision: str, eras: Mapping[str, str]) -> Side | None:
+def _side(shape: Illustration, revision: str, eras: Mapping[str, str],
+          registry: Registry) -> Side | None:
     client = _fill(shape.client, revision, eras)
     server = _fill(shape.server, revision, eras)
     if client is None or server is None:
         return None
-    record = simulate(client, server, shape.scenario)
+    record = simulate(client, server, shape.scenario, registry)
     lines = tuple(_line(e) for e in _exchanges(record, shape.methods))
     if not lines:
         lines = (f"(no {' or '.join(shape.methods)} in this run: {summary_line(record)})",)
@@ -166,8 +169,9 @@ def illustrate(rule: str, source: Profile, target: Profile) -> Shown | None:
     eras: dict[str, str] = {}
     for profile in (target, source):  # the source wins when both ends share an era
         eras["legacy" if profile.era is Era.LEGACY else "modern"] = profile.revision
-    before = _side(shape, source.revision, eras)
-    after = _side(shape, target.revision, eras)
+    registry = registry_for(source, target)
+    before = _side(shape, source.revision, eras, registry)
+    after = _side(shape, target.revision, eras, registry)
     if before is None or after is None:
         return None
     return Shown(shape.title, before, after)

@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from ..simulator import Link, PeerSpec, Reply, Session, Timeout, parse_peer
 from ..simulator import _wire as w
-from ..versions import BUILTIN, REGISTRY, Era
+from ..versions import BUILTIN, REGISTRY, Era, Registry
 
 __all__ = [
     "BOGUS_REVISION",
@@ -39,7 +39,7 @@ PROBER: Final = PeerSpec(kind="legacy", revisions=(BOGUS_REVISION,), label=f"bog
 _INFO = {"name": "mcp-skew-probe", "version": "0.1.0"}
 
 
-def builtin_clients() -> tuple[PeerSpec, ...]:
+def builtin_clients(registry: Registry = REGISTRY) -> tuple[PeerSpec, ...]:
     """Every built-in client: each legacy revision, all of them, modern, dual, the quirks;
     then one client of each revision loaded beside the built-in ones (a draft)."""
     builtin = [p.revision for p in BUILTIN]
@@ -55,8 +55,8 @@ def builtin_clients() -> tuple[PeerSpec, ...]:
         f"dual:{every}+strict",
         f"legacy:{','.join(legacy)}+exact",
     ]
-    specs += [f"{REGISTRY.get(r).era.value}:{r}" for r in REGISTRY.revisions() if r not in builtin]
-    return tuple(parse_peer(spec, "client") for spec in specs)
+    specs += [f"{registry.get(r).era.value}:{r}" for r in registry.revisions() if r not in builtin]
+    return tuple(parse_peer(spec, "client", registry) for spec in specs)
 
 
 def _describe(event: Any) -> str:

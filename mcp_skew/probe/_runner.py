@@ -294,7 +294,7 @@ def probe(target: Target, opts: ProbeOptions | None = None,
     many servers this probe starts at once.
     """
     opts = opts or ProbeOptions()
-    specs = list(opts.clients or builtin_clients()) + ([PROBER] if opts.prober else [])
+    specs = list(opts.clients or builtin_clients(opts.registry)) + ([PROBER] if opts.prober else [])
     numbered = list(enumerate(specs, 1))
     lock = threading.Lock()
     say = progress or (lambda _text: None)

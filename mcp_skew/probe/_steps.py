@@ -24,7 +24,6 @@ from ..simulator import (
     Transcript,
 )
 from ..simulator._scenario import LIST_RESOURCES, LIST_TOOLS, play
-from ..versions import REGISTRY
 from ._clients import MISSING_URI, PROBER, run_prober
 from ._exchanges import exchanges
 from ._findings import tool_input_finding
@@ -167,7 +166,7 @@ def run_client(spec: PeerSpec, link: ProbeLink, target: Target, opts: ProbeOptio
     if opts.error_probes:
         _play(sim, link, session, record, _error_steps())
         _unknown_tool_finding(record, link)
-    best = REGISTRY.get(spec.revisions[0]).names("features")
+    best = spec.profile().names("features")
     record.features_lost = sorted(best - session.profile.names("features"))
     return record
 

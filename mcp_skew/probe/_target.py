@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..simulator import PeerSpec
+from ..versions import REGISTRY, Registry
 from ..wire import HttpLink, JsonlRecorder, Limits, StdioLink
 from ._links import ProbeLink, SimulatedLink
 
@@ -73,5 +74,7 @@ class ProbeOptions:
     record_dir: Path | None = None
     schemas: str | Path | None = None  #: the official schemas (else $MCP_SKEW_SCHEMAS)
     clients: tuple[PeerSpec, ...] | None = None  #: None: every built-in client
+    #: where revisions are looked up; its third-party revisions add clients to the built-in set
+    registry: Registry = REGISTRY
     prober: bool = True
     limits: Limits = field(default_factory=Limits)

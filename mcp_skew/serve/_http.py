@@ -52,7 +52,7 @@ from urllib.parse import urlsplit
 from ..errors import UsageError
 from ..simulator import PeerSpec, Reaction, SimServer
 from ..simulator import _wire as w
-from ..versions import REGISTRY, Profile
+from ..versions import Profile
 from ._log import LogWriter
 from ._stdio import Say, describe
 
@@ -262,8 +262,8 @@ class HttpEndpoint:
         return self._reply(message, reaction, _modern_status)
 
     def _profile(self, asked: Any) -> Profile:
-        if isinstance(asked, str) and asked in REGISTRY and asked in self.spec.modern:
-            return REGISTRY.get(asked)
+        if isinstance(asked, str) and asked in self.spec.modern:
+            return self.spec.profile(asked)
         return self.spec.profile(self.spec.modern[0])
 
     @staticmethod

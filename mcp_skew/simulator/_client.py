@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..versions import REGISTRY, Era, Profile
+from ..versions import REGISTRY, Era, Profile, Registry
 from . import _wire as w
 from ._events import Closed, Event, Reply, Timeout
 from ._findings import Finding
@@ -65,6 +65,8 @@ class Session:
     reprobed: bool = False  #: the fallback was refused after a timed-out probe; it probed again
     retried: bool = False
     downgraded: bool = False
+    #: where the negotiated revision's profile is looked up
+    registry: Registry = field(default=REGISTRY, compare=False, repr=False)
 
     @property
     def mark(self) -> Mark:
@@ -81,7 +83,7 @@ class Session:
     @property
     def profile(self) -> Profile:
         assert self.revision is not None
-        return REGISTRY.get(self.revision)
+        return self.registry.get(self.revision)
 
     def fail(self, reason: str) -> Session:
         self.status, self.reason, self.revision, self.era = "failed", reason, None, None
@@ -159,7 +161,7 @@ class SimClient:
         return Machine(self._negotiation(observer))
 
     def _negotiation(self, obs: Observer) -> Steps[Session]:
-        session = Session()
+        session = Session(registry=self.spec.registry)
         if self.spec.kind == "legacy":
             return (yield from self._legacy(session))
         if self.spec.kind == "modern":
@@ -178,7 +180,7 @@ class SimClient:
     def _legacy(self, session: Session) -> Steps[Session]:
         revisions = self.spec.legacy
         asked = revisions[0]
-        profile = REGISTRY.get(asked)
+        profile = self.spec.profile(asked)
         params = {"protocolVersion": asked, "capabilities": w.client_capabilities(profile),
                   "clientInfo": w.implementation("mcp-skew-client")}
         session.path.append(f"initialize {asked}")
@@ -214,7 +216,7 @@ class SimClient:
         revisions = self.spec.modern
         rev = revisions[0]
         for attempt in range(2):
-            profile = REGISTRY.get(rev)
+            profile = self.spec.profile(rev)
             short = "discover" if method == "server/discover" else method
             session.path.append(f"{short} {rev}")
             index = obs.position()
@@ -275,7 +277,7 @@ class SimClient:
 
     def _probe_method(self) -> str:
         """``server/discover`` where the newest modern revision has it, else the first request."""
-        profile = REGISTRY.get(self.spec.modern[0])
+        profile = self.spec.profile(self.spec.modern[0])
         return DISCOVER if DISCOVER in profile.methods else FIRST_REQUEST
 
     def _dual(self, obs: Observer, session: Session) -> Steps[Session]:

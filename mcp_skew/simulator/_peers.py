@@ -20,12 +20,13 @@ resolvers, adding a named peer's ``+QUIRK`` suffixes with :func:`with_quirks`.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
 from ..errors import UsageError
-from ..versions import REGISTRY, Era, Profile
+from ..versions import REGISTRY, Era, Profile, Registry
 from ._policy import ClientPolicy, ServerPolicy
 from ._quirks import QUIRKS, Role, client_policy, server_policy
 
@@ -46,6 +47,8 @@ class PeerSpec:
     quirks: tuple[tuple[str, str | None], ...] = ()  #: (name, value), in spec order
     label: str = ""  #: a short name for tables; defaults to the notation
     note: str = field(default="", compare=False)  #: where a named peer's behaviour was measured
+    #: the revisions its profiles come from (a draft loaded with ``--profile`` is in it)
+    registry: Registry = field(default=REGISTRY, compare=False, repr=False)
 
     # -- reading -----------------------------------------------------------------
     def has(self, quirk: str) -> bool:
@@ -70,7 +73,7 @@ class PeerSpec:
 
     def of_era(self, era: Era) -> tuple[str, ...]:
         """Supported revisions of one era, newest first."""
-        return tuple(r for r in self.revisions if REGISTRY.get(r).era is era)
+        return _of_era(self.registry, self.revisions, era)
 
     @property
     def legacy(self) -> tuple[str, ...]:
@@ -81,7 +84,7 @@ class PeerSpec:
         return self.of_era(Era.MODERN)
 
     def profile(self, revision: str | None = None) -> Profile:
-        return REGISTRY.get(revision or self.revisions[0])
+        return self.registry.get(revision or self.revisions[0])
 
     @property
     def notation(self) -> str:
@@ -96,33 +99,39 @@ class PeerSpec:
         return self.name
 
 
-def _revisions(text: str, spec: str) -> tuple[str, ...]:
+@functools.cache
+def _of_era(registry: Registry, revisions: tuple[str, ...], era: Era) -> tuple[str, ...]:
+    return tuple(r for r in revisions if registry.get(r).era is era)
+
+
+def _revisions(text: str, spec: str, registry: Registry) -> tuple[str, ...]:
     revs = [r.strip() for r in text.split(",") if r.strip()]
     if not revs:
         raise UsageError(f"peer spec {spec!r}: no revision given (e.g. legacy:2025-06-18)")
     for rev in revs:
-        if rev not in REGISTRY:
-            known = ", ".join(REGISTRY.revisions())
+        if rev not in registry:
+            known = ", ".join(registry.revisions())
             raise UsageError(f"peer spec {spec!r}: unknown revision {rev!r}; known: {known}")
     if len(set(revs)) != len(revs):
         raise UsageError(f"peer spec {spec!r}: a revision is listed twice")
-    return REGISTRY.ordered(revs)
+    return registry.ordered(revs)
 
 
-def _check_kind(kind: Kind, revs: tuple[str, ...], spec: str) -> None:
-    eras = {REGISTRY.get(r).era for r in revs}
+def _check_kind(kind: Kind, revs: tuple[str, ...], spec: str, registry: Registry) -> None:
+    eras = {registry.get(r).era for r in revs}
     if kind == "legacy" and eras != {Era.LEGACY}:
         raise UsageError(f"peer spec {spec!r}: a legacy peer takes legacy revisions only "
-                         f"({', '.join(REGISTRY.of_era(Era.LEGACY))})")
+                         f"({', '.join(registry.of_era(Era.LEGACY))})")
     if kind == "modern" and eras != {Era.MODERN}:
         raise UsageError(f"peer spec {spec!r}: a modern peer takes modern revisions only "
-                         f"({', '.join(REGISTRY.of_era(Era.MODERN))})")
+                         f"({', '.join(registry.of_era(Era.MODERN))})")
     if kind == "dual" and eras != {Era.LEGACY, Era.MODERN}:
         raise UsageError(f"peer spec {spec!r}: a dual-era peer needs at least one legacy and "
                          "one modern revision")
 
 
-def _quirk(text: str, role: Role, kind: Kind, spec: str) -> tuple[str, str | None]:
+def _quirk(text: str, role: Role, kind: Kind, spec: str,
+           registry: Registry) -> tuple[str, str | None]:
     name, _, value = text.partition("=")
     quirk = QUIRKS.get(name)
     if quirk is None or quirk.role != role:
@@ -141,7 +150,7 @@ def _quirk(text: str, role: Role, kind: Kind, spec: str) -> tuple[str, str | Non
         raise UsageError(f"peer spec {spec!r}: quirk {name!r} takes milliseconds, not {value!r}")
     if quirk.value == "code" and not value.lstrip("-").isdigit():
         raise UsageError(f"peer spec {spec!r}: quirk {name!r} takes an error code, not {value!r}")
-    if quirk.value == "revision" and value not in REGISTRY:
+    if quirk.value == "revision" and value not in registry:
         raise UsageError(f"peer spec {spec!r}: quirk {name!r}: unknown revision {value!r}")
     return name, value
 
@@ -151,15 +160,15 @@ def with_quirks(peer: PeerSpec, quirk_texts: Sequence[str], role: Role, spec: st
     ``+QUIRK[=VALUE]`` suffixes added or overridden, checked as :func:`parse_peer` checks them."""
     if not quirk_texts:
         return peer
-    added = [_quirk(q, role, peer.kind, spec) for q in quirk_texts]
+    added = [_quirk(q, role, peer.kind, spec, peer.registry) for q in quirk_texts]
     names = {name for name, _ in added}
     quirks = tuple(q for q in peer.quirks if q[0] not in names) + tuple(added)
     suffix = "".join(f"+{q}" for q in quirk_texts)
     return replace(peer, quirks=quirks, label=peer.name + suffix)
 
 
-def parse_peer(spec: str, role: Role) -> PeerSpec:
-    """Parse a peer spec for ``role`` (``client`` or ``server``)."""
+def parse_peer(spec: str, role: Role, registry: Registry = REGISTRY) -> PeerSpec:
+    """Parse a peer spec for ``role`` (``client`` or ``server``), its revisions from ``registry``."""
     text = spec.strip()
     if not text:
         raise UsageError("empty peer spec (e.g. legacy:2025-06-18 or dual:2026-07-28,2025-11-25)")
@@ -178,15 +187,15 @@ def parse_peer(spec: str, role: Role) -> PeerSpec:
     if kind_text and kind_text not in KINDS:
         raise UsageError(f"peer spec {spec!r}: unknown kind {kind_text!r}; use legacy, modern "
                          "or dual (or a bare revision)")
-    revs = _revisions(rev_text, spec)
+    revs = _revisions(rev_text, spec, registry)
     if kind_text:
         kind: Kind = kind_text
     else:
         if len(revs) != 1:
             raise UsageError(f"peer spec {spec!r}: name the kind for several revisions "
                              "(legacy:..., modern:... or dual:...)")
-        kind = "modern" if REGISTRY.get(revs[0]).era is Era.MODERN else "legacy"
-    _check_kind(kind, revs, spec)
-    quirks = tuple(_quirk(q, role, kind, spec) for q in quirk_texts)
-    return PeerSpec(kind=kind, revisions=revs, quirks=quirks)
+        kind = "modern" if registry.get(revs[0]).era is Era.MODERN else "legacy"
+    _check_kind(kind, revs, spec, registry)
+    quirks = tuple(_quirk(q, role, kind, spec, registry) for q in quirk_texts)
+    return PeerSpec(kind=kind, revisions=revs, quirks=quirks, registry=registry)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..versions import REGISTRY, Era
+from ..versions import Era
 from ._client import Mark, Session, SimClient
 from ._findings import Finding
 from ._link import MemoryLink, Transcript
@@ -78,7 +78,7 @@ class RunRecord:
 def _features_lost(client: PeerSpec, session: Session) -> list[str]:
     if session.revision is None:
         return []
-    best = REGISTRY.get(client.revisions[0]).names("features")
+    best = client.profile().names("features")
     return sorted(best - session.profile.names("features"))
 
 

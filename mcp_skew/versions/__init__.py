@@ -10,7 +10,13 @@ from __future__ import annotations
 from typing import Final
 
 from ._diff import Step, TableDelta, changes_between, table_delta
-from ._plugins import ENTRY_POINT_GROUP, ProfileFileError, load_entry_points, load_profile_file
+from ._plugins import (
+    ENTRY_POINT_GROUP,
+    ProfileFileError,
+    load_entry_points,
+    load_profile_file,
+    with_profile_files,
+)
 from ._profile import (
     Change,
     Cite,
@@ -25,7 +31,7 @@ from ._profile import (
     ProfileDefinitionError,
     create,
 )
-from ._registry import BUILTIN, LATEST, REGISTRY, Registry, UnknownRevision
+from ._registry import BUILTIN, LATEST, REGISTRY, Registry, UnknownRevision, registry_for
 
 __all__ = [
     "BUILTIN",
@@ -54,13 +60,15 @@ __all__ = [
     "load_entry_points",
     "load_profile_file",
     "profile_for",
+    "registry_for",
     "table_delta",
+    "with_profile_files",
 ]
 
 #: The built-in revisions, oldest first.
 REVISIONS: Final[tuple[str, ...]] = tuple(p.revision for p in BUILTIN)
 
 
-def profile_for(revision: str) -> Profile:
-    """The registered profile of ``revision``; raises :class:`UnknownRevision`."""
-    return REGISTRY.get(revision)
+def profile_for(revision: str, registry: Registry = REGISTRY) -> Profile:
+    """The profile of ``revision`` in ``registry``; raises :class:`UnknownRevision`."""
+    return registry.get(revision)

@@ -49,7 +49,13 @@ from ._profile import (
 )
 from ._registry import REGISTRY, Registry, UnknownRevision
 
-__all__ = ["ENTRY_POINT_GROUP", "ProfileFileError", "load_entry_points", "load_profile_file"]
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "ProfileFileError",
+    "load_entry_points",
+    "load_profile_file",
+    "with_profile_files",
+]
 
 ENTRY_POINT_GROUP = "mcp_skew.profiles"
 
@@ -192,7 +198,11 @@ def _first_error(exc: ValidationError, prefix: str = "") -> str:
 
 
 def load_profile_file(path: str | Path, registry: Registry = REGISTRY) -> Profile:
-    """Load, check and register the profile in ``path``."""
+    """Load and check the profile in ``path``, which extends a revision of ``registry``.
+
+    Nothing is registered: ``registry.with_profile(profile)`` is the registry that
+    holds it (:func:`with_profile_files` does both for several files).
+    """
     path = Path(path)
     try:
         spec = _ProfileIn.model_validate(_read(path))
@@ -202,7 +212,7 @@ def load_profile_file(path: str | Path, registry: Registry = REGISTRY) -> Profil
             title=spec.title,
             changes=tuple(_change(i, c) for i, c in enumerate(spec.changes)),
         )
-        registry.register(profile)
+        registry.with_profile(profile)  # the revision must be new to the registry
     except OSError as exc:
         raise ProfileFileError(f"{path}: cannot read: {exc.strerror}") from None
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
@@ -216,19 +226,24 @@ def load_profile_file(path: str | Path, registry: Registry = REGISTRY) -> Profil
     return profile
 
 
-def load_entry_points(registry: Registry = REGISTRY) -> list[str]:
-    """Register the profiles of installed packages (group ``mcp_skew.profiles``).
+def with_profile_files(paths: list[str] | tuple[str, ...], registry: Registry = REGISTRY) -> Registry:
+    """``registry`` with the profile of each file added, in order (a file may extend the one before)."""
+    for path in paths:
+        registry = registry.with_profile(load_profile_file(path, registry))
+    return registry
 
-    Each entry point names a :class:`Profile` or a callable returning one.
-    Returns the revisions added.
+
+def load_entry_points(registry: Registry = REGISTRY) -> Registry:
+    """``registry`` with the profiles of installed packages (group ``mcp_skew.profiles``).
+
+    Each entry point names a :class:`Profile` or a callable returning one; one
+    whose revision the registry already has is skipped.
     """
-    added: list[str] = []
     for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
         loaded = entry.load()
         profile = loaded() if callable(loaded) and not isinstance(loaded, Profile) else loaded
         if not isinstance(profile, Profile):
             raise ProfileFileError(f"entry point {entry.name!r}: does not give a Profile")
         if profile.revision not in registry:
-            registry.register(profile)
-            added.append(profile.revision)
-    return added
+            registry = registry.with_profile(profile)
+    return registry

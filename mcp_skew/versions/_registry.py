@@ -2,6 +2,11 @@
 
 Order questions are answered only by position here, never by comparing the
 strings (a peer may name a revision we have never heard of).
+
+A :class:`Registry` is an immutable value: adding a third-party profile
+(:meth:`Registry.with_profile`) gives a new registry, which the caller passes to
+what needs it (``parse_peer(..., registry=...)``, the commands' ``args.registry``).
+:data:`REGISTRY` holds the built-in revisions and never changes.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ __all__ = [
     "REGISTRY",
     "Registry",
     "UnknownRevision",
+    "registry_for",
 ]
 
 BUILTIN: Final[tuple[Profile, ...]] = (
@@ -40,10 +46,37 @@ class UnknownRevision(LookupError):
 
 
 class Registry:
-    """Profiles by revision, in release order (third-party ones after their base)."""
+    """Profiles by revision, in release order (third-party ones after their base); immutable."""
+
+    __slots__ = ("_index", "_profiles")
 
     def __init__(self, profiles: tuple[Profile, ...] = BUILTIN) -> None:
-        self._profiles: dict[str, Profile] = {p.revision: p for p in profiles}
+        self._profiles: dict[str, Profile] = {}
+        for profile in profiles:
+            self._profiles = self._checked(profile)
+        self._index: dict[str, int] = {}
+
+    def _checked(self, profile: Profile) -> dict[str, Profile]:
+        """The profiles with ``profile`` added, after checking it fits."""
+        if profile.revision in self._profiles:
+            raise ValueError(f"revision {profile.revision!r} is already registered")
+        base = profile.previous
+        if base is not None and base.revision not in self._profiles:
+            raise UnknownRevision(base.revision, self.revisions())
+        return {**self._profiles, profile.revision: profile}
+
+    def with_profile(self, profile: Profile) -> Registry:
+        """A new registry holding these profiles and ``profile`` (its base must be here)."""
+        return Registry((*self._profiles.values(), profile))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Registry) and self._profiles == other._profiles
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._profiles))
+
+    def __repr__(self) -> str:
+        return f"Registry({', '.join(self._profiles)})"
 
     def __iter__(self) -> Iterator[Profile]:
         return iter(self._profiles.values())
@@ -60,23 +93,14 @@ class Registry:
         except KeyError:
             raise UnknownRevision(revision, self.revisions()) from None
 
-    def register(self, profile: Profile) -> None:
-        """Add a third-party profile; its base must already be registered."""
-        if profile.revision in self._profiles:
-            raise ValueError(f"revision {profile.revision!r} is already registered")
-        base = profile.previous
-        if base is not None and base.revision not in self._profiles:
-            raise UnknownRevision(base.revision, self.revisions())
-        self._profiles[profile.revision] = profile
-
-    def unregister(self, revision: str) -> None:
-        """Remove a third-party profile (built-ins stay)."""
-        if revision in {p.revision for p in BUILTIN}:
-            raise ValueError(f"{revision!r} is built in")
-        self._profiles.pop(revision, None)
-
     def index(self, revision: str) -> int:
         """Release position; a third-party revision sorts just after its base."""
+        found = self._index.get(revision)
+        if found is None:
+            found = self._index[revision] = self._position(revision)
+        return found
+
+    def _position(self, revision: str) -> int:
         profile = self.get(revision)
         position = [p.revision for p in BUILTIN]
         if revision in position:
@@ -100,5 +124,23 @@ class Registry:
         return tuple(p.revision for p in self if p.era is era)
 
 
-#: The process-wide registry the CLI and the simulator read.
+#: The built-in revisions; a registry with third-party ones is a new value made from it.
 REGISTRY: Final = Registry()
+
+
+def registry_for(*profiles: Profile, base: Registry = REGISTRY) -> Registry:
+    """``base`` with each of ``profiles`` (and the revisions it extends) that it lacks, oldest first.
+
+    For code handed profiles rather than a registry (a migration guide to a draft):
+    the peers it simulates need a registry that holds them.
+    """
+    registry = base
+    for profile in profiles:
+        lineage: list[Profile] = []
+        node: Profile | None = profile
+        while node is not None and node.revision not in registry:
+            lineage.append(node)
+            node = node.previous
+        for missing in reversed(lineage):
+            registry = registry.with_profile(missing)
+    return registry

@@ -378,9 +378,8 @@ def test_every_revision_is_found_by_its_string(revision: str) -> None:
 
 
 def test_order_is_position_not_string() -> None:
-    registry = Registry()
     vendor = profile_for("2025-06-18").evolve(revision="0000-vendor", changes=(_change("v1"),))
-    registry.register(vendor)
+    registry = Registry().with_profile(vendor)
     indexes = [registry.index(r) for r in REVISIONS]
     assert indexes == sorted(indexes) and len(set(indexes)) == len(indexes)
     assert registry.index("2025-06-18") < registry.index("0000-vendor") < registry.index("2025-11-25")
@@ -402,14 +401,21 @@ def test_unknown_revision_lists_the_known_ones() -> None:
     )
 
 
-def test_register_needs_a_registered_base_and_a_new_name() -> None:
+def test_a_new_profile_needs_a_registered_base_and_a_new_name() -> None:
     registry = Registry(BUILTIN[:2])
     with pytest.raises(UnknownRevision):
-        registry.register(LATEST.evolve(revision="x", changes=()))
+        registry.with_profile(LATEST.evolve(revision="x", changes=()))
     with pytest.raises(ValueError, match="already registered"):
-        registry.register(BUILTIN[1])
-    with pytest.raises(ValueError, match="built in"):
-        registry.unregister("2024-11-05")
+        registry.with_profile(BUILTIN[1])
+
+
+def test_a_registry_is_a_value_adding_makes_a_new_one() -> None:
+    extra = LATEST.evolve(revision="2026-12-x", changes=())
+    grown = REGISTRY.with_profile(extra)
+    assert "2026-12-x" in grown and "2026-12-x" not in REGISTRY
+    assert grown.revisions() == (*REGISTRY.revisions(), "2026-12-x")
+    assert not hasattr(REGISTRY, "register") and not hasattr(REGISTRY, "unregister")
+    assert Registry() == REGISTRY and grown != REGISTRY
 
 
 # -- the changes and the tables agree (Hypothesis) -------------------------------------

@@ -21,16 +21,17 @@ server's legacy quirks leave its modern traffic alone.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from mcp_skew.cli import main
-from mcp_skew.simulator import RunRecord, SimServer, parse_peer, run
+from mcp_skew.simulator import PeerSpec, RunRecord, SimServer, parse_peer, run
 from mcp_skew.simulator import _wire as w
-from mcp_skew.versions import REGISTRY, load_profile_file
+from mcp_skew.simulator._quirks import Role
+from mcp_skew.versions import REGISTRY, Registry, with_profile_files
 
 BASE = "2026-07-28"
 TENANT = "io.example/tenant"
@@ -73,38 +74,46 @@ remove = { methods = ["server/discover"] }
 """
 
 
-def _load(tmp_path: Path, text: str) -> Iterator[str]:
+@dataclass(frozen=True)
+class Draft:
+    """A loaded draft: its revision, and the registry that holds it beside the built-ins."""
+
+    revision: str
+    registry: Registry
+
+    def peer(self, spec: str, role: Role) -> PeerSpec:
+        return parse_peer(spec, role, self.registry)
+
+
+def _load(tmp_path: Path, text: str) -> Draft:
     path = tmp_path / "draft.toml"
     path.write_text(text, encoding="utf-8")
-    profile = load_profile_file(path)
-    try:
-        yield profile.revision
-    finally:
-        REGISTRY.unregister(profile.revision)
+    registry = with_profile_files([str(path)])
+    return Draft(registry.revisions()[-1], registry)
 
 
 @pytest.fixture
-def search(tmp_path: Path) -> Iterator[str]:
-    yield from _load(tmp_path, ADDS_METHOD)
+def search(tmp_path: Path) -> Draft:
+    return _load(tmp_path, ADDS_METHOD)
 
 
 @pytest.fixture
-def tenant(tmp_path: Path) -> Iterator[str]:
-    yield from _load(tmp_path, REQUIRES_META)
+def tenant(tmp_path: Path) -> Draft:
+    return _load(tmp_path, REQUIRES_META)
 
 
 @pytest.fixture
-def nodiscover(tmp_path: Path) -> Iterator[str]:
-    yield from _load(tmp_path, REMOVES_DISCOVER)
+def nodiscover(tmp_path: Path) -> Draft:
+    return _load(tmp_path, REMOVES_DISCOVER)
 
 
-def answer(server: str, revision: str, method: str, params: dict[str, Any] | None = None,
+def answer(server: PeerSpec, revision: str, method: str, params: dict[str, Any] | None = None,
            meta: dict[str, Any] | None = None) -> dict[str, Any]:
     """The one reply of a fresh ``server`` to a request built under ``revision``."""
-    request = w.request(REGISTRY.get(revision), 1, method, params)
+    request = w.request(server.registry.get(revision), 1, method, params)
     if meta is not None:
         request["params"]["_meta"] = meta
-    (reply,) = SimServer(parse_peer(server, "server")).receive(request).replies
+    (reply,) = SimServer(server).receive(request).replies
     return reply
 
 
@@ -112,77 +121,85 @@ def sent(record: RunRecord) -> list[dict[str, Any]]:
     return [e.message for e in record.transcript.entries if e.dir == "c2s"]
 
 
+BUILT_IN = Draft(BASE, REGISTRY)
+
+
 # -- a draft that adds a method ---------------------------------------------------------------------
 
-def test_a_draft_method_is_answered_by_the_drafts_servers(search: str) -> None:
-    reply = answer(f"modern:{search}", search, "tools/search", {"query": "echo"})
+def test_a_draft_method_is_answered_by_the_drafts_servers(search: Draft) -> None:
+    reply = answer(search.peer(f"modern:{search.revision}", "server"), search.revision,
+                   "tools/search", {"query": "echo"})
     assert reply["result"]["tools"] == []
     assert reply["result"]["resultType"] == "complete"  # required on every result of the draft
 
 
-def test_the_same_method_is_unknown_to_the_base_revision(search: str) -> None:
-    reply = answer(f"modern:{BASE}", BASE, "tools/search", {"query": "echo"})
+def test_the_same_method_is_unknown_to_the_base_revision(search: Draft) -> None:
+    reply = answer(search.peer(f"modern:{BASE}", "server"), BASE, "tools/search", {"query": "echo"})
     assert reply["error"]["code"] == -32601
 
 
-def test_a_dual_servers_legacy_quirk_does_not_silence_a_draft_method(search: str) -> None:
-    reply = answer(f"dual:{search},2025-11-25+silent", search, "tools/search")
+def test_a_dual_servers_legacy_quirk_does_not_silence_a_draft_method(search: Draft) -> None:
+    server = search.peer(f"dual:{search.revision},2025-11-25+silent", "server")
+    reply = answer(server, search.revision, "tools/search")
     assert "result" in reply
 
 
 # -- a draft that requires a _meta key --------------------------------------------------------------
 
-def test_the_drafts_clients_send_the_new_key_on_every_request(tenant: str) -> None:
-    record = run(parse_peer(f"modern:{tenant}", "client"), parse_peer(f"modern:{tenant}", "server"))
-    assert record.status == "ok" and record.revision == tenant
+def test_the_drafts_clients_send_the_new_key_on_every_request(tenant: Draft) -> None:
+    spec = f"modern:{tenant.revision}"
+    record = run(tenant.peer(spec, "client"), tenant.peer(spec, "server"))
+    assert record.status == "ok" and record.revision == tenant.revision
     requests = [m for m in sent(record) if "id" in m]
     assert len(requests) == 7  # the first request, then the six steps of the default scenario
     assert all(TENANT in m["params"]["_meta"] for m in requests)
     assert all(s.ok for s in record.steps)
 
 
-def test_the_drafts_servers_reject_a_request_without_it(tenant: str) -> None:
-    meta = w.request_meta(REGISTRY.get(tenant))
+def test_the_drafts_servers_reject_a_request_without_it(tenant: Draft) -> None:
+    meta = w.request_meta(tenant.registry.get(tenant.revision))
     del meta[TENANT]
-    reply = answer(f"modern:{tenant}", tenant, "tools/list", meta=meta)
+    reply = answer(tenant.peer(f"modern:{tenant.revision}", "server"), tenant.revision, "tools/list",
+                   meta=meta)
     assert reply["error"]["code"] == -32602
     assert TENANT in reply["error"]["message"]
 
 
-def test_the_base_revision_neither_sends_nor_asks_for_it(tenant: str) -> None:
-    record = run(parse_peer(f"modern:{BASE}", "client"), parse_peer(f"dual:{tenant},{BASE},2025-11-25",
-                                                                   "server"))
+def test_the_base_revision_neither_sends_nor_asks_for_it(tenant: Draft) -> None:
+    record = run(tenant.peer(f"modern:{BASE}", "client"),
+                 tenant.peer(f"dual:{tenant.revision},{BASE},2025-11-25", "server"))
     assert record.status == "ok" and record.revision == BASE
     assert not any(TENANT in m["params"]["_meta"] for m in sent(record) if "id" in m)
 
 
 # -- a draft that removes server/discover -----------------------------------------------------------
 
-def test_the_drafts_dual_client_no_longer_probes_with_discover(nodiscover: str) -> None:
-    record = run(parse_peer(f"dual:{nodiscover},2025-11-25", "client"),
-                 parse_peer("legacy:2025-11-25", "server"), "handshake")
+def test_the_drafts_dual_client_no_longer_probes_with_discover(nodiscover: Draft) -> None:
+    record = run(nodiscover.peer(f"dual:{nodiscover.revision},2025-11-25", "client"),
+                 nodiscover.peer("legacy:2025-11-25", "server"), "handshake")
     assert [m["method"] for m in sent(record)] == ["tools/list", "initialize",
                                                   "notifications/initialized"]
-    assert record.session.path[0] == f"tools/list {nodiscover}"
+    assert record.session.path[0] == f"tools/list {nodiscover.revision}"
     assert record.status == "ok" and record.mark == "era-fallback"
 
 
-def test_the_base_dual_client_still_probes_with_discover(nodiscover: str) -> None:
-    record = run(parse_peer(f"dual:{BASE},2025-11-25", "client"),
-                 parse_peer("legacy:2025-11-25", "server"), "handshake")
+def test_the_base_dual_client_still_probes_with_discover(nodiscover: Draft) -> None:
+    record = run(nodiscover.peer(f"dual:{BASE},2025-11-25", "client"),
+                 nodiscover.peer("legacy:2025-11-25", "server"), "handshake")
     assert sent(record)[0]["method"] == "server/discover"
 
 
-def test_the_drafts_discover_client_opens_with_its_first_request(nodiscover: str) -> None:
-    record = run(parse_peer(f"modern:{nodiscover}+discover", "client"),
-                 parse_peer(f"modern:{nodiscover}", "server"), "handshake")
+def test_the_drafts_discover_client_opens_with_its_first_request(nodiscover: Draft) -> None:
+    record = run(nodiscover.peer(f"modern:{nodiscover.revision}+discover", "client"),
+                 nodiscover.peer(f"modern:{nodiscover.revision}", "server"), "handshake")
     assert [m["method"] for m in sent(record)] == ["tools/list"]
     assert record.status == "ok"
 
 
-def test_the_drafts_servers_answer_discover_with_32601(nodiscover: str) -> None:
-    assert answer(f"modern:{nodiscover}", nodiscover, "server/discover")["error"]["code"] == -32601
-    assert "result" in answer(f"modern:{BASE}", BASE, "server/discover")
+def test_the_drafts_servers_answer_discover_with_32601(nodiscover: Draft) -> None:
+    draft = nodiscover.peer(f"modern:{nodiscover.revision}", "server")
+    assert answer(draft, nodiscover.revision, "server/discover")["error"]["code"] == -32601
+    assert "result" in answer(nodiscover.peer(f"modern:{BASE}", "server"), BASE, "server/discover")
 
 
 # -- spec fixes -------------------------------------------------------------------------------------
@@ -192,7 +209,7 @@ def test_a_2026_request_without_a_required_meta_key_gets_32602(missing: str) -> 
     """2026-07-28 ``basic/index.mdx`` §_meta: protocolVersion and clientCapabilities are required."""
     meta = w.request_meta(REGISTRY.get(BASE))
     del meta[missing]
-    reply = answer(f"modern:{BASE}", BASE, "tools/list", meta=meta)
+    reply = answer(BUILT_IN.peer(f"modern:{BASE}", "server"), BASE, "tools/list", meta=meta)
     assert reply["error"]["code"] == -32602 and missing in reply["error"]["message"]
 
 
@@ -224,7 +241,7 @@ def test_matrix_with_a_draft_shows_its_peers_without_naming_them(tmp_path: Path,
         notations = [peer["notation"] for peer in data[role]]
         assert "modern:2026-12-search" in notations
         assert "dual:2026-12-search,2025-11-25" in notations
-    assert "2026-12-search" not in REGISTRY  # the file lived for one invocation
+    assert "2026-12-search" not in REGISTRY  # the invocation made its own registry
 
 
 def test_migrate_to_a_draft(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -153,12 +153,12 @@ def test_the_resolvers_are_an_explicit_list_a_caller_extends() -> None:
     acme = PeerSpec("legacy", ("2025-06-18",), label="acme@1")
     mine = NamedResolver(lambda head, role: acme if head == "acme@1" else None, lambda: ["acme@1"])
     resolvers = (*NAMED_RESOLVERS, mine)
-    assert resolve_peer("acme@1", "server", resolvers) is acme
-    assert resolve_peer("py-mcp@1.0", "server", resolvers).label == "py-mcp@1.0"  # built-in first
+    assert resolve_peer("acme@1", "server", resolvers=resolvers) == acme
+    assert resolve_peer("py-mcp@1.0", "server", resolvers=resolvers).label == "py-mcp@1.0"
     with pytest.raises(UsageError, match="unknown named peer 'acme@1'"):
         resolve_peer("acme@1", "server")  # nothing registered itself anywhere
     with pytest.raises(UsageError) as info:
-        resolve_peer("nope@1", "server", resolvers)
+        resolve_peer("nope@1", "server", resolvers=resolvers)
     assert str(info.value).endswith(", acme@1")
 
 

@@ -29,6 +29,7 @@ from mcp_skew.versions import (
     Registry,
     load_entry_points,
     load_profile_file,
+    with_profile_files,
 )
 
 GOOD_TOML = """\
@@ -67,12 +68,11 @@ GOOD_JSON: dict[str, Any] = {
 
 
 @pytest.fixture(autouse=True)
-def _restore_registry() -> Iterator[None]:
-    """The CLI registers into the process-wide registry: undo that after each test."""
-    before = set(REGISTRY.revisions())
+def _registry_unchanged() -> Iterator[None]:
+    """Loading profiles makes new registries: the built-in one never changes."""
+    before = REGISTRY.revisions()
     yield
-    for revision in set(REGISTRY.revisions()) - before:
-        REGISTRY.unregister(revision)
+    assert REGISTRY.revisions() == before
 
 
 @pytest.fixture
@@ -107,7 +107,9 @@ def test_a_toml_profile_extends_a_builtin(toml_file: Path) -> None:
     assert profile.methods["vendor/search"] == Method(Kind.REQUEST, Direction.C2S, answer={})
     assert profile.changes[0].revision == "2026-12-vendor"
     assert profile.changes[0].cite == Cite("2026-12-vendor", "https://example.com/spec")
-    assert registry.get("2026-12-vendor") is profile
+    assert "2026-12-vendor" not in registry  # loading registers nothing
+    grown = with_profile_files([str(toml_file)], registry)
+    assert grown.get("2026-12-vendor") == profile and grown.revisions()[:-1] == registry.revisions()
     assert not LATEST.supports("vendor/search")
 
 
@@ -161,7 +163,6 @@ def test_profile_file_shows_up_in_show(
         "kind": "request", "direction": "client->server", "capability": None, "answer": {},
     }
     assert [c["id"] for c in data["changes"]] == ["vendor-x-search"]
-    REGISTRY.unregister("2026-12-vendor")  # main() registers into the process-wide registry
     code, out, _ = run(capsys, "--profile", str(toml_file), "show", "2026-12-vendor")
     assert code == 0 and "vendor/search" in out and "vendor-x-search" in out
 
@@ -305,10 +306,10 @@ def test_entry_points_register_profiles_and_factories(entry_points: list[FakeEnt
         FakeEntryPoint("plain", _vendor("2026-12-ep")),
         FakeEntryPoint("factory", lambda: _vendor("2026-12-factory")),
     ]
-    registry = Registry()
-    assert load_entry_points(registry) == ["2026-12-ep", "2026-12-factory"]
+    registry = load_entry_points(Registry())
+    assert registry.revisions()[-2:] == ("2026-12-ep", "2026-12-factory")
     assert registry.get("2026-12-ep").has("features", "ep-feature")
-    assert load_entry_points(registry) == []  # already there: skipped, not an error
+    assert load_entry_points(registry) == registry  # already there: skipped, not an error
 
 
 def test_an_entry_point_that_is_not_a_profile_is_an_error(

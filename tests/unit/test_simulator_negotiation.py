@@ -9,7 +9,7 @@ other error, or no answer within the probe timeout, sends it to ``initialize``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -32,22 +32,20 @@ LATEST_MODERN = REGISTRY.of_era(Era.MODERN)[-1]  # 2026-07-28
 VENDOR = "2026-12-vendor"  #: a third-party modern revision, to make -32022 happen
 
 
-@pytest.fixture
-def vendor() -> Iterator[str]:
-    """A second modern revision (a vendor draft extending 2026-07-28), for -32022 and retries.
+#: The built-in revisions and a second modern one (a vendor draft extending 2026-07-28):
+#: the built-in registry has one modern revision, so a modern mismatch needs another.
+WITH_VENDOR = REGISTRY.with_profile(REGISTRY.get(LATEST_MODERN).evolve(revision=VENDOR, changes=()))
 
-    The built-in registry has one modern revision, so a modern mismatch needs a
-    registered third-party one; it is removed again after the test.
-    """
-    REGISTRY.register(REGISTRY.get(LATEST_MODERN).evolve(revision=VENDOR, changes=()))
-    try:
-        yield VENDOR
-    finally:
-        REGISTRY.unregister(VENDOR)
+
+@pytest.fixture
+def vendor() -> str:
+    """The vendor revision, for -32022 and retries (its peers parse against WITH_VENDOR)."""
+    return VENDOR
 
 
 def simulate(client: str, server: str, scenario: str = "default") -> RunRecord:
-    return run(parse_peer(client, "client"), parse_peer(server, "server"), scenario)
+    return run(parse_peer(client, "client", WITH_VENDOR), parse_peer(server, "server", WITH_VENDOR),
+               scenario)
 
 
 def sent(record: RunRecord, method: str) -> list[Any]:
