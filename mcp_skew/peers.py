@@ -27,8 +27,7 @@ from .errors import UsageError
 from .probe import load_probe_peer
 from .realpeers._named import known_names, named_peer
 from .simulator import PeerSpec, parse_peer, with_quirks
-from .simulator._quirks import Role
-from .versions import REGISTRY, Registry
+from .versions import REGISTRY, Registry, Role
 
 __all__ = ["BUILTIN_RESOLVER", "NAMED_RESOLVERS", "NamedResolver", "named_peer_names",
            "resolve_peer"]

@@ -13,7 +13,7 @@ import pytest
 
 from mcp_skew.realpeers._drift import Install, prepare
 from mcp_skew.realpeers._named import Resolved, resolve
-from mcp_skew.simulator._quirks import Role
+from mcp_skew.versions import Role
 
 __all__ = ["install_all", "installed_model"]
 

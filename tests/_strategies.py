@@ -5,8 +5,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from mcp_skew.simulator import KINDS, QUIRKS, PeerSpec, parse_peer
-from mcp_skew.simulator._quirks import Role
-from mcp_skew.versions import REGISTRY, Era
+from mcp_skew.versions import REGISTRY, Era, Role
 
 __all__ = ["VALUES", "peers"]
 

@@ -31,8 +31,7 @@ from ..matrix import FORMATS, VIEWS, Matrix, build_matrix, builtin_peers, labell
 from ..matrix._render_text import render_text
 from ..peers import resolve_peer
 from ..simulator import SCENARIOS, PeerSpec
-from ..simulator._quirks import Role
-from ..versions import Registry
+from ..versions import Registry, Role
 
 __all__ = ["Progress", "register", "text_width"]
 

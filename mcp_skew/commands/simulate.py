@@ -36,7 +36,7 @@ def _main(args: argparse.Namespace) -> int:
     server = resolve_peer(args.server, "server", args.registry)
     record = run(client, server, args.scenario)
     if args.json:
-        print(json.dumps(record.to_dict(), indent=2))
+        print(json.dumps(record.to_document(), indent=2))
     elif args.trace:
         print(render_trace(record))
     else:

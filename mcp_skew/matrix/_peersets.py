@@ -24,8 +24,7 @@ from typing import Final
 
 from ..errors import UsageError
 from ..simulator import PeerSpec, parse_peer
-from ..simulator._quirks import Role
-from ..versions import BUILTIN, REGISTRY, Era, Registry
+from ..versions import BUILTIN, REGISTRY, Era, Registry, Role
 
 __all__ = [
     "BUILTIN_CLIENTS",

@@ -67,9 +67,9 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final
 
-from ..versions import Change, Deprecation, Direction, Impact, Kind, Method, Profile, TableDelta
+from ..versions import Change, Deprecation, Direction, Impact, Kind, Method, Profile, Role, TableDelta
 
 __all__ = [
     "ROLES",
@@ -83,7 +83,6 @@ __all__ = [
     "role_severity",
 ]
 
-Role = Literal["server", "client"]
 ROLES: Final[tuple[Role, ...]] = ("server", "client")
 
 

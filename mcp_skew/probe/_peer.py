@@ -26,8 +26,7 @@ from typing import Any, Final
 
 from ..errors import UsageError
 from ..simulator import PeerSpec, Transcript, parse_peer
-from ..simulator._quirks import Role
-from ..versions import REGISTRY, Era
+from ..versions import REGISTRY, Era, Role
 from ._clients import BOGUS_REVISION, MISSING_URI, UNKNOWN_METHOD
 from ._exchanges import Exchange, modern_version
 

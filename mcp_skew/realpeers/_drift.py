@@ -51,9 +51,8 @@ from ..simulator import (
     Transcript,
     parse_peer,
 )
-from ..simulator._quirks import Role
 from ..simulator._scenario import LIST_TOOLS, play
-from ..versions import REGISTRY
+from ..versions import REGISTRY, Message, Role
 from ._envs import EnvironmentUnavailable, ensure_npm_env, ensure_python_env
 from ._named import ROLES, Family, Line, Model, Package, Resolved, known_names, resolve
 
@@ -110,7 +109,6 @@ REQUEST_TIMEOUT_MS: Final = 5_000
 #: How long a raw probe waits for each answer before calling it "none" (ms).
 RAW_TIMEOUT_MS: Final = 2_000
 
-Message = dict[str, Any]
 
 
 def _raw_request(msg_id: int, method: str, params: Message | None = None, *,

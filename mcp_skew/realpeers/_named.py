@@ -32,7 +32,7 @@ from typing import Final, Literal
 
 from ..errors import UsageError
 from ..simulator import PeerSpec, parse_peer
-from ..simulator._quirks import Role
+from ..versions import Role
 
 __all__ = [
     "FAMILIES",

@@ -31,7 +31,7 @@ from typing import Any
 
 from ..matrix._build import Matrix
 from ..simulator import PeerSpec
-from ..simulator._quirks import Role
+from ..versions import Role
 from ._drift import Install, client_command, prepare, server_command
 from ._named import REAL_CLIENTS, REAL_SERVERS, Resolved, builtin_peer, resolve
 

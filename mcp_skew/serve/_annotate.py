@@ -33,12 +33,11 @@ from typing import Any
 from ..simulator import Finding, check_result
 from ..simulator import _wire as w
 from ..simulator._findings import FindingCode, Severity
-from ..versions import REGISTRY, Era, Profile
+from ..versions import REGISTRY, Era, Message, Profile
 from ._log import LogEntry
 
 __all__ = ["Annotation", "Annotator", "Pending", "Side", "annotate"]
 
-Message = dict[str, Any]
 
 CITE_PROBE = "2026-07-28: basic/transports/stdio.mdx §Backward Compatibility"
 CITE_LIFECYCLE = "basic/lifecycle.mdx §Version Negotiation"

@@ -52,7 +52,7 @@ from urllib.parse import urlsplit
 from ..errors import UsageError
 from ..simulator import PeerSpec, Reaction, SimServer
 from ..simulator import _wire as w
-from ..versions import Profile
+from ..versions import Message, Profile
 from ._log import LogWriter
 from ._stdio import Say, describe
 
@@ -66,7 +66,6 @@ __all__ = [
     "server_url",
 ]
 
-Message = dict[str, Any]
 
 #: JSON-RPC error code -> HTTP status on the modern path (2026-07-28 status cheat-sheet).
 MODERN_STATUS: Final[Mapping[int, int]] = {

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..simulator import PeerSpec
+from ..versions import Message
 from ._annotate import Annotation, annotate
 from ._child import Child
 from ._log import NO_MESSAGE, LogEntry, decode_line
@@ -43,7 +44,6 @@ __all__ = [
 ]
 
 Verdict = Literal["same", "differs", "missing"]
-Message = dict[str, Any]
 
 
 def outcome(message: Message | None) -> str:

@@ -24,12 +24,12 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from ..simulator import PeerSpec, Reaction, SimServer
+from ..versions import Message
 from ._log import LogWriter, decode_line
 
 __all__ = ["Say", "StdioServer", "describe", "encode", "serve_stdio"]
 
 Say = Callable[[str], None]
-Message = dict[str, Any]
 
 #: Exit code when the simulated server ends itself (``silent-exit`` and the like).
 EXIT_QUIRK = 1

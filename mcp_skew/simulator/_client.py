@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..versions import REGISTRY, Era, Profile, Registry
+from ..versions import REGISTRY, Era, Message, Profile, Registry
 from . import _wire as w
 from ._events import Closed, Event, Reply, Timeout
 from ._findings import Finding
@@ -46,7 +46,6 @@ Mark = Literal["direct", "downgraded", "era-fallback", "re-probe", "retry-32022"
 DISCOVER = "server/discover"
 #: What a modern client without ``server/discover`` opens with.
 FIRST_REQUEST = "tools/list"
-Message = dict[str, Any]
 
 
 @dataclass(slots=True)

@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..versions import Message
+
 __all__ = ["Closed", "Event", "Reply", "Timeout"]
 
-Message = dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,13 +24,13 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar
 
+from ..versions import Message
 from ._events import Event
 
 __all__ = ["Action", "Finished", "Machine", "Notify", "Observer", "Restart", "Send", "Steps", "drive"]
 
-Message = dict[str, Any]
 T = TypeVar("T")
 
 

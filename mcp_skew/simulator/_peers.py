@@ -23,17 +23,16 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Final, Literal
+from typing import Final
 
 from ..errors import UsageError
-from ..versions import REGISTRY, Era, Profile, Registry
+from ..versions import REGISTRY, Era, PeerKind, Profile, Registry, Role
 from ._policy import ClientPolicy, ServerPolicy
-from ._quirks import QUIRKS, Role, client_policy, server_policy
+from ._quirks import QUIRKS, client_policy, server_policy
 
 __all__ = ["KINDS", "PeerSpec", "parse_peer", "with_quirks"]
 
-Kind = Literal["legacy", "modern", "dual"]
-KINDS: Final[tuple[Kind, ...]] = ("legacy", "modern", "dual")
+KINDS: Final[tuple[PeerKind, ...]] = ("legacy", "modern", "dual")
 #: Where named (``NAME@VERSION``) and saved (``@FILE``) peers are resolved, for the error.
 RESOLVED_ABOVE: Final = "mcp_skew.peers.resolve_peer"
 
@@ -42,7 +41,7 @@ RESOLVED_ABOVE: Final = "mcp_skew.peers.resolve_peer"
 class PeerSpec:
     """A simulated peer: what it supports and how it behaves."""
 
-    kind: Kind
+    kind: PeerKind
     revisions: tuple[str, ...]  #: newest first
     quirks: tuple[tuple[str, str | None], ...] = ()  #: (name, value), in spec order
     label: str = ""  #: a short name for tables; defaults to the notation
@@ -117,7 +116,7 @@ def _revisions(text: str, spec: str, registry: Registry) -> tuple[str, ...]:
     return registry.ordered(revs)
 
 
-def _check_kind(kind: Kind, revs: tuple[str, ...], spec: str, registry: Registry) -> None:
+def _check_kind(kind: PeerKind, revs: tuple[str, ...], spec: str, registry: Registry) -> None:
     eras = {registry.get(r).era for r in revs}
     if kind == "legacy" and eras != {Era.LEGACY}:
         raise UsageError(f"peer spec {spec!r}: a legacy peer takes legacy revisions only "
@@ -130,7 +129,7 @@ def _check_kind(kind: Kind, revs: tuple[str, ...], spec: str, registry: Registry
                          "one modern revision")
 
 
-def _quirk(text: str, role: Role, kind: Kind, spec: str,
+def _quirk(text: str, role: Role, kind: PeerKind, spec: str,
            registry: Registry) -> tuple[str, str | None]:
     name, _, value = text.partition("=")
     quirk = QUIRKS.get(name)
@@ -189,7 +188,7 @@ def parse_peer(spec: str, role: Role, registry: Registry = REGISTRY) -> PeerSpec
                          "or dual (or a bare revision)")
     revs = _revisions(rev_text, spec, registry)
     if kind_text:
-        kind: Kind = kind_text
+        kind: PeerKind = kind_text
     else:
         if len(revs) != 1:
             raise UsageError(f"peer spec {spec!r}: name the kind for several revisions "

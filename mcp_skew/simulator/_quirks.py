@@ -12,11 +12,11 @@ import functools
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from ..versions import Role
 from ._policy import ClientPolicy, Effect, ServerPolicy, compose
 
 __all__ = ["QUIRKS", "Quirk", "Role", "client_policy", "server_policy"]
 
-Role = Literal["client", "server"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ as the spec's era table says (2026-07-28 ``basic/versioning.mdx``
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from ..versions import Era
 from ._client import Mark, Session, SimClient
@@ -22,7 +22,15 @@ from ._peers import PeerSpec
 from ._scenario import SCENARIOS, StepResult, play
 from ._server import SimServer
 
-__all__ = ["RunRecord", "run"]
+__all__ = ["RUN_FORMAT", "RUN_FORMAT_VERSION", "RunRecord", "run"]
+
+#: ``simulate --json`` prints one document of this format (:meth:`RunRecord.to_document`).
+RUN_FORMAT: Final = "mcp-skew-run"
+#: Bump when a key changes meaning or goes away (adding keys keeps the version).
+#: 1 (unversioned): ``transcript`` held messages ``{t_ms, dir, message}`` and ``events``
+#: the rest ``{t_ms, event, after}``. 2: ``transcript`` is the list of transcript
+#: records (``_transcript_model``), messages and events in order; ``events`` is gone.
+RUN_FORMAT_VERSION: Final = 2
 
 
 @dataclass(slots=True)
@@ -70,9 +78,12 @@ class RunRecord:
             "findings": [f.to_dict() for f in (*self.session.findings, *self.findings)],
         }
         if transcript:
-            out["transcript"] = [e.to_dict() for e in self.transcript.entries]
-            out["events"] = [n.to_dict() for n in self.transcript.notes]
+            out["transcript"] = self.transcript.records()
         return out
+
+    def to_document(self) -> dict[str, Any]:
+        """What ``simulate --json`` prints: :meth:`to_dict` under its format and version."""
+        return {"format": RUN_FORMAT, "format_version": RUN_FORMAT_VERSION, **self.to_dict()}
 
 
 def _features_lost(client: PeerSpec, session: Session) -> list[str]:

@@ -30,14 +30,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..versions import Era, Profile
+from ..versions import Era, Message, Profile
 from . import _wire as w
 from ._peers import PeerSpec
 from ._policy import ServerPolicy
 
 __all__ = ["Reaction", "SimServer"]
 
-Message = dict[str, Any]
 
 TOOLS = (
     {"name": "echo", "title": "Echo", "description": "Returns its text argument.",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..versions import Profile
+from ..versions import Message, Profile
 
 __all__ = [
     "CAPS_KEY",
@@ -32,7 +32,6 @@ CAPS_KEY: Final = "io.modelcontextprotocol/clientCapabilities"
 CLIENT_INFO_KEY: Final = "io.modelcontextprotocol/clientInfo"
 SERVER_INFO_KEY: Final = "io.modelcontextprotocol/serverInfo"
 
-Message = dict[str, Any]
 
 
 def _capabilities(keys: frozenset[str], wanted: tuple[str, ...]) -> dict[str, Any]:

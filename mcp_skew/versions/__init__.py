@@ -32,6 +32,7 @@ from ._profile import (
     create,
 )
 from ._registry import BUILTIN, LATEST, REGISTRY, Registry, UnknownRevision, registry_for
+from ._words import Message, PeerKind, Role, WireDirection
 
 __all__ = [
     "BUILTIN",
@@ -47,14 +48,18 @@ __all__ = [
     "ErrorCode",
     "Impact",
     "Kind",
+    "Message",
     "Method",
+    "PeerKind",
     "Profile",
     "ProfileDefinitionError",
     "ProfileFileError",
     "Registry",
+    "Role",
     "Step",
     "TableDelta",
     "UnknownRevision",
+    "WireDirection",
     "changes_between",
     "create",
     "load_entry_points",

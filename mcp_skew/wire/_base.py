@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import IO, Any, Literal, Protocol
 
 from ..simulator import Closed, Event, Reply, Timeout, Transcript
+from ..versions import Message
 
 __all__ = [
     "JsonlRecorder",
@@ -38,7 +39,6 @@ __all__ = [
     "TransportError",
 ]
 
-Message = dict[str, Any]
 Direction = Literal["c2s", "s2c"]
 
 

@@ -42,8 +42,7 @@ from hypothesis import strategies as st
 
 from mcp_skew.simulator import QUIRKS, SCENARIOS, PeerSpec, RunRecord, parse_peer, run
 from mcp_skew.simulator import _wire as w
-from mcp_skew.simulator._quirks import Role
-from mcp_skew.versions import REGISTRY, Era
+from mcp_skew.versions import REGISTRY, Era, Role
 
 SETTINGS = settings(max_examples=100, deadline=None)
 

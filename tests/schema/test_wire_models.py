@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
 
+from mcp_skew.versions import Era
 from mcp_skew.versions import models as wm
 from mcp_skew.versions.models import (
     MODEL_REVISIONS,
@@ -44,8 +45,8 @@ M26 = wm.r2026_07_28
 MODULES = {
     mod.MODELS.revision: mod for mod in (wm.r2024_11_05, wm.r2025_03_26, wm.r2025_06_18, wm.r2025_11_25, M26)
 }
-LEGACY = tuple(rev for rev in MODEL_REVISIONS if models_for(rev).era == "legacy")
-MODERN = tuple(rev for rev in MODEL_REVISIONS if models_for(rev).era == "modern")
+LEGACY = tuple(rev for rev in MODEL_REVISIONS if models_for(rev).era is Era.LEGACY)
+MODERN = tuple(rev for rev in MODEL_REVISIONS if models_for(rev).era is Era.MODERN)
 P = "io.modelcontextprotocol/"
 
 # Supersets of every revision's fields; ``_fit`` keeps what a revision's model declares.
@@ -180,7 +181,7 @@ def _results(m: RevisionModels) -> dict[str, tuple[str, WireModel]]:
     """One result per modelled method (and its schema definition), with every field the revision has."""
     common: dict[str, Any] = {}
     cached: dict[str, Any] = {}
-    if m.era == "modern":
+    if m.era is Era.MODERN:
         common = {"resultType": "complete", "_meta": {"serverInfo": _build(m.Implementation, IMPL)}}
         cached = {**common, "ttlMs": 60_000, "cacheScope": "private"}
     blocks = {"content": [CONTENT[tag] for tag in m.content_blocks], "structuredContent": {"celsius": 21.5}}
@@ -219,7 +220,7 @@ def _result_cases(m: RevisionModels) -> list[Case]:
     cases: list[Case] = []
     for key, (name, result) in _results(m).items():
         cases.append((key, name, to_wire(result)))
-        if m.era == "modern":  # 2026-07-28 names a typed response per result
+        if m.era is Era.MODERN:  # 2026-07-28 names a typed response per result
             cases.append((key + "-response", name + "Response", _response(m, result)))
     return cases
 
@@ -290,7 +291,7 @@ def _cases() -> list[Any]:
     params = []
     for rev in MODEL_REVISIONS:
         m = models_for(rev)
-        cases = (legacy_cases(m) if m.era == "legacy" else modern_cases(m)) + _request_cases(m)
+        cases = (legacy_cases(m) if m.era is Era.LEGACY else modern_cases(m)) + _request_cases(m)
         cases += _result_cases(m)
         if not m.JSONRPCErrorResponse.model_fields["id"].is_required():
             no_id = _error(m, {"code": -32700, "message": "Parse error"}, with_id=False)

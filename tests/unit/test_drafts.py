@@ -30,8 +30,7 @@ import pytest
 from mcp_skew.cli import main
 from mcp_skew.simulator import PeerSpec, RunRecord, SimServer, parse_peer, run
 from mcp_skew.simulator import _wire as w
-from mcp_skew.simulator._quirks import Role
-from mcp_skew.versions import REGISTRY, Registry, with_profile_files
+from mcp_skew.versions import REGISTRY, Registry, Role, with_profile_files
 
 BASE = "2026-07-28"
 TENANT = "io.example/tenant"

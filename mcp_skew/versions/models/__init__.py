@@ -15,6 +15,7 @@ Public API: everything in ``__all__`` below and the revision modules' own
 ``__all__``. Modules starting with ``_`` are private.
 """
 
+from mcp_skew.versions._profile import Era
 from mcp_skew.versions.models import (
     r2024_11_05,
     r2025_03_26,
@@ -50,7 +51,7 @@ from mcp_skew.versions.models._jsonrpc import (
     MethodNotFoundError,
     ParseError,
 )
-from mcp_skew.versions.models._namespace import Era, RevisionModels
+from mcp_skew.versions.models._namespace import RevisionModels
 from mcp_skew.versions.models._registry import (
     MODEL_REVISIONS,
     models_for,

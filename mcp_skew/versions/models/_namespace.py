@@ -12,8 +12,9 @@ objects.
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Final, Literal
+from typing import Any, Final
 
+from mcp_skew.versions._profile import Era
 from mcp_skew.versions.models._base import WireModel
 from mcp_skew.versions.models._jsonrpc import (
     ErrorObject,
@@ -22,10 +23,8 @@ from mcp_skew.versions.models._jsonrpc import (
     JSONRPCResultResponse,
 )
 
-__all__ = ["COMMON_SLOTS", "ERA_SLOTS", "Era", "RevisionModels"]
+__all__ = ["COMMON_SLOTS", "ERA_SLOTS", "RevisionModels"]
 
-#: ``legacy`` = ``initialize`` handshake; ``modern`` = per-request ``_meta``.
-Era = Literal["legacy", "modern"]
 
 #: Slots every revision module defines (or re-exports) under the slot's own name.
 COMMON_SLOTS: Final = (
@@ -44,8 +43,8 @@ COMMON_SLOTS: Final = (
 #: Era-specific slots a revision module of that era defines; the other era's stay ``None``.
 ERA_SLOTS: Final[Mapping[Era, tuple[str, ...]]] = MappingProxyType(
     {
-        "legacy": ("InitializeRequestParams", "InitializeResult"),
-        "modern": (
+        Era.LEGACY: ("InitializeRequestParams", "InitializeResult"),
+        Era.MODERN: (
             "RequestMeta",
             "ResultMeta",
             "DiscoverRequestParams",

@@ -15,6 +15,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import Field
 
+from mcp_skew.versions._profile import Era
 from mcp_skew.versions.models._base import OpenModel, Priority, Role, WireModel
 from mcp_skew.versions.models._jsonrpc import (
     ErrorObject,
@@ -344,7 +345,7 @@ LEGACY_ERRORS: Final[Mapping[int, type[ErrorObject]]] = MappingProxyType(
 
 MODELS: Final = RevisionModels.collect(
     "2024-11-05",
-    "legacy",
+    Era.LEGACY,
     globals(),
     error_response=JSONRPCError,
     content_blocks=MappingProxyType(

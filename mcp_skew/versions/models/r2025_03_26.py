@@ -17,6 +17,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import Field
 
+from mcp_skew.versions._profile import Era
 from mcp_skew.versions.models import r2024_11_05 as _previous
 from mcp_skew.versions.models._base import WireModel
 from mcp_skew.versions.models._jsonrpc import (
@@ -160,7 +161,7 @@ class CallToolResult(WireModel):
 
 MODELS: Final = RevisionModels.collect(
     "2025-03-26",
-    "legacy",
+    Era.LEGACY,
     globals(),
     error_response=JSONRPCError,
     content_blocks=MappingProxyType(

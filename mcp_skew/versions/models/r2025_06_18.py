@@ -19,6 +19,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import Field
 
+from mcp_skew.versions._profile import Era
 from mcp_skew.versions.models import r2024_11_05 as _r2024
 from mcp_skew.versions.models import r2025_03_26 as _previous
 from mcp_skew.versions.models._base import WireModel
@@ -269,7 +270,7 @@ class ListPromptsResult(_r2024.ListPromptsResult):
 
 MODELS: Final = RevisionModels.collect(
     "2025-06-18",
-    "legacy",
+    Era.LEGACY,
     globals(),
     error_response=JSONRPCError,
     content_blocks=MappingProxyType(

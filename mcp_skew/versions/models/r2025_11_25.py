@@ -20,6 +20,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import Field
 
+from mcp_skew.versions._profile import Era
 from mcp_skew.versions.models import r2024_11_05 as _r2024
 from mcp_skew.versions.models import r2025_06_18 as _previous
 from mcp_skew.versions.models._base import WireModel
@@ -313,7 +314,7 @@ ERRORS: Final[Mapping[int, type[ErrorObject]]] = MappingProxyType(
 
 MODELS: Final = RevisionModels.collect(
     "2025-11-25",
-    "legacy",
+    Era.LEGACY,
     globals(),
     error_response=JSONRPCErrorResponse,
     content_blocks=MappingProxyType(

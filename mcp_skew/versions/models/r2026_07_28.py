@@ -22,6 +22,7 @@ from typing import Any, Final, Literal
 
 from pydantic import Field, NonNegativeInt
 
+from mcp_skew.versions._profile import Era
 from mcp_skew.versions.models import r2025_03_26 as _r2025_03
 from mcp_skew.versions.models._base import (
     CacheScope,
@@ -424,7 +425,7 @@ ERRORS: Final[Mapping[int, type[ErrorObject]]] = MappingProxyType(
 
 MODELS: Final = RevisionModels.collect(
     "2026-07-28",
-    "modern",
+    Era.MODERN,
     globals(),
     error_response=JSONRPCErrorResponse,
     content_blocks=MappingProxyType(
