@@ -17,8 +17,12 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..simulator import Link, PeerSpec, Reply, Session, Timeout, parse_peer
+from ..simulator import Link, PeerSpec, Reply, Session, parse_peer
+from ..simulator import _path as steps
 from ..simulator import _wire as w
+from ..simulator._client import describe
+from ..simulator._machine import Machine, Notify, Restart, Steps, ask, drive
+from ..simulator._path import Step
 from ..versions import BUILTIN, REGISTRY, Era, Registry
 
 __all__ = [
@@ -59,16 +63,6 @@ def builtin_clients(registry: Registry = REGISTRY) -> tuple[PeerSpec, ...]:
     return tuple(parse_peer(spec, "client", registry) for spec in specs)
 
 
-def _describe(event: Any) -> str:
-    if isinstance(event, Reply):
-        if event.error is not None:
-            return f"error {event.code}"
-        return "result"
-    if isinstance(event, Timeout):
-        return f"timeout after {event.after_ms} ms"
-    return "server exited"
-
-
 def _initialize(revision: str, msg_id: int) -> dict[str, Any]:
     params = {"protocolVersion": revision, "capabilities": {}, "clientInfo": dict(_INFO)}
     return {"jsonrpc": "2.0", "id": msg_id, "method": "initialize", "params": params}
@@ -79,41 +73,50 @@ def _modern_request(msg_id: int, method: str, revision: str) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": msg_id, "method": method, "params": {"_meta": meta}}
 
 
-def _legacy_part(link: Link, session: Session, timeout_ms: int) -> None:
-    session.path.append(f"initialize {BOGUS_REVISION}")
-    event = link.request(_initialize(BOGUS_REVISION, 1), timeout_ms)
+def _legacy_part(session: Session, timeout_ms: int) -> Steps[None]:
+    session.path.append(steps.request("initialize", BOGUS_REVISION))
+    event = yield from ask(_initialize(BOGUS_REVISION, 1), timeout_ms)
     session.round_trips += 1
     if not (isinstance(event, Reply) and event.result is not None):
-        session.path.append(_describe(event))
+        session.path.append(describe(event))
         return
-    session.path.append(f"answered {event.result.get('protocolVersion')}")
-    link.notify(w.notification("notifications/initialized"))
-    session.path.append(UNKNOWN_METHOD)
+    session.path.append(steps.answered(event.result.get("protocolVersion")))
+    yield Notify(w.notification("notifications/initialized"))
+    session.path.append(Step(UNKNOWN_METHOD, "request", method=UNKNOWN_METHOD))
     unknown = {"jsonrpc": "2.0", "id": 2, "method": UNKNOWN_METHOD, "params": {}}
-    session.path.append(_describe(link.request(unknown, timeout_ms)))
+    session.path.append(describe((yield from ask(unknown, timeout_ms))))
     session.round_trips += 1
 
 
-def _modern_part(link: Link, session: Session, timeout_ms: int) -> None:
-    session.path.append(f"discover {BOGUS_REVISION}")
-    event = link.request(_modern_request(3, "server/discover", BOGUS_REVISION), timeout_ms)
+def _modern_part(session: Session, timeout_ms: int) -> Steps[None]:
+    session.path.append(steps.request("server/discover", BOGUS_REVISION))
+    event = yield from ask(_modern_request(3, "server/discover", BOGUS_REVISION), timeout_ms)
     session.round_trips += 1
-    session.path.append(_describe(event))
+    session.path.append(describe(event))
     newest = REGISTRY.ordered([p.revision for p in BUILTIN if p.era is Era.LEGACY])[0]
-    session.path.append(f"initialize {newest}")
-    again = link.request(_initialize(newest, 4), timeout_ms)
+    session.path.append(steps.request("initialize", newest))
+    again = yield from ask(_initialize(newest, 4), timeout_ms)
     session.round_trips += 1
-    session.path.append(_describe(again))
+    session.path.append(describe(again))
 
 
-def run_prober(link: Link, timeout_ms: int) -> Session:
-    """The prober's exchanges; what they mean is read from the transcript afterwards."""
+def prober(timeout_ms: int) -> Machine[Session]:
+    """The prober as a driven machine (:mod:`mcp_skew.simulator._machine`)."""
+    return Machine(_prober(timeout_ms))
+
+
+def _prober(timeout_ms: int) -> Steps[Session]:
     session = Session()
-    _legacy_part(link, session, timeout_ms)
-    session.path.append("restart")
-    if not link.restart():
+    yield from _legacy_part(session, timeout_ms)
+    session.path.append(steps.restart())
+    if (yield Restart()) is not None:
         return session.fail("could not start a fresh server process")
-    _modern_part(link, session, timeout_ms)
+    yield from _modern_part(session, timeout_ms)
     session.status = "ok"
     session.reason = "probed with a revision no server supports"
     return session
+
+
+def run_prober(link: Link, timeout_ms: int) -> Session:
+    """The prober's exchanges over ``link``; what they mean is read from the transcript afterwards."""
+    return drive(prober(timeout_ms), link)

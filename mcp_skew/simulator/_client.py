@@ -32,14 +32,16 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..versions import REGISTRY, Era, Message, Profile, Registry
+from . import _path as steps
 from . import _wire as w
 from ._events import Closed, Event, Reply, Timeout
 from ._findings import Finding
 from ._link import Link, LinkObserver
-from ._machine import Machine, Notify, Observer, Restart, Send, Steps, drive
+from ._machine import Machine, Notify, Observer, Restart, Send, Steps, ask, drive
+from ._path import Step
 from ._peers import PeerSpec
 
-__all__ = ["Mark", "Session", "SimClient", "check_result"]
+__all__ = ["Mark", "Session", "SimClient", "check_result", "describe"]
 
 Mark = Literal["direct", "downgraded", "era-fallback", "re-probe", "retry-32022", "failed"]
 #: How a modern client learns what a server supports, where its revision has it.
@@ -55,7 +57,7 @@ class Session:
     status: Literal["ok", "failed"] = "failed"
     revision: str | None = None
     era: Era | None = None
-    path: list[str] = field(default_factory=list)
+    path: list[Step] = field(default_factory=list)  #: typed steps that read as text
     reason: str = ""
     round_trips: int = 0
     server_capabilities: dict[str, Any] = field(default_factory=dict)
@@ -91,7 +93,7 @@ class Session:
     def accept(self, revision: str, era: Era, reason: str = "") -> Session:
         self.status, self.revision, self.era = "ok", revision, era
         self.reason = reason
-        self.path.append(f"accepted {revision}")
+        self.path.append(steps.accepted(revision))
         return self
 
 
@@ -112,14 +114,13 @@ def check_result(profile: Profile, method: str, result: dict[str, Any], index: i
     return found
 
 
-def _describe(event: Event) -> str:
+def describe(event: Event) -> Step:
+    """The path step an event is: ``result``, ``error CODE``, ``timeout after N ms``, ``server exited``."""
     if isinstance(event, Reply):
-        if event.error is not None:
-            return f"error {event.code}"
-        return "result"
+        return steps.error(event.code) if event.error is not None else steps.result()
     if isinstance(event, Timeout):
-        return f"timeout after {event.after_ms} ms"
-    return "server exited"
+        return steps.timeout(event.after_ms)
+    return steps.exited()
 
 
 def _error_text(reply: Reply) -> str:
@@ -172,9 +173,7 @@ class SimClient:
     @staticmethod
     def _send(session: Session, message: Message, timeout_ms: int) -> Steps[Event]:
         session.round_trips += 1
-        event = yield Send(message, timeout_ms)
-        assert event is not None
-        return event
+        return (yield from ask(message, timeout_ms))
 
     def _legacy(self, session: Session) -> Steps[Session]:
         revisions = self.spec.legacy
@@ -182,21 +181,21 @@ class SimClient:
         profile = self.spec.profile(asked)
         params = {"protocolVersion": asked, "capabilities": w.client_capabilities(profile),
                   "clientInfo": w.implementation("mcp-skew-client")}
-        session.path.append(f"initialize {asked}")
+        session.path.append(steps.request("initialize", asked))
         event = yield from self._send(session, w.request(profile, self.next_id(), "initialize", params),
                                       self.request_timeout_ms)
         if not isinstance(event, Reply):
-            session.path.append(_describe(event))
-            return session.fail(f"initialize {asked}: {_describe(event)}")
+            session.path.append(describe(event))
+            return session.fail(f"initialize {asked}: {describe(event)}")
         if event.error is not None:
-            session.path.append(_describe(event))
+            session.path.append(describe(event))
             return session.fail(f"initialize {asked} rejected: {_error_text(event)}")
         result = event.result or {}
         answered = result.get("protocolVersion")
         if answered != asked:
-            session.path.append(f"counter-offer {answered}")
+            session.path.append(steps.counter_offer(answered))
             if answered not in revisions or self.policy.exact:
-                session.path.append("disconnect")
+                session.path.append(steps.disconnect())
                 why = ("this client demands the exact revision it asked for"
                        if answered in revisions else "which this client does not support")
                 return session.fail(f"server answered {answered}, {why}")
@@ -216,13 +215,12 @@ class SimClient:
         rev = revisions[0]
         for attempt in range(2):
             profile = self.spec.profile(rev)
-            short = "discover" if method == "server/discover" else method
-            session.path.append(f"{short} {rev}")
+            session.path.append(steps.request(method, rev))
             index = obs.position()
             event = yield from self._send(session, w.request(profile, self.next_id(), method), timeout_ms)
             if isinstance(event, Reply) and event.result is not None:
                 return self._modern_result(session, profile, method, event.result, index + 1), None
-            session.path.append(_describe(event))
+            session.path.append(describe(event))
             modern_codes = {profile.error(n).code for n in profile.names("modern_error_codes")}
             if not isinstance(event, Reply) or event.code not in modern_codes:
                 return session, event
@@ -232,14 +230,14 @@ class SimClient:
                 if event.code != profile.error("UnsupportedProtocolVersion").code:
                     return session, event  # the caller falls back to initialize
                 if attempt == 0 and common:
-                    session.path.append(f"retry {common[0]}")  # once, even at the same revision
+                    session.path.append(steps.retry(common[0]))  # once, even at the same revision
                     rev, session.retried = common[0], True
                     continue
                 named = ((event.error or {}).get("data") or {}).get("supported")
                 if not isinstance(named, list) or any(r in self.spec.legacy for r in named):
                     return session, event  # unreadable, or names a handshake revision: fall back
             if attempt == 0 and common and common[0] != rev:
-                session.path.append(f"retry {common[0]}")
+                session.path.append(steps.retry(common[0]))
                 rev = common[0]
                 session.retried = True
                 continue
@@ -253,7 +251,7 @@ class SimClient:
     def _not_modern(self, session: Session, method: str, event: Event,
                     why: str = "a modern-only client cannot talk to a server that is not modern",
                     ) -> Session:
-        what = _error_text(event) if isinstance(event, Reply) else _describe(event)
+        what = _error_text(event) if isinstance(event, Reply) else describe(event)
         return session.fail(f"{method}: {what}; {why}")
 
     def _modern_result(self, session: Session, profile: Profile, method: str,
@@ -268,7 +266,7 @@ class SimClient:
             if not common:
                 return session.fail(f"server/discover offers {offered}; no revision in common")
             if common[0] != revision:
-                session.path.append(f"choose {common[0]}")
+                session.path.append(steps.choose(common[0]))
                 session.downgraded = True
                 revision = common[0]
             session.server_capabilities = dict(result.get("capabilities") or {})
@@ -288,15 +286,15 @@ class SimClient:
             return session.fail("the server exited during the server/discover probe; "
                                 "this client gives up")
         if self.policy.fallback_only_32601 and not (isinstance(probe, Reply) and probe.code == -32601):
-            return session.fail(f"probe got {_describe(probe)}; this client falls back only on -32601")
+            return session.fail(f"probe got {describe(probe)}; this client falls back only on -32601")
         if isinstance(probe, Closed | Timeout) and self.policy.restart:
             # the probe ran in a process that may be dead or wedged: fall back on a fresh one
             yield Restart()
-            session.path.append("restart")
+            session.path.append(steps.restart())
         session.fell_back = True
         session = yield from self._legacy(session)
-        if session.status == "failed" and isinstance(probe, Timeout) and session.path[-1].startswith("error"):
-            session.path.append("re-probe")
+        if session.status == "failed" and isinstance(probe, Timeout) and session.path[-1].kind == "error":
+            session.path.append(steps.re_probe())
             session.fell_back, session.reprobed = False, True
             session, again = yield from self._modern(obs, session, probe_method,
                                                      self.request_timeout_ms)

@@ -27,9 +27,20 @@ from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
 from ..versions import Message
-from ._events import Event
+from ._events import Closed, Event
 
-__all__ = ["Action", "Finished", "Machine", "Notify", "Observer", "Restart", "Send", "Steps", "drive"]
+__all__ = [
+    "Action",
+    "Finished",
+    "Machine",
+    "Notify",
+    "Observer",
+    "Restart",
+    "Send",
+    "Steps",
+    "ask",
+    "drive",
+]
 
 T = TypeVar("T")
 
@@ -51,7 +62,8 @@ class Notify:
 
 @dataclass(frozen=True, slots=True)
 class Restart:
-    """Replace the server process (stdio) with a fresh one; nothing to answer (``None``)."""
+    """Replace the server process (stdio) with a fresh one; answer ``None``, or
+    :class:`~._events.Closed` when no fresh process could be started."""
 
 
 Action = Send | Notify | Restart
@@ -91,9 +103,13 @@ class Machine(Generic[T]):
         """Hand back what the last action gave: an event for a Send, else None."""
         if self._waiting is None:
             raise RuntimeError("the machine is not waiting for anything")
-        if isinstance(self._waiting, Send) != (event is not None):
-            raise RuntimeError(f"{type(self._waiting).__name__} takes "
-                               f"{'an event' if isinstance(self._waiting, Send) else 'None'}")
+        waiting = type(self._waiting).__name__
+        if isinstance(self._waiting, Send) and event is None:
+            raise RuntimeError(f"{waiting} takes an event")
+        if isinstance(self._waiting, Notify) and event is not None:
+            raise RuntimeError(f"{waiting} takes None")
+        if isinstance(self._waiting, Restart) and not (event is None or isinstance(event, Closed)):
+            raise RuntimeError(f"{waiting} takes None or Closed")
         return self._step(event, first=False)
 
     def _step(self, event: Event | None, *, first: bool) -> Action | Finished[T]:
@@ -104,6 +120,15 @@ class Machine(Generic[T]):
             return Finished(stop.value)
         self._waiting = action
         return action
+
+
+def ask(message: Message, timeout_ms: int) -> Steps[Event]:
+    """In a machine's body, ``yield from ask(...)``: send a request, get the event that ended
+    the wait."""
+    event = yield Send(message, timeout_ms)
+    if event is None:  # Machine.send refuses this; here for the type checker
+        raise RuntimeError("a Send was answered with None")
+    return event
 
 
 class Performer(Protocol):
@@ -123,7 +148,7 @@ def drive(machine: Machine[T], link: Performer) -> T:
             event = link.request(action.message, action.timeout_ms)
         elif isinstance(action, Notify):
             link.notify(action.message)
-        else:
-            link.restart()
+        elif not link.restart():
+            event = Closed("could not start a fresh server process")
         action = machine.send(event)
     return action.value
