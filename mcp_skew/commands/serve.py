@@ -61,7 +61,7 @@ def _say(quiet: bool) -> Any:
 def _main(args: argparse.Namespace) -> int:
     spec = resolve_peer(args.peer, "server", args.registry)
     say = _say(args.quiet)
-    log = LogWriter(args.record) if args.record else None
+    log = LogWriter(args.record, source="serve") if args.record else None
     try:
         if args.http is None:
             if log:

@@ -15,10 +15,13 @@ hand (:data:`EXTRA_KEYS`):
 - ``features_kept``: the features of the client's newest revision that the
   negotiated revision keeps (the simulator's ``features_lost`` is the rest).
 
-Each entry of a cell's ``events`` carries ``after`` (how many transcript
-messages came before it), so a wire log interleaves them exactly. Format
-version 1 kept that as a cell key of its own, ``event_after``; :meth:`Matrix.from_dict`
-moves it into the events, so a version-1 document reads as a version-2 one.
+A cell's ``transcript`` is the run's transcript records (the format of
+``simulator._transcript_model``, ``docs/transcripts.md``): messages and events
+in the order they happened. Format versions 1 and 2 kept messages
+(``transcript``, ``{t_ms, dir, message}``) and events (``events``, ``{t_ms,
+event, after}``; version 1 kept ``after`` in a cell key of its own,
+``event_after``) apart; :meth:`Matrix.from_dict` converts them, so an older
+document reads as a version-3 one.
 
 A :class:`Matrix` is therefore plain data: every renderer reads the same dicts,
 whether they were just built or read back from JSON (``--from``), and
@@ -60,8 +63,10 @@ __all__ = [
 
 FORMAT: Final = "mcp-skew-matrix"
 #: Bump when a key changes meaning or goes away (adding keys keeps the version).
-#: 2: the cell key ``event_after`` became ``after`` on each event (version 1 is still read).
-FORMAT_VERSION: Final = 2
+#: 2: the cell key ``event_after`` became ``after`` on each event.
+#: 3: a cell's ``transcript`` is its transcript records, messages and events in order
+#: (``ms`` for ``t_ms``); ``events`` is gone. Versions 1 and 2 are still read.
+FORMAT_VERSION: Final = 3
 #: Keys a matrix cell adds to ``RunRecord.to_dict()``.
 EXTRA_KEYS: Final = ("failure", "features_kept")
 
@@ -69,6 +74,8 @@ Outcome = Literal["works", "fallback", "fails"]
 FailureKind = Literal["era", "revision", "quirk", "negotiation"]
 Progress = Callable[[int, int], None]
 
+#: The ``dir`` of a transcript record.
+_DIRECTIONS: Final = ("c2s", "s2c", "stderr", "event")
 #: Keys every cell must have for the renderers (checked when reading JSON).
 _CELL_KEYS: Final = ("client", "server", "status", "revision", "era", "path", "mark", "reason")
 
@@ -101,25 +108,18 @@ def steps_failed(cell: dict[str, Any]) -> list[dict[str, Any]]:
     return [s for s in cell.get("steps") or () if not s.get("ok")]
 
 
-def timeline(cell: dict[str, Any]) -> list[tuple[int, str, Any]]:
-    """Messages and events in the order they happened: ``(t_ms, dir|"event", payload)``.
+def timeline(cell: dict[str, Any]) -> list[tuple[int | float, str, Any]]:
+    """Messages and events in the order they happened: ``(ms, dir|"event", payload)``.
 
-    Uses each event's ``after`` where every event has one; otherwise events go
-    before messages of the same millisecond, which is right for timeouts and restarts.
+    The payload is the message (or its line, when it was not JSON), or the event's text.
     """
-    messages = [(m["t_ms"], m["dir"], m["message"]) for m in cell.get("transcript") or ()]
-    raw = cell.get("events") or ()
-    events = [(e["t_ms"], "event", e["event"]) for e in raw]
-    after = [e.get("after") for e in raw]
-    if not all(isinstance(a, int) for a in after):
-        return sorted(messages + events, key=lambda item: (item[0], item[1] != "event"))
-    out: list[tuple[int, str, Any]] = []
-    queue = sorted(zip(after, events, strict=True), key=lambda pair: pair[0])
-    for index, message in enumerate([*messages, None]):
-        while queue and queue[0][0] <= index:
-            out.append(queue.pop(0)[1])
-        if message is not None:
-            out.append(message)
+    out: list[tuple[int | float, str, Any]] = []
+    for record in cell.get("transcript") or ():
+        if record["dir"] == "event":
+            out.append((record["ms"], "event", record.get("text", "")))
+        else:
+            out.append((record["ms"], record["dir"],
+                        record["message"] if "message" in record else record.get("line")))
     return out
 
 
@@ -207,7 +207,9 @@ def _read_cell(cell: Any, version: int) -> dict[str, Any]:
     """A checked cell of a document of format ``version``, as the current version has it.
 
     Version 1 kept the events' positions in a cell key, ``event_after``; it moves
-    into the events as ``after`` (a copy: the document read is left as it was).
+    into the events as ``after``; then versions 1 and 2 have their ``transcript``
+    and ``events`` made one list of transcript records (a copy: the document read
+    is left as it was).
     """
     if not isinstance(cell, dict):
         raise UsageError("a matrix cell must be an object")
@@ -216,13 +218,25 @@ def _read_cell(cell: Any, version: int) -> dict[str, Any]:
         raise UsageError(f"a matrix cell lacks {', '.join(missing)}")
     if cell["status"] not in ("ok", "failed") or not isinstance(cell["path"], list):
         raise UsageError("a matrix cell has a bad status or path")
-    if version >= 2 or "event_after" not in cell:
+    if version >= 3:
+        records = cell.get("transcript", [])
+        if not isinstance(records, list) or not all(
+                isinstance(r, dict) and r.get("dir") in _DIRECTIONS
+                and isinstance(r.get("ms"), int | float) for r in records):
+            raise UsageError("a matrix cell's transcript must be a list of transcript records "
+                             "(each with ms and dir)")
         return cell
     upgraded = {k: v for k, v in cell.items() if k != "event_after"}
-    after, events = cell["event_after"], cell.get("events")
+    after, events = cell.get("event_after"), cell.get("events")
     if isinstance(after, list) and isinstance(events, list) and len(after) == len(events):
         upgraded["events"] = [{**e, "after": a} if isinstance(e, dict) else e
                               for e, a in zip(events, after, strict=True)]
+    if "transcript" in upgraded or "events" in upgraded:
+        from ..simulator._transcript_model import legacy_run_records  # noqa: PLC0415 - old documents only
+
+        records = legacy_run_records(upgraded)
+        upgraded = {k: v for k, v in upgraded.items() if k != "events"}
+        upgraded["transcript"] = records
     return upgraded
 
 

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ..simulator import Finding, PeerSpec, RunRecord, Session, Transcript, run
+from ..simulator._path import Step, served_legacy
 from ..versions import REGISTRY, Era
 from ..wire import JsonlRecorder, TransportError
 from ._clients import PROBER, builtin_clients
@@ -160,7 +161,7 @@ def _recorder(opts: ProbeOptions, index: int, name: str) -> JsonlRecorder | None
 
 def _failed_run(index: int, spec: PeerSpec, target: Target, reason: str) -> ClientRun:
     session = Session()
-    session.path.append("could not start")
+    session.path.append(Step("could not start", "exited"))
     record = RunRecord(spec, server_placeholder(target), "none", session.fail(reason),
                        Transcript())
     return ClientRun(index, record, spec is PROBER, "spawn-failed")
@@ -215,7 +216,7 @@ def _era_mismatch(runs: list[ClientRun], peer: InferredPeer) -> None:
         session.findings.append(Finding(
             "era-mismatch", "error", "the server served a modern request under legacy rules",
             None, "2026-07-28: basic/versioning.mdx §Compatibility Matrix"))
-        session.path.append("served under legacy rules")
+        session.path.append(served_legacy())
         session.fail("era mismatch: the legacy server ran the request under legacy rules "
                      "(a modern-only client cannot detect this; probe with server/discover)")
         r.outcome = "incompatible"

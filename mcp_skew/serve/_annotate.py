@@ -156,6 +156,7 @@ class Annotator:
         self.initialized_early = False  #: notifications/initialized before the init answer
         self.client_closing = False  #: the client closed its end or had the server signalled
         self.seen_client = False  #: a client line was seen (a later start is a restart)
+        self.restarting = False  #: a restart event, and no line since (its start is the same)
         self.client_eof: LogEntry | None = None  #: where the client closed its end
 
     # -- helpers ----------------------------------------------------------------------
@@ -196,9 +197,11 @@ class Annotator:
             self.seen_client = True
         if entry.dir == "event":
             self._event(entry)
-        elif entry.dir == "stderr":
             return
-        elif not entry.is_json:
+        self.restarting = False
+        if entry.dir == "stderr":
+            return
+        if not entry.is_json:
             self._not_json(entry)
         elif isinstance(entry.message, list):
             self.note(entry.index, f"a JSON-RPC batch of {len(entry.message)}")
@@ -206,7 +209,7 @@ class Annotator:
                 self._message(entry, item)
         else:
             self._message(entry, entry.message)
-        if entry.dir != "event" and entry.http:
+        if entry.http:
             self._http(entry)
 
     def _http(self, entry: LogEntry) -> None:
@@ -555,7 +558,11 @@ class Annotator:
             self._client_gone(entry)
         elif entry.event == "signal":
             self.client_closing = True
-        elif entry.event == "start" and self.seen_client:
+        elif entry.event in ("start", "restart") and self.seen_client and not self.restarting:
+            # a client's restart (the simulator, the probe) and the start of the new
+            # process after it are one restart; a start alone (a proxy restarted on
+            # the same log) is one too
+            self.restarting = entry.event == "restart"
             self._restart(entry)
 
     def _restart(self, entry: LogEntry) -> None:

@@ -1,9 +1,11 @@
-"""Wire logs: JSON Lines, one object per line that crossed, flushed as it is written.
+"""Wire logs: JSON Lines, one transcript record per line, flushed as it is written.
 
 Format
 ------
-Every line of a log is one JSON object. A line that crossed the wire::
+The transcript format of :mod:`mcp_skew.simulator._transcript_model`
+(``docs/transcripts.md``): a header, then one record per line that crossed::
 
+    {"format": "mcp-skew-transcript", "format_version": 1, "source": "record", "clock": "wall"}
     {"t": "2026-08-30T09:15:02.123456Z", "ms": 52.113, "dir": "c2s",
      "line": "{\"jsonrpc\":\"2.0\",\"id\":0,...}", "message": {...}}
 
@@ -20,10 +22,14 @@ Every line of a log is one JSON object. A line that crossed the wire::
   MCP headers (``c2s``) or the response status and headers (``s2c``).
 
 An event: ``{"t", "ms", "dir": "event", "event": "exit", "text": "server exited
-with code 1", ...}`` with fields of its own (``code``, ``signal``, ``argv``).
+with code 1", ...}`` with fields of its own (``side``, ``code``, ``signal``, ``argv``, ``pid``).
 
 Joining the ``line`` values of one direction with ``\\n`` (and a final ``\\n``
 unless the last is partial) gives back the bytes that crossed, byte for byte.
+
+:func:`read_log` also reads the older formats, converted: logs without a header
+(``ms``), the probe's recordings (``t_ms``) and ``simulate --json`` runs of either
+format version.
 """
 
 from __future__ import annotations
@@ -31,13 +37,21 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any, Final, Literal
 
 from ..errors import UsageError
+from ..simulator._transcript_model import (
+    Record,
+    TranscriptError,
+    dumps,
+    header,
+    load_text,
+    parse_record,
+    record_dict,
+)
 
 __all__ = [
     "DIRECTIONS",
@@ -47,6 +61,7 @@ __all__ = [
     "LogEntry",
     "LogWriter",
     "decode_line",
+    "entry_of",
     "read_log",
 ]
 
@@ -76,19 +91,15 @@ def _parse(text: str) -> Any:
         return NO_MESSAGE
 
 
-def _dumps(record: dict[str, Any]) -> str:
-    text = json.dumps(record, ensure_ascii=False)
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # lone surrogates from invalid bytes: escape them
-        text = json.dumps(record, ensure_ascii=True)
-    return text
-
-
 class LogWriter:
-    """Appends log records to a file, one line each, flushed at once; safe across threads."""
+    """Appends log records to a file, one line each, flushed at once; safe across threads.
 
-    def __init__(self, target: str | Path | IO[str], *, clock: Any = time.monotonic) -> None:
+    A file that is new (or empty) starts with the transcript header, ``source``
+    naming the writer (``record``, ``serve``); appending to a log adds records only.
+    """
+
+    def __init__(self, target: str | Path | IO[str], *, clock: Any = time.monotonic,
+                 source: str = "record") -> None:
         if isinstance(target, str | Path):
             try:
                 self._stream: IO[str] = open(target, "a", encoding="utf-8")  # noqa: SIM115
@@ -100,16 +111,25 @@ class LogWriter:
         self._clock = clock
         self._start = clock()
         self._lock = threading.Lock()
+        try:
+            fresh = self._stream.tell() == 0
+        except (OSError, ValueError):  # a pipe: it starts here
+            fresh = True
+        if fresh:
+            self._put(dumps(header(source, "wall")))
+
+    def _put(self, text: str) -> None:
+        with self._lock:
+            if self._stream.closed:
+                return
+            self._stream.write(text + "\n")
+            self._stream.flush()
 
     def _write(self, record: dict[str, Any]) -> None:
         now = self._clock()
         stamp = datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
-        out = {"t": stamp, "ms": round((now - self._start) * 1000, 3), **record}
-        with self._lock:
-            if self._stream.closed:
-                return
-            self._stream.write(_dumps(out) + "\n")
-            self._stream.flush()
+        self._put(dumps(parse_record({"t": stamp, "ms": round((now - self._start) * 1000, 3),
+                                      **record})))
 
     def line(self, direction: Direction, raw: bytes | str, *, partial: bool = False,
              **extra: Any) -> None:
@@ -176,126 +196,51 @@ class LogEntry:
         return value if isinstance(value, dict) else {}
 
 
-_KNOWN_KEYS: Final = frozenset({"t", "ms", "t_ms", "dir", "line", "message", "partial",
-                                "event", "text"})
+_KNOWN_KEYS: Final = frozenset({"t", "ms", "dir", "line", "message", "partial", "event",
+                                "text"})
 
 
-def _entry(index: int, record: dict[str, Any], t0: datetime | None) -> LogEntry:
-    direction = record.get("dir")
-    if direction not in DIRECTIONS:
-        direction = "event" if "event" in record else None
-    if direction is None:
-        raise ValueError("no 'dir' (c2s, s2c, stderr or event)")
-    assert isinstance(direction, str)
-    ms = record.get("ms", record.get("t_ms"))
-    if not isinstance(ms, int | float):
-        ms = _ms_from_iso(record.get("t"), t0)
-    line = record.get("line")
-    message = record.get("message", NO_MESSAGE)
+def entry_of(index: int, record: Record) -> LogEntry:
+    """A transcript record as a log entry (the line parsed where the record has no message)."""
+    data = record_dict(record)
+    line = data.get("line")
+    message = data.get("message", NO_MESSAGE)
     if message is NO_MESSAGE and isinstance(line, str):
         message = _parse(line)
     if line is None and message is not NO_MESSAGE:
         line = json.dumps(message, separators=(",", ":"))
-    extra = {k: v for k, v in record.items() if k not in _KNOWN_KEYS}
-    return LogEntry(index=index, ms=float(ms), dir=direction,  # type: ignore[arg-type]
-                    line=line, message=message,
-                    partial=bool(record.get("partial")), event=record.get("event"),
-                    text=str(record.get("text", "")), fields=extra)
+    extra = {k: v for k, v in data.items() if k not in _KNOWN_KEYS}
+    return LogEntry(index=index, ms=float(data["ms"]), dir=data["dir"], line=line,
+                    message=message, partial=bool(data.get("partial")), event=data.get("event"),
+                    text=str(data.get("text", "")), fields=extra)
 
 
-def _ms_from_iso(value: Any, t0: datetime | None) -> float:
-    if not isinstance(value, str) or t0 is None:
-        return 0.0
+def _elapsed(first: str, value: str) -> float | None:
+    """Milliseconds from the ISO time ``first`` to ``value`` (a record of an old log without ``ms``)."""
     try:
-        return (datetime.fromisoformat(value.replace("Z", "+00:00")) - t0).total_seconds() * 1000
+        start = datetime.fromisoformat(first.replace("Z", "+00:00"))
+        return (datetime.fromisoformat(value.replace("Z", "+00:00")) - start).total_seconds() * 1000
     except ValueError:
-        return 0.0
-
-
-def _first_time(records: Iterable[dict[str, Any]]) -> datetime | None:
-    for record in records:
-        value = record.get("t")
-        if isinstance(value, str):
-            try:
-                return datetime.fromisoformat(value.replace("Z", "+00:00"))
-            except ValueError:
-                return None
-    return None
-
-
-def _simulated(run: dict[str, Any]) -> list[dict[str, Any]]:
-    """The transcript and events of a ``simulate --json`` run, in time order."""
-    entries = [e for e in run["transcript"] if isinstance(e, dict)]
-    events: list[dict[str, Any]] = []
-    for note in run.get("events") or []:
-        text = str(note.get("event", "")) if isinstance(note, dict) else ""
-        if "exited" in text:  # the simulated server ended itself: a quirk, exit code 1
-            events.append({"t_ms": note["t_ms"], "dir": "event", "event": "exit", "text": text,
-                           "side": "server", "code": 1})
-        elif "restarts the server" in text:
-            events.append({"t_ms": note["t_ms"], "dir": "event", "event": "start", "text": text})
-        elif "closes the connection" in text:
-            events.append({"t_ms": note["t_ms"], "dir": "event", "event": "client-eof",
-                           "text": text})
-        elif text:
-            events.append({"t_ms": note["t_ms"], "dir": "event", "event": "note", "text": text})
-    merged = [(e.get("t_ms", 0), 0, i, e) for i, e in enumerate(entries)]
-    merged += [(e["t_ms"], 1, i, e) for i, e in enumerate(events)]
-    return [record for *_, record in sorted(merged, key=lambda m: m[:3])]
-
-
-def _records(text: str, name: str) -> tuple[list[dict[str, Any]], list[str]]:
-    """The records of a log, and warnings about lines that could not be read."""
-    stripped = text.lstrip()
-    if stripped.startswith("{") and "\n{" not in stripped.rstrip():
-        # one object: a ``simulate --json`` run, whose transcript is the log
-        try:
-            whole = json.loads(stripped)
-        except ValueError:
-            whole = None
-        if isinstance(whole, dict) and isinstance(whole.get("transcript"), list):
-            return _simulated(whole), []
-    records: list[dict[str, Any]] = []
-    warnings: list[str] = []
-    lines = text.splitlines()
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except ValueError:
-            last = number == len(lines)
-            warnings.append(f"{name}:{number}: " + ("the last record is cut short (the writer "
-                                                    "stopped mid-line)" if last else
-                                                    "not a JSON object; skipped"))
-            continue
-        if isinstance(record, dict):
-            records.append(record)
-        else:
-            warnings.append(f"{name}:{number}: not a JSON object; skipped")
-    return records, warnings
+        return None
 
 
 def read_log(path: str | Path) -> tuple[list[LogEntry], list[str]]:
-    """Read a wire log (or a ``simulate --json`` run); returns entries and warnings.
+    """Read a transcript (a wire log, a probe recording, a ``simulate --json`` run).
 
-    Raises :class:`~mcp_skew.errors.UsageError` when the file cannot be read or
-    holds no record at all.
+    Returns entries and warnings (a last line cut short). Raises
+    :class:`~mcp_skew.errors.UsageError` when the file cannot be read, holds no
+    record at all, or has a bad line (naming the file and the line).
     """
     try:
         text = Path(path).read_text(encoding="utf-8", errors="surrogateescape")
     except OSError as exc:
         raise UsageError(f"cannot read the log {path}: {exc.strerror}") from None
-    records, warnings = _records(text, str(path))
-    t0 = _first_time(records)
-    entries: list[LogEntry] = []
-    for record in records:
-        try:
-            entries.append(_entry(len(entries), record, t0))
-        except ValueError as exc:
-            warnings.append(f"{path}: record skipped: {exc}")
-    if not entries and not text.strip():
+    if not text.strip():
         raise UsageError(f"the log {path} is empty")
-    if not entries:
-        raise UsageError(f"{path} is not a wire log (JSON Lines with 'dir' and 'line')")
-    return entries, warnings
+    try:
+        loaded = load_text(text, str(path), elapsed=_elapsed)
+    except TranscriptError as exc:
+        raise UsageError(str(exc)) from None
+    if not loaded.records:
+        raise UsageError(f"{path} has no transcript records")
+    return [entry_of(i, record) for i, record in enumerate(loaded.records)], loaded.warnings

@@ -27,10 +27,11 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..simulator import PeerSpec
+from ..simulator._transcript_model import parse_record
 from ..versions import Message
 from ._annotate import Annotation, annotate
 from ._child import Child
-from ._log import NO_MESSAGE, LogEntry, decode_line
+from ._log import LogEntry, decode_line, entry_of
 from ._stdio import StdioServer
 
 __all__ = [
@@ -180,23 +181,21 @@ def _compare(recorded: list[LogEntry], replayed: list[LogEntry],
 
 
 class _Builder:
-    """The replayed log, entry by entry."""
+    """The replayed log, entry by entry, as transcript records (``_transcript_model``)."""
 
     def __init__(self) -> None:
         self.entries: list[LogEntry] = []
 
+    def _add(self, record: dict[str, Any]) -> None:
+        self.entries.append(entry_of(len(self.entries), parse_record(record)))
+
     def line(self, ms: float, direction: str, raw: bytes | str, partial: bool = False) -> None:
         text = decode_line(raw) if isinstance(raw, bytes) else raw
-        try:
-            message = json.loads(text)
-        except ValueError:
-            message = NO_MESSAGE
-        self.entries.append(LogEntry(len(self.entries), ms, direction,  # type: ignore[arg-type]
-                                     line=text, message=message, partial=partial))
+        self._add({"ms": max(ms, 0), "dir": direction, "line": text,
+                   **({"partial": True} if partial else {})})
 
     def event(self, ms: float, event: str, text: str, **fields: Any) -> None:
-        self.entries.append(LogEntry(len(self.entries), ms, "event", event=event, text=text,
-                                     fields=fields))
+        self._add({"ms": max(ms, 0), "dir": "event", "event": event, "text": text, **fields})
 
 
 def _client_lines(entries: list[LogEntry]) -> list[LogEntry]:

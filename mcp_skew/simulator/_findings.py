@@ -53,7 +53,7 @@ class Finding:
     code: FindingCode
     severity: Severity
     message: str
-    index: int | None = None  #: position of the message in the transcript
+    index: int | None = None  #: position of the message among the transcript's messages
     cite: str = ""  #: revision and spec page or schema definition
 
     def to_dict(self) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from ..versions import Message
 from ._events import Closed, Event, Reply, Timeout
 from ._server import SimServer
 
@@ -32,7 +33,6 @@ __all__ = [
     "Transcript",
 ]
 
-Message = dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,10 +41,16 @@ class Entry:
 
     t_ms: int
     dir: Literal["c2s", "s2c"]
-    message: Any  #: the parsed message, or the raw line when it was not JSON
+    message: Any  #: the parsed message, or the raw line (a ``str``) when it was not JSON
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"t_ms": self.t_ms, "dir": self.dir, "message": self.message}
+    def to_record(self) -> dict[str, Any]:
+        """This message as a transcript record (``_transcript_model.MessageRecord``), as JSON.
+
+        A ``str`` message is a line that was not JSON: it is kept as ``line``.
+        """
+        if isinstance(self.message, str):
+            return {"ms": self.t_ms, "dir": self.dir, "line": self.message}
+        return {"ms": self.t_ms, "dir": self.dir, "message": self.message}
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,12 +59,19 @@ class Note:
 
     t_ms: int
     text: str
-    #: how many transcript messages came before it, so a reader of the JSON, where
-    #: messages and events are two lists, can interleave them exactly
+    #: how many transcript messages came before it
     after: int
+    #: what happened, as a transcript event name (``timeout``, ``exit``, ``restart``, ...)
+    kind: str = "note"
+    #: the event's own fields (``side``, ``code``, ``pid``, ...), in order
+    fields: tuple[tuple[str, Any], ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"t_ms": self.t_ms, "event": self.text, "after": self.after}
+    def to_record(self) -> dict[str, Any]:
+        """This note as a transcript record (``_transcript_model.EventRecord``), as JSON."""
+        out: dict[str, Any] = {"ms": self.t_ms, "dir": "event", "event": self.kind,
+                               "text": self.text}
+        out.update(self.fields)
+        return out
 
 
 @dataclass(slots=True)
@@ -74,14 +87,22 @@ class Transcript:
         self.entries.append(entry)
         self._order.append(entry)
 
-    def note(self, t_ms: int, text: str) -> None:
-        note = Note(t_ms, text, len(self.entries))
+    def note(self, t_ms: int, text: str, kind: str = "note", **fields: Any) -> None:
+        note = Note(t_ms, text, len(self.entries), kind, tuple(fields.items()))
         self.notes.append(note)
         self._order.append(note)
 
     def timeline(self) -> list[Entry | Note]:
         """Messages and notes in the order they happened."""
         return list(self._order)
+
+    def records(self) -> list[dict[str, Any]]:
+        """The transcript records, in order, as JSON (the format of ``_transcript_model``).
+
+        Plain dicts, built without validation: this is what ``RunRecord.to_dict`` and
+        the matrix call for every run.
+        """
+        return [item.to_record() for item in self._order]
 
 
 class Link(Protocol):
@@ -175,7 +196,8 @@ class MemoryLink:
 
     def request(self, message: Message, timeout_ms: int) -> Event:
         if not self._send(message):
-            self.transcript.note(self._clock, "write failed: the server process has exited")
+            self.transcript.note(self._clock, "write failed: the server process has exited",
+                                 "write-failed")
             return Closed()
         deadline = self._clock + timeout_ms
         reply = self._deliver_until(deadline, message["id"])
@@ -183,21 +205,25 @@ class MemoryLink:
             return reply
         if self._closed_at is not None and self._closed_at <= deadline:
             self._clock = max(self._clock, self._closed_at)
-            self.transcript.note(self._clock, "the server process exited")
+            # a simulated server ends itself only by a quirk (silent-exit), with code 1
+            self.transcript.note(self._clock, "the server process exited", "exit",
+                                 side="server", code=1)
             return Closed()
         self._clock = deadline
-        self.transcript.note(self._clock, f"no answer to id {message['id']} within {timeout_ms} ms")
+        self.transcript.note(self._clock, f"no answer to id {message['id']} within {timeout_ms} ms",
+                             "timeout")
         return Timeout(timeout_ms)
 
     def notify(self, message: Message) -> None:
         if not self._send(message):
-            self.transcript.note(self._clock, "write failed: the server process has exited")
+            self.transcript.note(self._clock, "write failed: the server process has exited",
+                                 "write-failed")
 
     def restart(self) -> bool:
-        self.transcript.note(self._clock, "client restarts the server process")
+        self.transcript.note(self._clock, "client restarts the server process", "restart")
         self._start()
         return True
 
     def close(self) -> None:
         self._deliver_until(self._clock)
-        self.transcript.note(self._clock, "client closes the connection")
+        self.transcript.note(self._clock, "client closes the connection", "client-eof")

@@ -18,6 +18,7 @@ from ..versions import Era
 from ._client import Mark, Session, SimClient
 from ._findings import Finding
 from ._link import MemoryLink, Transcript
+from ._path import served_legacy
 from ._peers import PeerSpec
 from ._scenario import SCENARIOS, StepResult, play
 from ._server import SimServer
@@ -106,7 +107,7 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str = "default", *,
             "era-mismatch", "error",
             "the server served a modern request under legacy rules", None,
             "2026-07-28: basic/versioning.mdx §Compatibility Matrix"))
-        session.path.append("served under legacy rules")
+        session.path.append(served_legacy())
         session.fail("era mismatch: the legacy server ran the request under legacy rules "
                      "(a modern-only client cannot detect this; probe with server/discover)")
     record = RunRecord(client, server, scenario, session, link.transcript)

@@ -6,9 +6,9 @@ server command (an argument list, never a shell) and speaks newline-delimited
 JSON on its stdin and stdout; :class:`HttpLink` speaks Streamable HTTP, with the
 deprecated HTTP+SSE transport where a legacy client would try it. Both record a
 wall-clock transcript (milliseconds since the link opened) as messages arrive,
-bound every wait, and can write each transcript item to a :class:`Recorder` at
-once (:class:`JsonlRecorder` writes JSON Lines and the server's stderr beside
-them).
+bound every wait, and can write each transcript record to a :class:`Recorder` at
+once (:class:`JsonlRecorder` writes the transcript format of
+``simulator._transcript_model`` as JSON Lines, and the server's stderr beside them).
 
 Public API: :class:`StdioLink`, :class:`HttpLink`, :class:`Limits`,
 :class:`JsonlRecorder`, :class:`Recorder`, :class:`TransportError`,

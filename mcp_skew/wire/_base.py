@@ -20,15 +20,16 @@ never see one.
 
 from __future__ import annotations
 
-import json
 import queue
 import threading
 import time
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any, Literal, Protocol
 
 from ..simulator import Closed, Event, Reply, Timeout, Transcript
+from ..simulator._transcript_model import dumps, header, parse_record
 from ..versions import Message
 
 __all__ = [
@@ -59,14 +60,18 @@ class Limits:
 
 
 class Recorder(Protocol):
-    """Where a link writes what it sees, as it sees it."""
+    """Where a link writes what it sees, as it sees it: each transcript record, and stderr."""
 
     def line(self, item: dict[str, Any]) -> None: ...
     def stderr(self, data: bytes) -> None: ...
 
 
 class JsonlRecorder:
-    """Writes each transcript item as one JSON line, flushed at once, and stderr beside it."""
+    """Writes the transcript as JSON Lines, flushed at once, and stderr beside it.
+
+    The transcript format (``_transcript_model``): a header (``source`` ``probe``,
+    ``clock`` ``wall``), then each record as the link makes it, with ``t`` added.
+    """
 
     def __init__(self, path: Path, stderr_path: Path | None = None,
                  stderr_limit: int = 16 << 20) -> None:
@@ -77,9 +82,12 @@ class JsonlRecorder:
         self._out: IO[str] = path.open("w", encoding="utf-8")
         self._err: IO[bytes] | None = stderr_path.open("wb") if stderr_path else None
         self._err_left = stderr_limit
+        self._out.write(dumps(header("probe", "wall")) + "\n")
+        self._out.flush()
 
     def line(self, item: dict[str, Any]) -> None:
-        text = json.dumps(item, ensure_ascii=False, default=str)
+        stamp = datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+        text = dumps(parse_record({"t": stamp, **item}))
         with self._lock:
             if not self._out.closed:
                 self._out.write(text + "\n")
@@ -162,19 +170,18 @@ class RealLink:
         with self._lock:
             if self._closed:
                 return
-            t = self.now_ms()
-            self.transcript.add(t, direction, message)
+            self.transcript.add(self.now_ms(), direction, message)
             if self.recorder is not None:
-                self.recorder.line({"t_ms": t, "dir": direction, "message": message})
+                self.recorder.line(self.transcript.entries[-1].to_record())
 
-    def _note(self, text: str) -> None:
+    def _note(self, text: str, kind: str = "note", **fields: Any) -> None:
+        """An event (``kind``: a transcript event name) in the transcript and the recorder."""
         with self._lock:
             if self._closed:
                 return
-            t = self.now_ms()
-            self.transcript.note(t, text)
+            self.transcript.note(self.now_ms(), text, kind, **fields)
             if self.recorder is not None:
-                self.recorder.line({"t_ms": t, "event": text})
+                self.recorder.line(self.transcript.notes[-1].to_record())
 
     def _keep_stderr(self, data: bytes) -> None:
         with self._lock:
@@ -209,11 +216,12 @@ class RealLink:
                        "messages; later ones are counted, not recorded")
         target.put(message)
 
-    def _end(self, detail: str, inbox: queue.Queue[_Item] | None = None) -> None:
+    def _end(self, detail: str, inbox: queue.Queue[_Item] | None = None, kind: str = "exit",
+             **fields: Any) -> None:
         """The server is gone: every wait on this generation ends with Closed."""
         target = inbox if inbox is not None else self._inbox
         self.exits.append(detail)
-        self._note(detail)
+        self._note(detail, kind, **fields)
         target.put(_Ended(detail))
 
     def _bind(self, want_id: Any, event: Reply | Closed,
@@ -244,14 +252,14 @@ class RealLink:
         if budget <= 0:
             self.deadline_hit = True
             self._note(f"the overall deadline of {self.deadline_ms} ms has passed; "
-                       f"id {message.get('id')} not sent")
+                       f"id {message.get('id')} not sent", "deadline")
             return Timeout(0)
         if self._ended is not None:
             self._record("c2s", message)
-            self._note(f"write failed: {self._ended}")
+            self._note(f"write failed: {self._ended}", "write-failed")
             return self._closed_event(self._ended)
         if not self._write(message):
-            self._note(f"write failed: {self._ended or 'the server is gone'}")
+            self._note(f"write failed: {self._ended or 'the server is gone'}", "write-failed")
             return self._closed_event(self._ended or "the server is gone")
         event = self._await(message.get("id"), budget, timeout_ms, allowance)
         if isinstance(event, Closed):
@@ -265,10 +273,10 @@ class RealLink:
     def notify(self, message: Message) -> None:
         if self._ended is not None:
             self._record("c2s", message)
-            self._note(f"write failed: {self._ended}")
+            self._note(f"write failed: {self._ended}", "write-failed")
             return
         if not self._write(message):
-            self._note(f"write failed: {self._ended or 'the server is gone'}")
+            self._note(f"write failed: {self._ended or 'the server is gone'}", "write-failed")
 
     def _await(self, want_id: Any, budget_ms: int, timeout_ms: int, allowance_ms: int = 0
                ) -> Event:
@@ -305,10 +313,10 @@ class RealLink:
         if budget_ms < timeout_ms + allowance_ms:
             self.deadline_hit = True
             self._note(f"no answer to id {want_id} before the overall deadline "
-                       f"({self.deadline_ms} ms)")
+                       f"({self.deadline_ms} ms)", "timeout")
             return Timeout(budget_ms)
         extra = f" (+{allowance_ms} ms startup allowance)" if allowance_ms else ""
-        self._note(f"no answer to id {want_id} within {timeout_ms} ms{extra}")
+        self._note(f"no answer to id {want_id} within {timeout_ms} ms{extra}", "timeout")
         return Timeout(timeout_ms)
 
     def _answer_server_request(self, message: Message) -> None:
@@ -327,6 +335,6 @@ class RealLink:
         return False
 
     def close(self) -> None:  # pragma: no cover - overridden
-        self._note("client closes the connection")
+        self._note("client closes the connection", "client-eof")
         with self._lock:
             self._closed = True

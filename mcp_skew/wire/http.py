@@ -239,7 +239,8 @@ class HttpLink(RealLink):
             return  # accepted; in HTTP+SSE mode the answer comes on the stream
         parsed = self._parse(body)
         if status >= 300 and not self._is_jsonrpc_error(parsed):
-            self._note(f"HTTP {status} {reason} to id {msg_id}: {body[:200]!r}")
+            self._note(f"HTTP {status} {reason} to id {msg_id}: {body[:200]!r}", "http",
+                       http={"status": status})
             if is_request and self._fallback_to_sse(message, status, inbox):
                 return
             if is_request:
@@ -248,7 +249,8 @@ class HttpLink(RealLink):
                 self._bind(msg_id, Reply(synthesized), inbox)
             return
         if status >= 300:
-            self._note(f"HTTP {status} {reason} to id {msg_id}, with a JSON-RPC error")
+            self._note(f"HTTP {status} {reason} to id {msg_id}, with a JSON-RPC error", "http",
+                       http={"status": status})
             if is_request and self._fallback_to_sse(message, status, inbox, parsed):
                 return
         self._learn(message, parsed)
@@ -370,7 +372,7 @@ class HttpLink(RealLink):
             if not chunk:
                 found.set()
                 if not stream.stopped.is_set() and not self._closed:
-                    self._end("the HTTP+SSE stream closed", inbox)
+                    self._end("the HTTP+SSE stream closed", inbox, "eof", side="s2c")
                 stream.close()
                 return
             for event in parser.feed(chunk):
@@ -401,7 +403,7 @@ class HttpLink(RealLink):
         self.session_id = None
 
     def restart(self) -> bool:
-        self._note("client starts a new connection")
+        self._note("client starts a new connection", "restart")
         self._end_session()
         self._drop_stream()
         self.legacy_revision = None
@@ -411,7 +413,7 @@ class HttpLink(RealLink):
     def close(self) -> None:
         if self._closed:
             return
-        self._note("client closes the connection")
+        self._note("client closes the connection", "client-eof")
         self._end_session()
         with self._lock:
             self._closed = True

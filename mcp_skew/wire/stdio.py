@@ -111,6 +111,19 @@ def parse_line(line: Line, max_line: int) -> Any:
         return text if len(text) <= RAW_KEEP else text[:RAW_KEEP] + f"... [{len(text)} chars]"
 
 
+def _ending(returncode: int | None) -> tuple[str, dict[str, Any]]:
+    """The transcript event of a server's end: an exit with its code or signal, or an EOF."""
+    if returncode is None:  # stdout closed, the process still running
+        return "eof", {"side": "s2c"}
+    if returncode < 0:
+        try:
+            name: str | int = signal.Signals(-returncode).name
+        except ValueError:
+            name = -returncode
+        return "exit", {"side": "server", "signal": name}
+    return "exit", {"side": "server", "code": returncode}
+
+
 class StdioLink(RealLink):
     """A real server over stdio, one process per generation (``restart`` starts another)."""
 
@@ -144,7 +157,8 @@ class StdioLink(RealLink):
         os.set_blocking(proc.stdin.fileno(), False)
         self.proc = proc
         self.returncode = None
-        self._note(f"started pid {proc.pid}: {' '.join(self.command)}")
+        self._note(f"started pid {proc.pid}: {' '.join(self.command)}", "start",
+                   argv=list(self.command), pid=proc.pid)
         inbox = self._inbox
         self._threads = [
             threading.Thread(target=self._read_stdout, args=(proc, inbox), daemon=True,
@@ -177,16 +191,19 @@ class StdioLink(RealLink):
                 return
             if not data:
                 break
-        self._end(self._exit_detail(proc), inbox)
+        detail = self._exit_detail(proc)
+        kind, fields = _ending(proc.returncode)
+        self._end(detail, inbox, kind, **fields)
 
     def _flood(self, proc: subprocess.Popen[bytes], total: int, count: int, inbox: Any) -> None:
         self.flooded = (f"{total} bytes and {count} lines on stdout, over the caps of "
                         f"{self.limits.output_bytes} bytes or {self.limits.messages} lines")
-        self._note(f"flood: {self.flooded}; the probe ends the server")
+        self._note(f"flood: {self.flooded}; the probe ends the server", "note")
         self._signal(proc, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=2)
-        self._end(f"the server flooded its output and was killed ({self.flooded})", inbox)
+        self._end(f"the server flooded its output and was killed ({self.flooded})", inbox,
+                  "exit", side="server")
 
     def _exit_detail(self, proc: subprocess.Popen[bytes]) -> str:
         try:
@@ -286,13 +303,13 @@ class StdioLink(RealLink):
         self.returncode = proc.returncode
 
     def restart(self) -> bool:
-        self._note("client restarts the server process")
-        self._note(f"old process {self._stop(grace_ms=200)}")
+        self._note("client restarts the server process", "restart")
+        self._note(f"old process {self._stop(grace_ms=200)}", "note")
         self._fresh_inbox()
         try:
             self._start()
         except TransportError as exc:
-            self._note(str(exc))
+            self._note(str(exc), "spawn-failed", argv=list(self.command))
             self._ended = str(exc)
             return False
         return True
@@ -300,8 +317,9 @@ class StdioLink(RealLink):
     def close(self) -> None:
         if self._closed:
             return
-        self._note("client closes the connection")
+        self._note("client closes the connection", "client-eof")
         how = self._stop(self.close_grace_ms)
-        self._note(f"server {how}")
+        kind, fields = _ending(self.returncode)
+        self._note(f"server {how}", kind, **fields)
         with self._lock:
             self._closed = True

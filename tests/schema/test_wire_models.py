@@ -587,7 +587,7 @@ def test_registry_lookups() -> None:
 @pytest.mark.parametrize("rev", MODEL_REVISIONS)
 def test_namespace_slots_are_the_module_classes_of_the_same_name(rev: str) -> None:
     m, module = models_for(rev), MODULES[rev]
-    for era in ("legacy", "modern"):
+    for era in (Era.LEGACY, Era.MODERN):
         for name in ERA_SLOTS[era]:
             assert getattr(m, name) is (getattr(module, name) if era == m.era else None), name
     for name in COMMON_SLOTS:
@@ -595,21 +595,21 @@ def test_namespace_slots_are_the_module_classes_of_the_same_name(rev: str) -> No
     # Every class slot of the dataclass is either collected by name or the envelope.
     envelope = {"JSONRPCRequest", "JSONRPCNotification", "JSONRPCResultResponse", "JSONRPCErrorResponse"}
     typed = {f.name for f in dataclasses.fields(RevisionModels) if f.name[0].isupper()}
-    assert typed == set(COMMON_SLOTS) | set(ERA_SLOTS["legacy"]) | set(ERA_SLOTS["modern"]) | envelope
+    assert typed == set(COMMON_SLOTS) | set(ERA_SLOTS[Era.LEGACY]) | set(ERA_SLOTS[Era.MODERN]) | envelope
 
 
 def test_collect_fails_loudly_on_a_missing_or_wrong_slot() -> None:
     module, m = wm.r2024_11_05, models_for(V24)
     namespace = dict(vars(module))
     maps = {"content_blocks": m.content_blocks, "params": m.params, "results": m.results, "errors": m.errors}
-    again = RevisionModels.collect(V24, "legacy", namespace, error_response=m.JSONRPCErrorResponse, **maps)
+    again = RevisionModels.collect(V24, Era.LEGACY, namespace, error_response=m.JSONRPCErrorResponse, **maps)
     assert again == m
     del namespace["Tool"]
     namespace["InitializeResult"] = "not a class"
     with pytest.raises(TypeError, match="2024-11-05: no wire model class bound to Tool, InitializeResult"):
-        RevisionModels.collect(V24, "legacy", namespace, error_response=m.JSONRPCErrorResponse, **maps)
+        RevisionModels.collect(V24, Era.LEGACY, namespace, error_response=m.JSONRPCErrorResponse, **maps)
     with pytest.raises(TypeError, match="RequestMeta, ResultMeta, DiscoverRequestParams"):
-        RevisionModels.collect(V24, "modern", vars(module), error_response=m.JSONRPCErrorResponse, **maps)
+        RevisionModels.collect(V24, Era.MODERN, vars(module), error_response=m.JSONRPCErrorResponse, **maps)
 
 # (4) Round-trip property -------------------------------------------------------------
 

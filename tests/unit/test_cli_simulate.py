@@ -43,8 +43,10 @@ def test_json_shape(client: str, server: str, status: str,
     code, out, err = cli(capsys, "--client", client, "--server", server, "--json")
     assert (code, err) == (0, "")
     record = json.loads(out)  # one JSON object, nothing else
+    assert (record["format"], record["format_version"]) == ("mcp-skew-run", 2)
     assert {"client", "server", "status", "revision", "era", "path", "reason",
             "transcript"} <= set(record)
+    assert "events" not in record  # format version 2: one list of transcript records
     assert record["client"] == parse_peer(client, "client").name
     assert record["server"] == parse_peer(server, "server").name
     assert record["status"] == status
@@ -56,10 +58,14 @@ def test_json_shape(client: str, server: str, status: str,
         assert record["revision"] is None and record["era"] is None
     times = []
     for entry in record["transcript"]:
-        assert set(entry) == {"t_ms", "dir", "message"}
-        assert entry["dir"] in ("c2s", "s2c") and isinstance(entry["t_ms"], int)
-        assert entry["message"]["jsonrpc"] == "2.0"
-        times.append(entry["t_ms"])
+        assert isinstance(entry["ms"], int)
+        if entry["dir"] == "event":
+            assert set(entry) <= {"ms", "dir", "event", "text", "side", "code"}
+            assert entry["event"] and entry["text"]
+        else:
+            assert set(entry) == {"ms", "dir", "message"} and entry["dir"] in ("c2s", "s2c")
+            assert entry["message"]["jsonrpc"] == "2.0"
+        times.append(entry["ms"])
     assert times and times == sorted(times)
 
 
@@ -68,20 +74,20 @@ def test_json_is_the_library_record(client: str, server: str, status: str,
                                     capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = cli(capsys, "--client", client, "--server", server, "--json")
     record = run(parse_peer(client, "client"), parse_peer(server, "server"))
-    assert json.loads(out) == json.loads(json.dumps(record.to_dict()))
+    assert json.loads(out) == json.loads(json.dumps(record.to_document()))
+    assert {k: v for k, v in json.loads(out).items() if k not in ("format", "format_version")} \
+        == json.loads(json.dumps(record.to_dict()))
 
 
 @pytest.mark.parametrize(("client", "server", "status"), PAIRS, ids=IDS)
-def test_json_events_say_how_many_messages_came_before_them(
+def test_json_transcript_is_the_timeline_in_order(
         client: str, server: str, status: str, capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = cli(capsys, "--client", client, "--server", server, "--json")
     record = json.loads(out)
-    messages: list[Any] = [m["message"] for m in record["transcript"]]
-    for event in reversed(record["events"]):  # from the last, so earlier positions hold
-        assert set(event) == {"t_ms", "event", "after"}
-        messages.insert(event["after"], event["event"])
+    got: list[Any] = [r["text"] if r["dir"] == "event" else r["message"]
+                      for r in record["transcript"]]
     expected = run(parse_peer(client, "client"), parse_peer(server, "server")).transcript.timeline()
-    assert messages == [item.text if hasattr(item, "text") else item.message for item in expected]
+    assert got == [item.text if hasattr(item, "text") else item.message for item in expected]
 
 @pytest.mark.parametrize("scenario", sorted(SCENARIOS))
 def test_every_scenario(scenario: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -71,34 +71,64 @@ def test_json_round_trips_byte_for_byte() -> None:
 
 def test_json_has_every_cell_with_its_transcript() -> None:
     data = json.loads(render(default_matrix(), "json"))
-    assert data["format"] == "mcp-skew-matrix" and data["format_version"] == FORMAT_VERSION == 2
+    assert data["format"] == "mcp-skew-matrix" and data["format_version"] == FORMAT_VERSION == 3
     assert data["mcp_skew_version"] and data["scenario"] == "default"
     assert [a["notation"] for a in data["clients"]] == [
         p.notation for p in builtin_peers("client")]
     keys = {"client", "server", "status", "revision", "era", "path", "mark", "reason",
-            "transcript", "events"}
-    assert all(keys <= set(cell) for row in data["cells"] for cell in row)
+            "transcript"}
+    assert all(keys <= set(cell) and "events" not in cell
+               for row in data["cells"] for cell in row)
     assert all(cell["transcript"] for row in data["cells"] for cell in row)
+    assert all(set(r) in ({"ms", "dir", "message"}, {"ms", "dir", "event", "text"},
+                          {"ms", "dir", "event", "text", "side", "code"})
+               for row in data["cells"] for cell in row for r in cell["transcript"])
     s = data["summary"]
     assert s["works"] + s["fallback"] + s["fails"] == s["pairs"] == 156
 
 
-def test_a_version_1_document_with_event_after_reads_as_version_2() -> None:
-    """Version 1 kept the events' positions in a cell key, ``event_after``."""
+def _version_2_cell(cell: dict[str, Any]) -> dict[str, Any]:
+    """A version-3 cell as version 2 wrote it: messages and events apart, ``t_ms``."""
+    old: dict[str, Any] = {}
+    for key, value in cell.items():
+        if key != "transcript":
+            old[key] = value
+            continue
+        messages = [r for r in value if r["dir"] != "event"]
+        old["transcript"] = [{"t_ms": r["ms"], "dir": r["dir"], "message": r["message"]}
+                             for r in messages]
+        old["events"] = [{"t_ms": r["ms"], "event": r["text"],
+                          "after": sum(1 for x in value[:i] if x["dir"] != "event")}
+                         for i, r in enumerate(value) if r["dir"] == "event"]
+    return old
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_older_documents_read_as_version_3(version: int) -> None:
+    """Versions 1 and 2 kept messages and events in two lists (1: ``event_after`` apart)."""
     current = json.loads(render(default_matrix(), "json"))
-    old = json.loads(json.dumps(current))
-    old["format_version"] = 1
-    for row in old["cells"]:
-        for cell in row:
-            cell["event_after"] = [event.pop("after") for event in cell["events"]]
+    old = {**current, "format_version": version,
+           "cells": [[_version_2_cell(cell) for cell in row] for row in current["cells"]]}
+    if version == 1:
+        for row in old["cells"]:
+            for cell in row:
+                cell["event_after"] = [event.pop("after") for event in cell["events"]]
+        assert any(cell["event_after"] for row in old["cells"] for cell in row)
+    assert any(cell["events"] for row in old["cells"] for cell in row)
     kept = json.dumps(old)
-    assert any(cell["event_after"] for row in old["cells"] for cell in row)
     read = Matrix.from_dict(old)
     assert json.dumps(old) == kept  # the document read is left as it was
     assert read == default_matrix()
     assert render(read, "json") == render(default_matrix(), "json")
     cells = [cell for _, _, cell in read.pairs()]
     assert [timeline(c) for c in cells] == [timeline(c) for _, _, c in default_matrix().pairs()]
+
+
+def test_a_bad_transcript_in_a_version_3_document_is_a_usage_error() -> None:
+    data = json.loads(render(default_matrix(), "json"))
+    data["cells"][0][0]["transcript"][0] = {"t_ms": 0, "dir": "c2s", "message": {}}
+    with pytest.raises(UsageError, match="transcript records"):
+        Matrix.from_dict(data)
 
 def test_unknown_format_or_view_is_a_usage_error() -> None:
     with pytest.raises(UsageError, match="unknown format"):

@@ -45,7 +45,10 @@ def test_the_full_probe_with_json_record_and_save_peer(tmp_path: Path,
     jsonl = sorted(record.glob("*.jsonl"))
     assert len(jsonl) == 11
     first = [json.loads(line) for line in jsonl[0].read_text().splitlines()]
-    assert first[0]["event"].startswith("started pid") and first[1]["dir"] == "c2s"
+    assert first[0] == {"format": "mcp-skew-transcript", "format_version": 1, "source": "probe",
+                        "clock": "wall"}
+    assert first[1]["event"] == "start" and first[1]["text"].startswith("started pid")
+    assert first[2]["dir"] == "c2s" and "t" in first[2] and "ms" in first[2]
     assert all(p.read_text() == "server log line\n"
                for p in record.glob("*.stderr.log") if "bogus" not in p.name)
     assert json.loads((record / "report.json").read_text())["peer"] == data["peer"]

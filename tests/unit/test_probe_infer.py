@@ -216,9 +216,11 @@ def test_the_json_entries_have_the_simulate_fields_plus_outcome_and_findings() -
     data = json.loads(render(probed("legacy:2025-11-25+echo"), "json"))
     simulate = {"client", "server", "status", "revision", "era", "path", "mark", "reason",
                 "scenario", "round_trips", "t_first_useful_ms", "steps", "features_lost",
-                "findings", "transcript", "events"}
+                "findings", "transcript"}
     for entry in data["clients"]:
         assert simulate | {"outcome", "elapsed_ms", "stderr", "predicted"} <= set(entry)
+        assert "events" not in entry and all(r["dir"] in ("c2s", "s2c", "event")
+                                             for r in entry["transcript"])
         for f in entry["findings"]:
             assert set(f) == {"code", "severity", "message", "index", "cite"}
     assert data["peer"]["spec"] == "legacy:2025-11-25,2025-06-18,2025-03-26,2024-11-05+echo"

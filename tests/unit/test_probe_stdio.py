@@ -177,8 +177,9 @@ def test_the_recorder_writes_each_line_as_it_happens(tmp_path: Path) -> None:
     link.request(initialize(), 5000)
     time.sleep(0.2)
     lines = [json.loads(line) for line in (tmp_path / "run.jsonl").read_text().splitlines()]
-    assert lines[0]["event"].startswith("started pid")  # on disk before close
-    assert lines[1]["dir"] == "c2s" and lines[1]["message"]["method"] == "initialize"
+    assert lines[0]["format"] == "mcp-skew-transcript"  # the header, then each record
+    assert lines[1]["event"] == "start" and lines[1]["text"].startswith("started pid")  # on disk
+    assert lines[2]["dir"] == "c2s" and lines[2]["message"]["method"] == "initialize"
     link.close()
     recorder.close()
     assert "fatal: cannot handle" in (tmp_path / "run.stderr.log").read_text()

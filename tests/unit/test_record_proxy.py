@@ -213,7 +213,9 @@ def test_log_flushed_line_by_line(tmp_path: Path) -> None:
     path = tmp_path / "w.jsonl"
     writer = LogWriter(path)
     writer.line("c2s", b"first")
-    assert json.loads(path.read_text())["line"] == "first"  # on disk before close
+    head, first = (json.loads(x) for x in path.read_text().splitlines())
+    assert head["format"] == "mcp-skew-transcript" and head["source"] == "record"
+    assert first["line"] == "first"  # on disk before close
     writer.close()
     os.remove(path)
 
@@ -225,6 +227,6 @@ def test_timestamps_are_iso_and_ms(tmp_path: Path) -> None:
     time.sleep(0.01)
     writer.line("s2c", b"y")
     writer.close()
-    first, second = (json.loads(x) for x in path.read_text().splitlines())
+    first, second = (json.loads(x) for x in path.read_text().splitlines()[1:])
     assert first["t"].endswith("Z") and "T" in first["t"]
     assert second["ms"] >= first["ms"] + 5

@@ -300,7 +300,8 @@ def test_read_log_formats_and_a_cut_last_line(tmp_path: Path) -> None:
                      + json.dumps({"t_ms": 9, "event": "no answer"}) + "\n")
     entries, _ = read_log(probe)
     assert entries[0].ms == 4 and entries[0].message == discover(0)
-    assert entries[1].dir == "event" and entries[1].event == "no answer"
+    assert entries[1].dir == "event" and (entries[1].event, entries[1].text) == ("note",
+                                                                               "no answer")
 
 
 def test_show_log_command_on_a_simulate_json_run(tmp_path: Path) -> None:

@@ -1,0 +1,436 @@
+"""One transcript format for every producer and reader (``simulator._transcript_model``).
+
+Round trips (write, read, write: the same bytes), every producer writing the
+format (``simulate --json``, ``record``, ``serve --record``, ``probe --record``,
+the matrix JSON), the readers taking the older formats, one clear error for a
+bad line, and a Hypothesis round trip over records of every kind.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _serve_helpers import initialize, modern, request
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mcp_skew.cli import main
+from mcp_skew.matrix import build_matrix, builtin_peers
+from mcp_skew.serve import LogWriter, annotate, read_log
+from mcp_skew.serve._log import entry_of
+from mcp_skew.simulator import RunRecord, parse_peer, run
+from mcp_skew.simulator._transcript_model import (
+    EVENTS,
+    FORMAT,
+    FORMAT_VERSION,
+    EventRecord,
+    Header,
+    MessageRecord,
+    TranscriptError,
+    classify_note,
+    dump_lines,
+    dumps,
+    header,
+    legacy_run_records,
+    load_text,
+    parse_header,
+    parse_record,
+    record_dict,
+    records_of,
+)
+
+TIMEOUT = 30
+SERVERS = Path(__file__).resolve().parents[1] / "servers"
+SIM = [sys.executable, str(SERVERS / "sim_stdio_server.py")]
+
+#: Runs of every shape: timeouts, exits, restarts, failures, fallbacks.
+PAIRS = [
+    ("dual:2026-07-28,2025-11-25", "legacy:2025-06-18"),
+    ("dual:2026-07-28,2025-11-25,2025-06-18", "legacy:2025-06-18+silent"),
+    ("dual:2026-07-28,2025-11-25", "legacy:2025-06-18+silent-exit"),
+    ("dual:2026-07-28,2025-11-25+restart", "legacy:2025-06-18+silent-exit"),
+    ("dual:2026-07-28,2025-11-25", "modern:2026-07-28"),
+    ("legacy:2025-11-25", "modern:2026-07-28"),
+    ("modern:2026-07-28+discover", "legacy:2025-11-25"),
+    ("dual:2026-07-28,2025-11-25+probe-timeout=2000",
+     "dual:2026-07-28,2025-11-25+slow=3000+sticky-era"),
+]
+IDS = [f"{c} x {s}" for c, s in PAIRS]
+
+
+def simulated(client: str, server: str, scenario: str = "default") -> RunRecord:
+    return run(parse_peer(client, "client"), parse_peer(server, "server"), scenario)
+
+
+@cache
+def default_cells() -> tuple[dict[str, Any], ...]:
+    matrix = build_matrix(builtin_peers("client"), builtin_peers("server"))
+    return tuple(cell for _, _, cell in matrix.pairs())
+
+
+def data_lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+# -- the simulator's records ---------------------------------------------------------------
+
+def test_the_fast_records_are_what_the_model_writes() -> None:
+    """``Transcript.records()`` builds dicts without the model; they are the model's own."""
+    for cell in default_cells():
+        assert [record_dict(parse_record(r)) for r in cell["transcript"]] == cell["transcript"]
+
+
+@pytest.mark.parametrize(("client", "server"), PAIRS, ids=IDS)
+def test_round_trip_is_byte_identical(client: str, server: str) -> None:
+    record = simulated(client, server)
+    records = records_of(record.transcript)
+    text = dump_lines([header("simulate", "simulated"), *records])
+    loaded = load_text(text, "run.jsonl")
+    assert [record_dict(r) for r in loaded.records] == record.transcript.records()
+    assert loaded.headers == [header("simulate", "simulated")] and not loaded.warnings
+    assert dump_lines([*loaded.headers, *loaded.records]) == text
+    assert dump_lines([header("simulate", "simulated"),
+                       *records_of(simulated(client, server).transcript)]) == text  # same input
+
+
+@pytest.mark.parametrize(("client", "server"), PAIRS, ids=IDS)
+def test_the_records_follow_the_timeline(client: str, server: str) -> None:
+    record = simulated(client, server)
+    for item, out in zip(record.transcript.timeline(), record.transcript.records(), strict=True):
+        assert out["ms"] == item.t_ms
+        if out["dir"] == "event":
+            assert out["text"] == item.text and out["event"] in EVENTS  # type: ignore[union-attr]
+        else:
+            assert out["message"] == item.message  # type: ignore[union-attr]
+
+
+def test_every_simulated_note_has_the_name_its_sentence_gives() -> None:
+    """So an older document, which kept only the sentence, converts to the same records."""
+    seen = set()
+    for cell in default_cells():
+        for r in cell["transcript"]:
+            if r["dir"] == "event":
+                fields = {k: v for k, v in r.items() if k not in ("ms", "dir", "event", "text")}
+                assert classify_note(r["text"]) == (r["event"], fields)
+                seen.add(r["event"])
+    for client, server in PAIRS:
+        for note in simulated(client, server).transcript.notes:
+            assert classify_note(note.text) == (note.kind, dict(note.fields))
+            seen.add(note.kind)
+    assert {"timeout", "exit", "restart", "client-eof"} <= seen
+
+
+def test_the_annotated_path_of_a_simulate_document_is_the_simulators() -> None:
+    """show-log reads the records of simulate --json, restarts and exits included."""
+    for client, server in PAIRS:
+        record = simulated(client, server, "handshake")
+        loaded = load_text(json.dumps(record.to_document()), "run.json")
+        assert loaded.kind == "run"
+        entries = [entry_of(i, r) for i, r in enumerate(loaded.records)]
+        assert annotate(entries).path == record.session.path, (client, server)
+
+
+# -- every producer writes the format ---------------------------------------------------------
+
+def check_jsonl(path: Path, source: str) -> list[dict[str, Any]]:
+    """A JSON Lines transcript: the header, then records the model takes back unchanged."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert json.loads(lines[0]) == {"format": FORMAT, "format_version": FORMAT_VERSION,
+                                    "source": source, "clock": "wall"}
+    out = []
+    for line in lines[1:]:
+        record = parse_record(json.loads(line))
+        assert dumps(record) == line  # written in the model's own order
+        assert record.t is not None and record.t.endswith("Z")
+        out.append(record_dict(record))
+    assert all(r["event"] in EVENTS for r in out if r["dir"] == "event")
+    loaded = load_text(path.read_text(encoding="utf-8"), str(path))
+    assert [record_dict(r) for r in loaded.records] == out
+    return out
+
+
+def test_simulate_json_is_a_run_document_of_records(capsys: pytest.CaptureFixture[str]) -> None:
+    client, server = PAIRS[3]
+    assert main(["simulate", "--client", client, "--server", server, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["format"], data["format_version"]) == ("mcp-skew-run", 2)
+    assert [record_dict(parse_record(r)) for r in data["transcript"]] == data["transcript"]
+    assert data["transcript"] == simulated(client, server).transcript.records()
+
+
+def test_the_matrix_json_holds_records(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["matrix", "--clients", "dual:2026-07-28,2025-11-25+restart", "2025-11-25",
+                 "--servers", "legacy:2025-11-25+silent-exit", "2025-11-25",
+                 "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["format_version"] == 3
+    for row in data["cells"]:
+        for cell in row:
+            assert "events" not in cell
+            assert [record_dict(parse_record(r)) for r in cell["transcript"]] == cell["transcript"]
+
+
+def test_record_writes_the_format(tmp_path: Path) -> None:
+    log = tmp_path / "wire.jsonl"
+    data = "".join(json.dumps(m) + "\n" for m in (
+        modern(1, "server/discover"), initialize(2), request(3, "tools/list"))) + "not json\n"
+    proc = subprocess.run([sys.executable, "-m", "mcp_skew", "record", "--log", str(log), "--",
+                           sys.executable, "-m", "mcp_skew", "serve", "-q",
+                           "legacy:2025-11-25"], input=data.encode(), capture_output=True,
+                          timeout=TIMEOUT, check=False)
+    assert proc.returncode == 0, proc.stderr
+    records = check_jsonl(log, "record")
+    assert records[0]["event"] == "start" and records[-1]["event"] == "exit"
+    assert {r["dir"] for r in records} >= {"c2s", "s2c", "event"}
+    assert [r["line"] for r in records if r["dir"] == "c2s"] == data.splitlines()
+    assert all("message" in r for r in records if r["dir"] == "s2c")
+
+
+def test_serve_record_writes_the_format(tmp_path: Path) -> None:
+    log = tmp_path / "serve.jsonl"
+    data = json.dumps(initialize(1)) + "\n"
+    proc = subprocess.run([sys.executable, "-m", "mcp_skew", "serve", "-q", "legacy:2025-11-25",
+                           "--record", str(log)], input=data.encode(), capture_output=True,
+                          timeout=TIMEOUT, check=False)
+    assert proc.returncode == 0, proc.stderr
+    records = check_jsonl(log, "serve")
+    assert [r["dir"] for r in records if r["dir"] != "event"] == ["c2s", "s2c"]
+
+
+def test_probe_record_writes_the_format_of_its_report(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "rec"
+    code = main(["probe", "--quiet", "--format", "json", "--record", str(record),
+                 "--client", "legacy:2025-06-18", "--client", "dual:2026-07-28,2025-11-25",
+                 "--no-prober", "--", *SIM, "legacy:2025-06-18"])
+    assert code == 0
+    report = json.loads(capsys.readouterr().out)
+    for client in report["clients"]:
+        records = check_jsonl(Path(client["recorded"]), "probe")
+        # the file is the report's transcript, each record with its wall-clock time
+        assert [{k: v for k, v in r.items() if k != "t"} for r in records] == client["transcript"]
+        assert records[0]["event"] == "start" and records[-1]["event"] == "exit"
+        assert any(r["event"] == "client-eof" for r in records if r["dir"] == "event")
+
+
+def test_a_log_writer_appending_to_a_log_writes_no_second_header(tmp_path: Path) -> None:
+    path = tmp_path / "w.jsonl"
+    for text in ("one", "two"):
+        writer = LogWriter(path)
+        writer.line("c2s", text)
+        writer.close()
+    lines = data_lines(path)
+    assert [("format" in x) for x in lines] == [True, False, False]
+    entries, warnings = read_log(path)
+    assert [e.line for e in entries] == ["one", "two"] and not warnings
+
+
+# -- older formats ------------------------------------------------------------------------------
+
+def version_1_run(record: RunRecord) -> dict[str, Any]:
+    """A run as ``simulate --json`` printed it before format version 2."""
+    out = record.to_dict(transcript=False)
+    out["transcript"] = [{"t_ms": e.t_ms, "dir": e.dir, "message": e.message}
+                         for e in record.transcript.entries]
+    out["events"] = [{"t_ms": n.t_ms, "event": n.text, "after": n.after}
+                     for n in record.transcript.notes]
+    return out
+
+
+def shape(entries: list[Any]) -> list[tuple[Any, ...]]:
+    return [(e.ms, e.dir, e.line, e.message, e.event, e.text, e.fields) for e in entries]
+
+
+@pytest.mark.parametrize(("client", "server"), PAIRS, ids=IDS)
+def test_an_old_simulate_json_reads_as_the_new_one(tmp_path: Path, client: str,
+                                                   server: str) -> None:
+    record = simulated(client, server)
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    old.write_text(json.dumps(version_1_run(record), indent=2))
+    new.write_text(json.dumps(record.to_document(), indent=2))
+    assert legacy_run_records(version_1_run(record)) == record.transcript.records()
+    assert shape(read_log(old)[0]) == shape(read_log(new)[0])
+    without_after = version_1_run(record)
+    for event in without_after["events"]:
+        del event["after"]  # the oldest runs: events go before messages of the same ms
+    assert {(e.ms, e.dir, e.text) for e in read_log(_written(tmp_path, without_after))[0]} == \
+        {(e.ms, e.dir, e.text) for e in read_log(new)[0]}
+
+
+def _written(tmp_path: Path, data: Any) -> Path:
+    path = tmp_path / "data.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_an_old_log_without_a_header_reads_as_records(tmp_path: Path) -> None:
+    """``record``'s logs before the header: ``ms`` records, read unchanged."""
+    path = tmp_path / "old.jsonl"
+    old = [{"t": "2026-08-30T09:15:02.000000Z", "ms": 0.0, "dir": "event", "event": "start",
+            "text": "started x (pid 7)", "argv": ["x"], "pid": 7},
+           {"t": "2026-08-30T09:15:02.001000Z", "ms": 1.0, "dir": "c2s",
+            "line": json.dumps(initialize(1)), "message": initialize(1)},
+           {"t": "2026-08-30T09:15:02.500000Z", "dir": "stderr", "line": "ready"},
+           {"t": "2026-08-30T09:15:03.000000Z", "ms": 1000.0, "dir": "event", "event": "exit",
+            "text": "server exited with code 0", "side": "server", "code": 0, "signal": None}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in old))
+    entries, warnings = read_log(path)
+    assert not warnings and len(entries) == 4
+    assert entries[0].fields == {"argv": ["x"], "pid": 7}
+    assert entries[1].message == initialize(1)
+    assert (entries[2].dir, entries[2].ms) == ("stderr", 500.0)  # ms from t
+    assert entries[3].fields == {"side": "server", "code": 0, "signal": None}
+
+
+def test_an_old_probe_recording_reads_with_event_names(tmp_path: Path) -> None:
+    """The probe's recordings before the header: ``t_ms``, events by their sentence."""
+    path = tmp_path / "probe.jsonl"
+    old = [{"t_ms": 0, "event": "started pid 42: python server.py"},
+           {"t_ms": 2, "dir": "c2s", "message": initialize(1)},
+           {"t_ms": 5002, "event": "no answer to id 1 within 5000 ms"},
+           {"t_ms": 5003, "dir": "s2c", "message": "Traceback (most recent call last):"},
+           {"t_ms": 5004, "event": "the server process exited (code 3)"},
+           {"t_ms": 5005, "event": "client closes the connection"}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in old))
+    entries, _ = read_log(path)
+    assert [(e.ms, e.dir, e.event) for e in entries] == [
+        (0, "event", "start"), (2, "c2s", None), (5002, "event", "timeout"),
+        (5003, "s2c", None), (5004, "event", "exit"), (5005, "event", "client-eof")]
+    assert entries[0].fields == {"pid": 42} and entries[4].fields == {"side": "server", "code": 3}
+    assert entries[3].message == "Traceback (most recent call last):"  # a JSON string, then
+
+
+# -- bad input: one clear error ------------------------------------------------------------------
+
+GOOD = json.dumps({"ms": 1, "dir": "c2s", "line": "{}"})
+HEAD = dumps(header("record", "wall"))
+
+
+@pytest.mark.parametrize(("text", "where", "what"), [
+    (f"{HEAD}\n{GOOD}\nnot json at all\n{GOOD}\n", ":3:", "not JSON"),
+    (f"{HEAD}\n[1, 2]\n", ":2:", "not a JSON object"),
+    (f"{HEAD}\n{GOOD}\n{{\"ms\": 1, \"line\": \"x\"}}\n", ":3:", "no 'dir'"),
+    (f"{HEAD}\n{{\"ms\": 1, \"dir\": \"sideways\", \"line\": \"x\"}}\n", ":2:", "unknown 'dir'"),
+    (f"{HEAD}\n{{\"ms\": -3, \"dir\": \"c2s\", \"line\": \"x\"}}\n", ":2:", "'ms'"),
+    (f"{HEAD}\n{{\"t_ms\": 3, \"dir\": \"c2s\", \"line\": \"x\"}}\n", ":2:", "'ms'"),
+    (f"{HEAD}\n{{\"ms\": 3, \"dir\": \"c2s\"}}\n", ":2:", "needs 'line' or 'message'"),
+    (f"{HEAD}\n{{\"ms\": 3, \"dir\": \"event\", \"event\": \"exit\", \"code\": \"1\"}}\n", ":2:",
+     "'code'"),
+    ('{"format": "mcp-skew-transcript", "format_version": 7}\n', ":1:", "newer"),
+    ('{"format": "something-else", "format_version": 1}\n', ":1:", "not an mcp-skew transcript"),
+])
+def test_a_bad_line_is_one_error_naming_the_file_and_line(tmp_path: Path, text: str, where: str,
+                                                          what: str) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text(text)
+    with pytest.raises(TranscriptError, match=what) as caught:
+        load_text(text, str(path))
+    assert str(caught.value).startswith(f"{path}{where} ")
+    for command in (["show-log", str(path)], ["replay", str(path), "--server", "2025-11-25"]):
+        proc = subprocess.run([sys.executable, "-m", "mcp_skew", *command], capture_output=True,
+                              text=True, timeout=TIMEOUT, check=False)
+        assert proc.returncode == 2 and proc.stdout == ""
+        assert proc.stderr.count("\n") == 1 and f"{path}{where} " in proc.stderr, proc.stderr
+
+
+def test_a_newer_run_document_is_an_error(tmp_path: Path) -> None:
+    document = {**simulated(*PAIRS[0]).to_document(), "format_version": 3}
+    with pytest.raises(TranscriptError, match="run format version 3 is newer"):
+        load_text(json.dumps(document), "run.json")
+    document = {**simulated(*PAIRS[0]).to_document()}
+    document["transcript"][1] = {"ms": 1, "dir": "c2s"}
+    with pytest.raises(TranscriptError, match=r"run.json: transcript\[1\]: a message record"):
+        load_text(json.dumps(document), "run.json")
+
+
+def test_a_cut_last_line_is_a_warning_only() -> None:
+    loaded = load_text(f"{HEAD}\n{GOOD}\n{GOOD[:9]}", "cut.jsonl")
+    assert len(loaded.records) == 1 and loaded.warnings == [
+        "cut.jsonl:3: the last record is cut short (the writer stopped mid-line); skipped"]
+
+
+def test_header_and_records_are_checked_types() -> None:
+    assert isinstance(parse_header(header().model_dump()), Header)
+    assert isinstance(parse_record({"ms": 0, "dir": "s2c", "message": None}), MessageRecord)
+    assert record_dict(parse_record({"ms": 0, "dir": "s2c", "message": None})) == {
+        "ms": 0, "dir": "s2c", "message": None}  # a JSON null is a message
+    assert isinstance(parse_record({"ms": 0.5, "dir": "event", "event": "x"}), EventRecord)
+    with pytest.raises(TranscriptError, match="'ms'"):
+        parse_record({"ms": True, "dir": "event", "event": "x"})
+
+
+def test_the_guide_describes_every_event_name_and_the_version() -> None:
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "transcripts.md").read_text()
+    rows = {line.split("|")[1].strip().strip("`") for line in guide.splitlines()
+            if line.startswith("| `")}
+    assert set(EVENTS) <= rows
+    assert f'"format_version": {FORMAT_VERSION}' in guide and f'"format": "{FORMAT}"' in guide
+
+
+# -- any record, round trip ---------------------------------------------------------------------
+
+#: Text with what is hard in JSON Lines: line separators Python's splitlines() cuts at,
+#: lone surrogates (bytes that were not UTF-8), quotes, newlines.
+TEXT = st.text(alphabet=st.characters() | st.sampled_from(
+    ["\u2028", "\u2029", "\x85", "\r", "\n", "\udcff", "\udc80", '"', "\\", "\x00"]),
+    max_size=30)
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | TEXT
+    | st.floats(allow_nan=False, allow_infinity=False),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(TEXT, inner, max_size=4),
+    max_leaves=12)
+MS = st.integers(min_value=0, max_value=10**12) | st.floats(
+    min_value=0, max_value=1e12, allow_nan=False, allow_infinity=False)
+STAMP = st.sampled_from(["2026-08-30T09:15:02.123456Z", "2027-01-01T00:00:00.000000Z"])
+
+
+@st.composite
+def records(draw: st.DrawFn) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if draw(st.booleans()):
+        out["t"] = draw(STAMP)
+    out["ms"] = draw(MS)
+    kind = draw(st.sampled_from(["c2s", "s2c", "stderr", "event"]))
+    out["dir"] = kind
+    if kind == "event":
+        out["event"] = draw(st.sampled_from(sorted(EVENTS)) | st.from_regex(r"[a-z][a-z0-9-]{0,15}",
+                                                                             fullmatch=True))
+        out["text"] = draw(TEXT)
+        for key, values in (("side", st.sampled_from(["server", "c2s", "s2c", "stderr"])),
+                            ("code", st.none() | st.integers(-255, 255)),
+                            ("signal", st.none() | st.sampled_from(["SIGTERM", "SIGKILL"])),
+                            ("argv", st.lists(TEXT, max_size=3)),
+                            ("pid", st.integers(1, 2**22))):
+            if draw(st.booleans()):
+                out[key] = draw(values)
+    else:
+        has_line = kind == "stderr" or draw(st.booleans())
+        if has_line:
+            out["line"] = draw(TEXT)
+            if draw(st.booleans()):
+                out["partial"] = True
+        if kind != "stderr" and (not has_line or draw(st.booleans())):
+            out["message"] = draw(JSON)
+        if kind != "stderr" and draw(st.booleans()):
+            out["http"] = {"status": draw(st.integers(100, 599))}
+    if draw(st.booleans()):
+        out["x-extra"] = draw(JSON)  # a key of a later version is kept
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(records(), max_size=8))
+def test_any_records_round_trip(items: list[dict[str, Any]]) -> None:
+    text = dump_lines([header("record", "wall"), *items])
+    assert text.count("\n") == len(items) + 1  # one line each, whatever the text holds
+    text.encode("utf-8")  # the file is UTF-8 even with lone surrogates
+    loaded = load_text(text, "any.jsonl")
+    assert [record_dict(r) for r in loaded.records] == items
+    assert dump_lines([*loaded.headers, *loaded.records]) == text
+    assert [dumps(parse_record(item)) for item in items] == [dumps(item) for item in items]
