@@ -31,8 +31,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..simulator import Finding, check_result
+from ..simulator import _path as steps
 from ..simulator import _wire as w
 from ..simulator._findings import FindingCode, Severity
+from ..simulator._path import Step
 from ..versions import REGISTRY, Era, Message, Profile
 from ._log import LogEntry
 
@@ -101,7 +103,7 @@ class Annotation:
     entries: list[LogEntry]
     notes: dict[int, list[str]]
     findings: list[Finding]
-    path: list[str]
+    path: list[Step]
     status: str  #: ok, failed or undecided
     revision: str | None
     era: Era | None
@@ -140,7 +142,7 @@ class Annotator:
         self.entries: list[LogEntry] = []
         self.notes: dict[int, list[str]] = {}
         self.findings: list[Finding] = []
-        self.path: list[str] = []
+        self.path: list[Step] = []  #: in the simulator's words: the same typed steps
         self.pending: dict[str, Pending] = {}
         self.client, self.server = Side(), Side()
         self.neg: Pending | None = None  #: the negotiation step awaiting its answer
@@ -170,7 +172,7 @@ class Annotator:
             self.note(index, f"[{severity}] {code}: {message}")
 
     def accept(self, revision: str, era: Era | None, index: int) -> None:
-        self.path.append(f"accepted {revision}")
+        self.path.append(steps.accepted(revision))
         self.status, self.revision, self.era, self.reason = "ok", revision, era, ""
         self.neg = None
         self.note(index, f"negotiated: {revision}" + (f" ({era.value})" if era else ""))
@@ -280,7 +282,7 @@ class Annotator:
             return
         gap = round(entry.ms - neg.ms)
         neg.abandoned_ms = entry.ms
-        self.path.append(f"timeout after {gap} ms")
+        self.path.append(steps.timeout(gap))
         self.note(entry.index, f"no answer to id {_key(neg.msg_id)} ({neg.method}) after "
                   f"{gap} ms: the client stops waiting")
         self.neg = None
@@ -308,7 +310,7 @@ class Annotator:
         if self.modern_tried and not self.legacy_tried:
             self.fell_back = True
         self.legacy_tried = True
-        self.path.append(f"initialize {asked}")
+        self.path.append(steps.request("initialize", asked))
         era = _era_of(asked)
         how = "legacy handshake" if era is not Era.MODERN else "but a modern revision"
         self.note(entry.index, f"client offers {asked} ({how}: initialize)")
@@ -332,19 +334,18 @@ class Annotator:
                 self.note(entry.index, f"the negotiated revision is {self.revision}")
             self._track(entry, message, params, rev, negotiating=False)
             return
-        short = "discover" if method == "server/discover" else method
         if rev in self.offered:
-            self.path.append(f"choose {rev}")
+            self.path.append(steps.choose(rev))
             self.downgraded = True
         elif self.legacy_tried:
-            self.path.append("re-probe")
+            self.path.append(steps.re_probe())
             self.fell_back, self.reprobed = False, True
         elif rev in self.retry_from:
-            self.path.append(f"retry {rev}")
+            self.path.append(steps.retry(rev))
             self.retried = True
         self.offered, self.retry_from = [], []
         self.modern_tried = True
-        self.path.append(f"{short} {version}")
+        self.path.append(steps.request(method, version))
         self._track(entry, message, params, rev, negotiating=True)
 
     def _check_meta(self, entry: LogEntry, rev: str | None, meta: dict[str, Any]) -> None:
@@ -434,7 +435,7 @@ class Annotator:
         if code == -32022:
             self.server.add(f"modern, supports {', '.join(map(str, supported or []))}")
         if pending is self.neg:
-            self.path.append(f"error {code}")
+            self.path.append(steps.error(code))
             self.neg = None
             if code == -32022 and isinstance(supported, list):
                 self.retry_from = [str(s) for s in supported]
@@ -524,7 +525,7 @@ class Annotator:
             self.accept(str(answered), _era_of(answered) or Era.LEGACY, entry.index)
             return
         self.note(entry.index, f"server counter-offers {answered} (the client asked {asked})")
-        self.path.append(f"counter-offer {answered}")
+        self.path.append(steps.counter_offer(answered))
         self.counter_offer = str(answered)
         if self.initialized_early:  # the client went on without waiting for the answer
             self.initialized_early = False
@@ -572,7 +573,7 @@ class Annotator:
             self.note(entry.index, "a new server process")
             return
         self._give_up_waiting(entry)
-        self.path.append("restart")
+        self.path.append(steps.restart())
         self.note(entry.index, "the client restarts the server")
 
     def _server_exit(self, entry: LogEntry) -> None:
@@ -583,7 +584,7 @@ class Annotator:
         if self.neg is not None and self.client_eof is not None:
             self._stopped_waiting()
         elif self.neg is not None and not self.client_closing:
-            self.path.append("server exited")
+            self.path.append(steps.exited())
             self.fail(f"{self.neg.method}: the server exited before answering")
         if silent:
             first = silent[0]
@@ -607,7 +608,7 @@ class Annotator:
     def _disconnect(self, entry: LogEntry) -> None:
         offer, self.counter_offer = self.counter_offer, None
         assert offer is not None
-        self.path.append("disconnect")
+        self.path.append(steps.disconnect())
         self.fail(f"the client disconnected after the counter-offer {offer}")
         if _era_of(offer) is Era.LEGACY:
             self.find("counter-offer-unsupported", "warning", f"the client disconnected after "
@@ -626,7 +627,7 @@ class Annotator:
         if self.neg is not None and self.client_eof is not None:
             self._stopped_waiting()
         elif self.neg is not None:
-            self.path.append("no answer")
+            self.path.append(steps.no_answer())
             self.fail(f"{self.neg.method}: no answer by the end of the log")
         if self.counter_offer is not None and self.client_eof is not None:
             self._disconnect(self.client_eof)

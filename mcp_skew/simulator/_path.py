@@ -24,6 +24,7 @@ __all__ = [
     "disconnect",
     "error",
     "exited",
+    "no_answer",
     "re_probe",
     "request",
     "restart",
@@ -48,6 +49,7 @@ StepKind = Literal[
     "accepted",  # the revision the pair will speak
     "answered",  # (the prober) what an initialize with a bogus revision got
     "served-legacy",  # the server ran a modern request under legacy rules
+    "no-answer",  # (a recorded log) the log ends with the request unanswered
     "note",  # anything else, as text
 ]
 
@@ -76,18 +78,25 @@ def _rebuild(text: str, kind: StepKind, fields: dict[str, Any]) -> Step:
     return Step(text, kind, **fields)
 
 
-def request(method: str, revision: str) -> Step:
+def _revision(value: object) -> str | None:
+    """A revision as the wire gave it: a string, else None (the text still shows it)."""
+    return value if isinstance(value, str) else None
+
+
+def request(method: str, revision: object) -> Step:
     """``initialize R``, ``discover R`` (for ``server/discover``) or ``METHOD R``."""
     short = "discover" if method == "server/discover" else method
-    return Step(f"{short} {revision}", "request", method=method, revision=revision)
+    return Step(f"{short} {revision}", "request", method=method, revision=_revision(revision))
 
 
 def result() -> Step:
     return Step("result", "result")
 
 
-def error(code: int | None) -> Step:
-    return Step(f"error {code}", "error", code=code)
+def error(code: object) -> Step:
+    """``error CODE``; ``code`` is the wire's (an int, or whatever a server sent)."""
+    number = code if isinstance(code, int) and not isinstance(code, bool) else None
+    return Step(f"error {code}", "error", code=number)
 
 
 def timeout(ms: int) -> Step:
@@ -99,8 +108,7 @@ def exited() -> Step:
 
 
 def counter_offer(revision: object) -> Step:
-    return Step(f"counter-offer {revision}", "counter-offer",
-                revision=revision if isinstance(revision, str) else None)
+    return Step(f"counter-offer {revision}", "counter-offer", revision=_revision(revision))
 
 
 def disconnect() -> Step:
@@ -128,9 +136,12 @@ def accepted(revision: str) -> Step:
 
 
 def answered(revision: object) -> Step:
-    return Step(f"answered {revision}", "answered",
-                revision=revision if isinstance(revision, str) else None)
+    return Step(f"answered {revision}", "answered", revision=_revision(revision))
 
 
 def served_legacy() -> Step:
     return Step("served under legacy rules", "served-legacy")
+
+
+def no_answer() -> Step:
+    return Step("no answer", "no-answer")

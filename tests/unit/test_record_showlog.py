@@ -14,6 +14,7 @@ from _serve_helpers import C, V
 from mcp_skew.serve import LogEntry, annotate, read_log, render_log
 from mcp_skew.serve._log import NO_MESSAGE
 from mcp_skew.simulator import Entry, parse_peer, run
+from mcp_skew.simulator._path import Step
 
 TIMEOUT = 20
 
@@ -79,7 +80,7 @@ def codes(log: Log) -> list[str]:
 
 # -- the path, in the simulator's words -------------------------------------------------------
 
-def from_simulator(client: str, server: str) -> tuple[list[LogEntry], list[str]]:
+def from_simulator(client: str, server: str) -> tuple[list[LogEntry], list[Step]]:
     """A simulated run's transcript as a wire log, and the simulator's own path."""
     record = run(parse_peer(client, "client"), parse_peer(server, "server"), "handshake")
     log = Log()
@@ -120,6 +121,9 @@ def test_the_path_of_a_simulated_transcript_is_the_simulators_path(client: str,
     entries, expected = from_simulator(client, server)
     annotation = annotate(entries)
     assert annotation.path == expected
+    # the same typed steps, not only the same words
+    typed = [(s.kind, s.revision, s.method, s.code, s.ms) for s in annotation.path]
+    assert typed == [(s.kind, s.revision, s.method, s.code, s.ms) for s in expected]
 
 
 def test_a_re_probe_is_marked_as_the_simulator_marks_it() -> None:
