@@ -54,7 +54,17 @@ from ..simulator import (
 from ..simulator._scenario import LIST_TOOLS, play
 from ..versions import REGISTRY, Message, Role
 from ._envs import EnvironmentUnavailable, ensure_npm_env, ensure_python_env
-from ._named import ROLES, Family, Line, Model, Package, Resolved, known_names, resolve
+from ._named import (
+    ROLES,
+    Family,
+    Line,
+    Model,
+    Package,
+    Resolved,
+    builtin_peer,
+    known_names,
+    resolve,
+)
 
 __all__ = [
     "CLIENT_DRIFT_SERVERS",
@@ -576,8 +586,13 @@ def _real_client_run(command_for: Callable[[list[str]], list[str]], server_spec:
                   detail=f"{result.get('elapsed_s')} s")
 
 
+def _server_peer(spec: str) -> PeerSpec:
+    """A server spec of the drift sets: a named server of the catalogue, or the notation."""
+    return builtin_peer(spec, "server") if "@" in spec else parse_peer(spec, "server")
+
+
 def _model_client_run(model: PeerSpec, server_spec: str) -> Facets:
-    server = parse_peer(server_spec, "server")
+    server = _server_peer(server_spec)
     link = MemoryLink(lambda: SimServer(server))
     sim = SimClient(model)
     session = sim.negotiate(link)
