@@ -2,32 +2,50 @@
 
 Times the default matrix (the built-in peers against themselves) and a large
 sweep: a peer for every non-empty subset of revisions in every valid kind, and
-a few quirks on top, thousands of pairs. Prints:
+a few quirks on top, thousands of pairs. Prints each figure next to its target
+(issue 12, "Performance"):
 
-- cells per second, and the time of the default matrix's own work (running the
-  pairs, then rendering the terminal view);
+- cells per second of the sweep, built as ``mcp-skew matrix`` builds it for the
+  text formats (no transcripts kept) and for json/html/junit (transcripts kept);
+  the time of the default matrix's own work (running the pairs, then rendering);
 - linearity: the time per cell at three sizes of the sweep;
-- peak memory while building the sweep (``tracemalloc``);
 - the ratio to a floor measured in the same run: ``json.dumps`` then
-  ``json.loads`` of the very transcripts the matrix produced. The simulator
-  encodes and decodes every message it sends, as a real wire does, so this is
-  the least any honest simulation of these transcripts costs.
+  ``json.loads`` of the messages of the very transcripts the matrix produced.
+  The simulator encodes and decodes every message it sends, as a real wire
+  does, so this is the least any honest simulation of these transcripts costs;
+- memory: ``tracemalloc``'s peak while building the sweep (per cell, with and
+  without transcripts), and the peak resident memory (``VmHWM``, the high-water
+  mark of the resident set) of a whole ``mcp-skew matrix`` process (text format)
+  over a sweep of at least 100,000 cells, run as a subprocess;
+- ``mcp-skew --help``: the wall time of the whole process, and whether it (or
+  ``mcp-skew versions``) imports pydantic or the wire models
+  (``mcp_skew.versions.models``), read from ``python -X importtime``.
 
-Run it with ``.venv/bin/python benchmarks/bench_matrix.py`` (``--quick`` for a
-smaller sweep, ``--repeat N`` for more timing rounds; the best round counts).
+Times are CPU time of this process (``process_time``: a busy machine delays the
+run but does not bill it here), best of several rounds; the ``--help`` time is
+wall time, best of ``--help-repeat`` runs. Run it with
+``.venv/bin/python benchmarks/bench_matrix.py`` (``--quick`` for a smaller
+timing sweep, ``--repeat N`` for more timing rounds; ``--memory-cells N`` for
+another size of the memory sweep, 0 to skip it). It also runs against an older
+checkout (``PYTHONPATH=OLD``): a ``build_matrix`` without ``keep_transcripts``
+keeps them always, and the text rows say so.
 """
 
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
+import math
 import os
 import platform
 import statistics
+import subprocess
 import sys
 import time
 import tracemalloc
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 from tabulate import tabulate
@@ -43,6 +61,35 @@ clock = time.process_time
 
 CLIENT_QUIRKS = ("discover", "restart")
 SERVER_QUIRKS = ("unknown-32602", "silent", "silent-exit", "lenient")
+#: More quirks, for the memory sweep (every client and server quirk that changes a run).
+MEMORY_CLIENT_QUIRKS = ("discover", "restart", "strict", "exact", "fallback-32601",
+                        "fallback-denylist", *(f"probe-timeout={ms}" for ms in (500, 1000, 5000,
+                                                                                  20000)))
+MEMORY_SERVER_QUIRKS = ("unknown-32602", "silent", "silent-exit", "lenient", "strict-lifecycle",
+                        "early-32602", "reject", "echo", "sticky-era", "no-result-type",
+                        "no-cache-hints", "legacy-32022", "slow=1000", "slow=5000",
+                        "not-found-code=0", "fixed=2025-03-26")
+
+#: The targets of issue 12.
+CELLS_PER_S = 12_000
+FLOOR_RATIO = 2.5
+MEMORY_MB = 500
+HELP_S = 0.3
+
+#: Whether this mcp-skew's build_matrix can leave the transcripts out (older ones cannot).
+CAN_DROP = "keep_transcripts" in inspect.signature(build_matrix).parameters
+
+
+def build(clients: Sequence[PeerSpec], servers: Sequence[PeerSpec], keep: bool) -> Matrix:
+    """The matrix as ``mcp-skew matrix`` builds it: transcripts only for the formats that show them."""
+    if CAN_DROP:
+        return build_matrix(clients, servers, keep_transcripts=keep)
+    return build_matrix(clients, servers)
+
+
+def text_mode() -> str:
+    return "text formats, no transcripts" if CAN_DROP else "text formats (transcripts kept: " \
+                                                         "this build_matrix always keeps them)"
 
 
 def best_of(repeat: int, work: Callable[[], T]) -> tuple[float, float, T]:
@@ -71,68 +118,173 @@ def floor(matrix: Matrix) -> Callable[[], int]:
     return work
 
 
-def peak_memory(clients: Sequence[PeerSpec], servers: Sequence[PeerSpec]) -> int:
+def traced_peak(clients: Sequence[PeerSpec], servers: Sequence[PeerSpec], keep: bool) -> int:
     tracemalloc.start()
     try:
-        build_matrix(clients, servers)
+        build(clients, servers, keep)
         return tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
 
 
+def verdict(ok: bool) -> str:
+    return "met" if ok else "NOT met"
+
+
+# -- the default matrix -------------------------------------------------------------------
 def default_matrix(repeat: int) -> list[list[Any]]:
     clients, servers = builtin_peers("client"), builtin_peers("server")
-    build, build_median, matrix = best_of(repeat, lambda: build_matrix(clients, servers))
+    run, run_median, _ = best_of(repeat, lambda: build(clients, servers, False))
+    kept, _, matrix = best_of(repeat, lambda: build(clients, servers, True))
     text, _, _ = best_of(repeat, lambda: render(matrix, "text"))
     html, _, _ = best_of(repeat, lambda: render(matrix, "html"))
     dumped, _, _ = best_of(repeat, lambda: render(matrix, "json"))
     base, _, _ = best_of(repeat, floor(matrix))
     cells = len(clients) * len(servers)
     return [
-        ["default matrix: pairs", cells],
-        ["run the pairs (best / median)", f"{build * 1e3:.1f} ms / {build_median * 1e3:.1f} ms"],
+        ["default matrix: pairs", cells, ""],
+        [f"run the pairs, {text_mode()} (best / median)",
+         f"{run * 1e3:.1f} ms / {run_median * 1e3:.1f} ms", ""],
+        ["run the pairs, transcripts kept (json, html, junit)", f"{kept * 1e3:.1f} ms", ""],
         ["render text / html / json", f"{text * 1e3:.1f} / {html * 1e3:.1f} / "
-                                      f"{dumped * 1e3:.1f} ms"],
-        ["own work (run + text)", f"{(build + text) * 1e3:.1f} ms"],
-        ["cells per second", f"{cells / build:,.0f}"],
-        ["floor: json dumps+loads of the transcripts", f"{base * 1e3:.1f} ms"],
-        ["ratio to the floor", f"{build / base:.1f}"],
+                                      f"{dumped * 1e3:.1f} ms", ""],
+        ["own work (run + text)", f"{(run + text) * 1e3:.1f} ms", ""],
+        ["cells per second (text)", f"{cells / run:,.0f}", ""],
+        ["floor: json dumps+loads of the transcripts", f"{base * 1e3:.1f} ms", ""],
+        ["ratio to the floor (text / transcripts kept)", f"{run / base:.1f} / {kept / base:.1f}",
+         ""],
     ]
+
+
+# -- the sweep ------------------------------------------------------------------------------
+def timed_sizes(parts: list[Sequence[PeerSpec]], servers: Sequence[PeerSpec], repeat: int,
+                keep: bool) -> list[float]:
+    """Best seconds per size; sizes interleaved, so a busy moment hits them alike."""
+    best = [float("inf")] * len(parts)
+    for _ in range(repeat):
+        for k, part in enumerate(parts):
+            start = clock()
+            build(part, servers, keep)
+            best[k] = min(best[k], clock() - start)
+    return best
 
 
 def sweep(repeat: int, quick: bool) -> list[list[Any]]:
     clients = sweep_peers("client", CLIENT_QUIRKS)
     servers = sweep_peers("server", SERVER_QUIRKS[:2] if quick else SERVER_QUIRKS)
     parts = [clients[::share] for share in (4, 2, 1)]  # the same mix of kinds at each size
-    best = [float("inf")] * len(parts)
-    matrix = None
-    for _ in range(repeat):  # sizes interleaved, so a busy moment hits them alike
-        for k, part in enumerate(parts):
-            matrix = None
-            start = clock()
-            matrix = build_matrix(part, servers)
-            best[k] = min(best[k], clock() - start)
-    assert matrix is not None
+    text = timed_sizes(parts, servers, repeat, keep=False)
+    kept = timed_sizes(parts[-1:], servers, repeat, keep=True)[0]
     rows: list[list[Any]] = []
     per_cell = []
-    for part, seconds in zip(parts, best, strict=True):
+    for part, seconds in zip(parts, text, strict=True):
         cells = len(part) * len(servers)
         per_cell.append(seconds / cells)
-        rows.append([f"sweep {len(part)} × {len(servers)} = {cells:,} pairs",
+        rows.append([f"sweep {len(part)} × {len(servers)} = {cells:,} pairs (text)",
                      f"{seconds:.2f} s, {cells / seconds:,.0f} cells/s, "
-                     f"{seconds / cells * 1e6:.0f} µs/cell"])
-    base, _, _ = best_of(repeat, floor(matrix))
-    spread = max(per_cell) / min(per_cell)
+                     f"{seconds / cells * 1e6:.0f} µs/cell", ""])
     cells = len(clients) * len(servers)
-    matrix = None
-    peak = peak_memory(clients, servers)
+    base, _, _ = best_of(repeat, floor(build(clients, servers, True)))
     rows += [
-        ["linearity: max/min time per cell", f"{spread:.2f} (1.00 is perfectly linear)"],
-        ["floor: json dumps+loads of the transcripts", f"{base:.2f} s"],
-        ["ratio to the floor", f"{best[-1] / base:.1f}"],
-        ["peak memory (tracemalloc, whole sweep)",
-         f"{peak / 2**20:.1f} MiB, {peak / cells / 1024:.1f} KiB per cell"],
+        [f"sweep cells per second, {text_mode()}", f"{cells / text[-1]:,.0f}",
+         f"≥ {CELLS_PER_S:,}: {verdict(cells / text[-1] >= CELLS_PER_S)}"],
+        ["sweep cells per second, transcripts kept (json, html, junit)",
+         f"{cells / kept:,.0f}", f"(≥ {CELLS_PER_S:,}: {verdict(cells / kept >= CELLS_PER_S)})"],
+        ["linearity: max/min time per cell (text)",
+         f"{max(per_cell) / min(per_cell):.2f} (1.00 is perfectly linear)", ""],
+        ["floor: json dumps+loads of the transcripts' messages", f"{base:.2f} s", ""],
+        ["ratio to the floor (text)", f"{text[-1] / base:.1f}",
+         f"≤ {FLOOR_RATIO}: {verdict(text[-1] / base <= FLOOR_RATIO)}"],
+        ["ratio to the floor (transcripts kept)", f"{kept / base:.1f}",
+         f"(≤ {FLOOR_RATIO}: {verdict(kept / base <= FLOOR_RATIO)})"],
     ]
+    for keep, what in ((False, "text"), (True, "transcripts kept")):
+        peak = traced_peak(clients, servers, keep)
+        rows.append([f"peak memory (tracemalloc, whole sweep, {what})",
+                     f"{peak / 2**20:.1f} MiB, {peak / cells / 1024:.1f} KiB per cell", ""])
+    return rows
+
+
+# -- memory of a 100,000-cell matrix --------------------------------------------------------
+def memory_sweep(cells: int) -> tuple[list[str], list[str]]:
+    """Client and server specs of a sweep of at least ``cells`` pairs.
+
+    Every client and server quirk that changes a run, on top of every subset of
+    revisions in every kind (``sweep_peers``); that is fewer than 100,000 distinct
+    pairs, so the client rows start again from the first one up to ``cells``.
+    """
+    clients = [p.notation for p in sweep_peers("client", MEMORY_CLIENT_QUIRKS)]
+    servers = [p.notation for p in sweep_peers("server", MEMORY_SERVER_QUIRKS)]
+    rows = math.ceil(cells / len(servers))
+    return [clients[i % len(clients)] for i in range(rows)], servers
+
+
+#: ``mcp-skew ARGS`` as ``python -m mcp_skew`` runs it, then, on stderr, the resident memory
+#: (KiB) when the command starts and the process's peak. The peak is ``VmHWM`` from
+#: /proc/self/status: ``ru_maxrss`` would also count the benchmark's own memory, which a
+#: child inherits across fork and exec on Linux. Elsewhere, ``ru_maxrss`` (an upper bound).
+MEASURED_MAIN = """\
+import resource, sys
+from mcp_skew.cli import main
+
+def status(key):
+    try:
+        with open("/proc/self/status") as lines:
+            return next(int(l.split()[1]) for l in lines if l.startswith(key + ":"))
+    except (OSError, StopIteration):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+start = status("VmRSS")
+code = main(sys.argv[1:])
+print(start, status("VmHWM"), file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def peak_rss(cells: int) -> list[list[Any]]:
+    """``mcp-skew matrix`` (text) over ``cells`` pairs in a subprocess; its peak RSS."""
+    clients, servers = memory_sweep(cells)
+    argv = [sys.executable, "-c", MEASURED_MAIN, "matrix", "--clients", *clients,
+            "--servers", *servers]
+    start = time.perf_counter()
+    done = subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          text=True)
+    seconds = time.perf_counter() - start
+    idle, peak = (int(kib) * 1024 / 1e6 for kib in done.stderr.split()[-2:])
+    pairs = len(clients) * len(servers)
+    return [[f"peak memory of `mcp-skew matrix` (text), {len(clients)} × {len(servers)} = "
+             f"{pairs:,} pairs ({len(set(clients))} distinct clients; VmHWM of the process)",
+             f"{peak:,.0f} MB ({(peak - idle) * 1e3 / pairs:.1f} kB per cell over {idle:.0f} MB "
+             f"at start); {seconds:.0f} s wall",
+             f"≤ {MEMORY_MB} MB: {verdict(peak <= MEMORY_MB)}"]]
+
+
+# -- the command line's start --------------------------------------------------------------
+def heavy_imports(args: Sequence[str]) -> list[str]:
+    """The pydantic and wire-model modules ``mcp-skew ARGS`` imports (``-X importtime``)."""
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "mcp_skew", *args],
+                          capture_output=True, text=True, check=True)
+    names = [line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()
+             if line.startswith("import time:")]
+    return [n for n in names if n.split(".")[0] in ("pydantic", "pydantic_core")
+            or n.startswith("mcp_skew.versions.models")]
+
+
+def start_up(repeat: int) -> list[list[Any]]:
+    walls = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "mcp_skew", "--help"], check=True,
+                       stdout=subprocess.DEVNULL)
+        walls.append(time.perf_counter() - start)
+    rows = [["`mcp-skew --help`: wall time of the process (best / median)",
+             f"{min(walls):.3f} s / {statistics.median(walls):.3f} s",
+             f"≤ {HELP_S} s: {verdict(min(walls) <= HELP_S)}"]]
+    for args in (["--help"], ["versions"]):
+        heavy = heavy_imports(args)
+        said = "none" if not heavy else f"{len(heavy)} modules, e.g. " + ", ".join(heavy[:3])
+        rows.append([f"`mcp-skew {' '.join(args)}` imports pydantic or the wire models", said,
+                     f"none: {verdict(not heavy)}"])
     return rows
 
 
@@ -141,14 +293,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=5,
                         help="timing rounds of the default matrix (the best counts)")
     parser.add_argument("--sweep-repeat", type=int, default=3, help="timing rounds of the sweep")
-    parser.add_argument("--quick", action="store_true", help="a smaller sweep")
+    parser.add_argument("--quick", action="store_true", help="a smaller timing sweep")
+    parser.add_argument("--memory-cells", type=int, default=100_000,
+                        help="pairs of the memory sweep (default 100,000; 0 skips it)")
+    parser.add_argument("--help-repeat", type=int, default=5, help="runs of `mcp-skew --help`")
     args = parser.parse_args(argv)
-    cpus = os.cpu_count()
-    print(f"mcp-skew {__version__}, Python {platform.python_version()}, {cpus} CPUs, "
-          f"{platform.machine()} {platform.system()}; CPU time (process_time), best of "
-          f"{args.repeat} (default matrix) and {args.sweep_repeat} (sweep) rounds")
+    print(f"mcp-skew {__version__} ({Path(inspect.getfile(build_matrix)).parents[2]}), "
+          f"Python {platform.python_version()}, {os.cpu_count()} CPUs, {platform.machine()} "
+          f"{platform.system()}; CPU time (process_time), best of {args.repeat} (default "
+          f"matrix) and {args.sweep_repeat} (sweep) rounds")
     rows = default_matrix(args.repeat) + sweep(args.sweep_repeat, args.quick)
-    print(tabulate(rows, ["measure", "value"], tablefmt="github", disable_numparse=True))
+    if args.memory_cells > 0:
+        rows += peak_rss(args.memory_cells)
+    rows += start_up(args.help_repeat)
+    print(tabulate(rows, ["measure", "value", "target"], tablefmt="github",
+                   disable_numparse=True))
     return 0
 
 

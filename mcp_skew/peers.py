@@ -24,7 +24,6 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from .errors import UsageError
-from .probe import load_probe_peer
 from .realpeers._named import known_names, named_peer
 from .simulator import PeerSpec, parse_peer, with_quirks
 from .versions import REGISTRY, Registry, Role
@@ -67,6 +66,9 @@ def resolve_peer(spec: str, role: Role, registry: Registry = REGISTRY, *,
     """
     text = spec.strip()
     if text.startswith("@"):
+        # the probe (and pydantic, its wire models) only for a saved peer: not for every command
+        from .probe import load_probe_peer  # noqa: PLC0415
+
         return replace(load_probe_peer(text[1:], role), registry=registry)
     head, *quirk_texts = text.split("+")
     if "@" not in head:

@@ -27,16 +27,29 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..errors import UsageError
-from ..matrix import FORMATS, VIEWS, Matrix, build_matrix, builtin_peers, labelled, render
-from ..matrix._render_text import render_text
+from ..matrix import (
+    FORMATS,
+    TRANSCRIPT_FORMATS,
+    VIEWS,
+    Matrix,
+    build_matrix,
+    builtin_peers,
+    labelled,
+    render,
+)
+from ..matrix._render_text import cell_text, render_text
 from ..peers import resolve_peer
-from ..simulator import SCENARIOS, PeerSpec
+from ..simulator import SCENARIOS, TRANSPORTS, PeerSpec, Transport
 from ..versions import Registry, Role
 
-__all__ = ["Progress", "register", "text_width"]
+__all__ = ["Progress", "differing", "register", "text_width"]
 
 #: The command that regenerates docs/matrix.md (quoted by its golden test).
 REGENERATE = "mcp-skew matrix --format markdown --out docs/matrix.md"
+#: ``--transport``: one of the simulator's transports, or both in turn.
+TRANSPORT_CHOICES = (*TRANSPORTS, "both")
+#: The formats ``--transport both`` prints (two matrices one after the other).
+BOTH_FORMATS = ("text", "grid", "markdown", "github")
 
 
 def register(sub: Any) -> None:
@@ -73,6 +86,11 @@ def register(sub: Any) -> None:
                    "instead of running the pairs")
     p.add_argument("--progress", action="store_true",
                    help="report progress on stderr even when it is not a terminal")
+    p.add_argument("--transport", choices=TRANSPORT_CHOICES, default="stdio",
+                   help="what every pair runs over: stdio (default), http (Streamable HTTP: "
+                   "status codes, headers, sessions, and the dual-era client's HTTP rule), or "
+                   "both: the two matrices one after the other, then the pairs that differ "
+                   "(text, grid, markdown and github formats)")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="colour the text and grid formats (auto: on a terminal, unless "
                    "NO_COLOR is set)")
@@ -168,7 +186,7 @@ def _mode(target: Path) -> int:
         return 0o666 & ~umask
 
 
-def _matrix(args: argparse.Namespace) -> Matrix:
+def _matrix(args: argparse.Namespace, transport: Transport = "stdio") -> Matrix:
     if args.source is not None:
         if args.clients or args.servers or args.scenario:
             raise UsageError("--from renders a matrix already run; it takes no --clients, "
@@ -180,7 +198,10 @@ def _matrix(args: argparse.Namespace) -> Matrix:
     tty = sys.stderr.isatty()
     progress = Progress(sys.stderr, tty=tty) if tty or args.progress else None
     try:
-        return build_matrix(clients, servers, args.scenario or "default", progress=progress)
+        # only the formats that show transcripts keep them (a large text matrix fits in memory)
+        return build_matrix(clients, servers, args.scenario or "default", progress=progress,
+                            keep_transcripts=args.format in TRANSCRIPT_FORMATS,
+                            transport=transport)
     finally:
         if progress is not None:
             progress.clear()
@@ -225,24 +246,70 @@ def _render(matrix: Matrix, args: argparse.Namespace) -> str:
     return render_text(matrix, args.view, color=_color(args), width=width)
 
 
+def _transports(args: argparse.Namespace) -> tuple[Transport, ...]:
+    """The transports to run (``--transport``), after checking the options that go with them."""
+    chosen = getattr(args, "transport", "stdio")
+    if chosen == "stdio":
+        return ("stdio",)
+    if args.source is not None:
+        raise UsageError("--from renders a matrix already run; it takes no --transport")
+    if getattr(args, "run_real", False):
+        raise UsageError("--run-real runs the real packages over stdio; it takes no --transport")
+    if chosen == "both" and args.format not in BOTH_FORMATS:
+        raise UsageError(f"--transport both prints two matrices one after the other: use "
+                         f"--format {', '.join(BOTH_FORMATS)} (or run --transport stdio and "
+                         f"--transport http apart with --format {args.format})")
+    return TRANSPORTS if chosen == "both" else ("http",)
+
+
+def _title(transport: str) -> str:
+    return "stdio" if transport == "stdio" else "Streamable HTTP (--transport http)"
+
+
+def differing(stdio: Matrix, http: Matrix) -> list[tuple[str, str, str, str]]:
+    """(client, server, stdio cell, http cell) for every pair whose cell text differs."""
+    return [(stdio.clients[i].label, stdio.servers[j].label, cell_text(cell),
+             cell_text(http.cells[i][j]))
+            for i, j, cell in stdio.pairs() if cell_text(cell) != cell_text(http.cells[i][j])]
+
+
+def _render_both(matrices: list[Matrix], args: argparse.Namespace) -> str:
+    """The matrices one after the other, each under its transport, then where they differ."""
+    markdown = args.format in ("markdown", "github")
+    parts = []
+    for matrix in matrices:
+        title = f"Transport: {_title(matrix.transport)}"
+        head = f"## {title}" if markdown else f"{title}\n{'=' * len(title)}"
+        parts.append(f"{head}\n\n{_render(matrix, args)}")
+    changed = differing(*matrices)
+    title = f"Where stdio and Streamable HTTP differ ({len(changed)} pairs)"
+    lines = [f"## {title}" if markdown else f"{title}\n{'=' * len(title)}", ""]
+    lines += [f"- {client} x {server}: stdio {a}, HTTP {b}" for client, server, a, b in changed]
+    return "\n".join(parts) + "\n" + "\n".join(lines) + "\n"
+
+
 def _main(args: argparse.Namespace) -> int:
+    transports = _transports(args)
     try:
-        matrix = _matrix(args)
+        matrices = [_matrix(args, transport) for transport in transports]
     except KeyboardInterrupt:
         print("mcp-skew: interrupted; nothing written", file=sys.stderr)
         return 130
+    matrix = matrices[0]
     if getattr(args, "run_real", False):  # named real peers (mcp_skew.realpeers; issue 7)
         from ..realpeers._realmatrix import render_real, run_real  # noqa: PLC0415
 
         matrix = run_real(matrix, progress=Progress(sys.stderr, tty=sys.stderr.isatty()))
-    text = _render(matrix, args)
+    text = _render(matrix, args) if len(matrices) == 1 else _render_both(matrices, args)
     if getattr(args, "run_real", False) and args.format in ("text", "markdown", "github"):
         text += render_real(matrix, args.format)
     if args.out is None:
         sys.stdout.write(text)
         return 0
     _write(args.out, text)
-    s = matrix.summary()
-    print(f"mcp-skew: wrote {args.out}: {s.pairs} pairs, {s.works} work, {s.fallback} after a "
-          f"fallback, {s.fails} fail", file=sys.stderr)
+    for written in [matrix] if len(matrices) == 1 else matrices:
+        s = written.summary()
+        over = "" if len(matrices) == 1 else f" ({written.transport})"
+        print(f"mcp-skew: wrote {args.out}{over}: {s.pairs} pairs, {s.works} work, {s.fallback} "
+              f"after a fallback, {s.fails} fail", file=sys.stderr)
     return 0

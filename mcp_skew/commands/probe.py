@@ -15,13 +15,16 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
 from ..peers import resolve_peer
-from ..probe import FORMATS, ProbeOptions, Target, probe, render, save_peer
+from ..probe._report import FORMATS, render
 from ..probe._schemas import INSTALL_HINT, jsonschema_problem
 from ..versions import Registry
+
+if TYPE_CHECKING:  # the runner (the wire, pydantic) is imported when a probe runs, not for --help
+    from ..probe import ProbeOptions, Target
 
 __all__ = ["register"]
 
@@ -102,6 +105,8 @@ def _pairs(items: list[str], sep: str, what: str) -> dict[str, str]:
 
 
 def _target(args: argparse.Namespace) -> Target:
+    from ..probe import Target  # noqa: PLC0415 - see the imports
+
     command = list(args.command)
     if command and command[0] == "--":
         command = command[1:]
@@ -122,6 +127,8 @@ def _required(text: str, registry: Registry) -> tuple[str, ...]:
 
 
 def _options(args: argparse.Namespace) -> ProbeOptions:
+    from ..probe import ProbeOptions  # noqa: PLC0415 - see the imports
+
     try:
         tool_args = json.loads(args.args)
     except ValueError as exc:
@@ -145,6 +152,8 @@ def _options(args: argparse.Namespace) -> ProbeOptions:
 
 
 def _main(args: argparse.Namespace) -> int:
+    from ..probe import probe, save_peer  # noqa: PLC0415 - see the imports
+
     target = _target(args)
     required = _required(args.require, args.registry)
     opts = _options(args)

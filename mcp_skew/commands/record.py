@@ -9,16 +9,8 @@ from typing import Any
 
 from ..errors import UsageError
 from ..peers import resolve_peer
-from ..serve import (
-    LogWriter,
-    annotate,
-    read_log,
-    render_log,
-    render_replay,
-    replay_command,
-    replay_simulated,
-    run_proxy,
-)
+
+# ``mcp_skew.serve`` (its logs: pydantic) is imported by each command when it runs, not for --help
 
 __all__ = ["register"]
 
@@ -117,6 +109,8 @@ def _split_replay(args: argparse.Namespace) -> list[str]:
 
 
 def _record(args: argparse.Namespace) -> int:
+    from ..serve import LogWriter, run_proxy  # noqa: PLC0415 - see the imports
+
     argv = _command(args.command, "record")
     log = LogWriter(args.log)
     try:
@@ -131,6 +125,8 @@ def _warn(warnings: list[str]) -> None:
 
 
 def _show(args: argparse.Namespace) -> int:
+    from ..serve import annotate, read_log, render_log  # noqa: PLC0415 - see the imports
+
     entries, warnings = read_log(args.file)
     _warn(warnings)
     annotation = annotate(entries)
@@ -145,6 +141,8 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    from ..serve import read_log, render_replay, replay_command, replay_simulated  # noqa: PLC0415
+
     entries, warnings = read_log(args.file)
     _warn(warnings)
     command = _split_replay(args)

@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
 from ..peers import resolve_peer
-from ..serve import HttpEndpoint, LogWriter, make_http_server, serve_stdio, server_url
+
+if TYPE_CHECKING:  # the server (its logs: pydantic) is imported when it runs, not for --help
+    from ..serve import LogWriter
 
 __all__ = ["parse_address", "register"]
 
@@ -59,6 +61,8 @@ def _say(quiet: bool) -> Any:
 
 
 def _main(args: argparse.Namespace) -> int:
+    from ..serve import LogWriter, serve_stdio  # noqa: PLC0415 - see the imports
+
     spec = resolve_peer(args.peer, "server", args.registry)
     say = _say(args.quiet)
     log = LogWriter(args.record, source="serve") if args.record else None
@@ -78,6 +82,8 @@ def _main(args: argparse.Namespace) -> int:
 
 
 def _serve_http(args: argparse.Namespace, spec: Any, say: Any, log: LogWriter | None) -> int:
+    from ..serve import HttpEndpoint, make_http_server, server_url  # noqa: PLC0415
+
     host, port = parse_address(args.http)
     endpoint = HttpEndpoint(spec, say=say, allow_remote=args.allow_remote)
     server = make_http_server(endpoint, host, port, log=log)

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from ..peers import resolve_peer
-from ..simulator import SCENARIOS, run
+from ..simulator import SCENARIOS, TRANSPORTS, run
 from ..simulator._trace import render_trace, summary_line
 
 __all__ = ["register"]
@@ -25,6 +25,9 @@ def register(sub: Any) -> None:
     p.add_argument("--server", required=True, metavar="SPEC", help="server peer spec")
     p.add_argument("--scenario", default="default", choices=sorted(SCENARIOS),
                    help="what the client does after negotiating (default: %(default)s)")
+    p.add_argument("--transport", default="stdio", choices=TRANSPORTS,
+                   help="stdio (default), or http: Streamable HTTP, each message a POST; "
+                   "--trace shows each exchange's method, path, status and MCP headers")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--trace", action="store_true", help="print the transcript as a wire log")
     out.add_argument("--json", action="store_true", help="print the run as one JSON object")
@@ -34,7 +37,7 @@ def register(sub: Any) -> None:
 def _main(args: argparse.Namespace) -> int:
     client = resolve_peer(args.client, "client", args.registry)
     server = resolve_peer(args.server, "server", args.registry)
-    record = run(client, server, args.scenario)
+    record = run(client, server, args.scenario, transport=args.transport)
     if args.json:
         print(json.dumps(record.to_document(), indent=2))
     elif args.trace:

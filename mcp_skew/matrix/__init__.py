@@ -38,7 +38,7 @@ from ._peersets import (
     short_revision,
     sweep_peers,
 )
-from ._render import FORMATS, VIEWS, Format, render
+from ._render import FORMATS, TRANSCRIPT_FORMATS, VIEWS, Format, render
 
 __all__ = [
     "BUILTIN_CLIENTS",
@@ -47,6 +47,7 @@ __all__ = [
     "FORMAT",
     "FORMATS",
     "FORMAT_VERSION",
+    "TRANSCRIPT_FORMATS",
     "VIEWS",
     "Axis",
     "FailureKind",

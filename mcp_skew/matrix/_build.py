@@ -17,7 +17,9 @@ hand (:data:`EXTRA_KEYS`):
 
 A cell's ``transcript`` is the run's transcript records (the format of
 ``simulator._transcript_model``, ``docs/transcripts.md``): messages and events
-in the order they happened. Format versions 1 and 2 kept messages
+in the order they happened. It is most of a cell's memory, so a matrix built
+with ``keep_transcripts=False`` (what ``mcp-skew matrix`` does for the formats
+that show none) has no ``transcript`` key. Format versions 1 and 2 kept messages
 (``transcript``, ``{t_ms, dir, message}``) and events (``events``, ``{t_ms,
 event, after}``; version 1 kept ``after`` in a cell key of its own,
 ``event_after``) apart; :meth:`Matrix.from_dict` converts them, so an older
@@ -41,8 +43,9 @@ from typing import Any, Final, Literal
 
 from .. import __version__
 from ..errors import UsageError
-from ..simulator import SCENARIOS, PeerSpec, RunRecord, run
-from ..versions import Era
+from ..simulator import SCENARIOS, PeerSpec, RunRecord, Transport, run
+from ..simulator._memo import by_identity2
+from ..versions import Era, Profile
 
 __all__ = [
     "EXTRA_KEYS",
@@ -148,6 +151,7 @@ class Matrix:
     servers: tuple[Axis, ...]
     cells: tuple[tuple[dict[str, Any], ...], ...]
     version: str = __version__  #: the mcp-skew that ran it
+    transport: str = "stdio"  #: what the runs went over: ``stdio`` or ``http``
 
     def pairs(self) -> Iterator[tuple[int, int, dict[str, Any]]]:
         """``(row, column, cell)`` in reading order."""
@@ -168,6 +172,7 @@ class Matrix:
             "format_version": FORMAT_VERSION,
             "mcp_skew_version": self.version,
             "scenario": self.scenario,
+            **({"transport": self.transport} if self.transport != "stdio" else {}),
             "clients": [a.to_dict() for a in self.clients],
             "servers": [a.to_dict() for a in self.servers],
             "summary": self.summary().to_dict(),
@@ -191,7 +196,7 @@ class Matrix:
             raise UsageError(f"matrix cells must be {len(clients)} rows of {len(servers)} cells")
         cells = tuple(tuple(_read_cell(cell, version) for cell in row) for row in rows)
         return cls(str(data.get("scenario", "")), clients, servers, cells,
-                   str(data.get("mcp_skew_version", "")))
+                   str(data.get("mcp_skew_version", "")), str(data.get("transport", "stdio")))
 
 
 def _axes(data: dict[str, Any], key: str) -> tuple[Axis, ...]:
@@ -245,28 +250,63 @@ def _eras(peer: PeerSpec) -> set[Era]:
     return {peer.registry.get(r).era for r in peer.revisions}
 
 
-def failure_kind(client: PeerSpec, server: PeerSpec) -> FailureKind:
+#: Whether a pair works once both peers drop their quirks (:func:`_plain_works`).
+PlainWorks = Callable[[PeerSpec, PeerSpec], bool]
+
+
+def _plain_works(client: PeerSpec, server: PeerSpec, transport: Transport = "stdio") -> bool:
+    """Whether the pair negotiates once both peers drop their quirks (over ``transport``)."""
+    return run(replace(client, quirks=()), replace(server, quirks=()), "handshake",
+               transport=transport).status == "ok"
+
+
+def _plain_works_memo(transport: Transport = "stdio") -> PlainWorks:
+    """:func:`_plain_works`, run once per plain pair (a sweep asks for the same one per quirk)."""
+    known: dict[tuple[object, ...], bool] = {}
+
+    def works(client: PeerSpec, server: PeerSpec) -> bool:
+        key = (client.kind, client.revisions, client.registry,
+               server.kind, server.revisions, server.registry)
+        found = known.get(key)
+        if found is None:
+            found = known[key] = _plain_works(client, server, transport)
+        return found
+
+    return works
+
+
+def failure_kind(client: PeerSpec, server: PeerSpec,
+                 works: PlainWorks = _plain_works) -> FailureKind:
     """Why a failed pair fails, in the legend's words (see the module docstring)."""
     if not _eras(client) & _eras(server):
         return "era"
     if not set(client.revisions) & set(server.revisions):
         return "revision"
-    if client.quirks or server.quirks:
-        plain = run(replace(client, quirks=()), replace(server, quirks=()), "handshake")
-        if plain.status == "ok":
-            return "quirk"
+    if (client.quirks or server.quirks) and works(client, server):
+        return "quirk"
     return "negotiation"
 
 
-def cell_of(record: RunRecord) -> dict[str, Any]:
-    """One run as a matrix cell: its JSON shape plus :data:`EXTRA_KEYS`."""
-    cell = record.to_dict()
-    ok = record.status == "ok"
-    cell["failure"] = None if ok else failure_kind(record.client, record.server)
-    if ok:
-        wanted = record.client.profile().names("features")
-        cell["features_kept"] = sorted(wanted - set(record.features_lost))
+@by_identity2
+def _features_kept(best: Profile, negotiated: Profile) -> tuple[str, ...]:
+    """The features of the client's newest revision the negotiated one keeps, sorted
+    (the run's ``features_lost`` is the rest: ``sorted(best - negotiated)``)."""
+    return tuple(sorted(best.names("features") & negotiated.names("features")))
+
+
+def cell_of(record: RunRecord, *, transcript: bool = True,
+            works: PlainWorks = _plain_works) -> dict[str, Any]:
+    """One run as a matrix cell: its JSON shape plus :data:`EXTRA_KEYS`.
+
+    ``transcript=False`` leaves the transcript out (the formats that show none).
+    """
+    cell = record.to_dict(transcript=transcript)
+    if record.status == "ok":
+        cell["failure"] = None
+        cell["features_kept"] = list(_features_kept(record.client.profile(),
+                                                    record.session.profile))
     else:
+        cell["failure"] = failure_kind(record.client, record.server, works)
         cell["features_kept"] = []
     return cell
 
@@ -279,6 +319,12 @@ def _collector_paused() -> Iterator[None]:
     every pass of the collector walks the cells built so far, so with it on the
     cost per cell grows with the matrix (about +45% per cell from 1,800 to 7,100
     pairs; flat with it paused: ``benchmarks/bench_matrix.py``).
+
+    Once the matrix is built, what survived goes straight to the collector's oldest
+    generation (``gc.freeze()`` then ``gc.unfreeze()``, which only move lists).
+    Else the first young collection after it walks every object of the matrix
+    (with transcripts, about a quarter of building it) to learn that they live
+    on. Nothing is left frozen, and it is skipped when someone else froze objects.
     """
     was_enabled = gc.isenabled()
     gc.disable()
@@ -286,25 +332,37 @@ def _collector_paused() -> Iterator[None]:
         yield
     finally:
         if was_enabled:
+            if gc.get_freeze_count() == 0:
+                gc.freeze()
+                gc.unfreeze()
             gc.enable()
 
 
 def build_matrix(clients: Sequence[PeerSpec], servers: Sequence[PeerSpec],
-                 scenario: str = "default", *, progress: Progress | None = None) -> Matrix:
-    """Run every client against every server; ``progress(done, total)`` after each cell."""
+                 scenario: str = "default", *, progress: Progress | None = None,
+                 keep_transcripts: bool = True, transport: Transport = "stdio") -> Matrix:
+    """Run every client against every server; ``progress(done, total)`` after each cell.
+
+    ``keep_transcripts=False`` keeps no cell's transcript: what the formats that show
+    none need (:data:`~._render.TRANSCRIPT_FORMATS` are those that do), and a fraction
+    of the memory. ``transport`` is what every run goes over: ``stdio``, or ``http``
+    (Streamable HTTP; a failed pair's ``quirk`` test runs over it too).
+    """
     if scenario not in SCENARIOS:
         raise UsageError(f"unknown scenario {scenario!r}; known: {', '.join(sorted(SCENARIOS))}")
     if not clients or not servers:
         raise UsageError("a matrix needs at least one client and one server")
     total = len(clients) * len(servers)
+    works = _plain_works_memo(transport)
     rows: list[tuple[dict[str, Any], ...]] = []
     with _collector_paused():
         for client in clients:
             row: list[dict[str, Any]] = []
             for server in servers:
-                row.append(cell_of(run(client, server, scenario)))
+                record = run(client, server, scenario, transport=transport)
+                row.append(cell_of(record, transcript=keep_transcripts, works=works))
                 if progress is not None:
                     progress(len(rows) * len(servers) + len(row), total)
             rows.append(tuple(row))
     return Matrix(scenario, tuple(map(Axis.of, clients)), tuple(map(Axis.of, servers)),
-                  tuple(rows))
+                  tuple(rows), transport=transport)

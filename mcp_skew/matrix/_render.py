@@ -18,11 +18,15 @@ from ._render_data import render_csv, render_json, render_junit
 from ._render_html import render_html
 from ._render_text import View, render_grid, render_markdown, render_text
 
-__all__ = ["FORMATS", "VIEWS", "Format", "render"]
+__all__ = ["FORMATS", "TRANSCRIPT_FORMATS", "VIEWS", "Format", "render"]
 
 Format = Literal["text", "markdown", "github", "grid", "html", "json", "csv", "junit"]
 FORMATS: Final[tuple[str, ...]] = get_args(Format)
 VIEWS: Final[tuple[str, ...]] = get_args(View)
+#: The formats that show the cells' transcripts (html's wire logs, json's records, junit's
+#: system-out); the others need none, so a matrix built for them keeps none
+#: (``build_matrix(..., keep_transcripts=False)``).
+TRANSCRIPT_FORMATS: Final[frozenset[str]] = frozenset({"html", "json", "junit"})
 
 _RENDERERS: Final[dict[str, Callable[[Matrix, View, bool], str]]] = {
     "text": lambda m, v, c: render_text(m, v, color=c),

@@ -171,13 +171,20 @@ def title_line(matrix: Matrix, view: View = "pairs") -> str:
     what = ("the revision the pair speaks" if view == "pairs" else
             "how many features of the client's newest revision survive")
     return (f"Rows are clients, columns are servers, each cell {what} "
-            f"(scenario {matrix.scenario}).")
+            f"({_scenario_words(matrix)}).")
+
+
+def _scenario_words(matrix: Matrix) -> str:
+    """``scenario default``, and the transport when it is not stdio."""
+    over = "" if matrix.transport == "stdio" else (
+        ", over Streamable HTTP" if matrix.transport == "http" else f", over {matrix.transport}")
+    return f"scenario {matrix.scenario}{over}"
 
 
 def summary_line(matrix: Matrix) -> str:
     s = matrix.summary()
     line = (f"{s.pairs} pairs ({len(matrix.clients)} clients × {len(matrix.servers)} servers, "
-            f"scenario {matrix.scenario}): {s.works} work directly, {s.fallback} work after a "
+            f"{_scenario_words(matrix)}): {s.works} work directly, {s.fallback} work after a "
             f"fallback (downgrade, era fallback or retry), {s.fails} fail.")
     if s.steps_failed:
         line += f" {s.steps_failed} negotiate but fail a scenario step (!)."
@@ -241,7 +248,7 @@ def example_command(matrix: Matrix) -> str:
     rank = {"quirk": 0, "fallback": 1, "fails": 2, "works": 3}
     i, j, _ = min(cells, key=lambda p: rank.get(p[2].get("failure") or outcome(p[2]), 4))
     return (f"mcp-skew simulate --client '{matrix.clients[i].notation}' "
-            f"--server '{matrix.servers[j].notation}' --trace")
+            f"--server '{matrix.servers[j].notation}'{_transport_option(matrix)} --trace")
 
 
 def _wrap(key: str, text: str, width: int, line_width: int = _WIDTH) -> list[str]:
@@ -275,7 +282,13 @@ def _footer(matrix: Matrix, view: View, width: int | None = None,
     return [*lines, "", *_prose(summary_line(matrix), width),
             *_command("One pair in detail:", example_command(matrix), width),
             *_command("Every pair with its transcript:",
-                      "mcp-skew matrix --format html --out matrix.html", width)]
+                      "mcp-skew matrix" + _transport_option(matrix)
+                      + " --format html --out matrix.html", width)]
+
+
+def _transport_option(matrix: Matrix) -> str:
+    """`` --transport http`` for a matrix run over HTTP; nothing for stdio, the default."""
+    return "" if matrix.transport == "stdio" else f" --transport {matrix.transport}"
 
 
 def _prose(text: str, width: int | None) -> list[str]:

@@ -17,10 +17,14 @@ Public API: :func:`probe`, :class:`Target`, :class:`ProbeOptions`,
 
 from __future__ import annotations
 
-from ._clients import BOGUS_REVISION, PROBER, builtin_clients
-from ._peer import InferredPeer, load_probe_peer, save_peer
-from ._report import FORMATS, render
-from ._runner import ClientRun, ProbeOptions, ProbeReport, Target, probe
+import importlib
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from ._clients import BOGUS_REVISION, PROBER, builtin_clients
+    from ._peer import InferredPeer, load_probe_peer, save_peer
+    from ._report import FORMATS, render
+    from ._runner import ClientRun, ProbeOptions, ProbeReport, Target, probe
 
 __all__ = [
     "BOGUS_REVISION",
@@ -37,3 +41,31 @@ __all__ = [
     "render",
     "save_peer",
 ]
+
+#: Where each public name is defined. A name is imported when it is first read, so that
+#: importing a light part of the package (``_report.FORMATS``, ``_schemas``: what
+#: ``mcp-skew --help`` needs) does not import the runner, the wire and pydantic.
+_HOMES: Final[dict[str, str]] = {
+    "BOGUS_REVISION": "._clients",
+    "PROBER": "._clients",
+    "builtin_clients": "._clients",
+    "InferredPeer": "._peer",
+    "load_probe_peer": "._peer",
+    "save_peer": "._peer",
+    "FORMATS": "._report",
+    "render": "._report",
+    "ClientRun": "._runner",
+    "ProbeOptions": "._runner",
+    "ProbeReport": "._runner",
+    "Target": "._runner",
+    "probe": "._runner",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home, __name__), name)
+    globals()[name] = value  # read once
+    return value

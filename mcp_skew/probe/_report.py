@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Final
+from typing import TYPE_CHECKING, Final
 from xml.etree import ElementTree as ET
 
 from tabulate import tabulate
 
 from ..simulator import Finding, PeerSpec
-from ._runner import ClientRun, ProbeReport
+
+if TYPE_CHECKING:  # read only: the renderers (and FORMATS, for --help) need no runner
+    from ._runner import ClientRun, ProbeReport
 
 __all__ = ["FORMATS", "render", "short_name"]
 

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from ..simulator import PeerSpec, Reaction, SimServer
+from ..simulator._http import describe
 from ..versions import Message
 from ._log import LogWriter, decode_line
 
@@ -43,22 +44,6 @@ def encode(message: Any) -> bytes:
 def _parse_error(detail: str) -> Message:
     return {"jsonrpc": "2.0", "id": None,
             "error": {"code": -32700, "message": f"Parse error: {detail}"}}
-
-
-def describe(message: Any) -> str:
-    """A few words about a message, for the log on standard error."""
-    if not isinstance(message, dict):
-        return f"batch of {len(message)}" if isinstance(message, list) else "not an object"
-    ident = f" id={json.dumps(message['id'])}" if "id" in message else ""
-    if "method" in message:
-        return f"{message['method']}{ident}"
-    error = message.get("error")
-    if isinstance(error, dict):
-        return f"error {error.get('code')}{ident}"
-    result = message.get("result")
-    if isinstance(result, dict) and "protocolVersion" in result:
-        return f"result{ident} (protocolVersion {result['protocolVersion']})"
-    return f"result{ident}"
 
 
 class StdioServer:

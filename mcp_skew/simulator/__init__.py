@@ -2,7 +2,10 @@
 
 Public API: :func:`parse_peer`, :class:`PeerSpec`, :data:`QUIRKS`, :func:`run`,
 :class:`RunRecord`, :data:`SCENARIOS`, :class:`SimClient`, :class:`SimServer`,
-:class:`MemoryLink`, :class:`Transcript`, :class:`Finding`.
+:class:`MemoryLink`, :class:`Transcript`, :class:`Finding`; over Streamable HTTP
+(``run(..., transport="http")``): :class:`HttpMemoryLink`, the sans-I/O server
+and client sides :class:`HttpEndpoint` and :class:`HttpClient`, and the
+transport rules (:data:`TRANSPORTS`, :class:`TransportRule`).
 
 The package is pure: no process, socket, thread or wall clock, and it imports
 nothing of mcp-skew but :mod:`mcp_skew.versions` and :mod:`mcp_skew.errors`
@@ -15,23 +18,32 @@ from __future__ import annotations
 
 from ._client import Mark, Session, SimClient, check_result
 from ._findings import FINDING_CODES, Finding, FindingCode
+from ._http import HttpClient, HttpEndpoint, HttpRequest, HttpResponse
+from ._httplink import HttpMemoryLink
 from ._link import Closed, Entry, Event, Link, MemoryLink, Note, Reply, Timeout, Transcript
 from ._peers import KINDS, PeerSpec, parse_peer, with_quirks
 from ._quirks import QUIRKS, Quirk
 from ._run import RunRecord, run
 from ._scenario import SCENARIOS, Scenario, Step, StepResult
 from ._server import Reaction, SimServer
+from ._transport import TRANSPORTS, Transport, TransportRule
 
 __all__ = [
     "FINDING_CODES",
     "KINDS",
     "QUIRKS",
     "SCENARIOS",
+    "TRANSPORTS",
     "Closed",
     "Entry",
     "Event",
     "Finding",
     "FindingCode",
+    "HttpClient",
+    "HttpEndpoint",
+    "HttpMemoryLink",
+    "HttpRequest",
+    "HttpResponse",
     "Link",
     "Mark",
     "MemoryLink",
@@ -49,6 +61,8 @@ __all__ = [
     "StepResult",
     "Timeout",
     "Transcript",
+    "Transport",
+    "TransportRule",
     "check_result",
     "parse_peer",
     "run",

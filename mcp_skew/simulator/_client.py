@@ -16,7 +16,10 @@ there (direct, downgraded, era fallback, re-probe, retry after -32022).
   ``initialize`` (2026-07-28 ``basic/transports/stdio.mdx`` §Backward
   Compatibility). If the fallback then fails on an answer from a server that
   timed out the probe, it probes once more (``basic/versioning.mdx``: re-probe
-  "if the cached assumption later fails").
+  "if the cached assumption later fails"). Over Streamable HTTP the transport's
+  rule (:mod:`._transport`) falls back only on an answer: a timeout is an error
+  there (2026-07-28 ``basic/transports/streamable-http.mdx`` §Backward
+  Compatibility), and the path records the rule.
 
 Rule: the client asks the profiles which error codes are "recognised modern",
 which result fields are required, and how requests carry their version.
@@ -38,8 +41,10 @@ from ._events import Closed, Event, Reply, Timeout
 from ._findings import Finding
 from ._link import Link, LinkObserver
 from ._machine import Machine, Notify, Observer, Restart, Send, Steps, ask, drive
+from ._memo import by_identity
 from ._path import Step
 from ._peers import PeerSpec
+from ._transport import STDIO, TransportRule
 
 __all__ = ["Mark", "Session", "SimClient", "check_result", "describe"]
 
@@ -97,21 +102,36 @@ class Session:
         return self
 
 
+@by_identity
+def _result_rules(profile: Profile) -> tuple[tuple[str, ...], frozenset[str], tuple[str, ...]]:
+    """What :func:`check_result` reads from ``profile``, sorted once: the fields every result
+    requires, the cacheable methods, the caching hints they carry."""
+    return (tuple(sorted(profile.names("result_fields_required"))),
+            profile.names("cacheable_results"), tuple(sorted(profile.names("cache_fields"))))
+
+
 def check_result(profile: Profile, method: str, result: dict[str, Any], index: int) -> list[Finding]:
     """Findings for fields the revision requires on this method's result."""
     found: list[Finding] = []
-    missing = [f for f in sorted(profile.names("result_fields_required")) if f not in result]
+    required, cacheable, cache_fields = _result_rules(profile)
+    missing = [f for f in required if f not in result]
     if missing:
         found.append(Finding("missing-result-type", "error",
                              f"{method} result lacks {', '.join(missing)}", index,
                              f"{profile.revision}: basic/index.mdx §ResultType"))
-    if method in profile.names("cacheable_results"):
-        absent = [f for f in sorted(profile.names("cache_fields")) if f not in result]
+    if method in cacheable:
+        absent = [f for f in cache_fields if f not in result]
         if absent:
             found.append(Finding("missing-cache-hints", "error",
                                  f"{method} result lacks {', '.join(absent)}", index,
                                  f"{profile.revision}: server/utilities/caching.mdx"))
     return found
+
+
+@by_identity
+def _modern_codes(profile: Profile) -> frozenset[int]:
+    """The error codes a client of ``profile`` reads as "this server is modern"."""
+    return frozenset(profile.error(n).code for n in profile.names("modern_error_codes"))
 
 
 def describe(event: Event) -> Step:
@@ -131,9 +151,12 @@ def _error_text(reply: Reply) -> str:
 class SimClient:
     """One simulated client; ``negotiate`` then ``call``."""
 
-    def __init__(self, spec: PeerSpec, *, request_timeout_ms: int = 10_000) -> None:
+    def __init__(self, spec: PeerSpec, *, request_timeout_ms: int = 10_000,
+                 transport: TransportRule = STDIO) -> None:
         self.spec = spec
         self.request_timeout_ms = request_timeout_ms
+        #: the transport's rule for reading a probe that did not keep the client modern
+        self.transport = transport
         self.policy = spec.client_policy
         self.probe_timeout_ms = self.policy.probe_timeout_ms
         self._next_id = 0
@@ -221,8 +244,7 @@ class SimClient:
             if isinstance(event, Reply) and event.result is not None:
                 return self._modern_result(session, profile, method, event.result, index + 1), None
             session.path.append(describe(event))
-            modern_codes = {profile.error(n).code for n in profile.names("modern_error_codes")}
-            if not isinstance(event, Reply) or event.code not in modern_codes:
+            if not isinstance(event, Reply) or event.code not in _modern_codes(profile):
                 return session, event
             supported = ((event.error or {}).get("data") or {}).get("supported") or []
             common = [r for r in revisions if r in supported]
@@ -282,6 +304,12 @@ class SimClient:
         session, probe = yield from self._modern(obs, session, probe_method, self.probe_timeout_ms)
         if probe is None:
             return session
+        rule = self.transport
+        if rule.recorded:  # over HTTP the path says which rule read the probe
+            session.path.append(steps.rule(rule.name, rule.outcome(probe)))
+        if not rule.falls_back(probe):
+            return session.fail(f"{probe_method}: {describe(probe)}; over {rule.title} that is "
+                                f"an error, not a sign of a legacy server ({rule.cite})")
         if isinstance(probe, Closed) and not self.policy.restart:
             return session.fail("the server exited during the server/discover probe; "
                                 "this client gives up")

@@ -11,13 +11,13 @@ for byte. Real transports (stdio, HTTP) implement the same protocol in :mod:`mcp
 from __future__ import annotations
 
 import heapq
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from ..versions import Message
 from ._events import Closed, Event, Reply, Timeout
+from ._json import cross
 from ._server import SimServer
 
 __all__ = [
@@ -42,15 +42,19 @@ class Entry:
     t_ms: int
     dir: Literal["c2s", "s2c"]
     message: Any  #: the parsed message, or the raw line (a ``str``) when it was not JSON
+    #: over HTTP: the request's method, path and MCP headers, or the response's status and
+    #: headers (``_httplink``); None on stdio
+    http: dict[str, Any] | None = None
 
     def to_record(self) -> dict[str, Any]:
         """This message as a transcript record (``_transcript_model.MessageRecord``), as JSON.
 
         A ``str`` message is a line that was not JSON: it is kept as ``line``.
         """
-        if isinstance(self.message, str):
-            return {"ms": self.t_ms, "dir": self.dir, "line": self.message}
-        return {"ms": self.t_ms, "dir": self.dir, "message": self.message}
+        key = "line" if isinstance(self.message, str) else "message"
+        if self.http is None:
+            return {"ms": self.t_ms, "dir": self.dir, key: self.message}
+        return {"ms": self.t_ms, "dir": self.dir, key: self.message, "http": self.http}
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,8 +86,9 @@ class Transcript:
     notes: list[Note] = field(default_factory=list)
     _order: list[Entry | Note] = field(default_factory=list, repr=False)
 
-    def add(self, t_ms: int, direction: Literal["c2s", "s2c"], message: Any) -> None:
-        entry = Entry(t_ms, direction, message)
+    def add(self, t_ms: int, direction: Literal["c2s", "s2c"], message: Any,
+            http: dict[str, Any] | None = None) -> None:
+        entry = Entry(t_ms, direction, message, http)
         self.entries.append(entry)
         self._order.append(entry)
 
@@ -132,12 +137,6 @@ class LinkObserver:
         return len(self._link.transcript.entries)
 
 
-def _cross(message: Message) -> Message:
-    """A message as the other side reads it: encoded to JSON text and decoded again."""
-    decoded: Message = json.loads(json.dumps(message))
-    return decoded
-
-
 class MemoryLink:
     """A simulated server in memory, on a simulated clock.
 
@@ -167,7 +166,9 @@ class MemoryLink:
         return self._clock
 
     def _send(self, message: Message) -> bool:
-        wire = _cross(message)  # what the server reads is what the transcript records
+        # encoded to JSON text and decoded again (:func:`._json.cross`), as on a real wire:
+        # what the server reads is what the transcript records
+        wire: Message = cross(message)
         self.transcript.add(self._clock, "c2s", wire)
         if self._closed_at is not None and self._closed_at <= self._clock:
             return False
@@ -188,7 +189,7 @@ class MemoryLink:
                 break
             at, _, sent = heapq.heappop(self._pending)
             self._clock = max(self._clock, at)
-            message = _cross(sent)  # the client reads what crossed the wire, as recorded
+            message: Message = cross(sent)  # the client reads what crossed the wire, as recorded
             self.transcript.add(at, "s2c", message)
             if want_id is not None and message.get("id") == want_id and "method" not in message:
                 return Reply(message)

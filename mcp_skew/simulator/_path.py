@@ -12,7 +12,9 @@ Build steps with the constructors below, one per kind; each writes the text.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import functools
+from collections.abc import Callable
+from typing import Any, Final, Literal, ParamSpec
 
 __all__ = [
     "Step",
@@ -30,6 +32,7 @@ __all__ = [
     "restart",
     "result",
     "retry",
+    "rule",
     "served_legacy",
     "timeout",
 ]
@@ -50,6 +53,7 @@ StepKind = Literal[
     "answered",  # (the prober) what an initialize with a bogus revision got
     "served-legacy",  # the server ran a modern request under legacy rules
     "no-answer",  # (a recorded log) the log ends with the request unanswered
+    "rule",  # (over HTTP) the transport's rule read the probe's answer: fall back, or not
     "note",  # anything else, as text
 ]
 
@@ -62,15 +66,19 @@ class Step(str):
     method: str | None
     code: int | None
     ms: int | None
+    transport: str | None  #: a ``rule`` step's transport (``http``)
 
     def __new__(cls, text: str, kind: StepKind = "note", *, revision: str | None = None,
-                method: str | None = None, code: int | None = None, ms: int | None = None) -> Step:
+                method: str | None = None, code: int | None = None, ms: int | None = None,
+                transport: str | None = None) -> Step:
         step = super().__new__(cls, text)
         step.kind, step.revision, step.method, step.code, step.ms = kind, revision, method, code, ms
+        step.transport = transport
         return step
 
     def __reduce__(self) -> tuple[object, ...]:
-        fields = {"revision": self.revision, "method": self.method, "code": self.code, "ms": self.ms}
+        fields = {"revision": self.revision, "method": self.method, "code": self.code, "ms": self.ms,
+                  "transport": self.transport}
         return (_rebuild, (str(self), self.kind, fields))
 
 
@@ -78,59 +86,104 @@ def _rebuild(text: str, kind: StepKind, fields: dict[str, Any]) -> Step:
     return Step(text, kind, **fields)
 
 
+P = ParamSpec("P")
+#: Steps a constructor keeps for reuse before it starts again.
+_SHARED_LIMIT: Final = 4096
+
+
+def _shared(build: Callable[P, Step]) -> Callable[P, Step]:
+    """``build``, giving the same :class:`Step` for the same arguments.
+
+    A step never changes once built, and a matrix sweep builds the same few
+    thousands of times: sharing them saves the time and most of a path's memory.
+    Arguments are keyed with their types (``error(1)`` is not ``error(True)``); an
+    unhashable one (a value from the wire) gets a step of its own.
+    """
+    cache: dict[tuple[object, ...], Step] = {}
+
+    @functools.wraps(build)
+    def shared(*args: P.args, **kwargs: P.kwargs) -> Step:
+        key = (*args, *map(type, args))
+        try:
+            found = None if kwargs else cache.get(key)
+        except TypeError:
+            return build(*args, **kwargs)
+        if found is None:
+            found = build(*args, **kwargs)
+            if not kwargs:
+                if len(cache) >= _SHARED_LIMIT:
+                    cache.clear()
+                cache[key] = found
+        return found
+
+    return shared
+
+
 def _revision(value: object) -> str | None:
     """A revision as the wire gave it: a string, else None (the text still shows it)."""
     return value if isinstance(value, str) else None
 
 
+@_shared
 def request(method: str, revision: object) -> Step:
     """``initialize R``, ``discover R`` (for ``server/discover``) or ``METHOD R``."""
     short = "discover" if method == "server/discover" else method
     return Step(f"{short} {revision}", "request", method=method, revision=_revision(revision))
 
 
+@_shared
 def result() -> Step:
     return Step("result", "result")
 
 
+@_shared
 def error(code: object) -> Step:
     """``error CODE``; ``code`` is the wire's (an int, or whatever a server sent)."""
     number = code if isinstance(code, int) and not isinstance(code, bool) else None
     return Step(f"error {code}", "error", code=number)
 
 
+@_shared
 def timeout(ms: int) -> Step:
     return Step(f"timeout after {ms} ms", "timeout", ms=ms)
 
 
+@_shared
 def exited() -> Step:
     return Step("server exited", "exited")
 
 
+@_shared
 def counter_offer(revision: object) -> Step:
     return Step(f"counter-offer {revision}", "counter-offer", revision=_revision(revision))
 
 
+@_shared
 def disconnect() -> Step:
     return Step("disconnect", "disconnect")
 
 
+@_shared
 def retry(revision: str) -> Step:
     return Step(f"retry {revision}", "retry", revision=revision)
 
 
+@_shared
 def choose(revision: str) -> Step:
     return Step(f"choose {revision}", "choose", revision=revision)
 
 
+@_shared
 def restart() -> Step:
     return Step("restart", "restart")
 
 
+@_shared
 def re_probe() -> Step:
     return Step("re-probe", "re-probe")
 
 
+@_shared
 def accepted(revision: str) -> Step:
     return Step(f"accepted {revision}", "accepted", revision=revision)
 
@@ -139,9 +192,23 @@ def answered(revision: object) -> Step:
     return Step(f"answered {revision}", "answered", revision=_revision(revision))
 
 
+@_shared
 def served_legacy() -> Step:
     return Step("served under legacy rules", "served-legacy")
 
 
 def no_answer() -> Step:
     return Step("no answer", "no-answer")
+
+
+#: What a transport's rule says of a probe outcome it does not read as "legacy".
+_NOT_LEGACY = {"timeout": "a timeout is an error, not a legacy server",
+               "closed": "a dropped connection is an error, not a legacy server"}
+
+
+def rule(transport: str, outcome: str) -> Step:
+    """``http: no modern error in the answer, fall back`` (``outcome`` ``error``), or why the
+    transport's rule does not fall back: ``http: a timeout is an error, not a legacy server``."""
+    said = "no modern error in the answer, fall back" if outcome == "error" else \
+        _NOT_LEGACY.get(outcome, f"{outcome}: no fallback")
+    return Step(f"{transport}: {said}", "rule", transport=transport)

@@ -48,6 +48,9 @@ class PeerSpec:
     note: str = field(default="", compare=False)  #: where a named peer's behaviour was measured
     #: the revisions its profiles come from (a draft loaded with ``--profile`` is in it)
     registry: Registry = field(default=REGISTRY, compare=False, repr=False)
+    #: its legacy and its modern revisions, derived on first use (:meth:`of_era`)
+    _eras: tuple[tuple[str, ...], tuple[str, ...]] | None = field(
+        default=None, init=False, compare=False, repr=False)
 
     # -- reading -----------------------------------------------------------------
     def has(self, quirk: str) -> bool:
@@ -72,15 +75,28 @@ class PeerSpec:
 
     def of_era(self, era: Era) -> tuple[str, ...]:
         """Supported revisions of one era, newest first."""
+        if era is Era.LEGACY:
+            return self.legacy
+        if era is Era.MODERN:
+            return self.modern
         return _of_era(self.registry, self.revisions, era)
+
+    def _by_era(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """``(legacy, modern)``, derived once: the simulator asks on every message."""
+        eras = self._eras
+        if eras is None:
+            eras = (_of_era(self.registry, self.revisions, Era.LEGACY),
+                    _of_era(self.registry, self.revisions, Era.MODERN))
+            object.__setattr__(self, "_eras", eras)  # frozen: a cache of its own fields
+        return eras
 
     @property
     def legacy(self) -> tuple[str, ...]:
-        return self.of_era(Era.LEGACY)
+        return self._by_era()[0]
 
     @property
     def modern(self) -> tuple[str, ...]:
-        return self.of_era(Era.MODERN)
+        return self._by_era()[1]
 
     def profile(self, revision: str | None = None) -> Profile:
         return self.registry.get(revision or self.revisions[0])

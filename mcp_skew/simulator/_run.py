@@ -14,14 +14,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ..versions import Era
+from ..versions import Era, Profile
 from ._client import Mark, Session, SimClient
 from ._findings import Finding
+from ._http import HttpClient, HttpEndpoint
+from ._httplink import HttpMemoryLink
 from ._link import MemoryLink, Transcript
+from ._memo import by_identity2
 from ._path import served_legacy
 from ._peers import PeerSpec
 from ._scenario import SCENARIOS, StepResult, play
 from ._server import SimServer
+from ._transport import Transport, rule_for
 
 __all__ = ["RUN_FORMAT", "RUN_FORMAT_VERSION", "RunRecord", "run"]
 
@@ -47,6 +51,7 @@ class RunRecord:
     findings: list[Finding] = field(default_factory=list)
     features_lost: list[str] = field(default_factory=list)
     t_first_useful_ms: int | None = None
+    transport: Transport = "stdio"  #: ``stdio``, or ``http`` (Streamable HTTP)
 
     @property
     def status(self) -> str:
@@ -78,6 +83,8 @@ class RunRecord:
             "features_lost": list(self.features_lost),
             "findings": [f.to_dict() for f in (*self.session.findings, *self.findings)],
         }
+        if self.transport != "stdio":  # a stdio run's JSON is as it always was
+            out["transport"] = self.transport
         if transcript:
             out["transcript"] = self.transcript.records()
         return out
@@ -90,16 +97,28 @@ class RunRecord:
 def _features_lost(client: PeerSpec, session: Session) -> list[str]:
     if session.revision is None:
         return []
-    best = client.profile().names("features")
-    return sorted(best - session.profile.names("features"))
+    return list(_lost(client.profile(), session.profile))
+
+
+@by_identity2
+def _lost(best: Profile, negotiated: Profile) -> tuple[str, ...]:
+    """The features of ``best`` that ``negotiated`` lacks, sorted (once per pair of profiles)."""
+    return tuple(sorted(best.names("features") - negotiated.names("features")))
 
 
 def run(client: PeerSpec, server: PeerSpec, scenario: str = "default", *,
-        latency_ms: int = 5, request_timeout_ms: int = 10_000) -> RunRecord:
-    """Negotiate ``client`` with ``server``, then play ``scenario``."""
+        latency_ms: int = 5, request_timeout_ms: int = 10_000,
+        transport: Transport = "stdio") -> RunRecord:
+    """Negotiate ``client`` with ``server``, then play ``scenario``, over ``transport``
+    (``stdio``, or ``http``: Streamable HTTP, :mod:`._httplink`)."""
     plan = SCENARIOS[scenario]
-    link = MemoryLink(lambda: SimServer(server), latency_ms)
-    sim = SimClient(client, request_timeout_ms=request_timeout_ms)
+    link: MemoryLink | HttpMemoryLink
+    if transport == "stdio":
+        link = MemoryLink(lambda: SimServer(server), latency_ms)
+    else:
+        link = HttpMemoryLink(HttpEndpoint(server), latency_ms,
+                              client=HttpClient(client.registry))
+    sim = SimClient(client, request_timeout_ms=request_timeout_ms, transport=rule_for(transport))
     session = sim.negotiate(link)
     served = link.server.served_eras
     if session.era is Era.MODERN and served and served[-1] is Era.LEGACY:
@@ -110,7 +129,7 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str = "default", *,
         session.path.append(served_legacy())
         session.fail("era mismatch: the legacy server ran the request under legacy rules "
                      "(a modern-only client cannot detect this; probe with server/discover)")
-    record = RunRecord(client, server, scenario, session, link.transcript)
+    record = RunRecord(client, server, scenario, session, link.transcript, transport=transport)
     if session.status == "ok":
         record.steps, record.findings, record.t_first_useful_ms = play(plan, sim, link, session)
         record.features_lost = _features_lost(client, session)

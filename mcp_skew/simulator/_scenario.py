@@ -9,6 +9,7 @@ accepts both: ``server/resources.mdx`` §Error Handling).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, Literal
@@ -19,6 +20,7 @@ from ._events import Reply, Timeout
 from ._findings import Finding
 from ._link import Link, LinkObserver
 from ._machine import Machine, Observer, Steps, drive
+from ._memo import by_identity2
 
 __all__ = ["SCENARIOS", "Played", "Scenario", "Step", "StepResult", "play", "playing"]
 
@@ -88,10 +90,16 @@ SCENARIOS: Final[dict[str, Scenario]] = {
 }
 
 
+@by_identity2
+def _codes(step: Step, profile: Profile) -> frozenset[int]:
+    """``step.codes(profile)``, once per step and profile (a sweep asks for each many times)."""
+    return step.codes(profile)
+
+
 def _judge(step: Step, profile: Profile, reply: Reply) -> tuple[bool, str]:
     if reply.error is not None:
-        got = f"error {reply.code}"
-        return step.expect == "error" and reply.code in step.codes(profile), got
+        code = reply.code
+        return step.expect == "error" and code in _codes(step, profile), f"error {code}"
     result = reply.result or {}
     is_error = result.get("isError") is True
     got = "tool error (isError)" if is_error else "result"
@@ -100,9 +108,10 @@ def _judge(step: Step, profile: Profile, reply: Reply) -> tuple[bool, str]:
     return step.expect == "result" and not is_error, got
 
 
+@by_identity2
 def _expected(step: Step, profile: Profile) -> str:
     if step.expect == "error":
-        return "error " + " or ".join(str(c) for c in sorted(step.codes(profile)))
+        return "error " + " or ".join(str(c) for c in sorted(_codes(step, profile)))
     return "tool error (isError)" if step.expect == "tool-error" else "result"
 
 
@@ -133,12 +142,20 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
         expected = _expected(step, profile)
         if not isinstance(event, Reply):
             got = "timeout" if isinstance(event, Timeout) else "server exited"
-            results.append(StepResult(step.name, False, expected, got))
+            results.append(_result_of(step.name, False, expected, got))
             continue
         ok, got = _judge(step, profile, event)
-        if event.result is not None:
-            findings += check_result(profile, step.method, event.result, index + 1)
+        result = event.result
+        if result is not None:
+            findings += check_result(profile, step.method, result, index + 1)
         if ok and first_useful is None and step.expect == "result":
             first_useful = obs.now_ms()
-        results.append(StepResult(step.name, ok, expected, got))
+        results.append(_result_of(step.name, ok, expected, got))
     return results, findings, first_useful
+
+
+@functools.lru_cache(maxsize=4096)
+def _result_of(name: str, ok: bool, expected: str, got: str) -> StepResult:
+    """A step's result. It is frozen, and a sweep makes the same few thousands of times:
+    equal ones are shared."""
+    return StepResult(name, ok, expected, got)

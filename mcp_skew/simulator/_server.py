@@ -181,14 +181,16 @@ class SimServer:
             return self._reply(w.error(msg_id, -32600, "Connection serves the handshake era"))
         self.era = self.era or Era.MODERN
         asked = meta.get(w.VERSION_KEY)
-        if asked not in self.spec.modern:
-            profile = self.spec.profile(self.spec.modern[0])
-            data = {"supported": list(self.spec.modern), "requested": asked}
+        modern = self.spec.modern
+        if asked not in modern:
+            profile = self.spec.profile(modern[0])
+            data = {"supported": list(modern), "requested": asked}
             code = w.error_code(profile, "UnsupportedProtocolVersion")
             return self._reply(w.error(msg_id, code, "Unsupported protocol version", data))
         profile = self.spec.profile(str(asked))
-        missing = sorted(profile.names("request_meta_required") - set(meta))
-        if missing:
+        required = profile.names("request_meta_required")
+        if not required <= meta.keys():
+            missing = sorted(required - meta.keys())
             code = w.error_code(profile, "InvalidParams")
             return self._reply(w.error(msg_id, code, f"Missing _meta {', '.join(missing)}"))
         self.served_eras.append(Era.MODERN)
@@ -218,7 +220,8 @@ class SimServer:
     def _serve(self, message: Message, profile: Profile) -> Reaction:
         method, msg_id = message["method"], message["id"]
         params = message.get("params") or {}
-        if method not in profile.methods:
+        row = profile.methods.get(method)  # a table's rows are never None
+        if row is None:
             if profile.era is Era.MODERN:  # legacy quirks are for legacy traffic
                 return self._reply(w.error(msg_id, w.error_code(profile, "MethodNotFound"),
                                            f"Method not found: {method}"))
@@ -227,11 +230,11 @@ class SimServer:
             found: dict[str, Any] = {"supportedVersions": list(self.spec.modern),
                                      "capabilities": w.server_capabilities(profile)}
             return self._reply(self._result(profile, msg_id, method, found))
-        capability = profile.methods[method].capability
-        if capability is not None and not w.declares(w.server_capabilities(profile), capability):
+        capability = row.capability
+        if capability is not None and not w.server_declares(profile, capability):
             return self._reply(w.error(msg_id, -32601, f"Method not found: {method}"))
         handler = _HANDLERS.get(method)
-        answer = profile.methods[method].answer
+        answer = row.answer
         if handler is None and answer is not None:  # a method a draft or vendor profile adds
             return self._reply(self._result(profile, msg_id, method, dict(answer)))
         if handler is None and method not in _EMPTY_RESULTS:

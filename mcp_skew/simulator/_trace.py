@@ -1,11 +1,19 @@
-"""Render a run as a person reads a wire log: time, direction, message."""
+"""Render a run as a person reads a wire log: time, direction, message.
+
+Over HTTP a message line is the exchange as the wire has it: the request's
+method, path and MCP headers, or the response's status and headers, then the
+message on a line of its own.
+"""
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
+from ._http import REASONS
 from ._link import Entry, Note
 from ._run import RunRecord
+from ._transport import rule_for
 
 __all__ = ["render_trace", "summary_line"]
 
@@ -17,12 +25,28 @@ def _line(item: Entry | Note, width: int) -> str:
     if isinstance(item, Note):
         return f"{stamp}  ..  {item.text}"
     text = item.message if isinstance(item.message, str) else json.dumps(item.message)
+    if item.http is not None:
+        return f"{stamp}  {ARROWS[item.dir]}  {_http_head(item.http)}\n{' ' * (len(stamp) + 6)}{text}"
     return f"{stamp}  {ARROWS[item.dir]}  {text}"
+
+
+def _http_head(http: dict[str, Any]) -> str:
+    """``POST /mcp  Mcp-Method: tools/list``, or ``HTTP 200 OK  Content-Type: ...``."""
+    if "status" in http:
+        status = http["status"]
+        head = f"HTTP {status} {REASONS.get(status, '')}".rstrip()
+    else:
+        head = f"{http.get('method', '?')} {http.get('path', '')}".rstrip()
+    parts = [head, *(f"{k}: {v}" for k, v in (http.get("headers") or {}).items())]
+    if http.get("sse_id") is not None:
+        parts.append(f"(SSE event id {http['sse_id']})")
+    return "  ".join(parts)
 
 
 def summary_line(record: RunRecord) -> str:
     s = record.session
-    head = f"{record.client.name}  x  {record.server.name}: "
+    over = "" if record.transport == "stdio" else f" over {rule_for(record.transport).title}"
+    head = f"{record.client.name}  x  {record.server.name}{over}: "
     if s.status == "ok":
         return head + f"ok, {s.revision} ({s.era.value if s.era else '?'}, {s.mark})"
     return head + f"failed: {s.reason}"

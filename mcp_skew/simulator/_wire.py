@@ -7,9 +7,11 @@ so a transcript serialises the same way every time.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
 from ..versions import Message, Profile
+from ._memo import by_identity
 
 __all__ = [
     "CAPS_KEY",
@@ -25,6 +27,7 @@ __all__ = [
     "request_meta",
     "result",
     "server_capabilities",
+    "server_declares",
 ]
 
 VERSION_KEY: Final = "io.modelcontextprotocol/protocolVersion"
@@ -69,33 +72,94 @@ CLIENT_WANTS: Final = ("roots", "roots.listChanged", "sampling", "elicitation")
 SERVER_WANTS: Final = ("tools", "resources")
 
 
-def client_capabilities(profile: Profile) -> dict[str, Any]:
+#: Makes a fresh copy of an object derived once per profile.
+Copy = Callable[[], dict[str, Any]]
+
+
+def _copier(node: dict[str, Any]) -> Copy:
+    """What copies ``node``, nested objects too, so that each message owns its own
+    (capability objects and ``_meta`` hold objects and scalars, no arrays).
+
+    An object with no nested object is copied by its own ``copy`` (no Python frame):
+    a capability object or a request's ``_meta`` costs one or two calls, not one per
+    object in it.
+    """
+    nested = tuple((key, _copier(value)) for key, value in node.items() if type(value) is dict)
+    if not nested:
+        return node.copy
+
+    def copy() -> dict[str, Any]:
+        out = node.copy()
+        for key, make in nested:
+            out[key] = make()
+        return out
+
+    return copy
+
+
+#: The objects below are derived once per profile (:mod:`._memo`) and never handed out:
+#: what goes into a message is a copy (:func:`_copier`).
+@by_identity
+def _client_capabilities(profile: Profile) -> dict[str, Any]:
     return _capabilities(profile.names("client_capabilities"), CLIENT_WANTS)
 
 
-def server_capabilities(profile: Profile) -> dict[str, Any]:
+@by_identity
+def _server_capabilities(profile: Profile) -> dict[str, Any]:
     return _capabilities(profile.names("server_capabilities"), SERVER_WANTS)
+
+
+@by_identity
+def _client_capabilities_copy(profile: Profile) -> Copy:
+    return _copier(_client_capabilities(profile))
+
+
+@by_identity
+def _server_capabilities_copy(profile: Profile) -> Copy:
+    return _copier(_server_capabilities(profile))
+
+
+def client_capabilities(profile: Profile) -> dict[str, Any]:
+    return _client_capabilities_copy(profile)()
+
+
+def server_capabilities(profile: Profile) -> dict[str, Any]:
+    return _server_capabilities_copy(profile)()
+
+
+@by_identity
+def _server_declared(profile: Profile) -> dict[str, bool]:
+    """:func:`server_declares`'s answers for ``profile``, filled in as they are asked."""
+    return {}
+
+
+def server_declares(profile: Profile, dotted: str) -> bool:
+    """Whether a simulated server of ``profile`` declares ``dotted`` (:func:`declares`)."""
+    known = _server_declared(profile)
+    found = known.get(dotted)
+    if found is None:
+        found = known[dotted] = declares(_server_capabilities(profile), dotted)
+    return found
 
 
 def implementation(name: str) -> dict[str, Any]:
     return {"name": name, "version": "0.1.0"}
 
 
-def request_meta(profile: Profile, client_name: str = "mcp-skew-client") -> dict[str, Any]:
-    """The ``_meta`` a client puts on every request of ``profile`` (empty in the legacy era).
+#: The client name :func:`request_meta` and :func:`request` use unless told otherwise.
+CLIENT_NAME: Final = "mcp-skew-client"
 
-    Every key the profile requires, and the client's identity where the profile
-    has that key. The version, capabilities and identity have their values; a
-    key the simulator has no value for (one a draft adds) gets ``{}``, which is
-    enough for a server that checks it is there.
-    """
+
+@by_identity
+def _request_meta(profile: Profile) -> dict[str, Any]:
+    """:func:`request_meta` for :data:`CLIENT_NAME`, derived once per profile."""
     required = profile.names("request_meta_required")
     if not required:
         return {}
     known: dict[str, Any] = {
         VERSION_KEY: profile.revision,
-        CAPS_KEY: client_capabilities(profile),
-        CLIENT_INFO_KEY: implementation(client_name),
+        CAPS_KEY: _client_capabilities(profile),
+        CLIENT_INFO_KEY: implementation(CLIENT_NAME),
     }
     sent = required | (profile.names("request_meta_optional") & {CLIENT_INFO_KEY})
     meta = {key: value for key, value in known.items() if key in sent}
@@ -103,15 +167,41 @@ def request_meta(profile: Profile, client_name: str = "mcp-skew-client") -> dict
     return meta
 
 
+@by_identity
+def _request_meta_copy(profile: Profile) -> Copy | None:
+    """What copies :func:`_request_meta`; None where requests carry no ``_meta`` (legacy)."""
+    meta = _request_meta(profile)
+    return _copier(meta) if meta else None
+
+
+def request_meta(profile: Profile, client_name: str = CLIENT_NAME) -> dict[str, Any]:
+    """The ``_meta`` a client puts on every request of ``profile`` (empty in the legacy era).
+
+    Every key the profile requires, and the client's identity where the profile
+    has that key. The version, capabilities and identity have their values; a
+    key the simulator has no value for (one a draft adds) gets ``{}``, which is
+    enough for a server that checks it is there.
+    """
+    copy = _request_meta_copy(profile)
+    return {} if copy is None else _named(copy(), client_name)
+
+
+def _named(meta: dict[str, Any], client_name: str) -> dict[str, Any]:
+    """``meta`` (a fresh copy) with the client's identity under ``client_name``."""
+    if client_name != CLIENT_NAME and CLIENT_INFO_KEY in meta:
+        meta[CLIENT_INFO_KEY] = implementation(client_name)
+    return meta
+
+
 def request(
     profile: Profile, msg_id: int, method: str, params: dict[str, Any] | None = None,
-    client_name: str = "mcp-skew-client",
+    client_name: str = CLIENT_NAME,
 ) -> Message:
     """A request; its ``_meta`` carries what the profile requires (:func:`request_meta`)."""
-    body: dict[str, Any] = dict(params or {})
-    meta = request_meta(profile, client_name)
-    if meta:
-        body["_meta"] = meta
+    body: dict[str, Any] = dict(params) if params else {}
+    copy = _request_meta_copy(profile)
+    if copy is not None:
+        body["_meta"] = _named(copy(), client_name)
     message: Message = {"jsonrpc": "2.0", "id": msg_id, "method": method}
     if body:
         message["params"] = body
@@ -131,14 +221,24 @@ def result(
 ) -> Message:
     """A result, with the fields ``profile`` requires on it (resultType, caching hints)."""
     out = dict(body)
-    if result_type and "resultType" in profile.names("result_fields_required"):
+    has_type, cacheable, has_info = _result_shape(profile)
+    if result_type and has_type:
         out["resultType"] = "complete"
-    if cache_hints and method in profile.names("cacheable_results"):
+    if cache_hints and method in cacheable:
         out["ttlMs"] = 60000
         out["cacheScope"] = "public"
-    if SERVER_INFO_KEY in profile.names("result_meta_optional"):
+    if has_info:
         out["_meta"] = {SERVER_INFO_KEY: implementation(server_name)}
     return {"jsonrpc": "2.0", "id": msg_id, "result": out}
+
+
+@by_identity
+def _result_shape(profile: Profile) -> tuple[bool, frozenset[str], bool]:
+    """What :func:`result` adds under ``profile``: ``resultType``, the cacheable methods
+    (``ttlMs``, ``cacheScope``), the server's identity in ``_meta``."""
+    return ("resultType" in profile.names("result_fields_required"),
+            profile.names("cacheable_results"),
+            SERVER_INFO_KEY in profile.names("result_meta_optional"))
 
 
 def error_code(profile: Profile, name: str) -> int:

@@ -22,11 +22,14 @@ Rules followed, per revision (the profile says which apply):
   the start; a later client falls back to it when its initialize POST gets 400,
   404 or 405 without a recognised modern error (2026-07-28
   ``streamable-http.mdx`` §Backward Compatibility).
+
+The headers, the synthesized errors and the HTTP+SSE decisions are the
+simulator's HTTP client side (:mod:`mcp_skew.simulator._http`), which the
+in-memory HTTP link uses too; this module adds sockets, threads and streaming.
 """
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import http.client
 import json
@@ -41,32 +44,22 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..simulator import Closed, Reply
-from ..simulator._wire import VERSION_KEY
-from ..versions import REGISTRY, Era, UnknownRevision
+from ..simulator._http import (
+    NAME_PARAMS,
+    encode_header_value,
+    is_jsonrpc_error,
+    modern_error_codes,
+    opens_http_sse,
+    request_headers,
+    synthesized_error,
+    wants_sse_fallback,
+)
 from ._base import Limits, RealLink, Recorder, TransportError
 from .sse import SseParser
 
 __all__ = ["NAME_PARAMS", "HttpLink", "encode_header_value"]
 
-ACCEPT: Final = "application/json, text/event-stream"
-#: Methods whose request mirrors a parameter in ``Mcp-Name`` (2026-07-28).
-NAME_PARAMS: Final = {"tools/call": "name", "resources/read": "uri", "prompts/get": "name"}
-#: Status codes after which a client may try the deprecated HTTP+SSE transport.
-SSE_FALLBACK_STATUS: Final = frozenset({400, 404, 405})
-_SENTINEL = ("=?base64?", "?=")
-_BODY_CAP = 16 << 20
-
-
-def encode_header_value(value: str) -> str:
-    """``value`` as is when it is a safe header value, else in the Base64 sentinel form."""
-    safe = (
-        all(0x20 <= ord(ch) <= 0x7E for ch in value)
-        and value == value.strip()
-        and not (value.startswith(_SENTINEL[0]) and value.endswith(_SENTINEL[1]))
-    )
-    if safe:
-        return value
-    return _SENTINEL[0] + base64.b64encode(value.encode()).decode() + _SENTINEL[1]
+_BODY_CAP: Final = 16 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,32 +104,6 @@ class _Stream:
             self.conn.close()
 
 
-def _modern_codes() -> frozenset[int]:
-    """Codes that mark a modern server, from every modern profile."""
-    codes: set[int] = set()
-    for rev in REGISTRY.of_era(Era.MODERN):
-        profile = REGISTRY.get(rev)
-        codes |= {profile.error(n).code for n in profile.names("modern_error_codes")}
-    return frozenset(codes)
-
-
-def _profile_headers(revision: Any, era: Era) -> frozenset[str]:
-    """The headers a revision defines; for a revision mcp-skew does not know, the newest of its era."""
-    try:
-        return REGISTRY.get(str(revision)).names("http_headers")
-    except UnknownRevision:
-        newest = REGISTRY.ordered(REGISTRY.of_era(era))
-        return REGISTRY.get(newest[0]).names("http_headers") if newest else frozenset()
-
-
-def _synthesized(msg_id: Any, status: int, reason: str, body: str) -> dict[str, Any]:
-    code = -32601 if status in (404, 405) else -32603 if status >= 500 else -32600
-    return {"jsonrpc": "2.0", "id": msg_id, "error": {
-        "code": code, "message": f"HTTP {status} {reason}".strip(),
-        "data": {"httpStatus": status, "body": body[:500],
-                 "mcpSkew": "synthesized: the HTTP response had no JSON-RPC body"}}}
-
-
 class HttpLink(RealLink):
     """A real server over Streamable HTTP, with the HTTP+SSE fallback."""
 
@@ -154,33 +121,13 @@ class HttpLink(RealLink):
         self.legacy_revision: str | None = None  #: negotiated by initialize
         self._post_url: str | None = None  #: set by an HTTP+SSE ``endpoint`` event
         self._stream: _Stream | None = None
-        self._modern = _modern_codes()
+        self._modern = modern_error_codes()
         self._note(f"HTTP endpoint {url}")
 
     # -- headers ------------------------------------------------------------------------
     def _headers(self, message: Any) -> dict[str, str]:
-        headers = {"Content-Type": "application/json", "Accept": ACCEPT, **self.extra_headers}
-        params = message.get("params") if isinstance(message, dict) else None
-        meta = params.get("_meta") if isinstance(params, dict) else None
-        modern = meta.get(VERSION_KEY) if isinstance(meta, dict) else None
-        if modern is not None:
-            known = _profile_headers(modern, Era.MODERN)
-            headers["MCP-Protocol-Version"] = str(modern)
-            method = str(message.get("method", ""))
-            if "Mcp-Method" in known and "method" in message:
-                headers["Mcp-Method"] = method
-            name_param = NAME_PARAMS.get(method)
-            if "Mcp-Name" in known and name_param and isinstance(params, dict):
-                value = params.get(name_param)
-                if isinstance(value, str):
-                    headers["Mcp-Name"] = encode_header_value(value)
-            return headers
-        if self.session_id is not None:
-            headers["Mcp-Session-Id"] = self.session_id
-        if self.legacy_revision and \
-                "MCP-Protocol-Version" in _profile_headers(self.legacy_revision, Era.LEGACY):
-            headers["MCP-Protocol-Version"] = self.legacy_revision
-        return headers
+        return request_headers(message, session_id=self.session_id,
+                               legacy_revision=self.legacy_revision, extra=self.extra_headers)
 
     # -- writing ------------------------------------------------------------------------
     def _write(self, message: Any) -> bool:
@@ -244,7 +191,7 @@ class HttpLink(RealLink):
             if is_request and self._fallback_to_sse(message, status, inbox):
                 return
             if is_request:
-                synthesized = _synthesized(msg_id, status, reason, body)
+                synthesized = synthesized_error(msg_id, status, reason, body)
                 self._deliver(synthesized, inbox)
                 self._bind(msg_id, Reply(synthesized), inbox)
             return
@@ -276,7 +223,7 @@ class HttpLink(RealLink):
 
     @staticmethod
     def _is_jsonrpc_error(parsed: Any) -> bool:
-        return isinstance(parsed, dict) and isinstance(parsed.get("error"), dict)
+        return is_jsonrpc_error(parsed)
 
     def _learn(self, message: Any, answer: Any) -> None:
         """Remember the revision an initialize agreed on, for the version header."""
@@ -309,22 +256,12 @@ class HttpLink(RealLink):
     # -- HTTP+SSE (2024-11-05) ----------------------------------------------------------
     def _starts_sse(self, message: Any) -> bool:
         """A 2024-11-05 client knows only HTTP+SSE: its initialize opens the stream."""
-        if not (isinstance(message, dict) and message.get("method") == "initialize"):
-            return False
-        asked = (message.get("params") or {}).get("protocolVersion")
-        try:
-            return bool(REGISTRY.get(str(asked)).settings["http_transport"] == "http+sse")
-        except UnknownRevision:
-            return False
+        return opens_http_sse(message)
 
     def _fallback_to_sse(self, message: Any, status: int, inbox: queue.Queue[Any],
                          parsed: Any = None) -> bool:
-        if message.get("method") != "initialize" or status not in SSE_FALLBACK_STATUS:
+        if not wants_sse_fallback(message, status, parsed, self._modern):
             return False
-        if self._is_jsonrpc_error(parsed):
-            code = parsed["error"].get("code")
-            if code in self._modern or (status == 404 and code == -32601):
-                return False  # a modern server answered: no HTTP+SSE here
         self._note(f"HTTP {status} to initialize: trying the HTTP+SSE transport (GET "
                    f"{self.sse_url})")
         if not self._open_sse(None, inbox):
@@ -356,7 +293,7 @@ class HttpLink(RealLink):
     def _no_stream(self, msg_id: Any, inbox: queue.Queue[Any], status: int, detail: str) -> bool:
         self._note(f"HTTP+SSE: {detail}")
         if msg_id is not None:
-            synthesized = _synthesized(msg_id, status, "(HTTP+SSE GET failed)", detail)
+            synthesized = synthesized_error(msg_id, status, "(HTTP+SSE GET failed)", detail)
             self._deliver(synthesized, inbox)
             self._bind(msg_id, Reply(synthesized), inbox)
         return False

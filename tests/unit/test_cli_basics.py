@@ -2,6 +2,7 @@
 
 - ``mcp-skew --version`` prints ``mcp-skew X.Y.Z`` from the package metadata (else the
   source tree's pyproject.toml), exits 0, and imports neither pydantic nor a command;
+  ``--help`` and ``versions`` import neither pydantic nor the wire models;
 - ``probe --schemas`` needs ``jsonschema``, the ``schemas`` extra: ``--help`` says so, and
   without it the command is one line on stderr and exit code 2.
 """
@@ -49,6 +50,22 @@ def test_version_in_a_fresh_process_imports_no_command_and_no_pydantic() -> None
     assert "mcp_skew" in imported  # the -X importtime listing is there to read
     heavy = sorted(m for m in imported if m.split(".")[0] == "pydantic"
                    or m.startswith(("mcp_skew.versions", "mcp_skew.commands", "mcp_skew.simulator")))
+    assert heavy == []
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["versions"], ["matrix", "--help"],
+                                  ["probe", "--help"], ["show-log", "--help"]])
+def test_help_and_versions_import_neither_pydantic_nor_the_wire_models(argv: list[str]) -> None:
+    """pydantic and the wire models (``mcp_skew.versions.models``) are imported where a
+    command reads a profile file, a log, a real server: not to list the commands."""
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "mcp_skew", *argv],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()
+                if line.startswith("import time:")}
+    assert "mcp_skew.cli" in imported  # the -X importtime listing is there to read
+    heavy = sorted(m for m in imported if m.split(".")[0] in ("pydantic", "pydantic_core")
+                   or m.startswith("mcp_skew.versions.models"))
     assert heavy == []
 
 

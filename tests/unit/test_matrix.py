@@ -22,6 +22,7 @@ from mcp_skew.matrix import (
     Matrix,
     build_matrix,
     builtin_peers,
+    failure_kind,
     label_for,
     short_revision,
     sweep_peers,
@@ -232,3 +233,25 @@ def test_the_sweep_has_a_peer_for_every_subset_in_every_kind() -> None:
     with_quirk = sweep_peers("server", ("silent",))
     assert len(with_quirk) == plain + plain - (2**modern - 1)  # modern servers take no silence
     assert len({p.notation for p in with_quirk}) == len(with_quirk)
+
+
+# -- Transcripts only where asked ------------------------------------------------------------
+def test_a_matrix_without_transcripts_is_the_same_matrix_without_them() -> None:
+    lean = build_matrix(CLIENTS, SERVERS, keep_transcripts=False)
+    full = default_matrix()
+    assert all("transcript" not in cell for _, _, cell in lean.pairs())
+    assert [[{k: v for k, v in cell.items() if k != "transcript"} for cell in row]
+            for row in full.cells] == [list(row) for row in lean.cells]
+    assert lean.summary() == full.summary()
+
+
+def test_a_quirk_failure_is_judged_as_for_a_lone_pair() -> None:
+    """build_matrix runs each plain pair once for all its quirky variants: same verdicts."""
+    clients = sweep_peers("client", ("restart", "fallback-32601"))[::7]
+    servers = sweep_peers("server", ("silent", "silent-exit", "unknown-32602"))[::5]
+    matrix = build_matrix(clients, servers, "handshake", keep_transcripts=False)
+    failures = {cell["failure"] for _, _, cell in matrix.pairs()}
+    assert "quirk" in failures and "negotiation" in failures  # both answers are seen
+    for i, j, cell in matrix.pairs():
+        expected = None if cell["status"] == "ok" else failure_kind(clients[i], servers[j])
+        assert cell["failure"] == expected, (clients[i].notation, servers[j].notation)

@@ -14,7 +14,7 @@ import pytest
 
 from mcp_skew.cli import main
 from mcp_skew.commands import matrix as command
-from mcp_skew.matrix import Matrix, build_matrix, builtin_peers, render
+from mcp_skew.matrix import TRANSCRIPT_FORMATS, Matrix, build_matrix, builtin_peers, render
 
 
 @pytest.fixture(autouse=True)
@@ -181,3 +181,21 @@ def test_help_names_wide_and_the_width_rule(capsys: pytest.CaptureFixture[str]) 
         main(["matrix", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "--wide" in text and "COLUMNS" in text and "terminal" in text
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "github", "grid", "csv", "html", "json",
+                                 "junit"])
+def test_only_the_formats_that_show_transcripts_keep_them(
+        fmt: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    kept: list[bool] = []
+
+    def spy(*args: Any, keep_transcripts: bool = True, **kwargs: Any) -> Matrix:
+        kept.append(keep_transcripts)
+        return build_matrix(*args, keep_transcripts=keep_transcripts, **kwargs)
+
+    monkeypatch.setattr(command, "build_matrix", spy)
+    code, out, _ = _run(capsys, "--clients", "2025-11-25", "--servers", "2025-11-25",
+                        "--format", fmt)
+    assert code == 0 and out
+    assert kept == [fmt in ("html", "json", "junit")]
+    assert kept == [fmt in TRANSCRIPT_FORMATS]

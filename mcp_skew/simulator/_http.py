@@ -1,0 +1,685 @@
+"""Streamable HTTP, sans I/O: what one HTTP request gets from a simulated server, and what
+a simulated client sends and how it reads the answer.
+
+One implementation serves everything: the in-memory HTTP link of the simulator
+(:mod:`._httplink`) runs it on the simulated clock, ``mcp-skew serve --http``
+(:mod:`mcp_skew.serve._http`) puts sockets and threads around the server side,
+and the real HTTP link of the probe (:mod:`mcp_skew.wire.http`) builds its
+headers and reads bodiless errors with the client side.
+
+The server side: :class:`HttpEndpoint`
+--------------------------------------
+``handle(HttpRequest) -> HttpResponse``, deciding without sockets:
+
+- A request whose ``params._meta`` names a protocol version, to a server with a
+  modern revision, is served statelessly by a fresh :class:`SimServer` after
+  the 2026-07-28 header checks (``basic/transports/streamable-http.mdx``
+  §Server Validation, in the order the official SDK uses: ``_meta`` present,
+  then ``MCP-Protocol-Version`` equal to ``_meta``, ``Mcp-Method`` equal to
+  ``method``, ``Mcp-Name`` equal to ``params.name``/``params.uri``). The status
+  follows the 2026-07-28 cheat-sheet: 400 for -32700/-32600/-32602/-32020/
+  -32021/-32022, 404 for -32601, 200 otherwise.
+- ``initialize`` to a server with a legacy revision starts a session: its own
+  :class:`SimServer`, named by the ``Mcp-Session-Id`` header of the answer
+  (2025-03-26 and later ``basic/transports.mdx`` §Session Management). Requests
+  carrying that header go to that server and are answered 200; an unknown
+  session id gets 404; ``DELETE`` ends the session. A legacy session checks a
+  ``MCP-Protocol-Version`` header where its revision has one (400 if unknown,
+  2025-06-18 ``basic/transports.mdx`` §Protocol Version Header).
+- Any other request before a session (a dual-era client's probe, say) goes to
+  one shared pre-session server, whose quirks decide the JSON-RPC answer,
+  sent with status 400 as the official SDK servers refuse session-less
+  requests; a result (``ping``, a ``lenient`` server) is 200.
+- A modern-only server answers a request without ``_meta`` 400 (-32602, or the
+  simulated ``initialize`` refusal that names its versions): the request fails
+  server validation (2026-07-28 ``basic/versioning.mdx`` §Compatibility Matrix).
+- ``GET`` gets 405 (no standalone SSE stream: 2025-03-26..2025-11-25 allow 405,
+  2026-07-28 requires it); ``DELETE`` without a session gets 405. An ``Origin``
+  that is not loopback gets 403 unless remote clients are allowed.
+- Silence is a held request (:attr:`HttpResponse.hold`): it is never answered.
+  A server that exits (``silent-exit`` on its next input) closes the request
+  unanswered (:attr:`HttpResponse.exit`), and so does every request after.
+- Answers are JSON; with ``sse=True`` an answer to a request is an SSE stream
+  instead, opened, where the revision has it, by the priming event (an event id
+  and an empty ``data`` field, 2025-11-25 ``basic/transports.mdx`` §Sending
+  Messages to the Server; gone in 2026-07-28 with resumability).
+
+Session ids come from ``session_ids``: a counter by default (the simulator's
+runs are deterministic), random ones in ``serve``.
+
+The client side: :class:`HttpClient`
+------------------------------------
+What a client of a revision sends, read from the profiles:
+
+- every message is a POST with ``Accept: application/json, text/event-stream``
+  (2025-03-26 on, ``basic/transports.mdx`` §Sending Messages to the Server);
+- a modern request carries ``MCP-Protocol-Version`` equal to its ``_meta``
+  version, and the headers of its revision's ``http_headers`` table:
+  ``Mcp-Method`` and, for ``tools/call``, ``resources/read`` and
+  ``prompts/get``, ``Mcp-Name`` (Base64 sentinel-encoded when unsafe; 2026-07-28
+  ``streamable-http.mdx`` §Request Metadata), and no session (its revision's
+  ``sessions`` setting is false);
+- after ``initialize``, the ``Mcp-Session-Id`` the server assigned, and
+  ``MCP-Protocol-Version`` with the negotiated revision where that revision's
+  ``http_headers`` has it (2025-06-18 on).
+
+And how an answer becomes the client's event (:meth:`HttpClient.read`): a JSON
+body is the message; an SSE body is its ``message`` events, an event with empty
+data (the priming event) being no message; an error status with a JSON-RPC
+error in the body is that error (so a dual-era client can tell a modern -32022
+in a 400 from a legacy refusal, 2026-07-28 ``streamable-http.mdx`` §Backward
+Compatibility); an error status without one becomes a synthesized error whose
+``data`` says so (404 and 405: -32601; other 4xx: -32600; 5xx: -32603).
+"""
+
+from __future__ import annotations
+
+import base64
+import ipaddress
+import json
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from ..versions import REGISTRY, Era, Message, Profile, Registry, UnknownRevision
+from . import _wire as w
+from ._peers import PeerSpec
+from ._server import Reaction, SimServer
+from ._sse import SseEvent, SseParser
+
+__all__ = [
+    "ACCEPT",
+    "MODERN_STATUS",
+    "NAME_PARAMS",
+    "REASONS",
+    "SSE_FALLBACK_STATUS",
+    "BodyPart",
+    "HttpClient",
+    "HttpEndpoint",
+    "HttpReading",
+    "HttpRequest",
+    "HttpResponse",
+    "decode_header_value",
+    "describe",
+    "encode_header_value",
+    "is_jsonrpc_error",
+    "is_loopback",
+    "modern_error_codes",
+    "opens_http_sse",
+    "request_headers",
+    "sse_messages",
+    "synthesized_error",
+    "wants_sse_fallback",
+]
+
+#: What a client accepts on every POST (2025-03-26 on).
+ACCEPT: Final = "application/json, text/event-stream"
+#: JSON-RPC error code -> HTTP status on the modern path (2026-07-28 status cheat-sheet).
+MODERN_STATUS: Final[Mapping[int, int]] = {
+    -32700: 400, -32600: 400, -32602: 400, -32020: 400, -32021: 400, -32022: 400, -32601: 404,
+}
+#: Methods whose request mirrors a parameter in ``Mcp-Name`` (2026-07-28 streamable-http.mdx).
+NAME_PARAMS: Final[Mapping[str, str]] = {
+    "tools/call": "name", "resources/read": "uri", "prompts/get": "name",
+}
+#: Status codes after which a client may try the deprecated HTTP+SSE transport.
+SSE_FALLBACK_STATUS: Final = frozenset({400, 404, 405})
+#: Reason phrases of the statuses the simulated peers meet (RFC 9110).
+REASONS: Final[Mapping[int, str]] = {
+    200: "OK", 202: "Accepted", 400: "Bad Request", 403: "Forbidden", 404: "Not Found",
+    405: "Method Not Allowed", 500: "Internal Server Error", 502: "Bad Gateway",
+}
+LOOPBACK_NAMES: Final = frozenset({"localhost", "ip6-localhost"})
+_SENTINEL: Final = ("=?base64?", "?=")
+#: Change ids (profile changelogs) that start and end the SSE priming event.
+_PRIMING_ADDED, _PRIMING_REMOVED = "sse-polling", "resumability-removed"
+
+
+# -- values ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class HttpRequest:
+    """One HTTP request, as the server reads it."""
+
+    method: str
+    path: str
+    headers: Mapping[str, str]  #: lower-case names
+    body: bytes = b""
+
+
+@dataclass(slots=True)
+class HttpResponse:
+    """What the server answers one request with."""
+
+    status: int
+    body: Any = None  #: JSON to send; None sends no body
+    headers: dict[str, str] = field(default_factory=dict)
+    hold: bool = False  #: never answer: keep the request open until the client leaves
+    exit: bool = False  #: the server process ends: close unanswered and stop
+    stream: bool = False  #: send the body as an SSE stream, not as JSON
+    priming: str | None = None  #: the id of the priming event that opens the stream
+
+    @property
+    def content_type(self) -> str | None:
+        if self.body is None:
+            return None
+        return "text/event-stream" if self.stream else "application/json"
+
+    def encoded(self) -> bytes:
+        if self.body is None:
+            return b""
+        text = json.dumps(self.body, separators=(",", ":"), ensure_ascii=False)
+        if not self.stream:
+            return text.encode()
+        if self.priming is None:
+            return f"event: message\ndata: {text}\n\n".encode()
+        return f"id: {self.priming}\ndata:\n\nid: {self.priming}-1\nevent: message\n" \
+               f"data: {text}\n\n".encode()
+
+
+# -- shared words ------------------------------------------------------------------------------
+
+def describe(message: Any) -> str:
+    """A few words about a message, for a log a person reads."""
+    if not isinstance(message, dict):
+        return f"batch of {len(message)}" if isinstance(message, list) else "not an object"
+    ident = f" id={json.dumps(message['id'])}" if "id" in message else ""
+    if "method" in message:
+        return f"{message['method']}{ident}"
+    error = message.get("error")
+    if isinstance(error, dict):
+        return f"error {error.get('code')}{ident}"
+    result = message.get("result")
+    if isinstance(result, dict) and "protocolVersion" in result:
+        return f"result{ident} (protocolVersion {result['protocolVersion']})"
+    return f"result{ident}"
+
+
+def encode_header_value(value: str) -> str:
+    """``value`` as is when it is a safe header value, else in the Base64 sentinel form."""
+    safe = (
+        all(0x20 <= ord(ch) <= 0x7E for ch in value)
+        and value == value.strip()
+        and not (value.startswith(_SENTINEL[0]) and value.endswith(_SENTINEL[1]))
+    )
+    if safe:
+        return value
+    return _SENTINEL[0] + base64.b64encode(value.encode()).decode() + _SENTINEL[1]
+
+
+def decode_header_value(value: str | None) -> str | None:
+    """A header value, with the ``=?base64?...?=`` sentinel of 2026-07-28 undone."""
+    if value is None or not (value.startswith(_SENTINEL[0]) and value.endswith(_SENTINEL[1])):
+        return value
+    try:
+        return base64.b64decode(value[len(_SENTINEL[0]):-len(_SENTINEL[1])]).decode()
+    except (ValueError, UnicodeDecodeError):
+        return value
+
+
+def is_loopback(host: str) -> bool:
+    name = host.strip("[]").lower()
+    if name in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def _origin_host(origin: str) -> str:
+    """The host of an ``Origin`` (``scheme://host[:port]``), without brackets."""
+    rest = origin.partition("://")[2] if "://" in origin else origin
+    authority = rest.split("/", 1)[0].split("?", 1)[0].split("#", 1)[0].rpartition("@")[2]
+    if authority.startswith("["):
+        return authority[1:].partition("]")[0]
+    return authority.partition(":")[0]
+
+
+def _path_of(target: str) -> str:
+    """The path of a request target (origin form, or absolute form)."""
+    path = target.split("?", 1)[0].split("#", 1)[0]
+    if "://" in path:
+        path = "/" + path.partition("://")[2].partition("/")[2]
+    return path
+
+
+def _meta(message: Message) -> dict[str, Any]:
+    params = message.get("params")
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    return meta if isinstance(meta, dict) else {}
+
+
+def primes_streams(profile: Profile) -> bool:
+    """Whether a server of ``profile`` opens an SSE stream with a priming event.
+
+    From the profile's changelog: 2025-11-25 adds it (``sse-polling``), 2026-07-28
+    drops resumability and with it the event ids it primes (``resumability-removed``).
+    """
+    primed = False
+    for node in profile.lineage():
+        for change in node.changes:
+            if change.id == _PRIMING_ADDED:
+                primed = True
+            elif change.id == _PRIMING_REMOVED:
+                primed = False
+    return primed
+
+
+def _counter() -> Callable[[], str]:
+    issued = 0
+
+    def next_id() -> str:
+        nonlocal issued
+        issued += 1
+        return f"mcp-skew-session-{issued}"
+
+    return next_id
+
+
+def _quiet(text: str) -> None:
+    return None
+
+
+# -- the server side -----------------------------------------------------------------------------
+
+class HttpEndpoint:
+    """What each HTTP request gets from a simulated server, decided without sockets.
+
+    Not safe across threads by itself: ``serve`` wraps it with a lock.
+    """
+
+    def __init__(self, spec: PeerSpec, *, say: Callable[[str], None] = _quiet,
+                 allow_remote: bool = False, session_ids: Callable[[], str] | None = None,
+                 sse: bool = False) -> None:
+        self.spec = spec
+        self.say = say
+        self.allow_remote = allow_remote
+        self.sse = sse
+        self.sessions: dict[str, SimServer] = {}
+        self.answered: dict[str, str] = {}  #: session -> protocolVersion the server answered
+        self.presession = SimServer(spec)
+        self.doomed = False  #: a server left itself to exit on the next input
+        #: the era each request was served under, in order, across every server of the endpoint
+        self.served_eras: list[Era] = []
+        self._session_ids = session_ids or _counter()
+
+    @property
+    def startup_ms(self) -> int:
+        return self.presession.startup_ms
+
+    # -- entry point ------------------------------------------------------------------
+    def handle(self, request: HttpRequest) -> HttpResponse:
+        origin = request.headers.get("origin")
+        if origin and not self.allow_remote and not is_loopback(_origin_host(origin)):
+            return HttpResponse(403)
+        if _path_of(request.path).rstrip("/") not in ("", "/mcp"):
+            return HttpResponse(404)
+        if request.method == "POST":
+            if self.doomed:
+                return HttpResponse(0, exit=True)
+            return self._post(request)
+        if request.method == "DELETE":
+            return self._delete(request)
+        allow = "POST, DELETE" if self.spec.legacy else "POST"
+        return HttpResponse(405, headers={"Allow": allow})
+
+    def _delete(self, request: HttpRequest) -> HttpResponse:
+        sid = request.headers.get("mcp-session-id")
+        if sid is None or not self.spec.legacy:
+            return HttpResponse(405, headers={"Allow": "POST"})
+        if self.sessions.pop(sid, None) is None:
+            return HttpResponse(404)
+        self.answered.pop(sid, None)
+        self.say(f"session {sid[:8]} ended by DELETE")
+        return HttpResponse(200)
+
+    def _post(self, request: HttpRequest) -> HttpResponse:
+        try:
+            message = json.loads(request.body)
+        except (ValueError, UnicodeDecodeError) as exc:
+            return HttpResponse(400, w.error(None, -32700, f"Parse error: {exc}"))
+        if isinstance(message, list):
+            return self._batch(message, request)
+        if not isinstance(message, dict) or not isinstance(message.get("method", ""), str):
+            return HttpResponse(400, w.error(None, -32600, "Invalid request"))
+        return self._message(message, request.headers)
+
+    def _batch(self, batch: list[Any], request: HttpRequest) -> HttpResponse:
+        sid = request.headers.get("mcp-session-id")
+        server = self.sessions.get(sid or "")
+        allowed = any(self.spec.profile(r).settings.get("batching") for r in self.spec.legacy)
+        if server is None or not allowed or not batch:
+            revs = ", ".join(self.spec.revisions)
+            return HttpResponse(400, w.error(None, -32600, f"Invalid request: no JSON-RPC "
+                                             f"batches here ({revs}, session required)"))
+        replies: list[Any] = []
+        for item in batch:
+            if isinstance(item, dict):
+                replies += self._feed(server, item).replies
+        headers = {"Mcp-Session-Id": sid or ""}
+        return HttpResponse(200, replies, headers) if replies else HttpResponse(202, None, headers)
+
+    # -- routing ----------------------------------------------------------------------
+    def _message(self, message: Message, headers: Mapping[str, str]) -> HttpResponse:
+        sid = headers.get("mcp-session-id")
+        if w.VERSION_KEY in _meta(message) and self.spec.modern and "method" in message:
+            return self._modern(message, headers)
+        if sid is not None and sid in self.sessions:
+            return self._in_session(sid, message, headers)
+        if sid is not None and self.spec.legacy:
+            return HttpResponse(404, w.error(message.get("id"), -32600,
+                                             f"Session not found: {sid}"))
+        if not self.spec.legacy:
+            return self._not_modern(message)
+        if message.get("method") == "initialize":
+            return self._initialize(message)
+        return self._presession(message)
+
+    def _feed(self, server: SimServer, message: Message) -> Reaction:
+        self.say(f"recv {describe(message)}")
+        served = len(server.served_eras)
+        reaction = server.receive(message)
+        self.served_eras += server.served_eras[served:]
+        if server.exit_on_next:
+            self.doomed = True
+        for reply in reaction.replies:
+            self.say(f"send {describe(reply)}")
+        return reaction
+
+    def _reply(self, message: Message, reaction: Reaction, status_of: Callable[[Message], int],
+               headers: dict[str, str] | None = None, profile: Profile | None = None
+               ) -> HttpResponse:
+        if reaction.exit:
+            self.say("the simulated server exits now (quirk), without answering")
+            return HttpResponse(0, exit=True)
+        if "id" not in message or "method" not in message:
+            return HttpResponse(202, None, headers or {})
+        if not reaction.replies:
+            self.say(f"no answer to {describe(message)} (holding the request open)")
+            return HttpResponse(0, hold=True)
+        reply = reaction.replies[0]
+        response = HttpResponse(status_of(reply), reply, headers or {})
+        if self.sse and response.status == 200:
+            response.stream = True
+            if profile is not None and primes_streams(profile):
+                response.priming = str(message["id"])
+        return response
+
+    # -- the modern era -----------------------------------------------------------------
+    def _modern(self, message: Message, headers: Mapping[str, str]) -> HttpResponse:
+        meta = _meta(message)
+        asked = meta.get(w.VERSION_KEY)
+        profile = self._profile(asked)
+        if w.CAPS_KEY in meta and "Mcp-Method" in profile.names("http_headers"):
+            mismatch = self._header_mismatch(message, headers, asked)
+            if mismatch is not None:
+                self.say(f"recv {describe(message)}: {mismatch} (-32020)")
+                if "id" not in message:
+                    return HttpResponse(400)
+                return HttpResponse(400, w.error(message["id"], -32020, mismatch))
+        reaction = self._feed(SimServer(self.spec), message)
+        return self._reply(message, reaction, _modern_status, profile=profile)
+
+    def _profile(self, asked: Any) -> Profile:
+        if isinstance(asked, str) and asked in self.spec.modern:
+            return self.spec.profile(asked)
+        return self.spec.profile(self.spec.modern[0])
+
+    @staticmethod
+    def _header_mismatch(message: Message, headers: Mapping[str, str], asked: Any) -> str | None:
+        if headers.get("mcp-protocol-version") != asked:
+            return "Header mismatch: MCP-Protocol-Version must equal _meta protocolVersion"
+        if headers.get("mcp-method") != message.get("method"):
+            return "Header mismatch: Mcp-Method must equal the method"
+        key = NAME_PARAMS.get(str(message.get("method")))
+        params = message.get("params")
+        value = params.get(key) if key and isinstance(params, dict) else None
+        if value is not None and decode_header_value(headers.get("mcp-name")) != value:
+            return f"Header mismatch: Mcp-Name must equal params.{key}"
+        return None
+
+    def _not_modern(self, message: Message) -> HttpResponse:
+        """A request without ``_meta`` to a modern-only server: it fails server validation."""
+        if "id" not in message or "method" not in message:
+            return HttpResponse(202)
+        if message.get("method") == "initialize":
+            reaction = self._feed(SimServer(self.spec), message)
+            return self._reply(message, reaction, lambda reply: 400)
+        supported = list(self.spec.modern)
+        text = (f"Invalid params: missing _meta {w.VERSION_KEY} (this server speaks "
+                f"{', '.join(supported)} only)")
+        self.say(f"recv {describe(message)}: no _meta; answering -32602")
+        return HttpResponse(400, w.error(message["id"], -32602, text, {"supported": supported}))
+
+    # -- the legacy era -----------------------------------------------------------------
+    def _initialize(self, message: Message) -> HttpResponse:
+        server = SimServer(self.spec)
+        reaction = self._feed(server, message)
+        reply = reaction.replies[0] if reaction.replies else None
+        if reply is None or not isinstance(reply.get("result"), dict):
+            return self._reply(message, reaction, lambda reply: 400)
+        sid = self._session_ids()
+        self.sessions[sid] = server
+        self.answered[sid] = str(reply["result"].get("protocolVersion"))
+        self.say(f"session {sid[:8]} started ({self.answered[sid]})")
+        return self._reply(message, reaction, lambda reply: 200, {"Mcp-Session-Id": sid},
+                           self.spec.profile(server.legacy_revision or self.spec.legacy[0]))
+
+    def _in_session(self, sid: str, message: Message, headers: Mapping[str, str]) -> HttpResponse:
+        server = self.sessions[sid]
+        profile = self.spec.profile(server.legacy_revision or self.spec.legacy[0])
+        version = headers.get("mcp-protocol-version")
+        known = {*self.spec.revisions, self.answered.get(sid)}
+        if ("MCP-Protocol-Version" in profile.names("http_headers") and version is not None
+                and version not in known):
+            text = f"Bad Request: unsupported MCP-Protocol-Version {version}"
+            return HttpResponse(400, w.error(message.get("id"), -32600, text),
+                                {"Mcp-Session-Id": sid})
+        reaction = self._feed(server, message)
+        return self._reply(message, reaction, lambda reply: 200, {"Mcp-Session-Id": sid}, profile)
+
+    def _presession(self, message: Message) -> HttpResponse:
+        reaction = self._feed(self.presession, message)
+        return self._reply(message, reaction, lambda reply: 400 if "error" in reply else 200,
+                           profile=self.spec.profile(self.spec.legacy[0]))
+
+
+def _modern_status(reply: Message) -> int:
+    error = reply.get("error")
+    code = error.get("code") if isinstance(error, dict) else None
+    return MODERN_STATUS.get(code, 200) if isinstance(code, int) else 200
+
+
+# -- the client side -----------------------------------------------------------------------------
+
+def modern_error_codes(registry: Registry = REGISTRY) -> frozenset[int]:
+    """Codes that mark a modern server, from every modern profile of ``registry``."""
+    codes: set[int] = set()
+    for rev in registry.of_era(Era.MODERN):
+        profile = registry.get(rev)
+        codes |= {profile.error(n).code for n in profile.names("modern_error_codes")}
+    return frozenset(codes)
+
+
+def _profile_of(revision: Any, era: Era, registry: Registry) -> Profile | None:
+    """The profile of a revision; for one the registry does not know, the newest of its era."""
+    try:
+        return registry.get(str(revision))
+    except UnknownRevision:
+        newest = registry.ordered(registry.of_era(era))
+        return registry.get(newest[0]) if newest else None
+
+
+def request_headers(message: Any, *, session_id: str | None = None,
+                    legacy_revision: str | None = None, extra: Mapping[str, str] | None = None,
+                    registry: Registry = REGISTRY) -> dict[str, str]:
+    """The headers a client POSTs ``message`` with (see the module docstring)."""
+    headers = {"Content-Type": "application/json", "Accept": ACCEPT, **(extra or {})}
+    params = message.get("params") if isinstance(message, dict) else None
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    modern = meta.get(w.VERSION_KEY) if isinstance(meta, dict) else None
+    if modern is not None:
+        profile = _profile_of(modern, Era.MODERN, registry)
+        known = profile.names("http_headers") if profile is not None else frozenset()
+        headers["MCP-Protocol-Version"] = str(modern)
+        method = str(message.get("method", ""))
+        if "Mcp-Method" in known and "method" in message:
+            headers["Mcp-Method"] = method
+        name_param = NAME_PARAMS.get(method)
+        if "Mcp-Name" in known and name_param and isinstance(params, dict):
+            value = params.get(name_param)
+            if isinstance(value, str):
+                headers["Mcp-Name"] = encode_header_value(value)
+        if session_id is not None and profile is not None and profile.settings.get("sessions"):
+            headers["Mcp-Session-Id"] = session_id
+        return headers
+    if session_id is not None:
+        headers["Mcp-Session-Id"] = session_id
+    if legacy_revision:
+        profile = _profile_of(legacy_revision, Era.LEGACY, registry)
+        if profile is not None and "MCP-Protocol-Version" in profile.names("http_headers"):
+            headers["MCP-Protocol-Version"] = legacy_revision
+    return headers
+
+
+def opens_http_sse(message: Any, registry: Registry = REGISTRY) -> bool:
+    """Whether ``message`` is an ``initialize`` at a revision whose HTTP transport is HTTP+SSE
+    (2024-11-05: the client GETs the SSE endpoint first)."""
+    if not (isinstance(message, dict) and message.get("method") == "initialize"):
+        return False
+    asked = (message.get("params") or {}).get("protocolVersion")
+    try:
+        return bool(registry.get(str(asked)).settings["http_transport"] == "http+sse")
+    except UnknownRevision:
+        return False
+
+
+def synthesized_error(msg_id: Any, status: int, reason: str, body: str) -> Message:
+    """The JSON-RPC error a client reads an HTTP error status without a JSON-RPC body as."""
+    code = -32601 if status in (404, 405) else -32603 if status >= 500 else -32600
+    return {"jsonrpc": "2.0", "id": msg_id, "error": {
+        "code": code, "message": f"HTTP {status} {reason}".strip(),
+        "data": {"httpStatus": status, "body": body[:500],
+                 "mcpSkew": "synthesized: the HTTP response had no JSON-RPC body"}}}
+
+
+def is_jsonrpc_error(parsed: Any) -> bool:
+    return isinstance(parsed, dict) and isinstance(parsed.get("error"), dict)
+
+
+def wants_sse_fallback(message: Any, status: int, parsed: Any, modern_codes: frozenset[int],
+                       ) -> bool:
+    """Whether a client that also speaks 2024-11-05 tries HTTP+SSE after this answer.
+
+    An ``initialize`` POST that got 400, 404 or 405 whose body is not a recognised
+    modern JSON-RPC error (2026-07-28 ``streamable-http.mdx`` §HTTP+SSE Transport;
+    a 404 with -32601 is a modern server's unknown method).
+    """
+    if message.get("method") != "initialize" or status not in SSE_FALLBACK_STATUS:
+        return False
+    if is_jsonrpc_error(parsed):
+        code = parsed["error"].get("code")
+        if code in modern_codes or (status == 404 and code == -32601):
+            return False  # a modern server answered: no HTTP+SSE here
+    return True
+
+
+def _parse(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def sse_messages(events: Iterable[SseEvent]) -> list[tuple[Any, str | None]]:
+    """The messages of SSE events, with their event ids: ``message`` events with data.
+
+    An event with empty data carries no message: the priming event of 2025-11-25
+    (an id and an empty ``data`` field) is one.
+    """
+    return [(_parse(e.data), e.id) for e in events if e.event == "message" and e.data != ""]
+
+
+@dataclass(frozen=True, slots=True)
+class BodyPart:
+    """One message an HTTP response body carried (a JSON body is one; an SSE body, one per event)."""
+
+    message: Any  #: the parsed message, or the text when it was not JSON
+    event_id: str | None = None  #: the SSE event's id
+
+
+@dataclass(frozen=True, slots=True)
+class HttpReading:
+    """What a client makes of one HTTP response."""
+
+    status: int
+    parts: tuple[BodyPart, ...] = ()  #: the messages the body carried, in order
+    primed: tuple[str, ...] = ()  #: ids of SSE events without data (priming), not messages
+    #: the answer to the request: from the body, or synthesized from a bodiless error status
+    answer: Message | None = None
+    synthesized: bool = False
+
+
+class HttpClient:
+    """The client side of Streamable HTTP, sans I/O: the headers it sends, how it reads answers.
+
+    It keeps what the transport carries from one request to the next: the session
+    id a server assigned, and the revision ``initialize`` agreed on.
+    """
+
+    def __init__(self, registry: Registry = REGISTRY) -> None:
+        self.registry = registry
+        self.session_id: str | None = None
+        self.legacy_revision: str | None = None
+
+    def headers(self, message: Any) -> dict[str, str]:
+        return request_headers(message, session_id=self.session_id,
+                               legacy_revision=self.legacy_revision, registry=self.registry)
+
+    def forget(self) -> None:
+        """A new connection: no session, no negotiated revision."""
+        self.session_id = self.legacy_revision = None
+
+    def read(self, message: Any, status: int, headers: Mapping[str, str],
+             body: bytes) -> HttpReading:
+        """What the response to ``message`` means; learns its session id and revision."""
+        msg_id = message.get("id") if isinstance(message, dict) else None
+        is_request = isinstance(message, dict) and "method" in message and "id" in message
+        lower = {k.lower(): v for k, v in headers.items()}
+        sid = lower.get("mcp-session-id")
+        if sid and (message.get("method") == "initialize" or self.session_id is None):
+            self.session_id = sid
+        text = body.decode("utf-8", errors="replace")
+        if "text/event-stream" in lower.get("content-type", "") and status < 300:
+            events = SseParser().feed(text + "\n\n")
+            primed = tuple(e.id or "" for e in events if e.data == "")
+            parts = tuple(BodyPart(m, i) for m, i in sse_messages(events))
+            answer = next((p.message for p in parts if isinstance(p.message, dict)
+                           and p.message.get("id") == msg_id and "method" not in p.message), None)
+            self._learn(message, answer)
+            return HttpReading(status, parts, primed, answer if is_request else None)
+        if status == 202 or (status < 300 and not text.strip()):
+            return HttpReading(status)
+        parsed = _parse(text)
+        if status >= 300 and not is_jsonrpc_error(parsed):
+            if not is_request:
+                return HttpReading(status)
+            made = synthesized_error(msg_id, status, REASONS.get(status, ""), text)
+            return HttpReading(status, answer=made, synthesized=True)
+        self._learn(message, parsed)
+        answer = None
+        if is_request and isinstance(parsed, dict) and "method" not in parsed:
+            if parsed.get("id") == msg_id:
+                answer = parsed
+            elif "error" in parsed and parsed.get("id") is None:
+                answer = {**parsed, "id": msg_id}
+        return HttpReading(status, (BodyPart(parsed),), (), answer)
+
+    def _learn(self, message: Any, answer: Any) -> None:
+        """Remember the revision an initialize agreed on, for the version header."""
+        if not (isinstance(message, dict) and message.get("method") == "initialize"):
+            return
+        if isinstance(answer, dict) and isinstance(answer.get("result"), dict):
+            version = answer["result"].get("protocolVersion")
+            self.legacy_revision = str(version) if version is not None else None

@@ -1,0 +1,82 @@
+"""Transport rules: what a transport changes in how a dual-era client reads its probe.
+
+A run goes over a transport, ``stdio`` or ``http`` (Streamable HTTP). The client
+machine is the same on both; what differs is one rule of the era detection,
+kept here as data (:class:`TransportRule`) that the client reads
+(``SimClient(..., transport=...)``):
+
+- stdio (2026-07-28 ``basic/transports/stdio.mdx`` §Backward Compatibility): a
+  DiscoverResult or a recognised modern error keeps the client modern; *any
+  other error, or no reply within a reasonable timeout*, means a legacy server:
+  fall back to ``initialize``.
+- Streamable HTTP (2026-07-28 ``basic/transports/streamable-http.mdx``
+  §Backward Compatibility, and ``basic/versioning.mdx`` §Compatibility Matrix,
+  row Dual-era/Legacy): the client inspects the body of the ``4xx`` before
+  falling back; a recognised modern error keeps it modern, an empty body or any
+  other error means a legacy server. No answer is not an answer: a timeout (or a
+  connection that drops) is an error of the request, not a sign of a legacy
+  server, so the client does not fall back.
+
+Over HTTP the client's path records which rule applied (a ``rule`` step,
+:func:`mcp_skew.simulator._path.rule`); over stdio the path is as it always was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, Literal, get_args
+
+from ._events import Event, Reply, Timeout
+
+__all__ = ["HTTP", "RULES", "STDIO", "TRANSPORTS", "Transport", "TransportRule", "rule_for"]
+
+Transport = Literal["stdio", "http"]
+#: The transports a run can take, the default first.
+TRANSPORTS: Final[tuple[Transport, ...]] = get_args(Transport)
+
+#: What ends a probe: an answer (an error that is not a recognised modern one),
+#: no answer in time, or the end of the connection.
+ProbeOutcome = Literal["error", "timeout", "closed"]
+
+
+@dataclass(frozen=True, slots=True)
+class TransportRule:
+    """How a dual-era client reads a probe that did not keep it modern, on one transport."""
+
+    name: Transport
+    title: str  #: as a person names the transport
+    #: the probe outcomes that mean "a legacy server": fall back to ``initialize``
+    legacy_signs: frozenset[ProbeOutcome]
+    cite: str  #: where the rule is written
+
+    def outcome(self, event: Event) -> ProbeOutcome:
+        if isinstance(event, Reply):
+            return "error"
+        return "timeout" if isinstance(event, Timeout) else "closed"
+
+    def falls_back(self, event: Event) -> bool:
+        """Whether this probe outcome sends a dual-era client to ``initialize``."""
+        return self.outcome(event) in self.legacy_signs
+
+    @property
+    def recorded(self) -> bool:
+        """Whether the path names the rule (only where it departs from stdio's)."""
+        return self.name != "stdio"
+
+
+STDIO: Final = TransportRule(
+    "stdio", "stdio", frozenset({"error", "timeout", "closed"}),
+    "2026-07-28: basic/transports/stdio.mdx §Backward Compatibility")
+HTTP: Final = TransportRule(
+    "http", "Streamable HTTP", frozenset({"error"}),
+    "2026-07-28: basic/transports/streamable-http.mdx §Backward Compatibility")
+RULES: Final[dict[Transport, TransportRule]] = {"stdio": STDIO, "http": HTTP}
+
+
+def rule_for(transport: str) -> TransportRule:
+    """The rule of a transport by name (``stdio`` or ``http``)."""
+    try:
+        return RULES[transport]  # type: ignore[index]
+    except KeyError:
+        raise ValueError(f"unknown transport {transport!r}; known: "
+                         f"{', '.join(TRANSPORTS)}") from None
