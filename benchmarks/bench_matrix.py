@@ -109,7 +109,7 @@ def floor(matrix: Matrix) -> Callable[[], int]:
     The messages only (the records that crossed the simulated wire), as before the
     transcript held its events too (matrix format version 3).
     """
-    transcripts = [[r for r in cell["transcript"] if r["dir"] != "event"]
+    transcripts = [[r for r in cell.transcript or () if r["dir"] != "event"]
                    for _, _, cell in matrix.pairs()]
 
     def work() -> int:

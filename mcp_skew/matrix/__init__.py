@@ -1,7 +1,7 @@
 """The compatibility matrix: every client against every server, for people and for CI.
 
 Public API: :func:`build_matrix` (run the pairs), :class:`Matrix` (plain data;
-``to_dict`` / ``from_dict`` are the JSON format), :func:`render` with
+``to_dict`` / ``from_dict`` are the JSON format) of :class:`Cell` (one run, typed), :func:`render` with
 :data:`FORMATS` and :data:`VIEWS`, the built-in peer set
 (:func:`builtin_peers`, :data:`BUILTIN_CLIENTS`, :data:`BUILTIN_SERVERS`),
 :func:`label_for` and :func:`short_revision` for short peer labels, and
@@ -19,14 +19,16 @@ from ._build import (
     FORMAT,
     FORMAT_VERSION,
     Axis,
+    Cell,
     FailureKind,
     Matrix,
     Outcome,
+    RealRun,
     Summary,
     build_matrix,
-    cell_of,
     failure_kind,
     outcome,
+    steps_failed,
     timeline,
 )
 from ._peersets import (
@@ -50,20 +52,22 @@ __all__ = [
     "TRANSCRIPT_FORMATS",
     "VIEWS",
     "Axis",
+    "Cell",
     "FailureKind",
     "Format",
     "Matrix",
     "Outcome",
+    "RealRun",
     "Summary",
     "build_matrix",
     "builtin_peers",
-    "cell_of",
     "failure_kind",
     "label_for",
     "labelled",
     "outcome",
     "render",
     "short_revision",
+    "steps_failed",
     "sweep_peers",
     "timeline",
 ]

@@ -1,31 +1,23 @@
-"""Build the matrix: one simulator run per (client, server) pair, kept as plain data.
+"""Build the matrix: one simulator run per (client, server) pair, kept as typed cells.
 
 Theory of operation
 -------------------
 :func:`build_matrix` runs every client against every server with
-:func:`mcp_skew.simulator.run` and keeps each run as its JSON shape,
-``RunRecord.to_dict()``, plus two keys the matrix derives while the run is at
-hand (:data:`EXTRA_KEYS`):
-
-- ``failure``: why a failed pair fails, as the legend explains it: ``era`` (no
-  era in common: the spec's era table says it fails), ``revision`` (no revision
-  in common), ``quirk`` (the same pair without quirks works), ``negotiation``
-  (they share a revision the one-shot negotiation does not reach); ``None`` when
-  the pair works;
-- ``features_kept``: the features of the client's newest revision that the
-  negotiated revision keeps (the simulator's ``features_lost`` is the rest).
+:func:`mcp_skew.simulator.run` and keeps each run as a :class:`~._cell.Cell`
+(``Cell.of``): the run's outcome, plus what the matrix derives while the run is
+at hand (why a failed pair fails, the features kept; see :mod:`._cell`).
 
 A cell's ``transcript`` is the run's transcript records (the format of
 ``simulator._transcript_model``, ``docs/transcripts.md``): messages and events
 in the order they happened. It is most of a cell's memory, so a matrix built
 with ``keep_transcripts=False`` (what ``mcp-skew matrix`` does for the formats
-that show none) has no ``transcript`` key. Format versions 1 and 2 kept messages
-(``transcript``, ``{t_ms, dir, message}``) and events (``events``, ``{t_ms,
-event, after}``; version 1 kept ``after`` in a cell key of its own,
-``event_after``) apart; :meth:`Matrix.from_dict` converts them, so an older
-document reads as a version-3 one.
+that show none) has none (``None``; no ``transcript`` key in the JSON). Format
+versions 1 and 2 kept messages (``transcript``, ``{t_ms, dir, message}``) and
+events (``events``, ``{t_ms, event, after}``; version 1 kept ``after`` in a cell
+key of its own, ``event_after``) apart; :meth:`Matrix.from_dict` converts them
+(``Cell.from_dict``), so an older document reads as a version-3 one.
 
-A :class:`Matrix` is therefore plain data: every renderer reads the same dicts,
+A :class:`Matrix` is therefore plain data: every renderer reads the same cells,
 whether they were just built or read back from JSON (``--from``), and
 ``Matrix.from_dict(m.to_dict())`` is ``m``.
 
@@ -38,26 +30,38 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
-from typing import Any, Final, Literal
+from dataclasses import dataclass
+from typing import Any, Final
 
 from .. import __version__
 from ..errors import UsageError
-from ..simulator import SCENARIOS, PeerSpec, RunRecord, Transport, run
-from ..simulator._memo import by_identity2
-from ..versions import Era, Profile
+from ..simulator import SCENARIOS, PeerSpec, Transport, run
+from ._cell import (
+    EXTRA_KEYS,
+    Cell,
+    FailureKind,
+    Outcome,
+    PlainWorks,
+    RealRun,
+    _plain_works,
+    failure_kind,
+    outcome,
+    steps_failed,
+    timeline,
+)
 
 __all__ = [
     "EXTRA_KEYS",
     "FORMAT",
     "FORMAT_VERSION",
     "Axis",
+    "Cell",
     "FailureKind",
     "Matrix",
     "Outcome",
+    "RealRun",
     "Summary",
     "build_matrix",
-    "cell_of",
     "failure_kind",
     "outcome",
     "steps_failed",
@@ -70,17 +74,7 @@ FORMAT: Final = "mcp-skew-matrix"
 #: 3: a cell's ``transcript`` is its transcript records, messages and events in order
 #: (``ms`` for ``t_ms``); ``events`` is gone. Versions 1 and 2 are still read.
 FORMAT_VERSION: Final = 3
-#: Keys a matrix cell adds to ``RunRecord.to_dict()``.
-EXTRA_KEYS: Final = ("failure", "features_kept")
-
-Outcome = Literal["works", "fallback", "fails"]
-FailureKind = Literal["era", "revision", "quirk", "negotiation"]
 Progress = Callable[[int, int], None]
-
-#: The ``dir`` of a transcript record.
-_DIRECTIONS: Final = ("c2s", "s2c", "stderr", "event")
-#: Keys every cell must have for the renderers (checked when reading JSON).
-_CELL_KEYS: Final = ("client", "server", "status", "revision", "era", "path", "mark", "reason")
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,34 +90,6 @@ class Axis:
 
     def to_dict(self) -> dict[str, str]:
         return {"label": self.label, "notation": self.notation}
-
-
-# -- Reading a cell ----------------------------------------------------------------------
-def outcome(cell: dict[str, Any]) -> Outcome:
-    """``works`` (direct), ``fallback`` (works after a downgrade, fallback or retry), ``fails``."""
-    if cell["status"] != "ok":
-        return "fails"
-    return "works" if cell["mark"] == "direct" else "fallback"
-
-
-def steps_failed(cell: dict[str, Any]) -> list[dict[str, Any]]:
-    """The scenario steps that did not get the answer the revision calls for."""
-    return [s for s in cell.get("steps") or () if not s.get("ok")]
-
-
-def timeline(cell: dict[str, Any]) -> list[tuple[int | float, str, Any]]:
-    """Messages and events in the order they happened: ``(ms, dir|"event", payload)``.
-
-    The payload is the message (or its line, when it was not JSON), or the event's text.
-    """
-    out: list[tuple[int | float, str, Any]] = []
-    for record in cell.get("transcript") or ():
-        if record["dir"] == "event":
-            out.append((record["ms"], "event", record.get("text", "")))
-        else:
-            out.append((record["ms"], record["dir"],
-                        record["message"] if "message" in record else record.get("line")))
-    return out
 
 
 # -- The matrix ----------------------------------------------------------------------------
@@ -144,16 +110,16 @@ class Summary:
 
 @dataclass(frozen=True, slots=True)
 class Matrix:
-    """Rows are clients, columns servers; ``cells[row][column]`` is one run as a dict."""
+    """Rows are clients, columns servers; ``cells[row][column]`` is one run."""
 
     scenario: str
     clients: tuple[Axis, ...]
     servers: tuple[Axis, ...]
-    cells: tuple[tuple[dict[str, Any], ...], ...]
+    cells: tuple[tuple[Cell, ...], ...]
     version: str = __version__  #: the mcp-skew that ran it
     transport: str = "stdio"  #: what the runs went over: ``stdio`` or ``http``
 
-    def pairs(self) -> Iterator[tuple[int, int, dict[str, Any]]]:
+    def pairs(self) -> Iterator[tuple[int, int, Cell]]:
         """``(row, column, cell)`` in reading order."""
         for i, row in enumerate(self.cells):
             for j, cell in enumerate(row):
@@ -161,7 +127,7 @@ class Matrix:
 
     def summary(self) -> Summary:
         kinds = [outcome(cell) for _, _, cell in self.pairs()]
-        broken = sum(1 for _, _, c in self.pairs() if c["status"] == "ok" and steps_failed(c))
+        broken = sum(1 for _, _, c in self.pairs() if c.status == "ok" and steps_failed(c))
         return Summary(len(kinds), kinds.count("works"), kinds.count("fallback"),
                        kinds.count("fails"), broken)
 
@@ -176,7 +142,7 @@ class Matrix:
             "clients": [a.to_dict() for a in self.clients],
             "servers": [a.to_dict() for a in self.servers],
             "summary": self.summary().to_dict(),
-            "cells": [list(row) for row in self.cells],
+            "cells": [[cell.to_dict() for cell in row] for row in self.cells],
         }
 
     @classmethod
@@ -194,7 +160,7 @@ class Matrix:
         if not isinstance(rows, list) or len(rows) != len(clients) or any(
                 not isinstance(r, list) or len(r) != len(servers) for r in rows):
             raise UsageError(f"matrix cells must be {len(clients)} rows of {len(servers)} cells")
-        cells = tuple(tuple(_read_cell(cell, version) for cell in row) for row in rows)
+        cells = tuple(tuple(Cell.from_dict(cell, version) for cell in row) for row in rows)
         return cls(str(data.get("scenario", "")), clients, servers, cells,
                    str(data.get("mcp_skew_version", "")), str(data.get("transport", "stdio")))
 
@@ -208,58 +174,7 @@ def _axes(data: dict[str, Any], key: str) -> tuple[Axis, ...]:
     return tuple(Axis(a["label"], a["notation"]) for a in items)
 
 
-def _read_cell(cell: Any, version: int) -> dict[str, Any]:
-    """A checked cell of a document of format ``version``, as the current version has it.
-
-    Version 1 kept the events' positions in a cell key, ``event_after``; it moves
-    into the events as ``after``; then versions 1 and 2 have their ``transcript``
-    and ``events`` made one list of transcript records (a copy: the document read
-    is left as it was).
-    """
-    if not isinstance(cell, dict):
-        raise UsageError("a matrix cell must be an object")
-    missing = [k for k in _CELL_KEYS if k not in cell]
-    if missing:
-        raise UsageError(f"a matrix cell lacks {', '.join(missing)}")
-    if cell["status"] not in ("ok", "failed") or not isinstance(cell["path"], list):
-        raise UsageError("a matrix cell has a bad status or path")
-    if version >= 3:
-        records = cell.get("transcript", [])
-        if not isinstance(records, list) or not all(
-                isinstance(r, dict) and r.get("dir") in _DIRECTIONS
-                and isinstance(r.get("ms"), int | float) for r in records):
-            raise UsageError("a matrix cell's transcript must be a list of transcript records "
-                             "(each with ms and dir)")
-        return cell
-    upgraded = {k: v for k, v in cell.items() if k != "event_after"}
-    after, events = cell.get("event_after"), cell.get("events")
-    if isinstance(after, list) and isinstance(events, list) and len(after) == len(events):
-        upgraded["events"] = [{**e, "after": a} if isinstance(e, dict) else e
-                              for e, a in zip(events, after, strict=True)]
-    if "transcript" in upgraded or "events" in upgraded:
-        from ..simulator._transcript_model import legacy_run_records  # noqa: PLC0415 - old documents only
-
-        records = legacy_run_records(upgraded)
-        upgraded = {k: v for k, v in upgraded.items() if k != "events"}
-        upgraded["transcript"] = records
-    return upgraded
-
-
 # -- Building ------------------------------------------------------------------------------
-def _eras(peer: PeerSpec) -> set[Era]:
-    return {peer.registry.get(r).era for r in peer.revisions}
-
-
-#: Whether a pair works once both peers drop their quirks (:func:`_plain_works`).
-PlainWorks = Callable[[PeerSpec, PeerSpec], bool]
-
-
-def _plain_works(client: PeerSpec, server: PeerSpec, transport: Transport = "stdio") -> bool:
-    """Whether the pair negotiates once both peers drop their quirks (over ``transport``)."""
-    return run(replace(client, quirks=()), replace(server, quirks=()), "handshake",
-               transport=transport).status == "ok"
-
-
 def _plain_works_memo(transport: Transport = "stdio") -> PlainWorks:
     """:func:`_plain_works`, run once per plain pair (a sweep asks for the same one per quirk)."""
     known: dict[tuple[object, ...], bool] = {}
@@ -273,42 +188,6 @@ def _plain_works_memo(transport: Transport = "stdio") -> PlainWorks:
         return found
 
     return works
-
-
-def failure_kind(client: PeerSpec, server: PeerSpec,
-                 works: PlainWorks = _plain_works) -> FailureKind:
-    """Why a failed pair fails, in the legend's words (see the module docstring)."""
-    if not _eras(client) & _eras(server):
-        return "era"
-    if not set(client.revisions) & set(server.revisions):
-        return "revision"
-    if (client.quirks or server.quirks) and works(client, server):
-        return "quirk"
-    return "negotiation"
-
-
-@by_identity2
-def _features_kept(best: Profile, negotiated: Profile) -> tuple[str, ...]:
-    """The features of the client's newest revision the negotiated one keeps, sorted
-    (the run's ``features_lost`` is the rest: ``sorted(best - negotiated)``)."""
-    return tuple(sorted(best.names("features") & negotiated.names("features")))
-
-
-def cell_of(record: RunRecord, *, transcript: bool = True,
-            works: PlainWorks = _plain_works) -> dict[str, Any]:
-    """One run as a matrix cell: its JSON shape plus :data:`EXTRA_KEYS`.
-
-    ``transcript=False`` leaves the transcript out (the formats that show none).
-    """
-    cell = record.to_dict(transcript=transcript)
-    if record.status == "ok":
-        cell["failure"] = None
-        cell["features_kept"] = list(_features_kept(record.client.profile(),
-                                                    record.session.profile))
-    else:
-        cell["failure"] = failure_kind(record.client, record.server, works)
-        cell["features_kept"] = []
-    return cell
 
 
 @contextmanager
@@ -354,13 +233,13 @@ def build_matrix(clients: Sequence[PeerSpec], servers: Sequence[PeerSpec],
         raise UsageError("a matrix needs at least one client and one server")
     total = len(clients) * len(servers)
     works = _plain_works_memo(transport)
-    rows: list[tuple[dict[str, Any], ...]] = []
+    rows: list[tuple[Cell, ...]] = []
     with _collector_paused():
         for client in clients:
-            row: list[dict[str, Any]] = []
+            row: list[Cell] = []
             for server in servers:
                 record = run(client, server, scenario, transport=transport)
-                row.append(cell_of(record, transcript=keep_transcripts, works=works))
+                row.append(Cell.of(record, transcript=keep_transcripts, works=works))
                 if progress is not None:
                     progress(len(rows) * len(servers) + len(row), total)
             rows.append(tuple(row))

@@ -21,6 +21,7 @@ from typing import Any, Final
 from xml.etree import ElementTree as ET
 
 from ._build import Matrix, outcome, steps_failed, timeline
+from ._cell import Cell
 
 __all__ = ["CSV_COLUMNS", "render_csv", "render_json", "render_junit", "wire_log"]
 
@@ -51,12 +52,12 @@ def render_csv(matrix: Matrix) -> str:
         writer.writerow([
             matrix.clients[i].label, matrix.servers[j].label,
             matrix.clients[i].notation, matrix.servers[j].notation,
-            cell["status"], outcome(cell), cell["revision"] or "", cell["era"] or "",
-            cell["mark"], cell.get("failure") or "", " -> ".join(cell["path"]), cell["reason"],
-            cell.get("scenario", matrix.scenario), cell.get("round_trips", ""),
-            _blank(cell.get("t_first_useful_ms")),
-            len(cell.get("steps") or ()) - len(failed), len(failed),
-            " ".join(cell.get("features_kept") or ()), " ".join(cell.get("features_lost") or ()),
+            cell.status, outcome(cell), cell.revision or "", cell.era or "",
+            cell.mark, cell.failure or "", " -> ".join(cell.path), cell.reason,
+            matrix.scenario if cell.scenario is None else cell.scenario,
+            _blank(cell.round_trips), _blank(cell.t_first_useful_ms),
+            len(cell.steps) - len(failed), len(failed),
+            " ".join(cell.features_kept), " ".join(cell.features_lost),
         ])
     return out.getvalue()
 
@@ -65,7 +66,7 @@ def _blank(value: Any) -> Any:
     return "" if value is None else value
 
 
-def wire_log(cell: dict[str, Any]) -> str:
+def wire_log(cell: Cell) -> str:
     """The transcript as ``simulate --trace`` shows it: time, direction, message."""
     items = timeline(cell)
     width = max((len(str(t)) for t, _, _ in items), default=1)
@@ -76,19 +77,19 @@ def wire_log(cell: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _case_text(cell: dict[str, Any]) -> str:
-    lines = ["path: " + " -> ".join(cell["path"])]
-    if cell["reason"]:
-        lines.append(f"reason: {cell['reason']}")
-    lines += [f"step {s['name']}: {'ok' if s['ok'] else 'FAIL'} (expected {s['expected']}, "
-              f"got {s['got']})" for s in cell.get("steps") or ()]
+def _case_text(cell: Cell) -> str:
+    lines = ["path: " + " -> ".join(cell.path)]
+    if cell.reason:
+        lines.append(f"reason: {cell.reason}")
+    lines += [f"step {s.name}: {'ok' if s.ok else 'FAIL'} (expected {s.expected}, "
+              f"got {s.got})" for s in cell.steps]
     return "\n".join(lines)
 
 
 def render_junit(matrix: Matrix) -> str:
     """One testsuite, one testcase per pair; failed pairs carry a ``failure``."""
     cases = list(matrix.pairs())
-    failing = [c for _, _, c in cases if c["status"] != "ok" or steps_failed(c)]
+    failing = [c for _, _, c in cases if c.status != "ok" or steps_failed(c)]
     suite = ET.Element("testsuite", {
         "name": f"mcp-skew matrix ({matrix.scenario})", "tests": str(len(cases)),
         "failures": str(len(failing)), "errors": "0", "skipped": "0",
@@ -101,11 +102,11 @@ def render_junit(matrix: Matrix) -> str:
         case = ET.SubElement(suite, "testcase", {
             "classname": _xml(client.label), "name": _xml(f"{client.label} × {server.label}")})
         broken = steps_failed(cell)
-        if cell["status"] != "ok" or broken:
-            message = cell["reason"] or "scenario step failed: " + ", ".join(
-                s["name"] for s in broken)
+        if cell.status != "ok" or broken:
+            message = cell.reason or "scenario step failed: " + ", ".join(
+                s.name for s in broken)
             failure = ET.SubElement(case, "failure", {
-                "message": _xml(message), "type": cell.get("failure") or "scenario"})
+                "message": _xml(message), "type": cell.failure or "scenario"})
             failure.text = _xml(_case_text(cell))
         out = ET.SubElement(case, "system-out")
         out.text = _xml(f"client: {client.notation}\nserver: {server.notation}\n"

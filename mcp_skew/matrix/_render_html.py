@@ -15,6 +15,7 @@ from html import escape
 from typing import Any, Final
 
 from ._build import Matrix, outcome, steps_failed, timeline
+from ._cell import Cell
 from ._render_text import (
     FAILURE_MEANINGS,
     View,
@@ -136,7 +137,7 @@ def _index(matrix: Matrix, view: View) -> str:
         tds = []
         for j, cell in enumerate(row):
             kind = outcome(cell)
-            broken = " broken" if cell["status"] == "ok" and steps_failed(cell) else ""
+            broken = " broken" if cell.status == "ok" and steps_failed(cell) else ""
             text = cell_text(cell, view, context).removesuffix(" !")
             tip = f"{client.label} × {matrix.servers[j].label}: {_verdict(cell)}"
             tds.append(f'<td class="{kind}{broken}"><a href="#c-{i}-{j}" title="{_e(tip)}">'
@@ -147,11 +148,11 @@ def _index(matrix: Matrix, view: View) -> str:
             + "</tr></thead><tbody>" + "\n".join(rows) + "</tbody></table></div>")
 
 
-def _verdict(cell: dict[str, Any]) -> str:
-    if cell["status"] != "ok":
-        return f"fails: {cell['reason']}"
-    era = f", {cell['era']}" if cell.get("era") else ""
-    return f"{cell['revision']}{era}, {cell['mark']}"
+def _verdict(cell: Cell) -> str:
+    if cell.status != "ok":
+        return f"fails: {cell.reason}"
+    era = f", {cell.era}" if cell.era else ""
+    return f"{cell.revision}{era}, {cell.mark}"
 
 
 def _legend(matrix: Matrix, view: View) -> str:
@@ -182,46 +183,44 @@ def _summary(matrix: Matrix) -> str:
     return f'<p class="summary">{counts}</p><p>{_e(summary_line(matrix))}</p>'
 
 
-def _facts(matrix: Matrix, i: int, j: int, cell: dict[str, Any]) -> str:
-    path = " → ".join(f"<span>{_e(step)}</span>" for step in cell["path"])
+def _facts(matrix: Matrix, i: int, j: int, cell: Cell) -> str:
+    path = " → ".join(f"<span>{_e(step)}</span>" for step in cell.path)
     facts = [
         ("client", f"{_e(matrix.clients[i].label)} <code>{_e(matrix.clients[i].notation)}</code>"),
         ("server", f"{_e(matrix.servers[j].label)} <code>{_e(matrix.servers[j].notation)}</code>"),
         ("outcome", _e(_verdict(cell))),
         ("path", f'<span class="path">{path}</span>'),
     ]
-    if cell.get("failure"):
-        kind = cell["failure"]
+    if cell.failure:
+        kind = cell.failure
         facts.append(("why", f"<code>{_e(kind)}</code> {_e(FAILURE_MEANINGS.get(kind, ''))}"))
-    if cell.get("round_trips") is not None:
-        facts.append(("round trips", _e(cell["round_trips"])))
-    if cell.get("t_first_useful_ms") is not None:
-        facts.append(("first useful result", f"{_e(cell['t_first_useful_ms'])} ms (simulated)"))
-    if cell["status"] == "ok":
-        kept, lost = cell.get("features_kept") or [], cell.get("features_lost") or []
+    if cell.round_trips is not None:
+        facts.append(("round trips", _e(cell.round_trips)))
+    if cell.t_first_useful_ms is not None:
+        facts.append(("first useful result", f"{_e(cell.t_first_useful_ms)} ms (simulated)"))
+    if cell.status == "ok":
+        kept, lost = cell.features_kept, cell.features_lost
         facts.append(("features kept", f"{len(kept)}: {_e(', '.join(kept)) or '—'}"))
         facts.append(("features lost", f"{len(lost)}: {_e(', '.join(lost)) or '—'}"))
-    for f in cell.get("findings") or ():
-        facts.append((f"finding ({_e(f.get('severity', ''))})",
-                      f"<code>{_e(f.get('code', ''))}</code> {_e(f.get('message', ''))} "
-                      f"<small>{_e(f.get('cite', ''))}</small>"))
+    for f in cell.findings:
+        facts.append((f"finding ({_e(f.severity)})",
+                      f"<code>{_e(f.code)}</code> {_e(f.message)} <small>{_e(f.cite)}</small>"))
     return ('<dl class="facts">' + "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in facts)
             + "</dl>")
 
 
-def _steps(cell: dict[str, Any]) -> str:
-    steps = cell.get("steps") or []
-    if not steps:
+def _steps(cell: Cell) -> str:
+    if not cell.steps:
         return ""
     rows = "".join(
-        f'<tr><td class="{"ok" if s["ok"] else "bad"}">{"ok" if s["ok"] else "FAIL"}</td>'
-        f"<td>{_e(s['name'])}</td><td>{_e(s['expected'])}</td><td>{_e(s['got'])}</td></tr>"
-        for s in steps)
+        f'<tr><td class="{"ok" if s.ok else "bad"}">{"ok" if s.ok else "FAIL"}</td>'
+        f"<td>{_e(s.name)}</td><td>{_e(s.expected)}</td><td>{_e(s.got)}</td></tr>"
+        for s in cell.steps)
     return ('<table class="steps"><tr><th></th><th>step</th><th>expected</th><th>got</th></tr>'
             + rows + "</table>")
 
 
-def _wire(cell: dict[str, Any]) -> str:
+def _wire(cell: Cell) -> str:
     items = timeline(cell)
     width = max((len(str(t)) for t, _, _ in items), default=1)
     lines = []
@@ -232,7 +231,7 @@ def _wire(cell: dict[str, Any]) -> str:
     return '<pre class="wire">' + "\n".join(lines) + "</pre>" if lines else ""
 
 
-def _case(matrix: Matrix, i: int, j: int, cell: dict[str, Any], context: set[str]) -> str:
+def _case(matrix: Matrix, i: int, j: int, cell: Cell, context: set[str]) -> str:
     kind = outcome(cell)
     badge = cell_text(cell, "pairs", context)
     title = f"{matrix.clients[i].label} × {matrix.servers[j].label}"

@@ -5,7 +5,7 @@ summary line, so the output reads without the docs. The ``pairs`` view puts the
 negotiated revision in each cell with a mark for the path; the ``features``
 view puts how many features of the client's newest revision survive, then lists
 what is lost. Pure functions of a :class:`~mcp_skew.matrix.Matrix`: they read
-the cells' dicts, never the simulator, so a matrix read back from JSON renders
+its cells, never the simulator, so a matrix read back from JSON renders
 the same.
 
 The terminal view has two layouts. Wide (``width=None``): one table, however
@@ -27,6 +27,7 @@ from tabulate import SEPARATING_LINE, tabulate
 from ..simulator import QUIRKS
 from ..versions import REGISTRY
 from ._build import Matrix, outcome, steps_failed
+from ._cell import Cell
 from ._peersets import QUIRK_LABELS, short_revision
 
 __all__ = [
@@ -106,15 +107,15 @@ def revision_context(matrix: Matrix) -> set[str]:
     revisions = set(REGISTRY.revisions())
     for axis in (*matrix.clients, *matrix.servers):
         revisions.update(notation_revisions(axis.notation))
-    revisions.update(c["revision"] for _, _, c in matrix.pairs() if c["revision"])
+    revisions.update(c.revision for _, _, c in matrix.pairs() if c.revision)
     return revisions
 
 
 def _era(matrix: Matrix, revision: str) -> str | None:
     """The era of a revision: from a cell that negotiated it, else from the registry."""
     for _, _, cell in matrix.pairs():
-        if cell["revision"] == revision:
-            return str(cell["era"])
+        if cell.revision == revision:
+            return str(cell.era)
     return REGISTRY.get(revision).era.value if revision in REGISTRY else None
 
 
@@ -126,34 +127,34 @@ def short(matrix: Matrix, revision: str) -> str:
 def revision_key(matrix: Matrix) -> list[tuple[str, str]]:
     """(short, full) for every revision a label or a cell names, oldest first."""
     context = revision_context(matrix)
-    eras = {c["revision"]: c["era"] for _, _, c in matrix.pairs() if c["revision"]}
+    eras = {c.revision: c.era for _, _, c in matrix.pairs() if c.revision}
     for revision in context:
         if revision in REGISTRY:
             eras.setdefault(revision, REGISTRY.get(revision).era.value)
     named = {r for a in (*matrix.clients, *matrix.servers) for r in notation_revisions(a.notation)}
-    named.update(eras.keys() & {c["revision"] for _, _, c in matrix.pairs()})
+    named.update(eras.keys() & {c.revision for _, _, c in matrix.pairs()})
     order = [r for r in REGISTRY.revisions() if r in named]
     order += sorted(named - set(order))
     return [(short_revision(r, eras.get(r), context), r) for r in order]
 
 
 # -- Cells ----------------------------------------------------------------------------
-def _kept(cell: dict[str, Any]) -> tuple[int, int]:
-    kept = len(cell.get("features_kept") or ())
-    return kept, kept + len(cell.get("features_lost") or ())
+def _kept(cell: Cell) -> tuple[int, int]:
+    kept = len(cell.features_kept)
+    return kept, kept + len(cell.features_lost)
 
 
-def cell_text(cell: dict[str, Any], view: View = "pairs",
+def cell_text(cell: Cell, view: View = "pairs",
               context: Iterable[str] | None = None) -> str:
     """``25-11``, ``25-03 ↓``, ``✗ era``; in the features view ``17/24``."""
-    if cell["status"] != "ok":
-        return f"✗ {FAILURE_WORDS.get(cell.get('failure') or '', '')}".rstrip()
+    if cell.status != "ok":
+        return f"✗ {FAILURE_WORDS.get(cell.failure or '', '')}".rstrip()
     broken = " !" if steps_failed(cell) else ""
     if view == "features":
         kept, total = _kept(cell)
         return f"{kept}/{total}{broken}"
-    short = short_revision(cell["revision"], cell["era"], context)
-    symbol = SYMBOLS.get(cell["mark"], "?")
+    short = short_revision(cell.revision or "", cell.era, context)
+    symbol = SYMBOLS.get(cell.mark, "?")
     return f"{short} {symbol}".rstrip() + broken
 
 
@@ -211,12 +212,12 @@ def legend_lines(matrix: Matrix, view: View = "pairs") -> list[tuple[str, str]]:
         lines.append(("kept/all", "of the features of the client's newest revision, how many the "
                                "negotiated revision keeps (list below)"))
     else:
-        marks = {c["mark"] for c in cells} | {"direct"}
+        marks = {c.mark for c in cells} | {"direct"}
         lines += [(key, text) for mark, key, text in _MARK_LEGEND if mark in marks]
-    if any(c["status"] == "ok" and steps_failed(c) for c in cells):
+    if any(c.status == "ok" and steps_failed(c) for c in cells):
         lines.append(("!", "negotiated, but a scenario step did not get the answer its "
                            "revision calls for"))
-    failures = Counter(c.get("failure") for c in cells if c["status"] != "ok")
+    failures = Counter(c.failure for c in cells if c.status != "ok")
     lines += [(f"✗ {FAILURE_WORDS[k]}", text) for k, text in FAILURE_MEANINGS.items()
               if failures[k]]
     if failures[None]:
@@ -234,10 +235,10 @@ def features_groups(matrix: Matrix) -> list[tuple[str, str, int, list[str]]]:
     """(client's newest, negotiated, pairs, lost features) for every loss, most pairs first."""
     groups: dict[tuple[str, str, tuple[str, ...]], int] = defaultdict(int)
     for i, _, cell in matrix.pairs():
-        lost = tuple(cell.get("features_lost") or ())
-        if cell["status"] == "ok" and lost:
+        lost = cell.features_lost
+        if cell.status == "ok" and lost:
             newest = notation_revisions(matrix.clients[i].notation)[0]
-            groups[(newest, cell["revision"], lost)] += 1
+            groups[(newest, cell.revision or "", lost)] += 1
     ordered = sorted(groups.items(), key=lambda kv: (-kv[1], kv[0]))
     return [(new, got, n, list(lost)) for (new, got, lost), n in ordered]
 
@@ -246,7 +247,7 @@ def example_command(matrix: Matrix) -> str:
     """A ``simulate --trace`` command for the most telling pair: a quirk failure, else any."""
     cells = list(matrix.pairs())
     rank = {"quirk": 0, "fallback": 1, "fails": 2, "works": 3}
-    i, j, _ = min(cells, key=lambda p: rank.get(p[2].get("failure") or outcome(p[2]), 4))
+    i, j, _ = min(cells, key=lambda p: rank.get(p[2].failure or outcome(p[2]), 4))
     return (f"mcp-skew simulate --client '{matrix.clients[i].notation}' "
             f"--server '{matrix.servers[j].notation}'{_transport_option(matrix)} --trace")
 
@@ -385,7 +386,7 @@ def _blocks_legend(servers: int, blocks: int, width: int) -> tuple[str, str]:
                       "'..', never inside a word; --wide prints one table")
 
 
-def _fitted(matrix: Matrix, view: View, decorate: Callable[[dict[str, Any], str], str],
+def _fitted(matrix: Matrix, view: View, decorate: Callable[[Cell, str], str],
             title: str, width: int) -> str:
     """The fitted layout: blocks of columns, each within ``width``; prose wrapped at it."""
     headers, rows = _grid(matrix, view, decorate, lambda label: stack(label, whole_words=True))
@@ -404,7 +405,7 @@ def render_text(matrix: Matrix, view: View = "pairs", *, color: bool = False,
     ``width`` fits it into that many columns (the module's fitted layout, for the
     ``simple`` table); ``None`` gives one wide table.
     """
-    def decorate(cell: dict[str, Any], text: str) -> str:
+    def decorate(cell: Cell, text: str) -> str:
         return f"{_ANSI[outcome(cell)]}{text}\x1b[0m" if color else text
 
     heading = "MCP compatibility matrix" if view == "pairs" else "MCP feature matrix"
@@ -432,7 +433,7 @@ def _md(text: str) -> str:
 
 def render_markdown(matrix: Matrix, view: View = "pairs", *, github: bool = False) -> str:
     """Markdown (a pipe table); ``github`` adds colour marks and a list of failures."""
-    def decorate(cell: dict[str, Any], text: str) -> str:
+    def decorate(cell: Cell, text: str) -> str:
         return f"{_EMOJI[outcome(cell)]} {_md(text)}" if github else _md(text)
 
     headers, rows = _grid(matrix, view, decorate, _md)
@@ -461,13 +462,12 @@ def render_markdown(matrix: Matrix, view: View = "pairs", *, github: bool = Fals
 
 
 def _github_failures(matrix: Matrix) -> list[str]:
-    failed = [(i, j, c) for i, j, c in matrix.pairs() if c["status"] != "ok" or steps_failed(c)]
+    failed = [(i, j, c) for i, j, c in matrix.pairs() if c.status != "ok" or steps_failed(c)]
     if not failed:
         return []
     lines = ["", f"<details><summary>Failing pairs ({len(failed)})</summary>", ""]
     for i, j, cell in failed:
-        why = cell["reason"] or "; ".join(f"{s['name']}: got {s['got']}" for s in
-                                          steps_failed(cell))
+        why = cell.reason or "; ".join(f"{s.name}: got {s.got}" for s in steps_failed(cell))
         lines.append(f"- **{_md(matrix.clients[i].label)} × {_md(matrix.servers[j].label)}**: "
-                     f"{_md(why)} (`{_md(' -> '.join(cell['path']))}`)")
+                     f"{_md(why)} (`{_md(' -> '.join(cell.path))}`)")
     return [*lines, "", "</details>"]

@@ -202,8 +202,8 @@ def _quirk_clients(covered: Sequence[str] = ()) -> tuple[str, ...]:
     used = {name for spec in covered for name, _ in parse_peer(spec, "client").quirks}
     specs: list[str] = []
     for name, quirk in QUIRKS.items():
-        if quirk.role != "client" or name in used:
-            continue
+        if quirk.role != "client" or name in used or "stdio" not in quirk.transports:
+            continue  # (these runs are over stdio, where an HTTP-only quirk does nothing)
         kind = next(k for k in ("dual", "modern", "legacy") if k in quirk.kinds)
         revs = {"dual": f"{modern[-1]},{legacy[-1]}", "modern": modern[-1],
                 "legacy": legacy[-1]}[kind]

@@ -30,6 +30,7 @@ from typing import Any
 
 from ..simulator import Finding, PeerSpec, RunRecord, Session, Transcript, run
 from ..simulator._path import Step, served_legacy
+from ..simulator._peers import with_quirks
 from ..versions import REGISTRY, Era
 from ..wire import JsonlRecorder, TransportError
 from ._clients import PROBER, builtin_clients
@@ -222,14 +223,22 @@ def _era_mismatch(runs: list[ClientRun], peer: InferredPeer) -> None:
         r.outcome = "incompatible"
 
 
-def _predict(runs: list[ClientRun], peer: InferredPeer, opts: ProbeOptions) -> None:
-    """What the simulator says each client does against the inferred peer."""
+def _predict(runs: list[ClientRun], peer: InferredPeer, opts: ProbeOptions,
+             target: Target) -> None:
+    """What the simulator says each client does against the inferred peer, over the probe's
+    transport (a URL: Streamable HTTP)."""
     if peer.spec is None:
         return
+    http = target.transport == "http"
     for r in runs:
         if r.prober or not r.record.client.revisions:
             continue
-        sim = run(r.record.client, peer.spec, "handshake", request_timeout_ms=opts.timeout_ms)
+        client = r.record.client
+        if http and client.kind != "modern" and not client.has("post-first"):
+            # the probe's HTTP link POSTs a 2024-11-05 initialize first (wire.http)
+            client = with_quirks(client, ["post-first"], "client", client.name)
+        sim = run(client, peer.spec, "handshake", request_timeout_ms=opts.timeout_ms,
+                  transport="http" if http else "stdio")
         real = r.record.session
         r.predicted = {"status": sim.status, "revision": sim.revision, "mark": sim.mark,
                        "path": list(sim.session.path),
@@ -247,7 +256,7 @@ def _analyse(runs: list[ClientRun], target: Target, opts: ProbeOptions
         r.record.findings += findings_for(view, evidence, checker)
     peer = infer(evidence, label=target.label())
     _era_mismatch(runs, peer)
-    _predict(runs, peer, opts)
+    _predict(runs, peer, opts, target)
     return peer, schema_note
 
 

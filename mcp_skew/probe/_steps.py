@@ -24,6 +24,7 @@ from ..simulator import (
     Transcript,
 )
 from ..simulator._scenario import LIST_RESOURCES, LIST_TOOLS, play
+from ..simulator._transport import rule_for
 from ._clients import MISSING_URI, PROBER, run_prober
 from ._exchanges import exchanges
 from ._findings import tool_input_finding
@@ -147,7 +148,10 @@ def _unknown_tool_finding(record: RunRecord, link: ProbeLink) -> None:
 
 
 def run_client(spec: PeerSpec, link: ProbeLink, target: Target, opts: ProbeOptions) -> RunRecord:
-    sim = SimClient(spec, request_timeout_ms=opts.timeout_ms)
+    # over a URL a dual-era client reads its probe by the HTTP rule (a timeout is an error
+    # there, not a legacy server), and its path records the rule, as in the simulator
+    sim = SimClient(spec, request_timeout_ms=opts.timeout_ms,
+                    transport=rule_for("http" if target.transport == "http" else "stdio"))
     if not spec.has("probe-timeout"):
         sim.probe_timeout_ms = opts.probe_timeout_ms
     session = sim.negotiate(link)

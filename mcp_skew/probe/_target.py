@@ -53,8 +53,10 @@ class Target:
         if self.simulated is not None:
             return SimulatedLink(self.simulated)
         if self.url:
-            return HttpLink(self.url, sse_url=self.sse_url, headers=self.headers,
+            link = HttpLink(self.url, sse_url=self.sse_url, headers=self.headers,
                             deadline_ms=deadline_ms, recorder=recorder, limits=limits)
+            link.check_listening()  # nothing listening: TransportError, like a missing command
+            return link
         return StdioLink(self.command, cwd=self.cwd, env=self.env, deadline_ms=deadline_ms,
                          recorder=recorder, limits=limits, close_grace_ms=close_grace_ms)
 

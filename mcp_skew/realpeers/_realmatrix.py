@@ -9,9 +9,10 @@ matrix itself is the simulator's prediction, like any other.
 installed: the real client package (driven by ``servers/py_mcp_client.py`` or
 ``servers/ts_client.mjs``) starts the real server script as its stdio child, and
 the outcome (connected or not, and the revision) is compared with the predicted
-cell (:func:`run_real`). Each cell gets a ``real`` key; :func:`render_real`
-prints the same grid with each cell marked ``=`` (prediction and reality agree),
-``!`` (they differ) or ``-`` (not run), and lists the differences.
+cell (:func:`run_real`). Each cell gets its ``real`` (a
+:class:`~mcp_skew.matrix.RealRun`); :func:`render_real` prints the same grid
+with each cell marked ``=`` (prediction and reality agree), ``!`` (they differ)
+or ``-`` (not run), and lists the differences.
 
 The TypeScript v2 client in auto mode waits 60 s for its probe by default; the
 real run gives it 3 s (its ``drift_probe_ms``), which changes how long it waits,
@@ -29,7 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..matrix._build import Matrix
+from ..matrix._build import Cell, Matrix, RealRun
 from ..simulator import PeerSpec
 from ..versions import Role
 from ._drift import Install, client_command, prepare, server_command
@@ -66,10 +67,13 @@ class RealCell:
             return False
         return self.status != "ok" or self.revision == self.predicted_revision
 
+    def result(self) -> RealRun:
+        """What a matrix cell keeps of it (the seconds rounded to hundredths)."""
+        return RealRun(self.ran, self.agrees, self.status, self.revision, self.detail,
+                       round(self.seconds, 2))
+
     def to_dict(self) -> dict[str, Any]:
-        return {"ran": self.ran, "agrees": self.agrees, "status": self.status,
-                "revision": self.revision, "detail": self.detail,
-                "seconds": round(self.seconds, 2)}
+        return self.result().to_dict()
 
 
 def _resolved(label: str, role: Role) -> Resolved | None:
@@ -109,7 +113,7 @@ def _run_pair(client: Resolved, client_env: Install, server: Resolved, server_en
 
 def run_real(matrix: Matrix, *, jobs: int = 2,
              progress: Callable[[int, int], None] | None = None) -> Matrix:
-    """The matrix with a ``real`` key in every cell: the real pair's outcome, where it ran."""
+    """The matrix with a ``real`` in every cell: the real pair's outcome, where it ran."""
     clients = [_resolved(a.label, "client") for a in matrix.clients]
     servers = [_resolved(a.label, "server") for a in matrix.servers]
     packages = [r.line.installs for r in (*clients, *servers) if r and r.line.installs]
@@ -135,7 +139,7 @@ def run_real(matrix: Matrix, *, jobs: int = 2,
         else:
             status, revision, detail, seconds = _run_pair(client, c_env, server, s_env)
             real = RealCell(True, status, revision, detail, seconds)
-        real.predicted_status, real.predicted_revision = cell["status"], cell["revision"]
+        real.predicted_status, real.predicted_revision = cell.status, cell.revision
         done += 1
         if progress is not None:
             progress(done, len(jobs_list))
@@ -143,16 +147,15 @@ def run_real(matrix: Matrix, *, jobs: int = 2,
 
     with ThreadPoolExecutor(max(1, jobs)) as pool:
         results = dict(zip(jobs_list, pool.map(one, jobs_list), strict=True))
-    rows = tuple(tuple({**cell, "real": results[(i, j)].to_dict()}
+    rows = tuple(tuple(replace(cell, real=results[(i, j)].result())
                        for j, cell in enumerate(row)) for i, row in enumerate(matrix.cells))
     return replace(matrix, cells=rows)
 
 
-def _mark(cell: dict[str, Any]) -> str:
-    real = cell.get("real") or {}
-    if not real.get("ran"):
+def _mark(cell: Cell) -> str:
+    if cell.real is None or not cell.real.ran:
         return "-"
-    return "=" if real.get("agrees") else "!"
+    return "=" if cell.real.agrees else "!"
 
 
 def _outcome(status: Any, revision: Any) -> str:
@@ -161,16 +164,16 @@ def _outcome(status: Any, revision: Any) -> str:
 
 def render_real(matrix: Matrix, fmt: str = "text") -> str:
     """The run-for-real section: the grid of marks, then every difference."""
-    cells = [c for row in matrix.cells for c in row if isinstance(c.get("real"), dict)]
-    if not cells:
+    reals = [(c, c.real) for row in matrix.cells for c in row if c.real is not None]
+    if not reals:
         return ""
-    ran = [c for c in cells if c["real"].get("ran")]
-    differ = [c for c in ran if not c["real"].get("agrees")]
+    ran = [(c, real) for c, real in reals if real.ran]
+    differ = [(c, real) for c, real in ran if not real.agrees]
     md = fmt in ("markdown", "github")
     width = max(len(CORNER), *(len(a.label) for a in matrix.clients))
     heads = [a.label for a in matrix.servers]
     out = ["", "## Run for real" if md else "Run for real", ""]
-    out.append(f"{len(ran)} of {len(cells)} cells ran with the real packages; "
+    out.append(f"{len(ran)} of {len(reals)} cells ran with the real packages; "
                f"{len(ran) - len(differ)} agree with the prediction, {len(differ)} differ. "
                "Marks: = agrees, ! differs, - not run.")
     out.append("")
@@ -190,11 +193,10 @@ def render_real(matrix: Matrix, fmt: str = "text") -> str:
         out.append("")
         out.append("Where prediction and reality differ:")
         out.append("")
-        for c in differ:
-            real = c["real"]
-            line = (f"- {c['client']} x {c['server']}: predicted "
-                    f"{_outcome(c['status'], c['revision'])}, real "
-                    f"{_outcome(real['status'], real['revision'])}")
-            out.append(line + (f" ({real['detail']})" if real.get("detail") else ""))
+        for c, real in differ:
+            line = (f"- {c.client} x {c.server}: predicted "
+                    f"{_outcome(c.status, c.revision)}, real "
+                    f"{_outcome(real.status, real.revision)}")
+            out.append(line + (f" ({real.detail})" if real.detail else ""))
     out.append("")
     return "\n".join(out)

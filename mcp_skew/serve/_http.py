@@ -60,8 +60,10 @@ class HttpEndpoint(core.HttpEndpoint):
     """The simulator's endpoint, safe across threads, minting random session ids."""
 
     def __init__(self, spec: PeerSpec, *, say: Say, allow_remote: bool = False) -> None:
+        # HTTP+SSE needs a held-open GET that later POSTs write to: not served here yet, so
+        # GET stays 405 as for every Streamable HTTP server
         super().__init__(spec, say=say, allow_remote=allow_remote,
-                         session_ids=lambda: uuid.uuid4().hex)
+                         session_ids=lambda: uuid.uuid4().hex, http_sse=False)
         self._lock = threading.Lock()
 
     def handle(self, request: HttpRequest) -> HttpResponse:

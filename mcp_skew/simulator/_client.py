@@ -196,7 +196,9 @@ class SimClient:
     @staticmethod
     def _send(session: Session, message: Message, timeout_ms: int) -> Steps[Event]:
         session.round_trips += 1
-        return (yield from ask(message, timeout_ms))
+        event = yield from ask(message, timeout_ms)
+        session.path += event.via  # what the transport did on the way (HTTP+SSE), typed steps
+        return event
 
     def _legacy(self, session: Session) -> Steps[Session]:
         revisions = self.spec.legacy

@@ -6,10 +6,11 @@ transport produces them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..versions import Message
+from ._path import Step
 
 __all__ = ["Closed", "Event", "Reply", "Timeout"]
 
@@ -20,6 +21,9 @@ class Reply:
     """The answer to a request: a result or an error."""
 
     message: Message
+    #: path steps the transport took on the way (an HTTP+SSE fallback): the client's path
+    #: records them before the answer
+    via: tuple[Step, ...] = field(default=(), compare=False)
 
     @property
     def error(self) -> dict[str, Any] | None:
@@ -43,6 +47,7 @@ class Timeout:
     """No answer within the wait."""
 
     after_ms: int
+    via: tuple[Step, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +55,7 @@ class Closed:
     """The server process ended (or the connection closed) before answering."""
 
     detail: str = "the server process exited"
+    via: tuple[Step, ...] = field(default=(), compare=False)
 
 
 Event = Reply | Timeout | Closed

@@ -93,6 +93,7 @@ __all__ = [
     "NAME_PARAMS",
     "REASONS",
     "SSE_FALLBACK_STATUS",
+    "SSE_POST_PATH",
     "BodyPart",
     "HttpClient",
     "HttpEndpoint",
@@ -104,6 +105,7 @@ __all__ = [
     "encode_header_value",
     "is_jsonrpc_error",
     "is_loopback",
+    "is_priming",
     "modern_error_codes",
     "opens_http_sse",
     "request_headers",
@@ -124,6 +126,8 @@ NAME_PARAMS: Final[Mapping[str, str]] = {
 }
 #: Status codes after which a client may try the deprecated HTTP+SSE transport.
 SSE_FALLBACK_STATUS: Final = frozenset({400, 404, 405})
+#: Where a simulated HTTP+SSE server takes the POSTs of a stream (its ``endpoint`` event).
+SSE_POST_PATH: Final = "/messages"
 #: Reason phrases of the statuses the simulated peers meet (RFC 9110).
 REASONS: Final[Mapping[int, str]] = {
     200: "OK", 202: "Accepted", 400: "Bad Request", 403: "Forbidden", 404: "Not Found",
@@ -158,14 +162,21 @@ class HttpResponse:
     exit: bool = False  #: the server process ends: close unanswered and stop
     stream: bool = False  #: send the body as an SSE stream, not as JSON
     priming: str | None = None  #: the id of the priming event that opens the stream
+    #: named SSE events that open a long-lived stream (HTTP+SSE: ``endpoint``), body None
+    events: tuple[tuple[str, str], ...] = ()
 
     @property
     def content_type(self) -> str | None:
+        if self.events:
+            return "text/event-stream"
         if self.body is None:
             return None
         return "text/event-stream" if self.stream else "application/json"
 
     def encoded(self) -> bytes:
+        if self.events:
+            return "".join(f"event: {name}\ndata: {data}\n\n" for name, data in self.events
+                           ).encode()
         if self.body is None:
             return b""
         text = json.dumps(self.body, separators=(",", ":"), ensure_ascii=False)
@@ -291,7 +302,7 @@ class HttpEndpoint:
 
     def __init__(self, spec: PeerSpec, *, say: Callable[[str], None] = _quiet,
                  allow_remote: bool = False, session_ids: Callable[[], str] | None = None,
-                 sse: bool = False) -> None:
+                 sse: bool = False, http_sse: bool = True) -> None:
         self.spec = spec
         self.say = say
         self.allow_remote = allow_remote
@@ -303,6 +314,19 @@ class HttpEndpoint:
         #: the era each request was served under, in order, across every server of the endpoint
         self.served_eras: list[Era] = []
         self._session_ids = session_ids or _counter()
+        self.policy = spec.server_policy
+        #: HTTP+SSE (2024-11-05): the server of each open SSE stream, and what it has said on
+        #: the stream and not yet sent (``take_events``)
+        self.streams: dict[str, SimServer] = {}
+        self.outbox: dict[str, list[Message]] = {}
+        self.http_sse = http_sse and not self.policy.http_no_get and any(
+            self.spec.profile(r).settings.get("http_transport") == "http+sse"
+            for r in self.spec.legacy)
+        #: whether POST on the MCP endpoint is Streamable HTTP (a revision after 2024-11-05,
+        #: or a 2024-11-05 server without the SSE endpoint: quirk no-get)
+        self.streamable = self.policy.http_no_get or any(
+            self.spec.profile(r).settings.get("http_transport") != "http+sse"
+            for r in self.spec.revisions)
 
     @property
     def startup_ms(self) -> int:
@@ -313,16 +337,65 @@ class HttpEndpoint:
         origin = request.headers.get("origin")
         if origin and not self.allow_remote and not is_loopback(_origin_host(origin)):
             return HttpResponse(403)
-        if _path_of(request.path).rstrip("/") not in ("", "/mcp"):
+        path = _path_of(request.path).rstrip("/")
+        if self.http_sse and path == SSE_POST_PATH and request.method == "POST":
+            return HttpResponse(0, exit=True) if self.doomed else self._sse_post(request)
+        if path not in ("", "/mcp"):
             return HttpResponse(404)
-        if request.method == "POST":
+        if request.method == "GET" and self.http_sse:
+            return self._open_sse()
+        if request.method == "POST" and self.streamable:
             if self.doomed:
                 return HttpResponse(0, exit=True)
             return self._post(request)
-        if request.method == "DELETE":
+        if request.method == "DELETE" and self.streamable:
             return self._delete(request)
+        if not self.streamable:  # HTTP+SSE only: the URL is the SSE endpoint, GET only
+            return HttpResponse(405, headers={"Allow": "GET"})
         allow = "POST, DELETE" if self.spec.legacy else "POST"
         return HttpResponse(405, headers={"Allow": allow})
+
+    # -- HTTP+SSE (2024-11-05) ------------------------------------------------------------
+    def _open_sse(self) -> HttpResponse:
+        """GET: a new SSE stream, a server of its own, and the ``endpoint`` event naming where
+        to POST (2024-11-05 ``basic/transports.mdx`` §HTTP with SSE)."""
+        sid = self._session_ids()
+        self.streams[sid] = SimServer(self.spec)
+        self.outbox[sid] = []
+        self.say(f"HTTP+SSE stream {sid[:8]} opened")
+        return HttpResponse(200, events=(("endpoint", f"{SSE_POST_PATH}?session_id={sid}"),))
+
+    def _sse_post(self, request: HttpRequest) -> HttpResponse:
+        """POST to the endpoint an SSE stream named: 202, the answer goes on the stream."""
+        query = request.path.partition("?")[2]
+        sid = next((v for k, _, v in (p.partition("=") for p in query.split("&"))
+                    if k == "session_id"), "")
+        server = self.streams.get(sid)
+        if server is None:
+            return HttpResponse(404)
+        try:
+            message = json.loads(request.body)
+        except (ValueError, UnicodeDecodeError):
+            return HttpResponse(400)
+        if not isinstance(message, dict):
+            return HttpResponse(400)
+        reaction = self._feed(server, message)
+        if reaction.exit:
+            self.say("the simulated server exits now (quirk), without answering")
+            return HttpResponse(0, exit=True)
+        self.outbox[sid] += reaction.replies
+        return HttpResponse(202)
+
+    def take_events(self, sid: str) -> list[Message]:
+        """The messages the server of stream ``sid`` has said since the last call."""
+        said, self.outbox[sid] = self.outbox.get(sid, []), []
+        return said
+
+    def close_stream(self, sid: str) -> None:
+        """The client closed its GET: the stream and its server are gone."""
+        if self.streams.pop(sid, None) is not None:
+            self.outbox.pop(sid, None)
+            self.say(f"HTTP+SSE stream {sid[:8]} closed")
 
     def _delete(self, request: HttpRequest) -> HttpResponse:
         sid = request.headers.get("mcp-session-id")
@@ -480,6 +553,12 @@ class HttpEndpoint:
         return self._reply(message, reaction, lambda reply: 200, {"Mcp-Session-Id": sid}, profile)
 
     def _presession(self, message: Message) -> HttpResponse:
+        if self.policy.http_presession == "empty":  # quirk empty-400
+            self.say(f"recv {describe(message)}: no session; 400 with no body (quirk)")
+            return HttpResponse(400)
+        if self.policy.http_presession == "-32000":  # quirk not-initialized-32000
+            self.say(f"recv {describe(message)}: no session; -32000 (quirk)")
+            return HttpResponse(400, w.error(None, -32000, "Bad Request: Server not initialized"))
         reaction = self._feed(self.presession, message)
         return self._reply(message, reaction, lambda reply: 400 if "error" in reply else 200,
                            profile=self.spec.profile(self.spec.legacy[0]))
@@ -592,13 +671,18 @@ def _parse(text: str) -> Any:
         return text
 
 
+def is_priming(event: SseEvent) -> bool:
+    """Whether an SSE event carries no message: the priming event of 2025-11-25 (an event id
+    and an empty ``data`` field, ``basic/transports.mdx`` §Sending Messages to the Server)."""
+    return event.data == ""
+
+
 def sse_messages(events: Iterable[SseEvent]) -> list[tuple[Any, str | None]]:
     """The messages of SSE events, with their event ids: ``message`` events with data.
 
-    An event with empty data carries no message: the priming event of 2025-11-25
-    (an id and an empty ``data`` field) is one.
+    An event with empty data carries no message (:func:`is_priming`).
     """
-    return [(_parse(e.data), e.id) for e in events if e.event == "message" and e.data != ""]
+    return [(_parse(e.data), e.id) for e in events if e.event == "message" and not is_priming(e)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -628,10 +712,24 @@ class HttpClient:
     id a server assigned, and the revision ``initialize`` agreed on.
     """
 
-    def __init__(self, registry: Registry = REGISTRY) -> None:
+    def __init__(self, registry: Registry = REGISTRY, *, post_first: bool = False) -> None:
         self.registry = registry
+        #: a 2024-11-05 initialize is POSTed first too (client quirk ``post-first``)
+        self.post_first = post_first
         self.session_id: str | None = None
         self.legacy_revision: str | None = None
+        self.modern_codes = modern_error_codes(registry)
+
+    def opens_sse(self, message: Any) -> bool:
+        """Whether this client GETs an HTTP+SSE stream before POSTing ``message``: an
+        ``initialize`` at 2024-11-05 (its only HTTP transport), unless it POSTs first."""
+        return not self.post_first and opens_http_sse(message, self.registry)
+
+    def wants_sse(self, message: Any, reading: HttpReading) -> bool:
+        """Whether this answer to ``message`` sends the client to HTTP+SSE
+        (:func:`wants_sse_fallback`; a synthesized error stands for no body)."""
+        parsed = None if reading.synthesized else reading.answer
+        return wants_sse_fallback(message, reading.status, parsed, self.modern_codes)
 
     def headers(self, message: Any) -> dict[str, str]:
         return request_headers(message, session_id=self.session_id,
@@ -653,11 +751,11 @@ class HttpClient:
         text = body.decode("utf-8", errors="replace")
         if "text/event-stream" in lower.get("content-type", "") and status < 300:
             events = SseParser().feed(text + "\n\n")
-            primed = tuple(e.id or "" for e in events if e.data == "")
+            primed = tuple(e.id or "" for e in events if is_priming(e))
             parts = tuple(BodyPart(m, i) for m, i in sse_messages(events))
             answer = next((p.message for p in parts if isinstance(p.message, dict)
                            and p.message.get("id") == msg_id and "method" not in p.message), None)
-            self._learn(message, answer)
+            self.learn(message, answer)
             return HttpReading(status, parts, primed, answer if is_request else None)
         if status == 202 or (status < 300 and not text.strip()):
             return HttpReading(status)
@@ -667,7 +765,7 @@ class HttpClient:
                 return HttpReading(status)
             made = synthesized_error(msg_id, status, REASONS.get(status, ""), text)
             return HttpReading(status, answer=made, synthesized=True)
-        self._learn(message, parsed)
+        self.learn(message, parsed)
         answer = None
         if is_request and isinstance(parsed, dict) and "method" not in parsed:
             if parsed.get("id") == msg_id:
@@ -676,7 +774,7 @@ class HttpClient:
                 answer = {**parsed, "id": msg_id}
         return HttpReading(status, (BodyPart(parsed),), (), answer)
 
-    def _learn(self, message: Any, answer: Any) -> None:
+    def learn(self, message: Any, answer: Any) -> None:
         """Remember the revision an initialize agreed on, for the version header."""
         if not (isinstance(message, dict) and message.get("method") == "initialize"):
             return

@@ -29,8 +29,26 @@ stream); a response without a message (202, a bodiless 405, an SSE priming
 event) is an ``http`` event. A response that comes after the client stopped
 waiting is still recorded, when the clock passes it.
 
-HTTP+SSE (the transport of 2024-11-05) is not simulated: a 2024-11-05 exchange is
-carried over Streamable HTTP, and the transcript says so once.
+HTTP+SSE (the transport of 2024-11-05, ``basic/transports.mdx`` §HTTP with SSE):
+
+- a client whose ``initialize`` asks for 2024-11-05 knows no other HTTP transport:
+  it GETs the URL first and expects an SSE stream whose first event is
+  ``endpoint``, naming where to POST (unless it POSTs first: client quirk
+  ``post-first``);
+- a client whose ``initialize`` POST gets 400, 404 or 405 without a recognised
+  modern error GETs the URL the same way (2025-03-26..2025-11-25
+  ``basic/transports.mdx`` §Backwards Compatibility; 2026-07-28
+  ``streamable-http.mdx`` §HTTP+SSE Transport), and POSTs ``initialize`` again
+  on the stream's endpoint;
+- on the stream each POST is answered 202 and its answer comes as an SSE
+  ``message`` event, ``latency_ms`` after the server said it;
+- a GET that opens no stream (405 from a Streamable HTTP server) leaves the
+  client with the error of its ``initialize`` (the original POST's, or the 405
+  read as an error).
+
+The client's path records what the transport did (``transport`` steps, carried
+on the event: ``via``); the transcript has the GET, the ``endpoint`` event and
+each stream event.
 """
 
 from __future__ import annotations
@@ -41,9 +59,19 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..versions import Message
+from . import _path as steps
 from ._events import Closed, Event, Reply, Timeout
-from ._http import REASONS, HttpClient, HttpEndpoint, HttpReading, HttpRequest, HttpResponse
+from ._http import (
+    REASONS,
+    HttpClient,
+    HttpEndpoint,
+    HttpReading,
+    HttpRequest,
+    HttpResponse,
+    synthesized_error,
+)
 from ._link import Transcript
+from ._path import Step
 
 __all__ = ["MCP_PATH", "HttpMemoryLink"]
 
@@ -60,6 +88,8 @@ class _Arrival:
 
     message: Message
     response: HttpResponse | None  #: None: the connection closed unanswered (the server exited)
+    #: a server message on the HTTP+SSE stream (``response`` is then None)
+    streamed: Message | None = None
 
 
 def _status_text(status: int) -> str:
@@ -80,7 +110,11 @@ class HttpMemoryLink:
         self._pending: list[tuple[int, int, _Arrival]] = []  # heap of (arrives, seq, arrival)
         self._ready_at = endpoint.startup_ms
         self._exited_at: int | None = None
-        self._said_http_sse = False
+        #: HTTP+SSE: the stream's session and the POST endpoint its ``endpoint`` event named
+        self._stream: str | None = None
+        self._post_path: str | None = None
+        #: transport steps taken while serving the current request (for the event's ``via``)
+        self._via: list[Step] = []
 
     @property
     def server(self) -> HttpEndpoint:
@@ -96,48 +130,75 @@ class HttpMemoryLink:
 
     def _post(self, message: Message) -> bool:
         """POST ``message``; False when nobody listens any more (the server exited)."""
+        path = self._post_path or MCP_PATH
         if self._gone():
             what = message.get("method", "a message")
-            self.transcript.note(self._clock, f"POST {MCP_PATH} ({what}): connection refused: "
+            self.transcript.note(self._clock, f"POST {path} ({what}): connection refused: "
                                  "the server process has exited", "write-failed")
             return False
-        self._say_http_sse(message)
         headers = self.client.headers(message)
         body = json.dumps(message, ensure_ascii=False).encode()
         wire: Message = json.loads(body)  # what the server reads is what the transcript records
         shown = {k: v for k, v in headers.items() if k.lower() in RECORDED_REQUEST_HEADERS}
         self.transcript.add(self._clock, "c2s", wire,
-                            http={"method": "POST", "path": MCP_PATH, "headers": shown})
+                            http={"method": "POST", "path": path, "headers": shown})
         read_at = max(self._clock + self.latency_ms, self._ready_at)
         self._ready_at = read_at
         lower = {k.lower(): v for k, v in headers.items()}
-        response = self.endpoint.handle(HttpRequest("POST", MCP_PATH, lower, body))
+        response = self.endpoint.handle(HttpRequest("POST", path, lower, body))
         if response.exit:
             self._exited_at = read_at
             self._push(read_at + self.latency_ms, _Arrival(wire, None))
         elif not response.hold:
             self._push(read_at + self.latency_ms, _Arrival(wire, response))
+        if self._stream is not None:  # what the server said on the stream, in order
+            for said in self.endpoint.take_events(self._stream):
+                self._push(read_at + self.latency_ms, _Arrival(wire, None, said))
         return True
+
+    # -- HTTP+SSE ----------------------------------------------------------------------
+    def _open_stream(self) -> int | None:
+        """GET the URL for an HTTP+SSE stream; None when it opened, else the status."""
+        self._deliver_until(self._clock)
+        self.transcript.note(self._clock, f"GET {MCP_PATH} (Accept: text/event-stream): open "
+                             "an HTTP+SSE stream", "http",
+                             http={"method": "GET", "path": MCP_PATH,
+                                   "headers": {"Accept": "text/event-stream"}})
+        read_at = max(self._clock + self.latency_ms, self._ready_at)
+        response = self.endpoint.handle(HttpRequest("GET", MCP_PATH,
+                                                    {"accept": "text/event-stream"}))
+        at = read_at + self.latency_ms
+        self._deliver_until(at)
+        self._clock = max(self._clock, at)
+        headers = dict(response.headers)
+        if response.content_type is not None:
+            headers = {"Content-Type": response.content_type, **headers}
+        http: dict[str, Any] = {"status": response.status, "headers": headers}
+        endpoint = next((data for name, data in response.events if name == "endpoint"), None)
+        if response.status != 200 or endpoint is None:
+            self.transcript.note(at, f"{_status_text(response.status)}, no SSE stream", "http",
+                                 http=http)
+            self._via.append(steps.sse_refused(response.status))
+            return response.status
+        self._post_path = endpoint
+        self._stream = endpoint.partition("session_id=")[2]
+        self.transcript.note(at, f"{_status_text(response.status)}, SSE stream; event endpoint: "
+                             f"{endpoint}", "http", http={**http, "sse_event": "endpoint"})
+        self._via.append(steps.sse_opened(endpoint))
+        self.client.forget()  # a new transport: no Streamable HTTP session, nothing agreed yet
+        return None
+
+    def _close_stream(self) -> None:
+        if self._stream is None:
+            return
+        self.endpoint.close_stream(self._stream)
+        self.transcript.note(self._clock, f"client closes the HTTP+SSE stream (GET {MCP_PATH})",
+                             "http")
+        self._stream = self._post_path = None
 
     def _push(self, at: int, arrival: _Arrival) -> None:
         self._seq += 1
         heapq.heappush(self._pending, (at, self._seq, arrival))
-
-    def _say_http_sse(self, message: Message) -> None:
-        """Say once that a 2024-11-05 exchange is carried over Streamable HTTP."""
-        revision = None
-        if message.get("method") == "initialize":
-            revision = (message.get("params") or {}).get("protocolVersion")
-        elif self.client.legacy_revision is not None:
-            revision = self.client.legacy_revision
-        if self._said_http_sse or revision is None or revision not in self.client.registry:
-            return
-        if self.client.registry.get(str(revision)).settings.get("http_transport") != "http+sse":
-            return
-        self._said_http_sse = True
-        self.transcript.note(self._clock, f"{revision} uses the HTTP+SSE transport (a GET opens "
-                             "the stream first); the simulator carries it over Streamable HTTP: "
-                             "HTTP+SSE is not simulated yet", "note")
 
     # -- receiving ---------------------------------------------------------------------
     def _deliver_until(self, deadline: int, want_id: Any = None) -> Event | None:
@@ -147,17 +208,41 @@ class HttpMemoryLink:
             self._clock = max(self._clock, at)
             wanted = want_id is not None and arrival.message.get("id") == want_id \
                 and "method" in arrival.message
+            if arrival.streamed is not None:
+                said = arrival.streamed
+                self.transcript.add(at, "s2c", said, http={"sse_event": "message",
+                                                           "stream": MCP_PATH})
+                self.client.learn(arrival.message, said)
+                if wanted and said.get("id") == want_id and "method" not in said:
+                    return self._event(Reply(said))
+                continue
             if arrival.response is None:
                 # a simulated server ends itself only by a quirk (silent-exit), with code 1
                 self.transcript.note(at, "the server process exited", "exit", side="server",
                                      code=1)
                 if wanted:
-                    return Closed()
+                    return self._event(Closed())
                 continue
             reading = self._record(at, arrival)
             if wanted and reading.answer is not None:
-                return Reply(reading.answer)
+                if self._stream is None and self.client.wants_sse(arrival.message, reading):
+                    self._clock = max(self._clock, at)
+                    self._via.append(steps.sse_fallback(reading.status))
+                    if self._open_stream() is None and self._post(arrival.message):
+                        continue  # initialize again, on the stream; its answer comes there
+                return self._event(Reply(reading.answer))
         return None
+
+    def _event(self, event: Event) -> Event:
+        """``event`` with the transport steps taken for it (``via``)."""
+        if not self._via:
+            return event
+        via, self._via = tuple(self._via), []
+        if isinstance(event, Reply):
+            return Reply(event.message, via)
+        if isinstance(event, Timeout):
+            return Timeout(event.after_ms, via)
+        return Closed(event.detail, via)
 
     def _record(self, at: int, arrival: _Arrival) -> HttpReading:
         response = arrival.response
@@ -178,21 +263,26 @@ class HttpMemoryLink:
             if reading.synthesized and reading.answer is not None:
                 text += f": the client reads it as error {reading.answer['error']['code']}"
             self.transcript.note(at, text, "http", http=http)
-        self._say_http_sse({})  # initialize may have agreed on a revision of HTTP+SSE
         return reading
 
     # -- the link ----------------------------------------------------------------------
     def request(self, message: Message, timeout_ms: int) -> Event:
-        if not self._post(message):
-            return Closed("connection refused")
         deadline = self._clock + timeout_ms
+        if self._stream is None and self.client.opens_sse(message):
+            status = self._open_stream()  # 2024-11-05: the stream first, then POST there
+            if status is not None:
+                made = synthesized_error(message.get("id"), status, REASONS.get(status, ""),
+                                         f"GET {MCP_PATH}: no HTTP+SSE stream")
+                return self._event(Reply(made))
+        if not self._post(message):
+            return self._event(Closed("connection refused"))
         event = self._deliver_until(deadline, message["id"])
         if event is not None:
             return event
         self._clock = deadline
         self.transcript.note(self._clock, f"no answer to id {message['id']} within {timeout_ms} ms",
                              "timeout")
-        return Timeout(timeout_ms)
+        return self._event(Timeout(timeout_ms))
 
     def notify(self, message: Message) -> None:
         self._post(message)
@@ -218,6 +308,7 @@ class HttpMemoryLink:
         self._deliver_until(self._clock)
         self.transcript.note(self._clock, "client starts a new connection", "restart")
         self._end_session()
+        self._close_stream()
         self.client.forget()
         return True
 
@@ -225,4 +316,5 @@ class HttpMemoryLink:
         # the responses already on their way (a notification's 202) complete their POSTs
         self._deliver_until(max((at for at, _, _ in self._pending), default=self._clock))
         self._end_session()
+        self._close_stream()
         self.transcript.note(self._clock, "client closes the connection", "client-eof")

@@ -34,6 +34,9 @@ __all__ = [
     "retry",
     "rule",
     "served_legacy",
+    "sse_fallback",
+    "sse_opened",
+    "sse_refused",
     "timeout",
 ]
 
@@ -54,6 +57,7 @@ StepKind = Literal[
     "served-legacy",  # the server ran a modern request under legacy rules
     "no-answer",  # (a recorded log) the log ends with the request unanswered
     "rule",  # (over HTTP) the transport's rule read the probe's answer: fall back, or not
+    "transport",  # (over HTTP) the HTTP+SSE transport of 2024-11-05: tried, opened, refused
     "note",  # anything else, as text
 ]
 
@@ -212,3 +216,27 @@ def rule(transport: str, outcome: str) -> Step:
     said = "no modern error in the answer, fall back" if outcome == "error" else \
         _NOT_LEGACY.get(outcome, f"{outcome}: no fallback")
     return Step(f"{transport}: {said}", "rule", transport=transport)
+
+
+@_shared
+def sse_fallback(status: int) -> Step:
+    """``http: HTTP 405 to initialize, try HTTP+SSE``: the initialize POST got 400/404/405
+    without a modern error, so the client GETs the URL for an HTTP+SSE stream (2025-11-25
+    ``basic/transports.mdx`` §Backwards Compatibility)."""
+    return Step(f"http: HTTP {status} to initialize, try HTTP+SSE", "transport", code=status,
+                transport="http")
+
+
+@_shared
+def sse_opened(post_path: str) -> Step:
+    """``http+sse: endpoint /messages``: the GET opened an SSE stream whose first event named
+    the POST endpoint (its query, a session id, left out); the client uses HTTP+SSE from here."""
+    return Step(f"http+sse: endpoint {post_path.split('?', 1)[0]}", "transport",
+                transport="http+sse")
+
+
+@_shared
+def sse_refused(status: int) -> Step:
+    """``http+sse: GET got HTTP 405, no SSE stream``: no HTTP+SSE server at the URL."""
+    return Step(f"http+sse: GET got HTTP {status}, no SSE stream", "transport", code=status,
+                transport="http+sse")

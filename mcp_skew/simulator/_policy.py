@@ -26,6 +26,7 @@ from typing import Any, Literal
 __all__ = [
     "ClientPolicy",
     "Effect",
+    "PresessionAnswer",
     "ServerPolicy",
     "UnknownAnswer",
     "compose",
@@ -33,6 +34,10 @@ __all__ = [
 
 #: How a server answers a request it does not know, or any request before ``initialize``.
 UnknownAnswer = Literal["-32601", "-32602", "silent", "silent-exit"]
+#: (over HTTP) how a legacy server refuses a request that belongs to no session: the JSON-RPC
+#: answer its ``unknown`` policy gives, -32000 "Bad Request: Server not initialized", or an
+#: empty body; always with status 400
+PresessionAnswer = Literal["jsonrpc", "-32000", "empty"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +70,11 @@ class ServerPolicy:
     cache_hints: bool = True
     #: the first request of a connection fixes its era
     sticky_era: bool = False
+    # -- over HTTP only (the stdio server never reads these) --------------------------------
+    #: how a request without a session (before ``initialize``) is refused, with status 400
+    http_presession: PresessionAnswer = "jsonrpc"
+    #: every ``GET`` gets 405, even where the server would open an HTTP+SSE stream
+    http_no_get: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +95,10 @@ class ClientPolicy:
     discover_first: bool = False
     #: simulated ms a dual-era client waits for its probe
     probe_timeout_ms: int = 3_000
+    # -- over HTTP only ---------------------------------------------------------------------
+    #: a client asking for a revision of the HTTP+SSE transport (2024-11-05) POSTs
+    #: ``initialize`` first and opens the SSE stream only on 400/404/405
+    http_post_first: bool = False
 
 
 Policy = ServerPolicy | ClientPolicy

@@ -32,6 +32,8 @@ class Quirk:
     kinds: tuple[str, ...] = ("legacy", "modern", "dual")
     #: The policy fields it sets (:mod:`._policy`): this is what the simulator reads.
     effects: tuple[Effect, ...] = ()
+    #: The transports it shows on: an ``http``-only quirk does nothing over stdio.
+    transports: tuple[str, ...] = ("stdio", "http")
 
 
 _Q = Quirk
@@ -136,6 +138,36 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "-32022; a modern request after initialize -> -32600): docs/real-peers.md",
            kinds=("dual",),
            effects=(E("sticky_era"),)),
+        # -- Servers over HTTP only (over stdio they do nothing) -----------------------
+        _Q("not-initialized-32000", "server",
+           "over HTTP, refuses every request that belongs to no session (a dual-era client's "
+           "modern probe, anything before initialize) with 400 and -32000 'Bad Request: Server "
+           "not initialized' (id null), whatever its unknown-request answer; over stdio it does "
+           "nothing",
+           "the reference server @modelcontextprotocol/server-everything in Streamable HTTP "
+           "mode (modelcontextprotocol/servers src/everything/streamableHttp.ts hands a "
+           "session-less POST to a fresh StreamableHTTPServerTransport of "
+           "@modelcontextprotocol/sdk 1.x, whose validateSession answers a request before "
+           "initialize with that error)",
+           kinds=("legacy", "dual"), transports=("http",),
+           effects=(E("http_presession", "-32000", rank=1),)),
+        _Q("empty-400", "server",
+           "over HTTP, refuses every request that belongs to no session with 400 and an empty "
+           "body (a dual-era client reads no modern error there, 2026-07-28 "
+           "streamable-http.mdx §Backward Compatibility); over stdio it does nothing",
+           "servers behind gateways and proxies that replace the JSON-RPC error body with a "
+           "bare status",
+           kinds=("legacy", "dual"), transports=("http",),
+           effects=(E("http_presession", "empty", rank=2),)),
+        _Q("no-get", "server",
+           "over HTTP, answers every GET with 405, also where it would open the HTTP+SSE "
+           "stream of 2024-11-05 (it speaks 2024-11-05 over Streamable HTTP only); without a "
+           "2024-11-05 revision it changes nothing, as a simulated Streamable HTTP server offers "
+           "no GET stream anyway; over stdio it does nothing",
+           "Streamable HTTP servers that speak protocol 2024-11-05 without hosting the old SSE "
+           "endpoint (the official Python SDK's streamable_http_app serves one MCP endpoint)",
+           transports=("http",),
+           effects=(E("http_no_get"),)),
         # -- Clients -------------------------------------------------------------------
         _Q("strict", "client",
            "fails a result that lacks a field its revision requires (resultType, ttlMs, "
@@ -174,6 +206,13 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "modern clients following basic/transports/stdio.mdx",
            kinds=("modern",),
            effects=(E("discover_first"),)),
+        _Q("post-first", "client",
+           "over HTTP, a client asking for 2024-11-05 POSTs initialize to the URL first "
+           "(Streamable HTTP) and GETs the HTTP+SSE stream only on 400, 404 or 405, as later "
+           "revisions' backwards-compatibility sections tell clients; over stdio it does nothing",
+           "the mcp-skew probe's HTTP link; clients of later SDKs pinned to protocol 2024-11-05",
+           kinds=("legacy", "dual"), transports=("http",),
+           effects=(E("http_post_first"),)),
         _Q("probe-timeout", "client",
            "how many simulated ms the client waits for the server/discover probe "
            "(default 3000)",

@@ -117,7 +117,8 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str = "default", *,
         link = MemoryLink(lambda: SimServer(server), latency_ms)
     else:
         link = HttpMemoryLink(HttpEndpoint(server), latency_ms,
-                              client=HttpClient(client.registry))
+                              client=HttpClient(client.registry,
+                                                 post_first=client.client_policy.http_post_first))
     sim = SimClient(client, request_timeout_ms=request_timeout_ms, transport=rule_for(transport))
     session = sim.negotiate(link)
     served = link.server.served_eras

@@ -32,6 +32,8 @@ def _line(item: Entry | Note, width: int) -> str:
 
 def _http_head(http: dict[str, Any]) -> str:
     """``POST /mcp  Mcp-Method: tools/list``, or ``HTTP 200 OK  Content-Type: ...``."""
+    if "stream" in http:  # a message on the HTTP+SSE stream the client's GET opened
+        return f"SSE event {http.get('sse_event', 'message')} (stream GET {http['stream']})"
     if "status" in http:
         status = http["status"]
         head = f"HTTP {status} {REASONS.get(status, '')}".rstrip()

@@ -17,11 +17,13 @@ Rules followed, per revision (the profile says which apply):
   answer (so a dual-era client can tell a modern -32022 from a legacy refusal);
   a body without one becomes a synthesized error whose ``data`` says so
   (404 and 405: -32601; other 4xx: -32600; 5xx: -32603);
+- an SSE event with empty data (the priming event of 2025-11-25: an id and an
+  empty ``data`` field) is no message; the transcript notes it;
 - HTTP+SSE (2024-11-05): GET the SSE URL, wait for the ``endpoint`` event,
-  POST there, read answers from the stream. A 2024-11-05 client uses it from
-  the start; a later client falls back to it when its initialize POST gets 400,
-  404 or 405 without a recognised modern error (2026-07-28
-  ``streamable-http.mdx`` §Backward Compatibility).
+  POST there, read answers from the stream. Every client, a 2024-11-05 one
+  too, POSTs ``initialize`` first and falls back to it when that POST gets 400,
+  404 or 405 without a recognised modern error (2025-11-25 ``basic/transports.mdx``
+  §Backwards Compatibility; 2026-07-28 ``streamable-http.mdx`` §HTTP+SSE Transport).
 
 The headers, the synthesized errors and the HTTP+SSE decisions are the
 simulator's HTTP client side (:mod:`mcp_skew.simulator._http`), which the
@@ -48,6 +50,7 @@ from ..simulator._http import (
     NAME_PARAMS,
     encode_header_value,
     is_jsonrpc_error,
+    is_priming,
     modern_error_codes,
     opens_http_sse,
     request_headers,
@@ -122,6 +125,8 @@ class HttpLink(RealLink):
         self._post_url: str | None = None  #: set by an HTTP+SSE ``endpoint`` event
         self._stream: _Stream | None = None
         self._modern = modern_error_codes()
+        #: a 2024-11-05 initialize GETs the HTTP+SSE stream first (False: POST first)
+        self.sse_first = False
         self._note(f"HTTP endpoint {url}")
 
     # -- headers ------------------------------------------------------------------------
@@ -246,6 +251,10 @@ class HttpLink(RealLink):
             for event in parser.feed(chunk):
                 if event.event != "message":
                     continue
+                if is_priming(event):  # 2025-11-25: an id and empty data, not a message
+                    self._note(f"SSE priming event (id {event.id}, empty data): not a message",
+                               "http")
+                    continue
                 parsed = self._parse(event.data)
                 self._learn(message, parsed)
                 self._deliver(parsed, inbox)
@@ -255,8 +264,27 @@ class HttpLink(RealLink):
 
     # -- HTTP+SSE (2024-11-05) ----------------------------------------------------------
     def _starts_sse(self, message: Any) -> bool:
-        """A 2024-11-05 client knows only HTTP+SSE: its initialize opens the stream."""
-        return opens_http_sse(message)
+        """Whether ``message`` opens an HTTP+SSE stream before any POST: never here. The
+        probe's 2024-11-05 client POSTs ``initialize`` first (a server may speak 2024-11-05
+        over Streamable HTTP) and GETs the stream only on 400, 404 or 405, as the later
+        revisions' backwards-compatibility sections say: the simulator's client quirk
+        ``post-first``."""
+        return self.sse_first and opens_http_sse(message)
+
+    def check_listening(self) -> None:
+        """Raise :class:`TransportError` ("connection refused") when nothing listens at the URL,
+        as a stdio command that cannot start does."""
+        parts = urllib.parse.urlsplit(self.url)
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        try:
+            with socket.create_connection((parts.hostname or "", port), timeout=5.0):
+                return
+        except TimeoutError:
+            return  # slow, not refused: let the requests find out
+        except ConnectionRefusedError:
+            raise TransportError(f"{self.url}: connection refused") from None
+        except OSError as exc:
+            raise TransportError(f"{self.url}: cannot connect: {exc}") from None
 
     def _fallback_to_sse(self, message: Any, status: int, inbox: queue.Queue[Any],
                          parsed: Any = None) -> bool:
@@ -317,7 +345,7 @@ class HttpLink(RealLink):
                     self._post_url = urllib.parse.urljoin(self.sse_url, event.data.strip())
                     self._note(f"HTTP+SSE endpoint: {self._post_url}")
                     found.set()
-                elif event.event == "message":
+                elif event.event == "message" and not is_priming(event):
                     self._deliver(self._parse(event.data), inbox)
 
     # -- lifecycle ----------------------------------------------------------------------

@@ -31,7 +31,12 @@ def test_http_changes_an_outcome_only_where_an_answer_did_not_come(client: PeerS
     assert http.transport == "http"
     records = http.transcript.records()
     assert all("http" in r for r in records if r["dir"] in ("c2s", "s2c"))
-    if not any(step.kind in UNANSWERED for step in stdio.session.path):
+    # HTTP+SSE (2024-11-05): the transport itself answers (a GET that finds no stream, a POST
+    # to an HTTP+SSE-only server gets 405 whatever the server's quirks): tests/unit/
+    # test_http_sse_legacy.py pins those
+    http_sse = any(step.kind == "transport" for step in http.session.path) or all(
+        server.profile(r).settings.get("http_transport") == "http+sse" for r in server.revisions)
+    if not http_sse and not any(step.kind in UNANSWERED for step in stdio.session.path):
         assert (http.status, http.revision, http.mark) == (stdio.status, stdio.revision,
                                                            stdio.mark)
     path = http.session.path

@@ -1,7 +1,7 @@
 """The default matrix: its peer set, and its cells against the spec and the simulator.
 
-- Every cell equals a fresh ``run()`` of its pair (the matrix adds keys, never
-  changes one).
+- Every cell equals a fresh ``run()`` of its pair (its JSON adds keys to the run's,
+  never changes one).
 - Every cell agrees with the spec's era table (2026-07-28
   ``basic/versioning.mdx`` §Compatibility Matrix), for the pairs whose
   revisions intersect; the two peers whose behaviour the table does not cover
@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 
 import pytest
@@ -19,6 +20,8 @@ from mcp_skew.matrix import (
     BUILTIN_CLIENTS,
     BUILTIN_SERVERS,
     EXTRA_KEYS,
+    FORMAT_VERSION,
+    Cell,
     Matrix,
     build_matrix,
     builtin_peers,
@@ -110,25 +113,28 @@ def test_every_cell_is_the_run_of_its_pair() -> None:
     assert len(matrix.cells) == len(CLIENTS)
     for i, j, cell in matrix.pairs():
         expected = run(CLIENTS[i], SERVERS[j]).to_dict()
-        assert {k: v for k, v in cell.items() if k not in EXTRA_KEYS} == expected, _pair_id((i, j))
+        assert {k: v for k, v in cell.to_dict().items() if k not in EXTRA_KEYS} == expected, (
+            _pair_id((i, j)))
+        assert Cell.from_dict(cell.to_dict(), FORMAT_VERSION) == cell
 
 
 def test_features_kept_and_lost_partition_the_clients_features() -> None:
     for i, _, cell in default_matrix().pairs():
-        if cell["status"] != "ok":
-            assert cell["features_kept"] == []
+        if cell.status != "ok":
+            assert cell.features_kept == ()
             continue
         wanted = REGISTRY.get(CLIENTS[i].revisions[0]).names("features")
-        kept, lost = set(cell["features_kept"]), set(cell["features_lost"])
+        kept, lost = set(cell.features_kept), set(cell.features_lost)
         assert kept | lost == wanted and not kept & lost
-        assert kept <= REGISTRY.get(cell["revision"]).names("features")
+        assert cell.revision is not None
+        assert kept <= REGISTRY.get(cell.revision).names("features")
 
 
 def test_event_positions_interleave_the_transcript_exactly() -> None:
     from mcp_skew.matrix import timeline
 
     i, j = next((i, j) for i, j, c in default_matrix().pairs()
-                if c["path"][1:2] == ["timeout after 3000 ms"])
+                if c.path[1:2] == ("timeout after 3000 ms",))
     record = run(CLIENTS[i], SERVERS[j])
     expected = [item.text if hasattr(item, "text") else item.message
                 for item in record.transcript.timeline()]
@@ -183,14 +189,14 @@ def test_cell_agrees_with_the_era_table(pair: tuple[int, int]) -> None:
     cell = default_matrix().cells[pair[0]][pair[1]]
     works = ERA_TABLE[(client.kind, server.kind)]
     if not works:
-        assert cell["status"] == "failed"
-        assert cell["failure"] == "era"
+        assert cell.status == "failed"
+        assert cell.failure == "era"
     elif set(client.revisions) & set(server.revisions):
-        assert cell["status"] == "ok", cell["reason"]
-        assert cell["revision"] in set(client.revisions) & set(server.revisions)
+        assert cell.status == "ok", cell.reason
+        assert cell.revision in set(client.revisions) & set(server.revisions)
     else:
-        assert cell["status"] == "failed"
-        assert cell["failure"] == "revision"
+        assert cell.status == "failed"
+        assert cell.failure == "revision"
 
 
 @pytest.mark.parametrize(("client", "server", "ok", "failure"), [
@@ -215,12 +221,12 @@ def test_pairs_outside_the_table(client: str, server: str, ok: bool, failure: st
     i = [a.notation for a in matrix.clients].index(client)
     j = [a.notation for a in matrix.servers].index(server)
     cell = matrix.cells[i][j]
-    assert (cell["status"] == "ok") is ok
-    assert cell["failure"] == failure
+    assert (cell.status == "ok") is ok
+    assert cell.failure == failure
 
 
 def test_the_marks_that_the_built_in_set_shows() -> None:
-    marks = {c["mark"] for _, _, c in default_matrix().pairs()}
+    marks = {c.mark for _, _, c in default_matrix().pairs()}
     # one modern revision is built in, so no pair can retry after -32022
     assert marks == {"direct", "downgraded", "era-fallback", "failed"}
 
@@ -239,8 +245,9 @@ def test_the_sweep_has_a_peer_for_every_subset_in_every_kind() -> None:
 def test_a_matrix_without_transcripts_is_the_same_matrix_without_them() -> None:
     lean = build_matrix(CLIENTS, SERVERS, keep_transcripts=False)
     full = default_matrix()
-    assert all("transcript" not in cell for _, _, cell in lean.pairs())
-    assert [[{k: v for k, v in cell.items() if k != "transcript"} for cell in row]
+    assert all(cell.transcript is None for _, _, cell in lean.pairs())
+    assert all("transcript" not in cell.to_dict() for _, _, cell in lean.pairs())
+    assert [[replace(cell, transcript=None) for cell in row]
             for row in full.cells] == [list(row) for row in lean.cells]
     assert lean.summary() == full.summary()
 
@@ -250,8 +257,8 @@ def test_a_quirk_failure_is_judged_as_for_a_lone_pair() -> None:
     clients = sweep_peers("client", ("restart", "fallback-32601"))[::7]
     servers = sweep_peers("server", ("silent", "silent-exit", "unknown-32602"))[::5]
     matrix = build_matrix(clients, servers, "handshake", keep_transcripts=False)
-    failures = {cell["failure"] for _, _, cell in matrix.pairs()}
+    failures = {cell.failure for _, _, cell in matrix.pairs()}
     assert "quirk" in failures and "negotiation" in failures  # both answers are seen
     for i, j, cell in matrix.pairs():
-        expected = None if cell["status"] == "ok" else failure_kind(clients[i], servers[j])
-        assert cell["failure"] == expected, (clients[i].notation, servers[j].notation)
+        expected = None if cell.status == "ok" else failure_kind(clients[i], servers[j])
+        assert cell.failure == expected, (clients[i].notation, servers[j].notation)

@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import re
+from dataclasses import replace
 from functools import cache
 from html.parser import HTMLParser
 from typing import Any
@@ -24,7 +25,9 @@ from mcp_skew.matrix import (
     FORMAT_VERSION,
     FORMATS,
     VIEWS,
+    Cell,
     Matrix,
+    RealRun,
     build_matrix,
     builtin_peers,
     outcome,
@@ -34,7 +37,7 @@ from mcp_skew.matrix import (
 )
 from mcp_skew.matrix._render_data import CSV_COLUMNS
 from mcp_skew.matrix._render_text import FAILURE_WORDS, SYMBOLS, legend_lines, stack
-from mcp_skew.simulator import parse_peer
+from mcp_skew.simulator import Finding, StepResult, parse_peer
 
 
 @cache
@@ -130,6 +133,43 @@ def test_a_bad_transcript_in_a_version_3_document_is_a_usage_error() -> None:
     with pytest.raises(UsageError, match="transcript records"):
         Matrix.from_dict(data)
 
+@pytest.mark.parametrize(("key", "value", "message"), [
+    ("steps", [{"name": "list tools", "ok": "yes"}], "steps must be a list of"),
+    ("findings", ["era-mismatch"], "findings must be a list of objects"),
+    ("real", [True], "real must be an object"),
+    ("features_lost", "tools", "features_lost must be a list of strings"),
+    ("round_trips", "2", "round_trips must be an integer"),
+    ("revision", 20251125, "revision must be a string or null"),
+    ("path", ["initialize 2025-11-25", 3], "bad status or path"),
+])
+def test_a_bad_cell_value_is_a_one_line_usage_error(key: str, value: Any, message: str) -> None:
+    data = json.loads(render(build_matrix(builtin_peers("client")[:1],
+                                          builtin_peers("server")[:1]), "json"))
+    data["cells"][0][0][key] = value
+    with pytest.raises(UsageError, match=message) as caught:
+        Matrix.from_dict(data)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_cell_is_typed_and_its_json_is_the_runs() -> None:
+    cell = default_matrix().cells[0][0]
+    assert isinstance(cell, Cell) and isinstance(cell.path, tuple)
+    assert all(isinstance(s, StepResult) for s in cell.steps)
+    assert all(isinstance(f, Finding) for f in cell.findings)
+    assert cell.real is None and cell.transport == "stdio"
+    assert Cell.from_dict(cell.to_dict(), FORMAT_VERSION) == cell
+
+
+def test_a_cells_real_run_round_trips_and_goes_last() -> None:
+    cell = replace(default_matrix().cells[0][0],
+                   real=RealRun(True, False, "ok", "2025-03-26", "differs", 1.25))
+    data = cell.to_dict()
+    assert list(data)[-1] == "real"
+    assert data["real"] == {"ran": True, "agrees": False, "status": "ok",
+                            "revision": "2025-03-26", "detail": "differs", "seconds": 1.25}
+    assert Cell.from_dict(data, FORMAT_VERSION) == cell
+
+
 def test_unknown_format_or_view_is_a_usage_error() -> None:
     with pytest.raises(UsageError, match="unknown format"):
         render(default_matrix(), "yaml")
@@ -165,10 +205,10 @@ def test_the_terminal_view_has_a_legend_for_every_mark_and_a_summary() -> None:
     text = render(matrix, "text")
     keys = {key for key, _ in legend_lines(matrix)}
     for _, _, cell in matrix.pairs():
-        if cell["status"] == "ok" and SYMBOLS[cell["mark"]]:
-            assert SYMBOLS[cell["mark"]] in keys
-        if cell["status"] != "ok":
-            assert f"✗ {FAILURE_WORDS[cell['failure']]}" in keys
+        if cell.status == "ok" and SYMBOLS[cell.mark]:
+            assert SYMBOLS[cell.mark] in keys
+        if cell.status != "ok":
+            assert f"✗ {FAILURE_WORDS[cell.failure or '']}" in keys
     s = matrix.summary()
     assert f"{s.works} work directly, {s.fallback} work after a fallback" in text
     assert f"{s.fails} fail." in text
@@ -181,7 +221,7 @@ def test_a_re_probe_cell_has_its_mark_in_every_format() -> None:
     matrix = build_matrix([dual], [parse_peer("modern:2026-07-28+slow=5000", "server"),
                                    parse_peer("modern:2026-07-28", "server")])
     slow, plain = matrix.cells[0]
-    assert (slow["mark"], plain["mark"]) == ("re-probe", "direct")
+    assert (slow.mark, plain.mark) == ("re-probe", "direct")
     assert (outcome(slow), outcome(plain)) == ("fallback", "works")
     assert matrix.summary().fallback == 1
     text = render(matrix, "text")
@@ -226,7 +266,7 @@ def test_csv_has_one_row_per_cell() -> None:
     assert len(rows) == 156
     assert tuple(rows[0]) == CSV_COLUMNS
     cells = [c for _, _, c in default_matrix().pairs()]
-    assert [r["status"] for r in rows] == [c["status"] for c in cells]
+    assert [r["status"] for r in rows] == [c.status for c in cells]
     assert rows[0]["client_spec"] == "legacy:2024-11-05"
 
 
@@ -327,7 +367,7 @@ def test_any_matrix_round_trips_and_fits(clients: list[Any], servers: list[Any],
     assert render(again, "json") == text
     assert render(again, "text") == render(matrix, "text")
     for _, _, cell in matrix.pairs():
-        assert (cell["failure"] is None) == (cell["status"] == "ok")
+        assert (cell.failure is None) == (cell.status == "ok")
 
 
 # -- Revisions the registry lacks ----------------------------------------------------------

@@ -112,8 +112,9 @@ def test_a_2024_11_05_client_speaks_http_sse() -> None:
         link.close()
     assert (session.status, session.revision) == ("ok", "2024-11-05")
     assert isinstance(listed, Reply) and listed.result is not None
-    assert srv.seen[0][0] == "GET"
-    assert all(path.startswith("/messages?session=") for path, _, _ in posts(srv))
+    # POST first (a server may speak 2024-11-05 over Streamable HTTP); the 405 sends it to GET
+    assert [m for m, *_ in srv.seen[:2]] == ["POST", "GET"]
+    assert all(path.startswith("/messages?session=") for path, _, _ in posts(srv)[1:])
 
 
 def test_a_later_client_falls_back_to_http_sse_after_405() -> None:
@@ -126,11 +127,20 @@ def test_a_later_client_falls_back_to_http_sse_after_405() -> None:
     assert any("trying the HTTP+SSE transport" in n.text for n in link.transcript.notes)
 
 
-def test_a_2024_11_05_client_fails_at_its_get_on_a_modern_server() -> None:
+def test_a_2024_11_05_client_fails_on_a_modern_server() -> None:
+    """It POSTs first; the 400 carries a recognised modern error, so no HTTP+SSE GET."""
     with SimHttpServer("modern:2026-07-28") as srv:
         session, _ = negotiate("legacy:2024-11-05", srv.url)
     assert session.status == "failed"
-    assert "HTTP+SSE GET failed" in session.reason
+    assert [m for m, *_ in srv.seen] == ["POST"]
+
+
+def test_a_2024_11_05_client_speaks_2024_11_05_over_streamable_http() -> None:
+    """POST first: a Streamable HTTP server that speaks protocol 2024-11-05 is found."""
+    with SimHttpServer("legacy:2025-11-25,2024-11-05") as srv:
+        session, _ = negotiate("legacy:2024-11-05", srv.url)
+    assert (session.status, session.revision) == ("ok", "2024-11-05")
+    assert "GET" not in {m for m, *_ in srv.seen}
 
 
 def test_connection_refused_is_closed_and_a_bad_url_an_error() -> None:
@@ -146,8 +156,8 @@ def test_connection_refused_is_closed_and_a_bad_url_an_error() -> None:
 
 
 @pytest.mark.parametrize(("spec", "kw", "inferred"), [
-    # a 2024-11-05 client finds no HTTP+SSE endpoint on a Streamable HTTP server
-    (DUAL, {}, "dual:2026-07-28,2025-11-25,2025-06-18,2025-03-26"),
+    # a 2024-11-05 client POSTs first and finds 2024-11-05 spoken over Streamable HTTP
+    (DUAL, {}, DUAL),
     ("legacy:2025-06-18,2025-03-26", {"sse": True}, "legacy:2025-06-18,2025-03-26+unknown-32602"),
     ("legacy:2024-11-05", {"legacy_sse": True}, "legacy:2024-11-05"),
 ])

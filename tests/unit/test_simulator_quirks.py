@@ -58,8 +58,15 @@ def pins(*quirks: str) -> Callable[[F], F]:
     return mark
 
 
-def simulate(client: str, server: str, scenario: str = "default") -> RunRecord:
-    return run(parse_peer(client, "client"), parse_peer(server, "server"), scenario)
+def simulate(client: str, server: str, scenario: str = "default",
+             transport: str = "stdio") -> RunRecord:
+    return run(parse_peer(client, "client"), parse_peer(server, "server"), scenario,
+               transport=transport)  # type: ignore[arg-type]
+
+
+def transport_of(quirk: str) -> str:
+    """Where a quirk's example runs: over stdio, or over HTTP for an HTTP-only quirk."""
+    return "stdio" if "stdio" in QUIRKS[quirk].transports else "http"
 
 
 def server(spec: str) -> SimServer:
@@ -116,6 +123,11 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
     "strict-lifecycle": None,
     "fallback-denylist": None,
     "legacy-32022": ("legacy:2025-11-25", f"modern:{MODERN}+legacy-32022"),
+    # over Streamable HTTP (transport_of): these quirks do nothing over stdio
+    "not-initialized-32000": (DUAL, "legacy:2025-11-25+not-initialized-32000"),
+    "empty-400": (DUAL, "legacy:2025-11-25+empty-400"),
+    "no-get": ("legacy:2024-11-05", "legacy:2025-11-25,2024-11-05+no-get"),
+    "post-first": ("legacy:2024-11-05+post-first", "legacy:2025-11-25,2024-11-05+no-get"),
 }
 #: why a quirk has no example run
 NO_EXAMPLE = {
@@ -155,7 +167,9 @@ def test_example_differs_from_its_twin_without_the_quirk(quirk: str) -> None:
     client, srv = example(quirk)
     assert parse_peer(client if QUIRKS[quirk].role == "client" else srv,
                       QUIRKS[quirk].role).has(quirk)
-    with_quirk, plain = outcome(simulate(client, srv)), outcome(simulate(*twin(quirk)))
+    over = transport_of(quirk)
+    with_quirk = outcome(simulate(client, srv, transport=over))
+    plain = outcome(simulate(*twin(quirk), transport=over))
     if quirk in DEFAULTS:
         assert with_quirk == plain
     else:
@@ -173,6 +187,9 @@ def test_every_quirk_says_what_it_does_and_where_it_is_seen() -> None:
         assert quirk.summary and quirk.seen_in, quirk.name
         assert quirk.role in ("client", "server")
         assert quirk.kinds and set(quirk.kinds) <= {"legacy", "modern", "dual"}
+        assert quirk.transports and set(quirk.transports) <= {"stdio", "http"}
+        if "stdio" not in quirk.transports:  # an HTTP-only quirk says so
+            assert "over HTTP" in quirk.summary and "over stdio it does nothing" in quirk.summary
 
 
 # -- servers: an unknown or early request -------------------------------------------------------
@@ -693,6 +710,86 @@ def test_probe_timeout_bounds_a_modern_clients_first_request() -> None:
     assert record.session.path[-1] == "timeout after 10000 ms"
 
 
+# -- quirks over Streamable HTTP (tests/unit/test_http_quirks.py has more) -------------------
+
+def over_http(client: str, server: str, scenario: str = "handshake") -> RunRecord:
+    return simulate(client, server, scenario, transport="http")
+
+
+@pins("not-initialized-32000")
+def test_not_initialized_32000_refuses_the_probe_and_the_dual_client_falls_back() -> None:
+    record = over_http(DUAL, "legacy:2025-11-25+not-initialized-32000")
+    assert record.session.path == [
+        f"discover {MODERN}", "error -32000", "http: no modern error in the answer, fall back",
+        "initialize 2025-11-25", "accepted 2025-11-25"]
+    answer = next(e for e in record.transcript.entries if e.dir == "s2c")
+    assert answer.http is not None and answer.http["status"] == 400
+    assert answer.message["error"] == {"code": -32000,
+                                       "message": "Bad Request: Server not initialized"}
+    # over stdio the quirk does nothing: the server's unknown-request answer
+    assert simulate(DUAL, "legacy:2025-11-25+not-initialized-32000", "handshake").session.path \
+        == simulate(DUAL, "legacy:2025-11-25", "handshake").session.path
+
+
+@pins("not-initialized-32000")
+def test_not_initialized_32000_wins_over_silence_over_http() -> None:
+    """The transport refuses the request before the server could stay silent."""
+    record = over_http(DUAL, "legacy:2025-11-25+silent+not-initialized-32000")
+    assert record.status == "ok" and record.session.path[1] == "error -32000"
+
+
+@pins("empty-400")
+def test_empty_400_is_read_as_no_modern_error() -> None:
+    record = over_http(DUAL, "legacy:2025-11-25+empty-400")
+    assert record.session.path[:3] == [f"discover {MODERN}", "error -32600",
+                                       "http: no modern error in the answer, fall back"]
+    assert record.status == "ok" and record.revision == "2025-11-25"
+    bare = next(n for n in record.transcript.notes if n.kind == "http")
+    assert bare.text.startswith("HTTP 400 Bad Request, no body")
+    assert simulate(DUAL, "legacy:2025-11-25+empty-400", "handshake").session.path[1] \
+        == "error -32601"
+
+
+@pins("empty-400", "not-initialized-32000")
+def test_empty_400_outranks_not_initialized_32000() -> None:
+    for spec in ("legacy:2025-11-25+empty-400+not-initialized-32000",
+                 "legacy:2025-11-25+not-initialized-32000+empty-400"):
+        assert parse_peer(spec, "server").server_policy.http_presession == "empty"
+
+
+@pins("no-get")
+def test_no_get_closes_the_http_sse_endpoint() -> None:
+    record = over_http("legacy:2024-11-05", "legacy:2025-11-25,2024-11-05+no-get")
+    assert record.session.path == ["initialize 2024-11-05",
+                                   "http+sse: GET got HTTP 405, no SSE stream", "error -32601"]
+    plain = over_http("legacy:2024-11-05", "legacy:2025-11-25,2024-11-05")
+    assert plain.session.path == ["initialize 2024-11-05", "http+sse: endpoint /messages",
+                                  "accepted 2024-11-05"]
+
+
+@pins("no-get")
+def test_no_get_makes_a_2024_11_05_only_server_speak_streamable_http() -> None:
+    record = over_http("legacy:2025-11-25,2024-11-05", "legacy:2024-11-05+no-get")
+    assert record.session.path == ["initialize 2025-11-25", "counter-offer 2024-11-05",
+                                   "accepted 2024-11-05"]
+
+
+@pins("post-first")
+def test_post_first_posts_initialize_before_any_get() -> None:
+    record = over_http("legacy:2024-11-05+post-first", "legacy:2025-11-25,2024-11-05+no-get")
+    assert record.session.path == ["initialize 2024-11-05", "accepted 2024-11-05"]
+    first = record.transcript.entries[0]
+    assert first.http is not None and first.http["method"] == "POST"
+    # against an HTTP+SSE-only server it falls back to the GET on the 405
+    old = over_http("legacy:2024-11-05+post-first", "legacy:2024-11-05")
+    assert old.session.path == ["initialize 2024-11-05",
+                                "http: HTTP 405 to initialize, try HTTP+SSE",
+                                "http+sse: endpoint /messages", "accepted 2024-11-05"]
+    # over stdio it does nothing
+    assert simulate("legacy:2024-11-05+post-first", "legacy:2024-11-05", "handshake"
+                    ).session.path == ["initialize 2024-11-05", "accepted 2024-11-05"]
+
+
 # -- docs/quirks.md ---------------------------------------------------------------------------
 
 VALUE_NOTE = {"none": "", "revision": "=REV", "ms": "=MS", "code": "=CODE"}
@@ -702,12 +799,14 @@ def _example(quirk: str) -> list[str]:
     if EXAMPLES[quirk] is None:
         return [f"No example run: {NO_EXAMPLE[quirk]}."]
     client, srv = example(quirk)
-    lines = [f"Example: `mcp-skew simulate --client {client} --server {srv}`", ""]
+    over = transport_of(quirk)
+    flag = "" if over == "stdio" else f"--transport {over} "
+    lines = [f"Example: `mcp-skew simulate {flag}--client {client} --server {srv}`", ""]
     if quirk in DEFAULTS:
         lines[-1:-1] = ["", "This is what a legacy server does without any quirk; the name "
                         "lets a spec say so. The two runs below are the same."]
     for label, (c, s) in (("with the quirk", (client, srv)), ("without it", twin(quirk))):
-        r = simulate(c, s)
+        r = simulate(c, s, transport=over)
         verdict = f"{r.status}" + (f", {r.revision} ({r.mark})" if r.status == "ok" else "")
         lines.append(f"- {label}: {' -> '.join(r.session.path)}: **{verdict}**")
         findings = sorted({f["code"] for f in r.to_dict()["findings"]})
@@ -760,6 +859,8 @@ def render_quirks_doc() -> str:
                 f"{quirk.summary[0].upper()}{quirk.summary[1:]}.",
                 "",
                 f"- Applies to: {', '.join(quirk.kinds)} {role}s",
+                *([] if "stdio" in quirk.transports else
+                  ["- Over: Streamable HTTP only (`--transport http`); over stdio it does nothing"]),
                 f"- Sets: {_effects(quirk)}",
                 f"- Seen in: {quirk.seen_in}",
                 "- Pinned by: " + ", ".join(

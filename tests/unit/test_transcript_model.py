@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcp_skew.cli import main
-from mcp_skew.matrix import build_matrix, builtin_peers
+from mcp_skew.matrix import Cell, build_matrix, builtin_peers
 from mcp_skew.serve import LogWriter, annotate, read_log
 from mcp_skew.serve._log import entry_of
 from mcp_skew.simulator import RunRecord, parse_peer, run
@@ -69,7 +69,7 @@ def simulated(client: str, server: str, scenario: str = "default") -> RunRecord:
 
 
 @cache
-def default_cells() -> tuple[dict[str, Any], ...]:
+def default_cells() -> tuple[Cell, ...]:
     matrix = build_matrix(builtin_peers("client"), builtin_peers("server"))
     return tuple(cell for _, _, cell in matrix.pairs())
 
@@ -83,7 +83,8 @@ def data_lines(path: Path) -> list[dict[str, Any]]:
 def test_the_fast_records_are_what_the_model_writes() -> None:
     """``Transcript.records()`` builds dicts without the model; they are the model's own."""
     for cell in default_cells():
-        assert [record_dict(parse_record(r)) for r in cell["transcript"]] == cell["transcript"]
+        records = list(cell.transcript or ())
+        assert [record_dict(parse_record(r)) for r in records] == records
 
 
 @pytest.mark.parametrize(("client", "server"), PAIRS, ids=IDS)
@@ -114,7 +115,7 @@ def test_every_simulated_note_has_the_name_its_sentence_gives() -> None:
     """So an older document, which kept only the sentence, converts to the same records."""
     seen = set()
     for cell in default_cells():
-        for r in cell["transcript"]:
+        for r in cell.transcript or ():
             if r["dir"] == "event":
                 fields = {k: v for k, v in r.items() if k not in ("ms", "dir", "event", "text")}
                 assert classify_note(r["text"]) == (r["event"], fields)

@@ -9,7 +9,9 @@ installed release has:
 * the low-level ``mcp.server.Server`` (1.0 and 1.1, which predate FastMCP).
 
 Run it as a script with the interpreter of an environment built by
-``mcp_skew.realpeers._envs``: ``<venv>/bin/python py_mcp_server.py``.
+``mcp_skew.realpeers._envs``: ``<venv>/bin/python py_mcp_server.py``; with
+``--http PORT`` a high-level server speaks Streamable HTTP on 127.0.0.1:PORT
+(path ``/mcp``) instead of stdio.
 This file is executed by a foreign interpreter, not imported by mcp_skew.
 """
 
@@ -57,7 +59,19 @@ def run_high_level(cls: Any) -> None:
     app.tool()(echo)
     app.tool()(fail)
     app.resource(HELLO_URI)(hello)
-    app.run()  # stdio is the default transport in every release line
+    port = _http_port()
+    if port is None:
+        app.run()  # stdio is the default transport in every release line
+    else:  # Streamable HTTP at http://127.0.0.1:PORT/mcp (releases that have it)
+        app.run(transport="streamable-http", host="127.0.0.1", port=port)
+
+
+def _http_port() -> int | None:
+    """``--http PORT``: serve Streamable HTTP on that loopback port instead of stdio."""
+    args = sys.argv[1:]
+    if "--http" not in args:
+        return None
+    return int(args[args.index("--http") + 1])
 
 
 def _low_level_handlers(types: Any) -> dict[str, Any]:

@@ -1,0 +1,345 @@
+"""One matrix cell: one (client, server) run, typed, and its JSON shape.
+
+A :class:`Cell` holds what the renderers read of a run: the negotiation
+(``status``, ``revision``, ``era``, ``path``, ``mark``, ``reason``), the
+scenario's results, the features kept and lost, the findings, the transcript
+records (``None`` when the matrix kept none), and two things the matrix derives
+while the run is at hand (:data:`EXTRA_KEYS`):
+
+- ``failure``: why a failed pair fails, as the legend explains it: ``era`` (no
+  era in common: the spec's era table says it fails), ``revision`` (no revision
+  in common), ``quirk`` (the same pair without quirks works), ``negotiation``
+  (they share a revision the one-shot negotiation does not reach); ``None`` when
+  the pair works;
+- ``features_kept``: the features of the client's newest revision that the
+  negotiated revision keeps (the simulator's ``features_lost`` is the rest).
+
+``mcp-skew matrix --run-real`` adds ``real`` (:class:`RealRun`): what the real
+packages did with the pair.
+
+:meth:`Cell.to_dict` is the cell of the matrix JSON format (``RunRecord.to_dict()``
+plus :data:`EXTRA_KEYS`, key for key and in the same order), and
+:meth:`Cell.from_dict` reads it back, from any format version this mcp-skew
+reads; ``Cell.from_dict(cell.to_dict(), FORMAT_VERSION) == cell``.
+
+Steps and findings are the simulator's own types (:class:`StepResult`,
+:class:`Finding`): a fresh cell holds the run's objects as they are, and a cell
+read from JSON builds the same ones. The transcript stays as its records (the
+JSON of ``simulator._transcript_model``): the wire logs print them, the JSON
+writes them back, and parsing them into models would cost most of a sweep.
+String values a newer mcp-skew may add to (``mark``, ``failure``, ``era``,
+finding codes) are read as they come, not checked against this version's lists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Final, Literal
+
+from ..errors import UsageError
+from ..simulator import Finding, PeerSpec, RunRecord, StepResult, Transport, run
+from ..simulator._memo import by_identity2
+from ..versions import Era, Profile
+
+__all__ = [
+    "EXTRA_KEYS",
+    "Cell",
+    "FailureKind",
+    "Outcome",
+    "PlainWorks",
+    "RealRun",
+    "failure_kind",
+    "outcome",
+    "steps_failed",
+    "timeline",
+]
+
+#: Keys a matrix cell adds to ``RunRecord.to_dict()``.
+EXTRA_KEYS: Final = ("failure", "features_kept")
+
+Outcome = Literal["works", "fallback", "fails"]
+FailureKind = Literal["era", "revision", "quirk", "negotiation"]
+Status = Literal["ok", "failed"]
+
+#: The ``dir`` of a transcript record.
+_DIRECTIONS: Final = ("c2s", "s2c", "stderr", "event")
+#: Keys every cell must have for the renderers (checked when reading JSON).
+_CELL_KEYS: Final = ("client", "server", "status", "revision", "era", "path", "mark", "reason")
+
+
+# -- Deriving what a run does not say ------------------------------------------------------
+def _eras(peer: PeerSpec) -> set[Era]:
+    return {peer.registry.get(r).era for r in peer.revisions}
+
+
+#: Whether a pair works once both peers drop their quirks (:func:`_plain_works`).
+PlainWorks = Callable[[PeerSpec, PeerSpec], bool]
+
+
+def _plain_works(client: PeerSpec, server: PeerSpec, transport: Transport = "stdio") -> bool:
+    """Whether the pair negotiates once both peers drop their quirks (over ``transport``)."""
+    return run(replace(client, quirks=()), replace(server, quirks=()), "handshake",
+               transport=transport).status == "ok"
+
+
+def failure_kind(client: PeerSpec, server: PeerSpec,
+                 works: PlainWorks = _plain_works) -> FailureKind:
+    """Why a failed pair fails, in the legend's words (see the module docstring)."""
+    if not _eras(client) & _eras(server):
+        return "era"
+    if not set(client.revisions) & set(server.revisions):
+        return "revision"
+    if (client.quirks or server.quirks) and works(client, server):
+        return "quirk"
+    return "negotiation"
+
+
+@by_identity2
+def _features_kept(best: Profile, negotiated: Profile) -> tuple[str, ...]:
+    """The features of the client's newest revision the negotiated one keeps, sorted
+    (the run's ``features_lost`` is the rest: ``sorted(best - negotiated)``)."""
+    return tuple(sorted(best.names("features") & negotiated.names("features")))
+
+
+# -- The cell ------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class RealRun:
+    """What the real packages did with a pair (``--run-real``), next to the prediction."""
+
+    ran: bool
+    agrees: bool | None  #: None: not run
+    status: str | None = None
+    revision: str | None = None
+    detail: str = ""
+    seconds: float = 0.0  #: rounded to hundredths, as the JSON has it
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ran": self.ran, "agrees": self.agrees, "status": self.status,
+                "revision": self.revision, "detail": self.detail, "seconds": self.seconds}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> RealRun:
+        if not isinstance(data, dict):
+            raise UsageError("a matrix cell's real must be an object")
+        agrees, seconds = data.get("agrees"), data.get("seconds", 0.0)
+        return cls(bool(data.get("ran")), agrees if isinstance(agrees, bool) else None,
+                   _str_or_none(data.get("status")), _str_or_none(data.get("revision")),
+                   str(data.get("detail") or ""),
+                   seconds if isinstance(seconds, int | float) else 0.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One run of the matrix, as the renderers read it; see the module docstring."""
+
+    client: str  #: the row's label
+    server: str  #: the column's label
+    status: Status
+    revision: str | None  #: the revision the pair speaks; None when it fails
+    era: str | None  #: its era (``legacy``, ``modern``)
+    path: tuple[str, ...]  #: the negotiation's steps (the simulator's typed ``Step`` strings)
+    mark: str  #: how it got there: ``direct``, ``downgraded``, ... (``failed`` when it fails)
+    reason: str
+    scenario: str | None = None  #: None: a document that did not say (the matrix's scenario)
+    round_trips: int | None = None
+    t_first_useful_ms: int | float | None = None
+    steps: tuple[StepResult, ...] = ()
+    features_lost: tuple[str, ...] = ()
+    findings: tuple[Finding, ...] = ()
+    transport: str = "stdio"  #: ``stdio`` or ``http``
+    #: the transcript records (the JSON of ``simulator._transcript_model``); None: not kept
+    transcript: tuple[dict[str, Any], ...] | None = None
+    failure: str | None = None  #: a :data:`FailureKind` when the pair fails
+    features_kept: tuple[str, ...] = ()
+    real: RealRun | None = None  #: what the real packages did (``--run-real``)
+
+    @classmethod
+    def of(cls, record: RunRecord, *, transcript: bool = True,
+           works: PlainWorks = _plain_works) -> Cell:
+        """One run as a matrix cell. ``transcript=False`` keeps no transcript (the formats
+        that show none); ``works`` answers the ``quirk`` test of a failed pair."""
+        session = record.session
+        failure: FailureKind | None
+        if session.status == "ok":
+            failure = None
+            kept = _features_kept(record.client.profile(), session.profile)
+        else:
+            failure = failure_kind(record.client, record.server, works)
+            kept = ()
+        era = session.era
+        return cls(
+            client=record.client.name, server=record.server.name, status=session.status,
+            revision=session.revision, era=era.value if era else None,
+            path=tuple(session.path), mark=session.mark, reason=session.reason,
+            scenario=record.scenario, round_trips=session.round_trips,
+            t_first_useful_ms=record.t_first_useful_ms, steps=tuple(record.steps),
+            features_lost=tuple(record.features_lost),
+            findings=(*session.findings, *record.findings), transport=record.transport,
+            transcript=tuple(record.transcript.records()) if transcript else None,
+            failure=failure, features_kept=kept)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The cell of the matrix JSON format: ``RunRecord.to_dict()`` plus :data:`EXTRA_KEYS`
+        (and ``real`` when there is one)."""
+        out: dict[str, Any] = {
+            "client": self.client, "server": self.server, "status": self.status,
+            "revision": self.revision, "era": self.era, "path": list(self.path),
+            "mark": self.mark, "reason": self.reason,
+        }
+        if self.scenario is not None:
+            out["scenario"] = self.scenario
+        out["round_trips"] = self.round_trips
+        out["t_first_useful_ms"] = self.t_first_useful_ms
+        out["steps"] = [s.to_dict() for s in self.steps]
+        out["features_lost"] = list(self.features_lost)
+        out["findings"] = [f.to_dict() for f in self.findings]
+        if self.transport != "stdio":
+            out["transport"] = self.transport
+        if self.transcript is not None:
+            out["transcript"] = list(self.transcript)
+        out["failure"] = self.failure
+        out["features_kept"] = list(self.features_kept)
+        if self.real is not None:
+            out["real"] = self.real.to_dict()
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Any, version: int) -> Cell:
+        """A cell of a document of format ``version``; bad input raises UsageError.
+
+        Version 1 kept the events' positions in a cell key, ``event_after``; it moves
+        into the events as ``after``; then versions 1 and 2 have their ``transcript``
+        and ``events`` made one list of transcript records (the document read is left
+        as it was).
+        """
+        if not isinstance(data, dict):
+            raise UsageError("a matrix cell must be an object")
+        missing = [k for k in _CELL_KEYS if k not in data]
+        if missing:
+            raise UsageError(f"a matrix cell lacks {', '.join(missing)}")
+        path = data["path"]
+        if data["status"] not in ("ok", "failed") or not isinstance(path, list) or not all(
+                isinstance(step, str) for step in path):
+            raise UsageError("a matrix cell has a bad status or path")
+        for key in ("client", "server", "mark", "reason"):
+            _check(data, key, isinstance(data[key], str), "a string")
+        for key in ("revision", "era"):
+            _check(data, key, data[key] is None or isinstance(data[key], str), "a string or null")
+        real = data.get("real")
+        return cls(
+            client=data["client"], server=data["server"], status=data["status"],
+            revision=data["revision"], era=data["era"], path=tuple(path), mark=data["mark"],
+            reason=data["reason"], scenario=_optional(data, "scenario", str, "a string"),
+            round_trips=_optional(data, "round_trips", int, "an integer or null"),
+            t_first_useful_ms=_optional(data, "t_first_useful_ms", int | float,
+                                        "a number or null"),
+            steps=_steps(data.get("steps")), features_lost=_names(data, "features_lost"),
+            findings=_findings(data.get("findings")),
+            transport=_optional(data, "transport", str, "a string") or "stdio",
+            transcript=_transcript(data, version),
+            failure=_optional(data, "failure", str, "a string or null"),
+            features_kept=_names(data, "features_kept"),
+            real=None if real is None else RealRun.from_dict(real))
+
+
+# -- Reading JSON --------------------------------------------------------------------------
+def _check(data: dict[str, Any], key: str, ok: bool, what: str) -> None:
+    if not ok:
+        raise UsageError(f"a matrix cell's {key} must be {what}")
+
+
+def _str_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _optional(data: dict[str, Any], key: str, kind: Any, what: str) -> Any:
+    """``data[key]``: None when absent or null, else of ``kind`` (booleans are no numbers)."""
+    value = data.get(key)
+    _check(data, key, value is None or (isinstance(value, kind) and not isinstance(value, bool)),
+           what)
+    return value
+
+
+def _names(data: dict[str, Any], key: str) -> tuple[str, ...]:
+    value = data.get(key) or []
+    _check(data, key, isinstance(value, list) and all(isinstance(n, str) for n in value),
+           "a list of strings")
+    return tuple(value)
+
+
+def _steps(value: Any) -> tuple[StepResult, ...]:
+    steps = value or []
+    if not isinstance(steps, list) or not all(
+            isinstance(s, dict) and isinstance(s.get("ok"), bool)
+            and all(isinstance(s.get(k), str) for k in ("name", "expected", "got"))
+            for s in steps):
+        raise UsageError("a matrix cell's steps must be a list of {name, ok, expected, got} "
+                         "objects")
+    return tuple(StepResult(s["name"], s["ok"], s["expected"], s["got"]) for s in steps)
+
+
+def _findings(value: Any) -> tuple[Finding, ...]:
+    findings = value or []
+    if not isinstance(findings, list) or not all(isinstance(f, dict) for f in findings):
+        raise UsageError("a matrix cell's findings must be a list of objects")
+    return tuple(_finding(f.get("code", ""), f.get("severity", ""), f.get("message", ""),
+                          f.get("index"), f.get("cite", "")) for f in findings)
+
+
+def _finding(code: Any, severity: Any, message: Any, index: Any, cite: Any) -> Finding:
+    """A finding read back from a document: handed on as the run that found it wrote it
+    (a newer mcp-skew's code or severity too)."""
+    return Finding(code, severity, str(message), index, str(cite))
+
+
+def _transcript(data: dict[str, Any], version: int) -> tuple[dict[str, Any], ...] | None:
+    """The cell's transcript records, None when it has none; versions 1 and 2 converted."""
+    if version >= 3:
+        if "transcript" not in data:
+            return None
+        records = data["transcript"]
+        if not isinstance(records, list) or not all(
+                isinstance(r, dict) and r.get("dir") in _DIRECTIONS
+                and isinstance(r.get("ms"), int | float) for r in records):
+            raise UsageError("a matrix cell's transcript must be a list of transcript records "
+                             "(each with ms and dir)")
+        return tuple(records)
+    if "transcript" not in data and "events" not in data:
+        return None
+    old: Mapping[str, Any] = data
+    after, events = data.get("event_after"), data.get("events")
+    if isinstance(after, list) and isinstance(events, list) and len(after) == len(events):
+        old = {**data, "events": [{**e, "after": a} if isinstance(e, dict) else e
+                                  for e, a in zip(events, after, strict=True)]}
+    from ..simulator._transcript_model import legacy_run_records  # noqa: PLC0415 - old documents only
+
+    return tuple(legacy_run_records(old))
+
+
+# -- Reading a cell ----------------------------------------------------------------------
+def outcome(cell: Cell) -> Outcome:
+    """``works`` (direct), ``fallback`` (works after a downgrade, fallback or retry), ``fails``."""
+    if cell.status != "ok":
+        return "fails"
+    return "works" if cell.mark == "direct" else "fallback"
+
+
+def steps_failed(cell: Cell) -> list[StepResult]:
+    """The scenario steps that did not get the answer the revision calls for."""
+    return [s for s in cell.steps if not s.ok]
+
+
+def timeline(cell: Cell) -> list[tuple[int | float, str, Any]]:
+    """Messages and events in the order they happened: ``(ms, dir|"event", payload)``.
+
+    The payload is the message (or its line, when it was not JSON), or the event's text.
+    """
+    out: list[tuple[int | float, str, Any]] = []
+    for record in cell.transcript or ():
+        if record["dir"] == "event":
+            out.append((record["ms"], "event", record.get("text", "")))
+        else:
+            out.append((record["ms"], record["dir"],
+                        record["message"] if "message" in record else record.get("line")))
+    return out
