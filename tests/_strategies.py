@@ -19,6 +19,7 @@ VALUES: dict[str, st.SearchStrategy[str | None]] = {
     "revision": st.sampled_from(REGISTRY.revisions()),
     "ms": st.integers(0, 15_000).map(str),
     "code": st.sampled_from(ERROR_CODES).map(str),
+    "count": st.integers(1, 5).map(str),
 }
 
 

@@ -207,7 +207,8 @@ def _quirk_clients(covered: Sequence[str] = ()) -> tuple[str, ...]:
         kind = next(k for k in ("dual", "modern", "legacy") if k in quirk.kinds)
         revs = {"dual": f"{modern[-1]},{legacy[-1]}", "modern": modern[-1],
                 "legacy": legacy[-1]}[kind]
-        value = {"none": "", "ms": "=500", "revision": f"={legacy[-1]}"}[quirk.value]
+        value = {"none": "", "ms": "=500", "count": "=1",
+                 "revision": f"={legacy[-1]}"}[quirk.value]
         specs.append(f"{kind}:{revs}+{name}{value}")
     return tuple(specs)
 

@@ -23,7 +23,8 @@ The server side: :class:`HttpEndpoint`
   :class:`SimServer`, named by the ``Mcp-Session-Id`` header of the answer
   (2025-03-26 and later ``basic/transports.mdx`` §Session Management). Requests
   carrying that header go to that server and are answered 200; an unknown
-  session id gets 404; ``DELETE`` ends the session. A legacy session checks a
+  session id gets 404; ``DELETE`` ends the session (and quirk ``session-expiry=N``
+  forgets it after N requests in it). A legacy session checks a
   ``MCP-Protocol-Version`` header where its revision has one (400 if unknown,
   2025-06-18 ``basic/transports.mdx`` §Protocol Version Header).
 - Any other request before a session (a dual-era client's probe, say) goes to
@@ -61,7 +62,11 @@ What a client of a revision sends, read from the profiles:
   ``sessions`` setting is false);
 - after ``initialize``, the ``Mcp-Session-Id`` the server assigned, and
   ``MCP-Protocol-Version`` with the negotiated revision where that revision's
-  ``http_headers`` has it (2025-06-18 on).
+  ``http_headers`` has it (2025-06-18 on);
+- a 404 to a request that carried a session id means the session is gone
+  (:meth:`HttpClient.session_lost`): the client starts a new one with a new
+  ``initialize`` without a session id (2025-03-26 and later ``basic/transports.mdx``
+  §Session Management; :mod:`._httplink` does it).
 
 And how an answer becomes the client's event (:meth:`HttpClient.read`): a JSON
 body is the message; an SSE body is its ``message`` events, an event with empty
@@ -84,7 +89,7 @@ from typing import Any, Final
 from ..versions import REGISTRY, Era, Message, Profile, Registry, UnknownRevision
 from . import _wire as w
 from ._peers import PeerSpec
-from ._server import Reaction, SimServer
+from ._server import PARAM_HEADER, Reaction, SimServer, param_headers
 from ._sse import SseEvent, SseParser
 
 __all__ = [
@@ -309,6 +314,7 @@ class HttpEndpoint:
         self.sse = sse
         self.sessions: dict[str, SimServer] = {}
         self.answered: dict[str, str] = {}  #: session -> protocolVersion the server answered
+        self.served: dict[str, int] = {}  #: session -> requests served in it (after initialize)
         self.presession = SimServer(spec)
         self.doomed = False  #: a server left itself to exit on the next input
         #: the era each request was served under, in order, across every server of the endpoint
@@ -510,7 +516,7 @@ class HttpEndpoint:
         value = params.get(key) if key and isinstance(params, dict) else None
         if value is not None and decode_header_value(headers.get("mcp-name")) != value:
             return f"Header mismatch: Mcp-Name must equal params.{key}"
-        return None
+        return _param_mismatch(message, headers, asked)
 
     def _not_modern(self, message: Message) -> HttpResponse:
         """A request without ``_meta`` to a modern-only server: it fails server validation."""
@@ -550,6 +556,14 @@ class HttpEndpoint:
             return HttpResponse(400, w.error(message.get("id"), -32600, text),
                                 {"Mcp-Session-Id": sid})
         reaction = self._feed(server, message)
+        expiry = self.policy.http_session_expiry
+        if expiry is not None and "id" in message and "method" in message:
+            self.served[sid] = self.served.get(sid, 0) + 1
+            if self.served[sid] >= expiry:  # quirk session-expiry: the server forgets it
+                self.sessions.pop(sid, None)
+                self.answered.pop(sid, None)
+                self.served.pop(sid, None)
+                self.say(f"session {sid[:8]} forgotten after {expiry} requests (quirk)")
         return self._reply(message, reaction, lambda reply: 200, {"Mcp-Session-Id": sid}, profile)
 
     def _presession(self, message: Message) -> HttpResponse:
@@ -562,6 +576,44 @@ class HttpEndpoint:
         reaction = self._feed(self.presession, message)
         return self._reply(message, reaction, lambda reply: 400 if "error" in reply else 200,
                            profile=self.spec.profile(self.spec.legacy[0]))
+
+
+def header_value(value: Any) -> str | None:
+    """A tool parameter's value as its ``Mcp-Param-{Name}`` header carries it (before the
+    Base64 sentinel): strings as is, integers in decimal, booleans ``true``/``false``; None for
+    an absent or null value, or one of another type (no header; 2026-07-28
+    ``streamable-http.mdx`` §Value Encoding)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (str, int)):
+        return str(value)
+    return None
+
+
+def _param_mismatch(message: Message, headers: Mapping[str, str], asked: Any) -> str | None:
+    """A ``tools/call`` whose ``Mcp-Param-{Name}`` headers do not match the arguments of the
+    parameters the simulated tool marks with ``x-mcp-header`` (2026-07-28
+    ``streamable-http.mdx`` §Server Behavior for Custom Headers: missing or different: -32020)."""
+    if message.get("method") != "tools/call" or not isinstance(asked, str):
+        return None
+    try:
+        profile = REGISTRY.get(asked)
+    except UnknownRevision:
+        return None
+    params = message.get("params")
+    params = params if isinstance(params, dict) else {}
+    args = params.get("arguments")
+    args = args if isinstance(args, dict) else {}
+    for prop, name in param_headers(profile, params.get("name")):
+        expected = header_value(args.get(prop))
+        if expected is None:
+            continue  # no value: the server must not expect the header
+        got = decode_header_value(headers.get(f"mcp-param-{name.lower()}"))
+        if got != expected:
+            shown = "missing" if got is None else f"{got!r}"
+            return (f"Header mismatch: Mcp-Param-{name} header value {shown} does not match "
+                    f"body value {expected!r}")
+    return None
 
 
 def _modern_status(reply: Message) -> int:
@@ -592,7 +644,9 @@ def _profile_of(revision: Any, era: Era, registry: Registry) -> Profile | None:
 
 def request_headers(message: Any, *, session_id: str | None = None,
                     legacy_revision: str | None = None, extra: Mapping[str, str] | None = None,
-                    registry: Registry = REGISTRY) -> dict[str, str]:
+                    registry: Registry = REGISTRY,
+                    tool_headers: Mapping[str, tuple[tuple[str, str], ...]] | None = None,
+                    ) -> dict[str, str]:
     """The headers a client POSTs ``message`` with (see the module docstring)."""
     headers = {"Content-Type": "application/json", "Accept": ACCEPT, **(extra or {})}
     params = message.get("params") if isinstance(message, dict) else None
@@ -610,6 +664,13 @@ def request_headers(message: Any, *, session_id: str | None = None,
             value = params.get(name_param)
             if isinstance(value, str):
                 headers["Mcp-Name"] = encode_header_value(value)
+        if PARAM_HEADER in known and method == "tools/call" and isinstance(params, dict):
+            args = params.get("arguments")
+            args = args if isinstance(args, dict) else {}
+            for prop, name in (tool_headers or {}).get(str(params.get("name")), ()):
+                mirrored = header_value(args.get(prop))
+                if mirrored is not None:
+                    headers[f"Mcp-Param-{name}"] = encode_header_value(mirrored)
         if session_id is not None and profile is not None and profile.settings.get("sessions"):
             headers["Mcp-Session-Id"] = session_id
         return headers
@@ -662,6 +723,25 @@ def wants_sse_fallback(message: Any, status: int, parsed: Any, modern_codes: fro
         if code in modern_codes or (status == 404 and code == -32601):
             return False  # a modern server answered: no HTTP+SSE here
     return True
+
+
+def marked_params(answer: Any) -> dict[str, tuple[tuple[str, str], ...]]:
+    """tool -> (property, x-mcp-header name) for the top-level properties a ``tools/list``
+    result marks (2026-07-28 ``streamable-http.mdx`` §Schema Extension; nested properties are
+    not read here)."""
+    result = answer.get("result") if isinstance(answer, dict) else None
+    tools = result.get("tools") if isinstance(result, dict) else None
+    found: dict[str, tuple[tuple[str, str], ...]] = {}
+    for tool in tools if isinstance(tools, list) else ():
+        schema = tool.get("inputSchema") if isinstance(tool, dict) else None
+        props = schema.get("properties") if isinstance(schema, dict) else None
+        if not isinstance(props, dict) or not isinstance(tool.get("name"), str):
+            continue
+        marked = tuple((k, v["x-mcp-header"]) for k, v in props.items()
+                       if isinstance(v, dict) and isinstance(v.get("x-mcp-header"), str))
+        if marked:
+            found[tool["name"]] = marked
+    return found
 
 
 def _parse(text: str) -> Any:
@@ -719,6 +799,8 @@ class HttpClient:
         self.session_id: str | None = None
         self.legacy_revision: str | None = None
         self.modern_codes = modern_error_codes(registry)
+        #: tool -> (property, x-mcp-header name), learnt from ``tools/list`` results
+        self.tool_headers: dict[str, tuple[tuple[str, str], ...]] = {}
 
     def opens_sse(self, message: Any) -> bool:
         """Whether this client GETs an HTTP+SSE stream before POSTing ``message``: an
@@ -733,7 +815,17 @@ class HttpClient:
 
     def headers(self, message: Any) -> dict[str, str]:
         return request_headers(message, session_id=self.session_id,
-                               legacy_revision=self.legacy_revision, registry=self.registry)
+                               legacy_revision=self.legacy_revision, registry=self.registry,
+                               tool_headers=self.tool_headers)
+
+    def session_lost(self, message: Any, reading: HttpReading, sent_session: str | None) -> bool:
+        """Whether this answer says the server no longer knows the session: 404 to a request
+        that carried an ``Mcp-Session-Id`` (not ``initialize``). The client MUST then start a
+        new session with a new ``initialize`` without a session id (2025-03-26 and later
+        ``basic/transports.mdx`` §Session Management)."""
+        return (sent_session is not None and reading.status == 404
+                and isinstance(message, dict) and "id" in message
+                and message.get("method") not in (None, "initialize"))
 
     def forget(self) -> None:
         """A new connection: no session, no negotiated revision."""
@@ -775,7 +867,11 @@ class HttpClient:
         return HttpReading(status, (BodyPart(parsed),), (), answer)
 
     def learn(self, message: Any, answer: Any) -> None:
-        """Remember the revision an initialize agreed on, for the version header."""
+        """Remember the revision an initialize agreed on, for the version header, and the
+        tool parameters a ``tools/list`` result marks with ``x-mcp-header``."""
+        if isinstance(message, dict) and message.get("method") == "tools/list":
+            self.tool_headers.update(marked_params(answer))
+            return
         if not (isinstance(message, dict) and message.get("method") == "initialize"):
             return
         if isinstance(answer, dict) and isinstance(answer.get("result"), dict):

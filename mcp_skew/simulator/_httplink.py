@@ -20,7 +20,14 @@ it back into the client's event. Nothing sleeps:
 - ``restart`` is a new connection: the session is ended (``DELETE``) and
   forgotten; the server, a remote process, is the same one; ``close`` lets the
   responses already on their way arrive, then ends the session too (2025-03-26
-  ``basic/transports.mdx`` §Session Management).
+  ``basic/transports.mdx`` §Session Management);
+- a 404 to a request that carried ``Mcp-Session-Id`` means the server no longer
+  knows the session: the link POSTs the ``initialize`` it sent before again, without
+  a session id (the same message: ids are scoped to a session), then
+  ``notifications/initialized``, then the request again in the new session, once
+  (2025-03-26 and later ``basic/transports.mdx`` §Session Management: the client
+  MUST start a new session). The transcript notes it; the path gets ``session``
+  steps, carried on the request's event (``via``).
 
 The transcript records each exchange as the wire has it: a message record
 carries an ``http`` field (the request's method, path and MCP headers; the
@@ -90,6 +97,10 @@ class _Arrival:
     response: HttpResponse | None  #: None: the connection closed unanswered (the server exited)
     #: a server message on the HTTP+SSE stream (``response`` is then None)
     streamed: Message | None = None
+    #: the ``Mcp-Session-Id`` the request carried
+    session: str | None = None
+    #: the request was sent again in a new session (it is not renewed twice)
+    renewed: bool = False
 
 
 def _status_text(status: int) -> str:
@@ -115,6 +126,10 @@ class HttpMemoryLink:
         self._post_path: str | None = None
         #: transport steps taken while serving the current request (for the event's ``via``)
         self._via: list[Step] = []
+        #: the last ``initialize`` and ``notifications/initialized`` POSTed: a lost session is
+        #: replaced by sending them again (2025-03-26 ``basic/transports.mdx`` §Session Management)
+        self._init: Message | None = None
+        self._initialized: Message | None = None
 
     @property
     def server(self) -> HttpEndpoint:
@@ -128,7 +143,7 @@ class HttpMemoryLink:
     def _gone(self) -> bool:
         return self._exited_at is not None and self._exited_at <= self._clock
 
-    def _post(self, message: Message) -> bool:
+    def _post(self, message: Message, *, renewed: bool = False) -> bool:
         """POST ``message``; False when nobody listens any more (the server exited)."""
         path = self._post_path or MCP_PATH
         if self._gone():
@@ -139,18 +154,25 @@ class HttpMemoryLink:
         headers = self.client.headers(message)
         body = json.dumps(message, ensure_ascii=False).encode()
         wire: Message = json.loads(body)  # what the server reads is what the transcript records
-        shown = {k: v for k, v in headers.items() if k.lower() in RECORDED_REQUEST_HEADERS}
+        shown = {k: v for k, v in headers.items()
+                 if k.lower() in RECORDED_REQUEST_HEADERS or k.lower().startswith("mcp-param-")}
         self.transcript.add(self._clock, "c2s", wire,
                             http={"method": "POST", "path": path, "headers": shown})
         read_at = max(self._clock + self.latency_ms, self._ready_at)
         self._ready_at = read_at
         lower = {k.lower(): v for k, v in headers.items()}
+        if wire.get("method") == "initialize":
+            self._init = wire
+        elif wire.get("method") == "notifications/initialized":
+            self._initialized = wire
         response = self.endpoint.handle(HttpRequest("POST", path, lower, body))
         if response.exit:
             self._exited_at = read_at
             self._push(read_at + self.latency_ms, _Arrival(wire, None))
         elif not response.hold:
-            self._push(read_at + self.latency_ms, _Arrival(wire, response))
+            self._push(read_at + self.latency_ms,
+                       _Arrival(wire, response, session=lower.get("mcp-session-id"),
+                                renewed=renewed))
         if self._stream is not None:  # what the server said on the stream, in order
             for said in self.endpoint.take_events(self._stream):
                 self._push(read_at + self.latency_ms, _Arrival(wire, None, said))
@@ -225,6 +247,11 @@ class HttpMemoryLink:
                 continue
             reading = self._record(at, arrival)
             if wanted and reading.answer is not None:
+                if (not arrival.renewed and self._stream is None
+                        and self.client.session_lost(arrival.message, reading, arrival.session)):
+                    if self._renew(arrival.message, reading, deadline):
+                        continue  # the request again, in the new session; its answer comes
+                    return self._event(Reply(reading.answer))
                 if self._stream is None and self.client.wants_sse(arrival.message, reading):
                     self._clock = max(self._clock, at)
                     self._via.append(steps.sse_fallback(reading.status))
@@ -232,6 +259,35 @@ class HttpMemoryLink:
                         continue  # initialize again, on the stream; its answer comes there
                 return self._event(Reply(reading.answer))
         return None
+
+    def _renew(self, message: Message, reading: HttpReading, deadline: int) -> bool:
+        """The server answered 404 to a request in the session: it no longer knows it. Start
+        a new session, a new ``initialize`` without ``Mcp-Session-Id`` (and the
+        ``notifications/initialized`` after it), then send ``message`` again in it (2025-03-26
+        and later ``basic/transports.mdx`` §Session Management). False when no new session
+        opened: the client is left with the 404's error."""
+        init = self._init
+        if init is None:
+            return False
+        self._via.append(steps.session_lost(str(message.get("method")), reading.status))
+        self.transcript.note(self._clock, f"session {self.client.session_id} is gone "
+                             f"(HTTP {reading.status}): the client starts a new session, "
+                             "initialize again without Mcp-Session-Id", "http")
+        self.client.forget()
+        if not self._post(init):
+            return False
+        event = self._deliver_until(deadline, init["id"])
+        if event is not None:  # the steps taken on the way stay with the pending request
+            self._via = [*event.via]
+        if not isinstance(event, Reply) or event.error is not None \
+                or not isinstance(event.result, dict):
+            code = event.code if isinstance(event, Reply) else "none"
+            self._via.append(steps.session_refused(code))
+            return False
+        self._via.append(steps.session_renewed(event.result.get("protocolVersion")))
+        if self._initialized is not None:
+            self._post(self._initialized)
+        return self._post(message, renewed=True)
 
     def _event(self, event: Event) -> Event:
         """``event`` with the transport steps taken for it (``via``)."""

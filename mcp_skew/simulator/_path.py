@@ -34,6 +34,9 @@ __all__ = [
     "retry",
     "rule",
     "served_legacy",
+    "session_lost",
+    "session_refused",
+    "session_renewed",
     "sse_fallback",
     "sse_opened",
     "sse_refused",
@@ -58,6 +61,7 @@ StepKind = Literal[
     "no-answer",  # (a recorded log) the log ends with the request unanswered
     "rule",  # (over HTTP) the transport's rule read the probe's answer: fall back, or not
     "transport",  # (over HTTP) the HTTP+SSE transport of 2024-11-05: tried, opened, refused
+    "session",  # (over HTTP) the server forgot the session (404); the client started a new one
     "note",  # anything else, as text
 ]
 
@@ -240,3 +244,27 @@ def sse_refused(status: int) -> Step:
     """``http+sse: GET got HTTP 405, no SSE stream``: no HTTP+SSE server at the URL."""
     return Step(f"http+sse: GET got HTTP {status}, no SSE stream", "transport", code=status,
                 transport="http+sse")
+
+
+@_shared
+def session_lost(method: str, status: int = 404) -> Step:
+    """``http: HTTP 404 to tools/list in the session, start a new session``: the server no
+    longer knows the session (2025-03-26 and later ``basic/transports.mdx`` §Session
+    Management: the client MUST send a new initialize without a session id)."""
+    return Step(f"http: HTTP {status} to {method} in the session, start a new session",
+                "session", method=method, code=status, transport="http")
+
+
+@_shared
+def session_renewed(revision: object) -> Step:
+    """``http: new session, initialize 2025-11-25 accepted``: the new session is open, and
+    the request that found the old one gone is sent again in it."""
+    return Step(f"http: new session, initialize {revision} accepted", "session",
+                revision=_revision(revision), method="initialize", transport="http")
+
+
+@_shared
+def session_refused(code: object) -> Step:
+    """``http: new session refused, error -32600``: the new ``initialize`` failed."""
+    return Step(f"http: new session refused, error {code}", "session",
+                code=code if isinstance(code, int) else None, transport="http")

@@ -163,6 +163,9 @@ def _quirk(text: str, role: Role, kind: PeerKind, spec: str,
         raise UsageError(f"peer spec {spec!r}: quirk {name!r} needs a value ({name}=...)")
     if quirk.value == "ms" and not value.isdigit():
         raise UsageError(f"peer spec {spec!r}: quirk {name!r} takes milliseconds, not {value!r}")
+    if quirk.value == "count" and not (value.isdigit() and int(value) > 0):
+        raise UsageError(f"peer spec {spec!r}: quirk {name!r} takes a count of 1 or more, "
+                         f"not {value!r}")
     if quirk.value == "code" and not value.lstrip("-").isdigit():
         raise UsageError(f"peer spec {spec!r}: quirk {name!r} takes an error code, not {value!r}")
     if quirk.value == "revision" and value not in registry:

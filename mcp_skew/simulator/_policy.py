@@ -75,6 +75,10 @@ class ServerPolicy:
     http_presession: PresessionAnswer = "jsonrpc"
     #: every ``GET`` gets 405, even where the server would open an HTTP+SSE stream
     http_no_get: bool = False
+    #: the server forgets a session after this many requests in it (after ``initialize``): the
+    #: next request carrying its ``Mcp-Session-Id`` gets 404 (2025-03-26 and later
+    #: ``basic/transports.mdx`` §Session Management); None: sessions last until ``DELETE``
+    http_session_expiry: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,7 @@ class Quirk:
     role: Role
     summary: str
     seen_in: str
-    value: Literal["none", "revision", "ms", "code"] = "none"
+    value: Literal["none", "revision", "ms", "code", "count"] = "none"
     #: Peer kinds it makes sense for.
     kinds: tuple[str, ...] = ("legacy", "modern", "dual")
     #: The policy fields it sets (:mod:`._policy`): this is what the simulator reads.
@@ -168,6 +168,16 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "endpoint (the official Python SDK's streamable_http_app serves one MCP endpoint)",
            transports=("http",),
            effects=(E("http_no_get"),)),
+        _Q("session-expiry", "server",
+           "over HTTP, forgets a session after this many requests in it (after initialize): "
+           "the next request with its Mcp-Session-Id gets 404, and the client must start a new "
+           "session with a new initialize (2025-03-26 and later basic/transports.mdx §Session "
+           "Management); over stdio it does nothing",
+           "Streamable HTTP servers that keep sessions in memory with an idle timeout or an LRU "
+           "bound, or lose them on a restart or behind a load balancer (the official SDKs' "
+           "session managers answer an unknown Mcp-Session-Id with 404)",
+           value="count", kinds=("legacy", "dual"), transports=("http",),
+           effects=(E("http_session_expiry", convert=int),)),
         # -- Clients -------------------------------------------------------------------
         _Q("strict", "client",
            "fails a result that lacks a field its revision requires (resultType, ttlMs, "

@@ -139,6 +139,8 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
     for step in scenario.steps:
         index = obs.position()
         event = yield client.call(session, step.method, step.params)
+        if event is not None:  # what the transport did on the way (a new HTTP session)
+            session.path += event.via
         expected = _expected(step, profile)
         if not isinstance(event, Reply):
             got = "timeout" if isinstance(event, Timeout) else "server exited"

@@ -261,9 +261,30 @@ class SimServer:
         return Reaction(replies=[message])
 
 
+#: The header a revision with ``x-mcp-header`` (2026-07-28 ``streamable-http.mdx`` §Custom
+#: Headers from Tool Parameters) mirrors tool parameters in.
+PARAM_HEADER = "Mcp-Param-{Name}"
+#: tool -> (property, x-mcp-header name) the simulated server declares where it can
+PARAM_HEADERS: dict[str, tuple[tuple[str, str], ...]] = {"echo": (("text", "Text"),)}
+
+
+def param_headers(profile: Profile, tool: object) -> tuple[tuple[str, str], ...]:
+    """The (property, header name) pairs ``tool`` declares under ``profile``."""
+    if PARAM_HEADER not in profile.names("http_headers") or not isinstance(tool, str):
+        return ()
+    return PARAM_HEADERS.get(tool, ())
+
+
 def _tool(profile: Profile, tool: dict[str, Any]) -> dict[str, Any]:
     fields = profile.names("tool_fields")
-    return {k: v for k, v in tool.items() if k in fields}
+    out = {k: v for k, v in tool.items() if k in fields}
+    marked = param_headers(profile, tool["name"])
+    if marked and "inputSchema" in out:
+        props = {k: dict(v) for k, v in out["inputSchema"]["properties"].items()}
+        for prop, header in marked:
+            props[prop]["x-mcp-header"] = header
+        out["inputSchema"] = {**out["inputSchema"], "properties": props}
+    return out
 
 
 def _list_tools(profile: Profile, params: dict[str, Any]) -> dict[str, Any]:

@@ -379,6 +379,23 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             ),
         ),
         Change(
+            id="param-headers",
+            summary="a tool may mark input properties with x-mcp-header; over HTTP clients mirror "
+            "their values in Mcp-Param-{Name} headers on tools/call, and servers check them "
+            "(-32020 HeaderMismatch, HTTP 400)",
+            cite=C(REV, "basic/transports/streamable-http.mdx", "Custom Headers from Tool "
+                   "Parameters"),
+            impact=Impact.ADDITIVE,
+            add={"http_headers": ["Mcp-Param-{Name}"]},
+            steps=(
+                "Clients: on tools/call, send Mcp-Param-{Name} with the value of every inputSchema "
+                "property marked x-mcp-header (omitted when absent or null; Base64 sentinel when "
+                "unsafe); drop tools whose x-mcp-header is invalid.",
+                "Servers: check each Mcp-Param-{Name} against the body; a missing or mismatched "
+                "one is HTTP 400 with -32020.",
+            ),
+        ),
+        Change(
             id="protocol-version-header-required",
             summary="MCP-Protocol-Version is required on every POST and must equal the _meta "
             "version; when absent a server MAY assume 2025-03-26 only if it serves such clients",

@@ -11,7 +11,7 @@ import pytest
 from mcp_skew.simulator import QUIRKS, HttpEndpoint, HttpRequest, parse_peer, run
 
 M = "2026-07-28"
-HTTP_ONLY = ("not-initialized-32000", "empty-400", "no-get", "post-first")
+HTTP_ONLY = ("not-initialized-32000", "empty-400", "no-get", "post-first", "session-expiry")
 DISCOVER = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {
     "_meta": {"io.modelcontextprotocol/protocolVersion": M}}}).encode()
 PING = b'{"jsonrpc": "2.0", "id": 2, "method": "ping"}'
@@ -86,3 +86,24 @@ def test_over_stdio_post_first_changes_nothing() -> None:
     b = run(parse_peer("legacy:2024-11-05+post-first", "client"), server).to_dict()
     b["client"] = a["client"]
     assert a == b
+
+
+INIT = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-11-25", "capabilities": {},
+    "clientInfo": {"name": "t", "version": "1"}}}).encode()
+
+
+def test_session_expiry_forgets_the_session_after_n_requests() -> None:
+    """The request after the Nth in a session gets 404 (2025-03-26 and later
+    basic/transports.mdx §Session Management: the server MUST answer a request with a
+    terminated session's id with 404); initialize starts a new one."""
+    ep = endpoint("legacy:2025-11-25+session-expiry=2")
+    answer = ep.handle(HttpRequest("POST", "/mcp", {}, INIT))
+    sid = answer.headers["Mcp-Session-Id"]
+    in_session = {"mcp-session-id": sid}
+    for _ in range(2):
+        assert ep.handle(HttpRequest("POST", "/mcp", in_session, PING)).status == 200
+    lost = ep.handle(HttpRequest("POST", "/mcp", in_session, PING))
+    assert lost.status == 404 and lost.body["error"]["code"] == -32600
+    again = ep.handle(HttpRequest("POST", "/mcp", {}, INIT))
+    assert again.status == 200 and again.headers["Mcp-Session-Id"] != sid

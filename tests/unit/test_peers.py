@@ -84,7 +84,8 @@ def test_label_names_a_peer_in_tables() -> None:
 def test_every_quirk_parses_for_its_role_and_kinds() -> None:
     """Built from QUIRKS: each quirk is accepted on every kind it names."""
     revisions = {"legacy": LEGACY[-1], "modern": MODERN[-1], "dual": f"{MODERN[-1]},{LEGACY[-1]}"}
-    values = {"none": "", "ms": "=1500", "revision": f"={LEGACY[0]}", "code": "=-32602"}
+    values = {"none": "", "ms": "=1500", "revision": f"={LEGACY[0]}", "code": "=-32602",
+              "count": "=3"}
     for quirk in QUIRKS.values():
         for kind in quirk.kinds:
             peer = parse_peer(f"{kind}:{revisions[kind]}+{quirk.name}{values[quirk.value]}",

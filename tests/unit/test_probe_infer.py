@@ -64,6 +64,8 @@ def server_specs(draw: st.DrawFn) -> PeerSpec:
     for q in chosen:
         if q.value == "revision":
             texts.append(f"{q.name}={draw(st.sampled_from(LEGACY))}")
+        elif q.value == "count":
+            texts.append(f"{q.name}={draw(st.sampled_from([1, 2, 5]))}")
         elif q.value == "code":
             texts.append(f"{q.name}={draw(st.sampled_from([0, -32602, -32603]))}")
         else:

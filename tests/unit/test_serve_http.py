@@ -108,9 +108,10 @@ def test_mcp_name_must_mirror_the_tool_name_base64_or_not() -> None:
     msg = modern(2, "tools/call", {"name": "echo", "arguments": {"text": "x"}})
     with running("modern:2026-07-28") as (url, _):
         wrong = call(url, msg, modern_headers(msg, **{"Mcp-Name": "fail"}))
-        plain = call(url, msg, modern_headers(msg, **{"Mcp-Name": "echo"}))
+        plain = call(url, msg, modern_headers(msg, **{"Mcp-Name": "echo", "Mcp-Param-Text": "x"}))
         wrapped = "=?base64?" + base64.b64encode(b"echo").decode() + "?="
-        encoded = call(url, msg, modern_headers(msg, **{"Mcp-Name": wrapped}))
+        encoded = call(url, msg, modern_headers(msg, **{"Mcp-Name": wrapped,
+                                                         "Mcp-Param-Text": "x"}))
     assert (wrong.status, wrong.code) == (400, -32020)
     assert plain.status == encoded.status == 200
     assert decode_header_value(wrapped) == "echo"

@@ -128,6 +128,7 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
     "empty-400": (DUAL, "legacy:2025-11-25+empty-400"),
     "no-get": ("legacy:2024-11-05", "legacy:2025-11-25,2024-11-05+no-get"),
     "post-first": ("legacy:2024-11-05+post-first", "legacy:2025-11-25,2024-11-05+no-get"),
+    "session-expiry": ("legacy:2025-11-25", "legacy:2025-11-25+session-expiry=2"),
 }
 #: why a quirk has no example run
 NO_EXAMPLE = {
@@ -790,9 +791,38 @@ def test_post_first_posts_initialize_before_any_get() -> None:
                     ).session.path == ["initialize 2024-11-05", "accepted 2024-11-05"]
 
 
+
+@pins("session-expiry")
+def test_session_expiry_makes_the_client_start_a_new_session() -> None:
+    """404 to a request in a session: the client initializes again without a session id and
+    sends the request again (2025-03-26 and later basic/transports.mdx §Session Management)."""
+    record = over_http("legacy:2025-11-25", "legacy:2025-11-25+session-expiry=2", "default")
+    assert record.status == "ok" and all(s.ok for s in record.steps)
+    lost = [s for s in record.session.path if s.kind == "session"]
+    assert lost[:2] == ["http: HTTP 404 to tools/call in the session, start a new session",
+                        "http: new session, initialize 2025-11-25 accepted"]
+    assert lost[0].code == 404 and lost[1].revision == "2025-11-25"
+    inits = [e for e in record.transcript.entries
+             if e.dir == "c2s" and e.message.get("method") == "initialize"]
+    assert len(inits) == 1 + len(lost) // 2
+    assert all("Mcp-Session-Id" not in (e.http or {}).get("headers", {}) for e in inits)
+    # over stdio it does nothing
+    assert simulate("legacy:2025-11-25", "legacy:2025-11-25+session-expiry=2").session.path \
+        == ["initialize 2025-11-25", "accepted 2025-11-25"]
+
+
+@pins("session-expiry")
+def test_session_expiry_takes_a_count() -> None:
+    assert parse_peer("legacy:2025-11-25+session-expiry=3", "server"
+                      ).server_policy.http_session_expiry == 3
+    for bad in ("session-expiry", "session-expiry=0", "session-expiry=x"):
+        with pytest.raises(ValueError):
+            parse_peer(f"legacy:2025-11-25+{bad}", "server")
+
+
 # -- docs/quirks.md ---------------------------------------------------------------------------
 
-VALUE_NOTE = {"none": "", "revision": "=REV", "ms": "=MS", "code": "=CODE"}
+VALUE_NOTE = {"none": "", "revision": "=REV", "ms": "=MS", "code": "=CODE", "count": "=N"}
 
 
 def _example(quirk: str) -> list[str]:
