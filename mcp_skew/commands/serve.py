@@ -102,6 +102,6 @@ def _serve_http(args: argparse.Namespace, spec: Any, say: Any, log: LogWriter | 
     except KeyboardInterrupt:
         say("interrupted; stopping")
     finally:
-        server.stopping.set()
+        server.stop_streams()
         server.server_close()
     return server.exit_code

@@ -1,4 +1,5 @@
-"""A simulated server as a real MCP server over Streamable HTTP (POST, JSON responses).
+"""A simulated server as a real MCP server over Streamable HTTP (POST, JSON responses), and
+over the HTTP+SSE transport of 2024-11-05 where the server speaks that revision.
 
 Theory of operation
 -------------------
@@ -14,11 +15,18 @@ Here it is made safe across threads and given random session ids
 - a held request (a ``silent`` server) is kept open until the client gives up
   and disconnects;
 - a server that exits (``silent-exit`` on its next input) closes the
-  connection unanswered and stops the whole process.
+  connection unanswered and stops the whole process;
+- an HTTP+SSE stream (a ``GET`` to a server with 2024-11-05) is held open: the
+  endpoint opens it and decides every POST to ``/messages?session_id=…``; what the
+  stream's server says is moved, under the endpoint's lock, to the stream's queue,
+  and the GET's thread writes it as SSE ``message`` events until the client
+  disconnects or the server stops (it looks every 0.1 s, so it never blocks
+  shutdown).
 """
 
 from __future__ import annotations
 
+import queue
 import select
 import socket
 import threading
@@ -30,6 +38,7 @@ from ..errors import UsageError
 from ..simulator import PeerSpec
 from ..simulator import _http as core
 from ..simulator._http import HttpRequest, HttpResponse, decode_header_value, is_loopback
+from ..versions import Message
 from ._log import LogWriter
 from ._stdio import Say
 
@@ -57,18 +66,36 @@ def check_host(host: str, allow_remote: bool) -> None:
 
 
 class HttpEndpoint(core.HttpEndpoint):
-    """The simulator's endpoint, safe across threads, minting random session ids."""
+    """The simulator's endpoint, safe across threads, minting random session ids.
+
+    Each open HTTP+SSE stream has a queue: after every request, what the stream
+    servers said (:meth:`take_events`) goes to their queues, in order, under the lock.
+    """
 
     def __init__(self, spec: PeerSpec, *, say: Say, allow_remote: bool = False) -> None:
-        # HTTP+SSE needs a held-open GET that later POSTs write to: not served here yet, so
-        # GET stays 405 as for every Streamable HTTP server
         super().__init__(spec, say=say, allow_remote=allow_remote,
-                         session_ids=lambda: uuid.uuid4().hex, http_sse=False)
+                         session_ids=lambda: uuid.uuid4().hex)
         self._lock = threading.Lock()
+        self.queues: dict[str, queue.SimpleQueue[Message]] = {}
 
     def handle(self, request: HttpRequest) -> HttpResponse:
         with self._lock:
-            return super().handle(request)
+            response = super().handle(request)
+            for sid in self.streams:
+                said = self.take_events(sid)
+                box = self.queues.setdefault(sid, queue.SimpleQueue())
+                for message in said:
+                    box.put(message)
+            return response
+
+    def stream_queue(self, sid: str) -> queue.SimpleQueue[Message] | None:
+        with self._lock:
+            return self.queues.get(sid)
+
+    def close_stream(self, sid: str) -> None:
+        with self._lock:
+            self.queues.pop(sid, None)
+            super().close_stream(sid)
 
 
 # -- the socket side ------------------------------------------------------------------------
@@ -80,6 +107,15 @@ class _Server(ThreadingHTTPServer):
     say: Say
     stopping: threading.Event
     exit_code: int
+    open_streams: int  #: HTTP+SSE streams held open now
+    streams_changed: threading.Condition
+
+    def stop_streams(self, timeout: float = 2.0) -> None:
+        """Stop: held requests and HTTP+SSE streams end (each looks every 0.1 s); wait, at most
+        ``timeout`` seconds, for the streams to finish (their last log records included)."""
+        self.stopping.set()
+        with self.streams_changed:
+            self.streams_changed.wait_for(lambda: self.open_streams == 0, timeout)
 
 
 class _Server6(_Server):
@@ -111,6 +147,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._exit()
         elif response.hold:
             self._hold(request)
+        elif response.events:
+            self._stream(request, response)
         else:
             self._send(request, response)
 
@@ -152,6 +190,61 @@ class _Handler(BaseHTTPRequestHandler):
                     break
         self.close_connection = True
 
+    def _client_gone(self) -> bool:
+        try:
+            readable, _, _ = select.select([self.connection], [], [], 0)
+            return bool(readable) and not self.connection.recv(1, socket.MSG_PEEK)
+        except (OSError, ValueError):
+            return True
+
+    def _stream(self, request: HttpRequest, response: HttpResponse) -> None:
+        """An HTTP+SSE stream (2024-11-05): its opening events, then each message its server
+        says, until the client disconnects or the server stops. No length: the stream ends
+        when the connection closes."""
+        endpoint, log = self.server.endpoint, self.server.log
+        named = dict(response.events).get("endpoint", "")
+        sid = named.partition("session_id=")[2]
+        self.close_connection = True
+        with self.server.streams_changed:
+            self.server.open_streams += 1
+        try:
+            self.send_response(response.status)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Cache-Control", "no-cache")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(response.encoded())
+            self.wfile.flush()
+            if log:
+                log.event("http", f"{request.method} {request.path} -> HTTP "
+                          f"{response.status}, SSE stream; event endpoint: {named}",
+                          http={"method": request.method, "status": response.status,
+                                "sse_event": "endpoint"})
+            box = endpoint.stream_queue(sid)
+            while box is not None and not self.server.stopping.is_set():
+                try:
+                    said = box.get(timeout=0.1)
+                except queue.Empty:
+                    if self._client_gone():
+                        break
+                    continue
+                body = HttpResponse(200, said, stream=True).encoded()
+                self.wfile.write(body)
+                self.wfile.flush()
+                if log:
+                    log.line("s2c", body.decode().partition("data: ")[2].rstrip("\n"),
+                             http={"sse_event": "message", "stream": request.path})
+        except OSError:
+            pass  # the client went away mid-write
+        finally:
+            endpoint.close_stream(sid)
+            if log:
+                log.event("http", f"the HTTP+SSE stream ({request.method} {request.path}) "
+                          "is closed")
+            with self.server.streams_changed:
+                self.server.open_streams -= 1
+                self.server.streams_changed.notify_all()
+
     def _exit(self) -> None:
         server = self.server
         server.exit_code = 1
@@ -186,6 +279,8 @@ def make_http_server(endpoint: HttpEndpoint, host: str, port: int, *,
     server.say = endpoint.say
     server.stopping = threading.Event()
     server.exit_code = 0
+    server.open_streams = 0
+    server.streams_changed = threading.Condition()
     return server
 
 

@@ -147,7 +147,7 @@ def test_the_endpoint_itself() -> None:
     only.close_stream("mcp-skew-session-1")
     assert only.handle(HttpRequest("POST", "/messages?session_id=mcp-skew-session-1", {},
                                    ping)).status == 404
-    # serve --http does not serve HTTP+SSE: GET stays 405
+    # http_sse=False closes the old endpoint: GET stays 405
     served = HttpEndpoint(parse_peer("legacy:2024-11-05", "server"), http_sse=False)
     assert served.handle(HttpRequest("GET", "/mcp", {})).status == 405
 
