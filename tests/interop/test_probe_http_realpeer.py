@@ -9,14 +9,13 @@ reason, when the environment cannot be built.
 
 from __future__ import annotations
 
-import socket
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from _http_servers import free_port, serving
 
 from mcp_skew.peers import resolve_peer
 from mcp_skew.probe import ProbeOptions, Target, probe
@@ -31,41 +30,15 @@ SERVER = Path(__file__).resolve().parents[2] / "mcp_skew" / "realpeers" / "serve
 ALL = "2026-07-28,2025-11-25,2025-06-18,2025-03-26,2024-11-05"
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-    return port
-
-
 @pytest.fixture(scope="module")
 def url() -> Iterator[str]:
     try:
         env = ensure_python_env(("mcp==2.3.0",), base_python=sys.executable)
     except EnvironmentUnavailable as exc:
         pytest.skip(f"cannot build mcp==2.3.0: {exc}")
-    port = _free_port()
-    proc = subprocess.Popen([str(env.python), str(SERVER), "--http", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
-                    pytest.fail(f"the mcp 2.3.0 HTTP server did not start: {err[-2000:]}")
-                time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    port = free_port()
+    argv = [str(env.python), str(SERVER), "--http", str(port)]
+    yield from serving(argv, port, "the mcp 2.3.0 HTTP server")
 
 
 def test_the_http_simulator_predicts_the_real_streamable_http_server(url: str) -> None:

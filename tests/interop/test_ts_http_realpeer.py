@@ -12,13 +12,12 @@ when the environment cannot be built.
 from __future__ import annotations
 
 import shutil
-import socket
-import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from _http_servers import free_port, serving
 
 from mcp_skew.peers import resolve_peer
 from mcp_skew.probe import ProbeOptions, Target, probe
@@ -33,13 +32,6 @@ SERVER = Path(__file__).resolve().parents[2] / "mcp_skew" / "realpeers" / "serve
 PACKAGES = ("@modelcontextprotocol/sdk@1.32.2",)  # the drift checks' ts-sdk@1 install
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-    return port
-
-
 @pytest.fixture(scope="module")
 def url() -> Iterator[str]:
     node = shutil.which("node")
@@ -49,28 +41,9 @@ def url() -> Iterator[str]:
         env = ensure_npm_env(PACKAGES)
     except EnvironmentUnavailable as exc:
         pytest.skip(f"cannot build {PACKAGES[0]}: {exc}")
-    port = _free_port()
-    proc = subprocess.Popen([node, str(SERVER), str(env.node_modules), str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
-                    pytest.fail(f"the TypeScript SDK HTTP server did not start: {err[-2000:]}")
-                time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    port = free_port()
+    argv = [node, str(SERVER), str(env.node_modules), str(port)]
+    yield from serving(argv, port, "the TypeScript SDK HTTP server")
 
 
 def test_the_http_simulator_predicts_the_typescript_streamable_http_server(url: str) -> None:
