@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -139,7 +140,9 @@ def test_sigterm_is_passed_on_and_the_log_is_flushed_as_it_goes(tmp_path: Path,
     log = tmp_path / "wire.jsonl"
     cmd = [sys.executable, "-m", "mcp_skew", "record", "--log", str(log), "--",
            sys.executable, str(echo), "term"]
-    with subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE) as proc:
+    # its own process group, so a failing test can stop the proxy and its server together
+    with subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          start_new_session=True) as proc:
         try:
             assert proc.stdout
             assert readline(proc.stdout, TIMEOUT) == b"ready\n"
@@ -149,7 +152,8 @@ def test_sigterm_is_passed_on_and_the_log_is_flushed_as_it_goes(tmp_path: Path,
             assert readline(proc.stdout, TIMEOUT) == b"got TERM\n"
             assert proc.wait(TIMEOUT) == 0
         finally:
-            proc.kill()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
     entries, _ = read_log(log)
     assert any(e.event == "signal" and e.fields["signal"] == "SIGTERM" for e in entries)
 
