@@ -29,8 +29,9 @@ from pathlib import Path
 from typing import Any
 
 from ..simulator import Finding, PeerSpec, RunRecord, Session, Transcript, run
-from ..simulator._path import Step, served_legacy
+from ..simulator._path import Step
 from ..simulator._peers import with_quirks
+from ..simulator._run import mark_era_mismatch
 from ..versions import REGISTRY, Era
 from ..wire import JsonlRecorder, TransportError
 from ._clients import PROBER, builtin_clients
@@ -214,12 +215,7 @@ def _era_mismatch(runs: list[ClientRun], peer: InferredPeer) -> None:
         session = r.record.session
         if r.prober or session.status != "ok" or session.era is not Era.MODERN:
             continue
-        session.findings.append(Finding(
-            "era-mismatch", "error", "the server served a modern request under legacy rules",
-            None, "2026-07-28: basic/versioning.mdx §Compatibility Matrix"))
-        session.path.append(served_legacy())
-        session.fail("era mismatch: the legacy server ran the request under legacy rules "
-                     "(a modern-only client cannot detect this; probe with server/discover)")
+        mark_era_mismatch(session)
         r.outcome = "incompatible"
 
 

@@ -113,6 +113,7 @@ __all__ = [
     "is_priming",
     "modern_error_codes",
     "opens_http_sse",
+    "parse_body",
     "request_headers",
     "sse_messages",
     "synthesized_error",
@@ -744,7 +745,8 @@ def marked_params(answer: Any) -> dict[str, tuple[tuple[str, str], ...]]:
     return found
 
 
-def _parse(text: str) -> Any:
+def parse_body(text: str) -> Any:
+    """A body's JSON value, or the text itself when it is not JSON."""
     try:
         return json.loads(text)
     except ValueError:
@@ -762,7 +764,7 @@ def sse_messages(events: Iterable[SseEvent]) -> list[tuple[Any, str | None]]:
 
     An event with empty data carries no message (:func:`is_priming`).
     """
-    return [(_parse(e.data), e.id) for e in events if e.event == "message" and not is_priming(e)]
+    return [(parse_body(e.data), e.id) for e in events if e.event == "message" and not is_priming(e)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -851,7 +853,7 @@ class HttpClient:
             return HttpReading(status, parts, primed, answer if is_request else None)
         if status == 202 or (status < 300 and not text.strip()):
             return HttpReading(status)
-        parsed = _parse(text)
+        parsed = parse_body(text)
         if status >= 300 and not is_jsonrpc_error(parsed):
             if not is_request:
                 return HttpReading(status)

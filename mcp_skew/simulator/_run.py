@@ -27,7 +27,7 @@ from ._scenario import SCENARIOS, StepResult, play
 from ._server import SimServer
 from ._transport import Transport, rule_for
 
-__all__ = ["RUN_FORMAT", "RUN_FORMAT_VERSION", "RunRecord", "run"]
+__all__ = ["RUN_FORMAT", "RUN_FORMAT_VERSION", "RunRecord", "mark_era_mismatch", "run"]
 
 #: ``simulate --json`` prints one document of this format (:meth:`RunRecord.to_document`).
 RUN_FORMAT: Final = "mcp-skew-run"
@@ -106,6 +106,18 @@ def _lost(best: Profile, negotiated: Profile) -> tuple[str, ...]:
     return tuple(sorted(best.names("features") - negotiated.names("features")))
 
 
+def mark_era_mismatch(session: Session) -> None:
+    """Fail a modern session that a legacy server served under legacy rules (the spec's era
+    table says such a pair fails); the probe calls it when it infers a legacy-only server."""
+    session.findings.append(Finding(
+        "era-mismatch", "error",
+        "the server served a modern request under legacy rules", None,
+        "2026-07-28: basic/versioning.mdx §Compatibility Matrix"))
+    session.path.append(served_legacy())
+    session.fail("era mismatch: the legacy server ran the request under legacy rules "
+                 "(a modern-only client cannot detect this; probe with server/discover)")
+
+
 def run(client: PeerSpec, server: PeerSpec, scenario: str = "default", *,
         latency_ms: int = 5, request_timeout_ms: int = 10_000,
         transport: Transport = "stdio") -> RunRecord:
@@ -123,13 +135,7 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str = "default", *,
     session = sim.negotiate(link)
     served = link.server.served_eras
     if session.era is Era.MODERN and served and served[-1] is Era.LEGACY:
-        session.findings.append(Finding(
-            "era-mismatch", "error",
-            "the server served a modern request under legacy rules", None,
-            "2026-07-28: basic/versioning.mdx §Compatibility Matrix"))
-        session.path.append(served_legacy())
-        session.fail("era mismatch: the legacy server ran the request under legacy rules "
-                     "(a modern-only client cannot detect this; probe with server/discover)")
+        mark_era_mismatch(session)
     record = RunRecord(client, server, scenario, session, link.transcript, transport=transport)
     if session.status == "ok":
         record.steps, record.findings, record.t_first_useful_ms = play(plan, sim, link, session)

@@ -53,6 +53,7 @@ from ..simulator._http import (
     is_priming,
     modern_error_codes,
     opens_http_sse,
+    parse_body,
     request_headers,
     synthesized_error,
     wants_sse_fallback,
@@ -189,8 +190,8 @@ class HttpLink(RealLink):
         body = self._read_body(resp)
         if status == 202 or (status < 300 and not body.strip()):
             return  # accepted; in HTTP+SSE mode the answer comes on the stream
-        parsed = self._parse(body)
-        if status >= 300 and not self._is_jsonrpc_error(parsed):
+        parsed = parse_body(body)
+        if status >= 300 and not is_jsonrpc_error(parsed):
             self._note(f"HTTP {status} {reason} to id {msg_id}: {body[:200]!r}", "http",
                        http={"status": status})
             if is_request and self._fallback_to_sse(message, status, inbox):
@@ -219,17 +220,6 @@ class HttpLink(RealLink):
             return ""
         return data.decode("utf-8", errors="replace")
 
-    @staticmethod
-    def _parse(body: str) -> Any:
-        try:
-            return json.loads(body)
-        except ValueError:
-            return body
-
-    @staticmethod
-    def _is_jsonrpc_error(parsed: Any) -> bool:
-        return is_jsonrpc_error(parsed)
-
     def _learn(self, message: Any, answer: Any) -> None:
         """Remember the revision an initialize agreed on, for the version header."""
         if not (isinstance(message, dict) and message.get("method") == "initialize"):
@@ -255,7 +245,7 @@ class HttpLink(RealLink):
                     self._note(f"SSE priming event (id {event.id}, empty data): not a message",
                                "http")
                     continue
-                parsed = self._parse(event.data)
+                parsed = parse_body(event.data)
                 self._learn(message, parsed)
                 self._deliver(parsed, inbox)
                 if isinstance(parsed, dict) and parsed.get("id") == want_id and \
@@ -346,7 +336,7 @@ class HttpLink(RealLink):
                     self._note(f"HTTP+SSE endpoint: {self._post_url}")
                     found.set()
                 elif event.event == "message" and not is_priming(event):
-                    self._deliver(self._parse(event.data), inbox)
+                    self._deliver(parse_body(event.data), inbox)
 
     # -- lifecycle ----------------------------------------------------------------------
     def _drop_stream(self) -> None:

@@ -353,6 +353,12 @@ def test_every_change_is_cited(change: Change) -> None:
     assert change.summary.strip()
 
 
+def test_a_drafts_own_source_is_its_link() -> None:
+    """A draft or vendor revision cites its own text: the link is that text, not the MCP repo."""
+    assert Cite("2026-12-x", "https://example.com/draft#search").url() == "https://example.com/draft#search"
+    assert Cite("2026-07-28", "basic/index.mdx").url().endswith("/2026-07-28/basic/index.mdx")
+
+
 def test_every_deprecation_is_cited() -> None:
     for profile in BUILTIN:
         for name, deprecation in profile.deprecations.items():
