@@ -33,12 +33,12 @@ of every legacy revision, modern-only and dual-era clients, and every quirk.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from ..simulator import QUIRKS, PeerSpec, parse_peer
-from ..versions import BUILTIN, REGISTRY, Cite, Era, Profile, Registry, registry_for
+from ..simulator import QUIRKS, PeerSpec, Transport, parse_peer
+from ..versions import BUILTIN, REGISTRY, Cite, Era, Profile, Registry, Role, registry_for
 from ._illustrate import simulate
 
 __all__ = [
@@ -46,9 +46,11 @@ __all__ = [
     "BothEras",
     "Cell",
     "Item",
+    "Judge",
     "ProofRow",
     "both_eras",
     "builtin_clients",
+    "cell",
     "checklist",
     "client_set",
     "expected",
@@ -73,9 +75,9 @@ class Item:
 
 @dataclass(frozen=True, slots=True)
 class Cell:
-    """One client against one server."""
+    """One run: the row's peer against one column's peer."""
 
-    server: str
+    column: str  #: the column's peer spec
     expected: bool  #: whether the spec says this pair works (see :func:`expected`)
     works: bool  #: negotiated, and every scenario step answered as expected
     text: str
@@ -87,20 +89,34 @@ class Cell:
 
 @dataclass(frozen=True, slots=True)
 class ProofRow:
-    client: str
+    """One row of a proof: a client (server guide) or a server (client guide), on a transport."""
+
+    peer: str
     cells: tuple[Cell, ...]
+    transport: Transport = "stdio"
 
 
 @dataclass(frozen=True, slots=True)
 class BothEras:
-    """The checklist and its proof for one legacy-to-modern guide."""
+    """The checklist and its proof for one legacy-to-modern guide, for one role.
+
+    ``role`` is whose guide it is: a server guide's columns are servers and its rows
+    clients ("Serve both eras"); a client guide's columns are clients and its rows
+    servers ("Talk to both eras").
+    """
 
     checklist: tuple[Item, ...]
-    servers: tuple[tuple[str, str], ...]  #: (column label, peer spec)
-    dual: tuple[str, ...]  #: the specs of the dual-era servers
+    columns: tuple[tuple[str, str], ...]  #: (column label, peer spec)
+    dual: tuple[str, ...]  #: the specs of the dual-era columns
     rows: tuple[ProofRow, ...]
     scenario: str
     cites: tuple[Cite, ...]  #: where the expectations come from
+    role: Role = "server"
+    title: str = "Serve both eras"
+
+    @property
+    def row_role(self) -> Role:
+        return "client" if self.role == "server" else "server"
 
     @property
     def ok(self) -> bool:
@@ -256,9 +272,19 @@ def expected(client: PeerSpec, server: PeerSpec) -> tuple[bool, str]:
     return True, ""
 
 
-def _cell(client: str, server: str, registry: Registry) -> Cell:
-    record = simulate(client, server, SCENARIO, registry)
-    ok, why = expected(parse_peer(client, "client", registry), parse_peer(server, "server", registry))
+Judge = Callable[[PeerSpec, PeerSpec, Transport], tuple[bool, str]]
+
+
+def _expected_any(client: PeerSpec, server: PeerSpec, transport: Transport) -> tuple[bool, str]:
+    return expected(client, server)
+
+
+def cell(client: str, server: str, registry: Registry, *, column: str,
+         transport: Transport = "stdio", judge: Judge = _expected_any) -> Cell:
+    """Run ``client`` against ``server`` and judge the run against ``judge``'s expectation."""
+    record = simulate(client, server, SCENARIO, registry, transport)
+    ok, why = judge(parse_peer(client, "client", registry), parse_peer(server, "server", registry),
+                    transport)
     session = record.session
     works = session.status == "ok" and all(step.ok for step in record.steps)
     if works:
@@ -270,7 +296,7 @@ def _cell(client: str, server: str, registry: Registry) -> Cell:
         text = f"fails: {why}" if not ok else f"fails: {session.reason}"
     if works != ok:
         text = f"unexpected: {text}" + ("" if ok else f" despite {why}")
-    return Cell(server, ok, works, text)
+    return Cell(column, ok, works, text)
 
 
 def proof(
@@ -278,7 +304,7 @@ def proof(
 ) -> tuple[ProofRow, ...]:
     """Every client against every server (their revisions from ``registry``)."""
     return tuple(
-        ProofRow(client, tuple(_cell(client, spec, registry) for _, spec in servers))
+        ProofRow(client, tuple(cell(client, spec, registry, column=spec) for _, spec in servers))
         for client in clients
     )
 
@@ -290,7 +316,7 @@ def both_eras(source: Profile, target: Profile) -> BothEras | None:
     servers = proof_servers(source, target)
     return BothEras(
         checklist=checklist(source, target),
-        servers=servers,
+        columns=servers,
         dual=tuple(spec for _, spec in servers[2:]),
         rows=proof(servers, builtin_clients(), registry_for(source, target)),
         scenario=SCENARIO,

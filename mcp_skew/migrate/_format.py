@@ -319,40 +319,146 @@ def _lost_blocks(guide: Guide) -> list[Block]:
     ]
 
 
+_ERA_TEXT: Final[dict[Role, str]] = {
+    "server": "{src} clients cannot talk to a {dst}-only server, and {dst}-only clients cannot "
+              "talk to a {src}-only server (",
+    "client": "A {dst}-only client cannot talk to a {src}-only server, and a {src}-only client "
+              "cannot talk to a {dst}-only server (",
+}
+_ERA_GOAL: Final[dict[Role, str]] = {
+    "server": "). To keep the old clients while adding the new ones, run one dual-era server. "
+              "It must:",
+    "client": "). To keep the old servers while adding the new ones, make your client dual-era. "
+              "It must:",
+}
+_PROOF_TEXT: Final[dict[Role, str]] = {
+    "server": "Each server below against every client of the built-in set, scenario `{scenario}` "
+              "(list tools, call one, a tool error, an unknown tool, a missing resource, an "
+              "undeclared capability). A cell works when negotiation succeeds and every step gets "
+              "the answer its revision prescribes. Expected: a pair works exactly when client and "
+              "server share a revision, except that two peers that both speak the modern era but "
+              "share no modern revision fail: the server's -32022 tells the client it is modern, "
+              "and the client must not fall back to initialize (",
+    "client": "Each client below against every server of the built-in set, over stdio and over "
+              "Streamable HTTP (where silence is not an answer, and with the servers whose HTTP "
+              "answers differ), scenario `{scenario}`. A cell works when negotiation succeeds and "
+              "every step gets the answer its revision prescribes. Expected: a pair works exactly "
+              "when client and server share a revision (two modern-capable peers need a modern "
+              "one: -32022 keeps the client modern), except where a dual-era client must fall "
+              "back from a legacy server and does not do what the checklist says: a fallback "
+              "keyed to -32601 fails on any other answer, and a server that exits after the probe "
+              "needs a client that restarts it (",
+}
+
+
+def _verdict(both: BothEras) -> str:
+    cells = [cell for row in both.rows for cell in row.cells]
+    dual = [cell for cell in cells if cell.column in both.dual]
+    if not both.ok:
+        return (f"{sum(not c.as_expected for c in cells)} of {len(cells)} runs did not come out "
+                "as expected (marked unexpected above).")
+    other = "client" if both.role == "server" else "server"
+    return (f"All {len(cells)} runs came out as expected: the dual-era {both.role}s work with "
+            f"{sum(c.works for c in dual)} of {len(dual)} {other} pairings, every one the spec "
+            f"says they can serve; the single-era {both.role}s lose every {other} of the other "
+            "era.")
+
+
 def _both_eras_blocks(guide: Guide, both: BothEras) -> list[Block]:
-    src, dst = guide.source.revision, guide.target.revision
-    blocks: list[Block] = [
-        Heading(2, ("Serve both eras",)),
-        Para((f"{src} clients cannot talk to a {dst}-only server, and {dst}-only clients "
-              f"cannot talk to a {src}-only server (", _cite(both.cites[0]), "). To keep the old "
-              "clients while adding the new ones, run one dual-era server. It must:",)),
+    fill = {"src": guide.source.revision, "dst": guide.target.revision}
+    row_head = both.row_role + (", transport" if both.role == "client" else "")
+    rows = tuple(
+        ((f"`{row.peer}`" + (f" ({row.transport})" if both.role == "client" else ""),),
+         *((cell.text,) for cell in row.cells))
+        for row in both.rows
+    )
+    return [
+        Heading(2, (both.title,)),
+        Para((_ERA_TEXT[both.role].format(**fill), _cite(both.cites[0]),
+              _ERA_GOAL[both.role])),
         Bullets(tuple((Strong(item.title + "."), f" {item.text} (", *_cites(item.cites), ")")
                       for item in both.checklist), numbered=True),
         Heading(3, ("Proof from the simulator",)),
-        Para(("Each server below against every client of the built-in set, scenario "
-              f"`{both.scenario}` (list tools, call one, a tool error, an unknown tool, a "
-              "missing resource, an undeclared capability). A cell works when negotiation "
-              "succeeds and every step gets the answer its revision prescribes. Expected: a "
-              "pair works exactly when client and server share a revision, except that two "
-              "peers that both speak the modern era but share no modern revision fail: the "
-              "server's -32022 tells the client it is modern, and the client must not fall "
-              "back to initialize (", *_cites(both.cites), ").",)),
-        Bullets(tuple((f"{label}: `{spec}`",) for label, spec in both.servers)),
-        Table(("client", *(label for label, _ in both.servers)),
-              tuple(((f"`{row.client}`",), *((cell.text,) for cell in row.cells))
-                    for row in both.rows)),
+        Para((_PROOF_TEXT[both.role].format(scenario=both.scenario), *_cites(both.cites), ").")),
+        Bullets(tuple((f"{label}: `{spec}`",) for label, spec in both.columns)),
+        Table((row_head, *(label for label, _ in both.columns)), rows),
+        Para((_verdict(both),)),
     ]
-    cells = [cell for row in both.rows for cell in row.cells]
-    dual = [cell for cell in cells if cell.server in both.dual]
-    verdict = (
-        f"All {len(cells)} runs came out as expected: the dual-era servers work with "
-        f"{sum(c.works for c in dual)} of {len(dual)} client pairings, every one the spec says "
-        "they can serve; the single-era servers lose every client of the other era."
-        if both.ok else
-        f"{sum(not c.as_expected for c in cells)} of {len(cells)} runs did not come out as "
-        "expected (marked unexpected above)."
-    )
-    blocks.append(Para((verdict,)))
+
+
+# -- the summary ------------------------------------------------------------------------------
+
+#: Labels that say a change binds a role: the guide must give that role something to do.
+BINDING: Final = frozenset({
+    Label.MUST, Label.SHOULD, Label.BREAKS_OLD_CLIENTS, Label.BREAKS_OLD_SERVERS,
+    Label.REQUIRED_FOR_NEW_CLIENTS, Label.REQUIRED_FOR_NEW_SERVERS,
+})
+#: The order of the checklist: the first label of each change in this list places it.
+_URGENCY: Final = (
+    (Label.REQUIRED_FOR_NEW_CLIENTS, Label.REQUIRED_FOR_NEW_SERVERS),
+    (Label.MUST,),
+    (Label.BREAKS_OLD_CLIENTS, Label.BREAKS_OLD_SERVERS),
+    (Label.SHOULD,),
+)
+
+
+def _ids(items: Sequence[GuideChange]) -> str:
+    return ", ".join(f"`{c.id}`" for c in items)
+
+
+def _with(guide: Guide, role: Role, labels: tuple[Label, ...]) -> list[GuideChange]:
+    return [c for c in guide.changes if not c.cancelled
+            and set(labels) & set(c.severity[role].labels)]
+
+
+def _breaks(guide: Guide, role: Role) -> Inline:
+    src, dst = guide.source.revision, guide.target.revision
+    other = "clients" if role == "server" else "servers"
+    needed = _with(guide, role, _URGENCY[0])
+    old = _with(guide, role, _URGENCY[2])
+    must = _with(guide, role, (Label.MUST,))
+    parts: list[str] = []
+    if needed:
+        parts.append(f"a {role} still on {src} fails with {dst} {other} until it makes "
+                     f"{len(needed)} change{'s' if len(needed) != 1 else ''} ({_ids(needed)})")
+    if old:
+        parts.append(f"a {role} that follows {dst} fails with {other} still on {src} on "
+                     f"{len(old)} (keep the old behaviour for them: {_ids(old)})")
+    if must:
+        parts.append(f"the spec binds {role}s with MUST on {len(must)} (marked MUST below)")
+    text = "; ".join(parts) if parts else f"nothing on the way breaks {role}s"
+    return (Strong(f"{role.capitalize()}s"), f": {text}.")
+
+
+def _checklist(guide: Guide, role: Role) -> tuple[Inline, ...]:
+    items: list[Inline] = []
+    for both in guide.eras:
+        if both.role == role:
+            items += [(Strong(f"{both.title}: {item.title}."),) for item in both.checklist]
+    placed: set[str] = set()
+    for labels in _URGENCY:
+        for item in _with(guide, role, labels):
+            if item.id in placed:
+                continue
+            placed.add(item.id)
+            steps = item.steps[role]
+            more = f" (+{len(steps) - 1} more below)" if len(steps) > 1 else ""
+            items.append((f"`{item.id}` ({item.severity[role].labels[0].value}): "
+                          f"{steps[0]}{more}",))
+    return tuple(items)
+
+
+def _summary(guide: Guide) -> list[Block]:
+    """One screen: what breaks for whom, then each role's ordered checklist."""
+    blocks: list[Block] = [Heading(2, ("Summary",)),
+                           Bullets(tuple(_breaks(guide, role) for role in guide.roles))]
+    for role in guide.roles:
+        items = _checklist(guide, role)
+        if items:
+            blocks += [Heading(3, (f"Checklist for {role}s, in order",)),
+                       Bullets(items, numbered=True)]
+    blocks.append(Para(("The details of every change, with its citation, severity and every "
+                        "step, follow.",)))
     return blocks
 
 
@@ -361,9 +467,11 @@ def document(guide: Guide, *, note: bool = False) -> tuple[Block, ...]:
     blocks: list[Block] = [Comment(GENERATED_NOTE)] if note else []
     blocks += _intro(guide)
     if guide.changes:
+        blocks += _summary(guide)
+    for both in guide.eras:
+        blocks += _both_eras_blocks(guide, both)
+    if guide.changes:
         blocks += _reading(guide) + _glance(guide) + _details(guide) + _lost_blocks(guide)
-    if guide.both_eras is not None:
-        blocks += _both_eras_blocks(guide, guide.both_eras)
     return tuple(blocks)
 
 
@@ -531,6 +639,7 @@ def _lost_to_dict(lost: Lost) -> dict[str, Any]:
 
 
 def _both_to_dict(both: BothEras) -> dict[str, Any]:
+    column = both.role
     return {
         "checklist": [
             {"title": item.title, "text": item.text,
@@ -540,10 +649,10 @@ def _both_to_dict(both: BothEras) -> dict[str, Any]:
         "proof": {
             "scenario": both.scenario,
             "cites": [cite_to_dict(c) for c in both.cites],
-            "servers": [{"label": label, "spec": spec} for label, spec in both.servers],
+            f"{column}s": [{"label": label, "spec": spec} for label, spec in both.columns],
             "rows": [
-                {"client": row.client, "cells": [
-                    {"server": c.server, "expected": c.expected, "works": c.works,
+                {both.row_role: row.peer, "transport": row.transport, "cells": [
+                    {column: c.column, "expected": c.expected, "works": c.works,
                      "as_expected": c.as_expected, "text": c.text} for c in row.cells]}
                 for row in both.rows
             ],
@@ -563,6 +672,7 @@ def guide_to_dict(guide: Guide) -> dict[str, Any]:
         "changes": [_change_to_dict(c) for c in guide.changes],
         "lost": [_lost_to_dict(x) for x in guide.lost],
         "serve_both_eras": None if guide.both_eras is None else _both_to_dict(guide.both_eras),
+        "talk_to_both_eras": None if guide.talk_eras is None else _both_to_dict(guide.talk_eras),
     }
 
 

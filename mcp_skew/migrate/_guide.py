@@ -29,6 +29,7 @@ from ..versions import (
     Change,
     Cite,
     Deprecation,
+    Era,
     Impact,
     Profile,
     TableDelta,
@@ -37,7 +38,17 @@ from ..versions import (
 from ..versions._render import step_deltas
 from ._eras import BothEras, both_eras
 from ._illustrate import Shown, illustrate
-from ._severity import ROLES, Effects, Role, RoleSeverity, effects_of, net_deltas, role_severity
+from ._severity import (
+    ROLES,
+    Effects,
+    Label,
+    Role,
+    RoleSeverity,
+    effects_of,
+    net_deltas,
+    role_severity,
+)
+from ._talk import client_proof
 
 __all__ = [
     "CHOICES",
@@ -137,7 +148,13 @@ class Guide:
     direction: str  #: "upgrade", "downgrade", "sideways" or "same"
     changes: tuple[GuideChange, ...]
     lost: tuple[Lost, ...]
-    both_eras: BothEras | None
+    both_eras: BothEras | None  #: "Serve both eras", for servers
+    talk_eras: BothEras | None = None  #: "Talk to both eras", for clients
+
+    @property
+    def eras(self) -> tuple[BothEras, ...]:
+        """The both-eras sections of this guide, servers first."""
+        return tuple(b for b in (self.both_eras, self.talk_eras) if b is not None)
 
     @property
     def roles(self) -> tuple[Role, ...]:
@@ -224,9 +241,23 @@ def _undo_steps(deltas: tuple[TableDelta, ...], target: str) -> tuple[str, ...]:
 
 
 def _fallback_steps(change: Change, undo: bool, role: Role,
-                    deprecations: tuple[tuple[str, Deprecation], ...], target: str
-                    ) -> tuple[str, ...]:
+                    deprecations: tuple[tuple[str, Deprecation], ...], target: str, *,
+                    severity: RoleSeverity) -> tuple[str, ...]:
+    """What a guide says for a role the change gives no step for.
+
+    It never says "the change is on the other side" of a change that binds the
+    role: one with a stored MUST or SHOULD for it, or a breaking one whose
+    severity for the role names a side (a draft profile may carry no steps).
+    """
     impact = change.impact
+    binds = {Label.MUST, Label.SHOULD, Label.BREAKS_OLD_CLIENTS, Label.BREAKS_OLD_SERVERS,
+             Label.REQUIRED_FOR_NEW_CLIENTS, Label.REQUIRED_FOR_NEW_SERVERS}
+    if not undo and binds & set(severity.labels):
+        return (f"The profile gives no {role}-side steps, yet the change binds {role}s "
+                f"({severity.text}): follow its summary and citation.",)
+    if Label.NOT_BOUND in severity.labels:
+        other = "clients" if role == "server" else "servers"
+        return (f"No {role}-side steps: the rule binds {other} only.",)
     if impact is Impact.DEPRECATION and not undo and deprecations:
         return tuple(f"Plan to move off {name}: {dep.migration} (removal: {dep.removal})."
                      for name, dep in deprecations)
@@ -243,10 +274,10 @@ def _fallback_steps(change: Change, undo: bool, role: Role,
 
 
 def _role_steps(change: Change, role: Role, *, undo: bool, deltas: tuple[TableDelta, ...],
-                deprecations: tuple[tuple[str, Deprecation], ...], target: str
-                ) -> tuple[str, ...]:
+                deprecations: tuple[tuple[str, Deprecation], ...], target: str,
+                severity: RoleSeverity) -> tuple[str, ...]:
     steps = _undo_steps(deltas, target) if undo else steps_for(change, role)
-    return steps or _fallback_steps(change, undo, role, deprecations, target)
+    return steps or _fallback_steps(change, undo, role, deprecations, target, severity=severity)
 
 
 def _deprecations(change: Change) -> tuple[tuple[str, Deprecation], ...]:
@@ -287,8 +318,8 @@ def build_guide(source: Profile, target: Profile, role: RoleChoice = "both", *,
                 proof: bool = True) -> Guide:
     """The guide from ``source`` to ``target`` (either may be the older) for ``role``.
 
-    ``proof=False`` leaves out the serve-both-eras section (for callers that only
-    need the changes).
+    ``proof=False`` leaves out the both-eras sections (serve both eras for
+    servers, talk to both eras for clients), for callers that only need the changes.
     """
     roles = roles_of(role)
     items: list[GuideChange] = []
@@ -298,22 +329,24 @@ def build_guide(source: Profile, target: Profile, role: RoleChoice = "both", *,
         cancelled = bool(deltas) and not net
         effects = Effects() if cancelled else effects_of(change, step.undo, net, (source, target))
         deprecations = _deprecations(change)
+        severity = {
+            r: role_severity(r, change, undo=step.undo, effects=effects,
+                             deprecations=deprecations, source=source.revision,
+                             target=target.revision, cancelled=cancelled)
+            for r in roles
+        }
         items.append(GuideChange(
             change=change,
             undo=step.undo,
             deltas=deltas,
             effects=effects,
-            severity={
-                r: role_severity(r, change, undo=step.undo, effects=effects,
-                                 deprecations=deprecations, source=source.revision,
-                                 target=target.revision, cancelled=cancelled)
-                for r in roles
-            },
+            severity=severity,
             steps={
                 r: (f"Nothing to do: {source.revision} and {target.revision} agree here.",)
                 if cancelled else
                 _role_steps(change, r, undo=step.undo, deltas=deltas,
-                            deprecations=deprecations, target=target.revision)
+                            deprecations=deprecations, target=target.revision,
+                            severity=severity[r])
                 for r in roles
             },
             deprecations=deprecations,
@@ -329,4 +362,11 @@ def build_guide(source: Profile, target: Profile, role: RoleChoice = "both", *,
         changes=changes,
         lost=_lost(source, target, changes),
         both_eras=both_eras(source, target) if proof and "server" in roles else None,
+        talk_eras=_talk(source, target) if proof and "client" in roles else None,
     )
+
+
+def _talk(source: Profile, target: Profile) -> BothEras | None:
+    if source.era is not Era.LEGACY or target.era is not Era.MODERN:
+        return None
+    return client_proof(source, target)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final
 
-from ..simulator import Entry, RunRecord, parse_peer, run
+from ..simulator import Entry, RunRecord, Transport, parse_peer, run
 from ..simulator._trace import summary_line
 from ..versions import REGISTRY, Era, Profile, Registry, registry_for
 
@@ -90,10 +90,10 @@ class Shown:
 
 @lru_cache(maxsize=256)
 def simulate(client: str, server: str, scenario: str = "default",
-             registry: Registry = REGISTRY) -> RunRecord:
+             registry: Registry = REGISTRY, transport: Transport = "stdio") -> RunRecord:
     """One simulator run, cached (runs are deterministic; callers must not mutate it)."""
     return run(parse_peer(client, "client", registry), parse_peer(server, "server", registry),
-               scenario)
+               scenario, transport=transport)
 
 
 def _compact(value: Any, limit: int = 80) -> Any:

@@ -49,20 +49,22 @@ def _index(guides: list[Guide]) -> str:
         f"{guides[-1].target.revision if guides else 'the latest'}, for servers and clients. "
         "Each lists every change on the way with its rule id, citation, severity for each "
         "role and concrete steps, illustrates the breaking ones with simulator runs, and "
-        "(from the legacy era to the modern one) says how to serve both eras.",
+        "(from the legacy era to the modern one) says how to serve both eras and how to talk "
+        "to both eras, each with the simulator's proof. Each opens with a summary: what breaks "
+        "for whom, then the ordered checklist for each role.",
         "",
         "For any other pair, or one role, or JSON or HTML: "
         "`mcp-skew migrate FROM TO [--role server|client|both] [--format markdown|json|html]`.",
         f"Regenerate these pages with `{REGENERATE}`.",
         "",
-        "| guide | eras | changes | breaking | serve both eras |",
+        "| guide | eras | changes | breaking | both eras (servers, clients) |",
         "|---|---|---|---|---|",
     ]
     for guide in guides:
         src, dst = guide.source, guide.target
         link = f"[{src.revision} to {dst.revision}]({page_name(src, dst)})"
         eras = f"{src.era.value} to {dst.era.value}"
-        both = "yes" if guide.both_eras is not None else "-"
+        both = ", ".join(b.title.lower() for b in guide.eras) or "-"
         lines.append(f"| {link} | {eras} | {len(guide.changes)} | "
                      f"{len(guide.group(Impact.BREAKING))} | {both} |")
     return "\n".join(lines) + "\n"

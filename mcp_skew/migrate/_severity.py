@@ -54,6 +54,15 @@ semantics) keep their own label. A breaking change whose edits name no side
 a short table of rule ids with the reason; a third-party change missing from it
 is reported as breaking both sides.
 
+**Stored per role.** How strongly the spec binds each role is not in the edits (a
+new error code is additive to the tables, yet servers MUST send it), so a change
+may store it (:attr:`~mcp_skew.versions.Change.severity`: a level, MUST, SHOULD,
+MAY or none, and the spec's words). A MUST or SHOULD leads the role's labels,
+with the quoted rule; the derived labels follow (for a breaking change) or are
+replaced (for the others). A role the change stores as not bound, and that no
+derived rule names, reads *not on this side*. Stored levels apply to the
+upgrade only: on a downgrade TO does not have the rule.
+
 **Per role.** For a server author, old clients breaking reads *breaks old
 clients* ("once my server follows TO here, clients still on FROM fail: keep the
 old behaviour for them") and old servers breaking reads *required for new
@@ -69,7 +78,18 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from ..versions import Change, Deprecation, Direction, Impact, Kind, Method, Profile, Role, TableDelta
+from ..versions import (
+    Change,
+    Deprecation,
+    Direction,
+    Impact,
+    Kind,
+    Method,
+    Obligation,
+    Profile,
+    Role,
+    TableDelta,
+)
 
 __all__ = [
     "ROLES",
@@ -89,6 +109,8 @@ ROLES: Final[tuple[Role, ...]] = ("server", "client")
 class Label(enum.Enum):
     """A severity label, as a guide prints it."""
 
+    MUST = "MUST"  #: the spec binds the role with MUST / MUST NOT
+    SHOULD = "SHOULD"  #: the spec binds the role with SHOULD / SHOULD NOT
     BREAKS_OLD_CLIENTS = "breaks old clients"
     BREAKS_OLD_SERVERS = "breaks old servers"
     REQUIRED_FOR_NEW_CLIENTS = "required for new clients"
@@ -101,6 +123,7 @@ class Label(enum.Enum):
     UNDEPRECATED = "deprecation lifted"
     CLARIFICATION = "clarification"
     CANCELLED = "cancelled out"
+    NOT_BOUND = "not on this side"
 
 
 #: Breaking changes whose table edits cannot say which side breaks: the side that
@@ -215,9 +238,13 @@ def _methods(out: _Collector, delta: TableDelta, profiles: tuple[Profile, Profil
             if _sends(method, side):
                 new[side].append(name)
     if gone[Direction.C2S]:
-        out.add("clients", f"removes {', '.join(gone[Direction.C2S])} (sent by clients)")
+        names = ", ".join(gone[Direction.C2S])
+        out.add("clients", f"old clients send {names}, which new servers no longer have "
+                "(they answer it as an unknown method)")
     if gone[Direction.S2C]:
-        out.add("servers", f"removes {', '.join(gone[Direction.S2C])} (sent by servers)")
+        names = ", ".join(gone[Direction.S2C])
+        out.add("servers", f"old servers send {names}, which new clients no longer have (they "
+                "leave it unanswered or answer it as an unknown method)")
     if new[Direction.C2S]:
         out.add("servers", f"adds {', '.join(new[Direction.C2S])} (sent by clients without a "
                 "capability check)")
@@ -367,6 +394,24 @@ def _removal_windows(rows: Iterable[tuple[str, Deprecation]]) -> str:
     return f"removal: {'; '.join(windows)}" if windows else ""
 
 
+_STORED: Final = {Obligation.MUST: Label.MUST, Obligation.SHOULD: Label.SHOULD}
+
+
+def _stored(role: Role, change: Change, target: str) -> RoleSeverity | None:
+    """The stored MUST or SHOULD of ``role``, with the quoted rule and where it is written."""
+    binding = change.binding(role)
+    if binding is None or binding.level not in _STORED:
+        return None
+    cite = binding.cite or change.cite
+    note = f'{target} binds {role}s: "{binding.rule}" ({cite})'
+    return RoleSeverity((_STORED[binding.level],), (note,))
+
+
+def _not_bound(role: Role, change: Change) -> bool:
+    binding = change.binding(role)
+    return binding is not None and binding.level is Obligation.NONE
+
+
 def role_severity(
     role: Role,
     change: Change,
@@ -382,6 +427,30 @@ def role_severity(
     if cancelled:
         return RoleSeverity((Label.CANCELLED,), (f"another change on the way undoes its edits, "
                                                  f"so {source} and {target} agree here",))
+    derived = _derived(role, change, undo=undo, effects=effects, deprecations=deprecations,
+                       source=source, target=target)
+    stored = None if undo else _stored(role, change, target)
+    if stored is not None:
+        keep = derived if change.impact is Impact.BREAKING else RoleSeverity((), ())
+        return RoleSeverity(stored.labels + keep.labels, stored.notes + keep.notes,
+                            derived.detail)
+    if not undo and _not_bound(role, change) and change.impact is not Impact.BREAKING:
+        other = "clients" if role == "server" else "servers"
+        return RoleSeverity((Label.NOT_BOUND,), (f"the rule binds {other} only",))
+    return derived
+
+
+def _derived(
+    role: Role,
+    change: Change,
+    *,
+    undo: bool,
+    effects: Effects,
+    deprecations: tuple[tuple[str, Deprecation], ...],
+    source: str,
+    target: str,
+) -> RoleSeverity:
+    """The severity read off the impact and the edits (:func:`role_severity` without storage)."""
     impact = change.impact
     if impact is Impact.BREAKING:
         return _breaking(role, effects, source, target)

@@ -18,6 +18,7 @@ from ._plugins import (
     with_profile_files,
 )
 from ._profile import (
+    Binding,
     Change,
     Cite,
     Deprecation,
@@ -27,6 +28,7 @@ from ._profile import (
     Impact,
     Kind,
     Method,
+    Obligation,
     Profile,
     ProfileDefinitionError,
     create,
@@ -40,6 +42,7 @@ __all__ = [
     "LATEST",
     "REGISTRY",
     "REVISIONS",
+    "Binding",
     "Change",
     "Cite",
     "Deprecation",
@@ -50,6 +53,7 @@ __all__ = [
     "Kind",
     "Message",
     "Method",
+    "Obligation",
     "PeerKind",
     "Profile",
     "ProfileDefinitionError",

@@ -36,6 +36,7 @@ __all__ = [
     "SETTINGS",
     "SET_TABLES",
     "TABLES",
+    "Binding",
     "Change",
     "Cite",
     "Deprecation",
@@ -45,6 +46,7 @@ __all__ = [
     "Impact",
     "Kind",
     "Method",
+    "Obligation",
     "Profile",
     "ProfileDefinitionError",
     "create",
@@ -109,6 +111,29 @@ class Cite:
         if self.source.startswith(("docs/", "learn/")):
             return f"{base}/{self.source}"
         return f"{base}/docs/specification/{self.revision}/{self.source}"
+
+
+class Obligation(enum.Enum):
+    """How strongly the spec binds one role to a change (RFC 2119 keywords)."""
+
+    MUST = "MUST"  #: MUST, MUST NOT, REQUIRED: the role has to act, or it is not conformant
+    SHOULD = "SHOULD"  #: SHOULD, SHOULD NOT, RECOMMENDED
+    MAY = "MAY"  #: optional
+    NONE = "none"  #: the change does not bind this role
+
+
+@dataclass(frozen=True, slots=True)
+class Binding:
+    """What a change asks of one role: how strongly, and the spec's words for it.
+
+    ``rule`` is a short phrase quoted (or closely paraphrased) from the spec with
+    its RFC 2119 keyword, e.g. ``servers MUST implement this RPC``; ``cite`` is
+    where it is written when that is not the change's own citation.
+    """
+
+    level: Obligation
+    rule: str = ""
+    cite: Cite | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,7 +223,28 @@ class Change:
     replace: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     settings: Mapping[str, Any] = field(default_factory=dict)
     steps: tuple[str, ...] = ()  #: what to do about it, for the migration guide
+    #: How strongly the spec binds each role (``"server"``, ``"client"``), stored because
+    #: the table edits cannot say it (a new error code is "additive" to the tables, yet
+    #: servers MUST send it). A role absent here: the guide derives its severity from
+    #: the impact and the edits.
+    severity: Mapping[str, Binding] = field(default_factory=dict)
     revision: str = ""  #: filled in by ``evolve``
+
+    def __post_init__(self) -> None:
+        unknown = sorted(set(self.severity) - {"server", "client"})
+        if unknown:
+            raise ProfileDefinitionError(
+                f"change {self.id!r}: severity is per role (server, client), not {unknown}"
+            )
+        for role, binding in self.severity.items():
+            if binding.level is not Obligation.NONE and not binding.rule:
+                raise ProfileDefinitionError(
+                    f"change {self.id!r}: the {role} binding needs the rule it quotes"
+                )
+
+    def binding(self, role: str) -> Binding | None:
+        """The stored binding of ``role``, or None when the profile leaves it to derivation."""
+        return self.severity.get(role)
 
     def touches(self) -> tuple[str, ...]:
         """The tables and settings this change edits, sorted."""

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ._profile import (
     MAPPING_TABLES,
+    Binding,
     Change,
     Cite,
     Deprecation,
@@ -23,6 +24,7 @@ from ._profile import (
     Impact,
     Kind,
     Method,
+    Obligation,
 )
 
 __all__ = ["ProfileIn", "ValidationError", "changes", "first_error"]
@@ -59,6 +61,12 @@ class _DeprecationIn(_Strict):
     cite: _CiteIn
 
 
+class _BindingIn(_Strict):
+    level: Literal["MUST", "SHOULD", "MAY", "none"]
+    rule: str = ""  #: the spec's words, with their keyword
+    cite: _CiteIn | None = None
+
+
 class _ChangeIn(_Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9.+-]*$")
     summary: str
@@ -69,6 +77,7 @@ class _ChangeIn(_Strict):
     replace: dict[str, dict[str, Any]] = Field(default_factory=dict)
     settings: dict[str, Any] = Field(default_factory=dict)
     steps: list[str] = Field(default_factory=list)
+    severity: dict[Literal["server", "client"], _BindingIn] = Field(default_factory=dict)
 
 
 class ProfileIn(_Strict):
@@ -147,6 +156,9 @@ def _change(index: int, c: _ChangeIn) -> Change:
         replace={t: _rows(f"{field}.replace.{t}", t, rows) for t, rows in c.replace.items()},
         settings={k: _setting(f"{field}.settings", k, v) for k, v in c.settings.items()},
         steps=tuple(c.steps),
+        severity={role: Binding(Obligation(b.level), b.rule,
+                                None if b.cite is None else _cite(b.cite))
+                  for role, b in c.severity.items()},
     )
 
 

@@ -49,6 +49,7 @@ __all__ = [
     "GENERATED_NOTE",
     "REGENERATE",
     "Section",
+    "binds_text",
     "change_delta",
     "cite_to_dict",
     "delta_to_dict",
@@ -270,8 +271,20 @@ def _change_to_dict(change: Change) -> dict[str, Any]:
         "impact": change.impact.value,
         "cite": cite_to_dict(change.cite),
         "steps": list(change.steps),
+        "severity": {
+            role: {"level": b.level.value, "rule": b.rule,
+                   "cite": cite_to_dict(b.cite or change.cite)}
+            for role, b in sorted(change.severity.items())
+        },
         "edits": _edits_to_dict(change),
     }
+
+
+def binds_text(change: Change) -> str:
+    """How the change binds each role, as stored: ``servers MUST; clients SHOULD`` (or ``-``)."""
+    parts = [f"{role}s {b.level.value}" for role, b in sorted(change.severity.items(), reverse=True)
+             if b.level.value != "none"]
+    return "; ".join(parts) or "-"
 
 
 def profile_to_dict(profile: Profile) -> dict[str, Any]:
@@ -369,6 +382,8 @@ def _change_block(change: Change, undo: bool, deltas: tuple[TableDelta, ...]) ->
     block = [f"{change.id} [{tags}] ({change.revision})"]
     block += textwrap.wrap(change.summary, 96, initial_indent="    ", subsequent_indent="    ")
     block += [f"    see {change.cite}: {change.cite.url()}"]
+    if change.severity:
+        block += [f"    binds: {binds_text(change)}"]
     block += [f"    {d.name}: {_delta_text(d)}" for d in deltas]
     return [*block, ""]
 
@@ -394,6 +409,7 @@ def _changes_section(
             c.id,
             *((c.revision, _cell(undo)) if path else ()),
             c.impact.value,
+            binds_text(c),
             c.summary,
             f"[{c.cite}]({c.cite.url()})",
             _edits_text(deltas),
@@ -401,7 +417,7 @@ def _changes_section(
         for c, undo, deltas in items
     )
     where = ("revision", "undone") if path else ()
-    headers = ("rule id", *where, "impact", "summary", "citation", "edits")
+    headers = ("rule id", *where, "impact", "binds", "summary", "citation", "edits")
     return Section(title, headers, rows, lines, code=(0,))
 
 

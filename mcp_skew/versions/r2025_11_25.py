@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Final
 
 from . import r2025_06_18 as _previous
-from ._profile import Change, Deprecation, ErrorCode, Impact, Profile
+from ._profile import Binding, Change, Deprecation, ErrorCode, Impact, Obligation, Profile
 from ._profile import Cite as C
 from .r2024_11_05 import BOTH, NOTE, REQ, S2C
 
@@ -113,9 +113,16 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             impact=Impact.BEHAVIOUR,
             settings={"tool_input_errors": "tool execution error (isError)"},
             steps=(
-                "Return bad tool arguments as a CallToolResult with isError: true and a text "
-                "block the model can read.",
+                "Servers: return bad tool arguments (wrong format, out of range) as a "
+                "CallToolResult with isError: true and a text block the model can read; keep "
+                "-32602 for an unknown tool or a request that fails the CallToolRequest schema.",
+                "Clients: expect bad arguments to come back as a CallToolResult with isError: "
+                "true, not as -32602, and give its text to the model so it can correct the call.",
             ),
+            severity={
+                "client": Binding(Obligation.SHOULD, "Clients SHOULD provide tool execution "
+                                  "errors to language models to enable self-correction"),
+            },
         ),
         Change(
             id="json-schema-2020-12",

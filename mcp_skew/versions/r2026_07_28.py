@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Final
 
 from . import r2025_11_25 as _previous
-from ._profile import Change, Deprecation, Era, ErrorCode, Impact, Profile
+from ._profile import Binding, Change, Deprecation, Era, ErrorCode, Impact, Obligation, Profile
 from ._profile import Cite as C
 from .r2024_11_05 import C2S, NOTE, REQ, S2C
 
@@ -28,6 +28,25 @@ LOG_KEY = "io.modelcontextprotocol/logLevel"
 SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
 REMOVAL_WINDOW = "the first revision released on or after 2027-07-28"
 _DEPRECATED = C(REV, "deprecated.mdx")
+_CHANGELOG = C(REV, "changelog.mdx")
+_HTTP = "basic/transports/streamable-http.mdx"
+
+
+def _must(rule: str, cite: C | None = None) -> Binding:
+    """The role MUST (or MUST NOT) act: ``rule`` quotes the spec."""
+    return Binding(Obligation.MUST, rule, cite)
+
+
+def _should(rule: str, cite: C | None = None) -> Binding:
+    return Binding(Obligation.SHOULD, rule, cite)
+
+
+def _may(rule: str, cite: C | None = None) -> Binding:
+    return Binding(Obligation.MAY, rule, cite)
+
+
+#: The change does not bind this role (the other side acts).
+_NOT_BOUND: Final = Binding(Obligation.NONE)
 
 PROFILE: Final[Profile] = _previous.PROFILE.evolve(
     revision=REV,
@@ -58,6 +77,11 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 "Servers that keep legacy clients: keep answering initialize under legacy rules (a "
                 "dual-era server).",
             ),
+            severity={
+                "server": _must("a request missing any required field is malformed; the server "
+                                "MUST reject it with JSON-RPC error code -32602"),
+                "client": _must("fields marked as required MUST be included on every request"),
+            },
         ),
         Change(
             id="server-discover",
@@ -72,6 +96,11 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 "Clients: call server/discover first (RECOMMENDED on stdio) and pick a version "
                 "from supportedVersions, or send any request and handle -32022.",
             ),
+            severity={
+                "server": _must("servers MUST implement this RPC", C(REV, "changelog.mdx",
+                                                                    "Major changes, item 3")),
+                "client": _may("Clients MAY call it before any other request"),
+            },
         ),
         Change(
             id="unsupported-protocol-version-error",
@@ -92,6 +121,12 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 "Servers: answer an unknown version with -32022 listing data.supported.",
                 "Clients: on -32022, retry with a version from data.supported.",
             ),
+            severity={
+                "server": _must("it MUST respond with an UnsupportedProtocolVersionError listing "
+                                "the versions it does support"),
+                "client": _should("The client SHOULD select a mutually supported version from "
+                                  "the supported list and retry the request"),
+            },
         ),
         Change(
             id="missing-client-capability-error",
@@ -106,6 +141,20 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                     )
                 },
                 "modern_error_codes": ["MissingRequiredClientCapability"],
+            },
+            steps=(
+                "Servers: when a request needs a client capability its _meta "
+                "io.modelcontextprotocol/clientCapabilities does not declare, answer -32021 with "
+                "data.requiredCapabilities listing what is missing (HTTP 400); never rely on a "
+                "capability the request did not declare.",
+                "Clients: read -32021 as a modern server's answer (never a reason to fall back to "
+                "initialize): declare the capabilities in data.requiredCapabilities and retry, or "
+                "tell the user which are missing.",
+            ),
+            severity={
+                "server": _must("the server MUST return a MissingRequiredClientCapabilityError "
+                                "(-32021) whose data.requiredCapabilities lists the missing "
+                                "capabilities"),
             },
         ),
         Change(
@@ -139,6 +188,12 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 'Clients: read a missing resultType (an older server) as "complete" and reject '
                 "values you do not know.",
             ),
+            severity={
+                "server": _must("The result MUST include a resultType field"),
+                "client": _must('Clients MUST treat results from earlier-protocol servers that '
+                                'omit the field as "complete"',
+                                C(REV, "changelog.mdx", "Major changes, item 8")),
+            },
         ),
         Change(
             id="caching-hints",
@@ -160,6 +215,10 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 "Clients: read an absent ttlMs (an older server) as 0, i.e. stale; never cache "
                 "MRTR retries; drop a cached list when its list_changed notification arrives.",
             ),
+            severity={
+                "server": _must("ttlMs and cacheScope are required (CacheableResult)",
+                                C(REV, "schema.json#/$defs/CacheableResult")),
+            },
         ),
         Change(
             id="resource-not-found-32602",
@@ -181,6 +240,12 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 "and never with empty contents.",
                 "Clients: treat both -32602 and -32002 as 'not found'.",
             ),
+            severity={
+                "server": _must("If the requested resource does not exist, servers MUST return a "
+                                "JSON-RPC error with code -32602; Servers MUST NOT return an empty "
+                                "contents array"),
+                "client": _should("Clients SHOULD still accept -32002 from older servers"),
+            },
         ),
         # -- Methods removed or replaced ---------------------------------------
         Change(
@@ -192,8 +257,12 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             steps=(
                 "Clients: stop sending ping to 2026-07-28 servers; it is not a method there, so "
                 "it gets the unknown-method answer (-32601).",
+                "Clients: on a legacy connection keep answering the server's ping: a legacy server "
+                "MAY drop a connection whose ping goes unanswered.",
                 "Servers: no ping handler is needed for modern requests; keep it for legacy "
                 "connections.",
+                "Servers: stop sending ping to modern clients (a 2026-07-28 client answers no "
+                "requests); on a legacy connection you may still send it.",
             ),
         ),
         Change(
@@ -211,6 +280,11 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 "Clients: put the level in the _meta of each request whose logs you want, instead "
                 "of calling logging/setLevel.",
             ),
+            severity={
+                "server": _must("servers MUST NOT emit notifications/message for requests that "
+                                "did not include this field",
+                                C(REV, "changelog.mdx", "Major changes, item 5")),
+            },
         ),
         Change(
             id="subscriptions-listen",
@@ -239,6 +313,14 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 "notifications you want; end it by closing the stream (HTTP) or with "
                 "notifications/cancelled (stdio); listen again after a stdio reconnect.",
             ),
+            severity={
+                "server": _must("The server MUST send notifications/subscriptions/acknowledged as "
+                                "the first message; the server MUST NOT send notification types "
+                                "the client did not request"),
+                "client": _must("clients MUST use this field [subscriptionId] to correlate "
+                                "notifications; the client MUST re-send subscriptions/listen to "
+                                "re-establish its subscriptions"),
+            },
         ),
         Change(
             id="mrtr-input-requests",
@@ -259,6 +341,13 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 "request with a new JSON-RPC id, inputResponses under the same keys, and "
                 "requestState echoed exactly.",
             ),
+            severity={
+                "server": _must("Servers MUST NOT send InputRequiredResult responses on any other "
+                                "client requests; Servers MUST NOT send an inputRequests that the "
+                                "client has not declared support for"),
+                "client": _must("the client MUST echo back the exact value of that field "
+                                "[requestState] when retrying the original request"),
+            },
         ),
         Change(
             id="roots-list-changed-removed",
@@ -341,6 +430,22 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 "server_capabilities": ["extensions"],
                 "features": ["extensions"],
             },
+            steps=(
+                "Servers: name extensions with a prefixed id (io.modelcontextprotocol/tasks, "
+                "com.example/x); when a request's client capabilities do not declare an extension "
+                "you support, serve it with core behaviour or reject it with an error, never with "
+                "the extension's results.",
+                "Clients: declare the extensions you support in capabilities.extensions; when the "
+                "server's discover result does not declare one, use core behaviour only.",
+            ),
+            severity={
+                "server": _must("If one party supports an extension but the other does not, the "
+                                "supporting party MUST either revert to core protocol behavior or "
+                                "reject the request with an appropriate error"),
+                "client": _must("If one party supports an extension but the other does not, the "
+                                "supporting party MUST either revert to core protocol behavior or "
+                                "reject the request with an appropriate error"),
+            },
         ),
         # -- Transport -----------------------------------------------------------
         Change(
@@ -377,23 +482,66 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 "Servers: check these headers against the body; a missing, malformed or mismatched "
                 "one is HTTP 400 with -32020.",
             ),
+            severity={
+                "server": _must("Servers that process the request body MUST reject requests where "
+                                "the values specified in the headers do not match the "
+                                "corresponding values in the request body"),
+                "client": _must("These headers [Mcp-Method, Mcp-Name] are REQUIRED for "
+                                "compliance", C(REV, _HTTP, "Standard Request Headers")),
+            },
         ),
         Change(
             id="param-headers",
-            summary="a tool may mark input properties with x-mcp-header; over HTTP clients mirror "
-            "their values in Mcp-Param-{Name} headers on tools/call, and servers check them "
-            "(-32020 HeaderMismatch, HTTP 400)",
-            cite=C(REV, "basic/transports/streamable-http.mdx", "Custom Headers from Tool "
-                   "Parameters"),
+            summary="a tool may mark input properties with x-mcp-header (SEP-2243); over HTTP "
+            "clients mirror their values in Mcp-Param-{Name} headers on tools/call and drop "
+            "tools whose x-mcp-header is invalid, and servers check the headers (-32020 "
+            "HeaderMismatch, HTTP 400)",
+            cite=C(REV, _HTTP, "Custom Headers from Tool Parameters"),
             impact=Impact.ADDITIVE,
             add={"http_headers": ["Mcp-Param-{Name}"]},
             steps=(
-                "Clients: on tools/call, send Mcp-Param-{Name} with the value of every inputSchema "
-                "property marked x-mcp-header (omitted when absent or null; Base64 sentinel when "
-                "unsafe); drop tools whose x-mcp-header is invalid.",
-                "Servers: check each Mcp-Param-{Name} against the body; a missing or mismatched "
-                "one is HTTP 400 with -32020.",
+                "Clients: on tools/call over HTTP, send Mcp-Param-{Name} with the value of every "
+                "inputSchema property marked x-mcp-header (omitted when absent or null; Base64 "
+                "sentinel when unsafe).",
+                "Clients: over HTTP, leave out of your tools/list result every tool whose "
+                "x-mcp-header values break the constraints (empty, not a header token, not unique "
+                "case-insensitively, on a number or non-primitive, or not reachable through "
+                "properties alone), and log a warning naming the tool and the reason.",
+                "Servers: put x-mcp-header only on primitive properties reachable through "
+                "properties keys, with unique token names; check each Mcp-Param-{Name} against "
+                "the body, and answer a missing, invalid or mismatched one with HTTP 400 and "
+                "-32020.",
             ),
+            severity={
+                "server": _must("Servers MUST reject requests with a 400 Bad Request HTTP status "
+                                "and JSON-RPC error code -32020 (HeaderMismatch) if any "
+                                "validation fails", C(REV, _HTTP, "Server Behavior for Custom "
+                                                      "Headers")),
+                "client": _must("clients MUST support this feature; conforming clients MUST "
+                                "mirror the designated parameter values into HTTP headers; the "
+                                "client MUST exclude the invalid tool from the result of "
+                                "tools/list"),
+            },
+        ),
+        Change(
+            id="unknown-method-404",
+            summary="Over Streamable HTTP, a request for a method the server does not implement "
+            "gets 404 Not Found with a -32601 body; the body tells it apart from the 404 of a "
+            "legacy HTTP+SSE server",
+            cite=C(REV, _HTTP, "Protocol Version Header"),
+            impact=Impact.BEHAVIOUR,
+            steps=(
+                "Servers: over HTTP, answer a method you do not implement with 404 Not Found and "
+                "a JSON-RPC error -32601 in the body.",
+                "Clients: over HTTP, read a 404 whose body is a -32601 error as a modern server "
+                "that lacks the method (do not fall back to initialize or HTTP+SSE); only a 404 "
+                "without a recognised modern error body points to a legacy server.",
+            ),
+            severity={
+                "server": _must("If the server does not implement the requested RPC method, it "
+                                "MUST respond with 404 Not Found and a JSON-RPC error with code "
+                                "-32601"),
+            },
         ),
         Change(
             id="protocol-version-header-required",
@@ -408,6 +556,12 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 "Servers: answer a mismatch with 400 and -32020; reject a missing header with 400, "
                 "unless you also serve clients older than 2025-06-18 (then assume 2025-03-26).",
             ),
+            severity={
+                "server": _must("If the values do not match, the server MUST reject the request "
+                                "with 400 Bad Request and a HeaderMismatch JSON-RPC error"),
+                "client": _must("Every POST request to the MCP endpoint MUST include an "
+                                "MCP-Protocol-Version header"),
+            },
         ),
         Change(
             id="resumability-removed",
@@ -420,6 +574,10 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 "Clients: when a response stream breaks, reissue the request with a new id instead "
                 "of resuming it.",
             ),
+            severity={
+                "client": _must("clients MUST re-issue it as a new request with a new request ID",
+                                C(REV, "changelog.mdx", "Major changes, item 9")),
+            },
         ),
         Change(
             id="cancellation-by-disconnect",
@@ -441,10 +599,154 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             impact=Impact.BEHAVIOUR,
             steps=(
                 "Servers: any JSON Schema 2020-12 keyword may appear in inputSchema and "
-                "outputSchema, and structuredContent may be any JSON value.",
+                "outputSchema, and structuredContent may be any JSON value; never dereference a "
+                "network $ref when you validate arguments.",
                 "Clients: validate with a 2020-12 validator, accept structuredContent that is not "
                 "an object, and never dereference a remote $ref on your own.",
             ),
+            severity={
+                role: _must("Implementations MUST NOT automatically dereference $ref values that "
+                            "resolve to a network URI", C(REV, "basic/index.mdx", "$ref Resolution"))
+                for role in ("server", "client")
+            },
+        ),
+        # -- Messages, pagination, completion ----------------------------------------
+        Change(
+            id="request-id-not-outstanding",
+            summary="A request id must not match any request the sender has issued and not yet "
+            "had answered (was: never reused within the session); ids are never null",
+            cite=C(REV, "basic/index.mdx", "Requests"),
+            impact=Impact.BEHAVIOUR,
+            steps=(
+                "Clients: never send a request whose id matches one still awaiting its answer; a "
+                "retry (MRTR, or a request lost with a broken stream) is a new request with a new "
+                "id.",
+                "Servers: do not reject a request because its id was used before: without "
+                "sessions, an answered id may come back; key in-flight state (progress, "
+                "cancellation) by id only while that request is outstanding.",
+            ),
+            severity={
+                "client": _must("The request ID MUST NOT match the ID of any other request the "
+                                "sender has issued and not yet received a response for"),
+            },
+        ),
+        Change(
+            id="empty-cursor-not-end",
+            summary='An empty-string cursor is a valid cursor: a nextCursor of "" MUST NOT be '
+            "read as the end of the results",
+            cite=C(REV, "server/utilities/pagination.mdx", "Implementation Guidelines"),
+            impact=Impact.BEHAVIOUR,
+            steps=(
+                'Clients: keep paging while nextCursor is present, even when it is ""; stop only '
+                "when it is absent, and send the cursor back unchanged.",
+                "Servers: omit nextCursor on the last page; a cursor you hand out may be the empty "
+                "string, and you must accept it back.",
+            ),
+            severity={
+                "client": _must("an empty string is a valid cursor and thus MUST NOT be treated as "
+                                "the end of results"),
+            },
+        ),
+        Change(
+            id="completion-ref-uri-template",
+            summary="completion/complete: ref/resource names a resource URI or a URI template "
+            "(the schema's ResourceTemplateReference has typed uri as a uri-template since "
+            "2025-06-18; the 2026-07-28 page says so)",
+            cite=C(REV, "server/utilities/completion.mdx", "Reference Types"),
+            impact=Impact.CLARIFICATION,
+            steps=(
+                "Servers: accept a URI template in a ref/resource (for example file:///{path}) and "
+                "complete the argument it names.",
+                "Clients: to complete a resource template's variables, send its URI template as "
+                "ref/resource uri.",
+            ),
+        ),
+        Change(
+            id="initialize-error-names-versions",
+            summary="A server that supports only modern versions names the versions it supports "
+            "in any error it returns to initialize, on any transport: legacy clients cannot fall "
+            "forward, and this message may be all they can show",
+            cite=C(REV, "basic/versioning.mdx", "Backward Compatibility with Initialization-Based "
+                   "Versions"),
+            impact=Impact.BEHAVIOUR,
+            steps=(
+                "Servers that drop legacy clients: answer initialize with an error that names "
+                "your supported versions, e.g. -32022 with data.supported, or a message listing "
+                "them.",
+            ),
+            severity={
+                "server": _should("A server that supports only modern versions SHOULD name the "
+                                  "protocol versions it supports in any error it returns to an "
+                                  "initialize request"),
+                "client": _NOT_BOUND,
+            },
+        ),
+        # -- Authorization (HTTP) ----------------------------------------------------
+        Change(
+            id="authorization-iss-validation",
+            summary="Authorization servers SHOULD include iss in authorization responses "
+            "(RFC 9207); clients MUST validate a present iss against the recorded issuer before "
+            "redeeming the code",
+            cite=C(REV, "basic/authorization/index.mdx", "Authorization Response Validation"),
+            impact=Impact.BEHAVIOUR,
+            steps=(
+                "HTTP clients with authorization: record the issuer of the authorization server's "
+                "validated metadata before redirecting; on the response, compare a present iss "
+                "to it by simple string comparison (no normalisation), reject a response without "
+                "iss when the metadata sets authorization_response_iss_parameter_supported, and "
+                "only then redeem the code.",
+                "Servers with their own authorization server: include iss in authorization "
+                "responses (errors too) and set authorization_response_iss_parameter_supported "
+                "to true in its metadata.",
+            ),
+            severity={
+                "client": _must("MCP clients MUST validate a present iss against the recorded "
+                                "issuer before redeeming the authorization code",
+                                C(REV, "changelog.mdx", "Minor changes, item 7")),
+                "server": _should("Authorization servers SHOULD include the iss parameter in "
+                                  "authorization responses per RFC 9207",
+                                  C(REV, "changelog.mdx", "Minor changes, item 7")),
+            },
+        ),
+        Change(
+            id="dcr-application-type",
+            summary="Clients that register with Dynamic Client Registration specify an "
+            "appropriate application_type (native or web), so OpenID Connect servers do not "
+            "reject their redirect URIs",
+            cite=C(REV, "basic/authorization/client-registration.mdx",
+                   "Application Type and Redirect URI Constraints"),
+            impact=Impact.BEHAVIOUR,
+            steps=(
+                'HTTP clients with authorization: send application_type in Dynamic Client '
+                'Registration: "native" for desktop, mobile, CLI and localhost apps, "web" for '
+                "remote browser apps; show a registration refused for its redirect URIs as an "
+                "error.",
+            ),
+            severity={
+                "client": _must("MCP clients MUST specify an appropriate application_type during "
+                                "Dynamic Client Registration"),
+                "server": _NOT_BOUND,
+            },
+        ),
+        Change(
+            id="credentials-bound-to-issuer",
+            summary="Client credentials are bound to the authorization server that issued them: "
+            "keyed by its issuer, never reused with another, re-registered when it changes",
+            cite=C(REV, "basic/authorization/client-registration.mdx",
+                   "Authorization Server Binding"),
+            impact=Impact.BEHAVIOUR,
+            steps=(
+                "HTTP clients with authorization: store client credentials keyed by the issuer "
+                "identifier; when the protected resource metadata names another authorization "
+                "server, do not reuse them: register again.",
+            ),
+            severity={
+                "client": _must("clients MUST key persisted credentials by the issuer identifier, "
+                                "MUST NOT reuse them with a different authorization server, and "
+                                "MUST re-register when the authorization server changes",
+                                C(REV, "changelog.mdx", "Minor changes, item 9")),
+                "server": _NOT_BOUND,
+            },
         ),
         # -- Deprecations ---------------------------------------------------------
         Change(

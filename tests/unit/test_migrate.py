@@ -33,6 +33,7 @@ from mcp_skew.versions import (
     Cite,
     Era,
     Impact,
+    Obligation,
     changes_between,
     profile_for,
 )
@@ -118,14 +119,14 @@ def test_server_guide_has_the_checklist_and_its_proof(capsys: pytest.CaptureFixt
 def test_a_dual_era_server_works_with_every_client_it_can_serve(source: str) -> None:
     both = guide(source, LATEST, "server", proof=True).both_eras
     assert both is not None and both.ok
-    labels = [label for label, _ in both.servers]
+    labels = [label for label, _ in both.columns]
     for row in both.rows:
         cells = dict(zip(labels, row.cells, strict=True))
-        assert cells["dual, every revision"].works, row.client  # it shares a revision with all
+        assert cells["dual, every revision"].works, row.peer  # it shares a revision with all
         dual = cells[f"dual {LATEST} + {source}"]
-        assert dual.works == dual.expected, row.client
-        if parse_peer(row.client, "client").kind == "dual":
-            assert dual.works, row.client
+        assert dual.works == dual.expected, row.peer
+        if parse_peer(row.peer, "client").kind == "dual":
+            assert dual.works, row.peer
 
 
 def test_the_proof_covers_every_revision_era_kind_and_client_quirk() -> None:
@@ -279,14 +280,21 @@ def test_severity_of_known_changes() -> None:
     def labels(rule: str, role: str) -> set[str]:
         return {label.value for label in items[rule].severity[role].labels}  # type: ignore[index]
 
-    assert labels("server-discover", "server") == {"required for new clients"}
-    assert labels("server-discover", "client") == {"breaks old servers"}
-    assert labels("resource-not-found-32602", "server") == {"breaks old clients"}
-    assert labels("resource-not-found-32602", "client") == {"required for new servers"}
-    assert labels("handshake-removed", "server") == {"breaks old clients",
+    assert labels("server-discover", "server") == {"MUST", "required for new clients"}
+    assert labels("server-discover", "client") == {"breaks old servers"}  # clients MAY call it
+    assert labels("resource-not-found-32602", "server") == {"MUST", "breaks old clients"}
+    assert labels("resource-not-found-32602", "client") == {"SHOULD", "required for new servers"}
+    assert labels("handshake-removed", "server") == {"MUST", "breaks old clients",
                                                      "required for new clients"}
-    assert labels("caching-hints", "server") == {"required for new clients"}
-    assert labels("missing-client-capability-error", "server") == {"additive"}
+    assert labels("caching-hints", "server") == {"MUST", "required for new clients"}
+    assert labels("ping-removed", "server") == {"breaks old clients", "required for new clients"}
+    # stored per role: the tables call it additive, but servers MUST send -32021
+    assert labels("missing-client-capability-error", "server") == {"MUST"}
+    assert labels("missing-client-capability-error", "client") == {"additive"}
+    assert labels("extensions-capability", "server") == {"MUST"}
+    assert labels("extensions-capability", "client") == {"MUST"}
+    assert labels("result-type", "client") == {"MUST", "breaks old servers"}
+    assert labels("dcr-application-type", "server") == {"not on this side"}
     deprecated = items["roots-sampling-logging-deprecated"].severity["server"]
     assert deprecated.labels == (Label.DEPRECATED,)
     assert "removal: the first revision released on or after 2027-07-28" in deprecated.text
@@ -295,10 +303,15 @@ def test_severity_of_known_changes() -> None:
 def test_breaking_and_behaviour_changes_have_steps_for_each_role_they_concern() -> None:
     for profile in BUILTIN:
         for change in profile.changes:
-            if change.impact not in (Impact.BREAKING, Impact.BEHAVIOUR):
-                continue
             for role in ("server", "client"):
-                assert steps_for(change, role), (change.id, role)  # type: ignore[arg-type]
+                binding = change.binding(role)
+                if binding is not None and binding.level is Obligation.NONE:
+                    assert not steps_for(change, role), (change.id, role)  # type: ignore[arg-type]
+                    continue
+                bound = binding is not None and binding.level in (Obligation.MUST,
+                                                                  Obligation.SHOULD)
+                if bound or change.impact in (Impact.BREAKING, Impact.BEHAVIOUR):
+                    assert steps_for(change, role), (change.id, role)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(("step", "roles", "text"), [
@@ -434,10 +447,15 @@ def test_a_third_party_breaking_change_without_edits_breaks_both_sides() -> None
     assert both is not None and both.ok
     # a 2026-07-28 dual-era client and this server share only 2025-11-25: the -32022
     # answer to its probe keeps it modern, so the spec says it fails, and it does
-    cell = next(row for row in both.rows if row.client == "dual:2026-07-28,2025-11-25"
+    cell = next(row for row in both.rows if row.peer == "dual:2026-07-28,2025-11-25"
                 ).cells[2]
     assert (cell.expected, cell.works) == (False, False)
     assert "no common modern revision" in cell.text
+    # it has no steps, yet it binds both sides: the guide must not send either elsewhere
+    for role in ("server", "client"):
+        (step,) = item.steps[role]  # type: ignore[index]
+        assert "on the other side" not in step
+        assert f"binds {role}s" in step and "follow its summary and citation" in step
 
 
 # -- the generated pages --------------------------------------------------------------------------------
