@@ -14,8 +14,8 @@ the revision that made the era modern (``basic/transports/stdio.mdx`` and
 
 The proof (:func:`client_proof`) turns the server guide's table around: the
 columns are clients (FROM only, TO only and probing first, the dual-era client
-the checklist describes, and one that speaks every revision), plus one dual-era
-client that keys its fallback to -32601 (what the checklist forbids); the rows
+the checklist describes, and one that speaks every revision), plus the last of
+these keying its fallback to -32601 (what the checklist forbids); the rows
 are the matrix's built-in servers over stdio, then over Streamable HTTP with the
 servers whose HTTP answers differ (:data:`HTTP_SERVERS`). A cell is *as
 expected* when it works exactly where :func:`talk_expected` says the spec lets
@@ -125,7 +125,8 @@ def client_columns(source: Profile, target: Profile) -> tuple[tuple[str, str], .
         (f"{dst} only, probing first", f"modern:{dst}+discover"),
         (f"dual {dst} + {src}", f"dual:{dst},{src}+restart"),
         ("dual, every revision", f"dual:{revisions}+restart+post-first"),
-        ("dual, fallback on -32601 only", f"dual:{dst},{src}+fallback-32601"),
+        ("dual, every revision, fallback on -32601 only",
+         f"dual:{revisions}+restart+post-first+fallback-32601"),
     )
 
 

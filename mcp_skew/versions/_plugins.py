@@ -14,6 +14,13 @@ the built-in revision modules write theirs::
     cite = { revision = "2026-12-vendor", source = "https://example.com/spec" }
     add = { methods = { "vendor/search" = { kind = "request", direction = "client->server" } } }
 
+A change may also carry ``steps`` (for the migration guide; a step led by
+``Servers:`` or ``Clients:`` is for that side) and ``severity``: how strongly the
+spec binds each side, with the spec's words, e.g.
+``severity = { server = { level = "MUST", rule = "servers MUST answer x" } }``
+(levels ``MUST``, ``SHOULD``, ``MAY``, ``none``; a binding other than ``none``
+needs its ``rule``, and may name its own ``cite``).
+
 A request method a file adds is served by the simulated servers of its revision:
 they answer it with the row's ``answer`` table (default: an empty result), plus
 the fields the revision requires on every result.
