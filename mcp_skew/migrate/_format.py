@@ -128,6 +128,10 @@ _LABEL_MEANING: Final[dict[Role, tuple[tuple[Label, str], ...]]] = {
     ),
 }
 _OTHER_MEANINGS: Final = (
+    (Label.MUST, "{target} binds this side with MUST or MUST NOT (the rule is quoted): a peer "
+     "that skips the steps does not conform to {target}"),
+    (Label.SHOULD, "{target} recommends it (SHOULD): skip the steps only for a good reason"),
+    (Label.NOT_BOUND, "the rule binds the other side only"),
     (Label.BEHAVIOUR, "same names, different semantics: read the steps"),
     (Label.BEHAVIOUR_REVERTED, "{target} has the older semantics"),
     (Label.DEPRECATED, "still works; the removal window and the way off are given"),
@@ -434,7 +438,10 @@ def _checklist(guide: Guide, role: Role) -> tuple[Inline, ...]:
     items: list[Inline] = []
     for both in guide.eras:
         if both.role == role:
-            items += [(Strong(f"{both.title}: {item.title}."),) for item in both.checklist]
+            titles = "; ".join(item.title[:1].lower() + item.title[1:]
+                               for item in both.checklist)
+            items.append((Strong(f"{both.title}"), f" (the section below, with its proof): "
+                          f"{titles}.",))
     placed: set[str] = set()
     for labels in _URGENCY:
         for item in _with(guide, role, labels):

@@ -244,7 +244,8 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 "server": _must("If the requested resource does not exist, servers MUST return a "
                                 "JSON-RPC error with code -32602; Servers MUST NOT return an empty "
                                 "contents array"),
-                "client": _should("Clients SHOULD still accept -32002 from older servers"),
+                "client": _should("clients SHOULD also accept -32002 as a resource not found "
+                                  "error"),
             },
         ),
         # -- Methods removed or replaced ---------------------------------------
@@ -315,11 +316,12 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             ),
             severity={
                 "server": _must("The server MUST send notifications/subscriptions/acknowledged as "
-                                "the first message; the server MUST NOT send notification types "
-                                "the client did not request"),
-                "client": _must("clients MUST use this field [subscriptionId] to correlate "
-                                "notifications; the client MUST re-send subscriptions/listen to "
-                                "re-establish its subscriptions"),
+                                "the first message; The server MUST NOT send notification types "
+                                "the client has not explicitly requested"),
+                "client": _must("On stdio, clients MUST use this field [subscriptionId] to "
+                                "correlate notifications with their originating subscription; "
+                                "the client MUST re-send subscriptions/listen to re-establish "
+                                "its subscriptions"),
             },
         ),
         Change(

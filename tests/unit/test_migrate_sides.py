@@ -219,7 +219,7 @@ def test_each_guide_opens_with_what_breaks_then_the_checklist(
     summary = section(out, "Summary")
     assert f"- **{role.capitalize()}s**: a {role} still on 2025-11-25 fails with" in summary
     checklist = re.findall(r"^\d+\. (.*)$", summary, flags=re.MULTILINE)
-    assert checklist[0].startswith(f"**{title}: ")
+    assert checklist[0].startswith(f"**{title}** (the section below, with its proof): ")
     g = guide("2025-11-25", role)
     bound = {c.id for c in g.changes
              if {Label.MUST, Label.REQUIRED_FOR_NEW_CLIENTS, Label.REQUIRED_FOR_NEW_SERVERS}
