@@ -10,6 +10,7 @@ from functools import cache
 from html.parser import HTMLParser
 
 import pytest
+from _guides import blocks, section
 
 from mcp_skew.cli import main
 from mcp_skew.migrate import (
@@ -53,18 +54,6 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 @cache
 def guide(a: str, b: str, role: str = "both", proof: bool = False) -> Guide:
     return build_guide(profile_for(a), profile_for(b), role, proof=proof)  # type: ignore[arg-type]
-
-
-def blocks(markdown: str) -> dict[str, str]:
-    """Rule id -> the text of its ``### `id``` block."""
-    parts = re.split(r"^### `([^`]+)`.*$", markdown, flags=re.MULTILINE)
-    return {parts[i]: parts[i + 1].split("\n## ")[0] for i in range(1, len(parts), 2)}
-
-
-def section(markdown: str, title: str) -> str:
-    start = markdown.index(f"\n## {title}")
-    end = markdown.find("\n## ", start + 1)
-    return markdown[start:] if end == -1 else markdown[start:end]
 
 
 def glance_ids(markdown: str) -> list[str]:

@@ -3,11 +3,13 @@ the client's "Talk to both eras" with its simulator proof (issue 18)."""
 
 from __future__ import annotations
 
+import json
 import re
 from functools import cache
 from pathlib import Path
 
 import pytest
+from _guides import blocks, section
 
 from mcp_skew.cli import main
 from mcp_skew.migrate import Guide, Label, build_guide, steps_for
@@ -42,17 +44,6 @@ def guide_text(capsys: pytest.CaptureFixture[str], role: str, source: str = "202
 @cache
 def guide(source: str, role: str, proof: bool = False) -> Guide:
     return build_guide(profile_for(source), profile_for(LATEST), role, proof=proof)  # type: ignore[arg-type]
-
-
-def blocks(markdown: str) -> dict[str, str]:
-    parts = re.split(r"^### `([^`]+)`.*$", markdown, flags=re.MULTILINE)
-    return {parts[i]: parts[i + 1].split("\n## ")[0] for i in range(1, len(parts), 2)}
-
-
-def section(markdown: str, title: str) -> str:
-    start = markdown.index(f"\n## {title}")
-    end = markdown.find("\n## ", start + 1)
-    return markdown[start:] if end == -1 else markdown[start:end]
 
 
 def steps_of(block: str, role: str) -> str:
@@ -285,3 +276,19 @@ def test_the_talk_proof_judges_from_policies() -> None:
     assert not judge("2024-11-05", "legacy:2025-11-25,2024-11-05+no-get", "http")
     assert judge("legacy:2024-11-05+post-first", "legacy:2025-11-25,2024-11-05+no-get", "http")
     assert not judge(f"modern:{LATEST}", "2025-11-25")
+
+
+def test_the_client_guide_in_json_carries_the_talk_proof(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["migrate", "2025-11-25", LATEST, "--role", "client", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["serve_both_eras"] is None
+    talk = data["talk_to_both_eras"]
+    assert [item["title"] for item in talk["checklist"]] == [
+        item.title for item in client_checklist(profile_for("2025-11-25"), profile_for(LATEST))]
+    proof = talk["proof"]
+    assert proof["ok"] is True
+    assert {row["transport"] for row in proof["rows"]} == {"stdio", "http"}
+    assert len(proof["clients"]) == len(proof["rows"][0]["cells"])
+    assert all(cell["as_expected"] for row in proof["rows"] for cell in row["cells"])
