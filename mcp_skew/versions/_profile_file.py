@@ -40,6 +40,12 @@ class _CiteIn(_Strict):
     section: str = ""
 
 
+class _BindingIn(_Strict):
+    level: Literal["MUST", "SHOULD", "MAY", "none"]
+    rule: str = ""  #: the spec's words, with their keyword
+    cite: _CiteIn | None = None
+
+
 class _MethodIn(_Strict):
     kind: Literal["request", "notification"]
     direction: Literal["client->server", "server->client", "both"]
@@ -59,12 +65,6 @@ class _DeprecationIn(_Strict):
     removal: str
     migration: str
     cite: _CiteIn
-
-
-class _BindingIn(_Strict):
-    level: Literal["MUST", "SHOULD", "MAY", "none"]
-    rule: str = ""  #: the spec's words, with their keyword
-    cite: _CiteIn | None = None
 
 
 class _ChangeIn(_Strict):

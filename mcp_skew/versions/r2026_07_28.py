@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from typing import Final
 
+from . import _profile as _p
 from . import r2025_11_25 as _previous
-from ._profile import Binding, Change, Deprecation, Era, ErrorCode, Impact, Obligation, Profile
+from ._profile import Change, Deprecation, Era, ErrorCode, Impact, Profile
 from ._profile import Cite as C
 from .r2024_11_05 import C2S, NOTE, REQ, S2C
 
@@ -28,25 +29,24 @@ LOG_KEY = "io.modelcontextprotocol/logLevel"
 SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
 REMOVAL_WINDOW = "the first revision released on or after 2027-07-28"
 _DEPRECATED = C(REV, "deprecated.mdx")
-_CHANGELOG = C(REV, "changelog.mdx")
 _HTTP = "basic/transports/streamable-http.mdx"
 
 
-def _must(rule: str, cite: C | None = None) -> Binding:
+def _must(rule: str, cite: C | None = None) -> _p.Binding:
     """The role MUST (or MUST NOT) act: ``rule`` quotes the spec."""
-    return Binding(Obligation.MUST, rule, cite)
+    return _p.Binding(_p.Obligation.MUST, rule, cite)
 
 
-def _should(rule: str, cite: C | None = None) -> Binding:
-    return Binding(Obligation.SHOULD, rule, cite)
+def _should(rule: str, cite: C | None = None) -> _p.Binding:
+    return _p.Binding(_p.Obligation.SHOULD, rule, cite)
 
 
-def _may(rule: str, cite: C | None = None) -> Binding:
-    return Binding(Obligation.MAY, rule, cite)
+def _may(rule: str, cite: C | None = None) -> _p.Binding:
+    return _p.Binding(_p.Obligation.MAY, rule, cite)
 
 
 #: The change does not bind this role (the other side acts).
-_NOT_BOUND: Final = Binding(Obligation.NONE)
+_NOT_BOUND: Final = _p.Binding(_p.Obligation.NONE)
 
 PROFILE: Final[Profile] = _previous.PROFILE.evolve(
     revision=REV,
