@@ -494,7 +494,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
         ),
         Change(
             id="param-headers",
-            summary="a tool may mark input properties with x-mcp-header (SEP-2243); over HTTP "
+            summary="A tool may mark input properties with x-mcp-header (SEP-2243); over HTTP "
             "clients mirror their values in Mcp-Param-{Name} headers on tools/call and drop "
             "tools whose x-mcp-header is invalid, and servers check the headers (-32020 "
             "HeaderMismatch, HTTP 400)",
