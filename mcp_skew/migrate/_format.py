@@ -403,6 +403,7 @@ _URGENCY: Final = (
     (Label.MUST,),
     (Label.BREAKS_OLD_CLIENTS, Label.BREAKS_OLD_SERVERS),
     (Label.SHOULD,),
+    (Label.BEHAVIOUR,),
 )
 
 
@@ -434,6 +435,17 @@ def _breaks(guide: Guide, role: Role) -> Inline:
     return (Strong(f"{role.capitalize()}s"), f": {text}.")
 
 
+def _first_clause(step: str) -> str:
+    """A step up to its first "; " outside brackets: the checklist's one line."""
+    depth = 0
+    for i, char in enumerate(step):
+        depth += char in "([{"
+        depth -= char in ")]}"
+        if depth == 0 and step.startswith("; ", i):
+            return step[:i]
+    return step
+
+
 def _checklist(guide: Guide, role: Role) -> tuple[Inline, ...]:
     items: list[Inline] = []
     for both in guide.eras:
@@ -449,9 +461,10 @@ def _checklist(guide: Guide, role: Role) -> tuple[Inline, ...]:
                 continue
             placed.add(item.id)
             steps = item.steps[role]
-            more = f" (+{len(steps) - 1} more below)" if len(steps) > 1 else ""
+            first = _first_clause(steps[0])
+            tail = " (more in its section)" if len(steps) > 1 or first != steps[0] else ""
             items.append((f"`{item.id}` ({item.severity[role].labels[0].value}): "
-                          f"{steps[0]}{more}",))
+                          f"{first.rstrip('.')}.{tail}",))
     return tuple(items)
 
 

@@ -221,6 +221,9 @@ def test_each_guide_opens_with_what_breaks_then_the_checklist(
     first_other = next(i for i, line in enumerate(checklist) if "(required for new" not in line
                        and not line.startswith("**") and "(MUST)" not in line)
     assert all("(SHOULD)" not in line for line in checklist[:first_other])
+    # one line per change: its first step up to a "; " outside brackets
+    assert all(line.count("(") == line.count(")") for line in checklist)
+    assert any(line.startswith("`param-headers` (MUST): ") for line in checklist) or role == "server"
 
 
 # -- talk to both eras -----------------------------------------------------------------------------
