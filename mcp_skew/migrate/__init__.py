@@ -4,22 +4,26 @@ Public API: :func:`build_guide` (a :class:`Guide`: every change from one revisio
 to another, seen from a role), :func:`render` with :data:`FORMATS` (markdown,
 json, html), :func:`guide_to_dict`, the generated pages (:func:`pages`,
 :func:`write_pages`, :data:`REGENERATE`), the illustrations table
-(:data:`ILLUSTRATIONS`) and the serve-both-eras pieces (:func:`both_eras`,
-:func:`builtin_clients`).
+(:data:`ILLUSTRATIONS`), the serve-both-eras pieces (:func:`both_eras`,
+:func:`builtin_clients`) and the talk-to-both-eras ones (:func:`client_proof`,
+:func:`talk_expected`).
 
 Theory of operation
 -------------------
 Nothing in a guide is written by hand. The changes are
 :func:`~mcp_skew.versions.changes_between` of the two profiles, in that order
 (so a guide and ``mcp-skew diff`` list the same rule ids); each carries its
-summary, citation and steps from the profile. Severity for each role is derived
-from the change's impact and table edits (:mod:`._severity` explains the
-rules). Breaking changes with an entry in :data:`ILLUSTRATIONS` are shown twice,
-by simulator runs at FROM and at TO. A guide from the legacy era to the modern
-one ends with the serve-both-eras checklist and the simulator's proof
-(:mod:`._eras`).
+summary, citation and steps from the profile. Severity for each role is the
+change's stored binding (MUST, SHOULD, with the quoted rule) and what its impact
+and table edits say (:mod:`._severity` explains the rules). Breaking changes
+with an entry in :data:`ILLUSTRATIONS` are shown twice, by simulator runs at
+FROM and at TO. A guide opens with a summary: what breaks for whom, then each
+role's ordered checklist. A guide from the legacy era to the modern one carries,
+right after it, the serve-both-eras checklist for servers (:mod:`._eras`) and
+the talk-to-both-eras one for clients (:mod:`._talk`), each with the simulator's
+proof.
 
-Layers: ``_severity``, ``_illustrate`` and ``_eras`` feed ``_guide`` (data);
+Layers: ``_severity``, ``_illustrate``, ``_eras`` and ``_talk`` feed ``_guide`` (data);
 ``_format`` renders a guide; ``_pages`` writes ``docs/migrations``.
 """
 
@@ -31,6 +35,7 @@ from ._guide import CHOICES, Guide, GuideChange, RoleChoice, build_guide, steps_
 from ._illustrate import ILLUSTRATIONS, Illustration
 from ._pages import REGENERATE, guide_pairs, page_name, pages, write_pages
 from ._severity import ROLES, SIDES_WITHOUT_EDITS, Effects, Label, Role, RoleSeverity
+from ._talk import client_proof, talk_expected
 
 __all__ = [
     "CHOICES",
@@ -53,6 +58,7 @@ __all__ = [
     "build_guide",
     "builtin_clients",
     "checklist",
+    "client_proof",
     "client_set",
     "guide_pairs",
     "guide_to_dict",
@@ -63,5 +69,6 @@ __all__ = [
     "render_json",
     "render_markdown",
     "steps_for",
+    "talk_expected",
     "write_pages",
 ]
