@@ -189,6 +189,9 @@ def _step_role(step: str) -> tuple[frozenset[Role], str]:
     if len(words) > 6:
         return frozenset(ROLES), step
     head = words[1] if words[0] in ("http", "stdio") and len(words) > 1 else words[0]
+    if {"servers", "clients"} <= set(words) and words[1:2] == ["and"]:  # "Servers and clients:"
+        rest = match["rest"]
+        return frozenset(ROLES), (rest[:1].upper() + rest[1:] if len(words) == 3 else step)
     if head in ("server", "servers"):
         roles: frozenset[Role] = frozenset({"server"})
     elif head in ("client", "clients"):

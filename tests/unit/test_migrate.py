@@ -310,6 +310,8 @@ def test_breaking_and_behaviour_changes_have_steps_for_each_role_they_concern() 
      "HTTP clients with authorization: send z."),
     ("Servers that keep legacy clients: keep w.", {"server"},
      "Servers that keep legacy clients: keep w."),
+    ("Servers and clients: accept v.", {"server", "client"}, "Accept v."),
+    ("Clients and servers: accept v.", {"server", "client"}, "Accept v."),
     ("Declare `completions: {}` first.", {"server", "client"}, "Declare `completions: {}` first."),
     ("Clients of 2024-11-05 do not know the audio block: send it only to 2025-03-26+.",
      {"server", "client"},
