@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from . import _profile as _p
 from . import r2024_11_05 as _previous
 from ._profile import Change, Deprecation, Impact, Profile
 from ._profile import Cite as C
@@ -65,6 +66,11 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             add={"features": ["jsonrpc-batching"]},
             settings={"batching": True},
             steps=("Servers and clients: accept a JSON array of requests and answer with an array.",),
+            severity={
+                role: _p.Binding(_p.Obligation.MUST, "MCP implementations MAY support sending "
+                                 "JSON-RPC batches, but MUST support receiving JSON-RPC batches")
+                for role in ("server", "client")
+            },
         ),
         Change(
             id="tool-annotations",
