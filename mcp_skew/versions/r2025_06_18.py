@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from . import _profile as _p
 from . import r2025_03_26 as _previous
 from ._profile import Change, Impact, Profile
 from ._profile import Cite as C
@@ -44,7 +45,14 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             steps=(
                 "Servers: with an outputSchema, return structuredContent that conforms to it.",
                 "Servers: also return the serialised JSON as a text block for older clients.",
+                "Clients: validate structuredContent against the tool's outputSchema.",
             ),
+            severity={
+                "server": _p.Binding(_p.Obligation.MUST, "Servers MUST provide structured "
+                                     "results that conform to this schema"),
+                "client": _p.Binding(_p.Obligation.SHOULD, "Clients SHOULD validate structured "
+                                     "results against this schema"),
+            },
         ),
         Change(
             id="elicitation",
@@ -78,6 +86,14 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 "Clients: send `MCP-Protocol-Version: <negotiated>` on every HTTP request.",
                 "Servers: answer 400 to an invalid or unsupported header value.",
             ),
+            severity={
+                "client": _p.Binding(_p.Obligation.MUST, "the client MUST include the "
+                                     "MCP-Protocol-Version: <protocol-version> HTTP header on all "
+                                     "subsequent requests"),
+                "server": _p.Binding(_p.Obligation.MUST, "If the server receives a request with "
+                                     "an invalid or unsupported MCP-Protocol-Version, it MUST "
+                                     "respond with 400 Bad Request"),
+            },
         ),
         Change(
             id="meta-fields",
@@ -98,6 +114,18 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             summary="Respecting the negotiated version and capabilities goes from SHOULD to MUST",
             cite=C(REV, "changelog.mdx", "Other schema changes"),
             impact=Impact.CLARIFICATION,
+            steps=(
+                "Servers: use only the capabilities the client declared in initialize, and speak "
+                "only the negotiated revision.",
+                "Clients: use only the capabilities the server declared in its initialize result, "
+                "and speak only the negotiated revision.",
+            ),
+            severity={
+                role: _p.Binding(_p.Obligation.MUST, "Both parties MUST: Respect the negotiated "
+                                 "protocol version; Only use capabilities that were successfully "
+                                 "negotiated", C(REV, "basic/lifecycle.mdx", "Operation"))
+                for role in ("server", "client")
+            },
         ),
         Change(
             id="completion-context",
