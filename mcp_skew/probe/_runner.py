@@ -31,17 +31,18 @@ from typing import Any
 from ..simulator import Finding, PeerSpec, RunRecord, Session, Transcript, run
 from ..simulator._path import Step
 from ..simulator._peers import with_quirks
-from ..simulator._run import mark_era_mismatch
 from ..versions import REGISTRY, Era
 from ..wire import JsonlRecorder, TransportError
 from ._clients import PROBER, builtin_clients
-from ._exchanges import exchanges
-from ._findings import findings_for
+from ._compare import disagreement, shapes
+from ._exchanges import Exchange, exchanges
+from ._findings import culprit_finding, findings_for, server_findings
 from ._links import ProbeLink
 from ._peer import InferredPeer, RunView, gather, infer
 from ._schemas import SchemaCheck, find_schemas
 from ._steps import classify, run_client, run_prober_record, server_placeholder
 from ._target import ProbeOptions, Target
+from ._verdict import Culprit, era_findings, judge, settle
 
 __all__ = ["ClientRun", "ProbeOptions", "ProbeReport", "Target", "probe"]
 
@@ -62,6 +63,8 @@ class ClientRun:
     recorded: str | None = None
     predicted: dict[str, Any] | None = None
     first_message_ms: int | None = None  #: when the server first said anything
+    culprit: Culprit | None = None  #: the request in flight when the server exited or went quiet
+    shaped: Exchange | None = None  #: the legacy-shaped modern result that failed this client
 
     @property
     def name(self) -> str:
@@ -72,8 +75,17 @@ class ClientRun:
         out.update({"outcome": self.outcome, "elapsed_ms": self.elapsed_ms,
                     "prober": self.prober, "first_message_ms": self.first_message_ms,
                     "stderr": self.stderr[-4000:], "exits": self.exits,
-                    "predicted": self.predicted, "recorded": self.recorded})
+                    "predicted": self.predicted, "recorded": self.recorded,
+                    "culprit": self._culprit_dict()})
         return out
+
+    def _culprit_dict(self) -> dict[str, Any] | None:
+        c = self.culprit
+        if c is None:
+            return None
+        return {"method": c.exchange.method, "id": c.exchange.request.get("id"),
+                "index": c.exchange.index, "step": c.step, "how": c.how,
+                "silent_before": c.silent_before, "sentence": c.sentence()}
 
 
 @dataclass(slots=True)
@@ -87,6 +99,8 @@ class ProbeReport:
     jobs: int
     schemas: str
     startup: dict[str, Any] = field(default_factory=dict)
+    #: what the whole probe shows about the server (never part of a client's verdict)
+    server_findings: list[Finding] = field(default_factory=list)
 
     def clients_of(self, revision: str) -> list[ClientRun]:
         """The client(s) of one revision: the single-revision one, else any preferring it."""
@@ -185,9 +199,14 @@ def _run_one(index: int, spec: PeerSpec, target: Target, opts: ProbeOptions, *,
     link.startup_allowance_ms = allowance_ms
     if opened is not None:
         opened(link)
+    blamed: Culprit | None = None
+    shaped: Exchange | None = None
     try:
         record = (run_prober_record(link, target, opts) if prober
                   else run_client(spec, link, target, opts))
+        if not prober:  # the verdict, from this client's own transcript alone
+            shaped = judge(record)
+            blamed = settle(record)
     except Exception as exc:  # a bug must not lose the other runs or the transcript
         session = Session().fail(f"mcp-skew error: {exc!r}")
         record = RunRecord(spec, server_placeholder(target), "none", session, link.transcript)
@@ -198,7 +217,8 @@ def _run_one(index: int, spec: PeerSpec, target: Target, opts: ProbeOptions, *,
     run_ = ClientRun(index, record, prober, classify(record, link),
                      int((time.monotonic() - started) * 1000), link.stderr_tail,
                      list(link.exits), str(recorder.path) if recorder else None,
-                     first_message_ms=link.first_message_ms)
+                     first_message_ms=link.first_message_ms, culprit=blamed,
+                     shaped=shaped)
     if link.flooded:
         record.findings.append(Finding("output-flood", "error", f"the server flooded its "
                                        f"output: {link.flooded}", None,
@@ -207,18 +227,6 @@ def _run_one(index: int, spec: PeerSpec, target: Target, opts: ProbeOptions, *,
 
 
 # -- the whole probe ------------------------------------------------------------------------
-def _era_mismatch(runs: list[ClientRun], peer: InferredPeer) -> None:
-    """A modern session with a legacy-only server was served under legacy rules (as in run())."""
-    if peer.spec is None or peer.spec.kind != "legacy":
-        return
-    for r in runs:
-        session = r.record.session
-        if r.prober or session.status != "ok" or session.era is not Era.MODERN:
-            continue
-        mark_era_mismatch(session)
-        r.outcome = "incompatible"
-
-
 def _predict(runs: list[ClientRun], peer: InferredPeer, opts: ProbeOptions,
              target: Target) -> None:
     """What the simulator says each client does against the inferred peer, over the probe's
@@ -233,16 +241,19 @@ def _predict(runs: list[ClientRun], peer: InferredPeer, opts: ProbeOptions,
         if http and client.kind != "modern" and not client.has("post-first"):
             # the probe's HTTP link POSTs a 2024-11-05 initialize first (wire.http)
             client = with_quirks(client, ["post-first"], "client", client.name)
-        sim = run(client, peer.spec, "handshake", request_timeout_ms=opts.timeout_ms,
+        sim = run(client, peer.spec, "lists", request_timeout_ms=opts.timeout_ms,
                   transport="http" if http else "stdio")
-        real = r.record.session
+        judge(sim)  # the same judgement as the real run's
+        differs = disagreement(sim, r.record, peer.spec.notation)
         r.predicted = {"status": sim.status, "revision": sim.revision, "mark": sim.mark,
-                       "path": list(sim.session.path),
-                       "agrees": (sim.status, sim.revision) == (real.status, real.revision)}
+                       "path": list(sim.session.path), "answers": shapes(sim),
+                       "agrees": differs is None}
+        if differs is not None:
+            r.record.findings.append(differs)
 
 
 def _analyse(runs: list[ClientRun], target: Target, opts: ProbeOptions
-             ) -> tuple[InferredPeer, str]:
+             ) -> tuple[InferredPeer, str, list[Finding]]:
     views = [RunView(r.name, r.prober, r.record.transcript, exchanges(r.record.transcript))
              for r in runs]
     evidence = gather(views)
@@ -250,10 +261,16 @@ def _analyse(runs: list[ClientRun], target: Target, opts: ProbeOptions
     checker = SchemaCheck(schema_dir) if schema_dir else None
     for r, view in zip(runs, views, strict=True):
         r.record.findings += findings_for(view, evidence, checker)
+        blamed = culprit_finding(r.culprit, evidence)
+        if blamed is not None:
+            r.record.findings.append(blamed)
+        if r.shaped is not None:
+            era_findings(r.record, r.shaped, bool(evidence.modern))
     peer = infer(evidence, label=target.label())
-    _era_mismatch(runs, peer)
     _predict(runs, peer, opts, target)
-    return peer, schema_note
+    server = server_findings([r.culprit for r in runs if r.culprit], len(runs), evidence,
+                             peer.spec.kind if peer.spec else None)
+    return peer, schema_note, server
 
 
 def _calibrator(specs: list[PeerSpec]) -> int:
@@ -335,7 +352,7 @@ def probe(target: Target, opts: ProbeOptions | None = None,
         for future in as_completed(futures):
             finished(future.result())
     runs.sort(key=lambda r: r.index)
-    peer, schema_note = _analyse(runs, target, opts)
+    peer, schema_note, server = _analyse(runs, target, opts)
     elapsed = int((time.monotonic() - started) * 1000)
     say(f"done in {elapsed} ms: {peer.sentence}")
-    return ProbeReport(target, runs, peer, elapsed, opts.jobs, schema_note, startup)
+    return ProbeReport(target, runs, peer, elapsed, opts.jobs, schema_note, startup, server)
