@@ -57,7 +57,8 @@ def _by_occurrence(pairs: list[tuple[str, str]]) -> dict[tuple[str, int], str]:
     return out
 
 
-def disagreement(predicted: RunRecord, real: RunRecord, peer: str) -> Finding | None:
+def disagreement(predicted: RunRecord, real: RunRecord, peer: str, *,
+                 compare_status: bool = True) -> Finding | None:
     """The first difference between the simulated and the real run, as a finding with both
     answers; None when they agree on status, revision and every predicted answer."""
     got = _by_occurrence(shapes(real))
@@ -69,7 +70,8 @@ def disagreement(predicted: RunRecord, real: RunRecord, peer: str) -> Finding | 
         return Finding("simulation-disagrees", "info",
                        f"{method}{nth}: the simulator (against {peer}) predicted {shape}; the "
                        f"real server answered {real_shape}", None, _CITE)
-    if (predicted.status, predicted.revision) != (real.status, real.revision):
+    if compare_status and (predicted.status, predicted.revision) != (real.status,
+                                                                      real.revision):
         return Finding("simulation-disagrees", "info",
                        f"the simulator (against {peer}) predicted {predicted.status} "
                        f"{predicted.revision or '-'}; the real run: {real.status} "

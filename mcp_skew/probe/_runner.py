@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..simulator import Finding, PeerSpec, RunRecord, Session, Transcript, run
+from ..simulator import Finding, PeerSpec, RunRecord, Session, Transcript, parse_peer, run
 from ..simulator._path import Step
 from ..simulator._peers import with_quirks
 from ..versions import REGISTRY, Era
@@ -42,7 +42,7 @@ from ._peer import InferredPeer, RunView, gather, infer
 from ._schemas import SchemaCheck, find_schemas
 from ._steps import classify, run_client, run_prober_record, server_placeholder
 from ._target import ProbeOptions, Target
-from ._verdict import Culprit, era_findings, judge, settle
+from ._verdict import Culprit, culprit, era_findings, judge, settle, shaped_result
 
 __all__ = ["ClientRun", "ProbeOptions", "ProbeReport", "Target", "probe"]
 
@@ -101,12 +101,13 @@ class ProbeReport:
     startup: dict[str, Any] = field(default_factory=dict)
     #: what the whole probe shows about the server (never part of a client's verdict)
     server_findings: list[Finding] = field(default_factory=list)
+    required: tuple[str, ...] = ()  #: the ``--require`` revisions
 
     def clients_of(self, revision: str) -> list[ClientRun]:
-        """The client(s) of one revision: the single-revision one, else any preferring it."""
-        plain = [r for r in self.runs if not r.prober and not r.record.client.quirks]
-        single = [r for r in plain if r.record.client.revisions == (revision,)]
-        return single or [r for r in plain if r.record.client.revisions[0] == revision]
+        """The client of one revision: the quirk-free single-revision client (``legacy:R``,
+        ``modern:R``), whatever else ran (:func:`required_clients` adds it when missing)."""
+        return [r for r in self.runs if not r.prober and not r.record.client.quirks
+                and r.record.client.revisions == (revision,)]
 
     def works(self, revision: str) -> bool:
         runs = self.clients_of(revision)
@@ -146,7 +147,7 @@ class ProbeReport:
 
     def to_dict(self, *, transcript: bool = True) -> dict[str, Any]:
         codes: dict[str, int] = {}
-        for _, f in self.findings():
+        for f in [f for _, f in self.findings()] + self.server_findings:
             codes[f.code] = codes.get(f.code, 0) + 1
         clients = [r for r in self.runs if not r.prober]
         agree = [r for r in clients if r.predicted is not None and r.predicted["agrees"]]
@@ -159,6 +160,10 @@ class ProbeReport:
                         "ok": sum(r.record.status == "ok" for r in clients),
                         "findings": dict(sorted(codes.items())),
                         "simulation_agrees": f"{len(agree)}/{len(clients)}"},
+            "required": {rev: {"ok": not self.failures((rev,)),
+                               "clients": [r.name for r in self.clients_of(rev)],
+                               "failures": self.failures((rev,))} for rev in self.required},
+            "server_findings": [f.to_dict() for f in self.server_findings],
             "clients": [r.to_dict(transcript=transcript) for r in self.runs],
         }
 
@@ -204,9 +209,11 @@ def _run_one(index: int, spec: PeerSpec, target: Target, opts: ProbeOptions, *,
     try:
         record = (run_prober_record(link, target, opts) if prober
                   else run_client(spec, link, target, opts))
-        if not prober:  # the verdict, from this client's own transcript alone
-            shaped = judge(record)
-            blamed = settle(record)
+        if not prober:  # the verdict, from this client's own transcript alone (run_client
+            shaped = shaped_result(record)  # judged a legacy-shaped result: see _verdict)
+            blamed = None if shaped else settle(record)
+        else:  # the prober has no verdict to give, but its server may have died too
+            blamed = culprit(record)
     except Exception as exc:  # a bug must not lose the other runs or the transcript
         session = Session().fail(f"mcp-skew error: {exc!r}")
         record = RunRecord(spec, server_placeholder(target), "none", session, link.transcript)
@@ -214,7 +221,8 @@ def _run_one(index: int, spec: PeerSpec, target: Target, opts: ProbeOptions, *,
         link.close()
         if recorder is not None:
             recorder.close()
-    run_ = ClientRun(index, record, prober, classify(record, link),
+    outcome = "incompatible" if shaped is not None else classify(record, link)
+    run_ = ClientRun(index, record, prober, outcome,
                      int((time.monotonic() - started) * 1000), link.stderr_tail,
                      list(link.exits), str(recorder.path) if recorder else None,
                      first_message_ms=link.first_message_ms, culprit=blamed,
@@ -244,7 +252,9 @@ def _predict(runs: list[ClientRun], peer: InferredPeer, opts: ProbeOptions,
         sim = run(client, peer.spec, "lists", request_timeout_ms=opts.timeout_ms,
                   transport="http" if http else "stdio")
         judge(sim)  # the same judgement as the real run's
-        differs = disagreement(sim, r.record, peer.spec.notation)
+        # a crash in a checking step the prediction does not play is the culprit's finding
+        crashed = r.culprit is not None and r.culprit.step is not None
+        differs = disagreement(sim, r.record, peer.spec.notation, compare_status=not crashed)
         r.predicted = {"status": sim.status, "revision": sim.revision, "mark": sim.mark,
                        "path": list(sim.session.path), "answers": shapes(sim),
                        "agrees": differs is None}
@@ -305,6 +315,18 @@ def _allowance(cold_ms: int | None, jobs: int) -> int:
     return int(cold_ms * max(1.0, jobs / (os.cpu_count() or 1)))
 
 
+def required_clients(specs: list[PeerSpec], required: tuple[str, ...],
+                     registry: Any = REGISTRY) -> list[PeerSpec]:
+    """``specs`` plus, for each required revision without its client, ``legacy:R`` or
+    ``modern:R`` (by the revision's era), so ``--require`` judges the same client whatever
+    ``--client`` chose."""
+    out = list(specs)
+    for rev in required:
+        if not any(s.revisions == (rev,) and not s.quirks and s is not PROBER for s in out):
+            out.append(parse_peer(f"{registry.get(rev).era.value}:{rev}", "client", registry))
+    return out
+
+
 def probe(target: Target, opts: ProbeOptions | None = None,
           progress: Progress | None = None) -> ProbeReport:
     """Run every client against ``target``; the report card as data.
@@ -317,7 +339,8 @@ def probe(target: Target, opts: ProbeOptions | None = None,
     many servers this probe starts at once.
     """
     opts = opts or ProbeOptions()
-    specs = list(opts.clients or builtin_clients(opts.registry)) + ([PROBER] if opts.prober else [])
+    specs = required_clients(list(opts.clients or builtin_clients(opts.registry)), opts.required,
+                             opts.registry) + ([PROBER] if opts.prober else [])
     numbered = list(enumerate(specs, 1))
     lock = threading.Lock()
     say = progress or (lambda _text: None)
@@ -345,7 +368,9 @@ def probe(target: Target, opts: ProbeOptions | None = None,
             allowance = _allowance(cold, opts.jobs)
             startup = {"calibrated_with": first.name, "cold_start_ms": cold,
                        "allowance_ms": allowance}
-            say(f"cold start {cold} ms; startup allowance {allowance} ms")
+            say(f"cold start {cold} ms; startup allowance {allowance} ms" if cold is not None
+                else f"cold start unknown ({first.name}'s server said nothing); "
+                "no startup allowance")
         numbered.sort(key=lambda item: item[1] is not PROBER)  # the longest run first
         futures += [pool.submit(_run_one, i, spec, target, opts, allowance_ms=allowance)
                     for i, spec in numbered]
@@ -355,4 +380,5 @@ def probe(target: Target, opts: ProbeOptions | None = None,
     peer, schema_note, server = _analyse(runs, target, opts)
     elapsed = int((time.monotonic() - started) * 1000)
     say(f"done in {elapsed} ms: {peer.sentence}")
-    return ProbeReport(target, runs, peer, elapsed, opts.jobs, schema_note, startup, server)
+    return ProbeReport(target, runs, peer, elapsed, opts.jobs, schema_note, startup, server,
+                       opts.required)

@@ -35,7 +35,7 @@ from ..versions import REGISTRY, Era
 from ._exchanges import Exchange, exchanges, modern_version
 
 __all__ = ["STRICT_CLIENTS", "Culprit", "culprit", "era_findings", "judge", "legacy_shaped",
-           "settle"]
+           "settle", "shaped_result"]
 
 #: The real clients known to reject a legacy-shaped modern result (read in the package).
 STRICT_CLIENTS: Final = "the TypeScript v2 client (@modelcontextprotocol/client 2.4.0)"
@@ -70,10 +70,19 @@ def judge(record: RunRecord) -> Exchange | None:
         return None
     shaped = next((ex for ex in exchanges(record.transcript) if legacy_shaped(ex)), None)
     if shaped is not None:
-        session.path.append(Step(f"{shaped.method}: result without {_missing(shaped)}"))
+        session.path.append(Step(f"{shaped.method}: result without {_missing(shaped)}",
+                                 "served-legacy", method=shaped.method))
         session.fail(f"{shaped.method} got a result without {_missing(shaped)} (legacy-shaped): "
                      f"{STRICT_CLIENTS} rejects it")
     return shaped
+
+
+def shaped_result(record: RunRecord) -> Exchange | None:
+    """The legacy-shaped result :func:`judge` failed this run for, if it did."""
+    path = record.session.path
+    if record.session.status == "ok" or not path or path[-1].kind != "served-legacy":
+        return None
+    return next((ex for ex in exchanges(record.transcript) if legacy_shaped(ex)), None)
 
 
 def _missing(ex: Exchange) -> str:

@@ -234,7 +234,7 @@ def test_the_json_entries_have_the_simulate_fields_plus_outcome_and_findings() -
 
 def test_every_format_renders() -> None:
     report = probed("legacy:2025-06-18+unknown-32602")
-    assert set(FORMATS) == {"terminal", "json", "markdown", "junit"}
+    assert set(FORMATS) == {"terminal", "json", "markdown", "summary", "html", "junit"}
     terminal = render(report)
     assert "server: behaves like legacy:2025-06-18 with -32602 on unknown requests" in terminal
     assert "agrees with 10 of 10 real runs" in terminal
