@@ -157,7 +157,7 @@ def _modern(report: ProbeReport, base: str, target: str) -> Advice:
             f"Then the {len(required)} changes modern clients need", f"{ids}: each with its "
             "steps for servers in the guide.",
             _links(_section(page, f"`{required[0].id}` ({target})"), required[0].cite.url())))
-    return Advice(target, f"to serve {target} clients (the {modern.era.value} era)",
+    return Advice(target, f"to serve {target} clients",
                   tuple(items), f"mcp-skew migrate {base} {target} --role server", page,
                   _failing(report, target))
 
