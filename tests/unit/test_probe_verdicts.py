@@ -163,8 +163,10 @@ def test_one_client_is_one_client_and_no_cold_start_is_not_none(
 
 def test_a_server_that_exits_at_once_is_not_blamed_on_unknown_requests(
         capsys: pytest.CaptureFixture[str]) -> None:
-    code, doc, _ = _probe(capsys, "--", sys.executable, str(SERVERS / "exit_first_line.py"))
+    code, doc, err = _probe(capsys, "--", sys.executable, str(SERVERS / "exit_first_line.py"))
     assert code == 0
+    assert "cold start unknown (legacy:2025-11-25's server said nothing); no startup allowance" \
+        in err and "None" not in err
     codes = [f["code"] for c in doc["clients"] for f in c["findings"]]
     assert "crash-on-unknown" not in codes and "silent-on-unknown" not in codes
     (server,) = doc["server_findings"]
@@ -205,3 +207,30 @@ def test_summary_and_html(capsys: pytest.CaptureFixture[str]) -> None:
     assert "<script" not in page and 'src="' not in page and "<link" not in page
     assert "<h2>What to change</h2>" in page and "tools/list got a result without" in page
     assert '&quot;jsonrpc&quot;' in page  # transcripts are escaped
+
+
+def test_a_server_that_stops_answering_is_blamed_on_the_request_in_flight() -> None:
+    from mcp_skew.probe._exchanges import exchanges
+    from mcp_skew.probe._findings import culprit_finding
+    from mcp_skew.probe._peer import RunView, gather
+    from mcp_skew.probe._verdict import settle
+    from mcp_skew.simulator import PeerSpec, RunRecord, Session, Transcript, parse_peer
+    from mcp_skew.versions import Era
+
+    t = Transcript()
+    t.add(0, "c2s", {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                     "params": {"protocolVersion": "2025-06-18"}})
+    t.add(5, "s2c", {"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": "2025-06-18"}})
+    t.add(6, "c2s", {"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+    t.note(5006, "no answer to id 2 within 5000 ms")
+    session = Session().accept("2025-06-18", Era.LEGACY)
+    record = RunRecord(parse_peer("legacy:2025-06-18", "client"),
+                       PeerSpec(kind="legacy", revisions=()), "lists", session, t)
+    blamed = settle(record)
+    assert blamed is not None and blamed.how == "stopped answering"
+    assert record.session.status == "failed"
+    assert record.session.reason == "the server stopped answering on tools/list (id 2)"
+    ev = gather([RunView("c", False, t, exchanges(t))])
+    finding = culprit_finding(blamed, ev)
+    assert finding is not None and finding.code == "stopped-answering" and finding.index == 2
+    assert finding.cite == "2025-06-18: basic/index.mdx §Responses; JSON-RPC 2.0 §5"
