@@ -29,6 +29,9 @@ def _e(text: object) -> str:
 
 
 def _link(url: str) -> str:
+    """A spec page as a link; a page of mcp-skew's own docs as its path."""
+    if not url.startswith("https://"):
+        return f"<code>{_e(url)}</code>"
     return f'<a href="{_e(url)}">{_e(url)}</a>'
 
 

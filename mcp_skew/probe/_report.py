@@ -180,13 +180,19 @@ def _advice_markdown(report: ProbeReport) -> list[str]:
             out += [f"Failing now: {', '.join(f'`{c}`' for c in group.failing)}.", ""]
         if group.command:
             out += [f"The guide: `{group.command}`"
-                    + (f" ([{group.guide}]({group.guide}))" if group.guide else "") + ".", ""]
+                    + (f" (`{group.guide}` in mcp-skew)" if group.guide else "") + ".", ""]
         for n, item in enumerate(group.items, 1):
-            links = ", ".join(f"[{_label(x)}]({x})" for x in item.links)
+            links = ", ".join(_md_link(x) for x in item.links)
             out.append(f"{n}. **{item.title}**: {item.text}" + (f" ({links})" if links else ""))
             if item.now:
                 out.append(f"   Now: {item.now}.")
     return out
+
+
+def _md_link(link: str) -> str:
+    """A spec page as a link; a page of mcp-skew's own docs as its path (a card is read
+    where mcp-skew's repository is not: a CI job summary)."""
+    return f"[{_label(link)}]({link})" if link.startswith("https://") else f"`{link}`"
 
 
 def _label(link: str) -> str:
@@ -232,7 +238,7 @@ def render_summary(report: ProbeReport) -> str:
             rows.append([rev, "✅ ok" if not failures else "❌ failed",
                          _md("; ".join(f.partition(": ")[2] for f in failures))])
         out += [tabulate(rows, headers=["required", "verdict", "why"], tablefmt="github"), ""]
-    rows = [[str(r.index), f"`{r.name}`", ("✅ " if r.record.status == "ok" else "❌ ")
+    rows = [[str(r.index), f"`{short_name(r.record.client)}`", ("✅ " if r.record.status == "ok" else "❌ ")
              + r.outcome, r.record.revision or "-", _md(r.record.session.reason)
              if r.record.status != "ok" else ""] for r in clients]
     out += [tabulate(rows, headers=["#", "client", "outcome", "revision", "why"],
