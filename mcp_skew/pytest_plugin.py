@@ -66,6 +66,7 @@ def _run(record_dir: Path, defaults: dict[str, Any], kwargs: dict[str, Any]) -> 
         raise TypeError("mcp_skew_probe: give command=[...] or url=... (one of the two)")
     specs = settings.get("clients")
     clients = tuple(peers.resolve_peer(s, "client") for s in specs) if specs else None
+    required = tuple(settings.get("require") or ())
     opts = probe_mod.ProbeOptions(
         timeout_ms=int(settings.get("timeout", 10) * 1000),
         probe_timeout_ms=int(settings.get("probe_timeout", 3) * 1000),
@@ -74,9 +75,9 @@ def _run(record_dir: Path, defaults: dict[str, Any], kwargs: dict[str, Any]) -> 
         tool_args=settings.get("tool_args") or {},
         error_probes=bool(settings.get("error_probes", False)),
         record_dir=record_dir, clients=clients, prober=bool(settings.get("prober", True)),
+        required=required,  # each required revision's own client runs, whatever clients= says
     )
     report = probe_mod.probe(target, opts)
-    required = settings.get("require") or ()
     if required:
         report.assert_works(*required)
     return report

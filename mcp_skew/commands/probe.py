@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ..errors import UsageError
 from ..peers import resolve_peer
@@ -24,9 +25,9 @@ from ..probe._schemas import INSTALL_HINT, jsonschema_problem
 from ..versions import Registry
 
 if TYPE_CHECKING:  # the runner (the wire, pydantic) is imported when a probe runs, not for --help
-    from ..probe import ProbeOptions, Target
+    from ..probe import ProbeOptions, ProbeReport, Target
 
-__all__ = ["register"]
+__all__ = ["exit_code", "register"]
 
 EPILOG = """\
 examples:
@@ -68,19 +69,26 @@ def register(sub: Any) -> None:
                       help="also read a resource and call a tool that do not exist "
                       "(-32002 vs -32602, unknown tool)")
     bounds = p.add_argument_group("bounds")
-    bounds.add_argument("--jobs", type=int, default=4, help="clients at once (default 4)")
+    bounds.add_argument("--jobs", type=int, default=4,
+                        help=f"clients at once, 1 to {MAX_JOBS} (default 4)")
     bounds.add_argument("--timeout", type=float, default=5.0, metavar="SECONDS",
-                        help="wait for one answer (default 5)")
+                        help="wait for one answer (default 5; more than 0, at most a day)")
     bounds.add_argument("--probe-timeout", type=float, default=3.0, metavar="SECONDS",
                         help="a dual-era client's server/discover probe (default 3)")
     bounds.add_argument("--client-timeout", type=float, default=60.0, metavar="SECONDS",
                         help="one client's whole conversation (default 60)")
     out = p.add_argument_group("output")
-    out.add_argument("--format", choices=sorted(FORMATS), default="terminal")
+    out.add_argument("--format", choices=sorted(FORMATS), default="terminal",
+                     help="terminal (the card), json, markdown, summary (Markdown for a CI job "
+                     "summary), html (the card as one self-contained page), junit (a test "
+                     "case per client and per --require revision)")
     out.add_argument("--out", metavar="FILE", help="write the report card here")
     out.add_argument("--require", default="", metavar="REVS",
-                     help="exit 1 when the client of any of these revisions fails "
-                     "(comma-separated)")
+                     help="comma-separated revisions the server must serve: revision R "
+                     "passes when the plain client of R alone (legacy:R for a legacy "
+                     "revision, modern:R for a modern one; run even when --client leaves it "
+                     "out) negotiates R and its steps work; exit 1 when one fails, whatever "
+                     "other clients run")
     out.add_argument("--record", metavar="DIR", help="write each transcript as JSON Lines as "
                      "it happens, and the server's stderr beside it")
     out.add_argument("--save-peer", metavar="FILE",
@@ -126,6 +134,26 @@ def _required(text: str, registry: Registry) -> tuple[str, ...]:
     return revs
 
 
+#: (option, lowest, highest) in seconds: a wait of zero or less means nothing, and one over
+#: a day is a typo that would hold a CI job until its own timeout.
+SECONDS: Final = (("timeout", 0.001, 86_400.0), ("probe_timeout", 0.001, 86_400.0),
+                  ("client_timeout", 0.001, 86_400.0))
+#: Clients at once: each is a server process on stdio.
+MAX_JOBS: Final = 64
+
+
+def _check_bounds(args: argparse.Namespace) -> None:
+    """Every number in range, with one line naming the option (never a traceback, never a
+    probe that waits forever or forks a thousand servers)."""
+    for name, low, high in SECONDS:
+        value = getattr(args, name)
+        flag = "--" + name.replace("_", "-")
+        if not math.isfinite(value) or not low <= value <= high:
+            raise UsageError(f"{flag} {value:g}: give seconds from {low:g} to {high:g}")
+    if not 1 <= args.jobs <= MAX_JOBS:
+        raise UsageError(f"--jobs {args.jobs}: give a number from 1 to {MAX_JOBS}")
+
+
 def _options(args: argparse.Namespace) -> ProbeOptions:
     from ..probe import ProbeOptions  # noqa: PLC0415 - see the imports
 
@@ -135,8 +163,7 @@ def _options(args: argparse.Namespace) -> ProbeOptions:
         raise UsageError(f"--args is not JSON: {exc}") from exc
     if not isinstance(tool_args, dict):
         raise UsageError("--args must be a JSON object")
-    if args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
+    _check_bounds(args)
     if args.schemas:  # asked for by name: no silent skip ($MCP_SKEW_SCHEMAS alone only notes it)
         problem = jsonschema_problem()
         if problem is not None:
@@ -148,6 +175,7 @@ def _options(args: argparse.Namespace) -> ProbeOptions:
         tool_args=tool_args, error_probes=args.error_probes,
         record_dir=Path(args.record) if args.record else None, schemas=args.schemas,
         clients=clients, prober=not args.no_prober, registry=args.registry,
+        required=_required(args.require, args.registry),
     )
 
 
@@ -155,7 +183,6 @@ def _main(args: argparse.Namespace) -> int:
     from ..probe import probe, save_peer  # noqa: PLC0415 - see the imports
 
     target = _target(args)
-    required = _required(args.require, args.registry)
     opts = _options(args)
 
     def progress(text: str) -> None:
@@ -174,11 +201,17 @@ def _main(args: argparse.Namespace) -> int:
         save_peer(report.peer, args.save_peer, target.describe(), target.label())
         if not args.quiet:
             progress(f"peer saved to {args.save_peer}: {report.peer.sentence}")
+    return exit_code(report)
+
+
+def exit_code(report: ProbeReport) -> int:
+    """2 when no client could start the server, 1 when a ``--require``-d revision's client
+    failed (one line each on stderr), else 0."""
     if all(r.outcome == "spawn-failed" for r in report.runs):
         reason = report.runs[0].record.session.reason if report.runs else "no clients"
         print(f"mcp-skew: error: {reason}", file=sys.stderr)
         return 2
-    failures = report.failures(required)
+    failures = report.failures(report.required)
     for line in failures:
         print(f"mcp-skew probe: required revision failed: {line}", file=sys.stderr)
     return 1 if failures else 0

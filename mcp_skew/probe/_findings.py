@@ -25,8 +25,10 @@ from ._clients import BOGUS_REVISION, MISSING_URI, UNKNOWN_METHOD
 from ._exchanges import Exchange, modern_version
 from ._peer import Evidence, RunView
 from ._schemas import SchemaCheck
+from ._verdict import Culprit
 
-__all__ = ["RAW_LIMIT", "findings_for", "tool_input_finding"]
+__all__ = ["RAW_LIMIT", "culprit_finding", "findings_for", "server_findings",
+           "tool_input_finding"]
 
 #: Non-JSON lines reported one by one per run; the rest are counted in one finding.
 RAW_LIMIT: Final = 5
@@ -129,8 +131,8 @@ def _is_unknown(ex: Exchange, ev: Evidence) -> bool:
 
 
 def _unknown(ex: Exchange, ev: Evidence) -> list[Finding]:
-    if not _is_unknown(ex, ev):
-        return []
+    if not _is_unknown(ex, ev) or not ev.alive:
+        return []  # a server that never answered anything exits whatever it is sent
     early = ex.after_initialize is None
     where = "before initialize" if early else "after initialize"
     rev = ex.after_initialize or _newest_legacy()
@@ -230,3 +232,38 @@ def tool_input_finding(revision: str, got: str, index: int | None) -> Finding | 
                    "execution error (isError: true)", index,
                    f"{revision}: server/tools.mdx §Error Handling")
 
+
+
+def culprit_finding(blamed: Culprit | None, ev: Evidence) -> Finding | None:
+    """The request in flight when the server exited or went quiet, when it can be blamed:
+    the server answers other requests, and this one is not an unknown request (those are
+    ``crash-on-unknown`` and ``silent-on-unknown``)."""
+    if blamed is None or not ev.alive or _is_unknown(blamed.exchange, ev):
+        return None
+    ex = blamed.exchange
+    rev = ex.after_initialize or modern_version(ex.request) or _newest_legacy()
+    rev = rev if rev in REGISTRY else _newest_legacy()
+    code = "server-exited" if blamed.how == "exited" else "stopped-answering"
+    return Finding(code, "error", blamed.sentence(), ex.index,  # type: ignore[arg-type]
+                   f"{_responses(rev)}; JSON-RPC 2.0 §5")
+
+
+def server_findings(culprits: list[Culprit], runs: int, ev: Evidence, kind: str | None
+                    ) -> list[Finding]:
+    """What the whole probe shows about the server, never part of a client's verdict."""
+    found: list[Finding] = []
+    silent = [c for c in culprits if c.silent_before and c.how == "exited"]
+    if silent and not ev.alive:
+        firsts = sorted({c.exchange.method for c in silent})
+        found.append(Finding(
+            "server-exited", "error",
+            f"the server exited before answering anything in {len(silent)} of {runs} runs, "
+            f"whatever it was sent first ({', '.join(firsts)}): no request can be blamed; "
+            "read its stderr", None, f"{_newest_legacy()}: basic/transports.mdx §stdio"))
+    if kind == "legacy" and ev.served_early:
+        found.append(Finding(
+            "serves-before-initialize", "warning",
+            "a request sent before initialize (a modern client's first request) was served "
+            "under legacy rules: a 2026-07-28 client believes it speaks 2026-07-28 and does not",
+            None, "2026-07-28: basic/versioning.mdx §Compatibility Matrix"))
+    return found

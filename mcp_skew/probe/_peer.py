@@ -84,6 +84,8 @@ class Evidence:
     sticky: bool = False
     no_result_type: bool = False
     no_cache_hints: bool = False
+    #: the server answered at least one request (with something it wrote, not an HTTP status)
+    alive: bool = False
     notes: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
@@ -97,7 +99,7 @@ class Evidence:
             "not_found": [{"code": c, "revision": r} for c, r in self.not_found],
             "sticky": self.sticky,
             "no_result_type": self.no_result_type, "no_cache_hints": self.no_cache_hints,
-            "notes": list(self.notes),
+            "alive": self.alive, "notes": list(self.notes),
         }
 
 
@@ -240,6 +242,7 @@ def gather(views: list[RunView]) -> Evidence:
             _unknown(ex, ev, codes, ex.generation not in seen)
             seen.add(ex.generation)
             _not_found(ex, ev)
+            ev.alive = ev.alive or (ex.fate == "answered" and not ex.synthesized)
         if view.prober:
             _sticky(view, ev, codes)
     return ev

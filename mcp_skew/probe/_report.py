@@ -1,6 +1,6 @@
-"""The report card, rendered: terminal, JSON, Markdown, JUnit XML.
+"""The report card, rendered: terminal, JSON, Markdown, a CI job summary, HTML, JUnit XML.
 
-All four read the same :class:`ProbeReport`. JSON is the full record (each
+All read the same :class:`ProbeReport`. JSON is the full record (each
 client's entry has the ``mcp-skew simulate --json`` fields plus its outcome and
 findings); the others summarise it: one row per client, the findings, the
 inferred peer and whether the simulator agrees with the real runs.
@@ -16,11 +16,12 @@ from xml.etree import ElementTree as ET
 from tabulate import tabulate
 
 from ..simulator import Finding, PeerSpec
+from ._advice import advise
 
 if TYPE_CHECKING:  # read only: the renderers (and FORMATS, for --help) need no runner
     from ._runner import ClientRun, ProbeReport
 
-__all__ = ["FORMATS", "render", "short_name"]
+__all__ = ["FORMATS", "render", "short_name", "stderr_tail"]
 
 
 def short_name(spec: PeerSpec) -> str:
@@ -40,12 +41,16 @@ def _rows(report: ProbeReport) -> list[list[str]]:
     return rows
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 def _headline(report: ProbeReport) -> str:
     clients = sum(not r.prober for r in report.runs)
     prober = " + prober" if any(r.prober for r in report.runs) else ""
     return (f"mcp-skew probe: {report.target.describe()}\n"
-            f"({report.target.transport}, {clients} clients{prober}, {report.jobs} at a time, "
-            f"{report.elapsed_ms / 1000:.1f} s)")
+            f"({report.target.transport}, {_plural(clients, 'client')}{prober}, "
+            f"{report.jobs} at a time, {report.elapsed_ms / 1000:.1f} s)")
 
 
 def _agreement(report: ProbeReport) -> str:
@@ -55,19 +60,23 @@ def _agreement(report: ProbeReport) -> str:
         return "simulation: no peer inferred, nothing to compare"
     off = [r for r in judged if not r.predicted or not r.predicted["agrees"]]
     line = (f"simulation: against that peer the simulator agrees with {len(judged) - len(off)} "
-            f"of {len(judged)} real runs")
+            f"of {len(judged)} real runs (codes and shapes of every answer)")
     if off:
-        line += " (differs: " + ", ".join(short_name(r.record.client) for r in off) + ")"
+        line += "; differs: " + ", ".join(f"#{r.index}" for r in off) + \
+            " (see simulation-disagrees)"
     return line
 
 
 def _grouped(report: ProbeReport) -> list[tuple[Finding, list[str]]]:
-    """Identical findings of several clients once, with where each was seen (#client msg)."""
+    """Identical findings of several clients once, with where each was seen (#client msg);
+    then the server-level findings (seen by the whole probe)."""
     groups: dict[tuple[str, str, str, str], tuple[Finding, list[str]]] = {}
     for r, f in report.findings():
         where = f"#{r.index}" + (f" msg {f.index}" if f.index is not None else "")
         groups.setdefault((f.severity, f.code, f.message, f.cite), (f, []))[1].append(where)
-    return list(groups.values())
+    out = list(groups.values())
+    out += [(f, ["server"]) for f in report.server_findings]
+    return out
 
 
 def _finding_lines(report: ProbeReport) -> list[str]:
@@ -78,29 +87,119 @@ def _finding_lines(report: ProbeReport) -> list[str]:
     return lines
 
 
+def stderr_tail(text: str, lines: int = 5) -> list[str]:
+    """The last non-empty lines a server wrote to stderr."""
+    return [line for line in text.splitlines() if line.strip()][-lines:]
+
+
+def _why(report: ProbeReport) -> list[str]:
+    out: list[str] = []
+    shown: dict[str, int] = {}
+    for r in report.runs:
+        if r.record.status == "ok" or not r.record.session.reason:
+            continue
+        out.append(f"  #{r.index} {short_name(r.record.client)}: {r.record.session.reason}")
+        tail = stderr_tail(r.stderr) if r.culprit is not None else []
+        if not tail:
+            continue
+        key = "\n".join(tail)
+        if key in shown:
+            out.append(f"      stderr: as #{shown[key]}")
+            continue
+        shown[key] = r.index
+        out.append(f"      stderr (last {len(tail)} lines):")
+        out += [f"      | {line[:200]}" for line in tail]
+    return out
+
+
+def _required_lines(report: ProbeReport) -> list[str]:
+    out = []
+    for rev in report.required:
+        failures = report.failures((rev,))
+        out.append(f"  {rev}: " + ("ok" if not failures else "FAILED: " + "; ".join(
+            f.partition(": ")[2] for f in failures)))
+    return out
+
+
+def _advice_lines(report: ProbeReport) -> list[str]:
+    out: list[str] = []
+    for group in advise(report):
+        head = group.heading + (f" (failing now: {', '.join(group.failing)})"
+                                if group.failing else "")
+        out += ["", f"  {head}:"]
+        if group.command:
+            out.append(f"    the guide: {group.command}"
+                       + (f"  ({group.guide})" if group.guide else ""))
+        for n, item in enumerate(group.items, 1):
+            out.append(f"    {n}. {item.title}: {item.text}")
+            if item.now:
+                out.append(f"       now: {item.now}")
+            if item.links:
+                out.append(f"       see: {', '.join(item.links)}")
+    return out
+
+
 def render_terminal(report: ProbeReport) -> str:
     out = [_headline(report), ""]
     out.append(tabulate(_rows(report), headers=["#", "client", "outcome", "revision", "era",
                                                 "path"], tablefmt="plain"))
-    failing = [r for r in report.runs if r.record.status != "ok" and r.record.session.reason]
-    if failing:
-        out += ["", "why:"]
-        out += [f"  #{r.index} {short_name(r.record.client)}: {r.record.session.reason}"
-                for r in failing]
+    why = _why(report)
+    if why:
+        out += ["", "why:", *why]
     lines = _finding_lines(report)
-    total = len(report.findings())
-    out += ["", f"findings ({total}):" if lines else "findings: none", *lines]
+    out += ["", f"findings ({len(lines)}):" if lines else "findings: none", *lines]
     out += ["", f"server: {report.peer.sentence}", _agreement(report)]
     noisy = [r for r in report.runs if r.stderr.strip()]
     if noisy:
         out.append(f"stderr: the server wrote to stderr in {len(noisy)} of {len(report.runs)} "
                    "runs (kept in the JSON report and beside each --record transcript)")
     out.append(f"schemas: {report.schemas}")
+    if report.required:
+        out += ["", "required (--require):", *_required_lines(report)]
+    advice = _advice_lines(report)
+    out += ["", "what to change:" if advice else "what to change: nothing the probe saw",
+            *advice]
     return "\n".join(out)
 
 
 def render_json(report: ProbeReport) -> str:
-    return json.dumps(report.to_dict(), indent=2, default=str)
+    doc = report.to_dict()
+    doc["advice"] = [a.to_dict() for a in advise(report)]
+    return json.dumps(doc, indent=2, default=str)
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def _advice_markdown(report: ProbeReport) -> list[str]:
+    out: list[str] = []
+    for group in advise(report):
+        out += ["", f"### {group.heading[:1].upper()}{group.heading[1:]}", ""]
+        if group.failing:
+            out += [f"Failing now: {', '.join(f'`{c}`' for c in group.failing)}.", ""]
+        if group.command:
+            out += [f"The guide: `{group.command}`"
+                    + (f" (`{group.guide}` in mcp-skew)" if group.guide else "") + ".", ""]
+        for n, item in enumerate(group.items, 1):
+            links = ", ".join(_md_link(x) for x in item.links)
+            out.append(f"{n}. **{item.title}**: {item.text}" + (f" ({links})" if links else ""))
+            if item.now:
+                out.append(f"   Now: {item.now}.")
+    return out
+
+
+def _md_link(link: str) -> str:
+    """A spec page as a link; a page of mcp-skew's own docs as its path (a card is read
+    where mcp-skew's repository is not: a CI job summary)."""
+    return f"[{_label(link)}]({link})" if link.startswith("https://") else f"`{link}`"
+
+
+def _label(link: str) -> str:
+    if link.startswith("https://github.com/modelcontextprotocol/"):
+        _, found, page = link.partition("/specification/")
+        return f"spec: {page}" if found else "spec"
+    return link
 
 
 def render_markdown(report: ProbeReport) -> str:
@@ -108,12 +207,45 @@ def render_markdown(report: ProbeReport) -> str:
     out = [f"# {head}", ""]
     out.append(tabulate(_rows(report), headers=["#", "client", "outcome", "revision", "era",
                                                 "path"], tablefmt="github"))
-    rows = [[f.severity, f"`{f.code}`", ", ".join(where), f.message.replace("|", "\\|"), f.cite]
+    why = _why(report)
+    if why:
+        out += ["", "## Why", "", "```text", *[w.strip() for w in why], "```"]
+    rows = [[f.severity, f"`{f.code}`", ", ".join(where), _md(f.message), f.cite]
             for f, where in _grouped(report)]
-    out += ["", "## Findings", ""]
+    out += ["", f"## Findings ({len(rows)})", ""]
     out.append(tabulate(rows, headers=["severity", "code", "where", "message", "cite"],
                         tablefmt="github") if rows else "None.")
     out += ["", "## Server", "", report.peer.sentence, "", _agreement(report), ""]
+    if report.required:
+        out += ["## Required (`--require`)", "", *(f"- {line.strip()}"
+                                                   for line in _required_lines(report)), ""]
+    advice = _advice_markdown(report)
+    out += ["## What to change", *(advice or ["", "Nothing the probe saw."]), ""]
+    return "\n".join(out)
+
+
+def render_summary(report: ProbeReport) -> str:
+    """A short Markdown summary for a CI job summary (``$GITHUB_STEP_SUMMARY``)."""
+    clients = [r for r in report.runs if not r.prober]
+    ok = sum(r.record.status == "ok" for r in clients)
+    out = [f"## mcp-skew probe: `{report.target.describe()}`", "",
+           f"{ok} of {_plural(len(clients), 'client')} work; "
+           f"{_plural(len(_grouped(report)), 'finding')}; server {report.peer.sentence}.", ""]
+    if report.required:
+        rows = []
+        for rev in report.required:
+            failures = report.failures((rev,))
+            rows.append([rev, "✅ ok" if not failures else "❌ failed",
+                         _md("; ".join(f.partition(": ")[2] for f in failures))])
+        out += [tabulate(rows, headers=["required", "verdict", "why"], tablefmt="github"), ""]
+    rows = [[str(r.index), f"`{short_name(r.record.client)}`", ("✅ " if r.record.status == "ok" else "❌ ")
+             + r.outcome, r.record.revision or "-", _md(r.record.session.reason)
+             if r.record.status != "ok" else ""] for r in clients]
+    out += [tabulate(rows, headers=["#", "client", "outcome", "revision", "why"],
+                     tablefmt="github"), ""]
+    advice = _advice_markdown(report)
+    if advice:
+        out += ["<details><summary>What to change</summary>", *advice, "", "</details>", ""]
     return "\n".join(out)
 
 
@@ -133,6 +265,23 @@ def _case(suite: ET.Element, r: ClientRun, target: str) -> None:
         ET.SubElement(case, "system-err").text = r.stderr[-4000:]
 
 
+def _required_suite(root: ET.Element, report: ProbeReport) -> None:
+    """One test case per ``--require`` revision: it fails when that revision's client does."""
+    failing = [rev for rev in report.required if report.failures((rev,))]
+    suite = ET.SubElement(root, "testsuite", name="mcp-skew probe --require",
+                          tests=str(len(report.required)), failures=str(len(failing)),
+                          errors="0", time="0.000")
+    for rev in report.required:
+        case = ET.SubElement(suite, "testcase", classname="mcp-skew.probe.require",
+                             name=f"serves {rev} clients", time="0.000")
+        failures = report.failures((rev,))
+        if failures:
+            ET.SubElement(case, "failure", message=failures[0],
+                          type="required-revision").text = "\n".join(failures)
+        ET.SubElement(case, "system-out").text = "clients: " + ", ".join(
+            r.name for r in report.clients_of(rev))
+
+
 def render_junit(report: ProbeReport) -> str:
     root = ET.Element("testsuites")
     failures = sum(r.record.status != "ok" for r in report.runs)
@@ -144,14 +293,24 @@ def render_junit(report: ProbeReport) -> str:
     ET.SubElement(props, "property", name="peer", value=report.peer.sentence)
     for r in report.runs:
         _case(suite, r, report.target.transport)
+    if report.required:
+        _required_suite(root, report)
     ET.indent(root)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode")
+
+
+def _render_html(report: ProbeReport) -> str:
+    from ._html import render_html  # noqa: PLC0415 - only for --format html
+
+    return render_html(report)
 
 
 FORMATS: Final[dict[str, Callable[[ProbeReport], str]]] = {
     "terminal": render_terminal,
     "json": render_json,
     "markdown": render_markdown,
+    "summary": render_summary,
+    "html": _render_html,
     "junit": render_junit,
 }
 

@@ -28,20 +28,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..simulator import Finding, PeerSpec, RunRecord, Session, Transcript, run
+from ..simulator import Finding, PeerSpec, RunRecord, Session, Transcript, parse_peer, run
 from ..simulator._path import Step
 from ..simulator._peers import with_quirks
-from ..simulator._run import mark_era_mismatch
 from ..versions import REGISTRY, Era
 from ..wire import JsonlRecorder, TransportError
 from ._clients import PROBER, builtin_clients
-from ._exchanges import exchanges
-from ._findings import findings_for
+from ._compare import disagreement, shapes
+from ._exchanges import Exchange, exchanges
+from ._findings import culprit_finding, findings_for, server_findings
 from ._links import ProbeLink
 from ._peer import InferredPeer, RunView, gather, infer
 from ._schemas import SchemaCheck, find_schemas
 from ._steps import classify, run_client, run_prober_record, server_placeholder
 from ._target import ProbeOptions, Target
+from ._verdict import Culprit, culprit, era_findings, judge, settle, shaped_result
 
 __all__ = ["ClientRun", "ProbeOptions", "ProbeReport", "Target", "probe"]
 
@@ -62,6 +63,8 @@ class ClientRun:
     recorded: str | None = None
     predicted: dict[str, Any] | None = None
     first_message_ms: int | None = None  #: when the server first said anything
+    culprit: Culprit | None = None  #: the request in flight when the server exited or went quiet
+    shaped: Exchange | None = None  #: the legacy-shaped modern result that failed this client
 
     @property
     def name(self) -> str:
@@ -72,8 +75,17 @@ class ClientRun:
         out.update({"outcome": self.outcome, "elapsed_ms": self.elapsed_ms,
                     "prober": self.prober, "first_message_ms": self.first_message_ms,
                     "stderr": self.stderr[-4000:], "exits": self.exits,
-                    "predicted": self.predicted, "recorded": self.recorded})
+                    "predicted": self.predicted, "recorded": self.recorded,
+                    "culprit": self._culprit_dict()})
         return out
+
+    def _culprit_dict(self) -> dict[str, Any] | None:
+        c = self.culprit
+        if c is None:
+            return None
+        return {"method": c.exchange.method, "id": c.exchange.request.get("id"),
+                "index": c.exchange.index, "step": c.step, "how": c.how,
+                "silent_before": c.silent_before, "sentence": c.sentence()}
 
 
 @dataclass(slots=True)
@@ -87,12 +99,15 @@ class ProbeReport:
     jobs: int
     schemas: str
     startup: dict[str, Any] = field(default_factory=dict)
+    #: what the whole probe shows about the server (never part of a client's verdict)
+    server_findings: list[Finding] = field(default_factory=list)
+    required: tuple[str, ...] = ()  #: the ``--require`` revisions
 
     def clients_of(self, revision: str) -> list[ClientRun]:
-        """The client(s) of one revision: the single-revision one, else any preferring it."""
-        plain = [r for r in self.runs if not r.prober and not r.record.client.quirks]
-        single = [r for r in plain if r.record.client.revisions == (revision,)]
-        return single or [r for r in plain if r.record.client.revisions[0] == revision]
+        """The client of one revision: the quirk-free single-revision client (``legacy:R``,
+        ``modern:R``), whatever else ran (:func:`required_clients` adds it when missing)."""
+        return [r for r in self.runs if not r.prober and not r.record.client.quirks
+                and r.record.client.revisions == (revision,)]
 
     def works(self, revision: str) -> bool:
         runs = self.clients_of(revision)
@@ -132,7 +147,7 @@ class ProbeReport:
 
     def to_dict(self, *, transcript: bool = True) -> dict[str, Any]:
         codes: dict[str, int] = {}
-        for _, f in self.findings():
+        for f in [f for _, f in self.findings()] + self.server_findings:
             codes[f.code] = codes.get(f.code, 0) + 1
         clients = [r for r in self.runs if not r.prober]
         agree = [r for r in clients if r.predicted is not None and r.predicted["agrees"]]
@@ -145,6 +160,10 @@ class ProbeReport:
                         "ok": sum(r.record.status == "ok" for r in clients),
                         "findings": dict(sorted(codes.items())),
                         "simulation_agrees": f"{len(agree)}/{len(clients)}"},
+            "required": {rev: {"ok": not self.failures((rev,)),
+                               "clients": [r.name for r in self.clients_of(rev)],
+                               "failures": self.failures((rev,))} for rev in self.required},
+            "server_findings": [f.to_dict() for f in self.server_findings],
             "clients": [r.to_dict(transcript=transcript) for r in self.runs],
         }
 
@@ -185,9 +204,16 @@ def _run_one(index: int, spec: PeerSpec, target: Target, opts: ProbeOptions, *,
     link.startup_allowance_ms = allowance_ms
     if opened is not None:
         opened(link)
+    blamed: Culprit | None = None
+    shaped: Exchange | None = None
     try:
         record = (run_prober_record(link, target, opts) if prober
                   else run_client(spec, link, target, opts))
+        if not prober:  # the verdict, from this client's own transcript alone (run_client
+            shaped = shaped_result(record)  # judged a legacy-shaped result: see _verdict)
+            blamed = None if shaped else settle(record)
+        else:  # the prober has no verdict to give, but its server may have died too
+            blamed = culprit(record)
     except Exception as exc:  # a bug must not lose the other runs or the transcript
         session = Session().fail(f"mcp-skew error: {exc!r}")
         record = RunRecord(spec, server_placeholder(target), "none", session, link.transcript)
@@ -195,10 +221,12 @@ def _run_one(index: int, spec: PeerSpec, target: Target, opts: ProbeOptions, *,
         link.close()
         if recorder is not None:
             recorder.close()
-    run_ = ClientRun(index, record, prober, classify(record, link),
+    outcome = "incompatible" if shaped is not None else classify(record, link)
+    run_ = ClientRun(index, record, prober, outcome,
                      int((time.monotonic() - started) * 1000), link.stderr_tail,
                      list(link.exits), str(recorder.path) if recorder else None,
-                     first_message_ms=link.first_message_ms)
+                     first_message_ms=link.first_message_ms, culprit=blamed,
+                     shaped=shaped)
     if link.flooded:
         record.findings.append(Finding("output-flood", "error", f"the server flooded its "
                                        f"output: {link.flooded}", None,
@@ -207,18 +235,6 @@ def _run_one(index: int, spec: PeerSpec, target: Target, opts: ProbeOptions, *,
 
 
 # -- the whole probe ------------------------------------------------------------------------
-def _era_mismatch(runs: list[ClientRun], peer: InferredPeer) -> None:
-    """A modern session with a legacy-only server was served under legacy rules (as in run())."""
-    if peer.spec is None or peer.spec.kind != "legacy":
-        return
-    for r in runs:
-        session = r.record.session
-        if r.prober or session.status != "ok" or session.era is not Era.MODERN:
-            continue
-        mark_era_mismatch(session)
-        r.outcome = "incompatible"
-
-
 def _predict(runs: list[ClientRun], peer: InferredPeer, opts: ProbeOptions,
              target: Target) -> None:
     """What the simulator says each client does against the inferred peer, over the probe's
@@ -233,16 +249,21 @@ def _predict(runs: list[ClientRun], peer: InferredPeer, opts: ProbeOptions,
         if http and client.kind != "modern" and not client.has("post-first"):
             # the probe's HTTP link POSTs a 2024-11-05 initialize first (wire.http)
             client = with_quirks(client, ["post-first"], "client", client.name)
-        sim = run(client, peer.spec, "handshake", request_timeout_ms=opts.timeout_ms,
+        sim = run(client, peer.spec, "lists", request_timeout_ms=opts.timeout_ms,
                   transport="http" if http else "stdio")
-        real = r.record.session
+        judge(sim)  # the same judgement as the real run's
+        # a crash in a checking step the prediction does not play is the culprit's finding
+        crashed = r.culprit is not None and r.culprit.step is not None
+        differs = disagreement(sim, r.record, peer.spec.notation, compare_status=not crashed)
         r.predicted = {"status": sim.status, "revision": sim.revision, "mark": sim.mark,
-                       "path": list(sim.session.path),
-                       "agrees": (sim.status, sim.revision) == (real.status, real.revision)}
+                       "path": list(sim.session.path), "answers": shapes(sim),
+                       "agrees": differs is None}
+        if differs is not None:
+            r.record.findings.append(differs)
 
 
 def _analyse(runs: list[ClientRun], target: Target, opts: ProbeOptions
-             ) -> tuple[InferredPeer, str]:
+             ) -> tuple[InferredPeer, str, list[Finding]]:
     views = [RunView(r.name, r.prober, r.record.transcript, exchanges(r.record.transcript))
              for r in runs]
     evidence = gather(views)
@@ -250,10 +271,16 @@ def _analyse(runs: list[ClientRun], target: Target, opts: ProbeOptions
     checker = SchemaCheck(schema_dir) if schema_dir else None
     for r, view in zip(runs, views, strict=True):
         r.record.findings += findings_for(view, evidence, checker)
+        blamed = culprit_finding(r.culprit, evidence)
+        if blamed is not None:
+            r.record.findings.append(blamed)
+        if r.shaped is not None:
+            era_findings(r.record, r.shaped, bool(evidence.modern))
     peer = infer(evidence, label=target.label())
-    _era_mismatch(runs, peer)
     _predict(runs, peer, opts, target)
-    return peer, schema_note
+    server = server_findings([r.culprit for r in runs if r.culprit], len(runs), evidence,
+                             peer.spec.kind if peer.spec else None)
+    return peer, schema_note, server
 
 
 def _calibrator(specs: list[PeerSpec]) -> int:
@@ -288,6 +315,18 @@ def _allowance(cold_ms: int | None, jobs: int) -> int:
     return int(cold_ms * max(1.0, jobs / (os.cpu_count() or 1)))
 
 
+def required_clients(specs: list[PeerSpec], required: tuple[str, ...],
+                     registry: Any = REGISTRY) -> list[PeerSpec]:
+    """``specs`` plus, for each required revision without its client, ``legacy:R`` or
+    ``modern:R`` (by the revision's era), so ``--require`` judges the same client whatever
+    ``--client`` chose."""
+    out = list(specs)
+    for rev in required:
+        if not any(s.revisions == (rev,) and not s.quirks and s is not PROBER for s in out):
+            out.append(parse_peer(f"{registry.get(rev).era.value}:{rev}", "client", registry))
+    return out
+
+
 def probe(target: Target, opts: ProbeOptions | None = None,
           progress: Progress | None = None) -> ProbeReport:
     """Run every client against ``target``; the report card as data.
@@ -300,7 +339,8 @@ def probe(target: Target, opts: ProbeOptions | None = None,
     many servers this probe starts at once.
     """
     opts = opts or ProbeOptions()
-    specs = list(opts.clients or builtin_clients(opts.registry)) + ([PROBER] if opts.prober else [])
+    specs = required_clients(list(opts.clients or builtin_clients(opts.registry)), opts.required,
+                             opts.registry) + ([PROBER] if opts.prober else [])
     numbered = list(enumerate(specs, 1))
     lock = threading.Lock()
     say = progress or (lambda _text: None)
@@ -328,14 +368,17 @@ def probe(target: Target, opts: ProbeOptions | None = None,
             allowance = _allowance(cold, opts.jobs)
             startup = {"calibrated_with": first.name, "cold_start_ms": cold,
                        "allowance_ms": allowance}
-            say(f"cold start {cold} ms; startup allowance {allowance} ms")
+            say(f"cold start {cold} ms; startup allowance {allowance} ms" if cold is not None
+                else f"cold start unknown ({first.name}'s server said nothing); "
+                "no startup allowance")
         numbered.sort(key=lambda item: item[1] is not PROBER)  # the longest run first
         futures += [pool.submit(_run_one, i, spec, target, opts, allowance_ms=allowance)
                     for i, spec in numbered]
         for future in as_completed(futures):
             finished(future.result())
     runs.sort(key=lambda r: r.index)
-    peer, schema_note = _analyse(runs, target, opts)
+    peer, schema_note, server = _analyse(runs, target, opts)
     elapsed = int((time.monotonic() - started) * 1000)
     say(f"done in {elapsed} ms: {peer.sentence}")
-    return ProbeReport(target, runs, peer, elapsed, opts.jobs, schema_note, startup)
+    return ProbeReport(target, runs, peer, elapsed, opts.jobs, schema_note, startup, server,
+                       opts.required)

@@ -30,6 +30,7 @@ from ._exchanges import exchanges
 from ._findings import tool_input_finding
 from ._links import ProbeLink
 from ._target import ProbeOptions, Target
+from ._verdict import judge
 
 __all__ = ["DIAGNOSTIC_STEPS", "MISSING_TOOL", "classify", "run_client", "run_prober_record",
            "server_placeholder"]
@@ -136,8 +137,9 @@ def _tool_finding(record: RunRecord, link: ProbeLink) -> None:
 
 def _unknown_tool_finding(record: RunRecord, link: ProbeLink) -> None:
     step = next((s for s in record.steps if s.name == "unknown tool"), None)
-    if step is None or record.revision is None or step.got.startswith("error"):
-        return
+    if step is None or record.revision is None or step.got.startswith("error") \
+            or step.got in ("timeout", "server exited"):
+        return  # an error is right; no answer is the culprit's finding
     calls = [ex for ex in exchanges(link.transcript) if ex.method == "tools/call"
              and ex.params.get("name") == MISSING_TOOL]
     index = calls[-1].answer_index if calls else None
@@ -162,6 +164,8 @@ def run_client(spec: PeerSpec, link: ProbeLink, target: Target, opts: ProbeOptio
     lists = [s for s, key in ((LIST_TOOLS, "tools"), (LIST_RESOURCES, "resources"))
              if _declared(session, key)]
     _play(sim, link, session, record, lists)
+    if judge(record) is not None:
+        return record  # a strict modern client stops at a legacy-shaped result
     if opts.tool:
         steps, missing = _tool_steps(session, link, opts)
         record.steps += missing

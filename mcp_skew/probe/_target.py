@@ -80,3 +80,6 @@ class ProbeOptions:
     registry: Registry = REGISTRY
     prober: bool = True
     limits: Limits = field(default_factory=Limits)
+    #: revisions whose client must negotiate them (``--require``); each one's client is run
+    #: even when ``clients`` leaves it out, so the verdict does not depend on the set
+    required: tuple[str, ...] = ()

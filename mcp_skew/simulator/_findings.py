@@ -38,6 +38,10 @@ FindingCode = Literal[
     "counter-offer-despite-support",
     "not-jsonrpc",
     "output-flood",
+    "server-exited",
+    "stopped-answering",
+    "serves-before-initialize",
+    "simulation-disagrees",
 ]
 Severity = Literal["error", "warning", "info"]
 #: The commands whose output carries findings (``show-log`` annotates a wire log).
@@ -399,6 +403,70 @@ FINDINGS: Final[Mapping[FindingCode, FindingInfo]] = MappingProxyType({
         "with `nextCursor`.",
         severities=("error",),
         cites=(_STDIO_LEGACY, _STDIO_MODERN),
+        reported_by=("probe",),
+    ),
+    "server-exited": FindingInfo(
+        summary="the server exited with a request in flight",
+        when="probe: the server process ended while a request it knows was waiting for its "
+        "answer (an unknown one is `crash-on-unknown`); the finding names the request in flight "
+        "(method, id, the step that sent it) and the card shows the last lines of the server's "
+        "stderr. A server that exits before answering anything in every process gets one "
+        "server-level finding instead: nothing it was sent can be blamed.",
+        rule="Every request gets a response (JSON-RPC 2.0 §5); on stdio the server reads "
+        "messages from stdin until the client closes it, and a client treats the server's exit "
+        "as the end of the connection.",
+        fix="Servers: answer a request you cannot serve with an error (-32602 for invalid "
+        "params, a tool execution error for invalid tool input) and keep reading; read the "
+        "stderr lines in the card for the exception.",
+        severities=("error",),
+        cites=(_STDIO_LEGACY, *_RESPONSES),
+        reported_by=("probe",),
+        refs=(_JSONRPC_RESPONSE,),
+    ),
+    "stopped-answering": FindingInfo(
+        summary="the server stopped answering with a request in flight",
+        when="probe: a request the server knows got no answer within `--timeout`, and the server "
+        "answered nothing after it; the finding names the request in flight.",
+        rule="Every request gets a response (JSON-RPC 2.0 §5).",
+        fix="Servers: answer every request, with an error when it cannot be served; never "
+        "block the read loop on one request.",
+        severities=("error",),
+        cites=_RESPONSES,
+        reported_by=("probe",),
+        refs=(_JSONRPC_RESPONSE,),
+    ),
+    "serves-before-initialize": FindingInfo(
+        summary="a legacy server served a request sent before `initialize`",
+        when="probe, server-level: a modern client's first request (`tools/list` with `_meta`, no "
+        "`initialize`) got a legacy result from a server that speaks legacy revisions only. The "
+        "modern client that got it fails with `era-mismatch` by its own transcript; this finding "
+        "says what the server does.",
+        rule="2026-07-28 compatibility matrix, modern client and legacy server: the pair fails, "
+        "and a legacy server may even run an era-ambiguous method under legacy rules. Before "
+        "`initialize` a legacy client SHOULD NOT send requests other than pings.",
+        fix="Servers: to serve 2026-07-28 clients, answer `server/discover` and reject a request "
+        "that carries neither `_meta` nor a prior `initialize` with -32602 instead of running it "
+        "under legacy rules (`mcp-skew migrate 2025-06-18 2026-07-28 --role server`, section "
+        "Serve both eras).",
+        severities=("warning",),
+        cites=(Cite(_MODERN, "basic/versioning.mdx", "Compatibility Matrix"), _PROBE,
+               Cite(_LEGACY, "basic/lifecycle.mdx", "Initialization")),
+        reported_by=("probe",),
+        quirks=("lenient",),
+    ),
+    "simulation-disagrees": FindingInfo(
+        summary="the real server answered otherwise than the simulator predicted",
+        when="probe: the simulator ran the same client against the inferred peer; a request at "
+        "the same position got another answer (another error code, or a result carrying other "
+        "steering fields: `protocolVersion`, `resultType`, `ttlMs`, `cacheScope`, "
+        "`supportedVersions`), or the run ended otherwise. The finding gives both answers.",
+        rule="Not a spec rule: it says the server does something no simulated quirk models, so "
+        "the matrix row of `--save-peer` may be wrong for that client. The citation is the "
+        "lifecycle page the negotiation follows.",
+        fix="Read both answers. If the server is right, it has a quirk mcp-skew lacks (file it); "
+        "if not, the other findings say what to change.",
+        severities=("info",),
+        cites=(_LIFECYCLE,),
         reported_by=("probe",),
     ),
 })

@@ -108,7 +108,7 @@ def _lost(best: Profile, negotiated: Profile) -> tuple[str, ...]:
 
 def mark_era_mismatch(session: Session) -> None:
     """Fail a modern session that a legacy server served under legacy rules (the spec's era
-    table says such a pair fails); the probe calls it when it infers a legacy-only server."""
+    table says such a pair fails)."""
     session.findings.append(Finding(
         "era-mismatch", "error",
         "the server served a modern request under legacy rules", None,

@@ -23,7 +23,7 @@ import pytest
 from _spec import SPEC_DIR
 
 from mcp_skew.peers import resolve_peer
-from mcp_skew.probe import ProbeOptions, ProbeReport, Target, probe
+from mcp_skew.probe import ProbeOptions, ProbeReport, Target, builtin_clients, probe
 from mcp_skew.realpeers import EnvironmentUnavailable, ensure_python_env
 
 pytestmark = [pytest.mark.realpeer, pytest.mark.slow]
@@ -166,3 +166,24 @@ def test_a_cold_start_is_measured_and_allowed_for() -> None:
     assert report.startup["cold_start_ms"] > 0
     assert report.startup["allowance_ms"] >= report.startup["cold_start_ms"]
     assert all(r.first_message_ms is not None for r in report.runs)
+
+
+@pytest.mark.parametrize("name", ["mcp-1.9.4", "mcp-1.0.0"])
+def test_a_client_alone_gets_the_verdict_it_gets_in_the_full_probe(name: str) -> None:
+    """Each client's verdict comes from its own transcript: `--client THAT` and the full probe
+    agree on outcome, status, revision and reason, for every client of the default set."""
+    report = probed(name)
+    requirements, script = ENVS[name]
+    env = ensure_python_env(requirements, base_python=sys.executable)
+    target = Target(command=(str(env.python), str(SERVERS / script)))
+    full = {r.name: r for r in report.runs if not r.prober}
+    for spec in builtin_clients():
+        opts = ProbeOptions(timeout_ms=5000, probe_timeout_ms=3000, error_probes=True,
+                            tool="echo", tool_args={"text": "hi"}, clients=(spec,),
+                            prober=False)
+        (alone,) = probe(target, opts).runs
+        together = full[spec.name]
+        assert (alone.outcome, alone.record.status, alone.record.revision,
+                alone.record.session.reason) == (
+            together.outcome, together.record.status, together.record.revision,
+            together.record.session.reason), spec.name

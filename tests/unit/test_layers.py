@@ -73,6 +73,8 @@ EXCEPTIONS: Mapping[tuple[str, str], str] = {
                              "report labels peers with matrix._peersets.label_for",
     ("realpeers", "probe"): "the server drift checks run the probe's client set "
                             "(probe._clients.builtin_clients)",
+    ("probe", "migrate"): "the card's steps for the server's author come from the migration "
+                          "guide (probe._advice: migrate.build_guide, migrate.checklist; lazy)",
 }
 
 #: Modules that do I/O (processes, sockets, threads, files, the wall clock, the terminal)

@@ -165,9 +165,23 @@ def test_the_probe_over_http(spec: str, kw: dict[str, bool], inferred: str) -> N
     with SimHttpServer(spec, **kw) as srv:
         report = probe(Target(url=srv.url), ProbeOptions(timeout_ms=3000))
     assert report.peer.spec is not None and report.peer.spec.notation == inferred
-    assert all(r.predicted and r.predicted["agrees"] for r in report.runs if not r.prober)
-    if "unknown-32602" in inferred:  # a plain HTTP 400 before the session
-        assert "HTTP 400 without a JSON-RPC body on unknown requests" in report.peer.sentence
+    clients = [r for r in report.runs if not r.prober]
+    assert all(r.predicted and r.predicted["status"] == r.record.status for r in clients)
+    if "unknown-32602" not in inferred:
+        assert all(r.predicted and r.predicted["agrees"] for r in clients)
+        return
+    # a plain HTTP 400 before the session: simulated as -32602, which is not what the server
+    # said, so each client whose first request was unknown to it gets both answers
+    assert "HTTP 400 without a JSON-RPC body on unknown requests" in report.peer.sentence
+    for r in clients:
+        off = [f.message for f in r.record.findings if f.code == "simulation-disagrees"]
+        first = r.record.transcript.entries[0].message
+        unknown = isinstance(first, dict) and first.get("method") != "initialize"
+        assert r.predicted is not None and r.predicted["agrees"] is not unknown, r.name
+        assert bool(off) is unknown
+        if off:
+            assert "predicted error -32602; the real server answered" in off[0]
+            assert "HTTP 400 without a JSON-RPC body (read as error -32600)" in off[0]
 
 
 def test_the_probe_against_mcp_skew_serve_over_http() -> None:

@@ -48,7 +48,7 @@ def probed(spec: str, **opts: object) -> ProbeReport:
 
 
 def codes(report: ProbeReport) -> set[str]:
-    return {f.code for _, f in report.findings()}
+    return {f.code for _, f in report.findings()} | {f.code for f in report.server_findings}
 
 
 @st.composite
@@ -135,7 +135,8 @@ def test_error_probes_reveal_the_not_found_code() -> None:
     ("legacy:2025-06-18,2025-03-26+fixed=2025-03-26", set()),
     ("modern:2026-07-28+no-result-type", {"missing-result-type"}),
     ("modern:2026-07-28+no-cache-hints", {"missing-cache-hints"}),
-    ("legacy:2025-06-18+lenient", {"era-mismatch", "missing-result-type", "missing-cache-hints"}),
+    # modern-only advice (resultType, caching hints) is not for a legacy server
+    ("legacy:2025-06-18+lenient", {"era-mismatch", "serves-before-initialize"}),
     ("legacy:2025-06-18+unknown-32602", {"unexpected-answer"}),
     (f"dual:{ALL}", set()),
 ])
@@ -156,7 +157,8 @@ def test_a_lenient_legacy_server_fails_the_modern_client_as_the_era_table_says()
     report = probed("legacy:2025-06-18+lenient")
     modern = next(r for r in report.runs if r.name == "modern:2026-07-28")
     assert modern.record.status == "failed" and modern.outcome == "incompatible"
-    assert modern.record.session.path[-1] == "served under legacy rules"
+    assert modern.record.session.path[-1] == "tools/list: result without resultType"
+    assert "TypeScript v2 client" in modern.record.session.reason
 
 
 # -- findings that need a real server's departures: built from transcripts ----------------
@@ -232,7 +234,7 @@ def test_the_json_entries_have_the_simulate_fields_plus_outcome_and_findings() -
 
 def test_every_format_renders() -> None:
     report = probed("legacy:2025-06-18+unknown-32602")
-    assert set(FORMATS) == {"terminal", "json", "markdown", "junit"}
+    assert set(FORMATS) == {"terminal", "json", "markdown", "summary", "html", "junit"}
     terminal = render(report)
     assert "server: behaves like legacy:2025-06-18 with -32602 on unknown requests" in terminal
     assert "agrees with 10 of 10 real runs" in terminal

@@ -28,6 +28,12 @@ def test_marker_defaults_and_require(mcp_skew_probe):
     mcp_skew_probe(require=["2025-06-18", "2026-07-28"])
 
 
+def test_require_runs_the_client_of_each_required_revision(mcp_skew_probe):
+    report = mcp_skew_probe(SERVER, clients=["dual:2026-07-28,2025-06-18"], timeout=5,
+                            prober=False, require=["2025-06-18"])
+    assert [r.name for r in report.runs] == ["dual:2026-07-28,2025-06-18", "legacy:2025-06-18"]
+
+
 def test_bad_options_are_type_errors(mcp_skew_probe):
     with pytest.raises(TypeError, match="unknown option"):
         mcp_skew_probe(SERVER, colour="red")
@@ -46,13 +52,13 @@ def test_the_plugin_in_a_servers_own_suite(tmp_path: Path) -> None:
     )
     out = proc.stdout
     assert proc.returncode == 1, out + proc.stderr
-    assert "2 passed" in out and "1 failed" in out
+    assert "3 passed" in out and "1 failed" in out
     assert "test_marker_defaults_and_require" in out
     assert "clients that cannot work with" in out
     assert "2026-07-28: modern:2026-07-28 incompatible" in out
     assert "transcripts: " in out  # the evidence is kept under the test's tmp_path
     recorded = list((tmp_path / "tmp").rglob("*.jsonl"))
-    assert len(recorded) == 6  # two probes: two clients and the prober each
+    assert len(recorded) == 8  # two probes of two clients and the prober, one of two clients
 
 
 def test_the_plugin_imports_nothing_heavy() -> None:

@@ -1,0 +1,197 @@
+"""What the server's author should change, grouped by the revision each step unlocks.
+
+The card ends with these steps. Nothing in them is written for one server: the
+errors come from the findings (each code's fix in :data:`~mcp_skew.simulator.FINDINGS`),
+the steps for a revision from the migration guide between the newest revision
+the server serves and that one (:func:`mcp_skew.migrate.build_guide`, and for the
+modern era the guide's serve-both-eras checklist, :func:`mcp_skew.migrate.checklist`),
+each with the guide section (``docs/migrations/<from>_to_<to>.md#anchor``), the
+``mcp-skew migrate`` command that prints it, and the spec page. Where the probe saw
+what a step is about, a ``now:`` line says what the server did.
+
+Order: first the errors every client meets, then one group per revision the
+server does not serve, oldest first (the modern era last).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
+
+from ..simulator._findings import FINDINGS
+from ..versions import REGISTRY, Cite, Era
+
+if TYPE_CHECKING:
+    from ._runner import ProbeReport
+
+__all__ = ["Advice", "AdviceItem", "advise"]
+
+_NOT_ADVICE: Final = frozenset({"simulation-disagrees", "era-mismatch", "unknown-field"})
+_FINDINGS_DOC: Final = "docs/findings.md"
+
+
+@dataclass(frozen=True, slots=True)
+class AdviceItem:
+    """One step: what to do, why, where it is written down, and what the probe saw."""
+
+    title: str
+    text: str
+    links: tuple[str, ...] = ()  #: guide sections and spec pages
+    now: str = ""  #: what this server did, where the probe saw it
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"title": self.title, "text": self.text, "links": list(self.links),
+                "now": self.now}
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """The steps that unlock one revision (``revision`` None: fix these first, for everyone)."""
+
+    revision: str | None
+    heading: str
+    items: tuple[AdviceItem, ...]
+    command: str = ""  #: the ``mcp-skew migrate`` command with the whole guide
+    guide: str = ""  #: the guide page in the repository
+    failing: tuple[str, ...] = field(default=())  #: the clients of that revision that failed
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"revision": self.revision, "heading": self.heading, "command": self.command,
+                "guide": self.guide, "failing": list(self.failing),
+                "steps": [i.to_dict() for i in self.items]}
+
+
+def _anchor(heading: str) -> str:
+    """The GitHub anchor of a Markdown heading."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def _guide_page(source: str, target: str) -> str:
+    from ..migrate import guide_pairs, page_name  # noqa: PLC0415 - only when advice is built
+
+    pairs = {(a.revision, b.revision) for a, b in guide_pairs()}
+    if (source, target) not in pairs:
+        return ""
+    return f"docs/migrations/{page_name(REGISTRY.get(source), REGISTRY.get(target))}"
+
+
+def _section(page: str, heading: str) -> str:
+    return f"{page}#{_anchor(heading)}" if page else ""
+
+
+def _errors(report: ProbeReport) -> Advice | None:
+    """Each error the server showed, once, with its fix: first, whatever the revision."""
+    items: dict[str, AdviceItem] = {}
+    found = [f for _, f in report.findings()] + list(report.server_findings)
+    for f in found:
+        if f.severity != "error" or f.code in _NOT_ADVICE or f.code in items:
+            continue
+        info = FINDINGS[f.code]
+        links = (f"{_FINDINGS_DOC}#{f.code}", *(c.url() for c in info.cites[:1]))
+        fix = info.fix.removeprefix("Servers: ")
+        items[f.code] = AdviceItem(f"{f.code}: {info.summary}", fix[:1].upper() + fix[1:], links,
+                                   now=f.message)
+    if not items:
+        return None
+    return Advice(None, "first, for every client: fix what the server gets wrong",
+                  tuple(items.values()))
+
+
+def _failing(report: ProbeReport, revision: str) -> tuple[str, ...]:
+    """The clients preferring ``revision`` that failed to negotiate (not those whose server
+    died later: that is the errors' group)."""
+    from ._report import short_name  # noqa: PLC0415 - the renderers import this module
+
+    return tuple(f"#{r.index} {short_name(r.record.client)}" for r in report.runs
+                 if not r.prober and r.record.status != "ok" and r.culprit is None
+                 and r.record.client.revisions and r.record.client.revisions[0] == revision)
+
+
+def _links(*links: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(x for x in links if x))
+
+
+def _seen(report: ProbeReport, method: str, asked: str | None = None) -> str:
+    """What the first non-prober request of ``method`` (``initialize`` of ``asked``) got,
+    and where."""
+    from ._compare import answer_shape  # noqa: PLC0415 - see the module docstring
+    from ._exchanges import exchanges  # noqa: PLC0415
+
+    for r in report.runs:
+        if r.prober:
+            continue
+        for ex in exchanges(r.record.transcript):
+            if ex.method == method and asked in (None, ex.params.get("protocolVersion")):
+                what = f"{method} {asked}" if asked else method
+                return f"{what} got {answer_shape(ex)} (#{r.index} msg {ex.index})"
+    return ""
+
+
+def _modern(report: ProbeReport, base: str, target: str) -> Advice:
+    from ..migrate import build_guide, checklist  # noqa: PLC0415 - only when advice is built
+    from ..migrate._severity import Label  # noqa: PLC0415
+
+    source, modern = REGISTRY.get(base), REGISTRY.get(target)
+    page = _guide_page(base, target)
+    both = _section(page, "Serve both eras")
+    http = report.target.transport == "http"
+    now = {"Answer server/discover": _seen(report, "server/discover")}
+    if report.peer.evidence.served_early:
+        shaped = next((r for r in report.runs if r.shaped is not None), None)
+        where = f" (#{shaped.index} msg {shaped.shaped.index})" if shaped and shaped.shaped \
+            else ""
+        now["Never mix the eras"] = ("a 2026-07-28 request sent before initialize was served "
+                                     f"under legacy rules{where}")
+    items = [AdviceItem(item.title, item.text, _links(both, *(c.url() for c in item.cites)),
+                        now.get(item.title, ""))
+             for item in checklist(source, modern)
+             if http or not item.title.startswith("On Streamable HTTP")]
+    guide = build_guide(source, modern, "server")
+    required = [c for c in guide.changes if not c.cancelled and "server" in c.severity
+                and Label.REQUIRED_FOR_NEW_CLIENTS in c.severity["server"].labels]
+    if required:
+        ids = ", ".join(c.id for c in required)
+        items.append(AdviceItem(
+            f"Then the {len(required)} changes modern clients need", f"{ids}: each with its "
+            "steps for servers in the guide.",
+            _links(_section(page, f"`{required[0].id}` ({target})"), required[0].cite.url())))
+    return Advice(target, f"to serve {target} clients",
+                  tuple(items), f"mcp-skew migrate {base} {target} --role server", page,
+                  _failing(report, target))
+
+
+def _legacy(report: ProbeReport, base: str, target: str) -> Advice:
+    newer = REGISTRY.ordered([base, target])[0] == target
+    now = _seen(report, "initialize", target)
+    url = Cite(target, "basic/lifecycle.mdx", "Version Negotiation").url()
+    page = _guide_page(base, target) if newer else ""
+    items = [AdviceItem(f"Accept {target} in initialize",
+                        f"Answer initialize {target} with {target} (a legacy server MUST "
+                        "answer with the version asked when it supports it), and serve that "
+                        "revision's methods and fields" + (" (the guide lists every change)."
+                                                           if newer else "."),
+                        _links(page, url), now)]
+    command = f"mcp-skew migrate {base} {target} --role server" if newer else ""
+    return Advice(target, f"to serve {target} clients", tuple(items), command, page,
+                  _failing(report, target))
+
+
+def advise(report: ProbeReport) -> list[Advice]:
+    """Every group of steps, in order (see the module docstring)."""
+    out = [a for a in (_errors(report),) if a is not None]
+    ev, spec = report.peer.evidence, report.peer.spec
+    if spec is None:
+        return out
+    served = ev.legacy | ev.modern
+    legacy = REGISTRY.ordered(sorted(ev.legacy))
+    builtin = REGISTRY.ordered(REGISTRY.revisions())
+    for target in reversed(builtin):  # oldest first
+        if target in served or not legacy:
+            continue
+        if REGISTRY.get(target).era is Era.MODERN:
+            out.append(_modern(report, legacy[0], target))
+        else:
+            out.append(_legacy(report, legacy[0], target))
+    return out

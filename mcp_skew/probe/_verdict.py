@@ -1,0 +1,171 @@
+"""One client's verdict, read from its own transcript alone.
+
+Rule: nothing here looks at another client's run. What the whole probe shows
+(the server is lenient, it mixes eras, it exits whatever it is sent) becomes
+server-level findings (:mod:`._server`), never another client's verdict, so a
+client gets the same verdict whether it runs alone (``--client``) or with the
+full set, in the progress line, the card, JSON and JUnit.
+
+Two judgements are made here, after the simulated client has negotiated and
+played its steps:
+
+- **legacy-shaped modern results.** A modern session whose results lack the
+  fields the revision requires on every result (2026-07-28: ``resultType``,
+  basic/index.mdx §ResultType) was served under legacy rules. A strict modern
+  client rejects such a result: the TypeScript v2 client
+  (``@modelcontextprotocol/client`` 2.4.0, ``decodeResult``: "missing required
+  resultType") fails every 2026-07-28 result without it, and its
+  ``CacheableResultSchema`` requires ``ttlMs`` and ``cacheScope`` on list
+  results, while its ``DiscoverResultSchema`` fills missing hints in, so a
+  ``server/discover`` answer is not judged here. The run fails with
+  ``era-mismatch`` (2026-07-28 basic/versioning.mdx §Compatibility Matrix).
+- **the culprit.** A request that got no answer because the server exited, or
+  stopped answering, is the one in flight: the run fails naming it (method, id,
+  the step that sent it), even when that step was only a check.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from ..simulator import Finding, RunRecord
+from ..simulator._path import Step
+from ..versions import REGISTRY, Era
+from ._exchanges import Exchange, exchanges, modern_version
+
+__all__ = ["STRICT_CLIENTS", "Culprit", "culprit", "era_findings", "judge", "legacy_shaped",
+           "settle", "shaped_result"]
+
+#: The real clients known to reject a legacy-shaped modern result (read in the package).
+STRICT_CLIENTS: Final = "the TypeScript v2 client (@modelcontextprotocol/client 2.4.0)"
+_ERA_TABLE: Final = "2026-07-28: basic/versioning.mdx §Compatibility Matrix"
+#: Methods whose legacy-shaped answer a strict client still accepts (see the module docstring).
+_LENIENT_METHODS: Final = frozenset({"server/discover"})
+#: Findings that are advice for a modern server: a legacy-shaped run gets era-mismatch instead.
+_MODERN_ADVICE: Final = frozenset({"missing-result-type", "missing-cache-hints"})
+
+
+def legacy_shaped(ex: Exchange) -> bool:
+    """A modern request answered with a result that has none of the fields its revision
+    requires on every result: the server ran it under legacy rules."""
+    version = modern_version(ex.request)
+    if ex.result is None or version not in REGISTRY or ex.method in _LENIENT_METHODS:
+        return False
+    profile = REGISTRY.get(str(version))
+    required = profile.names("result_fields_required")
+    return profile.era is Era.MODERN and bool(required) and not (required & set(ex.result))
+
+
+def judge(record: RunRecord) -> Exchange | None:
+    """Fail a modern session served a legacy-shaped result, as a strict modern client does;
+    the exchange that decided it, if any.
+
+    From its own transcript a client cannot tell a legacy server that ran the request
+    under legacy rules from a modern one that left ``resultType`` out; it fails both.
+    Which it was is server-level evidence: :func:`era_findings` picks the finding.
+    """
+    session = record.session
+    if session.status != "ok" or session.era is not Era.MODERN:
+        return None
+    shaped = next((ex for ex in exchanges(record.transcript) if legacy_shaped(ex)), None)
+    if shaped is not None:
+        session.path.append(Step(f"{shaped.method}: result without {_missing(shaped)}",
+                                 "served-legacy", method=shaped.method))
+        session.fail(f"{shaped.method} got a result without {_missing(shaped)} (legacy-shaped): "
+                     f"{STRICT_CLIENTS} rejects it")
+    return shaped
+
+
+def shaped_result(record: RunRecord) -> Exchange | None:
+    """The legacy-shaped result :func:`judge` failed this run for, if it did."""
+    path = record.session.path
+    if record.session.status == "ok" or not path or path[-1].kind != "served-legacy":
+        return None
+    return next((ex for ex in exchanges(record.transcript) if legacy_shaped(ex)), None)
+
+
+def _missing(ex: Exchange) -> str:
+    profile = REGISTRY.get(str(modern_version(ex.request)))
+    return ", ".join(sorted(profile.names("result_fields_required")))
+
+
+def era_findings(record: RunRecord, shaped: Exchange, server_is_modern: bool) -> None:
+    """A legacy-shaped result from a server no client saw answer as a modern one: the request
+    ran under legacy rules (``era-mismatch``), and advice for a modern server
+    (``missing-result-type``, ``missing-cache-hints``) does not apply to it."""
+    if server_is_modern:
+        return
+    session = record.session
+    session.findings[:] = [f for f in session.findings if f.code not in _MODERN_ADVICE]
+    record.findings[:] = [f for f in record.findings if f.code not in _MODERN_ADVICE]
+    session.findings.append(Finding(
+        "era-mismatch", "error",
+        f"{shaped.method} was served under legacy rules: its result has no {_missing(shaped)}, "
+        f"which {STRICT_CLIENTS} rejects", shaped.answer_index, _ERA_TABLE))
+
+
+@dataclass(frozen=True, slots=True)
+class Culprit:
+    """The request in flight when the server exited or stopped answering."""
+
+    exchange: Exchange
+    how: str  #: "exited" or "stopped answering"
+    step: str | None  #: the scenario step that sent it, if any
+    silent_before: bool  #: the server process had said nothing before
+
+    @property
+    def request(self) -> str:
+        what = f"{self.exchange.method} (id {self.exchange.request.get('id')}"
+        return what + (f", step {self.step!r})" if self.step else ")")
+
+    def sentence(self) -> str:
+        if self.silent_before:
+            return (f"the server {self.how} before answering anything ({self.request} was in "
+                    "flight)")
+        return f"the server {self.how} on {self.request}"
+
+
+def _said_before(record: RunRecord, ex: Exchange) -> bool:
+    """Did the server process of ``ex`` answer anything before it?"""
+    return any(o.fate == "answered" and o.generation == ex.generation and o.index < ex.index
+               for o in exchanges(record.transcript))
+
+
+def culprit(record: RunRecord) -> Culprit | None:
+    """The first request whose server exited, or never answered it nor anything after it."""
+    found = exchanges(record.transcript)
+    for pos, ex in enumerate(found):
+        later = [o for o in found[pos + 1:] if o.generation == ex.generation]
+        if ex.fate == "exited" or (ex.fate == "timeout" and ex.next_fate == "exited"):
+            how = "exited"
+        elif ex.fate == "timeout" and not any(o.fate == "answered" for o in later) \
+                and ex.answer is None and not later:
+            how = "stopped answering"
+        else:
+            continue
+        return Culprit(ex, how, _step_of(record, ex), not _said_before(record, ex))
+    return None
+
+
+def _step_of(record: RunRecord, ex: Exchange) -> str | None:
+    """The name of the scenario step that sent ``ex`` (steps are sent in order, after
+    negotiation: the n-th request after the last negotiation request is step n)."""
+    if not record.steps:
+        return None
+    sent_steps = [s for s in record.steps if s.got != "not listed"]
+    requests = exchanges(record.transcript)
+    tail = requests[len(requests) - len(sent_steps):] if sent_steps else []
+    for step, sent in zip(sent_steps, tail, strict=False):
+        if sent.index == ex.index:
+            return step.name
+    return None
+
+
+def settle(record: RunRecord) -> Culprit | None:
+    """Blame an exit or silence during the steps on the request in flight: the run fails."""
+    found = culprit(record)
+    session = record.session
+    if found is not None and session.status == "ok":
+        session.fail(found.sentence())
+    return found
