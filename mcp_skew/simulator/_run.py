@@ -120,19 +120,20 @@ def mark_era_mismatch(session: Session) -> None:
                  "(a modern-only client cannot detect this; probe with server/discover)")
 
 
-def run(client: PeerSpec, server: PeerSpec, scenario: str = "default", *,
+def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default", *,
         latency_ms: int = 5, request_timeout_ms: int = 10_000,
         transport: Transport = "stdio",
         server_changes: Sequence[tuple[int, PeerSpec]] = ()) -> RunRecord:
     """Negotiate ``client`` with ``server``, then play ``scenario``, over ``transport``
     (``stdio``, or ``http``: Streamable HTTP, :mod:`._httplink`).
 
+    ``scenario`` is a name in :data:`SCENARIOS` or a :class:`Scenario` of the caller's.
     ``server_changes``: at each ``(ms, spec)`` the server is replaced by a server of
     ``spec`` (simulated time on the run's clock; stdio only): an upgrade or a downgrade
     under a client that is not told. A scenario that keeps a cache shows what its cached
     era decision and results do then.
     """
-    plan = SCENARIOS[scenario]
+    plan = scenario if isinstance(scenario, Scenario) else SCENARIOS[scenario]
     link: MemoryLink | HttpMemoryLink
     if transport == "stdio":
         link = MemoryLink(lambda: SimServer(server), latency_ms)
@@ -150,7 +151,7 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str = "default", *,
     served = link.server.served_eras
     if session.era is Era.MODERN and served and served[-1] is Era.LEGACY:
         mark_era_mismatch(session)
-    record = RunRecord(client, server, scenario, session, link.transcript, transport=transport)
+    record = RunRecord(client, server, plan.name, session, link.transcript, transport=transport)
     if session.status == "ok":
         record.steps, record.findings, record.t_first_useful_ms = play(plan, sim, link, session)
         if session.status == "ok":

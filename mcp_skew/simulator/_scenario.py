@@ -290,6 +290,8 @@ def _ask(client: SimClient, session: Session, step: Step, obs: Observer) -> Step
     if revision is not None:
         session.path += [path_steps.error(-32022), path_steps.retry(revision)]
         session.revision, session.retried = revision, True
+        if client.cache is not None:  # the server's supported revisions changed: note it
+            client.cache.remember_era(obs.now_ms(), client.server_id, Era.MODERN, revision)
         yield Remark(f"-32022 on {step.method}: retry with {revision} from data.supported",
                      "note")
         event = yield client.call(session, step.method, step.params)
