@@ -93,12 +93,14 @@ NOUNS: Final[Mapping[str, str]] = {
     "modern_error_codes": "modern error codes",
     "errors": "error codes",
     "deprecations": "deprecation entries",
+    "cache_invalidations": "cache-invalidating notifications",
     "features": "features",
 }
 
 #: Tables left out of derived steps and of "what is lost": they restate other tables
-#: (a modern error code is also an error; a deprecation going away loses nothing).
-_QUIET: Final = frozenset({"modern_error_codes", "deprecations"})
+#: (a modern error code is also an error; a deprecation going away loses nothing; a
+#: cache-invalidating notification goes with the caching hints it serves).
+_QUIET: Final = frozenset({"modern_error_codes", "deprecations", "cache_invalidations"})
 
 
 def roles_of(choice: RoleChoice) -> tuple[Role, ...]:

@@ -480,7 +480,9 @@ class HttpEndpoint:
             return HttpResponse(0, hold=True)
         reply = reaction.replies[0]
         response = HttpResponse(status_of(reply), reply, headers or {})
-        if self.sse and response.status == 200:
+        if "id" not in reply:  # a stream's first notification (subscriptions/listen): SSE
+            response.stream = True
+        elif self.sse and response.status == 200:
             response.stream = True
             if profile is not None and primes_streams(profile):
                 response.priming = str(message["id"])

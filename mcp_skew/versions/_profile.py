@@ -44,6 +44,7 @@ __all__ = [
     "Era",
     "ErrorCode",
     "Impact",
+    "Invalidation",
     "Kind",
     "Method",
     "Obligation",
@@ -170,7 +171,26 @@ class Deprecation:
     cite: Cite
 
 
-Value: TypeAlias = Method | ErrorCode | Deprecation | str
+@dataclass(frozen=True, slots=True)
+class Invalidation:
+    """What a server notification makes stale in a client's result cache.
+
+    A cached result of one of ``methods`` is dropped when the notification arrives
+    (2026-07-28 ``server/utilities/caching.mdx`` §Interaction with Notifications: "the
+    notification **invalidates** the cached response"). With ``match``, only entries
+    whose request params hold the notification's value of that param are dropped
+    (``notifications/resources/updated`` names one ``uri``). ``listen`` is the key of
+    the ``subscriptions/listen`` filter that opts in to the notification where the
+    revision delivers it only on a listen stream (2026-07-28 schema
+    ``SubscriptionFilter``); None where it arrives unasked.
+    """
+
+    methods: tuple[str, ...]
+    match: str | None = None
+    listen: str | None = None
+
+
+Value: TypeAlias = Method | ErrorCode | Deprecation | Invalidation | str
 
 #: Tables whose rows are plain names.
 SET_TABLES: Final = (
@@ -191,7 +211,7 @@ SET_TABLES: Final = (
     "features",  # user-facing features, for the features view of the matrix
 )
 #: Tables whose rows are name -> value.
-MAPPING_TABLES: Final = ("methods", "errors", "deprecations")
+MAPPING_TABLES: Final = ("methods", "errors", "deprecations", "cache_invalidations")
 TABLES: Final = SET_TABLES + MAPPING_TABLES
 #: Scalar settings a change may set.
 SETTINGS: Final = (

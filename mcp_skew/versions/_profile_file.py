@@ -22,6 +22,7 @@ from ._profile import (
     Era,
     ErrorCode,
     Impact,
+    Invalidation,
     Kind,
     Method,
     Obligation,
@@ -67,6 +68,12 @@ class _DeprecationIn(_Strict):
     cite: _CiteIn
 
 
+class _InvalidationIn(_Strict):
+    methods: list[str] = Field(min_length=1)
+    match: str | None = None
+    listen: str | None = None
+
+
 class _ChangeIn(_Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9.+-]*$")
     summary: str
@@ -97,10 +104,11 @@ _ROW_MODELS: dict[str, type[_Strict]] = {
     "methods": _MethodIn,
     "errors": _ErrorIn,
     "deprecations": _DeprecationIn,
+    "cache_invalidations": _InvalidationIn,
 }
 
 
-def _row(table: str, raw: Any) -> Method | ErrorCode | Deprecation:
+def _row(table: str, raw: Any) -> Method | ErrorCode | Deprecation | Invalidation:
     model = _ROW_MODELS[table].model_validate(raw)
     if isinstance(model, _MethodIn):
         kind = Kind(model.kind)
@@ -110,6 +118,8 @@ def _row(table: str, raw: Any) -> Method | ErrorCode | Deprecation:
         return Method(kind, Direction(model.direction), model.capability, answer)
     if isinstance(model, _ErrorIn):
         return ErrorCode(model.code, model.message, tuple(model.data), model.note)
+    if isinstance(model, _InvalidationIn):
+        return Invalidation(tuple(model.methods), model.match, model.listen)
     assert isinstance(model, _DeprecationIn)
     return Deprecation(model.since, model.removal, model.migration, _cite(model.cite))
 

@@ -39,6 +39,7 @@ from ._profile import (
     Direction,
     ErrorCode,
     Impact,
+    Invalidation,
     Kind,
     Method,
     Profile,
@@ -93,6 +94,7 @@ _TITLES: Final[Mapping[str, str]] = {
     "modern_error_codes": "Errors that mark a modern server",
     "errors": "Error codes",
     "deprecations": "Deprecations",
+    "cache_invalidations": "Notifications that invalidate cached results",
     "features": "Features",
 }
 
@@ -157,6 +159,8 @@ def row_to_dict(value: Any) -> Any:
             "data": list(value.data),
             "note": value.note,
         }
+    if isinstance(value, Invalidation):
+        return {"methods": list(value.methods), "match": value.match, "listen": value.listen}
     if isinstance(value, Deprecation):
         return {
             "since": value.since,
@@ -336,6 +340,17 @@ def _error_rows(profile: Profile) -> tuple[tuple[str, ...], ...]:
     )
 
 
+def _invalidation_rows(profile: Profile) -> tuple[tuple[str, ...], ...]:
+    rows = profile.tables["cache_invalidations"]
+    assert not isinstance(rows, frozenset)
+    return tuple(
+        (name, ", ".join(inv.methods), _cell(inv.match), _cell(inv.listen),
+         _cell(profile.introduced_in("cache_invalidations", name)))
+        for name, inv in rows.items()
+        if isinstance(inv, Invalidation)
+    )
+
+
 def _deprecation_rows(profile: Profile) -> tuple[tuple[str, ...], ...]:
     return tuple(
         (name, dep.since, dep.removal, dep.migration, str(dep.cite))
@@ -458,6 +473,15 @@ def profile_sections(profile: Profile, fmt: TextFormat = "markdown") -> tuple[Se
             ("name", "code", "message", "data", "note", *since),
             _error_rows(profile),
             code=(0,),
+        )
+    )
+    sections.append(
+        Section(
+            _TITLES["cache_invalidations"],
+            ("notification", "invalidates", "only where this param matches",
+             "listen filter key", *since),
+            _invalidation_rows(profile),
+            code=(0, 1, 2, 3),
         )
     )
     sections.append(

@@ -99,6 +99,8 @@ PROFILE: Final[Profile] = create(
             ),
         },
         "deprecations": {},
+        # no caching hints, so no result cache to invalidate (2026-07-28 adds both)
+        "cache_invalidations": {},
         "features": [
             "tools", "resources", "prompts", "completion", "logging", "roots", "sampling",
             "resource-subscriptions", "progress", "cancellation", "ping", "http+sse",

@@ -15,7 +15,7 @@ from typing import Final
 
 from . import _profile as _p
 from . import r2025_11_25 as _previous
-from ._profile import Change, Deprecation, Era, ErrorCode, Impact, Profile
+from ._profile import Change, Deprecation, Era, ErrorCode, Impact, Invalidation, Profile
 from ._profile import Cite as C
 from .r2024_11_05 import C2S, NOTE, REQ, S2C
 
@@ -208,6 +208,21 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 ],
                 "cache_fields": ["ttlMs", "cacheScope"],
                 "features": ["caching-hints"],
+                # §Interaction with Notifications: a relevant notification invalidates a fresh
+                # cached result; each arrives on a subscriptions/listen stream only when the
+                # client opted in with the schema's SubscriptionFilter key (basic/patterns/
+                # subscriptions.mdx)
+                "cache_invalidations": {
+                    "notifications/tools/list_changed": Invalidation(
+                        ("tools/list",), listen="toolsListChanged"),
+                    "notifications/prompts/list_changed": Invalidation(
+                        ("prompts/list",), listen="promptsListChanged"),
+                    "notifications/resources/list_changed": Invalidation(
+                        ("resources/list", "resources/templates/list"),
+                        listen="resourcesListChanged"),
+                    "notifications/resources/updated": Invalidation(
+                        ("resources/read",), match="uri", listen="resourceSubscriptions"),
+                },
             },
             steps=(
                 'Servers: add ttlMs (>= 0) and cacheScope ("public" or "private") to discover, '

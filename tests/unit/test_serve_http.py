@@ -309,3 +309,32 @@ def test_serve_http_command_prints_its_url_and_answers() -> None:
         finally:
             proc.terminate()
             proc.wait(TIMEOUT)
+
+
+def test_subscriptions_listen_opens_an_event_stream_with_its_acknowledgement() -> None:
+    """2026-07-28 basic/patterns/subscriptions.mdx: the first message of a listen stream is
+    notifications/subscriptions/acknowledged, with the subset of the filter the server honours
+    (the simulated server has tools, no prompts) and the stream's subscriptionId."""
+    with running("modern:2026-07-28") as (url, _):
+        msg = modern(7, "subscriptions/listen",
+                     {"notifications": {"toolsListChanged": True, "promptsListChanged": True}})
+        head = modern_headers(msg)
+        data = json.dumps(msg).encode()
+        req = urllib.request.Request(url, data=data, method="POST", headers={
+            "Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+            **head})
+        with urllib.request.urlopen(req, timeout=TIMEOUT) as resp:
+            status, kind, body = resp.status, resp.headers["Content-Type"], resp.read().decode()
+    assert status == 200 and kind.startswith("text/event-stream")
+    (data_line,) = [line for line in body.splitlines() if line.startswith("data:")]
+    event = json.loads(data_line.removeprefix("data:"))
+    assert event["method"] == "notifications/subscriptions/acknowledged"
+    assert event["params"]["notifications"] == {"toolsListChanged": True}
+    assert event["params"]["_meta"] == {"io.modelcontextprotocol/subscriptionId": 7}
+
+
+def test_subscriptions_listen_without_a_filter_is_invalid_params() -> None:
+    with running("modern:2026-07-28") as (url, _):
+        msg = modern(8, "subscriptions/listen")
+        answer = call(url, msg, modern_headers(msg))
+    assert answer.status == 400 and answer.code == -32602
