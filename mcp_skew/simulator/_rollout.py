@@ -65,6 +65,7 @@ from ._server import SimServer
 __all__ = [
     "CATEGORIES",
     "FLEET",
+    "Breakage",
     "Category",
     "Classify",
     "Group",
@@ -334,11 +335,15 @@ class Rollout:
         for round_ in range(self.requests_per_client):
             for k in order:
                 now = (round_ * _MINUTE_MS + phases[k]) // self.rate
-                while changes and changes[0].at_ms <= now:
-                    self._apply(changes.pop(0), minute)
-                while now >= (minute.minute + 1) * _MINUTE_MS:
-                    yield self._close(minute)
-                    minute = Minute(minute.minute + 1, Totals(), {}, [])
+                while True:  # the schedule's changes and the minutes' ends, in time order
+                    end = (minute.minute + 1) * _MINUTE_MS
+                    if changes and changes[0].at_ms <= now and changes[0].at_ms < end:
+                        self._apply(changes.pop(0), minute)
+                    elif now >= end:
+                        yield self._close(minute)
+                        minute = Minute(minute.minute + 1, Totals(), {}, [])
+                    else:
+                        break
                 self._request(k, now, minute.totals)
         while changes and changes[0].at_ms < self.duration_ms:
             self._apply(changes.pop(0), minute)
