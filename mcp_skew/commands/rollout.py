@@ -36,7 +36,9 @@ from ..rollout import (
     render_text_tail,
     study,
 )
+from ..simulator import PeerSpec
 from ..simulator._fleet import BALANCERS
+from ..versions import Registry
 from .matrix import _write
 
 __all__ = ["parse_duration", "register"]
@@ -107,8 +109,8 @@ def register(sub: Any) -> None:
     p.set_defaults(func=_main)
 
 
-def _fleet(texts: list[str], registry: Any) -> tuple[Any, ...]:
-    fleet = []
+def _fleet(texts: list[str], registry: Registry) -> tuple[PeerSpec, ...]:
+    fleet: list[PeerSpec] = []
     for text in texts:
         spec, count = parse_counted(text, "server", registry, option="--fleet")
         if len(fleet) + count > LIMITS["instances"]:
