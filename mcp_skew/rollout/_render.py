@@ -47,12 +47,11 @@ def render_text_head(study: Study) -> str:
     s = study.setup
     population = ", ".join(f"{g.spec.name} x{g.count}" for g in s.groups)
     fleet = ", ".join(f"{n} x{c}" for n, c in _counts(p.name for p in s.fleet))
-    change = f" -> {s.to.name}" if s.to else " (unchanged)"
-    rollback = f", rolled back from {clock(s.rollback_at_ms)}" if s.rollback_at_ms is not None \
-        else ""
-    lines = [f"rollout: {s.clients:,} clients ({population})",
-             f"fleet: {fleet}{change}, one instance every {clock(s.every_ms)} from "
-             f"{clock(s.start_ms)}{rollback}",
+    change = (f" -> {s.to.name}, one instance every {clock(s.every_ms)} from "
+              f"{clock(s.start_ms)}" if s.to else " (unchanged)")
+    if s.rollback_at_ms is not None:
+        change += f", rolled back from {clock(s.rollback_at_ms)}"
+    lines = [f"rollout: {s.clients:,} clients ({population})", f"fleet: {fleet}{change}",
              f"{clock(s.duration_ms)} simulated, {s.rate} requests a minute per client, "
              f"balancer {s.balancer}, seed {s.seed}", ""]
     lines.append("  ".join(f"{name:>{width}}" for name, width in _HEAD) + "  failed by cause")

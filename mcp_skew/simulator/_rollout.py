@@ -46,12 +46,13 @@ except the transcripts of the first ``keep`` clients, kept on request.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal
 
-from ..versions import Era
+from ..versions import Era, PeerKind
 from ._cache import ClientCache
 from ._client import Session, SimClient
 from ._fleet import Balancer, Change, Fleet, LoadBalancer, Rng, Schedule
@@ -107,12 +108,11 @@ class Outcome:
         return replace(self, category=cat, extra=self.extra + extra, path=before + self.path)
 
 
-def _derived_modern(client: PeerSpec, revision: str) -> PeerSpec:
-    """The client as it speaks once it decided on modern ``revision``: its quirks that fit a
-    modern client, but not ``discover`` (the decision is made)."""
-    quirks = tuple(q for q in client.quirks
-                   if "modern" in QUIRKS[q[0]].kinds and q[0] != "discover")
-    return PeerSpec("modern", (revision,), quirks, registry=client.registry)
+def _derived(client: PeerSpec, kind: PeerKind, revisions: tuple[str, ...]) -> PeerSpec:
+    """The client as it speaks once it decided on an era: ``kind`` at ``revisions``, with its
+    quirks that fit that kind, but not ``discover`` (the decision is made)."""
+    quirks = tuple(q for q in client.quirks if kind in QUIRKS[q[0]].kinds and q[0] != "discover")
+    return PeerSpec(kind, revisions, quirks, registry=client.registry)
 
 
 class Outcomes:
@@ -163,27 +163,37 @@ class Outcomes:
 
     def _derive_cached(self, client: PeerSpec, server: PeerSpec, revision: str) -> Outcome:
         self.runs += 1
-        ok, got = _call(_derived_modern(client, revision), server, revision)
+        ok, got = _call(_derived(client, "modern", (revision,)), server, revision)
         if ok:
             return Outcome("ok", None, 0, Era.MODERN, revision, None, (f"cached {revision}",))
         before = (f"cached {revision}", f"call a tool: {got}", "re-probe")
         return self.fresh(client, server).renewed("retried", 1, before)
 
-    def session(self, client: PeerSpec, server: PeerSpec) -> Outcome:
-        """A request in the legacy session this client holds with ``server``: the step's
-        answer in the run that opened the session, at no extra cost."""
-        key = (client, server, "")
-        hit = self._cached.get(key)
-        if hit is None:
-            opened = self.fresh(client, server)
-            assert opened.category != "failed", "no session is held after a failed negotiation"
-            hit = self._cached[key] = replace(opened, category="ok", extra=0,
-                                              path=(f"session {opened.revision}",))
-        return hit
+    @staticmethod
+    @functools.cache
+    def session(revision: str) -> Outcome:
+        """A request in a legacy session the client holds at ``revision`` on the serving
+        instance: answered as the run that opened the session answered it (a session is
+        only held after an outcome that was not failed, so its step was answered right)."""
+        return Outcome("ok", None, 0, Era.LEGACY, revision, None, (f"session {revision}",))
 
     def lost(self, client: PeerSpec, server: PeerSpec) -> Outcome:
-        """The legacy session is gone (404): initialize again with ``server``."""
-        return self.fresh(client, server).renewed("retried", 1, ("session lost (404)",))
+        """The legacy session is gone (404): initialize again with ``server``.
+
+        A dual-era client keeps its era decision for the origin (2026-07-28
+        ``basic/versioning.mdx`` §Caching the era decision), so it initializes at once,
+        without probing; only if that fails does it re-probe.
+        """
+        key = (client, server, "lost")
+        hit = self._cached.get(key)
+        if hit is None:
+            again = self.fresh(_derived(client, "legacy", client.legacy), server) \
+                if client.kind == "dual" else self.fresh(client, server)
+            if again.category == "failed" and client.kind == "dual":
+                again = self.fresh(client, server).renewed(
+                    "retried", again.extra + 1, (*again.path, "re-probe"))
+            hit = self._cached[key] = again.renewed("retried", 1, ("session lost (404)",))
+        return hit
 
 
 def _discover_result(entries: Sequence[Any]) -> dict[str, Any] | None:
@@ -379,7 +389,7 @@ class Rollout:
             outcome = self.outcomes.fresh(client, server)
         elif held.era is Era.LEGACY:
             same = pin == (instance, fleet.generations[instance])
-            outcome = (self.outcomes.session(client, server) if same
+            outcome = (self.outcomes.session(held.revision) if same
                        else self.outcomes.lost(client, server))
         elif self._discovers[k] and not self._fresh_discover(k, client, held.revision, now,
                                                              totals):

@@ -140,6 +140,20 @@ def test_a_modern_decision_goes_stale_when_the_fleet_is_rolled_back() -> None:
     assert r.totals.failed == 0
 
 
+def test_a_dual_client_keeps_its_legacy_decision_when_its_instance_is_upgraded() -> None:
+    """The era decision is kept per origin (2026-07-28 versioning.mdx §Caching the era
+    decision): after its session is lost to the upgrade, a dual client that fell back
+    initializes again at once, without probing, and stays on the legacy revision."""
+    r = _rollout([Group(client("dual:2026-07-28,2025-11-25"), 1)], [LEGACY_11],
+                 rolling(1, DUAL, start_ms=60_000, every_ms=60_000), keep=1)
+    records = r.transcripts[0]
+    assert records[0]["outcome"] == "fell_back"
+    lost = [q for q in records if q["path"][0] == "session lost (404)"]
+    assert len(lost) == 1
+    assert lost[0]["path"] == ["session lost (404)", "initialize 2025-11-25", "accepted 2025-11-25"]
+    assert all(q["path"] == ["session 2025-11-25"] for q in records if q["ms"] > lost[0]["ms"])
+
+
 def test_no_cache_hints_mean_a_discover_before_every_request() -> None:
     fleet = [server("dual:2026-07-28,2025-11-25+no-cache-hints")]
     r = _rollout([Group(client("dual:2026-07-28,2025-11-25"), 1)], fleet, rolling(
