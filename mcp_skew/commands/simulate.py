@@ -6,8 +6,9 @@ import argparse
 import json
 from typing import Any
 
+from ..errors import UsageError
 from ..peers import resolve_peer
-from ..simulator import SCENARIOS, TRANSPORTS, run
+from ..simulator import SCENARIOS, TRANSPORTS, PeerSpec, run
 from ..simulator._trace import render_trace, summary_line
 
 __all__ = ["register"]
@@ -28,6 +29,10 @@ def register(sub: Any) -> None:
     p.add_argument("--transport", default="stdio", choices=TRANSPORTS,
                    help="stdio (default), or http: Streamable HTTP, each message a POST; "
                    "--trace shows each exchange's method, path, status and MCP headers")
+    p.add_argument("--server-change", action="append", default=[], metavar="MS=SPEC",
+                   help="at simulated time MS, replace the server by one of SPEC (an upgrade or "
+                   "a downgrade the client is not told of; stdio only; repeatable), e.g. "
+                   "--scenario long --server-change 100000=legacy:2025-11-25")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--trace", action="store_true", help="print the transcript as a wire log")
     out.add_argument("--json", action="store_true", help="print the run as one JSON object")
@@ -37,7 +42,10 @@ def register(sub: Any) -> None:
 def _main(args: argparse.Namespace) -> int:
     client = resolve_peer(args.client, "client", args.registry)
     server = resolve_peer(args.server, "server", args.registry)
-    record = run(client, server, args.scenario, transport=args.transport)
+    changes = [_server_change(text, args.registry) for text in args.server_change]
+    if changes and args.transport != "stdio":
+        raise UsageError("--server-change is simulated over stdio only")
+    record = run(client, server, args.scenario, transport=args.transport, server_changes=changes)
     if args.json:
         print(json.dumps(record.to_document(), indent=2))
     elif args.trace:
@@ -46,3 +54,14 @@ def _main(args: argparse.Namespace) -> int:
         print(summary_line(record))
         print("path: " + " -> ".join(record.session.path))
     return 0
+
+
+def _server_change(text: str, registry: Any) -> tuple[int, PeerSpec]:
+    """``MS=SPEC`` as (simulated ms, server spec); a clear error when it is not one."""
+    ms, sep, spec = text.partition("=")
+    if not sep or not spec.strip():
+        raise UsageError(f"--server-change {text!r}: use MS=SPEC, e.g. 100000=legacy:2025-11-25")
+    if not (ms.isascii() and ms.isdigit()):
+        raise UsageError(f"--server-change {text!r}: {ms!r} is not a time in whole "
+                         "milliseconds")
+    return int(ms), resolve_peer(spec, "server", registry)

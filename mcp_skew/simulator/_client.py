@@ -37,10 +37,11 @@ from typing import Any, Literal
 from ..versions import REGISTRY, Era, Message, Profile, Registry
 from . import _path as steps
 from . import _wire as w
+from ._cache import ClientCache
 from ._events import Closed, Event, Reply, Timeout
 from ._findings import Finding
 from ._link import Link, LinkObserver
-from ._machine import Machine, Notify, Observer, Restart, Send, Steps, ask, drive
+from ._machine import Machine, Notify, Observer, Remark, Restart, Send, Steps, ask, drive
 from ._memo import by_identity
 from ._path import Step
 from ._peers import PeerSpec
@@ -152,7 +153,8 @@ class SimClient:
     """One simulated client; ``negotiate`` then ``call``."""
 
     def __init__(self, spec: PeerSpec, *, request_timeout_ms: int = 10_000,
-                 transport: TransportRule = STDIO) -> None:
+                 transport: TransportRule = STDIO, cache: ClientCache | None = None,
+                 server_id: str = "server") -> None:
         self.spec = spec
         self.request_timeout_ms = request_timeout_ms
         #: the transport's rule for reading a probe that did not keep the client modern
@@ -160,6 +162,29 @@ class SimClient:
         self.policy = spec.client_policy
         self.probe_timeout_ms = self.policy.probe_timeout_ms
         self._next_id = 0
+        #: the client's caches (results and era decisions), in scenarios that keep them;
+        #: None: nothing is cached (every built-in run but those scenarios)
+        self.cache = cache
+        #: the server the caches key on: its process (stdio) or origin (HTTP)
+        self.server_id = server_id
+
+    @property
+    def caches_results(self) -> bool:
+        """Whether results are served from the cache (a cache, and no ``no-cache`` quirk)."""
+        return self.cache is not None and self.policy.cache
+
+    def keep(self, now_ms: int, profile: Profile, method: str, params: dict[str, Any],
+             result: dict[str, Any]) -> Steps[None]:
+        """Put a result in the cache (where results are cached) and say so in the transcript."""
+        if self.cache is None or not self.policy.cache:
+            return
+        stored = self.cache.put(now_ms, method, params, result, profile=profile,
+                                server=self.server_id)
+        if stored.kept:
+            yield Remark(f"cache: keep {method} ({stored.scope}, ttlMs {stored.ttl_ms}): "
+                         f"fresh until {stored.expires_at_ms} ms")
+        elif method in profile.names("cacheable_results"):
+            yield Remark(f"cache: not kept: {method}: {stored.why}")
 
     def next_id(self) -> int:
         self._next_id += 1
@@ -183,8 +208,19 @@ class SimClient:
         """The negotiation as a driven machine; its verdict is the :class:`Session`."""
         return Machine(self._negotiation(observer))
 
-    def _negotiation(self, obs: Observer) -> Steps[Session]:
-        session = Session(registry=self.spec.registry)
+    def _negotiation(self, obs: Observer, session: Session | None = None) -> Steps[Session]:
+        """Negotiate; with ``session`` (a re-probe in the middle of a scenario) its path and
+        counts go on, and its outcome is overwritten."""
+        session = session or Session(registry=self.spec.registry)
+        session = yield from self._negotiate_kind(obs, session)
+        if self.cache is not None and session.status == "ok" and session.era is not None:
+            assert session.revision is not None
+            self.cache.remember_era(obs.now_ms(), self.server_id, session.era, session.revision)
+            yield Remark(f"cache: era decision for this server: {session.era.value}, "
+                         f"{session.revision}")
+        return session
+
+    def _negotiate_kind(self, obs: Observer, session: Session) -> Steps[Session]:
         if self.spec.kind == "legacy":
             return (yield from self._legacy(session))
         if self.spec.kind == "modern":
@@ -192,6 +228,15 @@ class SimClient:
             session, event = yield from self._modern(obs, session, method, self.request_timeout_ms)
             return session if event is None else self._not_modern(session, method, event)
         return (yield from self._dual(obs, session))
+
+    def renegotiation(self, obs: Observer, session: Session) -> Steps[Session]:
+        """Probe again after the cached era decision failed (2026-07-28
+        ``basic/versioning.mdx``: re-probe "if the cached assumption later fails")."""
+        if self.cache is not None:
+            self.cache.forget_era(self.server_id)
+            self.cache.forget_server(self.server_id)  # what it said belongs to another server
+        session.fell_back = session.downgraded = session.retried = session.reprobed = False
+        return (yield from self._negotiation(obs, session))
 
     @staticmethod
     def _send(session: Session, message: Message, timeout_ms: int) -> Steps[Event]:
@@ -244,7 +289,10 @@ class SimClient:
             index = obs.position()
             event = yield from self._send(session, w.request(profile, self.next_id(), method), timeout_ms)
             if isinstance(event, Reply) and event.result is not None:
-                return self._modern_result(session, profile, method, event.result, index + 1), None
+                session = self._modern_result(session, profile, method, event.result, index + 1)
+                if session.status == "ok":
+                    yield from self.keep(obs.now_ms(), profile, method, {}, event.result)
+                return session, None
             session.path.append(describe(event))
             if not isinstance(event, Reply) or event.code not in _modern_codes(profile):
                 return session, event

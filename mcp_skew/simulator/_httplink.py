@@ -139,6 +139,13 @@ class HttpMemoryLink:
     def now_ms(self) -> int:
         return self._clock
 
+    def wait_until(self, until_ms: int) -> None:
+        """Let the simulated clock run to ``until_ms``, delivering what arrives meanwhile.
+        (Server changes over time are the stdio link's: :meth:`MemoryLink.schedule`.)"""
+        if until_ms > self._clock:
+            self._deliver_until(until_ms)
+            self._clock = max(self._clock, until_ms)
+
     # -- sending -----------------------------------------------------------------------
     def _gone(self) -> bool:
         return self._exited_at is not None and self._exited_at <= self._clock

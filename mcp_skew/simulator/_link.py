@@ -10,6 +10,7 @@ for byte. Real transports (stdio, HTTP) implement the same protocol in :mod:`mcp
 
 from __future__ import annotations
 
+import functools
 import heapq
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from typing import Any, Literal, Protocol
 from ..versions import Message
 from ._events import Closed, Event, Reply, Timeout
 from ._json import cross
+from ._peers import PeerSpec
 from ._server import SimServer
 
 __all__ = [
@@ -29,6 +31,7 @@ __all__ = [
     "MemoryLink",
     "Note",
     "Reply",
+    "ServerChange",
     "Timeout",
     "Transcript",
 ]
@@ -110,6 +113,17 @@ class Transcript:
         return [item.to_record() for item in self._order]
 
 
+@dataclass(frozen=True, slots=True)
+class ServerChange:
+    """What happens to a simulated server at a scheduled time (:meth:`MemoryLink.schedule`):
+    it is replaced by a server of ``server``'s spec, and/or it emits the notification
+    ``emit`` (with ``params``) on the streams that opted in to it."""
+
+    server: PeerSpec | None = None
+    emit: str | None = None
+    params: tuple[tuple[str, Any], ...] = ()
+
+
 class Link(Protocol):
     """What a client strategy needs from a transport."""
 
@@ -136,6 +150,12 @@ class LinkObserver:
     def position(self) -> int:
         return len(self._link.transcript.entries)
 
+    def notices(self) -> list[Message]:
+        """The server notifications the link delivered since last asked (a link that
+        delivers none has no ``take_notices``: nothing)."""
+        take = getattr(self._link, "take_notices", None)
+        return list(take()) if take is not None else []
+
 
 class MemoryLink:
     """A simulated server in memory, on a simulated clock.
@@ -154,6 +174,9 @@ class MemoryLink:
         self._clock = 0
         self._seq = 0
         self._pending: list[tuple[int, int, Message]] = []  # heap of (arrives, seq, message)
+        #: what happens to the server at simulated times (:meth:`schedule`), a heap
+        self._schedule: list[tuple[int, int, ServerChange]] = []
+        self._notices: list[Message] = []  # server notifications delivered, not yet taken
         self._start()
 
     def _start(self) -> None:
@@ -165,10 +188,51 @@ class MemoryLink:
     def now_ms(self) -> int:
         return self._clock
 
+    # -- the server over simulated time ------------------------------------------------
+    def schedule(self, at_ms: int, change: ServerChange) -> None:
+        """At ``at_ms`` (simulated), ``change`` happens to the server: it is replaced by a
+        server of another spec (a deploy, an upgrade, a rollback), or it emits a
+        notification to the streams that asked for it."""
+        self._seq += 1
+        heapq.heappush(self._schedule, (at_ms, self._seq, change))
+
+    def _apply_due(self, until_ms: int) -> None:
+        """Apply every scheduled change due by ``until_ms``, in time order."""
+        while self._schedule and self._schedule[0][0] <= until_ms:
+            at, _, change = heapq.heappop(self._schedule)
+            self._clock = max(self._clock, at)
+            if change.server is not None:
+                old = self.server.spec.name
+                spec = change.server
+                self._factory = functools.partial(SimServer, spec)
+                self.transcript.note(self._clock, f"the server changes: {old} -> {spec.name} "
+                                     "(a new process; the client is not told)", "server-change")
+                self._start()
+            if change.emit is not None:
+                for sent in self.server.emit(change.emit, dict(change.params)):
+                    self._seq += 1
+                    heapq.heappush(self._pending, (self._clock + self.latency_ms, self._seq, sent))
+
+    def wait_until(self, until_ms: int) -> None:
+        """Let the simulated clock run to ``until_ms``: scheduled changes happen, and what
+        the server sends meanwhile is delivered (and recorded)."""
+        if until_ms <= self._clock:
+            return
+        self._deliver_until(until_ms)
+        self._apply_due(until_ms)
+        self._deliver_until(until_ms)
+        self._clock = max(self._clock, until_ms)
+
+    def take_notices(self) -> list[Message]:
+        """The server notifications delivered since last asked."""
+        taken, self._notices = self._notices, []
+        return taken
+
     def _send(self, message: Message) -> bool:
         # encoded to JSON text and decoded again (:func:`._json.cross`), as on a real wire:
         # what the server reads is what the transcript records
         wire: Message = cross(message)
+        self._apply_due(self._clock)
         self.transcript.add(self._clock, "c2s", wire)
         if self._closed_at is not None and self._closed_at <= self._clock:
             return False
@@ -184,16 +248,23 @@ class MemoryLink:
 
     def _deliver_until(self, deadline: int, want_id: Any = None) -> Reply | None:
         """Deliver queued replies up to ``deadline``; stop at the one with ``want_id``."""
-        while self._pending and self._pending[0][0] <= deadline:
+        while True:
+            if self._schedule and self._schedule[0][0] <= deadline and (
+                    not self._pending or self._schedule[0][0] < self._pending[0][0]):
+                self._apply_due(self._schedule[0][0])  # a change due before the next reply
+                continue
+            if not (self._pending and self._pending[0][0] <= deadline):
+                return None
             if self._closed_at is not None and self._pending[0][0] > self._closed_at:
-                break
+                return None
             at, _, sent = heapq.heappop(self._pending)
             self._clock = max(self._clock, at)
             message: Message = cross(sent)  # the client reads what crossed the wire, as recorded
             self.transcript.add(at, "s2c", message)
+            if "id" not in message and "method" in message:
+                self._notices.append(message)  # a notification: the client reads it later
             if want_id is not None and message.get("id") == want_id and "method" not in message:
                 return Reply(message)
-        return None
 
     def request(self, message: Message, timeout_ms: int) -> Event:
         if not self._send(message):

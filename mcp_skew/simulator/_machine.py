@@ -35,9 +35,12 @@ __all__ = [
     "Machine",
     "Notify",
     "Observer",
+    "Open",
+    "Remark",
     "Restart",
     "Send",
     "Steps",
+    "Wait",
     "ask",
     "drive",
 ]
@@ -66,7 +69,33 @@ class Restart:
     :class:`~._events.Closed` when no fresh process could be started."""
 
 
-Action = Send | Notify | Restart
+@dataclass(frozen=True, slots=True)
+class Wait:
+    """Let the clock run until ``until_ms`` (simulated) before the next action; answer
+    ``None``. A link on a real clock does not wait: a scenario's times are simulated."""
+
+    until_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class Open:
+    """Send a request that opens a long-lived stream (``subscriptions/listen``) without
+    waiting for its answer; answer ``None``. What arrives on it is read as notices
+    (:meth:`Observer.notices` of a link that has them)."""
+
+    message: Message
+
+
+@dataclass(frozen=True, slots=True)
+class Remark:
+    """Write an event in the transcript at the current time (the client's cache at work);
+    answer ``None``. A link without a transcript ignores it."""
+
+    text: str
+    kind: str = "cache"
+
+
+Action = Send | Notify | Restart | Wait | Open | Remark
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +136,7 @@ class Machine(Generic[T]):
         if isinstance(waiting, Send):
             if event is None:
                 raise RuntimeError(f"{type(waiting).__name__} takes an event")
-        elif isinstance(waiting, Notify):
+        elif isinstance(waiting, Notify | Wait | Open | Remark):
             if event is not None:
                 raise RuntimeError(f"{type(waiting).__name__} takes None")
         elif isinstance(waiting, Restart) and not (event is None or isinstance(event, Closed)):
@@ -134,11 +163,29 @@ def ask(message: Message, timeout_ms: int) -> Steps[Event]:
 
 
 class Performer(Protocol):
-    """A link that performs actions by blocking (the in-memory link, the probe's links)."""
+    """A link that performs actions by blocking (the in-memory link, the probe's links).
+
+    A link may also have ``wait_until(ms)`` (a simulated clock runs to ``ms``) and a
+    ``transcript`` with ``note(ms, text, kind)``; :func:`drive` uses them where they exist
+    and otherwise lets :class:`Wait` and :class:`Remark` pass.
+    """
 
     def request(self, message: Message, timeout_ms: int) -> Event: ...
     def notify(self, message: Message) -> None: ...
     def restart(self) -> bool: ...
+
+
+def _perform_quiet(action: Wait | Remark, link: Performer) -> None:
+    """Perform an action that needs nothing of a real link: a wait, a remark."""
+    if isinstance(action, Wait):
+        wait = getattr(link, "wait_until", None)
+        if wait is not None:
+            wait(action.until_ms)
+        return
+    transcript = getattr(link, "transcript", None)
+    now = getattr(link, "now_ms", None)
+    if transcript is not None and now is not None:
+        transcript.note(now(), action.text, action.kind)
 
 
 def drive(machine: Machine[T], link: Performer) -> T:
@@ -154,8 +201,10 @@ def drive(machine: Machine[T], link: Performer) -> T:
         event: Event | None = None
         if isinstance(action, Send):
             event = link.request(action.message, action.timeout_ms)
-        elif isinstance(action, Notify):
+        elif isinstance(action, Notify | Open):
             link.notify(action.message)
+        elif isinstance(action, Wait | Remark):
+            _perform_quiet(action, link)
         elif not link.restart():
             event = Closed("could not start a fresh server process")
         try:

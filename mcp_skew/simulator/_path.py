@@ -24,6 +24,7 @@ __all__ = [
     "choose",
     "counter_offer",
     "disconnect",
+    "era_stale",
     "error",
     "exited",
     "no_answer",
@@ -55,6 +56,7 @@ StepKind = Literal[
     "choose",  # server/discover offered a revision the client prefers
     "restart",  # the client replaced the server process
     "re-probe",  # the fallback failed after a timed-out probe; probe again
+    "era-stale",  # a request failed under the cached era decision: the client probes again
     "accepted",  # the revision the pair will speak
     "answered",  # (the prober) what an initialize with a bogus revision got
     "served-legacy",  # the server ran a modern request under legacy rules
@@ -189,6 +191,12 @@ def restart() -> Step:
 @_shared
 def re_probe() -> Step:
     return Step("re-probe", "re-probe")
+
+
+@_shared
+def era_stale(era: str, method: str) -> Step:
+    """``cached era modern failed on tools/list``: the server changed under the client."""
+    return Step(f"cached era {era} failed on {method}", "era-stale", method=method)
 
 
 @_shared

@@ -161,7 +161,7 @@ def _quirk(text: str, role: Role, kind: PeerKind, spec: str,
         return name, None
     if not value:
         raise UsageError(f"peer spec {spec!r}: quirk {name!r} needs a value ({name}=...)")
-    if quirk.value == "ms" and not value.isdigit():
+    if quirk.value == "ms" and not (value.isascii() and value.isdigit()):
         raise UsageError(f"peer spec {spec!r}: quirk {name!r} takes milliseconds, not {value!r}")
     if quirk.value == "count" and not (value.isdigit() and int(value) > 0):
         raise UsageError(f"peer spec {spec!r}: quirk {name!r} takes a count of 1 or more, "

@@ -68,6 +68,8 @@ class ServerPolicy:
     result_type: bool = True
     #: cacheable results carry ``ttlMs`` and ``cacheScope`` where the revision requires them
     cache_hints: bool = True
+    #: the ``ttlMs`` on cacheable results (2026-07-28 schema ``CacheableResult``)
+    ttl_ms: int = 60_000
     #: the first request of a connection fixes its era
     sticky_era: bool = False
     # -- over HTTP only (the stdio server never reads these) --------------------------------
@@ -99,6 +101,9 @@ class ClientPolicy:
     discover_first: bool = False
     #: simulated ms a dual-era client waits for its probe
     probe_timeout_ms: int = 3_000
+    #: results are served from the client's cache while their ``ttlMs`` says they are fresh
+    #: (in scenarios that keep a cache); False: every request goes on the wire
+    cache: bool = True
     # -- over HTTP only ---------------------------------------------------------------------
     #: a client asking for a revision of the HTTP+SSE transport (2024-11-05) POSTs
     #: ``initialize`` first and opens the SSE stream only on 400/404/405

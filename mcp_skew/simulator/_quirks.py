@@ -34,6 +34,8 @@ class Quirk:
     effects: tuple[Effect, ...] = ()
     #: The transports it shows on: an ``http``-only quirk does nothing over stdio.
     transports: tuple[str, ...] = ("stdio", "http")
+    #: It shows only in scenarios that keep a client cache (``cache``, ``listen``, ``long``).
+    caching_only: bool = False
 
 
 _Q = Quirk
@@ -131,6 +133,14 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "early modern servers built on legacy result types",
            kinds=("modern", "dual"),
            effects=(E("cache_hints", False),)),
+        _Q("ttl", "server",
+           "puts this ttlMs on cacheable results (discover, lists, reads) instead of 60000; "
+           "0 makes every result stale at once (2026-07-28 server/utilities/caching.mdx "
+           "§Time-to-Live (TTL) Field)",
+           "servers tuning how long clients may reuse their lists (a server whose tools change "
+           "often sends a short or zero ttlMs)",
+           value="ms", kinds=("modern", "dual"),
+           effects=(E("ttl_ms", convert=int),)),
         _Q("sticky-era", "server",
            "fixes the era by the first request of a connection: after a modern request it "
            "rejects initialize; after initialize it rejects modern requests",
@@ -223,6 +233,12 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "the mcp-skew probe's HTTP link; clients of later SDKs pinned to protocol 2024-11-05",
            kinds=("legacy", "dual"), transports=("http",),
            effects=(E("http_post_first"),)),
+        _Q("no-cache", "client",
+           "ignores ttlMs and cacheScope: every list and read goes on the wire, however fresh "
+           "the last answer (in scenarios that keep a cache: cache, listen, long)",
+           "clients written for the legacy era, which had no caching hints; simple scripts "
+           "that ask again each time",
+           effects=(E("cache", False),), caching_only=True),
         _Q("probe-timeout", "client",
            "how many simulated ms the client waits for the server/discover probe "
            "(default 3000)",

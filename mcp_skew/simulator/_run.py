@@ -11,19 +11,21 @@ as the spec's era table says (2026-07-28 ``basic/versioning.mdx``
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..versions import Era, Profile
+from ._cache import ClientCache
 from ._client import Mark, Session, SimClient
 from ._findings import Finding
 from ._http import HttpClient, HttpEndpoint
 from ._httplink import HttpMemoryLink
-from ._link import MemoryLink, Transcript
+from ._link import MemoryLink, ServerChange, Transcript
 from ._memo import by_identity2
 from ._path import served_legacy
 from ._peers import PeerSpec
-from ._scenario import SCENARIOS, StepResult, play
+from ._scenario import SCENARIOS, Scenario, StepResult, play
 from ._server import SimServer
 from ._transport import Transport, rule_for
 
@@ -118,27 +120,50 @@ def mark_era_mismatch(session: Session) -> None:
                  "(a modern-only client cannot detect this; probe with server/discover)")
 
 
-def run(client: PeerSpec, server: PeerSpec, scenario: str = "default", *,
+def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default", *,
         latency_ms: int = 5, request_timeout_ms: int = 10_000,
-        transport: Transport = "stdio") -> RunRecord:
+        transport: Transport = "stdio",
+        server_changes: Sequence[tuple[int, PeerSpec]] = ()) -> RunRecord:
     """Negotiate ``client`` with ``server``, then play ``scenario``, over ``transport``
-    (``stdio``, or ``http``: Streamable HTTP, :mod:`._httplink`)."""
-    plan = SCENARIOS[scenario]
+    (``stdio``, or ``http``: Streamable HTTP, :mod:`._httplink`).
+
+    ``scenario`` is a name in :data:`SCENARIOS` or a :class:`Scenario` of the caller's.
+    ``server_changes``: at each ``(ms, spec)`` the server is replaced by a server of
+    ``spec`` (simulated time on the run's clock; stdio only): an upgrade or a downgrade
+    under a client that is not told. A scenario that keeps a cache shows what its cached
+    era decision and results do then.
+    """
+    plan = scenario if isinstance(scenario, Scenario) else SCENARIOS[scenario]
     link: MemoryLink | HttpMemoryLink
     if transport == "stdio":
         link = MemoryLink(lambda: SimServer(server), latency_ms)
+        _schedule(link, plan, server_changes)
     else:
+        if server_changes or plan.server_events:
+            raise ValueError("server changes over time are simulated over stdio only")
         link = HttpMemoryLink(HttpEndpoint(server), latency_ms,
                               client=HttpClient(client.registry,
                                                  post_first=client.client_policy.http_post_first))
-    sim = SimClient(client, request_timeout_ms=request_timeout_ms, transport=rule_for(transport))
+    cache = ClientCache() if plan.keeps_cache else None
+    sim = SimClient(client, request_timeout_ms=request_timeout_ms, transport=rule_for(transport),
+                    cache=cache, server_id=server.name)
     session = sim.negotiate(link)
     served = link.server.served_eras
     if session.era is Era.MODERN and served and served[-1] is Era.LEGACY:
         mark_era_mismatch(session)
-    record = RunRecord(client, server, scenario, session, link.transcript, transport=transport)
+    record = RunRecord(client, server, plan.name, session, link.transcript, transport=transport)
     if session.status == "ok":
         record.steps, record.findings, record.t_first_useful_ms = play(plan, sim, link, session)
-        record.features_lost = _features_lost(client, session)
+        if session.status == "ok":
+            record.features_lost = _features_lost(client, session)
     link.close()
     return record
+
+
+def _schedule(link: MemoryLink, plan: Scenario,
+              server_changes: Sequence[tuple[int, PeerSpec]]) -> None:
+    """Put the scenario's server events and the run's server changes on the link's clock."""
+    for at_ms, spec in server_changes:
+        link.schedule(at_ms, ServerChange(server=spec))
+    for event in plan.server_events:
+        link.schedule(event.at_ms, ServerChange(emit=event.emit, params=event.params))

@@ -1,10 +1,33 @@
-"""Scenarios: what a client does once it can talk, step by step.
+"""Scenarios: what a client does once it can talk, step by step, on a simulated clock.
 
 A step sends one request under the negotiated revision and says what a server
 of that revision should answer: a result, a tool error (``isError``), or a
 protocol error. The expected error codes come from the profile (an unknown
 resource is -32002 before 2026-07-28 and -32602 from it; a 2026-07-28 client
 accepts both: ``server/resources.mdx`` §Error Handling).
+
+Time. A step may name the simulated time it happens at (``at_ms``, on the run's
+clock, which starts at 0 when the client starts): the clock runs to it first
+(nothing sleeps). Beside requests, a scenario may open a ``subscriptions/listen``
+stream (:class:`Listen`) and say that something changes on the server at a time
+(:class:`ServerEvent`: it emits a notification on the streams that asked for it);
+the run schedules those on its link.
+
+Caches. A scenario that ``keeps_cache`` plays a long-lived client: it has a
+:class:`~._cache.ClientCache` (results by their ``ttlMs``/``cacheScope``, era
+decisions per server), serves fresh results from it without a request, drops
+what a notification invalidates, and, when a request fails under its cached era
+decision (the server changed under it: an upgrade, a downgrade), a dual-era
+client probes again and repeats the request (2026-07-28 ``basic/versioning.mdx``:
+clients SHOULD cache the era determination for the server-process lifetime or
+origin, "re-probing if the cached assumption later fails").
+
+Per-request versions. In every scenario, a modern request answered with -32022
+is retried once with the client's newest revision in ``data.supported``
+(2026-07-28 ``basic/versioning.mdx``: the client "SHOULD select a mutually
+supported version from the ``supported`` list and retry the request"; schema
+``UnsupportedProtocolVersionError``), whichever request of the session it is: a
+server behind a pool may change under the client.
 """
 
 from __future__ import annotations
@@ -14,15 +37,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from ..versions import Profile
+from ..versions import Era, Message, Profile
+from . import _path as path_steps
+from ._cache import listen_filter
 from ._client import Session, SimClient, check_result
-from ._events import Reply, Timeout
+from ._events import Event, Reply, Timeout
 from ._findings import Finding
 from ._link import Link, LinkObserver
-from ._machine import Machine, Observer, Steps, drive
+from ._machine import Machine, Observer, Open, Remark, Steps, Wait, drive
 from ._memo import by_identity2
 
-__all__ = ["SCENARIOS", "Played", "Scenario", "Step", "StepResult", "play", "playing"]
+__all__ = ["SCENARIOS", "Listen", "Played", "Scenario", "ServerEvent", "Step", "StepResult",
+           "play", "playing"]
 
 Expect = Literal["result", "tool-error", "error"]
 
@@ -37,6 +63,30 @@ class Step:
     expect: Expect
     #: the acceptable error codes, from the negotiated profile (for ``expect="error"``)
     codes: Callable[[Profile], frozenset[int]] = lambda p: frozenset()
+    #: when it happens: simulated ms on the run's clock; None: right after the step before
+    at_ms: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Listen:
+    """Open a ``subscriptions/listen`` stream that opts in to every notification that
+    invalidates a cached result of ``methods`` (the profile's ``cache_invalidations`` rows
+    name the filter keys); skipped where the negotiated revision has no such method."""
+
+    name: str
+    methods: tuple[str, ...]
+    at_ms: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ServerEvent:
+    """At ``at_ms`` something changes on the server: it emits ``emit`` (with ``params``) on
+    the listen streams that asked for it. Scheduled on the link by the run."""
+
+    name: str
+    at_ms: int
+    emit: str
+    params: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +104,18 @@ class StepResult:
 class Scenario:
     name: str
     summary: str
-    steps: tuple[Step, ...]
+    steps: tuple[Step | Listen | ServerEvent, ...]
+    #: a long-lived client: results and era decisions are cached (see the module docstring)
+    keeps_cache: bool = False
+
+    @property
+    def requests(self) -> tuple[Step, ...]:
+        """The steps that send a request, in order: each gives one :class:`StepResult`."""
+        return tuple(s for s in self.steps if isinstance(s, Step))
+
+    @property
+    def server_events(self) -> tuple[ServerEvent, ...]:
+        return tuple(s for s in self.steps if isinstance(s, ServerEvent))
 
 
 def _not_found_codes(p: Profile) -> frozenset[int]:
@@ -78,6 +139,36 @@ DEFAULT_STEPS = (
          lambda p: frozenset({p.error("MethodNotFound").code})),
 )
 
+CALL_ECHO = Step("call a tool", "tools/call", {"name": "echo", "arguments": {"text": "hi"}},
+                 "result")
+#: ``cache``: against a server whose ttlMs is 60 s, the lists at 0 and 30 s are one request
+#: (or none, where negotiation already listed the tools) and the list at 90 s is another.
+CACHE_STEPS = (
+    Step("list tools (t=0)", "tools/list", {}, "result", at_ms=0),
+    Step("list tools (t=30 s)", "tools/list", {}, "result", at_ms=30_000),
+    Step("list tools (t=90 s)", "tools/list", {}, "result", at_ms=90_000),
+    CALL_ECHO,
+)
+#: ``listen``: a fresh list is dropped when the server says its tools changed.
+LISTEN_STEPS = (
+    Listen("listen for list changes", ("tools/list",), at_ms=0),
+    Step("list tools (t=1 s)", "tools/list", {}, "result", at_ms=1_000),
+    ServerEvent("the server's tools change (t=10 s)", 10_000, "notifications/tools/list_changed"),
+    Step("list tools (t=20 s)", "tools/list", {}, "result", at_ms=20_000),
+    Step("list tools (t=30 s)", "tools/list", {}, "result", at_ms=30_000),
+)
+#: ``long``: a long-lived client that lists and calls once a minute for five minutes (with
+#: ``simulate --server-change``, the server can change under it).
+LONG_STEPS = tuple(
+    step
+    for minute in range(5)
+    for step in (
+        Step(f"list tools (t={minute} min)", "tools/list", {}, "result", at_ms=minute * 60_000),
+        Step(f"call a tool (t={minute} min)", "tools/call",
+             {"name": "echo", "arguments": {"text": "hi"}}, "result"),
+    )
+)
+
 SCENARIOS: Final[dict[str, Scenario]] = {
     s.name: s
     for s in (
@@ -86,6 +177,15 @@ SCENARIOS: Final[dict[str, Scenario]] = {
         Scenario("handshake", "negotiate only", ()),
         Scenario("lists", "list tools and resources (safe against real servers)",
                  (LIST_TOOLS, LIST_RESOURCES)),
+        Scenario("cache", "a caching client: list tools at t = 0, 30 s and 90 s, then call a "
+                 "tool (ttlMs decides which lists go on the wire)", CACHE_STEPS,
+                 keeps_cache=True),
+        Scenario("listen", "a caching client listens for list changes: a list, the server's "
+                 "tools change at 10 s (notifications/tools/list_changed), lists at 20 and "
+                 "30 s", LISTEN_STEPS, keeps_cache=True),
+        Scenario("long", "a caching client lists tools and calls one every minute for five "
+                 "minutes (use --server-change to change the server under it)", LONG_STEPS,
+                 keeps_cache=True),
     )
 }
 
@@ -108,8 +208,14 @@ def _judge(step: Step, profile: Profile, reply: Reply) -> tuple[bool, str]:
     return step.expect == "result" and not is_error, got
 
 
+def _expected(step: Step, profile: Profile | None) -> str:
+    if profile is None:
+        return "result" if step.expect == "result" else step.expect
+    return _expected_in(step, profile)
+
+
 @by_identity2
-def _expected(step: Step, profile: Profile) -> str:
+def _expected_in(step: Step, profile: Profile) -> str:
     if step.expect == "error":
         return "error " + " or ".join(str(c) for c in sorted(_codes(step, profile)))
     return "tool error (isError)" if step.expect == "tool-error" else "result"
@@ -135,12 +241,28 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
     results: list[StepResult] = []
     findings: list[Finding] = []
     first_useful: int | None = None
-    profile = session.profile
     for step in scenario.steps:
+        if isinstance(step, ServerEvent):
+            continue  # the run schedules it on the link
+        if step.at_ms is not None and step.at_ms > obs.now_ms():
+            yield Wait(step.at_ms)
+        yield from _absorb(client, session, obs)
+        if isinstance(step, Listen):
+            yield from _listen(client, session, step)
+            continue
+        if session.status != "ok":  # a re-probe found no way to talk: the rest cannot run
+            results.append(_result_of(step.name, False, _expected(step, None), "no session"))
+            continue
+        profile = session.profile
+        expected = _expected(step, profile)
+        cached = yield from _from_cache(client, session, step, obs)
+        if cached is not None:
+            ok, got = _judge(step, profile, cached)
+            results.append(_result_of(step.name, ok, expected, got + " (cached)"))
+            continue
         index = obs.position()
-        event = yield client.call(session, step.method, step.params)
-        if event is not None:  # what the transport did on the way (a new HTTP session)
-            session.path += event.via
+        event = yield from _ask(client, session, step, obs)
+        profile = session.profile if session.status == "ok" else profile
         expected = _expected(step, profile)
         if not isinstance(event, Reply):
             got = "timeout" if isinstance(event, Timeout) else "server exited"
@@ -150,10 +272,133 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
         result = event.result
         if result is not None:
             findings += check_result(profile, step.method, result, index + 1)
+            yield from client.keep(obs.now_ms(), profile, step.method, step.params, result)
         if ok and first_useful is None and step.expect == "result":
             first_useful = obs.now_ms()
         results.append(_result_of(step.name, ok, expected, got))
     return results, findings, first_useful
+
+
+def _ask(client: SimClient, session: Session, step: Step, obs: Observer) -> Steps[Event]:
+    """Send the step's request; retry it after a -32022, or after a re-probe when it failed
+    under the cached era decision (see the module docstring)."""
+    event = yield client.call(session, step.method, step.params)
+    if event is not None:  # what the transport did on the way (a new HTTP session)
+        session.path += event.via
+    assert event is not None
+    revision = _retry_revision(client, session, event)
+    if revision is not None:
+        session.path += [path_steps.error(-32022), path_steps.retry(revision)]
+        session.revision, session.retried = revision, True
+        if client.cache is not None:  # the server's supported revisions changed: note it
+            client.cache.remember_era(obs.now_ms(), client.server_id, Era.MODERN, revision)
+        yield Remark(f"-32022 on {step.method}: retry with {revision} from data.supported",
+                     "note")
+        event = yield client.call(session, step.method, step.params)
+        assert event is not None
+        return event
+    if _era_failed(client, session, step, event):
+        era = session.era.value if session.era else "?"
+        yield Remark(f"cache: the era decision ({era}) failed on {step.method} "
+                     f"({_what(event)}): probe the server again")
+        session.path.append(path_steps.era_stale(era, step.method))
+        yield from client.renegotiation(obs, session)
+        if session.status != "ok":
+            return event
+        event = yield client.call(session, step.method, step.params)
+        assert event is not None
+    return event
+
+
+def _what(event: Event) -> str:
+    if isinstance(event, Reply):
+        return f"error {event.code}"
+    return "timeout" if isinstance(event, Timeout) else "server exited"
+
+
+def _retry_revision(client: SimClient, session: Session, event: Event) -> str | None:
+    """The revision to retry a modern request with after a -32022: the client's newest one
+    in ``data.supported`` (None: not a -32022, or no revision in common)."""
+    if session.era is not Era.MODERN or not isinstance(event, Reply) or event.error is None:
+        return None
+    profile = session.profile
+    if "UnsupportedProtocolVersion" not in profile.errors or \
+            event.code != profile.error("UnsupportedProtocolVersion").code:
+        return None
+    data = event.error.get("data")
+    supported = data.get("supported") if isinstance(data, dict) else None
+    if not isinstance(supported, list):
+        return None
+    common = [r for r in client.spec.modern if r in supported]
+    return common[0] if common else None
+
+
+def _era_failed(client: SimClient, session: Session, step: Step, event: Event) -> bool:
+    """Whether a request that should have worked failed the way a server of the other era
+    answers (an error that is not a recognised modern one, no answer, an exit), while a
+    dual-era client holds a cached era decision for the server."""
+    if client.cache is None or client.spec.kind != "dual" or step.expect != "result":
+        return False
+    if client.cache.era_for(client.server_id) is None:
+        return False
+    if isinstance(event, Reply):
+        if event.error is None:
+            return False
+        modern = {session.profile.error(n).code
+                  for n in session.profile.names("modern_error_codes")}
+        return event.code not in modern
+    return True
+
+
+def _absorb(client: SimClient, session: Session, obs: Observer) -> Steps[None]:
+    """Read the notifications that arrived; drop what they invalidate from the cache."""
+    notices = getattr(obs, "notices", None)
+    if notices is None or client.cache is None or session.status != "ok":
+        return
+    for note in notices():
+        yield from _invalidate(client, session, note)
+
+
+def _invalidate(client: SimClient, session: Session, note: Message) -> Steps[None]:
+    assert client.cache is not None
+    dropped = client.cache.invalidate(note, profile=session.profile, server=client.server_id)
+    if dropped:
+        what = ", ".join(sorted({key[1] for key in dropped}))
+        yield Remark(f"cache: {note.get('method')} invalidates {what}")
+
+
+def _listen(client: SimClient, session: Session, step: Listen) -> Steps[None]:
+    """Open a ``subscriptions/listen`` stream opting in to what invalidates ``step.methods``."""
+    if session.status != "ok" or "subscriptions/listen" not in session.profile.methods:
+        yield Remark(f"no subscriptions/listen in {session.revision}: nothing to listen on",
+                     "note")
+        return
+    wanted = listen_filter(session.profile, step.methods)
+    yield Open(client.call(session, "subscriptions/listen", {"notifications": wanted}).message)
+
+
+def _from_cache(client: SimClient, session: Session, step: Step,
+                obs: Observer) -> Steps[Reply | None]:
+    """A fresh cached result for the step's request, as the reply it stands for; or None
+    (and a remark: a miss, an expired entry) when the request must go on the wire."""
+    if not client.caches_results:
+        return None
+    assert client.cache is not None
+    now = obs.now_ms()
+    found = client.cache.get(now, step.method, step.params, profile=session.profile,
+                             server=client.server_id)
+    if found.status == "uncacheable":
+        return None
+    if found.hit:
+        yield Remark(f"cache hit: {step.method} (kept at {found.stored_at_ms} ms, fresh until "
+                     f"{found.expires_at_ms} ms): no request")
+        return Reply({"jsonrpc": "2.0", "id": None, "result": found.result})
+    if found.status == "expired":
+        yield Remark(f"cache: {step.method} expired at {found.expires_at_ms} ms (kept at "
+                     f"{found.stored_at_ms} ms): ask again")
+    else:
+        yield Remark(f"cache miss: {step.method}: ask the server")
+    return None
 
 
 @functools.lru_cache(maxsize=4096)

@@ -32,6 +32,7 @@ from typing import Any
 
 from ..versions import Era, Message, Profile
 from . import _wire as w
+from ._cache import invalidations
 from ._peers import PeerSpec
 from ._policy import ServerPolicy
 
@@ -67,6 +68,8 @@ class SimServer:
     exit_on_next: bool = False
     dead: bool = False
     served_eras: list[Era] = field(default_factory=list)  #: per request, for the run's verdict
+    #: open ``subscriptions/listen`` streams: (request id, agreed filter, profile)
+    listeners: list[tuple[Any, dict[str, Any], Profile]] = field(default_factory=list)
     policy: ServerPolicy = field(init=False)  #: what it does where servers differ
 
     def __post_init__(self) -> None:
@@ -226,6 +229,8 @@ class SimServer:
                 return self._reply(w.error(msg_id, w.error_code(profile, "MethodNotFound"),
                                            f"Method not found: {method}"))
             return self._unknown(message)
+        if method == "subscriptions/listen":
+            return self._listen(message, profile)
         if method == "server/discover":
             found: dict[str, Any] = {"supportedVersions": list(self.spec.modern),
                                      "capabilities": w.server_capabilities(profile)}
@@ -254,7 +259,48 @@ class SimServer:
     def _result(self, profile: Profile, msg_id: Any, method: str, body: dict[str, Any]) -> Message:
         return w.result(profile, msg_id, method, body,
                         result_type=self.policy.result_type,
-                        cache_hints=self.policy.cache_hints)
+                        cache_hints=self.policy.cache_hints, ttl_ms=self.policy.ttl_ms)
+
+    # -- subscriptions/listen -------------------------------------------------------
+    def _listen(self, message: Message, profile: Profile) -> Reaction:
+        """Open a listen stream (2026-07-28 ``basic/patterns/subscriptions.mdx``): the first
+        message is ``notifications/subscriptions/acknowledged`` with the subset of the asked
+        filter this server honours (schema ``SubscriptionsAcknowledgedNotificationParams``:
+        types it does not support are left out); the stream stays open, unanswered."""
+        asked = (message.get("params") or {}).get("notifications")
+        if not isinstance(asked, dict):  # required (schema SubscriptionsListenRequestParams)
+            return self._reply(w.error(message["id"], w.error_code(profile, "InvalidParams"),
+                                       "subscriptions/listen needs a notifications filter"))
+        agreed: dict[str, Any] = {}
+        for row in invalidations(profile).values():
+            key = row.listen
+            if key is None or key not in asked or not asked[key]:
+                continue
+            gates = {profile.methods[m].capability for m in row.methods if m in profile.methods}
+            if all(g is None or w.server_declares(profile, g) for g in gates):
+                agreed[key] = asked[key]
+        agreed = dict(sorted(agreed.items()))
+        self.listeners.append((message["id"], agreed, profile))
+        meta = {w.SUBSCRIPTION_KEY: message["id"]}
+        return self._reply(w.notification("notifications/subscriptions/acknowledged",
+                                          {"notifications": agreed, "_meta": meta}))
+
+    def emit(self, method: str, params: dict[str, Any]) -> list[Message]:
+        """The notification ``method`` (something changed on the server), sent on every open
+        listen stream whose agreed filter asked for it (the profile's
+        ``cache_invalidations`` row names the filter key)."""
+        sent: list[Message] = []
+        for listen_id, agreed, profile in self.listeners:
+            row = invalidations(profile).get(method)
+            if row is None or row.listen is None or not agreed.get(row.listen):
+                continue
+            wanted = agreed[row.listen]
+            if row.match is not None and (not isinstance(wanted, list)
+                                          or params.get(row.match) not in wanted):
+                continue
+            body = {**params, "_meta": {w.SUBSCRIPTION_KEY: listen_id}}
+            sent.append(w.notification(method, body))
+        return sent
 
     @staticmethod
     def _reply(message: Message) -> Reaction:

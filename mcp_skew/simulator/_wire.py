@@ -17,6 +17,7 @@ __all__ = [
     "CAPS_KEY",
     "CLIENT_INFO_KEY",
     "SERVER_INFO_KEY",
+    "SUBSCRIPTION_KEY",
     "VERSION_KEY",
     "client_capabilities",
     "declares",
@@ -34,6 +35,11 @@ VERSION_KEY: Final = "io.modelcontextprotocol/protocolVersion"
 CAPS_KEY: Final = "io.modelcontextprotocol/clientCapabilities"
 CLIENT_INFO_KEY: Final = "io.modelcontextprotocol/clientInfo"
 SERVER_INFO_KEY: Final = "io.modelcontextprotocol/serverInfo"
+#: On every notification of a listen stream, the listen request's id (2026-07-28
+#: ``basic/patterns/subscriptions.mdx``).
+SUBSCRIPTION_KEY: Final = "io.modelcontextprotocol/subscriptionId"
+#: The ``ttlMs`` a simulated server puts on cacheable results unless its ``ttl`` quirk says.
+DEFAULT_TTL_MS: Final = 60000
 
 
 
@@ -218,6 +224,7 @@ def notification(method: str, params: dict[str, Any] | None = None) -> Message:
 def result(
     profile: Profile, msg_id: Any, method: str, body: dict[str, Any], *,
     result_type: bool = True, cache_hints: bool = True, server_name: str = "mcp-skew-server",
+    ttl_ms: int = DEFAULT_TTL_MS,
 ) -> Message:
     """A result, with the fields ``profile`` requires on it (resultType, caching hints)."""
     out = dict(body)
@@ -225,7 +232,7 @@ def result(
     if result_type and has_type:
         out["resultType"] = "complete"
     if cache_hints and method in cacheable:
-        out["ttlMs"] = 60000
+        out["ttlMs"] = ttl_ms
         out["cacheScope"] = "public"
     if has_info:
         out["_meta"] = {SERVER_INFO_KEY: implementation(server_name)}

@@ -179,6 +179,10 @@ def checks(record: RunRecord) -> Iterator[Check]:
                 requests[message["id"]] = (message, revision)
             yield from _client_checks(message, revision, where)
             continue
+        if "id" not in message:  # a server notification (on a listen stream): the run's revision
+            assert record.revision is not None, f"{where}: no revision for {message}"
+            yield from _client_checks(message, record.revision, where)
+            continue
         request, asked = requests[message["id"]]
         sticky_legacy = server.has("sticky-era") and legacy_revision is not None
         if _meta_version(request) and server.modern and not sticky_legacy:
@@ -223,6 +227,24 @@ def test_every_message_of_a_run_with_conforming_quirks_validates(client: str,
     assert not {name for name, _ in record.server.quirks} & set(NONCONFORMING)
     found = problems(record)
     assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("scenario", ["cache", "listen", "long"])
+@pytest.mark.parametrize(("client", "server"), [
+    (f"modern:{M}", f"modern:{M}"), (f"dual:{M},2025-11-25", f"dual:{M},2025-11-25"),
+    (f"dual:{M},2025-11-25", "legacy:2025-11-25"), ("legacy:2025-11-25", f"modern:{M}+ttl=0")])
+def test_every_message_of_a_caching_run_validates(client: str, server: str, scenario: str) -> None:
+    """The caching scenarios' messages too: subscriptions/listen, its acknowledgement, the
+    list_changed notification on the stream, results under ttl=0."""
+    record = simulate(client, server, scenario)
+    found = problems(record)
+    assert not found, "\n".join(found)
+
+
+def test_the_listen_run_checks_the_stream_messages() -> None:
+    seen = {check.name for check in checks(simulate(f"modern:{M}", f"modern:{M}", "listen"))}
+    assert {"SubscriptionsListenRequest", "SubscriptionsAcknowledgedNotification",
+            "ToolListChangedNotification"} <= seen
 
 
 def test_the_sample_checks_every_kind_of_message() -> None:

@@ -95,7 +95,7 @@ def test_every_scenario(scenario: str, capsys: pytest.CaptureFixture[str]) -> No
                        "--scenario", scenario, "--json")
     record = json.loads(out)
     assert code == 0 and record["scenario"] == scenario
-    assert [s["name"] for s in record["steps"]] == [s.name for s in SCENARIOS[scenario].steps]
+    assert [s["name"] for s in record["steps"]] == [s.name for s in SCENARIOS[scenario].requests]
     assert all(s["ok"] for s in record["steps"])
 
 

@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 import pytest
 from _links import ScriptedLink
 
+from mcp_skew.errors import UsageError
 from mcp_skew.simulator import (
     QUIRKS,
     Event,
@@ -62,6 +63,16 @@ def simulate(client: str, server: str, scenario: str = "default",
              transport: str = "stdio") -> RunRecord:
     return run(parse_peer(client, "client"), parse_peer(server, "server"), scenario,
                transport=transport)  # type: ignore[arg-type]
+
+
+def scenario_of(quirk: str) -> str:
+    return SCENARIO_OF.get(quirk, "default")
+
+
+def wire_count(record: RunRecord, method: str) -> int:
+    """How many ``method`` requests crossed the wire."""
+    return sum(1 for e in record.transcript.entries
+               if e.dir == "c2s" and isinstance(e.message, dict) and e.message.get("method") == method)
 
 
 def transport_of(quirk: str) -> str:
@@ -129,7 +140,12 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
     "no-get": ("legacy:2024-11-05", "legacy:2025-11-25,2024-11-05+no-get"),
     "post-first": ("legacy:2024-11-05+post-first", "legacy:2025-11-25,2024-11-05+no-get"),
     "session-expiry": ("legacy:2025-11-25", "legacy:2025-11-25+session-expiry=2"),
+    # in the cache scenario (SCENARIO_OF): these quirks change what a caching client reuses
+    "ttl": (f"modern:{MODERN}", f"modern:{MODERN}+ttl=0"),
+    "no-cache": (f"modern:{MODERN}+no-cache", f"modern:{MODERN}"),
 }
+#: quirk -> the scenario its example runs in (default: ``default``)
+SCENARIO_OF = {"ttl": "cache", "no-cache": "cache"}
 #: why a quirk has no example run
 NO_EXAMPLE = {
     "strict-lifecycle": "no simulated client sends ping before initialize, so no run shows "
@@ -169,8 +185,9 @@ def test_example_differs_from_its_twin_without_the_quirk(quirk: str) -> None:
     assert parse_peer(client if QUIRKS[quirk].role == "client" else srv,
                       QUIRKS[quirk].role).has(quirk)
     over = transport_of(quirk)
-    with_quirk = outcome(simulate(client, srv, transport=over))
-    plain = outcome(simulate(*twin(quirk), transport=over))
+    scenario = scenario_of(quirk)
+    with_quirk = outcome(simulate(client, srv, scenario, transport=over))
+    plain = outcome(simulate(*twin(quirk), scenario, transport=over))
     if quirk in DEFAULTS:
         assert with_quirk == plain
     else:
@@ -820,6 +837,57 @@ def test_session_expiry_takes_a_count() -> None:
             parse_peer(f"legacy:2025-11-25+{bad}", "server")
 
 
+# -- caching: the server's ttlMs, a client that ignores it ------------------------------------
+
+
+@pins("ttl")
+@pytest.mark.parametrize(("ttl", "lists"), [("", 2), ("+ttl=0", 4), ("+ttl=20000", 3),
+                                            ("+ttl=100000", 1)])
+def test_ttl_sets_how_long_a_caching_client_reuses_the_list(ttl: str, lists: int) -> None:
+    """cache scenario: the negotiation's tools/list at 10 ms, then lists at 0, 30 s and 90 s.
+    60 s (the default): reused at 0 and 30 s, asked again at 90 s; 0: never reused; 20 s:
+    reused at 0, asked at 30 s (expired at 20010 ms), asked at 90 s; 100 s: reused throughout."""
+    record = simulate(f"modern:{MODERN}", f"modern:{MODERN}{ttl}", "cache")
+    assert record.status == "ok" and all(st.ok for st in record.steps)
+    assert wire_count(record, "tools/list") == lists
+    hints = [e.message["result"]["ttlMs"] for e in record.transcript.entries
+             if e.dir == "s2c" and "tools" in e.message.get("result", {})]
+    assert set(hints) == {int(ttl.partition("=")[2] or 60000)}
+
+
+@pins("ttl")
+@pytest.mark.parametrize("bad", ["ttl", "ttl=", "ttl=abc", "ttl=-5", "ttl=1.5", "ttl=\u00b2",
+                                 "ttl=1e3"])
+def test_ttl_takes_whole_milliseconds(bad: str) -> None:
+    with pytest.raises(UsageError, match="ttl") as err:
+        parse_peer(f"modern:{MODERN}+{bad}", "server")
+    assert "\n" not in str(err.value)
+
+
+@pins("ttl")
+def test_ttl_is_for_servers_that_send_caching_hints() -> None:
+    with pytest.raises(UsageError, match="modern/dual servers, not legacy"):
+        parse_peer("legacy:2025-11-25+ttl=5", "server")
+
+
+@pins("no-cache")
+def test_no_cache_sends_every_list_whatever_the_ttl() -> None:
+    caching = simulate(f"modern:{MODERN}", f"modern:{MODERN}+ttl=100000", "cache")
+    ignoring = simulate(f"modern:{MODERN}+no-cache", f"modern:{MODERN}+ttl=100000", "cache")
+    assert wire_count(caching, "tools/list") == 1
+    assert wire_count(ignoring, "tools/list") == 4
+    assert not any(n.kind == "cache" and "hit" in n.text for n in ignoring.transcript.notes)
+    assert [st.got for st in ignoring.steps] == ["result"] * 4
+
+
+@pins("no-cache")
+def test_no_cache_changes_nothing_outside_caching_scenarios() -> None:
+    for scenario in ("default", "lists"):
+        a = simulate(f"modern:{MODERN}+no-cache", f"modern:{MODERN}", scenario)
+        b = simulate(f"modern:{MODERN}", f"modern:{MODERN}", scenario)
+        assert a.transcript.records() == b.transcript.records()
+
+
 # -- docs/quirks.md ---------------------------------------------------------------------------
 
 VALUE_NOTE = {"none": "", "revision": "=REV", "ms": "=MS", "code": "=CODE", "count": "=N"}
@@ -830,15 +898,19 @@ def _example(quirk: str) -> list[str]:
         return [f"No example run: {NO_EXAMPLE[quirk]}."]
     client, srv = example(quirk)
     over = transport_of(quirk)
+    scenario = scenario_of(quirk)
     flag = "" if over == "stdio" else f"--transport {over} "
-    lines = [f"Example: `mcp-skew simulate {flag}--client {client} --server {srv}`", ""]
+    tail = "" if scenario == "default" else f" --scenario {scenario}"
+    lines = [f"Example: `mcp-skew simulate {flag}--client {client} --server {srv}{tail}`", ""]
     if quirk in DEFAULTS:
         lines[-1:-1] = ["", "This is what a legacy server does without any quirk; the name "
                         "lets a spec say so. The two runs below are the same."]
     for label, (c, s) in (("with the quirk", (client, srv)), ("without it", twin(quirk))):
-        r = simulate(c, s, transport=over)
+        r = simulate(c, s, scenario, transport=over)
         verdict = f"{r.status}" + (f", {r.revision} ({r.mark})" if r.status == "ok" else "")
         lines.append(f"- {label}: {' -> '.join(r.session.path)}: **{verdict}**")
+        if scenario != "default":
+            lines[-1] += f" (tools/list requests on the wire: {wire_count(r, 'tools/list')})"
         findings = sorted({f["code"] for f in r.to_dict()["findings"]})
         if findings:
             lines[-1] += f" (findings: {', '.join(findings)})"
