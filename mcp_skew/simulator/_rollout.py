@@ -163,11 +163,15 @@ class Outcomes:
 
     def _derive_cached(self, client: PeerSpec, server: PeerSpec, revision: str) -> Outcome:
         self.runs += 1
-        ok, got = _call(_derived(client, "modern", (revision,)), server, revision)
+        ok, got, session = _call(_derived(client, "modern", client.modern), server, revision)
+        cached = f"cached {revision}"
+        if ok and session.revision != revision:  # a -32022 named another revision: retried
+            return Outcome("retried", None, 1, Era.MODERN, session.revision, None,
+                           (cached, *session.path))
         if ok:
-            return Outcome("ok", None, 0, Era.MODERN, revision, None, (f"cached {revision}",))
-        before = (f"cached {revision}", f"call a tool: {got}", "re-probe")
-        return self.fresh(client, server).renewed("retried", 1, before)
+            return Outcome("ok", None, 0, Era.MODERN, revision, None, (cached,))
+        before = (cached, *session.path, f"call a tool: {got}", "re-probe")
+        return self.fresh(client, server).renewed("retried", 1 + int(session.retried), before)
 
     @staticmethod
     @functools.cache
@@ -210,17 +214,19 @@ def _discover_result(entries: Sequence[Any]) -> dict[str, Any] | None:
     return None
 
 
-def _call(client: PeerSpec, server: PeerSpec, revision: str) -> tuple[bool, str]:
+def _call(client: PeerSpec, server: PeerSpec, revision: str) -> tuple[bool, str, Session]:
     """One request at ``revision`` with no negotiation (the simulator's client, server and
-    scenario step); a modern request a legacy server ran under legacy rules fails (the era
-    table's Modern/Legacy row, as :func:`~._run.run` judges it)."""
+    scenario step, which retries a -32022 with a revision from ``data.supported``); a modern
+    request a legacy server ran under legacy rules fails (the era table's Modern/Legacy row,
+    as :func:`~._run.run` judges it). Returns whether it was answered right, what it got,
+    and the session (its revision after a retry, and the path of the retry)."""
     link = MemoryLink(lambda: SimServer(server))
     session = Session(status="ok", revision=revision, era=Era.MODERN, registry=client.registry)
     steps, _, _ = play(_CALL, SimClient(client), link, session)
     served = link.server.served_eras
     if served and served[-1] is Era.LEGACY:
-        return False, "served under legacy rules"
-    return steps[0].ok, steps[0].got
+        return False, "served under legacy rules", session
+    return steps[0].ok, steps[0].got, session
 
 
 @dataclass(frozen=True, slots=True)
@@ -423,8 +429,9 @@ class Rollout:
                                else None)
             if outcome.discover is not None:
                 self._discovers[k] = True
-                cache.put(now, "server/discover", {}, outcome.discover,
-                          profile=self.specs[k].profile(revision), server=FLEET)
+                if self.specs[k].client_policy.cache:  # a no-cache client asks every time
+                    cache.put(now, "server/discover", {}, outcome.discover,
+                              profile=self.specs[k].profile(revision), server=FLEET)
             elif era is Era.LEGACY:
                 self._discovers[k] = False
         if outcome.category == "failed":

@@ -22,7 +22,7 @@ from mcp_skew.simulator._fleet import (
     rolling,
 )
 from mcp_skew.simulator._rollout import Group, Rollout
-from mcp_skew.versions import REGISTRY
+from mcp_skew.versions import REGISTRY, Change, Cite, Impact
 
 
 def client(spec: str) -> PeerSpec:
@@ -154,12 +154,46 @@ def test_a_dual_client_keeps_its_legacy_decision_when_its_instance_is_upgraded()
     assert all(q["path"] == ["session 2025-11-25"] for q in records if q["ms"] > lost[0]["ms"])
 
 
+def test_a_32022_after_an_upgrade_is_retried_mid_session() -> None:
+    """Instances that served a draft revision are replaced by ones that do not: a modern
+    client's next request at the draft gets -32022 and is retried with the revision
+    data.supported names (2026-07-28 basic/versioning.mdx), once per client."""
+    draft_rev = "2026-12-draft"
+    modern = REGISTRY.get("2026-07-28")
+    draft = modern.evolve(revision=draft_rev, changes=(Change(
+        "draft-note", "a draft that changes nothing on the wire",
+        Cite(draft_rev, "https://example.com/draft"), Impact.CLARIFICATION),))
+    registry = REGISTRY.with_profile(draft)
+    both = f"modern:{draft_rev},2026-07-28"
+    fleet = [parse_peer(both, "server", registry)] * 2
+    target = parse_peer("modern:2026-07-28", "server", registry)
+    r = _rollout([Group(parse_peer(both, "client", registry), 3)], fleet,
+                 rolling(2, target, start_ms=60_000, every_ms=60_000), keep=3)
+    for records in r.transcripts.values():
+        retried = [q for q in records if q["outcome"] == "retried"]
+        assert len(retried) == 1 and retried[0]["server"] == "modern:2026-07-28"
+        assert retried[0]["path"] == [f"cached {draft_rev}", "error -32022", "retry 2026-07-28"]
+        assert retried[0]["extra"] == 1
+        later = [q["path"] for q in records if q["ms"] > retried[0]["ms"]]
+        assert later and all(p == ["cached 2026-07-28"] for p in later)
+    assert r.totals.failed == 0
+
+
 def test_no_cache_hints_mean_a_discover_before_every_request() -> None:
     fleet = [server("dual:2026-07-28,2025-11-25+no-cache-hints")]
     r = _rollout([Group(client("dual:2026-07-28,2025-11-25"), 1)], fleet, rolling(
         0, DUAL, start_ms=0, every_ms=1), keep=1)
     assert r.totals.cache_hits == 0
     assert r.totals.extra_round_trips == r.totals.requests  # one server/discover each
+
+
+def test_a_no_cache_client_discovers_before_every_request_and_others_once_a_minute() -> None:
+    def extra(spec: str) -> tuple[int, int]:
+        r = _rollout([Group(client(spec), 1)], [DUAL], rolling(0, DUAL, start_ms=0, every_ms=1))
+        return r.totals.extra_round_trips, r.totals.cache_hits
+
+    assert extra("dual:2026-07-28,2025-11-25+no-cache") == (24, 0)  # 4 minutes x 6 requests
+    assert extra("dual:2026-07-28,2025-11-25") == (4, 20)  # ttlMs 60000: once a minute
 
 
 # -- the verdict and the plan ----------------------------------------------------------------
