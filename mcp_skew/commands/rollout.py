@@ -145,11 +145,12 @@ def _check_out(path: str | None) -> None:
         raise UsageError(f"--out {path}: not a regular file; it is left alone")
 
 
-def _emit(args: argparse.Namespace, text: str) -> None:
+def _emit(args: argparse.Namespace, text: str, summary: str) -> None:
     if args.out is None:
         sys.stdout.write(text)
     else:
         _write(args.out, text)
+        print(f"mcp-skew: wrote {args.out}: {summary}", file=sys.stderr)
 
 
 def _main(args: argparse.Namespace) -> int:
@@ -165,7 +166,8 @@ def _main(args: argparse.Namespace) -> int:
         result = plan(setup, to)
         fleet = ", ".join(sorted({p.name for p in setup.fleet}))
         _emit(args, json.dumps(result.to_dict(), indent=2) + "\n" if args.format == "json"
-              else render_plan(result, fleet, setup.to.name))
+              else render_plan(result, fleet, setup.to.name),
+              f"recommended: {result.recommended or 'none'}")
         return 0
     run = study(setup)
     target = setup.to.name if setup.to else None
@@ -184,5 +186,6 @@ def _main(args: argparse.Namespace) -> int:
         text = json.dumps(run.document(), indent=2) + "\n"
     elif args.format == "html":
         text = render_html(run, text)
-    _emit(args, text)
+    t = run.totals
+    _emit(args, text, f"{t.requests:,} requests, {t.failed:,} failed")
     return 0

@@ -87,6 +87,9 @@ class Setup:
             raise UsageError(f"--keep-transcripts {self.keep}: there are only {clients} clients")
         if self.rollback_at_ms is not None and self.to is None:
             raise UsageError("--rollback-at needs --to (a rollback undoes a rolling change)")
+        if self.to is not None and self.start_ms >= self.duration_ms:
+            raise UsageError(f"--start {self.start_ms // 1000}s is not before the end of "
+                             f"--duration ({self.duration_ms // 1000}s): nothing would change")
 
     def schedule(self) -> Schedule:
         if self.to is None:

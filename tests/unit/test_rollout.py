@@ -281,9 +281,10 @@ def test_text_and_html_agree_and_html_is_self_contained(capsys: pytest.CaptureFi
     code, text, _ = cli(capsys, *ARGS)
     assert code == 0 and "totals: 144 requests" in text and "verdict:" in text
     page = tmp_path / "rollout.html"
-    code, _, _ = cli(capsys, *ARGS, "--format", "html", "--out", str(page))
+    code, out, err = cli(capsys, *ARGS, "--format", "html", "--out", str(page))
     body = page.read_text(encoding="utf-8")
     assert code == 0 and "<svg" in body and "<rect" in body
+    assert out == "" and err == f"mcp-skew: wrote {page}: 144 requests, 48 failed\n"
     assert "src=" not in body and "<link" not in body and "<script" not in body
     assert "totals: 144 requests" in body
 
@@ -320,6 +321,9 @@ def test_plan_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     (["--clients", "legacy:2025-11-25*100000", "--duration", "168h"], "requests"),
     (["--keep-transcripts", "99"], "only 6 clients"),
     (["--clients-to", "modern:2026-07-28"], "--clients-to is for --plan"),
+    (["--start", "5m"], "nothing would change"),
+    (["--every", "0"], "more than zero"),
+    (["--rollback-at", "soon"], "a duration is"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], args: list[str],
                                           message: str) -> None:
