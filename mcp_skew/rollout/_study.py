@@ -48,7 +48,10 @@ def parse_counted(text: str, role: str, registry: Registry, *, option: str) -> t
     if not count_text.isdigit() or not 1 <= int(count_text) <= LIMITS["count"]:
         raise UsageError(f"{option} {text!r}: the count after '*' must be a whole number from 1 "
                          f"to {LIMITS['count']:,}, not {count_text!r}")
-    peer = resolve_peer(spec, "client" if role == "client" else "server", registry)
+    try:
+        peer = resolve_peer(spec, "client" if role == "client" else "server", registry)
+    except UsageError as exc:
+        raise UsageError(f"{option} {text!r}: {exc}") from None
     return peer, int(count_text)
 
 
