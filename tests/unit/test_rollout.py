@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -287,6 +288,11 @@ def test_text_and_html_agree_and_html_is_self_contained(capsys: pytest.CaptureFi
     assert out == "" and err == f"mcp-skew: wrote {page}: 144 requests, 48 failed\n"
     assert "src=" not in body and "<link" not in body and "<script" not in body
     assert "totals: 144 requests" in body
+    # one bar segment per minute and non-zero category, its height in proportion
+    rows = json.loads(cli(capsys, *ARGS, "--format", "json")[1])["timeline"]
+    wanted = [f"{row['minute']}:00 {name.replace('_', ' ')}: {row[name]:,}" for row in rows
+              for name in ("ok", "retried", "fell_back", "failed") if row[name]]
+    assert re.findall(r"<title>([^<]*)</title></rect>", body) == wanted
 
 
 def test_the_same_seed_gives_the_same_output_and_another_may_not(
