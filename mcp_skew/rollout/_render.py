@@ -95,14 +95,29 @@ def _verdict_lines(study: Study) -> list[str]:
         lines.append("verdict: the change breaks no client that worked before it")
     if already:
         lines.append("failing before the change as well:")
-        lines += [_breakage_line(b, before=True) for b in already]
+        lines += [_breakage_line(b) for b in already]
     return lines
 
 
-def _breakage_line(b: dict[str, Any], *, before: bool = False) -> str:
-    when = (f"from {clock(b['first_ms'])} to the end" if b["until_the_end"]
-            else f"from {clock(b['first_ms'])} to {clock(b['last_ms'])}"
-            + (", then served" if before else ", then recovers"))
+def _spans(minutes: list[int]) -> list[tuple[int, int]]:
+    """Runs of consecutive minutes: ``[0, 1, 2, 5]`` -> ``[(0, 2), (5, 5)]``."""
+    spans: list[tuple[int, int]] = []
+    for m in minutes:
+        if spans and spans[-1][1] == m - 1:
+            spans[-1] = (spans[-1][0], m)
+        else:
+            spans.append((m, m))
+    return spans
+
+
+def _breakage_line(b: dict[str, Any]) -> str:
+    spans = _spans(b["minutes"])
+    when = f"from {clock(b['first_ms'])}"
+    if len(spans) > 1:  # it was served in between: say when it failed
+        when = "in minutes " + ", ".join(
+            clock(a * 60_000) if a == z else f"{clock(a * 60_000)}-{clock(z * 60_000)}"
+            for a, z in spans) + ", " + when
+    when += " to the end" if b["until_the_end"] else f" to {clock(b['last_ms'])}, then served"
     return (f"  {b['client']} ({b['clients']:,} client{'s' if b['clients'] != 1 else ''}): "
             f"{b['failed']:,} requests failed {when} ({_causes(b['causes'])})")
 

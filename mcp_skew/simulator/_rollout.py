@@ -302,11 +302,12 @@ class Breakage:
     first_ms: int = 0
     last_ms: int = 0
     causes: Counter[str] = field(default_factory=Counter)
+    minutes: set[int] = field(default_factory=set)  #: the simulated minutes with a failure
 
     def to_dict(self) -> dict[str, Any]:
         return {"client": self.spec, "clients": len(self.clients), "failed": self.failed,
                 "first_ms": self.first_ms, "last_ms": self.last_ms,
-                "causes": dict(sorted(self.causes.items()))}
+                "minutes": sorted(self.minutes), "causes": dict(sorted(self.causes.items()))}
 
 
 class Rollout:
@@ -451,4 +452,5 @@ class Rollout:
         entry.clients.add(k)
         entry.failed += 1
         entry.last_ms = now
+        entry.minutes.add(now // _MINUTE_MS)
         entry.causes[outcome.cause or "request"] += 1

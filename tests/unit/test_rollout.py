@@ -231,6 +231,18 @@ def test_the_verdict_separates_what_was_broken_before() -> None:
     assert before["legacy:2025-06-18"]["until_the_end"]  # no revision in common, ever
 
 
+def test_the_verdict_says_when_a_client_was_served_in_between(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Upgraded, then rolled back: the modern clients fail, are served, then fail again."""
+    code, out, _ = cli(capsys, "rollout", "--clients", "modern:2026-07-28*2", "--fleet",
+                       "legacy:2025-11-25", "--to", "dual:2026-07-28,2025-11-25", "--duration",
+                       "5m", "--rollback-at", "3m")
+    assert code == 0
+    assert ("  modern:2026-07-28 (2 clients): 60 requests failed in minutes 0:00, 3:00-4:00, "
+            "from 0:0") in out
+    assert out.rstrip().endswith("to the end (era 60)")
+
+
 def test_plan_recommends_servers_first_for_modern_clients() -> None:
     setup = _setup([("legacy:2025-11-25", 8)], ["legacy:2025-11-25"] * 2,
                    "dual:2026-07-28,2025-11-25")
