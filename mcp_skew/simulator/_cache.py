@@ -198,9 +198,10 @@ class ClientCache:
         if result.get("resultType") == "input_required":
             return Stored(None, now_ms, 0, scope, "an input_required result is never cached")
         ttl, why = _ttl(result)
-        if ttl == 0:
-            return Stored(None, now_ms, 0, scope, why)
         key: CacheKey = (server, method, params_key(params), self._scope_key(scope))
+        if ttl == 0:
+            self._entries.pop(key, None)  # a newer answer, stale at once: the old one goes too
+            return Stored(None, now_ms, 0, scope, why)
         self._entries[key] = _Entry(dict(result), now_ms, ttl, dict(params or {}))
         return Stored(key, now_ms, ttl, scope)
 

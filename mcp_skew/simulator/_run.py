@@ -139,11 +139,13 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
         link = MemoryLink(lambda: SimServer(server), latency_ms)
         _schedule(link, plan, server_changes)
     else:
-        if server_changes or plan.server_events:
+        if server_changes:
             raise ValueError("server changes over time are simulated over stdio only")
         link = HttpMemoryLink(HttpEndpoint(server), latency_ms,
                               client=HttpClient(client.registry,
                                                  post_first=client.client_policy.http_post_first))
+        for event in plan.server_events:
+            link.transcript.note(0, f"not simulated over Streamable HTTP: {event.name}")
     cache = ClientCache() if plan.keeps_cache else None
     sim = SimClient(client, request_timeout_ms=request_timeout_ms, transport=rule_for(transport),
                     cache=cache, server_id=server.name)

@@ -258,6 +258,8 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
         cached = yield from _from_cache(client, session, step, obs)
         if cached is not None:
             ok, got = _judge(step, profile, cached)
+            if ok and first_useful is None and step.expect == "result":
+                first_useful = obs.now_ms()
             results.append(_result_of(step.name, ok, expected, got + " (cached)"))
             continue
         index = obs.position()

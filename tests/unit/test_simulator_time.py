@@ -279,3 +279,16 @@ def test_a_step_at_a_time_already_past_runs_at_once() -> None:
                         keeps_cache=True)
     record = simulate("legacy:2025-11-25", "legacy:2025-11-25", scenario)
     assert [t for t, _ in sent(record, "tools/list")] == [10]
+
+
+@pytest.mark.parametrize("scenario", ["cache", "listen", "long"])
+def test_every_caching_scenario_runs_over_http(scenario: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Over Streamable HTTP the clock and the cache work; a scenario's server events are not
+    simulated there, and the transcript says so."""
+    assert main(["simulate", "--client", DUAL, "--server", DUAL, "--transport", "http",
+                 "--scenario", scenario, "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert all(step["ok"] for step in doc["steps"])
+    skipped = [r for r in doc["transcript"] if r.get("text", "").startswith("not simulated")]
+    assert bool(skipped) == bool(SCENARIOS[scenario].server_events)
