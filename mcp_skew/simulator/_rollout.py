@@ -27,7 +27,7 @@ meets depends on what the client holds in its :class:`~._cache.ClientCache`
   simulator's client and server, no negotiation); if that fails, or a legacy
   server ran it under legacy rules, the cached assumption failed: the client
   forgets it and negotiates again with the instance (2026-07-28
-  ``basic/versioning.mdx`` §Caching the era decision: re-probe "if the cached
+  ``basic/versioning.mdx``, on caching the era: re-probe "if the cached
   assumption later fails").
 
 So every outcome is read off the simulator's own runs, never a second model of
@@ -185,7 +185,7 @@ class Outcomes:
         """The legacy session is gone (404): initialize again with ``server``.
 
         A dual-era client keeps its era decision for the origin (2026-07-28
-        ``basic/versioning.mdx`` §Caching the era decision), so it initializes at once,
+        ``basic/versioning.mdx``, on caching the era), so it initializes at once,
         without probing; only if that fails does it re-probe.
         """
         key = (client, server, "lost")

@@ -142,7 +142,7 @@ def test_a_modern_decision_goes_stale_when_the_fleet_is_rolled_back() -> None:
 
 
 def test_a_dual_client_keeps_its_legacy_decision_when_its_instance_is_upgraded() -> None:
-    """The era decision is kept per origin (2026-07-28 versioning.mdx §Caching the era
+    """The era decision is kept per origin (2026-07-28 versioning.mdx, caching the era
     decision): after its session is lost to the upgrade, a dual client that fell back
     initializes again at once, without probing, and stays on the legacy revision."""
     r = _rollout([Group(client("dual:2026-07-28,2025-11-25"), 1)], [LEGACY_11],
