@@ -31,6 +31,7 @@ from ..rollout import (
     plan,
     render_html,
     render_plan,
+    render_plan_html,
     render_text_head,
     render_text_row,
     render_text_tail,
@@ -165,9 +166,12 @@ def _main(args: argparse.Namespace) -> int:
               else default_clients_to(setup.to, args.registry))
         result = plan(setup, to)
         fleet = ", ".join(sorted({p.name for p in setup.fleet}))
-        _emit(args, json.dumps(result.to_dict(), indent=2) + "\n" if args.format == "json"
-              else render_plan(result, fleet, setup.to.name),
-              f"recommended: {result.recommended or 'none'}")
+        text = render_plan(result, fleet, setup.to.name)
+        if args.format == "json":
+            text = json.dumps(result.to_dict(), indent=2) + "\n"
+        elif args.format == "html":
+            text = render_plan_html(text)
+        _emit(args, text, f"recommended: {result.recommended or 'none'}")
         return 0
     run = study(setup)
     target = setup.to.name if setup.to else None

@@ -10,7 +10,15 @@ it (named peers, the matrix's failure causes) and the output.
 
 from __future__ import annotations
 
-from ._render import clock, render_html, render_plan, render_text_head, render_text_row, render_text_tail
+from ._render import (
+    clock,
+    render_html,
+    render_plan,
+    render_plan_html,
+    render_text_head,
+    render_text_row,
+    render_text_tail,
+)
 from ._study import (
     FORMAT,
     FORMAT_VERSION,
@@ -41,6 +49,7 @@ __all__ = [
     "plan",
     "render_html",
     "render_plan",
+    "render_plan_html",
     "render_text_head",
     "render_text_row",
     "render_text_tail",

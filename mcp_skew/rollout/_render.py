@@ -12,7 +12,7 @@ from typing import Any, Final
 
 from ._study import Plan, Study
 
-__all__ = ["clock", "render_html", "render_plan", "render_text_head", "render_text_row",
+__all__ = ["clock", "render_html", "render_plan", "render_plan_html", "render_text_head", "render_text_row",
            "render_text_tail"]
 
 _HEAD: Final = (("minute", 6), ("requests", 9), ("ok", 8), ("retried", 8), ("fell back", 10),
@@ -199,3 +199,10 @@ def render_html(study: Study, text: str) -> str:
             f"<div class=key>{key}</div>{_chart(rows)}"
             f"<table><tr>{head}<th class=l>failed by cause</th></tr>{''.join(body)}</table>"
             f"<pre>{html.escape(text)}</pre></body></html>\n")
+
+
+def render_plan_html(text: str) -> str:
+    """``--plan --format html``: the plan's text in a self-contained page."""
+    return ("<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>"
+            f"<title>mcp-skew rollout --plan</title><style>{_STYLE}</style></head><body>"
+            f"<h1>mcp-skew rollout --plan</h1><pre>{html.escape(text)}</pre></body></html>\n")

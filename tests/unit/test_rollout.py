@@ -320,6 +320,15 @@ def test_plan_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
                        "legacy:2025-11-25*2", "--to", "dual:2026-07-28,2025-11-25", "--plan")
     assert code == 0
     assert out.rstrip().endswith("recommended: servers first, then clients (no request fails)")
+    args = ["rollout", "--clients", "legacy:2025-11-25*4", "--fleet", "legacy:2025-11-25*2",
+            "--to", "dual:2026-07-28,2025-11-25", "--plan", "--format"]
+    doc = json.loads(cli(capsys, *args, "json")[1])
+    assert doc["recommended"] == "servers first, then clients"
+    assert [o["order"] for o in doc["orders"]] == ["servers first, then clients",
+                                                  "clients first, then servers"]
+    assert [o["totals"]["failed"] == 0 for o in doc["orders"]] == [True, False]
+    page = cli(capsys, *args, "html")[1]
+    assert page.startswith("<!DOCTYPE html>") and "recommended: servers first" in page
 
 
 @pytest.mark.parametrize(("args", "message"), [
