@@ -33,11 +33,12 @@ from the :class:`~mcp_skew.versions.Profile` handed in, never from revision
 comparisons. The params key leaves out ``_meta`` (per-request version,
 capabilities and identity are not "relevant params" of the result).
 
-A dual-era client also caches its **era decision** per server: the era is "a
-property of the server, not of an individual request"; clients SHOULD cache it
-for the server-process lifetime (stdio) or per origin (HTTP), and re-probe when
-the cached assumption later fails (2026-07-28 ``basic/versioning.mdx``
-§Caching the era decision). :meth:`ClientCache.remember_era`,
+A dual-era client also caches its **era decision** per server (2026-07-28
+``basic/versioning.mdx``, after the stdio and HTTP detection rules: "The era
+determination is a property of the server, not of an individual request. Clients
+SHOULD cache the result for the lifetime of the server process (stdio) or origin
+(HTTP), and MAY persist it across restarts of the same server configuration,
+re-probing if the cached assumption later fails"). :meth:`ClientCache.remember_era`,
 :meth:`ClientCache.era_for` and :meth:`ClientCache.forget_era` hold it.
 
 Everything is keyed by the strings the caller gives (a server's identity is

@@ -150,9 +150,9 @@ class LinkObserver:
     def position(self) -> int:
         return len(self._link.transcript.entries)
 
-    def notices(self) -> list[Message]:
-        """The server notifications the link delivered since last asked (a link that
-        delivers none has no ``take_notices``: nothing)."""
+    def notices(self) -> list[tuple[int, Message]]:
+        """The server notifications the link delivered since last asked, with the simulated
+        time each arrived (a link that delivers none has no ``take_notices``: nothing)."""
         take = getattr(self._link, "take_notices", None)
         return list(take()) if take is not None else []
 
@@ -176,7 +176,8 @@ class MemoryLink:
         self._pending: list[tuple[int, int, Message]] = []  # heap of (arrives, seq, message)
         #: what happens to the server at simulated times (:meth:`schedule`), a heap
         self._schedule: list[tuple[int, int, ServerChange]] = []
-        self._notices: list[Message] = []  # server notifications delivered, not yet taken
+        #: server notifications delivered (when, what), not yet taken
+        self._notices: list[tuple[int, Message]] = []
         self._start()
 
     def _start(self) -> None:
@@ -223,8 +224,8 @@ class MemoryLink:
         self._deliver_until(until_ms)
         self._clock = max(self._clock, until_ms)
 
-    def take_notices(self) -> list[Message]:
-        """The server notifications delivered since last asked."""
+    def take_notices(self) -> list[tuple[int, Message]]:
+        """The server notifications delivered since last asked, with their arrival times."""
         taken, self._notices = self._notices, []
         return taken
 
@@ -262,7 +263,7 @@ class MemoryLink:
             message: Message = cross(sent)  # the client reads what crossed the wire, as recorded
             self.transcript.add(at, "s2c", message)
             if "id" not in message and "method" in message:
-                self._notices.append(message)  # a notification: the client reads it later
+                self._notices.append((at, message))  # a notification: the client reads it later
             if want_id is not None and message.get("id") == want_id and "method" not in message:
                 return Reply(message)
 

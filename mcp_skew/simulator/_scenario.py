@@ -357,16 +357,19 @@ def _absorb(client: SimClient, session: Session, obs: Observer) -> Steps[None]:
     notices = getattr(obs, "notices", None)
     if notices is None or client.cache is None or session.status != "ok":
         return
-    for note in notices():
-        yield from _invalidate(client, session, note)
+    for at_ms, note in notices():
+        yield from _invalidate(client, session, at_ms, note)
 
 
-def _invalidate(client: SimClient, session: Session, note: Message) -> Steps[None]:
+def _invalidate(client: SimClient, session: Session, at_ms: int,
+                note: Message) -> Steps[None]:
+    """Drop what ``note`` invalidates. The client reads it when it next needs the cache; the
+    remark says when it arrived (the entry was stale from then on)."""
     assert client.cache is not None
     dropped = client.cache.invalidate(note, profile=session.profile, server=client.server_id)
     if dropped:
         what = ", ".join(sorted({key[1] for key in dropped}))
-        yield Remark(f"cache: {note.get('method')} invalidates {what}")
+        yield Remark(f"cache: {note.get('method')} (arrived at {at_ms} ms) invalidates {what}")
 
 
 def _listen(client: SimClient, session: Session, step: Listen) -> Steps[None]:

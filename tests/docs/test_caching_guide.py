@@ -51,7 +51,7 @@ def test_the_cache_example_shows_two_lists_on_the_wire_and_the_hits() -> None:
 def test_the_listen_example_shows_the_invalidation() -> None:
     block = _block("listen")
     assert '"method": "subscriptions/listen"' in block
-    assert "notifications/tools/list_changed invalidates tools/list" in block
+    assert "notifications/tools/list_changed (arrived at 10005 ms) invalidates tools/list" in block
 
 
 def test_the_server_change_example_shows_the_stale_era_and_the_new_probe() -> None:

@@ -112,7 +112,8 @@ def test_list_changed_on_the_listen_stream_drops_the_fresh_list() -> None:
     assert notes[1][0] == 10_005
     assert notes[1][1]["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == listen["id"]
     assert [t for t, _ in sent(record, "tools/list")] == [0, 20_000]
-    assert (20_000, "cache: notifications/tools/list_changed invalidates tools/list") \
+    assert (20_000, "cache: notifications/tools/list_changed (arrived at 10005 ms) invalidates "
+            "tools/list") \
         in remarks(record)
     assert [st.got for st in record.steps] == ["result (cached)", "result", "result (cached)"]
 
