@@ -23,6 +23,7 @@ __all__ = ["COMMANDS", "main", "version_line"]
 COMMANDS = (
     "matrix",
     "simulate",
+    "rollout",
     "versions",
     "migrate",
     "probe",

@@ -35,7 +35,7 @@ _LEAVES = frozenset({PACKAGE, "errors", "_pagedir"})
 #: What every feature may import: the leaves, the profiles, the core and the wire.
 _BASE = _LEAVES | {"versions", "simulator", "wire"}
 #: The features (DESIGN.md: "features built on the layers below").
-FEATURES = frozenset({"matrix", "probe", "migrate", "realpeers", "serve"})
+FEATURES = frozenset({"matrix", "probe", "migrate", "realpeers", "serve", "rollout"})
 
 #: layer -> the layers it may import (a layer is a top-level module or subpackage;
 #: ``mcp_skew`` is the package's own ``__init__``). Bottom up, as in DESIGN.md.
@@ -56,6 +56,7 @@ LAYERS: Mapping[str, frozenset[str]] = {
     "migrate": _BASE,
     "realpeers": _BASE,
     "serve": _BASE,
+    "rollout": _BASE | {"peers"},
     # peer specs as a person writes them: names (realpeers) and @FILE (probe) over the core
     "peers": _BASE | {"probe", "realpeers"},
     # argument parsing and output
@@ -71,6 +72,8 @@ EXCEPTIONS: Mapping[tuple[str, str], str] = {
                            "(migrate._eras.builtin_clients; lazy, falls back without it)",
     ("realpeers", "matrix"): "the real-world matrix is a matrix._build.Matrix, and the drift "
                              "report labels peers with matrix._peersets.label_for",
+    ("rollout", "matrix"): "a failed request's cause is the matrix's failure_kind (era, "
+                           "revision, quirk, negotiation), one vocabulary",
     ("realpeers", "probe"): "the server drift checks run the probe's client set "
                             "(probe._clients.builtin_clients)",
     ("probe", "migrate"): "the card's steps for the server's author come from the migration "

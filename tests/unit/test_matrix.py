@@ -15,6 +15,7 @@ from dataclasses import replace
 from functools import cache
 
 import pytest
+from _era_table import ERA_TABLE
 
 from mcp_skew.matrix import (
     BUILTIN_CLIENTS,
@@ -142,24 +143,7 @@ def test_event_positions_interleave_the_transcript_exactly() -> None:
     assert got == expected
 
 
-# -- Cells against the spec's era table ----------------------------------------------------
-#: 2026-07-28 basic/versioning.mdx §Compatibility Matrix: (client, server) -> works.
-#: The table names a dual-era server only against a legacy client; against a modern
-#: or dual-era client it serves the modern request ("A request carrying modern _meta
-#: is served statelessly", same page, Dual-era server), which is the Modern row.
-ERA_TABLE = {
-    ("modern", "modern"): True,
-    ("modern", "legacy"): False,
-    ("dual", "modern"): True,
-    ("dual", "legacy"): True,
-    ("legacy", "modern"): False,
-    ("legacy", "dual"): True,
-    ("legacy", "legacy"): True,
-    ("modern", "dual"): True,
-    ("dual", "dual"): True,
-}
-
-
+# -- Cells against the spec's era table (tests/_era_table.py) -------------------------------
 def outside_the_table(client: PeerSpec, server: PeerSpec) -> str | None:
     """Why the era table does not decide this pair (None: it does)."""
     not_32601 = any(server.has(q) for q in ("unknown-32602", "silent", "silent-exit"))

@@ -1,0 +1,195 @@
+"""``mcp-skew rollout``: what a population of clients meets while a fleet of servers changes.
+
+A fleet of instances (``--fleet SPEC*N ...``) behind a load balancer changes over
+simulated time (``--to SPEC``: a rolling upgrade, one instance every ``--every``
+from ``--start``; ``--rollback-at T`` rolls it back) while clients
+(``--clients SPEC*N ...``, named peers too) send requests at ``--rate`` a
+minute each for ``--duration``. The output is a timeline per simulated minute,
+the totals and a verdict naming the clients that lose service and when
+(``--format text|json|html``, ``--out FILE``). ``--plan`` compares migrating
+the servers first or the clients first (to ``--clients-to``). Every number and
+spec is checked: a wrong one is one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..errors import UsageError
+from ..peers import resolve_peer
+from ..rollout import (
+    LIMITS,
+    Setup,
+    default_clients_to,
+    groups_of,
+    parse_counted,
+    plan,
+    render_html,
+    render_plan,
+    render_plan_html,
+    render_text_head,
+    render_text_row,
+    render_text_tail,
+    study,
+)
+from ..simulator import PeerSpec
+from ..simulator._fleet import BALANCERS
+from ..versions import Registry
+from .matrix import _write
+
+__all__ = ["parse_duration", "register"]
+
+FORMATS = ("text", "json", "html")
+_UNITS = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000}
+_DURATION = re.compile(r"^\s*(\d{1,12})\s*(ms|s|m|h)?\s*$")
+
+
+def parse_duration(text: str, option: str, *, zero: bool = False) -> int:
+    """``90s``, ``10m``, ``1h``, ``500ms`` or bare seconds, as ms; a wrong one is a UsageError."""
+    found = _DURATION.match(text)
+    if not found:
+        raise UsageError(f"{option} {text!r}: a duration is a whole number with an optional "
+                         "unit ms, s, m or h (e.g. 90s, 10m)")
+    ms = int(found.group(1)) * _UNITS[found.group(2) or "s"]
+    if ms > LIMITS["duration_ms"]:
+        raise UsageError(f"{option} {text!r}: at most 7 days (168h)")
+    if ms <= 0 and not zero:
+        raise UsageError(f"{option} {text!r}: must be more than zero")
+    return ms
+
+
+def _whole(text: str, option: str, low: int, high: int) -> int:
+    if not text.strip().isdigit() or not low <= int(text) <= high:
+        raise UsageError(f"{option} {text!r}: a whole number from {low:,} to {high:,}")
+    return int(text)
+
+
+def register(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "rollout",
+        help="a client population against a fleet that is upgraded, rolled back or pruned",
+        description="Simulate a population of clients against a fleet of server instances "
+        "behind a load balancer while the fleet changes: per simulated minute the requests, "
+        "ok, retried, fell back, failed (by cause), extra round trips and cache hit rate; the "
+        "totals; and a verdict naming the clients that lose service and when. Peer specs take "
+        "a count: 'legacy:2025-06-18*20'.",
+    )
+    p.add_argument("--clients", nargs="+", required=True, metavar="SPEC*N",
+                   help="the client population: peer specs (named peers too) with counts")
+    p.add_argument("--fleet", nargs="+", required=True, metavar="SPEC*N",
+                   help="the instances behind the load balancer, e.g. 'legacy:2025-11-25*4'")
+    p.add_argument("--to", metavar="SPEC", help="the spec every instance moves to, one at a time")
+    p.add_argument("--duration", default="10m", help="simulated time (default: %(default)s)")
+    p.add_argument("--rate", default="10", help="requests a minute per client (default: "
+                   "%(default)s)")
+    p.add_argument("--start", default="1m", help="when the first instance changes "
+                   "(default: %(default)s)")
+    p.add_argument("--every", default="1m", help="time between two instance changes "
+                   "(default: %(default)s)")
+    p.add_argument("--rollback-at", metavar="TIME", help="roll the fleet back from this time, "
+                   "the last instance first")
+    p.add_argument("--balancer", default="sticky", choices=BALANCERS,
+                   help="sticky (round robin; a legacy session stays on its instance; the "
+                   "default), round-robin, or random (seeded)")
+    p.add_argument("--seed", default="0", help="seed of the clients' phases and the random "
+                   "balancer (default: %(default)s)")
+    p.add_argument("--plan", action="store_true", help="compare upgrading the servers first "
+                   "or the clients first, and recommend the order without failures")
+    p.add_argument("--clients-to", metavar="SPEC", help="with --plan: the spec clients move "
+                   "to (default: a modern client of --to's modern revisions)")
+    p.add_argument("--keep-transcripts", default="0", metavar="N", help="keep every request "
+                   "of the first N clients in the JSON output (default: none)")
+    p.add_argument("--format", choices=FORMATS, default="text", help="text (default), json, "
+                   "or html (one self-contained page with a chart)")
+    p.add_argument("--out", metavar="PATH", help="write to PATH instead of stdout")
+    p.set_defaults(func=_main)
+
+
+def _fleet(texts: list[str], registry: Registry) -> tuple[PeerSpec, ...]:
+    fleet: list[PeerSpec] = []
+    for text in texts:
+        spec, count = parse_counted(text, "server", registry, option="--fleet")
+        if len(fleet) + count > LIMITS["instances"]:
+            raise UsageError(f"--fleet: more than {LIMITS['instances']:,} instances")
+        fleet += [spec] * count
+    return tuple(fleet)
+
+
+def _setup(args: argparse.Namespace) -> Setup:
+    registry = args.registry
+    groups = groups_of([parse_counted(t, "client", registry, option="--clients")
+                        for t in args.clients])
+    every = parse_duration(args.every, "--every")
+    rollback = (parse_duration(args.rollback_at, "--rollback-at", zero=True)
+                if args.rollback_at is not None else None)
+    return Setup(groups=groups, fleet=_fleet(args.fleet, registry),
+                 to=resolve_peer(args.to, "server", registry) if args.to else None,
+                 duration_ms=parse_duration(args.duration, "--duration"),
+                 rate=_whole(args.rate, "--rate", 1, LIMITS["rate"]),
+                 start_ms=parse_duration(args.start, "--start", zero=True), every_ms=every,
+                 rollback_at_ms=rollback, balancer=args.balancer,
+                 seed=_whole(args.seed, "--seed", 0, 2**64 - 1),
+                 keep=_whole(args.keep_transcripts, "--keep-transcripts", 0, LIMITS["clients"]))
+
+
+def _check_out(path: str | None) -> None:
+    """Refuse an ``--out`` that exists and is not a regular file (a directory, a device)."""
+    if path is None:
+        return
+    target = Path(path)
+    if target.exists() and not target.is_file():
+        raise UsageError(f"--out {path}: not a regular file; it is left alone")
+
+
+def _emit(args: argparse.Namespace, text: str, summary: str) -> None:
+    if args.out is None:
+        sys.stdout.write(text)
+    else:
+        _write(args.out, text)
+        print(f"mcp-skew: wrote {args.out}: {summary}", file=sys.stderr)
+
+
+def _main(args: argparse.Namespace) -> int:
+    _check_out(args.out)
+    setup = _setup(args)
+    if args.clients_to and not args.plan:
+        raise UsageError("--clients-to is for --plan")
+    if args.plan:
+        if setup.to is None:
+            raise UsageError("--plan needs --to (the fleet's target)")
+        to = (resolve_peer(args.clients_to, "client", args.registry) if args.clients_to
+              else default_clients_to(setup.to, args.registry))
+        result = plan(setup, to)
+        fleet = ", ".join(sorted({p.name for p in setup.fleet}))
+        text = render_plan(result, fleet, setup.to.name)
+        if args.format == "json":
+            text = json.dumps(result.to_dict(), indent=2) + "\n"
+        elif args.format == "html":
+            text = render_plan_html(text)
+        _emit(args, text, f"recommended: {result.recommended or 'none'}")
+        return 0
+    run = study(setup)
+    target = setup.to.name if setup.to else None
+    if args.format == "text" and args.out is None:  # stream the timeline as it comes
+        sys.stdout.write(render_text_head(run))
+        for minute in run.timeline(keep_rows=False):
+            sys.stdout.write(render_text_row(minute.to_dict(), target))
+            sys.stdout.flush()
+        sys.stdout.write(render_text_tail(run))
+        return 0
+    for _ in run.timeline():
+        pass
+    text = render_text_head(run) + "".join(render_text_row(r, target) for r in run.minutes) \
+        + render_text_tail(run)
+    if args.format == "json":
+        text = json.dumps(run.document(), indent=2) + "\n"
+    elif args.format == "html":
+        text = render_html(run, text)
+    t = run.totals
+    _emit(args, text, f"{t.requests:,} requests, {t.failed:,} failed")
+    return 0
