@@ -29,6 +29,7 @@ COMMANDS = (
     "serve",
     "record",
     "verify_peer",
+    "census",
 )
 
 
