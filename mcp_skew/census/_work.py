@@ -32,6 +32,7 @@ from statistics import median
 from typing import Any, Final
 
 from ..realpeers._envs import EnvironmentUnavailable
+from ..versions.r2026_07_28 import SERVER_INFO_KEY
 from ._launch import (
     Install,
     NeedsConfig,
@@ -81,13 +82,25 @@ def job_row(job: Job, status: str, **fields: Any) -> dict[str, Any]:
             "worker": f"{os.uname().nodename}:{os.getpid()}", **fields}
 
 
+def _info_of(result: Any) -> Any:
+    """A result's server identity: ``serverInfo`` (legacy InitializeResult), else its
+    ``_meta["io.modelcontextprotocol/serverInfo"]`` (2026-07-28: a SHOULD on every result;
+    spec DIGEST, schema ``Result._meta``)."""
+    if not isinstance(result, dict):
+        return None
+    meta = result.get("_meta")
+    return result.get("serverInfo") or (meta.get(SERVER_INFO_KEY) if isinstance(meta, dict)
+                                        else None)
+
+
 def _server_info(report: Any) -> dict[str, Any] | None:
-    """The first ``serverInfo`` an initialize result carried (what the server says it is)."""
+    """The first server identity a result carried (what the server says it is)."""
     for run in report.runs:
         for rec in run.record.transcript.records():
-            result = (rec.get("message") or {}).get("result") if rec.get("dir") == "s2c" else None
-            if isinstance(result, dict) and isinstance(result.get("serverInfo"), dict):
-                info = result["serverInfo"]
+            if rec.get("dir") != "s2c":
+                continue
+            info = _info_of((rec.get("message") or {}).get("result"))
+            if isinstance(info, dict):
                 return {"name": str(info.get("name", "")), "version": str(info.get("version", ""))}
     return None
 
