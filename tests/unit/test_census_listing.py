@@ -199,7 +199,7 @@ def test_the_limits_wrapper_sets_rlimits_and_execs_without_a_shell(tmp_path: Pat
 
 def test_sandbox_argv_keeps_only_the_scratch_folder_writable(tmp_path: Path) -> None:
     bwrap = sandbox_argv("/usr/bin/bwrap", tmp_path, network=False)
-    assert ("--ro-bind", "/", "/") == bwrap[1:4] and "--unshare-all" in bwrap
+    assert bwrap[1:4] == ("--ro-bind", "/", "/") and "--unshare-all" in bwrap
     assert "--share-net" not in bwrap and bwrap[-1] == "--"
     firejail = sandbox_argv("/usr/bin/firejail", tmp_path, network=True)
     assert f"--read-write={tmp_path}" in firejail and "--net=none" not in firejail
