@@ -152,12 +152,13 @@ def _dists(root: Path) -> dict[str, Path]:
     """Installed distributions of a venv: normalised name -> its ``.dist-info`` folder."""
     out = {}
     for info in sorted(root.glob("lib/python*/site-packages/*.dist-info")):
-        out[_normalise(info.name.rsplit("-", 1)[0])] = info
+        out[_normalise(info.name.removesuffix(".dist-info").rsplit("-", 1)[0])] = info
     return out
 
 
 def _py_sdk(dists: Mapping[str, Path]) -> dict[str, str]:
-    return {name: info.name.rsplit("-", 1)[1].removesuffix(".dist-info")
+    """The installed MCP SDKs (``mcp``, ``fastmcp``) and their versions."""
+    return {name: info.name.removesuffix(".dist-info").rsplit("-", 1)[1]
             for name, info in dists.items() if name in ("mcp", "fastmcp")}
 
 

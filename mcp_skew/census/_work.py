@@ -212,13 +212,18 @@ def _finish(job: Job, report: Any, timings: dict[str, Any], deps: dict[str, str]
                report=render(report, "json"))
     if row["status"] == "start-failed":
         first = report.runs[0] if report.runs else None
-        row["error"] = ((first.record.session.reason or "no answer") + (
-            f"; stderr: {first.stderr.strip()[-300:]}" if first and first.stderr.strip() else "")
-            if first else "no clients ran")
+        row["error"] = (_start_error(first.record.session.reason, first.stderr) if first
+                        else "no clients ran")
         return row
     row.update(peer=report.peer.spec.notation if report.peer.spec else None,
                sentence=report.peer.sentence, readiness=readiness(report))
     return row
+
+
+def _start_error(reason: str | None, stderr: str) -> str:
+    """Why a server did not start: the client's reason and the last lines of its stderr."""
+    tail = [line.strip() for line in stderr.strip().splitlines() if line.strip()][-2:]
+    return (reason or "no answer") + (f"; stderr: {' | '.join(tail)[-400:]}" if tail else "")
 
 
 def run_job(job: Job, settings: Settings) -> dict[str, Any]:
