@@ -61,31 +61,36 @@ def _lost(job: Job, why: str) -> dict[str, Any]:
     return job_row(job, "error", error=why, worker=None)
 
 
+def _pool_round(jobs: Sequence[Job], settings: Settings, store: Store, workers: int) -> list[Job]:
+    """Run ``jobs`` on one pool; the jobs lost when a worker died (the pool breaks)."""
+    lost: list[Job] = []
+    with ProcessPoolExecutor(max_workers=max(1, min(workers, len(jobs))),
+                             mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures: dict[Future[dict[str, Any]], Job] = {
+            pool.submit(run_job, job, settings): job for job in jobs}
+        for future in as_completed(futures):
+            try:
+                store(future.result())
+            except BrokenProcessPool:
+                lost.append(futures[future])
+    return lost
+
+
 def run_local(jobs: Sequence[Job], settings: Settings, store: Store, *, workers: int,
               retries: int = 2) -> None:
-    """Run ``jobs`` on ``workers`` local processes (spawned: the probe uses threads)."""
-    pending = list(jobs)
-    tries = dict.fromkeys((j.key for j in jobs), 0)
-    context = multiprocessing.get_context("spawn")
-    while pending:
-        lost: list[Job] = []
-        with ProcessPoolExecutor(max_workers=max(1, min(workers, len(pending))),
-                                 mp_context=context) as pool:
-            futures: dict[Future[dict[str, Any]], Job] = {
-                pool.submit(run_job, job, settings): job for job in pending}
-            for future in as_completed(futures):
-                job = futures[future]
-                try:
-                    store(future.result())
-                except BrokenProcessPool:
-                    lost.append(job)
-        pending = []
-        for job in lost:
-            tries[job.key] += 1
-            if tries[job.key] > retries:
-                store(_lost(job, f"a worker died running it {tries[job.key]} times"))
-            else:
-                pending.append(job)
+    """Run ``jobs`` on ``workers`` local processes (spawned: the probe uses threads).
+
+    When a worker dies, every job the broken pool still held is lost, not only the one
+    that killed it; those jobs run again one at a time, each in a pool of its own, so a
+    job that kills its worker ``retries + 1`` times is stored as ``error`` and takes no
+    other job with it.
+    """
+    for job in _pool_round(jobs, settings, store, workers):
+        for attempt in range(1, retries + 2):
+            if not _pool_round([job], settings, store, 1):
+                break
+            if attempt > retries:
+                store(_lost(job, f"a worker died running it {attempt + 1} times"))
 
 
 def check_cluster() -> None:

@@ -146,7 +146,7 @@ def server_jobs(server: Any, where: str) -> list[Job]:
 
 
 # -- the shapes of a listing -------------------------------------------------------------------
-def _item_server(item: Any, where: str) -> Any:
+def _item_server(item: Any) -> Any:
     """A list-API item (``{"server": ..., "_meta": ...}``) or a bare server.json."""
     if isinstance(item, dict) and isinstance(item.get("server"), dict):
         return item["server"]
@@ -165,17 +165,18 @@ def _page_servers(page: Any, where: str) -> tuple[list[Any], str | None]:
 
 
 def _document_servers(doc: Any, where: str) -> Iterator[tuple[Any, str]]:
+    """A saved page, a JSON array of pages, or a bare server.json."""
     if isinstance(doc, list):  # several saved pages
-        for p, page in enumerate(doc):
-            servers, _ = _page_servers(page, f"{where} page {p}")
-            yield from ((_item_server(s, w), w) for s, w in
-                        ((s, f"{where} page {p} entry {i}") for i, s in enumerate(servers)))
+        pages = [(page, f"{where} page {p}") for p, page in enumerate(doc)]
     elif isinstance(doc, dict) and "servers" in doc:
-        servers, _ = _page_servers(doc, where)
-        yield from ((_item_server(s, f"{where} entry {i}"), f"{where} entry {i}")
-                    for i, s in enumerate(servers))
+        pages = [(doc, where)]
     else:
-        yield _item_server(doc, where), where
+        yield _item_server(doc), where
+        return
+    for page, at in pages:
+        servers, _ = _page_servers(page, at)
+        for i, item in enumerate(servers):
+            yield _item_server(item), f"{at} entry {i}"
 
 
 def _load_json(text: str, where: str) -> Any:
@@ -200,7 +201,7 @@ def _file_servers(path: Path) -> Iterator[tuple[Any, str]]:
         for n, line in enumerate(text.splitlines(), 1):
             if line.strip():
                 where = f"{path}:{n}"
-                yield _item_server(_load_json(line, where), where), where
+                yield _item_server(_load_json(line, where)), where
         return
     yield from _document_servers(_load_json(text, str(path)), str(path))
 
@@ -212,7 +213,7 @@ def _source_servers(source: str) -> Iterator[tuple[Any, str]]:
         if not files:
             raise ListingError(f"{source}: a folder without server.json files (*.json)")
         for file in files:
-            yield from ((server, where) for server, where in _file_servers(file))
+            yield from _file_servers(file)
     elif not path.exists():
         raise ListingError(f"{source}: no such file or folder")
     else:
@@ -276,7 +277,7 @@ def read_registry(base: str, *, max_pages: int = 10_000, timeout: float = 30.0) 
             page_url = f"{url}?{urllib.parse.urlencode(query)}"
             servers, cursor = _page_servers(_get_page(page_url, timeout), page_url)
             for i, item in enumerate(servers):
-                yield _item_server(item, page_url), f"{url} page {number} entry {i}"
+                yield _item_server(item), f"{url} page {number} entry {i}"
             if cursor is None:
                 return
             if cursor in seen:

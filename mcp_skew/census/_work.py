@@ -155,13 +155,18 @@ def _probe(job: Job, settings: Settings, command: tuple[str, ...] | None,
     return probe(Target(command=command, cwd=str(scratch / "work"), env=env), opts)
 
 
-def _command(settings: Settings, installed: Install, runtime: tuple[str, ...],
-             package_args: tuple[str, ...], scratch: Path) -> tuple[str, ...]:
+def _command(settings: Settings, installed: Install, package_args: tuple[str, ...],
+             scratch: Path) -> tuple[str, ...]:
     tool = sandbox_tool(settings.sandbox)
     box = sandbox_argv(tool, scratch, settings.network) if tool else ()
-    prog, *rest = installed.command
     return (*limits_argv(settings.cpu_s, settings.memory_mb, settings.nproc, settings.fsize_mb),
-            *box, prog, *runtime, *rest, *package_args)
+            *box, *installed.command, *package_args)
+
+
+def _install(job: Job, settings: Settings) -> Install:
+    return install(job, cache_dir=Path(settings.cache_dir) if settings.cache_dir else None,
+                   local_root=Path(settings.local_root) if settings.local_root else None,
+                   timeout=settings.install_timeout_s)
 
 
 def _run(job: Job, settings: Settings, scratch: Path) -> dict[str, Any]:
@@ -171,33 +176,30 @@ def _run(job: Job, settings: Settings, scratch: Path) -> dict[str, Any]:
         launch = resolve_config(job)
     except NeedsConfig as exc:
         return job_row(job, "needs-config", error=str(exc))
-    command = None
-    timings: dict[str, Any] = {}
-    deps: dict[str, str] = {}
-    if job.kind == "package":
-        if job.spec["transport"].get("type") != "stdio":
-            return job_row(job, "unsupported", error=f"package transport "
-                        f"{job.spec['transport'].get('type')!r}: the census runs stdio packages")
-        started = time.monotonic()
-        try:
-            installed = install(job, cache_dir=Path(settings.cache_dir) if settings.cache_dir
-                                else None, local_root=Path(settings.local_root)
-                                if settings.local_root else None,
-                                timeout=settings.install_timeout_s)
-        except Unsupported as exc:
-            return job_row(job, "unsupported", error=str(exc))
-        except EnvironmentUnavailable as exc:
-            return job_row(job, "install-failed", error=str(exc),
-                        install_s=round(time.monotonic() - started, 2))
-        timings = {"install_s": round(time.monotonic() - started, 2),
-                   "install_cached": installed.cached}
-        deps = dict(installed.dependencies)
-        for sub in ("home", "tmp", "work"):
-            (scratch / sub).mkdir()
-        # package arguments follow the package's own command (registry Package.packageArguments);
-        # runtime arguments go to the runtime, before it
-        command = _command(settings, installed, launch.runtime_args, launch.package_args, scratch)
-    return _finish(job, _probe(job, settings, command, dict(launch.env), scratch), timings, deps)
+    if job.kind == "remote":
+        return _finish(job, _probe(job, settings, None, dict(launch.env), scratch), {}, {})
+    transport = job.spec["transport"].get("type")
+    if transport != "stdio":
+        return job_row(job, "unsupported", error=f"package transport {transport!r}: the "
+                       "census runs stdio packages")
+    started = time.monotonic()
+    try:
+        installed = _install(job, settings)
+    except Unsupported as exc:
+        return job_row(job, "unsupported", error=str(exc))
+    except EnvironmentUnavailable as exc:
+        return job_row(job, "install-failed", error=str(exc),
+                       install_s=round(time.monotonic() - started, 2))
+    timings = {"install_s": round(time.monotonic() - started, 2),
+               "install_cached": installed.cached}
+    for sub in ("home", "tmp", "work"):
+        (scratch / sub).mkdir()
+    # package arguments follow the package's own command (registry Package.packageArguments);
+    # runtime arguments are for the runtimeHint's command (npx, uvx, docker), which the census
+    # replaces with the installed package, so they are checked (needs-config) but not passed
+    command = _command(settings, installed, launch.package_args, scratch)
+    report = _probe(job, settings, command, dict(launch.env), scratch)
+    return _finish(job, report, timings, dict(installed.dependencies))
 
 
 def _finish(job: Job, report: Any, timings: dict[str, Any], deps: dict[str, str]

@@ -49,7 +49,8 @@ def register(sub: Any) -> None:
                      "(GET /v0/servers), page by page")
     src.add_argument("--max-pages", type=int, default=10_000, help="with --registry")
     src.add_argument("--remotes", action="store_true", help="also probe remotes over HTTP")
-    src.add_argument("--local-root", metavar="DIR", help=argparse.SUPPRESS)  # test hook
+    src.add_argument("--local-root", metavar="DIR", help="run packages of registryType `local` "
+                     "(not a registry's: tests and demos) as Python scripts under DIR")
     run = p.add_argument_group("running")
     run.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2),
                      help="local worker processes (default: half the cores)")

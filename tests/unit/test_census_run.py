@@ -219,3 +219,43 @@ def test_help_does_not_import_dask_and_cluster_without_it_says_how_to_install() 
     assert got.returncode == 2
     assert got.stderr == ("mcp-skew: error: --cluster and --scheduler need Dask: "
                           "pip install 'mcp-skew[cluster]'\n")
+
+
+def _children(pid: int) -> list[int]:
+    """Children of a process, started by any of its threads (Linux /proc)."""
+    out = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            out += [int(p) for p in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return out
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc (Linux)")
+def test_a_worker_killed_mid_probe_loses_no_job(listing: Path, tmp_path: Path) -> None:
+    db = tmp_path / "census.sqlite"
+    slow = tmp_path / "slow.json"
+    slow.write_text(listing.read_text().replace('"legacy:2025-06-18"', '"legacy:2025-06-18+slow=300"'))
+    argv = [sys.executable, "-m", "mcp_skew", "census", str(slow), "--db", str(db), "--jobs", "2",
+            "--remotes", *LOCAL]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    killed = None
+    try:
+        deadline = time.monotonic() + 120
+        while killed is None and time.monotonic() < deadline and proc.poll() is None:
+            # a worker is a child of the census with children of its own: the servers it probes
+            busy = [c for c in _children(proc.pid) if _children(c)]
+            if busy:
+                killed = busy[0]
+                os.kill(killed, signal.SIGKILL)
+            time.sleep(0.02)
+        _out, err = proc.communicate(timeout=180)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert killed is not None, "no worker was seen probing"
+    assert proc.returncode == 0, err
+    assert {k: r["status"] for k, r in _rows(db).items()} == {k: s for k, (s, _) in EXPECTED.items()}
