@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from statistics import median
 from typing import Any, Final
@@ -152,7 +152,26 @@ def _probe(job: Job, settings: Settings, command: tuple[str, ...] | None,
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8",
            "HOME": str(scratch / "home"), "TMPDIR": str(scratch / "tmp"),
            "XDG_CACHE_HOME": str(scratch / "home" / ".cache"), **launch_env}
-    return probe(Target(command=command, cwd=str(scratch / "work"), env=env), opts)
+    target = Target(command=command, cwd=str(scratch / "work"), env=env)
+    first = probe(target, replace(opts, clients=(_preflight_client(),), prober=False))
+    if _crashed(first):  # every client would see the same crash: not worth ten more starts
+        return first
+    return probe(target, opts)
+
+
+def _preflight_client() -> Any:
+    """The client that sees first whether a server starts at all: a legacy client of every
+    legacy revision (it takes any counter-offer), one of the probe's built-in clients."""
+    from ..probe import builtin_clients  # noqa: PLC0415 - see _probe
+
+    return next(c for c in builtin_clients() if c.kind == "legacy" and not c.quirks
+                and len(c.revisions) > 1)
+
+
+def _crashed(report: Any) -> bool:
+    """The server exited (or could not start) before it said anything."""
+    return all(r.first_message_ms is None and (r.exits or r.outcome == "spawn-failed")
+               for r in report.runs)
 
 
 def _command(settings: Settings, installed: Install, package_args: tuple[str, ...],
