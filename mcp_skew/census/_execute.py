@@ -19,6 +19,7 @@ import importlib.util
 import multiprocessing
 import sys
 import time
+import urllib.parse
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
@@ -28,8 +29,8 @@ from ..errors import UsageError
 from ._listing import Job
 from ._work import Settings, job_row, run_job
 
-__all__ = ["CLUSTER_HINT", "Progress", "check_cluster", "parse_cluster", "progress_stream", "run_dask",
-           "run_local"]
+__all__ = ["CLUSTER_HINT", "Progress", "check_cluster", "parse_cluster", "parse_scheduler",
+           "progress_stream", "run_dask", "run_local"]
 
 Store = Callable[[dict[str, Any]], None]
 CLUSTER_HINT: Final = "pip install 'mcp-skew[cluster]'"
@@ -108,8 +109,8 @@ def _client(cluster: str | None, scheduler: str | None) -> tuple[Any, Any]:
     dd = _distributed()
     if scheduler is not None:
         try:
-            return dd.Client(scheduler, timeout="20s"), None
-        except (OSError, TimeoutError) as exc:
+            return dd.Client(scheduler, timeout="10s"), None
+        except (OSError, TimeoutError, ValueError) as exc:
             raise UsageError(f"--scheduler {scheduler}: cannot connect: {exc}") from None
     _, _, count = (cluster or "local").partition(":")
     local = dd.LocalCluster(n_workers=int(count) if count else None, threads_per_worker=1,
@@ -122,6 +123,18 @@ def parse_cluster(text: str) -> str:
     kind, sep, count = text.partition(":")
     if kind != "local" or (sep and not (count.isdigit() and int(count) >= 1)):
         raise UsageError(f"--cluster {text!r}: expected local or local:N (N workers)")
+    return text
+
+
+def parse_scheduler(text: str) -> str:
+    """``tcp://HOST:PORT`` (or ``tls://``): a Dask scheduler's address; UsageError otherwise."""
+    parts = urllib.parse.urlsplit(text)
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    if parts.scheme not in ("tcp", "tls") or not parts.hostname or port is None:
+        raise UsageError(f"--scheduler {text!r}: expected tcp://HOST:PORT")
     return text
 
 

@@ -148,13 +148,21 @@ def _main(args: argparse.Namespace) -> int:
     if args.source[:1] == ["report"]:
         return _report(args)
     from ..census import CensusDB, run_census  # noqa: PLC0415
-    from ..census._execute import Progress, check_cluster, parse_cluster, progress_stream  # noqa: PLC0415
+    from ..census._execute import (  # noqa: PLC0415
+        Progress,
+        check_cluster,
+        parse_cluster,
+        parse_scheduler,
+        progress_stream,
+    )
 
     settings = _settings(args)
     if args.cluster and args.scheduler:
         raise UsageError("give --cluster or --scheduler, not both")
     if args.cluster:
         parse_cluster(args.cluster)
+    if args.scheduler:
+        parse_scheduler(args.scheduler)
     if args.cluster or args.scheduler:
         check_cluster()
     jobs, source = _jobs(args)

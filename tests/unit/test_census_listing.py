@@ -93,6 +93,10 @@ def test_bad_paths_dbs_and_options(tmp_path: Path, capsys: pytest.CaptureFixture
         ["census", str(LISTING), "--registry", "http://127.0.0.1:1/"],
         ["census", "--registry", "ftp://example/"],
         ["census", str(LISTING), "--cluster", "remote:3"],
+        ["census", str(LISTING), "--cluster", "local:0"],
+        ["census", str(LISTING), "--scheduler", "nonsense"],
+        ["census", str(LISTING), "--scheduler", "tcp://host-without-port"],
+        ["census", str(LISTING), "--cluster", "local", "--scheduler", "tcp://h:1"],
         ["census", "report", "--db", str(tmp_path / "absent.sqlite")],
         ["census", "report", "--db", str(not_db)],
     ]
