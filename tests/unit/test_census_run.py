@@ -259,3 +259,17 @@ def test_a_worker_killed_mid_probe_loses_no_job(listing: Path, tmp_path: Path) -
     assert killed is not None, "no worker was seen probing"
     assert proc.returncode == 0, err
     assert {k: r["status"] for k, r in _rows(db).items()} == {k: s for k, (s, _) in EXPECTED.items()}
+
+
+def test_an_existing_dask_cluster_via_scheduler(listing: Path, census_db: Path,
+                                                 tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed", reason="the cluster extra")
+    db = tmp_path / "sched.sqlite"
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        assert main(["census", str(listing), "--db", str(db), "--remotes", "--scheduler",
+                     cluster.scheduler_address, *LOCAL]) == 0
+    assert _summary(db) == EXPECTED
+    # the jobs ran in the cluster's worker process, not in this one
+    workers = {r["worker"] for r in _rows(db).values() if r["status"] == "probed"}
+    assert len(workers) == 1 and not workers.pop().endswith(f":{os.getpid()}")
