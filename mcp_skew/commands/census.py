@@ -172,6 +172,13 @@ def _main(args: argparse.Namespace) -> int:
         done = run_census(jobs, db, settings, source=source, workers=args.jobs,
                           cluster=args.cluster, scheduler=args.scheduler, refresh=args.refresh,
                           progress=lambda total: Progress(total, stream, tty=tty))
+    except KeyboardInterrupt:
+        kept = len(db.done_keys())
+        db.close()
+        print(f"mcp-skew census: interrupted; {args.db} keeps {kept} finished rows; run the "
+              "same command again to go on", file=sys.stderr)
+        return 130
+    try:
         statuses: dict[str, int] = {}
         for row in db.rows(report=False):
             statuses[row["status"]] = statuses.get(row["status"], 0) + 1
