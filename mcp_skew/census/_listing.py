@@ -43,6 +43,11 @@ _PAGE_LIMIT: Final = 100
 _MAX_PAGE_BYTES: Final = 32 << 20
 
 
+#: Python types as JSON names them, for the error lines.
+_JSON_TYPES: Final[dict[type, str]] = {str: "a string", bool: "a boolean", int: "a number",
+                                       float: "a number", list: "an array", dict: "an object"}
+
+
 class ListingError(UsageError):
     """A listing that is not in the registry's format: one line, exit code 2."""
 
@@ -82,9 +87,10 @@ def _need(obj: Mapping[str, Any], field: str, kind: type | tuple[type, ...], whe
     if value is None and not required:
         return None
     if not isinstance(value, kind):
-        what = "missing" if value is None else f"a {type(value).__name__}"
+        what = "missing" if value is None else f"got {_JSON_TYPES.get(type(value), 'a value')}"
+        expected = kind if isinstance(kind, tuple) else (kind,)
         raise ListingError(f"{where}.{field}: {what}, expected "
-                           f"{getattr(kind, '__name__', 'a value')}")
+                           + " or ".join(_JSON_TYPES.get(k, k.__name__) for k in expected))
     return value
 
 

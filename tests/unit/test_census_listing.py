@@ -53,12 +53,12 @@ def test_a_folder_of_server_json_and_json_lines_read_the_same(tmp_path: Path) ->
 @pytest.mark.parametrize(("doc", "message"), [
     ({"servers": "no"}, "not a list-API page"),
     ({"servers": [{"server": {"version": "1"}}]}, "name: missing"),
-    ({"servers": [{"server": {"name": "x", "version": 1}}]}, "version: a int"),
-    ([{"servers": [_server("a", identifier=3)]}], "packages[0].identifier: a int"),
+    ({"servers": [{"server": {"name": "x", "version": 1}}]}, "version: got a number, expected a string"),
+    ([{"servers": [_server("a", identifier=3)]}], "packages[0].identifier: got a number"),
     (_server("a", transport={}), "transport.type: missing"),
     (_server("a", environmentVariables=[{"isRequired": True}]), "environmentVariables[0].name"),
     (_server("a", packageArguments=[{"type": "named", "name": "--x", "isRequired": "yes"}]),
-     "isRequired: a str"),
+     "isRequired: got a string, expected a boolean"),
     ({"name": "x", "version": "1", "remotes": [{"type": "sse"}]}, "remotes[0].url: missing"),
     ({"servers": [], "metadata": {"nextCursor": 5}}, "nextCursor is not a string"),
 ])

@@ -133,7 +133,10 @@ def test_a_rerun_keeps_what_is_stored_and_refresh_probes_again(census_db: Path, 
     assert main(["census", str(listing), "--db", str(census_db), "--remotes", *LOCAL]) == 0
     assert "6 already in" in capsys.readouterr().out and _rows(census_db) == before
     assert main(["census", str(listing), "--db", str(census_db), "--jobs", "2", "--refresh",
-                 *LOCAL]) == 0
+                 "--progress", *LOCAL]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 6 and lines[-1].startswith("census: 6 done, 2 failed, 0 remaining, ")
+    assert lines[-1].endswith(" servers/min")
     after = _rows(census_db)
     assert {r["run"] for r in after.values()} == {max(r["run"] for r in before.values()) + 2}
     # without --remotes a remote is skipped, and a later run with --remotes does it
