@@ -23,9 +23,11 @@ that arguments may carry injection attempts, and suggests exactly that.
 from __future__ import annotations
 
 import configparser
+import functools
 import json
 import re
 import shutil
+import subprocess
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -69,6 +71,7 @@ class Install:
     seconds: float
     cached: bool
     dependencies: Mapping[str, str]  #: installed MCP SDK packages and their versions
+    root: Path | None = None  #: the environment (kept visible when a sandbox hides HOME)
 
 
 # -- configuration -------------------------------------------------------------------------------
@@ -199,11 +202,11 @@ def install(job: Job, *, cache_dir: Path | None, local_root: Path | None,
             raise EnvironmentUnavailable("node is not installed")
         env = ensure_npm_env([f"{ident}@{version}"], cache_dir=cache_dir, timeout=timeout)
         return Install((node, str(_npm_bin(env.node_modules, ident))), env.install_seconds,
-                       env.cached, _npm_sdk(env.node_modules))
+                       env.cached, _npm_sdk(env.node_modules), env.root)
     py = ensure_python_env([f"{ident}=={version}"], cache_dir=cache_dir, timeout=timeout)
     dists = _dists(py.root)
     return Install((str(_console_script(py.root, ident, dists)),), py.install_seconds,
-                   py.cached, _py_sdk(dists))
+                   py.cached, _py_sdk(dists), py.root)
 
 
 # -- isolation -----------------------------------------------------------------------------------
@@ -213,24 +216,56 @@ def limits_argv(cpu_s: int, mem_mb: int, nproc: int, fsize_mb: int) -> tuple[str
             str(nproc), str(fsize_mb), "--")
 
 
+@functools.cache
+def _sandbox_works(path: str) -> bool:
+    """Whether the tool can make a sandbox here (bwrap needs user namespaces, which a
+    container may not give); asked once per process."""
+    probe = ((path, "--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "--", "true")
+             if Path(path).name != "firejail" else (path, "--quiet", "--noprofile", "--", "true"))
+    try:
+        return subprocess.run(probe, capture_output=True, timeout=30, check=False).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
 def sandbox_tool(name: str) -> str | None:
-    """The sandbox to use: ``auto`` finds bwrap, then firejail; ``none`` uses none."""
+    """The sandbox to use: ``auto`` finds a working bwrap, then firejail, else none;
+    ``none`` uses none; a tool named outright must work (Unsupported if not)."""
     if name == "none":
         return None
     for tool in ("bwrap", "firejail") if name == "auto" else (name,):
         path = shutil.which(tool)
-        if path is not None:
+        if path is not None and _sandbox_works(path):
             return path
     if name != "auto":
-        raise Unsupported(f"--sandbox {name}: not installed")
+        raise Unsupported(f"--sandbox {name}: not installed, or it cannot make a sandbox here")
     return None
 
 
-def sandbox_argv(tool: str, scratch: Path, network: bool) -> tuple[str, ...]:
-    """A read-only view of the machine with only ``scratch`` writable, and no network unless asked."""
+def visible(installed: Install) -> tuple[Path, ...]:
+    """What a registry package needs to see when the sandbox hides HOME: its environment, the
+    installation of each program it starts (``prefix/bin/prog``: node's, the venv's base
+    Python) and the Python that built its venv."""
+    prefixes = {Path(part).resolve().parents[1] for part in installed.command[:1]
+                if Path(part).is_absolute()}
+    roots = {installed.root} if installed.root is not None else set()
+    return tuple(sorted(roots | prefixes | {Path(sys.base_prefix).resolve()}))
+
+
+def sandbox_argv(tool: str, scratch: Path, network: bool, *, hide: Path | None = None,
+                 keep: Sequence[Path] = ()) -> tuple[str, ...]:
+    """A read-only view of the machine with only ``scratch`` writable, and no network unless
+    asked. bwrap also puts an empty folder over ``hide`` (the census user's home, with its
+    keys and tokens) and shows each of ``keep`` that is inside it again, read-only."""
     if Path(tool).name == "firejail":
         return (tool, "--quiet", "--noprofile", f"--whitelist={scratch}", "--read-only=/",
                 f"--read-write={scratch}", *(() if network else ("--net=none",)), "--")
-    return (tool, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+    over: tuple[str, ...] = ()
+    if hide is not None and not scratch.is_relative_to(hide):
+        over = ("--tmpfs", str(hide))
+        for path in keep:
+            if path.is_relative_to(hide):
+                over += ("--ro-bind", str(path), str(path))
+    return (tool, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", *over,
             "--bind", str(scratch), str(scratch), "--unshare-all",
             *(("--share-net",) if network else ()), "--die-with-parent", "--")

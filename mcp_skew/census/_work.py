@@ -42,6 +42,7 @@ from ._launch import (
     resolve_config,
     sandbox_argv,
     sandbox_tool,
+    visible,
 )
 from ._listing import Job
 
@@ -177,7 +178,10 @@ def _crashed(report: Any) -> bool:
 def _command(settings: Settings, installed: Install, package_args: tuple[str, ...],
              scratch: Path) -> tuple[str, ...]:
     tool = sandbox_tool(settings.sandbox)
-    box = sandbox_argv(tool, scratch, settings.network) if tool else ()
+    # a local test script is ours: only a registry's package has the census user's home hidden
+    hide = Path.home() if installed.root is not None else None
+    box = sandbox_argv(tool, scratch, settings.network, hide=hide,
+                       keep=visible(installed)) if tool else ()
     return (*limits_argv(settings.cpu_s, settings.memory_mb, settings.nproc, settings.fsize_mb),
             *box, *installed.command, *package_args)
 

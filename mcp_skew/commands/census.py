@@ -98,6 +98,13 @@ def _settings(args: argparse.Namespace) -> Any:
         if not Path(args.local_root).is_dir():
             raise UsageError(f"--local-root {args.local_root}: not a folder")
         local_root = str(Path(args.local_root).resolve())
+    if args.sandbox not in ("auto", "none"):
+        from ..census._launch import Unsupported, sandbox_tool  # noqa: PLC0415
+
+        try:
+            sandbox_tool(args.sandbox)
+        except Unsupported as exc:
+            raise UsageError(str(exc)) from None
     return Settings(remotes=args.remotes, timeout_ms=int(args.timeout * 1000),
                     probe_timeout_ms=int(args.probe_timeout * 1000),
                     client_timeout_ms=int(args.client_timeout * 1000),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.server
 import json
+import shutil
 import subprocess
 import sys
 import threading
@@ -15,7 +16,13 @@ from typing import Any
 import pytest
 
 from mcp_skew.census import ListingError, read_listing, read_registry
-from mcp_skew.census._launch import NeedsConfig, limits_argv, resolve_config, sandbox_argv
+from mcp_skew.census._launch import (
+    NeedsConfig,
+    limits_argv,
+    resolve_config,
+    sandbox_argv,
+    sandbox_tool,
+)
 from mcp_skew.census._listing import Job, server_jobs
 from mcp_skew.cli import main
 
@@ -205,5 +212,43 @@ def test_sandbox_argv_keeps_only_the_scratch_folder_writable(tmp_path: Path) -> 
     bwrap = sandbox_argv("/usr/bin/bwrap", tmp_path, network=False)
     assert bwrap[1:4] == ("--ro-bind", "/", "/") and "--unshare-all" in bwrap
     assert "--share-net" not in bwrap and bwrap[-1] == "--"
+    home, env = Path("/home/u"), Path("/home/u/.cache/mcp-skew/envs/npm-1")
+    hidden = sandbox_argv("/usr/bin/bwrap", tmp_path, network=True, hide=home,
+                          keep=(env, Path("/usr")))
+    over = hidden.index("--tmpfs")
+    assert hidden[over:over + 6] == ("--tmpfs", str(home), "--ro-bind", str(env), str(env),
+                                     "--bind")
     firejail = sandbox_argv("/usr/bin/firejail", tmp_path, network=True)
     assert f"--read-write={tmp_path}" in firejail and "--net=none" not in firejail
+
+
+@pytest.mark.skipif(shutil.which("bwrap") is None, reason="bwrap is not installed")
+def test_in_the_bwrap_sandbox_home_is_empty_and_only_scratch_is_writable(tmp_path: Path) -> None:
+    if sandbox_tool("auto") is None:
+        pytest.skip("bwrap cannot make a sandbox on this machine")
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    code = ("import json, os, sys; print(json.dumps(sorted(os.listdir(sys.argv[1]))));"
+            "open(sys.argv[2], 'w').write('x'); open(sys.argv[3], 'w')")
+    keep = (Path(sys.base_prefix).resolve(), Path(sys.prefix))  # this Python, inside the home too
+    argv = [*sandbox_argv(str(shutil.which("bwrap")), scratch, network=False, hide=Path.home(),
+                          keep=keep),
+            sys.executable, "-c", code, str(Path.home()), str(scratch / "ok"),
+            str(tmp_path / "outside")]
+    got = subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False)
+    # the census user's home is an empty folder but for the way to what was kept
+    kept = {p.relative_to(Path.home()).parts[0] for p in keep if p.is_relative_to(Path.home())}
+    assert set(json.loads(got.stdout.splitlines()[0])) == kept
+    assert (scratch / "ok").read_text() == "x"
+    assert got.returncode != 0 and "Read-only file system" in got.stderr
+    assert not (tmp_path / "outside").exists()
+
+
+def test_a_sandbox_named_outright_must_work(capsys: pytest.CaptureFixture[str],
+                                            tmp_path: Path) -> None:
+    if shutil.which("firejail") is not None:
+        pytest.skip("firejail is installed here")
+    assert main(["census", str(LISTING), "--sandbox", "firejail", "--db",
+                 str(tmp_path / "c.sqlite")]) == 2
+    assert capsys.readouterr().err == ("mcp-skew: error: --sandbox firejail: not installed, or "
+                                       "it cannot make a sandbox here\n")
