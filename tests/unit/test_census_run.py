@@ -235,32 +235,63 @@ def _children(pid: int) -> list[int]:
     return out
 
 
-@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc (Linux)")
-def test_a_worker_killed_mid_probe_loses_no_job(listing: Path, tmp_path: Path) -> None:
-    db = tmp_path / "census.sqlite"
-    slow = tmp_path / "slow.json"
-    slow.write_text(listing.read_text().replace('"legacy:2025-06-18"', '"legacy:2025-06-18+slow=300"'))
-    argv = [sys.executable, "-m", "mcp_skew", "census", str(slow), "--db", str(db), "--jobs", "2",
-            "--remotes", *LOCAL]
+def _descendants(pid: int) -> list[int]:
+    out = []
+    for child in _children(pid):
+        out += [child, *_descendants(child)]
+    return out
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text()
+    except OSError:
+        return ""
+
+
+def _probing(pid: int) -> list[int]:
+    """Worker processes under ``pid`` (multiprocessing children of a pool or of a Dask nanny)
+    that are running a server now."""
+    return [p for p in _descendants(pid) if "spawn_main" in _cmdline(p)
+            and any("sim_stdio_server.py" in _cmdline(c) or "_limits.py" in _cmdline(c)
+                    for c in _children(p))]
+
+
+def _kill_a_busy_worker(argv: list[str]) -> tuple[int | None, subprocess.Popen[str]]:
+    """Run a census; SIGKILL the first worker seen running a server; let the census finish."""
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     killed = None
     try:
         deadline = time.monotonic() + 120
         while killed is None and time.monotonic() < deadline and proc.poll() is None:
-            # a worker is a child of the census with children of its own: the servers it probes
-            busy = [c for c in _children(proc.pid) if _children(c)]
+            busy = _probing(proc.pid)
             if busy:
                 killed = busy[0]
                 os.kill(killed, signal.SIGKILL)
             time.sleep(0.02)
-        _out, err = proc.communicate(timeout=180)
+        proc.communicate(timeout=240)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+    return killed, proc
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc (Linux)")
+@pytest.mark.parametrize("executor", [["--jobs", "2"], ["--cluster", "local:2"]],
+                         ids=["local-pool", "dask"])
+def test_a_worker_killed_mid_probe_loses_no_job(listing: Path, tmp_path: Path,
+                                                executor: list[str]) -> None:
+    if executor[0] == "--cluster":
+        pytest.importorskip("distributed", reason="the cluster extra")
+    db = tmp_path / "census.sqlite"
+    slow = tmp_path / "slow.json"
+    slow.write_text(listing.read_text().replace('"legacy:2025-06-18"', '"legacy:2025-06-18+slow=300"'))
+    killed, proc = _kill_a_busy_worker([sys.executable, "-m", "mcp_skew", "census", str(slow),
+                                        "--db", str(db), "--remotes", *executor, *LOCAL])
     assert killed is not None, "no worker was seen probing"
-    assert proc.returncode == 0, err
+    assert proc.returncode == 0
     assert {k: r["status"] for k, r in _rows(db).items()} == {k: s for k, (s, _) in EXPECTED.items()}
 
 
