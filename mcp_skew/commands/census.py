@@ -31,6 +31,14 @@ examples:
 Registry packages are code from strangers: run a census in a container (docs/census.md).
 """
 
+#: The time bounds of each server's probe (as ``mcp-skew probe`` has them) and install.
+TIME_BOUNDS = (
+    ("--timeout", 5.0, "one answer"),
+    ("--probe-timeout", 3.0, "a dual-era client's server/discover probe"),
+    ("--client-timeout", 30.0, "one client's conversation"),
+    ("--install-timeout", 600.0, "one package's install"),
+)
+
 
 def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
@@ -68,14 +76,10 @@ def register(sub: Any) -> None:
     box.add_argument("--memory", type=int, default=4096, metavar="MIB", help="RLIMIT_AS (4096)")
     box.add_argument("--procs", type=int, default=4096, help="RLIMIT_NPROC (4096)")
     box.add_argument("--fsize", type=int, default=64, metavar="MIB", help="RLIMIT_FSIZE (64)")
-    box.add_argument("--timeout", type=float, default=5.0, metavar="SECONDS",
-                     help="one answer (default 5)")
-    box.add_argument("--probe-timeout", type=float, default=3.0, metavar="SECONDS",
-                     help="a dual-era client's server/discover probe (default 3)")
-    box.add_argument("--client-timeout", type=float, default=30.0, metavar="SECONDS",
-                     help="one client's conversation (default 30)")
+    for flag, default, what in TIME_BOUNDS:
+        box.add_argument(flag, type=float, default=default, metavar="SECONDS",
+                         help=f"{what} (default {default:g})")
     box.add_argument("--probe-jobs", type=int, default=2, help="clients at once per server (2)")
-    box.add_argument("--install-timeout", type=float, default=600.0, metavar="SECONDS")
     rep = p.add_argument_group("census report")
     rep.add_argument("--format", choices=("markdown", "html", "json"), default="markdown")
     rep.add_argument("--out", metavar="FILE", help="write the report here")
