@@ -117,8 +117,9 @@ def _summary_lines(rep: dict[str, Any]) -> list[str]:
     r = rep["readiness"]
     n = r["probed"]
     cost = r["dual_fallback_ms"]
-    lines = [f"{rep['entries']} entries from {rep['servers']} servers: "
-             + ", ".join(f"{v} {k}" for k, v in rep["statuses"].items()) + ".", "",
+    lines = [f"{rep['entries']} entries from {rep['servers']} servers"
+             + "".join(f"{', ' if i else ': '}{v} {k}" for i, (k, v)
+                       in enumerate(rep["statuses"].items())) + ".", "",
              f"Of the {n} servers probed:", "",
              f"- a modern-only client (2026-07-28) reaches {_of(r['modern'], n)};",
              f"- a dual-era client reaches {_of(r['dual'], n)}, {r['dual_fallback']} of them "

@@ -197,5 +197,5 @@ def _main(args: argparse.Namespace) -> int:
         db.close()
     print(f"census run {done.run}: {done.listed} entries listed, {done.kept} already in "
           f"{args.db}, {done.ran} probed now; the database holds "
-          + ", ".join(f"{v} {k}" for k, v in sorted(statuses.items())))
+          + (", ".join(f"{v} {k}" for k, v in sorted(statuses.items())) or "no rows"))
     return 0
