@@ -69,11 +69,21 @@ def _pool_round(jobs: Sequence[Job], settings: Settings, store: Store, workers: 
                              mp_context=multiprocessing.get_context("spawn")) as pool:
         futures: dict[Future[dict[str, Any]], Job] = {
             pool.submit(run_job, job, settings): job for job in jobs}
-        for future in as_completed(futures):
-            try:
-                store(future.result())
-            except BrokenProcessPool:
-                lost.append(futures[future])
+        stored: set[Future[dict[str, Any]]] = set()
+        try:
+            for future in as_completed(futures):
+                stored.add(future)
+                try:
+                    store(future.result())
+                except BrokenProcessPool:
+                    lost.append(futures[future])
+        except KeyboardInterrupt:
+            # start nothing new; the running jobs end within their bounds, and are kept
+            pool.shutdown(wait=True, cancel_futures=True)
+            for future in futures.keys() - stored:
+                if not future.cancelled() and future.exception() is None:
+                    store(future.result())
+            raise
     return lost
 
 
