@@ -14,6 +14,8 @@ import resource
 import signal
 import sys
 
+__all__ = ["main"]
+
 _MB = 1 << 20
 _PR_SET_PDEATHSIG = 1
 

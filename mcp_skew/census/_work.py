@@ -75,6 +75,7 @@ class Settings:
 
 
 def job_row(job: Job, status: str, **fields: Any) -> dict[str, Any]:
+    """A database row for ``job`` (its identity, where it ran, ``status``, then ``fields``)."""
     spec = job.spec
     return {"key": job.key, "server": job.server, "version": job.version, "kind": job.kind,
             "idx": job.index, "registry_type": spec.get("registryType", spec.get("type")),
