@@ -30,6 +30,7 @@ COMMANDS = (
     "serve",
     "record",
     "verify_peer",
+    "census",
 )
 
 

@@ -23,6 +23,7 @@ import shutil
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -113,7 +114,20 @@ def _peers(specs: list[str] | None, role: Role, registry: Registry, peer_set: st
 
             return real_peers(role)
         return builtin_peers(role, registry)
-    return tuple(labelled(resolve_peer(spec, role, registry)) for spec in specs)
+    return tuple(peer for spec in specs for peer in _expand(spec, role, registry))
+
+
+def _expand(spec: str, role: Role, registry: Registry) -> tuple[PeerSpec, ...]:
+    """One spec's peers: every server a census inferred for ``@census.sqlite`` (issue 19)."""
+    if spec.strip().startswith("@"):
+        from ..census._store import is_census_db  # noqa: PLC0415 - only for @FILE
+
+        if is_census_db(spec.strip()[1:]):
+            from ..census import census_peers  # noqa: PLC0415
+
+            return tuple(replace(p, registry=registry)
+                         for p in census_peers(spec.strip()[1:], role))
+    return (labelled(resolve_peer(spec, role, registry)),)
 
 
 def _read(source: str) -> Matrix:

@@ -59,8 +59,10 @@ LAYERS: Mapping[str, frozenset[str]] = {
     "rollout": _BASE | {"peers"},
     # peer specs as a person writes them: names (realpeers) and @FILE (probe) over the core
     "peers": _BASE | {"probe", "realpeers"},
+    # many probes: the probe on packages installed in the real-peer environments (issue 19)
+    "census": _BASE | {"probe", "realpeers"},
     # argument parsing and output
-    "commands": _BASE | FEATURES | {"peers"},
+    "commands": _BASE | FEATURES | {"peers", "census"},
     "pytest_plugin": _BASE | {"probe", "peers"},
     "cli": _LEAVES | {"versions", "commands"},
     "__main__": frozenset({"cli"}),

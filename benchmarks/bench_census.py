@@ -1,0 +1,92 @@
+"""Benchmark the census (a script, not a test): throughput of the local pool and of Dask.
+
+Builds a listing of ``--servers N`` local servers (``tests/servers/sim_stdio_server.py``
+behind the test-only ``local`` package source, peers of every kind in turn), runs
+``mcp-skew census`` on it with the local pool (``--jobs J``) and, when Dask is
+installed, a Dask ``LocalCluster`` of J workers (``--cluster local:J``), and prints
+for each: wall time, servers per minute, and the median install, cold-start and
+probe time per server read back from the database. With ``--listing FILE`` it runs
+that listing instead (real packages: their installs go to the environment cache,
+``$MCP_SKEW_CACHE``; run it twice to see a cold then a warm cache).
+
+Run it with ``.venv/bin/python benchmarks/bench_census.py [--servers 12] [--jobs 2]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from statistics import median
+
+ROOT = Path(__file__).resolve().parents[1]
+SERVERS = ROOT / "tests" / "servers"
+PEERS = ("legacy:2025-06-18", "dual:2026-07-28,2025-11-25", "modern:2026-07-28",
+         "legacy:2025-11-25,2025-06-18+unknown-32602", "legacy:2024-11-05")
+
+
+def _listing(count: int, path: Path) -> None:
+    servers = [{"server": {"name": f"io.example/bench-{i:03d}", "version": "1.0.0", "packages": [
+        {"registryType": "local", "identifier": "sim_stdio_server.py", "version": "1.0.0",
+         "transport": {"type": "stdio"},
+         "packageArguments": [{"type": "positional", "value": PEERS[i % len(PEERS)]}]}]}}
+        for i in range(count)]
+    path.write_text(json.dumps({"servers": servers, "metadata": {}}))
+
+
+def _figures(db: Path) -> dict[str, float | None]:
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT install_s, install_cached, start_ms, probe_ms, status "
+                            "FROM results").fetchall()
+
+    def med(values: list[float]) -> float | None:
+        return round(median(values), 2) if values else None
+
+    return {"rows": len(rows),
+            "probed": sum(r[4] == "probed" for r in rows),
+            "install_s": med([r[0] for r in rows if r[0] is not None]),
+            "cache_hits": sum(bool(r[1]) for r in rows if r[1] is not None),
+            "start_ms": med([r[2] for r in rows if r[2] is not None]),
+            "probe_ms": med([r[3] for r in rows if r[3] is not None])}
+
+
+def _run(listing: Path, db: Path, extra: list[str]) -> float:
+    argv = [sys.executable, "-m", "mcp_skew", "census", str(listing), "--db", str(db),
+            "--local-root", str(SERVERS), *extra]
+    started = time.monotonic()
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
+    return time.monotonic() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--servers", type=int, default=12)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--listing", type=Path, help="a listing of real packages instead")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        listing = args.listing or Path(tmp) / "listing.json"
+        if args.listing is None:
+            _listing(args.servers, listing)
+        executors = [("local pool", ["--jobs", str(args.jobs)])]
+        if importlib.util.find_spec("distributed") is not None:
+            executors.append((f"dask local:{args.jobs}", ["--cluster", f"local:{args.jobs}"]))
+        for name, extra in executors:
+            db = Path(tmp) / f"{name.split()[0]}.sqlite"
+            seconds = _run(listing, db, extra)
+            fig = _figures(db)
+            rate = fig["rows"] / (seconds / 60) if fig["rows"] else 0.0  # type: ignore[operator]
+            print(f"{name}: {fig['rows']} entries ({fig['probed']} probed) in {seconds:.1f} s = "
+                  f"{rate:.1f} servers/min; median install {fig['install_s']} s "
+                  f"({fig['cache_hits']} cache hits), cold start {fig['start_ms']} ms, "
+                  f"probe {fig['probe_ms']} ms")
+
+
+if __name__ == "__main__":
+    main()

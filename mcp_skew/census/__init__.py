@@ -1,0 +1,27 @@
+"""The census: probe many servers from an MCP Registry listing, store the results in SQLite.
+
+``read_listing`` / ``read_registry`` turn a listing in the registry's format into
+jobs (one per package or remote of each server entry); :func:`run_census` runs
+the jobs that the database does not hold yet, on a local process pool or a Dask
+cluster, each server installed at its pinned version in a cached environment and
+started in isolation (:mod:`._work`); :func:`build_report` and :func:`render_report`
+read the database back; :func:`census_peers` gives the inferred peers to the matrix.
+
+Public API: :class:`Job`, :class:`Settings`, :class:`CensusDB`, :func:`read_listing`,
+:func:`read_registry`, :func:`run_census`, :func:`build_report`, :func:`render_report`,
+:func:`census_peers`, :func:`is_census_db`, :data:`REPORT_FORMATS`, :data:`STATUSES`.
+This module imports no Dask, no probe runner and no pydantic: the commands' ``--help``
+reads it.
+"""
+
+from __future__ import annotations
+
+from ._census import census_peers, run_census
+from ._listing import Job, ListingError, read_listing, read_registry
+from ._report import REPORT_FORMATS, build_report, render_report
+from ._store import CensusDB, is_census_db
+from ._work import STATUSES, Settings
+
+__all__ = ["REPORT_FORMATS", "STATUSES", "CensusDB", "Job", "ListingError", "Settings",
+           "build_report", "census_peers", "is_census_db", "read_listing", "read_registry",
+           "render_report", "run_census"]

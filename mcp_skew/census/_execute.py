@@ -1,0 +1,173 @@
+"""Run census jobs in parallel: a local process pool, or a Dask cluster (``mcp-skew[cluster]``).
+
+Theory of operation
+-------------------
+Both executors call :func:`~mcp_skew.census._work.run_job` in worker processes
+and hand each row, as it completes, to one callback in this process (the only
+writer of the database). A worker that dies takes its job with it: the local
+pool is rebuilt and the jobs it lost are run again (up to ``retries`` times, then
+stored as ``error``); Dask's scheduler moves a lost task to another worker by
+itself, and ``retries`` covers a task that raised. Dask is imported only here, and
+only when a cluster is asked for, so ``mcp-skew --help`` and the default install
+never import it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import multiprocessing
+import sys
+import time
+import urllib.parse
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Final, TextIO
+
+from ..errors import UsageError
+from ._listing import Job
+from ._work import Settings, job_row, run_job
+
+__all__ = ["CLUSTER_HINT", "Progress", "check_cluster", "parse_cluster", "parse_scheduler",
+           "progress_stream", "run_dask", "run_local"]
+
+Store = Callable[[dict[str, Any]], None]
+CLUSTER_HINT: Final = "pip install 'mcp-skew[cluster]'"
+_FAILED: Final = ("start-failed", "install-failed", "error")
+
+
+class Progress:
+    """``done / failed / remaining`` and the rate, on one stderr line that rewrites itself."""
+
+    def __init__(self, total: int, stream: TextIO | None, *, tty: bool) -> None:
+        self.total, self.stream, self.tty = total, stream, tty
+        self.done = self.failed = 0
+        self.started = time.monotonic()
+
+    def __call__(self, row: dict[str, Any]) -> None:
+        self.done += 1
+        self.failed += row.get("status") in _FAILED
+        if self.stream is None:
+            return
+        minutes = max(time.monotonic() - self.started, 1e-6) / 60
+        text = (f"census: {self.done} done, {self.failed} failed, {self.total - self.done} "
+                f"remaining, {self.done / minutes:.1f} servers/min")
+        end = "" if self.tty and self.done < self.total else "\n"
+        self.stream.write(("\r\x1b[K" if self.tty else "") + text + end)
+        self.stream.flush()
+
+
+def _lost(job: Job, why: str) -> dict[str, Any]:
+    return job_row(job, "error", error=why, worker=None)
+
+
+def _pool_round(jobs: Sequence[Job], settings: Settings, store: Store, workers: int) -> list[Job]:
+    """Run ``jobs`` on one pool; the jobs lost when a worker died (the pool breaks)."""
+    lost: list[Job] = []
+    with ProcessPoolExecutor(max_workers=max(1, min(workers, len(jobs))),
+                             mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures: dict[Future[dict[str, Any]], Job] = {
+            pool.submit(run_job, job, settings): job for job in jobs}
+        stored: set[Future[dict[str, Any]]] = set()
+        try:
+            for future in as_completed(futures):
+                stored.add(future)
+                try:
+                    store(future.result())
+                except BrokenProcessPool:
+                    lost.append(futures[future])
+        except KeyboardInterrupt:
+            # start nothing new; the running jobs end within their bounds, and are kept
+            pool.shutdown(wait=True, cancel_futures=True)
+            for future in futures.keys() - stored:
+                if not future.cancelled() and future.exception() is None:
+                    store(future.result())
+            raise
+    return lost
+
+
+def run_local(jobs: Sequence[Job], settings: Settings, store: Store, *, workers: int,
+              retries: int = 2) -> None:
+    """Run ``jobs`` on ``workers`` local processes (spawned: the probe uses threads).
+
+    When a worker dies, every job the broken pool still held is lost, not only the one
+    that killed it; those jobs run again one at a time, each in a pool of its own, so a
+    job that kills its worker ``retries + 1`` times is stored as ``error`` and takes no
+    other job with it.
+    """
+    for job in _pool_round(jobs, settings, store, workers):
+        for attempt in range(1, retries + 2):
+            if not _pool_round([job], settings, store, 1):
+                break
+            if attempt > retries:
+                store(_lost(job, f"a worker died running it {attempt + 1} times"))
+
+
+def check_cluster() -> None:
+    """UsageError with the install line when the ``cluster`` extra is absent."""
+    if importlib.util.find_spec("distributed") is None:
+        raise UsageError(f"--cluster and --scheduler need Dask: {CLUSTER_HINT}")
+
+
+def _distributed() -> Any:
+    """``dask.distributed`` (the cluster extra), imported on first use; untyped, hence Any."""
+    return importlib.import_module("dask.distributed")
+
+
+def _client(cluster: str | None, scheduler: str | None) -> tuple[Any, Any]:
+    dd = _distributed()
+    if scheduler is not None:
+        try:
+            return dd.Client(scheduler, timeout="10s"), None
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise UsageError(f"--scheduler {scheduler}: cannot connect: {exc}") from None
+    _, _, count = (cluster or "local").partition(":")
+    local = dd.LocalCluster(n_workers=int(count) if count else None, threads_per_worker=1,
+                         processes=True, dashboard_address=None)
+    return dd.Client(local), local
+
+
+def parse_cluster(text: str) -> str:
+    """``local`` or ``local:N`` (N >= 1); UsageError otherwise."""
+    kind, sep, count = text.partition(":")
+    if kind != "local" or (sep and not (count.isdigit() and int(count) >= 1)):
+        raise UsageError(f"--cluster {text!r}: expected local or local:N (N workers)")
+    return text
+
+
+def parse_scheduler(text: str) -> str:
+    """``tcp://HOST:PORT`` (or ``tls://``): a Dask scheduler's address; UsageError otherwise."""
+    parts = urllib.parse.urlsplit(text)
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    if parts.scheme not in ("tcp", "tls") or not parts.hostname or port is None:
+        raise UsageError(f"--scheduler {text!r}: expected tcp://HOST:PORT")
+    return text
+
+
+def run_dask(jobs: Sequence[Job], settings: Settings, store: Store, *, cluster: str | None,
+             scheduler: str | None, retries: int = 2) -> None:
+    """Run ``jobs`` as Dask tasks; rows are stored here as the tasks complete."""
+    client, local = _client(cluster, scheduler)
+    try:
+        futures = {client.submit(run_job, job, settings, key=f"census-{job.key}",
+                                 retries=retries, pure=False): job for job in jobs}
+        for future in _distributed().as_completed(list(futures)):
+            job = futures[future]
+            try:
+                store(future.result())
+            except Exception as exc:  # KilledWorker, a lost scheduler: the job's row says so
+                store(_lost(job, f"dask: {type(exc).__name__}: {exc}"))
+    finally:
+        client.close()
+        if local is not None:
+            local.close()
+
+
+def progress_stream(enabled: bool) -> tuple[TextIO | None, bool]:
+    """Where progress goes: stderr when it is a terminal or when asked (``--progress``)."""
+    tty = sys.stderr.isatty()
+    return (sys.stderr if enabled or tty else None), tty

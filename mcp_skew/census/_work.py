@@ -1,0 +1,264 @@
+"""One census job, start to end, in whatever process runs it (a pool worker, a Dask worker).
+
+:func:`run_job` takes a :class:`~mcp_skew.census._listing.Job` and the census's
+:class:`Settings` (both plain, picklable values) and returns the row to store: a
+dict of JSON-able values. It never raises for anything a server or a registry
+does: each outcome is a status.
+
+Statuses
+--------
+``probed``        the probe ran; the row holds its JSON report and the inferred peer
+``start-failed``  no client got a single message: the server crashed or never spoke
+``needs-config``  a required input (an API key, a path) has no value and no default
+``install-failed``  the package could not be installed (no such package or version, ...)
+``unsupported``   a package registry or transport the census does not run
+``skipped``       a remote, without ``--remotes``
+``error``         the census itself failed on this job (a bug; kept with its message)
+
+Each server runs in isolation: a scratch folder per job that is its HOME, TMPDIR and
+working directory (removed afterwards), an environment holding only PATH, the locale
+and what the listing configures, the resource limits of :mod:`._limits`, an optional
+sandbox tool, and the probe's own time bounds.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from statistics import median
+from typing import Any, Final
+
+from ..realpeers._envs import EnvironmentUnavailable
+from ..versions.r2026_07_28 import SERVER_INFO_KEY
+from ._launch import (
+    Install,
+    NeedsConfig,
+    Unsupported,
+    install,
+    limits_argv,
+    resolve_config,
+    sandbox_argv,
+    sandbox_tool,
+    visible,
+)
+from ._listing import Job
+
+__all__ = ["FINAL", "STATUSES", "Settings", "job_row", "readiness", "run_job"]
+
+STATUSES: Final = ("probed", "start-failed", "needs-config", "install-failed", "unsupported",
+                   "skipped", "error")
+#: Statuses a re-run keeps (the others are done again): everything but skipped and error.
+FINAL: Final = ("probed", "start-failed", "needs-config", "install-failed", "unsupported")
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How every job of one census runs (times in milliseconds, sizes in MiB)."""
+
+    remotes: bool = False
+    timeout_ms: int = 5_000
+    probe_timeout_ms: int = 3_000
+    client_timeout_ms: int = 30_000
+    probe_jobs: int = 2
+    install_timeout_s: float = 600.0
+    cpu_s: int = 60
+    memory_mb: int = 4096
+    nproc: int = 4096
+    fsize_mb: int = 64
+    sandbox: str = "auto"
+    network: bool = True
+    cache_dir: str | None = None
+    local_root: str | None = None  #: test hook: registryType "local" scripts live here
+
+
+def job_row(job: Job, status: str, **fields: Any) -> dict[str, Any]:
+    """A database row for ``job`` (its identity, where it ran, ``status``, then ``fields``)."""
+    spec = job.spec
+    return {"key": job.key, "server": job.server, "version": job.version, "kind": job.kind,
+            "idx": job.index, "registry_type": spec.get("registryType", spec.get("type")),
+            "identifier": spec.get("identifier", spec.get("url")),
+            "package_version": spec.get("version"), "status": status,
+            "worker": f"{os.uname().nodename}:{os.getpid()}", **fields}
+
+
+def _info_of(result: Any) -> Any:
+    """A result's server identity: ``serverInfo`` (legacy InitializeResult), else its
+    ``_meta["io.modelcontextprotocol/serverInfo"]`` (2026-07-28: a SHOULD on every result;
+    spec DIGEST, schema ``Result._meta``)."""
+    if not isinstance(result, dict):
+        return None
+    meta = result.get("_meta")
+    return result.get("serverInfo") or (meta.get(SERVER_INFO_KEY) if isinstance(meta, dict)
+                                        else None)
+
+
+def _server_info(report: Any) -> dict[str, Any] | None:
+    """The first server identity a result carried (what the server says it is)."""
+    for run in report.runs:
+        for rec in run.record.transcript.records():
+            if rec.get("dir") != "s2c":
+                continue
+            info = _info_of((rec.get("message") or {}).get("result"))
+            if isinstance(info, dict):
+                return {"name": str(info.get("name", "")), "version": str(info.get("version", ""))}
+    return None
+
+
+def _fallback_ms(run: Any) -> int | None:
+    """How long a dual-era client spent before its fallback ``initialize`` (simulator path)."""
+    sent = [r for r in run.record.transcript.records() if r.get("dir") == "c2s"]
+    first = sent[0]["ms"] if sent else None
+    init = next((r["ms"] for r in sent if (r.get("message") or {}).get("method") == "initialize"),
+                None)
+    return None if first is None or init is None else int(init - first)
+
+
+def readiness(report: Any) -> dict[str, Any]:
+    """Which kinds of client reach this server: modern-only, dual-era (and its fallback), legacy."""
+    plain = [r for r in report.runs if not r.prober and not r.record.client.quirks]
+    out: dict[str, Any] = {"legacy": {}}
+    for r in plain:
+        client, ok = r.record.client, r.record.status == "ok"
+        if client.kind == "modern":
+            out["modern"] = ok
+            out["modern_reason"] = None if ok else r.record.session.reason
+        elif client.kind == "dual":
+            out["dual"] = ok
+            out["dual_mark"] = r.record.session.mark
+            out["dual_fallback_ms"] = (_fallback_ms(r) if ok and r.record.session.mark
+                                       == "era-fallback" else None)
+        elif len(client.revisions) == 1:
+            out["legacy"][client.revisions[0]] = ok
+        else:
+            out["legacy_any"] = ok
+    return out
+
+
+def _started(report: Any) -> bool:
+    return any(r.first_message_ms is not None for r in report.runs)
+
+
+def _probe(job: Job, settings: Settings, command: tuple[str, ...] | None,
+           launch_env: dict[str, str], scratch: Path) -> Any:
+    from ..probe import ProbeOptions, Target, probe  # noqa: PLC0415 - the runner, in the worker
+
+    opts = ProbeOptions(timeout_ms=settings.timeout_ms, probe_timeout_ms=settings.probe_timeout_ms,
+                        client_timeout_ms=settings.client_timeout_ms, jobs=settings.probe_jobs)
+    if command is None:  # a remote
+        url = str(job.spec["url"])
+        sse = url if job.spec.get("type") == "sse" else None
+        return probe(Target(url=url, sse_url=sse, headers=launch_env or None), opts)
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8",
+           "HOME": str(scratch / "home"), "TMPDIR": str(scratch / "tmp"),
+           "XDG_CACHE_HOME": str(scratch / "home" / ".cache"), **launch_env}
+    target = Target(command=command, cwd=str(scratch / "work"), env=env)
+    first = probe(target, replace(opts, clients=(_preflight_client(),), prober=False))
+    if _crashed(first):  # every client would see the same crash: not worth ten more starts
+        return first
+    return probe(target, opts)
+
+
+def _preflight_client() -> Any:
+    """The client that sees first whether a server starts at all: a legacy client of every
+    legacy revision (it takes any counter-offer), one of the probe's built-in clients."""
+    from ..probe import builtin_clients  # noqa: PLC0415 - see _probe
+
+    return next(c for c in builtin_clients() if c.kind == "legacy" and not c.quirks
+                and len(c.revisions) > 1)
+
+
+def _crashed(report: Any) -> bool:
+    """The server exited (or could not start) before it said anything."""
+    return all(r.first_message_ms is None and (r.exits or r.outcome == "spawn-failed")
+               for r in report.runs)
+
+
+def _command(settings: Settings, installed: Install, package_args: tuple[str, ...],
+             scratch: Path) -> tuple[str, ...]:
+    tool = sandbox_tool(settings.sandbox)
+    # a local test script is ours: only a registry's package has the census user's home hidden
+    hide = Path.home() if installed.root is not None else None
+    box = sandbox_argv(tool, scratch, settings.network, hide=hide,
+                       keep=visible(installed)) if tool else ()
+    return (*limits_argv(settings.cpu_s, settings.memory_mb, settings.nproc, settings.fsize_mb),
+            *box, *installed.command, *package_args)
+
+
+def _install(job: Job, settings: Settings) -> Install:
+    return install(job, cache_dir=Path(settings.cache_dir) if settings.cache_dir else None,
+                   local_root=Path(settings.local_root) if settings.local_root else None,
+                   timeout=settings.install_timeout_s)
+
+
+def _run(job: Job, settings: Settings, scratch: Path) -> dict[str, Any]:
+    if job.kind == "remote" and not settings.remotes:
+        return job_row(job, "skipped", error="a remote: probed only with --remotes")
+    try:
+        launch = resolve_config(job)
+    except NeedsConfig as exc:
+        return job_row(job, "needs-config", error=str(exc))
+    if job.kind == "remote":
+        return _finish(job, _probe(job, settings, None, dict(launch.env), scratch), {}, {})
+    transport = job.spec["transport"].get("type")
+    if transport != "stdio":
+        return job_row(job, "unsupported", error=f"package transport {transport!r}: the "
+                       "census runs stdio packages")
+    started = time.monotonic()
+    try:
+        installed = _install(job, settings)
+    except Unsupported as exc:
+        return job_row(job, "unsupported", error=str(exc))
+    except EnvironmentUnavailable as exc:
+        return job_row(job, "install-failed", error=str(exc),
+                       install_s=round(time.monotonic() - started, 2))
+    timings = {"install_s": round(time.monotonic() - started, 2),
+               "install_cached": installed.cached}
+    for sub in ("home", "tmp", "work"):
+        (scratch / sub).mkdir()
+    # package arguments follow the package's own command (registry Package.packageArguments);
+    # runtime arguments are for the runtimeHint's command (npx, uvx, docker), which the census
+    # replaces with the installed package, so they are checked (needs-config) but not passed
+    command = _command(settings, installed, launch.package_args, scratch)
+    report = _probe(job, settings, command, dict(launch.env), scratch)
+    return _finish(job, report, timings, dict(installed.dependencies))
+
+
+def _finish(job: Job, report: Any, timings: dict[str, Any], deps: dict[str, str]
+            ) -> dict[str, Any]:
+    from ..probe import render  # noqa: PLC0415 - see _probe
+
+    elapsed = [r.elapsed_ms for r in report.runs]
+    row = job_row(job, "probed" if _started(report) else "start-failed", **timings,
+               start_ms=report.startup.get("cold_start_ms"), probe_ms=report.elapsed_ms,
+               client_ms=int(median(elapsed)) if elapsed else None,
+               server_info=_server_info(report), dependencies=deps,
+               report=render(report, "json"))
+    if row["status"] == "start-failed":
+        first = report.runs[0] if report.runs else None
+        row["error"] = (_start_error(first.record.session.reason, first.stderr) if first
+                        else "no clients ran")
+        return row
+    row.update(peer=report.peer.spec.notation if report.peer.spec else None,
+               sentence=report.peer.sentence, readiness=readiness(report))
+    return row
+
+
+def _start_error(reason: str | None, stderr: str) -> str:
+    """Why a server did not start: the client's reason and the last lines of its stderr."""
+    tail = [line.strip() for line in stderr.strip().splitlines() if line.strip()][-2:]
+    return (reason or "no answer") + (f"; stderr: {' | '.join(tail)[-400:]}" if tail else "")
+
+
+def run_job(job: Job, settings: Settings) -> dict[str, Any]:
+    """Install, isolate, probe one job; the row to store (never raises for a server's fault)."""
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="mcp-skew-census-") as tmp:
+        try:
+            row = _run(job, settings, Path(tmp))
+        except Exception as exc:  # a bug in the census: keep the job's row, say what happened
+            row = job_row(job, "error", error=f"mcp-skew error: {exc!r}")
+    row["total_s"] = round(time.monotonic() - started, 2)
+    return row

@@ -1,0 +1,70 @@
+"""The census of real registry packages (tests/census/real-listing.json): two releases of the
+reference server-everything from npm, three releases of ``mcp-server-time`` from PyPI, a
+package that is not on npm and an entry that needs an API key.
+
+What they do, as measured (docs/census.md): both server-everything releases (built on
+``@modelcontextprotocol/sdk`` 1.x) are legacy servers of every legacy revision;
+mcp-server-time 2026.10.19 runs on ``mcp`` 2.x as a dual-era server; 2026.1.26 and 0.6.2
+set no upper bound on ``mcp``, so their pinned releases install ``mcp`` 2.x today and die
+at import (``McpError`` is gone): crashes at start that only a census of pinned releases
+shows.
+
+Installs go to the shared environment cache; skipped when npm's or PyPI's registry
+cannot be reached.
+"""
+
+from __future__ import annotations
+
+import shutil
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from mcp_skew.census import CensusDB
+from mcp_skew.cli import main
+
+pytestmark = [pytest.mark.realpeer, pytest.mark.slow]
+
+LISTING = Path(__file__).resolve().parents[1] / "census" / "real-listing.json"
+EVERYTHING = "io.github.modelcontextprotocol/server-everything"
+TIME = "io.github.modelcontextprotocol/server-time"
+
+
+def _reachable() -> None:
+    if shutil.which("npm") is None or shutil.which("node") is None:
+        pytest.skip("npm and node are needed")
+    for url in ("https://registry.npmjs.org/", "https://pypi.org/simple/"):
+        try:
+            urllib.request.urlopen(url, timeout=10).close()
+        except OSError as exc:
+            pytest.skip(f"{url} unreachable: {exc}")
+
+
+def test_the_census_of_real_packages(tmp_path: Path) -> None:
+    _reachable()
+    db = tmp_path / "census.sqlite"
+    assert main(["census", str(LISTING), "--db", str(db), "--jobs", "2"]) == 0
+    store = CensusDB(db, create=False)
+    rows = {r["key"]: r for r in store.rows(report=False)}
+    store.close()
+    status = {k: r["status"] for k, r in rows.items()}
+    assert status == {
+        f"{EVERYTHING}@2025.11.25#package0": "probed",
+        f"{EVERYTHING}@2026.1.26#package0": "probed",
+        "io.example/no-such-package@0.0.1#package0": "install-failed",
+        f"{TIME}@2026.1.26#package0": "start-failed",
+        f"{TIME}@2026.10.19#package0": "probed",
+        f"{TIME}@0.6.2#package0": "start-failed",
+        "io.example/needs-api-key@1.0.0#package0": "needs-config",
+    }
+    for version in ("2025.11.25", "2026.1.26"):
+        row = rows[f"{EVERYTHING}@{version}#package0"]
+        assert row["peer"].startswith("legacy:2025-11-25,2025-06-18,2025-03-26,2024-11-05")
+        assert "@modelcontextprotocol/sdk" in row["dependencies"]
+        assert row["readiness"]["modern"] is False and row["readiness"]["dual"] is True
+    time_now = rows[f"{TIME}@2026.10.19#package0"]
+    assert time_now["peer"].startswith("dual:2026-07-28,") and "mcp" in time_now["dependencies"]
+    for version in ("2026.1.26", "0.6.2"):
+        assert "McpError" in rows[f"{TIME}@{version}#package0"]["error"]
+    assert "404" in rows["io.example/no-such-package@0.0.1#package0"]["error"]
