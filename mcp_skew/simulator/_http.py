@@ -186,12 +186,24 @@ class HttpResponse:
         if self.body is None:
             return b""
         text = json.dumps(self.body, separators=(",", ":"), ensure_ascii=False)
+        if not text.isascii() and _lone_surrogates(text):
+            # an id or a value with a lone surrogate (``"\ud800"`` in a request) is sent back
+            # as the same ``\u`` escape: valid JSON, where UTF-8 cannot carry it
+            text = json.dumps(self.body, separators=(",", ":"))
         if not self.stream:
             return text.encode()
         if self.priming is None:
             return f"event: message\ndata: {text}\n\n".encode()
         return f"id: {self.priming}\ndata:\n\nid: {self.priming}-1\nevent: message\n" \
                f"data: {text}\n\n".encode()
+
+
+def _lone_surrogates(text: str) -> bool:
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 # -- shared words ------------------------------------------------------------------------------
@@ -382,7 +394,7 @@ class HttpEndpoint:
             return HttpResponse(404)
         try:
             message = json.loads(request.body)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: too deep
             return HttpResponse(400)
         if not isinstance(message, dict):
             return HttpResponse(400)
@@ -419,6 +431,8 @@ class HttpEndpoint:
             message = json.loads(request.body)
         except (ValueError, UnicodeDecodeError) as exc:
             return HttpResponse(400, w.error(None, -32700, f"Parse error: {exc}"))
+        except RecursionError:  # nested deeper than the parser goes
+            return HttpResponse(400, w.error(None, -32700, "Parse error: nested too deeply"))
         if isinstance(message, list):
             return self._batch(message, request)
         if not isinstance(message, dict) or not isinstance(message.get("method", ""), str):
