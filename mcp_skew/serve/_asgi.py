@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import logging
 import queue
+import re
 from typing import Any, Final
 from urllib.parse import urlsplit
 
@@ -43,6 +44,10 @@ TRANSPORT: Final = "mcp-skew.transport"
 LENGTH_DIGITS: Final = 18
 #: How often a held request or a stream looks whether the server stops.
 TICK: Final = 0.05
+
+
+#: A host name or address, as a ``Host`` header may carry it (RFC 3986 reg-name or IP).
+_HOST: Final = re.compile(r"[A-Za-z0-9._~%!$&'()*+,;=:-]+")
 
 
 class _Protocol(H11Protocol):
@@ -95,7 +100,8 @@ def _host_of(value: str) -> str:
     """The host of a ``Host`` header (``host[:port]``, ``[v6][:port]``); ValueError if it does
     not parse."""
     parts = urlsplit(f"http://{value}")
-    if parts.hostname is None or parts.path or parts.query or parts.username is not None:
+    if parts.hostname is None or parts.path or parts.query or parts.username is not None \
+            or not _HOST.fullmatch(parts.hostname):
         raise ValueError(value)
     _ = parts.port  # ValueError when it is not a port
     return parts.hostname

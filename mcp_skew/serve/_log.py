@@ -87,7 +87,7 @@ def decode_line(raw: bytes) -> str:
 def _parse(text: str) -> Any:
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deeply to parse
         return NO_MESSAGE
 
 
