@@ -34,7 +34,6 @@ format version.
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from dataclasses import dataclass, field
@@ -42,6 +41,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any, Final, Literal
 
+from .. import _jsontext
 from ..errors import UsageError
 from ..simulator._transcript_model import (
     Record,
@@ -86,8 +86,8 @@ def decode_line(raw: bytes) -> str:
 
 def _parse(text: str) -> Any:
     try:
-        return json.loads(text)
-    except (ValueError, RecursionError):  # RecursionError: nested too deeply to parse
+        return _jsontext.loads(text)
+    except ValueError:
         return NO_MESSAGE
 
 
@@ -208,7 +208,7 @@ def entry_of(index: int, record: Record) -> LogEntry:
     if message is NO_MESSAGE and isinstance(line, str):
         message = _parse(line)
     if line is None and message is not NO_MESSAGE:
-        line = json.dumps(message, separators=(",", ":"))
+        line = _jsontext.dumps(message, separators=(",", ":"))
     extra = {k: v for k, v in data.items() if k not in _KNOWN_KEYS}
     return LogEntry(index=index, ms=float(data["ms"]), dir=data["dir"], line=line,
                     message=message, partial=bool(data.get("partial")), event=data.get("event"),

@@ -23,7 +23,6 @@ from __future__ import annotations
 import codecs
 import contextlib
 import errno
-import json
 import os
 import select
 import signal
@@ -34,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .._jsontext import dump_line, loads
 from ._base import Limits, RealLink, Recorder, TransportError
 
 __all__ = ["Line", "NdjsonDecoder", "StdioLink", "parse_line"]
@@ -105,7 +105,7 @@ def parse_line(line: Line, max_line: int) -> Any:
         return (f"{line.text}... [a line of {line.size} bytes, over the {max_line}-byte cap; "
                 "cut and not parsed]")
     try:
-        return json.loads(line.text)
+        return loads(line.text)
     except ValueError:
         text = line.text
         return text if len(text) <= RAW_KEEP else text[:RAW_KEEP] + f"... [{len(text)} chars]"
@@ -231,7 +231,7 @@ class StdioLink(RealLink):
         if proc is None or proc.stdin is None or proc.stdin.closed:
             self._ended = self._ended or "the server process has exited"
             return False
-        data = (json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+        data = dump_line(message)
         budget = self._budget_ms(10_000) / 1000
         try:
             self._write_all(proc.stdin.fileno(), data, time.monotonic() + max(budget, 0.05))
