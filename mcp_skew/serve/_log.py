@@ -34,6 +34,7 @@ format version.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from dataclasses import dataclass, field
@@ -116,7 +117,12 @@ class LogWriter:
         except (OSError, ValueError):  # a pipe: it starts here
             fresh = True
         if fresh:
-            self._put(dumps(header(source, "wall")))
+            try:
+                self._put(dumps(header(source, "wall")))
+            except OSError as exc:  # /dev/full, a full disk: say so before any work starts
+                self.close()
+                raise UsageError(f"cannot write the log {target}: {exc.strerror or exc}"
+                                 ) from None
 
     def _put(self, text: str) -> None:
         with self._lock:
@@ -151,7 +157,8 @@ class LogWriter:
     def close(self) -> None:
         with self._lock:
             if self._owned and not self._stream.closed:
-                self._stream.close()
+                with contextlib.suppress(OSError):  # what a full disk could not take is lost
+                    self._stream.close()
 
 
 class LineSplitter:
@@ -161,10 +168,17 @@ class LineSplitter:
         self._buf = bytearray()
 
     def feed(self, chunk: bytes) -> list[bytes]:
-        self._buf += chunk
-        *lines, rest = self._buf.split(b"\n")
+        """The lines ``chunk`` completes. Linear in the line's length: only the new chunk is
+        searched, and a long line's start is copied once, when its newline arrives."""
+        if b"\n" not in chunk:
+            self._buf += chunk
+            return []
+        first, *lines = chunk.split(b"\n")
+        rest = lines.pop()
+        self._buf += first
+        done = [bytes(self._buf), *lines]
         self._buf = bytearray(rest)
-        return [bytes(line) for line in lines]
+        return done
 
     def finish(self) -> bytes | None:
         """The unterminated tail at the end of the stream, if any."""
