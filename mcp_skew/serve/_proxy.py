@@ -217,56 +217,81 @@ def run_proxy(argv: Sequence[str], log: LogWriter, *, stdin_fd: int = 0, stdout_
               stderr_fd: int = 2, grace: float = GRACE_SECONDS) -> int:
     """Run ``argv`` behind the proxy until it exits; returns its exit code."""
     safe = _SafeLog(log, stderr_fd)
+    forwarding = _Forwarding(safe)  # before the spawn: a signal in between is not lost
+    previous = forwarding.install()
     try:
-        child = _start(argv)
-    except OSError as exc:
-        safe.event("spawn-failed", f"cannot run {argv[0]}: {exc.strerror}", argv=list(argv))
-        os.write(stderr_fd, f"mcp-skew record: cannot run {argv[0]}: {exc.strerror}\n".encode())
-        return 127
-    assert child.stdin and child.stdout and child.stderr
-    try:
-        safe.event("start", f"started {' '.join(argv)} (pid {child.pid})", argv=list(argv),
-                   pid=child.pid)
-        c2s = _Pump(stdin_fd, child.stdin.fileno(), "c2s", safe, close_dst=child.stdin,
-                    on_eof="the client closed its end (standard input ended); closing the "
-                    "server's standard input")
-        s2c = _Pump(child.stdout.fileno(), stdout_fd, "s2c", safe)
-        err = _Pump(child.stderr.fileno(), stderr_fd, "stderr", safe)
-        signalled: list[float] = []
-        previous = _forward_signals(child, safe, signalled)
         try:
-            for pump in (c2s, s2c, err):
-                pump.start()
-            code = _wait(child, signalled, grace)
-            end(child, term=False)  # what the server left behind (children, setsid ones)
-            for pump in (s2c, err):
-                pump.join(_DRAIN_SECONDS)
+            child = _start(argv)
+        except OSError as exc:
+            safe.event("spawn-failed", f"cannot run {argv[0]}: {exc.strerror}", argv=list(argv))
+            os.write(stderr_fd,
+                     f"mcp-skew record: cannot run {argv[0]}: {exc.strerror}\n".encode())
+            return 127
+        try:
+            code, c2s = _proxy(child, argv, safe, forwarding, grace=grace,
+                               fds=(stdin_fd, stdout_fd, stderr_fd))
         finally:
-            _restore(previous)
+            end(child, term=False)  # whatever is left of its family, whatever happened
+        c2s.finish()  # a client line without its newline, already forwarded to the server
+        text, fields = _exit_text(code)
+        safe.event("exit", text, side="server", **fields)
+        return code if code >= 0 else 128 - code
     finally:
-        end(child, term=False)
-    c2s.finish()  # a client line without its newline, already forwarded to the server
-    text, fields = _exit_text(code)
-    safe.event("exit", text, side="server", **fields)
-    return code if code >= 0 else 128 - code
+        _restore(previous)
 
 
-def _forward_signals(child: subprocess.Popen[bytes], log: _SafeLog, signalled: list[float]
-                     ) -> dict[int, object]:
-    if threading.current_thread() is not threading.main_thread():
-        return {}
+def _proxy(child: subprocess.Popen[bytes], argv: Sequence[str], safe: _SafeLog,
+           forwarding: _Forwarding, *, grace: float, fds: tuple[int, int, int]
+           ) -> tuple[int, _Pump]:
+    assert child.stdin and child.stdout and child.stderr
+    stdin_fd, stdout_fd, stderr_fd = fds
+    safe.event("start", f"started {' '.join(argv)} (pid {child.pid})", argv=list(argv),
+               pid=child.pid)
+    c2s = _Pump(stdin_fd, child.stdin.fileno(), "c2s", safe, close_dst=child.stdin,
+                on_eof="the client closed its end (standard input ended); closing the "
+                "server's standard input")
+    s2c = _Pump(child.stdout.fileno(), stdout_fd, "s2c", safe)
+    err = _Pump(child.stderr.fileno(), stderr_fd, "stderr", safe)
+    forwarding.attach(child)
+    for pump in (c2s, s2c, err):
+        pump.start()
+    code = _wait(child, forwarding.signalled, grace)
+    end(child, term=False)  # what the server left behind (children, setsid ones)
+    for pump in (s2c, err):
+        pump.join(_DRAIN_SECONDS)
+    return code, c2s
 
-    def forward(signum: int, frame: FrameType | None) -> None:
+
+class _Forwarding:
+    """SIGTERM, SIGINT and SIGHUP passed on to the child's process group (main thread only);
+    one that came before the child existed is passed on when it does."""
+
+    def __init__(self, log: _SafeLog) -> None:
+        self.log = log
+        self.child: subprocess.Popen[bytes] | None = None
+        self.signalled: list[float] = []  #: when the first signal came
+        self.pending: list[int] = []
+
+    def install(self) -> dict[int, object]:
+        if threading.current_thread() is not threading.main_thread():
+            return {}
+        return {sig: signal.signal(sig, self._forward) for sig in FORWARDED_SIGNALS}
+
+    def _forward(self, signum: int, frame: FrameType | None) -> None:
         name = signal.Signals(signum).name
-        log.event("signal", f"received {name}; passed on to the server", signal=name)
-        signalled[:] = signalled[:1] or [time.monotonic()]
+        self.log.event("signal", f"received {name}; passed on to the server", signal=name)
+        self.signalled[:] = self.signalled[:1] or [time.monotonic()]
+        if self.child is None:
+            self.pending.append(signum)
+            return
         with contextlib.suppress(OSError):
-            os.killpg(child.pid, signum)
+            os.killpg(self.child.pid, signum)
 
-    previous: dict[int, object] = {}
-    for sig in FORWARDED_SIGNALS:
-        previous[sig] = signal.signal(sig, forward)
-    return previous
+    def attach(self, child: subprocess.Popen[bytes]) -> None:
+        self.child = child
+        for signum in self.pending:
+            with contextlib.suppress(OSError):
+                os.killpg(child.pid, signum)
 
 
 def _restore(previous: dict[int, object]) -> None:
