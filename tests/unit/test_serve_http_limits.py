@@ -7,40 +7,23 @@ import json
 import socket
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from _serve_helpers import initialize, readline, request
+from _serve_helpers import http_server, initialize, readline, request
 
-from mcp_skew.serve import HttpEndpoint, HttpLimits, HttpServer, make_http_server, server_url
-from mcp_skew.simulator import parse_peer
+from mcp_skew.serve import HttpLimits
 
 TIMEOUT = 10
 SMALL = HttpLimits(body_bytes=1000, header_s=0.5, body_s=0.5, idle_s=1.0, session_idle_s=0.3,
                    shutdown_s=1.0)
 
 
-@contextmanager
 def running(peer: str = "legacy:2025-11-25", limits: HttpLimits = SMALL,
-            allow_remote: bool = False) -> Iterator[tuple[str, HttpServer]]:
-    endpoint = HttpEndpoint(parse_peer(peer, "server"), say=lambda t: None,
-                            allow_remote=allow_remote, limits=limits)
-    server = make_http_server(endpoint, "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield server_url(server), server
-    finally:
-        server.stop_streams()
-        server.shutdown()
-        server.server_close()
-        thread.join(TIMEOUT)
-        assert not thread.is_alive()
+            allow_remote: bool = False) -> Any:
+    return http_server(peer, None, TIMEOUT, allow_remote=allow_remote, limits=limits)
 
 
 def raw(url: str, data: bytes, *, wait: float = TIMEOUT) -> tuple[int | None, bytes]:

@@ -11,7 +11,6 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,31 +18,17 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from _serve_helpers import initialize, readline, request
+from _serve_helpers import http_server, initialize, readline, request
 
-from mcp_skew.serve import HttpEndpoint, LogWriter, make_http_server, read_log, server_url
-from mcp_skew.simulator import parse_peer
+from mcp_skew.serve import LogWriter, read_log
 from mcp_skew.simulator._sse import SseEvent, SseParser
 
 TIMEOUT = 10
 NOTE = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
 
-@contextmanager
-def running(peer: str, log: LogWriter | None = None) -> Iterator[tuple[str, Any]]:
-    endpoint = HttpEndpoint(parse_peer(peer, "server"), say=lambda t: None)
-    server = make_http_server(endpoint, "127.0.0.1", 0, log=log)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
-                              daemon=True)
-    thread.start()
-    try:
-        yield server_url(server), server
-    finally:
-        server.stop_streams()
-        server.shutdown()
-        server.server_close()
-        thread.join(TIMEOUT)
-        assert not thread.is_alive()
+def running(peer: str, log: LogWriter | None = None) -> Any:
+    return http_server(peer, log, TIMEOUT)
 
 
 def http(url: str, method: str, path: str, body: Any = None) -> tuple[int, dict[str, str], bytes]:
