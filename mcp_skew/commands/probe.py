@@ -11,17 +11,19 @@ command that cannot be started at all.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .._jsontext import FILE, JsonTextError, loads
+from .._output import check_output, check_output_dir, write_output
 from ..errors import UsageError
 from ..peers import resolve_peer
 from ..probe._report import FORMATS, render
 from ..probe._schemas import INSTALL_HINT, jsonschema_problem
 from ..versions import Registry
+from ._args import seconds, whole
 
 if TYPE_CHECKING:  # the runner (the wire, pydantic) is imported when a probe runs, not for --help
     from ..probe import ProbeOptions, Target
@@ -68,12 +70,12 @@ def register(sub: Any) -> None:
                       help="also read a resource and call a tool that do not exist "
                       "(-32002 vs -32602, unknown tool)")
     bounds = p.add_argument_group("bounds")
-    bounds.add_argument("--jobs", type=int, default=4, help="clients at once (default 4)")
-    bounds.add_argument("--timeout", type=float, default=5.0, metavar="SECONDS",
+    bounds.add_argument("--jobs", default=4, help="clients at once (default 4)")
+    bounds.add_argument("--timeout", default=5.0, metavar="SECONDS",
                         help="wait for one answer (default 5)")
-    bounds.add_argument("--probe-timeout", type=float, default=3.0, metavar="SECONDS",
+    bounds.add_argument("--probe-timeout", default=3.0, metavar="SECONDS",
                         help="a dual-era client's server/discover probe (default 3)")
-    bounds.add_argument("--client-timeout", type=float, default=60.0, metavar="SECONDS",
+    bounds.add_argument("--client-timeout", default=60.0, metavar="SECONDS",
                         help="one client's whole conversation (default 60)")
     out = p.add_argument_group("output")
     out.add_argument("--format", choices=sorted(FORMATS), default="terminal")
@@ -130,13 +132,14 @@ def _options(args: argparse.Namespace) -> ProbeOptions:
     from ..probe import ProbeOptions  # noqa: PLC0415 - see the imports
 
     try:
-        tool_args = json.loads(args.args)
-    except ValueError as exc:
-        raise UsageError(f"--args is not JSON: {exc}") from exc
+        tool_args = loads(args.args, FILE)
+    except JsonTextError as exc:
+        raise UsageError(f"--args is not JSON: {exc}") from None
     if not isinstance(tool_args, dict):
         raise UsageError("--args must be a JSON object")
-    if args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
+    args.jobs = whole(args.jobs, "--jobs", 1, 64)
+    for name in ("timeout", "probe_timeout", "client_timeout"):
+        setattr(args, name, seconds(getattr(args, name), "--" + name.replace("_", "-")))
     if args.schemas:  # asked for by name: no silent skip ($MCP_SKEW_SCHEMAS alone only notes it)
         problem = jsonschema_problem()
         if problem is not None:
@@ -151,12 +154,23 @@ def _options(args: argparse.Namespace) -> ProbeOptions:
     )
 
 
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Every output path checked before the probe runs: a bad one fails at once."""
+    if args.out:
+        check_output(args.out, "--out")
+    if args.save_peer:
+        check_output(args.save_peer, "--save-peer")
+    if args.record:
+        check_output_dir(args.record, "--record")
+
+
 def _main(args: argparse.Namespace) -> int:
     from ..probe import probe, save_peer  # noqa: PLC0415 - see the imports
 
     target = _target(args)
     required = _required(args.require, args.registry)
     opts = _options(args)
+    _check_outputs(args)
 
     def progress(text: str) -> None:
         print(f"mcp-skew probe: {text}", file=sys.stderr, flush=True)
@@ -164,12 +178,11 @@ def _main(args: argparse.Namespace) -> int:
     report = probe(target, opts, None if args.quiet else progress)
     text = render(report, args.format)
     if args.out:
-        Path(args.out).write_text(text + "\n", encoding="utf-8")
+        write_output(args.out, text + "\n")
     else:
         print(text)
     if opts.record_dir is not None:
-        (opts.record_dir / "report.json").write_text(render(report, "json") + "\n",
-                                                     encoding="utf-8")
+        write_output(opts.record_dir / "report.json", render(report, "json") + "\n", "--record")
     if args.save_peer:
         save_peer(report.peer, args.save_peer, target.describe(), target.label())
         if not args.quiet:

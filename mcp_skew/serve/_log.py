@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import IO, Any, Final, Literal
 
 from .. import _jsontext
+from .._input import read_user_text
 from ..errors import UsageError
 from ..simulator._transcript_model import (
     Record,
@@ -245,10 +246,7 @@ def read_log(path: str | Path) -> tuple[list[LogEntry], list[str]]:
     :class:`~mcp_skew.errors.UsageError` when the file cannot be read, holds no
     record at all, or has a bad line (naming the file and the line).
     """
-    try:
-        text = Path(path).read_text(encoding="utf-8", errors="surrogateescape")
-    except OSError as exc:
-        raise UsageError(f"cannot read the log {path}: {exc.strerror}") from None
+    text = read_user_text(path, "cannot read the log")
     if not text.strip():
         raise UsageError(f"the log {path} is empty")
     try:

@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = "mcp_skew"
 
 #: What the package's own ``__init__`` (``__version__``) and the leaf modules may import.
-_LEAVES = frozenset({PACKAGE, "errors", "_pagedir", "_jsontext"})
+_LEAVES = frozenset({PACKAGE, "errors", "_pagedir", "_jsontext", "_input", "_output"})
 #: What every feature may import: the leaves, the profiles, the core and the wire.
 _BASE = _LEAVES | {"versions", "simulator", "wire"}
 #: The features (DESIGN.md: "features built on the layers below").
@@ -46,8 +46,11 @@ LAYERS: Mapping[str, frozenset[str]] = {
     "_pagedir": frozenset(),
     # JSON text from outside read with limits (pure; profile files are read with it too)
     "_jsontext": frozenset(),
-    # profiles: one module per revision; nothing else of mcp_skew but the JSON reader
-    "versions": frozenset({"_jsontext"}),
+    # files a person gives (read with a size cap) and files written for a person
+    "_input": frozenset({"errors"}),
+    "_output": frozenset({"errors"}),
+    # profiles: one module per revision; nothing else of mcp_skew but the file readers
+    "versions": frozenset({"_jsontext", "_input"}),
     # the pure core: sans-I/O state machines on the profiles
     "simulator": frozenset({"versions", "errors", "_jsontext"}),
     # the edges: stdio and HTTP links to real processes and sockets

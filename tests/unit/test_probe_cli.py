@@ -89,7 +89,12 @@ def test_a_tool_call_and_error_probes(capsys: pytest.CaptureFixture[str]) -> Non
     (["--args", "[1]", "--", "x"], "--args must be a JSON object"),
     (["--require", "2030-01-01", "--", "x"], "--require: unknown revision '2030-01-01'"),
     (["--client", "legacy:2030-01-01", "--", "x"], "unknown revision"),
-    (["--jobs", "0", "--", "x"], "--jobs must be at least 1"),
+    (["--jobs", "0", "--", "x"], "--jobs: 0 is out of range (1 to 64)"),
+    (["--jobs", "²", "--", "x"], "--jobs: '²' is not a whole number"),
+    (["--timeout", "nan", "--", "x"], "--timeout: 'nan' is not a number of seconds"),
+    (["--probe-timeout", "inf", "--", "x"], "--probe-timeout: 'inf' is not a number"),
+    (["--client-timeout", "-1", "--", "x"], "--client-timeout: '-1' is not a number"),
+    (["--timeout", "0", "--", "x"], "--timeout: 0 is out of range"),
     (["--env", "NOEQUALS", "--", "x"], "expected ENV=VALUE"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str,
