@@ -40,6 +40,8 @@ __all__ = ["serve"]
 
 #: Where a request finds its connection (to close it unanswered).
 TRANSPORT: Final = "mcp-skew.transport"
+#: Set when the client half-closed its side after a whole request.
+EOF: Final = "mcp-skew.eof"
 #: Longest decimal ``Content-Length`` taken as a number (more: 400, as a malformed header).
 LENGTH_DIGITS: Final = 18
 #: How often a held request or a stream looks whether the server stops.
@@ -88,6 +90,18 @@ class _Protocol(H11Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
         super().connection_lost(exc)
+
+    def eof_received(self) -> bool | None:  # type: ignore[override]
+        """The client half-closed (it sends no more): a request it sent whole is still
+        answered (Uvicorn would close at once); a held request or an HTTP+SSE stream ends,
+        as if the client had left."""
+        cycle = self.cycle
+        if cycle is not None and not cycle.response_complete \
+                and self.conn.their_state in (h11.DONE, h11.MUST_CLOSE):
+            extensions: dict[str, Any] = cycle.scope.setdefault("extensions", {})
+            extensions[EOF] = True
+            return True
+        return None
 
 
 class _Refused(Exception):
@@ -253,6 +267,8 @@ class _App:
             while not self.server.stopping.is_set():
                 if give_up is not None and loop.time() >= give_up:
                     return False
+                if request.scope.get("extensions", {}).get(EOF):
+                    return True
                 done, _ = await asyncio.wait({waiting}, timeout=TICK)
                 if done:
                     if waiting.result()["type"] == "http.disconnect":
@@ -307,7 +323,8 @@ class _App:
                           http={"method": request.method, "status": response.status,
                                 "sse_event": "endpoint"})
             box = endpoint.stream_queue(sid)
-            while box is not None and not server.stopping.is_set():
+            while box is not None and not server.stopping.is_set() \
+                    and not request.scope.get("extensions", {}).get(EOF):
                 try:
                     said = box.get_nowait()
                 except queue.Empty:
