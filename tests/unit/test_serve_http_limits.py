@@ -190,3 +190,15 @@ def test_help_version_and_the_other_commands_do_not_load_the_http_stack() -> Non
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=TIMEOUT, check=True).stdout
     assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize(("params", "code"), [
+    ([None], -32602),  # JSON-RPC allows an array; every MCP request's params is an object
+    ("x", -32600), (3, -32600),  # JSON-RPC 2.0 §4.2: params MUST be a structured value
+])
+def test_params_that_are_not_an_object_are_refused(params: Any, code: int) -> None:
+    body = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "initialize", "params": params})
+    with running() as (url, _):
+        status, answer = raw(url, post(url, body.encode()))
+    assert status == 400
+    assert json.loads(answer)["error"]["code"] == code
