@@ -35,7 +35,7 @@ def register(sub: Any) -> None:
                    help="serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio "
                    f"(HOST defaults to {DEFAULT_HOST}; PORT 0 picks a free port)")
     p.add_argument("--allow-remote", action="store_true",
-                   help="allow a HOST that is not loopback, and any Origin header")
+                   help="allow a HOST that is not loopback, and any Origin and Host header")
     p.add_argument("--record", metavar="FILE",
                    help="append the wire log (JSON Lines; see mcp-skew show-log) to FILE")
     p.add_argument("-q", "--quiet", action="store_true",
