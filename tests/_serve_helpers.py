@@ -3,13 +3,15 @@ and a ``serve --http`` server run on a thread of the test."""
 
 from __future__ import annotations
 
+import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
+from urllib.parse import urlsplit
 
-__all__ = ["MODERN", "C", "V", "http_server", "initialize", "meta", "modern", "readline",
-           "request"]
+__all__ = ["MODERN", "C", "V", "http_server", "initialize", "meta", "modern", "raw_http",
+           "readline", "request"]
 
 V = "io.modelcontextprotocol/protocolVersion"
 C = "io.modelcontextprotocol/clientCapabilities"
@@ -70,3 +72,24 @@ def http_server(peer: str, log: Any = None, timeout: float = 10, **options: Any
         server.server_close()
         thread.join(timeout)
         assert not thread.is_alive()
+
+
+def raw_http(url: str, data: bytes, *, wait: float = 10, half_close: bool = False
+             ) -> tuple[int | None, bytes]:
+    """Send ``data`` as is to ``url``'s host and port (then half-close, if asked); the status
+    of the answer (None: the connection closed unanswered) and its body."""
+    parts = urlsplit(url)
+    with socket.create_connection((parts.hostname, parts.port), timeout=wait) as sock:
+        sock.sendall(data)
+        if half_close:
+            sock.shutdown(socket.SHUT_WR)
+        got = b""
+        try:
+            while chunk := sock.recv(65536):
+                got += chunk
+        except (ConnectionResetError, TimeoutError):
+            pass
+    if not got.startswith(b"HTTP/"):
+        return None, b""
+    head, _, body = got.partition(b"\r\n\r\n")
+    return int(head.split()[1]), body

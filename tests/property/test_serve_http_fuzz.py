@@ -6,13 +6,12 @@ answering."""
 from __future__ import annotations
 
 import json
-import socket
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from _serve_helpers import http_server, initialize
+from _serve_helpers import http_server, initialize, raw_http
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -63,17 +62,7 @@ def served() -> Iterator[tuple[str, Any, list[str]]]:
 
 
 def exchange(url: str, data: bytes) -> int | None:
-    parts = urlsplit(url)
-    with socket.create_connection((parts.hostname, parts.port), timeout=10) as sock:
-        sock.sendall(data)
-        sock.shutdown(socket.SHUT_WR)
-        got = b""
-        try:
-            while chunk := sock.recv(65536):
-                got += chunk
-        except (ConnectionResetError, TimeoutError):
-            pass
-    return int(got.split(b" ", 2)[1]) if got.startswith(b"HTTP/1.1 ") else None
+    return raw_http(url, data, half_close=True)[0]
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow,

@@ -12,7 +12,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from _serve_helpers import http_server, initialize, readline, request
+from _serve_helpers import http_server, initialize, raw_http, readline, request
 
 from mcp_skew.serve import HttpLimits
 
@@ -27,20 +27,7 @@ def running(peer: str = "legacy:2025-11-25", limits: HttpLimits = SMALL,
 
 
 def raw(url: str, data: bytes, *, wait: float = TIMEOUT) -> tuple[int | None, bytes]:
-    """Send ``data`` as is; the status of the answer (None: closed unanswered) and its body."""
-    parts = urlsplit(url)
-    with socket.create_connection((parts.hostname, parts.port), timeout=wait) as sock:
-        sock.sendall(data)
-        got = b""
-        try:
-            while chunk := sock.recv(65536):
-                got += chunk
-        except (ConnectionResetError, TimeoutError):
-            pass
-    if not got:
-        return None, b""
-    head, _, body = got.partition(b"\r\n\r\n")
-    return int(head.split()[1]), body
+    return raw_http(url, data, wait=wait)
 
 
 def post(url: str, body: bytes, *headers: str) -> bytes:
