@@ -1,11 +1,17 @@
-"""Shared setup of the serve and record tests: messages to send, and a line read that never hangs."""
+"""Shared setup of the serve and record tests: messages to send, a line read that never hangs,
+and a ``serve --http`` server run on a thread of the test."""
 
 from __future__ import annotations
 
+import socket
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
+from urllib.parse import urlsplit
 
-__all__ = ["MODERN", "C", "V", "initialize", "meta", "modern", "readline", "request"]
+__all__ = ["MODERN", "C", "V", "http_server", "initialize", "meta", "modern", "raw_http",
+           "readline", "request"]
 
 V = "io.modelcontextprotocol/protocolVersion"
 C = "io.modelcontextprotocol/clientCapabilities"
@@ -43,3 +49,47 @@ def modern(msg_id: int, method: str, params: dict[str, Any] | None = None,
 def initialize(msg_id: int = 1, rev: str = "2025-11-25") -> dict[str, Any]:
     return request(msg_id, "initialize", {"protocolVersion": rev, "capabilities": {},
                                           "clientInfo": {"name": "test", "version": "0"}})
+
+
+@contextmanager
+def http_server(peer: str, log: Any = None, timeout: float = 10, **options: Any
+                ) -> Iterator[tuple[str, Any]]:
+    """``serve PEER --http`` on a free port, served by a thread; yields (url, server). On the
+    way out, streams and held requests end and the thread must finish within ``timeout``.
+    ``options`` go to the endpoint (``allow_remote``, ``limits``)."""
+    from mcp_skew.serve import HttpEndpoint, make_http_server, server_url
+    from mcp_skew.simulator import parse_peer
+
+    endpoint = HttpEndpoint(parse_peer(peer, "server"), say=lambda t: None, **options)
+    server = make_http_server(endpoint, "127.0.0.1", 0, log=log)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server_url(server), server
+    finally:
+        server.stop_streams()
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout)
+        assert not thread.is_alive()
+
+
+def raw_http(url: str, data: bytes, *, wait: float = 10, half_close: bool = False
+             ) -> tuple[int | None, bytes]:
+    """Send ``data`` as is to ``url``'s host and port (then half-close, if asked); the status
+    of the answer (None: the connection closed unanswered) and its body."""
+    parts = urlsplit(url)
+    with socket.create_connection((parts.hostname, parts.port), timeout=wait) as sock:
+        sock.sendall(data)
+        if half_close:
+            sock.shutdown(socket.SHUT_WR)
+        got = b""
+        try:
+            while chunk := sock.recv(65536):
+                got += chunk
+        except (ConnectionResetError, TimeoutError):
+            pass
+    if not got.startswith(b"HTTP/"):
+        return None, b""
+    head, _, body = got.partition(b"\r\n\r\n")
+    return int(head.split()[1]), body

@@ -17,16 +17,16 @@ goes to a file or a pipe, or ``--wide``, gets one wide table.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import sys
-import tempfile
 import time
 from dataclasses import replace
-from pathlib import Path
 from typing import Any, TextIO
 
+from .._input import read_user_text
+from .._jsontext import FILE, JsonTextError, loads
+from .._output import check_output, write_output
 from ..errors import UsageError
 from ..matrix import (
     FORMATS,
@@ -131,14 +131,11 @@ def _expand(spec: str, role: Role, registry: Registry) -> tuple[PeerSpec, ...]:
 
 
 def _read(source: str) -> Matrix:
+    text = read_user_text(source, "--from")
     try:
-        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"--from {source}: {exc.strerror or exc}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"--from {source}: not JSON ({exc.msg}, line {exc.lineno})") from None
+        data = loads(text, FILE)
+    except JsonTextError as exc:
+        raise UsageError(f"--from {source}: not JSON ({exc})") from None
     return Matrix.from_dict(data)
 
 
@@ -170,34 +167,6 @@ class Progress:
         if self.tty and self.shown:
             self.stream.write("\r\x1b[K")
             self.stream.flush()
-
-
-def _write(path: str, text: str) -> None:
-    """Write whole or not at all: a temporary file beside ``path``, then a rename."""
-    target = Path(path)
-    try:
-        fd, tmp = tempfile.mkstemp(dir=target.parent if str(target.parent) else ".",
-                                   prefix=f".{target.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise UsageError(f"--out {path}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        os.chmod(tmp, _mode(target))
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _mode(target: Path) -> int:
-    """The existing file's mode, or what a plain ``open`` would give under the umask."""
-    try:
-        return target.stat().st_mode & 0o7777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
 
 
 def _matrix(args: argparse.Namespace, transport: Transport = "stdio") -> Matrix:
@@ -304,6 +273,8 @@ def _render_both(matrices: list[Matrix], args: argparse.Namespace) -> str:
 
 def _main(args: argparse.Namespace) -> int:
     transports = _transports(args)
+    if args.out is not None:
+        check_output(args.out)  # before the run: a path that cannot be written fails at once
     try:
         matrices = [_matrix(args, transport) for transport in transports]
     except KeyboardInterrupt:
@@ -320,7 +291,7 @@ def _main(args: argparse.Namespace) -> int:
     if args.out is None:
         sys.stdout.write(text)
         return 0
-    _write(args.out, text)
+    write_output(args.out, text)
     for written in [matrix] if len(matrices) == 1 else matrices:
         s = written.summary()
         over = "" if len(matrices) == 1 else f" ({written.transport})"

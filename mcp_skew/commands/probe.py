@@ -11,18 +11,19 @@ command that cannot be started at all.
 from __future__ import annotations
 
 import argparse
-import json
-import math
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
+from .._jsontext import FILE, JsonTextError, loads
+from .._output import check_output, check_output_dir, write_output
 from ..errors import UsageError
 from ..peers import resolve_peer
 from ..probe._report import FORMATS, render
 from ..probe._schemas import INSTALL_HINT, jsonschema_problem
 from ..versions import Registry
+from ._args import seconds, whole
 
 if TYPE_CHECKING:  # the runner (the wire, pydantic) is imported when a probe runs, not for --help
     from ..probe import ProbeOptions, ProbeReport, Target
@@ -69,13 +70,12 @@ def register(sub: Any) -> None:
                       help="also read a resource and call a tool that do not exist "
                       "(-32002 vs -32602, unknown tool)")
     bounds = p.add_argument_group("bounds")
-    bounds.add_argument("--jobs", type=int, default=4,
-                        help=f"clients at once, 1 to {MAX_JOBS} (default 4)")
-    bounds.add_argument("--timeout", type=float, default=5.0, metavar="SECONDS",
+    bounds.add_argument("--jobs", default=4, help="clients at once, 1 to 64 (default 4)")
+    bounds.add_argument("--timeout", default=5.0, metavar="SECONDS",
                         help="wait for one answer (default 5; more than 0, at most a day)")
-    bounds.add_argument("--probe-timeout", type=float, default=3.0, metavar="SECONDS",
+    bounds.add_argument("--probe-timeout", default=3.0, metavar="SECONDS",
                         help="a dual-era client's server/discover probe (default 3)")
-    bounds.add_argument("--client-timeout", type=float, default=60.0, metavar="SECONDS",
+    bounds.add_argument("--client-timeout", default=60.0, metavar="SECONDS",
                         help="one client's whole conversation (default 60)")
     out = p.add_argument_group("output")
     out.add_argument("--format", choices=sorted(FORMATS), default="terminal",
@@ -134,36 +134,18 @@ def _required(text: str, registry: Registry) -> tuple[str, ...]:
     return revs
 
 
-#: (option, lowest, highest) in seconds: a wait of zero or less means nothing, and one over
-#: a day is a typo that would hold a CI job until its own timeout.
-SECONDS: Final = (("timeout", 0.001, 86_400.0), ("probe_timeout", 0.001, 86_400.0),
-                  ("client_timeout", 0.001, 86_400.0))
-#: Clients at once: each is a server process on stdio.
-MAX_JOBS: Final = 64
-
-
-def _check_bounds(args: argparse.Namespace) -> None:
-    """Every number in range, with one line naming the option (never a traceback, never a
-    probe that waits forever or forks a thousand servers)."""
-    for name, low, high in SECONDS:
-        value = getattr(args, name)
-        flag = "--" + name.replace("_", "-")
-        if not math.isfinite(value) or not low <= value <= high:
-            raise UsageError(f"{flag} {value:g}: give seconds from {low:g} to {high:g}")
-    if not 1 <= args.jobs <= MAX_JOBS:
-        raise UsageError(f"--jobs {args.jobs}: give a number from 1 to {MAX_JOBS}")
-
-
 def _options(args: argparse.Namespace) -> ProbeOptions:
     from ..probe import ProbeOptions  # noqa: PLC0415 - see the imports
 
     try:
-        tool_args = json.loads(args.args)
-    except ValueError as exc:
-        raise UsageError(f"--args is not JSON: {exc}") from exc
+        tool_args = loads(args.args, FILE)
+    except JsonTextError as exc:
+        raise UsageError(f"--args is not JSON: {exc}") from None
     if not isinstance(tool_args, dict):
         raise UsageError("--args must be a JSON object")
-    _check_bounds(args)
+    args.jobs = whole(args.jobs, "--jobs", 1, 64)
+    for name in ("timeout", "probe_timeout", "client_timeout"):
+        setattr(args, name, seconds(getattr(args, name), "--" + name.replace("_", "-")))
     if args.schemas:  # asked for by name: no silent skip ($MCP_SKEW_SCHEMAS alone only notes it)
         problem = jsonschema_problem()
         if problem is not None:
@@ -179,11 +161,22 @@ def _options(args: argparse.Namespace) -> ProbeOptions:
     )
 
 
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Every output path checked before the probe runs: a bad one fails at once."""
+    if args.out:
+        check_output(args.out, "--out")
+    if args.save_peer:
+        check_output(args.save_peer, "--save-peer")
+    if args.record:
+        check_output_dir(args.record, "--record")
+
+
 def _main(args: argparse.Namespace) -> int:
     from ..probe import probe, save_peer  # noqa: PLC0415 - see the imports
 
     target = _target(args)
     opts = _options(args)
+    _check_outputs(args)
 
     def progress(text: str) -> None:
         print(f"mcp-skew probe: {text}", file=sys.stderr, flush=True)
@@ -191,12 +184,11 @@ def _main(args: argparse.Namespace) -> int:
     report = probe(target, opts, None if args.quiet else progress)
     text = render(report, args.format)
     if args.out:
-        Path(args.out).write_text(text + "\n", encoding="utf-8")
+        write_output(args.out, text + "\n")
     else:
         print(text)
     if opts.record_dir is not None:
-        (opts.record_dir / "report.json").write_text(render(report, "json") + "\n",
-                                                     encoding="utf-8")
+        write_output(opts.record_dir / "report.json", render(report, "json") + "\n", "--record")
     if args.save_peer:
         save_peer(report.peer, args.save_peer, target.describe(), target.label())
         if not args.quiet:

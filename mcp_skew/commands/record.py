@@ -9,6 +9,7 @@ from typing import Any
 
 from ..errors import UsageError
 from ..peers import resolve_peer
+from ._args import seconds, whole
 
 # ``mcp_skew.serve`` (its logs: pydantic) is imported by each command when it runs, not for --help
 
@@ -47,7 +48,7 @@ def register(sub: Any) -> None:
     )
     s.add_argument("file", metavar="FILE")
     s.add_argument("--full", action="store_true", help="never clip long lines")
-    s.add_argument("--width", type=int, default=160, metavar="N",
+    s.add_argument("--width", default=160, metavar="N",
                    help="clip lines longer than N characters (default: %(default)s)")
     s.add_argument("--no-notes", action="store_true", help="only the summary under the lines")
     s.add_argument("--no-stderr", action="store_true", help="leave out the server's stderr")
@@ -71,7 +72,7 @@ def register(sub: Any) -> None:
 
 def _replay_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--server", metavar="PEER", help="a simulated server peer spec")
-    p.add_argument("--timeout", type=float, default=5.0, metavar="S",
+    p.add_argument("--timeout", default=5.0, metavar="S",
                    help="seconds to wait for each answer of a real server (default: %(default)s)")
     p.add_argument("--ignore", action="append", default=[], metavar="PATH",
                    help="a JSON path not to compare, e.g. result.serverInfo (repeatable)")
@@ -133,7 +134,7 @@ def _show(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(annotation.to_dict(), indent=2, ensure_ascii=False))
         return 0
-    width = None if args.full else max(args.width, 20)
+    width = None if args.full else whole(args.width, "--width", 20, 100_000)
     print(render_log(annotation, width=width, notes=not args.no_notes,
                      stderr=not args.no_stderr,
                      title=f"wire log {args.file} ({len(entries)} entries)\n"))
@@ -151,7 +152,8 @@ def _replay(args: argparse.Namespace) -> int:
     if args.server is not None:
         report = replay_simulated(entries, resolve_peer(args.server, "server", args.registry), args.ignore)
     else:
-        report = replay_command(entries, command, timeout_s=args.timeout, ignore=args.ignore)
+        report = replay_command(entries, command, timeout_s=seconds(args.timeout, "--timeout"),
+                                ignore=args.ignore)
     if args.json:
         print(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
     else:

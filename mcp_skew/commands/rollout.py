@@ -17,9 +17,9 @@ import argparse
 import json
 import re
 import sys
-from pathlib import Path
 from typing import Any
 
+from .._output import check_output, write_output
 from ..errors import UsageError
 from ..peers import resolve_peer
 from ..rollout import (
@@ -40,7 +40,7 @@ from ..rollout import (
 from ..simulator import PeerSpec
 from ..simulator._fleet import BALANCERS
 from ..versions import Registry
-from .matrix import _write
+from ._args import whole
 
 __all__ = ["parse_duration", "register"]
 
@@ -61,12 +61,6 @@ def parse_duration(text: str, option: str, *, zero: bool = False) -> int:
     if ms <= 0 and not zero:
         raise UsageError(f"{option} {text!r}: must be more than zero")
     return ms
-
-
-def _whole(text: str, option: str, low: int, high: int) -> int:
-    if not text.strip().isdigit() or not low <= int(text) <= high:
-        raise UsageError(f"{option} {text!r}: a whole number from {low:,} to {high:,}")
-    return int(text)
 
 
 def register(sub: Any) -> None:
@@ -130,32 +124,24 @@ def _setup(args: argparse.Namespace) -> Setup:
     return Setup(groups=groups, fleet=_fleet(args.fleet, registry),
                  to=resolve_peer(args.to, "server", registry) if args.to else None,
                  duration_ms=parse_duration(args.duration, "--duration"),
-                 rate=_whole(args.rate, "--rate", 1, LIMITS["rate"]),
+                 rate=whole(args.rate, "--rate", 1, LIMITS["rate"]),
                  start_ms=parse_duration(args.start, "--start", zero=True), every_ms=every,
                  rollback_at_ms=rollback, balancer=args.balancer,
-                 seed=_whole(args.seed, "--seed", 0, 2**64 - 1),
-                 keep=_whole(args.keep_transcripts, "--keep-transcripts", 0, LIMITS["clients"]))
-
-
-def _check_out(path: str | None) -> None:
-    """Refuse an ``--out`` that exists and is not a regular file (a directory, a device)."""
-    if path is None:
-        return
-    target = Path(path)
-    if target.exists() and not target.is_file():
-        raise UsageError(f"--out {path}: not a regular file; it is left alone")
+                 seed=whole(args.seed, "--seed", 0, 2**64 - 1),
+                 keep=whole(args.keep_transcripts, "--keep-transcripts", 0, LIMITS["clients"]))
 
 
 def _emit(args: argparse.Namespace, text: str, summary: str) -> None:
     if args.out is None:
         sys.stdout.write(text)
     else:
-        _write(args.out, text)
+        write_output(args.out, text)
         print(f"mcp-skew: wrote {args.out}: {summary}", file=sys.stderr)
 
 
 def _main(args: argparse.Namespace) -> int:
-    _check_out(args.out)
+    if args.out is not None:
+        check_output(args.out)  # before the work: a path that cannot be written fails at once
     setup = _setup(args)
     if args.clients_to and not args.plan:
         raise UsageError("--clients-to is for --plan")

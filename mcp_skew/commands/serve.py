@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
 from ..peers import resolve_peer
+from ..simulator._numbers import parse_int
 
 if TYPE_CHECKING:  # the server (its logs: pydantic) is imported when it runs, not for --help
     from ..serve import LogWriter
@@ -34,7 +35,7 @@ def register(sub: Any) -> None:
                    help="serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio "
                    f"(HOST defaults to {DEFAULT_HOST}; PORT 0 picks a free port)")
     p.add_argument("--allow-remote", action="store_true",
-                   help="allow a HOST that is not loopback, and any Origin header")
+                   help="allow a HOST that is not loopback, and any Origin and Host header")
     p.add_argument("--record", metavar="FILE",
                    help="append the wire log (JSON Lines; see mcp-skew show-log) to FILE")
     p.add_argument("-q", "--quiet", action="store_true",
@@ -48,9 +49,11 @@ def parse_address(text: str) -> tuple[str, int]:
     if not sep:
         host, port_text = "", text
     host = host.strip("[]") or DEFAULT_HOST
-    if not port_text.isdigit() or int(port_text) > 65535:
-        raise UsageError(f"--http {text!r}: expected [HOST:]PORT, e.g. 127.0.0.1:8808")
-    return host, int(port_text)
+    try:
+        return host, parse_int(port_text, 0, 65535)
+    except ValueError:
+        raise UsageError(f"--http {text!r}: expected [HOST:]PORT (a port 0 to 65535), "
+                         "e.g. 127.0.0.1:8808") from None
 
 
 def _say(quiet: bool) -> Any:

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..errors import UsageError
 from ..realpeers._named import FAMILIES, ROLES, known_names
+from ._args import whole
 
 __all__ = ["register"]
 
@@ -36,7 +37,7 @@ def register(sub: Any) -> None:
                    help="a named peer, FAMILY@VERSION[:MODE] (see --list)")
     p.add_argument("--role", choices=ROLES,
                    help="check only this role (default: every role the name has a model for)")
-    p.add_argument("--jobs", type=int, default=2, metavar="N",
+    p.add_argument("--jobs", default=2, metavar="N",
                    help="runs in parallel (default: %(default)s)")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print the reports as JSON")
@@ -69,7 +70,7 @@ def _main(args: argparse.Namespace) -> int:
         if not args.json:
             print(f"  .. {text}", file=sys.stderr, flush=True)
 
-    reports = verify(args.name, args.role, jobs=args.jobs, progress=progress)
+    reports = verify(args.name, args.role, jobs=whole(args.jobs, "--jobs", 1, 64), progress=progress)
     if args.json:
         print(json.dumps([r.to_dict() for r in reports], indent=2))
     else:

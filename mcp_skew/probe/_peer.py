@@ -24,6 +24,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 
+from .._input import read_user_text
+from .._jsontext import FILE, JsonTextError, loads
+from .._output import write_output
 from ..errors import UsageError
 from ..simulator import PeerSpec, Transcript, parse_peer
 from ..versions import REGISTRY, Era, Role
@@ -389,15 +392,16 @@ def save_peer(peer: InferredPeer, path: str | Path, target: str, label: str) -> 
     doc = {"format": PEER_FILE_FORMAT, "peer": peer.spec.notation if peer.spec else None,
            "label": label, "sentence": peer.sentence, "target": target,
            "evidence": peer.evidence.to_dict()}
-    Path(path).write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+    write_output(path, json.dumps(doc, indent=2) + "\n", "--save-peer")
 
 
 def load_probe_peer(path: str | Path, role: Role = "server") -> PeerSpec:
     """The peer a probe saved with ``--save-peer``; raises UsageError with one line."""
+    text = read_user_text(path, "cannot read probe peer file", max_bytes=1 << 20)
     try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise UsageError(f"cannot read probe peer file {str(path)!r}: {exc}") from exc
+        doc = loads(text, FILE)
+    except JsonTextError as exc:
+        raise UsageError(f"probe peer file {path}: not JSON ({exc})") from None
     if not isinstance(doc, dict) or doc.get("format") != PEER_FILE_FORMAT:
         raise UsageError(f"{str(path)!r} is not a peer saved by mcp-skew probe --save-peer")
     if role != "server":

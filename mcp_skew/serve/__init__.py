@@ -15,7 +15,15 @@ The log format is described in :mod:`mcp_skew.serve._log`.
 from __future__ import annotations
 
 from ._annotate import Annotation, Annotator, annotate
-from ._http import HttpEndpoint, HttpRequest, HttpResponse, make_http_server, server_url
+from ._http import (
+    HttpEndpoint,
+    HttpLimits,
+    HttpRequest,
+    HttpResponse,
+    HttpServer,
+    make_http_server,
+    server_url,
+)
 from ._log import NO_MESSAGE, LineSplitter, LogEntry, LogWriter, read_log
 from ._proxy import run_proxy
 from ._replay import (
@@ -35,8 +43,10 @@ __all__ = [
     "Annotator",
     "Exchange",
     "HttpEndpoint",
+    "HttpLimits",
     "HttpRequest",
     "HttpResponse",
+    "HttpServer",
     "LineSplitter",
     "LogEntry",
     "LogWriter",

@@ -4,15 +4,21 @@ Why not the simulator's stdio link: replay sends the recorded lines **byte for
 byte** (a line that is not JSON, a key order, a spacing, are part of what is
 replayed), and a :class:`~mcp_skew.simulator.Link` speaks in parsed messages.
 This is the smallest loop that does it: the command runs directly (no shell),
-one thread per output pipe puts ``(ms, direction, bytes, partial)`` on a
-queue, and the caller waits on the queue with a deadline.
+in a session of its own (:func:`mcp_skew.wire._procs.spawn`), one thread per
+output pipe puts ``(ms, direction, bytes, partial)`` on a queue, and the caller
+waits on the queue with a deadline. Writes have a deadline too (standard input
+is non-blocking): a server that never reads cannot block the replay. Closing
+ends the server's whole family (:func:`mcp_skew.wire._procs.end`): SIGTERM, a
+grace period, SIGKILL, ``setsid`` descendants included.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import queue
+import select
 import subprocess
 import threading
 import time
@@ -20,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..errors import UsageError
+from ..wire._procs import end, spawn
 from ._log import LineSplitter
 
 __all__ = ["Child", "Line"]
@@ -40,11 +47,12 @@ class Child:
         self.argv = list(argv)
         self._start = time.monotonic()
         try:
-            self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                         bufsize=0)
+            self.proc = spawn(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, bufsize=0)
         except OSError as exc:
-            raise UsageError(f"cannot run {self.argv[0]}: {exc.strerror}") from None
+            raise UsageError(f"cannot run {self.argv[0]}: {exc.strerror or exc}") from None
+        assert self.proc.stdin
+        os.set_blocking(self.proc.stdin.fileno(), False)
         self.queue: queue.Queue[Line | None] = queue.Queue()
         self._open = 2
         assert self.proc.stdout and self.proc.stderr
@@ -70,14 +78,25 @@ class Child:
             self.queue.put(Line(self.now_ms(), name, tail, partial=True))
         self.queue.put(None)
 
-    def send(self, data: bytes) -> bool:
-        """Write to the server's standard input; False once it is closed."""
+    def send(self, data: bytes, timeout_s: float) -> bool:
+        """Write to the server's standard input within ``timeout_s``; False once it is closed
+        or when the server has not read it all by then."""
         assert self.proc.stdin
+        fd = self.proc.stdin.fileno()
+        view = memoryview(data)
+        give_up = time.monotonic() + timeout_s
         try:
-            self.proc.stdin.write(data)
-            return True
-        except OSError:
+            while view:
+                left = give_up - time.monotonic()
+                if left <= 0:
+                    raise OSError(errno.ETIMEDOUT, "the server does not read its standard input")
+                _, ready, _ = select.select([], [fd], [], left)
+                if ready:
+                    with contextlib.suppress(BlockingIOError):
+                        view = view[os.write(fd, view):]
+        except (OSError, ValueError):
             return False
+        return True
 
     def next_line(self, deadline_ms: float) -> Line | None:
         """The next line before ``deadline_ms``, or None (time is up, or both pipes ended)."""
@@ -100,16 +119,11 @@ class Child:
         return self._open == 0
 
     def close(self, timeout_s: float) -> int | None:
-        """Close standard input, wait, then terminate and kill (the stdio shutdown order)."""
+        """Close standard input, wait, then SIGTERM and SIGKILL to the server's family (the
+        stdio shutdown order); the exit code, None if the server could not be collected."""
         assert self.proc.stdin
         with contextlib.suppress(OSError):
             self.proc.stdin.close()
-        for step in (None, self.proc.terminate, self.proc.kill):
-            if step is not None:
-                with contextlib.suppress(OSError):
-                    step()
-            try:
-                return self.proc.wait(timeout_s)
-            except subprocess.TimeoutExpired:
-                continue
-        return None
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout_s)
+        return end(self.proc, grace_s=timeout_s)

@@ -8,30 +8,47 @@ endpoint, :class:`mcp_skew.simulator._http.HttpEndpoint` (sessions, status
 codes, the 2026-07-28 header checks, held requests, a server that exits: see
 its module for every rule and its citation); the in-memory HTTP link of
 ``simulate --transport http`` and ``matrix --transport http`` runs the same one.
-Here it is made safe across threads and given random session ids
-(:class:`HttpEndpoint`), and :func:`make_http_server` wraps it in a stdlib
-``ThreadingHTTPServer``:
+Here it is made safe across threads, given random session ids and an idle
+expiry for sessions (:class:`HttpEndpoint`), and :func:`make_http_server` binds
+the socket; :meth:`HttpServer.serve_forever` serves it with Starlette and
+Uvicorn (:mod:`._asgi`, imported only then: ``--help`` and the other commands
+never load them). What the HTTP stack adds, with the limits in
+:class:`HttpLimits`:
 
+- a body-size cap (413), a deadline for a request's headers and for its body
+  (the connection is closed; 408 for a body), an idle timeout between the
+  requests of a kept-alive connection, a real listen backlog;
+- malformed headers (an ``Origin`` or ``Host`` that does not parse, a
+  ``Content-Length`` that is not a number or has more than 18 digits) get 400;
+- DNS rebinding: the ``Host`` must name a loopback address (421 otherwise, as the
+  official Python SDK's transport security answers) and the ``Origin``, when
+  present, a loopback host (403, decided by the endpoint), unless remote clients
+  are allowed: "Servers MUST validate the ``Origin`` header on all incoming
+  connections to prevent DNS rebinding attacks" (2025-03-26 and later
+  ``basic/transports.mdx`` §Security Warning);
 - a held request (a ``silent`` server) is kept open until the client gives up
-  and disconnects;
+  and disconnects, or the server stops;
 - a server that exits (``silent-exit`` on its next input) closes the
   connection unanswered and stops the whole process;
 - an HTTP+SSE stream (a ``GET`` to a server with 2024-11-05) is held open: the
   endpoint opens it and decides every POST to ``/messages?session_id=…``; what the
   stream's server says is moved, under the endpoint's lock, to the stream's queue,
-  and the GET's thread writes it as SSE ``message`` events until the client
-  disconnects or the server stops (it looks every 0.1 s, so it never blocks
-  shutdown).
+  and the stream writes it as SSE ``message`` events until the client
+  disconnects or the server stops (it looks every 0.05 s, so it never blocks
+  shutdown);
+- a client that gives up mid-answer, a body nested too deeply, an id with a lone
+  surrogate: an answer or a quiet close, never a traceback.
 """
 
 from __future__ import annotations
 
 import queue
-import select
 import socket
 import threading
+import time
 import uuid
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Final
 
 from ..errors import UsageError
@@ -44,8 +61,10 @@ from ._stdio import Say
 
 __all__ = [
     "HttpEndpoint",
+    "HttpLimits",
     "HttpRequest",
     "HttpResponse",
+    "HttpServer",
     "check_host",
     "decode_header_value",
     "is_loopback",
@@ -65,28 +84,72 @@ def check_host(host: str, allow_remote: bool) -> None:
                          "server has no authentication (pass --allow-remote to do it anyway)")
 
 
+@dataclass(frozen=True, slots=True)
+class HttpLimits:
+    """What one client may take of ``serve --http``: sizes, deadlines, sessions."""
+
+    body_bytes: int = 4 << 20  #: a longer body gets 413 (the stdio line cap, 4 MiB)
+    header_s: float = 10.0  #: to send a request's headers, from connect or the last answer
+    body_s: float = 30.0  #: to send a request's body once its headers are in (else 408)
+    idle_s: float = 5.0  #: a kept-alive connection with no request is closed after this
+    session_idle_s: float = 600.0  #: a legacy session unused this long is forgotten (404)
+    max_sessions: int = 10_000  #: over this, the longest unused sessions are forgotten
+    backlog: int = 1024  #: connections the kernel queues before they are accepted
+    shutdown_s: float = 3.0  #: how long stopping waits for open requests and streams
+
+
 class HttpEndpoint(core.HttpEndpoint):
     """The simulator's endpoint, safe across threads, minting random session ids.
 
     Each open HTTP+SSE stream has a queue: after every request, what the stream
     servers said (:meth:`take_events`) goes to their queues, in order, under the lock.
+    A legacy session unused for ``limits.session_idle_s`` seconds is forgotten (its
+    next request gets 404, and the client starts a new one: 2025-03-26 and later
+    ``basic/transports.mdx`` §Session Management), as are the longest unused when
+    there are more than ``limits.max_sessions``.
     """
 
-    def __init__(self, spec: PeerSpec, *, say: Say, allow_remote: bool = False) -> None:
+    def __init__(self, spec: PeerSpec, *, say: Say, allow_remote: bool = False,
+                 limits: HttpLimits | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__(spec, say=say, allow_remote=allow_remote,
                          session_ids=lambda: uuid.uuid4().hex)
         self._lock = threading.Lock()
         self.queues: dict[str, queue.SimpleQueue[Message]] = {}
+        self.limits = limits or HttpLimits()
+        self._clock = clock
+        self.last_used: dict[str, float] = {}  #: session id -> when it was last used
 
     def handle(self, request: HttpRequest) -> HttpResponse:
         with self._lock:
+            now = self._clock()
+            self._expire(now)
             response = super().handle(request)
+            for sid in (response.headers.get("Mcp-Session-Id"),
+                        request.headers.get("mcp-session-id")):
+                if sid is not None and sid in self.sessions:
+                    self.last_used[sid] = now
             for sid in self.streams:
                 said = self.take_events(sid)
                 box = self.queues.setdefault(sid, queue.SimpleQueue())
                 for message in said:
                     box.put(message)
             return response
+
+    def _expire(self, now: float) -> None:
+        for sid in [s for s in self.last_used if s not in self.sessions]:
+            del self.last_used[sid]  # ended by DELETE or by quirk session-expiry
+        idle = self.limits.session_idle_s
+        stale = [sid for sid, used in self.last_used.items() if now - used > idle]
+        excess = len(self.last_used) - len(stale) - self.limits.max_sessions
+        if excess > 0:
+            kept = sorted((used, sid) for sid, used in self.last_used.items() if sid not in stale)
+            stale += [sid for _, sid in kept[:excess]]
+        for sid in stale:
+            for table in (self.sessions, self.answered, self.served, self.last_used):
+                table.pop(sid, None)
+            self.say(f"session {sid[:8]} expired (unused for {idle:g} s, or over "
+                     f"{self.limits.max_sessions} sessions)")
 
     def stream_queue(self, sid: str) -> queue.SimpleQueue[Message] | None:
         with self._lock:
@@ -100,191 +163,90 @@ class HttpEndpoint(core.HttpEndpoint):
 
 # -- the socket side ------------------------------------------------------------------------
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    endpoint: HttpEndpoint
-    log: LogWriter | None
-    say: Say
-    stopping: threading.Event
-    exit_code: int
-    open_streams: int  #: HTTP+SSE streams held open now
-    streams_changed: threading.Condition
+class HttpServer:
+    """A bound socket and what serving it needs; :meth:`serve_forever` serves it.
+
+    The interface of the standard library's servers, which the command and the
+    tests use: ``serve_forever``, ``shutdown`` (from another thread), ``server_close``,
+    ``server_address``; and ``stop_streams`` to end held requests and streams.
+    """
+
+    def __init__(self, endpoint: HttpEndpoint, sock: socket.socket, log: LogWriter | None,
+                 limits: HttpLimits) -> None:
+        self.endpoint = endpoint
+        self.socket = sock
+        self.log = log
+        self.say = endpoint.say
+        self.limits = limits
+        self.server_address: tuple[Any, ...] = sock.getsockname()
+        self.stopping = threading.Event()  #: held requests and streams end when set
+        self.exit_code = 0
+        self.open_streams = 0  #: HTTP+SSE streams held open now
+        self.streams_changed = threading.Condition()
+        self.stop_requested = threading.Event()  #: the serving loop ends when set
+        self._serving = threading.Event()
+        self._done = threading.Event()
+
+    def serve_forever(self, poll_interval: float = 0.1) -> None:
+        """Serve until :meth:`shutdown`, a simulated exit, or SIGINT/SIGTERM (main thread:
+        the server stops gracefully, then the signal is raised again)."""
+        from ._asgi import serve  # noqa: PLC0415 - Starlette and Uvicorn load when a server runs
+
+        self._serving.set()
+        try:
+            serve(self, poll_interval)
+        finally:
+            self._done.set()
+
+    def shutdown(self) -> None:
+        """Stop serving and wait for it (at most the shutdown bound and a second)."""
+        self.stop_requested.set()
+        if self._serving.is_set():
+            self._done.wait(self.limits.shutdown_s + 1.0)
 
     def stop_streams(self, timeout: float = 2.0) -> None:
-        """Stop: held requests and HTTP+SSE streams end (each looks every 0.1 s); wait, at most
-        ``timeout`` seconds, for the streams to finish (their last log records included)."""
+        """Stop: held requests and HTTP+SSE streams end (each looks every 0.05 s); wait, at
+        most ``timeout`` seconds, for the streams to finish (their last log records included)."""
         self.stopping.set()
         with self.streams_changed:
             self.streams_changed.wait_for(lambda: self.open_streams == 0, timeout)
 
+    def stream_opened(self) -> None:
+        with self.streams_changed:
+            self.open_streams += 1
 
-class _Server6(_Server):
-    address_family = socket.AF_INET6
+    def stream_closed(self) -> None:
+        with self.streams_changed:
+            self.open_streams -= 1
+            self.streams_changed.notify_all()
 
-
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    server: _Server
-
-    def log_message(self, format: str, *args: Any) -> None:
-        return  # every request is reported by the endpoint; keep stderr readable
-
-    def _request(self) -> HttpRequest:
-        length = int(self.headers.get("Content-Length") or 0)
-        body = self.rfile.read(length) if length > 0 else b""
-        headers = {k.lower(): v for k, v in self.headers.items()}
-        return HttpRequest(self.command, self.path, headers, body)
-
-    def _handle(self) -> None:
-        request = self._request()
-        log = self.server.log
-        if log and request.method == "POST":
-            kept = {k: v for k, v in request.headers.items() if k in LOGGED_HEADERS}
-            log.line("c2s", request.body, http={"method": "POST", "path": request.path,
-                                                "headers": kept})
-        response = self.server.endpoint.handle(request)
-        if response.exit:
-            self._exit()
-        elif response.hold:
-            self._hold(request)
-        elif response.events:
-            self._stream(request, response)
-        else:
-            self._send(request, response)
-
-    def _send(self, request: HttpRequest, response: HttpResponse) -> None:
-        body = response.encoded()
-        self.send_response(response.status)
-        if response.content_type is not None:
-            self.send_header("Content-Type", response.content_type)
-        self.send_header("Content-Length", str(len(body)))
-        for name, value in response.headers.items():
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(body)
-        log = self.server.log
-        if log and request.method == "POST":
-            info = {"status": response.status, "headers": dict(response.headers)}
-            if body:
-                log.line("s2c", body, http=info)
-            else:
-                log.event("http", f"HTTP {response.status}, no body", http=info)
-        elif log:
-            log.event("http", f"{request.method} {request.path} -> HTTP {response.status}",
-                      http={"method": request.method, "status": response.status})
-        if request.method != "POST" or response.status >= 400:
-            self.server.endpoint.say(f"{request.method} -> HTTP {response.status}")
-
-    def _hold(self, request: HttpRequest) -> None:
-        """Answer nothing until the client disconnects or the server stops."""
-        if self.server.log:
-            self.server.log.event("no-answer", "the server holds the request unanswered")
-        sock = self.connection
-        while not self.server.stopping.is_set():
-            readable, _, _ = select.select([sock], [], [], 0.2)
-            if readable:
-                try:
-                    if not sock.recv(1, socket.MSG_PEEK):
-                        break
-                except OSError:
-                    break
-        self.close_connection = True
-
-    def _client_gone(self) -> bool:
-        try:
-            readable, _, _ = select.select([self.connection], [], [], 0)
-            return bool(readable) and not self.connection.recv(1, socket.MSG_PEEK)
-        except (OSError, ValueError):
-            return True
-
-    def _stream(self, request: HttpRequest, response: HttpResponse) -> None:
-        """An HTTP+SSE stream (2024-11-05): its opening events, then each message its server
-        says, until the client disconnects or the server stops. No length: the stream ends
-        when the connection closes."""
-        endpoint, log = self.server.endpoint, self.server.log
-        named = dict(response.events).get("endpoint", "")
-        sid = named.partition("session_id=")[2]
-        self.close_connection = True
-        with self.server.streams_changed:
-            self.server.open_streams += 1
-        try:
-            self.send_response(response.status)
-            self.send_header("Content-Type", "text/event-stream")
-            self.send_header("Cache-Control", "no-cache")
-            self.send_header("Connection", "close")
-            self.end_headers()
-            self.wfile.write(response.encoded())
-            self.wfile.flush()
-            if log:
-                log.event("http", f"{request.method} {request.path} -> HTTP "
-                          f"{response.status}, SSE stream; event endpoint: {named}",
-                          http={"method": request.method, "status": response.status,
-                                "sse_event": "endpoint"})
-            box = endpoint.stream_queue(sid)
-            while box is not None and not self.server.stopping.is_set():
-                try:
-                    said = box.get(timeout=0.1)
-                except queue.Empty:
-                    if self._client_gone():
-                        break
-                    continue
-                body = HttpResponse(200, said, stream=True).encoded()
-                self.wfile.write(body)
-                self.wfile.flush()
-                if log:
-                    log.line("s2c", body.decode().partition("data: ")[2].rstrip("\n"),
-                             http={"sse_event": "message", "stream": request.path})
-        except OSError:
-            pass  # the client went away mid-write
-        finally:
-            endpoint.close_stream(sid)
-            if log:
-                log.event("http", f"the HTTP+SSE stream ({request.method} {request.path}) "
-                          "is closed")
-            with self.server.streams_changed:
-                self.server.open_streams -= 1
-                self.server.streams_changed.notify_all()
-
-    def _exit(self) -> None:
-        server = self.server
-        server.exit_code = 1
-        if server.log:
-            server.log.event("exit", "server exited with code 1 (simulated quirk)",
-                             side="server", code=1)
-        self.close_connection = True
-        server.stopping.set()
-        threading.Thread(target=server.shutdown, daemon=True).start()
-
-    def do_POST(self) -> None:
-        self._handle()
-
-    def do_GET(self) -> None:
-        self._handle()
-
-    def do_DELETE(self) -> None:
-        self._handle()
+    def server_close(self) -> None:
+        self.socket.close()
 
 
 def make_http_server(endpoint: HttpEndpoint, host: str, port: int, *,
-                     log: LogWriter | None = None) -> _Server:
-    """Bind (not yet serve): ``server.serve_forever()`` then runs it; port 0 picks one."""
+                     log: LogWriter | None = None,
+                     limits: HttpLimits | None = None) -> HttpServer:
+    """Bind and listen (not yet serve): ``server.serve_forever()`` then runs it; port 0
+    picks one."""
     check_host(host, endpoint.allow_remote)
-    cls = _Server6 if ":" in host else _Server
+    limits = limits or endpoint.limits
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
     try:
-        server = cls((host.strip("[]"), port), _Handler)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host.strip("[]"), port))
+        sock.listen(limits.backlog)
     except OSError as exc:
-        raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
-    server.endpoint = endpoint
-    server.log = log
-    server.say = endpoint.say
-    server.stopping = threading.Event()
-    server.exit_code = 0
-    server.open_streams = 0
-    server.streams_changed = threading.Condition()
-    return server
+        sock.close()
+        raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    except OverflowError:
+        sock.close()
+        raise UsageError(f"cannot listen on {host}:{port}: not a port") from None
+    return HttpServer(endpoint, sock, log, limits)
 
 
-def server_url(server: ThreadingHTTPServer) -> str:
+def server_url(server: HttpServer) -> str:
     raw_host, port = server.server_address[:2]
     host = raw_host.decode() if isinstance(raw_host, bytes) else str(raw_host)
     shown = f"[{host}]" if ":" in host else host

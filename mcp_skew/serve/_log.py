@@ -34,7 +34,7 @@ format version.
 
 from __future__ import annotations
 
-import json
+import contextlib
 import threading
 import time
 from dataclasses import dataclass, field
@@ -42,6 +42,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any, Final, Literal
 
+from .. import _jsontext
+from .._input import read_user_text
 from ..errors import UsageError
 from ..simulator._transcript_model import (
     Record,
@@ -86,7 +88,7 @@ def decode_line(raw: bytes) -> str:
 
 def _parse(text: str) -> Any:
     try:
-        return json.loads(text)
+        return _jsontext.loads(text)
     except ValueError:
         return NO_MESSAGE
 
@@ -116,7 +118,12 @@ class LogWriter:
         except (OSError, ValueError):  # a pipe: it starts here
             fresh = True
         if fresh:
-            self._put(dumps(header(source, "wall")))
+            try:
+                self._put(dumps(header(source, "wall")))
+            except OSError as exc:  # /dev/full, a full disk: say so before any work starts
+                self.close()
+                raise UsageError(f"cannot write the log {target}: {exc.strerror or exc}"
+                                 ) from None
 
     def _put(self, text: str) -> None:
         with self._lock:
@@ -151,7 +158,8 @@ class LogWriter:
     def close(self) -> None:
         with self._lock:
             if self._owned and not self._stream.closed:
-                self._stream.close()
+                with contextlib.suppress(OSError):  # what a full disk could not take is lost
+                    self._stream.close()
 
 
 class LineSplitter:
@@ -161,10 +169,17 @@ class LineSplitter:
         self._buf = bytearray()
 
     def feed(self, chunk: bytes) -> list[bytes]:
-        self._buf += chunk
-        *lines, rest = self._buf.split(b"\n")
+        """The lines ``chunk`` completes. Linear in the line's length: only the new chunk is
+        searched, and a long line's start is copied once, when its newline arrives."""
+        if b"\n" not in chunk:
+            self._buf += chunk
+            return []
+        first, *lines = chunk.split(b"\n")
+        rest = lines.pop()
+        self._buf += first
+        done = [bytes(self._buf), *lines]
         self._buf = bytearray(rest)
-        return [bytes(line) for line in lines]
+        return done
 
     def finish(self) -> bytes | None:
         """The unterminated tail at the end of the stream, if any."""
@@ -208,7 +223,7 @@ def entry_of(index: int, record: Record) -> LogEntry:
     if message is NO_MESSAGE and isinstance(line, str):
         message = _parse(line)
     if line is None and message is not NO_MESSAGE:
-        line = json.dumps(message, separators=(",", ":"))
+        line = _jsontext.dumps(message, separators=(",", ":"))
     extra = {k: v for k, v in data.items() if k not in _KNOWN_KEYS}
     return LogEntry(index=index, ms=float(data["ms"]), dir=data["dir"], line=line,
                     message=message, partial=bool(data.get("partial")), event=data.get("event"),
@@ -231,10 +246,7 @@ def read_log(path: str | Path) -> tuple[list[LogEntry], list[str]]:
     :class:`~mcp_skew.errors.UsageError` when the file cannot be read, holds no
     record at all, or has a bad line (naming the file and the line).
     """
-    try:
-        text = Path(path).read_text(encoding="utf-8", errors="surrogateescape")
-    except OSError as exc:
-        raise UsageError(f"cannot read the log {path}: {exc.strerror}") from None
+    text = read_user_text(path, "cannot read the log")
     if not text.strip():
         raise UsageError(f"the log {path} is empty")
     try:

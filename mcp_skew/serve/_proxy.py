@@ -16,23 +16,41 @@ the chunk is forwarded, so an answer never appears in the log ahead of the
 line it answers, and a line the other side has seen is already on disk.
 
 When our standard input ends, the child's is closed and the proxy waits for the
-child to exit. SIGTERM, SIGINT and SIGHUP are passed on to the child (which
-runs in a process group of its own, so a terminal's Ctrl-C reaches it once).
-The child's exit (code or signal) is logged and becomes our exit code (a
-signal N as 128+N, as a shell reports it).
+child to exit. SIGTERM, SIGINT and SIGHUP are passed on to the child's process
+group; a child still running ``grace`` seconds after one is killed with its whole
+family (SIGKILL; :func:`mcp_skew.wire._procs.end`, ``setsid`` descendants
+included), and so is whatever of the family is left when the proxy returns, for
+any reason. A client line still unterminated when the child ends (already
+forwarded: the proxy forwards bytes as they come) is logged as a partial line.
+The child's exit (code or signal) is logged and becomes our exit code (a signal N
+as 128+N, as a shell reports it).
+
+The child runs in a session of its own, started through a tiny supervisor (a
+fresh single-threaded Python that asks the kernel for SIGKILL when the proxy
+dies, ``PR_SET_PDEATHSIG``, then becomes the command with ``exec``: setting it in
+``preexec_fn`` instead is unsafe when other threads run), so a proxy that is
+itself killed with SIGKILL takes the server down. The limit: that signal reaches
+the server only, not what the server spawned.
+
+A log that cannot be written (a full disk) does not stop the traffic: the
+failure is said once on standard error, and lines pass on unlogged.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import subprocess
+import sys
 import threading
+import time
 from collections.abc import Sequence
 from types import FrameType
-from typing import IO, Final
+from typing import IO, Any, Final
 
+from ..wire._procs import end, spawn
 from ._log import Direction, LineSplitter, LogWriter
 
 __all__ = ["FORWARDED_SIGNALS", "run_proxy"]
@@ -40,6 +58,52 @@ __all__ = ["FORWARDED_SIGNALS", "run_proxy"]
 FORWARDED_SIGNALS: Final = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 _CHUNK = 65536
 _DRAIN_SECONDS = 5.0  # how long to wait for the child's pipes after it exits
+GRACE_SECONDS: Final = 3.0  # after a forwarded signal, before the child's family is killed
+
+#: The supervisor: SIGKILL to it (then the server it becomes) when the proxy dies, then exec.
+_SUPERVISOR: Final = """\
+import ctypes, os, sys
+ctypes.CDLL(None).prctl(1, 9, 0, 0, 0)  # PR_SET_PDEATHSIG, SIGKILL
+if os.getppid() != int(sys.argv[1]):
+    os._exit(137)  # the proxy died before the line above
+try:
+    os.execvp(sys.argv[2], sys.argv[2:])
+except OSError as exc:
+    os.write(2, f"mcp-skew record: cannot run {sys.argv[2]}: {exc.strerror}\\n".encode())
+    os._exit(127)
+"""
+
+
+class _SafeLog:
+    """The log, whose write failures are said once on standard error and then ignored."""
+
+    def __init__(self, log: LogWriter, stderr_fd: int) -> None:
+        self.log, self.stderr_fd = log, stderr_fd
+        self.broken = False
+        self._lock = threading.Lock()
+
+    def _failed(self, exc: OSError) -> None:
+        with self._lock:
+            if self.broken:
+                return
+            self.broken = True
+        with contextlib.suppress(OSError):
+            os.write(self.stderr_fd, f"mcp-skew record: cannot write the log "
+                     f"({exc.strerror or exc}); the traffic goes on, unlogged\n".encode())
+
+    def line(self, direction: Direction, raw: bytes, *, partial: bool = False) -> None:
+        if not self.broken:
+            try:
+                self.log.line(direction, raw, partial=partial)
+            except OSError as exc:
+                self._failed(exc)
+
+    def event(self, event: str, text: str, **fields: Any) -> None:
+        if not self.broken:
+            try:
+                self.log.event(event, text, **fields)
+            except OSError as exc:
+                self._failed(exc)
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -52,7 +116,7 @@ def _write_all(fd: int, data: bytes) -> None:
 class _Pump(threading.Thread):
     """Copies one pipe to another, logging each complete line first."""
 
-    def __init__(self, src: int, dst: int | None, direction: Direction, log: LogWriter,
+    def __init__(self, src: int, dst: int | None, direction: Direction, log: _SafeLog,
                  *, on_eof: str = "", close_dst: IO[bytes] | None = None) -> None:
         super().__init__(name=f"record-{direction}", daemon=True)
         self.src, self.dst, self.direction, self.log = src, dst, direction, log
@@ -60,6 +124,8 @@ class _Pump(threading.Thread):
         self.close_dst = close_dst
         self.split = LineSplitter()
         self.dst_gone = False
+        self._lock = threading.Lock()
+        self._finished = False
 
     def run(self) -> None:
         while True:
@@ -69,17 +135,31 @@ class _Pump(threading.Thread):
                 chunk = b""
             if not chunk:
                 break
-            for line in self.split.feed(chunk):
-                self.log.line(self.direction, line)
+            with self._lock:
+                if self._finished:
+                    return
+                for line in self.split.feed(chunk):
+                    self.log.line(self.direction, line)
             self._forward(chunk)
-        tail = self.split.finish()
-        if tail is not None:
-            self.log.line(self.direction, tail, partial=True)
+        if not self.finish():
+            return
         if self.on_eof:
             self.log.event("eof", self.on_eof, side=self.direction)
         if self.close_dst is not None:
             with contextlib.suppress(OSError):
                 self.close_dst.close()
+
+    def finish(self) -> bool:
+        """Log the unterminated tail, once (the stream ended, or the proxy is ending); False
+        when it was done already."""
+        with self._lock:
+            if self._finished:
+                return False
+            self._finished = True
+            tail = self.split.finish()
+            if tail is not None:
+                self.log.line(self.direction, tail, partial=True)
+            return True
 
     def _forward(self, chunk: bytes) -> None:
         if self.dst is None or self.dst_gone or not chunk:
@@ -101,53 +181,117 @@ def _exit_text(code: int) -> tuple[str, dict[str, object]]:
     return f"server exited with code {code}", {"code": code, "signal": None}
 
 
+def _runnable(command: str) -> str | None:
+    """Why ``command`` cannot be run (None: it can), as ``execvp`` would find it."""
+    if os.sep in command:
+        if not os.path.exists(command):
+            return "No such file or directory"
+        return None if os.access(command, os.X_OK) else "Permission denied"
+    return None if shutil.which(command) else "No such file or directory"
+
+
+def _start(argv: Sequence[str]) -> subprocess.Popen[bytes]:
+    why = _runnable(argv[0])
+    if why is not None:
+        raise OSError(0, why)
+    pipes: dict[str, Any] = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE,
+                             "stderr": subprocess.PIPE, "bufsize": 0}
+    if sys.platform.startswith("linux"):
+        supervised = [sys.executable, "-I", "-S", "-c", _SUPERVISOR, str(os.getpid()), *argv]
+        return spawn(supervised, **pipes)
+    return spawn(argv, **pipes)
+
+
+def _wait(child: subprocess.Popen[bytes], signalled: list[float], grace: float) -> int:
+    """The child's exit code; its family is killed ``grace`` seconds after a forwarded signal."""
+    while True:
+        try:
+            return child.wait(0.1)
+        except subprocess.TimeoutExpired:
+            if signalled and time.monotonic() - signalled[0] > grace:
+                code = end(child, term=False)
+                return code if code is not None else -signal.SIGKILL
+
+
 def run_proxy(argv: Sequence[str], log: LogWriter, *, stdin_fd: int = 0, stdout_fd: int = 1,
-              stderr_fd: int = 2) -> int:
+              stderr_fd: int = 2, grace: float = GRACE_SECONDS) -> int:
     """Run ``argv`` behind the proxy until it exits; returns its exit code."""
+    safe = _SafeLog(log, stderr_fd)
+    forwarding = _Forwarding(safe)  # before the spawn: a signal in between is not lost
+    previous = forwarding.install()
     try:
-        child = subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, bufsize=0, process_group=0)
-    except OSError as exc:
-        log.event("spawn-failed", f"cannot run {argv[0]}: {exc.strerror}", argv=list(argv))
-        os.write(stderr_fd, f"mcp-skew record: cannot run {argv[0]}: {exc.strerror}\n".encode())
-        return 127
-    assert child.stdin and child.stdout and child.stderr
-    log.event("start", f"started {' '.join(argv)} (pid {child.pid})", argv=list(argv),
-              pid=child.pid)
-    c2s = _Pump(stdin_fd, child.stdin.fileno(), "c2s", log, close_dst=child.stdin,
-                on_eof="the client closed its end (standard input ended); closing the "
-                "server's standard input")
-    s2c = _Pump(child.stdout.fileno(), stdout_fd, "s2c", log)
-    err = _Pump(child.stderr.fileno(), stderr_fd, "stderr", log)
-    previous = _forward_signals(child, log)
-    try:
-        for pump in (c2s, s2c, err):
-            pump.start()
-        code = child.wait()
-        for pump in (s2c, err):
-            pump.join(_DRAIN_SECONDS)
+        try:
+            child = _start(argv)
+        except OSError as exc:
+            safe.event("spawn-failed", f"cannot run {argv[0]}: {exc.strerror}", argv=list(argv))
+            os.write(stderr_fd,
+                     f"mcp-skew record: cannot run {argv[0]}: {exc.strerror}\n".encode())
+            return 127
+        try:
+            code, c2s = _proxy(child, argv, safe, forwarding, grace=grace,
+                               fds=(stdin_fd, stdout_fd, stderr_fd))
+        finally:
+            end(child, term=False)  # whatever is left of its family, whatever happened
+        c2s.finish()  # a client line without its newline, already forwarded to the server
+        text, fields = _exit_text(code)
+        safe.event("exit", text, side="server", **fields)
+        return code if code >= 0 else 128 - code
     finally:
         _restore(previous)
-    text, fields = _exit_text(code)
-    log.event("exit", text, side="server", **fields)
-    return code if code >= 0 else 128 - code
 
 
-def _forward_signals(child: subprocess.Popen[bytes], log: LogWriter
-                     ) -> dict[int, object]:
-    if threading.current_thread() is not threading.main_thread():
-        return {}
+def _proxy(child: subprocess.Popen[bytes], argv: Sequence[str], safe: _SafeLog,
+           forwarding: _Forwarding, *, grace: float, fds: tuple[int, int, int]
+           ) -> tuple[int, _Pump]:
+    assert child.stdin and child.stdout and child.stderr
+    stdin_fd, stdout_fd, stderr_fd = fds
+    safe.event("start", f"started {' '.join(argv)} (pid {child.pid})", argv=list(argv),
+               pid=child.pid)
+    c2s = _Pump(stdin_fd, child.stdin.fileno(), "c2s", safe, close_dst=child.stdin,
+                on_eof="the client closed its end (standard input ended); closing the "
+                "server's standard input")
+    s2c = _Pump(child.stdout.fileno(), stdout_fd, "s2c", safe)
+    err = _Pump(child.stderr.fileno(), stderr_fd, "stderr", safe)
+    forwarding.attach(child)
+    for pump in (c2s, s2c, err):
+        pump.start()
+    code = _wait(child, forwarding.signalled, grace)
+    end(child, term=False)  # what the server left behind (children, setsid ones)
+    for pump in (s2c, err):
+        pump.join(_DRAIN_SECONDS)
+    return code, c2s
 
-    def forward(signum: int, frame: FrameType | None) -> None:
+
+class _Forwarding:
+    """SIGTERM, SIGINT and SIGHUP passed on to the child's process group (main thread only);
+    one that came before the child existed is passed on when it does."""
+
+    def __init__(self, log: _SafeLog) -> None:
+        self.log = log
+        self.child: subprocess.Popen[bytes] | None = None
+        self.signalled: list[float] = []  #: when the first signal came
+        self.pending: list[int] = []
+
+    def install(self) -> dict[int, object]:
+        if threading.current_thread() is not threading.main_thread():
+            return {}
+        return {sig: signal.signal(sig, self._forward) for sig in FORWARDED_SIGNALS}
+
+    def _forward(self, signum: int, frame: FrameType | None) -> None:
         name = signal.Signals(signum).name
-        log.event("signal", f"received {name}; passed on to the server", signal=name)
-        with contextlib.suppress(ProcessLookupError):
-            child.send_signal(signum)
+        self.log.event("signal", f"received {name}; passed on to the server", signal=name)
+        self.signalled[:] = self.signalled[:1] or [time.monotonic()]
+        if self.child is None:
+            self.pending.append(signum)
+            return
+        with contextlib.suppress(OSError):
+            os.killpg(self.child.pid, signum)
 
-    previous: dict[int, object] = {}
-    for sig in FORWARDED_SIGNALS:
-        previous[sig] = signal.signal(sig, forward)
-    return previous
+    def attach(self, child: subprocess.Popen[bytes]) -> None:
+        self.child = child
+        for signum in self.pending:
+            with contextlib.suppress(OSError):
+                os.killpg(child.pid, signum)
 
 
 def _restore(previous: dict[int, object]) -> None:

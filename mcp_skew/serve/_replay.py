@@ -258,8 +258,9 @@ def replay_command(entries: list[LogEntry], argv: Sequence[str], *, timeout_s: f
     for i, entry in enumerate(clients):
         raw = (entry.line or "").encode("utf-8", "surrogateescape")
         out.line(child.now_ms(), "c2s", raw, entry.partial)
-        if not child.send(raw + (b"" if entry.partial else b"\n")):
-            out.event(child.now_ms(), "write-failed", "the server's standard input is closed")
+        if not child.send(raw + (b"" if entry.partial else b"\n"), timeout_s):
+            out.event(child.now_ms(), "write-failed", "the server's standard input is closed, "
+                      f"or the server did not read the line within {timeout_s:g} s")
             break
         message = entry.message if isinstance(entry.message, dict) else {}
         want = json.dumps(message["id"], sort_keys=True) if "id" in message and \

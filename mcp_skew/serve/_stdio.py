@@ -18,12 +18,13 @@ messages; everything said to a person goes to standard error.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from typing import IO, Any
 
+from .._jsontext import dump_line
 from ..simulator import PeerSpec, Reaction, SimServer
+from ..simulator._decode import Junk, check_message, decode_rpc
 from ..simulator._http import describe
 from ..versions import Message
 from ._log import LogWriter, decode_line
@@ -37,13 +38,9 @@ EXIT_QUIRK = 1
 
 
 def encode(message: Any) -> bytes:
-    """One message as a line of compact JSON, ``\\n`` included."""
-    return (json.dumps(message, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
-
-
-def _parse_error(detail: str) -> Message:
-    return {"jsonrpc": "2.0", "id": None,
-            "error": {"code": -32700, "message": f"Parse error: {detail}"}}
+    """One message as a line of compact JSON, ``\\n`` included (valid UTF-8 even where a
+    string holds a lone surrogate: :func:`mcp_skew._jsontext.dump_line`)."""
+    return dump_line(message)
 
 
 class StdioServer:
@@ -62,17 +59,14 @@ class StdioServer:
         """The replies to one line (each is written as a line of its own, a batch as one)."""
         if not text.strip():
             return []
-        try:
-            message = json.loads(text)
-        except json.JSONDecodeError as exc:
-            self.say(f"recv a line that is not JSON ({exc.msg}); answering -32700")
-            return [_parse_error(exc.msg)]
-        if isinstance(message, list):
-            return self._batch(message)
-        if not isinstance(message, dict):
-            return [{"jsonrpc": "2.0", "id": None,
-                     "error": {"code": -32600, "message": "Invalid request: not an object"}}]
-        return list(self._one(message).replies)
+        decoded = decode_rpc(text)
+        if isinstance(decoded, Junk):
+            self.say(f"recv a line that is no JSON-RPC message ({decoded.reason}); "
+                     f"answering {decoded.code}")
+            return [decoded.error()]
+        if isinstance(decoded.value, list):
+            return self._batch(decoded.value)
+        return list(self._one(decoded.value).replies)
 
     def _batch(self, batch: list[Any]) -> list[Any]:
         if not self.batching() or not batch:
@@ -82,9 +76,12 @@ class StdioServer:
                      "error": {"code": -32600,
                                "message": f"Invalid request: no JSON-RPC batches in {revs}"}}]
         replies: list[Any] = []
-        for item in batch:
-            if isinstance(item, dict):
-                replies += self._one(item).replies
+        for item in batch:  # JSON-RPC 2.0 §6: each invalid element gets its own error
+            checked = check_message(item)
+            if isinstance(checked, Junk):
+                replies.append(checked.error())
+            elif isinstance(checked.value, dict):
+                replies += self._one(checked.value).replies
             if self.exit:
                 break
         return [replies] if replies else []

@@ -86,8 +86,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from .._jsontext import dumps, loads
 from ..versions import REGISTRY, Era, Message, Profile, Registry, UnknownRevision
 from . import _wire as w
+from ._decode import Junk, decode_rpc
 from ._peers import PeerSpec
 from ._server import PARAM_HEADER, Reaction, SimServer, param_headers
 from ._sse import SseEvent, SseParser
@@ -185,7 +187,7 @@ class HttpResponse:
                            ).encode()
         if self.body is None:
             return b""
-        text = json.dumps(self.body, separators=(",", ":"), ensure_ascii=False)
+        text = dumps(self.body, separators=(",", ":"))
         if not self.stream:
             return text.encode()
         if self.priming is None:
@@ -380,13 +382,10 @@ class HttpEndpoint:
         server = self.streams.get(sid)
         if server is None:
             return HttpResponse(404)
-        try:
-            message = json.loads(request.body)
-        except (ValueError, UnicodeDecodeError):
+        decoded = decode_rpc(request.body)
+        if isinstance(decoded, Junk) or not isinstance(decoded.value, dict):
             return HttpResponse(400)
-        if not isinstance(message, dict):
-            return HttpResponse(400)
-        reaction = self._feed(server, message)
+        reaction = self._feed(server, decoded.value)
         if reaction.exit:
             self.say("the simulated server exits now (quirk), without answering")
             return HttpResponse(0, exit=True)
@@ -415,15 +414,12 @@ class HttpEndpoint:
         return HttpResponse(200)
 
     def _post(self, request: HttpRequest) -> HttpResponse:
-        try:
-            message = json.loads(request.body)
-        except (ValueError, UnicodeDecodeError) as exc:
-            return HttpResponse(400, w.error(None, -32700, f"Parse error: {exc}"))
-        if isinstance(message, list):
-            return self._batch(message, request)
-        if not isinstance(message, dict) or not isinstance(message.get("method", ""), str):
-            return HttpResponse(400, w.error(None, -32600, "Invalid request"))
-        return self._message(message, request.headers)
+        decoded = decode_rpc(request.body)
+        if isinstance(decoded, Junk):
+            return HttpResponse(400, decoded.error())
+        if isinstance(decoded.value, list):
+            return self._batch(decoded.value, request)
+        return self._message(decoded.value, request.headers)
 
     def _batch(self, batch: list[Any], request: HttpRequest) -> HttpResponse:
         sid = request.headers.get("mcp-session-id")
@@ -748,9 +744,10 @@ def marked_params(answer: Any) -> dict[str, tuple[tuple[str, str], ...]]:
 
 
 def parse_body(text: str) -> Any:
-    """A body's JSON value, or the text itself when it is not JSON."""
+    """A body's JSON value, or the text itself when it is not JSON (or over a limit:
+    :func:`mcp_skew._jsontext.loads`)."""
     try:
-        return json.loads(text)
+        return loads(text)
     except ValueError:
         return text
 

@@ -27,6 +27,7 @@ from typing import Final
 
 from ..errors import UsageError
 from ..versions import REGISTRY, Era, PeerKind, Profile, Registry, Role
+from ._numbers import check_quirk_value
 from ._policy import ClientPolicy, ServerPolicy
 from ._quirks import QUIRKS, client_policy, server_policy
 
@@ -161,13 +162,9 @@ def _quirk(text: str, role: Role, kind: PeerKind, spec: str,
         return name, None
     if not value:
         raise UsageError(f"peer spec {spec!r}: quirk {name!r} needs a value ({name}=...)")
-    if quirk.value == "ms" and not (value.isascii() and value.isdigit()):
-        raise UsageError(f"peer spec {spec!r}: quirk {name!r} takes milliseconds, not {value!r}")
-    if quirk.value == "count" and not (value.isdigit() and int(value) > 0):
-        raise UsageError(f"peer spec {spec!r}: quirk {name!r} takes a count of 1 or more, "
-                         f"not {value!r}")
-    if quirk.value == "code" and not value.lstrip("-").isdigit():
-        raise UsageError(f"peer spec {spec!r}: quirk {name!r} takes an error code, not {value!r}")
+    problem = check_quirk_value(quirk.value, value)
+    if problem is not None:
+        raise UsageError(f"peer spec {spec!r}: quirk {name!r} {problem}")
     if quirk.value == "revision" and value not in registry:
         raise UsageError(f"peer spec {spec!r}: quirk {name!r}: unknown revision {value!r}")
     return name, value

@@ -97,7 +97,13 @@ class SimServer:
 
     def _request(self, message: Message) -> Reaction:
         method = message["method"]
-        meta = (message.get("params") or {}).get("_meta") or {}
+        params = message.get("params")
+        if params is not None and not isinstance(params, dict):
+            # every request's params is an object in the MCP schemas (JSON-RPC would allow an
+            # array): -32602, as for any other invalid params
+            return self._reply(w.error(message["id"], -32602,
+                                       "Invalid params: params must be an object"))
+        meta = (params or {}).get("_meta") or {}
         if method == "initialize" and self.spec.legacy:
             return self._initialize(message)
         if isinstance(meta, dict) and w.VERSION_KEY in meta and self.spec.modern:

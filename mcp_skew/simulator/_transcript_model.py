@@ -35,7 +35,6 @@ files are read and written in ``serve`` and ``wire``; it takes and gives text.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -54,6 +53,7 @@ from pydantic import (
     model_validator,
 )
 
+from .. import _jsontext
 from ._link import Transcript
 from ._run import RUN_FORMAT, RUN_FORMAT_VERSION
 
@@ -273,12 +273,7 @@ def dumps(record: Record | Header | Mapping[str, Any]) -> str:
     UTF-8, kept by ``surrogateescape``) is written with ``\\u`` escapes instead.
     """
     data = record_dict(record) if isinstance(record, BaseModel) else dict(record)
-    text = json.dumps(data, ensure_ascii=False)
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        text = json.dumps(data, ensure_ascii=True)
-    return text
+    return _jsontext.dumps(data)
 
 
 def records_of(transcript: Transcript) -> list[Record]:
@@ -437,7 +432,7 @@ def load_text(text: str, name: str, *, elapsed: Elapsed | None = None) -> Loaded
     stripped = text.lstrip()
     if stripped.startswith("{") and "\n{" not in stripped.rstrip():
         try:
-            whole = json.loads(stripped)
+            whole = _jsontext.loads(stripped, _jsontext.FILE)
         except ValueError:
             whole = None
         if isinstance(whole, dict) and _is_run(whole):
@@ -449,7 +444,7 @@ def load_text(text: str, name: str, *, elapsed: Elapsed | None = None) -> Loaded
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
+            data = _jsontext.loads(line, _jsontext.FILE)
         except ValueError as exc:
             if number == len(lines):
                 warnings.append(f"{name}:{number}: the last record is cut short (the writer "

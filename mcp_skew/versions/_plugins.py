@@ -33,10 +33,10 @@ the file, the field and the problem. The file's schema (pydantic) is in
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from .._jsontext import FILE, JsonTextError, check_depth, loads
 from ._profile import Profile, ProfileDefinitionError
 from ._registry import REGISTRY, Registry, UnknownRevision
 
@@ -56,12 +56,21 @@ class ProfileFileError(ValueError):
 
 
 def _read(path: Path) -> Any:
-    text = path.read_text(encoding="utf-8")
+    """The file's document: JSON read with limits (:mod:`mcp_skew._jsontext`), TOML with
+    its nesting bounded the same way (a deep TOML array is a RecursionError in tomllib)."""
+    from .._input import read_capped  # noqa: PLC0415 - only when a file is read
+
+    text = read_capped(path, FILE.max_chars, errors="strict")  # TOML and JSON files are UTF-8
     if path.suffix.lower() == ".json":
-        return json.loads(text)
+        return loads(text, FILE)
     import tomllib  # noqa: PLC0415 - only to read a profile file
 
-    return tomllib.loads(text)
+    try:
+        value = tomllib.loads(text)
+    except RecursionError:
+        raise JsonTextError(f"nested deeper than {FILE.max_depth} levels") from None
+    check_depth(value, FILE.max_depth)
+    return value
 
 
 def load_profile_file(path: str | Path, registry: Registry = REGISTRY) -> Profile:
@@ -73,6 +82,7 @@ def load_profile_file(path: str | Path, registry: Registry = REGISTRY) -> Profil
     # pydantic and the file's schema, only when a file is read (not for every command)
     import tomllib  # noqa: PLC0415
 
+    from .._input import FileTooLarge  # noqa: PLC0415
     from ._profile_file import ProfileIn, ValidationError, changes, first_error  # noqa: PLC0415
 
     path = Path(path)
@@ -83,8 +93,10 @@ def load_profile_file(path: str | Path, registry: Registry = REGISTRY) -> Profil
         registry.with_profile(profile)  # the revision must be new to the registry
     except OSError as exc:
         raise ProfileFileError(f"{path}: cannot read: {exc.strerror}") from None
-    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
+    except (tomllib.TOMLDecodeError, JsonTextError) as exc:
         raise ProfileFileError(f"{path}: not valid TOML or JSON: {exc}") from None
+    except FileTooLarge as exc:
+        raise ProfileFileError(f"{path}: {exc}") from None
     except ValidationError as exc:
         raise ProfileFileError(f"{path}: {first_error(exc)}") from None
     except UnknownRevision as exc:

@@ -9,7 +9,8 @@ the server's stdin, waiting, then SIGTERM, then SIGKILL (``basic/lifecycle.mdx``
 Theory of operation
 -------------------
 :class:`StdioLink` runs the command directly (an argument list, never a shell)
-in a process group of its own. A reader thread feeds stdout to
+in a session and process group of its own (:func:`._procs.spawn`; :func:`._procs.end`
+ends it with its descendants, ``setsid`` ones included). A reader thread feeds stdout to
 :class:`NdjsonDecoder`, which cuts lines, keeps a partial line until its newline
 arrives, and cuts a line longer than the cap so a flood cannot exhaust memory;
 each line becomes a transcript entry as it arrives: the parsed JSON value, or
@@ -23,7 +24,6 @@ from __future__ import annotations
 import codecs
 import contextlib
 import errno
-import json
 import os
 import select
 import signal
@@ -34,7 +34,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .._jsontext import dump_line, loads
 from ._base import Limits, RealLink, Recorder, TransportError
+from ._procs import end, spawn
 
 __all__ = ["Line", "NdjsonDecoder", "StdioLink", "parse_line"]
 
@@ -105,7 +107,7 @@ def parse_line(line: Line, max_line: int) -> Any:
         return (f"{line.text}... [a line of {line.size} bytes, over the {max_line}-byte cap; "
                 "cut and not parsed]")
     try:
-        return json.loads(line.text)
+        return loads(line.text)
     except ValueError:
         text = line.text
         return text if len(text) <= RAW_KEEP else text[:RAW_KEEP] + f"... [{len(text)} chars]"
@@ -146,10 +148,9 @@ class StdioLink(RealLink):
     # -- process lifecycle --------------------------------------------------------------
     def _start(self) -> None:
         try:
-            proc = subprocess.Popen(  # an argument list, never a shell
+            proc = spawn(  # an argument list, never a shell; a session of its own
                 self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, cwd=self.cwd, env=self.env, bufsize=0,
-                start_new_session=True,
             )
         except OSError as exc:
             raise TransportError(f"cannot start {self.command[0]!r}: {exc.strerror or exc}") from exc
@@ -199,9 +200,7 @@ class StdioLink(RealLink):
         self.flooded = (f"{total} bytes and {count} lines on stdout, over the caps of "
                         f"{self.limits.output_bytes} bytes or {self.limits.messages} lines")
         self._note(f"flood: {self.flooded}; the probe ends the server", "note")
-        self._signal(proc, signal.SIGKILL)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=2)
+        end(proc, term=False)
         self._end(f"the server flooded its output and was killed ({self.flooded})", inbox,
                   "exit", side="server")
 
@@ -231,7 +230,7 @@ class StdioLink(RealLink):
         if proc is None or proc.stdin is None or proc.stdin.closed:
             self._ended = self._ended or "the server process has exited"
             return False
-        data = (json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+        data = dump_line(message)
         budget = self._budget_ms(10_000) / 1000
         try:
             self._write_all(proc.stdin.fileno(), data, time.monotonic() + max(budget, 0.05))
@@ -286,14 +285,13 @@ class StdioLink(RealLink):
                 proc.wait(timeout=1.0)
             except subprocess.TimeoutExpired:
                 how = "killed (SIGKILL)"
-                self._signal(proc, signal.SIGKILL)
-                proc.wait()
         self._reap(proc)
         return f"{how} (code {proc.returncode})"
 
     def _reap(self, proc: subprocess.Popen[bytes]) -> None:
-        """Kill what is left of the process group, join the readers, close the pipes."""
-        self._signal(proc, signal.SIGKILL)
+        """Kill what is left of the server's family (its group, and descendants that left it
+        with ``setsid``: :mod:`._procs`), join the readers, close the pipes."""
+        end(proc, term=False)
         for thread in self._threads:
             thread.join(timeout=1.0)
         for stream in (proc.stdin, proc.stdout, proc.stderr):

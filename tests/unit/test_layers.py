@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = "mcp_skew"
 
 #: What the package's own ``__init__`` (``__version__``) and the leaf modules may import.
-_LEAVES = frozenset({PACKAGE, "errors", "_pagedir"})
+_LEAVES = frozenset({PACKAGE, "errors", "_pagedir", "_jsontext", "_input", "_output"})
 #: What every feature may import: the leaves, the profiles, the core and the wire.
 _BASE = _LEAVES | {"versions", "simulator", "wire"}
 #: The features (DESIGN.md: "features built on the layers below").
@@ -44,12 +44,17 @@ LAYERS: Mapping[str, frozenset[str]] = {
     PACKAGE: frozenset(),
     "errors": frozenset(),
     "_pagedir": frozenset(),
-    # profiles: one module per revision; nothing else of mcp_skew
-    "versions": frozenset(),
+    # JSON text from outside read with limits (pure; profile files are read with it too)
+    "_jsontext": frozenset(),
+    # files a person gives (read with a size cap) and files written for a person
+    "_input": frozenset({"errors"}),
+    "_output": frozenset({"errors"}),
+    # profiles: one module per revision; nothing else of mcp_skew but the file readers
+    "versions": frozenset({"_jsontext", "_input"}),
     # the pure core: sans-I/O state machines on the profiles
-    "simulator": frozenset({"versions", "errors"}),
+    "simulator": frozenset({"versions", "errors", "_jsontext"}),
     # the edges: stdio and HTTP links to real processes and sockets
-    "wire": frozenset({"simulator", "versions", "errors"}),
+    "wire": frozenset({"simulator", "versions", "errors", "_jsontext"}),
     # the features
     "matrix": _BASE,
     "probe": _BASE,
@@ -256,7 +261,8 @@ def test_the_simulator_imports_nothing_above_versions() -> None:
     above = [f"{imp.module}:{imp.line}: {imp.target}" for path in modules(ROOT)
              for imp in imports_of(path, ROOT)
              if layer_of(imp.module) == "simulator"
-             and layer_of(imp.target) not in (None, "simulator", "versions", "errors")]
+             and layer_of(imp.target) not in (None, "simulator", "versions", "errors",
+                                               "_jsontext")]
     assert above == []
 
 
@@ -269,7 +275,8 @@ def test_importing_the_simulator_loads_nothing_above_versions() -> None:
             "for m in sys.modules if m.startswith('mcp_skew')})))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                          check=True).stdout.split()
-    assert out == ["mcp_skew", "mcp_skew.errors", "mcp_skew.simulator", "mcp_skew.versions"]
+    assert out == ["mcp_skew", "mcp_skew._jsontext", "mcp_skew.errors", "mcp_skew.simulator",
+                   "mcp_skew.versions"]
 
 
 def test_every_exception_is_still_used() -> None:
@@ -343,7 +350,7 @@ def test_the_checker_catches_upward_imports_of_every_kind(synthetic: Path) -> No
         ("mcp_skew.simulator._evil", 22, "mcp_skew.realpeers._named"),  # __import__
         ("mcp_skew.simulator._evil", 23, "mcp_skew.serve"),  # relative import_module
     }
-    assert all("simulator may import only errors, versions" in line for line in found)
+    assert all("simulator may import only _jsontext, errors, versions" in line for line in found)
 
 
 def test_the_checker_catches_io_in_the_simulator(synthetic: Path) -> None:

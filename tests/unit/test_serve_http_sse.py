@@ -11,7 +11,6 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,31 +18,17 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from _serve_helpers import initialize, readline, request
+from _serve_helpers import http_server, initialize, readline, request
 
-from mcp_skew.serve import HttpEndpoint, LogWriter, make_http_server, read_log, server_url
-from mcp_skew.simulator import parse_peer
+from mcp_skew.serve import LogWriter, read_log
 from mcp_skew.simulator._sse import SseEvent, SseParser
 
 TIMEOUT = 10
 NOTE = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
 
-@contextmanager
-def running(peer: str, log: LogWriter | None = None) -> Iterator[tuple[str, Any]]:
-    endpoint = HttpEndpoint(parse_peer(peer, "server"), say=lambda t: None)
-    server = make_http_server(endpoint, "127.0.0.1", 0, log=log)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
-                              daemon=True)
-    thread.start()
-    try:
-        yield server_url(server), server
-    finally:
-        server.stop_streams()
-        server.shutdown()
-        server.server_close()
-        thread.join(TIMEOUT)
-        assert not thread.is_alive()
+def running(peer: str, log: LogWriter | None = None) -> Any:
+    return http_server(peer, log, TIMEOUT)
 
 
 def http(url: str, method: str, path: str, body: Any = None) -> tuple[int, dict[str, str], bytes]:
@@ -63,8 +48,39 @@ def http(url: str, method: str, path: str, body: Any = None) -> tuple[int, dict[
     return int(lines[0].split()[1]), headers, rest
 
 
+class Dechunk:
+    """The body of a ``Transfer-Encoding: chunked`` response, as its bytes arrive."""
+
+    def __init__(self) -> None:
+        self.buf = b""
+        self.left = 0  #: data bytes left in the current chunk
+        self.crlf = False  #: the CRLF after a chunk's data is still to skip
+        self.done = False
+
+    def feed(self, data: bytes) -> bytes:
+        self.buf += data
+        out = b""
+        while not self.done:
+            if self.left:
+                take = self.buf[:self.left]
+                out, self.buf, self.left = out + take, self.buf[len(take):], self.left - len(take)
+                if self.left:
+                    break
+                self.crlf = True
+            if self.crlf:
+                if len(self.buf) < 2:
+                    break
+                self.buf, self.crlf = self.buf[2:], False
+            line, sep, rest = self.buf.partition(b"\r\n")
+            if not sep:
+                break
+            size = int(line.split(b";")[0], 16)
+            self.buf, self.left, self.done = rest, size, size == 0
+        return out
+
+
 class SseClient:
-    """A GET held open, read event by event."""
+    """A GET held open, read event by event (its body chunked or not)."""
 
     def __init__(self, url: str) -> None:
         parts = urlsplit(url)
@@ -83,13 +99,15 @@ class SseClient:
         self.status = int(lines[0].split()[1])
         self.headers = {k.lower(): v.strip()
                         for k, _, v in (line.partition(":") for line in lines[1:])}
-        self.events += self.parser.feed(rest)
+        chunked = self.headers.get("transfer-encoding") == "chunked"
+        self.body = Dechunk().feed if chunked else (lambda data: data)
+        self.events += self.parser.feed(self.body(rest))
 
     def next(self) -> SseEvent:
         while not self.events:
             chunk = self.sock.recv(4096)
             assert chunk, "the stream ended"
-            self.events += self.parser.feed(chunk)
+            self.events += self.parser.feed(self.body(chunk))
         return self.events.pop(0)
 
     def message(self) -> Any:
@@ -98,9 +116,12 @@ class SseClient:
         return json.loads(event.data)
 
     def ended(self) -> bool:
-        """Whether the server closes the stream within the timeout."""
+        """Whether the server closes the stream within the timeout (with no more events)."""
         try:
-            return self.sock.recv(4096) == b""
+            while chunk := self.sock.recv(4096):
+                if self.parser.feed(self.body(chunk)):
+                    return False
+            return True
         except OSError:
             return True
 

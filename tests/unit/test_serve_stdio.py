@@ -185,7 +185,8 @@ def test_a_message_the_simulator_cannot_read_gets_an_error_not_a_crash() -> None
     assert loop.handle_line("42")[0]["error"]["code"] == -32600
     assert loop.handle_line("   ") == []
     odd = loop.handle_line(json.dumps({"jsonrpc": "2.0", "id": 1, "method": 7}))
-    assert odd[0]["error"]["code"] in (-32601, -32603)
+    # JSON-RPC 2.0 §7: {"method": 1} is an Invalid Request; its readable id is kept
+    assert (odd[0]["error"]["code"], odd[0]["id"]) == (-32600, 1)
 
 
 @pytest.mark.parametrize("peer", ["legacy:2025-06-18+silent-exit", "dual:2026-07-28,2025-11-25+"

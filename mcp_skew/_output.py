@@ -1,0 +1,125 @@
+"""Every file mcp-skew writes for a person (``--out``, ``--save-peer``, ``--record``): one helper.
+
+Theory of operation
+-------------------
+A path is checked before the work starts (:func:`check_output`,
+:func:`check_output_dir`): a report that cannot be written is an error at once,
+not after a probe of minutes. What the path names decides how it is written
+(:func:`write_output`):
+
+- a **regular file**, or **nothing yet**: whole or not at all, a temporary file
+  beside it renamed over it (the file keeps its mode);
+- a **symbolic link**: followed, and its target written as above (the link stays);
+- a **FIFO** or a **character device** (``/dev/null``, ``/dev/stdout``, a
+  terminal): written through, opened for writing as it is, never replaced, so
+  ``--out /dev/null`` leaves ``/dev/null`` what it was, even as root;
+- a **directory**, a socket or a block device: refused (:class:`UsageError`,
+  exit code 2).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+from .errors import UsageError
+
+__all__ = ["check_output", "check_output_dir", "write_output"]
+
+
+def _fail(what: str, path: str | Path, why: str) -> UsageError:
+    return UsageError(f"{what} {path}: {why}")
+
+
+def _kind(target: str) -> int | None:
+    """``st_mode`` of what ``target`` names (links followed), or None when nothing is there."""
+    try:
+        return os.stat(target).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise UsageError(f"{target}: {exc.strerror or exc}") from None
+
+
+def check_output(path: str | Path, what: str = "--out") -> Path:
+    """The real path to write ``path`` to; :class:`UsageError` (one line) when it cannot be."""
+    if not str(path):
+        raise _fail(what, "''", "an empty path")
+    target = os.path.realpath(path)
+    mode = _kind(target)
+    if mode is None:
+        parent = os.path.dirname(target) or "."
+        if not os.path.isdir(parent):
+            raise _fail(what, path, f"no such directory {parent}")
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise _fail(what, path, f"the directory {parent} is not writable")
+        return Path(target)
+    if stat.S_ISDIR(mode):
+        raise _fail(what, path, "is a directory (give a file name)")
+    if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)):
+        raise _fail(what, path, "not a regular file, a FIFO or a character device")
+    if not os.access(target, os.W_OK):
+        raise _fail(what, path, "not writable")
+    return Path(target)
+
+
+def check_output_dir(path: str | Path, what: str = "--record") -> Path:
+    """A directory to write files into: it exists (or its parent does), and is writable."""
+    target = Path(os.path.realpath(path))
+    mode = _kind(str(target))
+    if mode is None:
+        if not target.parent.is_dir():
+            raise _fail(what, path, f"no such directory {target.parent}")
+        if not os.access(target.parent, os.W_OK | os.X_OK):
+            raise _fail(what, path, f"the directory {target.parent} is not writable")
+        return target
+    if not stat.S_ISDIR(mode):
+        raise _fail(what, path, "not a directory")
+    if not os.access(target, os.W_OK | os.X_OK):
+        raise _fail(what, path, "not writable")
+    return target
+
+
+def write_output(path: str | Path, text: str | bytes, what: str = "--out") -> None:
+    """Write ``text`` (str as UTF-8) to ``path`` as the module docstring says; one-line errors."""
+    target = check_output(path, what)
+    data = text.encode("utf-8", "surrogateescape") if isinstance(text, str) else text
+    mode = _kind(str(target))
+    try:
+        through = mode is not None and not stat.S_ISREG(mode)
+        locked = not os.access(target.parent, os.W_OK | os.X_OK)  # a writable file, locked dir
+        if through or locked:
+            _write_through(target, data)
+        else:
+            _replace(target, data, mode)
+    except OSError as exc:
+        raise _fail(what, path, exc.strerror or str(exc)) from None
+
+
+def _write_through(target: Path, data: bytes) -> None:
+    """Open what is there for writing (a FIFO blocks until a reader comes) and write."""
+    fd = os.open(target, os.O_WRONLY | os.O_TRUNC | getattr(os, "O_NOCTTY", 0))
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+
+
+def _replace(target: Path, data: bytes, mode: int | None) -> None:
+    """A temporary file beside ``target``, written, given the old mode, renamed over it."""
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.chmod(tmp, stat.S_IMODE(mode) if mode is not None else _umask_mode())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _umask_mode() -> int:
+    """What a plain ``open`` gives a new file under the umask."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
