@@ -75,6 +75,7 @@ __all__ = [
     "Install",
     "client_command",
     "drift_clients",
+    "drift_servers_for",
     "install",
     "prepare",
     "server_command",
@@ -143,10 +144,28 @@ def _raw_initialize(msg_id: int, revision: str) -> Message:
 
 _INITIALIZED: Final[Message] = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
+
+@dataclass(frozen=True, slots=True)
+class RawLine:
+    """A line sent as it is (not JSON): the answer is read as one with id null."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class CloseStdin:
+    """Close the server's standard input; the answer is whether the process outlives it."""
+
+    wait_ms: int = 2_000
+
+
+#: One item of a raw probe: a message, a raw line, or the end of standard input.
+RawItem = Message | RawLine | CloseStdin
+
 #: Raw message sequences, each in a fresh process: the columns of the measured table in
 #: docs/real-peers.md (what the probe's clients never send: early ping, early tools/list,
 #: an unknown method, a bogus revision).
-RAW_PROBES: Final[tuple[tuple[str, tuple[Message, ...]], ...]] = (
+RAW_PROBES: Final[tuple[tuple[str, tuple[RawItem, ...]], ...]] = (
     ("raw: discover+_meta, initialize", (_raw_request(1, "server/discover", modern=True),
                                          _raw_initialize(2, "2025-11-25"))),
     ("raw: discover, initialize", (_raw_request(1, "server/discover"),
@@ -159,6 +178,11 @@ RAW_PROBES: Final[tuple[tuple[str, tuple[Message, ...]], ...]] = (
      (_raw_initialize(1, "1999-01-01"), _INITIALIZED, _raw_request(2, "foo/bar"),
       _raw_request(3, "resources/read", {"uri": "mem://missing"}),
       _raw_request(4, "tools/list"))),
+    ("raw: malformed line, initialize, stdin closed",
+     (RawLine("{not json"), _raw_initialize(1, "2025-06-18"), CloseStdin())),
+    ("raw: tools/list without a version (_meta without one)",
+     (_raw_request(1, "tools/list", {"_meta": {
+         "io.modelcontextprotocol/clientCapabilities": {}}}),)),
 )
 
 
@@ -440,19 +464,42 @@ def _real_server_run(command: list[str], client: PeerSpec) -> Facets:
 def _answer(event: Any) -> str:
     if isinstance(event, Reply):
         if event.error is not None:
+            data = event.error.get("data")
+            if event.code == -32022 and isinstance(data, dict):  # what it says was requested
+                requested = data.get("requested", "(none)")
+                return f"error {event.code} requested={requested}"
             return f"error {event.code}"
         version = (event.result or {}).get("protocolVersion")
         return f"result {version}" if isinstance(version, str) else "result"
     return "none" if isinstance(event, Timeout) else "exit"
 
 
-def _raw_run(link: Link, messages: Sequence[Message]) -> Facets:
+def _raw_run(link: Link, items: Sequence[RawItem]) -> Facets:
+    """Each item in turn over a real stdio link or a model's :class:`MemoryLink`; the
+    answers as read (a raw line and the end of stdin are the edge's, :mod:`mcp_skew.serve`)."""
+    from ..wire import StdioLink  # noqa: PLC0415 - I/O only when checking
+
     answers: list[str] = []
-    for message in messages:
-        if "id" not in message:
-            link.notify(message)
-            continue
-        answers.append(_answer(link.request(message, RAW_TIMEOUT_MS)))
+    for item in items:
+        if isinstance(item, RawLine):
+            if isinstance(link, StdioLink):
+                answers.append(_answer(link.request_line(item.text, RAW_TIMEOUT_MS)))
+            else:
+                assert isinstance(link, MemoryLink)
+                reaction = link.server.unparsable("not JSON")
+                answers.append(f"error {reaction.replies[0]['error']['code']}"
+                               if reaction.replies else "none")
+        elif isinstance(item, CloseStdin):
+            if isinstance(link, StdioLink):
+                alive = link.outlives_stdin(item.wait_ms)
+            else:
+                assert isinstance(link, MemoryLink)
+                alive = link.server.policy.outlives_stdin
+            answers.append("outlives stdin" if alive else "exits on stdin EOF")
+        elif "id" not in item:
+            link.notify(item)
+        else:
+            answers.append(_answer(link.request(item, RAW_TIMEOUT_MS)))
     link.close()
     return Facets("ok", None, None, answers=answers)
 
@@ -494,7 +541,7 @@ def verify_server(resolved: Resolved, *, jobs: int = 2,
             progress(f"{resolved.name} x {c.counterpart}: {'agrees' if c.agrees else 'DIFFERS'}")
         return c
 
-    def raw(probe: tuple[str, tuple[Message, ...]]) -> Comparison:
+    def raw(probe: tuple[str, tuple[RawItem, ...]]) -> Comparison:
         started = time.monotonic()
         name, messages = probe
         real = _raw_run(_real_link(command), messages)
@@ -610,6 +657,13 @@ def _model_client_run(model: PeerSpec, server_spec: str) -> Facets:
                   detail=session.reason)
 
 
+def drift_servers_for(model: Model) -> tuple[str, ...]:
+    """The simulated servers a client model is checked against: the common set, then the
+    model's own (:attr:`Model.drift_servers`)."""
+    return CLIENT_DRIFT_SERVERS + tuple(s for s in model.drift_servers
+                                        if s not in CLIENT_DRIFT_SERVERS)
+
+
 def _with_probe(model: PeerSpec, probe_ms: int | None) -> PeerSpec:
     if probe_ms is None:
         return model
@@ -626,7 +680,7 @@ def verify_client(resolved: Resolved, *, jobs: int = 2, servers: Sequence[str] |
     env = _install_for(resolved.line, report)
     if env is None:
         return report
-    chosen = tuple(servers) if servers is not None else CLIENT_DRIFT_SERVERS
+    chosen = tuple(servers) if servers is not None else drift_servers_for(resolved.model)
 
     def command_for(server: list[str]) -> list[str]:
         return client_command(resolved.family, resolved.model, env, server, probe_ms)

@@ -94,6 +94,9 @@ class Model:
     #: a shorter probe wait the drift check gives the real client (and the model) when
     #: the real default would make a check slow (TypeScript v2: 60 s)
     drift_probe_ms: int | None = None
+    #: (clients) simulated servers the drift check adds to the common set, for a decision
+    #: point of this client's own (a result it refuses)
+    drift_servers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +187,8 @@ PY_MCP: Final = Family(
     lines=(
         Line((1, 0, 0), "1.0.0-1.8.x", Package("pypi", ("mcp==1.0.0", "pydantic==2.10.*"), "1.0.0"),
              servers={"": Model(
-                 "legacy:2024-11-05+silent-exit+strict-lifecycle+fixed=2024-11-05+not-found-code=0",
+                 "legacy:2024-11-05+silent-exit+strict-lifecycle+fixed=2024-11-05+not-found-code=0"
+                 "+drop-unparsable",
                  "initialize always answers 2024-11-05 (types.LATEST_PROTOCOL_VERSION, the request "
                  f"is not read); {_PY_SILENT}; an unknown resource is error 0; measured on 1.0.0, "
                  "versions 1.3-1.8 read in the wheels (docs/real-peers.md §mcp 1.0.0)",
@@ -196,7 +200,7 @@ PY_MCP: Final = Family(
                  args=("--mode", "session"))}),
         Line((1, 9, 0), "1.9.0-1.9.3", Package("pypi", ("mcp==1.9.3", "pydantic==2.11.*"), "1.9.3"),
              servers={"": Model(
-                 f"legacy:{_TO_0326}+silent-exit+strict-lifecycle+not-found-code=0",
+                 f"legacy:{_TO_0326}+silent-exit+strict-lifecycle+not-found-code=0+drop-unparsable",
                  "initialize negotiates 2025-03-26 / 2024-11-05 (first line to read the request); "
                  f"{_PY_SILENT}; wheels 1.9.0-1.9.3 (docs/real-peers.md §mcp 1.0.0, source "
                  "bisection)", gaps=(_PY_APP,))},
@@ -206,7 +210,7 @@ PY_MCP: Final = Family(
                  args=("--mode", "session"))}),
         Line((1, 9, 4), "1.9.4-1.9.x", Package("pypi", ("mcp==1.9.4", "pydantic==2.11.*"), "1.9.4"),
              servers={"": Model(
-                 f"legacy:{_TO_0326}+unknown-32602+strict-lifecycle+not-found-code=0",
+                 f"legacy:{_TO_0326}+unknown-32602+strict-lifecycle+not-found-code=0+drop-unparsable",
                  f"{_PY_32602}, ping before initialize too; initialize negotiates 2025-03-26 / "
                  "2024-11-05; an unknown resource is error 0 (docs/real-peers.md §mcp 1.9.4)",
                  gaps=(_PY_APP,))},
@@ -217,7 +221,7 @@ PY_MCP: Final = Family(
         Line((1, 10, 0), "1.10.0-1.13.x",
              Package("pypi", ("mcp==1.10.0", "pydantic==2.11.*"), "1.10.0"),
              servers={"": Model(
-                 f"legacy:{_TO_0618}+unknown-32602+strict-lifecycle+not-found-code=0",
+                 f"legacy:{_TO_0618}+unknown-32602+strict-lifecycle+not-found-code=0+drop-unparsable",
                  f"as 1.9.4, negotiating up to 2025-06-18; {_PY_32602}, ping before initialize "
                  "too (docs/real-peers.md §mcp 1.10.0 … 1.13.x)", gaps=(_PY_APP,))},
              clients={"": Model(
@@ -227,7 +231,7 @@ PY_MCP: Final = Family(
                  args=("--mode", "session"))}),
         Line((1, 14, 0), "1.14.0-1.23.x", Package("pypi", ("mcp==1.22.0",), "1.22.0"),
              servers={"": Model(
-                 f"legacy:{_TO_0618}+unknown-32602+not-found-code=0",
+                 f"legacy:{_TO_0618}+unknown-32602+not-found-code=0+drop-unparsable",
                  f"{_PY_32602}; ping allowed before initialize from 1.14.0; initialize negotiates "
                  "up to 2025-06-18 (docs/real-peers.md §mcp 1.14.0 … 1.23.x)", gaps=(_PY_APP,))},
              clients={"": Model(
@@ -236,7 +240,7 @@ PY_MCP: Final = Family(
                  "(docs/real-peers.md §Python mcp 1.22.0 client)", args=("--mode", "session"))}),
         Line((1, 24, 0), "1.24.0-1.x", Package("pypi", ("mcp==1.30.0",), "1.30.0"),
              servers={"": Model(
-                 f"legacy:{_ALL_LEGACY}+unknown-32602+not-found-code=0",
+                 f"legacy:{_ALL_LEGACY}+unknown-32602+not-found-code=0+drop-unparsable",
                  f"{_PY_32602}; ping allowed early; initialize negotiates up to 2025-11-25 "
                  "(docs/real-peers.md §mcp 1.24.0 … 1.30.0)", gaps=(_PY_APP,))},
              clients={"": Model(
@@ -245,7 +249,7 @@ PY_MCP: Final = Family(
                  args=("--mode", "session"))}),
         Line((2, 0, 0), "2.0.0-2.x", Package("pypi", ("mcp==2.3.0",), "2.3.0"),
              servers={"": Model(
-                 f"{_DUAL_ALL}+sticky-era+early-32602+not-found-code=-32602",
+                 f"{_DUAL_ALL}+sticky-era+early-32602+not-found-code=-32602+drop-unparsable",
                  "MCPServer on mcp/server/runner.py serve_dual_era_loop: the first request fixes "
                  "the era; server/discover without _meta and unknown methods -> -32601; a known "
                  "method before initialize -> -32602; an unsupported initialize revision -> "
@@ -279,7 +283,7 @@ FASTMCP: Final = Family(
     lines=(
         Line((4, 0, 0), "4.0.0-4.x", Package("pypi", ("fastmcp==4.2.3",), "4.2.3"),
              servers={"": Model(
-                 f"{_DUAL_ALL}+sticky-era+early-32602+not-found-code=-32602",
+                 f"{_DUAL_ALL}+sticky-era+early-32602+not-found-code=-32602+drop-unparsable",
                  "runs on mcp 2.3.0: the mcp 2.x seams message for message (docs/real-peers.md "
                  "§fastmcp 4.2.3)", gaps=(_PY_APP,))}),
     ),
@@ -299,7 +303,7 @@ TS_SDK: Final = Family(
         Line((1, 25, 0), "1.25.0-1.x",
              Package("npm", ("@modelcontextprotocol/sdk@1.32.2",), "1.32.2"),
              servers={"": Model(
-                 f"legacy:{_ALL_LEGACY}+lenient+not-found-code=-32602",
+                 f"legacy:{_ALL_LEGACY}+lenient+not-found-code=-32602+drop-unparsable",
                  f"McpServer + StdioServerTransport: {_TS_LENIENT} (2025-11-25 from 1.25.0: "
                  "dist/esm/types.js LATEST_PROTOCOL_VERSION); an unknown resource -> -32602 "
                  "(docs/real-peers.md §TypeScript @modelcontextprotocol/sdk 1.32.2)",
@@ -322,7 +326,7 @@ TS_SERVER: Final = Family(
         Line((2, 4, 0), "2.4.x", Package("npm", _V2_PKGS, "2.4.0"),
              servers={
                  "dual": Model(
-                     f"{_DUAL_ALL}+lenient+not-found-code=-32602",
+                     f"{_DUAL_ALL}+lenient+not-found-code=-32602+drop-unparsable",
                      "serveStdio(factory): server/discover is a discardable probe, a legacy "
                      f"opening pins a 2025-era instance; {_TS_LENIENT} "
                      "(dist/stdio.mjs; docs/real-peers.md §With serveStdio)",
@@ -331,18 +335,25 @@ TS_SERVER: Final = Family(
                            "a modern request other than server/discover pins the modern era "
                            "(a later initialize -> -32022); the model keeps serving both")),
                  "modern": Model(
-                     "modern:2026-07-28+legacy-32022",
+                     "modern:2026-07-28+legacy-32022+no-requested+drop-unparsable",
                      "serveStdio(factory, {legacy: 'reject'}): initialize and every request "
                      "without a protocol version -> -32022 naming 2026-07-28",
                      args=("--v2", "--legacy-reject"), gaps=(_TS_APP,)),
                  "legacy": Model(
-                     f"legacy:{_ALL_LEGACY}+lenient+not-found-code=-32602",
+                     f"legacy:{_ALL_LEGACY}+lenient+not-found-code=-32602+drop-unparsable",
                      "server.connect(new StdioServerTransport()): as the 1.x SDK, legacy only "
                      "(docs/real-peers.md §With server.connect)",
                      args=("--v2", "--plain-connect"), gaps=(_TS_APP,)),
              }),
     ),
 )
+
+_TS_STRICT = ("once negotiated at 2026-07-28, a result without resultType, or a cacheable one "
+              "without ttlMs/cacheScope, fails the request (SdkError INVALID_RESULT, "
+              "decodeResult in dist/src-*.mjs); the server/discover probe is read leniently")
+#: Simulated servers the strict TypeScript v2 client is also checked against.
+_STRICT_SERVERS = ("modern:2026-07-28+no-result-type", "modern:2026-07-28+no-cache-hints",
+                   "dual:2026-07-28,2025-11-25+no-result-type")
 
 TS_CLIENT: Final = Family(
     name="ts-client",
@@ -357,16 +368,32 @@ TS_CLIENT: Final = Family(
                      "initialize 2025-11-25 ('byte-identical' 2025 sequence)",
                      args=("--v2", "--mode", "legacy")),
                  "auto": Model(
-                     f"{_DUAL_ALL}+restart+probe-timeout=60000+fallback-denylist",
+                     f"{_DUAL_ALL}+restart+probe-timeout=60000+fallback-denylist+strict-results",
                      "versionNegotiation {mode: 'auto'}: server/discover on a throwaway sibling "
                      "process with the request timeout (60 s); a timeout, a closed process or "
                      "any non-modern error -> initialize on the session process; one corrective "
-                     "re-probe on -32022 (dist/public-*.mjs negotiateEra, classifyProbeOutcome)",
+                     "re-probe on -32022 (dist/public-*.mjs negotiateEra, classifyProbeOutcome); "
+                     f"{_TS_STRICT}",
                      args=("--v2", "--mode", "auto"), drift_probe_ms=3000,
+                     drift_servers=_STRICT_SERVERS,
                      gaps=("the probe always runs in a throwaway process, so the session starts "
                            "on a fresh one; the model restarts only after a timeout or an exit",
                            "a -32022 naming a shared modern revision twice fails the connect; "
                            "the model falls back when it also names a handshake revision")),
+                 "pin": Model(
+                     "modern:2026-07-28+discover+strict-results",
+                     "versionNegotiation {mode: {pin: '2026-07-28'}}: server/discover at "
+                     "2026-07-28 on a throwaway sibling process; a DiscoverResult offering "
+                     "2026-07-28 -> the session speaks it on a fresh process; anything else (an "
+                     "error, a timeout, an exit, no 2026-07-28 offered) fails the connect, 'no "
+                     "fallback in pin mode' (dist/public-*.mjs negotiateEra); "
+                     f"{_TS_STRICT} (docs/real-peers.md §TypeScript v2 client strictness)",
+                     args=("--v2", "--mode", "pin"), drift_probe_ms=3000,
+                     drift_servers=_STRICT_SERVERS,
+                     gaps=("the probe waits the request timeout (60 s; 3 s in the drift check), "
+                           "the model its request timeout (10 s)",
+                           "the probe runs in a throwaway process and the session on a fresh "
+                           "one; the model keeps one process")),
              }),
     ),
 )
@@ -387,7 +414,7 @@ _DEFAULT_LABEL: Final[dict[Role, dict[str, str]]] = {
 #: The real-world matrix: named clients (rows) and servers (columns).
 REAL_CLIENTS: Final[tuple[str, ...]] = (
     "py-mcp@1.0", "py-mcp@1.22", "py-mcp@2.3", "py-mcp@2.3:legacy",
-    "ts-sdk@1", "ts-client@2.4:legacy", "ts-client@2.4:auto",
+    "ts-sdk@1", "ts-client@2.4:legacy", "ts-client@2.4:auto", "ts-client@2.4:pin",
 )
 REAL_SERVERS: Final[tuple[str, ...]] = (
     "py-mcp@1.0", "py-mcp@1.9", "py-mcp@1.9.4", "py-mcp@1.10", "py-mcp@1.22", "py-mcp@1.30",

@@ -10,7 +10,8 @@ ends the process on the next input, and any :class:`Reaction` with ``exit``
 ends it (exit code 1, as a crashed server's would be).
 
 What the simulated server cannot read is answered here, at the edge: a line
-that is not JSON gets ``-32700 Parse error``; a batch (a JSON array) is served
+that is not JSON gets ``-32700 Parse error`` (or nothing, under ``drop-unparsable``:
+:meth:`SimServer.unparsable`); a batch (a JSON array) is served
 element by element where one of the server's revisions allows batching
 (2025-03-26), else refused with ``-32600``. Standard output carries only MCP
 messages; everything said to a person goes to standard error.
@@ -41,11 +42,6 @@ def encode(message: Any) -> bytes:
     return (json.dumps(message, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
 
 
-def _parse_error(detail: str) -> Message:
-    return {"jsonrpc": "2.0", "id": None,
-            "error": {"code": -32700, "message": f"Parse error: {detail}"}}
-
-
 class StdioServer:
     """Feeds lines to one :class:`SimServer`; returns the lines to write back."""
 
@@ -65,8 +61,10 @@ class StdioServer:
         try:
             message = json.loads(text)
         except json.JSONDecodeError as exc:
-            self.say(f"recv a line that is not JSON ({exc.msg}); answering -32700")
-            return [_parse_error(exc.msg)]
+            reaction = self.server.unparsable(exc.msg)
+            self.say(f"recv a line that is not JSON ({exc.msg}); " + (
+                "answering -32700" if reaction.replies else "dropped (quirk drop-unparsable)"))
+            return list(reaction.replies)
         if isinstance(message, list):
             return self._batch(message)
         if not isinstance(message, dict):
@@ -122,9 +120,13 @@ def serve_stdio(spec: PeerSpec, stdin: IO[bytes], stdout: IO[bytes], *, say: Say
     while True:
         raw = stdin.readline()
         if not raw:
-            say("standard input closed; exiting")
             if log:
                 log.event("client-eof", "the client closed the server's standard input")
+            if loop.server.policy.outlives_stdin:
+                say("standard input closed; running on until signalled (quirk outlives-stdin)")
+                while True:  # as a server whose timers keep it alive: SIGTERM or ^C ends it
+                    sleep(3600)
+            say("standard input closed; exiting")
             return 0
         partial = not raw.endswith(b"\n")
         text = decode_line(raw[:-1] if not partial else raw)

@@ -70,6 +70,13 @@ class ServerPolicy:
     cache_hints: bool = True
     #: the first request of a connection fixes its era
     sticky_era: bool = False
+    #: the -32022 to a request naming no version leaves ``data.requested`` out
+    omit_requested: bool = False
+    # -- over stdio only (the HTTP server never reads these) --------------------------------
+    #: a line that is not JSON is dropped without an answer (instead of -32700, id null)
+    drop_unparsable: bool = False
+    #: the process keeps running after its standard input closes (until it is signalled)
+    outlives_stdin: bool = False
     # -- over HTTP only (the stdio server never reads these) --------------------------------
     #: how a request without a session (before ``initialize``) is refused, with status 400
     http_presession: PresessionAnswer = "jsonrpc"
@@ -87,6 +94,9 @@ class ClientPolicy:
 
     #: a result missing a field its revision requires fails the run
     strict: bool = False
+    #: a result after negotiation missing a field its revision requires fails that request
+    #: (the ``server/discover`` probe is read leniently)
+    strict_results: bool = False
     #: a dual-era client falls back to ``initialize`` only on -32601
     fallback_only_32601: bool = False
     #: a dual-era client falls back on every error but a -32022 naming no legacy revision

@@ -178,12 +178,46 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "session managers answer an unknown Mcp-Session-Id with 404)",
            value="count", kinds=("legacy", "dual"), transports=("http",),
            effects=(E("http_session_expiry", convert=int),)),
+        # -- Servers: a -32022 the 2026-07-28 schema does not allow ---------------------
+        _Q("no-requested", "server",
+           "the -32022 to a request that names no protocol version leaves data.requested out "
+           "(the 2026-07-28 schema's UnsupportedProtocolVersionError requires it) and says the "
+           "request did not name a protocol version",
+           "TypeScript @modelcontextprotocol/server 2.4.0 serveStdio(factory, {legacy: "
+           "'reject'}) (measured: docs/real-peers.md §Malformed lines and unnamed versions)",
+           kinds=("modern",),
+           effects=(E("omit_requested"),)),
+        # -- Servers over stdio only (over HTTP they do nothing) -----------------------
+        _Q("drop-unparsable", "server",
+           "over stdio, drops a line that is not JSON without an answer, where JSON-RPC 2.0 "
+           "asks for -32700 Parse error with id null; over HTTP it does nothing",
+           "every measured SDK stdio server: TypeScript @modelcontextprotocol/sdk 1.x and "
+           "@modelcontextprotocol/server 2.x, Python mcp 1.x/2.x, fastmcp 4, the reference "
+           "server-everything (docs/real-peers.md §Malformed lines and unnamed versions)",
+           transports=("stdio",),
+           effects=(E("drop_unparsable"),)),
+        _Q("outlives-stdin", "server",
+           "over stdio, keeps running after its standard input closes, until the client "
+           "signals it (basic/lifecycle.mdx §Shutdown: the client SHOULD send SIGTERM, then "
+           "SIGKILL); over HTTP it does nothing",
+           "the reference server @modelcontextprotocol/server-everything 2025.x (its timers "
+           "keep node's event loop alive): docs/real-peers.md §server-everything",
+           transports=("stdio",),
+           effects=(E("outlives_stdin"),)),
         # -- Clients -------------------------------------------------------------------
         _Q("strict", "client",
            "fails a result that lacks a field its revision requires (resultType, ttlMs, "
            "cacheScope) instead of reading a missing resultType as complete",
            "clients that validate results with generated schema types (pydantic, zod)",
            effects=(E("strict"),)),
+        _Q("strict-results", "client",
+           "fails a request whose result lacks a field its revision requires (resultType on "
+           "every 2026-07-28 result, ttlMs and cacheScope on cacheable ones) once negotiated, "
+           "while the server/discover probe is read leniently",
+           "TypeScript @modelcontextprotocol/client 2.4.0 (auto and pin modes): 'Invalid result "
+           "for tools/list: missing required resultType' (docs/real-peers.md §TypeScript v2 "
+           "client strictness)",
+           effects=(E("strict_results"),)),
         _Q("fallback-32601", "client",
            "falls back from the server/discover probe to initialize only on -32601; any "
            "other error or a timeout ends the connection",

@@ -149,7 +149,10 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
         ok, got = _judge(step, profile, event)
         result = event.result
         if result is not None:
-            findings += check_result(profile, step.method, result, index + 1)
+            found = check_result(profile, step.method, result, index + 1)
+            findings += found
+            if found and client.policy.strict_results:  # the client refuses the result
+                ok, got = False, f"invalid result ({found[0].message})"
         if ok and first_useful is None and step.expect == "result":
             first_useful = obs.now_ms()
         results.append(_result_of(step.name, ok, expected, got))

@@ -201,14 +201,33 @@ class SimServer:
 
         The 2026-07-28 schema requires ``data.requested`` (a string) beside
         ``data.supported``: the ``protocolVersion`` an ``initialize`` named, else
-        ``"unknown"`` (the request named none).
+        ``"unknown"`` (the request named none). The ``no-requested`` quirk leaves it out
+        where the request named none, and says so in the message, as the TypeScript v2
+        server does.
         """
         profile = self.spec.profile(self.spec.modern[0])
         asked = (message.get("params") or {}).get("protocolVersion")
-        data = {"supported": list(self.spec.modern),
-                "requested": asked if isinstance(asked, str) else "unknown"}
         code = w.error_code(profile, "UnsupportedProtocolVersion")
+        data: dict[str, Any] = {"supported": list(self.spec.modern)}
+        if isinstance(asked, str):
+            data["requested"] = asked
+            return w.error(message["id"], code, f"Unsupported protocol version: {asked}"
+                           if self.policy.omit_requested else "Unsupported protocol version",
+                           data)
+        if self.policy.omit_requested:
+            return w.error(message["id"], code, "Unsupported protocol version: the request "
+                           "did not name a protocol version", data)
+        data["requested"] = "unknown"
         return w.error(message["id"], code, "Unsupported protocol version", data)
+
+    def unparsable(self, detail: str) -> Reaction:
+        """What a line that is not JSON gets (the stdio edge calls this; the simulator's own
+        links carry parsed messages): -32700 Parse error with id null (JSON-RPC 2.0 §5.1),
+        or nothing under the ``drop-unparsable`` quirk. The server carries on either way."""
+        if self.policy.drop_unparsable:
+            return Reaction()
+        return self._reply({"jsonrpc": "2.0", "id": None,
+                            "error": {"code": -32700, "message": f"Parse error: {detail}"}})
 
     def _reject_initialize(self, message: Message) -> Message:
         supported = ", ".join(self.spec.modern)

@@ -129,6 +129,10 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
     "no-get": ("legacy:2024-11-05", "legacy:2025-11-25,2024-11-05+no-get"),
     "post-first": ("legacy:2024-11-05+post-first", "legacy:2025-11-25,2024-11-05+no-get"),
     "session-expiry": ("legacy:2025-11-25", "legacy:2025-11-25+session-expiry=2"),
+    "strict-results": (f"modern:{MODERN}+strict-results", f"modern:{MODERN}+no-result-type"),
+    "no-requested": None,
+    "drop-unparsable": None,
+    "outlives-stdin": None,
 }
 #: why a quirk has no example run
 NO_EXAMPLE = {
@@ -137,6 +141,14 @@ NO_EXAMPLE = {
     "fallback-denylist": "no simulated server answers the probe with -32022 naming a handshake "
     "revision, or with -32020/-32021, so no run shows it; the tests script the probe's answer",
 }
+NO_EXAMPLE.update({
+    "no-requested": "every simulated client names a version (initialize carries one), so no "
+    "run shows it; the tests send the server a request without one",
+    "drop-unparsable": "simulated links carry parsed messages, so no run sends a line that is "
+    "not JSON; the tests drive the server's edge (tests/unit/test_serve_stdio.py too)",
+    "outlives-stdin": "a run has no process; tests/unit/test_serve_stdio.py serves it on "
+    "standard input",
+})
 #: quirks that name the default behaviour, so their twin run is identical
 DEFAULTS = {"unknown-32601"}
 
@@ -521,7 +533,68 @@ def test_legacy_32022_leaves_modern_requests_alone() -> None:
         f"discover {MODERN}", f"accepted {MODERN}"]
 
 
+@pins("no-requested", "legacy-32022")
+@pytest.mark.parametrize("message", [legacy(1, "ping"), legacy(1, "tools/list"),
+                                     legacy(1, "server/discover")])
+def test_no_requested_leaves_requested_out_where_the_request_named_no_version(
+        message: dict[str, Any]) -> None:
+    error = only_reply(server(f"modern:{MODERN}+legacy-32022+no-requested"), message)["error"]
+    assert error["code"] == -32022 and error["data"] == {"supported": [MODERN]}
+    assert error["message"] == ("Unsupported protocol version: the request did not name a "
+                                "protocol version")
+
+
+@pins("no-requested")
+def test_no_requested_still_names_the_revision_an_initialize_asked_for() -> None:
+    srv = server(f"modern:{MODERN}+legacy-32022+no-requested")
+    error = only_reply(srv, initialize(1, "2025-11-25"))["error"]
+    assert error["data"] == {"supported": [MODERN], "requested": "2025-11-25"}
+    assert error["message"] == "Unsupported protocol version: 2025-11-25"
+
+
+@pins("drop-unparsable")
+def test_drop_unparsable_answers_a_line_that_is_not_json_with_nothing() -> None:
+    plain = server(f"modern:{MODERN}").unparsable("Expecting value")
+    assert plain.replies == [{"jsonrpc": "2.0", "id": None, "error": {
+        "code": -32700, "message": "Parse error: Expecting value"}}]
+    srv = server("legacy:2025-11-25+drop-unparsable")
+    reaction = srv.unparsable("Expecting value")
+    assert reaction.replies == [] and not reaction.exit
+    assert "result" in only_reply(srv, initialize(1, "2025-11-25"))  # it carries on
+
+
+@pins("outlives-stdin")
+def test_outlives_stdin_is_a_policy_the_stdio_edge_reads() -> None:
+    assert server("legacy:2025-11-25+outlives-stdin").policy.outlives_stdin
+    assert not server("legacy:2025-11-25").policy.outlives_stdin
+
+
 # -- clients -----------------------------------------------------------------------------------
+
+@pins("strict-results", "no-result-type", "no-cache-hints")
+@pytest.mark.parametrize(("srv", "got"), [
+    (f"modern:{MODERN}+no-result-type", "invalid result (tools/list result lacks resultType)"),
+    (f"modern:{MODERN}+no-cache-hints",
+     "invalid result (tools/list result lacks cacheScope, ttlMs)"),
+    (f"{DUAL}+no-result-type", "invalid result (tools/list result lacks resultType)"),
+])
+@pytest.mark.parametrize("client", [f"modern:{MODERN}+discover+strict-results",
+                                    f"{DUAL}+strict-results"])
+def test_strict_results_accepts_discover_and_fails_the_request(srv: str, got: str,
+                                                               client: str) -> None:
+    record = simulate(client, srv, "lists")
+    assert record.status == "ok" and record.revision == MODERN
+    assert [(st.name, st.ok, st.got) for st in record.steps][0] == ("list tools", False, got)
+    plain = simulate(without(client, "strict-results"), srv, "lists")
+    assert all(st.ok for st in plain.steps)
+
+
+@pins("strict-results")
+def test_strict_results_reads_legacy_results_as_before() -> None:
+    record = simulate(f"{DUAL}+strict-results", "legacy:2025-11-25", "lists")
+    assert record.revision == "2025-11-25" and all(st.ok for st in record.steps)
+    assert all(st.ok for st in simulate(f"{DUAL}+strict-results", DUAL, "lists").steps)
+
 
 @pins("strict", "no-result-type", "no-cache-hints")
 @pytest.mark.parametrize(("srv", "message"), [
