@@ -93,6 +93,12 @@ DRIFT_SCENARIO: Final = Scenario(
     "drift", "the protocol-level steps of the default scenario",
     tuple(s for s in SCENARIOS["default"].steps
           if s.name not in ("unknown tool", "undeclared capability (prompts)")))
+#: For a server with tools of its own (the reference servers): the steps any server answers
+#: from its protocol layer alone.
+PROTOCOL_SCENARIO: Final = Scenario(
+    "protocol", "list the tools, read a missing resource",
+    tuple(s for s in SCENARIOS["default"].steps if s.name in ("list tools", "missing resource")))
+DRIFT_SCENARIOS: Final = {"drift": DRIFT_SCENARIO, "protocol": PROTOCOL_SCENARIO}
 #: What a real client driver does once connected: list the tools.
 CONNECT_SCENARIO: Final = Scenario("connect", "connect, then list the tools", (LIST_TOOLS,))
 
@@ -457,8 +463,9 @@ def drift_clients() -> tuple[PeerSpec, ...]:
     return builtin_clients()
 
 
-def _real_server_run(command: list[str], client: PeerSpec) -> Facets:
-    return _run_client(client, _real_link(command), DRIFT_SCENARIO, REQUEST_TIMEOUT_MS)
+def _real_server_run(command: list[str], client: PeerSpec,
+                     scenario: Scenario = DRIFT_SCENARIO) -> Facets:
+    return _run_client(client, _real_link(command), scenario, REQUEST_TIMEOUT_MS)
 
 
 def _answer(event: Any) -> str:
@@ -515,9 +522,10 @@ def _real_link(command: list[str]) -> Link:
     return link
 
 
-def _model_server_run(model: PeerSpec, client: PeerSpec) -> Facets:
+def _model_server_run(model: PeerSpec, client: PeerSpec,
+                      scenario: Scenario = DRIFT_SCENARIO) -> Facets:
     link = MemoryLink(lambda: SimServer(model))
-    return _run_client(client, link, DRIFT_SCENARIO, REQUEST_TIMEOUT_MS)
+    return _run_client(client, link, scenario, REQUEST_TIMEOUT_MS)
 
 
 def verify_server(resolved: Resolved, *, jobs: int = 2,
@@ -531,11 +539,12 @@ def verify_server(resolved: Resolved, *, jobs: int = 2,
         return report
     command = server_command(resolved.family, resolved.model, env)
     chosen = tuple(clients) if clients is not None else drift_clients()
+    scenario = DRIFT_SCENARIOS[resolved.model.drift_scenario]
 
     def one(client: PeerSpec) -> Comparison:
         started = time.monotonic()
-        real = _real_server_run(command, client)
-        mine = _model_server_run(model, client)
+        real = _real_server_run(command, client, scenario)
+        mine = _model_server_run(model, client, scenario)
         c = Comparison(_short(client), mine, real, SERVER_FACETS, time.monotonic() - started)
         if progress:
             progress(f"{resolved.name} x {c.counterpart}: {'agrees' if c.agrees else 'DIFFERS'}")

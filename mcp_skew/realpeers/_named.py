@@ -97,6 +97,10 @@ class Model:
     #: (clients) simulated servers the drift check adds to the common set, for a decision
     #: point of this client's own (a result it refuses)
     drift_servers: tuple[str, ...] = ()
+    #: (servers) the scenario a drift check plays after negotiation: ``drift`` (the default
+    #: scenario's protocol-level steps, against the project's test server) or ``protocol``
+    #: (list the tools, read a missing resource: for a server with its own tools)
+    drift_scenario: str = "drift"
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,8 +402,61 @@ TS_CLIENT: Final = Family(
     ),
 )
 
+_SE_APP = ("the reference server's own tools (echo takes 'message', there is no 'fail') "
+           "and prompts; the drift check plays the protocol steps only (list the tools, read "
+           "a missing resource)")
+
+
+def _everything(version: str) -> Package:
+    return Package("npm", (f"@modelcontextprotocol/server-everything@{version}",), version)
+
+
+_SE_EVIDENCE = ("the reference server's stdio entry (dist/index.js) as npm installs it today; "
+                "no lifecycle gate on the SDK's Protocol (requests before initialize are served), "
+                "unknown methods -> -32601, an unsupported initialize revision -> the SDK's latest")
+_SE_SDK_NOW = "@modelcontextprotocol/sdk resolves to 1.32.2 (the package's caret range)"
+
+SERVER_EVERYTHING: Final = Family(
+    name="server-everything",
+    package="@modelcontextprotocol/server-everything (npm)",
+    server_script="server_everything.mjs",
+    lines=(
+        Line((2025, 1, 14), "2025.1.14-2025.4.x", _everything("2025.1.14"),
+             servers={"": Model(
+                 "legacy:2024-11-05+lenient+not-found-code=-32603+drop-unparsable+outlives-stdin",
+                 f"{_SE_EVIDENCE}; @modelcontextprotocol/sdk 1.0.1 (pinned): 2024-11-05 only; "
+                 "a missing resource -> -32603 (its read handler throws); its update timer keeps "
+                 "the process alive after stdin closes (docs/real-peers.md §server-everything)",
+                 args=("stdio",), drift_scenario="protocol", gaps=(_SE_APP,))}),
+        Line((2025, 5, 12), "2025.5.12-2025.9.x", _everything("2025.5.12"),
+             servers={"": Model(
+                 f"legacy:{_ALL_LEGACY}+lenient+not-found-code=-32603+drop-unparsable"
+                 "+outlives-stdin",
+                 f"{_SE_EVIDENCE}; {_SE_SDK_NOW}, so up to 2025-11-25; a missing resource -> "
+                 "-32603; its log and subscription timers keep the process alive after stdin "
+                 "closes (docs/real-peers.md §server-everything)",
+                 args=("stdio",), drift_scenario="protocol", gaps=(_SE_APP,))}),
+        Line((2025, 11, 25), "2025.11.25-2026.1.x", _everything("2025.11.25"),
+             servers={"": Model(
+                 f"legacy:{_ALL_LEGACY}+lenient+early-tools-32603+not-found-code=-32603"
+                 "+drop-unparsable+outlives-stdin",
+                 f"{_SE_EVIDENCE}; {_SE_SDK_NOW}; tools/list before initialize -> -32603 (the "
+                 "handler reads the client's capabilities); a missing resource -> -32603; "
+                 "timers keep the process alive after stdin closes (docs/real-peers.md "
+                 "§server-everything)",
+                 args=("stdio",), drift_scenario="protocol", gaps=(_SE_APP,))}),
+        Line((2026, 8, 31), "2026.7.4-2026.x", _everything("2026.8.31"),
+             servers={"": Model(
+                 f"legacy:{_ALL_LEGACY}+lenient+not-found-code=-32602+drop-unparsable",
+                 f"{_SE_EVIDENCE}; {_SE_SDK_NOW}; the rewritten server (dist/server/, "
+                 "dist/transports/): a missing resource -> -32602 (the SDK's McpServer), and "
+                 "it exits when stdin closes (docs/real-peers.md §server-everything)",
+                 args=("stdio",), drift_scenario="protocol", gaps=(_SE_APP,))}),
+    ),
+)
+
 FAMILIES: Final[dict[str, Family]] = {f.name: f for f in (PY_MCP, FASTMCP, TS_SDK, TS_SERVER,
-                                                          TS_CLIENT)}
+                                                          TS_CLIENT, SERVER_EVERYTHING)}
 
 #: The mode a bare name means, where a package has several (shown in labels and notes).
 _DEFAULT_MODE: Final[dict[Role, dict[str, str]]] = {
@@ -419,7 +476,8 @@ REAL_CLIENTS: Final[tuple[str, ...]] = (
 REAL_SERVERS: Final[tuple[str, ...]] = (
     "py-mcp@1.0", "py-mcp@1.9", "py-mcp@1.9.4", "py-mcp@1.10", "py-mcp@1.22", "py-mcp@1.30",
     "py-mcp@2.3", "fastmcp@4", "ts-sdk@1", "ts-server@2.4:dual", "ts-server@2.4:modern",
-    "ts-server@2.4:legacy",
+    "ts-server@2.4:legacy", "server-everything@2025.1.14", "server-everything@2025.5.12",
+    "server-everything@2025.11.25", "server-everything@2026.8.31",
 )
 
 

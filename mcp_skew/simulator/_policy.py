@@ -70,6 +70,9 @@ class ServerPolicy:
     cache_hints: bool = True
     #: the first request of a connection fixes its era
     sticky_era: bool = False
+    #: ``tools/list`` before ``initialize`` gets -32603 Internal error (its handler reads
+    #: the client's capabilities, which only ``initialize`` tells)
+    early_tools_32603: bool = False
     #: the -32022 to a request naming no version leaves ``data.requested`` out
     omit_requested: bool = False
     # -- over stdio only (the HTTP server never reads these) --------------------------------

@@ -187,6 +187,15 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "'reject'}) (measured: docs/real-peers.md §Malformed lines and unnamed versions)",
            kinds=("modern",),
            effects=(E("omit_requested"),)),
+        _Q("early-tools-32603", "server",
+           "answers tools/list before initialize with -32603 Internal error (its handler reads "
+           "the client's capabilities, which only initialize tells), while serving other early "
+           "requests as its other quirks say",
+           "the reference server @modelcontextprotocol/server-everything 2025.11.25 (its "
+           "tools/list handler reads server.getClientCapabilities().roots): docs/real-peers.md "
+           "§server-everything",
+           kinds=("legacy", "dual"),
+           effects=(E("early_tools_32603"),)),
         # -- Servers over stdio only (over HTTP they do nothing) -----------------------
         _Q("drop-unparsable", "server",
            "over stdio, drops a line that is not JSON without an answer, where JSON-RPC 2.0 "

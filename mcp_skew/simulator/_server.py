@@ -154,6 +154,8 @@ class SimServer:
         latest = self.spec.profile(self.spec.legacy[0]) if self.spec.legacy else None
         if latest is None or method not in latest.methods:
             return self._unknown(message)
+        if method == "tools/list" and self.policy.early_tools_32603:
+            return self._reply(w.error(message["id"], -32603, "Internal error"))
         if (method == "ping" and self.policy.ping_before_initialize) or self.policy.lenient:
             # ping is allowed before initialize (basic/lifecycle.mdx §Initialization)
             self.served_eras.append(Era.LEGACY)

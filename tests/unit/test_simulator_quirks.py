@@ -130,6 +130,7 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
     "post-first": ("legacy:2024-11-05+post-first", "legacy:2025-11-25,2024-11-05+no-get"),
     "session-expiry": ("legacy:2025-11-25", "legacy:2025-11-25+session-expiry=2"),
     "strict-results": (f"modern:{MODERN}+strict-results", f"modern:{MODERN}+no-result-type"),
+    "early-tools-32603": (f"modern:{MODERN}", "legacy:2025-11-25+lenient+early-tools-32603"),
     "no-requested": None,
     "drop-unparsable": None,
     "outlives-stdin": None,
@@ -552,6 +553,23 @@ def test_no_requested_still_names_the_revision_an_initialize_asked_for() -> None
     assert error["message"] == "Unsupported protocol version: 2025-11-25"
 
 
+@pins("early-tools-32603")
+def test_early_tools_32603_fails_tools_list_before_initialize_only() -> None:
+    srv = server("legacy:2025-11-25+lenient+early-tools-32603")
+    assert only_reply(srv, legacy(1, "tools/list"))["error"]["code"] == -32603
+    assert "result" in only_reply(srv, legacy(2, "resources/list"))  # lenient for the rest
+    assert "result" in only_reply(srv, legacy(3, "ping"))
+    assert only_reply(srv, legacy(4, "foo/bar"))["error"]["code"] == -32601
+    assert "result" in only_reply(srv, initialize(5, "2025-11-25"))
+    assert "result" in only_reply(srv, legacy(6, "tools/list"))
+
+
+@pins("early-tools-32603")
+def test_early_tools_32603_turns_a_modern_clients_era_mismatch_into_an_error() -> None:
+    record = simulate(f"modern:{MODERN}", "legacy:2025-11-25+lenient+early-tools-32603")
+    assert record.status == "failed" and record.session.path[-1] == "error -32603"
+
+
 @pins("drop-unparsable")
 def test_drop_unparsable_answers_a_line_that_is_not_json_with_nothing() -> None:
     plain = server(f"modern:{MODERN}").unparsable("Expecting value")
@@ -584,7 +602,8 @@ def test_strict_results_accepts_discover_and_fails_the_request(srv: str, got: st
                                                                client: str) -> None:
     record = simulate(client, srv, "lists")
     assert record.status == "ok" and record.revision == MODERN
-    assert [(st.name, st.ok, st.got) for st in record.steps][0] == ("list tools", False, got)
+    first = record.steps[0]
+    assert (first.name, first.ok, first.got) == ("list tools", False, got)
     plain = simulate(without(client, "strict-results"), srv, "lists")
     assert all(st.ok for st in plain.steps)
 
