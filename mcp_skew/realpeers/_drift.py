@@ -31,7 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -82,6 +82,7 @@ __all__ = [
     "verify",
     "verify_client",
     "verify_server",
+    "verify_server_http",
 ]
 
 SERVERS_DIR: Final = Path(__file__).resolve().parent / "servers"
@@ -565,6 +566,122 @@ def verify_server(resolved: Resolved, *, jobs: int = 2,
         runs = [pool.submit(one, c) for c in chosen]
         runs += [pool.submit(raw, p) for p in (RAW_PROBES if raw_probes else ())]
         report.comparisons = [f.result() for f in runs]
+    report.run_seconds = time.monotonic() - started
+    return report
+
+
+# -- servers over Streamable HTTP -------------------------------------------------------------
+
+def _free_port() -> int:
+    import socket  # noqa: PLC0415 - I/O only when checking
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port
+
+
+@contextlib.contextmanager
+def _http_server(command: list[str], port: int, start_s: float = 20.0) -> Iterator[str]:
+    """Run ``command`` (listening on ``port``) in its own process group; yield its MCP URL,
+    then end the group (SIGTERM, then SIGKILL)."""
+    import signal  # noqa: PLC0415
+    import socket  # noqa: PLC0415
+
+    proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + start_s
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise EnvironmentUnavailable(
+                        f"the HTTP server did not listen on {port}: {' '.join(command)}"
+                    ) from None
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, sig)
+            try:
+                proc.wait(timeout=5)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+
+
+def _http_client(client: PeerSpec) -> PeerSpec:
+    """A probe client as it goes over HTTP: a handshake-era client POSTs initialize first."""
+    from ..simulator._peers import with_quirks  # noqa: PLC0415
+
+    if client.kind == "modern" or client.has("post-first"):
+        return client
+    return with_quirks(client, ["post-first"], "client", client.name)
+
+
+def _run_http_client(client: PeerSpec, link: Link, scenario: Scenario) -> Facets:
+    from ..simulator._transport import rule_for  # noqa: PLC0415
+
+    sim = SimClient(client, request_timeout_ms=REQUEST_TIMEOUT_MS, transport=rule_for("http"))
+    session = sim.negotiate(link)
+    steps: list[str] = []
+    if session.status == "ok":
+        results, _, _ = play(scenario, sim, link, session)
+        steps = [f"{r.name}: {r.got}" for r in results]
+    link.close()
+    return Facets(session.status, session.revision, session.era.value if session.era else None,
+                  session.mark, list(session.path), _codes(link.transcript), steps,
+                  detail=session.reason)
+
+
+def verify_server_http(resolved: Resolved, *, jobs: int = 2,
+                       clients: Sequence[PeerSpec] | None = None,
+                       progress: Callable[[str], None] | None = None) -> DriftReport:
+    """Check a named server model over Streamable HTTP: each probe client against a fresh real
+    server process (its ``http_args``, on a free port) and against the model on the simulator's
+    HTTP link; the same facets as :func:`verify_server` (status, revision, path, codes, steps)."""
+    from ..simulator._http import HttpClient, HttpEndpoint  # noqa: PLC0415
+    from ..simulator._httplink import HttpMemoryLink  # noqa: PLC0415
+    from ..wire import HttpLink  # noqa: PLC0415
+
+    model = resolved.peer()
+    report = _report(resolved, model)
+    if not resolved.model.http_args:
+        report.unavailable = f"{resolved.name} has no Streamable HTTP set-up"
+        return report
+    env = _install_for(resolved.line, report)
+    if env is None:
+        return report
+    scenario = DRIFT_SCENARIOS[resolved.model.drift_scenario]
+    chosen = tuple(clients) if clients is not None else drift_clients()
+    http_model = replace(resolved.model, args=resolved.model.http_args)
+
+    def one(client: PeerSpec) -> Comparison:
+        started = time.monotonic()
+        spec = _http_client(client)
+        port = _free_port()
+        command = [*server_command(resolved.family, http_model, env), "--port", str(port)]
+        with _http_server(command, port) as url:
+            real = _run_http_client(spec, HttpLink(url, deadline_ms=120_000), scenario)
+        mine = _run_http_client(spec, HttpMemoryLink(
+            HttpEndpoint(model), client=HttpClient(spec.registry, post_first=spec.client_policy
+                                                   .http_post_first)), scenario)
+        c = Comparison(_short(client), mine, real, SERVER_FACETS, time.monotonic() - started)
+        if progress:
+            progress(f"{resolved.name} (http) x {c.counterpart}: "
+                     f"{'agrees' if c.agrees else 'DIFFERS'}")
+        return c
+
+    started = time.monotonic()
+    try:
+        with ThreadPoolExecutor(max(1, jobs)) as pool:
+            report.comparisons = list(pool.map(one, chosen))
+    except EnvironmentUnavailable as exc:
+        report.unavailable = str(exc)
     report.run_seconds = time.monotonic() - started
     return report
 

@@ -101,6 +101,9 @@ class Model:
     #: scenario's protocol-level steps, against the project's test server) or ``protocol``
     #: (list the tools, read a missing resource: for a server with its own tools)
     drift_scenario: str = "drift"
+    #: (servers) the runner script's arguments for its Streamable HTTP set-up (the check adds
+    #: ``--port N``); empty: the model is checked over stdio only
+    http_args: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -431,27 +434,31 @@ SERVER_EVERYTHING: Final = Family(
         Line((2025, 5, 12), "2025.5.12-2025.9.x", _everything("2025.5.12"),
              servers={"": Model(
                  f"legacy:{_ALL_LEGACY}+lenient+not-found-code=-32603+drop-unparsable"
-                 "+outlives-stdin",
+                 "+outlives-stdin+not-initialized-32000+one-transport",
                  f"{_SE_EVIDENCE}; {_SE_SDK_NOW}, so up to 2025-11-25; a missing resource -> "
                  "-32603; its log and subscription timers keep the process alive after stdin "
                  "closes (docs/real-peers.md §server-everything)",
-                 args=("stdio",), drift_scenario="protocol", gaps=(_SE_APP,))}),
+                 args=("stdio",), http_args=("streamableHttp",), drift_scenario="protocol",
+                 gaps=(_SE_APP,))}),
         Line((2025, 11, 25), "2025.11.25-2026.1.x", _everything("2025.11.25"),
              servers={"": Model(
                  f"legacy:{_ALL_LEGACY}+lenient+early-tools-32603+not-found-code=-32603"
-                 "+drop-unparsable+outlives-stdin",
+                 "+drop-unparsable+outlives-stdin+not-initialized-32000",
                  f"{_SE_EVIDENCE}; {_SE_SDK_NOW}; tools/list before initialize -> -32603 (the "
                  "handler reads the client's capabilities); a missing resource -> -32603; "
                  "timers keep the process alive after stdin closes (docs/real-peers.md "
                  "§server-everything)",
-                 args=("stdio",), drift_scenario="protocol", gaps=(_SE_APP,))}),
+                 args=("stdio",), http_args=("streamableHttp",), drift_scenario="protocol",
+                 gaps=(_SE_APP,))}),
         Line((2026, 8, 31), "2026.7.4-2026.x", _everything("2026.8.31"),
              servers={"": Model(
-                 f"legacy:{_ALL_LEGACY}+lenient+not-found-code=-32602+drop-unparsable",
+                 f"legacy:{_ALL_LEGACY}+lenient+not-found-code=-32602+drop-unparsable"
+                 "+not-initialized-32000",
                  f"{_SE_EVIDENCE}; {_SE_SDK_NOW}; the rewritten server (dist/server/, "
                  "dist/transports/): a missing resource -> -32602 (the SDK's McpServer), and "
                  "it exits when stdin closes (docs/real-peers.md §server-everything)",
-                 args=("stdio",), drift_scenario="protocol", gaps=(_SE_APP,))}),
+                 args=("stdio",), http_args=("streamableHttp",), drift_scenario="protocol",
+                 gaps=(_SE_APP,))}),
     ),
 )
 

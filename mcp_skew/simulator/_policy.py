@@ -89,6 +89,9 @@ class ServerPolicy:
     #: next request carrying its ``Mcp-Session-Id`` gets 404 (2025-03-26 and later
     #: ``basic/transports.mdx`` §Session Management); None: sessions last until ``DELETE``
     http_session_expiry: int | None = None
+    #: one server instance for the whole process, connectable to one transport: the first POST
+    #: without a session takes it; every later one gets 500 and -32603
+    http_one_transport: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -178,6 +178,18 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "session managers answer an unknown Mcp-Session-Id with 404)",
            value="count", kinds=("legacy", "dual"), transports=("http",),
            effects=(E("http_session_expiry", convert=int),)),
+        _Q("one-transport", "server",
+           "over HTTP, serves the whole process with one server instance that connects to one "
+           "transport: the first POST without an Mcp-Session-Id takes it (and is answered as "
+           "the other quirks say), every later POST without one gets 500 and -32603 'Internal "
+           "server error', so a dual-era client's fallback initialize after its probe fails "
+           "too; over stdio it does nothing",
+           "the reference server @modelcontextprotocol/server-everything 2025.5.12 in Streamable "
+           "HTTP mode (dist/streamableHttp.js calls server.connect on one shared Server for "
+           "each new transport; the SDK refuses a second connect): docs/real-peers.md "
+           "§server-everything",
+           kinds=("legacy", "dual"), transports=("http",),
+           effects=(E("http_one_transport"),)),
         # -- Servers: a -32022 the 2026-07-28 schema does not allow ---------------------
         _Q("no-requested", "server",
            "the -32022 to a request that names no protocol version leaves data.requested out "

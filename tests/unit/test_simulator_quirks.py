@@ -130,6 +130,7 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
     "post-first": ("legacy:2024-11-05+post-first", "legacy:2025-11-25,2024-11-05+no-get"),
     "session-expiry": ("legacy:2025-11-25", "legacy:2025-11-25+session-expiry=2"),
     "strict-results": (f"modern:{MODERN}+strict-results", f"modern:{MODERN}+no-result-type"),
+    "one-transport": (DUAL, "legacy:2025-11-25+not-initialized-32000+one-transport"),
     "early-tools-32603": (f"modern:{MODERN}", "legacy:2025-11-25+lenient+early-tools-32603"),
     "no-requested": None,
     "drop-unparsable": None,
@@ -568,6 +569,18 @@ def test_early_tools_32603_fails_tools_list_before_initialize_only() -> None:
 def test_early_tools_32603_turns_a_modern_clients_era_mismatch_into_an_error() -> None:
     record = simulate(f"modern:{MODERN}", "legacy:2025-11-25+lenient+early-tools-32603")
     assert record.status == "failed" and record.session.path[-1] == "error -32603"
+
+
+@pins("one-transport", "not-initialized-32000")
+def test_one_transport_refuses_every_sessionless_post_after_the_first() -> None:
+    record = over_http(DUAL, "legacy:2025-11-25+not-initialized-32000+one-transport")
+    assert record.status == "failed"
+    assert record.session.path == [
+        f"discover {MODERN}", "error -32000", "http: no modern error in the answer, fall back",
+        "initialize 2025-11-25", "error -32603"]
+    legacy_only = over_http("legacy:2025-11-25", "legacy:2025-11-25+one-transport")
+    assert (legacy_only.status, legacy_only.revision) == ("ok", "2025-11-25")
+    assert simulate(DUAL, "legacy:2025-11-25+one-transport").status == "ok"  # stdio: nothing
 
 
 @pins("drop-unparsable")
