@@ -462,23 +462,65 @@ SERVER_EVERYTHING: Final = Family(
     ),
 )
 
+_INSPECTOR_CLI = ("`inspector --cli --protocol-era ERA --method tools/list` with a stdio target; "
+                  "the CLI bundles @modelcontextprotocol/client 2.3.1 and maps the era to its "
+                  "versionNegotiation (clients/cli/build/index.js eraToVersionNegotiation)")
+
+INSPECTOR: Final = Family(
+    name="inspector",
+    package="@modelcontextprotocol/inspector (npm)",
+    client_script="inspector_client.mjs",
+    lines=(
+        Line((2, 12, 0), "2.12.x",
+             Package("npm", ("@modelcontextprotocol/inspector@2.12.0",), "2.12.0"),
+             clients={
+                 "legacy": Model(
+                     f"legacy:{_ALL_LEGACY}",
+                     f"{_INSPECTOR_CLI}; legacy (the default for an ad-hoc target) -> {{mode: "
+                     "'legacy'}: initialize 2025-11-25, a counter-offer it supports accepted "
+                     "(docs/real-peers.md §Inspector)", args=("--era", "legacy")),
+                 "auto": Model(
+                     f"{_DUAL_ALL}+restart+probe-timeout=60000+connect-timeout=15000"
+                     "+fallback-denylist+strict-results+raw-retry",
+                     f"{_INSPECTOR_CLI}; auto -> {{mode: 'auto'}}: the SDK's probe and fallback "
+                     "(as ts-client@2.4:auto), but the CLI's --connect-timeout (15000 ms) ends a "
+                     "silent probe first (exit 4 'Connection timed out after 15000 ms'); "
+                     f"{_TS_STRICT}; a refused tools/list is sent once more as 'inspector-ext-1' "
+                     "(docs/real-peers.md §Inspector)",
+                     args=("--era", "auto"), drift_servers=_STRICT_SERVERS,
+                     gaps=("the probe runs in a throwaway process and the session on a fresh "
+                           "one; the model restarts only after a timeout or an exit",)),
+                 "modern": Model(
+                     "modern:2026-07-28+discover+strict-results+raw-retry",
+                     f"{_INSPECTOR_CLI}; modern -> {{mode: {{pin: '2026-07-28'}}}}: as "
+                     "ts-client@2.4:pin, no fallback; a refused tools/list is sent once more "
+                     "(docs/real-peers.md §Inspector)",
+                     args=("--era", "modern"), drift_servers=_STRICT_SERVERS,
+                     gaps=("a silent probe ends at the CLI's 15 s connect timeout (exit 4); "
+                           "the model waits its request timeout (10 s); both fail",)),
+             }),
+    ),
+)
+
 FAMILIES: Final[dict[str, Family]] = {f.name: f for f in (PY_MCP, FASTMCP, TS_SDK, TS_SERVER,
-                                                          TS_CLIENT, SERVER_EVERYTHING)}
+                                                          TS_CLIENT, SERVER_EVERYTHING,
+                                                          INSPECTOR)}
 
 #: The mode a bare name means, where a package has several (shown in labels and notes).
 _DEFAULT_MODE: Final[dict[Role, dict[str, str]]] = {
     "server": {"ts-server": "dual"},
-    "client": {"ts-client": "legacy"},
+    "client": {"ts-client": "legacy", "inspector": "legacy"},
 }
 _DEFAULT_LABEL: Final[dict[Role, dict[str, str]]] = {
     "server": {"ts-server": "dual"},
-    "client": {"ts-client": "legacy", "py-mcp": "auto"},
+    "client": {"ts-client": "legacy", "py-mcp": "auto", "inspector": "legacy"},
 }
 
 #: The real-world matrix: named clients (rows) and servers (columns).
 REAL_CLIENTS: Final[tuple[str, ...]] = (
     "py-mcp@1.0", "py-mcp@1.22", "py-mcp@2.3", "py-mcp@2.3:legacy",
     "ts-sdk@1", "ts-client@2.4:legacy", "ts-client@2.4:auto", "ts-client@2.4:pin",
+    "inspector@2.12:legacy", "inspector@2.12:auto", "inspector@2.12:modern",
 )
 REAL_SERVERS: Final[tuple[str, ...]] = (
     "py-mcp@1.0", "py-mcp@1.9", "py-mcp@1.9.4", "py-mcp@1.10", "py-mcp@1.22", "py-mcp@1.30",

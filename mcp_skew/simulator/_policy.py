@@ -115,6 +115,10 @@ class ClientPolicy:
     discover_first: bool = False
     #: simulated ms a dual-era client waits for its probe
     probe_timeout_ms: int = 3_000
+    #: simulated ms the whole connect may take: a probe still unanswered then ends it
+    connect_timeout_ms: int | None = None
+    #: a refused result (``strict_results``) is asked for once more, raw, before failing
+    raw_retry: bool = False
     # -- over HTTP only ---------------------------------------------------------------------
     #: a client asking for a revision of the HTTP+SSE transport (2024-11-05) POSTs
     #: ``initialize`` first and opens the SSE stream only on 400/404/405

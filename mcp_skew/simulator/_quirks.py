@@ -239,6 +239,20 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "for tools/list: missing required resultType' (docs/real-peers.md §TypeScript v2 "
            "client strictness)",
            effects=(E("strict_results"),)),
+        _Q("connect-timeout", "client",
+           "bounds the whole connect by this many simulated ms: a server/discover probe still "
+           "unanswered then fails the connection instead of falling back",
+           "the MCP Inspector 2.12 CLI (--connect-timeout, default 15000 ms, shorter than its "
+           "SDK client's 60 s probe wait): docs/real-peers.md §Inspector",
+           value="ms", kinds=("dual",),
+           effects=(E("connect_timeout_ms", convert=int),)),
+        _Q("raw-retry", "client",
+           "after refusing a result (strict-results), sends the same request once more, raw, "
+           "and fails all the same",
+           "the MCP Inspector 2.12 CLI, which re-sends a refused tools/list through its own "
+           "request path ('inspector-ext-N' ids) to show what the server sent: "
+           "docs/real-peers.md §Inspector",
+           effects=(E("raw_retry"),)),
         _Q("fallback-32601", "client",
            "falls back from the server/discover probe to initialize only on -32601; any "
            "other error or a timeout ends the connection",

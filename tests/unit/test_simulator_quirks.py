@@ -131,6 +131,9 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
     "session-expiry": ("legacy:2025-11-25", "legacy:2025-11-25+session-expiry=2"),
     "strict-results": (f"modern:{MODERN}+strict-results", f"modern:{MODERN}+no-result-type"),
     "one-transport": (DUAL, "legacy:2025-11-25+not-initialized-32000+one-transport"),
+    "connect-timeout": (f"{DUAL}+probe-timeout=60000+connect-timeout=15000",
+                        "legacy:2025-11-25+silent"),
+    "raw-retry": (f"modern:{MODERN}+strict-results+raw-retry", f"modern:{MODERN}+no-result-type"),
     "early-tools-32603": (f"modern:{MODERN}", "legacy:2025-11-25+lenient+early-tools-32603"),
     "no-requested": None,
     "drop-unparsable": None,
@@ -581,6 +584,34 @@ def test_one_transport_refuses_every_sessionless_post_after_the_first() -> None:
     legacy_only = over_http("legacy:2025-11-25", "legacy:2025-11-25+one-transport")
     assert (legacy_only.status, legacy_only.revision) == ("ok", "2025-11-25")
     assert simulate(DUAL, "legacy:2025-11-25+one-transport").status == "ok"  # stdio: nothing
+
+
+@pins("connect-timeout", "probe-timeout")
+def test_connect_timeout_fails_a_silent_probe_instead_of_falling_back() -> None:
+    client = f"{DUAL}+probe-timeout=60000+connect-timeout=15000"
+    record = simulate(client, "legacy:2025-11-25+silent")
+    assert record.status == "failed" and record.session.path == [
+        f"discover {MODERN}", "timeout after 15000 ms"]
+    assert "connect timed out after 15000 ms" in record.session.reason
+    assert simulate(without(client, "connect-timeout"), "legacy:2025-11-25+silent").status == "ok"
+    # a probe that is answered in time is not affected
+    assert simulate(client, "legacy:2025-11-25").revision == "2025-11-25"
+    # a connect timeout longer than the probe wait leaves the fallback alone
+    longer = simulate(f"{DUAL}+probe-timeout=3000+connect-timeout=15000", "legacy:2025-11-25+silent")
+    assert longer.status == "ok" and longer.mark == "era-fallback"
+
+
+@pins("raw-retry", "strict-results")
+def test_raw_retry_sends_a_refused_request_once_more() -> None:
+    srv = f"modern:{MODERN}+no-result-type"
+    sent = [e.message["method"] for e in simulate(f"modern:{MODERN}+discover+strict-results"
+                                                  "+raw-retry", srv, "lists").transcript.entries
+            if e.dir == "c2s"]
+    assert sent == ["server/discover", "tools/list", "tools/list", "resources/list",
+                    "resources/list"]
+    plain = [e.message["method"] for e in simulate(f"modern:{MODERN}+discover+raw-retry", srv,
+                                                   "lists").transcript.entries if e.dir == "c2s"]
+    assert plain == ["server/discover", "tools/list", "resources/list"]  # nothing refused
 
 
 @pins("drop-unparsable")
