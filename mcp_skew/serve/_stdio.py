@@ -134,10 +134,10 @@ def serve_stdio(spec: PeerSpec, stdin: IO[bytes], stdout: IO[bytes], *, say: Say
             log.line("c2s", text, partial=partial)
         for reply in loop.handle_line(text):
             line = encode(reply)
+            if log:  # logged before it is sent: a client may kill the process on reading it
+                log.line("s2c", line[:-1])
             stdout.write(line)
             stdout.flush()
-            if log:
-                log.line("s2c", line[:-1])
         if loop.exit:
             if log:
                 log.event("exit", f"server exited with code {EXIT_QUIRK} (simulated quirk)",
