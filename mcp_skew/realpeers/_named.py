@@ -395,10 +395,11 @@ TS_CLIENT: Final = Family(
                      "error, a timeout, an exit, no 2026-07-28 offered) fails the connect, 'no "
                      "fallback in pin mode' (dist/public-*.mjs negotiateEra); "
                      f"{_TS_STRICT} (docs/real-peers.md §TypeScript v2 client strictness)",
-                     args=("--v2", "--mode", "pin"), drift_probe_ms=3000,
+                     args=("--v2", "--mode", "pin"), drift_probe_ms=10_000,
                      drift_servers=_STRICT_SERVERS,
-                     gaps=("the probe waits the request timeout (60 s; 3 s in the drift check), "
-                           "the model its request timeout (10 s)",
+                     gaps=("the probe waits the request timeout (60 s; 10 s in the drift check, "
+                           "which a loaded machine's Python start-up must not race), the model "
+                           "its request timeout (10 s)",
                            "the probe runs in a throwaway process and the session on a fresh "
                            "one; the model keeps one process")),
              }),
