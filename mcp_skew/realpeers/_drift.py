@@ -52,6 +52,7 @@ from ..simulator import (
     parse_peer,
 )
 from ..simulator._scenario import LIST_TOOLS, play
+from ..simulator._transport import STDIO, TransportRule, rule_for
 from ..versions import REGISTRY, Message, Role
 from ._envs import EnvironmentUnavailable, ensure_npm_env, ensure_python_env
 from ._named import (
@@ -86,6 +87,7 @@ __all__ = [
 ]
 
 SERVERS_DIR: Final = Path(__file__).resolve().parent / "servers"
+HTTP: Final = rule_for("http")
 
 #: Steps the real servers answer from the SDK's protocol layer: the default scenario
 #: without the unknown tool and prompts/list, which the test server's application
@@ -297,8 +299,8 @@ def _codes(transcript: Transcript) -> list[int]:
 
 
 def _run_client(client: PeerSpec, link: Link, scenario: Scenario,
-                request_timeout_ms: int) -> Facets:
-    sim = SimClient(client, request_timeout_ms=request_timeout_ms)
+                request_timeout_ms: int, transport: TransportRule = STDIO) -> Facets:
+    sim = SimClient(client, request_timeout_ms=request_timeout_ms, transport=transport)
     session = sim.negotiate(link)
     steps: list[str] = []
     if session.status == "ok":
@@ -623,21 +625,6 @@ def _http_client(client: PeerSpec) -> PeerSpec:
     return with_quirks(client, ["post-first"], "client", client.name)
 
 
-def _run_http_client(client: PeerSpec, link: Link, scenario: Scenario) -> Facets:
-    from ..simulator._transport import rule_for  # noqa: PLC0415
-
-    sim = SimClient(client, request_timeout_ms=REQUEST_TIMEOUT_MS, transport=rule_for("http"))
-    session = sim.negotiate(link)
-    steps: list[str] = []
-    if session.status == "ok":
-        results, _, _ = play(scenario, sim, link, session)
-        steps = [f"{r.name}: {r.got}" for r in results]
-    link.close()
-    return Facets(session.status, session.revision, session.era.value if session.era else None,
-                  session.mark, list(session.path), _codes(link.transcript), steps,
-                  detail=session.reason)
-
-
 def verify_server_http(resolved: Resolved, *, jobs: int = 2,
                        clients: Sequence[PeerSpec] | None = None,
                        progress: Callable[[str], None] | None = None) -> DriftReport:
@@ -666,10 +653,12 @@ def verify_server_http(resolved: Resolved, *, jobs: int = 2,
         port = _free_port()
         command = [*server_command(resolved.family, http_model, env), "--port", str(port)]
         with _http_server(command, port) as url:
-            real = _run_http_client(spec, HttpLink(url, deadline_ms=120_000), scenario)
-        mine = _run_http_client(spec, HttpMemoryLink(
+            real = _run_client(spec, HttpLink(url, deadline_ms=120_000), scenario,
+                               REQUEST_TIMEOUT_MS, HTTP)
+        mine = _run_client(spec, HttpMemoryLink(
             HttpEndpoint(model), client=HttpClient(spec.registry, post_first=spec.client_policy
-                                                   .http_post_first)), scenario)
+                                                   .http_post_first)), scenario,
+                           REQUEST_TIMEOUT_MS, HTTP)
         c = Comparison(_short(client), mine, real, SERVER_FACETS, time.monotonic() - started)
         if progress:
             progress(f"{resolved.name} (http) x {c.counterpart}: "
