@@ -327,7 +327,7 @@ class HttpLink(RealLink):
         while True:
             try:
                 chunk = stream.resp.read1(65536)
-            except (OSError, ValueError):
+            except (OSError, ValueError, http.client.HTTPException):  # IncompleteRead: cut off
                 chunk = b""
             if not chunk:
                 found.set()
