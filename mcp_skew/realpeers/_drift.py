@@ -79,6 +79,7 @@ __all__ = [
     "drift_servers_for",
     "install",
     "prepare",
+    "run_driver",
     "server_command",
     "verify",
     "verify_client",
@@ -718,24 +719,73 @@ def _era_of(revision: str | None) -> str | None:
     return REGISTRY.get(revision).era.value
 
 
+@dataclass(slots=True)
+class DriverRun:
+    """What a client driver script printed: its RESULT (empty: none), and its stderr."""
+
+    result: dict[str, Any]
+    stderr: str
+    #: the driver printed its RESULT but did not exit within the grace period (its close hung)
+    hung_on_close: bool = False
+
+
+def run_driver(command: list[str], timeout_s: float = 150.0, grace_s: float = 5.0) -> DriverRun:
+    """Run a client driver (``servers/*_client.*``) in its own process group until it prints
+    ``RESULT {json}``; give it ``grace_s`` to close, then end the group. A client whose close
+    hangs (the ``mcp`` 1.0 client waits for a server that outlives its stdin) still reports."""
+    import signal  # noqa: PLC0415
+    import threading  # noqa: PLC0415
+
+    proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    assert proc.stdout is not None and proc.stderr is not None
+    found = threading.Event()
+    result: dict[str, Any] = {}
+    err: list[str] = []
+
+    def read_out() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.startswith("RESULT ") and not found.is_set():
+                with contextlib.suppress(ValueError):
+                    result.update(json.loads(line[len("RESULT "):]))
+                found.set()
+        found.set()
+
+    def read_err() -> None:
+        assert proc.stderr is not None
+        err.append(proc.stderr.read())
+
+    readers = [threading.Thread(target=read_out, daemon=True),
+               threading.Thread(target=read_err, daemon=True)]
+    for thread in readers:
+        thread.start()
+    hung = False
+    if not found.wait(timeout_s):
+        err.append(f"the client did not finish within {timeout_s:g} s")
+    try:
+        proc.wait(timeout=grace_s)
+    except subprocess.TimeoutExpired:
+        hung = bool(result)
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, sig)
+            try:
+                proc.wait(timeout=5)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+    for thread in readers:
+        thread.join(timeout=2)
+    return DriverRun(result, "".join(err), hung)
+
+
 def _real_client_run(command_for: Callable[[list[str]], list[str]], server_spec: str
                      ) -> Facets:
     with tempfile.TemporaryDirectory(prefix="mcp-skew-drift-") as tmp:
         log = Path(tmp) / "wire.jsonl"
-        command = command_for(serve_command(server_spec, log))
-        try:
-            proc = subprocess.run(command, capture_output=True, text=True, timeout=150,
-                                  check=False, stdin=subprocess.DEVNULL)
-            out = proc.stdout
-            err = proc.stderr
-        except subprocess.TimeoutExpired as exc:
-            out = exc.stdout if isinstance(exc.stdout, str) else ""
-            err = "the client did not finish within 150 s"
-        result: dict[str, Any] = {}
-        for line in out.splitlines():
-            if line.startswith("RESULT "):
-                with contextlib.suppress(ValueError):
-                    result = json.loads(line[len("RESULT "):])
+        run = run_driver(command_for(serve_command(server_spec, log)))
+        result, err = run.result, run.stderr
         requests, _ = _requests(log)
     if not result:
         tail = " ".join(err.strip().splitlines()[-3:])[:300]
@@ -755,7 +805,8 @@ def _server_peer(spec: str) -> PeerSpec:
 
 def _model_client_run(model: PeerSpec, server_spec: str) -> Facets:
     server = _server_peer(server_spec)
-    link = MemoryLink(lambda: SimServer(server))
+    link = MemoryLink(lambda: SimServer(server),
+                      stalls_on_server_request=model.client_policy.stalls_on_server_request)
     sim = SimClient(model)
     session = sim.negotiate(link)
     status = session.status

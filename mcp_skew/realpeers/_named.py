@@ -201,10 +201,14 @@ PY_MCP: Final = Family(
                  "versions 1.3-1.8 read in the wheels (docs/real-peers.md §mcp 1.0.0)",
                  gaps=(_PY_APP,))},
              clients={"": Model(
-                 "legacy:2024-11-05",
+                 "legacy:2024-11-05+stalls-on-server-request",
                  "ClientSession.initialize sends 2024-11-05 and accepts only it "
-                 "(SUPPORTED_PROTOCOL_VERSIONS = [1, '2024-11-05'] in mcp/shared/version.py)",
-                 args=("--mode", "session"))}),
+                 "(SUPPORTED_PROTOCOL_VERSIONS = [1, '2024-11-05'] in mcp/shared/version.py); it "
+                 "declares roots, and once the server asks roots/list it reads no more answers "
+                 "(its tools/list never returns; no request timeout in 1.0.0): docs/real-peers.md "
+                 "§server-everything",
+                 args=("--mode", "session"),
+                 drift_servers=("legacy:2025-11-25,2024-11-05+asks-roots",))}),
         Line((1, 9, 0), "1.9.0-1.9.3", Package("pypi", ("mcp==1.9.3", "pydantic==2.11.*"), "1.9.3"),
              servers={"": Model(
                  f"legacy:{_TO_0326}+silent-exit+strict-lifecycle+not-found-code=0+drop-unparsable",
@@ -444,7 +448,7 @@ SERVER_EVERYTHING: Final = Family(
         Line((2025, 11, 25), "2025.11.25-2026.1.x", _everything("2025.11.25"),
              servers={"": Model(
                  f"legacy:{_ALL_LEGACY}+lenient+early-tools-32603+not-found-code=-32603"
-                 "+drop-unparsable+outlives-stdin+not-initialized-32000",
+                 "+drop-unparsable+outlives-stdin+not-initialized-32000+asks-roots",
                  f"{_SE_EVIDENCE}; {_SE_SDK_NOW}; tools/list before initialize -> -32603 (the "
                  "handler reads the client's capabilities); a missing resource -> -32603; "
                  "timers keep the process alive after stdin closes (docs/real-peers.md "
@@ -454,7 +458,7 @@ SERVER_EVERYTHING: Final = Family(
         Line((2026, 8, 31), "2026.7.4-2026.x", _everything("2026.8.31"),
              servers={"": Model(
                  f"legacy:{_ALL_LEGACY}+lenient+not-found-code=-32602+drop-unparsable"
-                 "+not-initialized-32000",
+                 "+not-initialized-32000+asks-roots",
                  f"{_SE_EVIDENCE}; {_SE_SDK_NOW}; the rewritten server (dist/server/, "
                  "dist/transports/): a missing resource -> -32602 (the SDK's McpServer), and "
                  "it exits when stdin closes (docs/real-peers.md §server-everything)",

@@ -147,9 +147,13 @@ class MemoryLink:
     is still recorded, when the clock passes it.
     """
 
-    def __init__(self, server_factory: Callable[[], SimServer], latency_ms: int = 5) -> None:
+    def __init__(self, server_factory: Callable[[], SimServer], latency_ms: int = 5, *,
+                 stalls_on_server_request: bool = False) -> None:
         self._factory = server_factory
         self.latency_ms = latency_ms
+        #: the client reads no answer after the server's first request to it (a client quirk)
+        self.stalls_on_server_request = stalls_on_server_request
+        self.stalled = False
         self.transcript = Transcript()
         self._clock = 0
         self._seq = 0
@@ -191,7 +195,10 @@ class MemoryLink:
             self._clock = max(self._clock, at)
             message: Message = cross(sent)  # the client reads what crossed the wire, as recorded
             self.transcript.add(at, "s2c", message)
-            if want_id is not None and message.get("id") == want_id and "method" not in message:
+            if "method" in message and "id" in message and self.stalls_on_server_request:
+                self.stalled = True  # quirk stalls-on-server-request
+            if want_id is not None and message.get("id") == want_id and "method" not in message \
+                    and not self.stalled:
                 return Reply(message)
         return None
 

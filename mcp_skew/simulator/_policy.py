@@ -73,6 +73,9 @@ class ServerPolicy:
     #: ``tools/list`` before ``initialize`` gets -32603 Internal error (its handler reads
     #: the client's capabilities, which only ``initialize`` tells)
     early_tools_32603: bool = False
+    #: after ``notifications/initialized`` from a client that declared ``roots``, the server
+    #: asks it ``roots/list`` (2024-11-05 and later ``client/roots.mdx``)
+    asks_roots: bool = False
     #: the -32022 to a request naming no version leaves ``data.requested`` out
     omit_requested: bool = False
     # -- over stdio only (the HTTP server never reads these) --------------------------------
@@ -119,6 +122,8 @@ class ClientPolicy:
     connect_timeout_ms: int | None = None
     #: a refused result (``strict_results``) is asked for once more, raw, before failing
     raw_retry: bool = False
+    #: once the server sends it a request, the client reads no more answers
+    stalls_on_server_request: bool = False
     # -- over HTTP only ---------------------------------------------------------------------
     #: a client asking for a revision of the HTTP+SSE transport (2024-11-05) POSTs
     #: ``initialize`` first and opens the SSE stream only on 400/404/405

@@ -208,6 +208,15 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "§server-everything",
            kinds=("legacy", "dual"),
            effects=(E("early_tools_32603"),)),
+        _Q("asks-roots", "server",
+           "after notifications/initialized from a client that declared the roots capability, "
+           "sends it a roots/list request (2024-11-05 and later client/roots.mdx: servers "
+           "MAY ask)",
+           "the reference server @modelcontextprotocol/server-everything 2025.11.25 and "
+           "2026.8.31 (oninitialized asks for the client's roots): docs/real-peers.md "
+           "§server-everything",
+           kinds=("legacy", "dual"),
+           effects=(E("asks_roots"),)),
         # -- Servers over stdio only (over HTTP they do nothing) -----------------------
         _Q("drop-unparsable", "server",
            "over stdio, drops a line that is not JSON without an answer, where JSON-RPC 2.0 "
@@ -253,6 +262,13 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "request path ('inspector-ext-N' ids) to show what the server sent: "
            "docs/real-peers.md §Inspector",
            effects=(E("raw_retry"),)),
+        _Q("stalls-on-server-request", "client",
+           "once the server sends it a request (roots/list), reads no more answers: every "
+           "later request of the session waits for ever",
+           "the Python SDK mcp 1.0.0 ClientSession over stdio (it declares roots; against a "
+           "server that asks, its tools/list never returns): docs/real-peers.md "
+           "§server-everything",
+           effects=(E("stalls_on_server_request"),)),
         _Q("fallback-32601", "client",
            "falls back from the server/discover probe to initialize only on -32601; any "
            "other error or a timeout ends the connection",

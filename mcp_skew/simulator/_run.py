@@ -126,7 +126,8 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str = "default", *,
     plan = SCENARIOS[scenario]
     link: MemoryLink | HttpMemoryLink
     if transport == "stdio":
-        link = MemoryLink(lambda: SimServer(server), latency_ms)
+        link = MemoryLink(lambda: SimServer(server), latency_ms,
+                          stalls_on_server_request=client.client_policy.stalls_on_server_request)
     else:
         link = HttpMemoryLink(HttpEndpoint(server), latency_ms,
                               client=HttpClient(client.registry,

@@ -67,6 +67,7 @@ class SimServer:
     exit_on_next: bool = False
     dead: bool = False
     served_eras: list[Era] = field(default_factory=list)  #: per request, for the run's verdict
+    client_roots: bool = False  #: the client's initialize declared the roots capability
     policy: ServerPolicy = field(init=False)  #: what it does where servers differ
 
     def __post_init__(self) -> None:
@@ -90,6 +91,10 @@ class SimServer:
         return self._request(message)
 
     def _notification(self, message: Message) -> Reaction:
+        if (message.get("method") == "notifications/initialized" and self.policy.asks_roots
+                and self.client_roots):
+            # quirk asks-roots: the server asks for the client's roots (client/roots.mdx)
+            return self._reply({"jsonrpc": "2.0", "id": "roots-1", "method": "roots/list"})
         return Reaction()
 
     def _request(self, message: Message) -> Reaction:
@@ -111,6 +116,8 @@ class SimServer:
     def _initialize(self, message: Message) -> Reaction:
         params = message.get("params") or {}
         asked = params.get("protocolVersion")
+        capabilities = params.get("capabilities")
+        self.client_roots = isinstance(capabilities, dict) and "roots" in capabilities
         if self.policy.sticky_era and self.era is Era.MODERN:
             data = {"supported": list(self.spec.modern), "requested": asked}
             profile = self.spec.profile(self.spec.modern[0])

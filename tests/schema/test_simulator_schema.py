@@ -179,6 +179,9 @@ def checks(record: RunRecord) -> Iterator[Check]:
                 requests[message["id"]] = (message, revision)
             yield from _client_checks(message, revision, where)
             continue
+        if "method" in message:  # a request of the server's own (asks-roots: roots/list)
+            yield from _client_checks(message, legacy_revision or server.revisions[0], where)
+            continue
         request, asked = requests[message["id"]]
         sticky_legacy = server.has("sticky-era") and legacy_revision is not None
         if _meta_version(request) and server.modern and not sticky_legacy:

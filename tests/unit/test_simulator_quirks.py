@@ -134,6 +134,10 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
     "connect-timeout": (f"{DUAL}+probe-timeout=60000+connect-timeout=15000",
                         "legacy:2025-11-25+silent"),
     "raw-retry": (f"modern:{MODERN}+strict-results+raw-retry", f"modern:{MODERN}+no-result-type"),
+    "asks-roots": ("legacy:2024-11-05+stalls-on-server-request",
+                   "legacy:2025-11-25,2024-11-05+asks-roots"),
+    "stalls-on-server-request": ("legacy:2024-11-05+stalls-on-server-request",
+                                 "legacy:2025-11-25,2024-11-05+asks-roots"),
     "early-tools-32603": (f"modern:{MODERN}", "legacy:2025-11-25+lenient+early-tools-32603"),
     "no-requested": None,
     "drop-unparsable": None,
@@ -612,6 +616,34 @@ def test_raw_retry_sends_a_refused_request_once_more() -> None:
     plain = [e.message["method"] for e in simulate(f"modern:{MODERN}+discover+raw-retry", srv,
                                                    "lists").transcript.entries if e.dir == "c2s"]
     assert plain == ["server/discover", "tools/list", "resources/list"]  # nothing refused
+
+
+@pins("asks-roots")
+def test_asks_roots_asks_a_client_that_declared_roots_after_initialized() -> None:
+    srv = server("legacy:2025-11-25+asks-roots")
+    params = {"protocolVersion": "2025-11-25", "capabilities": {"roots": {}},
+              "clientInfo": w.implementation("test")}
+    assert "result" in only_reply(srv, legacy(1, "initialize", params))
+    asked = srv.receive({"jsonrpc": "2.0", "method": "notifications/initialized"}).replies
+    assert asked == [{"jsonrpc": "2.0", "id": "roots-1", "method": "roots/list"}]
+    assert srv.receive({"jsonrpc": "2.0", "id": "roots-1", "result": {"roots": []}}).replies == []
+    quiet = server("legacy:2025-11-25+asks-roots")  # no roots declared: nothing asked
+    only_reply(quiet, initialize(1, "2025-11-25"))
+    assert quiet.receive({"jsonrpc": "2.0", "method": "notifications/initialized"}).replies == []
+
+
+@pins("stalls-on-server-request", "asks-roots")
+def test_stalls_on_server_request_loses_every_answer_after_the_servers_request() -> None:
+    record = simulate("legacy:2024-11-05+stalls-on-server-request",
+                      "legacy:2025-11-25,2024-11-05+asks-roots", "lists")
+    assert record.status == "ok" and record.revision == "2024-11-05"
+    assert [st.got for st in record.steps] == ["timeout", "timeout"]
+    sent = [e.message for e in record.transcript.entries if e.dir == "s2c"]
+    assert {"jsonrpc": "2.0", "id": "roots-1", "method": "roots/list"} in sent
+    assert all(st.ok for st in simulate("legacy:2024-11-05", "legacy:2025-11-25,2024-11-05"
+                                        "+asks-roots", "lists").steps)
+    assert all(st.ok for st in simulate("legacy:2024-11-05+stalls-on-server-request",
+                                        "legacy:2025-11-25,2024-11-05", "lists").steps)
 
 
 @pins("drop-unparsable")
