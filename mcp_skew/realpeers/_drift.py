@@ -575,6 +575,20 @@ def verify_server(resolved: Resolved, *, jobs: int = 2,
 
 # -- servers over Streamable HTTP -------------------------------------------------------------
 
+def _end_group(proc: subprocess.Popen[Any]) -> None:
+    """End the process group we started for ``proc``: SIGTERM, then SIGKILL."""
+    import signal  # noqa: PLC0415
+
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, sig)
+        try:
+            proc.wait(timeout=5)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
 def _free_port() -> int:
     import socket  # noqa: PLC0415 - I/O only when checking
 
@@ -588,7 +602,6 @@ def _free_port() -> int:
 def _http_server(command: list[str], port: int, start_s: float = 20.0) -> Iterator[str]:
     """Run ``command`` (listening on ``port``) in its own process group; yield its MCP URL,
     then end the group (SIGTERM, then SIGKILL)."""
-    import signal  # noqa: PLC0415
     import socket  # noqa: PLC0415
 
     proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
@@ -607,14 +620,7 @@ def _http_server(command: list[str], port: int, start_s: float = 20.0) -> Iterat
                 time.sleep(0.1)
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
-        for sig in (signal.SIGTERM, signal.SIGKILL):
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(proc.pid, sig)
-            try:
-                proc.wait(timeout=5)
-                break
-            except subprocess.TimeoutExpired:
-                continue
+        _end_group(proc)
 
 
 def _http_client(client: PeerSpec) -> PeerSpec:
@@ -733,7 +739,6 @@ def run_driver(command: list[str], timeout_s: float = 150.0, grace_s: float = 5.
     """Run a client driver (``servers/*_client.*``) in its own process group until it prints
     ``RESULT {json}``; give it ``grace_s`` to close, then end the group. A client whose close
     hangs (the ``mcp`` 1.0 client waits for a server that outlives its stdin) still reports."""
-    import signal  # noqa: PLC0415
     import threading  # noqa: PLC0415
 
     proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -767,14 +772,7 @@ def run_driver(command: list[str], timeout_s: float = 150.0, grace_s: float = 5.
         proc.wait(timeout=grace_s)
     except subprocess.TimeoutExpired:
         hung = bool(result)
-        for sig in (signal.SIGTERM, signal.SIGKILL):
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(proc.pid, sig)
-            try:
-                proc.wait(timeout=5)
-                break
-            except subprocess.TimeoutExpired:
-                continue
+        _end_group(proc)
     for thread in readers:
         thread.join(timeout=2)
     return DriverRun(result, "".join(err), hung)
