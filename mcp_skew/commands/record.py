@@ -127,14 +127,29 @@ def _warn(warnings: list[str]) -> None:
 
 def _show(args: argparse.Namespace) -> int:
     from ..serve import annotate, read_log, render_log  # noqa: PLC0415 - see the imports
+    from ..serve._log import split_processes  # noqa: PLC0415
+    from ..serve._show import render_processes  # noqa: PLC0415
 
     entries, warnings = read_log(args.file)
     _warn(warnings)
+    processes = split_processes(entries)
+    width = None if args.full else whole(args.width, "--width", 20, 100_000)
+    if len(processes) > 1:  # each recorded server process is a session of its own
+        if args.json:
+            print(json.dumps({"processes": [
+                {"process": p.number, "start": p.start, "offset_s": p.offset_s,
+                 **annotate(p.entries).to_dict()} for p in processes]},
+                indent=2, ensure_ascii=False))
+            return 0
+        print(render_processes(processes, width=width, notes=not args.no_notes,
+                               stderr=not args.no_stderr,
+                               title=f"wire log {args.file} ({len(entries)} entries, "
+                                     f"{len(processes)} server processes)\n"))
+        return 0
     annotation = annotate(entries)
     if args.json:
         print(json.dumps(annotation.to_dict(), indent=2, ensure_ascii=False))
         return 0
-    width = None if args.full else whole(args.width, "--width", 20, 100_000)
     print(render_log(annotation, width=width, notes=not args.no_notes,
                      stderr=not args.no_stderr,
                      title=f"wire log {args.file} ({len(entries)} entries)\n"))
@@ -149,11 +164,15 @@ def _replay(args: argparse.Namespace) -> int:
     command = _split_replay(args)
     if (args.server is None) == (not command):
         raise UsageError("replay: give either --server PEER or -- COMMAND ARGS...")
+    from ..serve._replay import replay_processes  # noqa: PLC0415
+
     if args.server is not None:
-        report = replay_simulated(entries, resolve_peer(args.server, "server", args.registry), args.ignore)
+        spec = resolve_peer(args.server, "server", args.registry)
+        report = replay_processes(entries, lambda part: replay_simulated(part, spec, args.ignore))
     else:
-        report = replay_command(entries, command, timeout_s=seconds(args.timeout, "--timeout"),
-                                ignore=args.ignore)
+        timeout_s = seconds(args.timeout, "--timeout")
+        report = replay_processes(entries, lambda part: replay_command(
+            part, command, timeout_s=timeout_s, ignore=args.ignore))
     if args.json:
         print(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
     else:

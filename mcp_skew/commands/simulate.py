@@ -53,6 +53,10 @@ def _main(args: argparse.Namespace) -> int:
     else:
         print(summary_line(record))
         print("path: " + " -> ".join(record.session.path))
+        refused = [st for st in record.steps if st.got.startswith("invalid result")]
+        if refused:  # a client that validates results (strict-results) failed these requests
+            print("requests failed on the result: " + "; ".join(
+                f"{st.name}: {st.got}" for st in refused))
     return 0
 
 

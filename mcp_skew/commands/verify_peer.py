@@ -37,6 +37,9 @@ def register(sub: Any) -> None:
                    help="a named peer, FAMILY@VERSION[:MODE] (see --list)")
     p.add_argument("--role", choices=ROLES,
                    help="check only this role (default: every role the name has a model for)")
+    p.add_argument("--http", action="store_true",
+                   help="check a server model over Streamable HTTP instead of stdio (models "
+                   "with an HTTP set-up: server-everything@RELEASE)")
     p.add_argument("--jobs", default=2, metavar="N",
                    help="runs in parallel (default: %(default)s)")
     out = p.add_mutually_exclusive_group()
@@ -70,7 +73,20 @@ def _main(args: argparse.Namespace) -> int:
         if not args.json:
             print(f"  .. {text}", file=sys.stderr, flush=True)
 
-    reports = verify(args.name, args.role, jobs=whole(args.jobs, "--jobs", 1, 64), progress=progress)
+    jobs = whole(args.jobs, "--jobs", 1, 64)
+    if args.http:
+        from ..realpeers._drift import verify_server_http  # noqa: PLC0415
+        from ..realpeers._named import resolve  # noqa: PLC0415
+
+        resolved = resolve(args.name, "server")
+        if resolved is None:
+            raise UsageError(f"verify-peer: unknown named peer {args.name!r}; known: "
+                             + ", ".join(known_names("server")))
+        if not resolved.model.http_args:
+            raise UsageError(f"verify-peer: {args.name} has no Streamable HTTP set-up to check")
+        reports = [verify_server_http(resolved, jobs=jobs, progress=progress)]
+    else:
+        reports = verify(args.name, args.role, jobs=jobs, progress=progress)
     if args.json:
         print(json.dumps([r.to_dict() for r in reports], indent=2))
     else:

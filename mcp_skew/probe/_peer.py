@@ -82,6 +82,8 @@ class Evidence:
     #: answers to methods a legacy server knows, sent before initialize (tools/list)
     early_known: list[str] = field(default_factory=list)
     served_early: bool = False  #: a non-discover modern request got a legacy result pre-init
+    #: ``tools/list`` before ``initialize`` got -32603 (server quirk ``early-tools-32603``)
+    early_tools_32603: bool = False
     initialize_32022: bool = False  #: initialize refused with -32022 naming modern revisions
     not_found: list[tuple[int, str]] = field(default_factory=list)  #: (code, revision in use)
     sticky: bool = False
@@ -98,6 +100,7 @@ class Evidence:
             "echo": self.echo, "rejected": sorted(self.rejected),
             "unknown": [{"answer": a, "before_initialize": b} for a, b in self.unknown],
             "early_known": list(self.early_known), "served_early": self.served_early,
+            "early_tools_32603": self.early_tools_32603,
             "initialize_32022": self.initialize_32022,
             "not_found": [{"code": c, "revision": r} for c, r in self.not_found],
             "sticky": self.sticky,
@@ -208,7 +211,9 @@ def _unknown(ex: Exchange, ev: Evidence, codes: frozenset[int], first: bool) -> 
     token = _token(ex)
     if token == "result":
         return
-    if early and _legacy_knows(ex.method):
+    if early and ex.method == "tools/list" and token == "-32603":
+        ev.early_tools_32603 = True  # its handler failed, not its lifecycle check
+    elif early and _legacy_knows(ex.method):
         ev.early_known.append(token)
     else:
         ev.unknown.append((token, early))
@@ -332,6 +337,8 @@ def _unknown_quirks(kind: str, ev: Evidence) -> tuple[list[str], list[str]]:
         quirks.append("early-32602")
     if kind == "legacy" and ev.served_early:
         quirks.append("lenient")
+    if ev.early_tools_32603:
+        quirks.append("early-tools-32603")
     return quirks, extra
 
 

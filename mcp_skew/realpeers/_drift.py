@@ -31,7 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -52,6 +52,7 @@ from ..simulator import (
     parse_peer,
 )
 from ..simulator._scenario import LIST_TOOLS, play
+from ..simulator._transport import STDIO, TransportRule, rule_for
 from ..versions import REGISTRY, Message, Role
 from ._envs import EnvironmentUnavailable, ensure_npm_env, ensure_python_env
 from ._named import (
@@ -75,15 +76,19 @@ __all__ = [
     "Install",
     "client_command",
     "drift_clients",
+    "drift_servers_for",
     "install",
     "prepare",
+    "run_driver",
     "server_command",
     "verify",
     "verify_client",
     "verify_server",
+    "verify_server_http",
 ]
 
 SERVERS_DIR: Final = Path(__file__).resolve().parent / "servers"
+HTTP: Final = rule_for("http")
 
 #: Steps the real servers answer from the SDK's protocol layer: the default scenario
 #: without the unknown tool and prompts/list, which the test server's application
@@ -92,6 +97,12 @@ DRIFT_SCENARIO: Final = Scenario(
     "drift", "the protocol-level steps of the default scenario",
     tuple(s for s in SCENARIOS["default"].steps
           if s.name not in ("unknown tool", "undeclared capability (prompts)")))
+#: For a server with tools of its own (the reference servers): the steps any server answers
+#: from its protocol layer alone.
+PROTOCOL_SCENARIO: Final = Scenario(
+    "protocol", "list the tools, read a missing resource",
+    tuple(s for s in SCENARIOS["default"].steps if s.name in ("list tools", "missing resource")))
+DRIFT_SCENARIOS: Final = {"drift": DRIFT_SCENARIO, "protocol": PROTOCOL_SCENARIO}
 #: What a real client driver does once connected: list the tools.
 CONNECT_SCENARIO: Final = Scenario("connect", "connect, then list the tools", (LIST_TOOLS,))
 
@@ -143,10 +154,28 @@ def _raw_initialize(msg_id: int, revision: str) -> Message:
 
 _INITIALIZED: Final[Message] = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
+
+@dataclass(frozen=True, slots=True)
+class RawLine:
+    """A line sent as it is (not JSON): the answer is read as one with id null."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class CloseStdin:
+    """Close the server's standard input; the answer is whether the process outlives it."""
+
+    wait_ms: int = 2_000
+
+
+#: One item of a raw probe: a message, a raw line, or the end of standard input.
+RawItem = Message | RawLine | CloseStdin
+
 #: Raw message sequences, each in a fresh process: the columns of the measured table in
 #: docs/real-peers.md (what the probe's clients never send: early ping, early tools/list,
 #: an unknown method, a bogus revision).
-RAW_PROBES: Final[tuple[tuple[str, tuple[Message, ...]], ...]] = (
+RAW_PROBES: Final[tuple[tuple[str, tuple[RawItem, ...]], ...]] = (
     ("raw: discover+_meta, initialize", (_raw_request(1, "server/discover", modern=True),
                                          _raw_initialize(2, "2025-11-25"))),
     ("raw: discover, initialize", (_raw_request(1, "server/discover"),
@@ -159,6 +188,11 @@ RAW_PROBES: Final[tuple[tuple[str, tuple[Message, ...]], ...]] = (
      (_raw_initialize(1, "1999-01-01"), _INITIALIZED, _raw_request(2, "foo/bar"),
       _raw_request(3, "resources/read", {"uri": "mem://missing"}),
       _raw_request(4, "tools/list"))),
+    ("raw: malformed line, initialize, stdin closed",
+     (RawLine("{not json"), _raw_initialize(1, "2025-06-18"), CloseStdin())),
+    ("raw: tools/list without a version (_meta without one)",
+     (_raw_request(1, "tools/list", {"_meta": {
+         "io.modelcontextprotocol/clientCapabilities": {}}}),)),
 )
 
 
@@ -266,8 +300,8 @@ def _codes(transcript: Transcript) -> list[int]:
 
 
 def _run_client(client: PeerSpec, link: Link, scenario: Scenario,
-                request_timeout_ms: int) -> Facets:
-    sim = SimClient(client, request_timeout_ms=request_timeout_ms)
+                request_timeout_ms: int, transport: TransportRule = STDIO) -> Facets:
+    sim = SimClient(client, request_timeout_ms=request_timeout_ms, transport=transport)
     session = sim.negotiate(link)
     steps: list[str] = []
     if session.status == "ok":
@@ -433,26 +467,50 @@ def drift_clients() -> tuple[PeerSpec, ...]:
     return builtin_clients()
 
 
-def _real_server_run(command: list[str], client: PeerSpec) -> Facets:
-    return _run_client(client, _real_link(command), DRIFT_SCENARIO, REQUEST_TIMEOUT_MS)
+def _real_server_run(command: list[str], client: PeerSpec,
+                     scenario: Scenario = DRIFT_SCENARIO) -> Facets:
+    return _run_client(client, _real_link(command), scenario, REQUEST_TIMEOUT_MS)
 
 
 def _answer(event: Any) -> str:
     if isinstance(event, Reply):
         if event.error is not None:
+            data = event.error.get("data")
+            if event.code == -32022 and isinstance(data, dict):  # what it says was requested
+                requested = data.get("requested", "(none)")
+                return f"error {event.code} requested={requested}"
             return f"error {event.code}"
         version = (event.result or {}).get("protocolVersion")
         return f"result {version}" if isinstance(version, str) else "result"
     return "none" if isinstance(event, Timeout) else "exit"
 
 
-def _raw_run(link: Link, messages: Sequence[Message]) -> Facets:
+def _raw_run(link: Link, items: Sequence[RawItem]) -> Facets:
+    """Each item in turn over a real stdio link or a model's :class:`MemoryLink`; the
+    answers as read (a raw line and the end of stdin are the edge's, :mod:`mcp_skew.serve`)."""
+    from ..wire import StdioLink  # noqa: PLC0415 - I/O only when checking
+
     answers: list[str] = []
-    for message in messages:
-        if "id" not in message:
-            link.notify(message)
-            continue
-        answers.append(_answer(link.request(message, RAW_TIMEOUT_MS)))
+    for item in items:
+        if isinstance(item, RawLine):
+            if isinstance(link, StdioLink):
+                answers.append(_answer(link.request_line(item.text, RAW_TIMEOUT_MS)))
+            else:
+                assert isinstance(link, MemoryLink)
+                reaction = link.server.unparsable("not JSON")
+                answers.append(f"error {reaction.replies[0]['error']['code']}"
+                               if reaction.replies else "none")
+        elif isinstance(item, CloseStdin):
+            if isinstance(link, StdioLink):
+                alive = link.outlives_stdin(item.wait_ms)
+            else:
+                assert isinstance(link, MemoryLink)
+                alive = link.server.policy.outlives_stdin
+            answers.append("outlives stdin" if alive else "exits on stdin EOF")
+        elif "id" not in item:
+            link.notify(item)
+        else:
+            answers.append(_answer(link.request(item, RAW_TIMEOUT_MS)))
     link.close()
     return Facets("ok", None, None, answers=answers)
 
@@ -468,9 +526,10 @@ def _real_link(command: list[str]) -> Link:
     return link
 
 
-def _model_server_run(model: PeerSpec, client: PeerSpec) -> Facets:
+def _model_server_run(model: PeerSpec, client: PeerSpec,
+                      scenario: Scenario = DRIFT_SCENARIO) -> Facets:
     link = MemoryLink(lambda: SimServer(model))
-    return _run_client(client, link, DRIFT_SCENARIO, REQUEST_TIMEOUT_MS)
+    return _run_client(client, link, scenario, REQUEST_TIMEOUT_MS)
 
 
 def verify_server(resolved: Resolved, *, jobs: int = 2,
@@ -484,17 +543,18 @@ def verify_server(resolved: Resolved, *, jobs: int = 2,
         return report
     command = server_command(resolved.family, resolved.model, env)
     chosen = tuple(clients) if clients is not None else drift_clients()
+    scenario = DRIFT_SCENARIOS[resolved.model.drift_scenario]
 
     def one(client: PeerSpec) -> Comparison:
         started = time.monotonic()
-        real = _real_server_run(command, client)
-        mine = _model_server_run(model, client)
+        real = _real_server_run(command, client, scenario)
+        mine = _model_server_run(model, client, scenario)
         c = Comparison(_short(client), mine, real, SERVER_FACETS, time.monotonic() - started)
         if progress:
             progress(f"{resolved.name} x {c.counterpart}: {'agrees' if c.agrees else 'DIFFERS'}")
         return c
 
-    def raw(probe: tuple[str, tuple[Message, ...]]) -> Comparison:
+    def raw(probe: tuple[str, tuple[RawItem, ...]]) -> Comparison:
         started = time.monotonic()
         name, messages = probe
         real = _raw_run(_real_link(command), messages)
@@ -509,6 +569,115 @@ def verify_server(resolved: Resolved, *, jobs: int = 2,
         runs = [pool.submit(one, c) for c in chosen]
         runs += [pool.submit(raw, p) for p in (RAW_PROBES if raw_probes else ())]
         report.comparisons = [f.result() for f in runs]
+    report.run_seconds = time.monotonic() - started
+    return report
+
+
+# -- servers over Streamable HTTP -------------------------------------------------------------
+
+def _end_group(proc: subprocess.Popen[Any]) -> None:
+    """End the process group we started for ``proc``: SIGTERM, then SIGKILL."""
+    import signal  # noqa: PLC0415
+
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, sig)
+        try:
+            proc.wait(timeout=5)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def _free_port() -> int:
+    import socket  # noqa: PLC0415 - I/O only when checking
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port
+
+
+@contextlib.contextmanager
+def _http_server(command: list[str], port: int, start_s: float = 20.0) -> Iterator[str]:
+    """Run ``command`` (listening on ``port``) in its own process group; yield its MCP URL,
+    then end the group (SIGTERM, then SIGKILL)."""
+    import socket  # noqa: PLC0415
+
+    proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + start_s
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise EnvironmentUnavailable(
+                        f"the HTTP server did not listen on {port}: {' '.join(command)}"
+                    ) from None
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        _end_group(proc)
+
+
+def _http_client(client: PeerSpec) -> PeerSpec:
+    """A probe client as it goes over HTTP: a handshake-era client POSTs initialize first."""
+    from ..simulator._peers import with_quirks  # noqa: PLC0415
+
+    if client.kind == "modern" or client.has("post-first"):
+        return client
+    return with_quirks(client, ["post-first"], "client", client.name)
+
+
+def verify_server_http(resolved: Resolved, *, jobs: int = 2,
+                       clients: Sequence[PeerSpec] | None = None,
+                       progress: Callable[[str], None] | None = None) -> DriftReport:
+    """Check a named server model over Streamable HTTP: each probe client against a fresh real
+    server process (its ``http_args``, on a free port) and against the model on the simulator's
+    HTTP link; the same facets as :func:`verify_server` (status, revision, path, codes, steps)."""
+    from ..simulator._http import HttpClient, HttpEndpoint  # noqa: PLC0415
+    from ..simulator._httplink import HttpMemoryLink  # noqa: PLC0415
+    from ..wire import HttpLink  # noqa: PLC0415
+
+    model = resolved.peer()
+    report = _report(resolved, model)
+    if not resolved.model.http_args:
+        report.unavailable = f"{resolved.name} has no Streamable HTTP set-up"
+        return report
+    env = _install_for(resolved.line, report)
+    if env is None:
+        return report
+    scenario = DRIFT_SCENARIOS[resolved.model.drift_scenario]
+    chosen = tuple(clients) if clients is not None else drift_clients()
+    http_model = replace(resolved.model, args=resolved.model.http_args)
+
+    def one(client: PeerSpec) -> Comparison:
+        started = time.monotonic()
+        spec = _http_client(client)
+        port = _free_port()
+        command = [*server_command(resolved.family, http_model, env), "--port", str(port)]
+        with _http_server(command, port) as url:
+            real = _run_client(spec, HttpLink(url, deadline_ms=120_000), scenario,
+                               REQUEST_TIMEOUT_MS, HTTP)
+        mine = _run_client(spec, HttpMemoryLink(
+            HttpEndpoint(model), client=HttpClient(spec.registry, post_first=spec.client_policy
+                                                   .http_post_first)), scenario,
+                           REQUEST_TIMEOUT_MS, HTTP)
+        c = Comparison(_short(client), mine, real, SERVER_FACETS, time.monotonic() - started)
+        if progress:
+            progress(f"{resolved.name} (http) x {c.counterpart}: "
+                     f"{'agrees' if c.agrees else 'DIFFERS'}")
+        return c
+
+    started = time.monotonic()
+    try:
+        with ThreadPoolExecutor(max(1, jobs)) as pool:
+            report.comparisons = list(pool.map(one, chosen))
+    except EnvironmentUnavailable as exc:
+        report.unavailable = str(exc)
     report.run_seconds = time.monotonic() - started
     return report
 
@@ -556,24 +725,65 @@ def _era_of(revision: str | None) -> str | None:
     return REGISTRY.get(revision).era.value
 
 
+@dataclass(slots=True)
+class DriverRun:
+    """What a client driver script printed: its RESULT (empty: none), and its stderr."""
+
+    result: dict[str, Any]
+    stderr: str
+    #: the driver printed its RESULT but did not exit within the grace period (its close hung)
+    hung_on_close: bool = False
+
+
+def run_driver(command: list[str], timeout_s: float = 150.0, grace_s: float = 5.0) -> DriverRun:
+    """Run a client driver (``servers/*_client.*``) in its own process group until it prints
+    ``RESULT {json}``; give it ``grace_s`` to close, then end the group. A client whose close
+    hangs (the ``mcp`` 1.0 client waits for a server that outlives its stdin) still reports."""
+    import threading  # noqa: PLC0415
+
+    proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    assert proc.stdout is not None and proc.stderr is not None
+    found = threading.Event()
+    result: dict[str, Any] = {}
+    err: list[str] = []
+
+    def read_out() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.startswith("RESULT ") and not found.is_set():
+                with contextlib.suppress(ValueError):
+                    result.update(json.loads(line[len("RESULT "):]))
+                found.set()
+        found.set()
+
+    def read_err() -> None:
+        assert proc.stderr is not None
+        err.append(proc.stderr.read())
+
+    readers = [threading.Thread(target=read_out, daemon=True),
+               threading.Thread(target=read_err, daemon=True)]
+    for thread in readers:
+        thread.start()
+    hung = False
+    if not found.wait(timeout_s):
+        err.append(f"the client did not finish within {timeout_s:g} s")
+    try:
+        proc.wait(timeout=grace_s)
+    except subprocess.TimeoutExpired:
+        hung = bool(result)
+        _end_group(proc)
+    for thread in readers:
+        thread.join(timeout=2)
+    return DriverRun(result, "".join(err), hung)
+
+
 def _real_client_run(command_for: Callable[[list[str]], list[str]], server_spec: str
                      ) -> Facets:
     with tempfile.TemporaryDirectory(prefix="mcp-skew-drift-") as tmp:
         log = Path(tmp) / "wire.jsonl"
-        command = command_for(serve_command(server_spec, log))
-        try:
-            proc = subprocess.run(command, capture_output=True, text=True, timeout=150,
-                                  check=False, stdin=subprocess.DEVNULL)
-            out = proc.stdout
-            err = proc.stderr
-        except subprocess.TimeoutExpired as exc:
-            out = exc.stdout if isinstance(exc.stdout, str) else ""
-            err = "the client did not finish within 150 s"
-        result: dict[str, Any] = {}
-        for line in out.splitlines():
-            if line.startswith("RESULT "):
-                with contextlib.suppress(ValueError):
-                    result = json.loads(line[len("RESULT "):])
+        run = run_driver(command_for(serve_command(server_spec, log)))
+        result, err = run.result, run.stderr
         requests, _ = _requests(log)
     if not result:
         tail = " ".join(err.strip().splitlines()[-3:])[:300]
@@ -593,7 +803,8 @@ def _server_peer(spec: str) -> PeerSpec:
 
 def _model_client_run(model: PeerSpec, server_spec: str) -> Facets:
     server = _server_peer(server_spec)
-    link = MemoryLink(lambda: SimServer(server))
+    link = MemoryLink(lambda: SimServer(server),
+                      stalls_on_server_request=model.client_policy.stalls_on_server_request)
     sim = SimClient(model)
     session = sim.negotiate(link)
     status = session.status
@@ -608,6 +819,13 @@ def _model_client_run(model: PeerSpec, server_spec: str) -> Facets:
     return Facets(status, session.revision if ok else None,
                   session.era.value if ok and session.era else None, requests=requests,
                   detail=session.reason)
+
+
+def drift_servers_for(model: Model) -> tuple[str, ...]:
+    """The simulated servers a client model is checked against: the common set, then the
+    model's own (:attr:`Model.drift_servers`)."""
+    return CLIENT_DRIFT_SERVERS + tuple(s for s in model.drift_servers
+                                        if s not in CLIENT_DRIFT_SERVERS)
 
 
 def _with_probe(model: PeerSpec, probe_ms: int | None) -> PeerSpec:
@@ -626,7 +844,7 @@ def verify_client(resolved: Resolved, *, jobs: int = 2, servers: Sequence[str] |
     env = _install_for(resolved.line, report)
     if env is None:
         return report
-    chosen = tuple(servers) if servers is not None else CLIENT_DRIFT_SERVERS
+    chosen = tuple(servers) if servers is not None else drift_servers_for(resolved.model)
 
     def command_for(server: list[str]) -> list[str]:
         return client_command(resolved.family, resolved.model, env, server, probe_ms)

@@ -94,6 +94,16 @@ class Model:
     #: a shorter probe wait the drift check gives the real client (and the model) when
     #: the real default would make a check slow (TypeScript v2: 60 s)
     drift_probe_ms: int | None = None
+    #: (clients) simulated servers the drift check adds to the common set, for a decision
+    #: point of this client's own (a result it refuses)
+    drift_servers: tuple[str, ...] = ()
+    #: (servers) the scenario a drift check plays after negotiation: ``drift`` (the default
+    #: scenario's protocol-level steps, against the project's test server) or ``protocol``
+    #: (list the tools, read a missing resource: for a server with its own tools)
+    drift_scenario: str = "drift"
+    #: (servers) the runner script's arguments for its Streamable HTTP set-up (the check adds
+    #: ``--port N``); empty: the model is checked over stdio only
+    http_args: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,19 +194,24 @@ PY_MCP: Final = Family(
     lines=(
         Line((1, 0, 0), "1.0.0-1.8.x", Package("pypi", ("mcp==1.0.0", "pydantic==2.10.*"), "1.0.0"),
              servers={"": Model(
-                 "legacy:2024-11-05+silent-exit+strict-lifecycle+fixed=2024-11-05+not-found-code=0",
+                 "legacy:2024-11-05+silent-exit+strict-lifecycle+fixed=2024-11-05+not-found-code=0"
+                 "+drop-unparsable",
                  "initialize always answers 2024-11-05 (types.LATEST_PROTOCOL_VERSION, the request "
                  f"is not read); {_PY_SILENT}; an unknown resource is error 0; measured on 1.0.0, "
                  "versions 1.3-1.8 read in the wheels (docs/real-peers.md §mcp 1.0.0)",
                  gaps=(_PY_APP,))},
              clients={"": Model(
-                 "legacy:2024-11-05",
+                 "legacy:2024-11-05+stalls-on-server-request",
                  "ClientSession.initialize sends 2024-11-05 and accepts only it "
-                 "(SUPPORTED_PROTOCOL_VERSIONS = [1, '2024-11-05'] in mcp/shared/version.py)",
-                 args=("--mode", "session"))}),
+                 "(SUPPORTED_PROTOCOL_VERSIONS = [1, '2024-11-05'] in mcp/shared/version.py); it "
+                 "declares roots, and once the server asks roots/list it reads no more answers "
+                 "(its tools/list never returns; no request timeout in 1.0.0): docs/real-peers.md "
+                 "§server-everything",
+                 args=("--mode", "session"),
+                 drift_servers=("legacy:2025-11-25,2024-11-05+asks-roots",))}),
         Line((1, 9, 0), "1.9.0-1.9.3", Package("pypi", ("mcp==1.9.3", "pydantic==2.11.*"), "1.9.3"),
              servers={"": Model(
-                 f"legacy:{_TO_0326}+silent-exit+strict-lifecycle+not-found-code=0",
+                 f"legacy:{_TO_0326}+silent-exit+strict-lifecycle+not-found-code=0+drop-unparsable",
                  "initialize negotiates 2025-03-26 / 2024-11-05 (first line to read the request); "
                  f"{_PY_SILENT}; wheels 1.9.0-1.9.3 (docs/real-peers.md §mcp 1.0.0, source "
                  "bisection)", gaps=(_PY_APP,))},
@@ -206,7 +221,7 @@ PY_MCP: Final = Family(
                  args=("--mode", "session"))}),
         Line((1, 9, 4), "1.9.4-1.9.x", Package("pypi", ("mcp==1.9.4", "pydantic==2.11.*"), "1.9.4"),
              servers={"": Model(
-                 f"legacy:{_TO_0326}+unknown-32602+strict-lifecycle+not-found-code=0",
+                 f"legacy:{_TO_0326}+unknown-32602+strict-lifecycle+not-found-code=0+drop-unparsable",
                  f"{_PY_32602}, ping before initialize too; initialize negotiates 2025-03-26 / "
                  "2024-11-05; an unknown resource is error 0 (docs/real-peers.md §mcp 1.9.4)",
                  gaps=(_PY_APP,))},
@@ -217,7 +232,7 @@ PY_MCP: Final = Family(
         Line((1, 10, 0), "1.10.0-1.13.x",
              Package("pypi", ("mcp==1.10.0", "pydantic==2.11.*"), "1.10.0"),
              servers={"": Model(
-                 f"legacy:{_TO_0618}+unknown-32602+strict-lifecycle+not-found-code=0",
+                 f"legacy:{_TO_0618}+unknown-32602+strict-lifecycle+not-found-code=0+drop-unparsable",
                  f"as 1.9.4, negotiating up to 2025-06-18; {_PY_32602}, ping before initialize "
                  "too (docs/real-peers.md §mcp 1.10.0 … 1.13.x)", gaps=(_PY_APP,))},
              clients={"": Model(
@@ -227,7 +242,7 @@ PY_MCP: Final = Family(
                  args=("--mode", "session"))}),
         Line((1, 14, 0), "1.14.0-1.23.x", Package("pypi", ("mcp==1.22.0",), "1.22.0"),
              servers={"": Model(
-                 f"legacy:{_TO_0618}+unknown-32602+not-found-code=0",
+                 f"legacy:{_TO_0618}+unknown-32602+not-found-code=0+drop-unparsable",
                  f"{_PY_32602}; ping allowed before initialize from 1.14.0; initialize negotiates "
                  "up to 2025-06-18 (docs/real-peers.md §mcp 1.14.0 … 1.23.x)", gaps=(_PY_APP,))},
              clients={"": Model(
@@ -236,7 +251,7 @@ PY_MCP: Final = Family(
                  "(docs/real-peers.md §Python mcp 1.22.0 client)", args=("--mode", "session"))}),
         Line((1, 24, 0), "1.24.0-1.x", Package("pypi", ("mcp==1.30.0",), "1.30.0"),
              servers={"": Model(
-                 f"legacy:{_ALL_LEGACY}+unknown-32602+not-found-code=0",
+                 f"legacy:{_ALL_LEGACY}+unknown-32602+not-found-code=0+drop-unparsable",
                  f"{_PY_32602}; ping allowed early; initialize negotiates up to 2025-11-25 "
                  "(docs/real-peers.md §mcp 1.24.0 … 1.30.0)", gaps=(_PY_APP,))},
              clients={"": Model(
@@ -245,7 +260,7 @@ PY_MCP: Final = Family(
                  args=("--mode", "session"))}),
         Line((2, 0, 0), "2.0.0-2.x", Package("pypi", ("mcp==2.3.0",), "2.3.0"),
              servers={"": Model(
-                 f"{_DUAL_ALL}+sticky-era+early-32602+not-found-code=-32602",
+                 f"{_DUAL_ALL}+sticky-era+early-32602+not-found-code=-32602+drop-unparsable",
                  "MCPServer on mcp/server/runner.py serve_dual_era_loop: the first request fixes "
                  "the era; server/discover without _meta and unknown methods -> -32601; a known "
                  "method before initialize -> -32602; an unsupported initialize revision -> "
@@ -279,7 +294,7 @@ FASTMCP: Final = Family(
     lines=(
         Line((4, 0, 0), "4.0.0-4.x", Package("pypi", ("fastmcp==4.2.3",), "4.2.3"),
              servers={"": Model(
-                 f"{_DUAL_ALL}+sticky-era+early-32602+not-found-code=-32602",
+                 f"{_DUAL_ALL}+sticky-era+early-32602+not-found-code=-32602+drop-unparsable",
                  "runs on mcp 2.3.0: the mcp 2.x seams message for message (docs/real-peers.md "
                  "§fastmcp 4.2.3)", gaps=(_PY_APP,))}),
     ),
@@ -299,7 +314,7 @@ TS_SDK: Final = Family(
         Line((1, 25, 0), "1.25.0-1.x",
              Package("npm", ("@modelcontextprotocol/sdk@1.32.2",), "1.32.2"),
              servers={"": Model(
-                 f"legacy:{_ALL_LEGACY}+lenient+not-found-code=-32602",
+                 f"legacy:{_ALL_LEGACY}+lenient+not-found-code=-32602+drop-unparsable",
                  f"McpServer + StdioServerTransport: {_TS_LENIENT} (2025-11-25 from 1.25.0: "
                  "dist/esm/types.js LATEST_PROTOCOL_VERSION); an unknown resource -> -32602 "
                  "(docs/real-peers.md §TypeScript @modelcontextprotocol/sdk 1.32.2)",
@@ -322,7 +337,7 @@ TS_SERVER: Final = Family(
         Line((2, 4, 0), "2.4.x", Package("npm", _V2_PKGS, "2.4.0"),
              servers={
                  "dual": Model(
-                     f"{_DUAL_ALL}+lenient+not-found-code=-32602",
+                     f"{_DUAL_ALL}+lenient+not-found-code=-32602+drop-unparsable",
                      "serveStdio(factory): server/discover is a discardable probe, a legacy "
                      f"opening pins a 2025-era instance; {_TS_LENIENT} "
                      "(dist/stdio.mjs; docs/real-peers.md §With serveStdio)",
@@ -331,18 +346,25 @@ TS_SERVER: Final = Family(
                            "a modern request other than server/discover pins the modern era "
                            "(a later initialize -> -32022); the model keeps serving both")),
                  "modern": Model(
-                     "modern:2026-07-28+legacy-32022",
+                     "modern:2026-07-28+legacy-32022+no-requested+drop-unparsable",
                      "serveStdio(factory, {legacy: 'reject'}): initialize and every request "
                      "without a protocol version -> -32022 naming 2026-07-28",
                      args=("--v2", "--legacy-reject"), gaps=(_TS_APP,)),
                  "legacy": Model(
-                     f"legacy:{_ALL_LEGACY}+lenient+not-found-code=-32602",
+                     f"legacy:{_ALL_LEGACY}+lenient+not-found-code=-32602+drop-unparsable",
                      "server.connect(new StdioServerTransport()): as the 1.x SDK, legacy only "
                      "(docs/real-peers.md §With server.connect)",
                      args=("--v2", "--plain-connect"), gaps=(_TS_APP,)),
              }),
     ),
 )
+
+_TS_STRICT = ("once negotiated at 2026-07-28, a result without resultType, or a cacheable one "
+              "without ttlMs/cacheScope, fails the request (SdkError INVALID_RESULT, "
+              "decodeResult in dist/src-*.mjs); the server/discover probe is read leniently")
+#: Simulated servers the strict TypeScript v2 client is also checked against.
+_STRICT_SERVERS = ("modern:2026-07-28+no-result-type", "modern:2026-07-28+no-cache-hints",
+                   "dual:2026-07-28,2025-11-25+no-result-type")
 
 TS_CLIENT: Final = Family(
     name="ts-client",
@@ -357,42 +379,159 @@ TS_CLIENT: Final = Family(
                      "initialize 2025-11-25 ('byte-identical' 2025 sequence)",
                      args=("--v2", "--mode", "legacy")),
                  "auto": Model(
-                     f"{_DUAL_ALL}+restart+probe-timeout=60000+fallback-denylist",
+                     f"{_DUAL_ALL}+restart+probe-timeout=60000+fallback-denylist+strict-results",
                      "versionNegotiation {mode: 'auto'}: server/discover on a throwaway sibling "
                      "process with the request timeout (60 s); a timeout, a closed process or "
                      "any non-modern error -> initialize on the session process; one corrective "
-                     "re-probe on -32022 (dist/public-*.mjs negotiateEra, classifyProbeOutcome)",
+                     "re-probe on -32022 (dist/public-*.mjs negotiateEra, classifyProbeOutcome); "
+                     f"{_TS_STRICT}",
                      args=("--v2", "--mode", "auto"), drift_probe_ms=3000,
+                     drift_servers=_STRICT_SERVERS,
                      gaps=("the probe always runs in a throwaway process, so the session starts "
                            "on a fresh one; the model restarts only after a timeout or an exit",
                            "a -32022 naming a shared modern revision twice fails the connect; "
                            "the model falls back when it also names a handshake revision")),
+                 "pin": Model(
+                     "modern:2026-07-28+discover+strict-results",
+                     "versionNegotiation {mode: {pin: '2026-07-28'}}: server/discover at "
+                     "2026-07-28 on a throwaway sibling process; a DiscoverResult offering "
+                     "2026-07-28 -> the session speaks it on a fresh process; anything else (an "
+                     "error, a timeout, an exit, no 2026-07-28 offered) fails the connect, 'no "
+                     "fallback in pin mode' (dist/public-*.mjs negotiateEra); "
+                     f"{_TS_STRICT} (docs/real-peers.md §TypeScript v2 client strictness)",
+                     args=("--v2", "--mode", "pin"), drift_probe_ms=10_000,
+                     drift_servers=_STRICT_SERVERS,
+                     gaps=("the probe waits the request timeout (60 s; 10 s in the drift check, "
+                           "which a loaded machine's Python start-up must not race), the model "
+                           "its request timeout (10 s)",
+                           "the probe runs in a throwaway process and the session on a fresh "
+                           "one; the model keeps one process")),
+             }),
+    ),
+)
+
+_SE_APP = ("the reference server's own tools (echo takes 'message', there is no 'fail') "
+           "and prompts; the drift check plays the protocol steps only (list the tools, read "
+           "a missing resource)")
+
+
+def _everything(version: str) -> Package:
+    return Package("npm", (f"@modelcontextprotocol/server-everything@{version}",), version)
+
+
+_SE_EVIDENCE = ("the reference server's stdio entry (dist/index.js) as npm installs it today; "
+                "no lifecycle gate on the SDK's Protocol (requests before initialize are served), "
+                "unknown methods -> -32601, an unsupported initialize revision -> the SDK's latest")
+_SE_SDK_NOW = "@modelcontextprotocol/sdk resolves to 1.32.2 (the package's caret range)"
+
+SERVER_EVERYTHING: Final = Family(
+    name="server-everything",
+    package="@modelcontextprotocol/server-everything (npm)",
+    server_script="server_everything.mjs",
+    lines=(
+        Line((2025, 1, 14), "2025.1.14-2025.4.x", _everything("2025.1.14"),
+             servers={"": Model(
+                 "legacy:2024-11-05+lenient+not-found-code=-32603+drop-unparsable+outlives-stdin",
+                 f"{_SE_EVIDENCE}; @modelcontextprotocol/sdk 1.0.1 (pinned): 2024-11-05 only; "
+                 "a missing resource -> -32603 (its read handler throws); its update timer keeps "
+                 "the process alive after stdin closes (docs/real-peers.md §server-everything)",
+                 args=("stdio",), drift_scenario="protocol", gaps=(_SE_APP,))}),
+        Line((2025, 5, 12), "2025.5.12-2025.9.x", _everything("2025.5.12"),
+             servers={"": Model(
+                 f"legacy:{_ALL_LEGACY}+lenient+not-found-code=-32603+drop-unparsable"
+                 "+outlives-stdin+not-initialized-32000+one-transport",
+                 f"{_SE_EVIDENCE}; {_SE_SDK_NOW}, so up to 2025-11-25; a missing resource -> "
+                 "-32603; its log and subscription timers keep the process alive after stdin "
+                 "closes (docs/real-peers.md §server-everything)",
+                 args=("stdio",), http_args=("streamableHttp",), drift_scenario="protocol",
+                 gaps=(_SE_APP,))}),
+        Line((2025, 11, 25), "2025.11.25-2026.1.x", _everything("2025.11.25"),
+             servers={"": Model(
+                 f"legacy:{_ALL_LEGACY}+lenient+early-tools-32603+not-found-code=-32603"
+                 "+drop-unparsable+outlives-stdin+not-initialized-32000+asks-roots",
+                 f"{_SE_EVIDENCE}; {_SE_SDK_NOW}; tools/list before initialize -> -32603 (the "
+                 "handler reads the client's capabilities); a missing resource -> -32603; "
+                 "timers keep the process alive after stdin closes (docs/real-peers.md "
+                 "§server-everything)",
+                 args=("stdio",), http_args=("streamableHttp",), drift_scenario="protocol",
+                 gaps=(_SE_APP,))}),
+        Line((2026, 8, 31), "2026.7.4-2026.x", _everything("2026.8.31"),
+             servers={"": Model(
+                 f"legacy:{_ALL_LEGACY}+lenient+not-found-code=-32602+drop-unparsable"
+                 "+not-initialized-32000+asks-roots",
+                 f"{_SE_EVIDENCE}; {_SE_SDK_NOW}; the rewritten server (dist/server/, "
+                 "dist/transports/): a missing resource -> -32602 (the SDK's McpServer), and "
+                 "it exits when stdin closes (docs/real-peers.md §server-everything)",
+                 args=("stdio",), http_args=("streamableHttp",), drift_scenario="protocol",
+                 gaps=(_SE_APP,))}),
+    ),
+)
+
+_INSPECTOR_CLI = ("`inspector --cli --protocol-era ERA --method tools/list` with a stdio target; "
+                  "the CLI bundles @modelcontextprotocol/client 2.3.1 and maps the era to its "
+                  "versionNegotiation (clients/cli/build/index.js eraToVersionNegotiation)")
+
+INSPECTOR: Final = Family(
+    name="inspector",
+    package="@modelcontextprotocol/inspector (npm)",
+    client_script="inspector_client.mjs",
+    lines=(
+        Line((2, 12, 0), "2.12.x",
+             Package("npm", ("@modelcontextprotocol/inspector@2.12.0",), "2.12.0"),
+             clients={
+                 "legacy": Model(
+                     f"legacy:{_ALL_LEGACY}",
+                     f"{_INSPECTOR_CLI}; legacy (the default for an ad-hoc target) -> {{mode: "
+                     "'legacy'}: initialize 2025-11-25, a counter-offer it supports accepted "
+                     "(docs/real-peers.md §Inspector)", args=("--era", "legacy")),
+                 "auto": Model(
+                     f"{_DUAL_ALL}+restart+probe-timeout=60000+connect-timeout=15000"
+                     "+fallback-denylist+strict-results+raw-retry",
+                     f"{_INSPECTOR_CLI}; auto -> {{mode: 'auto'}}: the SDK's probe and fallback "
+                     "(as ts-client@2.4:auto), but the CLI's --connect-timeout (15000 ms) ends a "
+                     "silent probe first (exit 4 'Connection timed out after 15000 ms'); "
+                     f"{_TS_STRICT}; a refused tools/list is sent once more as 'inspector-ext-1' "
+                     "(docs/real-peers.md §Inspector)",
+                     args=("--era", "auto"), drift_servers=_STRICT_SERVERS,
+                     gaps=("the probe runs in a throwaway process and the session on a fresh "
+                           "one; the model restarts only after a timeout or an exit",)),
+                 "modern": Model(
+                     "modern:2026-07-28+discover+strict-results+raw-retry",
+                     f"{_INSPECTOR_CLI}; modern -> {{mode: {{pin: '2026-07-28'}}}}: as "
+                     "ts-client@2.4:pin, no fallback; a refused tools/list is sent once more "
+                     "(docs/real-peers.md §Inspector)",
+                     args=("--era", "modern"), drift_servers=_STRICT_SERVERS,
+                     gaps=("a silent probe ends at the CLI's 15 s connect timeout (exit 4); "
+                           "the model waits its request timeout (10 s); both fail",)),
              }),
     ),
 )
 
 FAMILIES: Final[dict[str, Family]] = {f.name: f for f in (PY_MCP, FASTMCP, TS_SDK, TS_SERVER,
-                                                          TS_CLIENT)}
+                                                          TS_CLIENT, SERVER_EVERYTHING,
+                                                          INSPECTOR)}
 
 #: The mode a bare name means, where a package has several (shown in labels and notes).
 _DEFAULT_MODE: Final[dict[Role, dict[str, str]]] = {
     "server": {"ts-server": "dual"},
-    "client": {"ts-client": "legacy"},
+    "client": {"ts-client": "legacy", "inspector": "legacy"},
 }
 _DEFAULT_LABEL: Final[dict[Role, dict[str, str]]] = {
     "server": {"ts-server": "dual"},
-    "client": {"ts-client": "legacy", "py-mcp": "auto"},
+    "client": {"ts-client": "legacy", "py-mcp": "auto", "inspector": "legacy"},
 }
 
 #: The real-world matrix: named clients (rows) and servers (columns).
 REAL_CLIENTS: Final[tuple[str, ...]] = (
     "py-mcp@1.0", "py-mcp@1.22", "py-mcp@2.3", "py-mcp@2.3:legacy",
-    "ts-sdk@1", "ts-client@2.4:legacy", "ts-client@2.4:auto",
+    "ts-sdk@1", "ts-client@2.4:legacy", "ts-client@2.4:auto", "ts-client@2.4:pin",
+    "inspector@2.12:legacy", "inspector@2.12:auto", "inspector@2.12:modern",
 )
 REAL_SERVERS: Final[tuple[str, ...]] = (
     "py-mcp@1.0", "py-mcp@1.9", "py-mcp@1.9.4", "py-mcp@1.10", "py-mcp@1.22", "py-mcp@1.30",
     "py-mcp@2.3", "fastmcp@4", "ts-sdk@1", "ts-server@2.4:dual", "ts-server@2.4:modern",
-    "ts-server@2.4:legacy",
+    "ts-server@2.4:legacy", "server-everything@2025.1.14", "server-everything@2025.5.12",
+    "server-everything@2025.11.25", "server-everything@2026.8.31",
 )
 
 

@@ -21,9 +21,6 @@ not what it does.
 
 from __future__ import annotations
 
-import contextlib
-import json
-import subprocess
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -33,7 +30,7 @@ from typing import Any
 from ..matrix._build import Cell, Matrix, RealRun
 from ..simulator import PeerSpec
 from ..versions import Role
-from ._drift import Install, client_command, prepare, server_command
+from ._drift import Install, client_command, prepare, run_driver, server_command
 from ._named import REAL_CLIENTS, REAL_SERVERS, Resolved, builtin_peer, resolve
 
 __all__ = ["RealCell", "real_peers", "render_real", "run_real"]
@@ -92,22 +89,17 @@ def _run_pair(client: Resolved, client_env: Install, server: Resolved, server_en
     command = client_command(client.family, client.model, client_env, server_cmd,
                              client.model.drift_probe_ms)
     started = time.monotonic()
-    try:
-        proc = subprocess.run(command, capture_output=True, text=True, timeout=180, check=False,
-                              stdin=subprocess.DEVNULL)
-        out, err = proc.stdout, proc.stderr
-    except subprocess.TimeoutExpired:
-        return "failed", None, "the client did not finish within 180 s", time.monotonic() - started
+    run = run_driver(command, timeout_s=180)
     seconds = time.monotonic() - started
-    for line in out.splitlines():
-        if line.startswith("RESULT "):
-            with contextlib.suppress(ValueError):
-                result = json.loads(line[len("RESULT "):])
-                if result.get("ok"):
-                    version = result.get("protocol_version")
-                    return "ok", version if isinstance(version, str) else None, "", seconds
-                return "failed", None, str(result.get("error", "")), seconds
-    tail = " ".join(err.strip().splitlines()[-2:])[:200]
+    result = run.result
+    if result:
+        closing = " (it printed its result, then its close hung: ended)" if run.hung_on_close \
+            else ""
+        if result.get("ok"):
+            version = result.get("protocol_version")
+            return "ok", version if isinstance(version, str) else None, closing.strip(), seconds
+        return "failed", None, str(result.get("error", "")) + closing, seconds
+    tail = " ".join(run.stderr.strip().splitlines()[-2:])[:200]
     return "failed", None, f"no result from the client driver: {tail}", seconds
 
 
@@ -139,7 +131,7 @@ def run_real(matrix: Matrix, *, jobs: int = 2,
         else:
             status, revision, detail, seconds = _run_pair(client, c_env, server, s_env)
             real = RealCell(True, status, revision, detail, seconds)
-        real.predicted_status, real.predicted_revision = cell.status, cell.revision
+        real.predicted_status, real.predicted_revision = _predicted(cell)
         done += 1
         if progress is not None:
             progress(done, len(jobs_list))
@@ -150,6 +142,16 @@ def run_real(matrix: Matrix, *, jobs: int = 2,
     rows = tuple(tuple(replace(cell, real=results[(i, j)].result())
                        for j, cell in enumerate(row)) for i, row in enumerate(matrix.cells))
     return replace(matrix, cells=rows)
+
+
+def _predicted(cell: Cell) -> tuple[str, str | None]:
+    """What the real driver is predicted to report: it connects, then lists the tools, so a
+    cell whose "list tools" step fails (a refused result, an answer that never comes) is a
+    predicted failure even where negotiation worked."""
+    listed = next((s for s in cell.steps if s.name == "list tools"), None)
+    if cell.status == "ok" and listed is not None and not listed.ok:
+        return "failed", None
+    return cell.status, cell.revision
 
 
 def _mark(cell: Cell) -> str:

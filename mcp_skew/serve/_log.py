@@ -37,7 +37,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any, Final, Literal
@@ -62,9 +62,11 @@ __all__ = [
     "LineSplitter",
     "LogEntry",
     "LogWriter",
+    "Process",
     "decode_line",
     "entry_of",
     "read_log",
+    "split_processes",
 ]
 
 Direction = Literal["c2s", "s2c", "stderr", "event"]
@@ -200,6 +202,7 @@ class LogEntry:
     event: str | None = None  #: the event name (events only)
     text: str = ""  #: the event's sentence
     fields: dict[str, Any] = field(default_factory=dict)  #: everything else in the record
+    t: str | None = None  #: the wall-clock time of the record (ISO 8601), where the log has it
 
     @property
     def is_json(self) -> bool:
@@ -227,7 +230,50 @@ def entry_of(index: int, record: Record) -> LogEntry:
     extra = {k: v for k, v in data.items() if k not in _KNOWN_KEYS}
     return LogEntry(index=index, ms=float(data["ms"]), dir=data["dir"], line=line,
                     message=message, partial=bool(data.get("partial")), event=data.get("event"),
-                    text=str(data.get("text", "")), fields=extra)
+                    text=str(data.get("text", "")), fields=extra,
+                    t=data["t"] if isinstance(data.get("t"), str) else None)
+
+
+@dataclass(frozen=True, slots=True)
+class Process:
+    """The entries of one recorded server process, timed from its own start."""
+
+    number: int  #: 1, 2, ... in the order the processes started
+    entries: list[LogEntry]  #: ``ms`` counted from this process's first entry
+    start: str  #: the start event's sentence ("" when the log shows none)
+    #: seconds from the first process's first entry, by the wall clock (None: no ``t``)
+    offset_s: float | None
+
+
+def _starts(entry: LogEntry) -> bool:
+    return entry.dir == "event" and entry.event == "start"
+
+
+def split_processes(entries: list[LogEntry]) -> list[Process]:
+    """The log's server processes: a ``start`` event after any line begins the next one.
+
+    A client that runs its server more than once (the TypeScript v2 client's probe in a
+    throwaway process, then the session in a fresh one, each ``mcp-skew serve --record``
+    appending to the same file with its own clock) leaves one log of several sessions;
+    each is a session of its own, with times from its own start.
+    """
+    groups: list[list[LogEntry]] = [[]]
+    for entry in entries:
+        if _starts(entry) and any(not _starts(e) for e in groups[-1]):
+            groups.append([])
+        groups[-1].append(entry)
+    first_t = next((e.t for e in entries if e.t is not None), None)
+    out: list[Process] = []
+    for number, group in enumerate(g for g in groups if g):
+        base = group[0].ms
+        start = next((e.text for e in group if _starts(e)), "")
+        offset = None
+        if first_t is not None and group[0].t is not None:
+            gap = _elapsed(first_t, group[0].t)
+            offset = None if gap is None else round(gap / 1000, 3)
+        rebased = [replace(e, ms=round(e.ms - base, 3)) for e in group]
+        out.append(Process(number + 1, rebased, start, offset))
+    return out
 
 
 def _elapsed(first: str, value: str) -> float | None:

@@ -17,12 +17,16 @@ The client's lines (``c2s``) are sent again, in order and as recorded:
 Requests are then paired by order and id with their recorded answers. Each is
 ``same``, ``differs`` (with a short JSON diff) or ``missing`` (one side has no
 answer). The negotiation path of both logs is shown side by side.
+
+A log of several server processes (a client that ran its server twice, such as the
+TypeScript v2 client's probe in a throwaway process) is replayed process by process,
+each on a fresh server (:func:`replay_processes`), so no session inherits another's state.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -31,7 +35,7 @@ from ..simulator._transcript_model import parse_record
 from ..versions import Message
 from ._annotate import Annotation, annotate
 from ._child import Child
-from ._log import LogEntry, decode_line, entry_of
+from ._log import LogEntry, decode_line, entry_of, split_processes
 from ._stdio import StdioServer
 
 __all__ = [
@@ -41,6 +45,7 @@ __all__ = [
     "outcome",
     "render_replay",
     "replay_command",
+    "replay_processes",
     "replay_simulated",
 ]
 
@@ -129,6 +134,8 @@ class ReplayReport:
     recorded: Annotation
     replayed: Annotation
     replayed_entries: list[LogEntry]
+    #: a log of several server processes: one report per process (:func:`replay_processes`)
+    processes: list[ReplayReport] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -141,10 +148,15 @@ class ReplayReport:
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        return {"target": self.target, "ok": self.ok, "counts": self.counts(),
-                "recorded_path": list(self.recorded.path),
-                "replayed_path": list(self.replayed.path),
-                "exchanges": [x.to_dict() for x in self.exchanges]}
+        out = {"target": self.target, "ok": self.ok, "counts": self.counts(),
+               "recorded_path": list(self.recorded.path),
+               "replayed_path": list(self.replayed.path),
+               "exchanges": [x.to_dict() for x in self.exchanges]}
+        if self.processes:
+            out["processes"] = [{"process": n, "recorded_path": list(r.recorded.path),
+                                 "replayed_path": list(r.replayed.path)}
+                                for n, r in enumerate(self.processes, 1)]
+        return out
 
 
 def _pairs(entries: list[LogEntry]) -> list[tuple[LogEntry, Message, Message | None]]:
@@ -281,6 +293,23 @@ def replay_command(entries: list[LogEntry], argv: Sequence[str], *, timeout_s: f
                         annotate(entries), annotate(out.entries), out.entries)
 
 
+def replay_processes(entries: list[LogEntry],
+                     one: Callable[[list[LogEntry]], ReplayReport]) -> ReplayReport:
+    """Replay each recorded server process on a fresh server of its own (``one`` replays one
+    process), never one process's lines into another's session; the exchanges in order.
+
+    A log of one process is replayed as it is."""
+    processes = split_processes(entries)
+    if len(processes) <= 1:
+        return one(entries)
+    originals = {e.index: e for e in entries}
+    reports = [one([originals[e.index] for e in p.entries]) for p in processes]
+    first = reports[0]
+    return ReplayReport(first.target, [x for r in reports for x in r.exchanges],
+                        first.recorded, reports[-1].replayed,
+                        [e for r in reports for e in r.replayed_entries], reports)
+
+
 def render_replay(report: ReplayReport, *, title: str = "") -> str:
     """The comparison as a table, then both paths and the counts."""
     head = ("entry", "id", "method", "recorded", "replayed", "verdict")
@@ -296,9 +325,12 @@ def render_replay(report: ReplayReport, *, title: str = "") -> str:
         if len(x.diff) > len(shown):
             lines.append(f"    … and {len(x.diff) - len(shown)} more")
     counts = report.counts()
-    lines += ["",
-              "recorded path: " + (" -> ".join(report.recorded.path) or "(none)"),
-              "replayed path: " + (" -> ".join(report.replayed.path) or "(none)"),
+    lines.append("")
+    for n, part in enumerate(report.processes or [report], 1):
+        label = f"process {n}: " if report.processes else ""
+        lines += [f"{label}recorded path: " + (" -> ".join(part.recorded.path) or "(none)"),
+                  f"{label}replayed path: " + (" -> ".join(part.replayed.path) or "(none)")]
+    lines += [
               f"{len(report.exchanges)} requests: {counts['same']} same, "
               f"{counts['differs']} differ, {counts['missing']} missing"]
     return "\n".join(lines)

@@ -9,15 +9,16 @@
 
 ``->`` client to server, ``<-`` server to client, ``2>`` the server's standard
 error, ``..`` an event (start, exit, signal, end of input). Times are seconds
-since the log began.
+since the log began; a log of several server processes is shown process by process
+(:func:`render_processes`), each timed from its own start.
 """
 
 from __future__ import annotations
 
-from ._annotate import Annotation
-from ._log import LogEntry
+from ._annotate import Annotation, annotate
+from ._log import LogEntry, Process
 
-__all__ = ["ARROWS", "render_log", "summary"]
+__all__ = ["ARROWS", "render_log", "render_processes", "summary"]
 
 ARROWS = {"c2s": "->", "s2c": "<-", "stderr": "2>", "event": ".."}
 
@@ -78,3 +79,18 @@ def render_log(annotation: Annotation, *, width: int | None = 160, notes: bool =
             lines += [f"{indent}# {note}" for note in annotation.notes.get(entry.index, [])]
     lines += summary(annotation)
     return "\n".join(lines)
+
+
+def render_processes(processes: list[Process], *, width: int | None = 160, notes: bool = True,
+                     stderr: bool = True, title: str = "") -> str:
+    """A log of several server processes (:func:`~._log.split_processes`): each as a session
+    of its own, annotated alone, its times counted from its own start."""
+    parts = [title] if title else []
+    for p in processes:
+        when = f", {p.offset_s:.3f} s after the first" if p.offset_s is not None and \
+            p.number > 1 else ""
+        head = f"process {p.number} of {len(processes)}" + (f": {p.start}" if p.start else "")
+        parts.append(render_log(annotate(p.entries), width=width, notes=notes, stderr=stderr,
+                                title=f"== {head}{when}\n"))
+        parts.append("")
+    return "\n".join(parts).rstrip("\n")

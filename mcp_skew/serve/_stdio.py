@@ -10,7 +10,8 @@ ends the process on the next input, and any :class:`Reaction` with ``exit``
 ends it (exit code 1, as a crashed server's would be).
 
 What the simulated server cannot read is answered here, at the edge: a line
-that is not JSON gets ``-32700 Parse error``; a batch (a JSON array) is served
+that is not JSON gets ``-32700 Parse error`` (or nothing, under ``drop-unparsable``:
+:meth:`SimServer.unparsable`); a batch (a JSON array) is served
 element by element where one of the server's revisions allows batching
 (2025-03-26), else refused with ``-32600``. Standard output carries only MCP
 messages; everything said to a person goes to standard error.
@@ -24,7 +25,7 @@ from typing import IO, Any
 
 from .._jsontext import dump_line
 from ..simulator import PeerSpec, Reaction, SimServer
-from ..simulator._decode import Junk, check_message, decode_rpc
+from ..simulator._decode import PARSE_ERROR, Junk, check_message, decode_rpc
 from ..simulator._http import describe
 from ..versions import Message
 from ._log import LogWriter, decode_line
@@ -61,6 +62,11 @@ class StdioServer:
             return []
         decoded = decode_rpc(text)
         if isinstance(decoded, Junk):
+            if decoded.code == PARSE_ERROR:  # not JSON: -32700, or dropped (drop-unparsable)
+                reaction = self.server.unparsable(decoded.reason)
+                self.say(f"recv a line that is not JSON ({decoded.reason}); " + (
+                    "answering -32700" if reaction.replies else "dropped (quirk drop-unparsable)"))
+                return list(reaction.replies)
             self.say(f"recv a line that is no JSON-RPC message ({decoded.reason}); "
                      f"answering {decoded.code}")
             return [decoded.error()]
@@ -119,9 +125,13 @@ def serve_stdio(spec: PeerSpec, stdin: IO[bytes], stdout: IO[bytes], *, say: Say
     while True:
         raw = stdin.readline()
         if not raw:
-            say("standard input closed; exiting")
             if log:
                 log.event("client-eof", "the client closed the server's standard input")
+            if loop.server.policy.outlives_stdin:
+                say("standard input closed; running on until signalled (quirk outlives-stdin)")
+                while True:  # as a server whose timers keep it alive: SIGTERM or ^C ends it
+                    sleep(3600)
+            say("standard input closed; exiting")
             return 0
         partial = not raw.endswith(b"\n")
         text = decode_line(raw[:-1] if not partial else raw)
@@ -129,10 +139,10 @@ def serve_stdio(spec: PeerSpec, stdin: IO[bytes], stdout: IO[bytes], *, say: Say
             log.line("c2s", text, partial=partial)
         for reply in loop.handle_line(text):
             line = encode(reply)
+            if log:  # logged before it is sent: a client may kill the process on reading it
+                log.line("s2c", line[:-1])
             stdout.write(line)
             stdout.flush()
-            if log:
-                log.line("s2c", line[:-1])
         if loop.exit:
             if log:
                 log.event("exit", f"server exited with code {EXIT_QUIRK} (simulated quirk)",

@@ -351,9 +351,14 @@ class SimClient:
 
     def _dual(self, obs: Observer, session: Session) -> Steps[Session]:
         probe_method = self._probe_method()
-        session, probe = yield from self._modern(obs, session, probe_method, self.probe_timeout_ms)
+        bound = self.policy.connect_timeout_ms
+        wait = self.probe_timeout_ms if bound is None else min(bound, self.probe_timeout_ms)
+        session, probe = yield from self._modern(obs, session, probe_method, wait)
         if probe is None:
             return session
+        if isinstance(probe, Timeout) and bound is not None and bound <= self.probe_timeout_ms:
+            return session.fail(f"the connect timed out after {bound} ms, during the "
+                                f"{probe_method} probe (this client's connect timeout)")
         rule = self.transport
         if rule.recorded:  # over HTTP the path says which rule read the probe
             session.path.append(steps.rule(rule.name, rule.outcome(probe)))

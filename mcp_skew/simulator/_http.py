@@ -320,6 +320,7 @@ class HttpEndpoint:
         self.served: dict[str, int] = {}  #: session -> requests served in it (after initialize)
         self.presession = SimServer(spec)
         self.doomed = False  #: a server left itself to exit on the next input
+        self.transport_taken = False  #: quirk one-transport: a session-less POST came
         #: the era each request was served under, in order, across every server of the endpoint
         self.served_eras: list[Era] = []
         self._session_ids = session_ids or _counter()
@@ -439,6 +440,13 @@ class HttpEndpoint:
     # -- routing ----------------------------------------------------------------------
     def _message(self, message: Message, headers: Mapping[str, str]) -> HttpResponse:
         sid = headers.get("mcp-session-id")
+        if sid is None and self.policy.http_one_transport:  # quirk one-transport
+            if self.transport_taken:
+                self.say(f"recv {describe(message)}: a new transport; the one server is taken "
+                         "(quirk): 500")
+                return HttpResponse(500, w.error(message.get("id"), -32603,
+                                                 "Internal server error"))
+            self.transport_taken = True
         if w.VERSION_KEY in _meta(message) and self.spec.modern and "method" in message:
             return self._modern(message, headers)
         if sid is not None and sid in self.sessions:

@@ -167,9 +167,13 @@ class MemoryLink:
     is still recorded, when the clock passes it.
     """
 
-    def __init__(self, server_factory: Callable[[], SimServer], latency_ms: int = 5) -> None:
+    def __init__(self, server_factory: Callable[[], SimServer], latency_ms: int = 5, *,
+                 stalls_on_server_request: bool = False) -> None:
         self._factory = server_factory
         self.latency_ms = latency_ms
+        #: the client reads no answer after the server's first request to it (a client quirk)
+        self.stalls_on_server_request = stalls_on_server_request
+        self.stalled = False
         self.transcript = Transcript()
         self._clock = 0
         self._seq = 0
@@ -264,7 +268,10 @@ class MemoryLink:
             self.transcript.add(at, "s2c", message)
             if "id" not in message and "method" in message:
                 self._notices.append((at, message))  # a notification: the client reads it later
-            if want_id is not None and message.get("id") == want_id and "method" not in message:
+            if "method" in message and "id" in message and self.stalls_on_server_request:
+                self.stalled = True  # quirk stalls-on-server-request
+            if want_id is not None and message.get("id") == want_id and "method" not in message \
+                    and not self.stalled:
                 return Reply(message)
 
     def request(self, message: Message, timeout_ms: int) -> Event:

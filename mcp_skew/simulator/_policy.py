@@ -72,6 +72,19 @@ class ServerPolicy:
     ttl_ms: int = 60_000
     #: the first request of a connection fixes its era
     sticky_era: bool = False
+    #: ``tools/list`` before ``initialize`` gets -32603 Internal error (its handler reads
+    #: the client's capabilities, which only ``initialize`` tells)
+    early_tools_32603: bool = False
+    #: after ``notifications/initialized`` from a client that declared ``roots``, the server
+    #: asks it ``roots/list`` (2024-11-05 and later ``client/roots.mdx``)
+    asks_roots: bool = False
+    #: the -32022 to a request naming no version leaves ``data.requested`` out
+    omit_requested: bool = False
+    # -- over stdio only (the HTTP server never reads these) --------------------------------
+    #: a line that is not JSON is dropped without an answer (instead of -32700, id null)
+    drop_unparsable: bool = False
+    #: the process keeps running after its standard input closes (until it is signalled)
+    outlives_stdin: bool = False
     # -- over HTTP only (the stdio server never reads these) --------------------------------
     #: how a request without a session (before ``initialize``) is refused, with status 400
     http_presession: PresessionAnswer = "jsonrpc"
@@ -81,6 +94,9 @@ class ServerPolicy:
     #: next request carrying its ``Mcp-Session-Id`` gets 404 (2025-03-26 and later
     #: ``basic/transports.mdx`` §Session Management); None: sessions last until ``DELETE``
     http_session_expiry: int | None = None
+    #: one server instance for the whole process, connectable to one transport: the first POST
+    #: without a session takes it; every later one gets 500 and -32603
+    http_one_transport: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +105,9 @@ class ClientPolicy:
 
     #: a result missing a field its revision requires fails the run
     strict: bool = False
+    #: a result after negotiation missing a field its revision requires fails that request
+    #: (the ``server/discover`` probe is read leniently)
+    strict_results: bool = False
     #: a dual-era client falls back to ``initialize`` only on -32601
     fallback_only_32601: bool = False
     #: a dual-era client falls back on every error but a -32022 naming no legacy revision
@@ -104,6 +123,12 @@ class ClientPolicy:
     #: results are served from the client's cache while their ``ttlMs`` says they are fresh
     #: (in scenarios that keep a cache); False: every request goes on the wire
     cache: bool = True
+    #: simulated ms the whole connect may take: a probe still unanswered then ends it
+    connect_timeout_ms: int | None = None
+    #: a refused result (``strict_results``) is asked for once more, raw, before failing
+    raw_retry: bool = False
+    #: once the server sends it a request, the client reads no more answers
+    stalls_on_server_request: bool = False
     # -- over HTTP only ---------------------------------------------------------------------
     #: a client asking for a revision of the HTTP+SSE transport (2024-11-05) POSTs
     #: ``initialize`` first and opens the SSE stream only on 400/404/405

@@ -188,12 +188,97 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "session managers answer an unknown Mcp-Session-Id with 404)",
            value="count", kinds=("legacy", "dual"), transports=("http",),
            effects=(E("http_session_expiry", convert=int),)),
+        _Q("one-transport", "server",
+           "over HTTP, serves the whole process with one server instance that connects to one "
+           "transport: the first POST without an Mcp-Session-Id takes it (and is answered as "
+           "the other quirks say), every later POST without one gets 500 and -32603 'Internal "
+           "server error', so a dual-era client's fallback initialize after its probe fails "
+           "too; over stdio it does nothing",
+           "the reference server @modelcontextprotocol/server-everything 2025.5.12 in Streamable "
+           "HTTP mode (dist/streamableHttp.js calls server.connect on one shared Server for "
+           "each new transport; the SDK refuses a second connect): docs/real-peers.md "
+           "§server-everything",
+           kinds=("legacy", "dual"), transports=("http",),
+           effects=(E("http_one_transport"),)),
+        # -- Servers: a -32022 the 2026-07-28 schema does not allow ---------------------
+        _Q("no-requested", "server",
+           "the -32022 to a request that names no protocol version leaves data.requested out "
+           "(the 2026-07-28 schema's UnsupportedProtocolVersionError requires it) and says the "
+           "request did not name a protocol version",
+           "TypeScript @modelcontextprotocol/server 2.4.0 serveStdio(factory, {legacy: "
+           "'reject'}) (measured: docs/real-peers.md §Malformed lines and unnamed versions)",
+           kinds=("modern",),
+           effects=(E("omit_requested"),)),
+        _Q("early-tools-32603", "server",
+           "answers tools/list before initialize with -32603 Internal error (its handler reads "
+           "the client's capabilities, which only initialize tells), while serving other early "
+           "requests as its other quirks say",
+           "the reference server @modelcontextprotocol/server-everything 2025.11.25 (its "
+           "tools/list handler reads server.getClientCapabilities().roots): docs/real-peers.md "
+           "§server-everything",
+           kinds=("legacy", "dual"),
+           effects=(E("early_tools_32603"),)),
+        _Q("asks-roots", "server",
+           "after notifications/initialized from a client that declared the roots capability, "
+           "sends it a roots/list request (2024-11-05 and later client/roots.mdx: servers "
+           "MAY ask)",
+           "the reference server @modelcontextprotocol/server-everything 2025.11.25 and "
+           "2026.8.31 (oninitialized asks for the client's roots): docs/real-peers.md "
+           "§server-everything",
+           kinds=("legacy", "dual"),
+           effects=(E("asks_roots"),)),
+        # -- Servers over stdio only (over HTTP they do nothing) -----------------------
+        _Q("drop-unparsable", "server",
+           "over stdio, drops a line that is not JSON without an answer, where JSON-RPC 2.0 "
+           "asks for -32700 Parse error with id null; over HTTP it does nothing",
+           "every measured SDK stdio server: TypeScript @modelcontextprotocol/sdk 1.x and "
+           "@modelcontextprotocol/server 2.x, Python mcp 1.x/2.x, fastmcp 4, the reference "
+           "server-everything (docs/real-peers.md §Malformed lines and unnamed versions)",
+           transports=("stdio",),
+           effects=(E("drop_unparsable"),)),
+        _Q("outlives-stdin", "server",
+           "over stdio, keeps running after its standard input closes, until the client "
+           "signals it (basic/lifecycle.mdx §Shutdown: the client SHOULD send SIGTERM, then "
+           "SIGKILL); over HTTP it does nothing",
+           "the reference server @modelcontextprotocol/server-everything 2025.x (its timers "
+           "keep node's event loop alive): docs/real-peers.md §server-everything",
+           transports=("stdio",),
+           effects=(E("outlives_stdin"),)),
         # -- Clients -------------------------------------------------------------------
         _Q("strict", "client",
            "fails a result that lacks a field its revision requires (resultType, ttlMs, "
            "cacheScope) instead of reading a missing resultType as complete",
            "clients that validate results with generated schema types (pydantic, zod)",
            effects=(E("strict"),)),
+        _Q("strict-results", "client",
+           "fails a request whose result lacks a field its revision requires (resultType on "
+           "every 2026-07-28 result, ttlMs and cacheScope on cacheable ones) once negotiated, "
+           "while the server/discover probe is read leniently",
+           "TypeScript @modelcontextprotocol/client 2.4.0 (auto and pin modes): 'Invalid result "
+           "for tools/list: missing required resultType' (docs/real-peers.md §TypeScript v2 "
+           "client strictness)",
+           effects=(E("strict_results"),)),
+        _Q("connect-timeout", "client",
+           "bounds the whole connect by this many simulated ms: a server/discover probe still "
+           "unanswered then fails the connection instead of falling back",
+           "the MCP Inspector 2.12 CLI (--connect-timeout, default 15000 ms, shorter than its "
+           "SDK client's 60 s probe wait): docs/real-peers.md §Inspector",
+           value="ms", kinds=("dual",),
+           effects=(E("connect_timeout_ms", convert=int),)),
+        _Q("raw-retry", "client",
+           "after refusing a result (strict-results), sends the same request once more, raw, "
+           "and fails all the same",
+           "the MCP Inspector 2.12 CLI, which re-sends a refused tools/list through its own "
+           "request path ('inspector-ext-N' ids) to show what the server sent: "
+           "docs/real-peers.md §Inspector",
+           effects=(E("raw_retry"),)),
+        _Q("stalls-on-server-request", "client",
+           "once the server sends it a request (roots/list), reads no more answers: every "
+           "later request of the session waits for ever",
+           "the Python SDK mcp 1.0.0 ClientSession over stdio (it declares roots; against a "
+           "server that asks, its tools/list never returns): docs/real-peers.md "
+           "§server-everything",
+           effects=(E("stalls_on_server_request"),)),
         _Q("fallback-32601", "client",
            "falls back from the server/discover probe to initialize only on -32601; any "
            "other error or a timeout ends the connection",

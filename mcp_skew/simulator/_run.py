@@ -136,7 +136,8 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
     plan = scenario if isinstance(scenario, Scenario) else SCENARIOS[scenario]
     link: MemoryLink | HttpMemoryLink
     if transport == "stdio":
-        link = MemoryLink(lambda: SimServer(server), latency_ms)
+        link = MemoryLink(lambda: SimServer(server), latency_ms,
+                          stalls_on_server_request=client.client_policy.stalls_on_server_request)
         _schedule(link, plan, server_changes)
     else:
         if server_changes:

@@ -273,8 +273,14 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
         ok, got = _judge(step, profile, event)
         result = event.result
         if result is not None:
-            findings += check_result(profile, step.method, result, index + 1)
-            yield from client.keep(obs.now_ms(), profile, step.method, step.params, result)
+            found = check_result(profile, step.method, result, index + 1)
+            findings += found
+            if found and client.policy.strict_results:  # the client refuses the result
+                ok, got = False, f"invalid result ({found[0].message})"
+                if client.policy.raw_retry:  # asked once more, raw; refused all the same
+                    yield client.call(session, step.method, step.params)
+            else:
+                yield from client.keep(obs.now_ms(), profile, step.method, step.params, result)
         if ok and first_useful is None and step.expect == "result":
             first_useful = obs.now_ms()
         results.append(_result_of(step.name, ok, expected, got))

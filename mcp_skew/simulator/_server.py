@@ -70,6 +70,7 @@ class SimServer:
     served_eras: list[Era] = field(default_factory=list)  #: per request, for the run's verdict
     #: open ``subscriptions/listen`` streams: (request id, agreed filter, profile)
     listeners: list[tuple[Any, dict[str, Any], Profile]] = field(default_factory=list)
+    client_roots: bool = False  #: the client's initialize declared the roots capability
     policy: ServerPolicy = field(init=False)  #: what it does where servers differ
 
     def __post_init__(self) -> None:
@@ -93,6 +94,10 @@ class SimServer:
         return self._request(message)
 
     def _notification(self, message: Message) -> Reaction:
+        if (message.get("method") == "notifications/initialized" and self.policy.asks_roots
+                and self.client_roots):
+            # quirk asks-roots: the server asks for the client's roots (client/roots.mdx)
+            return self._reply({"jsonrpc": "2.0", "id": "roots-1", "method": "roots/list"})
         return Reaction()
 
     def _request(self, message: Message) -> Reaction:
@@ -120,6 +125,8 @@ class SimServer:
     def _initialize(self, message: Message) -> Reaction:
         params = message.get("params") or {}
         asked = params.get("protocolVersion")
+        capabilities = params.get("capabilities")
+        self.client_roots = isinstance(capabilities, dict) and "roots" in capabilities
         if self.policy.sticky_era and self.era is Era.MODERN:
             data = {"supported": list(self.spec.modern), "requested": asked}
             profile = self.spec.profile(self.spec.modern[0])
@@ -163,6 +170,8 @@ class SimServer:
         latest = self.spec.profile(self.spec.legacy[0]) if self.spec.legacy else None
         if latest is None or method not in latest.methods:
             return self._unknown(message)
+        if method == "tools/list" and self.policy.early_tools_32603:
+            return self._reply(w.error(message["id"], -32603, "Internal error"))
         if (method == "ping" and self.policy.ping_before_initialize) or self.policy.lenient:
             # ping is allowed before initialize (basic/lifecycle.mdx §Initialization)
             self.served_eras.append(Era.LEGACY)
@@ -210,14 +219,33 @@ class SimServer:
 
         The 2026-07-28 schema requires ``data.requested`` (a string) beside
         ``data.supported``: the ``protocolVersion`` an ``initialize`` named, else
-        ``"unknown"`` (the request named none).
+        ``"unknown"`` (the request named none). The ``no-requested`` quirk leaves it out
+        where the request named none, and says so in the message, as the TypeScript v2
+        server does.
         """
         profile = self.spec.profile(self.spec.modern[0])
         asked = (message.get("params") or {}).get("protocolVersion")
-        data = {"supported": list(self.spec.modern),
-                "requested": asked if isinstance(asked, str) else "unknown"}
         code = w.error_code(profile, "UnsupportedProtocolVersion")
+        data: dict[str, Any] = {"supported": list(self.spec.modern)}
+        if isinstance(asked, str):
+            data["requested"] = asked
+            return w.error(message["id"], code, f"Unsupported protocol version: {asked}"
+                           if self.policy.omit_requested else "Unsupported protocol version",
+                           data)
+        if self.policy.omit_requested:
+            return w.error(message["id"], code, "Unsupported protocol version: the request "
+                           "did not name a protocol version", data)
+        data["requested"] = "unknown"
         return w.error(message["id"], code, "Unsupported protocol version", data)
+
+    def unparsable(self, detail: str) -> Reaction:
+        """What a line that is not JSON gets (the stdio edge calls this; the simulator's own
+        links carry parsed messages): -32700 Parse error with id null (JSON-RPC 2.0 §5.1),
+        or nothing under the ``drop-unparsable`` quirk. The server carries on either way."""
+        if self.policy.drop_unparsable:
+            return Reaction()
+        return self._reply({"jsonrpc": "2.0", "id": None,
+                            "error": {"code": -32700, "message": f"Parse error: {detail}"}})
 
     def _reject_initialize(self, message: Message) -> Message:
         supported = ", ".join(self.spec.modern)

@@ -138,6 +138,11 @@ class HttpLink(RealLink):
     # -- writing ------------------------------------------------------------------------
     def _write(self, message: Any) -> bool:
         self._record("c2s", message)
+        if isinstance(message, dict) and "id" not in message:
+            # a notification is POSTed before the next message goes, as SDK clients await its
+            # 202 (servers that act on notifications/initialized would race a request otherwise)
+            self._exchange(message, self._inbox)
+            return True
         thread = threading.Thread(target=self._exchange, args=(message, self._inbox),
                                   daemon=True, name="mcp-skew-http")
         thread.start()
@@ -322,7 +327,7 @@ class HttpLink(RealLink):
         while True:
             try:
                 chunk = stream.resp.read1(65536)
-            except (OSError, ValueError):
+            except (OSError, ValueError, http.client.HTTPException):  # IncompleteRead: cut off
                 chunk = b""
             if not chunk:
                 found.set()

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._jsontext import dump_line, loads
+from ..simulator import Event
 from ._base import Limits, RealLink, Recorder, TransportError
 from ._procs import end, spawn
 
@@ -241,6 +242,35 @@ class StdioLink(RealLink):
                 self._ended = self._ended or f"write failed: {exc.strerror or exc}"
             return False
         return True
+
+    def request_line(self, text: str, timeout_ms: int) -> Event:
+        """Write ``text`` as one raw line (a line that need not be JSON) and wait for an answer
+        with id null, as JSON-RPC 2.0 §5 gives to a message whose id could not be read."""
+        self._record("c2s", text)
+        proc = self.proc
+        if self._ended is not None or proc is None or proc.stdin is None or proc.stdin.closed:
+            return self._closed_event(self._ended or "the server process has exited")
+        try:
+            self._write_all(proc.stdin.fileno(), (text + "\n").encode(), time.monotonic() + 10)
+        except OSError:
+            self._ended = self._ended or self._exit_detail(proc)
+            return self._closed_event(self._ended)
+        return self._await(None, timeout_ms, timeout_ms)
+
+    def outlives_stdin(self, wait_ms: int) -> bool:
+        """Close the server's stdin and say whether it is still running ``wait_ms`` later
+        (``close`` then ends it with SIGTERM and SIGKILL)."""
+        proc = self.proc
+        if proc is None or proc.poll() is not None:
+            return False
+        with contextlib.suppress(OSError):
+            assert proc.stdin is not None
+            proc.stdin.close()
+        try:
+            proc.wait(timeout=wait_ms / 1000)
+        except subprocess.TimeoutExpired:
+            return True
+        return False
 
     @staticmethod
     def _write_all(fd: int, data: bytes, give_up: float) -> None:

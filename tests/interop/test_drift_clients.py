@@ -9,6 +9,10 @@ counter-offer). The real outcome (connected or not, the revision, the era) and
 the requests the simulated server received must match the model run against the
 same server (``mcp_skew.realpeers._drift.verify_client``).
 
+The TypeScript v2 client (auto and pin modes) is also checked against servers whose
+2026-07-28 results lack ``resultType`` or the caching hints (its model's ``drift_servers``):
+it refuses those results after negotiating, and reads ``server/discover`` leniently.
+
 The TypeScript v2 client in auto mode waits 60 s for its probe by default; the
 check gives it (and its model) 3 s. The Python 2.x client keeps its real 10 s.
 """
@@ -18,7 +22,7 @@ from __future__ import annotations
 import pytest
 from _drift_helpers import install_all, installed_model
 
-from mcp_skew.realpeers._drift import CLIENT_DRIFT_SERVERS, Install, verify_client
+from mcp_skew.realpeers._drift import Install, drift_servers_for, verify_client
 from mcp_skew.realpeers._named import model_names
 
 pytestmark = pytest.mark.realpeer
@@ -39,4 +43,24 @@ def test_client_model_matches_package(name: str, environments: dict[str, Install
     report = verify_client(resolved)
     assert report.unavailable is None, report.unavailable
     assert report.agrees, "\n" + report.render()
-    assert [c.counterpart for c in report.comparisons] == list(CLIENT_DRIFT_SERVERS)
+    assert [c.counterpart for c in report.comparisons] == list(drift_servers_for(resolved.model))
+
+
+@pytest.mark.parametrize("name", ["ts-client@2.4:auto", "ts-client@2.4:pin"])
+def test_ts_v2_client_refuses_results_without_result_type_or_cache_hints(
+        name: str, environments: dict[str, Install | str]) -> None:
+    """The real 2.4 client negotiates 2026-07-28 with a server whose results lack resultType
+    (or ttlMs/cacheScope), server/discover included, and then fails listTools; the model agrees
+    on each (strict-results), where plain +strict would fail on server/discover."""
+    resolved = installed_model(name, "client", environments)
+    servers = ("modern:2026-07-28+no-result-type", "modern:2026-07-28+no-cache-hints",
+               "modern:2026-07-28")
+    report = verify_client(resolved, servers=servers)
+    assert report.agrees, "\n" + report.render()
+    refused, missing_hints, plain = report.comparisons
+    for c in (refused, missing_hints):
+        assert c.real.status == "failed" and "Invalid result for tools/list" in c.real.detail
+        assert c.real.requests == ["server/discover 2026-07-28", "tools/list 2026-07-28"]
+    assert "missing required resultType" in refused.real.detail
+    assert "ttlMs" in missing_hints.real.detail
+    assert plain.real.status == "ok" and plain.real.revision == "2026-07-28"

@@ -31,9 +31,9 @@ pytestmark = [pytest.mark.realpeer, pytest.mark.slow]
 SERVERS = Path(__file__).resolve().parents[2] / "mcp_skew" / "realpeers" / "servers"
 ALL = "2026-07-28,2025-11-25,2025-06-18,2025-03-26,2024-11-05"
 LEGACY_ALL = "2025-11-25,2025-06-18,2025-03-26,2024-11-05"
-#: quirks only requests that no built-in client sends can show (ping or a legacy request
-#: before initialize), so the probe never infers them
-UNPROBED = {"strict-lifecycle", "early-32602", "fixed"}
+#: quirks only what no built-in client sends can show (ping or a legacy request before
+#: initialize, a line that is not JSON), so the probe never infers them
+UNPROBED = {"strict-lifecycle", "early-32602", "fixed", "drop-unparsable"}
 
 ENVS = {
     "mcp-2.3.0": (("mcp==2.3.0",), "py_mcp_server.py"),

@@ -210,6 +210,9 @@ def test_records_are_well_formed(client: PeerSpec, server: PeerSpec, scenario: s
     for entry in record.transcript.entries:
         if entry.dir == "c2s" and "id" in entry.message:
             asked.add(entry.message["id"])
+        elif entry.dir == "s2c" and "method" in entry.message and "id" in entry.message:
+            # the server's own request
+            assert entry.message["method"] == "roots/list" and server.has("asks-roots")
         elif entry.dir == "s2c" and "id" in entry.message:
             assert entry.message["id"] in asked
         elif entry.dir == "s2c":  # a notification on a listen stream the client opened

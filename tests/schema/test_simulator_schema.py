@@ -179,6 +179,9 @@ def checks(record: RunRecord) -> Iterator[Check]:
                 requests[message["id"]] = (message, revision)
             yield from _client_checks(message, revision, where)
             continue
+        if "method" in message and "id" in message:  # the server's own request (asks-roots)
+            yield from _client_checks(message, legacy_revision or server.revisions[0], where)
+            continue
         if "id" not in message:  # a server notification (on a listen stream): the run's revision
             assert record.revision is not None, f"{where}: no revision for {message}"
             yield from _client_checks(message, record.revision, where)

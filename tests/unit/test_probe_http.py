@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+import threading
 from typing import Any
 
 import pytest
@@ -205,3 +206,39 @@ def test_the_probe_against_mcp_skew_serve_over_http() -> None:
         proc.wait(timeout=10)
     assert report.peer.spec is not None and report.peer.spec.notation == spec
     assert all(r.predicted and r.predicted["agrees"] for r in report.runs if not r.prober)
+
+
+def test_an_http_sse_stream_cut_mid_chunk_ends_the_link_without_a_traceback(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server killed while its HTTP+SSE stream is open (chunked, a chunk announced and never
+    sent): the stream's reader sees IncompleteRead, which ends the link like any closed stream."""
+    raised: list[BaseException | None] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: raised.append(args.exc_value))
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(4)
+        port = listener.getsockname()[1]
+
+        def serve() -> None:
+            for _ in range(2):
+                conn, _ = listener.accept()
+                with conn:
+                    head = conn.recv(65536)
+                    if head.startswith(b"POST"):  # not Streamable HTTP: try the SSE stream
+                        conn.sendall(b"HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\n"
+                                     b"Connection: close\r\n\r\n")
+                        continue
+                    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                                 b"Transfer-Encoding: chunked\r\n\r\n40\r\nevent: endp")
+
+        thread = threading.Thread(target=serve, daemon=True)
+        thread.start()
+        link = HttpLink(f"http://127.0.0.1:{port}/sse")
+        init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2024-11-05", "capabilities": {},
+            "clientInfo": {"name": "t", "version": "0"}}}
+        event = link.request(init, 3000)
+        link.close()
+        thread.join(timeout=5)
+    assert not isinstance(event, Reply) or event.error is not None
+    assert raised == []

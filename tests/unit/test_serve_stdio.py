@@ -194,3 +194,59 @@ def test_a_message_the_simulator_cannot_read_gets_an_error_not_a_crash() -> None
 def test_silent_exit_in_process_returns_exit_code_1(peer: str) -> None:
     code, out = in_process(peer, lines(request(0, "tools/list"), initialize()))
     assert code == 1 and out == []
+
+
+def test_drop_unparsable_drops_a_line_that_is_not_json_and_carries_on() -> None:
+    data = lines("{not json", initialize())
+    code, out = in_process("legacy:2025-11-25", data)
+    assert out[0] == {"jsonrpc": "2.0", "id": None,
+                      "error": {"code": -32700, "message": out[0]["error"]["message"]}}
+    code, out = in_process("legacy:2025-11-25+drop-unparsable", data)
+    assert code == 0 and len(out) == 1 and out[0]["result"]["protocolVersion"] == "2025-11-25"
+
+
+def test_serve_ts_sdk_1_drops_a_malformed_line_as_the_real_server_does() -> None:
+    code, out, _ = serve("ts-sdk@1", lines("{not json", request(1, "ping")), "-q")
+    assert code == 0 and out == [{"jsonrpc": "2.0", "id": 1, "result": {}}]
+
+
+class _Signalled(Exception):
+    """What stands in for SIGTERM in the test below."""
+
+
+def test_outlives_stdin_runs_on_after_stdin_closes_until_signalled() -> None:
+    naps: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        naps.append(seconds)
+        if len(naps) == 3:
+            raise _Signalled
+
+    out = io.BytesIO()
+    with pytest.raises(_Signalled):
+        serve_stdio(parse_peer("legacy:2025-11-25+outlives-stdin", "server"),
+                    io.BytesIO(lines(initialize())), out, say=lambda t: None, sleep=sleep)
+    assert json.loads(out.getvalue())["result"]["protocolVersion"] == "2025-11-25"
+    assert len(naps) == 3  # it slept on after the end of stdin
+    code, _ = in_process("legacy:2025-11-25", lines(initialize()))
+    assert code == 0
+
+
+def test_outlives_stdin_over_a_real_process_ends_on_sigterm() -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "mcp_skew", "serve",
+                             "server-everything@2025.5.12", "-q"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        assert proc.stdin is not None
+        proc.stdin.write(lines(request(1, "ping")))
+        proc.stdin.close()
+        with pytest.raises(subprocess.TimeoutExpired):
+            proc.wait(timeout=1.5)
+        proc.terminate()
+        assert proc.wait(timeout=TIMEOUT) != 0
+        assert proc.stdout is not None
+        assert json.loads(proc.stdout.read()) == {"jsonrpc": "2.0", "id": 1, "result": {}}
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -143,6 +143,19 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
     # in the cache scenario (SCENARIO_OF): these quirks change what a caching client reuses
     "ttl": (f"modern:{MODERN}", f"modern:{MODERN}+ttl=0"),
     "no-cache": (f"modern:{MODERN}+no-cache", f"modern:{MODERN}"),
+    "strict-results": (f"modern:{MODERN}+strict-results", f"modern:{MODERN}+no-result-type"),
+    "one-transport": (DUAL, "legacy:2025-11-25+not-initialized-32000+one-transport"),
+    "connect-timeout": (f"{DUAL}+probe-timeout=60000+connect-timeout=15000",
+                        "legacy:2025-11-25+silent"),
+    "raw-retry": (f"modern:{MODERN}+strict-results+raw-retry", f"modern:{MODERN}+no-result-type"),
+    "asks-roots": ("legacy:2024-11-05+stalls-on-server-request",
+                   "legacy:2025-11-25,2024-11-05+asks-roots"),
+    "stalls-on-server-request": ("legacy:2024-11-05+stalls-on-server-request",
+                                 "legacy:2025-11-25,2024-11-05+asks-roots"),
+    "early-tools-32603": (f"modern:{MODERN}", "legacy:2025-11-25+lenient+early-tools-32603"),
+    "no-requested": None,
+    "drop-unparsable": None,
+    "outlives-stdin": None,
 }
 #: quirk -> the scenario its example runs in (default: ``default``)
 SCENARIO_OF = {"ttl": "cache", "no-cache": "cache"}
@@ -153,6 +166,14 @@ NO_EXAMPLE = {
     "fallback-denylist": "no simulated server answers the probe with -32022 naming a handshake "
     "revision, or with -32020/-32021, so no run shows it; the tests script the probe's answer",
 }
+NO_EXAMPLE.update({
+    "no-requested": "every simulated client names a version (initialize carries one), so no "
+    "run shows it; the tests send the server a request without one",
+    "drop-unparsable": "simulated links carry parsed messages, so no run sends a line that is "
+    "not JSON; the tests drive the server's edge (tests/unit/test_serve_stdio.py too)",
+    "outlives-stdin": "a run has no process; tests/unit/test_serve_stdio.py serves it on "
+    "standard input",
+})
 #: quirks that name the default behaviour, so their twin run is identical
 DEFAULTS = {"unknown-32601"}
 
@@ -538,7 +559,154 @@ def test_legacy_32022_leaves_modern_requests_alone() -> None:
         f"discover {MODERN}", f"accepted {MODERN}"]
 
 
+@pins("no-requested", "legacy-32022")
+@pytest.mark.parametrize("message", [legacy(1, "ping"), legacy(1, "tools/list"),
+                                     legacy(1, "server/discover")])
+def test_no_requested_leaves_requested_out_where_the_request_named_no_version(
+        message: dict[str, Any]) -> None:
+    error = only_reply(server(f"modern:{MODERN}+legacy-32022+no-requested"), message)["error"]
+    assert error["code"] == -32022 and error["data"] == {"supported": [MODERN]}
+    assert error["message"] == ("Unsupported protocol version: the request did not name a "
+                                "protocol version")
+
+
+@pins("no-requested")
+def test_no_requested_still_names_the_revision_an_initialize_asked_for() -> None:
+    srv = server(f"modern:{MODERN}+legacy-32022+no-requested")
+    error = only_reply(srv, initialize(1, "2025-11-25"))["error"]
+    assert error["data"] == {"supported": [MODERN], "requested": "2025-11-25"}
+    assert error["message"] == "Unsupported protocol version: 2025-11-25"
+
+
+@pins("early-tools-32603")
+def test_early_tools_32603_fails_tools_list_before_initialize_only() -> None:
+    srv = server("legacy:2025-11-25+lenient+early-tools-32603")
+    assert only_reply(srv, legacy(1, "tools/list"))["error"]["code"] == -32603
+    assert "result" in only_reply(srv, legacy(2, "resources/list"))  # lenient for the rest
+    assert "result" in only_reply(srv, legacy(3, "ping"))
+    assert only_reply(srv, legacy(4, "foo/bar"))["error"]["code"] == -32601
+    assert "result" in only_reply(srv, initialize(5, "2025-11-25"))
+    assert "result" in only_reply(srv, legacy(6, "tools/list"))
+
+
+@pins("early-tools-32603")
+def test_early_tools_32603_turns_a_modern_clients_era_mismatch_into_an_error() -> None:
+    record = simulate(f"modern:{MODERN}", "legacy:2025-11-25+lenient+early-tools-32603")
+    assert record.status == "failed" and record.session.path[-1] == "error -32603"
+
+
+@pins("one-transport", "not-initialized-32000")
+def test_one_transport_refuses_every_sessionless_post_after_the_first() -> None:
+    record = over_http(DUAL, "legacy:2025-11-25+not-initialized-32000+one-transport")
+    assert record.status == "failed"
+    assert record.session.path == [
+        f"discover {MODERN}", "error -32000", "http: no modern error in the answer, fall back",
+        "initialize 2025-11-25", "error -32603"]
+    legacy_only = over_http("legacy:2025-11-25", "legacy:2025-11-25+one-transport")
+    assert (legacy_only.status, legacy_only.revision) == ("ok", "2025-11-25")
+    assert simulate(DUAL, "legacy:2025-11-25+one-transport").status == "ok"  # stdio: nothing
+
+
+@pins("connect-timeout", "probe-timeout")
+def test_connect_timeout_fails_a_silent_probe_instead_of_falling_back() -> None:
+    client = f"{DUAL}+probe-timeout=60000+connect-timeout=15000"
+    record = simulate(client, "legacy:2025-11-25+silent")
+    assert record.status == "failed" and record.session.path == [
+        f"discover {MODERN}", "timeout after 15000 ms"]
+    assert "connect timed out after 15000 ms" in record.session.reason
+    assert simulate(without(client, "connect-timeout"), "legacy:2025-11-25+silent").status == "ok"
+    # a probe that is answered in time is not affected
+    assert simulate(client, "legacy:2025-11-25").revision == "2025-11-25"
+    # a connect timeout longer than the probe wait leaves the fallback alone
+    longer = simulate(f"{DUAL}+probe-timeout=3000+connect-timeout=15000", "legacy:2025-11-25+silent")
+    assert longer.status == "ok" and longer.mark == "era-fallback"
+
+
+@pins("raw-retry", "strict-results")
+def test_raw_retry_sends_a_refused_request_once_more() -> None:
+    srv = f"modern:{MODERN}+no-result-type"
+    sent = [e.message["method"] for e in simulate(f"modern:{MODERN}+discover+strict-results"
+                                                  "+raw-retry", srv, "lists").transcript.entries
+            if e.dir == "c2s"]
+    assert sent == ["server/discover", "tools/list", "tools/list", "resources/list",
+                    "resources/list"]
+    plain = [e.message["method"] for e in simulate(f"modern:{MODERN}+discover+raw-retry", srv,
+                                                   "lists").transcript.entries if e.dir == "c2s"]
+    assert plain == ["server/discover", "tools/list", "resources/list"]  # nothing refused
+
+
+@pins("asks-roots")
+def test_asks_roots_asks_a_client_that_declared_roots_after_initialized() -> None:
+    srv = server("legacy:2025-11-25+asks-roots")
+    params = {"protocolVersion": "2025-11-25", "capabilities": {"roots": {}},
+              "clientInfo": w.implementation("test")}
+    assert "result" in only_reply(srv, legacy(1, "initialize", params))
+    asked = srv.receive({"jsonrpc": "2.0", "method": "notifications/initialized"}).replies
+    assert asked == [{"jsonrpc": "2.0", "id": "roots-1", "method": "roots/list"}]
+    assert srv.receive({"jsonrpc": "2.0", "id": "roots-1", "result": {"roots": []}}).replies == []
+    quiet = server("legacy:2025-11-25+asks-roots")  # no roots declared: nothing asked
+    only_reply(quiet, initialize(1, "2025-11-25"))
+    assert quiet.receive({"jsonrpc": "2.0", "method": "notifications/initialized"}).replies == []
+
+
+@pins("stalls-on-server-request", "asks-roots")
+def test_stalls_on_server_request_loses_every_answer_after_the_servers_request() -> None:
+    record = simulate("legacy:2024-11-05+stalls-on-server-request",
+                      "legacy:2025-11-25,2024-11-05+asks-roots", "lists")
+    assert record.status == "ok" and record.revision == "2024-11-05"
+    assert [st.got for st in record.steps] == ["timeout", "timeout"]
+    sent = [e.message for e in record.transcript.entries if e.dir == "s2c"]
+    assert {"jsonrpc": "2.0", "id": "roots-1", "method": "roots/list"} in sent
+    assert all(st.ok for st in simulate("legacy:2024-11-05", "legacy:2025-11-25,2024-11-05"
+                                        "+asks-roots", "lists").steps)
+    assert all(st.ok for st in simulate("legacy:2024-11-05+stalls-on-server-request",
+                                        "legacy:2025-11-25,2024-11-05", "lists").steps)
+
+
+@pins("drop-unparsable")
+def test_drop_unparsable_answers_a_line_that_is_not_json_with_nothing() -> None:
+    plain = server(f"modern:{MODERN}").unparsable("Expecting value")
+    assert plain.replies == [{"jsonrpc": "2.0", "id": None, "error": {
+        "code": -32700, "message": "Parse error: Expecting value"}}]
+    srv = server("legacy:2025-11-25+drop-unparsable")
+    reaction = srv.unparsable("Expecting value")
+    assert reaction.replies == [] and not reaction.exit
+    assert "result" in only_reply(srv, initialize(1, "2025-11-25"))  # it carries on
+
+
+@pins("outlives-stdin")
+def test_outlives_stdin_is_a_policy_the_stdio_edge_reads() -> None:
+    assert server("legacy:2025-11-25+outlives-stdin").policy.outlives_stdin
+    assert not server("legacy:2025-11-25").policy.outlives_stdin
+
+
 # -- clients -----------------------------------------------------------------------------------
+
+@pins("strict-results", "no-result-type", "no-cache-hints")
+@pytest.mark.parametrize(("srv", "got"), [
+    (f"modern:{MODERN}+no-result-type", "invalid result (tools/list result lacks resultType)"),
+    (f"modern:{MODERN}+no-cache-hints",
+     "invalid result (tools/list result lacks cacheScope, ttlMs)"),
+    (f"{DUAL}+no-result-type", "invalid result (tools/list result lacks resultType)"),
+])
+@pytest.mark.parametrize("client", [f"modern:{MODERN}+discover+strict-results",
+                                    f"{DUAL}+strict-results"])
+def test_strict_results_accepts_discover_and_fails_the_request(srv: str, got: str,
+                                                               client: str) -> None:
+    record = simulate(client, srv, "lists")
+    assert record.status == "ok" and record.revision == MODERN
+    first = record.steps[0]
+    assert (first.name, first.ok, first.got) == ("list tools", False, got)
+    plain = simulate(without(client, "strict-results"), srv, "lists")
+    assert all(st.ok for st in plain.steps)
+
+
+@pins("strict-results")
+def test_strict_results_reads_legacy_results_as_before() -> None:
+    record = simulate(f"{DUAL}+strict-results", "legacy:2025-11-25", "lists")
+    assert record.revision == "2025-11-25" and all(st.ok for st in record.steps)
+    assert all(st.ok for st in simulate(f"{DUAL}+strict-results", DUAL, "lists").steps)
+
 
 @pins("strict", "no-result-type", "no-cache-hints")
 @pytest.mark.parametrize(("srv", "message"), [

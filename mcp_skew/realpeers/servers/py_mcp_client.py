@@ -10,7 +10,9 @@ Usage::
 
 After connecting it lists the tools once, then closes. It prints one line
 ``RESULT {json}`` with ``ok``, ``protocol_version``, ``tools``, ``error`` and
-``elapsed_s``. Run by a foreign interpreter; not imported by mcp_skew.
+``elapsed_s``, as soon as the tools are listed (before closing: the 1.0 client's close
+waits for the server process to exit, for ever if it outlives its stdin). Run by a foreign
+interpreter; not imported by mcp_skew.
 """
 
 from __future__ import annotations
@@ -21,6 +23,17 @@ import json
 import sys
 import time
 from typing import Any
+
+STARTED = time.monotonic()
+REPORTED: list[bool] = []
+
+
+def _report(out: dict[str, Any]) -> None:
+    """Print the RESULT line once (before closing: a close that hangs must not hide it)."""
+    if not REPORTED:
+        REPORTED.append(True)
+        out["elapsed_s"] = round(time.monotonic() - STARTED, 2)
+        print("RESULT " + json.dumps(out), flush=True)
 
 
 def _unwrap(exc: BaseException) -> BaseException:
@@ -36,14 +49,19 @@ async def _session(params: Any) -> dict[str, Any]:
         res = await s.initialize()
         version = getattr(res, "protocol_version", None) or res.protocolVersion
         tools = await s.list_tools()
-        return {"protocol_version": version, "tools": [t.name for t in tools.tools]}
+        out = {"ok": True, "protocol_version": version, "tools": [t.name for t in tools.tools]}
+        _report(out)
+        return out
 
 
 async def _client(params: Any, mode: str) -> dict[str, Any]:
     client_mod: Any = importlib.import_module("mcp.client.client")
     async with client_mod.Client(params, mode=mode) as c:
         tools = await c.list_tools()
-        return {"protocol_version": c.protocol_version, "tools": [t.name for t in tools.tools]}
+        out = {"ok": True, "protocol_version": c.protocol_version,
+               "tools": [t.name for t in tools.tools]}
+        _report(out)
+        return out
 
 
 async def _main(args: argparse.Namespace) -> dict[str, Any]:
@@ -64,15 +82,13 @@ def main() -> None:
     ap.add_argument("command", nargs="+")
     args = ap.parse_args()
     anyio: Any = importlib.import_module("anyio")
-    started = time.monotonic()
     try:
         out = anyio.run(_main, args)
         out["ok"] = True
     except BaseException as exc:  # every failure is an outcome to report
         inner = _unwrap(exc)
         out = {"ok": False, "error": f"{type(inner).__name__}: {inner}"[:600]}
-    out["elapsed_s"] = round(time.monotonic() - started, 2)
-    print("RESULT " + json.dumps(out), flush=True)
+    _report(out)
     sys.exit(0)
 
 

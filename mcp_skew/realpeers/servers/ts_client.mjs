@@ -1,9 +1,10 @@
 // Drive a TypeScript SDK client against a stdio server, then print one line `RESULT {json}`.
 //
-// Usage: node ts_client.mjs <node_modules dir> --v1|--v2 [--mode legacy|auto] [--probe-timeout MS] -- CMD...
+// Usage: node ts_client.mjs <node_modules dir> --v1|--v2 [--mode legacy|auto|pin] [--probe-timeout MS] -- CMD...
 //   --v1   @modelcontextprotocol/sdk 1.x Client + StdioClientTransport
-//   --v2   @modelcontextprotocol/client 2.x Client; --mode auto sets versionNegotiation {mode: 'auto'}
-//          (default: legacy, the package's default); --probe-timeout sets probe.timeoutMs
+//   --v2   @modelcontextprotocol/client 2.x Client; --mode auto sets versionNegotiation {mode: 'auto'},
+//          --mode pin sets versionNegotiation {mode: {pin: '2026-07-28'}} (default: legacy, the
+//          package's default); --probe-timeout sets probe.timeoutMs
 // The client connects, lists the tools once and closes. RESULT carries ok, protocol_version,
 // tools, error and elapsed_s. Packages are loaded with createRequire rooted at the prefix.
 import { createRequire } from 'node:module';
@@ -19,7 +20,7 @@ const option = (name) => {
   return i >= 0 ? own[i + 1] : undefined;
 };
 if (!nodeModules || command.length === 0) {
-  process.stderr.write('usage: node ts_client.mjs <node_modules> --v1|--v2 [--mode M] [--probe-timeout MS] -- CMD...\n');
+  process.stderr.write('usage: node ts_client.mjs <node_modules> --v1|--v2 [--mode legacy|auto|pin] [--probe-timeout MS] -- CMD...\n');
   process.exit(2);
 }
 const req = createRequire(path.join(path.resolve(nodeModules), '..', 'package.json'));
@@ -38,8 +39,8 @@ try {
     const { Client } = req('@modelcontextprotocol/client');
     const { StdioClientTransport } = req('@modelcontextprotocol/client/stdio');
     const options = {};
-    if (mode === 'auto') {
-      options.versionNegotiation = { mode: 'auto' };
+    if (mode === 'auto' || mode === 'pin') {
+      options.versionNegotiation = { mode: mode === 'pin' ? { pin: '2026-07-28' } : 'auto' };
       if (probeTimeout) options.versionNegotiation.probe = { timeoutMs: Number(probeTimeout) };
     }
     client = new Client({ name: 'mcp-skew-ts-client', version: '0.0.0' }, options);
