@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
+from .._jsontext import dumps
+from .._output import terminal_safe
 from ..errors import UsageError
 from ..peers import resolve_peer
 from ._args import seconds, whole
@@ -122,7 +123,7 @@ def _record(args: argparse.Namespace) -> int:
 
 def _warn(warnings: list[str]) -> None:
     for text in warnings:
-        print(f"mcp-skew: warning: {text}", file=sys.stderr)
+        print(terminal_safe(f"mcp-skew: warning: {text}"), file=sys.stderr)
 
 
 def _show(args: argparse.Namespace) -> int:
@@ -132,12 +133,12 @@ def _show(args: argparse.Namespace) -> int:
     _warn(warnings)
     annotation = annotate(entries)
     if args.json:
-        print(json.dumps(annotation.to_dict(), indent=2, ensure_ascii=False))
+        print(terminal_safe(dumps(annotation.to_dict(), indent=2)))
         return 0
     width = None if args.full else whole(args.width, "--width", 20, 100_000)
-    print(render_log(annotation, width=width, notes=not args.no_notes,
+    print(terminal_safe(render_log(annotation, width=width, notes=not args.no_notes,
                      stderr=not args.no_stderr,
-                     title=f"wire log {args.file} ({len(entries)} entries)\n"))
+                     title=f"wire log {args.file} ({len(entries)} entries)\n")))
     return 0
 
 
@@ -155,7 +156,8 @@ def _replay(args: argparse.Namespace) -> int:
         report = replay_command(entries, command, timeout_s=seconds(args.timeout, "--timeout"),
                                 ignore=args.ignore)
     if args.json:
-        print(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
+        print(terminal_safe(dumps(report.to_dict(), indent=2)))
     else:
-        print(render_replay(report, title=f"replay of {args.file} against {report.target}"))
+        print(terminal_safe(render_replay(report, title=f"replay of {args.file} against "
+                                                        f"{report.target}")))
     return 0 if report.ok else 1
