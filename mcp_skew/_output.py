@@ -15,18 +15,24 @@ not after a probe of minutes. What the path names decides how it is written
   ``--out /dev/null`` leaves ``/dev/null`` what it was, even as root;
 - a **directory**, a socket or a block device: refused (:class:`UsageError`,
   exit code 2).
+
+Text that reaches a terminal (a server's lines in ``show-log``, a probe's report)
+goes through :func:`terminal_safe` first: a server's ESC, OSC and CSI sequences are
+shown, never obeyed.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import stat
 import tempfile
 from pathlib import Path
+from typing import Final
 
 from .errors import UsageError
 
-__all__ = ["check_output", "check_output_dir", "write_output"]
+__all__ = ["check_output", "check_output_dir", "terminal_safe", "write_output"]
 
 
 def _fail(what: str, path: str | Path, why: str) -> UsageError:
@@ -123,3 +129,22 @@ def _umask_mode() -> int:
     umask = os.umask(0)
     os.umask(umask)
     return 0o666 & ~umask
+
+
+# -- text for a terminal ------------------------------------------------------------------
+
+#: What a terminal acts on rather than shows: C0 controls but tab and newline (ESC starts
+#: CSI/OSC sequences: ``\x1b]0;title\x07``, ``\x1b[2J``), DEL, C1 controls (U+009B is a
+#: one-character CSI), lone surrogates (they cannot be encoded) and the bidirectional
+#: overrides and isolates, which reorder what follows them on the line.
+_UNSAFE: Final = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069]")
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` with every character a terminal would act on written as ``\\uXXXX``.
+
+    Tab and newline stay. The escape is JSON's own, so JSON text stays the same JSON
+    (a string that held ESC still holds ESC when read back), and other text shows
+    the character instead of obeying it; nothing else changes.
+    """
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

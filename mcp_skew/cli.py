@@ -15,6 +15,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from ._output import terminal_safe
 from .errors import UsageError
 
 __all__ = ["COMMANDS", "main", "version_line"]
@@ -105,7 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.registry = with_profile_files(args.profile, load_entry_points())
         code = args.func(args)
     except (ProfileFileError, UsageError, UnknownRevision) as exc:
-        print(f"mcp-skew: error: {exc}", file=sys.stderr)
+        print(terminal_safe(f"mcp-skew: error: {exc}"), file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .._jsontext import FILE, JsonTextError, loads
-from .._output import check_output, check_output_dir, write_output
+from .._output import check_output, check_output_dir, terminal_safe, write_output
 from ..errors import UsageError
 from ..peers import resolve_peer
 from ..probe._report import FORMATS, render
@@ -179,14 +179,14 @@ def _main(args: argparse.Namespace) -> int:
     _check_outputs(args)
 
     def progress(text: str) -> None:
-        print(f"mcp-skew probe: {text}", file=sys.stderr, flush=True)
+        print(terminal_safe(f"mcp-skew probe: {text}"), file=sys.stderr, flush=True)
 
     report = probe(target, opts, None if args.quiet else progress)
     text = render(report, args.format)
     if args.out:
         write_output(args.out, text + "\n")
     else:
-        print(text)
+        print(terminal_safe(text))  # a server's ESC sequences shown, never obeyed
     if opts.record_dir is not None:
         write_output(opts.record_dir / "report.json", render(report, "json") + "\n", "--record")
     if args.save_peer:
@@ -201,9 +201,10 @@ def exit_code(report: ProbeReport) -> int:
     failed (one line each on stderr), else 0."""
     if all(r.outcome == "spawn-failed" for r in report.runs):
         reason = report.runs[0].record.session.reason if report.runs else "no clients"
-        print(f"mcp-skew: error: {reason}", file=sys.stderr)
+        print(terminal_safe(f"mcp-skew: error: {reason}"), file=sys.stderr)
         return 2
     failures = report.failures(report.required)
     for line in failures:
-        print(f"mcp-skew probe: required revision failed: {line}", file=sys.stderr)
+        print(terminal_safe(f"mcp-skew probe: required revision failed: {line}"),
+              file=sys.stderr)
     return 1 if failures else 0

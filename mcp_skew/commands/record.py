@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
+from .._jsontext import dumps
+from .._output import terminal_safe
 from ..errors import UsageError
 from ..peers import resolve_peer
 from ._args import seconds, whole
@@ -122,7 +123,7 @@ def _record(args: argparse.Namespace) -> int:
 
 def _warn(warnings: list[str]) -> None:
     for text in warnings:
-        print(f"mcp-skew: warning: {text}", file=sys.stderr)
+        print(terminal_safe(f"mcp-skew: warning: {text}"), file=sys.stderr)
 
 
 def _show(args: argparse.Namespace) -> int:
@@ -136,23 +137,22 @@ def _show(args: argparse.Namespace) -> int:
     width = None if args.full else whole(args.width, "--width", 20, 100_000)
     if len(processes) > 1:  # each recorded server process is a session of its own
         if args.json:
-            print(json.dumps({"processes": [
+            print(terminal_safe(dumps({"processes": [
                 {"process": p.number, "start": p.start, "offset_s": p.offset_s,
-                 **annotate(p.entries).to_dict()} for p in processes]},
-                indent=2, ensure_ascii=False))
+                 **annotate(p.entries).to_dict()} for p in processes]}, indent=2)))
             return 0
-        print(render_processes(processes, width=width, notes=not args.no_notes,
-                               stderr=not args.no_stderr,
-                               title=f"wire log {args.file} ({len(entries)} entries, "
-                                     f"{len(processes)} server processes)\n"))
+        print(terminal_safe(render_processes(
+            processes, width=width, notes=not args.no_notes, stderr=not args.no_stderr,
+            title=f"wire log {args.file} ({len(entries)} entries, "
+                  f"{len(processes)} server processes)\n")))
         return 0
     annotation = annotate(entries)
     if args.json:
-        print(json.dumps(annotation.to_dict(), indent=2, ensure_ascii=False))
+        print(terminal_safe(dumps(annotation.to_dict(), indent=2)))
         return 0
-    print(render_log(annotation, width=width, notes=not args.no_notes,
+    print(terminal_safe(render_log(annotation, width=width, notes=not args.no_notes,
                      stderr=not args.no_stderr,
-                     title=f"wire log {args.file} ({len(entries)} entries)\n"))
+                     title=f"wire log {args.file} ({len(entries)} entries)\n")))
     return 0
 
 
@@ -174,7 +174,8 @@ def _replay(args: argparse.Namespace) -> int:
         report = replay_processes(entries, lambda part: replay_command(
             part, command, timeout_s=timeout_s, ignore=args.ignore))
     if args.json:
-        print(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
+        print(terminal_safe(dumps(report.to_dict(), indent=2)))
     else:
-        print(render_replay(report, title=f"replay of {args.file} against {report.target}"))
+        print(terminal_safe(render_replay(report, title=f"replay of {args.file} against "
+                                                        f"{report.target}")))
     return 0 if report.ok else 1

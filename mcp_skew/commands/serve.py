@@ -7,6 +7,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
+from .._output import terminal_safe
 from ..errors import UsageError
 from ..peers import resolve_peer
 from ..simulator._numbers import parse_int
@@ -59,7 +60,7 @@ def parse_address(text: str) -> tuple[str, int]:
 def _say(quiet: bool) -> Any:
     def say(text: str) -> None:
         if not quiet:
-            print(f"mcp-skew serve: {text}", file=sys.stderr, flush=True)
+            print(terminal_safe(f"mcp-skew serve: {text}"), file=sys.stderr, flush=True)
     return say
 
 

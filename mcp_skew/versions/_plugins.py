@@ -55,16 +55,30 @@ class ProfileFileError(ValueError):
     """A third-party profile that cannot be loaded; the message is one line."""
 
 
+#: The largest profile file read (the built-in revisions, written out, are a few kB).
+MAX_PROFILE_BYTES = 1 << 20
+#: The most dots one TOML line may hold: tomllib takes time quadratic in the length of a
+#: dotted key (``a.a.a...`` of 50,000 parts runs for minutes); 256 keep a 1 MiB file < 1 s.
+MAX_TOML_DOTS = 256
+
+
 def _read(path: Path) -> Any:
     """The file's document: JSON read with limits (:mod:`mcp_skew._jsontext`), TOML with
-    its nesting bounded the same way (a deep TOML array is a RecursionError in tomllib)."""
+    its nesting bounded the same way (a deep TOML array is a RecursionError in tomllib,
+    a long dotted key a near hang)."""
     from .._input import read_capped  # noqa: PLC0415 - only when a file is read
 
-    text = read_capped(path, FILE.max_chars, errors="strict")  # TOML and JSON files are UTF-8
+    # TOML and JSON files are UTF-8
+    text = read_capped(path, MAX_PROFILE_BYTES, errors="strict")
     if path.suffix.lower() == ".json":
         return loads(text, FILE)
     import tomllib  # noqa: PLC0415 - only to read a profile file
 
+    number = next((n for n, line in enumerate(text.split("\n"), 1)
+                   if line.count(".") > MAX_TOML_DOTS), None)
+    if number is not None:
+        raise JsonTextError(f"line {number} holds more than {MAX_TOML_DOTS} dots "
+                            "(a dotted key that deep is not read)")
     try:
         value = tomllib.loads(text)
     except RecursionError:
