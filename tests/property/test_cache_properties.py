@@ -132,6 +132,9 @@ def _check_freshness(record: RunRecord) -> None:
             elif " invalidates " in item.text:
                 for method in item.text.split(" invalidates ")[1].split(", "):
                     kept.pop(method, None)
+            elif item.text.startswith("cache: the era decision ") and "probe the server again" \
+                    in item.text:  # the client re-probes and drops all this server said
+                kept.clear()
             continue
         message = item.message
         if item.dir == "c2s" and isinstance(message, dict) and message.get("method") in METHODS:
