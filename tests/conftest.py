@@ -14,14 +14,24 @@ Tests marked ``spec_files`` read the official schemas and examples themselves (a
 ``../shared/spec``, on developer and CI machines): they prove the generated files
 current and judge like the schemas. Where that folder is absent they are
 deselected, and the header of the run says how many.
+
+Hypothesis draws new examples on every run on a developer's machine (that is how it
+finds the rare case); where ``CI`` is set (``.ci/run`` sets it, as CI services do) it
+runs the ``ci`` profile, derandomized, so a red CI is a change's doing and not a draw.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from oracle import SPEC_DIR, spec_present
+
+settings.register_profile("ci", derandomize=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 KINDS = ("unit", "property", "schema", "docs", "interop")
 _NO_SPEC = pytest.StashKey[int]()
