@@ -44,3 +44,12 @@ def test_an_sse_retry_of_unicode_digits_is_ignored() -> None:
     events = parser.feed(b"retry: \xc2\xb2\ndata: x\n\n")
     assert [e.data for e in events] == ["x"] and events[0].retry_ms is None
     assert parser.feed(b"retry: 7\ndata: y\n\n")[0].retry_ms == 7
+
+
+@pytest.mark.parametrize("at", ["9" * 5000, "9" * 40, "²", "١", "1e3"])
+def test_a_server_change_time_is_bounded(at: str) -> None:
+    argv = ["simulate", "--client", "dual:2026-07-28,2025-11-25", "--server",
+            "legacy:2025-11-25", "--server-change", f"{at}=legacy:2025-06-18"]
+    outcome = run_cli(argv)
+    check_outcome(argv, outcome)
+    assert outcome[0] == 2 and "is not a time in whole milliseconds" in outcome[2]
