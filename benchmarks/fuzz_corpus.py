@@ -35,7 +35,17 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "unit"))
 
-from _fuzz import PROFILE, file_text, mutated, number, peer_file, peer_spec, rpc_line, run_cli  # noqa: E402
+from _fuzz import (  # noqa: E402
+    PROFILE,
+    file_text,
+    mutated,
+    number,
+    outlives_stdin,
+    peer_file,
+    peer_spec,
+    rpc_line,
+    run_cli,
+)
 from _pytest.outcomes import Failed  # noqa: E402 - what test_adversaries.run raises on a hang
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
@@ -109,7 +119,8 @@ def surfaces(tally: Tally, work: Path) -> dict[str, Callable[[], None]]:
         run("simulate", ["simulate", "--client", c, "--server", s])
         run("matrix", ["matrix", "--clients", c, "--servers", s, "--format", "json"])
         run("rollout", ["rollout", "--clients", f"{c}*{n}", "--fleet", s, "--duration", "2m"])
-        run("serve", ["serve", s], b"")
+        if not outlives_stdin(s):  # those run on until a signal, by design
+            run("serve", ["serve", s], b"")
 
     @given(data=st.data())
     def peer_files(data: st.DataObject) -> None:

@@ -203,6 +203,18 @@ def rpc_line(draw: st.DrawFn) -> str:
     ))
 
 
+def outlives_stdin(spec: str) -> bool:
+    """Whether ``serve SPEC`` runs on after its input ends (quirk ``outlives-stdin``, as some
+    named peers have it): until a signal, by design, so no input to run in this process."""
+    from mcp_skew.errors import UsageError
+    from mcp_skew.peers import resolve_peer
+
+    try:
+        return bool(resolve_peer(spec, "server", REGISTRY).server_policy.outlives_stdin)
+    except (UsageError, ValueError, OSError, RecursionError):
+        return False
+
+
 class _Bytes(io.TextIOWrapper):
     """A text stream over bytes, with ``.buffer``, as ``sys.stdin``/``sys.stdout`` are."""
 

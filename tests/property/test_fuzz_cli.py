@@ -24,6 +24,7 @@ from _fuzz import (
     junk_json,
     mutated,
     number,
+    outlives_stdin,
     peer_file,
     peer_spec,
     rpc_line,
@@ -101,9 +102,9 @@ def test_peer_files(work: Path, data: st.DataObject) -> None:
     path.write_text(data.draw(peer_file(path)), encoding="utf-8", errors="surrogatepass")
     other = work / "other.txt"
     other.write_text(f"@{path}", encoding="utf-8")
+    serve = [] if outlives_stdin(f"@{path}") else [["serve", f"@{path}"]]
     for argv in (["simulate", "--client", "legacy:2025-06-18", "--server", f"@{path}"],
-                 ["matrix", "--servers", f"@{other}", "--clients", f"@{path}"],
-                 ["serve", f"@{path}"]):
+                 ["matrix", "--servers", f"@{other}", "--clients", f"@{path}"], *serve):
         check_outcome(argv, run_cli(argv))
 
 
