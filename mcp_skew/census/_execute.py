@@ -131,7 +131,7 @@ def _client(cluster: str | None, scheduler: str | None) -> tuple[Any, Any]:
 def parse_cluster(text: str) -> str:
     """``local`` or ``local:N`` (N >= 1); UsageError otherwise."""
     kind, sep, count = text.partition(":")
-    if kind != "local" or (sep and not (count.isdigit() and int(count) >= 1)):
+    if kind != "local" or (sep and not (count.isascii() and count.isdigit() and int(count) >= 1)):
         raise UsageError(f"--cluster {text!r}: expected local or local:N (N workers)")
     return text
 

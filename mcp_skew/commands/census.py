@@ -86,10 +86,18 @@ def register(sub: Any) -> None:
     p.set_defaults(func=_main)
 
 
+#: The largest value of a count or a limit, and of a time bound (a day, in seconds).
+_MOST_COUNT = 2**31 - 1
+_MOST_SECONDS = 86_400.0
+
+
 def _positive(args: argparse.Namespace, *names: str) -> None:
+    """Each option positive and bounded: no ``nan``, ``inf`` or 30-digit number goes on."""
     for name in names:
-        if getattr(args, name) <= 0:
-            raise UsageError(f"--{name.replace('_', '-')} must be positive")
+        value = getattr(args, name)
+        high = _MOST_SECONDS if isinstance(value, float) else _MOST_COUNT
+        if not 0 < value <= high:  # False for nan too
+            raise UsageError(f"--{name.replace('_', '-')} must be positive and at most {high:,.0f}")
 
 
 def _settings(args: argparse.Namespace) -> Any:

@@ -21,7 +21,7 @@ from .._output import check_output, check_output_dir, terminal_safe, write_outpu
 from ..errors import UsageError
 from ..peers import resolve_peer
 from ..probe._report import FORMATS, render
-from ..probe._schemas import INSTALL_HINT, jsonschema_problem
+from ..probe._schemas import INSTALL_HINT, check_schemas, jsonschema_problem
 from ..versions import Registry
 from ._args import seconds, whole
 
@@ -150,6 +150,7 @@ def _options(args: argparse.Namespace) -> ProbeOptions:
         problem = jsonschema_problem()
         if problem is not None:
             raise UsageError(f"--schemas: {problem}; install it with: {INSTALL_HINT}")
+    check_schemas(args.schemas)  # a bad schema file fails now, before the probe runs
     clients = tuple(resolve_peer(c, "client", args.registry) for c in args.client) or None
     return ProbeOptions(
         timeout_ms=int(args.timeout * 1000), probe_timeout_ms=int(args.probe_timeout * 1000),

@@ -9,6 +9,7 @@ from typing import Any
 from ..errors import UsageError
 from ..peers import resolve_peer
 from ..simulator import SCENARIOS, TRANSPORTS, PeerSpec, run
+from ..simulator._numbers import parse_int
 from ..simulator._trace import render_trace, summary_line
 
 __all__ = ["register"]
@@ -65,7 +66,9 @@ def _server_change(text: str, registry: Any) -> tuple[int, PeerSpec]:
     ms, sep, spec = text.partition("=")
     if not sep or not spec.strip():
         raise UsageError(f"--server-change {text!r}: use MS=SPEC, e.g. 100000=legacy:2025-11-25")
-    if not (ms.isascii() and ms.isdigit()):
-        raise UsageError(f"--server-change {text!r}: {ms!r} is not a time in whole "
-                         "milliseconds")
-    return int(ms), resolve_peer(spec, "server", registry)
+    try:  # ASCII digits, at most 2**53 (a number JSON readers keep exact): no 5,000 digits
+        at = parse_int(ms, 0, 2**53)
+    except ValueError:
+        raise UsageError(f"--server-change {text[:60]!r}: {ms[:40]!r} is not a time in whole "
+                         "milliseconds (0 to 2**53)") from None
+    return at, resolve_peer(spec, "server", registry)

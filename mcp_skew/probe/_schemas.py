@@ -16,17 +16,20 @@ method names ``XResult``).
 from __future__ import annotations
 
 import importlib
-import json
 import os
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from .._input import read_user_text
+from .._jsontext import FILE, JsonTextError, loads
+from ..errors import UsageError
 from ..simulator import Finding
 from ..versions import REGISTRY
 from ._exchanges import Exchange, modern_version
 
-__all__ = ["INSTALL_HINT", "SchemaCheck", "find_schemas", "jsonschema_problem"]
+__all__ = ["INSTALL_HINT", "SchemaCheck", "check_schemas", "find_schemas", "jsonschema_problem",
+           "load_schema"]
 
 ENV_VAR = "MCP_SKEW_SCHEMAS"
 #: How to get the optional dependency (the ``schemas`` extra).
@@ -67,6 +70,33 @@ def find_schemas(option: str | Path | None) -> tuple[Path | None, str]:
     return None, f"no <revision>/schema.json under {root}; schema checks skipped"
 
 
+#: The largest schema file read (the official ones are about 100-200 KB).
+MAX_SCHEMA_BYTES = 64 << 20
+
+
+def load_schema(path: Path) -> dict[str, Any]:
+    """One ``schema.json``: read with a size cap, JSON within limits, an object holding
+    ``$defs`` or ``definitions``; otherwise one :class:`UsageError` line."""
+    text = read_user_text(path, "--schemas", max_bytes=MAX_SCHEMA_BYTES)
+    try:
+        doc = loads(text, FILE)
+    except JsonTextError as exc:
+        raise UsageError(f"--schemas {path}: not JSON: {exc}") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("$defs", doc.get("definitions")),
+                                                   dict):
+        raise UsageError(f"--schemas {path}: not a JSON Schema with $defs or definitions")
+    return doc
+
+
+def check_schemas(option: str | Path | None) -> None:
+    """Read every ``<revision>/schema.json`` the probe would use, before it runs: a bad
+    file is one :class:`UsageError` line now, not a crash after the probe."""
+    root, _ = find_schemas(option)
+    if root is not None:
+        for path in sorted(root.glob("*/schema.json")):
+            load_schema(path)
+
+
 class SchemaCheck:
     """Validators per revision and definition, built on first use."""
 
@@ -78,8 +108,7 @@ class SchemaCheck:
         path = self.root / revision / "schema.json"
         if not path.is_file():
             return None
-        doc: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-        return doc
+        return load_schema(path)
 
     @cache  # noqa: B019
     def _validator(self, revision: str, name: str) -> Any:

@@ -23,6 +23,7 @@ from ..matrix import failure_kind
 from ..peers import resolve_peer
 from ..simulator import PeerSpec
 from ..simulator._fleet import Balancer, Schedule, client_batches, rollback, rolling
+from ..simulator._numbers import parse_int
 from ..simulator._rollout import Breakage, Group, Minute, Outcomes, Rollout, Totals
 from ..versions import Registry
 
@@ -45,14 +46,16 @@ def parse_counted(text: str, role: str, registry: Registry, *, option: str) -> t
     if not star:
         spec, count_text = text, "1"
     count_text = count_text.strip()
-    if not count_text.isdigit() or not 1 <= int(count_text) <= LIMITS["count"]:
+    try:  # ASCII digits only: "²".isdigit() is true, but int("²") raises
+        count = parse_int(count_text, 1, LIMITS["count"])
+    except ValueError:
         raise UsageError(f"{option} {text!r}: the count after '*' must be a whole number from 1 "
-                         f"to {LIMITS['count']:,}, not {count_text!r}")
+                         f"to {LIMITS['count']:,}, not {count_text!r}") from None
     try:
         peer = resolve_peer(spec, "client" if role == "client" else "server", registry)
     except UsageError as exc:
         raise UsageError(f"{option} {text!r}: {exc}") from None
-    return peer, int(count_text)
+    return peer, count
 
 
 @dataclass(frozen=True, slots=True)

@@ -188,7 +188,7 @@ class _App:
                 raise _Refused(400, "malformed Origin header") from None
         length = headers.get("content-length")
         if length is not None:
-            if not length.isdigit() or len(length) > LENGTH_DIGITS:
+            if not (length.isascii() and length.isdigit()) or len(length) > LENGTH_DIGITS:
                 raise _Refused(400, "malformed Content-Length header")
             if int(length) > self.limits.body_bytes:
                 raise _Refused(413, f"body over {self.limits.body_bytes} bytes")

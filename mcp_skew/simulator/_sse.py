@@ -82,7 +82,7 @@ class SseParser:
             self._event = value
         elif name == "id" and "\0" not in value:
             self.last_event_id = value
-        elif name == "retry" and value.isdigit():
+        elif name == "retry" and value.isascii() and value.isdigit():  # not "²"
             self._retry = int(value)
 
     def _dispatch(self, events: list[SseEvent]) -> None:

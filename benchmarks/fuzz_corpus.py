@@ -1,0 +1,289 @@
+"""A large corpus of bad inputs across every command: tracebacks, hangs, exit codes, leftovers.
+
+    .venv/bin/python benchmarks/fuzz_corpus.py [--scale N] [--timeout S] [--processes N]
+
+The inputs come from the same generators as the default suite's fuzz tests
+(``tests/_fuzz.py``), drawn in larger numbers (``--scale`` times the default suite's
+80 examples per surface), and each runs ``mcp_skew.cli.main`` in this process with a
+per-input timeout (SIGALRM). Then ``--processes`` probe, record and replay runs against
+the adversarial servers of ``tests/_adversaries/server.py`` (each with a token in its
+command line), as subprocesses, after which the process table is searched for the token.
+
+Printed: inputs tried, tracebacks (exceptions escaping ``main``, or "Traceback" on
+stderr), hangs (over the per-input timeout), the exit-code histogram per surface, and the
+processes left running.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import contextlib
+import json
+import os
+import signal
+import sys
+import tempfile
+import time
+import traceback
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "unit"))
+
+from _fuzz import (  # noqa: E402
+    PROFILE,
+    file_text,
+    mutated,
+    number,
+    outlives_stdin,
+    peer_file,
+    peer_spec,
+    rpc_line,
+    run_cli,
+)
+from _pytest.outcomes import Failed  # noqa: E402 - what test_adversaries.run raises on a hang
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from test_adversaries import left_behind  # noqa: E402
+from test_adversaries import run as as_a_client  # noqa: E402
+
+ADVERSARY = ROOT / "tests" / "_adversaries" / "server.py"
+
+
+class Hang(Exception):
+    pass
+
+
+class Tally:
+    def __init__(self, timeout: float) -> None:
+        self.timeout = timeout
+        self.tried = 0
+        self.codes: dict[str, collections.Counter[int]] = collections.defaultdict(
+            collections.Counter)
+        self.tracebacks: list[str] = []
+        self.hangs: list[str] = []
+        self.slowest = (0.0, "")
+
+    def run(self, surface: str, argv: list[str], stdin: bytes = b"") -> None:
+        self.tried += 1
+        shown = " ".join(a[:40] for a in argv)[:200]
+        signal.setitimer(signal.ITIMER_REAL, self.timeout)
+        start = time.monotonic()
+        try:
+            code, _, err = run_cli(argv, stdin)
+        except Hang:
+            self.hangs.append(f"{surface}: {shown}")
+            return
+        except BaseException as exc:  # what a user would see as a traceback
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            last = traceback.format_exception_only(exc)[-1].strip()
+            self.tracebacks.append(f"{surface}: {shown}: {last}")
+            return
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        took = time.monotonic() - start
+        if took > self.slowest[0]:
+            self.slowest = (took, f"{surface}: {shown}")
+        if "Traceback" in err:
+            self.tracebacks.append(f"{surface}: {shown}: {err.strip().splitlines()[-1]}")
+        self.codes[surface][code] += 1
+
+
+def _raise_hang(*_: Any) -> None:
+    raise Hang
+
+
+def surfaces(tally: Tally, work: Path) -> dict[str, Callable[[], None]]:
+    run = tally.run
+    good_log = work / "good.jsonl"
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                       "clientInfo": {"name": "f", "version": "1"}}}
+    run_cli(["serve", "legacy:2025-06-18", "--record", str(good_log)],
+            (json.dumps(init) + '\n{"jsonrpc":"2.0","id":2,"method":"tools/list"}\njunk\n')
+            .encode())
+    log_lines = good_log.read_text(encoding="utf-8").splitlines()
+    _, out, _ = run_cli(["matrix", "--clients", "legacy:2025-06-18", "modern:2026-07-28",
+                         "--servers", "dual:2026-07-28,2025-11-25", "legacy:2024-11-05",
+                         "--format", "json"])
+    matrix_doc = json.loads(out)
+
+    @given(c=peer_spec("client"), s=peer_spec("server"), n=number())
+    def peers(c: str, s: str, n: str) -> None:
+        run("simulate", ["simulate", "--client", c, "--server", s])
+        run("matrix", ["matrix", "--clients", c, "--servers", s, "--format", "json"])
+        run("rollout", ["rollout", "--clients", f"{c}*{n}", "--fleet", s, "--duration", "2m"])
+        if not outlives_stdin(s):  # those run on until a signal, by design
+            run("serve", ["serve", s], b"")
+
+    @given(data=st.data())
+    def peer_files(data: st.DataObject) -> None:
+        path = work / "peer.txt"
+        path.write_text(data.draw(peer_file(path)), encoding="utf-8", errors="surrogatepass")
+        run("@FILE", ["simulate", "--client", f"@{path}", "--server", f"@{path}"])
+        run("@FILE", ["matrix", "--servers", f"@{path}"])
+
+    @given(n=number(), unit=st.sampled_from(["", "s", "m", "ms", "h"]))
+    def numbers(n: str, unit: str) -> None:
+        for opt in ("--duration", "--rate", "--start", "--every", "--rollback-at", "--seed",
+                    "--keep-transcripts"):
+            run("rollout-numbers", ["rollout", "--clients", "legacy:2025-06-18*2", "--fleet",
+                                    "legacy:2025-11-25*2", "--duration", "3m", opt, n + unit])
+        for opt in ("--jobs", "--timeout", "--probe-timeout", "--client-timeout"):
+            run("probe-numbers", ["probe", opt, n, "--out", str(work / "no" / "r.json"), "--",
+                                  "true"])
+        for opt in ("--max-pages", "--jobs", "--cpu", "--memory", "--procs", "--fsize",
+                    "--timeout", "--probe-timeout", "--client-timeout", "--install-timeout",
+                    "--probe-jobs"):
+            run("census-numbers", ["census", "--db", str(work / "c.sqlite"), opt, n])
+        run("verify-peer-numbers", ["verify-peer", "no-such", "--jobs", n])
+        run("show-log-numbers", ["show-log", str(good_log), "--width", n])
+        run("simulate-numbers", ["simulate", "--client", "dual:2026-07-28,2025-11-25",
+                                 "--server", "legacy:2025-11-25", "--server-change",
+                                 f"{n}=legacy:2025-06-18"])
+
+    @given(data=st.data(), suffix=st.sampled_from([".json", ".toml"]))
+    def profiles(data: st.DataObject, suffix: str) -> None:
+        path = work / f"p{suffix}"
+        text = data.draw(st.one_of(mutated(PROFILE).map(json.dumps), file_text(),
+                                   st.text(max_size=80)))
+        path.write_text(text, encoding="utf-8", errors="surrogatepass")
+        for cmd in (["versions"], ["migrate", "2026-07-28", "2099-01-01"]):
+            run("profile", ["--profile", str(path), *cmd])
+
+    @given(doc=mutated(matrix_doc, 4), view=st.sampled_from(["pairs", "features"]),
+           fmt=st.sampled_from(["text", "markdown", "github", "grid", "html", "json", "csv",
+                                "junit"]))
+    def matrix_from(doc: Any, view: str, fmt: str) -> None:
+        path = work / "m.json"
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        run("matrix --from", ["matrix", "--from", str(path), "--view", view, "--format", fmt])
+
+    @given(data=st.data())
+    def logs(data: st.DataObject) -> None:
+        lines = list(log_lines)
+        for _ in range(data.draw(st.integers(1, 3))):
+            i = data.draw(st.integers(0, len(lines) - 1))
+            try:
+                entry = json.loads(lines[i])
+                lines[i] = json.dumps(data.draw(mutated(entry)))
+            except ValueError:
+                lines[i] = data.draw(file_text())
+        path = work / "l.jsonl"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8", errors="surrogatepass")
+        for extra in ([], ["--json"], ["--full"]):
+            run("show-log", ["show-log", str(path), *extra])
+
+    @given(lines=st.lists(rpc_line(), min_size=1, max_size=8),
+           server=st.sampled_from(["legacy:2025-06-18", "modern:2026-07-28",
+                                   "dual:2026-07-28,2025-11-25+lenient", "legacy:2024-11-05"]))
+    def serve_lines(lines: list[str], server: str) -> None:
+        stdin = "".join(line.replace("\n", " ") + "\n" for line in lines)
+        run("serve stdio", ["serve", server], stdin.encode("utf-8", "surrogatepass"))
+
+    return {"peers": peers, "peer files": peer_files, "numbers": numbers,
+            "profiles": profiles, "matrix --from": matrix_from, "logs": logs,
+            "serve lines": serve_lines}
+
+
+def process_runs(count: int, work: Path, tally: Tally) -> tuple[int, int, list[str]]:
+    """probe, record and replay against adversarial servers; (runs, left, notes)."""
+    modes = ["hang", "exit", "junk", "flood", "ignore-term", "setsid", "surrogates", "deep",
+             "echo", "storm"]
+    cli = [sys.executable, "-m", "mcp_skew"]
+    log = work / "record.jsonl"
+    lines = (json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "f", "version": "1"}}}) + "\n" + "x" * 20_000 + "\n").encode()
+    # (small enough for a pipe's buffer: a server that never reads holds record, and record
+    # holds its client, back; the harness writes before it waits, as test_adversaries does)
+    runs = left = 0
+    notes: list[str] = []
+    for i in range(count):
+        mode = modes[i % len(modes)]
+        for what in ("probe", "record", "replay"):
+            token = f"fuzz-{uuid.uuid4().hex}"
+            server = [sys.executable, str(ADVERSARY), mode, token]
+            if what == "probe":
+                cmd = [*cli, "probe", "--timeout", "1", "--probe-timeout", "1",
+                       "--client-timeout", "4", "--format", "json", "--", *server]
+                data = b""
+            elif what == "record":
+                cmd = [*cli, "record", "--log", str(log), "--", *server]
+                data = lines
+            else:
+                cmd = [*cli, "replay", str(log), "--timeout", "1", "--", *server]
+                data = b""
+            runs += 1
+            tally.tried += 1
+            try:  # record: SIGTERM 2 s after its input ends, as a stdio client stops a server
+                code, err, _ = as_a_client(cmd, data, term_after=2.0 if what == "record" else None)
+            except Failed:  # not ended within 60 s
+                tally.hangs.append(f"{what} {mode}")
+                continue
+            finally:
+                deadline = time.monotonic() + 3
+                while left_behind(token) and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                still = left_behind(token)
+                if still:
+                    left += len(still)
+                    notes.append(f"{what} {mode}: {still}")
+                    for pid in still:  # ours: started by this run
+                        with contextlib.suppress(OSError):
+                            os.kill(pid, signal.SIGKILL)
+            if "Traceback" in err:
+                tally.tracebacks.append(f"{what} {mode}: {err.strip().splitlines()[-1]}")
+            tally.codes[f"{what} (adversary)"][code] += 1
+    return runs, left, notes
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--scale", type=int, default=5, help="x 80 examples per surface")
+    parser.add_argument("--timeout", type=float, default=20.0, help="per input (s)")
+    parser.add_argument("--processes", type=int, default=10,
+                        help="probe+record+replay rounds against adversarial servers")
+    opts = parser.parse_args()
+    signal.signal(signal.SIGALRM, _raise_hang)
+    tally = Tally(opts.timeout)
+    start = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="mcp-skew-fuzz-") as tmp:
+        work = Path(tmp)
+        conf = settings(max_examples=80 * opts.scale, deadline=None, database=None,
+                        suppress_health_check=list(HealthCheck))
+        for name, test in surfaces(tally, work).items():
+            before, t0 = tally.tried, time.monotonic()
+            conf(test)()
+            print(f"{name:>14}: {tally.tried - before:6,} inputs in {time.monotonic() - t0:5.1f} s",
+                  flush=True)
+        runs, left, notes = process_runs(opts.processes, work, tally)
+    print()
+    print(f"inputs tried:      {tally.tried:,} ({runs} of them probe/record/replay "
+          "subprocess runs against adversarial servers)")
+    print(f"tracebacks:        {len(tally.tracebacks)}")
+    for line in tally.tracebacks[:20]:
+        print(f"  {line}")
+    print(f"hangs (> {opts.timeout:g} s): {len(tally.hangs)}")
+    for line in tally.hangs[:20]:
+        print(f"  {line}")
+    print(f"processes left:    {left}")
+    for line in notes:
+        print(f"  {line}")
+    print(f"slowest input:     {tally.slowest[0]:.2f} s ({tally.slowest[1][:120]})")
+    print("exit codes:")
+    for surface, codes in sorted(tally.codes.items()):
+        shown = ", ".join(f"{code}: {n:,}" for code, n in sorted(codes.items()))
+        print(f"  {surface:<24} {shown}")
+    print(f"total time:        {time.monotonic() - start:.0f} s")
+    return 1 if tally.tracebacks or tally.hangs or left else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
