@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .._output import check_output, write_output
 from ..errors import UsageError
 
 __all__ = ["register"]
@@ -126,28 +127,20 @@ def _settings(args: argparse.Namespace) -> Any:
                     local_root=local_root)
 
 
-def _write(path: str, text: str) -> None:
-    target = Path(path)
-    if target.exists() and not target.is_file():
-        raise UsageError(f"--out {path}: not a regular file")
-    try:
-        target.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"--out {path}: {exc.strerror or exc}") from None
-
-
 def _report(args: argparse.Namespace) -> int:
     from ..census import CensusDB, build_report, render_report  # noqa: PLC0415
 
     if len(args.source) > 1:
         raise UsageError("census report takes no SOURCE; give the database with --db")
+    if args.out:
+        check_output(args.out)  # before the work: a path that cannot be written fails at once
     db = CensusDB(args.db, create=False)
     try:
         text = render_report(build_report(db.rows(report=False)), args.format)
     finally:
         db.close()
     if args.out:
-        _write(args.out, text)
+        write_output(args.out, text)
     else:
         sys.stdout.write(text)
     return 0
