@@ -54,6 +54,7 @@ from ..simulator import (
 from ..simulator._scenario import LIST_TOOLS, play
 from ..simulator._transport import STDIO, TransportRule, rule_for
 from ..versions import REGISTRY, Message, Role
+from ..wire._procs import end, spawn
 from ._envs import EnvironmentUnavailable, ensure_npm_env, ensure_python_env
 from ._named import (
     ROLES,
@@ -575,20 +576,6 @@ def verify_server(resolved: Resolved, *, jobs: int = 2,
 
 # -- servers over Streamable HTTP -------------------------------------------------------------
 
-def _end_group(proc: subprocess.Popen[Any]) -> None:
-    """End the process group we started for ``proc``: SIGTERM, then SIGKILL."""
-    import signal  # noqa: PLC0415
-
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(proc.pid, sig)
-        try:
-            proc.wait(timeout=5)
-            return
-        except subprocess.TimeoutExpired:
-            continue
-
-
 def _free_port() -> int:
     import socket  # noqa: PLC0415 - I/O only when checking
 
@@ -600,12 +587,12 @@ def _free_port() -> int:
 
 @contextlib.contextmanager
 def _http_server(command: list[str], port: int, start_s: float = 20.0) -> Iterator[str]:
-    """Run ``command`` (listening on ``port``) in its own process group; yield its MCP URL,
-    then end the group (SIGTERM, then SIGKILL)."""
+    """Run ``command`` (listening on ``port``) in a session of its own (wire._procs); yield its MCP URL,
+    then end it and its family (SIGTERM, then SIGKILL)."""
     import socket  # noqa: PLC0415
 
-    proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+    proc = spawn(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                 stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + start_s
         while True:
@@ -620,7 +607,7 @@ def _http_server(command: list[str], port: int, start_s: float = 20.0) -> Iterat
                 time.sleep(0.1)
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
-        _end_group(proc)
+        end(proc)
 
 
 def _http_client(client: PeerSpec) -> PeerSpec:
@@ -736,13 +723,14 @@ class DriverRun:
 
 
 def run_driver(command: list[str], timeout_s: float = 150.0, grace_s: float = 5.0) -> DriverRun:
-    """Run a client driver (``servers/*_client.*``) in its own process group until it prints
-    ``RESULT {json}``; give it ``grace_s`` to close, then end the group. A client whose close
-    hangs (the ``mcp`` 1.0 client waits for a server that outlives its stdin) still reports."""
+    """Run a client driver (``servers/*_client.*``) in a session of its own (:mod:`..wire._procs`)
+    until it prints ``RESULT {json}``; give it ``grace_s`` to close, then end it and every
+    process it started (a server that outlives its stdin, too). A client whose close hangs
+    (the ``mcp`` 1.0 client waits for a server that outlives its stdin) still reports."""
     import threading  # noqa: PLC0415
 
-    proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    proc = spawn(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                 stderr=subprocess.PIPE)
     assert proc.stdout is not None and proc.stderr is not None
     found = threading.Event()
     result: dict[str, Any] = {}
@@ -750,7 +738,8 @@ def run_driver(command: list[str], timeout_s: float = 150.0, grace_s: float = 5.
 
     def read_out() -> None:
         assert proc.stdout is not None
-        for line in proc.stdout:
+        for raw in proc.stdout:
+            line = raw.decode("utf-8", "replace")
             if line.startswith("RESULT ") and not found.is_set():
                 with contextlib.suppress(ValueError):
                     result.update(json.loads(line[len("RESULT "):]))
@@ -759,7 +748,7 @@ def run_driver(command: list[str], timeout_s: float = 150.0, grace_s: float = 5.
 
     def read_err() -> None:
         assert proc.stderr is not None
-        err.append(proc.stderr.read())
+        err.append(proc.stderr.read().decode("utf-8", "replace"))
 
     readers = [threading.Thread(target=read_out, daemon=True),
                threading.Thread(target=read_err, daemon=True)]
@@ -772,7 +761,7 @@ def run_driver(command: list[str], timeout_s: float = 150.0, grace_s: float = 5.
         proc.wait(timeout=grace_s)
     except subprocess.TimeoutExpired:
         hung = bool(result)
-        _end_group(proc)
+    end(proc)  # the driver and what it started (a server that outlives its stdin, too)
     for thread in readers:
         thread.join(timeout=2)
     return DriverRun(result, "".join(err), hung)
