@@ -24,7 +24,7 @@ import pytest
 from mcp_skew.census import CensusDB
 from mcp_skew.cli import main
 
-pytestmark = [pytest.mark.realpeer, pytest.mark.slow]
+pytestmark = pytest.mark.realpeer
 
 LISTING = Path(__file__).resolve().parents[1] / "census" / "real-listing.json"
 EVERYTHING = "io.github.modelcontextprotocol/server-everything"

@@ -23,7 +23,7 @@ from mcp_skew.realpeers import EnvironmentUnavailable, ensure_python_env
 from mcp_skew.simulator import run
 from mcp_skew.simulator._peers import with_quirks
 
-pytestmark = [pytest.mark.realpeer, pytest.mark.slow]
+pytestmark = pytest.mark.realpeer
 
 SERVER = Path(__file__).resolve().parents[2] / "mcp_skew" / "realpeers" / "servers" / \
     "py_mcp_server.py"

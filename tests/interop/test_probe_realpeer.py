@@ -26,7 +26,7 @@ from mcp_skew.peers import resolve_peer
 from mcp_skew.probe import ProbeOptions, ProbeReport, Target, builtin_clients, probe
 from mcp_skew.realpeers import EnvironmentUnavailable, ensure_python_env
 
-pytestmark = [pytest.mark.realpeer, pytest.mark.slow]
+pytestmark = pytest.mark.realpeer
 
 SERVERS = Path(__file__).resolve().parents[2] / "mcp_skew" / "realpeers" / "servers"
 ALL = "2026-07-28,2025-11-25,2025-06-18,2025-03-26,2024-11-05"

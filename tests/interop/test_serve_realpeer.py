@@ -229,7 +229,6 @@ def test_sdk_client_over_http_does_what_mcp_skew_predicts(sdk_python: Path, scri
     assert_as_predicted(got, mode, server)
 
 
-@pytest.mark.slow
 def test_watch_the_default_10s_fallback_from_a_silent_server(sdk_python: Path, scripts: Path,
                                                              tmp_path: Path) -> None:
     """The issue's 'done when': the SDK client's own timeout, seen in the server's log."""
