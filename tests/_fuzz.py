@@ -244,6 +244,21 @@ def run_cli(argv: Sequence[str], stdin: bytes = b"") -> tuple[int, str, str]:
     return code, out.bytes().decode("utf-8", "replace"), err.getvalue()
 
 
+def recorded_log(log: Path) -> list[str]:
+    """The lines ``serve --record LOG`` writes for a short conversation (in this process)."""
+    lines = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                    "clientInfo": {"name": "f", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+    ]
+    stdin = "".join(json.dumps(m) + "\n" for m in lines).encode() + b"junk\n"
+    code, _, _ = run_cli(["serve", "legacy:2025-06-18", "--record", str(log)], stdin)
+    assert code == 0
+    return log.read_text(encoding="utf-8").splitlines()
+
+
 def check_outcome(argv: Sequence[str], outcome: tuple[int, str, str],
                   codes: frozenset[int] = frozenset({0, 2})) -> None:
     """No traceback, an allowed exit code, and exit code 2 says one error line."""

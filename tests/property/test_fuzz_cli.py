@@ -12,7 +12,6 @@ and runs ``mcp_skew.cli.main`` in this process (:mod:`_fuzz`). The larger corpus
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +20,12 @@ from _fuzz import (
     PROFILE,
     check_outcome,
     file_text,
-    junk_json,
     mutated,
     number,
     outlives_stdin,
     peer_file,
     peer_spec,
+    recorded_log,
     rpc_line,
     run_cli,
 )
@@ -49,18 +48,7 @@ def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def wire_log(work: Path) -> list[str]:
     """The lines of a log ``serve --record`` wrote for a short conversation."""
-    log = work / "good.jsonl"
-    lines = [
-        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-         "params": {"protocolVersion": "2025-06-18", "capabilities": {},
-                    "clientInfo": {"name": "f", "version": "1"}}},
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
-    ]
-    stdin = "".join(json.dumps(m) + "\n" for m in lines).encode() + b"junk\n"
-    code, _, _ = run_cli(["serve", "legacy:2025-06-18", "--record", str(log)], stdin)
-    assert code == 0
-    return log.read_text(encoding="utf-8").splitlines()
+    return recorded_log(work / "good.jsonl")
 
 
 @pytest.fixture(scope="module")
@@ -241,21 +229,6 @@ def test_wire_logs_for_show_log(work: Path, wire_log: list[str], data: st.DataOb
     for extra in ([], ["--json"], ["--full"]):
         argv = ["show-log", str(log), *extra]
         check_outcome(argv, run_cli(argv))
-
-
-@settings(max_examples=8, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(data=st.data(), timeout=st.sampled_from(["1", "nan", "0", "0.5", "²"]))
-def test_wire_logs_for_replay(work: Path, wire_log: list[str], data: st.DataObject,
-                              timeout: str) -> None:
-    lines = list(wire_log)
-    i = data.draw(st.integers(0, len(lines) - 1))
-    lines[i] = data.draw(st.one_of(file_text(), junk_json().map(json.dumps)))
-    log = work / "replay.jsonl"
-    log.write_text("\n".join(lines) + "\n", encoding="utf-8", errors="surrogatepass")
-    argv = ["replay", str(log), "--timeout", timeout, "--", sys.executable, "-c",
-            "import sys\nfor _ in sys.stdin: pass"]
-    check_outcome(argv, run_cli(argv), frozenset({0, 1, 2}))
 
 
 # -- serve on stdio -------------------------------------------------------------------------------

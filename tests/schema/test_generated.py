@@ -20,22 +20,12 @@ from typing import Any
 
 import oracle
 import pytest
-from generated import generate
 from jsonschema import validators
 from jsonschema.protocols import Validator
 from referencing import Registry, Resource
 from test_simulator_schema import CONFORMING_QUIRKS, NONCONFORMING, QUIRK_FREE, checks, simulate
 
 pytestmark = pytest.mark.spec_files
-
-
-def test_generated_files_are_current() -> None:
-    fresh = generate.outputs(oracle.SPEC_DIR)
-    on_disk = {p.name for p in oracle.GENERATED.iterdir() if p.is_file() and p.name != "generate.py"}
-    stale = sorted(n for n, text in fresh.items() if not (oracle.GENERATED / n).is_file()
-                   or (oracle.GENERATED / n).read_text(encoding="utf-8") != text)
-    assert not stale, f"stale generated files {stale}: run .venv/bin/python tests/generated/generate.py"
-    assert on_disk == set(fresh), f"left over: {sorted(on_disk - set(fresh))}"
 
 
 @functools.cache

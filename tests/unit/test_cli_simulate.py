@@ -4,17 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from mcp_skew.cli import main
 from mcp_skew.simulator import SCENARIOS, parse_peer, run
-
-ROOT = Path(__file__).resolve().parents[2]
 
 #: (client, server, status): runs that work and runs that fail, over every kind.
 PAIRS = [
@@ -164,18 +159,6 @@ def test_bad_peer_spec_exits_2_with_one_line(args: list[str],
     code, out, err = cli(capsys, *args)
     assert code == 2 and out == ""
     assert err.startswith("mcp-skew: error: peer spec ") and err.count("\n") == 1
-
-
-def test_as_a_process() -> None:
-    """The installed entry point: exit 0 with JSON for a failed run, 2 with one line for a bad spec."""
-    cmd = [sys.executable, "-m", "mcp_skew", "simulate"]
-    failed = subprocess.run([*cmd, "--client", "2025-06-18", "--server", "modern:2026-07-28",
-                             "--json"], capture_output=True, text=True, check=False, cwd=ROOT)
-    assert failed.returncode == 0 and json.loads(failed.stdout)["status"] == "failed"
-    bad = subprocess.run([*cmd, "--client", "dual:2026-07-28", "--server", "2025-06-18"],
-                         capture_output=True, text=True, check=False, cwd=ROOT)
-    assert bad.returncode == 2 and bad.stdout == ""
-    assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
 
 
 # -- docs/simulator.md -------------------------------------------------------------------------------

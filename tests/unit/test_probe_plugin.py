@@ -2,71 +2,7 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
-
-SIM = Path(__file__).resolve().parents[1] / "servers" / "sim_stdio_server.py"
-
-SUITE = f"""
-import sys
-import pytest
-
-SERVER = [sys.executable, {str(SIM)!r}, "legacy:2025-06-18"]
-CLIENTS = ["legacy:2025-06-18", "modern:2026-07-28"]
-
-
-def test_the_fixture_returns_the_report(mcp_skew_probe):
-    report = mcp_skew_probe(SERVER, clients=CLIENTS, timeout=5)
-    report.assert_works("2025-06-18")
-    assert report.peer.spec.notation == "legacy:2025-06-18"
-
-
-@pytest.mark.mcp_skew(command=SERVER, clients=CLIENTS, timeout=5)
-def test_marker_defaults_and_require(mcp_skew_probe):
-    mcp_skew_probe(require=["2025-06-18", "2026-07-28"])
-
-
-def test_require_runs_the_client_of_each_required_revision(mcp_skew_probe):
-    report = mcp_skew_probe(SERVER, clients=["dual:2026-07-28,2025-06-18"], timeout=5,
-                            prober=False, require=["2025-06-18"])
-    assert [r.name for r in report.runs] == ["dual:2026-07-28,2025-06-18", "legacy:2025-06-18"]
-
-
-def test_bad_options_are_type_errors(mcp_skew_probe):
-    with pytest.raises(TypeError, match="unknown option"):
-        mcp_skew_probe(SERVER, colour="red")
-    with pytest.raises(TypeError, match="one of the two"):
-        mcp_skew_probe()
-"""
-
-
-def test_the_plugin_in_a_servers_own_suite(tmp_path: Path) -> None:
-    (tmp_path / "test_my_server.py").write_text(textwrap.dedent(SUITE))
-    proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "--strict-markers", "-p", "no:cacheprovider",
-         "-p", "mcp_skew.pytest_plugin", "--basetemp", str(tmp_path / "tmp"),
-         "test_my_server.py"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False,
-    )
-    out = proc.stdout
-    assert proc.returncode == 1, out + proc.stderr
-    assert "3 passed" in out and "1 failed" in out
-    assert "test_marker_defaults_and_require" in out
-    assert "clients that cannot work with" in out
-    assert "2026-07-28: modern:2026-07-28 incompatible" in out
-    assert "transcripts: " in out  # the evidence is kept under the test's tmp_path
-    recorded = list((tmp_path / "tmp").rglob("*.jsonl"))
-    assert len(recorded) == 8  # two probes of two clients and the prober, one of two clients
-
-
-def test_the_plugin_imports_nothing_heavy() -> None:
-    code = ("import sys; import mcp_skew.pytest_plugin; "
-            "print(sorted(m for m in sys.modules if m.startswith('mcp_skew')))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True, timeout=60).stdout
-    assert out.strip() == "['mcp_skew', 'mcp_skew.pytest_plugin']"
 
 
 def test_the_plugin_is_declared_as_a_pytest11_entry_point() -> None:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +13,6 @@ from mcp_skew.serve import LogEntry, annotate, read_log, render_log
 from mcp_skew.serve._log import NO_MESSAGE
 from mcp_skew.simulator import Entry, parse_peer, run
 from mcp_skew.simulator._path import Step
-
-TIMEOUT = 20
 
 
 class Log:
@@ -306,32 +302,3 @@ def test_read_log_formats_and_a_cut_last_line(tmp_path: Path) -> None:
     assert entries[0].ms == 4 and entries[0].message == discover(0)
     assert entries[1].dir == "event" and (entries[1].event, entries[1].text) == ("note",
                                                                                "no answer")
-
-
-def test_show_log_command_on_a_simulate_json_run(tmp_path: Path) -> None:
-    path = tmp_path / "run.json"
-    sim = subprocess.run([sys.executable, "-m", "mcp_skew", "simulate", "--client",
-                          "dual:2026-07-28,2025-11-25", "--server", "legacy:2025-06-18", "--json"],
-                         capture_output=True, text=True, timeout=TIMEOUT, check=True)
-    path.write_text(sim.stdout)
-    shown = subprocess.run([sys.executable, "-m", "mcp_skew", "show-log", str(path)],
-                           capture_output=True, text=True, timeout=TIMEOUT, check=False)
-    assert shown.returncode == 0
-    expected = json.loads(sim.stdout)["path"]
-    assert expected[:2] == ["discover 2026-07-28", "error -32601"]
-    assert "path: " + " -> ".join(expected) in shown.stdout
-    as_json = subprocess.run([sys.executable, "-m", "mcp_skew", "show-log", "--json",
-                              str(path)], capture_output=True, text=True, timeout=TIMEOUT,
-                             check=True)
-    data = json.loads(as_json.stdout)
-    assert data["path"] == expected and data["status"] == json.loads(sim.stdout)["status"]
-
-
-def test_show_log_of_a_missing_or_empty_file(tmp_path: Path) -> None:
-    for path, what in ((tmp_path / "nope.jsonl", "cannot read"), (tmp_path / "empty.jsonl",
-                                                                  "is empty")):
-        if what == "is empty":
-            path.write_text("")
-        proc = subprocess.run([sys.executable, "-m", "mcp_skew", "show-log", str(path)],
-                              capture_output=True, text=True, timeout=TIMEOUT, check=False)
-        assert proc.returncode == 2 and what in proc.stderr

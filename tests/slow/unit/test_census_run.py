@@ -19,11 +19,11 @@ from typing import Any
 
 import pytest
 from _http_servers import free_port, serving
+from _paths import TESTS
 
 from mcp_skew.census import CensusDB
 from mcp_skew.cli import main
 
-TESTS = Path(__file__).resolve().parents[1]
 LISTING = TESTS / "census" / "listing.json"
 LOCAL = ["--local-root", str(TESTS / "servers"), "--probe-jobs", "2"]
 EXPECTED = {

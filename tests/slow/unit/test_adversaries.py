@@ -17,12 +17,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from _paths import ADVERSARY
 
 from mcp_skew.serve import LogWriter
 
 pytestmark = pytest.mark.slow
 
-ADVERSARY = Path(__file__).resolve().parents[1] / "_adversaries" / "server.py"
 MODES = ["hang", "exit", "junk", "flood", "huge", "storm", "ignore-term", "setsid",
          "surrogates", "deep"]
 MCP_SKEW = [sys.executable, "-m", "mcp_skew"]

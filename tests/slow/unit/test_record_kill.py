@@ -15,12 +15,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from _paths import ADVERSARY
 
 from mcp_skew.serve import LineSplitter, read_log
 
 pytestmark = pytest.mark.slow
 
-ADVERSARY = Path(__file__).resolve().parents[1] / "_adversaries" / "server.py"
 TIMEOUT = 20
 
 

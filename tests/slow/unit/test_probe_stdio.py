@@ -12,12 +12,12 @@ import time
 from pathlib import Path
 
 import pytest
+from _paths import SERVERS
 
 from mcp_skew.probe import ProbeOptions, Target, probe
 from mcp_skew.simulator import Closed, Reply, SimClient, Timeout, parse_peer
 from mcp_skew.wire import JsonlRecorder, Limits, StdioLink, TransportError
 
-SERVERS = Path(__file__).resolve().parents[1] / "servers"
 PY = sys.executable
 
 
