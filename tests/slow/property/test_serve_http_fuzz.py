@@ -20,7 +20,11 @@ from mcp_skew.serve import HttpLimits
 #: Every status serve --http gives (docs/serve-and-record.md); None: closed unanswered, which
 #: only a request h11 cannot frame at all may get (it is answered 400 where h11 can).
 STATUSES = {200, 202, 400, 403, 404, 405, 408, 413, 421}
-LIMITS = HttpLimits(body_bytes=64 << 10, header_s=2.0, body_s=2.0)
+#: Deadlines far above what an answer takes (milliseconds): every request is whole and
+#: half-closed, so none waits for one; under load a short one would answer 408 instead.
+LIMITS = HttpLimits(body_bytes=64 << 10, header_s=60.0, body_s=60.0)
+#: how long a read of the answer may wait, again far above what the work needs
+WAIT_S = 60.0
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=20),
@@ -62,7 +66,7 @@ def served() -> Iterator[tuple[str, Any, list[str]]]:
 
 
 def exchange(url: str, data: bytes) -> int | None:
-    return raw_http(url, data, half_close=True)[0]
+    return raw_http(url, data, half_close=True, wait=WAIT_S)[0]
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow,

@@ -141,18 +141,25 @@ def test_serve_ts_sdk_1_drops_a_malformed_line_as_the_real_server_does() -> None
 
 def test_outlives_stdin_over_a_real_process_ends_on_sigterm() -> None:
     proc = subprocess.Popen([sys.executable, "-m", "mcp_skew", "serve",
-                             "server-everything@2025.5.12", "-q"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                             "server-everything@2025.5.12"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        assert proc.stdin is not None
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
         proc.stdin.write(lines(request(1, "ping")))
         proc.stdin.close()
-        with pytest.raises(subprocess.TimeoutExpired):
-            proc.wait(timeout=1.5)
+        # events, not a clock: it answers, then says it saw the end of its input and runs on
+        assert json.loads(proc.stdout.readline()) == {"jsonrpc": "2.0", "id": 1, "result": {}}
+        said = ""
+        while "standard input closed" not in said:
+            line = proc.stderr.readline().decode()
+            assert line, "serve exited without saying it saw the end of standard input"
+            said += line
+        assert "running on until signalled" in said
+        with pytest.raises(subprocess.TimeoutExpired):  # only a fast machine could fail this
+            proc.wait(timeout=0.5)
         proc.terminate()
         assert proc.wait(timeout=TIMEOUT) != 0
-        assert proc.stdout is not None
-        assert json.loads(proc.stdout.read()) == {"jsonrpc": "2.0", "id": 1, "result": {}}
+        assert proc.stdout.read() == b""
     finally:
         if proc.poll() is None:
             proc.kill()
