@@ -32,6 +32,7 @@ deselected, and the header of the run says how many.
 Hypothesis draws new examples on every run on a developer's machine (that is how it
 finds the rare case); where ``CI`` is set (``.ci/run`` sets it, as CI services do) it
 runs the ``ci`` profile, derandomized, so a red CI is a change's doing and not a draw.
+``--hypothesis-profile thorough`` makes the fuzz tests draw ten times as many examples.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ from hypothesis import settings
 from oracle import SPEC_DIR, spec_present
 
 settings.register_profile("ci", derandomize=True)
+# ten times the fuzz tests' examples (tests/_fuzz.py examples()), derandomized where CI is set
+settings.register_profile("thorough", derandomize=bool(os.environ.get("CI")))
 if os.environ.get("CI"):
     settings.load_profile("ci")
 

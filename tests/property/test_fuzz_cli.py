@@ -19,6 +19,7 @@ import pytest
 from _fuzz import (
     PROFILE,
     check_outcome,
+    examples,
     file_text,
     mutated,
     number,
@@ -35,7 +36,7 @@ from hypothesis import strategies as st
 from mcp_skew.commands.serve import parse_address
 from mcp_skew.errors import UsageError
 
-SETTINGS = settings(max_examples=80, deadline=None,
+SETTINGS = settings(max_examples=examples(25), deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture,
                                            HealthCheck.too_slow])
 

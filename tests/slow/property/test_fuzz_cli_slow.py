@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from _fuzz import (
     check_outcome,
+    examples,
     file_text,
     junk_json,
     recorded_log,
@@ -41,7 +42,7 @@ def wire_log(work: Path) -> list[str]:
     return recorded_log(work / "good.jsonl")
 
 
-@settings(max_examples=8, deadline=None,
+@settings(max_examples=examples(8), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data(), timeout=st.sampled_from(["1", "nan", "0", "0.5", "²"]))
 def test_wire_logs_for_replay(work: Path, wire_log: list[str], data: st.DataObject,
