@@ -16,12 +16,13 @@ from pathlib import Path
 
 import pytest
 from _paths import ADVERSARY
+from _waits import BOUND_S, until
 
 from mcp_skew.serve import LineSplitter, read_log
 
 pytestmark = pytest.mark.slow
 
-TIMEOUT = 20
+TIMEOUT = BOUND_S
 
 
 def _alive(token: str) -> list[int]:
@@ -47,18 +48,15 @@ def recording(tmp_path: Path, mode: str) -> Iterator[tuple[subprocess.Popen[byte
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
     try:
-        deadline = time.monotonic() + TIMEOUT
-        while b'"event": "start"' not in (log.read_bytes() if log.exists() else b""):
-            assert time.monotonic() < deadline, "record did not start its server"
-            time.sleep(0.05)
+        until(lambda: b'"event": "start"' in (log.read_bytes() if log.exists() else b""),
+              "record to start its server")
         yield proc, log, token
     finally:
         with contextlib.suppress(OSError):
             proc.kill()
         proc.communicate(timeout=TIMEOUT)
-        deadline = time.monotonic() + 5
-        while _alive(token) and time.monotonic() < deadline:
-            time.sleep(0.05)
+        with contextlib.suppress(AssertionError):  # a process killed a moment ago may be exiting
+            until(lambda: not _alive(token), "the server to be gone")
         left = _alive(token)
         for pid in left:
             os.kill(pid, signal.SIGKILL)
@@ -70,13 +68,15 @@ def test_a_forwarded_unterminated_line_is_logged_when_record_is_stopped(tmp_path
         assert proc.stdin
         proc.stdin.write(b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0","id":2,')
         proc.stdin.flush()
-        time.sleep(0.5)
+        # the server answered the first line: it is up, ignoring SIGTERM, and record has read
+        # what followed that line in the same chunk
+        until(lambda: any(e.dir == "s2c" for e in read_log(log)[0]), "the answer to the first line")
         start = time.monotonic()
         proc.send_signal(signal.SIGTERM)
         code = proc.wait(TIMEOUT)
         took = time.monotonic() - start
     assert code == 128 + signal.SIGKILL  # the server ignored SIGTERM: killed after the grace
-    assert took < 10
+    assert took < TIMEOUT  # the grace, not for ever
     entries, _ = read_log(log)
     sent = [e for e in entries if e.dir == "c2s"]
     assert [e.line for e in sent] == ['{"jsonrpc":"2.0","id":1,"method":"ping"}',
@@ -92,10 +92,7 @@ def test_record_killed_outright_takes_its_server_down(tmp_path: Path) -> None:
         assert _alive(token)
         proc.kill()  # SIGKILL: no handler runs; the kernel sends the server SIGKILL
         proc.wait(TIMEOUT)
-        deadline = time.monotonic() + 5
-        while _alive(token) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not _alive(token)
+        until(lambda: not _alive(token), "the kernel to end the server")
 
 
 def test_the_line_splitter_cuts_any_chunking_the_same() -> None:

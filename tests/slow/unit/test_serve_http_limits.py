@@ -16,14 +16,18 @@ from _serve_helpers import http_server, initialize, raw_http, readline, request
 
 from mcp_skew.serve import HttpLimits
 
-TIMEOUT = 10
-SMALL = HttpLimits(body_bytes=1000, header_s=0.5, body_s=0.5, idle_s=1.0, session_idle_s=0.3,
-                   shutdown_s=1.0)
+#: a bound on work that takes milliseconds: it only stops a hang, even on a loaded machine
+TIMEOUT = 60
+#: a small body cap; the deadlines are the defaults, far above what an answer takes
+SMALL = HttpLimits(body_bytes=1000)
+#: deadlines short enough to watch (the test about them waits for each, then checks the
+#: whole took far less than TIMEOUT, which only a server that ignores them reaches)
+SHORT = HttpLimits(body_bytes=1000, header_s=0.5, body_s=0.5)
 
 
 def running(peer: str = "legacy:2025-11-25", limits: HttpLimits = SMALL,
-            allow_remote: bool = False) -> Any:
-    return http_server(peer, None, TIMEOUT, allow_remote=allow_remote, limits=limits)
+            allow_remote: bool = False, **options: Any) -> Any:
+    return http_server(peer, None, TIMEOUT, allow_remote=allow_remote, limits=limits, **options)
 
 
 def raw(url: str, data: bytes, *, wait: float = TIMEOUT) -> tuple[int | None, bytes]:
@@ -105,23 +109,26 @@ def test_a_lone_surrogate_id_is_answered_with_the_same_escape() -> None:
 
 
 def test_slow_and_idle_connections_are_closed() -> None:
-    with running() as (url, _):
+    with running(limits=SHORT) as (url, _):
         start = time.monotonic()
         assert raw(url, b"")[0] is None  # connects, says nothing: closed at the header deadline
         assert raw(url, b"POST /mcp HTTP/1.1\r\nHost: 127")[0] is None  # half a header
-        assert time.monotonic() - start < 4
+        assert time.monotonic() - start < TIMEOUT / 2  # not by raw()'s own wait running out
         # headers in, the body never: 408 at the body deadline
         assert raw(url, post(url, b"", "Content-Length: 10") + b"{}")[0] == 408
 
 
 def test_an_unused_session_expires_and_gets_404() -> None:
-    with running() as (url, server):
+    now = [0.0]  # the endpoint's clock, moved by the test: no race with a busy machine
+    limits = HttpLimits(body_bytes=1000, session_idle_s=300)
+    with running(limits=limits, clock=lambda: now[0]) as (url, server):
         first = raw(url, post(url, INIT))
         assert first[0] == 200
         (sid,) = server.endpoint.sessions
         ping = json.dumps(request(2, "ping")).encode()
+        now[0] += 299
         assert raw(url, post(url, ping, f"Mcp-Session-Id: {sid}"))[0] == 200
-        time.sleep(0.5)
+        now[0] += 301
         assert raw(url, post(url, ping, f"Mcp-Session-Id: {sid}"))[0] == 404
         assert not server.endpoint.sessions
 
