@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterator, Sequence
 
 import pytest
+from _waits import BOUND_S
 
 __all__ = ["free_port", "serving"]
 
@@ -20,7 +21,8 @@ def free_port() -> int:
     return port
 
 
-def serving(argv: Sequence[str], port: int, what: str, start_s: float = 20) -> Iterator[str]:
+def serving(argv: Sequence[str], port: int, what: str, start_s: float = BOUND_S
+            ) -> Iterator[str]:
     """Run ``argv`` (a server listening on ``port``), yield its MCP URL, then stop it.
 
     Fails the test, with the tail of the server's stderr, when it exits or does not

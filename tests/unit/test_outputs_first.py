@@ -8,7 +8,6 @@ import os
 import stat
 import sys
 import threading
-import time
 from pathlib import Path
 
 from _fuzz import check_outcome, run_cli
@@ -22,19 +21,18 @@ def _server(marker: Path) -> list[str]:
     return ["--", sys.executable, "-c", f"open({str(marker)!r}, 'w').close()"]
 
 
-def _probe(argv: list[str]) -> tuple[int, str, float]:
-    start = time.monotonic()
+def _probe(argv: list[str]) -> tuple[int, str]:
+    """``probe ARGV`` in this process; a fast test, so the cost guard (tests/_cost_guard.py)
+    fails it outright if the probe starts its server."""
     code, _, err = run_cli(argv)
     check_outcome(argv, (code, "", err))
-    return code, err, time.monotonic() - start
+    return code, err
 
 
 def test_probe_out_in_a_missing_folder_fails_before_the_probe(tmp_path: Path) -> None:
     marker = tmp_path / "started"
-    code, err, took = _probe(["probe", "--out", str(tmp_path / "no" / "r.json"),
-                              *_server(marker)])
-    assert code == 2 and "--out" in err and took < 5
-    time.sleep(0.2)
+    code, err = _probe(["probe", "--out", str(tmp_path / "no" / "r.json"), *_server(marker)])
+    assert code == 2 and "--out" in err
     assert not marker.exists()
 
 
@@ -45,10 +43,8 @@ def test_a_bad_schema_file_fails_before_the_probe(tmp_path: Path) -> None:
         schemas = tmp_path / "schemas" / "2025-06-18"
         schemas.mkdir(parents=True, exist_ok=True)
         (schemas / "schema.json").write_text(text, encoding="utf-8")
-        code, err, took = _probe(["probe", "--schemas", str(tmp_path / "schemas"),
-                                  *_server(marker)])
-        assert code == 2 and why in err and "schema.json" in err and took < 5, err
-    time.sleep(0.2)
+        code, err = _probe(["probe", "--schemas", str(tmp_path / "schemas"), *_server(marker)])
+        assert code == 2 and why in err and "schema.json" in err, err
     assert not marker.exists()
 
 

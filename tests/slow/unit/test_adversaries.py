@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from _paths import ADVERSARY
+from _waits import BOUND_S
 
 from mcp_skew.serve import LogWriter
 
@@ -63,7 +64,7 @@ def adversary(mode: str) -> Iterator[list[str]]:
     try:
         yield [sys.executable, str(ADVERSARY), mode, token]
     finally:
-        deadline = time.monotonic() + 3  # a process killed a moment ago may still be exiting
+        deadline = time.monotonic() + BOUND_S  # a process killed a moment ago may still be exiting
         while left_behind(token) and time.monotonic() < deadline:
             time.sleep(0.05)
         left = left_behind(token)
@@ -74,7 +75,7 @@ def adversary(mode: str) -> Iterator[list[str]]:
 
 
 def run(cmd: list[str], data: bytes = b"", *, term_after: float | None = None,
-        started: Path | None = None, bound: float = 60) -> tuple[int, str, float]:
+        started: Path | None = None, bound: float = 2 * BOUND_S) -> tuple[int, str, float]:
     """Run ``cmd`` with ``data`` on standard input; SIGTERM it ``term_after`` seconds after
     ``started`` (a log) names a started server, as a client stops a server it started.
     Returns (code, stderr, seconds)."""
@@ -115,7 +116,7 @@ def probe(mode: str, tmp_path: Path) -> None:
                                "--", *server])
     assert "Traceback" not in err
     assert code == 0, err
-    assert took < 40
+    assert took < BOUND_S  # --client-timeout 8 bounds it: seconds, even on a loaded machine
 
 
 def record(mode: str, tmp_path: Path) -> None:
@@ -130,7 +131,7 @@ def record(mode: str, tmp_path: Path) -> None:
     done = b'"event": "exit"' in log.read_bytes()
     assert code in (0, 3, 128 + signal.SIGTERM, 128 + signal.SIGKILL) or \
         (code == -signal.SIGTERM and done), (code, err)
-    assert took < 20
+    assert took < BOUND_S  # stopped half a second after the start, then a grace
     show = subprocess.run([*MCP_SKEW, "show-log", str(log)], capture_output=True, timeout=60,
                           check=False)
     assert show.returncode == 0 and b"Traceback" not in show.stderr
@@ -148,7 +149,7 @@ def replay(mode: str, tmp_path: Path) -> None:
                                *server])
     assert "Traceback" not in err
     assert code in (0, 1), (code, err)  # 1: the answers differ from the recording
-    assert took < 20
+    assert took < BOUND_S  # --timeout 1 per answer
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -24,18 +24,18 @@ CLIENTS = ["legacy:2025-06-18", "modern:2026-07-28"]
 
 
 def test_the_fixture_returns_the_report(mcp_skew_probe):
-    report = mcp_skew_probe(SERVER, clients=CLIENTS, timeout=5)
+    report = mcp_skew_probe(SERVER, clients=CLIENTS, timeout=30)
     report.assert_works("2025-06-18")
     assert report.peer.spec.notation == "legacy:2025-06-18"
 
 
-@pytest.mark.mcp_skew(command=SERVER, clients=CLIENTS, timeout=5)
+@pytest.mark.mcp_skew(command=SERVER, clients=CLIENTS, timeout=30)
 def test_marker_defaults_and_require(mcp_skew_probe):
     mcp_skew_probe(require=["2025-06-18", "2026-07-28"])
 
 
 def test_require_runs_the_client_of_each_required_revision(mcp_skew_probe):
-    report = mcp_skew_probe(SERVER, clients=["dual:2026-07-28,2025-06-18"], timeout=5,
+    report = mcp_skew_probe(SERVER, clients=["dual:2026-07-28,2025-06-18"], timeout=30,
                             prober=False, require=["2025-06-18"])
     assert [r.name for r in report.runs] == ["dual:2026-07-28,2025-06-18", "legacy:2025-06-18"]
 

@@ -16,10 +16,11 @@ from pathlib import Path
 
 import pytest
 from _serve_helpers import readline
+from _waits import BOUND_S
 
 from mcp_skew.serve import read_log
 
-TIMEOUT = 20
+TIMEOUT = BOUND_S
 
 
 #: Echoes each chunk of stdin to stdout unchanged, notes it on stderr; exits 0 at EOF,

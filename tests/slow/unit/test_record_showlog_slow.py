@@ -11,7 +11,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-TIMEOUT = 20
+from _waits import BOUND_S
+
+TIMEOUT = BOUND_S
 
 
 def test_show_log_command_on_a_simulate_json_run(tmp_path: Path) -> None:

@@ -19,11 +19,12 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from _serve_helpers import http_server, initialize, readline, request
+from _waits import BOUND_S
 
 from mcp_skew.serve import LogWriter, read_log
 from mcp_skew.simulator._sse import SseEvent, SseParser
 
-TIMEOUT = 10
+TIMEOUT = BOUND_S
 NOTE = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
 

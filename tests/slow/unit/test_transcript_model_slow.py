@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from _paths import SERVERS
 from _serve_helpers import initialize, modern, request
+from _waits import BOUND_S
 
 from mcp_skew.cli import main
 from mcp_skew.simulator._transcript_model import (
@@ -34,7 +35,7 @@ from mcp_skew.simulator._transcript_model import (
     record_dict,
 )
 
-TIMEOUT = 30
+TIMEOUT = BOUND_S
 SIM = [sys.executable, str(SERVERS / "sim_stdio_server.py")]
 
 
