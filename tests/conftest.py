@@ -29,9 +29,10 @@ Tests marked ``spec_files`` read the official schemas and examples themselves (a
 current and judge like the schemas. Where that folder is absent they are
 deselected, and the header of the run says how many.
 
-Hypothesis draws new examples on every run on a developer's machine (that is how it
-finds the rare case); where ``CI`` is set (``.ci/run`` sets it, as CI services do) it
-runs the ``ci`` profile, derandomized, so a red CI is a change's doing and not a draw.
+Hypothesis draws new examples on every run on a developer's machine (the ``dev``
+profile: that is how it finds the rare case); where ``CI`` is set (``.ci/run`` sets it,
+as CI services do) it runs the ``ci`` profile, derandomized, so a red CI is a change's
+doing and not a draw. No profile has a per-example deadline (a wall clock).
 ``--hypothesis-profile thorough`` makes the fuzz tests draw ten times as many examples.
 """
 
@@ -45,11 +46,14 @@ import pytest
 from hypothesis import settings
 from oracle import SPEC_DIR, spec_present
 
-settings.register_profile("ci", derandomize=True)
+# No per-example deadline in any profile: Hypothesis's default (200 ms) is a wall clock
+# that a busy machine runs out; a test bounds its own waits (tests/_waits.py).
+settings.register_profile("dev", deadline=None)
+settings.register_profile("ci", settings.get_profile("dev"), derandomize=True)
 # ten times the fuzz tests' examples (tests/_fuzz.py examples()), derandomized where CI is set
-settings.register_profile("thorough", derandomize=bool(os.environ.get("CI")))
-if os.environ.get("CI"):
-    settings.load_profile("ci")
+settings.register_profile("thorough", settings.get_profile("dev"),
+                          derandomize=bool(os.environ.get("CI")))
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 KINDS = ("unit", "property", "schema", "docs", "interop")
 SLOW = _cost_guard.SLOW
