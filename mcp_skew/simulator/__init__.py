@@ -16,6 +16,7 @@ nothing of mcp-skew but :mod:`mcp_skew.versions` and :mod:`mcp_skew.errors`
 
 from __future__ import annotations
 
+from . import _negotiation as negotiation
 from ._client import Mark, Session, SimClient, check_result
 from ._findings import FINDING_CODES, Finding, FindingCode
 from ._http import HttpClient, HttpEndpoint, HttpRequest, HttpResponse
@@ -64,6 +65,7 @@ __all__ = [
     "Transport",
     "TransportRule",
     "check_result",
+    "negotiation",
     "parse_peer",
     "run",
     "with_quirks",
