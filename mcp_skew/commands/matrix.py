@@ -130,13 +130,13 @@ def _expand(spec: str, role: Role, registry: Registry) -> tuple[PeerSpec, ...]:
     return (labelled(resolve_peer(spec, role, registry)),)
 
 
-def _read(source: str) -> Matrix:
+def _read(source: str, registry: Registry) -> Matrix:
     text = read_user_text(source, "--from")
     try:
         data = loads(text, FILE)
     except JsonTextError as exc:
         raise UsageError(f"--from {source}: not JSON ({exc})") from None
-    return Matrix.from_dict(data)
+    return Matrix.from_dict(data, registry)
 
 
 class Progress:
@@ -174,7 +174,7 @@ def _matrix(args: argparse.Namespace, transport: Transport = "stdio") -> Matrix:
         if args.clients or args.servers or args.scenario:
             raise UsageError("--from renders a matrix already run; it takes no --clients, "
                              "--servers or --scenario")
-        return _read(args.source)
+        return _read(args.source, args.registry)
     peer_set = getattr(args, "peer_set", "builtin")
     clients = _peers(args.clients, "client", args.registry, peer_set)
     servers = _peers(args.servers, "server", args.registry, peer_set)

@@ -53,7 +53,7 @@ from ..simulator import (
 )
 from ..simulator._scenario import LIST_TOOLS, play
 from ..simulator._transport import STDIO, TransportRule, rule_for
-from ..versions import REGISTRY, Message, Role
+from ..versions import BUILTIN, Message, Role
 from ..wire._procs import end, spawn
 from ._envs import EnvironmentUnavailable, ensure_npm_env, ensure_python_env
 from ._named import (
@@ -707,9 +707,8 @@ def _request_text(message: dict[str, Any]) -> str:
 
 
 def _era_of(revision: str | None) -> str | None:
-    if revision is None or revision not in REGISTRY:
-        return None
-    return REGISTRY.get(revision).era.value
+    """The era of a built-in revision (what a real package speaks), else None."""
+    return next((p.era.value for p in BUILTIN if p.revision == revision), None)
 
 
 @dataclass(slots=True)

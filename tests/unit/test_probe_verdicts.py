@@ -22,6 +22,7 @@ import pytest
 
 from mcp_skew.cli import main
 from mcp_skew.probe import builtin_clients
+from mcp_skew.versions import REGISTRY
 
 SERVERS = Path(__file__).resolve().parents[1] / "servers"
 LENIENT = [sys.executable, str(SERVERS / "legacy_lenient.py")]
@@ -230,7 +231,7 @@ def test_a_server_that_stops_answering_is_blamed_on_the_request_in_flight() -> N
     assert blamed is not None and blamed.how == "stopped answering"
     assert record.session.status == "failed"
     assert record.session.reason == "the server stopped answering on tools/list (id 2)"
-    ev = gather([RunView("c", False, t, exchanges(t))])
+    ev = gather([RunView("c", False, t, exchanges(t, REGISTRY))], REGISTRY)
     finding = culprit_finding(blamed, ev)
     assert finding is not None and finding.code == "stopped-answering" and finding.index == 2
     assert finding.cite == "2025-06-18: basic/index.mdx §Responses; JSON-RPC 2.0 §5"

@@ -13,6 +13,7 @@ from _serve_helpers import C, V, request
 from mcp_skew.serve import LogWriter, json_diff, read_log, replay_command, replay_simulated
 from mcp_skew.serve._replay import outcome
 from mcp_skew.simulator import parse_peer
+from mcp_skew.versions import REGISTRY
 
 TIMEOUT = 30
 
@@ -80,7 +81,7 @@ def test_a_server_that_exits_leaves_the_rest_missing(recorded: Path) -> None:
 def test_replay_against_a_real_process(recorded: Path) -> None:
     entries, _ = read_log(recorded)
     argv = [sys.executable, "-m", "mcp_skew", "serve", "-q", "legacy:2025-06-18+silent"]
-    report = replay_command(entries, argv, timeout_s=5)
+    report = replay_command(entries, argv, registry=REGISTRY, timeout_s=5)
     assert report.ok, [x.to_dict() for x in report.exchanges]
     sent = [e.line for e in report.replayed_entries if e.dir == "c2s"]
     assert sent == [e.line for e in entries if e.dir == "c2s"]  # the exact lines again
