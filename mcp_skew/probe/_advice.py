@@ -102,7 +102,7 @@ def _errors(report: ProbeReport) -> Advice | None:
 def _failing(report: ProbeReport, revision: str) -> tuple[str, ...]:
     """The clients preferring ``revision`` that failed to negotiate (not those whose server
     died later: that is the errors' group)."""
-    from ._report import short_name  # noqa: PLC0415 - the renderers import this module
+    from ._card import short_name  # noqa: PLC0415 - the renderers import this module
 
     return tuple(f"#{r.index} {short_name(r.record.client)}" for r in report.runs
                  if not r.prober and r.record.status != "ok" and r.culprit is None
