@@ -17,8 +17,7 @@ from typing import Final
 
 from pydantic import ValidationError
 
-from ..simulator import Finding
-from ..simulator._findings import Severity
+from ..simulator import Finding, Severity
 from ..versions import Era, Profile, Registry
 from ..versions.models import ModelLookupError, parse_result, unknown_fields
 from ._clients import BOGUS_REVISION, MISSING_URI, UNKNOWN_METHOD

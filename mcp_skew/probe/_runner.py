@@ -28,9 +28,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..simulator import Finding, PeerSpec, RunRecord, Session, Transcript, parse_peer, run
+from ..simulator import (
+    Finding,
+    PeerSpec,
+    RunRecord,
+    Session,
+    Transcript,
+    parse_peer,
+    run,
+    with_quirks,
+)
 from ..simulator._path import Step
-from ..simulator._peers import with_quirks
 from ..versions import Era, Registry
 from ..wire import JsonlRecorder, TransportError
 from ._clients import PROBER, builtin_clients

@@ -612,7 +612,7 @@ def _http_server(command: list[str], port: int, start_s: float = 20.0) -> Iterat
 
 def _http_client(client: PeerSpec) -> PeerSpec:
     """A probe client as it goes over HTTP: a handshake-era client POSTs initialize first."""
-    from ..simulator._peers import with_quirks  # noqa: PLC0415
+    from ..simulator import with_quirks  # noqa: PLC0415
 
     if client.kind == "modern" or client.has("post-first"):
         return client

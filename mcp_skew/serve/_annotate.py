@@ -30,10 +30,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..simulator import Finding, check_result, negotiation
+from ..simulator import Finding, FindingCode, Severity, check_result, negotiation
 from ..simulator import _path as steps
 from ..simulator import _wire as w
-from ..simulator._findings import FindingCode, Severity
 from ..simulator._path import Step
 from ..versions import Era, Message, Profile, Registry
 from ._log import LogEntry
