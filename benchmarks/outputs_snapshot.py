@@ -10,7 +10,8 @@ file that differs and prints the count of identical ones.
 Inputs that are not deterministic are fixed first: the wire logs show-log reads
 are recorded once (``--fixtures DIR``, kept between a run before a change and
 one after), and the probe's JSON has its clock readings and process ids
-replaced by ``0`` (they differ from run to run, the rest must not).
+replaced by ``0`` and the checkout's path by ``<checkout>`` (they differ from run
+to run, the rest must not).
 
 Run: ``.venv/bin/python benchmarks/outputs_snapshot.py capture /tmp/before --fixtures /tmp/fixtures``.
 """
@@ -155,8 +156,9 @@ def capture_one(out: Path, name: str, argv: list[str]) -> None:
         proc = subprocess.run([sys.executable, "-m", "mcp_skew", *argv], capture_output=True, cwd=cwd,
                               env=env, check=False, timeout=600)
     stdout = proc.stdout
-    if name.startswith("probe-"):
-        stdout = UNSTEADY.sub(lambda m: (m.group(1) or m.group(2)) + "0", stdout.decode()).encode()
+    if name.startswith("probe-"):  # the checkout's path is in the server's command line
+        text = UNSTEADY.sub(lambda m: (m.group(1) or m.group(2)) + "0", stdout.decode())
+        stdout = text.replace(str(SERVER.parents[2]), "<checkout>").encode()
     (out / f"{name}.out").write_bytes(stdout)
     (out / f"{name}.err").write_bytes(proc.stderr)
     (out / f"{name}.rc").write_text(f"{proc.returncode}\n")
