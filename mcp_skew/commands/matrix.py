@@ -95,7 +95,7 @@ def register(sub: Any) -> None:
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="colour the text and grid formats (auto: on a terminal, unless "
                    "NO_COLOR is set)")
-    # -- named real peers (owned by mcp_skew.realpeers; issue 7) -------------------------
+    # -- named real peers (owned by mcp_skew.realpeers) ----------------------------------
     p.add_argument("--set", dest="peer_set", choices=("builtin", "real"), default="builtin",
                    help="the default rows and columns: builtin (simulated peers) or real (named "
                    "real implementations: py-mcp@2.3, ts-server@2.4:dual, ...)")
@@ -109,7 +109,7 @@ def register(sub: Any) -> None:
 def _peers(specs: list[str] | None, role: Role, registry: Registry, peer_set: str = "builtin"
            ) -> tuple[PeerSpec, ...]:
     if not specs:
-        if peer_set == "real":  # named real peers (mcp_skew.realpeers; issue 7)
+        if peer_set == "real":  # named real peers (mcp_skew.realpeers)
             from ..realpeers._realmatrix import real_peers  # noqa: PLC0415
 
             return real_peers(role)
@@ -118,7 +118,7 @@ def _peers(specs: list[str] | None, role: Role, registry: Registry, peer_set: st
 
 
 def _expand(spec: str, role: Role, registry: Registry) -> tuple[PeerSpec, ...]:
-    """One spec's peers: every server a census inferred for ``@census.sqlite`` (issue 19)."""
+    """One spec's peers: every server a census inferred for ``@census.sqlite``."""
     if spec.strip().startswith("@"):
         from ..census._store import is_census_db  # noqa: PLC0415 - only for @FILE
 
@@ -130,13 +130,13 @@ def _expand(spec: str, role: Role, registry: Registry) -> tuple[PeerSpec, ...]:
     return (labelled(resolve_peer(spec, role, registry)),)
 
 
-def _read(source: str) -> Matrix:
+def _read(source: str, registry: Registry) -> Matrix:
     text = read_user_text(source, "--from")
     try:
         data = loads(text, FILE)
     except JsonTextError as exc:
         raise UsageError(f"--from {source}: not JSON ({exc})") from None
-    return Matrix.from_dict(data)
+    return Matrix.from_dict(data, registry)
 
 
 class Progress:
@@ -174,7 +174,7 @@ def _matrix(args: argparse.Namespace, transport: Transport = "stdio") -> Matrix:
         if args.clients or args.servers or args.scenario:
             raise UsageError("--from renders a matrix already run; it takes no --clients, "
                              "--servers or --scenario")
-        return _read(args.source)
+        return _read(args.source, args.registry)
     peer_set = getattr(args, "peer_set", "builtin")
     clients = _peers(args.clients, "client", args.registry, peer_set)
     servers = _peers(args.servers, "server", args.registry, peer_set)
@@ -281,7 +281,7 @@ def _main(args: argparse.Namespace) -> int:
         print("mcp-skew: interrupted; nothing written", file=sys.stderr)
         return 130
     matrix = matrices[0]
-    if getattr(args, "run_real", False):  # named real peers (mcp_skew.realpeers; issue 7)
+    if getattr(args, "run_real", False):  # named real peers (mcp_skew.realpeers)
         from ..realpeers._realmatrix import render_real, run_real  # noqa: PLC0415
 
         matrix = run_real(matrix, progress=Progress(sys.stderr, tty=sys.stderr.isatty()))

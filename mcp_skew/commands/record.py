@@ -139,14 +139,14 @@ def _show(args: argparse.Namespace) -> int:
         if args.json:
             print(terminal_safe(dumps({"processes": [
                 {"process": p.number, "start": p.start, "offset_s": p.offset_s,
-                 **annotate(p.entries).to_dict()} for p in processes]}, indent=2)))
+                 **annotate(p.entries, args.registry).to_dict()} for p in processes]}, indent=2)))
             return 0
         print(terminal_safe(render_processes(
-            processes, width=width, notes=not args.no_notes, stderr=not args.no_stderr,
+            processes, args.registry, width=width, notes=not args.no_notes, stderr=not args.no_stderr,
             title=f"wire log {args.file} ({len(entries)} entries, "
                   f"{len(processes)} server processes)\n")))
         return 0
-    annotation = annotate(entries)
+    annotation = annotate(entries, args.registry)
     if args.json:
         print(terminal_safe(dumps(annotation.to_dict(), indent=2)))
         return 0
@@ -172,7 +172,7 @@ def _replay(args: argparse.Namespace) -> int:
     else:
         timeout_s = seconds(args.timeout, "--timeout")
         report = replay_processes(entries, lambda part: replay_command(
-            part, command, timeout_s=timeout_s, ignore=args.ignore))
+            part, command, registry=args.registry, timeout_s=timeout_s, ignore=args.ignore))
     if args.json:
         print(terminal_safe(dumps(report.to_dict(), indent=2)))
     else:

@@ -30,12 +30,13 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .. import __version__
 from ..errors import UsageError
 from ..simulator import SCENARIOS, PeerSpec, Transport, run
+from ..versions import REGISTRY, Registry
 from ._cell import (
     EXTRA_KEYS,
     Cell,
@@ -118,6 +119,8 @@ class Matrix:
     cells: tuple[tuple[Cell, ...], ...]
     version: str = __version__  #: the mcp-skew that ran it
     transport: str = "stdio"  #: what the runs went over: ``stdio`` or ``http``
+    #: where the labels and cells' revisions are looked up (the peers' registry)
+    registry: Registry = field(default=REGISTRY, compare=False, repr=False)
 
     def pairs(self) -> Iterator[tuple[int, int, Cell]]:
         """``(row, column, cell)`` in reading order."""
@@ -146,8 +149,9 @@ class Matrix:
         }
 
     @classmethod
-    def from_dict(cls, data: Any) -> Matrix:
-        """Read a document written by :meth:`to_dict`; bad input raises UsageError."""
+    def from_dict(cls, data: Any, registry: Registry = REGISTRY) -> Matrix:
+        """Read a document written by :meth:`to_dict` (its revisions looked up in
+        ``registry``); bad input raises UsageError."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise UsageError(f"not an mcp-skew matrix (no \"format\": \"{FORMAT}\"); "
                              "write one with: mcp-skew matrix --format json")
@@ -162,7 +166,8 @@ class Matrix:
             raise UsageError(f"matrix cells must be {len(clients)} rows of {len(servers)} cells")
         cells = tuple(tuple(Cell.from_dict(cell, version) for cell in row) for row in rows)
         return cls(str(data.get("scenario", "")), clients, servers, cells,
-                   str(data.get("mcp_skew_version", "")), str(data.get("transport", "stdio")))
+                   str(data.get("mcp_skew_version", "")), str(data.get("transport", "stdio")),
+                   registry)
 
 
 def _axes(data: dict[str, Any], key: str) -> tuple[Axis, ...]:
@@ -244,4 +249,4 @@ def build_matrix(clients: Sequence[PeerSpec], servers: Sequence[PeerSpec],
                     progress(len(rows) * len(servers) + len(row), total)
             rows.append(tuple(row))
     return Matrix(scenario, tuple(map(Axis.of, clients)), tuple(map(Axis.of, servers)),
-                  tuple(rows), transport=transport)
+                  tuple(rows), transport=transport, registry=clients[0].registry)

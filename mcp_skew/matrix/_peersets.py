@@ -93,13 +93,14 @@ def short_revision(revision: str, era: Era | str | None = None,
     """``2025-11-25`` -> ``25-11``; a modern revision alone in its year -> ``2026``.
 
     ``context`` is the set of revisions the abbreviation must keep apart (the
-    registry's by default); a revision whose short form would collide, or that is
+    built-in revisions by default); a revision whose short form would collide, or that is
     not a date, stays whole.
     """
     match = _DATE.fullmatch(revision)
     if match is None:
         return revision
-    others = [r for r in (REGISTRY.revisions() if context is None else context) if r != revision]
+    known = [p.revision for p in BUILTIN] if context is None else context
+    others = [r for r in known if r != revision]
     year, month = match.groups()
     era_name = era.value if isinstance(era, Era) else era
     if era_name == Era.MODERN.value and not any(r.startswith(year + "-") for r in others):
@@ -147,7 +148,7 @@ def labelled(peer: PeerSpec) -> PeerSpec:
     return peer if peer.label else replace(peer, label=label_for(peer))
 
 
-def loaded_specs(registry: Registry = REGISTRY) -> tuple[str, ...]:
+def loaded_specs(registry: Registry) -> tuple[str, ...]:
     """Peers of each revision loaded beside the built-in ones (``--profile``, entry points).
 
     Each such revision gets a single-revision peer of its era and a dual-era peer

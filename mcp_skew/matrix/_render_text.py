@@ -25,7 +25,6 @@ from typing import Any, Final, Literal
 from tabulate import SEPARATING_LINE, tabulate
 
 from ..simulator import QUIRKS
-from ..versions import REGISTRY
 from ._build import Matrix, outcome, steps_failed
 from ._cell import Cell
 from ._peersets import QUIRK_LABELS, short_revision
@@ -104,7 +103,7 @@ def notation_quirks(notation: str) -> list[str]:
 
 
 def revision_context(matrix: Matrix) -> set[str]:
-    revisions = set(REGISTRY.revisions())
+    revisions = set(matrix.registry.revisions())
     for axis in (*matrix.clients, *matrix.servers):
         revisions.update(notation_revisions(axis.notation))
     revisions.update(c.revision for _, _, c in matrix.pairs() if c.revision)
@@ -116,7 +115,8 @@ def _era(matrix: Matrix, revision: str) -> str | None:
     for _, _, cell in matrix.pairs():
         if cell.revision == revision:
             return str(cell.era)
-    return REGISTRY.get(revision).era.value if revision in REGISTRY else None
+    registry = matrix.registry
+    return registry.get(revision).era.value if revision in registry else None
 
 
 def short(matrix: Matrix, revision: str) -> str:
@@ -129,11 +129,11 @@ def revision_key(matrix: Matrix) -> list[tuple[str, str]]:
     context = revision_context(matrix)
     eras = {c.revision: c.era for _, _, c in matrix.pairs() if c.revision}
     for revision in context:
-        if revision in REGISTRY:
-            eras.setdefault(revision, REGISTRY.get(revision).era.value)
+        if revision in matrix.registry:
+            eras.setdefault(revision, matrix.registry.get(revision).era.value)
     named = {r for a in (*matrix.clients, *matrix.servers) for r in notation_revisions(a.notation)}
     named.update(eras.keys() & {c.revision for _, _, c in matrix.pairs()})
-    order = [r for r in REGISTRY.revisions() if r in named]
+    order = [r for r in matrix.registry.revisions() if r in named]
     order += sorted(named - set(order))
     return [(short_revision(r, eras.get(r), context), r) for r in order]
 

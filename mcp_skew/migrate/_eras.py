@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ..simulator import QUIRKS, PeerSpec, Transport, parse_peer
-from ..versions import BUILTIN, REGISTRY, Cite, Era, Profile, Registry, Role, registry_for
+from ..versions import BUILTIN, Cite, Era, Profile, Registry, Role, registry_for
 from ._illustrate import simulate
 
 __all__ = [
@@ -197,8 +197,8 @@ def checklist(source: Profile, target: Profile) -> tuple[Item, ...]:
 def client_set() -> tuple[str, ...]:
     """Client peer specs covering every built-in revision, era kind and client quirk."""
     revisions = [p.revision for p in BUILTIN]
-    legacy = [r for r in revisions if REGISTRY.get(r).era is Era.LEGACY]
-    modern = [r for r in revisions if REGISTRY.get(r).era is Era.MODERN]
+    legacy = [p.revision for p in BUILTIN if p.era is Era.LEGACY]
+    modern = [p.revision for p in BUILTIN if p.era is Era.MODERN]
     pair = f"{modern[-1]},{legacy[-1]}"
     base = (
         *revisions,
@@ -212,9 +212,8 @@ def client_set() -> tuple[str, ...]:
 
 def _quirk_clients(covered: Sequence[str] = ()) -> tuple[str, ...]:
     """One client per client quirk that none of ``covered`` exercises."""
-    revisions = [p.revision for p in BUILTIN]
-    legacy = [r for r in revisions if REGISTRY.get(r).era is Era.LEGACY]
-    modern = [r for r in revisions if REGISTRY.get(r).era is Era.MODERN]
+    legacy = [p.revision for p in BUILTIN if p.era is Era.LEGACY]
+    modern = [p.revision for p in BUILTIN if p.era is Era.MODERN]
     used = {name for spec in covered for name, _ in parse_peer(spec, "client").quirks}
     specs: list[str] = []
     for name, quirk in QUIRKS.items():
@@ -249,7 +248,7 @@ def builtin_clients() -> tuple[str, ...]:
 
 def proof_servers(source: Profile, target: Profile) -> tuple[tuple[str, str], ...]:
     """(label, peer spec) of the four servers of the proof."""
-    everything = ",".join(REGISTRY.ordered(REGISTRY.revisions()))  # the built-in revisions
+    everything = ",".join(p.revision for p in reversed(BUILTIN))  # newest first
     return (
         (f"{source.revision} only", source.revision),
         (f"{target.revision} only", target.revision),
@@ -302,7 +301,7 @@ def cell(client: str, server: str, registry: Registry, *, column: str,
 
 
 def proof(
-    servers: Sequence[tuple[str, str]], clients: Sequence[str], registry: Registry = REGISTRY
+    servers: Sequence[tuple[str, str]], clients: Sequence[str], registry: Registry
 ) -> tuple[ProofRow, ...]:
     """Every client against every server (their revisions from ``registry``)."""
     return tuple(

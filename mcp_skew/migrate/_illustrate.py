@@ -28,7 +28,7 @@ from typing import Any, Final
 
 from ..simulator import Entry, RunRecord, Transport, parse_peer, run
 from ..simulator._trace import summary_line
-from ..versions import REGISTRY, Era, Profile, Registry, registry_for
+from ..versions import Era, Profile, Registry, registry_for
 
 __all__ = ["ILLUSTRATIONS", "Illustration", "Shown", "Side", "illustrate", "simulate"]
 
@@ -89,8 +89,8 @@ class Shown:
 
 
 @lru_cache(maxsize=256)
-def simulate(client: str, server: str, scenario: str = "default",
-             registry: Registry = REGISTRY, transport: Transport = "stdio") -> RunRecord:
+def simulate(client: str, server: str, scenario: str, registry: Registry,
+             transport: Transport = "stdio") -> RunRecord:
     """One simulator run, cached (runs are deterministic; callers must not mutate it)."""
     return run(parse_peer(client, "client", registry), parse_peer(server, "server", registry),
                scenario, transport=transport)

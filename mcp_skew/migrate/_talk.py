@@ -28,7 +28,7 @@ import importlib
 from typing import Final
 
 from ..simulator import PeerSpec, Transport
-from ..versions import REGISTRY, Cite, Era, Profile, registry_for
+from ..versions import BUILTIN, Cite, Era, Profile, registry_for
 from ._eras import SCENARIO, BothEras, Item, ProofRow, cell, expected, modern_base
 
 __all__ = [
@@ -119,7 +119,7 @@ def client_checklist(source: Profile, target: Profile) -> tuple[Item, ...]:
 def client_columns(source: Profile, target: Profile) -> tuple[tuple[str, str], ...]:
     """(label, client spec) of the proof's columns; the third is the checklist's client."""
     src, dst = source.revision, target.revision
-    revisions = ",".join(REGISTRY.ordered(REGISTRY.revisions()))  # the built-in revisions
+    revisions = ",".join(p.revision for p in reversed(BUILTIN))  # the built-ins, newest first
     return (
         (f"{src} only", src),
         (f"{dst} only, probing first", f"modern:{dst}+discover"),
@@ -150,7 +150,7 @@ def _streamable_legacy(source: Profile) -> str:
     """
     if source.settings["http_transport"] != "http+sse":
         return source.revision
-    return REGISTRY.of_era(Era.LEGACY)[-1]
+    return [p.revision for p in BUILTIN if p.era is Era.LEGACY][-1]
 
 
 def _dedupe(spec: str) -> str:

@@ -19,8 +19,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from ..simulator._findings import FINDINGS
-from ..versions import REGISTRY, Cite, Era
+from ..simulator import FINDINGS
+from ..versions import BUILTIN, Cite, Era, Registry
 
 if TYPE_CHECKING:
     from ._runner import ProbeReport
@@ -68,13 +68,13 @@ def _anchor(heading: str) -> str:
     return text.replace(" ", "-")
 
 
-def _guide_page(source: str, target: str) -> str:
+def _guide_page(registry: Registry, source: str, target: str) -> str:
     from ..migrate import guide_pairs, page_name  # noqa: PLC0415 - only when advice is built
 
     pairs = {(a.revision, b.revision) for a, b in guide_pairs()}
     if (source, target) not in pairs:
         return ""
-    return f"docs/migrations/{page_name(REGISTRY.get(source), REGISTRY.get(target))}"
+    return f"docs/migrations/{page_name(registry.get(source), registry.get(target))}"
 
 
 def _section(page: str, heading: str) -> str:
@@ -102,7 +102,7 @@ def _errors(report: ProbeReport) -> Advice | None:
 def _failing(report: ProbeReport, revision: str) -> tuple[str, ...]:
     """The clients preferring ``revision`` that failed to negotiate (not those whose server
     died later: that is the errors' group)."""
-    from ._report import short_name  # noqa: PLC0415 - the renderers import this module
+    from ._card import short_name  # noqa: PLC0415 - the renderers import this module
 
     return tuple(f"#{r.index} {short_name(r.record.client)}" for r in report.runs
                  if not r.prober and r.record.status != "ok" and r.culprit is None
@@ -122,7 +122,7 @@ def _seen(report: ProbeReport, method: str, asked: str | None = None) -> str:
     for r in report.runs:
         if r.prober:
             continue
-        for ex in exchanges(r.record.transcript):
+        for ex in exchanges(r.record.transcript, r.record.session.registry):
             if ex.method == method and asked in (None, ex.params.get("protocolVersion")):
                 what = f"{method} {asked}" if asked else method
                 return f"{what} got {answer_shape(ex)} (#{r.index} msg {ex.index})"
@@ -133,8 +133,9 @@ def _modern(report: ProbeReport, base: str, target: str) -> Advice:
     from ..migrate import build_guide, checklist  # noqa: PLC0415 - only when advice is built
     from ..migrate._severity import Label  # noqa: PLC0415
 
-    source, modern = REGISTRY.get(base), REGISTRY.get(target)
-    page = _guide_page(base, target)
+    registry = report.peer.evidence.registry
+    source, modern = registry.get(base), registry.get(target)
+    page = _guide_page(registry, base, target)
     both = _section(page, "Serve both eras")
     http = report.target.transport == "http"
     now = {"Answer server/discover": _seen(report, "server/discover")}
@@ -163,10 +164,11 @@ def _modern(report: ProbeReport, base: str, target: str) -> Advice:
 
 
 def _legacy(report: ProbeReport, base: str, target: str) -> Advice:
-    newer = REGISTRY.ordered([base, target])[0] == target
+    registry = report.peer.evidence.registry
+    newer = registry.ordered([base, target])[0] == target
     now = _seen(report, "initialize", target)
     url = Cite(target, "basic/lifecycle.mdx", "Version Negotiation").url()
-    page = _guide_page(base, target) if newer else ""
+    page = _guide_page(registry, base, target) if newer else ""
     items = [AdviceItem(f"Accept {target} in initialize",
                         f"Answer initialize {target} with {target} (a legacy server MUST "
                         "answer with the version asked when it supports it), and serve that "
@@ -185,12 +187,13 @@ def advise(report: ProbeReport) -> list[Advice]:
     if spec is None:
         return out
     served = ev.legacy | ev.modern
-    legacy = REGISTRY.ordered(sorted(ev.legacy))
-    builtin = REGISTRY.ordered(REGISTRY.revisions())
+    registry = ev.registry
+    legacy = registry.ordered(sorted(ev.legacy))
+    builtin = registry.ordered([p.revision for p in BUILTIN])
     for target in reversed(builtin):  # oldest first
         if target in served or not legacy:
             continue
-        if REGISTRY.get(target).era is Era.MODERN:
+        if registry.get(target).era is Era.MODERN:
             out.append(_modern(report, legacy[0], target))
         else:
             out.append(_legacy(report, legacy[0], target))

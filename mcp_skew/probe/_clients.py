@@ -47,8 +47,8 @@ def builtin_clients(registry: Registry = REGISTRY) -> tuple[PeerSpec, ...]:
     """Every built-in client: each legacy revision, all of them, modern, dual, the quirks;
     then one client of each revision loaded beside the built-in ones (a draft)."""
     builtin = [p.revision for p in BUILTIN]
-    legacy = REGISTRY.ordered([r for r in builtin if REGISTRY.get(r).era is Era.LEGACY])
-    modern = REGISTRY.ordered([r for r in builtin if REGISTRY.get(r).era is Era.MODERN])
+    legacy = registry.ordered([r for r in builtin if registry.get(r).era is Era.LEGACY])
+    modern = registry.ordered([r for r in builtin if registry.get(r).era is Era.MODERN])
     every = ",".join(modern + legacy)
     specs = [f"legacy:{rev}" for rev in reversed(legacy)]
     specs += [
@@ -93,7 +93,7 @@ def _modern_part(session: Session, timeout_ms: int) -> Steps[None]:
     event = yield from ask(_modern_request(3, "server/discover", BOGUS_REVISION), timeout_ms)
     session.round_trips += 1
     session.path.append(describe(event))
-    newest = REGISTRY.ordered([p.revision for p in BUILTIN if p.era is Era.LEGACY])[0]
+    newest = [p.revision for p in BUILTIN if p.era is Era.LEGACY][-1]  # BUILTIN: oldest first
     session.path.append(steps.request("initialize", newest))
     again = yield from ask(_initialize(newest, 4), timeout_ms)
     session.round_trips += 1

@@ -44,7 +44,7 @@ def answer_shape(ex: Exchange) -> str:
 
 def shapes(record: RunRecord) -> list[tuple[str, str]]:
     """Each request of a run as (method, answer shape), in order."""
-    return [(ex.method, answer_shape(ex)) for ex in exchanges(record.transcript)]
+    return [(ex.method, answer_shape(ex)) for ex in exchanges(record.transcript, record.session.registry)]
 
 
 def _by_occurrence(pairs: list[tuple[str, str]]) -> dict[tuple[str, int], str]:

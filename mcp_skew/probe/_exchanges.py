@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from ..simulator import Entry, Note, Transcript
 from ..simulator import _wire as w
-from ..versions import REGISTRY
+from ..versions import Registry
 
 __all__ = ["Exchange", "Fate", "exchanges", "is_restart", "modern_version"]
 
@@ -92,14 +92,15 @@ def _answers(message: Any) -> list[dict[str, Any]]:
             and ("result" in m or "error" in m)]
 
 
-def _agreed(exchange: Exchange) -> str | None:
-    """The revision a successful initialize answer names (when mcp-skew knows it)."""
+def _agreed(exchange: Exchange, registry: Registry) -> str | None:
+    """The revision a successful initialize answer names (when ``registry`` knows it)."""
     version = (exchange.result or {}).get("protocolVersion")
-    return str(version) if isinstance(version, str) and version in REGISTRY else None
+    return str(version) if isinstance(version, str) and version in registry else None
 
 
 class _Walker:
-    def __init__(self) -> None:
+    def __init__(self, registry: Registry) -> None:
+        self.registry = registry
         self.out: list[Exchange] = []
         self.pending: dict[Any, Exchange] = {}
         self.generation = 0
@@ -119,8 +120,8 @@ class _Walker:
                 ex = self.pending.pop(next(iter(self.pending)))
             if ex is not None:
                 ex.answer, ex.answer_index, ex.fate = answer, index, "answered"
-                if ex.method == "initialize" and _agreed(ex):
-                    self.agreed = _agreed(ex)
+                if ex.method == "initialize" and _agreed(ex, self.registry):
+                    self.agreed = _agreed(ex, self.registry)
 
     def note(self, note: Note) -> None:
         if is_restart(note):
@@ -151,9 +152,10 @@ class _Walker:
         return self.out
 
 
-def exchanges(transcript: Transcript) -> list[Exchange]:
-    """Every request of the transcript, paired with its answer, in order."""
-    walker = _Walker()
+def exchanges(transcript: Transcript, registry: Registry) -> list[Exchange]:
+    """Every request of the transcript, paired with its answer, in order (the revision an
+    initialize agreed on counts where ``registry`` knows it)."""
+    walker = _Walker(registry)
     index = 0
     for item in transcript.timeline():
         if isinstance(item, Entry):

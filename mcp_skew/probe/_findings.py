@@ -17,9 +17,8 @@ from typing import Final
 
 from pydantic import ValidationError
 
-from ..simulator import Finding
-from ..simulator._findings import Severity
-from ..versions import REGISTRY, Era
+from ..simulator import Finding, Severity
+from ..versions import Era, Profile, Registry
 from ..versions.models import ModelLookupError, parse_result, unknown_fields
 from ._clients import BOGUS_REVISION, MISSING_URI, UNKNOWN_METHOD
 from ._exchanges import Exchange, modern_version
@@ -38,13 +37,13 @@ _STDIO = "basic/transports.mdx §stdio (every revision): only valid MCP messages
 _PROBE = "2026-07-28: basic/transports/stdio.mdx §Backward Compatibility"
 
 
-def _newest_legacy() -> str:
-    return REGISTRY.ordered(REGISTRY.of_era(Era.LEGACY))[0]
+def _newest_legacy(registry: Registry) -> str:
+    return registry.ordered(registry.of_era(Era.LEGACY))[0]
 
 
-def _responses(rev: str) -> str:
+def _responses(registry: Registry, rev: str) -> str:
     """Where ``rev`` says every request gets a response (the first revision: basic/messages.mdx)."""
-    first = rev in REGISTRY and REGISTRY.get(rev).previous is None
+    first = rev in registry and registry.get(rev).previous is None
     return f"{rev}: {'basic/messages.mdx' if first else 'basic/index.mdx'} §Responses"
 
 
@@ -75,14 +74,14 @@ def _raw(view: RunView) -> list[Finding]:
 
 def _initialize(ex: Exchange, ev: Evidence) -> list[Finding]:
     asked = ex.params.get("protocolVersion")
-    cite = f"{asked if asked in REGISTRY else _newest_legacy()}: {_LIFECYCLE}"
+    cite = f"{asked if asked in ev.registry else _newest_legacy(ev.registry)}: {_LIFECYCLE}"
     if ex.result is not None:
         return _answered(ex, ev, str(asked), str(ex.result.get("protocolVersion")), cite)
     if ex.error is not None and not ex.synthesized and ev.legacy and asked not in ev.legacy:
         return [Finding("rejects-instead-of-counter-offer", "warning",
                         f"initialize {asked} was refused with error {ex.code} instead of a "
                         f"counter-offer of a revision the server supports "
-                        f"({', '.join(REGISTRY.ordered(sorted(ev.legacy)))})",
+                        f"({', '.join(ev.registry.ordered(sorted(ev.legacy)))})",
                         ex.answer_index, cite)]
     return []
 
@@ -101,9 +100,9 @@ def _answered(ex: Exchange, ev: Evidence, asked: str, answered: str, cite: str) 
                         f"accepts {asked} (it MUST answer with the same version)", at, cite)]
     if answered in ev.legacy:
         return []
-    if answered in REGISTRY:
+    if answered in ev.registry:
         why = (f"{answered} is a modern revision, which has no initialize"
-               if REGISTRY.get(answered).era is Era.MODERN
+               if ev.registry.get(answered).era is Era.MODERN
                else f"asked for {answered} itself, the server does not accept it")
     else:
         why = f"{answered} is not a revision mcp-skew knows, and no client here asked for it"
@@ -111,11 +110,11 @@ def _answered(ex: Exchange, ev: Evidence, asked: str, answered: str, cite: str) 
                     f"initialize {asked} was answered with {answered}: {why}", at, cite)]
 
 
-def _modern_bogus(ex: Exchange) -> list[Finding]:
+def _modern_bogus(ex: Exchange, registry: Registry) -> list[Finding]:
     """A modern request for a revision nobody supports must get -32022, not service."""
     if modern_version(ex.request) != BOGUS_REVISION or ex.result is None:
         return []
-    newest = REGISTRY.ordered(REGISTRY.of_era(Era.MODERN))[0]
+    newest = registry.ordered(registry.of_era(Era.MODERN))[0]
     return [Finding("echoes-any-revision", "error",
                     f"{ex.method} for revision {BOGUS_REVISION} was served instead of refused "
                     "with -32022 UnsupportedProtocolVersion", ex.answer_index,
@@ -135,8 +134,8 @@ def _unknown(ex: Exchange, ev: Evidence) -> list[Finding]:
         return []  # a server that never answered anything exits whatever it is sent
     early = ex.after_initialize is None
     where = "before initialize" if early else "after initialize"
-    rev = ex.after_initialize or _newest_legacy()
-    cite = _PROBE if early else f"{_responses(rev)}; JSON-RPC 2.0 §5.1"
+    rev = ex.after_initialize or _newest_legacy(ev.registry)
+    cite = _PROBE if early else f"{_responses(ev.registry, rev)}; JSON-RPC 2.0 §5.1"
     at = ex.index
     if ex.fate == "exited" or (ex.fate == "timeout" and ex.next_fate == "exited"):
         how = "exited" if ex.fate == "exited" else \
@@ -154,13 +153,13 @@ def _unknown(ex: Exchange, ev: Evidence) -> list[Finding]:
     return []
 
 
-def _not_found(ex: Exchange) -> list[Finding]:
+def _not_found(ex: Exchange, registry: Registry) -> list[Finding]:
     if ex.method != "resources/read" or ex.params.get("uri") != MISSING_URI or ex.answer is None:
         return []
     rev = modern_version(ex.request) or ex.after_initialize
-    if rev not in REGISTRY:
+    if rev not in registry:
         return []
-    profile = REGISTRY.get(str(rev))
+    profile = registry.get(str(rev))
     expected = profile.error(profile.settings["resource_not_found"]).code
     cite = f"{rev}: server/resources.mdx §Error Handling"
     got = ex.code
@@ -178,7 +177,7 @@ def _not_found(ex: Exchange) -> list[Finding]:
                     f"a missing resource under {rev} got {what}: {why}", ex.answer_index, cite)]
 
 
-def _unknown_fields(ex: Exchange) -> list[Finding]:
+def _unknown_fields(ex: Exchange, registry: Registry) -> list[Finding]:
     """Result fields the revision in use does not define, read with the lenient wire models.
 
     A newer revision's field reaching an older peer is the leak the no-leak rule
@@ -189,7 +188,7 @@ def _unknown_fields(ex: Exchange) -> list[Finding]:
         return []
     rev = result.get("protocolVersion") if ex.method == "initialize" else None
     rev = rev or modern_version(ex.request) or ex.after_initialize
-    if not isinstance(rev, str) or rev not in REGISTRY:
+    if not isinstance(rev, str) or rev not in registry:
         return []
     try:
         extra = unknown_fields(parse_result(rev, ex.method, result))
@@ -210,9 +209,9 @@ def findings_for(view: RunView, ev: Evidence, schemas: SchemaCheck | None) -> li
         if ex.method == "initialize":
             found += _initialize(ex, ev)
         found += _unknown(ex, ev)
-        found += _modern_bogus(ex)
-        found += _not_found(ex)
-        found += _unknown_fields(ex)
+        found += _modern_bogus(ex, ev.registry)
+        found += _not_found(ex, ev.registry)
+        found += _unknown_fields(ex, ev.registry)
         if schemas is not None:
             finding = schemas.check(ex)
             if finding is not None:
@@ -220,9 +219,9 @@ def findings_for(view: RunView, ev: Evidence, schemas: SchemaCheck | None) -> li
     return sorted(found, key=lambda f: (f.index is None, f.index or 0))
 
 
-def tool_input_finding(revision: str, got: str, index: int | None) -> Finding | None:
+def tool_input_finding(profile: Profile, got: str, index: int | None) -> Finding | None:
     """A tool input error answered as a protocol error where the revision wants isError."""
-    profile = REGISTRY.get(revision)
+    revision = profile.revision
     if not str(profile.settings["tool_input_errors"]).startswith("tool execution error"):
         return None
     if not got.startswith("error"):
@@ -241,11 +240,11 @@ def culprit_finding(blamed: Culprit | None, ev: Evidence) -> Finding | None:
     if blamed is None or not ev.alive or _is_unknown(blamed.exchange, ev):
         return None
     ex = blamed.exchange
-    rev = ex.after_initialize or modern_version(ex.request) or _newest_legacy()
-    rev = rev if rev in REGISTRY else _newest_legacy()
+    rev = ex.after_initialize or modern_version(ex.request) or _newest_legacy(ev.registry)
+    rev = rev if rev in ev.registry else _newest_legacy(ev.registry)
     code = "server-exited" if blamed.how == "exited" else "stopped-answering"
     return Finding(code, "error", blamed.sentence(), ex.index,  # type: ignore[arg-type]
-                   f"{_responses(rev)}; JSON-RPC 2.0 §5")
+                   f"{_responses(ev.registry, rev)}; JSON-RPC 2.0 §5")
 
 
 def server_findings(culprits: list[Culprit], runs: int, ev: Evidence, kind: str | None
@@ -259,7 +258,7 @@ def server_findings(culprits: list[Culprit], runs: int, ev: Evidence, kind: str 
             "server-exited", "error",
             f"the server exited before answering anything in {len(silent)} of {runs} runs, "
             f"whatever it was sent first ({', '.join(firsts)}): no request can be blamed; "
-            "read its stderr", None, f"{_newest_legacy()}: basic/transports.mdx §stdio"))
+            "read its stderr", None, f"{_newest_legacy(ev.registry)}: basic/transports.mdx §stdio"))
     if kind == "legacy" and ev.served_early:
         found.append(Finding(
             "serves-before-initialize", "warning",

@@ -8,7 +8,7 @@ import json
 from typing import TYPE_CHECKING, Final
 
 from ._advice import advise
-from ._report import _agreement, _grouped, _headline, _required_lines, _why, short_name
+from ._card import agreement, grouped, headline, required_lines, short_name, why_lines
 
 if TYPE_CHECKING:
     from ._runner import ClientRun, ProbeReport
@@ -69,13 +69,13 @@ def _advice(report: ProbeReport) -> list[str]:
 
 
 def render_html(report: ProbeReport) -> str:
-    head = _headline(report)
+    head = headline(report)
     rows = "".join(_row(r) for r in report.runs)
     findings = "".join(
         f"<tr><td>{_e(f.severity)}</td><td><code>{_e(f.code)}</code></td>"
         f"<td>{_e(', '.join(where))}</td><td>{_e(f.message)}</td><td>{_e(f.cite)}</td></tr>"
-        for f, where in _grouped(report))
-    why = _why(report)
+        for f, where in grouped(report))
+    why = why_lines(report)
     parts = [
         "<!doctype html>", '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{_e(head.splitlines()[0])}</title><style>{_STYLE}</style></head><body>",
@@ -85,12 +85,12 @@ def render_html(report: ProbeReport) -> str:
     ]
     if why:
         parts.append(f"<h2>Why</h2><pre>{_e(chr(10).join(w.strip() for w in why))}</pre>")
-    parts.append(f"<h2>Findings ({len(_grouped(report))})</h2>")
+    parts.append(f"<h2>Findings ({len(grouped(report))})</h2>")
     parts.append("<table><tr><th>severity</th><th>code</th><th>where</th><th>message</th>"
                  f"<th>cite</th></tr>{findings}</table>" if findings else "<p>None.</p>")
-    parts += [f"<h2>Server</h2><p>{_e(report.peer.sentence)}</p><p>{_e(_agreement(report))}</p>"]
+    parts += [f"<h2>Server</h2><p>{_e(report.peer.sentence)}</p><p>{_e(agreement(report))}</p>"]
     if report.required:
         parts.append("<h2>Required</h2><ul>" + "".join(
-            f"<li>{_e(line.strip())}</li>" for line in _required_lines(report)) + "</ul>")
+            f"<li>{_e(line.strip())}</li>" for line in required_lines(report)) + "</ul>")
     parts += ["<h2>What to change</h2>", *_advice(report), "</body></html>"]
     return "\n".join(parts) + "\n"

@@ -28,8 +28,8 @@ from .._input import read_user_text
 from .._jsontext import FILE, JsonTextError, loads
 from .._output import write_output
 from ..errors import UsageError
-from ..simulator import PeerSpec, Transcript, parse_peer
-from ..versions import REGISTRY, Era, Role
+from ..simulator import PeerSpec, Transcript, negotiation, parse_peer
+from ..versions import Era, Registry, Role
 from ._clients import BOGUS_REVISION, MISSING_URI, UNKNOWN_METHOD
 from ._exchanges import Exchange, modern_version
 
@@ -92,11 +92,13 @@ class Evidence:
     #: the server answered at least one request (with something it wrote, not an HTTP status)
     alive: bool = False
     notes: list[str] = field(default_factory=list)
+    #: where the revisions the answers name are looked up
+    registry: Registry = field(kw_only=True, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "legacy": list(REGISTRY.ordered(sorted(self.legacy))),
-            "modern": list(REGISTRY.ordered(sorted(self.modern))),
+            "legacy": list(self.registry.ordered(sorted(self.legacy))),
+            "modern": list(self.registry.ordered(sorted(self.modern))),
             "echo": self.echo, "rejected": sorted(self.rejected),
             "unknown": [{"answer": a, "before_initialize": b} for a, b in self.unknown],
             "early_known": list(self.early_known), "served_early": self.served_early,
@@ -109,8 +111,8 @@ class Evidence:
         }
 
 
-def _era(revision: Any) -> Era | None:
-    return REGISTRY.get(revision).era if isinstance(revision, str) and revision in REGISTRY \
+def _era(registry: Registry, revision: Any) -> Era | None:
+    return registry.get(revision).era if isinstance(revision, str) and revision in registry \
         else None
 
 
@@ -119,14 +121,6 @@ def _modern_answer(ex: Exchange, modern_codes: frozenset[int]) -> bool:
     if ex.result is not None:
         return ex.method == "server/discover" or "resultType" in ex.result
     return ex.code in modern_codes
-
-
-def _modern_codes() -> frozenset[int]:
-    codes: set[int] = set()
-    for rev in REGISTRY.of_era(Era.MODERN):
-        p = REGISTRY.get(rev)
-        codes |= {p.error(n).code for n in p.names("modern_error_codes")}
-    return frozenset(codes)
 
 
 def _token(ex: Exchange) -> str:
@@ -151,7 +145,7 @@ def _initialize(ex: Exchange, ev: Evidence, first: bool) -> None:
     if ex.result is not None:
         answered = ex.result.get("protocolVersion")
         ev.answered.add(str(answered))
-        if asked == answered and _era(asked) is Era.LEGACY:
+        if asked == answered and _era(ev.registry, asked) is Era.LEGACY:
             ev.legacy.add(str(asked))
         if asked == BOGUS_REVISION and answered == asked:
             ev.echo = True
@@ -159,8 +153,8 @@ def _initialize(ex: Exchange, ev: Evidence, first: bool) -> None:
         ev.rejected.add(asked)
         supported = (ex.error.get("data") or {}).get("supported") if isinstance(
             ex.error.get("data"), dict) else None
-        named = {v for v in supported or [] if isinstance(v, str) and _era(v) is Era.MODERN}
-        if ex.code in _modern_codes() and named:
+        named = {v for v in supported or [] if isinstance(v, str) and _era(ev.registry, v) is Era.MODERN}
+        if ex.code in negotiation.modern_codes_of(ev.registry) and named:
             ev.modern |= named
             ev.initialize_32022 = True
 
@@ -169,20 +163,20 @@ def _modern(ex: Exchange, ev: Evidence, codes: frozenset[int]) -> None:
     version = modern_version(ex.request)
     if ex.result is not None and ex.method == "server/discover":
         offered = ex.result.get("supportedVersions") or []
-        ev.modern |= {v for v in offered if _era(v) is Era.MODERN}
+        ev.modern |= {v for v in offered if _era(ev.registry, v) is Era.MODERN}
     elif ex.code in codes:
         supported = ((ex.error or {}).get("data") or {}).get("supported") or []
-        ev.modern |= {v for v in supported if isinstance(v, str) and _era(v) is Era.MODERN}
-    elif ex.result is not None and "resultType" in ex.result and _era(version) is Era.MODERN:
+        ev.modern |= {v for v in supported if isinstance(v, str) and _era(ev.registry, v) is Era.MODERN}
+    elif ex.result is not None and "resultType" in ex.result and _era(ev.registry, version) is Era.MODERN:
         ev.modern.add(str(version))
     elif ex.result is not None and ex.after_initialize is None:
         ev.served_early = True
-    if ex.result is not None and _era(version) is Era.MODERN and _modern_answer(ex, codes):
+    if ex.result is not None and _era(ev.registry, version) is Era.MODERN and _modern_answer(ex, codes):
         _hints(ex, str(version), ev)
 
 
 def _hints(ex: Exchange, version: str, ev: Evidence) -> None:
-    profile = REGISTRY.get(version)
+    profile = ev.registry.get(version)
     result = ex.result or {}
     if any(f not in result for f in profile.names("result_fields_required")):
         ev.no_result_type = True
@@ -191,9 +185,9 @@ def _hints(ex: Exchange, version: str, ev: Evidence) -> None:
         ev.no_cache_hints = True
 
 
-def _legacy_knows(method: str) -> bool:
-    newest = REGISTRY.ordered(REGISTRY.of_era(Era.LEGACY))[0]
-    return method in REGISTRY.get(newest).methods
+def _legacy_knows(registry: Registry, method: str) -> bool:
+    newest = registry.ordered(registry.of_era(Era.LEGACY))[0]
+    return method in registry.get(newest).methods
 
 
 def _unknown(ex: Exchange, ev: Evidence, codes: frozenset[int], first: bool) -> None:
@@ -213,7 +207,7 @@ def _unknown(ex: Exchange, ev: Evidence, codes: frozenset[int], first: bool) -> 
         return
     if early and ex.method == "tools/list" and token == "-32603":
         ev.early_tools_32603 = True  # its handler failed, not its lifecycle check
-    elif early and _legacy_knows(ex.method):
+    elif early and _legacy_knows(ev.registry, ex.method):
         ev.early_known.append(token)
     else:
         ev.unknown.append((token, early))
@@ -223,7 +217,7 @@ def _not_found(ex: Exchange, ev: Evidence) -> None:
     if ex.method != "resources/read" or ex.params.get("uri") != MISSING_URI:
         return
     revision = modern_version(ex.request) or ex.after_initialize
-    if ex.code is not None and not ex.synthesized and revision in REGISTRY:
+    if ex.code is not None and not ex.synthesized and revision in ev.registry:
         ev.not_found.append((ex.code, str(revision)))
 
 
@@ -236,10 +230,10 @@ def _sticky(view: RunView, ev: Evidence, codes: frozenset[int]) -> None:
             ev.sticky = True
 
 
-def gather(views: list[RunView]) -> Evidence:
-    """Evidence from every run of a probe."""
-    ev = Evidence()
-    codes = _modern_codes()
+def gather(views: list[RunView], registry: Registry) -> Evidence:
+    """Evidence from every run of a probe; revisions are looked up in ``registry``."""
+    ev = Evidence(registry=registry)
+    codes = negotiation.modern_codes_of(registry)
     for view in views:
         seen: set[int] = set()
         for ex in view.exchanges:
@@ -295,19 +289,19 @@ def _not_found_code(ev: Evidence, kind: str) -> str | None:
     server ran under legacy rules says nothing about its modern answers).
     """
     eras = {"legacy": {Era.LEGACY}, "modern": {Era.MODERN}}.get(kind, {Era.LEGACY, Era.MODERN})
-    seen = [(code, rev) for code, rev in ev.not_found if REGISTRY.get(rev).era in eras]
+    seen = [(code, rev) for code, rev in ev.not_found if ev.registry.get(rev).era in eras]
     codes = {code for code, _ in seen}
     if len(codes) != 1:
         return None
     code = codes.pop()
-    expected = {REGISTRY.get(rev).error(REGISTRY.get(rev).settings["resource_not_found"]).code
-                for _, rev in seen}
+    profiles = [ev.registry.get(rev) for _, rev in seen]
+    expected = {p.error(p.settings["resource_not_found"]).code for p in profiles}
     return str(code) if expected != {code} else None
 
 
 def _rejects(ev: Evidence) -> bool:
     """Refuses what it does not support: known revisions if any were asked, else the bogus one."""
-    unsupported = {r for r in ev.asked if _era(r) is Era.LEGACY} - ev.legacy
+    unsupported = {r for r in ev.asked if _era(ev.registry, r) is Era.LEGACY} - ev.legacy
     if unsupported:
         return bool(unsupported & ev.rejected)
     return BOGUS_REVISION in ev.rejected
@@ -374,11 +368,11 @@ def infer(ev: Evidence, label: str = "") -> InferredPeer:
                "named a revision")
         return InferredPeer(None, f"does not behave like any peer mcp-skew can simulate: {why}",
                             ev)
-    revs = REGISTRY.ordered(sorted(ev.legacy | ev.modern))
+    revs = ev.registry.ordered(sorted(ev.legacy | ev.modern))
     quirks, extra = _quirks(kind, ev)
     notation = f"{kind}:{','.join(revs)}" + "".join(f"+{q}" for q in quirks)
     try:
-        spec = parse_peer(notation, "server")
+        spec = parse_peer(notation, "server", ev.registry)
     except UsageError as exc:
         return InferredPeer(None, f"does not fit a peer spec: {exc}", ev)
     if label:

@@ -15,21 +15,22 @@ from xml.etree import ElementTree as ET
 
 from tabulate import tabulate
 
-from ..simulator import Finding, PeerSpec
 from ._advice import advise
+from ._card import (
+    agreement,
+    grouped,
+    headline,
+    plural,
+    required_lines,
+    short_name,
+    stderr_tail,
+    why_lines,
+)
 
 if TYPE_CHECKING:  # read only: the renderers (and FORMATS, for --help) need no runner
     from ._runner import ClientRun, ProbeReport
 
 __all__ = ["FORMATS", "render", "short_name", "stderr_tail"]
-
-
-def short_name(spec: PeerSpec) -> str:
-    """``dual:2026-07-28..2024-11-05+strict`` for a long revision list."""
-    if spec.label or len(spec.revisions) <= 2:
-        return spec.name
-    quirks = "".join(f"+{n}" + (f"={v}" if v is not None else "") for n, v in spec.quirks)
-    return f"{spec.kind}:{spec.revisions[0]}..{spec.revisions[-1]}{quirks}"
 
 
 def _rows(report: ProbeReport) -> list[list[str]]:
@@ -41,84 +42,12 @@ def _rows(report: ProbeReport) -> list[list[str]]:
     return rows
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
-def _headline(report: ProbeReport) -> str:
-    clients = sum(not r.prober for r in report.runs)
-    prober = " + prober" if any(r.prober for r in report.runs) else ""
-    return (f"mcp-skew probe: {report.target.describe()}\n"
-            f"({report.target.transport}, {_plural(clients, 'client')}{prober}, "
-            f"{report.jobs} at a time, {report.elapsed_ms / 1000:.1f} s)")
-
-
-def _agreement(report: ProbeReport) -> str:
-    clients = [r for r in report.runs if not r.prober]
-    judged = [r for r in clients if r.predicted is not None]
-    if not judged:
-        return "simulation: no peer inferred, nothing to compare"
-    off = [r for r in judged if not r.predicted or not r.predicted["agrees"]]
-    line = (f"simulation: against that peer the simulator agrees with {len(judged) - len(off)} "
-            f"of {len(judged)} real runs (codes and shapes of every answer)")
-    if off:
-        line += "; differs: " + ", ".join(f"#{r.index}" for r in off) + \
-            " (see simulation-disagrees)"
-    return line
-
-
-def _grouped(report: ProbeReport) -> list[tuple[Finding, list[str]]]:
-    """Identical findings of several clients once, with where each was seen (#client msg);
-    then the server-level findings (seen by the whole probe)."""
-    groups: dict[tuple[str, str, str, str], tuple[Finding, list[str]]] = {}
-    for r, f in report.findings():
-        where = f"#{r.index}" + (f" msg {f.index}" if f.index is not None else "")
-        groups.setdefault((f.severity, f.code, f.message, f.cite), (f, []))[1].append(where)
-    out = list(groups.values())
-    out += [(f, ["server"]) for f in report.server_findings]
-    return out
-
-
 def _finding_lines(report: ProbeReport) -> list[str]:
     lines = []
-    for f, where in _grouped(report):
+    for f, where in grouped(report):
         lines.append(f"  {f.severity:<7} {f.code:<30} {', '.join(where)}: {f.message}"
                      + (f"  [{f.cite}]" if f.cite else ""))
     return lines
-
-
-def stderr_tail(text: str, lines: int = 5) -> list[str]:
-    """The last non-empty lines a server wrote to stderr."""
-    return [line for line in text.splitlines() if line.strip()][-lines:]
-
-
-def _why(report: ProbeReport) -> list[str]:
-    out: list[str] = []
-    shown: dict[str, int] = {}
-    for r in report.runs:
-        if r.record.status == "ok" or not r.record.session.reason:
-            continue
-        out.append(f"  #{r.index} {short_name(r.record.client)}: {r.record.session.reason}")
-        tail = stderr_tail(r.stderr) if r.culprit is not None else []
-        if not tail:
-            continue
-        key = "\n".join(tail)
-        if key in shown:
-            out.append(f"      stderr: as #{shown[key]}")
-            continue
-        shown[key] = r.index
-        out.append(f"      stderr (last {len(tail)} lines):")
-        out += [f"      | {line[:200]}" for line in tail]
-    return out
-
-
-def _required_lines(report: ProbeReport) -> list[str]:
-    out = []
-    for rev in report.required:
-        failures = report.failures((rev,))
-        out.append(f"  {rev}: " + ("ok" if not failures else "FAILED: " + "; ".join(
-            f.partition(": ")[2] for f in failures)))
-    return out
 
 
 def _advice_lines(report: ProbeReport) -> list[str]:
@@ -140,22 +69,22 @@ def _advice_lines(report: ProbeReport) -> list[str]:
 
 
 def render_terminal(report: ProbeReport) -> str:
-    out = [_headline(report), ""]
+    out = [headline(report), ""]
     out.append(tabulate(_rows(report), headers=["#", "client", "outcome", "revision", "era",
                                                 "path"], tablefmt="plain"))
-    why = _why(report)
+    why = why_lines(report)
     if why:
         out += ["", "why:", *why]
     lines = _finding_lines(report)
     out += ["", f"findings ({len(lines)}):" if lines else "findings: none", *lines]
-    out += ["", f"server: {report.peer.sentence}", _agreement(report)]
+    out += ["", f"server: {report.peer.sentence}", agreement(report)]
     noisy = [r for r in report.runs if r.stderr.strip()]
     if noisy:
         out.append(f"stderr: the server wrote to stderr in {len(noisy)} of {len(report.runs)} "
                    "runs (kept in the JSON report and beside each --record transcript)")
     out.append(f"schemas: {report.schemas}")
     if report.required:
-        out += ["", "required (--require):", *_required_lines(report)]
+        out += ["", "required (--require):", *required_lines(report)]
     advice = _advice_lines(report)
     out += ["", "what to change:" if advice else "what to change: nothing the probe saw",
             *advice]
@@ -203,22 +132,22 @@ def _label(link: str) -> str:
 
 
 def render_markdown(report: ProbeReport) -> str:
-    head = _headline(report).replace("\n", " ")
+    head = headline(report).replace("\n", " ")
     out = [f"# {head}", ""]
     out.append(tabulate(_rows(report), headers=["#", "client", "outcome", "revision", "era",
                                                 "path"], tablefmt="github"))
-    why = _why(report)
+    why = why_lines(report)
     if why:
         out += ["", "## Why", "", "```text", *[w.strip() for w in why], "```"]
     rows = [[f.severity, f"`{f.code}`", ", ".join(where), _md(f.message), f.cite]
-            for f, where in _grouped(report)]
+            for f, where in grouped(report)]
     out += ["", f"## Findings ({len(rows)})", ""]
     out.append(tabulate(rows, headers=["severity", "code", "where", "message", "cite"],
                         tablefmt="github") if rows else "None.")
-    out += ["", "## Server", "", report.peer.sentence, "", _agreement(report), ""]
+    out += ["", "## Server", "", report.peer.sentence, "", agreement(report), ""]
     if report.required:
         out += ["## Required (`--require`)", "", *(f"- {line.strip()}"
-                                                   for line in _required_lines(report)), ""]
+                                                   for line in required_lines(report)), ""]
     advice = _advice_markdown(report)
     out += ["## What to change", *(advice or ["", "Nothing the probe saw."]), ""]
     return "\n".join(out)
@@ -229,8 +158,8 @@ def render_summary(report: ProbeReport) -> str:
     clients = [r for r in report.runs if not r.prober]
     ok = sum(r.record.status == "ok" for r in clients)
     out = [f"## mcp-skew probe: `{report.target.describe()}`", "",
-           f"{ok} of {_plural(len(clients), 'client')} work; "
-           f"{_plural(len(_grouped(report)), 'finding')}; server {report.peer.sentence}.", ""]
+           f"{ok} of {plural(len(clients), 'client')} work; "
+           f"{plural(len(grouped(report)), 'finding')}; server {report.peer.sentence}.", ""]
     if report.required:
         rows = []
         for rev in report.required:

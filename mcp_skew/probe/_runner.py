@@ -28,10 +28,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..simulator import Finding, PeerSpec, RunRecord, Session, Transcript, parse_peer, run
+from ..simulator import (
+    Finding,
+    PeerSpec,
+    RunRecord,
+    Session,
+    Transcript,
+    parse_peer,
+    run,
+    with_quirks,
+)
 from ..simulator._path import Step
-from ..simulator._peers import with_quirks
-from ..versions import REGISTRY, Era
+from ..versions import Era, Registry
 from ..wire import JsonlRecorder, TransportError
 from ._clients import PROBER, builtin_clients
 from ._compare import disagreement, shapes
@@ -196,7 +204,8 @@ def _run_one(index: int, spec: PeerSpec, target: Target, opts: ProbeOptions, *,
     recorder = _recorder(opts, index, spec.name)
     try:
         link = target.open(deadline_ms=opts.client_timeout_ms, recorder=recorder,
-                           limits=opts.limits, close_grace_ms=opts.close_grace_ms)
+                           limits=opts.limits, close_grace_ms=opts.close_grace_ms,
+                           registry=opts.registry)
     except TransportError as exc:
         if recorder is not None:
             recorder.close()
@@ -264,9 +273,9 @@ def _predict(runs: list[ClientRun], peer: InferredPeer, opts: ProbeOptions,
 
 def _analyse(runs: list[ClientRun], target: Target, opts: ProbeOptions
              ) -> tuple[InferredPeer, str, list[Finding]]:
-    views = [RunView(r.name, r.prober, r.record.transcript, exchanges(r.record.transcript))
+    views = [RunView(r.name, r.prober, r.record.transcript, exchanges(r.record.transcript, opts.registry))
              for r in runs]
-    evidence = gather(views)
+    evidence = gather(views, opts.registry)
     schema_dir, schema_note = find_schemas(opts.schemas)
     checker = SchemaCheck(schema_dir) if schema_dir else None
     for r, view in zip(runs, views, strict=True):
@@ -283,9 +292,9 @@ def _analyse(runs: list[ClientRun], target: Target, opts: ProbeOptions
     return peer, schema_note, server
 
 
-def _calibrator(specs: list[PeerSpec]) -> int:
+def _calibrator(specs: list[PeerSpec], registry: Registry) -> int:
     """The run that measures a cold start: the newest plain legacy client, else the first."""
-    newest = REGISTRY.ordered(REGISTRY.of_era(Era.LEGACY))[0]
+    newest = registry.ordered(registry.of_era(Era.LEGACY))[0]
     return next((i for i, s in enumerate(specs)
                  if s.kind == "legacy" and s.revisions == (newest,) and not s.quirks), 0)
 
@@ -316,7 +325,7 @@ def _allowance(cold_ms: int | None, jobs: int) -> int:
 
 
 def required_clients(specs: list[PeerSpec], required: tuple[str, ...],
-                     registry: Any = REGISTRY) -> list[PeerSpec]:
+                     registry: Registry) -> list[PeerSpec]:
     """``specs`` plus, for each required revision without its client, ``legacy:R`` or
     ``modern:R`` (by the revision's era), so ``--require`` judges the same client whatever
     ``--client`` chose."""
@@ -361,7 +370,7 @@ def probe(target: Target, opts: ProbeOptions | None = None,
         futures = []
         allowance = 0
         if target.transport == "stdio" and len(numbered) > 1:
-            index, first = numbered.pop(_calibrator(specs))
+            index, first = numbered.pop(_calibrator(specs, opts.registry))
             links: queue.Queue[ProbeLink] = queue.Queue()
             futures.append(pool.submit(_run_one, index, first, target, opts, opened=links.put))
             cold = _cold_start(links, futures[0])

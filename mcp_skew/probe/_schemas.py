@@ -19,19 +19,21 @@ import importlib
 import os
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from .._input import read_user_text
 from .._jsontext import FILE, JsonTextError, loads
 from ..errors import UsageError
 from ..simulator import Finding
-from ..versions import REGISTRY
+from ..versions import BUILTIN
 from ._exchanges import Exchange, modern_version
 
 __all__ = ["INSTALL_HINT", "SchemaCheck", "check_schemas", "find_schemas", "jsonschema_problem",
            "load_schema"]
 
 ENV_VAR = "MCP_SKEW_SCHEMAS"
+#: The revisions with official schemas: the built-in ones (a draft has none).
+OFFICIAL: Final = frozenset(profile.revision for profile in BUILTIN)
 #: How to get the optional dependency (the ``schemas`` extra).
 INSTALL_HINT = "pip install 'mcp-skew[schemas]'"
 
@@ -170,10 +172,10 @@ def _revision(exchange: Exchange) -> str | None:
         answered = (exchange.result or {}).get("protocolVersion")
         asked = exchange.params.get("protocolVersion")
         for rev in (answered, asked):
-            if isinstance(rev, str) and rev in REGISTRY:
+            if isinstance(rev, str) and rev in OFFICIAL:
                 return rev
         return None
     modern = modern_version(exchange.request)
     if modern is not None and exchange.after_initialize is None:
-        return modern if modern in REGISTRY else None
+        return modern if modern in OFFICIAL else None
     return exchange.after_initialize

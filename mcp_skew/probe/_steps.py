@@ -57,8 +57,8 @@ def _declared(session: Session, key: str) -> bool:
     return key in caps if caps else key == "tools"
 
 
-def _tools(link: ProbeLink) -> list[dict[str, Any]]:
-    for ex in reversed(exchanges(link.transcript)):
+def _tools(link: ProbeLink, session: Session) -> list[dict[str, Any]]:
+    for ex in reversed(exchanges(link.transcript, session.registry)):
         if ex.method == "tools/list" and ex.result is not None:
             tools = ex.result.get("tools")
             return [t for t in tools if isinstance(t, dict)] if isinstance(tools, list) else []
@@ -83,7 +83,7 @@ def _invalid_arguments(tool: dict[str, Any], args: Mapping[str, Any]) -> dict[st
 def _tool_steps(session: Session, link: ProbeLink, opts: ProbeOptions
                 ) -> tuple[list[Step], list[StepResult]]:
     assert opts.tool is not None
-    tool = next((t for t in _tools(link) if t.get("name") == opts.tool), None)
+    tool = next((t for t in _tools(link, session) if t.get("name") == opts.tool), None)
     if tool is None:
         return [], [StepResult(f"call {opts.tool}", False, "the tool in tools/list",
                                "not listed")]
@@ -128,9 +128,10 @@ def _tool_finding(record: RunRecord, link: ProbeLink) -> None:
     step = next((s for s in record.steps if s.name == "tool input error"), None)
     if step is None or record.revision is None:
         return
-    calls = [ex for ex in exchanges(link.transcript) if ex.method == "tools/call"]
+    calls = [ex for ex in exchanges(link.transcript, record.session.registry)
+             if ex.method == "tools/call"]
     index = calls[-1].answer_index if calls else None
-    finding = tool_input_finding(record.revision, step.got, index)
+    finding = tool_input_finding(record.session.profile, step.got, index)
     if finding is not None:
         record.findings.append(finding)
 
@@ -140,8 +141,8 @@ def _unknown_tool_finding(record: RunRecord, link: ProbeLink) -> None:
     if step is None or record.revision is None or step.got.startswith("error") \
             or step.got in ("timeout", "server exited"):
         return  # an error is right; no answer is the culprit's finding
-    calls = [ex for ex in exchanges(link.transcript) if ex.method == "tools/call"
-             and ex.params.get("name") == MISSING_TOOL]
+    calls = [ex for ex in exchanges(link.transcript, record.session.registry)
+             if ex.method == "tools/call" and ex.params.get("name") == MISSING_TOOL]
     index = calls[-1].answer_index if calls else None
     record.findings.append(Finding(
         "unexpected-answer", "warning",
@@ -182,7 +183,7 @@ def run_client(spec: PeerSpec, link: ProbeLink, target: Target, opts: ProbeOptio
 def run_prober_record(link: ProbeLink, target: Target, opts: ProbeOptions) -> RunRecord:
     session = run_prober(link, opts.timeout_ms)
     if session.status == "ok" and not any(ex.fate == "answered"
-                                          for ex in exchanges(link.transcript)):
+                                          for ex in exchanges(link.transcript, opts.registry)):
         session.fail("the server answered none of the prober's requests")
     return RunRecord(PROBER, server_placeholder(target), "prober", session, link.transcript)
 

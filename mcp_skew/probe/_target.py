@@ -49,12 +49,13 @@ class Target:
         return "probe:" + Path(scripts[0] if scripts else self.command[0]).name
 
     def open(self, *, deadline_ms: int, recorder: JsonlRecorder | None, limits: Limits,
-             close_grace_ms: int) -> ProbeLink:
+             close_grace_ms: int, registry: Registry) -> ProbeLink:
         if self.simulated is not None:
             return SimulatedLink(self.simulated)
         if self.url:
             link = HttpLink(self.url, sse_url=self.sse_url, headers=self.headers,
-                            deadline_ms=deadline_ms, recorder=recorder, limits=limits)
+                            deadline_ms=deadline_ms, recorder=recorder, limits=limits,
+                            registry=registry)
             link.check_listening()  # nothing listening: TransportError, like a missing command
             return link
         return StdioLink(self.command, cwd=self.cwd, env=self.env, deadline_ms=deadline_ms,

@@ -31,7 +31,7 @@ from typing import Final
 
 from ..simulator import Finding, RunRecord
 from ..simulator._path import Step
-from ..versions import REGISTRY, Era
+from ..versions import Era, Registry
 from ._exchanges import Exchange, exchanges, modern_version
 
 __all__ = ["STRICT_CLIENTS", "Culprit", "culprit", "era_findings", "judge", "legacy_shaped",
@@ -46,13 +46,13 @@ _LENIENT_METHODS: Final = frozenset({"server/discover"})
 _MODERN_ADVICE: Final = frozenset({"missing-result-type", "missing-cache-hints"})
 
 
-def legacy_shaped(ex: Exchange) -> bool:
+def legacy_shaped(ex: Exchange, registry: Registry) -> bool:
     """A modern request answered with a result that has none of the fields its revision
-    requires on every result: the server ran it under legacy rules."""
+    (looked up in ``registry``) requires on every result: the server ran it under legacy rules."""
     version = modern_version(ex.request)
-    if ex.result is None or version not in REGISTRY or ex.method in _LENIENT_METHODS:
+    if ex.result is None or version not in registry or ex.method in _LENIENT_METHODS:
         return False
-    profile = REGISTRY.get(str(version))
+    profile = registry.get(str(version))
     required = profile.names("result_fields_required")
     return profile.era is Era.MODERN and bool(required) and not (required & set(ex.result))
 
@@ -65,28 +65,28 @@ def judge(record: RunRecord) -> Exchange | None:
     under legacy rules from a modern one that left ``resultType`` out; it fails both.
     Which it was is server-level evidence: :func:`era_findings` picks the finding.
     """
-    session = record.session
+    session, registry = record.session, record.session.registry
     if session.status != "ok" or session.era is not Era.MODERN:
         return None
-    shaped = next((ex for ex in exchanges(record.transcript) if legacy_shaped(ex)), None)
+    shaped = next((ex for ex in exchanges(record.transcript, registry) if legacy_shaped(ex, registry)), None)
     if shaped is not None:
-        session.path.append(Step(f"{shaped.method}: result without {_missing(shaped)}",
+        session.path.append(Step(f"{shaped.method}: result without {_missing(shaped, registry)}",
                                  "served-legacy", method=shaped.method))
-        session.fail(f"{shaped.method} got a result without {_missing(shaped)} (legacy-shaped): "
+        session.fail(f"{shaped.method} got a result without {_missing(shaped, registry)} (legacy-shaped): "
                      f"{STRICT_CLIENTS} rejects it")
     return shaped
 
 
 def shaped_result(record: RunRecord) -> Exchange | None:
     """The legacy-shaped result :func:`judge` failed this run for, if it did."""
-    path = record.session.path
+    path, registry = record.session.path, record.session.registry
     if record.session.status == "ok" or not path or path[-1].kind != "served-legacy":
         return None
-    return next((ex for ex in exchanges(record.transcript) if legacy_shaped(ex)), None)
+    return next((ex for ex in exchanges(record.transcript, registry) if legacy_shaped(ex, registry)), None)
 
 
-def _missing(ex: Exchange) -> str:
-    profile = REGISTRY.get(str(modern_version(ex.request)))
+def _missing(ex: Exchange, registry: Registry) -> str:
+    profile = registry.get(str(modern_version(ex.request)))
     return ", ".join(sorted(profile.names("result_fields_required")))
 
 
@@ -96,12 +96,12 @@ def era_findings(record: RunRecord, shaped: Exchange, server_is_modern: bool) ->
     (``missing-result-type``, ``missing-cache-hints``) does not apply to it."""
     if server_is_modern:
         return
-    session = record.session
+    session, registry = record.session, record.session.registry
     session.findings[:] = [f for f in session.findings if f.code not in _MODERN_ADVICE]
     record.findings[:] = [f for f in record.findings if f.code not in _MODERN_ADVICE]
     session.findings.append(Finding(
         "era-mismatch", "error",
-        f"{shaped.method} was served under legacy rules: its result has no {_missing(shaped)}, "
+        f"{shaped.method} was served under legacy rules: its result has no {_missing(shaped, registry)}, "
         f"which {STRICT_CLIENTS} rejects", shaped.answer_index, _ERA_TABLE))
 
 
@@ -129,12 +129,12 @@ class Culprit:
 def _said_before(record: RunRecord, ex: Exchange) -> bool:
     """Did the server process of ``ex`` answer anything before it?"""
     return any(o.fate == "answered" and o.generation == ex.generation and o.index < ex.index
-               for o in exchanges(record.transcript))
+               for o in exchanges(record.transcript, record.session.registry))
 
 
 def culprit(record: RunRecord) -> Culprit | None:
     """The first request whose server exited, or never answered it nor anything after it."""
-    found = exchanges(record.transcript)
+    found = exchanges(record.transcript, record.session.registry)
     for pos, ex in enumerate(found):
         later = [o for o in found[pos + 1:] if o.generation == ex.generation]
         if ex.fate == "exited" or (ex.fate == "timeout" and ex.next_fate == "exited"):
@@ -154,7 +154,7 @@ def _step_of(record: RunRecord, ex: Exchange) -> str | None:
     if not record.steps:
         return None
     sent_steps = [s for s in record.steps if s.got != "not listed"]
-    requests = exchanges(record.transcript)
+    requests = exchanges(record.transcript, record.session.registry)
     tail = requests[len(requests) - len(sent_steps):] if sent_steps else []
     for step, sent in zip(sent_steps, tail, strict=False):
         if sent.index == ex.index:

@@ -53,7 +53,7 @@ from ..simulator import (
 )
 from ..simulator._scenario import LIST_TOOLS, play
 from ..simulator._transport import STDIO, TransportRule, rule_for
-from ..versions import REGISTRY, Message, Role
+from ..versions import BUILTIN, Message, Role
 from ..wire._procs import end, spawn
 from ._envs import EnvironmentUnavailable, ensure_npm_env, ensure_python_env
 from ._named import (
@@ -612,7 +612,7 @@ def _http_server(command: list[str], port: int, start_s: float = 20.0) -> Iterat
 
 def _http_client(client: PeerSpec) -> PeerSpec:
     """A probe client as it goes over HTTP: a handshake-era client POSTs initialize first."""
-    from ..simulator._peers import with_quirks  # noqa: PLC0415
+    from ..simulator import with_quirks  # noqa: PLC0415
 
     if client.kind == "modern" or client.has("post-first"):
         return client
@@ -707,9 +707,8 @@ def _request_text(message: dict[str, Any]) -> str:
 
 
 def _era_of(revision: str | None) -> str | None:
-    if revision is None or revision not in REGISTRY:
-        return None
-    return REGISTRY.get(revision).era.value
+    """The era of a built-in revision (what a real package speaks), else None."""
+    return next((p.era.value for p in BUILTIN if p.revision == revision), None)
 
 
 @dataclass(slots=True)

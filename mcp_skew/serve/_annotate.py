@@ -30,12 +30,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..simulator import Finding, check_result
+from ..simulator import Finding, FindingCode, Severity, check_result, negotiation
 from ..simulator import _path as steps
 from ..simulator import _wire as w
-from ..simulator._findings import FindingCode, Severity
 from ..simulator._path import Step
-from ..versions import REGISTRY, Era, Message, Profile
+from ..versions import Era, Message, Profile, Registry
 from ._log import LogEntry
 
 __all__ = ["Annotation", "Annotator", "Pending", "Side", "annotate"]
@@ -51,14 +50,14 @@ def _key(msg_id: Any) -> str:
     return json.dumps(msg_id, sort_keys=True)
 
 
-def _era_of(revision: Any) -> Era | None:
-    if isinstance(revision, str) and revision in REGISTRY:
-        return REGISTRY.get(revision).era
+def _era_of(registry: Registry, revision: Any) -> Era | None:
+    if isinstance(revision, str) and revision in registry:
+        return registry.get(revision).era
     return None
 
 
-def _profile(revision: str | None) -> Profile | None:
-    return REGISTRY.get(revision) if revision is not None and revision in REGISTRY else None
+def _profile(registry: Registry, revision: str | None) -> Profile | None:
+    return registry.get(revision) if revision is not None and revision in registry else None
 
 
 def _info(value: Any) -> str | None:
@@ -138,7 +137,11 @@ class Annotation:
 class Annotator:
     """Feed it entries in order; :meth:`finish` returns the :class:`Annotation`."""
 
-    def __init__(self) -> None:
+    def __init__(self, registry: Registry) -> None:
+        #: where the revisions the log names are looked up
+        self.registry = registry
+        #: the codes of an UnsupportedProtocolVersion error (-32022 in 2026-07-28)
+        self.unsupported = negotiation.unsupported_codes_of(registry)
         self.entries: list[LogEntry] = []
         self.notes: dict[int, list[str]] = {}
         self.findings: list[Finding] = []
@@ -311,12 +314,12 @@ class Annotator:
             self.fell_back = True
         self.legacy_tried = True
         self.path.append(steps.request("initialize", asked))
-        era = _era_of(asked)
+        era = _era_of(self.registry, asked)
         how = "legacy handshake" if era is not Era.MODERN else "but a modern revision"
         self.note(entry.index, f"client offers {asked} ({how}: initialize)")
         self.client.add(f"{asked} (legacy)")
         self.client.info = _info(params.get("clientInfo")) or self.client.info
-        if asked not in REGISTRY:
+        if asked not in self.registry:
             self.note(entry.index, f"{asked} is not a revision mcp-skew knows")
         self._track(entry, message, params, asked if isinstance(asked, str) else None,
                     negotiating=True)
@@ -349,7 +352,7 @@ class Annotator:
         self._track(entry, message, params, rev, negotiating=True)
 
     def _check_meta(self, entry: LogEntry, rev: str | None, meta: dict[str, Any]) -> None:
-        profile = _profile(rev)
+        profile = _profile(self.registry, rev)
         if profile is None:
             self.note(entry.index, f"{rev} is not a revision mcp-skew knows")
             return
@@ -398,7 +401,7 @@ class Annotator:
         offer, self.counter_offer = self.counter_offer, None
         assert offer is not None
         self.downgraded = True
-        self.accept(offer, _era_of(offer) or Era.LEGACY, index)
+        self.accept(offer, _era_of(self.registry, offer) or Era.LEGACY, index)
 
     # -- the server's side ------------------------------------------------------------
     def _answer(self, entry: LogEntry, message: Message) -> None:
@@ -432,12 +435,12 @@ class Annotator:
         assert isinstance(data, dict)
         self.note(entry.index, f"error {code}: {text} (to {pending.method})")
         supported = data.get("supported")
-        if code == -32022:
+        if code in self.unsupported:
             self.server.add(f"modern, supports {', '.join(map(str, supported or []))}")
         if pending is self.neg:
             self.path.append(steps.error(code))
             self.neg = None
-            if code == -32022 and isinstance(supported, list):
+            if code in self.unsupported and isinstance(supported, list):
                 self.retry_from = [str(s) for s in supported]
             if pending.method == "initialize":
                 self._initialize_refused(entry, pending, code, str(text), supported)
@@ -448,7 +451,7 @@ class Annotator:
         asked = pending.params.get("protocolVersion")
         self.fail(f"initialize {asked} rejected: {code} {text}".strip())
         listed = [s for s in supported if isinstance(s, str)] if isinstance(supported, list) else []
-        legacy = [s for s in listed if _era_of(s) is Era.LEGACY]
+        legacy = [s for s in listed if _era_of(self.registry, s) is Era.LEGACY]
         if legacy or (code == -32602 and "version" in text.lower()):
             self.find("rejects-instead-of-counter-offer", "warning",
                       f"initialize {asked} was refused with an error; the lifecycle asks the "
@@ -458,7 +461,7 @@ class Annotator:
             self.server.add(f"modern only ({', '.join(listed)})")
 
     def _check_error(self, entry: LogEntry, pending: Pending, code: Any) -> None:
-        profile = _profile(pending.revision)
+        profile = _profile(self.registry, pending.revision)
         if profile is None:
             return
         if pending.method == "resources/read" and code in (-32002, -32602):
@@ -487,7 +490,7 @@ class Annotator:
             self.server.add(f"{pending.revision} (modern)")
             self.accept(str(pending.revision), Era.MODERN, entry.index)
         self._describe_result(entry, pending, result)
-        profile = _profile(pending.revision)
+        profile = _profile(self.registry, pending.revision)
         if profile is not None and profile.era is Era.MODERN:
             for finding in check_result(profile, pending.method, result, entry.index):
                 self.find(finding.code, finding.severity, finding.message, entry.index,
@@ -519,10 +522,10 @@ class Annotator:
         self.neg = None
         if answered == asked:
             self.note(entry.index, f"server accepts {answered}")
-            if asked not in REGISTRY:
+            if asked not in self.registry:
                 self.find("echoes-any-revision", "warning", f"the server echoed {asked}, which "
                           "is no known revision", entry.index, CITE_LIFECYCLE)
-            self.accept(str(answered), _era_of(answered) or Era.LEGACY, entry.index)
+            self.accept(str(answered), _era_of(self.registry, answered) or Era.LEGACY, entry.index)
             return
         self.note(entry.index, f"server counter-offers {answered} (the client asked {asked})")
         self.path.append(steps.counter_offer(answered))
@@ -530,8 +533,9 @@ class Annotator:
         if self.initialized_early:  # the client went on without waiting for the answer
             self.initialized_early = False
             self._accept_counter_offer(entry.index)
-        if _era_of(answered) is not Era.LEGACY:
-            what = "a modern revision" if _era_of(answered) is Era.MODERN else "no known revision"
+        era = _era_of(self.registry, answered)
+        if era is not Era.LEGACY:
+            what = "a modern revision" if era is Era.MODERN else "no known revision"
             self.find("counter-offer-unsupported", "error", f"the server counter-offers "
                       f"{answered}, {what}; a handshake can only agree on a legacy revision",
                       entry.index, CITE_LIFECYCLE)
@@ -610,7 +614,7 @@ class Annotator:
         assert offer is not None
         self.path.append(steps.disconnect())
         self.fail(f"the client disconnected after the counter-offer {offer}")
-        if _era_of(offer) is Era.LEGACY:
+        if _era_of(self.registry, offer) is Era.LEGACY:
             self.find("counter-offer-unsupported", "warning", f"the client disconnected after "
                       f"the counter-offer {offer}: it does not support it", entry.index,
                       CITE_LIFECYCLE)
@@ -639,20 +643,16 @@ class Annotator:
                           self.server, unanswered)
 
     def _mark(self) -> str:
-        if self.status != "ok":
-            return "failed" if self.status == "failed" else "undecided"
-        if self.fell_back:
-            return "era-fallback"
-        if self.reprobed:
-            return "re-probe"
-        if self.retried:
-            return "retry-32022"
-        return "downgraded" if self.downgraded else "direct"
+        if self.status not in ("ok", "failed"):
+            return "undecided"
+        return negotiation.mark(self.status == "ok", fell_back=self.fell_back,
+                                reprobed=self.reprobed, retried=self.retried,
+                                downgraded=self.downgraded)
 
 
-def annotate(entries: list[LogEntry]) -> Annotation:
-    """Annotate a whole log."""
-    annotator = Annotator()
+def annotate(entries: list[LogEntry], registry: Registry) -> Annotation:
+    """Annotate a whole log; its revisions are looked up in ``registry``."""
+    annotator = Annotator(registry)
     for entry in entries:
         annotator.feed(entry)
     return annotator.finish()

@@ -24,7 +24,7 @@ import contextlib
 import logging
 import queue
 import re
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import urlsplit
 
 import h11
@@ -34,7 +34,10 @@ from uvicorn import Config, Server
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from ..simulator._http import HttpRequest, HttpResponse, is_loopback
-from ._http import LOGGED_HEADERS, HttpServer
+from ._log import LOGGED_HEADERS
+
+if TYPE_CHECKING:  # the server this module serves imports it when it runs
+    from ._http import HttpServer
 
 __all__ = ["serve"]
 

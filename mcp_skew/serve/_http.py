@@ -49,7 +49,7 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 from ..errors import UsageError
 from ..simulator import PeerSpec
@@ -71,11 +71,6 @@ __all__ = [
     "make_http_server",
     "server_url",
 ]
-
-
-#: Headers worth keeping in a log.
-LOGGED_HEADERS: Final = ("mcp-protocol-version", "mcp-method", "mcp-name", "mcp-session-id",
-                         "accept", "content-type", "origin")
 
 
 def check_host(host: str, allow_remote: bool) -> None:

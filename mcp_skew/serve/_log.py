@@ -57,6 +57,7 @@ from ..simulator._transcript_model import (
 
 __all__ = [
     "DIRECTIONS",
+    "LOGGED_HEADERS",
     "NO_MESSAGE",
     "Direction",
     "LineSplitter",
@@ -71,6 +72,9 @@ __all__ = [
 
 Direction = Literal["c2s", "s2c", "stderr", "event"]
 DIRECTIONS: Final[tuple[str, ...]] = ("c2s", "s2c", "stderr", "event")
+#: The HTTP request headers worth keeping in a log.
+LOGGED_HEADERS: Final = ("mcp-protocol-version", "mcp-method", "mcp-name", "mcp-session-id",
+                         "accept", "content-type", "origin")
 
 
 class _NoMessage:

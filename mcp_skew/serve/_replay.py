@@ -32,7 +32,7 @@ from typing import Any, Literal
 
 from ..simulator import PeerSpec
 from ..simulator._transcript_model import parse_record
-from ..versions import Message
+from ..versions import Message, Registry
 from ._annotate import Annotation, annotate
 from ._child import Child
 from ._log import LogEntry, decode_line, entry_of, split_processes
@@ -232,7 +232,8 @@ def replay_simulated(entries: list[LogEntry], spec: PeerSpec,
     else:
         out.event(last, "client-eof", "the client closed the server's standard input")
     return ReplayReport(f"{spec.name} (simulated)", _compare(entries, out.entries, ignore),
-                        annotate(entries), annotate(out.entries), out.entries)
+                        annotate(entries, spec.registry), annotate(out.entries, spec.registry),
+                        out.entries)
 
 
 def _gap_after(clients: list[LogEntry], i: int) -> float | None:
@@ -257,9 +258,10 @@ def _answered(entries: list[LogEntry]) -> set[int]:
     return {entry.index for entry, _, answer in _pairs(entries) if answer is not None}
 
 
-def replay_command(entries: list[LogEntry], argv: Sequence[str], *, timeout_s: float = 5.0,
-                   ignore: Sequence[str] = ()) -> ReplayReport:
-    """Replay against a real server started as ``argv`` (no shell)."""
+def replay_command(entries: list[LogEntry], argv: Sequence[str], *, registry: Registry,
+                   timeout_s: float = 5.0, ignore: Sequence[str] = ()) -> ReplayReport:
+    """Replay against a real server started as ``argv`` (no shell); the two logs' revisions
+    are looked up in ``registry``."""
     child = Child(argv)
     out = _Builder()
     out.event(0.0, "start", f"started {' '.join(argv)} (pid {child.proc.pid})",
@@ -290,7 +292,8 @@ def replay_command(entries: list[LogEntry], argv: Sequence[str], *, timeout_s: f
     text = f"server exited with code {code}" if code is not None else "server did not exit"
     out.event(child.now_ms(), "exit", text, side="server", code=code)
     return ReplayReport(" ".join(argv), _compare(entries, out.entries, ignore),
-                        annotate(entries), annotate(out.entries), out.entries)
+                        annotate(entries, registry), annotate(out.entries, registry),
+                        out.entries)
 
 
 def replay_processes(entries: list[LogEntry],

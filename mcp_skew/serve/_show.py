@@ -15,6 +15,7 @@ since the log began; a log of several server processes is shown process by proce
 
 from __future__ import annotations
 
+from ..versions import Registry
 from ._annotate import Annotation, annotate
 from ._log import LogEntry, Process
 
@@ -81,8 +82,8 @@ def render_log(annotation: Annotation, *, width: int | None = 160, notes: bool =
     return "\n".join(lines)
 
 
-def render_processes(processes: list[Process], *, width: int | None = 160, notes: bool = True,
-                     stderr: bool = True, title: str = "") -> str:
+def render_processes(processes: list[Process], registry: Registry, *, width: int | None = 160,
+                     notes: bool = True, stderr: bool = True, title: str = "") -> str:
     """A log of several server processes (:func:`~._log.split_processes`): each as a session
     of its own, annotated alone, its times counted from its own start."""
     parts = [title] if title else []
@@ -90,7 +91,7 @@ def render_processes(processes: list[Process], *, width: int | None = 160, notes
         when = f", {p.offset_s:.3f} s after the first" if p.offset_s is not None and \
             p.number > 1 else ""
         head = f"process {p.number} of {len(processes)}" + (f": {p.start}" if p.start else "")
-        parts.append(render_log(annotate(p.entries), width=width, notes=notes, stderr=stderr,
+        parts.append(render_log(annotate(p.entries, registry), width=width, notes=notes, stderr=stderr,
                                 title=f"== {head}{when}\n"))
         parts.append("")
     return "\n".join(parts).rstrip("\n")

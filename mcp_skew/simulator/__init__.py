@@ -16,8 +16,9 @@ nothing of mcp-skew but :mod:`mcp_skew.versions` and :mod:`mcp_skew.errors`
 
 from __future__ import annotations
 
+from . import _negotiation as negotiation
 from ._client import Mark, Session, SimClient, check_result
-from ._findings import FINDING_CODES, Finding, FindingCode
+from ._findings import FINDING_CODES, FINDINGS, Finding, FindingCode, Severity
 from ._http import HttpClient, HttpEndpoint, HttpRequest, HttpResponse
 from ._httplink import HttpMemoryLink
 from ._link import Closed, Entry, Event, Link, MemoryLink, Note, Reply, Timeout, Transcript
@@ -29,6 +30,7 @@ from ._server import Reaction, SimServer
 from ._transport import TRANSPORTS, Transport, TransportRule
 
 __all__ = [
+    "FINDINGS",
     "FINDING_CODES",
     "KINDS",
     "QUIRKS",
@@ -55,6 +57,7 @@ __all__ = [
     "RunRecord",
     "Scenario",
     "Session",
+    "Severity",
     "SimClient",
     "SimServer",
     "Step",
@@ -64,6 +67,7 @@ __all__ = [
     "Transport",
     "TransportRule",
     "check_result",
+    "negotiation",
     "parse_peer",
     "run",
     "with_quirks",

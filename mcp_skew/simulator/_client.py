@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..versions import REGISTRY, Era, Message, Profile, Registry
+from . import _negotiation as negotiation
 from . import _path as steps
 from . import _wire as w
 from ._cache import ClientCache
@@ -43,13 +44,13 @@ from ._findings import Finding
 from ._link import Link, LinkObserver
 from ._machine import Machine, Notify, Observer, Remark, Restart, Send, Steps, ask, drive
 from ._memo import by_identity
+from ._negotiation import Mark
 from ._path import Step
 from ._peers import PeerSpec
 from ._transport import STDIO, TransportRule
 
 __all__ = ["Mark", "Session", "SimClient", "check_result", "describe"]
 
-Mark = Literal["direct", "downgraded", "era-fallback", "re-probe", "retry-32022", "failed"]
 #: How a modern client learns what a server supports, where its revision has it.
 DISCOVER = "server/discover"
 #: What a modern client without ``server/discover`` opens with.
@@ -77,15 +78,9 @@ class Session:
 
     @property
     def mark(self) -> Mark:
-        if self.status != "ok":
-            return "failed"
-        if self.fell_back:
-            return "era-fallback"
-        if self.reprobed:
-            return "re-probe"
-        if self.retried:
-            return "retry-32022"
-        return "downgraded" if self.downgraded else "direct"
+        return negotiation.mark(self.status == "ok", fell_back=self.fell_back,
+                                reprobed=self.reprobed, retried=self.retried,
+                                downgraded=self.downgraded)
 
     @property
     def profile(self) -> Profile:
@@ -127,12 +122,6 @@ def check_result(profile: Profile, method: str, result: dict[str, Any], index: i
                                  f"{method} result lacks {', '.join(absent)}", index,
                                  f"{profile.revision}: server/utilities/caching.mdx"))
     return found
-
-
-@by_identity
-def _modern_codes(profile: Profile) -> frozenset[int]:
-    """The error codes a client of ``profile`` reads as "this server is modern"."""
-    return frozenset(profile.error(n).code for n in profile.names("modern_error_codes"))
 
 
 def describe(event: Event) -> Step:
@@ -294,12 +283,12 @@ class SimClient:
                     yield from self.keep(obs.now_ms(), profile, method, {}, event.result)
                 return session, None
             session.path.append(describe(event))
-            if not isinstance(event, Reply) or event.code not in _modern_codes(profile):
+            if not isinstance(event, Reply) or not negotiation.is_modern_error(profile, event.code):
                 return session, event
             supported = ((event.error or {}).get("data") or {}).get("supported") or []
-            common = [r for r in revisions if r in supported]
+            common = negotiation.common(revisions, supported)
             if self.policy.fallback_denylist:
-                if event.code != profile.error("UnsupportedProtocolVersion").code:
+                if event.code != negotiation.unsupported_code(profile):
                     return session, event  # the caller falls back to initialize
                 if attempt == 0 and common:
                     session.path.append(steps.retry(common[0]))  # once, even at the same revision
@@ -313,7 +302,7 @@ class SimClient:
                 rev = common[0]
                 session.retried = True
                 continue
-            if event.code != profile.error("UnsupportedProtocolVersion").code:
+            if event.code != negotiation.unsupported_code(profile):
                 return session.fail(f"{method} {rev}: the server is modern but refused the "
                                     f"request: {_error_text(event)}"), None
             named = ", ".join(map(str, supported)) or "nothing it named"
@@ -334,7 +323,7 @@ class SimClient:
         revision = profile.revision
         if method == "server/discover":
             offered = result.get("supportedVersions") or []
-            common = [r for r in self.spec.modern if r in offered]
+            common = negotiation.common(self.spec.modern, offered)
             if not common:
                 return session.fail(f"server/discover offers {offered}; no revision in common")
             if common[0] != revision:

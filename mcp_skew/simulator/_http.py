@@ -90,6 +90,7 @@ from .._jsontext import dumps, loads
 from ..versions import REGISTRY, Era, Message, Profile, Registry, UnknownRevision
 from . import _wire as w
 from ._decode import Junk, decode_rpc
+from ._negotiation import modern_codes_of
 from ._peers import PeerSpec
 from ._server import PARAM_HEADER, Reaction, SimServer, param_headers
 from ._sse import SseEvent, SseParser
@@ -498,7 +499,7 @@ class HttpEndpoint:
         asked = meta.get(w.VERSION_KEY)
         profile = self._profile(asked)
         if w.CAPS_KEY in meta and "Mcp-Method" in profile.names("http_headers"):
-            mismatch = self._header_mismatch(message, headers, asked)
+            mismatch = self._header_mismatch(message, headers, asked, self.spec.registry)
             if mismatch is not None:
                 self.say(f"recv {describe(message)}: {mismatch} (-32020)")
                 if "id" not in message:
@@ -513,7 +514,8 @@ class HttpEndpoint:
         return self.spec.profile(self.spec.modern[0])
 
     @staticmethod
-    def _header_mismatch(message: Message, headers: Mapping[str, str], asked: Any) -> str | None:
+    def _header_mismatch(message: Message, headers: Mapping[str, str], asked: Any,
+                         registry: Registry) -> str | None:
         if headers.get("mcp-protocol-version") != asked:
             return "Header mismatch: MCP-Protocol-Version must equal _meta protocolVersion"
         if headers.get("mcp-method") != message.get("method"):
@@ -523,7 +525,7 @@ class HttpEndpoint:
         value = params.get(key) if key and isinstance(params, dict) else None
         if value is not None and decode_header_value(headers.get("mcp-name")) != value:
             return f"Header mismatch: Mcp-Name must equal params.{key}"
-        return _param_mismatch(message, headers, asked)
+        return _param_mismatch(message, headers, asked, registry)
 
     def _not_modern(self, message: Message) -> HttpResponse:
         """A request without ``_meta`` to a modern-only server: it fails server validation."""
@@ -597,14 +599,15 @@ def header_value(value: Any) -> str | None:
     return None
 
 
-def _param_mismatch(message: Message, headers: Mapping[str, str], asked: Any) -> str | None:
+def _param_mismatch(message: Message, headers: Mapping[str, str], asked: Any,
+                    registry: Registry) -> str | None:
     """A ``tools/call`` whose ``Mcp-Param-{Name}`` headers do not match the arguments of the
     parameters the simulated tool marks with ``x-mcp-header`` (2026-07-28
     ``streamable-http.mdx`` §Server Behavior for Custom Headers: missing or different: -32020)."""
     if message.get("method") != "tools/call" or not isinstance(asked, str):
         return None
     try:
-        profile = REGISTRY.get(asked)
+        profile = registry.get(asked)
     except UnknownRevision:
         return None
     params = message.get("params")
@@ -631,13 +634,9 @@ def _modern_status(reply: Message) -> int:
 
 # -- the client side -----------------------------------------------------------------------------
 
-def modern_error_codes(registry: Registry = REGISTRY) -> frozenset[int]:
+def modern_error_codes(registry: Registry) -> frozenset[int]:
     """Codes that mark a modern server, from every modern profile of ``registry``."""
-    codes: set[int] = set()
-    for rev in registry.of_era(Era.MODERN):
-        profile = registry.get(rev)
-        codes |= {profile.error(n).code for n in profile.names("modern_error_codes")}
-    return frozenset(codes)
+    return modern_codes_of(registry)
 
 
 def _profile_of(revision: Any, era: Era, registry: Registry) -> Profile | None:
@@ -690,7 +689,7 @@ def request_headers(message: Any, *, session_id: str | None = None,
     return headers
 
 
-def opens_http_sse(message: Any, registry: Registry = REGISTRY) -> bool:
+def opens_http_sse(message: Any, registry: Registry) -> bool:
     """Whether ``message`` is an ``initialize`` at a revision whose HTTP transport is HTTP+SSE
     (2024-11-05: the client GETs the SSE endpoint first)."""
     if not (isinstance(message, dict) and message.get("method") == "initialize"):

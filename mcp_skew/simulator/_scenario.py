@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from ..versions import Era, Message, Profile
+from . import _negotiation as negotiation
 from . import _path as path_steps
 from ._cache import listen_filter
 from ._client import Session, SimClient, check_result
@@ -329,16 +330,7 @@ def _retry_revision(client: SimClient, session: Session, event: Event) -> str | 
     in ``data.supported`` (None: not a -32022, or no revision in common)."""
     if session.era is not Era.MODERN or not isinstance(event, Reply) or event.error is None:
         return None
-    profile = session.profile
-    if "UnsupportedProtocolVersion" not in profile.errors or \
-            event.code != profile.error("UnsupportedProtocolVersion").code:
-        return None
-    data = event.error.get("data")
-    supported = data.get("supported") if isinstance(data, dict) else None
-    if not isinstance(supported, list):
-        return None
-    common = [r for r in client.spec.modern if r in supported]
-    return common[0] if common else None
+    return negotiation.retry_revision(session.profile, client.spec.modern, event.code, event.error)
 
 
 def _era_failed(client: SimClient, session: Session, step: Step, event: Event) -> bool:
@@ -352,9 +344,7 @@ def _era_failed(client: SimClient, session: Session, step: Step, event: Event) -
     if isinstance(event, Reply):
         if event.error is None:
             return False
-        modern = {session.profile.error(n).code
-                  for n in session.profile.names("modern_error_codes")}
-        return event.code not in modern
+        return not negotiation.is_modern_error(session.profile, event.code)
     return True
 
 

@@ -58,6 +58,7 @@ from ..simulator._http import (
     synthesized_error,
     wants_sse_fallback,
 )
+from ..versions import REGISTRY, Registry
 from ._base import Limits, RealLink, Recorder, TransportError
 from .sse import SseParser
 
@@ -113,8 +114,11 @@ class HttpLink(RealLink):
 
     def __init__(self, url: str, *, sse_url: str | None = None,
                  headers: Mapping[str, str] | None = None, deadline_ms: int | None = None,
-                 recorder: Recorder | None = None, limits: Limits | None = None) -> None:
+                 recorder: Recorder | None = None, limits: Limits | None = None,
+                 registry: Registry = REGISTRY) -> None:
         super().__init__(deadline_ms=deadline_ms, recorder=recorder, limits=limits)
+        #: where the revisions of the headers and the modern error codes are looked up
+        self.registry = registry
         parts = urllib.parse.urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.netloc:
             raise TransportError(f"not an http(s) URL: {url!r}")
@@ -125,7 +129,7 @@ class HttpLink(RealLink):
         self.legacy_revision: str | None = None  #: negotiated by initialize
         self._post_url: str | None = None  #: set by an HTTP+SSE ``endpoint`` event
         self._stream: _Stream | None = None
-        self._modern = modern_error_codes()
+        self._modern = modern_error_codes(registry)
         #: a 2024-11-05 initialize GETs the HTTP+SSE stream first (False: POST first)
         self.sse_first = False
         self._note(f"HTTP endpoint {url}")
@@ -133,7 +137,8 @@ class HttpLink(RealLink):
     # -- headers ------------------------------------------------------------------------
     def _headers(self, message: Any) -> dict[str, str]:
         return request_headers(message, session_id=self.session_id,
-                               legacy_revision=self.legacy_revision, extra=self.extra_headers)
+                               legacy_revision=self.legacy_revision, extra=self.extra_headers,
+                               registry=self.registry)
 
     # -- writing ------------------------------------------------------------------------
     def _write(self, message: Any) -> bool:
@@ -264,7 +269,7 @@ class HttpLink(RealLink):
         over Streamable HTTP) and GETs the stream only on 400, 404 or 405, as the later
         revisions' backwards-compatibility sections say: the simulator's client quirk
         ``post-first``."""
-        return self.sse_first and opens_http_sse(message)
+        return self.sse_first and opens_http_sse(message, self.registry)
 
     def check_listening(self) -> None:
         """Raise :class:`TransportError` ("connection refused") when nothing listens at the URL,

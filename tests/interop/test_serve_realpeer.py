@@ -42,6 +42,7 @@ from mcp_skew.peers import resolve_peer
 from mcp_skew.realpeers import EnvironmentUnavailable, ensure_python_env
 from mcp_skew.serve import annotate, read_log
 from mcp_skew.simulator import PeerSpec, parse_peer, run
+from mcp_skew.versions import REGISTRY
 
 pytestmark = pytest.mark.realpeer
 
@@ -238,7 +239,7 @@ def test_watch_the_default_10s_fallback_from_a_silent_server(sdk_python: Path, s
     record = run(client_model("auto", 10_000), parse_peer("legacy:2025-06-18+silent", "server"))
     assert got["ok"] and got["version"] == record.revision == "2025-06-18"
     assert got["seconds"] >= 10
-    annotation = annotate(read_log(log)[0])
+    annotation = annotate(read_log(log)[0], REGISTRY)
     shown = re.sub(r"timeout after \d+ ms", "timeout", " -> ".join(annotation.path))
     assert shown == re.sub(r"timeout after \d+ ms", "timeout", " -> ".join(record.session.path))
 
@@ -283,7 +284,7 @@ def test_record_is_byte_transparent_for_the_sdk_client_and_serve(
     got, log = _through_record(sdk_python, scripts, tmp_path, [*SERVE, server])
     assert_as_predicted(got, "auto", server)
     _assert_transparent(tmp_path, log)
-    annotation = annotate(read_log(log)[0])
+    annotation = annotate(read_log(log)[0], REGISTRY)
     record = predicted("auto", server)
     assert (annotation.status, annotation.revision) == (record.status, record.revision)
     clean = re.compile(r"timeout after \d+ ms")
@@ -300,7 +301,7 @@ def test_record_is_byte_transparent_for_the_sdk_client_and_a_real_mcp_server(
                                [str(sdk_python), str(PY_MCP_SERVER)], mode)
     assert got["ok"], got
     _assert_transparent(tmp_path, log)
-    annotation = annotate(read_log(log)[0])
+    annotation = annotate(read_log(log)[0], REGISTRY)
     assert annotation.status == "ok" and annotation.revision == got["version"]
     assert annotation.path[0] == ("discover 2026-07-28" if mode == "auto"
                                   else "initialize 2025-11-25")

@@ -38,8 +38,11 @@ FEATURES = frozenset({"matrix", "probe", "migrate", "realpeers", "serve", "rollo
 #: layer -> the layers it may import (a layer is a top-level module or subpackage;
 #: ``mcp_skew`` is the package's own ``__init__``). Bottom up, as in DESIGN.md.
 LAYERS: Mapping[str, frozenset[str]] = {
-    # leaves: the package itself (its __version__), the error type, the page-directory mains
-    PACKAGE: frozenset(),
+    # the package itself: its __version__ (every layer may read it), and the library's face,
+    # which imports the layers behind its names when a name is first read (mcp_skew.API)
+    PACKAGE: frozenset({"versions", "simulator", "peers", "matrix", "probe", "migrate",
+                        "rollout"}),
+    # leaves: the error type, the page-directory mains
     "errors": frozenset(),
     "_pagedir": frozenset(),
     # JSON text from outside read with limits (pure; profile files are read with it too)
@@ -275,7 +278,8 @@ def test_every_exception_is_still_used() -> None:
 
 
 def test_the_layers_form_no_cycle() -> None:
-    graph = {layer: set(allowed(layer)) for layer in LAYERS}
+    # every module's parent: a layer reading mcp_skew.__version__ does not load the face's names
+    graph = {layer: set(allowed(layer)) - {PACKAGE} for layer in LAYERS}
     try:
         order = list(TopologicalSorter(graph).static_order())
     except CycleError as exc:  # pragma: no cover - the message is the point
@@ -356,3 +360,84 @@ def test_the_checker_takes_an_exception_by_name(synthetic: Path) -> None:
     without = layer_violations(synthetic, exceptions={})
     assert [v.split(":")[0] for v in without] == ["mcp_skew.realpeers._drift"]
     assert layer_violations(synthetic, exceptions={("realpeers", "probe"): "why"}) == []
+
+
+# -- no import circles between modules -------------------------------------------------
+
+def _type_checking_lines(tree: ast.Module) -> set[int]:
+    """The lines under ``if TYPE_CHECKING:`` (imports there never run)."""
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        test = node.test if isinstance(node, ast.If) else None
+        if (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+                isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"):
+            lines |= {n.lineno for child in node.body for n in ast.walk(child)  # type: ignore[attr-defined]
+                      if hasattr(n, "lineno")}
+    return lines
+
+
+def import_graph(root: Path) -> dict[str, set[str]]:
+    """module -> the package's modules it imports when it runs (at import time or in a
+    function; not under ``TYPE_CHECKING``)."""
+    package = root_package(root)
+    graph: dict[str, set[str]] = {}
+    for path in modules(root):
+        module, _ = _module_name(path, root)
+        skipped = _type_checking_lines(ast.parse(path.read_text(encoding="utf-8")))
+        # a module's own packages are imported before it runs: no circle goes through them
+        graph[module] = {imp.target for imp in imports_of(path, root)
+                         if imp.line not in skipped and imp.target != module
+                         and imp.target.split(".")[0] == package
+                         and not module.startswith(imp.target + ".")}
+    return graph
+
+
+def import_cycles(root: Path) -> list[list[str]]:
+    """Each set of modules that import one another round a circle, sorted (Tarjan's
+    strongly connected components of more than one module)."""
+    graph = import_graph(root)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(found)
+
+
+def test_no_modules_import_one_another_round_a_circle() -> None:
+    assert import_cycles(ROOT) == [], "break the circle: the shared part goes in a module " \
+        "both import (or the import that only types goes under TYPE_CHECKING)"
+
+
+def test_the_checker_finds_a_circle_lazy_or_not(synthetic: Path) -> None:
+    probe = synthetic / PACKAGE / "probe"
+    (probe / "_a.py").write_text("from ._b import x\n")
+    (probe / "_b.py").write_text("def f():\n    from ._c import y\n")  # lazy: still a circle
+    (probe / "_c.py").write_text("from . import _a\n")
+    (probe / "_d.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                                 "    from ._e import z\n")
+    (probe / "_e.py").write_text("from ._d import w\n")  # _d -> _e only for types: no circle
+    assert import_cycles(synthetic) == [
+        ["mcp_skew.probe._a", "mcp_skew.probe._b", "mcp_skew.probe._c"]]

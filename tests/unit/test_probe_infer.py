@@ -169,8 +169,8 @@ def _views(transcript: Transcript) -> ProbeReport:
     from mcp_skew.probe._findings import findings_for
     from mcp_skew.probe._peer import RunView, gather
 
-    view = RunView("c", False, transcript, exchanges(transcript))
-    ev = gather([view])
+    view = RunView("c", False, transcript, exchanges(transcript, REGISTRY))
+    ev = gather([view], REGISTRY)
     return findings_for(view, ev, None)  # type: ignore[return-value]
 
 

@@ -19,7 +19,7 @@ def test_a_server_that_stops_answering_is_blamed_on_the_request_in_flight() -> N
     from mcp_skew.probe._peer import RunView, gather
     from mcp_skew.probe._verdict import settle
     from mcp_skew.simulator import PeerSpec, RunRecord, Session, Transcript, parse_peer
-    from mcp_skew.versions import Era
+    from mcp_skew.versions import REGISTRY, Era
 
     t = Transcript()
     t.add(0, "c2s", {"jsonrpc": "2.0", "id": 1, "method": "initialize",
@@ -34,7 +34,7 @@ def test_a_server_that_stops_answering_is_blamed_on_the_request_in_flight() -> N
     assert blamed is not None and blamed.how == "stopped answering"
     assert record.session.status == "failed"
     assert record.session.reason == "the server stopped answering on tools/list (id 2)"
-    ev = gather([RunView("c", False, t, exchanges(t))])
+    ev = gather([RunView("c", False, t, exchanges(t, REGISTRY))], REGISTRY)
     finding = culprit_finding(blamed, ev)
     assert finding is not None and finding.code == "stopped-answering" and finding.index == 2
     assert finding.cite == "2025-06-18: basic/index.mdx §Responses; JSON-RPC 2.0 §5"

@@ -13,6 +13,7 @@ from mcp_skew.serve import LogEntry, annotate, read_log, render_log
 from mcp_skew.serve._log import NO_MESSAGE
 from mcp_skew.simulator import Entry, parse_peer, run
 from mcp_skew.simulator._path import Step
+from mcp_skew.versions import REGISTRY
 
 
 class Log:
@@ -71,7 +72,7 @@ INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
 
 def codes(log: Log) -> list[str]:
-    return [f.code for f in annotate(log.entries).findings]
+    return [f.code for f in annotate(log.entries, REGISTRY).findings]
 
 
 # -- the path, in the simulator's words -------------------------------------------------------
@@ -115,7 +116,7 @@ PAIRS = [
 def test_the_path_of_a_simulated_transcript_is_the_simulators_path(client: str,
                                                                    server: str) -> None:
     entries, expected = from_simulator(client, server)
-    annotation = annotate(entries)
+    annotation = annotate(entries, REGISTRY)
     assert annotation.path == expected
     # the same typed steps, not only the same words
     typed = [(s.kind, s.revision, s.method, s.code, s.ms) for s in annotation.path]
@@ -128,7 +129,7 @@ def test_a_re_probe_is_marked_as_the_simulator_marks_it() -> None:
     entries, path = from_simulator(client, server)
     assert "re-probe" in path
     record = run(parse_peer(client, "client"), parse_peer(server, "server"), "handshake")
-    a = annotate(entries)
+    a = annotate(entries, REGISTRY)
     assert (a.status, a.mark) == (record.status, record.mark) == ("ok", "re-probe")
 
 
@@ -136,7 +137,7 @@ def test_silent_legacy_server_fallback_is_explained() -> None:
     log = (Log().event(0, "start", "started server")
            .c2s(5, discover(0)).c2s(10005, initialize(1, "2025-11-25"))
            .s2c(10009, init_result(1, "2025-06-18")).c2s(10010, INITIALIZED))
-    a = annotate(log.entries)
+    a = annotate(log.entries, REGISTRY)
     assert " -> ".join(a.path) == ("discover 2026-07-28 -> timeout after 10000 ms -> "
                                    "initialize 2025-11-25 -> counter-offer 2025-06-18 -> "
                                    "accepted 2025-06-18")
@@ -152,13 +153,13 @@ def test_a_client_that_gives_up_and_a_restart() -> None:
     gave_up = (Log().c2s(0, initialize(1, "2025-11-25")).event(5000, "eof", side="c2s")
                .event(5001, "signal", signal="SIGTERM")
                .event(5002, "exit", "server killed by signal SIGTERM", signal="SIGTERM"))
-    a = annotate(gave_up.entries)
+    a = annotate(gave_up.entries, REGISTRY)
     assert a.path == ["initialize 2025-11-25", "timeout after 5000 ms"]
     assert a.status == "failed" and a.findings == []  # not a crash: the client ended it
     restarted = (Log().event(0, "start").c2s(1, discover(0))
                  .event(3001, "start", "started again").c2s(3100, initialize(1, "2025-11-25"))
                  .s2c(3200, init_result(1, "2025-11-25")))
-    assert annotate(restarted.entries).path == [
+    assert annotate(restarted.entries, REGISTRY).path == [
         "discover 2026-07-28", "timeout after 3000 ms", "restart", "initialize 2025-11-25",
         "accepted 2025-11-25"]
 
@@ -169,7 +170,7 @@ def test_retry_after_32022_and_a_late_answer() -> None:
            .c2s(4, discover(2)).s2c(6, {"jsonrpc": "2.0", "id": 2, "result": {
                "supportedVersions": ["2026-07-28"], "capabilities": {}, "resultType": "complete",
                "ttlMs": 0, "cacheScope": "public"}}))
-    a = annotate(log.entries)
+    a = annotate(log.entries, REGISTRY)
     assert a.path == ["discover 2027-01-01", "error -32022", "retry 2026-07-28",
                       "discover 2026-07-28", "accepted 2026-07-28"]
     assert a.mark == "retry-32022" and a.findings == []
@@ -184,7 +185,7 @@ def test_modern_results_are_checked_against_their_revision() -> None:
 def test_counter_offer_of_a_modern_revision_then_a_disconnect() -> None:
     log = (Log().c2s(0, initialize(1, "2025-11-25")).s2c(1, init_result(1, "2026-07-28"))
            .event(2, "eof", "client closed", side="c2s"))
-    a = annotate(log.entries)
+    a = annotate(log.entries, REGISTRY)
     assert a.path[-2:] == ["counter-offer 2026-07-28", "disconnect"]
     assert a.status == "failed"
     assert [(f.code, f.severity) for f in a.findings] == [("counter-offer-unsupported", "error")]
@@ -193,7 +194,7 @@ def test_counter_offer_of_a_modern_revision_then_a_disconnect() -> None:
 def test_counter_offer_the_client_leaves() -> None:
     log = (Log().c2s(0, initialize(1, "2025-11-25")).s2c(1, init_result(1, "2024-11-05"))
            .event(2, "client-eof", "client closed"))
-    a = annotate(log.entries)
+    a = annotate(log.entries, REGISTRY)
     assert a.path[-1] == "disconnect"
     assert [(f.code, f.severity) for f in a.findings] == [("counter-offer-unsupported",
                                                            "warning")]
@@ -203,7 +204,7 @@ def test_asking_again_with_the_counter_offer() -> None:
     log = (Log().c2s(0, initialize(1, "2025-11-25")).s2c(1, init_result(1, "2025-06-18"))
            .c2s(2, initialize(2, "2025-06-18")).s2c(3, init_result(2, "2025-06-18"))
            .c2s(4, INITIALIZED).c2s(5, {"jsonrpc": "2.0", "id": 3, "method": "tools/list"}))
-    a = annotate(log.entries)
+    a = annotate(log.entries, REGISTRY)
     assert a.path == ["initialize 2025-11-25", "counter-offer 2025-06-18",
                       "initialize 2025-06-18", "accepted 2025-06-18"]
     assert (a.revision, a.mark) == ("2025-06-18", "downgraded")
@@ -214,7 +215,7 @@ def test_echo_and_reject_quirks_are_findings() -> None:
     assert codes(echo) == ["echoes-any-revision"]
     reject = (Log().c2s(0, initialize(1, "2025-11-25"))
               .s2c(1, error(1, -32602, {"supported": ["2025-03-26"], "requested": "2025-11-25"})))
-    a = annotate(reject.entries)
+    a = annotate(reject.entries, REGISTRY)
     assert [f.code for f in a.findings] == ["rejects-instead-of-counter-offer"]
     assert a.status == "failed" and a.path == ["initialize 2025-11-25", "error -32602"]
 
@@ -222,7 +223,7 @@ def test_echo_and_reject_quirks_are_findings() -> None:
 def test_modern_only_refusing_initialize_is_no_finding() -> None:
     log = (Log().c2s(0, initialize(1, "2025-11-25"))
            .s2c(1, error(1, -32601, {"supported": ["2026-07-28"]})))
-    a = annotate(log.entries)
+    a = annotate(log.entries, REGISTRY)
     assert a.findings == [] and a.server.spoke == ["modern only (2026-07-28)"]
 
 
@@ -230,14 +231,14 @@ def test_resource_not_found_codes_per_revision() -> None:
     read = {"jsonrpc": "2.0", "id": 2, "method": "resources/read",
             "params": {"uri": "mem://x", "_meta": {V: "2026-07-28", C: {}}}}
     modern = Log().c2s(0, read).s2c(1, error(2, -32002))
-    assert [(f.code, f.severity) for f in annotate(modern.entries).findings] == \
+    assert [(f.code, f.severity) for f in annotate(modern.entries, REGISTRY).findings] == \
         [("resource-not-found-code", "error")]
     legacy = (Log().c2s(0, initialize(1, "2025-06-18")).s2c(1, init_result(1, "2025-06-18"))
               .c2s(2, INITIALIZED)
               .c2s(3, {"jsonrpc": "2.0", "id": 2, "method": "resources/read",
                        "params": {"uri": "mem://x"}})
               .s2c(4, error(2, -32602)))
-    assert [(f.code, f.severity) for f in annotate(legacy.entries).findings] == \
+    assert [(f.code, f.severity) for f in annotate(legacy.entries, REGISTRY).findings] == \
         [("resource-not-found-code", "warning")]
 
 
@@ -258,7 +259,7 @@ def test_crash_not_json_missing_meta_and_stray_answers() -> None:
            .c2s(3000, initialize(1, "2025-11-25"))
            .s2c(3001, error(7, -32603))
            .event(3002, "exit", "server exited with code 1", side="server", code=1))
-    a = annotate(log.entries)
+    a = annotate(log.entries, REGISTRY)
     assert sorted(f.code for f in a.findings) == ["crash-on-unknown", "not-json",
                                                   "schema-violation", "silent-on-unknown",
                                                   "unexpected-answer"]
@@ -278,7 +279,7 @@ def test_render_reads_like_a_wire_log() -> None:
     log = (Log().event(0, "start", "started python server.py (pid 7)")
            .c2s(1, initialize(1, "2025-11-25")).s2c(2, init_result(1, "2025-11-25"))
            .raw(3, "stderr", "INFO ready"))
-    text = render_log(annotate(log.entries), width=60)
+    text = render_log(annotate(log.entries, REGISTRY), width=60)
     lines = text.splitlines()
     assert lines[0] == "0.000  ..  started python server.py (pid 7)"
     assert lines[1].startswith("0.001  ->  {") and "(+" in lines[1]  # clipped

@@ -42,6 +42,7 @@ from mcp_skew.simulator._transcript_model import (
     record_dict,
     records_of,
 )
+from mcp_skew.versions import REGISTRY
 
 #: Runs of every shape: timeouts, exits, restarts, failures, fallbacks.
 PAIRS = [
@@ -128,7 +129,7 @@ def test_the_annotated_path_of_a_simulate_document_is_the_simulators() -> None:
         loaded = load_text(json.dumps(record.to_document()), "run.json")
         assert loaded.kind == "run"
         entries = [entry_of(i, r) for i, r in enumerate(loaded.records)]
-        assert annotate(entries).path == record.session.path, (client, server)
+        assert annotate(entries, REGISTRY).path == record.session.path, (client, server)
 
 
 def test_simulate_json_is_a_run_document_of_records(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,97 @@
+"""The words of the report card that every format shares (terminal, Markdown, HTML).
+
+Read by :mod:`._report` and :mod:`._html` (and :mod:`._advice`, for the clients'
+names): each renderer lays them out its own way, from one source.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..simulator import Finding, PeerSpec
+
+if TYPE_CHECKING:  # read only: the renderers need no runner
+    from ._runner import ProbeReport
+
+__all__ = ["agreement", "grouped", "headline", "plural", "required_lines", "short_name",
+           "stderr_tail", "why_lines"]
+
+
+def short_name(spec: PeerSpec) -> str:
+    """``dual:2026-07-28..2024-11-05+strict`` for a long revision list."""
+    if spec.label or len(spec.revisions) <= 2:
+        return spec.name
+    quirks = "".join(f"+{n}" + (f"={v}" if v is not None else "") for n, v in spec.quirks)
+    return f"{spec.kind}:{spec.revisions[0]}..{spec.revisions[-1]}{quirks}"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def headline(report: ProbeReport) -> str:
+    clients = sum(not r.prober for r in report.runs)
+    prober = " + prober" if any(r.prober for r in report.runs) else ""
+    return (f"mcp-skew probe: {report.target.describe()}\n"
+            f"({report.target.transport}, {plural(clients, 'client')}{prober}, "
+            f"{report.jobs} at a time, {report.elapsed_ms / 1000:.1f} s)")
+
+
+def agreement(report: ProbeReport) -> str:
+    clients = [r for r in report.runs if not r.prober]
+    judged = [r for r in clients if r.predicted is not None]
+    if not judged:
+        return "simulation: no peer inferred, nothing to compare"
+    off = [r for r in judged if not r.predicted or not r.predicted["agrees"]]
+    line = (f"simulation: against that peer the simulator agrees with {len(judged) - len(off)} "
+            f"of {len(judged)} real runs (codes and shapes of every answer)")
+    if off:
+        line += "; differs: " + ", ".join(f"#{r.index}" for r in off) + \
+            " (see simulation-disagrees)"
+    return line
+
+
+def grouped(report: ProbeReport) -> list[tuple[Finding, list[str]]]:
+    """Identical findings of several clients once, with where each was seen (#client msg);
+    then the server-level findings (seen by the whole probe)."""
+    groups: dict[tuple[str, str, str, str], tuple[Finding, list[str]]] = {}
+    for r, f in report.findings():
+        where = f"#{r.index}" + (f" msg {f.index}" if f.index is not None else "")
+        groups.setdefault((f.severity, f.code, f.message, f.cite), (f, []))[1].append(where)
+    out = list(groups.values())
+    out += [(f, ["server"]) for f in report.server_findings]
+    return out
+
+
+def stderr_tail(text: str, lines: int = 5) -> list[str]:
+    """The last non-empty lines a server wrote to stderr."""
+    return [line for line in text.splitlines() if line.strip()][-lines:]
+
+
+def why_lines(report: ProbeReport) -> list[str]:
+    out: list[str] = []
+    shown: dict[str, int] = {}
+    for r in report.runs:
+        if r.record.status == "ok" or not r.record.session.reason:
+            continue
+        out.append(f"  #{r.index} {short_name(r.record.client)}: {r.record.session.reason}")
+        tail = stderr_tail(r.stderr) if r.culprit is not None else []
+        if not tail:
+            continue
+        key = "\n".join(tail)
+        if key in shown:
+            out.append(f"      stderr: as #{shown[key]}")
+            continue
+        shown[key] = r.index
+        out.append(f"      stderr (last {len(tail)} lines):")
+        out += [f"      | {line[:200]}" for line in tail]
+    return out
+
+
+def required_lines(report: ProbeReport) -> list[str]:
+    out = []
+    for rev in report.required:
+        failures = report.failures((rev,))
+        out.append(f"  {rev}: " + ("ok" if not failures else "FAILED: " + "; ".join(
+            f.partition(": ")[2] for f in failures)))
+    return out
