@@ -86,7 +86,8 @@ def test_a_server_that_exits_leaves_the_rest_missing(recorded: Path) -> None:
 def test_replay_against_a_real_process(recorded: Path) -> None:
     entries, _ = read_log(recorded)
     argv = [sys.executable, "-m", "mcp_skew", "serve", "-q", "legacy:2025-06-18+silent"]
-    report = replay_command(entries, argv, registry=REGISTRY, timeout_s=BOUND_S)  # each answer: far above the work
+    # each answer: a bound far above the work
+    report = replay_command(entries, argv, registry=REGISTRY, timeout_s=BOUND_S)
     assert report.ok, [x.to_dict() for x in report.exchanges]
     sent = [e.line for e in report.replayed_entries if e.dir == "c2s"]
     assert sent == [e.line for e in entries if e.dir == "c2s"]  # the exact lines again
