@@ -294,8 +294,8 @@ def test_responses_are_cited_on_the_page_of_their_revision() -> None:
     """2024-11-05 defines responses in basic/messages.mdx; later revisions in basic/index.mdx."""
     from mcp_skew.probe._findings import _responses
 
-    assert _responses("2024-11-05") == "2024-11-05: basic/messages.mdx §Responses"
-    assert _responses("2025-03-26") == "2025-03-26: basic/index.mdx §Responses"
+    assert _responses(REGISTRY, "2024-11-05") == "2024-11-05: basic/messages.mdx §Responses"
+    assert _responses(REGISTRY, "2025-03-26") == "2025-03-26: basic/index.mdx §Responses"
 
 
 if __name__ == "__main__":
