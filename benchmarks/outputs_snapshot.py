@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import itertools
 import os
 import re
 import shutil
@@ -71,7 +72,7 @@ cite = { revision = "2026-12-tenant", source = "https://example.com/draft-tenant
 add = { request_meta_required = ["io.example/tenant"] }
 """
 #: Clock readings and process ids in the probe's output: they differ between two runs.
-UNSTEADY = re.compile(r'("(?:\w*_ms|ms|pid)": )\d+|(pid )\d+')
+UNSTEADY = re.compile(r'("(?:\w*_ms|ms|pid)": )\d+|(pid )\d+|(at a time, )\d+\.\d(?= s\))')
 
 
 def commands(fixtures: Path) -> Iterator[tuple[str, list[str]]]:
@@ -104,20 +105,23 @@ def commands(fixtures: Path) -> Iterator[tuple[str, list[str]]]:
         yield f"versions-{fmt}", ["versions", "--format", fmt]
         for rev in REVISIONS:
             yield f"show-{rev}-{fmt}", ["show", rev, "--format", fmt]
-        for old, new in zip(REVISIONS, REVISIONS[1:], strict=False):
+        for old, new in itertools.pairwise(REVISIONS):
             yield f"diff-{old}-{new}-{fmt}", ["diff", old, new, "--format", fmt]
         yield f"diff-back-{fmt}", ["diff", "2026-07-28", "2024-11-05", "--format", fmt]
-    for old, new in (("2025-06-18", "2025-11-25"), ("2025-11-25", "2026-07-28"), ("2026-07-28", "2024-11-05")):
+    guides = (("2025-06-18", "2025-11-25"), ("2025-11-25", "2026-07-28"), ("2026-07-28", "2024-11-05"))
+    for old, new in guides:
         for role in ("server", "client", "both"):
             for fmt in ("markdown", "json", "html"):
-                yield f"migrate-{old}-{new}-{role}-{fmt}", ["migrate", old, new, "--role", role, "--format", fmt]
+                yield (f"migrate-{old}-{new}-{role}-{fmt}",
+                       ["migrate", old, new, "--role", role, "--format", fmt])
     for index, text in enumerate(ROLLOUTS):
         for fmt in ("text", "json", "html"):
             yield f"rollout-{index}-{fmt}", ["rollout", *text.split(), "--format", fmt]
     for log in sorted(fixtures.glob("logs/*/*.jsonl")):
         name = f"{log.parent.name}-{log.stem}"
         for flags in ((), ("--json",), ("--full",), ("--no-notes",), ("--no-stderr", "--width", "60")):
-            yield f"showlog-{name}-{'-'.join(f.strip('-') for f in flags) or 'plain'}", ["show-log", *flags, str(log)]
+            how = "-".join(f.strip("-") for f in flags) or "plain"
+            yield f"showlog-{name}-{how}", ["show-log", *flags, str(log)]
     for index, spec in enumerate(PROBED):
         for fmt in ("json", "markdown"):
             yield f"probe-{index}-{fmt}", ["probe", "--quiet", "--format", fmt, "--",
@@ -130,7 +134,8 @@ def commands(fixtures: Path) -> Iterator[tuple[str, list[str]]]:
     yield "draft-matrix", [*draft, "matrix", "--format", "json"]
     yield "draft-matrix-text", [*draft, "matrix", "--clients", "2026-12-tenant", "2026-07-28",
                                 "--servers", "2026-12-tenant", "legacy:2025-11-25"]
-    yield "draft-simulate", [*draft, "simulate", "--client", "2026-12-tenant", "--server", "2026-07-28", "--trace"]
+    yield "draft-simulate", [*draft, "simulate", "--client", "2026-12-tenant", "--server", "2026-07-28",
+                             "--trace"]
     yield "error-peer", ["simulate", "--client", "nope:1", "--server", "2025-06-18"]
     yield "error-rev", ["show", "1999-01-01"]
 
@@ -157,7 +162,7 @@ def capture_one(out: Path, name: str, argv: list[str]) -> None:
                               env=env, check=False, timeout=600)
     stdout = proc.stdout
     if name.startswith("probe-"):  # the checkout's path is in the server's command line
-        text = UNSTEADY.sub(lambda m: (m.group(1) or m.group(2)) + "0", stdout.decode())
+        text = UNSTEADY.sub(lambda m: next(g for g in m.groups() if g) + "0", stdout.decode())
         stdout = text.replace(str(SERVER.parents[2]), "<checkout>").encode()
     (out / f"{name}.out").write_bytes(stdout)
     (out / f"{name}.err").write_bytes(proc.stderr)
