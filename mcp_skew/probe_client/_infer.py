@@ -150,6 +150,8 @@ def _caching(obs: list[Observation], t: Traits) -> None:
             continue
         if "+no-result-type" in o.server or "+no-cache-hints" in o.server:
             continue  # a refused result asked again is no cache miss
+        if o.first == "tools/list":
+            continue  # the first list was the opening request, its answer read as the era's
         fresh = o.listed_again_ms < o.first_ttl_ms
         t.caches = False if fresh else t.caches
 
