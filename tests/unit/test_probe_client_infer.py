@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from _era_table import ERA_TABLE as SPEC_ERA_TABLE
+
 from mcp_skew.peers import resolve_peer
 from mcp_skew.probe_client import ERA_TABLE, default_servers, infer, observe, same_model
 from mcp_skew.probe_client._expect import CONNECT, era_table_says, plain, predict
