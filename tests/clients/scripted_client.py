@@ -4,7 +4,10 @@ Usage::
 
     python scripted_client.py [--era legacy|modern|dual] [--revisions R,R...]
         [--fallback any|32601] [--probe-timeout S] [--strict] [--restart] [--hang]
-        -- SERVER_COMMAND...
+        (-- SERVER_COMMAND... | --url URL)
+
+With ``--url`` it speaks Streamable HTTP (JSON responses, the session id and protocol
+version headers; a modern request carries ``MCP-Protocol-Version`` and ``Mcp-Method``).
 
 It starts the server command, negotiates by its rule, lists the tools once, and exits 0
 when the tools were listed, 1 otherwise (a line on stderr says why). ``--hang`` makes it
@@ -21,6 +24,8 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
+import urllib.request
 from typing import Any
 
 VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
@@ -78,12 +83,62 @@ class Server:
             self.proc.kill()
 
 
+class HttpServer:
+    """The same interface over Streamable HTTP: one POST per message."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.next_id = 0
+        self.session: str | None = None
+        self.revision: str | None = None
+
+    def _post(self, message: dict[str, Any], timeout_s: float) -> Any:
+        headers = {"Content-Type": "application/json",
+                   "Accept": "application/json, text/event-stream"}
+        version = (message.get("params") or {}).get("_meta", {}).get(VERSION_KEY)
+        if version:
+            headers.update({"MCP-Protocol-Version": version, "Mcp-Method": message["method"]})
+        else:
+            if self.session:
+                headers["Mcp-Session-Id"] = self.session
+            if self.revision:
+                headers["MCP-Protocol-Version"] = self.revision
+        request = urllib.request.Request(self.url, json.dumps(message).encode(), headers)
+        try:
+            with urllib.request.urlopen(request, timeout=timeout_s) as response:
+                self.session = response.headers.get("Mcp-Session-Id") or self.session
+                body = response.read().decode()
+        except urllib.error.HTTPError as exc:
+            body = exc.read().decode()
+            if not body.strip():
+                return {"error": {"code": -exc.code, "message": f"HTTP {exc.code}"}}
+        except TimeoutError:
+            return "timeout"
+        except OSError:
+            return "exit"
+        for line in body.splitlines():  # an SSE stream: the data lines
+            if line.startswith("data:"):
+                body = line[5:]
+        return json.loads(body) if body.strip() else None
+
+    def send(self, message: dict[str, Any]) -> None:
+        self._post(message, 5)
+
+    def request(self, method: str, params: dict[str, Any], timeout_s: float) -> Any:
+        self.next_id += 1
+        return self._post({"jsonrpc": "2.0", "id": self.next_id, "method": method,
+                           "params": params}, timeout_s)
+
+    def close(self) -> None:
+        pass
+
+
 def _modern_params(revision: str) -> dict[str, Any]:
     return {"_meta": {VERSION_KEY: revision, "io.modelcontextprotocol/clientCapabilities": {},
                       "io.modelcontextprotocol/clientInfo": {"name": "scripted", "version": "1"}}}
 
 
-def _initialize(server: Server, revisions: list[str], timeout_s: float) -> str | None:
+def _initialize(server: Server | HttpServer, revisions: list[str], timeout_s: float) -> str | None:
     legacy = [r for r in revisions if r in LEGACY]
     answer = server.request("initialize", {
         "protocolVersion": legacy[0], "capabilities": {},
@@ -93,6 +148,8 @@ def _initialize(server: Server, revisions: list[str], timeout_s: float) -> str |
     agreed = answer["result"].get("protocolVersion")
     if agreed not in legacy:
         return None
+    if isinstance(server, HttpServer):
+        server.revision = agreed
     server.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
     return str(agreed)
 
@@ -108,9 +165,10 @@ def _fallback(answer: Any, rule: str) -> bool:
     return rule == "any" or code == -32601
 
 
-def _connect(args: argparse.Namespace, command: list[str]) -> tuple[Server, str | None]:
+def _connect(args: argparse.Namespace, command: list[str]
+             ) -> tuple[Server | HttpServer, str | None]:
     revisions = args.revisions.split(",")
-    server = Server(command)
+    server: Server | HttpServer = HttpServer(args.url) if args.url else Server(command)
     if args.era == "legacy":
         return server, _initialize(server, revisions, 5)
     modern = next(r for r in revisions if r in MODERN)
@@ -120,7 +178,7 @@ def _connect(args: argparse.Namespace, command: list[str]) -> tuple[Server, str 
         return server, modern if modern in offered else None
     if args.era == "modern" or not _fallback(answer, args.fallback):
         return server, None
-    if args.restart and answer in ("timeout", "exit"):
+    if args.restart and answer in ("timeout", "exit") and isinstance(server, Server):
         server.proc.kill()
         server = Server(command)
     return server, _initialize(server, revisions, 5)
@@ -135,6 +193,7 @@ def main() -> int:
     parser.add_argument("--strict", action="store_true")
     parser.add_argument("--restart", action="store_true")
     parser.add_argument("--hang", action="store_true")
+    parser.add_argument("--url", help="a Streamable HTTP server, instead of a command")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     command = args.command[1:] if args.command[:1] == ["--"] else args.command

@@ -116,3 +116,22 @@ def test_a_client_that_cannot_start_is_one_line_and_exit_2(
     err = capsys.readouterr().err
     assert code == 2 and "cannot run '/nonexistent/client'" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_over_http_the_client_gets_a_url_of_a_served_simulator(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "card.json"
+    code = main(["probe-client", "--quiet", "--format", "json", "--out", str(out),
+                 "--timeout", "30", "--server", "legacy:2025-11-25", "--server",
+                 "modern:2026-07-28", "--record", str(tmp_path / "logs"), "--",
+                 *CLIENT, "--probe-timeout", PROBE_S, "--url", "{url}"])
+    assert code == 0
+    card = json.loads(out.read_text())
+    assert card["transport"] == "http"
+    assert [(r["observed"]["outcome"], r["observed"]["revision"]) for r in card["rows"]] == [
+        ("works", "2025-11-25"), ("works", "2026-07-28")]
+    assert card["inferred"]["spec"] == "dual:2026-07-28,2025-11-25"  # no counter-offer seen
+    assert all(r["model_agrees"] and r["as_spec_says"] for r in card["rows"])
+    logs = sorted(p.name for p in (tmp_path / "logs").iterdir())
+    assert logs == ["01.jsonl", "02.jsonl"]
+    assert '"http"' in (tmp_path / "logs" / "01.jsonl").read_text()  # the requests' headers
