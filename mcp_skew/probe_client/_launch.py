@@ -37,7 +37,7 @@ from typing import IO, Final, Literal
 
 from ..serve import HttpEndpoint, LogEntry, LogWriter, make_http_server, read_log, server_url
 from ..simulator import PeerSpec
-from ..wire._procs import end, spawn
+from ..wire._procs import end, family, spawn
 
 __all__ = ["SERVER_WORD", "TAIL_BYTES", "URL_WORD", "ClientRun", "Launch", "expand", "run_client",
            "server_words"]
@@ -46,6 +46,9 @@ SERVER_WORD: Final = "{server}"
 URL_WORD: Final = "{url}"
 #: How much of each of the client's output streams is kept.
 TAIL_BYTES: Final = 16_384
+#: After the client exits, how long the server it leaves is given to see its stdin close,
+#: log it and exit by itself before the family is ended.
+SETTLE_S: Final = 2.0
 Transport = Literal["stdio", "http"]
 
 
@@ -118,6 +121,22 @@ class _Tail:
         return bytes(self.data[-TAIL_BYTES:]).decode("utf-8", "replace")
 
 
+def _running(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[:1] != ["Z"]
+
+
+def _settle(pid: int) -> None:
+    """Wait (at most :data:`SETTLE_S`) for what the exited client left running (its server, in
+    its session) to exit by itself, so the server's last log records are written."""
+    give_up = time.monotonic() + SETTLE_S
+    while time.monotonic() < give_up and any(_running(p) for p in family(pid)):
+        time.sleep(0.05)
+
+
 def _run_argv(run: ClientRun, launch: Launch) -> None:
     started = time.monotonic()
     try:
@@ -130,6 +149,7 @@ def _run_argv(run: ClientRun, launch: Launch) -> None:
     out, err = _Tail(proc.stdout), _Tail(proc.stderr)
     try:
         run.exit_code = proc.wait(launch.deadline_s)
+        _settle(proc.pid)
     except subprocess.TimeoutExpired:
         run.timed_out = True
     finally:
