@@ -7,16 +7,27 @@ inference sees what it sees on a real wire: the messages, the events, the times.
 
 from __future__ import annotations
 
+import json
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 from _era_table import ERA_TABLE as SPEC_ERA_TABLE
 
 from mcp_skew.peers import resolve_peer
-from mcp_skew.probe_client import ERA_TABLE, default_servers, infer, observe, same_model
+from mcp_skew.probe_client import (
+    ERA_TABLE,
+    ClientReport,
+    default_servers,
+    infer,
+    observe,
+    render,
+    same_model,
+)
 from mcp_skew.probe_client._expect import CONNECT, era_table_says, plain, predict
 from mcp_skew.probe_client._findings import Row, client_findings
 from mcp_skew.probe_client._infer import round_ms
+from mcp_skew.probe_client._launch import ClientRun
 from mcp_skew.probe_client._observe import Observation, rebase
 from mcp_skew.serve import LogEntry
 from mcp_skew.serve._log import entry_of
@@ -140,3 +151,41 @@ def test_a_client_that_sent_nothing_infers_nothing(tmp_path: Path) -> None:
     inferred = infer(obs, REGISTRY)
     assert inferred.spec is None and "no revision" in inferred.sentence
     assert all(o.outcome == "fails" and o.failed_on == "no request was sent" for o in obs)
+
+
+def _report(client_spec: str) -> ClientReport:
+    """A whole card from simulated logs, as probe_client() builds it (no process)."""
+    client = parse_peer(client_spec, "client")
+    obs = _observations(client)
+    inferred = infer(obs, REGISTRY)
+    assert inferred.spec is not None
+    rows = [Row(i, spec, server.kind, "", o, predict(plain(inferred.spec), server),
+                predict(inferred.spec, server), None)
+            for i, ((spec, server), o) in enumerate(zip(SERVERS, obs, strict=True), 1)]
+    runs = [ClientRun(spec, ("client", "<b>&"), Path(f"{i}.jsonl"), exit_code=o.exit_code,
+                      stderr="scripted: could not connect\n" if o.outcome != "works" else "")
+            for i, ((spec, _), o) in enumerate(zip(SERVERS, obs, strict=True), 1)]
+    report = ClientReport(("client", "<b>&", "{server}"), "stdio", rows, runs, inferred,
+                          required=("2025-11-25", "1999-01-01"))
+    report.findings = client_findings(rows, inferred.spec.kind)
+    return report
+
+
+def test_every_format_renders_the_same_card() -> None:
+    report = _report("dual:2026-07-28,2025-11-25+fallback-32601")
+    text = render(report, "text")
+    assert "client-fallback-keyed-to-code" in text and "+fallback-32601" in text
+    assert "1999-01-01: NOT reached" in text and "2025-11-25: reached" in text
+    doc = json.loads(render(report, "json"))
+    assert doc["inferred"]["spec"] == "dual:2026-07-28,2025-11-25+fallback-32601"
+    assert [f["code"] for f in doc["findings"]].count("client-fallback-keyed-to-code") == 1
+    root = ET.fromstring(render(report, "junit"))
+    suites = root.findall("testsuite")
+    assert suites[0].get("tests") == str(len(SERVERS))
+    failed = [c.get("name") for c in suites[0].iter("testcase") if c.find("failure") is not None]
+    assert "legacy:2025-11-25+unknown-32602" in failed
+    assert suites[1].get("failures") == "1"  # 1999-01-01 is reached by no server
+    page = render(report, "html")
+    assert "'<b>&'" not in page and "&#x27;&lt;b&gt;&amp;&#x27;" in page  # the words, escaped
+    assert "| `legacy:2025-11-25+unknown-32602` | ❌ fails" in render(report, "summary")
+    assert report.required_failures() == ["1999-01-01: no server of 1999-01-01 was reached"]
