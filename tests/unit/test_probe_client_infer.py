@@ -191,3 +191,11 @@ def test_every_format_renders_the_same_card() -> None:
                if "`legacy:2025-11-25+unknown-32602`" in line and line.startswith("|")]
     assert [cell.strip() for cell in summary[0][3:5]] == ["❌ fails", "-"]
     assert report.required_failures() == ["1999-01-01: no server of 1999-01-01 was reached"]
+
+
+def test_the_spec_dual_client_is_told_it_falls_back_on_a_dead_process() -> None:
+    report = _report("dual:2026-07-28,2025-11-25")
+    found = {(f.code, report.rows[f.index - 1].server) for f in report.findings
+             if f.index is not None}
+    assert found == {("client-no-fresh-process", "legacy:2025-11-25+silent-exit")}
+    assert _report("dual:2026-07-28,2025-11-25+restart").findings == []
