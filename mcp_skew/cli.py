@@ -28,6 +28,7 @@ COMMANDS = (
     "versions",
     "migrate",
     "probe",
+    "probe_client",
     "serve",
     "record",
     "verify_peer",

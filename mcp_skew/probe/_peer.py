@@ -405,13 +405,14 @@ def load_probe_peer(path: str | Path, role: Role = "server") -> PeerSpec:
         raise UsageError(f"probe peer file {path}: not JSON ({exc})") from None
     if not isinstance(doc, dict) or doc.get("format") != PEER_FILE_FORMAT:
         raise UsageError(f"{str(path)!r} is not a peer saved by mcp-skew probe --save-peer")
-    if role != "server":
-        raise UsageError(f"{str(path)!r} describes a server; it cannot be used as a {role}")
+    saved = doc.get("role", "server")  # probe-client saves clients with "role": "client"
+    if role != saved:
+        raise UsageError(f"{str(path)!r} describes a {saved}; it cannot be used as a {role}")
     notation = doc.get("peer")
     if not isinstance(notation, str):
         raise UsageError(f"{str(path)!r}: the probe could not infer a peer "
                          f"({doc.get('sentence', 'no reason given')})")
-    spec = parse_peer(notation, "server")
+    spec = parse_peer(notation, role)
     label = doc.get("label") if isinstance(doc.get("label"), str) else ""
     return replace(spec, label=label or f"@{Path(path).name}",
                    note=f"probed: {doc.get('target', '?')}; {doc.get('sentence', '')}")

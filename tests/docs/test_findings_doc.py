@@ -31,10 +31,11 @@ SPEC = ROOT.parent / "shared" / "spec" / "schemas"  # only where present: never 
 REGENERATE = ".venv/bin/python tests/docs/test_findings_doc.py"
 JSONRPC_URL = "https://www.jsonrpc.org/specification"
 COMMANDS = {"simulate": "mcp-skew simulate", "matrix": "mcp-skew matrix",
-            "probe": "mcp-skew probe", "show-log": "mcp-skew show-log"}
+            "probe": "mcp-skew probe", "show-log": "mcp-skew show-log",
+            "probe-client": "mcp-skew probe-client"}
 #: The package a finding is emitted in -> the commands that must then be named.
 REPORTED_BY_PACKAGE = {"simulator": {"simulate", "matrix"}, "probe": {"probe"},
-                       "serve": {"show-log"}}
+                       "serve": {"show-log"}, "probe_client": {"probe-client"}}
 
 
 # -- rendering ------------------------------------------------------------------------------------
@@ -105,7 +106,8 @@ def render_findings_doc() -> str:
         "Where they appear: each run of `mcp-skew simulate` and `mcp-skew matrix` (the `findings` "
         "of a run in the JSON, the HTML report's cases); the report card of `mcp-skew probe` "
         "([probe.md](probe.md#findings)); the summary of `mcp-skew show-log` "
-        "([serve-and-record.md](serve-and-record.md#findings)). The codes are "
+        "([serve-and-record.md](serve-and-record.md#findings)); the card of `mcp-skew probe-client`, "
+        "about a client ([probe-client.md](probe-client.md#findings)). The codes are "
         "`mcp_skew.simulator.FINDING_CODES`.",
         "",
         "| code | severity | reported by | what |",

@@ -67,8 +67,13 @@ LAYERS: Mapping[str, frozenset[str]] = {
     "peers": _BASE | {"probe", "realpeers"},
     # many probes: the probe on packages installed in the real-peer environments (issue 19)
     "census": _BASE | {"probe", "realpeers"},
+    # a real client against simulated servers: the served simulator (serve) and the log's
+    # reading, the probe's saved-peer format
+    "probe_client": _BASE | {"serve", "probe"},
+    # the start-time stamp in front of the served simulator (probe-client's {server})
+    "_stamp": frozenset({"cli"}),
     # argument parsing and output
-    "commands": _BASE | FEATURES | {"peers", "census"},
+    "commands": _BASE | FEATURES | {"peers", "census", "probe_client"},
     "pytest_plugin": _BASE | {"probe", "peers"},
     "cli": _LEAVES | {"versions", "commands"},
     "__main__": frozenset({"cli"}),

@@ -1,0 +1,190 @@
+"""``mcp-skew probe-client``: a real client program against simulated servers, and its card.
+
+``mcp-skew probe-client [OPTIONS] -- CLIENT_ARGV...`` runs the client once per simulated
+server; ``{server}`` in its words becomes the command of a simulated stdio server (the
+client spawns it), ``{url}`` the URL of a simulated Streamable HTTP server on loopback.
+Progress goes to stderr, the card to stdout (or ``--out``). The exit code is 0, 1 when
+the client reached no server of a ``--require``-d revision, or 2 for bad input or a
+client program that cannot be started at all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .._output import check_output, check_output_dir, terminal_safe, write_output
+from ..errors import UsageError
+from ..peers import resolve_peer
+from ..versions import Era, Registry
+from ._args import seconds, whole
+
+if TYPE_CHECKING:  # the runner (the wire, the serve stack) is imported when it runs
+    from ..probe_client import ClientReport, ProbeClientOptions
+
+__all__ = ["register"]
+
+FORMATS = ("text", "json", "junit", "summary", "html")
+
+EPILOG = """\
+examples:
+  mcp-skew probe-client -- python my_client.py --server-command {server}
+  mcp-skew probe-client --transport http -- node client.mjs --url {url}
+  mcp-skew probe-client --server legacy:2025-06-18 --server py-mcp@1.0 -- ./client {server}
+  mcp-skew probe-client --require 2025-11-25,2026-07-28 --format junit --out client.xml \\
+      --save-peer me.json -- ./client -- {server}
+  mcp-skew matrix --clients @me.json
+"""
+
+
+def register(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "probe-client",
+        help="drive a real client against simulated servers of every revision and era; a card",
+        description="Run a client program once per simulated server (every revision, era kind "
+        "and the server quirks that change a client's path), read what it did off the wire, "
+        "infer which client peer it behaves like and where it departs from the spec. In the "
+        "client's words, {server} is replaced by the command of a simulated stdio server (the "
+        "client spawns it) and {url} by the URL of a simulated Streamable HTTP server.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--server", action="append", default=[], metavar="SPEC",
+                   help="a server peer spec (repeatable; replaces the default set)")
+    p.add_argument("--transport", choices=("stdio", "http"),
+                   help="stdio ({server}) or http ({url}); default: the placeholder the words use")
+    p.add_argument("--timeout", default=30.0, metavar="SECONDS",
+                   help="one client run's deadline; then it is ended with its process family "
+                   "(default 30)")
+    p.add_argument("--jobs", default=1, help="client runs at once, 1 to 16 (default 1)")
+    p.add_argument("--cwd", help="working directory of the client")
+    p.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
+                   help="an environment variable for the client (repeatable)")
+    p.add_argument("--format", choices=FORMATS, default="text",
+                   help="text (the card), json, junit (a test case per server and per --require "
+                   "revision), summary (Markdown for a CI job summary), html (one page)")
+    p.add_argument("--out", metavar="FILE", help="write the card here")
+    p.add_argument("--require", default="", metavar="REVS",
+                   help="comma-separated revisions the client must reach: exit 1 when no server "
+                   "of a required revision works with it (a plain server of each is added)")
+    p.add_argument("--record", metavar="DIR",
+                   help="keep each run's wire log here (JSON Lines; see mcp-skew show-log)")
+    p.add_argument("--save-peer", metavar="FILE",
+                   help="save the inferred client for `mcp-skew matrix --clients @FILE`")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    p.add_argument("client", nargs=argparse.REMAINDER, help="the client's words, after --")
+    p.set_defaults(func=_main)
+
+
+def _words(args: argparse.Namespace) -> tuple[tuple[str, ...], str]:
+    from ..probe_client._launch import SERVER_WORD, URL_WORD  # noqa: PLC0415
+
+    words = list(args.client)
+    if words and words[0] == "--":
+        words = words[1:]
+    if not words:
+        raise UsageError("give the client's words after --, with {server} or {url} in them")
+    has_server = any(SERVER_WORD in w for w in words)
+    has_url = any(URL_WORD in w for w in words)
+    transport = args.transport or ("http" if has_url and not has_server else "stdio")
+    if transport == "stdio" and not has_server:
+        raise UsageError("the client's words have no {server}: where should the server "
+                         "command go? (or --transport http with {url})")
+    if transport == "http" and not has_url:
+        raise UsageError("--transport http: the client's words have no {url}")
+    return tuple(words), transport
+
+
+def _required(text: str, registry: Registry) -> tuple[str, ...]:
+    revs = tuple(r.strip() for r in text.split(",") if r.strip())
+    for rev in revs:
+        if rev not in registry:
+            raise UsageError(f"--require: unknown revision {rev!r}; known: "
+                             + ", ".join(registry.revisions()))
+    return revs
+
+
+def _servers(args: argparse.Namespace, required: tuple[str, ...]) -> list[Any]:
+    from ..probe_client import ServerCase, cases, default_servers  # noqa: PLC0415
+
+    registry: Registry = args.registry
+    chosen = [ServerCase(s, "") for s in args.server] or list(default_servers(registry))
+    resolved = cases(chosen, lambda s: resolve_peer(s, "server", registry))
+    added = []
+    for rev in required:  # a plain server of each required revision, if none serves it
+        if not any(rev in s.peer.revisions for s in resolved):
+            kind = "modern" if registry.get(rev).era is Era.MODERN else "legacy"
+            added.append(ServerCase(f"{kind}:{rev}", f"--require {rev}"))
+    return [*resolved, *cases(added, lambda s: resolve_peer(s, "server", registry))]
+
+
+def _profile_args(argv_profiles: list[str]) -> tuple[str, ...]:
+    out: list[str] = []
+    for path in argv_profiles:
+        out += ["--profile", os.path.abspath(path)]
+    return tuple(out)
+
+
+def _options(args: argparse.Namespace) -> tuple[tuple[str, ...], ProbeClientOptions]:
+    from ..probe_client import ProbeClientOptions  # noqa: PLC0415
+
+    words, transport = _words(args)
+    deadline = seconds(args.timeout, "--timeout")
+    jobs = whole(args.jobs, "--jobs", 1, 16)
+    required = _required(args.require, args.registry)
+    env = None
+    if args.env:
+        pairs = {}
+        for item in args.env:
+            key, found, value = item.partition("=")
+            if not found or not key:
+                raise UsageError(f"--env {item!r}: expected KEY=VALUE")
+            pairs[key] = value
+        env = {**os.environ, **pairs}
+    if args.cwd and not os.path.isdir(args.cwd):
+        raise UsageError(f"--cwd {args.cwd}: not a directory")
+    return words, ProbeClientOptions(
+        servers=tuple(_servers(args, required)), registry=args.registry,
+        transport="http" if transport == "http" else "stdio", deadline_s=deadline, jobs=jobs,
+        record_dir=Path(args.record) if args.record else None, cwd=args.cwd, env=env,
+        profile_args=_profile_args(args.profile), required=required)
+
+
+def _main(args: argparse.Namespace) -> int:
+    from ..probe_client import probe_client, render, save_client_peer  # noqa: PLC0415
+
+    words, opts = _options(args)
+    if args.out:
+        check_output(args.out, "--out")
+    if args.save_peer:
+        check_output(args.save_peer, "--save-peer")
+    if args.record:
+        check_output_dir(args.record, "--record")
+
+    def progress(text: str) -> None:
+        print(terminal_safe(f"mcp-skew probe-client: {text}"), file=sys.stderr, flush=True)
+
+    report = probe_client(words, opts, None if args.quiet else progress)
+    if all(r.spawn_error for r in report.runs):
+        print(terminal_safe(f"mcp-skew: error: {report.runs[0].spawn_error}"), file=sys.stderr)
+        return 2
+    text = render(report, args.format)
+    if args.out:
+        write_output(args.out, text + "\n")
+    else:
+        print(terminal_safe(text))
+    if args.save_peer:
+        save_client_peer(report, args.save_peer)
+        if not args.quiet:
+            progress(f"peer saved to {args.save_peer}: {report.inferred.notation}")
+    return _exit_code(report)
+
+
+def _exit_code(report: ClientReport) -> int:
+    failures = report.required_failures()
+    for line in failures:
+        print(terminal_safe(f"mcp-skew probe-client: required revision not reached: {line}"),
+              file=sys.stderr)
+    return 1 if failures else 0

@@ -1,0 +1,46 @@
+"""``mcp-skew probe-client``: drive a real client program against simulated servers.
+
+The other way round from :mod:`mcp_skew.probe`: the client is real, the servers are
+the simulator's (every revision, era kind and the server quirks that change a
+client's path: :func:`default_servers`). Each run's wire is read by the client rules
+(:mod:`._observe`, on :func:`mcp_skew.serve.annotate`); the runs give the client's
+inferred model as a peer spec (:func:`infer`); the simulator says, per server, what
+the spec's client of that kind and the inferred model do (:mod:`._expect`); findings
+say where the client departs (:func:`client_findings`).
+
+Public API: :func:`probe_client`, :class:`ProbeClientOptions`, :class:`ClientReport`,
+:func:`render`, :func:`save_client_peer`, :func:`observe`, :func:`infer`,
+:func:`default_servers`.
+"""
+
+from __future__ import annotations
+
+from ._expect import ERA_TABLE, predict, same_model
+from ._findings import client_findings
+from ._infer import InferredClient, infer
+from ._observe import Observation, observe
+from ._report import FORMATS, render
+from ._runner import ClientReport, ProbeClientOptions, Server, cases, probe_client
+from ._save import save_client_peer
+from ._servers import ServerCase, default_servers
+
+__all__ = [
+    "ERA_TABLE",
+    "FORMATS",
+    "ClientReport",
+    "InferredClient",
+    "Observation",
+    "ProbeClientOptions",
+    "Server",
+    "ServerCase",
+    "cases",
+    "client_findings",
+    "default_servers",
+    "infer",
+    "observe",
+    "predict",
+    "probe_client",
+    "render",
+    "same_model",
+    "save_client_peer",
+]

@@ -1,0 +1,104 @@
+"""What the spec and the inferred model say a client does against a server: the simulator's runs.
+
+Two predictions per server, each a run of the simulator's own client (the same
+negotiation rules the matrix and the probe run), connecting and then listing the
+tools, as the client programs this command drives are expected to:
+
+- **spec**: the plain client of the inferred era kind and revisions, no quirks: what
+  the spec's lifecycle and transport pages make of the pair. For a server without
+  quirks it is also the row of the spec's era table (2026-07-28
+  ``basic/versioning.mdx`` §Compatibility Matrix, :data:`ERA_TABLE`), given a revision
+  both sides support;
+- **model**: the inferred client, quirks and all: whether the model predicts the real
+  run (a disagreement is a gap in what the inference can see).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Final
+
+from ..simulator import PeerSpec, Scenario, run
+from ..simulator._scenario import LIST_TOOLS
+from ._observe import Outcome
+
+__all__ = ["CONNECT", "ERA_TABLE", "Prediction", "era_table_says", "plain", "predict",
+           "same_model"]
+
+#: What a client program is expected to do once connected: list the tools.
+CONNECT: Final = Scenario("connect", "connect, then list the tools", (LIST_TOOLS,))
+
+#: 2026-07-28 basic/versioning.mdx §Compatibility Matrix: (client kind, server kind) -> works.
+#: A dual-era server against a modern or dual-era client serves the modern request ("A
+#: request carrying modern _meta is served statelessly", same page, Dual-era server).
+ERA_TABLE: Final[dict[tuple[str, str], bool]] = {
+    ("modern", "modern"): True,
+    ("modern", "legacy"): False,
+    ("dual", "modern"): True,
+    ("dual", "legacy"): True,
+    ("legacy", "modern"): False,
+    ("legacy", "dual"): True,
+    ("legacy", "legacy"): True,
+    ("modern", "dual"): True,
+    ("dual", "dual"): True,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Prediction:
+    """A simulated run's outcome."""
+
+    outcome: Outcome
+    revision: str | None
+    era: str | None
+    path: tuple[str, ...]
+    requests: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"outcome": self.outcome, "revision": self.revision, "era": self.era,
+                "path": list(self.path), "requests": list(self.requests)}
+
+
+def _request_text(message: dict[str, Any]) -> str:
+    method = str(message["method"])
+    params = message.get("params") if isinstance(message.get("params"), dict) else {}
+    assert isinstance(params, dict)
+    if method == "initialize":
+        return f"initialize {params.get('protocolVersion')}"
+    meta = params.get("_meta")
+    version = meta.get("io.modelcontextprotocol/protocolVersion") if isinstance(meta, dict) \
+        else None
+    return f"{method} {version}" if isinstance(version, str) else method
+
+
+def predict(client: PeerSpec, server: PeerSpec, transport: str = "stdio") -> Prediction:
+    """The simulated client ``client`` against ``server``: connect, then list the tools."""
+    record = run(client, server, CONNECT, transport="http" if transport == "http" else "stdio")
+    s = record.session
+    outcome: Outcome = "fails"
+    if s.status == "ok":
+        outcome = "works" if all(r.got == "result" for r in record.steps) else \
+            "connects, then fails"
+    requests = tuple(_request_text(e.message) for e in record.transcript.entries
+                     if e.dir == "c2s" and isinstance(e.message, dict) and "method" in e.message
+                     and "id" in e.message)
+    ok = s.status == "ok"
+    return Prediction(outcome, s.revision if ok else None,
+                      s.era.value if ok and s.era else None, tuple(map(str, s.path)), requests)
+
+
+def plain(client: PeerSpec) -> PeerSpec:
+    """The client without its quirks: what the spec asks of its kind and revisions."""
+    return replace(client, quirks=(), label="", note="")
+
+
+def era_table_says(client: PeerSpec, server: PeerSpec) -> bool:
+    """The era table's row for the pair, given a revision of a shared era both support."""
+    shared = set(client.revisions) & set(server.revisions)
+    return ERA_TABLE[(client.kind, server.kind)] and bool(shared)
+
+
+def same_model(a: PeerSpec, b: PeerSpec) -> bool:
+    """Whether two client specs behave the same: kind, revisions and policy."""
+    return (a.kind == b.kind and set(a.revisions) == set(b.revisions)
+            and a.client_policy == b.client_policy)

@@ -1,0 +1,226 @@
+"""Run a client program once against one simulated server, bounded, and keep the wire.
+
+Theory of operation
+-------------------
+The client's words are the user's ``CLIENT_ARGV`` with two placeholders filled in
+(:func:`expand`):
+
+- ``{server}``: the words of a command that runs the simulated server on stdio,
+  ``python -m mcp_skew._stamp STAMPS serve SPEC --record LOG -q`` (the client
+  spawns it, as real clients spawn their servers; :mod:`mcp_skew._stamp` notes
+  when each server process began, so the wire's times can be read from the
+  moment the client started it). Inside a longer word (``--command={server}``)
+  it is the command as one shell-quoted string.
+- ``{url}``: the URL of a simulated Streamable HTTP server served here on
+  loopback, port 0, in a thread (:func:`mcp_skew.serve.make_http_server`, the
+  machinery of ``serve --http``), writing the same log.
+
+The client runs in a session of its own (:func:`mcp_skew.wire._procs.spawn`),
+its standard input at end of file, its output kept (the last
+:data:`TAIL_BYTES` of each stream). At the deadline it is ended with its whole
+process family (the server it spawned included, found by the mark in its
+environment); after a normal exit the family is ended too, so a server the
+client left behind does not outlive the run.
+"""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Final, Literal
+
+from ..serve import HttpEndpoint, LogEntry, LogWriter, make_http_server, read_log, server_url
+from ..simulator import PeerSpec
+from ..wire._procs import end, family, spawn
+
+__all__ = ["SERVER_WORD", "TAIL_BYTES", "URL_WORD", "ClientRun", "Launch", "expand", "run_client",
+           "server_words"]
+
+SERVER_WORD: Final = "{server}"
+URL_WORD: Final = "{url}"
+#: How much of each of the client's output streams is kept.
+TAIL_BYTES: Final = 16_384
+#: After the client exits, how long the server it leaves is given to see its stdin close,
+#: log it and exit by itself before the family is ended.
+SETTLE_S: Final = 2.0
+Transport = Literal["stdio", "http"]
+
+
+@dataclass(frozen=True, slots=True)
+class Launch:
+    """How to run the client: its words, transport, deadline and surroundings."""
+
+    argv: tuple[str, ...]
+    transport: Transport
+    deadline_s: float
+    workdir: Path  #: where the logs go
+    cwd: str | None = None
+    env: Mapping[str, str] | None = None
+    #: ``--profile FILE`` words for the served server (the same registry as this command)
+    profile_args: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class ClientRun:
+    """One run of the client against one server: what it did and what crossed the wire."""
+
+    server: str  #: the server's peer spec, as given
+    argv: tuple[str, ...]  #: the client's words, placeholders filled in
+    log: Path
+    exit_code: int | None = None  #: negative: a signal; None: it never started
+    timed_out: bool = False  #: ended at the deadline
+    seconds: float = 0.0
+    stdout: str = ""  #: the tail
+    stderr: str = ""  #: the tail
+    spawn_error: str | None = None
+    entries: list[LogEntry] = field(default_factory=list)
+    stamps: list[float] = field(default_factory=list)  #: wall-clock starts of server processes
+
+
+def server_words(spec: str, log: Path, stamps: Path, profile_args: Sequence[str] = ()) -> list[str]:
+    """The stdio command that runs the simulated server ``spec``, logging to ``log``."""
+    return [sys.executable, "-m", "mcp_skew._stamp", str(stamps), *profile_args, "serve", spec,
+            "--record", str(log), "-q"]
+
+
+def expand(argv: Sequence[str], server: Sequence[str], url: str) -> list[str]:
+    """``argv`` with ``{server}`` (a word of its own: the words; inside a word: one quoted
+    string) and ``{url}`` filled in."""
+    out: list[str] = []
+    for word in argv:
+        if word == SERVER_WORD:
+            out += server
+            continue
+        filled = word.replace(SERVER_WORD, shlex.join(server)) if SERVER_WORD in word else word
+        out.append(filled.replace(URL_WORD, url))
+    return out
+
+
+class _Tail:
+    """The last :data:`TAIL_BYTES` of a stream, read in a thread."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.data = bytearray()
+        self.thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        self.thread.start()
+
+    def _read(self, stream: IO[bytes]) -> None:
+        for chunk in iter(lambda: stream.read1(4096), b""):  # type: ignore[attr-defined]
+            self.data += chunk
+            if len(self.data) > 2 * TAIL_BYTES:
+                del self.data[:-TAIL_BYTES]
+
+    def text(self) -> str:
+        self.thread.join(timeout=2)
+        return bytes(self.data[-TAIL_BYTES:]).decode("utf-8", "replace")
+
+
+def _running(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[:1] != ["Z"]
+
+
+def _settle(pid: int) -> None:
+    """Wait (at most :data:`SETTLE_S`) for what the exited client left running (its server, in
+    its session) to exit by itself, so the server's last log records are written."""
+    give_up = time.monotonic() + SETTLE_S
+    while time.monotonic() < give_up and any(_running(p) for p in family(pid)):
+        time.sleep(0.05)
+
+
+def _run_argv(run: ClientRun, launch: Launch) -> None:
+    started = time.monotonic()
+    try:
+        proc = spawn(run.argv, env=launch.env, cwd=launch.cwd, stdin=subprocess.DEVNULL,
+                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    except OSError as exc:
+        run.spawn_error = f"cannot run {run.argv[0]!r}: {exc.strerror or exc}"
+        return
+    assert proc.stdout is not None and proc.stderr is not None
+    out, err = _Tail(proc.stdout), _Tail(proc.stderr)
+    try:
+        run.exit_code = proc.wait(launch.deadline_s)
+        _settle(proc.pid)
+    except subprocess.TimeoutExpired:
+        run.timed_out = True
+    finally:
+        code = end(proc, grace_s=0.5)  # the client and every process it left (its server)
+        run.seconds = round(time.monotonic() - started, 3)
+    if run.timed_out:
+        run.exit_code = code
+    run.stdout, run.stderr = out.text(), err.text()
+
+
+def _read_stamps(path: Path) -> list[float]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return []
+    out = []
+    for line in text.split():
+        try:
+            out.append(float(line))
+        except ValueError:
+            continue
+    return out
+
+
+def _read_entries(run: ClientRun) -> None:
+    if run.log.exists() and run.log.stat().st_size:
+        from ..errors import UsageError  # noqa: PLC0415
+
+        try:
+            run.entries, _ = read_log(run.log)
+        except UsageError:
+            run.entries = []
+
+
+def _run_stdio(spec: str, index: int, launch: Launch) -> ClientRun:
+    log = launch.workdir / f"{index:02d}.jsonl"
+    stamps = launch.workdir / f"{index:02d}.spawned"
+    words = server_words(spec, log, stamps, launch.profile_args)
+    run = ClientRun(spec, tuple(expand(launch.argv, words, "")), log)
+    _run_argv(run, launch)
+    _read_entries(run)
+    run.stamps = _read_stamps(stamps)
+    return run
+
+
+def _run_http(spec: str, peer: PeerSpec, index: int, launch: Launch) -> ClientRun:
+    log = launch.workdir / f"{index:02d}.jsonl"
+    writer = LogWriter(log, source="serve")
+    endpoint = HttpEndpoint(peer, say=lambda _text: None)
+    server = make_http_server(endpoint, "127.0.0.1", 0, log=writer)
+    url = server_url(server)
+    writer.event("start", f"mcp-skew probe-client serves {peer.notation} on {url}",
+                 peer=peer.notation, url=url)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
+                              daemon=True)
+    thread.start()
+    run = ClientRun(spec, tuple(expand(launch.argv, [], url)), log)
+    try:
+        _run_argv(run, launch)
+    finally:
+        server.stop_streams(timeout=1.0)
+        server.shutdown()
+        thread.join(timeout=5)
+        server.server_close()
+        writer.close()
+    _read_entries(run)
+    return run
+
+
+def run_client(spec: str, peer: PeerSpec, index: int, launch: Launch) -> ClientRun:
+    """Run the client once against the simulated server ``spec`` (``peer``, resolved)."""
+    if launch.transport == "http":
+        return _run_http(spec, peer, index, launch)
+    return _run_stdio(spec, index, launch)

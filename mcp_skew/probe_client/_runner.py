@@ -1,0 +1,136 @@
+"""``probe_client()``: run a client program against every server, read it, infer it, judge it.
+
+The runs go one or a few at a time (``jobs``), each with its own wire log in a
+working directory (``record_dir``, or a temporary one that is removed); the
+observations then give the inferred client (:func:`~._infer.infer`), and the
+simulator gives, per server, what the spec's plain client and the inferred model
+do (:mod:`._expect`). Deterministic for a deterministic client: rows are in the
+order of the server set, whatever order the runs finish in.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..simulator import PeerSpec
+from ..versions import Registry
+from ._expect import era_table_says, plain, predict
+from ._findings import Row, client_findings
+from ._infer import InferredClient, infer
+from ._launch import ClientRun, Launch, Transport, run_client
+from ._observe import Observation, observe
+from ._servers import ServerCase
+
+__all__ = ["ClientReport", "ProbeClientOptions", "Server", "probe_client"]
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Server:
+    """A server of the set: as given, resolved, and what it is for."""
+
+    spec: str
+    peer: PeerSpec
+    why: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ProbeClientOptions:
+    """Everything one ``probe-client`` needs but the client's words."""
+
+    servers: tuple[Server, ...]
+    registry: Registry
+    transport: Transport = "stdio"
+    deadline_s: float = 30.0
+    jobs: int = 1
+    record_dir: Path | None = None
+    cwd: str | None = None
+    env: Mapping[str, str] | None = None
+    profile_args: tuple[str, ...] = ()
+    required: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class ClientReport:
+    """The card: the client's words, a row per server, the inferred model, the findings."""
+
+    argv: tuple[str, ...]
+    transport: str
+    rows: list[Row]
+    runs: list[ClientRun]
+    inferred: InferredClient
+    findings: list[Any] = field(default_factory=list)
+    required: tuple[str, ...] = ()
+
+    def reached(self, revision: str) -> list[str]:
+        """The servers the client negotiated ``revision`` with (and then worked)."""
+        return [r.server for r in self.rows
+                if r.observed.revision == revision and r.observed.outcome == "works"]
+
+    def required_failures(self) -> list[str]:
+        """One line per required revision the client reached with no server."""
+        return [f"{rev}: no server of {rev} was reached" for rev in self.required
+                if not self.reached(rev)]
+
+
+def cases(servers: Sequence[ServerCase], resolve: Callable[[str], PeerSpec]) -> tuple[Server, ...]:
+    """Server cases resolved to peers (``resolve`` raises a one-line error on a bad spec)."""
+    return tuple(Server(c.spec, resolve(c.spec), c.why) for c in servers)
+
+
+def _row(index: int, server: Server, obs: Observation, inferred: InferredClient,
+         transport: str) -> Row:
+    spec = model = None
+    table = None
+    if inferred.spec is not None:
+        spec = predict(plain(inferred.spec), server.peer, transport)
+        model = predict(inferred.spec, server.peer, transport)
+        if not server.peer.quirks:
+            table = era_table_says(inferred.spec, server.peer)
+    return Row(index, server.spec, server.peer.kind, server.why, obs, spec, model, table)
+
+
+def _run_all(argv: tuple[str, ...], opts: ProbeClientOptions, workdir: Path,
+             progress: Progress | None) -> list[ClientRun]:
+    launch = Launch(argv, opts.transport, opts.deadline_s, workdir, opts.cwd, opts.env,
+                    opts.profile_args)
+
+    def one(item: tuple[int, Server]) -> ClientRun:
+        index, server = item
+        run = run_client(server.peer.notation, server.peer, index, launch)
+        run.server = server.spec
+        if progress:
+            how = "ended at the deadline" if run.timed_out else f"exit {run.exit_code}"
+            progress(f"{server.spec}: {run.spawn_error or how} ({run.seconds:g} s)")
+        return run
+
+    with ThreadPoolExecutor(max(1, opts.jobs)) as pool:
+        return list(pool.map(one, enumerate(opts.servers, 1)))
+
+
+def probe_client(argv: Sequence[str], opts: ProbeClientOptions,
+                 progress: Progress | None = None) -> ClientReport:
+    """Run the client ``argv`` (with ``{server}`` / ``{url}``) against every server."""
+    words = tuple(argv)
+    if opts.record_dir is not None:
+        opts.record_dir.mkdir(parents=True, exist_ok=True)
+        runs = _run_all(words, opts, opts.record_dir, progress)
+    else:
+        with tempfile.TemporaryDirectory(prefix="mcp-skew-probe-client-") as tmp:
+            runs = _run_all(words, opts, Path(tmp), progress)
+    observations = [observe(s.spec, r.entries, r.stamps, r.exit_code, r.timed_out)
+                    for s, r in zip(opts.servers, runs, strict=True)]
+    inferred = infer(observations, opts.registry, label="")
+    rows = [_row(i, s, o, inferred, opts.transport)
+            for i, (s, o) in enumerate(zip(opts.servers, observations, strict=True), 1)]
+    kind = inferred.spec.kind if inferred.spec else None
+    report = ClientReport(words, opts.transport, rows, runs, inferred,
+                          required=opts.required)
+    report.findings = client_findings(rows, kind)
+    return report

@@ -1,0 +1,27 @@
+"""``--save-peer FILE``: the inferred client, where ``mcp-skew matrix --clients @FILE`` reads it.
+
+The file is the probe's saved-peer format (:data:`mcp_skew.probe.PEER_FILE_FORMAT`) with
+``"role": "client"``, read back by :func:`mcp_skew.probe.load_probe_peer` (through
+:func:`mcp_skew.peers.resolve_peer`) wherever a client spec is accepted.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+from .._output import write_output
+from ..probe._peer import PEER_FILE_FORMAT
+from ._runner import ClientReport
+
+__all__ = ["save_client_peer"]
+
+
+def save_client_peer(report: ClientReport, path: str | Path, label: str = "") -> None:
+    """Write the inferred client to ``path`` (whole or not at all)."""
+    inferred = report.inferred
+    doc = {"format": PEER_FILE_FORMAT, "role": "client", "peer": inferred.notation,
+           "label": label or f"@{Path(path).name}", "sentence": inferred.sentence,
+           "target": shlex.join(report.argv), "evidence": inferred.to_dict()}
+    write_output(path, json.dumps(doc, indent=2) + "\n", "--save-peer")

@@ -1,0 +1,201 @@
+"""probe-client's reading of a client, from recorded logs (no process): the simulator's own
+clients, run against the default servers in memory, are read back as the peers they are.
+
+Each log is a simulated run's transcript as records (the format ``show-log`` reads), so the
+inference sees what it sees on a real wire: the messages, the events, the times.
+"""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from _era_table import ERA_TABLE as SPEC_ERA_TABLE
+
+from mcp_skew.peers import resolve_peer
+from mcp_skew.probe_client import (
+    ERA_TABLE,
+    ClientReport,
+    default_servers,
+    infer,
+    observe,
+    render,
+    same_model,
+)
+from mcp_skew.probe_client._expect import CONNECT, era_table_says, plain, predict
+from mcp_skew.probe_client._findings import Row, client_findings
+from mcp_skew.probe_client._infer import round_ms
+from mcp_skew.probe_client._launch import ClientRun
+from mcp_skew.probe_client._observe import Observation, rebase
+from mcp_skew.serve import LogEntry
+from mcp_skew.serve._log import entry_of
+from mcp_skew.simulator import PeerSpec, parse_peer, run
+from mcp_skew.simulator._transcript_model import records_of
+from mcp_skew.versions import REGISTRY
+
+SERVERS = [(c.spec, resolve_peer(c.spec, "server")) for c in default_servers(REGISTRY)]
+
+
+def _log(client: PeerSpec, server: PeerSpec) -> tuple[list[LogEntry], int]:
+    """The run as a wire log, and the exit code a client program would give."""
+    record = run(client, server, CONNECT)
+    entries = [entry_of(i, r) for i, r in enumerate(records_of(record.transcript))]
+    works = record.session.status == "ok" and all(s.got == "result" for s in record.steps)
+    return entries, 0 if works else 1
+
+
+def _observations(client: PeerSpec) -> list[Observation]:
+    out = []
+    for spec, server in SERVERS:
+        entries, code = _log(client, server)
+        out.append(observe(spec, entries, [], code, False))
+    return out
+
+
+#: Client specs the default servers tell apart, each read back as itself.
+READ_BACK = [
+    "legacy:2025-11-25,2025-06-18,2025-03-26,2024-11-05",
+    "legacy:2025-11-25",
+    "legacy:2025-06-18,2025-03-26",
+    "modern:2026-07-28",
+    "modern:2026-07-28+discover",
+    "modern:2026-07-28+discover+strict-results",
+    "dual:2026-07-28,2025-11-25,2025-06-18,2025-03-26,2024-11-05",
+    "dual:2026-07-28,2025-11-25+fallback-32601",
+    "dual:2026-07-28,2025-11-25+probe-timeout=10000",
+    "dual:2026-07-28,2025-11-25+restart",
+    "dual:2026-07-28,2025-11-25+restart+probe-timeout=60000+strict-results",
+    "dual:2026-07-28,2025-11-25+strict",
+    "py-mcp@2.3:legacy",
+    "ts-client@2.4:auto",
+]
+
+
+@pytest.mark.parametrize("spec", READ_BACK)
+def test_a_simulated_client_is_read_back_as_itself(spec: str) -> None:
+    client = resolve_peer(spec, "client")
+    inferred = infer(_observations(client), REGISTRY)
+    assert inferred.spec is not None, inferred.sentence
+    # fallback-denylist is what no default server shows: the named TS client has it
+    expected = client if not client.has("fallback-denylist") else parse_peer(
+        client.notation.replace("+fallback-denylist", ""), "client")
+    assert same_model(inferred.spec, expected), (inferred.notation, expected.notation)
+
+
+def test_the_denylist_is_said_to_be_unseen() -> None:
+    inferred = infer(_observations(resolve_peer("ts-client@2.4:auto", "client")), REGISTRY)
+    assert any("fallback-denylist" in u for u in inferred.unknown)
+
+
+def test_a_fallback_keyed_to_32601_is_a_finding_on_the_32602_server() -> None:
+    client = parse_peer("dual:2026-07-28,2025-11-25+fallback-32601", "client")
+    obs = _observations(client)
+    inferred = infer(obs, REGISTRY)
+    assert inferred.spec is not None
+    rows = [Row(i, spec, server.kind, "", o, predict(plain(inferred.spec), server),
+                predict(inferred.spec, server), None)
+            for i, ((spec, server), o) in enumerate(zip(SERVERS, obs, strict=True), 1)]
+    codes = {(f.code, rows[f.index - 1].server) for f in client_findings(rows, "dual")
+             if f.index is not None}
+    assert ("client-fallback-keyed-to-code", "legacy:2025-11-25+unknown-32602") in codes
+    assert ("client-no-fallback-on-timeout", "legacy:2025-11-25+silent") in codes
+    # the model predicts every run: the inference saw all it needed
+    assert all(r.model_agrees for r in rows)
+
+
+def test_the_spec_client_of_a_kind_follows_the_era_table() -> None:
+    """For a server without quirks the plain client's prediction is the era table's row."""
+    assert ERA_TABLE == SPEC_ERA_TABLE
+    for kind, revs in (("legacy", "2025-11-25"), ("modern", "2026-07-28"),
+                       ("dual", "2026-07-28,2025-11-25")):
+        client = parse_peer(f"{kind}:{revs}", "client")
+        for _, server in SERVERS:
+            if server.quirks:
+                continue
+            works = predict(plain(client), server).outcome == "works"
+            assert works == era_table_says(client, server), (client.notation, server.notation)
+
+
+def test_a_probe_wait_is_rounded_up_to_a_round_number() -> None:
+    assert [round_ms(ms) for ms in (2_950, 3_020, 9_400, 10_050, 59_000, 61_000)] == [
+        3_000, 3_000, 10_000, 10_000, 60_000, 60_000]
+
+
+def _wall(index: int, t: str, direction: str, **fields: object) -> LogEntry:
+    return LogEntry(index=index, ms=0.0, dir=direction, t=t, **fields)  # type: ignore[arg-type]
+
+
+def test_rebase_times_a_process_first_line_from_its_start() -> None:
+    """The server read the probe a second after the client started it: the probe was sent at
+    the start, so its wait is measured from there."""
+    entries = [
+        _wall(0, "2026-01-01T00:00:01.000Z", "event", event="start", text="start"),
+        _wall(1, "2026-01-01T00:00:01.010Z", "c2s", line="{}", message={}),
+        _wall(2, "2026-01-01T00:00:04.000Z", "c2s", line="{}", message={}),
+    ]
+    spawned = [1767225600.0]  # 2026-01-01T00:00:00Z
+    out = rebase(entries, spawned)
+    assert [e.ms for e in out] == [0.0, 0.0, 4000.0]
+
+
+def test_a_log_without_wall_times_is_left_as_it_is() -> None:
+    entries, _ = _log(parse_peer("legacy:2025-11-25", "client"),
+                      parse_peer("legacy:2025-11-25", "server"))
+    assert rebase(entries, [0.0]) == entries
+
+
+def test_a_client_that_sent_nothing_infers_nothing(tmp_path: Path) -> None:
+    obs = [observe(spec, [], [], 1, False) for spec, _ in SERVERS]
+    inferred = infer(obs, REGISTRY)
+    assert inferred.spec is None and "no revision" in inferred.sentence
+    assert all(o.outcome == "fails" and o.failed_on == "no request was sent" for o in obs)
+
+
+def _report(client_spec: str) -> ClientReport:
+    """A whole card from simulated logs, as probe_client() builds it (no process)."""
+    client = parse_peer(client_spec, "client")
+    obs = _observations(client)
+    inferred = infer(obs, REGISTRY)
+    assert inferred.spec is not None
+    rows = [Row(i, spec, server.kind, "", o, predict(plain(inferred.spec), server),
+                predict(inferred.spec, server), None)
+            for i, ((spec, server), o) in enumerate(zip(SERVERS, obs, strict=True), 1)]
+    runs = [ClientRun(spec, ("client", "<b>&"), Path(f"{i}.jsonl"), exit_code=o.exit_code,
+                      stderr="scripted: could not connect\n" if o.outcome != "works" else "")
+            for i, ((spec, _), o) in enumerate(zip(SERVERS, obs, strict=True), 1)]
+    report = ClientReport(("client", "<b>&", "{server}"), "stdio", rows, runs, inferred,
+                          required=("2025-11-25", "1999-01-01"))
+    report.findings = client_findings(rows, inferred.spec.kind)
+    return report
+
+
+def test_every_format_renders_the_same_card() -> None:
+    report = _report("dual:2026-07-28,2025-11-25+fallback-32601")
+    text = render(report, "text")
+    assert "client-fallback-keyed-to-code" in text and "+fallback-32601" in text
+    assert "1999-01-01: NOT reached" in text and "2025-11-25: reached" in text
+    doc = json.loads(render(report, "json"))
+    assert doc["inferred"]["spec"] == "dual:2026-07-28,2025-11-25+fallback-32601"
+    assert [f["code"] for f in doc["findings"]].count("client-fallback-keyed-to-code") == 1
+    root = ET.fromstring(render(report, "junit"))
+    suites = root.findall("testsuite")
+    assert suites[0].get("tests") == str(len(SERVERS))
+    failed = [c.get("name") for c in suites[0].iter("testcase") if c.find("failure") is not None]
+    assert "legacy:2025-11-25+unknown-32602" in failed
+    assert suites[1].get("failures") == "1"  # 1999-01-01 is reached by no server
+    page = render(report, "html")
+    assert "'<b>&'" not in page and "&#x27;&lt;b&gt;&amp;&#x27;" in page  # the words, escaped
+    summary = [line.split("|") for line in render(report, "summary").splitlines()
+               if "`legacy:2025-11-25+unknown-32602`" in line and line.startswith("|")]
+    assert [cell.strip() for cell in summary[0][3:5]] == ["❌ fails", "-"]
+    assert report.required_failures() == ["1999-01-01: no server of 1999-01-01 was reached"]
+
+
+def test_the_spec_dual_client_is_told_it_falls_back_on_a_dead_process() -> None:
+    report = _report("dual:2026-07-28,2025-11-25")
+    found = {(f.code, report.rows[f.index - 1].server) for f in report.findings
+             if f.index is not None}
+    assert found == {("client-no-fresh-process", "legacy:2025-11-25+silent-exit")}
+    assert _report("dual:2026-07-28,2025-11-25+restart").findings == []
