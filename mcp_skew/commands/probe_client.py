@@ -79,7 +79,7 @@ def register(sub: Any) -> None:
 
 
 def _words(args: argparse.Namespace) -> tuple[tuple[str, ...], str]:
-    from ..probe_client._launch import SERVER_WORD, URL_WORD  # noqa: PLC0415
+    from ..probe_client import SERVER_WORD, URL_WORD  # noqa: PLC0415
 
     words = list(args.client)
     if words and words[0] == "--":

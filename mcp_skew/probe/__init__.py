@@ -22,13 +22,14 @@ from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
     from ._clients import BOGUS_REVISION, PROBER, builtin_clients
-    from ._peer import InferredPeer, load_probe_peer, save_peer
+    from ._peer import PEER_FILE_FORMAT, InferredPeer, load_probe_peer, save_peer
     from ._report import FORMATS, render
     from ._runner import ClientRun, ProbeOptions, ProbeReport, Target, probe
 
 __all__ = [
     "BOGUS_REVISION",
     "FORMATS",
+    "PEER_FILE_FORMAT",
     "PROBER",
     "ClientRun",
     "InferredPeer",
@@ -50,6 +51,7 @@ _HOMES: Final[dict[str, str]] = {
     "PROBER": "._clients",
     "builtin_clients": "._clients",
     "InferredPeer": "._peer",
+    "PEER_FILE_FORMAT": "._peer",
     "load_probe_peer": "._peer",
     "save_peer": "._peer",
     "FORMATS": "._report",

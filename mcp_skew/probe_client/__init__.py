@@ -18,6 +18,7 @@ from __future__ import annotations
 from ._expect import ERA_TABLE, predict, same_model
 from ._findings import client_findings
 from ._infer import InferredClient, infer
+from ._launch import SERVER_WORD, URL_WORD
 from ._observe import Observation, observe
 from ._report import FORMATS, render
 from ._runner import ClientReport, ProbeClientOptions, Server, cases, probe_client
@@ -27,6 +28,8 @@ from ._servers import ServerCase, default_servers
 __all__ = [
     "ERA_TABLE",
     "FORMATS",
+    "SERVER_WORD",
+    "URL_WORD",
     "ClientReport",
     "InferredClient",
     "Observation",

@@ -18,8 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from ..simulator import PeerSpec, Scenario, run
-from ..simulator._scenario import LIST_TOOLS
+from ..simulator import LIST_TOOLS, PeerSpec, Scenario, run
 from ._observe import Outcome
 
 __all__ = ["CONNECT", "ERA_TABLE", "Prediction", "era_table_says", "plain", "predict",

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..simulator import Finding
-from ..simulator._findings import FINDINGS, FindingCode
+from ..simulator import FINDINGS, Finding, FindingCode
 from ._expect import Prediction
 from ._observe import Observation
 

@@ -37,7 +37,7 @@ from typing import IO, Final, Literal
 
 from ..serve import HttpEndpoint, LogEntry, LogWriter, make_http_server, read_log, server_url
 from ..simulator import PeerSpec
-from ..wire._procs import end, family, spawn
+from ..wire import end, family, spawn
 
 __all__ = ["SERVER_WORD", "TAIL_BYTES", "URL_WORD", "ClientRun", "Launch", "expand", "run_client",
            "server_words"]

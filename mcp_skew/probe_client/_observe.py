@@ -27,9 +27,9 @@ from datetime import datetime
 from typing import Any, Final, Literal
 
 from ..serve import Annotation, LogEntry, annotate
-from ..simulator import Finding
-from ..simulator import _wire as w
-from ..simulator._path import Step
+from ..simulator import VERSION_KEY, Finding
+from ..simulator import PathStep as Step
+from ..versions import Registry
 
 __all__ = ["FIRST_LINE_S", "Observation", "Outcome", "ProbeFate", "observe", "rebase"]
 
@@ -142,7 +142,7 @@ def _params(message: Any) -> dict[str, Any]:
 
 def _modern_revision(message: Any) -> str | None:
     meta = _params(message).get("_meta")
-    version = meta.get(w.VERSION_KEY) if isinstance(meta, dict) else None
+    version = meta.get(VERSION_KEY) if isinstance(meta, dict) else None
     return version if isinstance(version, str) else None
 
 
@@ -244,10 +244,10 @@ def _outcome(note: Annotation, exit_code: int | None, timed_out: bool) -> Outcom
 
 
 def observe(server: str, entries: list[LogEntry], stamps: list[float], exit_code: int | None,
-            timed_out: bool) -> Observation:
+            timed_out: bool, *, registry: Registry) -> Observation:
     """The run's :class:`Observation` (entries as :func:`mcp_skew.serve.read_log` gives them)."""
     entries = rebase(entries, stamps)
-    note = annotate(entries)
+    note = annotate(entries, registry)
     sent = _requests(entries)
     processes = sum(1 for e in entries if e.dir == "event" and e.event == "start")
     outcome = _outcome(note, exit_code, timed_out)

@@ -124,7 +124,8 @@ def probe_client(argv: Sequence[str], opts: ProbeClientOptions,
     else:
         with tempfile.TemporaryDirectory(prefix="mcp-skew-probe-client-") as tmp:
             runs = _run_all(words, opts, Path(tmp), progress)
-    observations = [observe(s.spec, r.entries, r.stamps, r.exit_code, r.timed_out)
+    observations = [observe(s.spec, r.entries, r.stamps, r.exit_code, r.timed_out,
+                            registry=opts.registry)
                     for s, r in zip(opts.servers, runs, strict=True)]
     inferred = infer(observations, opts.registry, label="")
     rows = [_row(i, s, o, inferred, opts.transport)

@@ -12,7 +12,7 @@ import shlex
 from pathlib import Path
 
 from .._output import write_output
-from ..probe._peer import PEER_FILE_FORMAT
+from ..probe import PEER_FILE_FORMAT
 from ._runner import ClientReport
 
 __all__ = ["save_client_peer"]

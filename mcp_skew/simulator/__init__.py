@@ -22,20 +22,24 @@ from ._findings import FINDING_CODES, FINDINGS, Finding, FindingCode, Severity
 from ._http import HttpClient, HttpEndpoint, HttpRequest, HttpResponse
 from ._httplink import HttpMemoryLink
 from ._link import Closed, Entry, Event, Link, MemoryLink, Note, Reply, Timeout, Transcript
+from ._path import Step as PathStep
 from ._peers import KINDS, PeerSpec, parse_peer, with_quirks
 from ._quirks import QUIRKS, Quirk
 from ._run import RunRecord, run
-from ._scenario import SCENARIOS, Scenario, Step, StepResult
+from ._scenario import LIST_TOOLS, SCENARIOS, Scenario, Step, StepResult
 from ._server import Reaction, SimServer
 from ._transport import TRANSPORTS, Transport, TransportRule
+from ._wire import VERSION_KEY
 
 __all__ = [
     "FINDINGS",
     "FINDING_CODES",
     "KINDS",
+    "LIST_TOOLS",
     "QUIRKS",
     "SCENARIOS",
     "TRANSPORTS",
+    "VERSION_KEY",
     "Closed",
     "Entry",
     "Event",
@@ -50,6 +54,7 @@ __all__ = [
     "Mark",
     "MemoryLink",
     "Note",
+    "PathStep",
     "PeerSpec",
     "Quirk",
     "Reaction",

@@ -18,6 +18,7 @@ Public API: :class:`StdioLink`, :class:`HttpLink`, :class:`Limits`,
 from __future__ import annotations
 
 from ._base import JsonlRecorder, Limits, RealLink, Recorder, TransportError
+from ._procs import end, family, spawn
 from .http import HttpLink, encode_header_value
 from .sse import SseEvent, SseParser
 from .stdio import Line, NdjsonDecoder, StdioLink, parse_line
@@ -35,5 +36,8 @@ __all__ = [
     "StdioLink",
     "TransportError",
     "encode_header_value",
+    "end",
+    "family",
     "parse_line",
+    "spawn",
 ]

@@ -50,7 +50,7 @@ def _observations(client: PeerSpec) -> list[Observation]:
     out = []
     for spec, server in SERVERS:
         entries, code = _log(client, server)
-        out.append(observe(spec, entries, [], code, False))
+        out.append(observe(spec, entries, [], code, False, registry=REGISTRY))
     return out
 
 
@@ -147,7 +147,7 @@ def test_a_log_without_wall_times_is_left_as_it_is() -> None:
 
 
 def test_a_client_that_sent_nothing_infers_nothing(tmp_path: Path) -> None:
-    obs = [observe(spec, [], [], 1, False) for spec, _ in SERVERS]
+    obs = [observe(spec, [], [], 1, False, registry=REGISTRY) for spec, _ in SERVERS]
     inferred = infer(obs, REGISTRY)
     assert inferred.spec is None and "no revision" in inferred.sentence
     assert all(o.outcome == "fails" and o.failed_on == "no request was sent" for o in obs)
