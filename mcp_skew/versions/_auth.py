@@ -32,7 +32,7 @@ The values, by row (the simulator in ``mcp_skew.simulator._auth_client`` and
 - ``client.iss``: ``validate`` (RFC 9207 ``iss`` in the authorization response).
 - ``client.issuer-match``: ``validate`` (the metadata's ``issuer`` equals the issuer).
 - ``server.*``: what a plain protected server of the revision publishes (the layout
-  :func:`plain_layout` derives).
+  :func:`plain_layout` derives); ``server.audience``: it accepts only tokens issued for it.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ AUTH_RULES: Final = (
     "client.resource", "client.registration", "client.pkce", "client.iss",
     "client.issuer-match",
     "server.prm", "server.as-location", "server.as-metadata", "server.registration",
-    "server.iss",
+    "server.audience", "server.iss",
 )
 
 #: What each simulated server layout (server quirk ``auth=LAYOUT``) publishes:
@@ -107,6 +107,7 @@ def plain_layout(profile: Profile) -> frozenset[str]:
     registration = {"dynamic": "dcr", "metadata-document": "cimd"}
     published |= {registration[r] for r in rule_values(profile, "server.registration")}
     published |= set(rule_values(profile, "server.iss"))
+    published |= set(rule_values(profile, "server.audience"))
     return frozenset(published)
 
 
@@ -178,6 +179,9 @@ _ROWS_2025_06_18: Final = {
                      "WWW-Authenticate when returning a 401 Unauthorized to indicate the "
                      "location of the resource server metadata URL",
                      Cite(_R06, _A06, "Authorization Server Location")),
+    "server.audience": _c("server", MUST, ("audience",), "MCP servers MUST validate that "
+                          "access tokens were issued specifically for them as the intended "
+                          "audience", Cite(_R06, _A06, "Token Handling")),
     "server.as-location": _c("server", MUST, ("separate",), "The MCP server acts as an OAuth "
                              "2.1 resource server; the authorization server may be hosted with "
                              "it or be a separate entity", Cite(_R06, _A06, "Roles")),
@@ -185,6 +189,8 @@ _ROWS_2025_06_18: Final = {
                              "OAuth 2.0 Authorization Server Metadata (RFC8414)",
                              Cite(_R06, _A06, "Overview")),
 }
+
+_NEW_2025_06_18: Final = ("client.resource", "server.prm", "server.audience")
 
 _ROWS_2025_11_25: Final = {
     "client.prm": _c("client", MUST, ("header", "path", "root"), "MCP clients MUST support "
@@ -257,9 +263,9 @@ def changes(revision: str) -> tuple[Change, ...]:
                                                                  "Discovery"),
             impact=Impact.BREAKING,
             add={"auth": {k: v for k, v in _ROWS_2025_06_18.items()
-                          if k in ("client.resource", "server.prm")}},
+                          if k in _NEW_2025_06_18}},
             replace={"auth": {k: v for k, v in _ROWS_2025_06_18.items()
-                              if k not in ("client.resource", "server.prm")}},
+                              if k not in _NEW_2025_06_18}},
             steps=("Servers: serve protected resource metadata and name it in the "
                    "WWW-Authenticate of every 401; keep authorization server metadata at the "
                    "origin for 2025-03-26 clients.",
