@@ -50,6 +50,8 @@ __all__ = [
     "PRM_WELL_KNOWN",
     "AuthServer",
     "ProtectedEndpoint",
+    "auth_server_for",
+    "guard",
     "layout_of",
     "pkce_challenge",
 ]
@@ -282,6 +284,29 @@ class AuthServer:
                            "token_endpoint_auth_method": "none"})
 
 
+def guard(auth: AuthServer, request: HttpRequest) -> HttpResponse | None:
+    """What ``auth`` answers ``request`` with: an authorization URL's answer, or the 401 of
+    an MCP request without a valid token; None: the MCP endpoint serves it."""
+    answered = auth.handle(request)
+    if answered is not None:
+        return answered
+    path = request.path.split("?", 1)[0].rstrip("/")
+    if path in ("", auth.mcp_path):
+        return auth.refuses(request.headers)
+    return None
+
+
+def auth_server_for(spec: PeerSpec, origin: str) -> AuthServer | None:
+    """The authorization URLs of a protected server of ``spec`` at ``origin`` (None: its
+    revision has no authorization, so nothing is protected)."""
+    layout = layout_of(spec)
+    if not layout:
+        return None
+    newest = plain_layout(spec.profile(spec.revisions[0]))
+    return AuthServer(origin, layout, audience="audience" in newest,
+                      iss_mode=spec.server_policy.auth_iss)
+
+
 class ProtectedEndpoint(HttpEndpoint):
     """A simulated MCP server behind authorization: the authorization URLs first, then the
     MCP endpoint, which wants a valid bearer token."""
@@ -289,21 +314,9 @@ class ProtectedEndpoint(HttpEndpoint):
     def __init__(self, spec: PeerSpec, *, origin: str = "http://mcp.example",
                  **options: Any) -> None:
         super().__init__(spec, **options)
-        newest = plain_layout(spec.profile(spec.revisions[0]))
-        policy = spec.server_policy
-        self.auth = AuthServer(origin, layout_of(spec), audience="audience" in newest,
-                               iss_mode=policy.auth_iss)
+        self.auth = auth_server_for(spec, origin) or AuthServer(origin, frozenset())
         self.protected = bool(self.auth.layout)
 
     def handle(self, request: HttpRequest) -> HttpResponse:
-        if not self.protected:
-            return super().handle(request)
-        answered = self.auth.handle(request)
-        if answered is not None:
-            return answered
-        path = request.path.split("?", 1)[0].rstrip("/")
-        if path in ("", self.auth.mcp_path):
-            refused = self.auth.refuses(request.headers)
-            if refused is not None:
-                return refused
-        return super().handle(request)
+        guarded = guard(self.auth, request) if self.protected else None
+        return guarded if guarded is not None else super().handle(request)
