@@ -176,6 +176,10 @@ class AuthResult:
     path: AuthPath
     token: str | None = None
     reason: str = ""
+    #: what the discovery found: the protected resource metadata, the issuer and its metadata
+    prm: dict[str, Any] | None = None
+    issuer: str | None = None
+    metadata: dict[str, Any] | None = None
 
 
 def resource_metadata_of(headers: Mapping[str, str]) -> str | None:
@@ -212,8 +216,11 @@ def _issuer_urls(issuer: str, kinds: tuple[str, ...]) -> list[tuple[str, str]]:
 Machine = Generator[Fetch, Fetched, AuthResult]
 
 
-def authorize(plan: AuthPlan, challenge: Fetched, mcp_url: str) -> Machine:
-    """The authorization after ``challenge`` (the 401), as a driven machine."""
+def authorize(plan: AuthPlan, challenge: Fetched, mcp_url: str, *,
+              discover_only: bool = False) -> Machine:
+    """The authorization after ``challenge`` (the 401), as a driven machine. With
+    ``discover_only`` it stops once the authorization server's metadata is found (nothing
+    registered, nothing asked for: what ``probe --url`` does without credentials)."""
     origin, mcp_path, _ = split_url(mcp_url)
     mcp_path = mcp_path or "/"
     path = AuthPath()
@@ -221,6 +228,7 @@ def authorize(plan: AuthPlan, challenge: Fetched, mcp_url: str) -> Machine:
              + (" (resource_metadata)" if resource_metadata_of(challenge.headers) else ""))
     result = AuthResult(path)
     prm = yield from _protected_resource(plan, challenge, origin, mcp_path, path)
+    result.prm = prm
     issuers: list[str] = []
     for source in plan.as_issuer:
         if source == "prm" and isinstance(prm, dict):
@@ -235,6 +243,8 @@ def authorize(plan: AuthPlan, challenge: Fetched, mcp_url: str) -> Machine:
                          f"(this client, {plan.revision}, looks at: {', '.join(plan.prm)})")
         return result
     metadata, issuer = yield from _as_metadata(plan, issuers, origin, path)
+    result.issuer = issuer
+    result.metadata = metadata if isinstance(metadata, dict) else None
     if isinstance(metadata, str):
         path.add("fail", "metadata refused")
         result.reason = metadata
@@ -245,6 +255,8 @@ def authorize(plan: AuthPlan, challenge: Fetched, mcp_url: str) -> Machine:
         result.reason = (f"no authorization server metadata for {issuers[-1]}"
                          + ("" if plan.defaults else
                             f"; {plan.revision} has no default endpoints to fall back on"))
+        return result
+    if discover_only:
         return result
     resource = origin + mcp_path.rstrip("/")
     token_or_reason = yield from _token(plan, metadata, endpoints, issuer=issuer,
