@@ -22,7 +22,6 @@ from typing import Any, Final
 from ..simulator import Finding
 from ..simulator._auth_client import AuthResult, Fetch, Fetched, authorize, plan_for
 from ..simulator._auth_server import AS_WELL_KNOWN
-from ..simulator._findings import Severity
 from ..simulator._policy import ClientPolicy
 from ..versions import REGISTRY, Registry
 from ..versions._auth import rule_values
@@ -172,11 +171,12 @@ def _undiscoverable(revision: str, result: AuthResult, url: str) -> Finding:
                   f"{AS_WELL_KNOWN} (the 2025-03-26 authorization base URL)")
     else:
         change = "publish the metadata these clients look for (docs/auth.md)"
-    severity: Severity = "warning" if revision == "2025-03-26" else "error"
-    reason = result.reason
-    return Finding("auth-undiscoverable", severity,
-                   f"{revision} clients cannot find your authorization server ({reason}): "
-                   f"{change}", None, f"{revision}: basic/authorization.mdx")
+    message = (f"{revision} clients cannot find your authorization server ({result.reason}): "
+               f"{change}")
+    cite = f"{revision}: basic/authorization.mdx"
+    if revision == "2025-03-26":  # a SHOULD there: metadata, else the default endpoints
+        return Finding("auth-undiscoverable", "warning", message, None, cite)
+    return Finding("auth-undiscoverable", "error", message, None, cite)
 
 
 def _inconsistent(revision: str, result: AuthResult, url: str) -> list[Finding]:

@@ -350,7 +350,8 @@ class HttpMemoryLink:
             extra = {"sse_id": part.event_id} if part.event_id is not None else {}
             self.transcript.add(at, "s2c", part.message, http={**http, **extra})
         if not reading.parts:
-            text = f"{_status_text(response.status)}, no body"
+            said = "no body" if response.body is None else "a body that is no JSON-RPC message"
+            text = f"{_status_text(response.status)}, {said}"
             if reading.synthesized and reading.answer is not None:
                 text += f": the client reads it as error {reading.answer['error']['code']}"
             self.transcript.note(at, text, "http", http=http)
@@ -388,7 +389,10 @@ class HttpMemoryLink:
             self.transcript.note(self._clock, f"DELETE {MCP_PATH}: connection refused",
                                  "write-failed")
             return
-        response = self.endpoint.handle(HttpRequest("DELETE", MCP_PATH, {"mcp-session-id": sid}))
+        sent = {"mcp-session-id": sid}
+        if self.client.authorization:  # every request carries the token (scenario auth)
+            sent["authorization"] = self.client.authorization
+        response = self.endpoint.handle(HttpRequest("DELETE", MCP_PATH, sent))
         self.transcript.note(self._clock, f"DELETE {MCP_PATH} (Mcp-Session-Id: {sid}) -> "
                              f"{_status_text(response.status)}", "http",
                              http={"method": "DELETE", "path": MCP_PATH,
