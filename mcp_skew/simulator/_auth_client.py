@@ -36,7 +36,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Generator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from ..versions import Profile
@@ -67,6 +67,9 @@ __all__ = [
 REDIRECT_URI: Final = "http://127.0.0.1:33418/callback"
 #: The client id of a client ID metadata document (an HTTPS URL with a path).
 METADATA_DOCUMENT: Final = "https://client.mcp-skew.example/client-metadata.json"
+#: The 2025-03-26 default endpoints (``basic/authorization.mdx`` §Fallbacks for Servers
+#: without Metadata Discovery), for a later client that keeps them (quirk default-endpoints).
+_DEFAULT_ENDPOINTS: Final = ("/authorize", "/token", "/register")
 VERIFIER: Final = "mcp-skew-pkce-verifier-0123456789-abcdefghijklmnopqrstuvwxyz"
 _RESOURCE_METADATA: Final = re.compile(r'resource_metadata\s*=\s*"([^"]*)"')
 
@@ -141,6 +144,7 @@ class AuthPlan:
     iss: bool
     issuer_match: bool
     client_credentials: bool = False
+    resource_needs_prm: bool = False  #: ``resource`` only once PRM was found (a quirk)
 
 
 def plan_for(profile: Profile, policy: ClientPolicy) -> AuthPlan:
@@ -154,18 +158,22 @@ def plan_for(profile: Profile, policy: ClientPolicy) -> AuthPlan:
     registration = rule_values(profile, "client.registration")
     if policy.auth_dcr_only:
         registration = tuple(r for r in registration if r == "dynamic")
+    defaults = rule_values(profile, "client.default-endpoints")
+    if policy.auth_default_endpoints and not defaults:
+        defaults = _DEFAULT_ENDPOINTS
     return AuthPlan(
         revision=profile.revision,
         prm=rule_values(profile, "client.prm"),
         as_issuer=issuer,
         as_metadata=metadata,
-        defaults=rule_values(profile, "client.default-endpoints"),
+        defaults=defaults,
         resource="resource" in rule_values(profile, "client.resource"),
         registration=registration,
         pkce_verify="verify-metadata" in rule_values(profile, "client.pkce"),
         iss="validate" in rule_values(profile, "client.iss"),
         issuer_match="validate" in rule_values(profile, "client.issuer-match"),
         client_credentials=policy.auth_client_credentials,
+        resource_needs_prm=policy.auth_resource_needs_prm,
     )
 
 
@@ -259,6 +267,8 @@ def authorize(plan: AuthPlan, challenge: Fetched, mcp_url: str, *,
     if discover_only:
         return result
     resource = origin + mcp_path.rstrip("/")
+    if plan.resource_needs_prm and prm is None:
+        plan = replace(plan, resource=False)  # no metadata: this client sends no resource
     token_or_reason = yield from _token(plan, metadata, endpoints, issuer=issuer,
                                         resource=resource, path=path)
     if token_or_reason.startswith("token:"):

@@ -152,6 +152,10 @@ class ClientPolicy:
     auth_dcr_only: bool = False
     #: authorization: a confidential pre-registered client, client credentials grant
     auth_client_credentials: bool = False
+    #: authorization: ``resource`` is sent only once protected resource metadata was found
+    auth_resource_needs_prm: bool = False
+    #: authorization: without metadata, the 2025-03-26 default endpoints at the MCP origin
+    auth_default_endpoints: bool = False
 
 
 Policy = ServerPolicy | ClientPolicy

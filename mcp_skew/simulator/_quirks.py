@@ -372,6 +372,21 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "machine-to-machine clients (the io.modelcontextprotocol/oauth-client-credentials "
            "extension)",
            transports=("http",), effects=(E("auth_client_credentials"),)),
+        _Q("resource-with-prm-only", "client",
+           "over HTTP, under scenario auth, sends resource (RFC 8707) only when it found "
+           "protected resource metadata, so a token it gets at the origin has no audience; "
+           "over stdio it does nothing",
+           "the Python mcp 1.30 client (OAuthContext.should_include_resource_param: no "
+           "metadata and no negotiated version yet, no resource): "
+           "tests/interop/test_auth_realpeer.py",
+           transports=("http",), effects=(E("auth_resource_needs_prm"),)),
+        _Q("default-endpoints", "client",
+           "over HTTP, under scenario auth, without authorization server metadata uses the "
+           "2025-03-26 default endpoints /authorize, /token, /register at the MCP origin; over "
+           "stdio it does nothing",
+           "the Python mcp 1.30 client (its legacy 2025-03-26 path): "
+           "tests/interop/test_auth_realpeer.py",
+           transports=("http",), effects=(E("auth_default_endpoints"),)),
         _Q("no-cache", "client",
            "ignores ttlMs and cacheScope: every list and read goes on the wire, however fresh "
            "the last answer (in scenarios that keep a cache: cache, listen, long)",

@@ -14,13 +14,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _strategies import peers
+from hypothesis import given, settings
 
 from mcp_skew.errors import UsageError
 from mcp_skew.peers import resolve_peer
-from mcp_skew.simulator import RunRecord, parse_peer, run
+from mcp_skew.simulator import RunRecord, SimClient, parse_peer, run
 from mcp_skew.simulator._auth_client import AuthPlan, plan_for
 from mcp_skew.simulator._auth_server import AuthServer, pkce_challenge
-from mcp_skew.simulator._http import HttpRequest
+from mcp_skew.simulator._http import HttpEndpoint, HttpRequest, HttpResponse
+from mcp_skew.simulator._httplink import HttpMemoryLink
+from mcp_skew.simulator._transport import rule_for
 from mcp_skew.simulator._urlform import form_decode, form_encode, split_url
 from mcp_skew.versions import REGISTRY, load_profile_file
 from mcp_skew.versions._auth import LAYOUTS, plain_layout, rule_values
@@ -178,6 +182,36 @@ def test_a_401_to_the_probe_is_not_legacy_evidence() -> None:
     assert not any(s.startswith("initialize") for s in record.session.path)
 
 
+class _Refusing(HttpEndpoint):
+    """A server whose every POST is answered with one status and a non-JSON-RPC body."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(parse_peer("legacy:2025-11-25", "server"))
+        self.status = status
+
+    def handle(self, request: HttpRequest) -> HttpResponse:
+        return HttpResponse(self.status, {"error": "refused"})
+
+
+@pytest.mark.parametrize(("status", "said"), [
+    (401, "HTTP 401 is an authorization failure"), (403, "HTTP 403 is an authorization failure"),
+    (500, "HTTP 500 is a server error"), (503, "HTTP 503 is a server error"),
+    (409, "HTTP 409 is an error"), (400, "no modern error in the answer, fall back"),
+    (404, "no modern error in the answer, fall back"),
+    (405, "no modern error in the answer, fall back")])
+def test_only_400_404_405_are_era_evidence(status: int, said: str) -> None:
+    """2026-07-28 streamable-http.mdx §Backward Compatibility; typescript-sdk PR 2564."""
+    link = HttpMemoryLink(_Refusing(status))
+    session = SimClient(parse_peer(ALL_REVS, "client"), transport=rule_for("http")).negotiate(link)
+    rules = [s for s in session.path if s.kind == "rule"]
+    assert len(rules) == 1 and said in rules[0], session.path
+    fell_back = any(s.startswith("initialize") for s in session.path)
+    assert fell_back is (status in (400, 404, 405))
+    quirky = SimClient(parse_peer(f"{ALL_REVS}+auth-fallback", "client"),
+                       transport=rule_for("http")).negotiate(HttpMemoryLink(_Refusing(status)))
+    assert any(s.startswith("initialize") for s in quirky.path)  # the beta falls back on all
+
+
 def test_auth_fallback_reads_the_401_as_legacy_the_ts_beta_way() -> None:
     """typescript-sdk issue 2561: the 2.0 betas fell back to initialize on a 401."""
     record = simulate(f"{ALL_REVS}+dcr-only+auth-fallback", "legacy:2025-11-25+auth=no-dcr")
@@ -245,9 +279,13 @@ def test_a_profile_file_cannot_name_an_unknown_auth_rule(tmp_path: Path) -> None
 
 
 def test_scenario_auth_does_not_apply_over_stdio() -> None:
-    with pytest.raises(ValueError, match="does not apply over stdio"):
-        run(parse_peer("legacy:2025-06-18", "client"), parse_peer("legacy:2025-06-18", "server"),
-            "auth")
+    """The commands refuse it (tests/unit/test_auth_cli.py); the library says so and plays
+    the scenario against an unprotected server."""
+    record = run(parse_peer("legacy:2025-06-18", "client"),
+                 parse_peer("legacy:2025-06-18", "server"), "auth")
+    assert record.status == "ok" and not record.auth
+    assert any("does not apply over stdio" in n.text for n in record.transcript.notes)
+    assert not any(s.kind == "auth" for s in record.session.path)
 
 
 def test_an_unknown_layout_is_a_usage_error() -> None:
@@ -273,6 +311,18 @@ def test_plans_read_the_rules_and_the_quirks() -> None:
     assert quirky.as_issuer == ("prm", "mcp-origin")
     assert rule_values(REGISTRY.get("2025-03-26"), "client.default-endpoints") == (
         "/authorize", "/token", "/register")
+
+
+@settings(max_examples=60, deadline=None)
+@given(peers("client"), peers("server"))
+def test_any_pair_authorizes_or_fails_cleanly_and_deterministically(client: Any,
+                                                                     server: Any) -> None:
+    """Totality over drawn peers and layouts: no exception, one auth step at most, the same
+    bytes twice."""
+    first = run(client, server, "auth", transport="http").to_dict()
+    again = run(client, server, "auth", transport="http").to_dict()
+    assert json.dumps(first) == json.dumps(again)
+    assert sum(1 for step in first["path"] if step.startswith("auth")) <= 1
 
 
 # -- the authorization server alone --------------------------------------------------------

@@ -167,12 +167,17 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
     "dcr-only": ("legacy:2025-11-25+dcr-only", "legacy:2025-11-25+auth=no-dcr"),
     "client-credentials": ("legacy:2025-11-25+client-credentials", "legacy:2025-11-25"),
     "auth-fallback": (f"{DUAL}+dcr-only+auth-fallback", "legacy:2025-11-25+auth=no-dcr"),
+    "resource-with-prm-only": ("legacy:2025-06-18+auth-origin-fallback+resource-with-prm-only",
+                               "legacy:2025-06-18+auth=origin"),
+    "default-endpoints": ("legacy:2025-11-25,2025-03-26+auth-origin-fallback+default-endpoints",
+                          "legacy:2025-03-26+auth=defaults"),
 }
 #: quirk -> the scenario its example runs in (default: ``default``)
 SCENARIO_OF = {"ttl": "cache", "no-cache": "cache"}
 SCENARIO_OF.update(dict.fromkeys(("auth", "no-iss", "wrong-iss", "auth-origin-fallback",
                                   "rfc8414-only", "dcr-only", "client-credentials",
-                                  "auth-fallback"), "auth"))
+                                  "auth-fallback", "resource-with-prm-only",
+                                  "default-endpoints"), "auth"))
 #: why a quirk has no example run
 NO_EXAMPLE = {
     "strict-lifecycle": "no simulated client sends ping before initialize, so no run shows "
@@ -1119,6 +1124,19 @@ def test_auth_fallback_reads_a_401_as_a_legacy_server() -> None:
                      transport="http")
     assert "http: HTTP 401 is an authorization failure, not a legacy server" in \
         plain.session.path
+
+
+@pins("resource-with-prm-only", "default-endpoints")
+def test_the_python_clients_legacy_path_gets_a_token_without_audience() -> None:
+    """Seen with the Python mcp 1.30 client (tests/interop/test_auth_realpeer.py)."""
+    lenient = "legacy:2025-06-18+auth-origin-fallback"
+    assert auth_path(lenient, "legacy:2025-06-18+auth=origin").endswith("retry 200")
+    assert auth_path(f"{lenient}+resource-with-prm-only", "legacy:2025-06-18+auth=origin"
+                     ).endswith("retry 401")
+    client = "legacy:2025-11-25,2025-03-26+auth-origin-fallback"
+    assert "default endpoints" in auth_path(f"{client}+default-endpoints",
+                                            "legacy:2025-03-26+auth=defaults")
+    assert "default endpoints" not in auth_path(client, "legacy:2025-03-26+auth=defaults")
 
 
 # -- docs/quirks.md ---------------------------------------------------------------------------

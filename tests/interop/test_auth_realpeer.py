@@ -1,0 +1,77 @@
+"""The official Python client (``mcp`` 1.30.0, its ``OAuthClientProvider``) against a
+protected ``mcp-skew serve --http`` server of every layout, headless: it completes or
+fails the flow exactly as its model predicts.
+
+The model, read from ``mcp/client/auth/oauth2.py`` and ``utils.py`` of 1.30.0: protected
+resource metadata from the ``WWW-Authenticate`` header, then the path-inserted and the
+root well-known URLs (2025-11-25's order); RFC 8414 then OpenID discovery; without
+metadata its "legacy 2025-03-26 path": the authorization server at the MCP origin, the
+default endpoints (``default-endpoints``, ``auth-origin-fallback``); dynamic registration
+only (no client ID metadata document unless given a URL: ``dcr-only``); ``resource`` only
+once protected resource metadata was found (``resource-with-prm-only``).
+
+| layout | the real client | the model |
+|---|---|---|
+| prm, prm-root, oidc, compat | completes | completes |
+| no-dcr | registration 404 | no registration endpoint |
+| origin, defaults | its token has no audience: 401 | retry 401 |
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from mcp_skew.realpeers import EnvironmentUnavailable, ensure_python_env
+from mcp_skew.simulator import parse_peer, run
+
+pytestmark = pytest.mark.realpeer
+
+SDK = "mcp==1.30.0"
+MODEL = ("legacy:2025-11-25+auth-origin-fallback+dcr-only+resource-with-prm-only"
+         "+default-endpoints")
+LAYOUTS = ("prm", "prm-root", "oidc", "no-dcr", "origin", "defaults", "compat")
+DRIVER = Path(__file__).with_name("auth_py_mcp_client.py")
+SERVE = [sys.executable, "-m", "mcp_skew", "serve", "-q", "--http", "127.0.0.1:0"]
+
+
+@pytest.fixture(scope="module")
+def python() -> str:
+    try:
+        return str(ensure_python_env([SDK], timeout=600).python)
+    except EnvironmentUnavailable as exc:
+        pytest.skip(f"{SDK} cannot be installed here: {exc}")
+
+
+def _url(proc: subprocess.Popen[str]) -> str:
+    assert proc.stderr is not None
+    give_up = time.monotonic() + 60
+    while time.monotonic() < give_up:
+        line = proc.stderr.readline()
+        if " on http://" in line:
+            return line.rsplit(" on ", 1)[1].strip()
+        if not line and proc.poll() is not None:
+            break
+    raise AssertionError("serve did not say its URL")
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_the_python_client_authorizes_as_its_model_predicts(python: str, layout: str) -> None:
+    server = f"legacy:2025-11-25+auth={layout}"
+    predicted = run(parse_peer(MODEL, "client"), parse_peer(server, "server"), "auth",
+                    transport="http")
+    proc = subprocess.Popen([*SERVE, server], stderr=subprocess.PIPE, text=True)
+    try:
+        url = _url(proc)
+        done = subprocess.run([python, str(DRIVER), url], capture_output=True, text=True,
+                              timeout=120, check=False)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    real = json.loads(done.stdout.strip().splitlines()[-1])
+    assert real["ok"] is (predicted.status == "ok"), (layout, real, predicted.session.path)
