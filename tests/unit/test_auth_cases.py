@@ -554,8 +554,31 @@ def render_auth_doc() -> str:
         "- credentials kept per authorization server, `application_type` in 2026-07-28 "
         "registrations, fetching client ID metadata documents (the simulated authorization "
         "server accepts any HTTPS client id where it advertises support);",
-        "- drift tests of real clients (TypeScript SDK, Python `mcp`) against `serve`;",
-        "- the census `needs-auth` status.",
+        "- a drift test of the TypeScript SDK client against `serve` (the Python client's is "
+        "below).",
+        "",
+        "## Real clients against serve",
+        "",
+        "`tests/interop/test_auth_realpeer.py` (realpeer) runs the official Python client, "
+        "`mcp` 1.30.0 with its `OAuthClientProvider`, headless against `serve` of each "
+        "layout (a 2025-11-25 server), and checks it completes or fails as its model "
+        "predicts: `legacy:2025-11-25+auth-origin-fallback+dcr-only+resource-with-prm-only"
+        "+default-endpoints` (read from `mcp/client/auth/oauth2.py` and `utils.py`).",
+        "",
+        "| layout | the Python client 1.30.0 | the model |",
+        "|---|---|---|",
+        "| `prm`, `prm-root`, `oidc`, `compat` | completes | completes |",
+        "| `no-dcr` | fails: `Registration failed: 404` (it POSTs the default `/register`) | "
+        "fails: no registration endpoint |",
+        "| `origin`, `defaults` | fails: 401 on the retry (its token has no audience: no "
+        "`resource` without protected resource metadata) | fails: `retry 401` |",
+        "",
+        "## Census",
+        "",
+        "A remote whose first request gets 401 or 403 is `needs-auth` (not incompatible); "
+        "its row keeps each revision's discovery, and the report counts, per client "
+        "revision, the protected servers a client of that revision finds the authorization "
+        "server of ([census.md](census.md)).",
     ]
     return "\n".join(out) + "\n"
 
