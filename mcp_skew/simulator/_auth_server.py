@@ -196,7 +196,8 @@ class AuthServer:
                 "bearer_methods_supported": ["header"]}
 
     def metadata(self) -> dict[str, Any]:
-        """Authorization server metadata (RFC 8414 §2; the OpenID fields it shares)."""
+        """Authorization server metadata (RFC 8414 §2); with ``as-oidc``, also the fields OpenID
+        Connect Discovery 1.0 §3 makes REQUIRED (clients that validate it refuse it without)."""
         base = self.origin
         doc: dict[str, Any] = {
             "issuer": self.issuer,
@@ -213,6 +214,10 @@ class AuthServer:
             doc["client_id_metadata_document_supported"] = True
         if "iss" in self.layout:
             doc["authorization_response_iss_parameter_supported"] = True
+        if "as-oidc" in self.layout:  # OpenID Provider Metadata's REQUIRED fields (§3)
+            doc |= {"jwks_uri": base + self._endpoint("jwks"),
+                    "subject_types_supported": ["public"],
+                    "id_token_signing_alg_values_supported": ["RS256"]}
         return doc
 
     def _known_client(self, client_id: str, redirect_uri: str) -> bool:

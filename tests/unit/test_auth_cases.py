@@ -554,24 +554,34 @@ def render_auth_doc() -> str:
         "- credentials kept per authorization server, `application_type` in 2026-07-28 "
         "registrations, fetching client ID metadata documents (the simulated authorization "
         "server accepts any HTTPS client id where it advertises support);",
-        "- a drift test of the TypeScript SDK client against `serve` (the Python client's is "
-        "below).",
+        "- named peers (`py-mcp@1.30`, `ts-sdk@1`) for the two real clients below: their "
+        "model is a spec with quirks, written in the drift test.",
         "",
         "## Real clients against serve",
         "",
-        "`tests/interop/test_auth_realpeer.py` (realpeer) runs the official Python client, "
-        "`mcp` 1.30.0 with its `OAuthClientProvider`, headless against `serve` of each "
-        "layout (a 2025-11-25 server), and checks it completes or fails as its model "
-        "predicts: `legacy:2025-11-25+auth-origin-fallback+dcr-only+resource-with-prm-only"
-        "+default-endpoints` (read from `mcp/client/auth/oauth2.py` and `utils.py`).",
+        "`tests/interop/test_auth_realpeer.py` (realpeer) runs the official Python client "
+        "(`mcp` 1.30.0, its `OAuthClientProvider`) and the TypeScript SDK client "
+        "(`@modelcontextprotocol/sdk` 1.32.2, an `OAuthClientProvider` and `finishAuth`) "
+        "headless against `serve` of each layout (a 2025-11-25 server), and checks each "
+        "completes or fails as its model predicts. Both read the same from their code "
+        "(`mcp/client/auth/oauth2.py`, `utils.py`; `dist/esm/client/auth.js`): "
+        "`legacy:2025-11-25+auth-origin-fallback+dcr-only+resource-with-prm-only"
+        "+default-endpoints`.",
         "",
-        "| layout | the Python client 1.30.0 | the model |",
-        "|---|---|---|",
-        "| `prm`, `prm-root`, `oidc`, `compat` | completes | completes |",
+        "| layout | Python `mcp` 1.30.0 | TypeScript SDK 1.32.2 | the model |",
+        "|---|---|---|---|",
+        "| `prm`, `prm-root`, `oidc`, `compat` | completes | completes | completes |",
         "| `no-dcr` | fails: `Registration failed: 404` (it POSTs the default `/register`) | "
+        "fails: `Incompatible auth server: does not support dynamic client registration` | "
         "fails: no registration endpoint |",
-        "| `origin`, `defaults` | fails: 401 on the retry (its token has no audience: no "
-        "`resource` without protected resource metadata) | fails: `retry 401` |",
+        "| `origin`, `defaults` | fails: 401 on the retry | fails: `Unauthorized` | fails: "
+        "`retry 401` (no `resource` without protected resource metadata: a token without "
+        "audience) |",
+        "",
+        "The TypeScript client validates OpenID Provider Metadata: it refused the simulated "
+        "`oidc` layout until the simulated authorization server served the fields OpenID "
+        "Connect Discovery 1.0 §3 makes REQUIRED (`jwks_uri`, `subject_types_supported`, "
+        "`id_token_signing_alg_values_supported`).",
         "",
         "## Census",
         "",
