@@ -118,7 +118,9 @@ def _run(revision: str, challenge: Fetched, url: str, headers: Mapping[str, str]
     try:
         ask = next(machine)
         while True:
-            ask = machine.send(_fetch(origin + ask.target, ask, headers))
+            where = ask.target if ask.target.startswith(("http://", "https://")) else \
+                origin + ask.target  # an authorization server on another origin: as named
+            ask = machine.send(_fetch(where, ask, headers if where.startswith(origin) else {}))
     except StopIteration as done:
         result: AuthResult = done.value
     return result

@@ -197,11 +197,12 @@ def resource_metadata_of(headers: Mapping[str, str]) -> str | None:
 
 
 def _local(url: str, origin: str) -> str | None:
-    """The path and query of ``url`` when it is on ``origin``, else None (the simulated
-    client reaches one origin only)."""
+    """What to ask for ``url``: its path and query when it is on ``origin``, the URL itself
+    on another HTTP(S) origin (a simulated server answers that 404: it serves one origin),
+    None for anything else."""
     where, path, query = split_url(url)
     if where != origin:
-        return None
+        return url if where.startswith(("http://", "https://")) else None
     return (path or "/") + (f"?{query}" if query else "")
 
 
@@ -288,8 +289,10 @@ def _protected_resource(plan: AuthPlan, challenge: Fetched, origin: str, mcp_pat
             target = _local(named, origin) if named else None
         elif source == "path":
             target = PRM_WELL_KNOWN + mcp_path.rstrip("/")
-        else:
+        elif source == "root":
             target = PRM_WELL_KNOWN
+        else:
+            continue  # a value this simulator does not know (a draft's): no request
         if target is None or target in tried:
             continue
         tried.append(target)
