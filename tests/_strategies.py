@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from mcp_skew.simulator import KINDS, QUIRKS, PeerSpec, parse_peer
 from mcp_skew.versions import REGISTRY, Era, Role
+from mcp_skew.versions._auth import LAYOUTS
 
 __all__ = ["VALUES", "peers"]
 
@@ -20,6 +21,7 @@ VALUES: dict[str, st.SearchStrategy[str | None]] = {
     "ms": st.integers(0, 15_000).map(str),
     "code": st.sampled_from(ERROR_CODES).map(str),
     "count": st.integers(1, 5).map(str),
+    "layout": st.sampled_from(sorted(LAYOUTS)),
 }
 
 

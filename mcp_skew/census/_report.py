@@ -97,6 +97,21 @@ def _card(row: dict[str, Any]) -> dict[str, Any]:
     return {**{k: row.get(k) for k in keys}, "sdk": sdk_label(row)}
 
 
+def _authorization(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Of the protected servers (needs-auth): per client revision, how many a client of that
+    revision finds the authorization server of (the probe's discovery, in its report)."""
+    protected = [r for r in rows if r["status"] == "needs-auth"]
+    found: Counter[str] = Counter()
+    for row in protected:
+        try:
+            auth = json.loads(row.get("report") or "{}").get("auth") or {}
+        except ValueError:
+            continue
+        for entry in auth.get("revisions", []):
+            found[entry["revision"]] += bool(entry.get("found"))
+    return {"protected": len(protected), "found_by_revision": dict(sorted(found.items()))}
+
+
 def build_report(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """The report of a census's rows (as :meth:`CensusDB.rows` gives them)."""
     rows = sorted(rows, key=lambda r: r["key"])
@@ -105,6 +120,7 @@ def build_report(rows: list[dict[str, Any]]) -> dict[str, Any]:
             "servers": len({(r["server"], r["version"]) for r in rows}),
             "statuses": dict(sorted(Counter(r["status"] for r in rows).items())),
             "readiness": _readiness(probed), "by_sdk": _by_sdk(probed),
+            "authorization": _authorization(rows),
             "failures": _failures(rows), "cards": [_card(r) for r in rows]}
 
 
@@ -128,6 +144,12 @@ def _summary_lines(rep: dict[str, Any]) -> list[str]:
                 if cost else "") + ";",
              f"- a legacy client offering every legacy revision reaches {_of(r['legacy_any'], n)};"]
     lines += [f"- a legacy {rev} client reaches {_of(k, n)};" for rev, k in r["legacy"].items()]
+    auth = rep.get("authorization") or {}
+    if auth.get("protected"):
+        total = auth["protected"]
+        lines += ["", f"Of the {total} protected servers (needs-auth):", ""]
+        lines += [f"- a {rev} client finds the authorization server of {_of(k, total)};"
+                  for rev, k in auth["found_by_revision"].items()]
     return lines
 
 

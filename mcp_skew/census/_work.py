@@ -49,9 +49,10 @@ from ._listing import Job
 __all__ = ["FINAL", "STATUSES", "Settings", "job_row", "readiness", "run_job"]
 
 STATUSES: Final = ("probed", "start-failed", "needs-config", "install-failed", "unsupported",
-                   "skipped", "error")
+                   "skipped", "error", "needs-auth")
 #: Statuses a re-run keeps (the others are done again): everything but skipped and error.
-FINAL: Final = ("probed", "start-failed", "needs-config", "install-failed", "unsupported")
+FINAL: Final = ("probed", "start-failed", "needs-config", "install-failed", "unsupported",
+                "needs-auth")
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,6 +244,12 @@ def _finish(job: Job, report: Any, timings: dict[str, Any], deps: dict[str, str]
         return row
     row.update(peer=report.peer.spec.notation if report.peer.spec else None,
                sentence=report.peer.sentence, readiness=readiness(report))
+    if getattr(report, "auth", None) is not None:  # a protected remote: not incompatible
+        row["status"] = "needs-auth"
+        found = [e["revision"] for e in report.auth.revisions if e["found"]]
+        row["sentence"] = (f"authorization required (HTTP {report.auth.status}); clients "
+                           f"that find its authorization server: {', '.join(found) or 'none'}")
+        row["error"] = row["sentence"]  # the report's failures list says why, in these words
     return row
 
 

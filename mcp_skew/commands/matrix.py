@@ -40,7 +40,7 @@ from ..matrix import (
 )
 from ..matrix._render_text import cell_text, render_text
 from ..peers import resolve_peer
-from ..simulator import SCENARIOS, TRANSPORTS, PeerSpec, Transport
+from ..simulator import NOT_OVER_STDIO, SCENARIOS, TRANSPORTS, PeerSpec, Transport
 from ..versions import Registry, Role
 
 __all__ = ["Progress", "differing", "register", "text_width"]
@@ -232,6 +232,10 @@ def _render(matrix: Matrix, args: argparse.Namespace) -> str:
 def _transports(args: argparse.Namespace) -> tuple[Transport, ...]:
     """The transports to run (``--transport``), after checking the options that go with them."""
     chosen = getattr(args, "transport", "stdio")
+    scenario = SCENARIOS.get(getattr(args, "scenario", None) or "default")
+    if scenario is not None and scenario.protected and chosen != "http":
+        raise UsageError(NOT_OVER_STDIO.replace("use --transport http",
+                                                "use --transport http (not stdio, not both)"))
     if chosen == "stdio":
         return ("stdio",)
     if args.source is not None:

@@ -55,6 +55,10 @@ def register(sub: Any) -> None:
                        "(default: --url)")
     where.add_argument("--header", action="append", default=[], metavar="NAME:VALUE",
                        help="an extra HTTP header (repeatable)")
+    where.add_argument("--token", metavar="TOKEN",
+                       help="an access token for a protected server (--url): every request "
+                       "carries Authorization: Bearer TOKEN, so the probe runs as an "
+                       "authorized client (docs/auth.md)")
     where.add_argument("--cwd", help="working directory of the server command")
     where.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
                        help="an environment variable for the server (repeatable)")
@@ -121,8 +125,22 @@ def _target(args: argparse.Namespace) -> Target:
     if bool(command) == bool(args.url):
         raise UsageError("give a server command after -- or --url URL (one of the two)")
     env = {**os.environ, **_pairs(args.env, "=", "env")} if args.env else None
+    headers = _pairs(args.header, ":", "header")
+    if args.token is not None:
+        headers = {**headers, "Authorization": f"Bearer {_token(args.token, args.url)}"}
     return Target(command=tuple(command), url=args.url, sse_url=args.sse_url, cwd=args.cwd,
-                  env=env, headers=_pairs(args.header, ":", "header") or None)
+                  env=env, headers=headers or None)
+
+
+def _token(token: str, url: str | None) -> str:
+    """An access token as a header value may carry it (RFC 6750 §2.1 b64token), checked."""
+    if url is None:
+        raise UsageError("--token is for a server at --url (HTTP authorization)")
+    allowed = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/=")
+    if not token or len(token) > 8192 or not set(token) <= allowed:
+        raise UsageError("--token: not an access token (RFC 6750 b64token: letters, digits "
+                         "and -._~+/= only, at most 8192)")
+    return token
 
 
 def _required(text: str, registry: Registry) -> tuple[str, ...]:

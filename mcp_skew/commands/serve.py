@@ -92,11 +92,17 @@ def _serve_http(args: argparse.Namespace, spec: Any, say: Any, log: LogWriter | 
     endpoint = HttpEndpoint(spec, say=say, allow_remote=args.allow_remote)
     server = make_http_server(endpoint, host, port, log=log)
     url = server_url(server)
+    endpoint.protect(url)  # a server with auth=LAYOUT: its authorization server too
     if log:
         log.event("start", f"mcp-skew serve {spec.notation} on {url}", peer=spec.notation,
                   url=url)
     print(f"mcp-skew serve: simulated server {spec.notation} on {url}", file=sys.stderr,
           flush=True)
+    if endpoint.auth is not None:
+        print(f"mcp-skew serve: protected ({', '.join(sorted(endpoint.auth.layout))}); test "
+              f"authorization server {endpoint.auth.issuer} approves every request at once; "
+              "pre-registered client: mcp-skew-preregistered / mcp-skew-secret",
+              file=sys.stderr, flush=True)
     try:
         startup_ms = spec.server_policy.startup_ms
         if startup_ms:

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..errors import UsageError
 from ..peers import resolve_peer
-from ..simulator import SCENARIOS, TRANSPORTS, PeerSpec, run
+from ..simulator import NOT_OVER_STDIO, SCENARIOS, TRANSPORTS, PeerSpec, run
 from ..simulator._numbers import parse_int
 from ..simulator._trace import render_trace, summary_line
 
@@ -46,6 +46,8 @@ def _main(args: argparse.Namespace) -> int:
     changes = [_server_change(text, args.registry) for text in args.server_change]
     if changes and args.transport != "stdio":
         raise UsageError("--server-change is simulated over stdio only")
+    if SCENARIOS[args.scenario].protected and args.transport == "stdio":
+        raise UsageError(NOT_OVER_STDIO)
     record = run(client, server, args.scenario, transport=args.transport, server_changes=changes)
     if args.json:
         print(json.dumps(record.to_document(), indent=2))

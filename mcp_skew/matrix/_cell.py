@@ -33,7 +33,7 @@ finding codes) are read as they come, not checked against this version's lists.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
@@ -59,7 +59,7 @@ __all__ = [
 EXTRA_KEYS: Final = ("failure", "features_kept")
 
 Outcome = Literal["works", "fallback", "fails"]
-FailureKind = Literal["era", "revision", "quirk", "negotiation"]
+FailureKind = Literal["era", "revision", "quirk", "negotiation", "auth"]
 Status = Literal["ok", "failed"]
 
 #: The ``dir`` of a transcript record.
@@ -93,6 +93,12 @@ def failure_kind(client: PeerSpec, server: PeerSpec,
     if (client.quirks or server.quirks) and works(client, server):
         return "quirk"
     return "negotiation"
+
+
+def _auth_failed(path: Sequence[str]) -> bool:
+    """Whether the path has an authorization that got no token (scenario auth)."""
+    return any(getattr(step, "kind", None) == "auth" and step.startswith("auth failed")
+               for step in path)
 
 
 @by_identity2
@@ -166,6 +172,8 @@ class Cell:
             kept = _features_kept(record.client.profile(), session.profile)
         else:
             failure = failure_kind(record.client, record.server, works)
+            if failure in ("quirk", "negotiation") and _auth_failed(session.path):
+                failure = "auth"  # scenario auth: the client never got a token
             kept = ()
         era = session.era
         return cls(

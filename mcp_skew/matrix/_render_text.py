@@ -60,7 +60,7 @@ SYMBOLS: Final[dict[str, str]] = {
 }
 #: The word after ✗, by the cell's ``failure``.
 FAILURE_WORDS: Final[dict[str, str]] = {
-    "era": "era", "revision": "rev", "quirk": "quirk", "negotiation": "nego",
+    "era": "era", "revision": "rev", "quirk": "quirk", "negotiation": "nego", "auth": "auth",
 }
 _MARK_LEGEND: Final = (
     ("direct", "25-11", "the revision the pair speaks; no mark: the server took the client's "
@@ -81,6 +81,8 @@ FAILURE_MEANINGS: Final[dict[str, str]] = {
     "quirk": "fails because of a quirk named in a label; without quirks the pair works",
     "negotiation": "fails: they share a revision, but one offer and one counter-offer do not "
                    "reach it",
+    "auth": "fails at authorization (scenario auth): the client found no way to a token it "
+            "can use; its path says where (docs/auth.md)",
 }
 _ANSI: Final = {"works": "\x1b[32m", "fallback": "\x1b[33m", "fails": "\x1b[31m"}
 _EMOJI: Final = {"works": "🟢", "fallback": "🟡", "fails": "🔴"}

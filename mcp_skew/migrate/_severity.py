@@ -282,6 +282,19 @@ def _tables(out: _Collector, delta: TableDelta) -> None:
             out.add("servers", f"peers no longer accept content {removed}")
 
 
+def _auth(out: _Collector, delta: TableDelta) -> None:
+    """An authorization rule of one role that changes leaves the other role's old peers
+    looking in the wrong place: a ``server.*`` rule breaks old clients, a ``client.*``
+    rule old servers."""
+    for name in (*delta.added, *delta.removed, *delta.changed):
+        if name.startswith("server."):
+            out.add("clients", f"servers follow a new authorization rule {name}, which old "
+                    "clients do not")
+        else:
+            out.add("servers", f"clients follow a new authorization rule {name}, which old "
+                    "servers do not serve")
+
+
 def _settings(out: _Collector, delta: TableDelta, profiles: tuple[Profile, Profile]) -> None:
     old, new = profiles
     change = f"{delta.name}: {_text(delta.before)} -> {_text(delta.after)}"
@@ -346,6 +359,8 @@ def effects_of(
     for delta in deltas:
         if delta.name == "methods":
             _methods(out, delta, profiles)
+        elif delta.name == "auth":
+            _auth(out, delta)
         elif delta.added or delta.removed:
             _tables(out, delta)
         elif delta.before is not None or delta.after is not None:

@@ -77,7 +77,12 @@ def render_terminal(report: ProbeReport) -> str:
         out += ["", "why:", *why]
     lines = _finding_lines(report)
     out += ["", f"findings ({len(lines)}):" if lines else "findings: none", *lines]
-    out += ["", f"server: {report.peer.sentence}", agreement(report)]
+    if report.auth is not None:
+        out += ["", *report.auth.lines()]
+    sentence = report.peer.sentence if report.auth is None else (
+        f"authorization required (HTTP {report.auth.status}): the clients' outcomes are about "
+        "authorization, not eras; probe again with --token TOKEN")
+    out += ["", f"server: {sentence}", agreement(report)]
     noisy = [r for r in report.runs if r.stderr.strip()]
     if noisy:
         out.append(f"stderr: the server wrote to stderr in {len(noisy)} of {len(report.runs)} "

@@ -41,6 +41,7 @@ from ..simulator import (
 from ..simulator._path import Step
 from ..versions import Era, Registry
 from ..wire import JsonlRecorder, TransportError
+from ._auth import AuthCheck, discover, needs_auth
 from ._clients import PROBER, builtin_clients
 from ._compare import disagreement, shapes
 from ._exchanges import Exchange, exchanges
@@ -110,6 +111,8 @@ class ProbeReport:
     #: what the whole probe shows about the server (never part of a client's verdict)
     server_findings: list[Finding] = field(default_factory=list)
     required: tuple[str, ...] = ()  #: the ``--require`` revisions
+    #: a protected server: its challenge and each revision's discovery (``_auth``), else None
+    auth: AuthCheck | None = None
 
     def clients_of(self, revision: str) -> list[ClientRun]:
         """The client of one revision: the quirk-free single-revision client (``legacy:R``,
@@ -173,6 +176,7 @@ class ProbeReport:
                                "failures": self.failures((rev,))} for rev in self.required},
             "server_findings": [f.to_dict() for f in self.server_findings],
             "clients": [r.to_dict(transcript=transcript) for r in self.runs],
+            **({"auth": self.auth.to_dict()} if self.auth is not None else {}),
         }
 
 
@@ -387,7 +391,12 @@ def probe(target: Target, opts: ProbeOptions | None = None,
             finished(future.result())
     runs.sort(key=lambda r: r.index)
     peer, schema_note, server = _analyse(runs, target, opts)
+    auth = None
+    if target.url and needs_auth(r.record.transcript.records() for r in runs):
+        say("authorization required: discovering as each revision's clients do")
+        auth = discover(target.url, target.headers, opts.registry)
+        server += auth.findings if auth is not None else []
     elapsed = int((time.monotonic() - started) * 1000)
     say(f"done in {elapsed} ms: {peer.sentence}")
     return ProbeReport(target, runs, peer, elapsed, opts.jobs, schema_note, startup, server,
-                       opts.required)
+                       opts.required, auth)

@@ -25,6 +25,7 @@ from ..simulator import (
 )
 from ..simulator._scenario import LIST_RESOURCES, LIST_TOOLS, play
 from ..simulator._transport import rule_for
+from ._auth import refused_status
 from ._clients import MISSING_URI, PROBER, run_prober
 from ._exchanges import exchanges
 from ._findings import tool_input_finding
@@ -208,4 +209,6 @@ def classify(record: RunRecord, link: ProbeLink) -> str:
         return "exited"
     if link.timeouts:
         return "timeout"
+    if refused_status(link.transcript.records()) is not None:
+        return "needs-auth"  # a 401 or 403: authorization, not an era (``_auth``)
     return "incompatible"

@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import UsageError
-from ..simulator import PeerSpec
+from ..simulator import AuthServer, PeerSpec, auth_server_for, guard
 from ..simulator import _http as core
 from ..simulator._http import HttpRequest, HttpResponse, decode_header_value, is_loopback
 from ..versions import Message
@@ -114,9 +114,23 @@ class HttpEndpoint(core.HttpEndpoint):
         self.limits = limits or HttpLimits()
         self._clock = clock
         self.last_used: dict[str, float] = {}  #: session id -> when it was last used
+        #: a protected server's authorization URLs and test authorization server (server
+        #: quirk ``auth=LAYOUT``: ``protect`` sets it once the URL is known), else None
+        self.auth: AuthServer | None = None
+
+    def protect(self, url: str) -> None:
+        """Protect the server at ``url`` when its spec names a layout (``auth=LAYOUT``)."""
+        if self.spec.server_policy.auth_layout is not None:
+            origin = url.split("://", 1)[0] + "://" + url.split("://", 1)[1].split("/", 1)[0]
+            self.auth = auth_server_for(self.spec, origin)
 
     def handle(self, request: HttpRequest) -> HttpResponse:
         with self._lock:
+            guarded = guard(self.auth, request) if self.auth is not None else None
+            if guarded is not None:
+                self.say(f"{request.method} {request.path.split('?', 1)[0]} -> HTTP "
+                         f"{guarded.status} (authorization)")
+                return guarded
             now = self._clock()
             self._expire(now)
             response = super().handle(request)

@@ -17,6 +17,9 @@ nothing of mcp-skew but :mod:`mcp_skew.versions` and :mod:`mcp_skew.errors`
 from __future__ import annotations
 
 from . import _negotiation as negotiation
+from ._auth_client import AuthResult, Fetch, Fetched, authorize, plan_for
+from ._auth_link import NOT_OVER_STDIO
+from ._auth_server import AS_WELL_KNOWN, AuthServer, auth_server_for, guard
 from ._client import Mark, Session, SimClient, check_result
 from ._findings import FINDING_CODES, FINDINGS, Finding, FindingCode, Severity
 from ._http import HttpClient, HttpEndpoint, HttpRequest, HttpResponse
@@ -24,6 +27,7 @@ from ._httplink import HttpMemoryLink
 from ._link import Closed, Entry, Event, Link, MemoryLink, Note, Reply, Timeout, Transcript
 from ._path import Step as PathStep
 from ._peers import KINDS, PeerSpec, parse_peer, with_quirks
+from ._policy import ClientPolicy
 from ._quirks import QUIRKS, Quirk
 from ._run import RunRecord, run
 from ._scenario import LIST_TOOLS, SCENARIOS, Scenario, Step, StepResult
@@ -32,17 +36,24 @@ from ._transport import TRANSPORTS, Transport, TransportRule
 from ._wire import VERSION_KEY
 
 __all__ = [
+    "AS_WELL_KNOWN",
     "FINDINGS",
     "FINDING_CODES",
     "KINDS",
     "LIST_TOOLS",
+    "NOT_OVER_STDIO",
     "QUIRKS",
     "SCENARIOS",
     "TRANSPORTS",
     "VERSION_KEY",
+    "AuthResult",
+    "AuthServer",
+    "ClientPolicy",
     "Closed",
     "Entry",
     "Event",
+    "Fetch",
+    "Fetched",
     "Finding",
     "FindingCode",
     "HttpClient",
@@ -71,9 +82,13 @@ __all__ = [
     "Transcript",
     "Transport",
     "TransportRule",
+    "auth_server_for",
+    "authorize",
     "check_result",
+    "guard",
     "negotiation",
     "parse_peer",
+    "plan_for",
     "run",
     "with_quirks",
 ]

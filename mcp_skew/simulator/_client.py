@@ -47,7 +47,7 @@ from ._memo import by_identity
 from ._negotiation import Mark
 from ._path import Step
 from ._peers import PeerSpec
-from ._transport import STDIO, TransportRule
+from ._transport import STDIO, TransportRule, http_status
 
 __all__ = ["Mark", "Session", "SimClient", "check_result", "describe"]
 
@@ -313,6 +313,8 @@ class SimClient:
                     why: str = "a modern-only client cannot talk to a server that is not modern",
                     ) -> Session:
         what = _error_text(event) if isinstance(event, Reply) else describe(event)
+        if self.transport.outcome(event) == "auth":  # over HTTP: 401/403, not an era answer
+            why = f"HTTP {http_status(event)} is an authorization failure, not an era answer"
         return session.fail(f"{method}: {what}; {why}")
 
     def _modern_result(self, session: Session, profile: Profile, method: str,
@@ -349,9 +351,13 @@ class SimClient:
             return session.fail(f"the connect timed out after {bound} ms, during the "
                                 f"{probe_method} probe (this client's connect timeout)")
         rule = self.transport
+        any_status = self.policy.http_fallback_any_status
         if rule.recorded:  # over HTTP the path says which rule read the probe
-            session.path.append(steps.rule(rule.name, rule.outcome(probe)))
-        if not rule.falls_back(probe):
+            outcome = rule.outcome(probe)
+            quirk = "auth-fallback" if any_status and outcome not in rule.legacy_signs \
+                and rule.falls_back(probe, any_status=True) else None
+            session.path.append(steps.rule(rule.name, outcome, http_status(probe), quirk=quirk))
+        if not rule.falls_back(probe, any_status=any_status):
             return session.fail(f"{probe_method}: {describe(probe)}; over {rule.title} that is "
                                 f"an error, not a sign of a legacy server ({rule.cite})")
         if isinstance(probe, Closed) and not self.policy.restart:

@@ -139,7 +139,8 @@ SSE_FALLBACK_STATUS: Final = frozenset({400, 404, 405})
 SSE_POST_PATH: Final = "/messages"
 #: Reason phrases of the statuses the simulated peers meet (RFC 9110).
 REASONS: Final[Mapping[int, str]] = {
-    200: "OK", 202: "Accepted", 400: "Bad Request", 403: "Forbidden", 404: "Not Found",
+    200: "OK", 201: "Created", 202: "Accepted", 302: "Found", 400: "Bad Request",
+    401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
     405: "Method Not Allowed", 500: "Internal Server Error", 502: "Bad Gateway",
 }
 LOOPBACK_NAMES: Final = frozenset({"localhost", "ip6-localhost"})
@@ -809,6 +810,8 @@ class HttpClient:
         self.modern_codes = modern_error_codes(registry)
         #: tool -> (property, x-mcp-header name), learnt from ``tools/list`` results
         self.tool_headers: dict[str, tuple[tuple[str, str], ...]] = {}
+        #: the ``Authorization`` header value, once the client has a token (scenario auth)
+        self.authorization: str | None = None
 
     def opens_sse(self, message: Any) -> bool:
         """Whether this client GETs an HTTP+SSE stream before POSTing ``message``: an
@@ -822,9 +825,10 @@ class HttpClient:
         return wants_sse_fallback(message, reading.status, parsed, self.modern_codes)
 
     def headers(self, message: Any) -> dict[str, str]:
+        extra = {"Authorization": self.authorization} if self.authorization else None
         return request_headers(message, session_id=self.session_id,
                                legacy_revision=self.legacy_revision, registry=self.registry,
-                               tool_headers=self.tool_headers)
+                               tool_headers=self.tool_headers, extra=extra)
 
     def session_lost(self, message: Any, reading: HttpReading, sent_session: str | None) -> bool:
         """Whether this answer says the server no longer knows the session: 404 to a request

@@ -67,6 +67,7 @@ from typing import Any, Final
 
 from ..versions import Message
 from . import _path as steps
+from ._auth_link import AuthAgent
 from ._events import Closed, Event, Reply, Timeout
 from ._http import (
     REASONS,
@@ -86,7 +87,7 @@ __all__ = ["MCP_PATH", "HttpMemoryLink"]
 MCP_PATH: Final = "/mcp"
 #: Request headers a transcript keeps (the rest are the same on every POST).
 RECORDED_REQUEST_HEADERS: Final = frozenset(
-    {"mcp-protocol-version", "mcp-method", "mcp-name", "mcp-session-id"})
+    {"mcp-protocol-version", "mcp-method", "mcp-name", "mcp-session-id", "authorization"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,8 +112,10 @@ class HttpMemoryLink:
     """A simulated server behind Streamable HTTP, in memory, on a simulated clock."""
 
     def __init__(self, endpoint: HttpEndpoint, latency_ms: int = 5, *,
-                 client: HttpClient | None = None) -> None:
+                 client: HttpClient | None = None, auth: AuthAgent | None = None) -> None:
         self.endpoint = endpoint
+        #: the client's authorization (scenario auth): a 401 starts it (:mod:`._auth_link`)
+        self.auth = auth
         self.client = client or HttpClient(endpoint.spec.registry)
         self.latency_ms = latency_ms
         self.transcript = Transcript()
@@ -253,6 +256,9 @@ class HttpMemoryLink:
                     return self._event(Closed())
                 continue
             reading = self._record(at, arrival)
+            if wanted and reading.answer is not None and self.auth is not None \
+                    and self._authorized(arrival, reading):
+                continue  # the request again, with the token; its answer comes
             if wanted and reading.answer is not None:
                 if (not arrival.renewed and self._stream is None
                         and self.client.session_lost(arrival.message, reading, arrival.session)):
@@ -266,6 +272,28 @@ class HttpMemoryLink:
                         continue  # initialize again, on the stream; its answer comes there
                 return self._event(Reply(reading.answer))
         return None
+
+    def _authorized(self, arrival: _Arrival, reading: HttpReading) -> bool:
+        """A 401: authorize (:mod:`._auth_link`) and send the request again with the token.
+        Any other answer after an authorization closes its path (``retry 200``)."""
+        assert self.auth is not None and arrival.response is not None
+        settled = self.auth.settle(reading.status)
+        if settled is not None:
+            self._via.append(settled)
+        if not self.auth.wants(reading.status):
+            return False
+        result, self._clock = self.auth.run(arrival.response, self.endpoint.handle,
+                                            self._clock, self.latency_ms, self.transcript)
+        if result.token is None:
+            failed = self.auth.failed_step()
+            if failed is not None:
+                self._via.append(failed)
+            if reading.synthesized and reading.answer is not None:  # say why, in the error
+                error = reading.answer["error"]
+                error["message"] = f"{error['message']}: authorization failed: {result.reason}"
+            return False
+        self.client.authorization = f"Bearer {result.token}"
+        return self._post(arrival.message)
 
     def _renew(self, message: Message, reading: HttpReading, deadline: int) -> bool:
         """The server answered 404 to a request in the session: it no longer knows it. Start
@@ -322,7 +350,8 @@ class HttpMemoryLink:
             extra = {"sse_id": part.event_id} if part.event_id is not None else {}
             self.transcript.add(at, "s2c", part.message, http={**http, **extra})
         if not reading.parts:
-            text = f"{_status_text(response.status)}, no body"
+            said = "no body" if response.body is None else "a body that is no JSON-RPC message"
+            text = f"{_status_text(response.status)}, {said}"
             if reading.synthesized and reading.answer is not None:
                 text += f": the client reads it as error {reading.answer['error']['code']}"
             self.transcript.note(at, text, "http", http=http)
@@ -360,7 +389,10 @@ class HttpMemoryLink:
             self.transcript.note(self._clock, f"DELETE {MCP_PATH}: connection refused",
                                  "write-failed")
             return
-        response = self.endpoint.handle(HttpRequest("DELETE", MCP_PATH, {"mcp-session-id": sid}))
+        sent = {"mcp-session-id": sid}
+        if self.client.authorization:  # every request carries the token (scenario auth)
+            sent["authorization"] = self.client.authorization
+        response = self.endpoint.handle(HttpRequest("DELETE", MCP_PATH, sent))
         self.transcript.note(self._clock, f"DELETE {MCP_PATH} (Mcp-Session-Id: {sid}) -> "
                              f"{_status_text(response.status)}", "http",
                              http={"method": "DELETE", "path": MCP_PATH,

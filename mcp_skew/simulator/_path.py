@@ -62,6 +62,7 @@ StepKind = Literal[
     "served-legacy",  # the server ran a modern request under legacy rules
     "no-answer",  # (a recorded log) the log ends with the request unanswered
     "rule",  # (over HTTP) the transport's rule read the probe's answer: fall back, or not
+    "auth",  # (over HTTP) the client's authorization: discovery, token, retry (the auth path)
     "transport",  # (over HTTP) the HTTP+SSE transport of 2024-11-05: tried, opened, refused
     "session",  # (over HTTP) the server forgot the session (404); the client started a new one
     "note",  # anything else, as text
@@ -222,12 +223,27 @@ _NOT_LEGACY = {"timeout": "a timeout is an error, not a legacy server",
                "closed": "a dropped connection is an error, not a legacy server"}
 
 
-def rule(transport: str, outcome: str) -> Step:
+#: What the rule says of an HTTP error status that is not era evidence (``{}``: the status).
+_NOT_LEGACY_STATUS = {"auth": "HTTP {} is an authorization failure, not a legacy server",
+                      "server-error": "HTTP {} is a server error, not a legacy server",
+                      "http-error": "HTTP {} is an error, not a legacy server"}
+
+
+def rule(transport: str, outcome: str, status: int | None = None, *,
+         quirk: str | None = None) -> Step:
     """``http: no modern error in the answer, fall back`` (``outcome`` ``error``), or why the
-    transport's rule does not fall back: ``http: a timeout is an error, not a legacy server``."""
-    said = "no modern error in the answer, fall back" if outcome == "error" else \
-        _NOT_LEGACY.get(outcome, f"{outcome}: no fallback")
-    return Step(f"{transport}: {said}", "rule", transport=transport)
+    transport's rule does not fall back: ``http: a timeout is an error, not a legacy server``,
+    ``http: HTTP 401 is an authorization failure, not a legacy server``. With ``quirk``, a
+    client that falls back all the same: ``http: HTTP 401 read as a legacy server (quirk
+    auth-fallback), fall back``."""
+    if quirk is not None:
+        said = f"HTTP {status} read as a legacy server (quirk {quirk}), fall back"
+    elif outcome in _NOT_LEGACY_STATUS:
+        said = _NOT_LEGACY_STATUS[outcome].format(status)
+    else:
+        said = "no modern error in the answer, fall back" if outcome == "error" else \
+            _NOT_LEGACY.get(outcome, f"{outcome}: no fallback")
+    return Step(f"{transport}: {said}", "rule", code=status, transport=transport)
 
 
 @_shared

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Final
 
 from ..errors import UsageError
-from ..versions import REGISTRY, Era, PeerKind, Profile, Registry, Role
+from ..versions import LAYOUTS, REGISTRY, Era, PeerKind, Profile, Registry, Role
 from ._numbers import check_quirk_value
 from ._policy import ClientPolicy, ServerPolicy
 from ._quirks import QUIRKS, client_policy, server_policy
@@ -167,6 +167,9 @@ def _quirk(text: str, role: Role, kind: PeerKind, spec: str,
         raise UsageError(f"peer spec {spec!r}: quirk {name!r} {problem}")
     if quirk.value == "revision" and value not in registry:
         raise UsageError(f"peer spec {spec!r}: quirk {name!r}: unknown revision {value!r}")
+    if quirk.value == "layout" and value not in LAYOUTS:
+        raise UsageError(f"peer spec {spec!r}: quirk {name!r}: unknown layout {value!r}; "
+                         f"known: {', '.join(LAYOUTS)}")
     return name, value
 
 

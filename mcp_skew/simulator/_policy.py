@@ -97,6 +97,13 @@ class ServerPolicy:
     #: one server instance for the whole process, connectable to one transport: the first POST
     #: without a session takes it; every later one gets 500 and -32603
     http_one_transport: bool = False
+    # -- authorization (scenario auth, over HTTP) -----------------------------------------
+    #: the layout a protected server publishes (:data:`mcp_skew.versions._auth.LAYOUTS`);
+    #: None: what its newest revision requires
+    auth_layout: str | None = None
+    #: its authorization server's ``iss``: ``send`` it (where the layout has it),
+    #: ``missing`` (advertised, not sent) or ``wrong`` (another issuer's)
+    auth_iss: str = "send"
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +140,22 @@ class ClientPolicy:
     #: a client asking for a revision of the HTTP+SSE transport (2024-11-05) POSTs
     #: ``initialize`` first and opens the SSE stream only on 400/404/405
     http_post_first: bool = False
+    #: a dual-era client reads any HTTP error status to its probe (401, 403, 5xx) as a
+    #: legacy server and falls back to ``initialize``
+    http_fallback_any_status: bool = False
+    #: authorization: with no protected resource metadata, look for the authorization server
+    #: at the MCP origin (the TypeScript SDK's fallback)
+    auth_origin_fallback: bool = False
+    #: authorization: read RFC 8414 metadata only, never OpenID Connect discovery
+    auth_rfc8414_only: bool = False
+    #: authorization: obtain a client id by dynamic registration only
+    auth_dcr_only: bool = False
+    #: authorization: a confidential pre-registered client, client credentials grant
+    auth_client_credentials: bool = False
+    #: authorization: ``resource`` is sent only once protected resource metadata was found
+    auth_resource_needs_prm: bool = False
+    #: authorization: without metadata, the 2025-03-26 default endpoints at the MCP origin
+    auth_default_endpoints: bool = False
 
 
 Policy = ServerPolicy | ClientPolicy

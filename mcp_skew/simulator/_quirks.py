@@ -27,7 +27,7 @@ class Quirk:
     role: Role
     summary: str
     seen_in: str
-    value: Literal["none", "revision", "ms", "code", "count"] = "none"
+    value: Literal["none", "revision", "ms", "code", "count", "layout"] = "none"
     #: Peer kinds it makes sense for.
     kinds: tuple[str, ...] = ("legacy", "modern", "dual")
     #: The policy fields it sets (:mod:`._policy`): this is what the simulator reads.
@@ -245,6 +245,30 @@ QUIRKS: Final[dict[str, Quirk]] = {
            transports=("stdio",),
            effects=(E("outlives_stdin"),)),
         # -- Clients -------------------------------------------------------------------
+        # -- Servers: authorization (scenario auth, over Streamable HTTP) ---------------
+        _Q("auth", "server",
+           "over HTTP, under scenario auth, publishes its authorization as LAYOUT: origin (2025-03-26 "
+           "metadata at the MCP origin), defaults (no metadata, /authorize /token /register), "
+           "prm (protected resource metadata named in WWW-Authenticate, a separate "
+           "authorization server), prm-root (metadata at the root well-known only, no header "
+           "parameter), oidc (OpenID discovery only), no-dcr (no registration endpoint), "
+           "compat (everything, for clients of every revision); over stdio it does nothing",
+           "remote servers: Supabase and mcp-remote issue 192 (origin-only clients), "
+           "Cloudflare and Atlassian (workers-oauth-provider issue 137), typescript-sdk "
+           "issues 2783 and 616: docs/auth.md",
+           value="layout", transports=("http",),
+           effects=(E("auth_layout", convert=str),)),
+        _Q("no-iss", "server",
+           "over HTTP, under scenario auth, its authorization server advertises "
+           "authorization_response_iss_parameter_supported but sends no iss; over stdio it does nothing",
+           "authorization servers that set the metadata flag before emitting iss (2026-07-28 "
+           "basic/authorization/index.mdx §Authorization Response Validation)",
+           transports=("http",), effects=(E("auth_iss", "missing"),)),
+        _Q("wrong-iss", "server",
+           "over HTTP, under scenario auth, its authorization server sends another issuer's iss "
+           "(a mix-up attack, RFC 9207); over stdio it does nothing",
+           "RFC 9207 §2.4's mix-up case",
+           transports=("http",), effects=(E("auth_iss", "wrong", rank=1),)),
         _Q("strict", "client",
            "fails a result that lacks a field its revision requires (resultType, ttlMs, "
            "cacheScope) instead of reading a missing resultType as complete",
@@ -318,6 +342,51 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "the mcp-skew probe's HTTP link; clients of later SDKs pinned to protocol 2024-11-05",
            kinds=("legacy", "dual"), transports=("http",),
            effects=(E("http_post_first"),)),
+        _Q("auth-fallback", "client",
+           "over HTTP, reads any error status to its modern probe (401, 403, 5xx) as a legacy "
+           "server and falls back to initialize; the spec's rule falls back only on 400, 404 "
+           "or 405 without a recognised modern error; over stdio it does nothing",
+           "the TypeScript client 2.0 betas (typescript-sdk issue 2561; fixed in PR 2564)",
+           kinds=("dual",), transports=("http",),
+           effects=(E("http_fallback_any_status"),)),
+        _Q("auth-origin-fallback", "client",
+           "over HTTP, under scenario auth, with no protected resource metadata, looks for the "
+           "authorization server's metadata at the MCP origin (as 2025-03-26 did); over stdio it "
+           "does nothing",
+           "the TypeScript SDK client (its discovery falls back to the server URL's origin; "
+           "workers-oauth-provider issue 137)",
+           transports=("http",), effects=(E("auth_origin_fallback"),)),
+        _Q("rfc8414-only", "client",
+           "over HTTP, under scenario auth, reads only RFC 8414 authorization server metadata, never "
+           "OpenID Connect discovery; over stdio it does nothing",
+           "the TypeScript SDK client before OpenID discovery (typescript-sdk issue 616)",
+           transports=("http",), effects=(E("auth_rfc8414_only"),)),
+        _Q("dcr-only", "client",
+           "over HTTP, under scenario auth, obtains a client id by dynamic registration only (no "
+           "pre-registration, no client ID metadata document); over stdio it does nothing",
+           "mcp-remote and most 2025 clients",
+           transports=("http",), effects=(E("auth_dcr_only"),)),
+        _Q("client-credentials", "client",
+           "over HTTP, under scenario auth, a pre-registered confidential client: the client credentials "
+           "grant, no authorization code; over stdio it does nothing",
+           "machine-to-machine clients (the io.modelcontextprotocol/oauth-client-credentials "
+           "extension)",
+           transports=("http",), effects=(E("auth_client_credentials"),)),
+        _Q("resource-with-prm-only", "client",
+           "over HTTP, under scenario auth, sends resource (RFC 8707) only when it found "
+           "protected resource metadata, so a token it gets at the origin has no audience; "
+           "over stdio it does nothing",
+           "the Python mcp 1.30 client (OAuthContext.should_include_resource_param: no "
+           "metadata and no negotiated version yet, no resource): "
+           "tests/interop/test_auth_realpeer.py",
+           transports=("http",), effects=(E("auth_resource_needs_prm"),)),
+        _Q("default-endpoints", "client",
+           "over HTTP, under scenario auth, without authorization server metadata uses the "
+           "2025-03-26 default endpoints /authorize, /token, /register at the MCP origin; over "
+           "stdio it does nothing",
+           "the Python mcp 1.30 client (its legacy 2025-03-26 path): "
+           "tests/interop/test_auth_realpeer.py",
+           transports=("http",), effects=(E("auth_default_endpoints"),)),
         _Q("no-cache", "client",
            "ignores ttlMs and cacheScope: every list and read goes on the wire, however fresh "
            "the last answer (in scenarios that keep a cache: cache, listen, long)",

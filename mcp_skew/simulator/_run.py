@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..versions import Era, Profile
+from ._auth_link import NOT_OVER_STDIO, protect
 from ._cache import ClientCache
 from ._client import Mark, Session, SimClient
 from ._findings import Finding
@@ -54,6 +55,8 @@ class RunRecord:
     features_lost: list[str] = field(default_factory=list)
     t_first_useful_ms: int | None = None
     transport: Transport = "stdio"  #: ``stdio``, or ``http`` (Streamable HTTP)
+    #: the client's authorizations (scenario auth): path, hops, outcome; empty otherwise
+    auth: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def status(self) -> str:
@@ -87,6 +90,8 @@ class RunRecord:
         }
         if self.transport != "stdio":  # a stdio run's JSON is as it always was
             out["transport"] = self.transport
+        if self.auth:  # only a protected server's run has one
+            out["auth"] = self.auth
         if transcript:
             out["transcript"] = self.transcript.records()
         return out
@@ -139,10 +144,13 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
         link = MemoryLink(lambda: SimServer(server), latency_ms,
                           stalls_on_server_request=client.client_policy.stalls_on_server_request)
         _schedule(link, plan, server_changes)
+        if plan.protected:  # the commands refuse it; a library caller gets it said
+            link.transcript.note(0, f"{NOT_OVER_STDIO}: the server is not protected here")
     else:
         if server_changes:
             raise ValueError("server changes over time are simulated over stdio only")
-        link = HttpMemoryLink(HttpEndpoint(server), latency_ms,
+        endpoint, auth = protect(client, server) if plan.protected else (HttpEndpoint(server), None)
+        link = HttpMemoryLink(endpoint, latency_ms, auth=auth,
                               client=HttpClient(client.registry,
                                                  post_first=client.client_policy.http_post_first))
         for event in plan.server_events:
@@ -155,6 +163,8 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
     if session.era is Era.MODERN and served and served[-1] is Era.LEGACY:
         mark_era_mismatch(session)
     record = RunRecord(client, server, plan.name, session, link.transcript, transport=transport)
+    if isinstance(link, HttpMemoryLink) and link.auth is not None:
+        record.auth = link.auth.to_list()
     if session.status == "ok":
         record.steps, record.findings, record.t_first_useful_ms = play(plan, sim, link, session)
         if session.status == "ok":

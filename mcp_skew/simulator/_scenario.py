@@ -108,6 +108,8 @@ class Scenario:
     steps: tuple[Step | Listen | ServerEvent, ...]
     #: a long-lived client: results and era decisions are cached (see the module docstring)
     keeps_cache: bool = False
+    #: the server is protected: the client authorizes first (over HTTP only; ``_auth_link``)
+    protected: bool = False
 
     @property
     def requests(self) -> tuple[Step, ...]:
@@ -187,6 +189,10 @@ SCENARIOS: Final[dict[str, Scenario]] = {
         Scenario("long", "a caching client lists tools and calls one every minute for five "
                  "minutes (use --server-change to change the server under it)", LONG_STEPS,
                  keeps_cache=True),
+        Scenario("auth", "a protected server (Streamable HTTP only): the client discovers its "
+                 "authorization server by its revision's rules, gets a token, lists tools "
+                 "and calls one (server quirk auth=LAYOUT: what the server publishes)",
+                 (LIST_TOOLS, CALL_ECHO), protected=True),
     )
 }
 

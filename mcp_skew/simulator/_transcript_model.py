@@ -101,6 +101,7 @@ EVENTS: Final[Mapping[str, str]] = {
     "spawn-failed": "the server command could not be started (`argv`)",
     "no-answer": "the server holds a request unanswered (a quirk)",
     "http": "an HTTP exchange without a message body (`http`)",
+    "auth": "the client's authorization (scenario auth): it starts, or it failed, and why",
     "cache": "the client's cache: a hit, a miss, a result kept or not, an invalidation, "
              "an era decision reused or dropped (simulated runs)",
     "server-change": "the simulated server was replaced by another (an upgrade, a downgrade)",

@@ -15,7 +15,13 @@ kept here as data (:class:`TransportRule`) that the client reads
   falling back; a recognised modern error keeps it modern, an empty body or any
   other error means a legacy server. No answer is not an answer: a timeout (or a
   connection that drops) is an error of the request, not a sign of a legacy
-  server, so the client does not fall back.
+  server, so the client does not fall back. Nor is every HTTP error status: only
+  400, 404 and 405 (the statuses a legacy server refuses a modern request with, and
+  the 2025-03-26..2025-11-25 ``basic/transports.mdx`` §Backwards Compatibility ones)
+  are era evidence; a 401 or 403 is an authorization failure and a 5xx a server
+  error (the TypeScript client was fixed to read them so: typescript-sdk PR 2564).
+  Client quirk ``auth-fallback`` falls back on them all the same (the TypeScript
+  2.0 betas, typescript-sdk issue 2561).
 
 Over HTTP the client's path records which rule applied (a ``rule`` step,
 :func:`mcp_skew.simulator._path.rule`); over stdio the path is as it always was.
@@ -28,7 +34,8 @@ from typing import Final, Literal, get_args
 
 from ._events import Event, Reply, Timeout
 
-__all__ = ["HTTP", "RULES", "STDIO", "TRANSPORTS", "Transport", "TransportRule", "rule_for"]
+__all__ = ["ERA_EVIDENCE_STATUS", "HTTP", "RULES", "STDIO", "TRANSPORTS", "Transport",
+           "TransportRule", "http_status", "rule_for"]
 
 Transport = Literal["stdio", "http"]
 #: The transports a run can take, the default first.
@@ -36,7 +43,19 @@ TRANSPORTS: Final[tuple[Transport, ...]] = get_args(Transport)
 
 #: What ends a probe: an answer (an error that is not a recognised modern one),
 #: no answer in time, or the end of the connection.
-ProbeOutcome = Literal["error", "timeout", "closed"]
+ProbeOutcome = Literal["error", "timeout", "closed", "auth", "server-error", "http-error"]
+#: HTTP statuses that may come from a legacy server refusing a modern request.
+ERA_EVIDENCE_STATUS: Final = frozenset({400, 404, 405})
+
+
+def http_status(event: Event) -> int | None:
+    """The HTTP status of an answer read from a bodiless error status (the synthesized error
+    of :func:`mcp_skew.simulator._http.synthesized_error` carries it), else None."""
+    if not isinstance(event, Reply) or event.error is None:
+        return None
+    data = event.error.get("data")
+    status = data.get("httpStatus") if isinstance(data, dict) else None
+    return status if isinstance(status, int) and not isinstance(status, bool) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,12 +70,22 @@ class TransportRule:
 
     def outcome(self, event: Event) -> ProbeOutcome:
         if isinstance(event, Reply):
-            return "error"
+            status = http_status(event) if self.name == "http" else None
+            if status is None or status in ERA_EVIDENCE_STATUS:
+                return "error"
+            if status in (401, 403):
+                return "auth"
+            return "server-error" if status >= 500 else "http-error"
         return "timeout" if isinstance(event, Timeout) else "closed"
 
-    def falls_back(self, event: Event) -> bool:
-        """Whether this probe outcome sends a dual-era client to ``initialize``."""
-        return self.outcome(event) in self.legacy_signs
+    def falls_back(self, event: Event, *, any_status: bool = False) -> bool:
+        """Whether this probe outcome sends a dual-era client to ``initialize``
+        (``any_status``: client quirk ``auth-fallback``, an HTTP error status of any kind
+        is read as a legacy server)."""
+        outcome = self.outcome(event)
+        if any_status and outcome in ("auth", "server-error", "http-error"):
+            return True
+        return outcome in self.legacy_signs
 
     @property
     def recorded(self) -> bool:

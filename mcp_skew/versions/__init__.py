@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from ._auth import LAYOUTS, plain_layout, rule_values
 from ._diff import Step, TableDelta, changes_between, table_delta
 from ._plugins import (
     ENTRY_POINT_GROUP,
@@ -41,6 +42,7 @@ __all__ = [
     "BUILTIN",
     "ENTRY_POINT_GROUP",
     "LATEST",
+    "LAYOUTS",
     "REGISTRY",
     "REVISIONS",
     "Binding",
@@ -70,8 +72,10 @@ __all__ = [
     "create",
     "load_entry_points",
     "load_profile_file",
+    "plain_layout",
     "profile_for",
     "registry_for",
+    "rule_values",
     "table_delta",
     "with_profile_files",
 ]

@@ -29,7 +29,10 @@ import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any, Final, TypeAlias
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
+
+if TYPE_CHECKING:
+    from ._auth import AuthRule
 
 __all__ = [
     "MAPPING_TABLES",
@@ -190,7 +193,7 @@ class Invalidation:
     listen: str | None = None
 
 
-Value: TypeAlias = Method | ErrorCode | Deprecation | Invalidation | str
+Value: TypeAlias = "Method | ErrorCode | Deprecation | Invalidation | AuthRule | str"
 
 #: Tables whose rows are plain names.
 SET_TABLES: Final = (
@@ -211,7 +214,8 @@ SET_TABLES: Final = (
     "features",  # user-facing features, for the features view of the matrix
 )
 #: Tables whose rows are name -> value.
-MAPPING_TABLES: Final = ("methods", "errors", "deprecations", "cache_invalidations")
+#: ``auth``: authorization rules (:class:`~._auth.AuthRule`, read by the HTTP simulator)
+MAPPING_TABLES: Final = ("methods", "errors", "deprecations", "cache_invalidations", "auth")
 TABLES: Final = SET_TABLES + MAPPING_TABLES
 #: Scalar settings a change may set.
 SETTINGS: Final = (
@@ -386,7 +390,7 @@ def create(
 
 # -- applying a change ---------------------------------------------------------
 
-_Rows: TypeAlias = dict[str, Value | None]
+_Rows: TypeAlias = "dict[str, Value | None]"
 
 
 def _thaw(rows: frozenset[str] | Mapping[str, Value]) -> _Rows:

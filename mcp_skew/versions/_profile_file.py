@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ._auth import AUTH_RULES, AuthRule
 from ._profile import (
     MAPPING_TABLES,
     Binding,
@@ -74,6 +75,14 @@ class _InvalidationIn(_Strict):
     listen: str | None = None
 
 
+class _AuthIn(_Strict):
+    role: Literal["server", "client"]
+    level: Literal["MUST", "SHOULD", "MAY", "none"]
+    values: list[str] = Field(default_factory=list)  #: in order
+    rule: str
+    cite: _CiteIn
+
+
 class _ChangeIn(_Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9.+-]*$")
     summary: str
@@ -105,11 +114,15 @@ _ROW_MODELS: dict[str, type[_Strict]] = {
     "errors": _ErrorIn,
     "deprecations": _DeprecationIn,
     "cache_invalidations": _InvalidationIn,
+    "auth": _AuthIn,
 }
 
 
-def _row(table: str, raw: Any) -> Method | ErrorCode | Deprecation | Invalidation:
+def _row(table: str, raw: Any) -> Method | ErrorCode | Deprecation | Invalidation | AuthRule:
     model = _ROW_MODELS[table].model_validate(raw)
+    if isinstance(model, _AuthIn):
+        return AuthRule(model.role, Obligation(model.level), tuple(model.values), model.rule,
+                        _cite(model.cite))
     if isinstance(model, _MethodIn):
         kind = Kind(model.kind)
         if kind is Kind.NOTIFICATION and model.answer is not None:
@@ -135,6 +148,9 @@ def _rows(field: str, table: str, rows: Any) -> Any:
         raise _FieldError(f"field {field}: table {table!r} takes a mapping of name to row")
     converted = {}
     for name, raw in rows.items():
+        if table == "auth" and name not in AUTH_RULES:
+            raise _FieldError(f"field {field}.{name}: not an authorization rule; known: "
+                              f"{', '.join(AUTH_RULES)}")
         try:
             converted[name] = _row(table, raw)
         except ValidationError as exc:

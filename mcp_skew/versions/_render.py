@@ -27,6 +27,7 @@ from typing import Any, Final, Literal
 
 from tabulate import tabulate
 
+from ._auth import AuthRule
 from ._diff import Step, TableDelta, changes_between, table_delta
 from ._profile import (
     MAPPING_TABLES,
@@ -95,6 +96,7 @@ _TITLES: Final[Mapping[str, str]] = {
     "errors": "Error codes",
     "deprecations": "Deprecations",
     "cache_invalidations": "Notifications that invalidate cached results",
+    "auth": "Authorization rules (HTTP)",
     "features": "Features",
 }
 
@@ -161,6 +163,9 @@ def row_to_dict(value: Any) -> Any:
         }
     if isinstance(value, Invalidation):
         return {"methods": list(value.methods), "match": value.match, "listen": value.listen}
+    if isinstance(value, AuthRule):
+        return {"role": value.role, "level": value.level.value, "values": list(value.values),
+                "rule": value.rule, "cite": cite_to_dict(value.cite)}
     if isinstance(value, Deprecation):
         return {
             "since": value.since,
@@ -358,6 +363,17 @@ def _deprecation_rows(profile: Profile) -> tuple[tuple[str, ...], ...]:
     )
 
 
+def _auth_rows(profile: Profile) -> tuple[tuple[str, ...], ...]:
+    rows = profile.tables["auth"]
+    assert not isinstance(rows, frozenset)
+    return tuple(
+        (name, rule.level.value, ", ".join(rule.values) or "-", rule.rule, str(rule.cite),
+         _cell(profile.introduced_in("auth", name)))
+        for name, rule in rows.items()
+        if isinstance(rule, AuthRule)
+    )
+
+
 def _counts(profile: Profile) -> tuple[int, int, int, int]:
     """Requests client->server, server->client, then notifications the same way."""
     return (
@@ -482,6 +498,14 @@ def profile_sections(profile: Profile, fmt: TextFormat = "markdown") -> tuple[Se
              "listen filter key", *since),
             _invalidation_rows(profile),
             code=(0, 1, 2, 3),
+        )
+    )
+    sections.append(
+        Section(
+            _TITLES["auth"],
+            ("rule", "level", "values (in order)", "the spec's words", "citation", *since),
+            _auth_rows(profile),
+            code=(0, 2),
         )
     )
     sections.append(

@@ -101,6 +101,7 @@ PROFILE: Final[Profile] = create(
         "deprecations": {},
         # no caching hints, so no result cache to invalidate (2026-07-28 adds both)
         "cache_invalidations": {},
+        "auth": {},  # no authorization in 2024-11-05
         "features": [
             "tools", "resources", "prompts", "completion", "logging", "roots", "sampling",
             "resource-subscriptions", "progress", "cancellation", "ping", "http+sse",

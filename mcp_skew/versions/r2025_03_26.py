@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from . import _auth
 from . import _profile as _p
 from . import r2024_11_05 as _previous
 from ._profile import Change, Deprecation, Impact, Profile
@@ -122,5 +123,6 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             impact=Impact.ADDITIVE,
             add={"features": ["oauth-authorization"]},
         ),
+        *_auth.changes(REV),  # the authorization rules (``_auth``)
     ),
 )

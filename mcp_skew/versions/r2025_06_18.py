@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from . import _auth
 from . import _profile as _p
 from . import r2025_03_26 as _previous
 from ._profile import Change, Impact, Profile
@@ -146,5 +147,6 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 "audience (RFC 8707), as an OAuth resource server.",
             ),
         ),
+        *_auth.changes(REV),  # the authorization rules (``_auth``)
     ),
 )

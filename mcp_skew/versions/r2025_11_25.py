@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from . import _auth
 from . import r2025_06_18 as _previous
 from ._profile import Binding, Change, Deprecation, ErrorCode, Impact, Obligation, Profile
 from ._profile import Cite as C
@@ -155,5 +156,6 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             cite=C(REV, "schema.json#/$defs/Implementation"),
             impact=Impact.ADDITIVE,
         ),
+        *_auth.changes(REV),  # the authorization rules (``_auth``)
     ),
 )

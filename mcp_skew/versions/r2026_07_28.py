@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from . import _auth
 from . import _profile as _p
 from . import r2025_11_25 as _previous
 from ._profile import Change, Deprecation, Era, ErrorCode, Impact, Invalidation, Profile
@@ -826,5 +827,6 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 }
             },
         ),
+        *_auth.changes(REV),  # the authorization rules (``_auth``)
     ),
 )

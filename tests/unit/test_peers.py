@@ -85,7 +85,7 @@ def test_every_quirk_parses_for_its_role_and_kinds() -> None:
     """Built from QUIRKS: each quirk is accepted on every kind it names."""
     revisions = {"legacy": LEGACY[-1], "modern": MODERN[-1], "dual": f"{MODERN[-1]},{LEGACY[-1]}"}
     values = {"none": "", "ms": "=1500", "revision": f"={LEGACY[0]}", "code": "=-32602",
-              "count": "=3"}
+              "count": "=3", "layout": "=prm"}
     for quirk in QUIRKS.values():
         for kind in quirk.kinds:
             peer = parse_peer(f"{kind}:{revisions[kind]}+{quirk.name}{values[quirk.value]}",

@@ -50,7 +50,7 @@ def test_every_quirk_sets_typed_fields_of_its_roles_policy(name: str) -> None:
     quirk = QUIRKS[name]
     types = _field_types(POLICY[quirk.role])
     assert quirk.effects, f"{name} sets nothing"
-    sample = {"revision": "2025-06-18", "ms": "250", "code": "-32603", "count": "2",
+    sample = {"revision": "2025-06-18", "ms": "250", "code": "-32603", "count": "2", "layout": "prm",
               "none": None}[quirk.value]
     for effect in quirk.effects:
         assert effect.field in types, (name, effect.field)

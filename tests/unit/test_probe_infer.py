@@ -68,6 +68,8 @@ def server_specs(draw: st.DrawFn) -> PeerSpec:
             texts.append(f"{q.name}={draw(st.sampled_from([1, 2, 5]))}")
         elif q.value == "code":
             texts.append(f"{q.name}={draw(st.sampled_from([0, -32602, -32603]))}")
+        elif q.value == "layout":  # scenario auth only: the probe's scenarios do not show it
+            texts.append(f"{q.name}=prm")
         else:
             texts.append(q.name)
     notation = f"{kind}:{','.join(modern + legacy)}" + "".join(f"+{t}" for t in texts)

@@ -156,9 +156,28 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
     "no-requested": None,
     "drop-unparsable": None,
     "outlives-stdin": None,
+    # in scenario auth (over Streamable HTTP): what a protected server publishes, how a
+    # client discovers (tests/unit/test_auth_cases.py has the cases)
+    "auth": ("legacy:2025-06-18", "legacy:2025-06-18+auth=origin"),
+    "no-iss": (f"modern:{MODERN}", f"modern:{MODERN}+no-iss"),
+    "wrong-iss": (f"modern:{MODERN}", f"modern:{MODERN}+wrong-iss"),
+    "auth-origin-fallback": ("legacy:2025-06-18+auth-origin-fallback",
+                             "legacy:2025-06-18+auth=origin"),
+    "rfc8414-only": ("legacy:2025-11-25+rfc8414-only", "legacy:2025-11-25+auth=oidc"),
+    "dcr-only": ("legacy:2025-11-25+dcr-only", "legacy:2025-11-25+auth=no-dcr"),
+    "client-credentials": ("legacy:2025-11-25+client-credentials", "legacy:2025-11-25"),
+    "auth-fallback": (f"{DUAL}+dcr-only+auth-fallback", "legacy:2025-11-25+auth=no-dcr"),
+    "resource-with-prm-only": ("legacy:2025-06-18+auth-origin-fallback+resource-with-prm-only",
+                               "legacy:2025-06-18+auth=origin"),
+    "default-endpoints": ("legacy:2025-11-25,2025-03-26+auth-origin-fallback+default-endpoints",
+                          "legacy:2025-03-26+auth=defaults"),
 }
 #: quirk -> the scenario its example runs in (default: ``default``)
 SCENARIO_OF = {"ttl": "cache", "no-cache": "cache"}
+SCENARIO_OF.update(dict.fromkeys(("auth", "no-iss", "wrong-iss", "auth-origin-fallback",
+                                  "rfc8414-only", "dcr-only", "client-credentials",
+                                  "auth-fallback", "resource-with-prm-only",
+                                  "default-endpoints"), "auth"))
 #: why a quirk has no example run
 NO_EXAMPLE = {
     "strict-lifecycle": "no simulated client sends ping before initialize, so no run shows "
@@ -1056,9 +1075,74 @@ def test_no_cache_changes_nothing_outside_caching_scenarios() -> None:
         assert a.transcript.records() == b.transcript.records()
 
 
+# -- authorization (scenario auth) --------------------------------------------------------------
+
+def auth_path(client: str, srv: str) -> str:
+    record = simulate(client, srv, "auth", transport="http")
+    return next(s for s in record.session.path if s.kind == "auth")
+
+
+@pins("auth")
+def test_auth_layout_chooses_what_the_server_publishes() -> None:
+    assert "PRM /.well-known/oauth-protected-resource/mcp 200" in auth_path(
+        "legacy:2025-11-25", "legacy:2025-11-25+auth=prm")
+    assert "PRM /.well-known/oauth-protected-resource/mcp 404 -> PRM " \
+        "/.well-known/oauth-protected-resource 200" in auth_path(
+            "legacy:2025-11-25", "legacy:2025-11-25+auth=prm-root")
+    assert "default endpoints" in auth_path("legacy:2025-03-26", "legacy:2025-03-26+auth=defaults")
+
+
+@pins("no-iss", "wrong-iss")
+def test_iss_quirks_fail_a_client_that_validates_iss_only() -> None:
+    for quirk in ("no-iss", "wrong-iss"):
+        assert auth_path(f"modern:{MODERN}", f"modern:{MODERN}+{quirk}").startswith("auth failed")
+        assert auth_path("legacy:2025-11-25", f"{DUAL}+{quirk}").startswith("auth: ")
+
+
+@pins("auth-origin-fallback", "rfc8414-only", "dcr-only")
+def test_client_discovery_quirks_narrow_or_widen_the_search() -> None:
+    assert auth_path("legacy:2025-06-18+auth-origin-fallback", "legacy:2025-06-18+auth=origin"
+                     ).startswith("auth: 401 -> AS metadata /.well-known/oauth-authorization-server")
+    assert "openid-configuration" not in auth_path("legacy:2025-11-25+rfc8414-only",
+                                                   "legacy:2025-11-25+auth=oidc")
+    assert auth_path("legacy:2025-11-25+dcr-only", "legacy:2025-11-25+auth=no-dcr"
+                     ).startswith("auth failed")
+
+
+@pins("client-credentials")
+def test_client_credentials_skip_registration_and_the_authorization_request() -> None:
+    path = auth_path("legacy:2025-11-25+client-credentials", "legacy:2025-11-25")
+    assert "register" not in path and "authorize" not in path and "token 200" in path
+
+
+@pins("auth-fallback")
+def test_auth_fallback_reads_a_401_as_a_legacy_server() -> None:
+    record = simulate(f"{DUAL}+dcr-only+auth-fallback", "legacy:2025-11-25+auth=no-dcr", "auth",
+                      transport="http")
+    assert any(s.kind == "rule" and "quirk auth-fallback" in s for s in record.session.path)
+    plain = simulate(f"{DUAL}+dcr-only", "legacy:2025-11-25+auth=no-dcr", "auth",
+                     transport="http")
+    assert "http: HTTP 401 is an authorization failure, not a legacy server" in \
+        plain.session.path
+
+
+@pins("resource-with-prm-only", "default-endpoints")
+def test_the_python_clients_legacy_path_gets_a_token_without_audience() -> None:
+    """Seen with the Python mcp 1.30 client (tests/interop/test_auth_realpeer.py)."""
+    lenient = "legacy:2025-06-18+auth-origin-fallback"
+    assert auth_path(lenient, "legacy:2025-06-18+auth=origin").endswith("retry 200")
+    assert auth_path(f"{lenient}+resource-with-prm-only", "legacy:2025-06-18+auth=origin"
+                     ).endswith("retry 401")
+    client = "legacy:2025-11-25,2025-03-26+auth-origin-fallback"
+    assert "default endpoints" in auth_path(f"{client}+default-endpoints",
+                                            "legacy:2025-03-26+auth=defaults")
+    assert "default endpoints" not in auth_path(client, "legacy:2025-03-26+auth=defaults")
+
+
 # -- docs/quirks.md ---------------------------------------------------------------------------
 
-VALUE_NOTE = {"none": "", "revision": "=REV", "ms": "=MS", "code": "=CODE", "count": "=N"}
+VALUE_NOTE = {"none": "", "revision": "=REV", "ms": "=MS", "code": "=CODE", "count": "=N",
+              "layout": "=LAYOUT"}
 
 
 def _example(quirk: str) -> list[str]:

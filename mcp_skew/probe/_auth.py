@@ -1,0 +1,207 @@
+"""``probe --url`` of a protected server: authorization required, and what each client
+revision's discovery finds there, without credentials.
+
+When a client's first request got 401 or 403 (:func:`needs_auth`), :func:`discover` asks
+the server once more without a token for its challenge, then runs the discovery of every
+revision that has authorization rules (:func:`mcp_skew.simulator._auth_client.authorize`
+with ``discover_only``: GET requests only, nothing registered, no authorization asked for)
+over real HTTP. The result is one entry per revision (its path, whether it found the
+authorization server's metadata, why not) and findings with what to change
+(``auth-required``, ``auth-undiscoverable``, ``auth-metadata-inconsistent``).
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from ..simulator import AS_WELL_KNOWN, AuthResult, ClientPolicy, Fetch, Fetched, Finding, authorize, plan_for
+from ..versions import Registry, rule_values
+
+__all__ = ["AuthCheck", "discover", "needs_auth", "refused_status"]
+
+#: How long one discovery request may take.
+TIMEOUT_S: Final = 10.0
+#: The most bytes of an answer read.
+BODY_CAP: Final = 1 << 20
+
+
+@dataclass(slots=True)
+class AuthCheck:
+    """What the probe found of a protected server's authorization."""
+
+    status: int  #: the challenge's status (401 or 403)
+    www_authenticate: str | None
+    revisions: list[dict[str, Any]] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"required": True, "status": self.status,
+                "www_authenticate": self.www_authenticate, "revisions": self.revisions}
+
+    def lines(self) -> list[str]:
+        """The card's section, one line per client revision."""
+        out = [f"authorization required: HTTP {self.status}; WWW-Authenticate: "
+               f"{self.www_authenticate or '(none)'}"]
+        for entry in self.revisions:
+            verdict = "finds the authorization server" if entry["found"] else \
+                f"cannot: {entry['reason']}"
+            out.append(f"  {entry['revision']} clients: {verdict}")
+            out.append(f"    {entry['path']}")
+        return out
+
+
+def refused_status(records: Iterable[Mapping[str, Any]]) -> int | None:
+    """401 or 403 when a transcript's answer had that status, else None."""
+    for record in records:
+        http = record.get("http")
+        status = http.get("status") if isinstance(http, dict) else None
+        if status in (401, 403):
+            return int(status)
+    return None
+
+
+def needs_auth(transcripts: Iterable[Iterable[Mapping[str, Any]]]) -> bool:
+    """Whether any client's transcript shows a 401 or 403 answer."""
+    return any(refused_status(records) is not None for records in transcripts)
+
+
+def _fetch(url: str, ask: Fetch, headers: Mapping[str, str]) -> Fetched:
+    opener = urllib.request.build_opener(_NoRedirect)
+    req = urllib.request.Request(url, data=ask.body or None,
+                                 headers={**headers, **ask.headers}, method=ask.method)
+    try:
+        with opener.open(req, timeout=TIMEOUT_S) as resp:
+            return Fetched(resp.status, _lower(resp.headers.items()), resp.read(BODY_CAP))
+    except urllib.error.HTTPError as err:
+        return Fetched(err.code, _lower(err.headers.items()), err.read(BODY_CAP))
+    except (urllib.error.URLError, OSError, ValueError):
+        return Fetched(0, {})
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+def _lower(items: Iterable[tuple[str, str]]) -> dict[str, str]:
+    return {k.lower(): v for k, v in items}
+
+
+def _origin(url: str) -> str:
+    scheme, _, rest = url.partition("://")
+    return f"{scheme}://{rest.split('/', 1)[0]}"
+
+
+def _challenge(url: str, headers: Mapping[str, str]) -> Fetched:
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "mcp-skew-probe", "version": "0"}}}).encode()
+    ask = Fetch("POST", "", {"Content-Type": "application/json",
+                             "Accept": "application/json, text/event-stream"}, body)
+    return _fetch(url, ask, headers)
+
+
+def _run(revision: str, challenge: Fetched, url: str, headers: Mapping[str, str],
+         registry: Registry) -> AuthResult:
+    plan = plan_for(registry.get(revision), ClientPolicy())
+    machine = authorize(plan, challenge, url, discover_only=True)
+    origin = _origin(url)
+    try:
+        ask = next(machine)
+        while True:
+            where = ask.target if ask.target.startswith(("http://", "https://")) else \
+                origin + ask.target  # an authorization server on another origin: as named
+            ask = machine.send(_fetch(where, ask, headers if where.startswith(origin) else {}))
+    except StopIteration as done:
+        result: AuthResult = done.value
+    return result
+
+
+def _revisions(registry: Registry) -> list[str]:
+    """The revisions whose clients discover something, oldest first."""
+    return [p.revision for p in registry
+            if rule_values(p, "client.as-issuer")]
+
+
+def discover(url: str, headers: Mapping[str, str] | None,
+             registry: Registry) -> AuthCheck | None:
+    """The authorization of the server at ``url`` as each revision's clients find it; None
+    when a request without credentials is not refused (nothing to discover)."""
+    sent = {k: v for k, v in (headers or {}).items() if k.lower() != "authorization"}
+    challenge = _challenge(url, sent)
+    if challenge.status not in (401, 403):
+        return None
+    check = AuthCheck(challenge.status, challenge.headers.get("www-authenticate"))
+    check.findings.append(Finding(
+        "auth-required", "info",
+        f"the server answers a request without credentials with HTTP {challenge.status}: "
+        "authorization required (not evidence of a legacy server); probe with --token to "
+        "check the protocol behind it", None,
+        "2025-06-18: basic/authorization.mdx §Token Handling"))
+    for revision in _revisions(registry):
+        result = _run(revision, challenge, url, sent, registry)
+        found = result.metadata is not None and not result.reason
+        if not found and not result.reason:
+            result.reason = ("no authorization server metadata; the default endpoints are not "
+                             "tried without credentials")
+        check.revisions.append({"revision": revision, "path": str(result.path), "found": found,
+                                "reason": result.reason, "issuer": result.issuer})
+        if not found:
+            check.findings.append(_undiscoverable(revision, result, url, registry))
+        check.findings += _inconsistent(revision, result, url)
+    check.findings = _unique(check.findings)
+    return check
+
+
+def _undiscoverable(revision: str, result: AuthResult, url: str, registry: Registry) -> Finding:
+    origin = _origin(url)
+    if result.prm is None and rule_values(registry.get(revision), "client.prm"):
+        change = (f"serve protected resource metadata at {origin}/.well-known/"
+                  "oauth-protected-resource" + url[len(origin):].rstrip("/")
+                  + " and name it in WWW-Authenticate: Bearer resource_metadata=\"...\"")
+    elif result.issuer == origin and result.metadata is None:
+        change = (f"also serve its authorization server's metadata at {origin}"
+                  f"{AS_WELL_KNOWN} (the 2025-03-26 authorization base URL)")
+    else:
+        change = "publish the metadata these clients look for (docs/auth.md)"
+    message = (f"{revision} clients cannot find your authorization server ({result.reason}): "
+               f"{change}")
+    cite = f"{revision}: basic/authorization.mdx"
+    if revision == "2025-03-26":  # a SHOULD there: metadata, else the default endpoints
+        return Finding("auth-undiscoverable", "warning", message, None, cite)
+    return Finding("auth-undiscoverable", "error", message, None, cite)
+
+
+def _inconsistent(revision: str, result: AuthResult, url: str) -> list[Finding]:
+    found: list[Finding] = []
+    resource = result.prm.get("resource") if isinstance(result.prm, dict) else None
+    if resource is not None and str(resource).rstrip("/") != url.rstrip("/"):
+        found.append(Finding("auth-metadata-inconsistent", "error",
+                             f"the protected resource metadata names resource {resource!r}, "
+                             f"not the server's URL {url!r}: clients send the URL as "
+                             "resource (RFC 8707) and get tokens for it", None,
+                             "2025-06-18: basic/authorization.mdx §Canonical Server URI"))
+    meta = result.metadata
+    if isinstance(meta, dict) and result.issuer and meta.get("issuer") != result.issuer:
+        found.append(Finding("auth-metadata-inconsistent", "error",
+                             f"the authorization server metadata names issuer "
+                             f"{meta.get('issuer')!r}, not {result.issuer!r}: 2026-07-28 "
+                             "clients MUST NOT use it", None,
+                             "2026-07-28: basic/authorization/authorization-server-discovery"
+                             ".mdx §Authorization Server Metadata Discovery"))
+    return found
+
+
+def _unique(findings: list[Finding]) -> list[Finding]:
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for f in findings:
+        if (f.code, f.message) not in seen:
+            seen.add((f.code, f.message))
+            out.append(f)
+    return out

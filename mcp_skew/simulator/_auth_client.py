@@ -1,0 +1,433 @@
+"""A client's authorization, sans I/O: discovery by its revision's rules, registration,
+the authorization code with PKCE (or client credentials), and the typed auth path.
+
+Theory of operation
+-------------------
+:func:`plan_for` reads a client's newest revision's ``auth`` rows (``client.*``,
+:mod:`mcp_skew.versions._auth`) and its quirks into an :class:`AuthPlan`; nothing here
+asks which revision it is. :func:`authorize` is a generator: it yields each
+:class:`Fetch` (an HTTP request to the MCP origin) and takes its :class:`Fetched` answer,
+and returns an :class:`AuthResult`: a bearer token or the reason there is none, and every
+hop of the way (:class:`AuthPath`, which reads ``401 -> PRM
+/.well-known/oauth-protected-resource/mcp 404 -> PRM /.well-known/oauth-protected-resource
+200 -> AS metadata /.well-known/oauth-authorization-server/auth 200 -> register 201 ->
+authorize 302 -> token 200``; the link adds ``retry 200``).
+
+The order of the discovery is the plan's:
+
+1. protected resource metadata (RFC 9728) from each source of ``client.prm`` in turn
+   (``header``: the ``resource_metadata`` of the 401's ``WWW-Authenticate``; ``path``,
+   ``root``: the well-known URLs), the first 200 wins;
+2. the issuer from each source of ``client.as-issuer`` (the metadata's
+   ``authorization_servers``, or the MCP origin);
+3. authorization server metadata at each URL of ``client.as-metadata`` for that issuer;
+   its ``issuer`` must match where ``client.issuer-match`` says so; PKCE support verified
+   where ``client.pkce`` has ``verify-metadata``; without metadata, the
+   ``client.default-endpoints`` if the revision has them;
+4. a client id by the first usable way of ``client.registration``;
+5. the authorization request (``resource`` where ``client.resource`` has it), approved at
+   once by the test authorization server; ``iss`` checked where ``client.iss`` says so
+   (RFC 9207 §2.4, 2026-07-28's table);
+6. the token request.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Generator, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Final
+
+from ..versions import Profile, rule_values
+from ._auth_server import (
+    AS_WELL_KNOWN,
+    OIDC_WELL_KNOWN,
+    PRE_REGISTERED,
+    PRM_WELL_KNOWN,
+    pkce_challenge,
+)
+from ._policy import ClientPolicy
+from ._urlform import form_decode, form_encode, split_url
+
+__all__ = [
+    "REDIRECT_URI",
+    "AuthHop",
+    "AuthPath",
+    "AuthPlan",
+    "AuthResult",
+    "Fetch",
+    "Fetched",
+    "authorize",
+    "plan_for",
+    "resource_metadata_of",
+]
+
+REDIRECT_URI: Final = "http://127.0.0.1:33418/callback"
+#: The client id of a client ID metadata document (an HTTPS URL with a path).
+METADATA_DOCUMENT: Final = "https://client.mcp-skew.example/client-metadata.json"
+#: The 2025-03-26 default endpoints (``basic/authorization.mdx`` §Fallbacks for Servers
+#: without Metadata Discovery), for a later client that keeps them (quirk default-endpoints).
+_DEFAULT_ENDPOINTS: Final = ("/authorize", "/token", "/register")
+VERIFIER: Final = "mcp-skew-pkce-verifier-0123456789-abcdefghijklmnopqrstuvwxyz"
+_RESOURCE_METADATA: Final = re.compile(r'resource_metadata\s*=\s*"([^"]*)"')
+
+
+@dataclass(frozen=True, slots=True)
+class Fetch:
+    """One HTTP request of the authorization (to the MCP origin)."""
+
+    method: str
+    target: str  #: the path and query
+    headers: Mapping[str, str] = field(default_factory=dict)
+    body: bytes = b""
+
+
+@dataclass(frozen=True, slots=True)
+class Fetched:
+    """Its answer."""
+
+    status: int
+    headers: Mapping[str, str]  #: lower-case names
+    body: bytes = b""
+
+    def json(self) -> Any:
+        try:
+            return json.loads(self.body or b"null")
+        except ValueError:
+            return None
+
+
+@dataclass(frozen=True, slots=True)
+class AuthHop:
+    """One step of the auth path: ``PRM /.well-known/oauth-protected-resource 404``."""
+
+    kind: str  #: ``challenge``, ``prm``, ``as-metadata``, ``defaults``, ``register``,
+    #: ``authorize``, ``token``, ``retry``, ``fail``
+    text: str
+    status: int | None = None
+    target: str | None = None
+
+
+@dataclass(slots=True)
+class AuthPath:
+    """Every hop of one authorization, in order; reads as ``401 -> PRM ... 200 -> ...``."""
+
+    hops: list[AuthHop] = field(default_factory=list)
+
+    def add(self, kind: str, text: str, status: int | None = None,
+            target: str | None = None) -> None:
+        shown = f"{text} {status}" if status is not None else text
+        self.hops.append(AuthHop(kind, shown, status, target))
+
+    def __str__(self) -> str:
+        return " -> ".join(h.text for h in self.hops)
+
+    def to_dict(self) -> list[dict[str, Any]]:
+        return [{"kind": h.kind, "text": h.text, "status": h.status, "target": h.target}
+                for h in self.hops]
+
+
+@dataclass(frozen=True, slots=True)
+class AuthPlan:
+    """How one client authorizes: its revision's ``client.*`` rows, with its quirks."""
+
+    revision: str
+    prm: tuple[str, ...]
+    as_issuer: tuple[str, ...]
+    as_metadata: tuple[str, ...]
+    defaults: tuple[str, ...]
+    resource: bool
+    registration: tuple[str, ...]
+    pkce_verify: bool
+    iss: bool
+    issuer_match: bool
+    client_credentials: bool = False
+    resource_needs_prm: bool = False  #: ``resource`` only once PRM was found (a quirk)
+
+
+def plan_for(profile: Profile, policy: ClientPolicy) -> AuthPlan:
+    """The plan of a client whose newest revision is ``profile``."""
+    issuer = rule_values(profile, "client.as-issuer")
+    if policy.auth_origin_fallback and "mcp-origin" not in issuer:
+        issuer = (*issuer, "mcp-origin")
+    metadata = rule_values(profile, "client.as-metadata")
+    if policy.auth_rfc8414_only:
+        metadata = tuple(m for m in metadata if m == "rfc8414")
+    registration = rule_values(profile, "client.registration")
+    if policy.auth_dcr_only:
+        registration = tuple(r for r in registration if r == "dynamic")
+    defaults = rule_values(profile, "client.default-endpoints")
+    if policy.auth_default_endpoints and not defaults:
+        defaults = _DEFAULT_ENDPOINTS
+    return AuthPlan(
+        revision=profile.revision,
+        prm=rule_values(profile, "client.prm"),
+        as_issuer=issuer,
+        as_metadata=metadata,
+        defaults=defaults,
+        resource="resource" in rule_values(profile, "client.resource"),
+        registration=registration,
+        pkce_verify="verify-metadata" in rule_values(profile, "client.pkce"),
+        iss="validate" in rule_values(profile, "client.iss"),
+        issuer_match="validate" in rule_values(profile, "client.issuer-match"),
+        client_credentials=policy.auth_client_credentials,
+        resource_needs_prm=policy.auth_resource_needs_prm,
+    )
+
+
+@dataclass(slots=True)
+class AuthResult:
+    """A token, or why there is none; and the way there."""
+
+    path: AuthPath
+    token: str | None = None
+    reason: str = ""
+    #: what the discovery found: the protected resource metadata, the issuer and its metadata
+    prm: dict[str, Any] | None = None
+    issuer: str | None = None
+    metadata: dict[str, Any] | None = None
+
+
+def resource_metadata_of(headers: Mapping[str, str]) -> str | None:
+    """The ``resource_metadata`` URL of a ``WWW-Authenticate`` header (RFC 9728 §5.1)."""
+    found = _RESOURCE_METADATA.search(headers.get("www-authenticate", ""))
+    return found.group(1) if found else None
+
+
+def _local(url: str, origin: str) -> str | None:
+    """What to ask for ``url``: its path and query when it is on ``origin``, the URL itself
+    on another HTTP(S) origin (a simulated server answers that 404: it serves one origin),
+    None for anything else."""
+    where, path, query = split_url(url)
+    if where != origin:
+        return url if where.startswith(("http://", "https://")) else None
+    return (path or "/") + (f"?{query}" if query else "")
+
+
+def _issuer_urls(issuer: str, kinds: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(kind, URL) of each metadata URL to try for ``issuer`` (2025-11-25
+    ``basic/authorization.mdx`` §Authorization Server Metadata Discovery)."""
+    origin, path, _ = split_url(issuer)
+    path = path.rstrip("/")
+    made = {"rfc8414": origin + AS_WELL_KNOWN + path,
+            "oidc-inserted": origin + OIDC_WELL_KNOWN + path,
+            "oidc-appended": origin + path + OIDC_WELL_KNOWN}
+    urls: list[tuple[str, str]] = []
+    for kind in kinds:
+        url = made.get(kind)
+        if url and url not in (u for _, u in urls):
+            urls.append((kind, url))
+    return urls
+
+
+Machine = Generator[Fetch, Fetched, AuthResult]
+
+
+def authorize(plan: AuthPlan, challenge: Fetched, mcp_url: str, *,
+              discover_only: bool = False) -> Machine:
+    """The authorization after ``challenge`` (the 401), as a driven machine. With
+    ``discover_only`` it stops once the authorization server's metadata is found (nothing
+    registered, nothing asked for: what ``probe --url`` does without credentials)."""
+    origin, mcp_path, _ = split_url(mcp_url)
+    mcp_path = mcp_path or "/"
+    path = AuthPath()
+    path.add("challenge", str(challenge.status)
+             + (" (resource_metadata)" if resource_metadata_of(challenge.headers) else ""))
+    result = AuthResult(path)
+    prm = yield from _protected_resource(plan, challenge, origin, mcp_path, path)
+    result.prm = prm
+    issuers: list[str] = []
+    for source in plan.as_issuer:
+        if source == "prm" and isinstance(prm, dict):
+            named = prm.get("authorization_servers")
+            if isinstance(named, list) and named and isinstance(named[0], str):
+                issuers.append(named[0])
+        elif source == "mcp-origin":
+            issuers.append(origin)
+    if not issuers:
+        path.add("fail", "no authorization server")
+        result.reason = ("no protected resource metadata found, so no authorization server "
+                         f"(this client, {plan.revision}, looks at: {', '.join(plan.prm)})")
+        return result
+    metadata, issuer = yield from _as_metadata(plan, issuers, origin, path)
+    result.issuer = issuer
+    result.metadata = metadata if isinstance(metadata, dict) else None
+    if isinstance(metadata, str):
+        path.add("fail", "metadata refused")
+        result.reason = metadata
+        return result
+    endpoints = _endpoints(plan, metadata, origin, path)
+    if endpoints is None:
+        path.add("fail", "no authorization server metadata")
+        result.reason = (f"no authorization server metadata for {issuers[-1]}"
+                         + ("" if plan.defaults else
+                            f"; {plan.revision} has no default endpoints to fall back on"))
+        return result
+    if discover_only:
+        return result
+    resource = origin + mcp_path.rstrip("/")
+    if plan.resource_needs_prm and prm is None:
+        plan = replace(plan, resource=False)  # no metadata: this client sends no resource
+    token_or_reason = yield from _token(plan, metadata, endpoints, issuer=issuer,
+                                        resource=resource, path=path)
+    if token_or_reason.startswith("token:"):
+        result.token = token_or_reason.removeprefix("token:")
+    else:
+        path.add("fail", "no token")
+        result.reason = token_or_reason
+    return result
+
+
+def _protected_resource(plan: AuthPlan, challenge: Fetched, origin: str, mcp_path: str,
+                        path: AuthPath) -> Generator[Fetch, Fetched, dict[str, Any] | None]:
+    tried: list[str] = []
+    for source in plan.prm:
+        if source == "header":
+            named = resource_metadata_of(challenge.headers)
+            target = _local(named, origin) if named else None
+        elif source == "path":
+            target = PRM_WELL_KNOWN + mcp_path.rstrip("/")
+        elif source == "root":
+            target = PRM_WELL_KNOWN
+        else:
+            continue  # a value this simulator does not know (a draft's): no request
+        if target is None or target in tried:
+            continue
+        tried.append(target)
+        got = yield Fetch("GET", target, {"Accept": "application/json"})
+        path.add("prm", f"PRM {target}", got.status, target)
+        doc = got.json()
+        if got.status == 200 and isinstance(doc, dict):
+            return doc
+    return None
+
+
+def _as_metadata(plan: AuthPlan, issuers: list[str], origin: str, path: AuthPath,
+                 ) -> Generator[Fetch, Fetched, tuple[dict[str, Any] | str | None, str]]:
+    """The first metadata document that answers, for the first issuer that has one; or a
+    reason to stop (a string); or None and the last issuer."""
+    for issuer in issuers:
+        for _, url in _issuer_urls(issuer, plan.as_metadata):
+            target = _local(url, origin)
+            if target is None:
+                continue
+            got = yield Fetch("GET", target, {"Accept": "application/json"})
+            path.add("as-metadata", f"AS metadata {target}", got.status, target)
+            doc = got.json()
+            if got.status != 200 or not isinstance(doc, dict):
+                continue
+            if plan.issuer_match and doc.get("issuer") != issuer:
+                return (f"the metadata at {url} names issuer {doc.get('issuer')!r}, not "
+                        f"{issuer!r}: a {plan.revision} client MUST NOT use it"), issuer
+            methods = doc.get("code_challenge_methods_supported")
+            if plan.pkce_verify and not (isinstance(methods, list) and "S256" in methods):
+                return ("the authorization server's metadata has no "
+                        "code_challenge_methods_supported with S256: a "
+                        f"{plan.revision} client MUST refuse to proceed"), issuer
+            return doc, issuer
+    return None, issuers[-1]
+
+
+def _endpoints(plan: AuthPlan, metadata: dict[str, Any] | None, origin: str,
+               path: AuthPath) -> dict[str, str | None] | None:
+    if metadata is not None:
+        return {name: _local(str(metadata.get(f"{name}_endpoint") or ""), origin)
+                for name in ("authorization", "token", "registration")}
+    if not plan.defaults:
+        return None
+    path.add("defaults", "default endpoints " + " ".join(plan.defaults))
+    named = dict(zip(("authorization", "token", "registration"), plan.defaults, strict=False))
+    return {name: named.get(name) for name in ("authorization", "token", "registration")}
+
+
+def _client_id(plan: AuthPlan, metadata: dict[str, Any] | None,
+               endpoints: dict[str, str | None], path: AuthPath,
+               ) -> Generator[Fetch, Fetched, str | None]:
+    """A client id by the first usable way of the plan's registration order."""
+    for way in plan.registration:
+        if way == "metadata-document" and isinstance(metadata, dict) \
+                and metadata.get("client_id_metadata_document_supported") is True:
+            path.add("register", "client id metadata document")
+            return METADATA_DOCUMENT
+        if way == "dynamic" and endpoints.get("registration"):
+            target = str(endpoints["registration"])
+            body = {"client_name": "mcp-skew", "redirect_uris": [REDIRECT_URI],
+                    "grant_types": ["authorization_code"], "token_endpoint_auth_method": "none"}
+            got = yield Fetch("POST", target, {"Content-Type": "application/json"},
+                              json.dumps(body).encode())
+            path.add("register", "register", got.status, target)
+            doc = got.json()
+            if got.status in (200, 201) and isinstance(doc, dict) \
+                    and isinstance(doc.get("client_id"), str):
+                return str(doc["client_id"])
+            return None
+    return None
+
+
+def _token(plan: AuthPlan, metadata: dict[str, Any] | None, endpoints: dict[str, str | None],
+           *, issuer: str, resource: str, path: AuthPath) -> Generator[Fetch, Fetched, str]:
+    """``token:<token>``, or the reason there is none."""
+    if plan.client_credentials:
+        form = {"grant_type": "client_credentials", "client_id": PRE_REGISTERED[0],
+                "client_secret": PRE_REGISTERED[1]}
+        return (yield from _exchange(plan, form, endpoints, resource, path))
+    client_id = yield from _client_id(plan, metadata, endpoints, path)
+    if client_id is None:
+        ways = ", ".join(plan.registration) or "none"
+        return (f"no client id: this client registers by {ways}, and the authorization server "
+                "offers none of them")
+    target = endpoints.get("authorization")
+    if not target:
+        return "no authorization endpoint"
+    query = {"response_type": "code", "client_id": client_id, "redirect_uri": REDIRECT_URI,
+             "code_challenge": pkce_challenge(VERIFIER), "code_challenge_method": "S256",
+             "state": "mcp-skew-state"}
+    if plan.resource:
+        query["resource"] = resource
+    sep = "&" if "?" in target else "?"
+    got = yield Fetch("GET", f"{target}{sep}{form_encode(query)}")
+    path.add("authorize", "authorize", got.status, target)
+    answer = form_decode(split_url(got.headers.get("location", ""))[2])
+    if got.status != 302 or "code" not in answer:
+        return f"the authorization request failed: {answer.get('error') or got.status}"
+    refused = _iss_refused(plan, metadata, answer, issuer)
+    if refused:
+        return refused
+    form = {"grant_type": "authorization_code", "code": answer["code"],
+            "code_verifier": VERIFIER, "redirect_uri": REDIRECT_URI, "client_id": client_id}
+    return (yield from _exchange(plan, form, endpoints, resource, path))
+
+
+def _iss_refused(plan: AuthPlan, metadata: dict[str, Any] | None, answer: dict[str, str],
+                 issuer: str) -> str | None:
+    """RFC 9207 §2.4 as 2026-07-28's table reads it, where the plan validates ``iss``."""
+    if not plan.iss:
+        return None
+    advertised = isinstance(metadata, dict) and \
+        metadata.get("authorization_response_iss_parameter_supported") is True
+    got = answer.get("iss")
+    if got is None:
+        return ("the authorization response has no iss, though the metadata says it is sent: "
+                f"a {plan.revision} client rejects it") if advertised else None
+    if got != issuer:
+        return (f"the authorization response's iss {got!r} is not the issuer {issuer!r}: a "
+                f"{plan.revision} client rejects it")
+    return None
+
+
+def _exchange(plan: AuthPlan, form: dict[str, str], endpoints: dict[str, str | None],
+              resource: str, path: AuthPath) -> Generator[Fetch, Fetched, str]:
+    target = endpoints.get("token")
+    if not target:
+        return "no token endpoint"
+    if plan.resource:
+        form = {**form, "resource": resource}
+    got = yield Fetch("POST", target, {"Content-Type": "application/x-www-form-urlencoded"},
+                      form_encode(form).encode())
+    path.add("token", "token", got.status, target)
+    doc = got.json()
+    if got.status == 200 and isinstance(doc, dict) and isinstance(doc.get("access_token"), str):
+        return "token:" + str(doc["access_token"])
+    error = doc.get("error") if isinstance(doc, dict) else None
+    return f"the token request failed: {error or got.status}"

@@ -1,0 +1,327 @@
+"""A protected MCP server and its authorization server, sans I/O, over the simulated HTTP.
+
+Theory of operation
+-------------------
+:class:`AuthServer` answers the authorization URLs of one origin; what it publishes is a
+*layout*, a set of tokens (:data:`mcp_skew.versions._auth.LAYOUTS`): the server quirk
+``auth=LAYOUT`` names one, else the server's newest revision decides
+(:func:`~mcp_skew.versions._auth.plain_layout`: a 2025-06-18 server publishes protected
+resource metadata and names it in ``WWW-Authenticate``, as its ``server.*`` rules say).
+
+- Protected resource metadata (RFC 9728) at ``/.well-known/oauth-protected-resource/mcp``
+  (``prm-path``) and/or the root (``prm-root``); a 401 names it in
+  ``WWW-Authenticate: Bearer resource_metadata="..."`` where the layout has ``prm-header``.
+- The authorization server is at the MCP origin (``as-origin``: RFC 8414 metadata at
+  ``/.well-known/oauth-authorization-server``; ``defaults``: no metadata, the 2025-03-26
+  default endpoints) or has an issuer of its own, ``<origin>/auth``, whose metadata is at
+  the RFC 8414 path-inserted URL (``as-rfc8414``) or the OpenID Connect path-appended one
+  (``as-oidc``, ``/auth/.well-known/openid-configuration``).
+- ``/authorize`` approves at once (the test authorization server: no user), with PKCE
+  S256, and redirects with ``code``, ``state`` and, with ``iss`` in the layout, ``iss``
+  (RFC 9207; server quirks ``no-iss`` and ``wrong-iss`` break it). ``/token`` takes the
+  authorization code (its verifier checked) or client credentials; a ``resource`` other
+  than the MCP server's URL is ``invalid_target`` (RFC 8707). ``/register`` is dynamic
+  client registration (RFC 7591), only with ``dcr``; ``cimd`` accepts an HTTPS URL as a
+  client id (client ID metadata documents).
+- The MCP endpoint wants ``Authorization: Bearer <token>``; a server whose revision binds
+  it to audience validation (``server.audience``, 2025-06-18 ``basic/authorization.mdx``
+  §Token Handling) refuses a token issued for another resource, or for none.
+
+Tokens, codes and client ids come from counters: runs are deterministic.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from ..versions import LAYOUTS, plain_layout
+from ._http import HttpEndpoint, HttpRequest, HttpResponse
+from ._peers import PeerSpec
+from ._urlform import form_decode, form_encode
+
+__all__ = [
+    "AS_PATH",
+    "PRE_REGISTERED",
+    "PRM_WELL_KNOWN",
+    "AuthServer",
+    "ProtectedEndpoint",
+    "auth_server_for",
+    "guard",
+    "layout_of",
+    "pkce_challenge",
+]
+
+#: The issuer path of an authorization server of its own (not at the MCP origin).
+AS_PATH: Final = "/auth"
+PRM_WELL_KNOWN: Final = "/.well-known/oauth-protected-resource"
+AS_WELL_KNOWN: Final = "/.well-known/oauth-authorization-server"
+OIDC_WELL_KNOWN: Final = "/.well-known/openid-configuration"
+#: A confidential client every simulated authorization server knows (client credentials).
+PRE_REGISTERED: Final = ("mcp-skew-preregistered", "mcp-skew-secret")
+
+
+def pkce_challenge(verifier: str) -> str:
+    """The S256 code challenge of ``verifier`` (RFC 7636 §4.2)."""
+    digest = hashlib.sha256(verifier.encode("ascii")).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
+
+
+def layout_of(spec: PeerSpec) -> frozenset[str]:
+    """What a protected server of ``spec`` publishes: its ``auth=LAYOUT`` quirk, else what
+    its newest revision requires (empty: a revision without authorization)."""
+    named = spec.server_policy.auth_layout
+    if named is not None:
+        return LAYOUTS[named]
+    return plain_layout(spec.profile(spec.revisions[0]))
+
+
+def _json(status: int, body: Any, headers: Mapping[str, str] | None = None) -> HttpResponse:
+    return HttpResponse(status, body, dict(headers or {}))
+
+
+def _oauth_error(status: int, code: str, description: str) -> HttpResponse:
+    return _json(status, {"error": code, "error_description": description})
+
+
+@dataclass(slots=True)
+class _Grant:
+    client_id: str
+    challenge: str
+    redirect_uri: str
+    resource: str | None
+
+
+@dataclass(slots=True)
+class AuthServer:
+    """The authorization URLs of one origin: metadata, and a test authorization server."""
+
+    origin: str  #: ``scheme://host[:port]`` of the MCP server
+    layout: frozenset[str]
+    audience: bool = True  #: the MCP server checks a token's audience (2025-06-18 on)
+    iss_mode: str = "send"  #: ``send``; ``missing`` (quirk no-iss); ``wrong`` (quirk wrong-iss)
+    mcp_path: str = "/mcp"
+    clients: dict[str, str] = field(default_factory=dict)  #: client id -> redirect URI
+    codes: dict[str, _Grant] = field(default_factory=dict)
+    tokens: dict[str, str | None] = field(default_factory=dict)  #: token -> audience
+    _issued: int = 0
+
+    # -- where things are ----------------------------------------------------------------
+    @property
+    def separate(self) -> bool:
+        """Whether the authorization server has an issuer of its own (``/auth``)."""
+        return bool(self.layout & {"as-rfc8414", "as-oidc"})
+
+    @property
+    def issuer(self) -> str:
+        return self.origin + AS_PATH if self.separate else self.origin
+
+    @property
+    def resource(self) -> str:
+        return self.origin + self.mcp_path
+
+    def _endpoint(self, name: str) -> str:
+        return (AS_PATH if self.separate else "") + "/" + name
+
+    def prm_url(self) -> str:
+        where = self.mcp_path if "prm-path" in self.layout else ""
+        return self.origin + PRM_WELL_KNOWN + where
+
+    def _next(self, prefix: str) -> str:
+        self._issued += 1
+        return f"{prefix}-{self._issued}"
+
+    # -- the MCP endpoint's side -------------------------------------------------------
+    def challenge(self, error: str | None = None) -> HttpResponse:
+        """The 401 of a request without a valid token (RFC 6750 §3; RFC 9728 §5.1)."""
+        params = []
+        if "prm-header" in self.layout:
+            params.append(f'resource_metadata="{self.prm_url()}"')
+        if error:
+            params.append(f'error="{error}"')
+        value = "Bearer" + (" " + ", ".join(params) if params else "")
+        return _json(401, {"error": error or "unauthorized",
+                           "error_description": "authorization required"},
+                     {"WWW-Authenticate": value})
+
+    def refuses(self, headers: Mapping[str, str]) -> HttpResponse | None:
+        """None when the request carries a token this server accepts, else the 401."""
+        value = headers.get("authorization", "")
+        scheme, _, token = value.partition(" ")
+        if scheme.lower() != "bearer" or not token:
+            return self.challenge()
+        if token not in self.tokens:
+            return self.challenge("invalid_token")
+        if self.audience and self.tokens[token] != self.resource:
+            return self.challenge("invalid_token")
+        return None
+
+    # -- the authorization URLs ------------------------------------------------------------
+    def handle(self, request: HttpRequest) -> HttpResponse | None:
+        """The answer to an authorization URL, or None when ``request`` is not for one."""
+        path, _, query = request.path.partition("?")
+        route = self._routes().get((request.method, path))
+        if route is None:
+            return None
+        return route(request, query)
+
+    def _routes(self) -> dict[tuple[str, str], Callable[[HttpRequest, str], HttpResponse]]:
+        routes: dict[tuple[str, str], Callable[[HttpRequest, str], HttpResponse]] = {}
+        prm = lambda r, q: _json(200, self.prm_document())  # noqa: E731
+        if "prm-path" in self.layout:
+            routes["GET", PRM_WELL_KNOWN + self.mcp_path] = prm
+        if "prm-root" in self.layout:
+            routes["GET", PRM_WELL_KNOWN] = prm
+        meta = lambda r, q: _json(200, self.metadata())  # noqa: E731
+        if "as-origin" in self.layout:
+            routes["GET", AS_WELL_KNOWN] = meta
+        if "as-rfc8414" in self.layout:
+            routes["GET", AS_WELL_KNOWN + AS_PATH] = meta
+        if "as-oidc" in self.layout:
+            routes["GET", AS_PATH + OIDC_WELL_KNOWN] = meta
+        if self.layout & {"as-origin", "as-rfc8414", "as-oidc", "defaults"}:
+            routes["GET", self._endpoint("authorize")] = self._authorize
+            routes["POST", self._endpoint("token")] = self._token
+            if "dcr" in self.layout:
+                routes["POST", self._endpoint("register")] = self._register
+        return routes
+
+    def prm_document(self) -> dict[str, Any]:
+        """Protected resource metadata (RFC 9728 §2)."""
+        return {"resource": self.resource, "authorization_servers": [self.issuer],
+                "bearer_methods_supported": ["header"]}
+
+    def metadata(self) -> dict[str, Any]:
+        """Authorization server metadata (RFC 8414 §2); with ``as-oidc``, also the fields OpenID
+        Connect Discovery 1.0 §3 makes REQUIRED (clients that validate it refuse it without)."""
+        base = self.origin
+        doc: dict[str, Any] = {
+            "issuer": self.issuer,
+            "authorization_endpoint": base + self._endpoint("authorize"),
+            "token_endpoint": base + self._endpoint("token"),
+            "response_types_supported": ["code"],
+            "grant_types_supported": ["authorization_code", "client_credentials"],
+            "code_challenge_methods_supported": ["S256"],
+            "token_endpoint_auth_methods_supported": ["none", "client_secret_post"],
+        }
+        if "dcr" in self.layout:
+            doc["registration_endpoint"] = base + self._endpoint("register")
+        if "cimd" in self.layout:
+            doc["client_id_metadata_document_supported"] = True
+        if "iss" in self.layout:
+            doc["authorization_response_iss_parameter_supported"] = True
+        if "as-oidc" in self.layout:  # OpenID Provider Metadata's REQUIRED fields (§3)
+            doc |= {"jwks_uri": base + self._endpoint("jwks"),
+                    "subject_types_supported": ["public"],
+                    "id_token_signing_alg_values_supported": ["RS256"]}
+        return doc
+
+    def _known_client(self, client_id: str, redirect_uri: str) -> bool:
+        if client_id in self.clients:
+            return self.clients[client_id] == redirect_uri
+        return "cimd" in self.layout and client_id.startswith("https://")
+
+    def _authorize(self, request: HttpRequest, query: str) -> HttpResponse:
+        """The authorization endpoint, approving at once (OAuth 2.1 §4.1.1, RFC 7636)."""
+        q = form_decode(query)
+        client_id, redirect = q.get("client_id", ""), q.get("redirect_uri", "")
+        if not self._known_client(client_id, redirect):
+            return _oauth_error(400, "invalid_client", f"unknown client {client_id!r}")
+        if q.get("response_type") != "code" or q.get("code_challenge_method") != "S256" \
+                or not q.get("code_challenge"):
+            return _oauth_error(400, "invalid_request", "response_type code and PKCE S256 "
+                                "are required")
+        answer: dict[str, str] = {"state": q.get("state", "")}
+        resource = q.get("resource")
+        if resource is not None and resource != self.resource:
+            answer["error"] = "invalid_target"
+        else:
+            code = self._next("code")
+            self.codes[code] = _Grant(client_id, q["code_challenge"], redirect, resource)
+            answer["code"] = code
+        if "iss" in self.layout and self.iss_mode != "missing":
+            answer["iss"] = self.issuer if self.iss_mode == "send" else "https://other.example"
+        return HttpResponse(302, None, {"Location": f"{redirect}?{form_encode(answer)}"})
+
+    def _token(self, request: HttpRequest, query: str) -> HttpResponse:
+        """The token endpoint: an authorization code with its verifier, or client
+        credentials; ``resource`` must name the MCP server (RFC 8707 §2)."""
+        form = form_decode(request.body.decode("utf-8", "replace"))
+        resource = form.get("resource")
+        if resource is not None and resource != self.resource:
+            return _oauth_error(400, "invalid_target", f"unknown resource {resource!r}")
+        grant = form.get("grant_type")
+        if grant == "client_credentials":
+            if (form.get("client_id"), form.get("client_secret")) != PRE_REGISTERED:
+                return _oauth_error(401, "invalid_client", "unknown client credentials")
+            return self._issue(resource)
+        if grant != "authorization_code":
+            return _oauth_error(400, "unsupported_grant_type", f"grant_type {grant!r}")
+        code = self.codes.pop(form.get("code", ""), None)
+        if code is None or code.client_id != form.get("client_id"):
+            return _oauth_error(400, "invalid_grant", "unknown or used code")
+        if pkce_challenge(form.get("code_verifier", "")) != code.challenge:
+            return _oauth_error(400, "invalid_grant", "PKCE verification failed")
+        return self._issue(resource if resource is not None else code.resource)
+
+    def _issue(self, audience: str | None) -> HttpResponse:
+        token = self._next("token")
+        self.tokens[token] = audience
+        return _json(200, {"access_token": token, "token_type": "Bearer", "expires_in": 3600},
+                     {"Cache-Control": "no-store"})
+
+    def _register(self, request: HttpRequest, query: str) -> HttpResponse:
+        """Dynamic client registration (RFC 7591 §3)."""
+        try:
+            asked = json.loads(request.body or b"{}")
+        except ValueError:
+            asked = None
+        uris = asked.get("redirect_uris") if isinstance(asked, dict) else None
+        if not isinstance(uris, list) or not uris or not isinstance(uris[0], str):
+            return _oauth_error(400, "invalid_redirect_uri", "redirect_uris is required")
+        client_id = self._next("client")
+        self.clients[client_id] = uris[0]
+        return _json(201, {"client_id": client_id, "redirect_uris": uris,
+                           "token_endpoint_auth_method": "none"})
+
+
+def guard(auth: AuthServer, request: HttpRequest) -> HttpResponse | None:
+    """What ``auth`` answers ``request`` with: an authorization URL's answer, or the 401 of
+    an MCP request without a valid token; None: the MCP endpoint serves it."""
+    answered = auth.handle(request)
+    if answered is not None:
+        return answered
+    path = request.path.split("?", 1)[0].rstrip("/")
+    if path in ("", auth.mcp_path):
+        return auth.refuses(request.headers)
+    return None
+
+
+def auth_server_for(spec: PeerSpec, origin: str) -> AuthServer | None:
+    """The authorization URLs of a protected server of ``spec`` at ``origin`` (None: its
+    revision has no authorization, so nothing is protected)."""
+    layout = layout_of(spec)
+    if not layout:
+        return None
+    newest = plain_layout(spec.profile(spec.revisions[0]))
+    return AuthServer(origin, layout, audience="audience" in newest,
+                      iss_mode=spec.server_policy.auth_iss)
+
+
+class ProtectedEndpoint(HttpEndpoint):
+    """A simulated MCP server behind authorization: the authorization URLs first, then the
+    MCP endpoint, which wants a valid bearer token."""
+
+    def __init__(self, spec: PeerSpec, *, origin: str = "http://mcp.example",
+                 **options: Any) -> None:
+        super().__init__(spec, **options)
+        self.auth = auth_server_for(spec, origin) or AuthServer(origin, frozenset())
+        self.protected = bool(self.auth.layout)
+
+    def handle(self, request: HttpRequest) -> HttpResponse:
+        guarded = guard(self.auth, request) if self.protected else None
+        return guarded if guarded is not None else super().handle(request)

@@ -1,0 +1,92 @@
+"""``serve --http`` of a protected server (``+auth=LAYOUT``): a client runs the whole flow
+against it over real sockets, headless (the test authorization server approves at once)."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from typing import Any
+
+import pytest
+from _serve_helpers import http_server, initialize
+
+from mcp_skew.simulator import parse_peer
+from mcp_skew.simulator._auth_client import Fetch, Fetched, authorize, plan_for
+from mcp_skew.versions import REGISTRY
+
+pytestmark = pytest.mark.slow
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None  # the client reads the 302's Location itself
+
+
+_OPENER = urllib.request.build_opener(_NoRedirect)
+
+
+def fetch(origin: str, ask: Fetch) -> Fetched:
+    req = urllib.request.Request(origin + ask.target, data=ask.body or None,
+                                 headers=dict(ask.headers), method=ask.method)
+    try:
+        with _OPENER.open(req, timeout=10) as resp:
+            return Fetched(resp.status, {k.lower(): v for k, v in resp.headers.items()},
+                           resp.read())
+    except urllib.error.HTTPError as err:
+        return Fetched(err.code, {k.lower(): v for k, v in err.headers.items()}, err.read())
+
+
+def post(url: str, message: dict[str, Any], token: str | None = None) -> Fetched:
+    headers = {"Content-Type": "application/json",
+               "Accept": "application/json, text/event-stream"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    origin, _, path = url.partition("/mcp")
+    return fetch(origin, Fetch("POST", "/mcp" + path, headers, json.dumps(message).encode()))
+
+
+@pytest.mark.parametrize(("client_rev", "layout"), [
+    ("2025-06-18", "prm"), ("2025-11-25", "prm-root"), ("2025-11-25", "oidc"),
+    ("2026-07-28", "no-dcr"), ("2025-03-26", "origin")])
+def test_a_client_authorizes_against_serve_headlessly(client_rev: str, layout: str) -> None:
+    server_rev = "2025-03-26" if layout == "origin" else "2025-11-25"
+    with http_server(f"legacy:{server_rev}+auth={layout}") as (url, server):
+        server.endpoint.protect(url)
+        origin = url.removesuffix("/mcp")
+        challenge = post(url, initialize(1, server_rev))
+        assert challenge.status == 401
+        plan = plan_for(REGISTRY.get(client_rev), parse_peer(f"legacy:{server_rev}",
+                                                             "client").client_policy)
+        machine = authorize(plan, challenge, url)
+        try:
+            ask = next(machine)
+            while True:
+                ask = machine.send(fetch(origin, ask))
+        except StopIteration as done:
+            result = done.value
+        assert result.token is not None, (result.reason, str(result.path))
+        answer = post(url, initialize(1, server_rev), result.token)
+        assert answer.status == 200, answer.body
+        assert json.loads(answer.body)["result"]["protocolVersion"] == server_rev
+
+
+def test_serve_without_a_layout_is_not_protected() -> None:
+    with http_server("legacy:2025-11-25") as (url, server):
+        server.endpoint.protect(url)
+        assert server.endpoint.auth is None
+        assert post(url, initialize(1, "2025-11-25")).status == 200
+
+
+def test_a_token_for_another_audience_is_refused() -> None:
+    with http_server("legacy:2025-11-25+auth=prm") as (url, server):
+        server.endpoint.protect(url)
+        origin = url.removesuffix("/mcp")
+        form = (b"grant_type=client_credentials&client_id=mcp-skew-preregistered&"
+                b"client_secret=mcp-skew-secret")
+        got = fetch(origin, Fetch("POST", "/auth/token",
+                                  {"Content-Type": "application/x-www-form-urlencoded"}, form))
+        token = json.loads(got.body)["access_token"]  # no resource: no audience
+        refused = post(url, initialize(1, "2025-11-25"), token)
+        assert refused.status == 401
+        assert 'error="invalid_token"' in refused.headers["www-authenticate"]
