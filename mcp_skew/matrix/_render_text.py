@@ -61,7 +61,7 @@ SYMBOLS: Final[dict[str, str]] = {
 }
 #: The word after ✗, by the cell's ``failure``.
 FAILURE_WORDS: Final[dict[str, str]] = {
-    "era": "era", "revision": "rev", "quirk": "quirk", "negotiation": "nego",
+    "era": "era", "revision": "rev", "quirk": "quirk", "negotiation": "nego", "result": "result",
 }
 _MARK_LEGEND: Final = (
     ("direct", "25-11", "the revision the pair speaks; no mark: the server took the client's "
@@ -82,6 +82,8 @@ FAILURE_MEANINGS: Final[dict[str, str]] = {
     "quirk": "fails because of a quirk named in a label; without quirks the pair works",
     "negotiation": "fails: they share a revision, but one offer and one counter-offer do not "
                    "reach it",
+    "result": "connects, then fails: the pair negotiates, but a list or call the scenario "
+              "needs gets no usable result (the cell's reason names the step)",
 }
 _ANSI: Final = {"works": "\x1b[32m", "fallback": "\x1b[33m", "fails": "\x1b[31m"}
 _EMOJI: Final = {"works": "🟢", "fallback": "🟡", "fails": "🔴"}

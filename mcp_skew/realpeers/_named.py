@@ -271,10 +271,11 @@ PY_MCP: Final = Family(
                        "-32602; the model serves ping"))},
              clients={
                  "": Model(
-                     f"{_DUAL_ALL}+probe-timeout=10000+fallback-denylist",
+                     f"{_DUAL_ALL}+probe-timeout=10000+fallback-denylist+discover-fallback",
                      "Client(mode='auto'), the default: server/discover at 2026-07-28 with a 10 s "
                      "timeout, every error but a disjoint -32022 falls back to initialize "
-                     "2025-11-25 (mcp/client/_probe.py negotiate_auto; docs/real-peers.md §Python "
+                     "2025-11-25, and so does a DiscoverResult offering no modern revision "
+                     "(mcp/client/_probe.py negotiate_auto; docs/real-peers.md §Python "
                      "mcp 2.3.0 client)", args=("--mode", "auto"),
                      gaps=("a -32022 answer to the fallback initialize re-probes at once; the "
                            "model re-probes only after a probe timeout",)),
@@ -379,11 +380,14 @@ TS_CLIENT: Final = Family(
                      "initialize 2025-11-25 ('byte-identical' 2025 sequence)",
                      args=("--v2", "--mode", "legacy")),
                  "auto": Model(
-                     f"{_DUAL_ALL}+restart+probe-timeout=60000+fallback-denylist+strict-results",
+                     f"{_DUAL_ALL}+restart+probe-timeout=60000+fallback-denylist+strict-results"
+                     "+discover-fallback",
                      "versionNegotiation {mode: 'auto'}: server/discover on a throwaway sibling "
-                     "process with the request timeout (60 s); a timeout, a closed process or "
-                     "any non-modern error -> initialize on the session process; one corrective "
-                     "re-probe on -32022 (dist/public-*.mjs negotiateEra, classifyProbeOutcome); "
+                     "process with the request timeout (60 s); a timeout, a closed process, "
+                     "any non-modern error or a DiscoverResult offering no modern revision -> "
+                     "initialize on the session process; one corrective "
+                     "re-probe on -32022 (dist/public-*.mjs negotiateEra, classifyProbeOutcome, "
+                     "classifyResult); "
                      f"{_TS_STRICT}",
                      args=("--v2", "--mode", "auto"), drift_probe_ms=3000,
                      drift_servers=_STRICT_SERVERS,
@@ -486,7 +490,7 @@ INSPECTOR: Final = Family(
                      "(docs/real-peers.md §Inspector)", args=("--era", "legacy")),
                  "auto": Model(
                      f"{_DUAL_ALL}+restart+probe-timeout=60000+connect-timeout=15000"
-                     "+fallback-denylist+strict-results+raw-retry",
+                     "+fallback-denylist+strict-results+raw-retry+discover-fallback",
                      f"{_INSPECTOR_CLI}; auto -> {{mode: 'auto'}}: the SDK's probe and fallback "
                      "(as ts-client@2.4:auto), but the CLI's --connect-timeout (15000 ms) ends a "
                      "silent probe first (exit 4 'Connection timed out after 15000 ms'); "

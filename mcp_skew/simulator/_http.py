@@ -172,6 +172,9 @@ class HttpResponse:
     priming: str | None = None  #: the id of the priming event that opens the stream
     #: named SSE events that open a long-lived stream (HTTP+SSE: ``endpoint``), body None
     events: tuple[tuple[str, str], ...] = ()
+    #: messages sent after ``body`` on the same SSE response, before it ends (the result
+    #: that closes a ``subscriptions/listen`` stream); the in-memory link does not read them
+    then: tuple[Message, ...] = ()
 
     @property
     def content_type(self) -> str | None:
@@ -190,8 +193,10 @@ class HttpResponse:
         text = dumps(self.body, separators=(",", ":"))
         if not self.stream:
             return text.encode()
+        more = "".join(f"event: message\ndata: {dumps(m, separators=(',', ':'))}\n\n"
+                       for m in self.then)
         if self.priming is None:
-            return f"event: message\ndata: {text}\n\n".encode()
+            return f"event: message\ndata: {text}\n\n{more}".encode()
         return f"id: {self.priming}\ndata:\n\nid: {self.priming}-1\nevent: message\n" \
                f"data: {text}\n\n".encode()
 
@@ -230,10 +235,31 @@ def decode_header_value(value: str | None) -> str | None:
     """A header value, with the ``=?base64?...?=`` sentinel of 2026-07-28 undone."""
     if value is None or not (value.startswith(_SENTINEL[0]) and value.endswith(_SENTINEL[1])):
         return value
+    decoded = _strict_base64(value[len(_SENTINEL[0]):-len(_SENTINEL[1])])
+    return value if decoded is None else decoded
+
+
+def _strict_base64(text: str) -> str | None:
+    """``text`` decoded as Base64 (standard alphabet, padded) and then UTF-8; None when it
+    is not: a character outside the alphabet is rejected, not skipped (RFC 4648 §3.3:
+    implementations MUST reject encoded data with characters outside the base alphabet)."""
     try:
-        return base64.b64decode(value[len(_SENTINEL[0]):-len(_SENTINEL[1])]).decode()
+        return base64.b64decode(text, validate=True).decode()
     except (ValueError, UnicodeDecodeError):
-        return value
+        return None
+
+
+def invalid_base64_header(headers: Mapping[str, str]) -> str | None:
+    """The first ``Mcp-Name`` or ``Mcp-Param-*`` header whose ``=?base64?...?=`` value is not
+    valid Base64 (RFC 4648 §3.3), by its lower-case name; None when there is none."""
+    for name, value in sorted(headers.items()):
+        if name != "mcp-name" and not name.startswith("mcp-param-"):
+            continue
+        if value.startswith(_SENTINEL[0]) and value.endswith(_SENTINEL[1]) and \
+                len(value) >= len(_SENTINEL[0]) + len(_SENTINEL[1]) and \
+                _strict_base64(value[len(_SENTINEL[0]):-len(_SENTINEL[1])]) is None:
+            return name
+    return None
 
 
 def is_loopback(host: str) -> bool:
@@ -449,6 +475,9 @@ class HttpEndpoint:
             self.transport_taken = True
         if w.VERSION_KEY in _meta(message) and self.spec.modern and "method" in message:
             return self._modern(message, headers)
+        if sid is None and self.spec.modern and "method" in message and \
+                self._names_modern(headers.get("mcp-protocol-version")):
+            return self._meta_missing(message)
         if sid is not None and sid in self.sessions:
             return self._in_session(sid, message, headers)
         if sid is not None and self.spec.legacy:
@@ -486,6 +515,9 @@ class HttpEndpoint:
         response = HttpResponse(status_of(reply), reply, headers or {})
         if "id" not in reply:  # a stream's first notification (subscriptions/listen): SSE
             response.stream = True
+            if profile is not None and message.get("method") == "subscriptions/listen":
+                # the stateless server ends the stream with the response: it says so
+                response.then = (SimServer(self.spec).closing(message["id"], profile),)
         elif self.sse and response.status == 200:
             response.stream = True
             if profile is not None and primes_streams(profile):
@@ -514,6 +546,9 @@ class HttpEndpoint:
 
     @staticmethod
     def _header_mismatch(message: Message, headers: Mapping[str, str], asked: Any) -> str | None:
+        bad = invalid_base64_header(headers)
+        if bad is not None:
+            return f"Invalid header: {bad} is not valid Base64 (RFC 4648 §3.3)"
         if headers.get("mcp-protocol-version") != asked:
             return "Header mismatch: MCP-Protocol-Version must equal _meta protocolVersion"
         if headers.get("mcp-method") != message.get("method"):
@@ -525,6 +560,21 @@ class HttpEndpoint:
             return f"Header mismatch: Mcp-Name must equal params.{key}"
         return _param_mismatch(message, headers, asked)
 
+    def _names_modern(self, version: str | None) -> bool:
+        """Whether an ``MCP-Protocol-Version`` header names a modern revision."""
+        registry = self.spec.registry
+        return version is not None and version in registry and \
+            registry.get(version).era is Era.MODERN
+
+    def _meta_missing(self, message: Message) -> HttpResponse:
+        """A request whose ``MCP-Protocol-Version`` header names a modern revision while its
+        ``_meta`` names none: a modern request lacking a required field, 400 and -32602
+        (2026-07-28 ``basic/index.mdx`` §_meta), ``initialize`` included: not legacy traffic."""
+        if "id" not in message:
+            return HttpResponse(202)
+        self.say(f"recv {describe(message)}: a modern header, no _meta version; answering -32602")
+        return HttpResponse(400, SimServer(self.spec).missing_version(message))
+
     def _not_modern(self, message: Message) -> HttpResponse:
         """A request without ``_meta`` to a modern-only server: it fails server validation."""
         if "id" not in message or "method" not in message:
@@ -532,11 +582,8 @@ class HttpEndpoint:
         if message.get("method") == "initialize":
             reaction = self._feed(SimServer(self.spec), message)
             return self._reply(message, reaction, lambda reply: 400)
-        supported = list(self.spec.modern)
-        text = (f"Invalid params: missing _meta {w.VERSION_KEY} (this server speaks "
-                f"{', '.join(supported)} only)")
         self.say(f"recv {describe(message)}: no _meta; answering -32602")
-        return HttpResponse(400, w.error(message["id"], -32602, text, {"supported": supported}))
+        return HttpResponse(400, SimServer(self.spec).missing_version(message))
 
     # -- the legacy era -----------------------------------------------------------------
     def _initialize(self, message: Message) -> HttpResponse:

@@ -80,6 +80,8 @@ class ServerPolicy:
     asks_roots: bool = False
     #: the -32022 to a request naming no version leaves ``data.requested`` out
     omit_requested: bool = False
+    #: ``server/discover`` lists only the server's legacy revisions in ``supportedVersions``
+    discover_legacy_only: bool = False
     # -- over stdio only (the HTTP server never reads these) --------------------------------
     #: a line that is not JSON is dropped without an answer (instead of -32700, id null)
     drop_unparsable: bool = False
@@ -112,6 +114,9 @@ class ClientPolicy:
     fallback_only_32601: bool = False
     #: a dual-era client falls back on every error but a -32022 naming no legacy revision
     fallback_denylist: bool = False
+    #: a dual-era client falls back to ``initialize`` on a DiscoverResult that shares no
+    #: modern revision with it, whatever it lists (the spec: only to a listed legacy one)
+    discover_fallback: bool = False
     #: a counter-offer is refused even when the client supports it
     exact: bool = False
     #: a server that died during the probe is restarted before the fallback

@@ -209,6 +209,15 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "'reject'}) (measured: docs/real-peers.md §Malformed lines and unnamed versions)",
            kinds=("modern",),
            effects=(E("omit_requested"),)),
+        _Q("discover-legacy", "server",
+           "answers server/discover with a DiscoverResult whose supportedVersions lists only "
+           "its legacy revisions (a dual-era server that serves the modern era elsewhere, or "
+           "not on this endpoint)",
+           "the Go SDK's stateful Streamable HTTP server, its default (go-sdk issue 1025: the "
+           "discover probe at 2026-07-28 is accepted and answered with the transport-filtered "
+           "list, 2025-11-25 and older)",
+           kinds=("dual",),
+           effects=(E("discover_legacy_only"),)),
         _Q("early-tools-32603", "server",
            "answers tools/list before initialize with -32603 Internal error (its handler reads "
            "the client's capabilities, which only initialize tells), while serving other early "
@@ -294,6 +303,16 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "nearly, the TypeScript v2 client in auto mode: docs/real-peers.md",
            kinds=("dual",),
            effects=(E("fallback_denylist"),)),
+        _Q("discover-fallback", "client",
+           "reads a DiscoverResult that shares no modern revision with it as a legacy "
+           "advertisement and falls back to initialize with its newest revision, whatever the "
+           "result lists (the spec's rule: choose a listed revision both support, in either "
+           "era, or fail: 2026-07-28 basic/versioning.mdx)",
+           "TypeScript @modelcontextprotocol/client 2.4 in auto mode (classifyResult: no "
+           "overlap and a fallback available -> legacy), Python mcp 2.x Client(mode='auto') "
+           "(mcp/client/_probe.py), the Go SDK client (go-sdk issue 1025)",
+           kinds=("dual",),
+           effects=(E("discover_fallback"),)),
         _Q("exact", "client",
            "demands the exact revision it asked for; a counter-offer it also supports "
            "is still refused",

@@ -29,7 +29,12 @@ from ._scenario import SCENARIOS, Scenario, StepResult, play
 from ._server import SimServer
 from ._transport import Transport, rule_for
 
-__all__ = ["RUN_FORMAT", "RUN_FORMAT_VERSION", "RunRecord", "mark_era_mismatch", "run"]
+__all__ = ["NEEDS_RESULT", "RUN_FORMAT", "RUN_FORMAT_VERSION", "RunRecord", "mark_era_mismatch",
+           "run"]
+
+#: A step's ``expected`` when it needs a result (a list, a read, a call): failing one after
+#: negotiating is "connects, then fails".
+NEEDS_RESULT: Final = "result"
 
 #: ``simulate --json`` prints one document of this format (:meth:`RunRecord.to_document`).
 RUN_FORMAT: Final = "mcp-skew-run"
@@ -57,7 +62,29 @@ class RunRecord:
 
     @property
     def status(self) -> str:
-        return self.session.status
+        """``ok``, or ``failed``: negotiation failed, or the pair connected and then a list
+        or call the scenario needs did not get its result (:attr:`failed_step`)."""
+        return "failed" if self.session.status != "ok" or self.failed_step else "ok"
+
+    @property
+    def failed_step(self) -> str | None:
+        """The first scenario step that needed a result (a list, a read, a call) and did
+        not get one, on a pair that negotiated: "connects, then fails"; None otherwise."""
+        step = self._broken()
+        return step.name if step is not None else None
+
+    def _broken(self) -> StepResult | None:
+        if self.session.status != "ok":
+            return None
+        return next((s for s in self.steps if not s.ok and s.expected == NEEDS_RESULT), None)
+
+    @property
+    def reason(self) -> str:
+        """Why it failed: the negotiation's reason, or the step that failed after it."""
+        step = self._broken()
+        if step is None:
+            return self.session.reason
+        return f"connected, then {step.name} failed: {step.got}"
 
     @property
     def revision(self) -> str | None:
@@ -72,12 +99,12 @@ class RunRecord:
         out: dict[str, Any] = {
             "client": self.client.name,
             "server": self.server.name,
-            "status": self.session.status,
+            "status": self.status,
             "revision": self.session.revision,
             "era": self.session.era.value if self.session.era else None,
             "path": list(self.session.path),
             "mark": self.session.mark,
-            "reason": self.session.reason,
+            "reason": self.reason,
             "scenario": self.scenario,
             "round_trips": self.session.round_trips,
             "t_first_useful_ms": self.t_first_useful_ms,
@@ -87,6 +114,8 @@ class RunRecord:
         }
         if self.transport != "stdio":  # a stdio run's JSON is as it always was
             out["transport"] = self.transport
+        if self.failed_step is not None:  # only where it connected and then failed
+            out["failed_step"] = self.failed_step
         if transcript:
             out["transcript"] = self.transcript.records()
         return out

@@ -153,6 +153,9 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
     "stalls-on-server-request": ("legacy:2024-11-05+stalls-on-server-request",
                                  "legacy:2025-11-25,2024-11-05+asks-roots"),
     "early-tools-32603": (f"modern:{MODERN}", "legacy:2025-11-25+lenient+early-tools-32603"),
+    "discover-legacy": (DUAL, f"{DUAL}+discover-legacy"),
+    "discover-fallback": (f"dual:{MODERN},2025-11-25,2025-06-18+discover-fallback",
+                          f"{DUAL}+discover-legacy"),
     "no-requested": None,
     "drop-unparsable": None,
     "outlives-stdin": None,
@@ -548,7 +551,9 @@ def test_legacy_32022_names_the_modern_revisions(message: dict[str, Any]) -> Non
     asked = "2025-11-25" if message["method"] == "initialize" else "unknown"
     assert error["data"]["requested"] == asked
     plain = only_reply(server(f"modern:{MODERN}"), message)["error"]
-    assert plain["code"] == -32601
+    # a plain modern-only server: initialize is an unknown method; any other request lacks
+    # the required _meta (2026-07-28 basic/index.mdx: -32602)
+    assert plain["code"] == (-32601 if message["method"] == "initialize" else -32602)
 
 
 @pins("legacy-32022")
@@ -653,7 +658,9 @@ def test_asks_roots_asks_a_client_that_declared_roots_after_initialized() -> Non
 def test_stalls_on_server_request_loses_every_answer_after_the_servers_request() -> None:
     record = simulate("legacy:2024-11-05+stalls-on-server-request",
                       "legacy:2025-11-25,2024-11-05+asks-roots", "lists")
-    assert record.status == "ok" and record.revision == "2024-11-05"
+    # it connects, then every request waits for ever: the pair fails (connects, then fails)
+    assert record.session.status == "ok" and record.revision == "2024-11-05"
+    assert record.status == "failed" and record.failed_step == "list tools"
     assert [st.got for st in record.steps] == ["timeout", "timeout"]
     sent = [e.message for e in record.transcript.entries if e.dir == "s2c"]
     assert {"jsonrpc": "2.0", "id": "roots-1", "method": "roots/list"} in sent
@@ -694,7 +701,8 @@ def test_outlives_stdin_is_a_policy_the_stdio_edge_reads() -> None:
 def test_strict_results_accepts_discover_and_fails_the_request(srv: str, got: str,
                                                                client: str) -> None:
     record = simulate(client, srv, "lists")
-    assert record.status == "ok" and record.revision == MODERN
+    assert record.session.status == "ok" and record.revision == MODERN
+    assert record.status == "failed" and record.failed_step == "list tools"  # then fails
     first = record.steps[0]
     assert (first.name, first.ok, first.got) == ("list tools", False, got)
     plain = simulate(without(client, "strict-results"), srv, "lists")
@@ -1056,6 +1064,35 @@ def test_no_cache_changes_nothing_outside_caching_scenarios() -> None:
         assert a.transcript.records() == b.transcript.records()
 
 
+# -- a DiscoverResult that offers no modern revision in common ------------------------------
+
+@pins("discover-legacy")
+def test_discover_legacy_lists_only_the_legacy_revisions() -> None:
+    reply = only_reply(server(f"{DUAL},2025-06-18+discover-legacy"), modern(1, "server/discover"))
+    assert reply["result"]["supportedVersions"] == ["2025-11-25", "2025-06-18"]
+    plain = only_reply(server(f"{DUAL},2025-06-18"), modern(1, "server/discover"))
+    assert plain["result"]["supportedVersions"] == [MODERN]
+
+
+@pins("discover-legacy", "discover-fallback")
+def test_a_legacy_advertisement_by_the_spec_and_by_the_sdks() -> None:
+    """The spec: choose a listed revision both support (here through initialize), else fail;
+    the SDKs (discover-fallback): fall back to initialize with the newest, whatever is listed."""
+    srv = "dual:2026-07-28,2025-06-18+discover-legacy"
+    spec = simulate(f"dual:{MODERN},2025-11-25,2025-06-18", srv, "handshake")
+    assert spec.session.path == [f"discover {MODERN}", "choose 2025-06-18",
+                                 "initialize 2025-06-18", "accepted 2025-06-18"]
+    sdk = simulate(f"dual:{MODERN},2025-11-25,2025-06-18+discover-fallback", srv, "handshake")
+    assert sdk.session.path == [f"discover {MODERN}", "no modern revision offered: fall back",
+                                "initialize 2025-11-25", "counter-offer 2025-06-18",
+                                "accepted 2025-06-18"]
+    none = simulate(f"dual:{MODERN},2025-11-25", srv, "handshake")
+    assert none.status == "failed" and "no revision in common" in none.reason
+    assert simulate(f"dual:{MODERN},2025-11-25+discover-fallback", srv,
+                    "handshake").reason == "server answered 2025-06-18, which this client does " \
+                                            "not support"
+
+
 # -- docs/quirks.md ---------------------------------------------------------------------------
 
 VALUE_NOTE = {"none": "", "revision": "=REV", "ms": "=MS", "code": "=CODE", "count": "=N"}
@@ -1076,6 +1113,8 @@ def _example(quirk: str) -> list[str]:
     for label, (c, s) in (("with the quirk", (client, srv)), ("without it", twin(quirk))):
         r = simulate(c, s, scenario, transport=over)
         verdict = f"{r.status}" + (f", {r.revision} ({r.mark})" if r.status == "ok" else "")
+        if r.failed_step is not None:  # connects, then fails
+            verdict = f"failed after connecting on {r.revision} ({r.mark}): {r.failed_step}"
         lines.append(f"- {label}: {' -> '.join(r.session.path)}: **{verdict}**")
         if scenario != "default":
             lines[-1] += f" (tools/list requests on the wire: {wire_count(r, 'tools/list')})"
