@@ -189,6 +189,10 @@ def summary_line(matrix: Matrix) -> str:
     line = (f"{s.pairs} pairs ({len(matrix.clients)} clients × {len(matrix.servers)} servers, "
             f"{_scenario_words(matrix)}): {s.works} work directly, {s.fallback} work after a "
             f"fallback (downgrade, era fallback or retry), {s.fails} fail.")
+    after = sum(1 for _, _, c in matrix.pairs() if c.failure == "result")
+    if after:
+        line += (f" Of those, {after} connect{'s' * (after == 1)}, then fail{'s' * (after == 1)} "
+                 "a list or call (✗ result).")
     if s.steps_failed:
         line += f" {s.steps_failed} negotiate but fail a scenario step (!)."
     return line

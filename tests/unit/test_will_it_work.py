@@ -103,3 +103,23 @@ def test_a_modern_only_client_still_fails_on_a_legacy_advertisement() -> None:
     record = run(parse_peer("modern:2026-07-28+discover", "client"), parse_peer(GO_STATEFUL, "server"),
                  "handshake")
     assert record.status == "failed"
+
+
+def test_the_matrix_shows_and_counts_connects_then_fails() -> None:
+    from mcp_skew.matrix import build_matrix
+    from mcp_skew.matrix._render_text import render_text
+
+    clients = [resolve_peer("ts-client@2.4:auto", "client"),
+               parse_peer("dual:2026-07-28,2025-11-25", "client")]
+    servers = [parse_peer("modern:2026-07-28+no-cache-hints", "server")]
+    matrix = build_matrix(clients, servers)
+    cell = matrix.cells[0][0]
+    assert (cell.status, cell.failure, cell.failed_step) == ("failed", "result", "list tools")
+    assert cell.revision == "2026-07-28"
+    text = render_text(matrix)
+    assert "✗ result" in text
+    assert "1 work directly, 0 work after a fallback (downgrade, era fallback or retry), 1 fail." \
+        in text
+    assert "Of those, 1 connects, then fails a list or call (✗ result)." in text
+    again = type(matrix).from_dict(matrix.to_dict())
+    assert again.cells[0][0].failed_step == "list tools"
