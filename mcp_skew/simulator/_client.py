@@ -221,6 +221,8 @@ class SimClient:
         counts go on, and its outcome is overwritten."""
         session = session or Session(registry=self.spec.registry)
         session = yield from self._negotiate_kind(obs, session)
+        if self.policy.legacy_set_level and session.status == "ok":
+            session = yield from self._set_level(session)
         if self.cache is not None and session.status == "ok" and session.era is not None:
             assert session.revision is not None
             self.cache.remember_era(obs.now_ms(), self.server_id, session.era, session.revision)
@@ -237,6 +239,25 @@ class SimClient:
             assert not isinstance(event, LegacyAdvert)  # only a dual-era client reads one
             return session if event is None else self._not_modern(session, method, event)
         return (yield from self._dual(obs, session))
+
+    def _set_level(self, session: Session) -> Steps[Session]:
+        """Quirk ``legacy-set-level``: ``logging/setLevel`` once connected, where the server
+        declares ``logging``; a revision without the method (2026-07-28 removed it) fails the
+        connect, as the client's SDK refuses the request."""
+        if "logging" not in session.server_capabilities:
+            return session
+        profile = session.profile
+        method = "logging/setLevel"
+        if method not in profile.methods:
+            return session.fail(f"{method} is not a method of {profile.revision} (removed from "
+                                "the modern era); this client sends it once connected, and the "
+                                "connect fails")
+        session.path.append(steps.request(method, profile.revision))
+        event = yield from self._send(session, w.request(profile, self.next_id(), method,
+                                                         {"level": "debug"}),
+                                      self.request_timeout_ms)
+        session.path.append(describe(event))
+        return session
 
     def renegotiation(self, obs: Observer, session: Session) -> Steps[Session]:
         """Probe again after the cached era decision failed (2026-07-28

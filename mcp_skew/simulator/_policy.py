@@ -82,6 +82,8 @@ class ServerPolicy:
     omit_requested: bool = False
     #: ``server/discover`` lists only the server's legacy revisions in ``supportedVersions``
     discover_legacy_only: bool = False
+    #: the server declares ``logging`` (where the revision has it) and answers its setLevel
+    declares_logging: bool = False
     # -- over stdio only (the HTTP server never reads these) --------------------------------
     #: a line that is not JSON is dropped without an answer (instead of -32700, id null)
     drop_unparsable: bool = False
@@ -134,6 +136,9 @@ class ClientPolicy:
     raw_retry: bool = False
     #: once the server sends it a request, the client reads no more answers
     stalls_on_server_request: bool = False
+    #: once connected to a server that declares ``logging``, the client sets the level with
+    #: ``logging/setLevel`` whatever the era; where the revision lacks it the connect fails
+    legacy_set_level: bool = False
     # -- over HTTP only ---------------------------------------------------------------------
     #: a client asking for a revision of the HTTP+SSE transport (2024-11-05) POSTs
     #: ``initialize`` first and opens the SSE stream only on 400/404/405

@@ -218,6 +218,14 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "list, 2025-11-25 and older)",
            kinds=("dual",),
            effects=(E("discover_legacy_only"),)),
+        _Q("logging", "server",
+           "declares the logging capability (where its revision has it) and answers "
+           "logging/setLevel in the legacy era (2026-07-28 removed the method: the level "
+           "travels per request in _meta, server/utilities/logging.mdx)",
+           "servers that send log messages: the reference server-everything, the TypeScript "
+           "SDK's servers with logging enabled, the Inspector's logging test servers "
+           "(inspector issue 1990)",
+           effects=(E("declares_logging"),)),
         _Q("early-tools-32603", "server",
            "answers tools/list before initialize with -32603 Internal error (its handler reads "
            "the client's capabilities, which only initialize tells), while serving other early "
@@ -288,6 +296,14 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "server that asks, its tools/list never returns): docs/real-peers.md "
            "§server-everything",
            effects=(E("stalls_on_server_request"),)),
+        _Q("legacy-set-level", "client",
+           "once connected to a server that declares logging, sends logging/setLevel (level "
+           "debug) whatever the negotiated era; where the revision lacks the method (2026-07-28) "
+           "its SDK refuses it and the connect fails, so every command fails",
+           "the MCP Inspector CLI before its fix (inspector issue 1990, PR 2017: "
+           "initialLoggingLevel 'debug' gated on the capability, not the era: \"Method "
+           "'logging/setLevel' is not supported by the negotiated protocol version\")",
+           effects=(E("legacy_set_level"),)),
         _Q("fallback-32601", "client",
            "falls back from the server/discover probe to initialize only on -32601; any "
            "other error or a timeout ends the connection",

@@ -148,7 +148,7 @@ class SimServer:
         self.served_eras.append(Era.LEGACY)
         body = {
             "protocolVersion": chosen,
-            "capabilities": w.server_capabilities(profile),
+            "capabilities": self._capabilities(profile),
             "serverInfo": w.implementation("mcp-skew-server"),
         }
         return self._reply(w.result(profile, message["id"], "initialize", body))
@@ -285,10 +285,10 @@ class SimServer:
         if method == "server/discover":
             listed = self.spec.legacy if self.policy.discover_legacy_only else self.spec.modern
             found: dict[str, Any] = {"supportedVersions": list(listed),
-                                     "capabilities": w.server_capabilities(profile)}
+                                     "capabilities": self._capabilities(profile)}
             return self._reply(self._result(profile, msg_id, method, found))
         capability = row.capability
-        if capability is not None and not w.server_declares(profile, capability):
+        if capability is not None and not self._declares(profile, capability):
             return self._reply(w.error(msg_id, -32601, f"Method not found: {method}"))
         handler = _HANDLERS.get(method)
         answer = row.answer
@@ -307,6 +307,19 @@ class SimServer:
         if "error" in body:
             return self._reply({"jsonrpc": "2.0", "id": msg_id, "error": body["error"]})
         return self._reply(self._result(profile, msg_id, method, body))
+
+    def _capabilities(self, profile: Profile) -> dict[str, Any]:
+        """What the server declares: tools and resources, and ``logging`` under its quirk
+        where the revision has that capability."""
+        found = w.server_capabilities(profile)
+        if self.policy.declares_logging and "logging" in profile.names("server_capabilities"):
+            found["logging"] = {}
+        return found
+
+    def _declares(self, profile: Profile, capability: str) -> bool:
+        if capability == "logging" and self.policy.declares_logging:
+            return "logging" in profile.names("server_capabilities")
+        return w.server_declares(profile, capability)
 
     def _result(self, profile: Profile, msg_id: Any, method: str, body: dict[str, Any]) -> Message:
         return w.result(profile, msg_id, method, body,

@@ -156,6 +156,8 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
     "discover-legacy": (DUAL, f"{DUAL}+discover-legacy"),
     "discover-fallback": (f"dual:{MODERN},2025-11-25,2025-06-18+discover-fallback",
                           f"{DUAL}+discover-legacy"),
+    "logging": ("legacy:2025-11-25+legacy-set-level", f"{DUAL}+logging"),
+    "legacy-set-level": (f"{DUAL}+legacy-set-level", f"{DUAL}+logging"),
     "no-requested": None,
     "drop-unparsable": None,
     "outlives-stdin": None,
@@ -1091,6 +1093,44 @@ def test_a_legacy_advertisement_by_the_spec_and_by_the_sdks() -> None:
     assert simulate(f"dual:{MODERN},2025-11-25+discover-fallback", srv,
                     "handshake").reason == "server answered 2025-06-18, which this client does " \
                                             "not support"
+
+
+# -- era-gated methods after connecting -------------------------------------------------------
+
+@pins("logging")
+def test_logging_declares_the_capability_and_answers_set_level_in_the_legacy_era() -> None:
+    srv = server(f"{DUAL}+logging")
+    reply = only_reply(srv, initialize(1, "2025-11-25"))
+    assert reply["result"]["capabilities"]["logging"] == {}
+    set_level = legacy(2, "logging/setLevel", {"level": "debug"})
+    assert "result" in only_reply(srv, set_level)
+    plain = server(DUAL)
+    only_reply(plain, initialize(1, "2025-11-25"))
+    assert only_reply(plain, set_level)["error"]["code"] == -32601  # not declared
+    found = only_reply(server(f"{DUAL}+logging"), modern(1, "server/discover"))
+    assert "logging" in found["result"]["capabilities"]
+    removed = only_reply(server(f"{DUAL}+logging"), modern(2, "logging/setLevel"))
+    assert removed["error"]["code"] == -32601  # 2026-07-28 has no logging/setLevel
+
+
+@pins("legacy-set-level", "logging")
+def test_legacy_set_level_fails_the_connect_in_the_modern_era() -> None:
+    """inspector issue 1990: every CLI command failed against a 2026-07-28 server that
+    declares logging."""
+    modern_run = simulate(f"{DUAL}+legacy-set-level", f"{DUAL}+logging", "lists")
+    assert modern_run.status == "failed" and "logging/setLevel" in modern_run.reason
+    legacy_run = simulate("legacy:2025-11-25+legacy-set-level", f"{DUAL}+logging", "lists")
+    assert legacy_run.status == "ok"
+    assert legacy_run.session.path[-2:] == ["logging/setLevel 2025-11-25", "result"]
+    assert simulate(f"{DUAL}+legacy-set-level", DUAL, "lists").status == "ok"  # no logging
+
+
+def test_the_era_gated_scenario_expects_32601_where_the_era_removed_the_method() -> None:
+    modern_run = simulate(DUAL, DUAL, "era-gated")
+    assert [(st.name, st.expected, st.got) for st in modern_run.steps] == [
+        ("ping", "error -32601", "error -32601"), ("list tools", "result", "result")]
+    legacy_run = simulate("legacy:2025-11-25", DUAL, "era-gated")
+    assert all(st.ok and st.expected == "result" for st in legacy_run.steps)
 
 
 # -- docs/quirks.md ---------------------------------------------------------------------------
