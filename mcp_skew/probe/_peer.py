@@ -29,6 +29,7 @@ from .._jsontext import FILE, JsonTextError, loads
 from .._output import write_output
 from ..errors import UsageError
 from ..simulator import PeerSpec, Transcript, parse_peer
+from ..simulator._client import untyped_tools
 from ..versions import REGISTRY, Era, Role
 from ._clients import BOGUS_REVISION, MISSING_URI, UNKNOWN_METHOD
 from ._exchanges import Exchange, modern_version
@@ -54,6 +55,7 @@ PHRASES: Final = {
     "not-found-code": "error {value} for a missing resource",
     "asks-roots": "a roots/list request to a client that declares roots",
     "discover-legacy": "a server/discover that lists only its legacy revisions",
+    "untyped-input-schema": "tools whose inputSchema has no \"type\": \"object\"",
 }
 _UNKNOWN_QUIRK: Final = {"-32602": "unknown-32602", "silent": "silent", "silent-exit": "silent-exit",
                          "exit": "silent-exit"}
@@ -95,6 +97,8 @@ class Evidence:
     asks_roots: bool = False
     #: a DiscoverResult listed no modern revision (server quirk ``discover-legacy``)
     discover_legacy: bool = False
+    #: a ``tools/list`` result listed a tool whose inputSchema lacks ``"type": "object"``
+    untyped_tools: bool = False
     #: the server answered at least one request (with something it wrote, not an HTTP status)
     alive: bool = False
     notes: list[str] = field(default_factory=list)
@@ -112,6 +116,7 @@ class Evidence:
             "sticky": self.sticky,
             "no_result_type": self.no_result_type, "no_cache_hints": self.no_cache_hints,
             "asks_roots": self.asks_roots, "discover_legacy": self.discover_legacy,
+            "untyped_tools": self.untyped_tools,
             "alive": self.alive, "notes": list(self.notes),
         }
 
@@ -261,6 +266,8 @@ def gather(views: list[RunView]) -> Evidence:
             _unknown(ex, ev, codes, ex.generation not in seen)
             seen.add(ex.generation)
             _not_found(ex, ev)
+            if ex.method == "tools/list" and ex.result is not None and untyped_tools(ex.result):
+                ev.untyped_tools = True
             ev.alive = ev.alive or (ex.fate == "answered" and not ex.synthesized)
         if view.prober:
             _sticky(view, ev, codes)
@@ -381,6 +388,8 @@ def _quirks(kind: str, ev: Evidence) -> tuple[list[str], list[str]]:
         quirks.append("sticky-era")
     if kind == "dual" and ev.discover_legacy:
         quirks.append("discover-legacy")
+    if ev.untyped_tools:
+        quirks.append("untyped-input-schema")
     if kind in ("legacy", "dual") and ev.asks_roots:
         quirks.append("asks-roots")
     code = _not_found_code(ev, kind)

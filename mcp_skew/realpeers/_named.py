@@ -321,9 +321,11 @@ TS_SDK: Final = Family(
                  "(docs/real-peers.md §TypeScript @modelcontextprotocol/sdk 1.32.2)",
                  args=("--v1",), gaps=(_TS_APP,))},
              clients={"": Model(
-                 f"legacy:{_ALL_LEGACY}",
+                 f"legacy:{_ALL_LEGACY}+strict-tools",
                  "Client.connect: initialize 2025-11-25, raises on a revision outside "
-                 "SUPPORTED_PROTOCOL_VERSIONS (dist/esm/client/index.js)",
+                 "SUPPORTED_PROTOCOL_VERSIONS (dist/esm/client/index.js); listTools validates "
+                 "each tool with ToolSchema (inputSchema type z.literal('object'), "
+                 "dist/esm/types.js)",
                  args=("--v1",))}),
     ),
 )
@@ -375,9 +377,10 @@ TS_CLIENT: Final = Family(
         Line((2, 4, 0), "2.4.x", Package("npm", _V2_PKGS, "2.4.0"),
              clients={
                  "legacy": Model(
-                     f"legacy:{_ALL_LEGACY}",
+                     f"legacy:{_ALL_LEGACY}+strict-tools",
                      "Client with versionNegotiation absent (mode 'legacy', the default): "
-                     "initialize 2025-11-25 ('byte-identical' 2025 sequence)",
+                     "initialize 2025-11-25 ('byte-identical' 2025 sequence); listTools "
+                     "validates inputSchema type 'object' (core schemas)",
                      args=("--v2", "--mode", "legacy")),
                  "auto": Model(
                      f"{_DUAL_ALL}+restart+probe-timeout=60000+fallback-denylist+strict-results"

@@ -134,7 +134,33 @@ def check_result(profile: Profile, method: str, result: dict[str, Any], index: i
             found.append(Finding("missing-cache-hints", "error",
                                  f"{method} result lacks {', '.join(absent)}", index,
                                  f"{profile.revision}: server/utilities/caching.mdx"))
+    if method == "tools/list":
+        found += check_tools(profile, result, index)
     return found
+
+
+def untyped_tools(result: dict[str, Any]) -> list[str]:
+    """The names of the listed tools whose ``inputSchema`` is not an object schema with
+    ``"type": "object"`` (every revision's schema requires it: ``Tool.inputSchema.type``)."""
+    tools = result.get("tools")
+    bad = []
+    for tool in tools if isinstance(tools, list) else []:
+        schema = tool.get("inputSchema") if isinstance(tool, dict) else None
+        if not (isinstance(schema, dict) and schema.get("type") == "object"):
+            bad.append(str(tool.get("name")) if isinstance(tool, dict) else "?")
+    return bad
+
+
+def check_tools(profile: Profile, result: dict[str, Any], index: int) -> list[Finding]:
+    """A finding for tools whose ``inputSchema`` lacks ``"type": "object"``."""
+    bad = untyped_tools(result)
+    if not bad:
+        return []
+    listed = len(result.get("tools") or [])
+    return [Finding("tool-schema-not-object", "error",
+                    f"{len(bad)} of {listed} tools have an inputSchema without "
+                    f"\"type\": \"object\" ({', '.join(bad[:5])})", index,
+                    f"{profile.revision}: schema.json Tool.inputSchema")]
 
 
 @by_identity

@@ -84,6 +84,8 @@ class ServerPolicy:
     discover_legacy_only: bool = False
     #: the server declares ``logging`` (where the revision has it) and answers its setLevel
     declares_logging: bool = False
+    #: listed tools' ``inputSchema`` has no ``"type"`` (the schema requires ``"object"``)
+    untyped_input_schema: bool = False
     # -- over stdio only (the HTTP server never reads these) --------------------------------
     #: a line that is not JSON is dropped without an answer (instead of -32700, id null)
     drop_unparsable: bool = False
@@ -136,6 +138,8 @@ class ClientPolicy:
     raw_retry: bool = False
     #: once the server sends it a request, the client reads no more answers
     stalls_on_server_request: bool = False
+    #: a ``tools/list`` whose tools' ``inputSchema`` lacks ``"type": "object"`` fails
+    strict_tools: bool = False
     #: once connected to a server that declares ``logging``, the client sets the level with
     #: ``logging/setLevel`` whatever the era; where the revision lacks it the connect fails
     legacy_set_level: bool = False

@@ -226,6 +226,12 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "SDK's servers with logging enabled, the Inspector's logging test servers "
            "(inspector issue 1990)",
            effects=(E("declares_logging"),)),
+        _Q("untyped-input-schema", "server",
+           "lists its tools with an inputSchema that has no \"type\" (every revision's schema "
+           "requires \"type\": \"object\" on Tool.inputSchema)",
+           "the reference server @modelcontextprotocol/server-filesystem 2025.1.14 (10 of its "
+           "11 tools, schemas made from zod without a top-level type)",
+           effects=(E("untyped_input_schema"),)),
         _Q("early-tools-32603", "server",
            "answers tools/list before initialize with -32603 Internal error (its handler reads "
            "the client's capabilities, which only initialize tells), while serving other early "
@@ -304,6 +310,15 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "initialLoggingLevel 'debug' gated on the capability, not the era: \"Method "
            "'logging/setLevel' is not supported by the negotiated protocol version\")",
            effects=(E("legacy_set_level"),)),
+        _Q("strict-tools", "client",
+           "fails a tools/list whose tools have an inputSchema without \"type\": \"object\" "
+           "(it validates the list with the schema's Tool), where a lenient client reads any "
+           "object",
+           "TypeScript @modelcontextprotocol/sdk 1.x clients (ToolSchema: inputSchema "
+           "type z.literal('object'), read in 1.0.1 and 1.32.2) and @modelcontextprotocol/client "
+           "2.x (core schemas, 2.4.0); the Python mcp client is lenient (inputSchema: dict, "
+           "1.x and mcp-types 2.3.0)",
+           effects=(E("strict_tools"),)),
         _Q("fallback-32601", "client",
            "falls back from the server/discover probe to initialize only on -32601; any "
            "other error or a timeout ends the connection",

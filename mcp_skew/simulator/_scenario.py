@@ -304,7 +304,8 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
         if result is not None:
             found = check_result(profile, step.method, result, index + 1)
             findings += found
-            if found and client.policy.strict_results:  # the client refuses the result
+            if found and (client.policy.strict_results or (client.policy.strict_tools and any(
+                    f.code == "tool-schema-not-object" for f in found))):  # the client refuses it
                 ok, got = False, f"invalid result ({found[0].message})"
                 if client.policy.raw_retry:  # asked once more, raw; refused all the same
                     yield client.call(session, step.method, step.params)

@@ -301,6 +301,9 @@ class SimServer:
         if handler is None:
             return self._reply(self._result(profile, msg_id, method, {}))
         body = handler(profile, params)
+        if method == "tools/list" and self.policy.untyped_input_schema:
+            body["tools"] = [{**t, "inputSchema": {k: v for k, v in t["inputSchema"].items()
+                                                   if k != "type"}} for t in body["tools"]]
         override = self.policy.not_found_code
         if override is not None and method == "resources/read" and "error" in body:
             body["error"]["code"] = override

@@ -303,3 +303,12 @@ def test_the_probe_infers_what_its_transcripts_show(spec: str, quirk: str, tmp_p
     saved = tmp_path / "peer.json"
     save_peer(report.peer, saved, spec, "")
     assert load_probe_peer(saved).has(quirk)
+
+
+def test_the_probe_checks_tool_schemas_by_default() -> None:
+    """Without --schemas: a tool whose inputSchema lacks "type": "object" is a finding, and
+    the saved peer carries untyped-input-schema (strict clients then fail its tools/list)."""
+    report = probed("legacy:2025-11-25+untyped-input-schema")
+    assert "tool-schema-not-object" in codes(report)
+    assert report.peer.spec is not None and report.peer.spec.has("untyped-input-schema")
+    assert "tool-schema-not-object" not in codes(probed("legacy:2025-11-25"))

@@ -158,6 +158,9 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
                           f"{DUAL}+discover-legacy"),
     "logging": ("legacy:2025-11-25+legacy-set-level", f"{DUAL}+logging"),
     "legacy-set-level": (f"{DUAL}+legacy-set-level", f"{DUAL}+logging"),
+    "untyped-input-schema": ("legacy:2025-11-25+strict-tools",
+                             "legacy:2025-11-25+untyped-input-schema"),
+    "strict-tools": ("legacy:2025-11-25+strict-tools", "legacy:2025-11-25+untyped-input-schema"),
     "no-requested": None,
     "drop-unparsable": None,
     "outlives-stdin": None,
@@ -1131,6 +1134,26 @@ def test_the_era_gated_scenario_expects_32601_where_the_era_removed_the_method()
         ("ping", "error -32601", "error -32601"), ("list tools", "result", "result")]
     legacy_run = simulate("legacy:2025-11-25", DUAL, "era-gated")
     assert all(st.ok and st.expected == "result" for st in legacy_run.steps)
+
+
+# -- tool definitions clients reject ----------------------------------------------------------
+
+@pins("untyped-input-schema", "strict-tools")
+def test_strict_tools_fails_a_list_with_an_untyped_input_schema() -> None:
+    """server-filesystem 2025.1.14: tools without "type" in inputSchema; the TypeScript
+    clients' ToolSchema refuses the list, the Python client reads it."""
+    srv = server("legacy:2025-11-25+untyped-input-schema")
+    only_reply(srv, initialize(1, "2025-11-25"))
+    tools = only_reply(srv, legacy(2, "tools/list"))["result"]["tools"]
+    assert tools and all("type" not in t["inputSchema"] for t in tools)
+    strict = simulate("legacy:2025-11-25+strict-tools", "legacy:2025-11-25+untyped-input-schema",
+                      "lists")
+    assert strict.status == "failed" and strict.failed_step == "list tools"
+    lenient = simulate("legacy:2025-11-25", "legacy:2025-11-25+untyped-input-schema", "lists")
+    assert lenient.status == "ok"
+    assert [f.code for f in lenient.findings] == ["tool-schema-not-object"]
+    plain = simulate("legacy:2025-11-25+strict-tools", "legacy:2025-11-25", "lists")
+    assert plain.status == "ok" and not plain.findings
 
 
 # -- docs/quirks.md ---------------------------------------------------------------------------
