@@ -486,7 +486,8 @@ class HttpEndpoint:
         if not self.spec.legacy:
             return self._not_modern(message)
         if message.get("method") == "initialize":
-            return self._initialize(message)
+            refused = self._initialize_header(message, headers)
+            return refused if refused is not None else self._initialize(message)
         return self._presession(message)
 
     def _feed(self, server: SimServer, message: Message) -> Reaction:
@@ -586,6 +587,22 @@ class HttpEndpoint:
         return HttpResponse(400, SimServer(self.spec).missing_version(message))
 
     # -- the legacy era -----------------------------------------------------------------
+    def _initialize_header(self, message: Message, headers: Mapping[str, str]
+                           ) -> HttpResponse | None:
+        """Quirk ``checks-header-on-initialize``: an ``initialize`` whose ``MCP-Protocol-Version``
+        names a revision the server lacks gets 400 before any negotiation (the header is for
+        requests after it: 2025-06-18 and later ``basic/transports.mdx`` §Protocol Version
+        Header, "subsequent requests"); None: go on to negotiate."""
+        version = headers.get("mcp-protocol-version")
+        if not self.policy.http_initialize_header or version is None or \
+                version in self.spec.legacy:
+            return None
+        named = ", ".join(self.spec.legacy)
+        self.say(f"recv {describe(message)}: MCP-Protocol-Version {version} on initialize "
+                 "(quirk): 400")
+        return HttpResponse(400, w.error(message.get("id"), -32600, "Bad Request: Unsupported "
+                                         f"protocol version (supported versions: {named})"))
+
     def _initialize(self, message: Message) -> HttpResponse:
         server = SimServer(self.spec)
         reaction = self._feed(server, message)
@@ -848,10 +865,13 @@ class HttpClient:
     id a server assigned, and the revision ``initialize`` agreed on.
     """
 
-    def __init__(self, registry: Registry = REGISTRY, *, post_first: bool = False) -> None:
+    def __init__(self, registry: Registry = REGISTRY, *, post_first: bool = False,
+                 version_on_initialize: bool = False) -> None:
         self.registry = registry
         #: a 2024-11-05 initialize is POSTed first too (client quirk ``post-first``)
         self.post_first = post_first
+        #: ``initialize`` carries ``MCP-Protocol-Version`` (client quirk ``header-on-initialize``)
+        self.version_on_initialize = version_on_initialize
         self.session_id: str | None = None
         self.legacy_revision: str | None = None
         self.modern_codes = modern_error_codes(registry)
@@ -870,9 +890,15 @@ class HttpClient:
         return wants_sse_fallback(message, reading.status, parsed, self.modern_codes)
 
     def headers(self, message: Any) -> dict[str, str]:
-        return request_headers(message, session_id=self.session_id,
-                               legacy_revision=self.legacy_revision, registry=self.registry,
-                               tool_headers=self.tool_headers)
+        found = request_headers(message, session_id=self.session_id,
+                                legacy_revision=self.legacy_revision, registry=self.registry,
+                                tool_headers=self.tool_headers)
+        if self.version_on_initialize and isinstance(message, dict) and \
+                message.get("method") == "initialize":
+            asked = (message.get("params") or {}).get("protocolVersion")
+            if isinstance(asked, str):  # the revision it asks for, before any is agreed
+                found["MCP-Protocol-Version"] = asked
+        return found
 
     def session_lost(self, message: Any, reading: HttpReading, sent_session: str | None) -> bool:
         """Whether this answer says the server no longer knows the session: 404 to a request

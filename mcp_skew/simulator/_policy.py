@@ -103,6 +103,9 @@ class ServerPolicy:
     #: one server instance for the whole process, connectable to one transport: the first POST
     #: without a session takes it; every later one gets 500 and -32603
     http_one_transport: bool = False
+    #: an ``initialize`` whose ``MCP-Protocol-Version`` names a revision the server lacks gets
+    #: 400 before negotiating
+    http_initialize_header: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +150,8 @@ class ClientPolicy:
     #: a client asking for a revision of the HTTP+SSE transport (2024-11-05) POSTs
     #: ``initialize`` first and opens the SSE stream only on 400/404/405
     http_post_first: bool = False
+    #: ``initialize`` carries ``MCP-Protocol-Version`` with the revision it asks for
+    http_version_on_initialize: bool = False
 
 
 Policy = ServerPolicy | ClientPolicy

@@ -200,6 +200,16 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "§server-everything",
            kinds=("legacy", "dual"), transports=("http",),
            effects=(E("http_one_transport"),)),
+        _Q("checks-header-on-initialize", "server",
+           "over HTTP, validates MCP-Protocol-Version on initialize too: a header naming a "
+           "revision it lacks gets 400 'Unsupported protocol version' before any negotiation "
+           "(the header belongs to the requests after initialize: 2025-06-18 and later "
+           "basic/transports.mdx §Protocol Version Header); over stdio it does nothing",
+           "Effect McpServer.layerHttp before Effect-TS/effect PR 7388; the Zapier MCP endpoint "
+           "and xiaohongshu-mcp (Go), answering 400 'Unsupported protocol version (supported: "
+           "2025-06-18, ...)' (vercel/ai issue 14413, xpzouying/xiaohongshu-mcp issue 697)",
+           kinds=("legacy", "dual"), transports=("http",),
+           effects=(E("http_initialize_header"),)),
         # -- Servers: a -32022 the 2026-07-28 schema does not allow ---------------------
         _Q("no-requested", "server",
            "the -32022 to a request that names no protocol version leaves data.requested out "
@@ -368,6 +378,13 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "the mcp-skew probe's HTTP link; clients of later SDKs pinned to protocol 2024-11-05",
            kinds=("legacy", "dual"), transports=("http",),
            effects=(E("http_post_first"),)),
+        _Q("header-on-initialize", "client",
+           "over HTTP, sends MCP-Protocol-Version on initialize, naming the revision it asks "
+           "for (the official SDKs send it only after initialize); over stdio it does nothing",
+           "@ai-sdk/mcp createMCPClient (vercel/ai issue 14413) and Hermes Agent, which injects "
+           "the header on every request (Graylog2/graylog2-server issue 25956)",
+           kinds=("legacy", "dual"), transports=("http",),
+           effects=(E("http_version_on_initialize"),)),
         _Q("no-cache", "client",
            "ignores ttlMs and cacheScope: every list and read goes on the wire, however fresh "
            "the last answer (in scenarios that keep a cache: cache, listen, long)",

@@ -173,7 +173,9 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
             raise ValueError("server changes over time are simulated over stdio only")
         link = HttpMemoryLink(HttpEndpoint(server), latency_ms,
                               client=HttpClient(client.registry,
-                                                 post_first=client.client_policy.http_post_first))
+                                                 post_first=client.client_policy.http_post_first,
+                                                 version_on_initialize=client.client_policy
+                                                 .http_version_on_initialize))
         for event in plan.server_events:
             link.transcript.note(0, f"not simulated over Streamable HTTP: {event.name}")
     cache = ClientCache() if plan.keeps_cache else None

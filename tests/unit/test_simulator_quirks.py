@@ -161,6 +161,10 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
     "untyped-input-schema": ("legacy:2025-11-25+strict-tools",
                              "legacy:2025-11-25+untyped-input-schema"),
     "strict-tools": ("legacy:2025-11-25+strict-tools", "legacy:2025-11-25+untyped-input-schema"),
+    "checks-header-on-initialize": ("legacy:2025-11-25,2025-06-18+header-on-initialize",
+                                    "legacy:2025-06-18+checks-header-on-initialize"),
+    "header-on-initialize": ("legacy:2025-11-25,2025-06-18+header-on-initialize",
+                             "legacy:2025-06-18+checks-header-on-initialize"),
     "no-requested": None,
     "drop-unparsable": None,
     "outlives-stdin": None,
@@ -1154,6 +1158,22 @@ def test_strict_tools_fails_a_list_with_an_untyped_input_schema() -> None:
     assert [f.code for f in lenient.findings] == ["tool-schema-not-object"]
     plain = simulate("legacy:2025-11-25+strict-tools", "legacy:2025-11-25", "lists")
     assert plain.status == "ok" and not plain.findings
+
+
+# -- MCP-Protocol-Version on initialize (HTTP) ------------------------------------------------
+
+@pins("checks-header-on-initialize", "header-on-initialize")
+def test_a_version_header_on_initialize_meets_a_server_that_checks_it() -> None:
+    """vercel/ai issue 14413 (Zapier), Effect-TS/effect PR 7388: the header names the asked
+    revision before any is agreed, and a server that checks it refuses with 400."""
+    client, srv = "legacy:2025-11-25,2025-06-18", "legacy:2025-06-18+checks-header-on-initialize"
+    both = simulate(f"{client}+header-on-initialize", srv, "handshake", transport="http")
+    assert both.status == "failed" and "Unsupported protocol version" in both.reason
+    sent = [e for e in both.transcript.entries if e.dir == "c2s"]
+    assert sent[0].http["headers"]["MCP-Protocol-Version"] == "2025-11-25"
+    assert simulate(client, srv, "handshake", transport="http").revision == "2025-06-18"
+    assert simulate(f"{client}+header-on-initialize", "legacy:2025-06-18", "handshake",
+                    transport="http").revision == "2025-06-18"  # a server that ignores it
 
 
 # -- docs/quirks.md ---------------------------------------------------------------------------
