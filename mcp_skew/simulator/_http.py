@@ -488,6 +488,8 @@ class HttpEndpoint:
         if message.get("method") == "initialize":
             refused = self._initialize_header(message, headers)
             return refused if refused is not None else self._initialize(message)
+        if self.policy.http_stateless:
+            return self._stateless(message, headers)
         return self._presession(message)
 
     def _feed(self, server: SimServer, message: Message) -> Reaction:
@@ -603,12 +605,27 @@ class HttpEndpoint:
         return HttpResponse(400, w.error(message.get("id"), -32600, "Bad Request: Unsupported "
                                          f"protocol version (supported versions: {named})"))
 
+    def _stateless(self, message: Message, headers: Mapping[str, str]) -> HttpResponse:
+        """Quirk ``stateless-http``: a request without a session, served alone by a fresh
+        server, as after an ``initialize`` of the revision its ``MCP-Protocol-Version`` names
+        (the server's newest legacy one without it)."""
+        server = SimServer(self.spec)
+        version = headers.get("mcp-protocol-version")
+        server.legacy_revision = version if version in self.spec.legacy else self.spec.legacy[0]
+        reaction = self._feed(server, message)
+        return self._reply(message, reaction, lambda reply: 200,
+                           profile=self.spec.profile(server.legacy_revision))
+
     def _initialize(self, message: Message) -> HttpResponse:
         server = SimServer(self.spec)
         reaction = self._feed(server, message)
         reply = reaction.replies[0] if reaction.replies else None
         if reply is None or not isinstance(reply.get("result"), dict):
             return self._reply(message, reaction, lambda reply: 400)
+        if self.policy.http_stateless:  # no session: each later request is served alone
+            self.say("stateless: no session started")
+            return self._reply(message, reaction, lambda reply: 200, None,
+                               self.spec.profile(server.legacy_revision or self.spec.legacy[0]))
         sid = self._session_ids()
         self.sessions[sid] = server
         self.answered[sid] = str(reply["result"].get("protocolVersion"))
@@ -644,6 +661,9 @@ class HttpEndpoint:
         if self.policy.http_presession == "-32000":  # quirk not-initialized-32000
             self.say(f"recv {describe(message)}: no session; -32000 (quirk)")
             return HttpResponse(400, w.error(None, -32000, "Bad Request: Server not initialized"))
+        if self.policy.http_presession == "-32600":  # quirk missing-session-32600
+            self.say(f"recv {describe(message)}: no session; -32600 (quirk)")
+            return HttpResponse(400, w.error(None, -32600, "Bad Request: Missing session ID"))
         reaction = self._feed(self.presession, message)
         return self._reply(message, reaction, lambda reply: 400 if "error" in reply else 200,
                            profile=self.spec.profile(self.spec.legacy[0]))
@@ -866,12 +886,14 @@ class HttpClient:
     """
 
     def __init__(self, registry: Registry = REGISTRY, *, post_first: bool = False,
-                 version_on_initialize: bool = False) -> None:
+                 version_on_initialize: bool = False, drops_session: bool = False) -> None:
         self.registry = registry
         #: a 2024-11-05 initialize is POSTed first too (client quirk ``post-first``)
         self.post_first = post_first
         #: ``initialize`` carries ``MCP-Protocol-Version`` (client quirk ``header-on-initialize``)
         self.version_on_initialize = version_on_initialize
+        #: the assigned ``Mcp-Session-Id`` is never sent (client quirk ``drops-session-id``)
+        self.drops_session = drops_session
         self.session_id: str | None = None
         self.legacy_revision: str | None = None
         self.modern_codes = modern_error_codes(registry)
@@ -898,6 +920,8 @@ class HttpClient:
             asked = (message.get("params") or {}).get("protocolVersion")
             if isinstance(asked, str):  # the revision it asks for, before any is agreed
                 found["MCP-Protocol-Version"] = asked
+        if self.drops_session:
+            found.pop("Mcp-Session-Id", None)
         return found
 
     def session_lost(self, message: Any, reading: HttpReading, sent_session: str | None) -> bool:

@@ -37,7 +37,7 @@ UnknownAnswer = Literal["-32601", "-32602", "silent", "silent-exit"]
 #: (over HTTP) how a legacy server refuses a request that belongs to no session: the JSON-RPC
 #: answer its ``unknown`` policy gives, -32000 "Bad Request: Server not initialized", or an
 #: empty body; always with status 400
-PresessionAnswer = Literal["jsonrpc", "-32000", "empty"]
+PresessionAnswer = Literal["jsonrpc", "-32000", "-32600", "empty"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +106,9 @@ class ServerPolicy:
     #: an ``initialize`` whose ``MCP-Protocol-Version`` names a revision the server lacks gets
     #: 400 before negotiating
     http_initialize_header: bool = False
+    #: stateless HTTP: ``initialize`` starts no session (no ``Mcp-Session-Id``); every request
+    #: without one is served alone, as after an ``initialize``
+    http_stateless: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +155,8 @@ class ClientPolicy:
     http_post_first: bool = False
     #: ``initialize`` carries ``MCP-Protocol-Version`` with the revision it asks for
     http_version_on_initialize: bool = False
+    #: the client never sends the ``Mcp-Session-Id`` the server assigned
+    http_drops_session: bool = False
 
 
 Policy = ServerPolicy | ClientPolicy

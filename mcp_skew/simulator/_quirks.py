@@ -200,6 +200,25 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "§server-everything",
            kinds=("legacy", "dual"), transports=("http",),
            effects=(E("http_one_transport"),)),
+        _Q("missing-session-32600", "server",
+           "over HTTP, refuses every request that belongs to no session (a dual-era client's "
+           "modern probe, a request whose client dropped Mcp-Session-Id) with 400 and -32600 "
+           "'Bad Request: Missing session ID' (2025-03-26 and later basic/transports.mdx "
+           "§Session Management: servers that require a session id SHOULD answer 400); over "
+           "stdio it does nothing",
+           "the Python SDK's stateful Streamable HTTP transport (mcp/server/streamable_http.py; "
+           "python-sdk PR 2950), the C# SDK's stateful server (csharp-sdk issue 1759)",
+           kinds=("legacy", "dual"), transports=("http",),
+           effects=(E("http_presession", "-32600", rank=3),)),
+        _Q("stateless-http", "server",
+           "over HTTP, runs stateless: initialize starts no session (no Mcp-Session-Id) and "
+           "every later request is served alone, as after an initialize of the revision its "
+           "MCP-Protocol-Version names; over stdio it does nothing",
+           "the Python SDK's streamable_http_app(stateless_http=True) and FastMCP(stateless_http="
+           "True); the TypeScript SDK's StreamableHTTPServerTransport with sessionIdGenerator "
+           "undefined",
+           kinds=("legacy", "dual"), transports=("http",),
+           effects=(E("http_stateless"),)),
         _Q("checks-header-on-initialize", "server",
            "over HTTP, validates MCP-Protocol-Version on initialize too: a header naming a "
            "revision it lacks gets 400 'Unsupported protocol version' before any negotiation "
@@ -378,6 +397,14 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "the mcp-skew probe's HTTP link; clients of later SDKs pinned to protocol 2024-11-05",
            kinds=("legacy", "dual"), transports=("http",),
            effects=(E("http_post_first"),)),
+        _Q("drops-session-id", "client",
+           "over HTTP, never sends the Mcp-Session-Id its server assigned (2025-03-26 and later "
+           "basic/transports.mdx: the client MUST send it on every later request): it works "
+           "only with a stateless server; over stdio it does nothing",
+           "clients listed in datagouv/datagouv-mcp PR 52 that lost the session against a "
+           "stateful server; gateways and proxies that strip unknown headers",
+           kinds=("legacy", "dual"), transports=("http",),
+           effects=(E("http_drops_session"),)),
         _Q("header-on-initialize", "client",
            "over HTTP, sends MCP-Protocol-Version on initialize, naming the revision it asks "
            "for (the official SDKs send it only after initialize); over stdio it does nothing",

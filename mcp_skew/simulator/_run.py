@@ -175,7 +175,9 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
                               client=HttpClient(client.registry,
                                                  post_first=client.client_policy.http_post_first,
                                                  version_on_initialize=client.client_policy
-                                                 .http_version_on_initialize))
+                                                 .http_version_on_initialize,
+                                                 drops_session=client.client_policy
+                                                 .http_drops_session))
         for event in plan.server_events:
             link.transcript.note(0, f"not simulated over Streamable HTTP: {event.name}")
     cache = ClientCache() if plan.keeps_cache else None

@@ -165,6 +165,10 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
                                     "legacy:2025-06-18+checks-header-on-initialize"),
     "header-on-initialize": ("legacy:2025-11-25,2025-06-18+header-on-initialize",
                              "legacy:2025-06-18+checks-header-on-initialize"),
+    "missing-session-32600": ("legacy:2025-11-25+drops-session-id",
+                              "legacy:2025-11-25+missing-session-32600"),
+    "stateless-http": ("legacy:2025-11-25+drops-session-id", "legacy:2025-11-25+stateless-http"),
+    "drops-session-id": ("legacy:2025-11-25+drops-session-id", "legacy:2025-11-25"),
     "no-requested": None,
     "drop-unparsable": None,
     "outlives-stdin": None,
@@ -1174,6 +1178,30 @@ def test_a_version_header_on_initialize_meets_a_server_that_checks_it() -> None:
     assert simulate(client, srv, "handshake", transport="http").revision == "2025-06-18"
     assert simulate(f"{client}+header-on-initialize", "legacy:2025-06-18", "handshake",
                     transport="http").revision == "2025-06-18"  # a server that ignores it
+
+
+# -- HTTP sessions ----------------------------------------------------------------------------
+
+@pins("missing-session-32600", "stateless-http", "drops-session-id")
+def test_a_client_that_drops_the_session_works_only_with_a_stateless_server() -> None:
+    """python-sdk PR 2950 (400 -32600 'Missing session ID'); datagouv-mcp PR 52's clients."""
+    dropper = "legacy:2025-11-25+drops-session-id"
+    refused = simulate(dropper, "legacy:2025-11-25+missing-session-32600", "lists",
+                       transport="http")
+    assert refused.status == "failed" and refused.failed_step == "list tools"
+    assert refused.steps[0].got == "error -32600"
+    sent = [e for e in refused.transcript.entries if e.dir == "c2s"][1:]
+    assert sent and all("Mcp-Session-Id" not in e.http["headers"] for e in sent)
+    stateless = simulate(dropper, "legacy:2025-11-25+stateless-http", "lists", transport="http")
+    assert stateless.status == "ok" and all(st.ok for st in stateless.steps)
+    answers = [e for e in stateless.transcript.entries if e.dir == "s2c"]
+    assert all(not (e.http or {}).get("headers", {}).get("Mcp-Session-Id") for e in answers)
+    keeper = simulate("legacy:2025-11-25", "legacy:2025-11-25+missing-session-32600", "lists",
+                      transport="http")
+    assert keeper.status == "ok"
+    probe = simulate(DUAL, "legacy:2025-11-25+missing-session-32600", "handshake",
+                     transport="http")
+    assert probe.revision == "2025-11-25" and probe.mark == "era-fallback"  # no modern error
 
 
 # -- docs/quirks.md ---------------------------------------------------------------------------
