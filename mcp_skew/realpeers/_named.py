@@ -306,6 +306,9 @@ _TS_LENIENT = ("no lifecycle gate (requests before initialize are served, _meta 
 _TS_APP = ("tools/call of an unknown tool is an isError result in 1.x and -32602 in 2.x; the "
            "drift scenario leaves it out")
 
+#: a tools/list whose tools' inputSchema has no type (server-filesystem 2025.1.14)
+_UNTYPED_TOOLS = ("legacy:2025-11-25+untyped-input-schema",)
+
 TS_SDK: Final = Family(
     name="ts-sdk",
     package="@modelcontextprotocol/sdk (npm)",
@@ -326,7 +329,7 @@ TS_SDK: Final = Family(
                  "SUPPORTED_PROTOCOL_VERSIONS (dist/esm/client/index.js); listTools validates "
                  "each tool with ToolSchema (inputSchema type z.literal('object'), "
                  "dist/esm/types.js)",
-                 args=("--v1",))}),
+                 args=("--v1",), drift_servers=_UNTYPED_TOOLS)}),
     ),
 )
 
@@ -367,7 +370,9 @@ _TS_STRICT = ("once negotiated at 2026-07-28, a result without resultType, or a 
               "decodeResult in dist/src-*.mjs); the server/discover probe is read leniently")
 #: Simulated servers the strict TypeScript v2 client is also checked against.
 _STRICT_SERVERS = ("modern:2026-07-28+no-result-type", "modern:2026-07-28+no-cache-hints",
-                   "dual:2026-07-28,2025-11-25+no-result-type")
+                   "dual:2026-07-28,2025-11-25+no-result-type",
+                   # a DiscoverResult offering no modern revision (go-sdk issue 1025)
+                   "dual:2026-07-28,2025-11-25+discover-legacy")
 
 TS_CLIENT: Final = Family(
     name="ts-client",
