@@ -9,8 +9,9 @@ while the run is at hand (:data:`EXTRA_KEYS`):
 - ``failure``: why a failed pair fails, as the legend explains it: ``era`` (no
   era in common: the spec's era table says it fails), ``revision`` (no revision
   in common), ``quirk`` (the same pair without quirks works), ``negotiation``
-  (they share a revision the one-shot negotiation does not reach); ``None`` when
-  the pair works;
+  (they share a revision the one-shot negotiation does not reach), ``result``
+  (connects, then fails: it negotiated, and a list or call the scenario needs got
+  no usable result; the run's ``failed_step``); ``None`` when the pair works;
 - ``features_kept``: the features of the client's newest revision that the
   negotiated revision keeps (the simulator's ``features_lost`` is the rest).
 
@@ -59,7 +60,7 @@ __all__ = [
 EXTRA_KEYS: Final = ("failure", "features_kept")
 
 Outcome = Literal["works", "fallback", "fails"]
-FailureKind = Literal["era", "revision", "quirk", "negotiation", "auth"]
+FailureKind = Literal["era", "revision", "quirk", "negotiation", "auth", "result"]
 Status = Literal["ok", "failed"]
 
 #: The ``dir`` of a transcript record.
@@ -154,6 +155,8 @@ class Cell:
     features_lost: tuple[str, ...] = ()
     findings: tuple[Finding, ...] = ()
     transport: str = "stdio"  #: ``stdio`` or ``http``
+    #: the step that failed after negotiating ("connects, then fails"); None: none did
+    failed_step: str | None = None
     #: the transcript records (the JSON of ``simulator._transcript_model``); None: not kept
     transcript: tuple[dict[str, Any], ...] | None = None
     failure: str | None = None  #: a :data:`FailureKind` when the pair fails
@@ -167,7 +170,10 @@ class Cell:
         that show none); ``works`` answers the ``quirk`` test of a failed pair."""
         session = record.session
         failure: FailureKind | None
-        if session.status == "ok":
+        kept: tuple[str, ...]
+        if record.failed_step is not None:
+            failure, kept = "result", ()
+        elif session.status == "ok":
             failure = None
             kept = _features_kept(record.client.profile(), session.profile)
         else:
@@ -176,14 +182,16 @@ class Cell:
                 failure = "auth"  # scenario auth: the client never got a token
             kept = ()
         era = session.era
+        status: Status = "ok" if record.status == "ok" else "failed"
         return cls(
-            client=record.client.name, server=record.server.name, status=session.status,
+            client=record.client.name, server=record.server.name, status=status,
             revision=session.revision, era=era.value if era else None,
-            path=tuple(session.path), mark=session.mark, reason=session.reason,
+            path=tuple(session.path), mark=session.mark, reason=record.reason,
             scenario=record.scenario, round_trips=session.round_trips,
             t_first_useful_ms=record.t_first_useful_ms, steps=tuple(record.steps),
             features_lost=tuple(record.features_lost),
             findings=(*session.findings, *record.findings), transport=record.transport,
+            failed_step=record.failed_step,
             transcript=tuple(record.transcript.records()) if transcript else None,
             failure=failure, features_kept=kept)
 
@@ -204,6 +212,8 @@ class Cell:
         out["findings"] = [f.to_dict() for f in self.findings]
         if self.transport != "stdio":
             out["transport"] = self.transport
+        if self.failed_step is not None:
+            out["failed_step"] = self.failed_step
         if self.transcript is not None:
             out["transcript"] = list(self.transcript)
         out["failure"] = self.failure
@@ -245,6 +255,7 @@ class Cell:
             steps=_steps(data.get("steps")), features_lost=_names(data, "features_lost"),
             findings=_findings(data.get("findings")),
             transport=_optional(data, "transport", str, "a string") or "stdio",
+            failed_step=_optional(data, "failed_step", str, "a string or null"),
             transcript=_transcript(data, version),
             failure=_optional(data, "failure", str, "a string or null"),
             features_kept=_names(data, "features_kept"),

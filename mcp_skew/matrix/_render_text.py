@@ -61,6 +61,7 @@ SYMBOLS: Final[dict[str, str]] = {
 #: The word after ✗, by the cell's ``failure``.
 FAILURE_WORDS: Final[dict[str, str]] = {
     "era": "era", "revision": "rev", "quirk": "quirk", "negotiation": "nego", "auth": "auth",
+    "result": "result",
 }
 _MARK_LEGEND: Final = (
     ("direct", "25-11", "the revision the pair speaks; no mark: the server took the client's "
@@ -83,6 +84,8 @@ FAILURE_MEANINGS: Final[dict[str, str]] = {
                    "reach it",
     "auth": "fails at authorization (scenario auth): the client found no way to a token it "
             "can use; its path says where (docs/auth.md)",
+    "result": "connects, then fails: the pair negotiates, but a list or call the scenario "
+              "needs gets no usable result (the cell's reason names the step)",
 }
 _ANSI: Final = {"works": "\x1b[32m", "fallback": "\x1b[33m", "fails": "\x1b[31m"}
 _EMOJI: Final = {"works": "🟢", "fallback": "🟡", "fails": "🔴"}
@@ -189,6 +192,10 @@ def summary_line(matrix: Matrix) -> str:
     line = (f"{s.pairs} pairs ({len(matrix.clients)} clients × {len(matrix.servers)} servers, "
             f"{_scenario_words(matrix)}): {s.works} work directly, {s.fallback} work after a "
             f"fallback (downgrade, era fallback or retry), {s.fails} fail.")
+    after = sum(1 for _, _, c in matrix.pairs() if c.failure == "result")
+    if after:
+        line += (f" Of those, {after} connect{'s' * (after == 1)}, then fail{'s' * (after == 1)} "
+                 "a list or call (✗ result).")
     if s.steps_failed:
         line += f" {s.steps_failed} negotiate but fail a scenario step (!)."
     return line

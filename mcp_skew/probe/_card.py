@@ -72,9 +72,9 @@ def why_lines(report: ProbeReport) -> list[str]:
     out: list[str] = []
     shown: dict[str, int] = {}
     for r in report.runs:
-        if r.record.status == "ok" or not r.record.session.reason:
+        if r.record.status == "ok" or not r.record.reason:
             continue
-        out.append(f"  #{r.index} {short_name(r.record.client)}: {r.record.session.reason}")
+        out.append(f"  #{r.index} {short_name(r.record.client)}: {r.record.reason}")
         tail = stderr_tail(r.stderr) if r.culprit is not None else []
         if not tail:
             continue

@@ -28,7 +28,7 @@ from .._input import read_user_text
 from .._jsontext import FILE, JsonTextError, loads
 from .._output import write_output
 from ..errors import UsageError
-from ..simulator import PeerSpec, Transcript, negotiation, parse_peer
+from ..simulator import PeerSpec, Transcript, negotiation, parse_peer, untyped_tools
 from ..versions import Era, Registry, Role
 from ._clients import BOGUS_REVISION, MISSING_URI, UNKNOWN_METHOD
 from ._exchanges import Exchange, modern_version
@@ -52,6 +52,9 @@ PHRASES: Final = {
     "early-32602": "-32602 on known requests before initialize",
     "legacy-32022": "-32022 naming its modern revisions for initialize",
     "not-found-code": "error {value} for a missing resource",
+    "asks-roots": "a roots/list request to a client that declares roots",
+    "discover-legacy": "a server/discover that lists only its legacy revisions",
+    "untyped-input-schema": "tools whose inputSchema has no \"type\": \"object\"",
 }
 _UNKNOWN_QUIRK: Final = {"-32602": "unknown-32602", "silent": "silent", "silent-exit": "silent-exit",
                          "exit": "silent-exit"}
@@ -89,6 +92,12 @@ class Evidence:
     sticky: bool = False
     no_result_type: bool = False
     no_cache_hints: bool = False
+    #: the server sent a client a ``roots/list`` request (server quirk ``asks-roots``)
+    asks_roots: bool = False
+    #: a DiscoverResult listed no modern revision (server quirk ``discover-legacy``)
+    discover_legacy: bool = False
+    #: a ``tools/list`` result listed a tool whose inputSchema lacks ``"type": "object"``
+    untyped_tools: bool = False
     #: the server answered at least one request (with something it wrote, not an HTTP status)
     alive: bool = False
     notes: list[str] = field(default_factory=list)
@@ -107,6 +116,8 @@ class Evidence:
             "not_found": [{"code": c, "revision": r} for c, r in self.not_found],
             "sticky": self.sticky,
             "no_result_type": self.no_result_type, "no_cache_hints": self.no_cache_hints,
+            "asks_roots": self.asks_roots, "discover_legacy": self.discover_legacy,
+            "untyped_tools": self.untyped_tools,
             "alive": self.alive, "notes": list(self.notes),
         }
 
@@ -163,7 +174,11 @@ def _modern(ex: Exchange, ev: Evidence, codes: frozenset[int]) -> None:
     version = modern_version(ex.request)
     if ex.result is not None and ex.method == "server/discover":
         offered = ex.result.get("supportedVersions") or []
-        ev.modern |= {v for v in offered if _era(ev.registry, v) is Era.MODERN}
+        named = {v for v in offered if _era(ev.registry, v) is Era.MODERN}
+        ev.modern |= named
+        if not named and isinstance(offered, list) and _era(ev.registry, version) is Era.MODERN:
+            ev.discover_legacy = True  # it answered at that modern version, listing none
+            ev.modern.add(str(version))
     elif ex.code in codes:
         supported = ((ex.error or {}).get("data") or {}).get("supported") or []
         ev.modern |= {v for v in supported if isinstance(v, str) and _era(ev.registry, v) is Era.MODERN}
@@ -244,10 +259,20 @@ def gather(views: list[RunView], registry: Registry) -> Evidence:
             _unknown(ex, ev, codes, ex.generation not in seen)
             seen.add(ex.generation)
             _not_found(ex, ev)
+            if ex.method == "tools/list" and ex.result is not None and untyped_tools(ex.result):
+                ev.untyped_tools = True
             ev.alive = ev.alive or (ex.fate == "answered" and not ex.synthesized)
         if view.prober:
             _sticky(view, ev, codes)
+        ev.asks_roots = ev.asks_roots or _asks_roots(view)
     return ev
+
+
+def _asks_roots(view: RunView) -> bool:
+    """Whether the server sent this client a ``roots/list`` request (a message with a method
+    and an id, from the server: 2024-11-05 and later ``client/roots.mdx``)."""
+    return any(e.dir == "s2c" and isinstance(e.message, dict) and "id" in e.message
+               and e.message.get("method") == "roots/list" for e in view.transcript.entries)
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,6 +379,12 @@ def _quirks(kind: str, ev: Evidence) -> tuple[list[str], list[str]]:
         quirks.append("legacy-32022")
     if kind == "dual" and ev.sticky:
         quirks.append("sticky-era")
+    if kind == "dual" and ev.discover_legacy:
+        quirks.append("discover-legacy")
+    if ev.untyped_tools:
+        quirks.append("untyped-input-schema")
+    if kind in ("legacy", "dual") and ev.asks_roots:
+        quirks.append("asks-roots")
     code = _not_found_code(ev, kind)
     if code is not None:
         quirks.append(f"not-found-code={code}")

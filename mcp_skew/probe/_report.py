@@ -173,7 +173,7 @@ def render_summary(report: ProbeReport) -> str:
                          _md("; ".join(f.partition(": ")[2] for f in failures))])
         out += [tabulate(rows, headers=["required", "verdict", "why"], tablefmt="github"), ""]
     rows = [[str(r.index), f"`{short_name(r.record.client)}`", ("✅ " if r.record.status == "ok" else "❌ ")
-             + r.outcome, r.record.revision or "-", _md(r.record.session.reason)
+             + r.outcome, r.record.revision or "-", _md(r.record.reason)
              if r.record.status != "ok" else ""] for r in clients]
     out += [tabulate(rows, headers=["#", "client", "outcome", "revision", "why"],
                      tablefmt="github"), ""]
@@ -187,8 +187,8 @@ def _case(suite: ET.Element, r: ClientRun, target: str) -> None:
     case = ET.SubElement(suite, "testcase", classname=f"mcp-skew.probe.{target}",
                          name=r.name, time=f"{r.elapsed_ms / 1000:.3f}")
     s = r.record.session
-    if s.status != "ok":
-        failure = ET.SubElement(case, "failure", message=s.reason or r.outcome,
+    if r.record.status != "ok":  # connects, then fails, too
+        failure = ET.SubElement(case, "failure", message=r.record.reason or r.outcome,
                                 type=r.outcome)
         failure.text = " -> ".join(s.path)
     lines = [f"outcome: {r.outcome}", f"revision: {s.revision}", "path: " + " -> ".join(s.path)]

@@ -200,7 +200,7 @@ def classify(record: RunRecord, link: ProbeLink) -> str:
         return "flood"
     if _junk(link.transcript):
         return "junk"
-    if record.status == "ok":
+    if record.session.status == "ok":
         useful = [s for s in record.steps if s.name not in DIAGNOSTIC_STEPS]
         return "ok" if all(s.ok for s in useful) else "degraded"
     if link.deadline_hit:

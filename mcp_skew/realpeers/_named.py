@@ -271,10 +271,11 @@ PY_MCP: Final = Family(
                        "-32602; the model serves ping"))},
              clients={
                  "": Model(
-                     f"{_DUAL_ALL}+probe-timeout=10000+fallback-denylist",
+                     f"{_DUAL_ALL}+probe-timeout=10000+fallback-denylist+discover-fallback",
                      "Client(mode='auto'), the default: server/discover at 2026-07-28 with a 10 s "
                      "timeout, every error but a disjoint -32022 falls back to initialize "
-                     "2025-11-25 (mcp/client/_probe.py negotiate_auto; docs/real-peers.md §Python "
+                     "2025-11-25, and so does a DiscoverResult offering no modern revision "
+                     "(mcp/client/_probe.py negotiate_auto; docs/real-peers.md §Python "
                      "mcp 2.3.0 client)", args=("--mode", "auto"),
                      gaps=("a -32022 answer to the fallback initialize re-probes at once; the "
                            "model re-probes only after a probe timeout",)),
@@ -305,6 +306,9 @@ _TS_LENIENT = ("no lifecycle gate (requests before initialize are served, _meta 
 _TS_APP = ("tools/call of an unknown tool is an isError result in 1.x and -32602 in 2.x; the "
            "drift scenario leaves it out")
 
+#: a tools/list whose tools' inputSchema has no type (server-filesystem 2025.1.14)
+_UNTYPED_TOOLS = ("legacy:2025-11-25+untyped-input-schema",)
+
 TS_SDK: Final = Family(
     name="ts-sdk",
     package="@modelcontextprotocol/sdk (npm)",
@@ -320,10 +324,12 @@ TS_SDK: Final = Family(
                  "(docs/real-peers.md §TypeScript @modelcontextprotocol/sdk 1.32.2)",
                  args=("--v1",), gaps=(_TS_APP,))},
              clients={"": Model(
-                 f"legacy:{_ALL_LEGACY}",
+                 f"legacy:{_ALL_LEGACY}+strict-tools",
                  "Client.connect: initialize 2025-11-25, raises on a revision outside "
-                 "SUPPORTED_PROTOCOL_VERSIONS (dist/esm/client/index.js)",
-                 args=("--v1",))}),
+                 "SUPPORTED_PROTOCOL_VERSIONS (dist/esm/client/index.js); listTools validates "
+                 "each tool with ToolSchema (inputSchema type z.literal('object'), "
+                 "dist/esm/types.js)",
+                 args=("--v1",), drift_servers=_UNTYPED_TOOLS)}),
     ),
 )
 
@@ -364,7 +370,9 @@ _TS_STRICT = ("once negotiated at 2026-07-28, a result without resultType, or a 
               "decodeResult in dist/src-*.mjs); the server/discover probe is read leniently")
 #: Simulated servers the strict TypeScript v2 client is also checked against.
 _STRICT_SERVERS = ("modern:2026-07-28+no-result-type", "modern:2026-07-28+no-cache-hints",
-                   "dual:2026-07-28,2025-11-25+no-result-type")
+                   "dual:2026-07-28,2025-11-25+no-result-type",
+                   # a DiscoverResult offering no modern revision (go-sdk issue 1025)
+                   "dual:2026-07-28,2025-11-25+discover-legacy")
 
 TS_CLIENT: Final = Family(
     name="ts-client",
@@ -374,16 +382,20 @@ TS_CLIENT: Final = Family(
         Line((2, 4, 0), "2.4.x", Package("npm", _V2_PKGS, "2.4.0"),
              clients={
                  "legacy": Model(
-                     f"legacy:{_ALL_LEGACY}",
+                     f"legacy:{_ALL_LEGACY}+strict-tools",
                      "Client with versionNegotiation absent (mode 'legacy', the default): "
-                     "initialize 2025-11-25 ('byte-identical' 2025 sequence)",
+                     "initialize 2025-11-25 ('byte-identical' 2025 sequence); listTools "
+                     "validates inputSchema type 'object' (core schemas)",
                      args=("--v2", "--mode", "legacy")),
                  "auto": Model(
-                     f"{_DUAL_ALL}+restart+probe-timeout=60000+fallback-denylist+strict-results",
+                     f"{_DUAL_ALL}+restart+probe-timeout=60000+fallback-denylist+strict-results"
+                     "+discover-fallback",
                      "versionNegotiation {mode: 'auto'}: server/discover on a throwaway sibling "
-                     "process with the request timeout (60 s); a timeout, a closed process or "
-                     "any non-modern error -> initialize on the session process; one corrective "
-                     "re-probe on -32022 (dist/public-*.mjs negotiateEra, classifyProbeOutcome); "
+                     "process with the request timeout (60 s); a timeout, a closed process, "
+                     "any non-modern error or a DiscoverResult offering no modern revision -> "
+                     "initialize on the session process; one corrective "
+                     "re-probe on -32022 (dist/public-*.mjs negotiateEra, classifyProbeOutcome, "
+                     "classifyResult); "
                      f"{_TS_STRICT}",
                      args=("--v2", "--mode", "auto"), drift_probe_ms=3000,
                      drift_servers=_STRICT_SERVERS,
@@ -486,7 +498,7 @@ INSPECTOR: Final = Family(
                      "(docs/real-peers.md §Inspector)", args=("--era", "legacy")),
                  "auto": Model(
                      f"{_DUAL_ALL}+restart+probe-timeout=60000+connect-timeout=15000"
-                     "+fallback-denylist+strict-results+raw-retry",
+                     "+fallback-denylist+strict-results+raw-retry+discover-fallback",
                      f"{_INSPECTOR_CLI}; auto -> {{mode: 'auto'}}: the SDK's probe and fallback "
                      "(as ts-client@2.4:auto), but the CLI's --connect-timeout (15000 ms) ends a "
                      "silent probe first (exit 4 'Connection timed out after 15000 ms'); "

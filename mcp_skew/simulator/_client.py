@@ -57,6 +57,14 @@ DISCOVER = "server/discover"
 FIRST_REQUEST = "tools/list"
 
 
+@dataclass(frozen=True, slots=True)
+class LegacyAdvert:
+    """A DiscoverResult that names no modern revision the dual-era client has, read as
+    "speak ``revision`` through ``initialize``" (see :meth:`SimClient._legacy_advert`)."""
+
+    revision: str
+
+
 @dataclass(slots=True)
 class Session:
     """The outcome of negotiation, and what the scenario builds on."""
@@ -121,7 +129,33 @@ def check_result(profile: Profile, method: str, result: dict[str, Any], index: i
             found.append(Finding("missing-cache-hints", "error",
                                  f"{method} result lacks {', '.join(absent)}", index,
                                  f"{profile.revision}: server/utilities/caching.mdx"))
+    if method == "tools/list":
+        found += check_tools(profile, result, index)
     return found
+
+
+def untyped_tools(result: dict[str, Any]) -> list[str]:
+    """The names of the listed tools whose ``inputSchema`` is not an object schema with
+    ``"type": "object"`` (every revision's schema requires it: ``Tool.inputSchema.type``)."""
+    tools = result.get("tools")
+    bad = []
+    for tool in tools if isinstance(tools, list) else []:
+        schema = tool.get("inputSchema") if isinstance(tool, dict) else None
+        if not (isinstance(schema, dict) and schema.get("type") == "object"):
+            bad.append(str(tool.get("name")) if isinstance(tool, dict) else "?")
+    return bad
+
+
+def check_tools(profile: Profile, result: dict[str, Any], index: int) -> list[Finding]:
+    """A finding for tools whose ``inputSchema`` lacks ``"type": "object"``."""
+    bad = untyped_tools(result)
+    if not bad:
+        return []
+    listed = len(result.get("tools") or [])
+    return [Finding("tool-schema-not-object", "error",
+                    f"{len(bad)} of {listed} tools have an inputSchema without "
+                    f"\"type\": \"object\" ({', '.join(bad[:5])})", index,
+                    f"{profile.revision}: schema.json Tool.inputSchema")]
 
 
 def describe(event: Event) -> Step:
@@ -202,6 +236,8 @@ class SimClient:
         counts go on, and its outcome is overwritten."""
         session = session or Session(registry=self.spec.registry)
         session = yield from self._negotiate_kind(obs, session)
+        if self.policy.legacy_set_level and session.status == "ok":
+            session = yield from self._set_level(session)
         if self.cache is not None and session.status == "ok" and session.era is not None:
             assert session.revision is not None
             self.cache.remember_era(obs.now_ms(), self.server_id, session.era, session.revision)
@@ -215,8 +251,28 @@ class SimClient:
         if self.spec.kind == "modern":
             method = self._probe_method() if self.policy.discover_first else FIRST_REQUEST
             session, event = yield from self._modern(obs, session, method, self.request_timeout_ms)
+            assert not isinstance(event, LegacyAdvert)  # only a dual-era client reads one
             return session if event is None else self._not_modern(session, method, event)
         return (yield from self._dual(obs, session))
+
+    def _set_level(self, session: Session) -> Steps[Session]:
+        """Quirk ``legacy-set-level``: ``logging/setLevel`` once connected, where the server
+        declares ``logging``; a revision without the method (2026-07-28 removed it) fails the
+        connect, as the client's SDK refuses the request."""
+        if "logging" not in session.server_capabilities:
+            return session
+        profile = session.profile
+        method = "logging/setLevel"
+        if method not in profile.methods:
+            return session.fail(f"{method} is not a method of {profile.revision} (removed from "
+                                "the modern era); this client sends it once connected, and the "
+                                "connect fails")
+        session.path.append(steps.request(method, profile.revision))
+        event = yield from self._send(session, w.request(profile, self.next_id(), method,
+                                                         {"level": "debug"}),
+                                      self.request_timeout_ms)
+        session.path.append(describe(event))
+        return session
 
     def renegotiation(self, obs: Observer, session: Session) -> Steps[Session]:
         """Probe again after the cached era decision failed (2026-07-28
@@ -234,9 +290,9 @@ class SimClient:
         session.path += event.via  # what the transport did on the way (HTTP+SSE), typed steps
         return event
 
-    def _legacy(self, session: Session) -> Steps[Session]:
+    def _legacy(self, session: Session, asked: str | None = None) -> Steps[Session]:
         revisions = self.spec.legacy
-        asked = revisions[0]
+        asked = asked or revisions[0]
         profile = self.spec.profile(asked)
         params = {"protocolVersion": asked, "capabilities": w.client_capabilities(profile),
                   "clientInfo": w.implementation("mcp-skew-client")}
@@ -264,11 +320,13 @@ class SimClient:
         return session.accept(str(answered), Era.LEGACY)
 
     def _modern(self, obs: Observer, session: Session, method: str,
-                timeout_ms: int) -> Steps[tuple[Session, Event | None]]:
+                timeout_ms: int) -> Steps[tuple[Session, Event | LegacyAdvert | None]]:
         """Modern negotiation.
 
         Returns ``(session, None)`` once decided, or ``(session, event)`` when the
-        answer says the server is not modern, for the caller to decide.
+        answer says the server is not modern, for the caller to decide (a
+        :class:`LegacyAdvert`: a DiscoverResult that sends a dual-era client to
+        ``initialize``).
         """
         revisions = self.spec.modern
         rev = revisions[0]
@@ -278,6 +336,9 @@ class SimClient:
             index = obs.position()
             event = yield from self._send(session, w.request(profile, self.next_id(), method), timeout_ms)
             if isinstance(event, Reply) and event.result is not None:
+                advert = self._legacy_advert(method, event.result)
+                if advert is not None:
+                    return session, advert
                 session = self._modern_result(session, profile, method, event.result, index + 1)
                 if session.status == "ok":
                     yield from self.keep(obs.now_ms(), profile, method, {}, event.result)
@@ -335,6 +396,28 @@ class SimClient:
             session.server_capabilities = dict(result.get("capabilities") or {})
         return session.accept(revision, Era.MODERN)
 
+    def _legacy_advert(self, method: str, result: dict[str, Any]) -> LegacyAdvert | None:
+        """Where a dual-era client's DiscoverResult names no modern revision it has, the
+        legacy revision to ``initialize`` with; None: read the result as modern.
+
+        The spec's rule (2026-07-28 ``basic/versioning.mdx``: the client "SHOULD select a
+        mutually supported version from the ``supported`` list", "or surface an error to
+        the user if no compatible version exists"): the newest of its legacy revisions the
+        result lists; none listed, it fails. Quirk ``discover-fallback`` (the TypeScript,
+        Python and Go SDK clients) reads any such result as a legacy advertisement and
+        falls back to ``initialize`` with its newest revision, whatever it lists.
+        """
+        if method != DISCOVER or self.spec.kind != "dual" or not self.spec.legacy:
+            return None
+        offered = result.get("supportedVersions")
+        offered = offered if isinstance(offered, list) else []
+        if any(r in offered for r in self.spec.modern):
+            return None
+        if self.policy.discover_fallback:
+            return LegacyAdvert(self.spec.legacy[0])
+        common = [r for r in self.spec.legacy if r in offered]
+        return LegacyAdvert(common[0]) if common else None
+
     def _probe_method(self) -> str:
         """``server/discover`` where the newest modern revision has it, else the first request."""
         profile = self.spec.profile(self.spec.modern[0])
@@ -347,6 +430,11 @@ class SimClient:
         session, probe = yield from self._modern(obs, session, probe_method, wait)
         if probe is None:
             return session
+        if isinstance(probe, LegacyAdvert):
+            session.path.append(steps.legacy_advert() if self.policy.discover_fallback
+                                else steps.choose(probe.revision))
+            session.fell_back = True
+            return (yield from self._legacy(session, probe.revision))
         if isinstance(probe, Timeout) and bound is not None and bound <= self.probe_timeout_ms:
             return session.fail(f"the connect timed out after {bound} ms, during the "
                                 f"{probe_method} probe (this client's connect timeout)")
@@ -376,6 +464,9 @@ class SimClient:
             session.fell_back, session.reprobed = False, True
             session, again = yield from self._modern(obs, session, probe_method,
                                                      self.request_timeout_ms)
+            if isinstance(again, LegacyAdvert):  # the server changed its mind: give up
+                return session.fail(f"{probe_method}: the server offers no modern revision "
+                                    "on the re-probe")
             if again is not None:
                 return self._not_modern(session, probe_method, again,
                                         "the server answered neither era")

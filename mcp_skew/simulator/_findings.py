@@ -37,6 +37,7 @@ FindingCode = Literal[
     "unexpected-answer",
     "counter-offer-despite-support",
     "not-jsonrpc",
+    "tool-schema-not-object",
     "output-flood",
     "server-exited",
     "stopped-answering",
@@ -403,6 +404,23 @@ FINDINGS: Final[Mapping[FindingCode, FindingInfo]] = MappingProxyType({
         severities=("error",),
         cites=(_STDIO_LEGACY, _STDIO_MODERN),
         reported_by=("probe",),
+    ),
+    "tool-schema-not-object": FindingInfo(
+        summary="a tool whose `inputSchema` is not an object schema with `\"type\": \"object\"`",
+        when="A `tools/list` result lists a tool whose `inputSchema` is missing, not an object, "
+        "or lacks `\"type\": \"object\"` (the probe checks every `tools/list` it gets, with or "
+        "without `--schemas`).",
+        rule="Every revision's schema.json requires `Tool.inputSchema.type`, with the constant "
+        "`\"object\"`. Strict clients validate `tools/list` with it and fail the whole list "
+        "(quirk `strict-tools`: the TypeScript SDK's `ToolSchema`, `type: z.literal(\"object\")`); "
+        "lenient ones read any object (the Python `mcp` client's `inputSchema: dict`).",
+        fix="Servers: give every tool an `inputSchema` with `\"type\": \"object\"` (and "
+        "`\"properties\": {}` for a tool without arguments).",
+        severities=("error",),
+        cites=(Cite("2024-11-05", "schema.json#/definitions/Tool"),
+               Cite(_LEGACY, "schema.json#/$defs/Tool"), Cite(_MODERN, "schema.json#/$defs/Tool")),
+        reported_by=("simulate", "matrix", "probe"),
+        quirks=("untyped-input-schema",),
     ),
     "output-flood": FindingInfo(
         summary="the server's output went over mcp-skew's caps",

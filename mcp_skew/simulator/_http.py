@@ -174,6 +174,9 @@ class HttpResponse:
     priming: str | None = None  #: the id of the priming event that opens the stream
     #: named SSE events that open a long-lived stream (HTTP+SSE: ``endpoint``), body None
     events: tuple[tuple[str, str], ...] = ()
+    #: messages sent after ``body`` on the same SSE response, before it ends (the result
+    #: that closes a ``subscriptions/listen`` stream); the in-memory link does not read them
+    then: tuple[Message, ...] = ()
 
     @property
     def content_type(self) -> str | None:
@@ -192,8 +195,10 @@ class HttpResponse:
         text = dumps(self.body, separators=(",", ":"))
         if not self.stream:
             return text.encode()
+        more = "".join(f"event: message\ndata: {dumps(m, separators=(',', ':'))}\n\n"
+                       for m in self.then)
         if self.priming is None:
-            return f"event: message\ndata: {text}\n\n".encode()
+            return f"event: message\ndata: {text}\n\n{more}".encode()
         return f"id: {self.priming}\ndata:\n\nid: {self.priming}-1\nevent: message\n" \
                f"data: {text}\n\n".encode()
 
@@ -232,10 +237,31 @@ def decode_header_value(value: str | None) -> str | None:
     """A header value, with the ``=?base64?...?=`` sentinel of 2026-07-28 undone."""
     if value is None or not (value.startswith(_SENTINEL[0]) and value.endswith(_SENTINEL[1])):
         return value
+    decoded = _strict_base64(value[len(_SENTINEL[0]):-len(_SENTINEL[1])])
+    return value if decoded is None else decoded
+
+
+def _strict_base64(text: str) -> str | None:
+    """``text`` decoded as Base64 (standard alphabet, padded) and then UTF-8; None when it
+    is not: a character outside the alphabet is rejected, not skipped (RFC 4648 §3.3:
+    implementations MUST reject encoded data with characters outside the base alphabet)."""
     try:
-        return base64.b64decode(value[len(_SENTINEL[0]):-len(_SENTINEL[1])]).decode()
+        return base64.b64decode(text, validate=True).decode()
     except (ValueError, UnicodeDecodeError):
-        return value
+        return None
+
+
+def invalid_base64_header(headers: Mapping[str, str]) -> str | None:
+    """The first ``Mcp-Name`` or ``Mcp-Param-*`` header whose ``=?base64?...?=`` value is not
+    valid Base64 (RFC 4648 §3.3), by its lower-case name; None when there is none."""
+    for name, value in sorted(headers.items()):
+        if name != "mcp-name" and not name.startswith("mcp-param-"):
+            continue
+        if value.startswith(_SENTINEL[0]) and value.endswith(_SENTINEL[1]) and \
+                len(value) >= len(_SENTINEL[0]) + len(_SENTINEL[1]) and \
+                _strict_base64(value[len(_SENTINEL[0]):-len(_SENTINEL[1])]) is None:
+            return name
+    return None
 
 
 def is_loopback(host: str) -> bool:
@@ -451,6 +477,9 @@ class HttpEndpoint:
             self.transport_taken = True
         if w.VERSION_KEY in _meta(message) and self.spec.modern and "method" in message:
             return self._modern(message, headers)
+        if sid is None and self.spec.modern and "method" in message and \
+                self._names_modern(headers.get("mcp-protocol-version")):
+            return self._meta_missing(message)
         if sid is not None and sid in self.sessions:
             return self._in_session(sid, message, headers)
         if sid is not None and self.spec.legacy:
@@ -459,7 +488,10 @@ class HttpEndpoint:
         if not self.spec.legacy:
             return self._not_modern(message)
         if message.get("method") == "initialize":
-            return self._initialize(message)
+            refused = self._initialize_header(message, headers)
+            return refused if refused is not None else self._initialize(message)
+        if self.policy.http_stateless:
+            return self._stateless(message, headers)
         return self._presession(message)
 
     def _feed(self, server: SimServer, message: Message) -> Reaction:
@@ -488,6 +520,9 @@ class HttpEndpoint:
         response = HttpResponse(status_of(reply), reply, headers or {})
         if "id" not in reply:  # a stream's first notification (subscriptions/listen): SSE
             response.stream = True
+            if profile is not None and message.get("method") == "subscriptions/listen":
+                # the stateless server ends the stream with the response: it says so
+                response.then = (SimServer(self.spec).closing(message["id"], profile),)
         elif self.sse and response.status == 200:
             response.stream = True
             if profile is not None and primes_streams(profile):
@@ -517,6 +552,9 @@ class HttpEndpoint:
     @staticmethod
     def _header_mismatch(message: Message, headers: Mapping[str, str], asked: Any,
                          registry: Registry) -> str | None:
+        bad = invalid_base64_header(headers)
+        if bad is not None:
+            return f"Invalid header: {bad} is not valid Base64 (RFC 4648 §3.3)"
         if headers.get("mcp-protocol-version") != asked:
             return "Header mismatch: MCP-Protocol-Version must equal _meta protocolVersion"
         if headers.get("mcp-method") != message.get("method"):
@@ -528,6 +566,21 @@ class HttpEndpoint:
             return f"Header mismatch: Mcp-Name must equal params.{key}"
         return _param_mismatch(message, headers, asked, registry)
 
+    def _names_modern(self, version: str | None) -> bool:
+        """Whether an ``MCP-Protocol-Version`` header names a modern revision."""
+        registry = self.spec.registry
+        return version is not None and version in registry and \
+            registry.get(version).era is Era.MODERN
+
+    def _meta_missing(self, message: Message) -> HttpResponse:
+        """A request whose ``MCP-Protocol-Version`` header names a modern revision while its
+        ``_meta`` names none: a modern request lacking a required field, 400 and -32602
+        (2026-07-28 ``basic/index.mdx`` §_meta), ``initialize`` included: not legacy traffic."""
+        if "id" not in message:
+            return HttpResponse(202)
+        self.say(f"recv {describe(message)}: a modern header, no _meta version; answering -32602")
+        return HttpResponse(400, SimServer(self.spec).missing_version(message))
+
     def _not_modern(self, message: Message) -> HttpResponse:
         """A request without ``_meta`` to a modern-only server: it fails server validation."""
         if "id" not in message or "method" not in message:
@@ -535,19 +588,47 @@ class HttpEndpoint:
         if message.get("method") == "initialize":
             reaction = self._feed(SimServer(self.spec), message)
             return self._reply(message, reaction, lambda reply: 400)
-        supported = list(self.spec.modern)
-        text = (f"Invalid params: missing _meta {w.VERSION_KEY} (this server speaks "
-                f"{', '.join(supported)} only)")
         self.say(f"recv {describe(message)}: no _meta; answering -32602")
-        return HttpResponse(400, w.error(message["id"], -32602, text, {"supported": supported}))
+        return HttpResponse(400, SimServer(self.spec).missing_version(message))
 
     # -- the legacy era -----------------------------------------------------------------
+    def _initialize_header(self, message: Message, headers: Mapping[str, str]
+                           ) -> HttpResponse | None:
+        """Quirk ``checks-header-on-initialize``: an ``initialize`` whose ``MCP-Protocol-Version``
+        names a revision the server lacks gets 400 before any negotiation (the header is for
+        requests after it: 2025-06-18 and later ``basic/transports.mdx`` §Protocol Version
+        Header, "subsequent requests"); None: go on to negotiate."""
+        version = headers.get("mcp-protocol-version")
+        if not self.policy.http_initialize_header or version is None or \
+                version in self.spec.legacy:
+            return None
+        named = ", ".join(self.spec.legacy)
+        self.say(f"recv {describe(message)}: MCP-Protocol-Version {version} on initialize "
+                 "(quirk): 400")
+        return HttpResponse(400, w.error(message.get("id"), -32600, "Bad Request: Unsupported "
+                                         f"protocol version (supported versions: {named})"))
+
+    def _stateless(self, message: Message, headers: Mapping[str, str]) -> HttpResponse:
+        """Quirk ``stateless-http``: a request without a session, served alone by a fresh
+        server, as after an ``initialize`` of the revision its ``MCP-Protocol-Version`` names
+        (the server's newest legacy one without it)."""
+        server = SimServer(self.spec)
+        version = headers.get("mcp-protocol-version")
+        server.legacy_revision = version if version in self.spec.legacy else self.spec.legacy[0]
+        reaction = self._feed(server, message)
+        return self._reply(message, reaction, lambda reply: 200,
+                           profile=self.spec.profile(server.legacy_revision))
+
     def _initialize(self, message: Message) -> HttpResponse:
         server = SimServer(self.spec)
         reaction = self._feed(server, message)
         reply = reaction.replies[0] if reaction.replies else None
         if reply is None or not isinstance(reply.get("result"), dict):
             return self._reply(message, reaction, lambda reply: 400)
+        if self.policy.http_stateless:  # no session: each later request is served alone
+            self.say("stateless: no session started")
+            return self._reply(message, reaction, lambda reply: 200, None,
+                               self.spec.profile(server.legacy_revision or self.spec.legacy[0]))
         sid = self._session_ids()
         self.sessions[sid] = server
         self.answered[sid] = str(reply["result"].get("protocolVersion"))
@@ -583,6 +664,9 @@ class HttpEndpoint:
         if self.policy.http_presession == "-32000":  # quirk not-initialized-32000
             self.say(f"recv {describe(message)}: no session; -32000 (quirk)")
             return HttpResponse(400, w.error(None, -32000, "Bad Request: Server not initialized"))
+        if self.policy.http_presession == "-32600":  # quirk missing-session-32600
+            self.say(f"recv {describe(message)}: no session; -32600 (quirk)")
+            return HttpResponse(400, w.error(None, -32600, "Bad Request: Missing session ID"))
         reaction = self._feed(self.presession, message)
         return self._reply(message, reaction, lambda reply: 400 if "error" in reply else 200,
                            profile=self.spec.profile(self.spec.legacy[0]))
@@ -801,10 +885,15 @@ class HttpClient:
     id a server assigned, and the revision ``initialize`` agreed on.
     """
 
-    def __init__(self, registry: Registry = REGISTRY, *, post_first: bool = False) -> None:
+    def __init__(self, registry: Registry = REGISTRY, *, post_first: bool = False,
+                 version_on_initialize: bool = False, drops_session: bool = False) -> None:
         self.registry = registry
         #: a 2024-11-05 initialize is POSTed first too (client quirk ``post-first``)
         self.post_first = post_first
+        #: ``initialize`` carries ``MCP-Protocol-Version`` (client quirk ``header-on-initialize``)
+        self.version_on_initialize = version_on_initialize
+        #: the assigned ``Mcp-Session-Id`` is never sent (client quirk ``drops-session-id``)
+        self.drops_session = drops_session
         self.session_id: str | None = None
         self.legacy_revision: str | None = None
         self.modern_codes = modern_error_codes(registry)
@@ -826,9 +915,17 @@ class HttpClient:
 
     def headers(self, message: Any) -> dict[str, str]:
         extra = {"Authorization": self.authorization} if self.authorization else None
-        return request_headers(message, session_id=self.session_id,
-                               legacy_revision=self.legacy_revision, registry=self.registry,
-                               tool_headers=self.tool_headers, extra=extra)
+        found = request_headers(message, session_id=self.session_id,
+                                legacy_revision=self.legacy_revision, registry=self.registry,
+                                tool_headers=self.tool_headers, extra=extra)
+        if self.version_on_initialize and isinstance(message, dict) and \
+                message.get("method") == "initialize":
+            asked = (message.get("params") or {}).get("protocolVersion")
+            if isinstance(asked, str):  # the revision it asks for, before any is agreed
+                found["MCP-Protocol-Version"] = asked
+        if self.drops_session:
+            found.pop("Mcp-Session-Id", None)
+        return found
 
     def session_lost(self, message: Any, reading: HttpReading, sent_session: str | None) -> bool:
         """Whether this answer says the server no longer knows the session: 404 to a request

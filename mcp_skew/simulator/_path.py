@@ -27,6 +27,7 @@ __all__ = [
     "era_stale",
     "error",
     "exited",
+    "legacy_advert",
     "no_answer",
     "re_probe",
     "request",
@@ -182,6 +183,13 @@ def retry(revision: str) -> Step:
 @_shared
 def choose(revision: str) -> Step:
     return Step(f"choose {revision}", "choose", revision=revision)
+
+
+@_shared
+def legacy_advert() -> Step:
+    """A DiscoverResult that names no modern revision the client has, read as a legacy
+    advertisement: fall back to ``initialize``."""
+    return Step("no modern revision offered: fall back", "note")
 
 
 @_shared

@@ -37,7 +37,7 @@ UnknownAnswer = Literal["-32601", "-32602", "silent", "silent-exit"]
 #: (over HTTP) how a legacy server refuses a request that belongs to no session: the JSON-RPC
 #: answer its ``unknown`` policy gives, -32000 "Bad Request: Server not initialized", or an
 #: empty body; always with status 400
-PresessionAnswer = Literal["jsonrpc", "-32000", "empty"]
+PresessionAnswer = Literal["jsonrpc", "-32000", "-32600", "empty"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +80,12 @@ class ServerPolicy:
     asks_roots: bool = False
     #: the -32022 to a request naming no version leaves ``data.requested`` out
     omit_requested: bool = False
+    #: ``server/discover`` lists only the server's legacy revisions in ``supportedVersions``
+    discover_legacy_only: bool = False
+    #: the server declares ``logging`` (where the revision has it) and answers its setLevel
+    declares_logging: bool = False
+    #: listed tools' ``inputSchema`` has no ``"type"`` (the schema requires ``"object"``)
+    untyped_input_schema: bool = False
     # -- over stdio only (the HTTP server never reads these) --------------------------------
     #: a line that is not JSON is dropped without an answer (instead of -32700, id null)
     drop_unparsable: bool = False
@@ -104,6 +110,12 @@ class ServerPolicy:
     #: its authorization server's ``iss``: ``send`` it (where the layout has it),
     #: ``missing`` (advertised, not sent) or ``wrong`` (another issuer's)
     auth_iss: str = "send"
+    #: an ``initialize`` whose ``MCP-Protocol-Version`` names a revision the server lacks gets
+    #: 400 before negotiating
+    http_initialize_header: bool = False
+    #: stateless HTTP: ``initialize`` starts no session (no ``Mcp-Session-Id``); every request
+    #: without one is served alone, as after an ``initialize``
+    http_stateless: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +131,9 @@ class ClientPolicy:
     fallback_only_32601: bool = False
     #: a dual-era client falls back on every error but a -32022 naming no legacy revision
     fallback_denylist: bool = False
+    #: a dual-era client falls back to ``initialize`` on a DiscoverResult that shares no
+    #: modern revision with it, whatever it lists (the spec: only to a listed legacy one)
+    discover_fallback: bool = False
     #: a counter-offer is refused even when the client supports it
     exact: bool = False
     #: a server that died during the probe is restarted before the fallback
@@ -136,6 +151,11 @@ class ClientPolicy:
     raw_retry: bool = False
     #: once the server sends it a request, the client reads no more answers
     stalls_on_server_request: bool = False
+    #: a ``tools/list`` whose tools' ``inputSchema`` lacks ``"type": "object"`` fails
+    strict_tools: bool = False
+    #: once connected to a server that declares ``logging``, the client sets the level with
+    #: ``logging/setLevel`` whatever the era; where the revision lacks it the connect fails
+    legacy_set_level: bool = False
     # -- over HTTP only ---------------------------------------------------------------------
     #: a client asking for a revision of the HTTP+SSE transport (2024-11-05) POSTs
     #: ``initialize`` first and opens the SSE stream only on 400/404/405
@@ -156,6 +176,10 @@ class ClientPolicy:
     auth_resource_needs_prm: bool = False
     #: authorization: without metadata, the 2025-03-26 default endpoints at the MCP origin
     auth_default_endpoints: bool = False
+    #: ``initialize`` carries ``MCP-Protocol-Version`` with the revision it asks for
+    http_version_on_initialize: bool = False
+    #: the client never sends the ``Mcp-Session-Id`` the server assigned
+    http_drops_session: bool = False
 
 
 Policy = ServerPolicy | ClientPolicy

@@ -200,6 +200,35 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "§server-everything",
            kinds=("legacy", "dual"), transports=("http",),
            effects=(E("http_one_transport"),)),
+        _Q("missing-session-32600", "server",
+           "over HTTP, refuses every request that belongs to no session (a dual-era client's "
+           "modern probe, a request whose client dropped Mcp-Session-Id) with 400 and -32600 "
+           "'Bad Request: Missing session ID' (2025-03-26 and later basic/transports.mdx "
+           "§Session Management: servers that require a session id SHOULD answer 400); over "
+           "stdio it does nothing",
+           "the Python SDK's stateful Streamable HTTP transport (mcp/server/streamable_http.py; "
+           "python-sdk PR 2950), the C# SDK's stateful server (csharp-sdk issue 1759)",
+           kinds=("legacy", "dual"), transports=("http",),
+           effects=(E("http_presession", "-32600", rank=3),)),
+        _Q("stateless-http", "server",
+           "over HTTP, runs stateless: initialize starts no session (no Mcp-Session-Id) and "
+           "every later request is served alone, as after an initialize of the revision its "
+           "MCP-Protocol-Version names; over stdio it does nothing",
+           "the Python SDK's streamable_http_app(stateless_http=True) and FastMCP(stateless_http="
+           "True); the TypeScript SDK's StreamableHTTPServerTransport with sessionIdGenerator "
+           "undefined",
+           kinds=("legacy", "dual"), transports=("http",),
+           effects=(E("http_stateless"),)),
+        _Q("checks-header-on-initialize", "server",
+           "over HTTP, validates MCP-Protocol-Version on initialize too: a header naming a "
+           "revision it lacks gets 400 'Unsupported protocol version' before any negotiation "
+           "(the header belongs to the requests after initialize: 2025-06-18 and later "
+           "basic/transports.mdx §Protocol Version Header); over stdio it does nothing",
+           "Effect McpServer.layerHttp before Effect-TS/effect PR 7388; the Zapier MCP endpoint "
+           "and xiaohongshu-mcp (Go), answering 400 'Unsupported protocol version (supported: "
+           "2025-06-18, ...)' (vercel/ai issue 14413, xpzouying/xiaohongshu-mcp issue 697)",
+           kinds=("legacy", "dual"), transports=("http",),
+           effects=(E("http_initialize_header"),)),
         # -- Servers: a -32022 the 2026-07-28 schema does not allow ---------------------
         _Q("no-requested", "server",
            "the -32022 to a request that names no protocol version leaves data.requested out "
@@ -209,6 +238,29 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "'reject'}) (measured: docs/real-peers.md §Malformed lines and unnamed versions)",
            kinds=("modern",),
            effects=(E("omit_requested"),)),
+        _Q("discover-legacy", "server",
+           "answers server/discover with a DiscoverResult whose supportedVersions lists only "
+           "its legacy revisions (a dual-era server that serves the modern era elsewhere, or "
+           "not on this endpoint)",
+           "the Go SDK's stateful Streamable HTTP server, its default (go-sdk issue 1025: the "
+           "discover probe at 2026-07-28 is accepted and answered with the transport-filtered "
+           "list, 2025-11-25 and older)",
+           kinds=("dual",),
+           effects=(E("discover_legacy_only"),)),
+        _Q("logging", "server",
+           "declares the logging capability (where its revision has it) and answers "
+           "logging/setLevel in the legacy era (2026-07-28 removed the method: the level "
+           "travels per request in _meta, server/utilities/logging.mdx)",
+           "servers that send log messages: the reference server-everything, the TypeScript "
+           "SDK's servers with logging enabled, the Inspector's logging test servers "
+           "(inspector issue 1990)",
+           effects=(E("declares_logging"),)),
+        _Q("untyped-input-schema", "server",
+           "lists its tools with an inputSchema that has no \"type\" (every revision's schema "
+           "requires \"type\": \"object\" on Tool.inputSchema)",
+           "the reference server @modelcontextprotocol/server-filesystem 2025.1.14 (10 of its "
+           "11 tools, schemas made from zod without a top-level type)",
+           effects=(E("untyped_input_schema"),)),
         _Q("early-tools-32603", "server",
            "answers tools/list before initialize with -32603 Internal error (its handler reads "
            "the client's capabilities, which only initialize tells), while serving other early "
@@ -303,6 +355,23 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "server that asks, its tools/list never returns): docs/real-peers.md "
            "§server-everything",
            effects=(E("stalls_on_server_request"),)),
+        _Q("legacy-set-level", "client",
+           "once connected to a server that declares logging, sends logging/setLevel (level "
+           "debug) whatever the negotiated era; where the revision lacks the method (2026-07-28) "
+           "its SDK refuses it and the connect fails, so every command fails",
+           "the MCP Inspector CLI before its fix (inspector issue 1990, PR 2017: "
+           "initialLoggingLevel 'debug' gated on the capability, not the era: \"Method "
+           "'logging/setLevel' is not supported by the negotiated protocol version\")",
+           effects=(E("legacy_set_level"),)),
+        _Q("strict-tools", "client",
+           "fails a tools/list whose tools have an inputSchema without \"type\": \"object\" "
+           "(it validates the list with the schema's Tool), where a lenient client reads any "
+           "object",
+           "TypeScript @modelcontextprotocol/sdk 1.x clients (ToolSchema: inputSchema "
+           "type z.literal('object'), read in 1.0.1 and 1.32.2) and @modelcontextprotocol/client "
+           "2.x (core schemas, 2.4.0); the Python mcp client is lenient (inputSchema: dict, "
+           "1.x and mcp-types 2.3.0)",
+           effects=(E("strict_tools"),)),
         _Q("fallback-32601", "client",
            "falls back from the server/discover probe to initialize only on -32601; any "
            "other error or a timeout ends the connection",
@@ -318,6 +387,16 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "nearly, the TypeScript v2 client in auto mode: docs/real-peers.md",
            kinds=("dual",),
            effects=(E("fallback_denylist"),)),
+        _Q("discover-fallback", "client",
+           "reads a DiscoverResult that shares no modern revision with it as a legacy "
+           "advertisement and falls back to initialize with its newest revision, whatever the "
+           "result lists (the spec's rule: choose a listed revision both support, in either "
+           "era, or fail: 2026-07-28 basic/versioning.mdx)",
+           "TypeScript @modelcontextprotocol/client 2.4 in auto mode (classifyResult: no "
+           "overlap and a fallback available -> legacy), Python mcp 2.x Client(mode='auto') "
+           "(mcp/client/_probe.py), the Go SDK client (go-sdk issue 1025)",
+           kinds=("dual",),
+           effects=(E("discover_fallback"),)),
         _Q("exact", "client",
            "demands the exact revision it asked for; a counter-offer it also supports "
            "is still refused",
@@ -387,6 +466,21 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "the Python mcp 1.30 client (its legacy 2025-03-26 path): "
            "tests/interop/test_auth_realpeer.py",
            transports=("http",), effects=(E("auth_default_endpoints"),)),
+        _Q("drops-session-id", "client",
+           "over HTTP, never sends the Mcp-Session-Id its server assigned (2025-03-26 and later "
+           "basic/transports.mdx: the client MUST send it on every later request): it works "
+           "only with a stateless server; over stdio it does nothing",
+           "clients listed in datagouv/datagouv-mcp PR 52 that lost the session against a "
+           "stateful server; gateways and proxies that strip unknown headers",
+           kinds=("legacy", "dual"), transports=("http",),
+           effects=(E("http_drops_session"),)),
+        _Q("header-on-initialize", "client",
+           "over HTTP, sends MCP-Protocol-Version on initialize, naming the revision it asks "
+           "for (the official SDKs send it only after initialize); over stdio it does nothing",
+           "@ai-sdk/mcp createMCPClient (vercel/ai issue 14413) and Hermes Agent, which injects "
+           "the header on every request (Graylog2/graylog2-server issue 25956)",
+           kinds=("legacy", "dual"), transports=("http",),
+           effects=(E("http_version_on_initialize"),)),
         _Q("no-cache", "client",
            "ignores ttlMs and cacheScope: every list and read goes on the wire, however fresh "
            "the last answer (in scenarios that keep a cache: cache, listen, long)",

@@ -30,7 +30,12 @@ from ._scenario import SCENARIOS, Scenario, StepResult, play
 from ._server import SimServer
 from ._transport import Transport, rule_for
 
-__all__ = ["RUN_FORMAT", "RUN_FORMAT_VERSION", "RunRecord", "mark_era_mismatch", "run"]
+__all__ = ["NEEDS_RESULT", "RUN_FORMAT", "RUN_FORMAT_VERSION", "RunRecord", "mark_era_mismatch",
+           "run"]
+
+#: A step's ``expected`` when it needs a result (a list, a read, a call): failing one after
+#: negotiating is "connects, then fails".
+NEEDS_RESULT: Final = "result"
 
 #: ``simulate --json`` prints one document of this format (:meth:`RunRecord.to_document`).
 RUN_FORMAT: Final = "mcp-skew-run"
@@ -60,7 +65,29 @@ class RunRecord:
 
     @property
     def status(self) -> str:
-        return self.session.status
+        """``ok``, or ``failed``: negotiation failed, or the pair connected and then a list
+        or call the scenario needs did not get its result (:attr:`failed_step`)."""
+        return "failed" if self.session.status != "ok" or self.failed_step else "ok"
+
+    @property
+    def failed_step(self) -> str | None:
+        """The first scenario step that needed a result (a list, a read, a call) and did
+        not get one, on a pair that negotiated: "connects, then fails"; None otherwise."""
+        step = self._broken()
+        return step.name if step is not None else None
+
+    def _broken(self) -> StepResult | None:
+        if self.session.status != "ok":
+            return None
+        return next((s for s in self.steps if not s.ok and s.expected == NEEDS_RESULT), None)
+
+    @property
+    def reason(self) -> str:
+        """Why it failed: the negotiation's reason, or the step that failed after it."""
+        step = self._broken()
+        if step is None:
+            return self.session.reason
+        return f"connected, then {step.name} failed: {step.got}"
 
     @property
     def revision(self) -> str | None:
@@ -75,12 +102,12 @@ class RunRecord:
         out: dict[str, Any] = {
             "client": self.client.name,
             "server": self.server.name,
-            "status": self.session.status,
+            "status": self.status,
             "revision": self.session.revision,
             "era": self.session.era.value if self.session.era else None,
             "path": list(self.session.path),
             "mark": self.session.mark,
-            "reason": self.session.reason,
+            "reason": self.reason,
             "scenario": self.scenario,
             "round_trips": self.session.round_trips,
             "t_first_useful_ms": self.t_first_useful_ms,
@@ -92,6 +119,8 @@ class RunRecord:
             out["transport"] = self.transport
         if self.auth:  # only a protected server's run has one
             out["auth"] = self.auth
+        if self.failed_step is not None:  # only where it connected and then failed
+            out["failed_step"] = self.failed_step
         if transcript:
             out["transcript"] = self.transcript.records()
         return out
@@ -152,7 +181,11 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
         endpoint, auth = protect(client, server) if plan.protected else (HttpEndpoint(server), None)
         link = HttpMemoryLink(endpoint, latency_ms, auth=auth,
                               client=HttpClient(client.registry,
-                                                 post_first=client.client_policy.http_post_first))
+                                                 post_first=client.client_policy.http_post_first,
+                                                 version_on_initialize=client.client_policy
+                                                 .http_version_on_initialize,
+                                                 drops_session=client.client_policy
+                                                 .http_drops_session))
         for event in plan.server_events:
             link.transcript.note(0, f"not simulated over Streamable HTTP: {event.name}")
     cache = ClientCache() if plan.keeps_cache else None

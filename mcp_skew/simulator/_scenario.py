@@ -66,6 +66,21 @@ class Step:
     codes: Callable[[Profile], frozenset[int]] = lambda p: frozenset()
     #: when it happens: simulated ms on the run's clock; None: right after the step before
     at_ms: int | None = None
+    #: era-gated: where the negotiated revision lacks the method (the modern era removed
+    #: ``ping`` and ``logging/setLevel``), the answer should be -32601 Method not found
+    gated: bool = False
+
+    def expects(self, profile: Profile) -> Expect:
+        """What a server of ``profile`` should answer: ``expect``, or an error where the
+        step is era-gated and the revision lacks the method."""
+        if self.gated and self.method not in profile.methods:
+            return "error"
+        return self.expect
+
+    def codes_in(self, profile: Profile) -> frozenset[int]:
+        if self.gated and self.method not in profile.methods:
+            return frozenset({profile.error("MethodNotFound").code})
+        return self.codes(profile)
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +187,15 @@ LONG_STEPS = tuple(
     )
 )
 
+#: ``era-gated``: a method the legacy era has and 2026-07-28 removed, sent once connected:
+#: ``ping`` (gone from the 2026-07-28 schema's ClientRequest), so a modern server answers
+#: -32601 (``logging/setLevel``, which needs a server that declares ``logging``, is the client
+#: quirk ``legacy-set-level`` with the server quirk ``logging``).
+ERA_GATED_STEPS = (
+    Step("ping", "ping", {}, "result", gated=True),
+    LIST_TOOLS,
+)
+
 SCENARIOS: Final[dict[str, Scenario]] = {
     s.name: s
     for s in (
@@ -186,6 +210,8 @@ SCENARIOS: Final[dict[str, Scenario]] = {
         Scenario("listen", "a caching client listens for list changes: a list, the server's "
                  "tools change at 10 s (notifications/tools/list_changed), lists at 20 and "
                  "30 s", LISTEN_STEPS, keeps_cache=True),
+        Scenario("era-gated", "after connecting, a method only the legacy era has (ping), "
+                 "then list tools: a modern server answers it -32601", ERA_GATED_STEPS),
         Scenario("long", "a caching client lists tools and calls one every minute for five "
                  "minutes (use --server-change to change the server under it)", LONG_STEPS,
                  keeps_cache=True),
@@ -199,20 +225,22 @@ SCENARIOS: Final[dict[str, Scenario]] = {
 
 @by_identity2
 def _codes(step: Step, profile: Profile) -> frozenset[int]:
-    """``step.codes(profile)``, once per step and profile (a sweep asks for each many times)."""
-    return step.codes(profile)
+    """``step.codes_in(profile)``, once per step and profile (a sweep asks for each many
+    times)."""
+    return step.codes_in(profile)
 
 
 def _judge(step: Step, profile: Profile, reply: Reply) -> tuple[bool, str]:
+    expect = step.expects(profile)
     if reply.error is not None:
         code = reply.code
-        return step.expect == "error" and code in _codes(step, profile), f"error {code}"
+        return expect == "error" and code in _codes(step, profile), f"error {code}"
     result = reply.result or {}
     is_error = result.get("isError") is True
     got = "tool error (isError)" if is_error else "result"
-    if step.expect == "tool-error":
+    if expect == "tool-error":
         return is_error, got
-    return step.expect == "result" and not is_error, got
+    return expect == "result" and not is_error, got
 
 
 def _expected(step: Step, profile: Profile | None) -> str:
@@ -223,9 +251,10 @@ def _expected(step: Step, profile: Profile | None) -> str:
 
 @by_identity2
 def _expected_in(step: Step, profile: Profile) -> str:
-    if step.expect == "error":
+    expect = step.expects(profile)
+    if expect == "error":
         return "error " + " or ".join(str(c) for c in sorted(_codes(step, profile)))
-    return "tool error (isError)" if step.expect == "tool-error" else "result"
+    return "tool error (isError)" if expect == "tool-error" else "result"
 
 
 #: What playing a scenario gives: the steps' results, findings, and when the first
@@ -282,7 +311,8 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
         if result is not None:
             found = check_result(profile, step.method, result, index + 1)
             findings += found
-            if found and client.policy.strict_results:  # the client refuses the result
+            if found and (client.policy.strict_results or (client.policy.strict_tools and any(
+                    f.code == "tool-schema-not-object" for f in found))):  # the client refuses it
                 ok, got = False, f"invalid result ({found[0].message})"
                 if client.policy.raw_retry:  # asked once more, raw; refused all the same
                     yield client.call(session, step.method, step.params)

@@ -109,16 +109,21 @@ class SimServer:
             return self._reply(w.error(message["id"], -32602,
                                        "Invalid params: params must be an object"))
         meta = (params or {}).get("_meta") or {}
+        if isinstance(meta, dict) and w.VERSION_KEY in meta and self.spec.modern:
+            # modern _meta selects the modern era, initialize included: there it is a removed
+            # method (2026-07-28 basic/versioning.mdx: "A request carrying modern per-request
+            # _meta is served statelessly according to this revision")
+            return self._modern(message, meta)
         if method == "initialize" and self.spec.legacy:
             return self._initialize(message)
-        if isinstance(meta, dict) and w.VERSION_KEY in meta and self.spec.modern:
-            return self._modern(message, meta)
         if self.legacy_revision is not None:
             return self._legacy(message, self.spec.profile(self.legacy_revision))
         if not self.spec.legacy and self.policy.legacy_32022:
             return self._reply(self._no_version(message))
         if method == "initialize":  # a modern-only server
             return self._reply(self._reject_initialize(message))
+        if not self.spec.legacy:  # a modern-only server: the required _meta is missing
+            return self._reply(self.missing_version(message))
         return self._early(message)
 
     # -- legacy era -----------------------------------------------------------------
@@ -143,7 +148,7 @@ class SimServer:
         self.served_eras.append(Era.LEGACY)
         body = {
             "protocolVersion": chosen,
-            "capabilities": w.server_capabilities(profile),
+            "capabilities": self._capabilities(profile),
             "serverInfo": w.implementation("mcp-skew-server"),
         }
         return self._reply(w.result(profile, message["id"], "initialize", body))
@@ -238,6 +243,18 @@ class SimServer:
         data["requested"] = "unknown"
         return w.error(message["id"], code, "Unsupported protocol version", data)
 
+    def missing_version(self, message: Message) -> Message:
+        """-32602 for a request without ``_meta.protocolVersion`` to a modern-only server: a
+        required field is missing, so the request is malformed (2026-07-28 ``basic/index.mdx``
+        §_meta: the server "MUST reject it with JSON-RPC error code -32602"), over stdio as
+        over HTTP (where the status is 400)."""
+        supported = list(self.spec.modern)
+        profile = self.spec.profile(supported[0])
+        text = (f"Invalid params: missing _meta {w.VERSION_KEY} (this server speaks "
+                f"{', '.join(supported)} only)")
+        return w.error(message["id"], w.error_code(profile, "InvalidParams"), text,
+                       {"supported": supported})
+
     def unparsable(self, detail: str) -> Reaction:
         """What a line that is not JSON gets (the stdio edge calls this; the simulator's own
         links carry parsed messages): -32700 Parse error with id null (JSON-RPC 2.0 §5.1),
@@ -266,11 +283,12 @@ class SimServer:
         if method == "subscriptions/listen":
             return self._listen(message, profile)
         if method == "server/discover":
-            found: dict[str, Any] = {"supportedVersions": list(self.spec.modern),
-                                     "capabilities": w.server_capabilities(profile)}
+            listed = self.spec.legacy if self.policy.discover_legacy_only else self.spec.modern
+            found: dict[str, Any] = {"supportedVersions": list(listed),
+                                     "capabilities": self._capabilities(profile)}
             return self._reply(self._result(profile, msg_id, method, found))
         capability = row.capability
-        if capability is not None and not w.server_declares(profile, capability):
+        if capability is not None and not self._declares(profile, capability):
             return self._reply(w.error(msg_id, -32601, f"Method not found: {method}"))
         handler = _HANDLERS.get(method)
         answer = row.answer
@@ -283,12 +301,28 @@ class SimServer:
         if handler is None:
             return self._reply(self._result(profile, msg_id, method, {}))
         body = handler(profile, params)
+        if method == "tools/list" and self.policy.untyped_input_schema:
+            body["tools"] = [{**t, "inputSchema": {k: v for k, v in t["inputSchema"].items()
+                                                   if k != "type"}} for t in body["tools"]]
         override = self.policy.not_found_code
         if override is not None and method == "resources/read" and "error" in body:
             body["error"]["code"] = override
         if "error" in body:
             return self._reply({"jsonrpc": "2.0", "id": msg_id, "error": body["error"]})
         return self._reply(self._result(profile, msg_id, method, body))
+
+    def _capabilities(self, profile: Profile) -> dict[str, Any]:
+        """What the server declares: tools and resources, and ``logging`` under its quirk
+        where the revision has that capability."""
+        found = w.server_capabilities(profile)
+        if self.policy.declares_logging and "logging" in profile.names("server_capabilities"):
+            found["logging"] = {}
+        return found
+
+    def _declares(self, profile: Profile, capability: str) -> bool:
+        if capability == "logging" and self.policy.declares_logging:
+            return "logging" in profile.names("server_capabilities")
+        return w.server_declares(profile, capability)
 
     def _result(self, profile: Profile, msg_id: Any, method: str, body: dict[str, Any]) -> Message:
         return w.result(profile, msg_id, method, body,
@@ -311,6 +345,8 @@ class SimServer:
             if key is None or key not in asked or not asked[key]:
                 continue
             gates = {profile.methods[m].capability for m in row.methods if m in profile.methods}
+            if key in _LISTEN_FLAGS:  # a kind the server must declare beyond the capability
+                gates.add(_LISTEN_FLAGS[key])
             if all(g is None or w.server_declares(profile, g) for g in gates):
                 agreed[key] = asked[key]
         agreed = dict(sorted(agreed.items()))
@@ -318,6 +354,15 @@ class SimServer:
         meta = {w.SUBSCRIPTION_KEY: message["id"]}
         return self._reply(w.notification("notifications/subscriptions/acknowledged",
                                           {"notifications": agreed, "_meta": meta}))
+
+    def closing(self, listen_id: Any, profile: Profile) -> Message:
+        """The result that ends a listen stream gracefully (schema ``SubscriptionsListenResult``:
+        sent only when the server tears the subscription down, its ``_meta`` naming the
+        subscription; 2026-07-28 ``basic/patterns/subscriptions.mdx``)."""
+        reply = self._result(profile, listen_id, "subscriptions/listen", {})
+        reply["result"]["_meta"] = {**reply["result"].get("_meta", {}),
+                                    w.SUBSCRIPTION_KEY: listen_id}
+        return reply
 
     def emit(self, method: str, params: dict[str, Any]) -> list[Message]:
         """The notification ``method`` (something changed on the server), sent on every open
@@ -340,6 +385,11 @@ class SimServer:
     def _reply(message: Message) -> Reaction:
         return Reaction(replies=[message])
 
+
+#: Listen filter keys the server honours only where it declares a capability flag too:
+#: resource subscriptions need ``resources.subscribe`` (2026-07-28 schema
+#: ``SubscriptionsAcknowledgedNotificationParams``: only the types the server supports).
+_LISTEN_FLAGS: dict[str, str] = {"resourceSubscriptions": "resources.subscribe"}
 
 #: The header a revision with ``x-mcp-header`` (2026-07-28 ``streamable-http.mdx`` §Custom
 #: Headers from Tool Parameters) mirrors tool parameters in.

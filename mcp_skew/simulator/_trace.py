@@ -50,7 +50,10 @@ def summary_line(record: RunRecord) -> str:
     over = "" if record.transport == "stdio" else f" over {rule_for(record.transport).title}"
     head = f"{record.client.name}  x  {record.server.name}{over}: "
     if s.status == "ok":
-        return head + f"ok, {s.revision} ({s.era.value if s.era else '?'}, {s.mark})"
+        said = f"{s.revision} ({s.era.value if s.era else '?'}, {s.mark})"
+        if record.failed_step is not None:  # connects, then fails
+            return head + f"failed after connecting on {said}: {record.reason}"
+        return head + f"ok, {said}"
     return head + f"failed: {s.reason}"
 
 

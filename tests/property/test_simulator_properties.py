@@ -221,7 +221,12 @@ def test_records_are_well_formed(client: PeerSpec, server: PeerSpec, scenario: s
                                               for e in record.transcript.entries if e.dir == "c2s"}
     d = record.to_dict()
     assert d["status"] in ("ok", "failed")
-    if d["status"] == "failed":
+    if d["status"] == "failed" and "failed_step" in d:  # connects, then fails
+        assert d["revision"] is not None and d["reason"].startswith("connected, then ")
+        assert len(d["steps"]) == len(SCENARIOS[scenario].requests)
+        assert any(s["name"] == d["failed_step"] and not s["ok"] and s["expected"] == "result"
+                   for s in d["steps"])
+    elif d["status"] == "failed":
         assert d["revision"] is None and d["era"] is None and d["reason"]
         # steps only where the scenario ran and a later re-probe found no way to talk
         assert d["steps"] == [] or any(step.kind == "era-stale" for step in record.session.path)

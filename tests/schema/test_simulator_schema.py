@@ -50,6 +50,7 @@ M = MODERN[-1]
 NONCONFORMING = {
     "no-result-type": "2026-07-28 results without the required resultType",
     "no-cache-hints": "2026-07-28 cacheable results without the required ttlMs and cacheScope",
+    "untyped-input-schema": "tools whose inputSchema lacks the required \"type\": \"object\"",
 }
 # ``echo`` and ``fixed`` lie about the revision (an InitializeResult naming one the
 # server does not speak). The lie is not a schema violation, so they are checked
@@ -367,6 +368,7 @@ def test_legacy_32022_validates_as_unsupported_protocol_version_error(message: d
 @pytest.mark.parametrize(("quirk", "client", "server"), [
     ("no-result-type", f"modern:{M}", f"modern:{M}+no-result-type"),
     ("no-cache-hints", f"modern:{M}", f"modern:{M}+no-cache-hints"),
+    ("untyped-input-schema", "legacy:2025-11-25", "legacy:2025-11-25+untyped-input-schema"),
 ])
 def test_nonconforming_quirks_do_break_the_schema(quirk: str, client: str, server: str) -> None:
     """Why they are excluded: their runs hold messages the schema rejects."""

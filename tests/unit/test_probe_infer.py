@@ -291,3 +291,28 @@ def test_every_finding_code_the_probe_emits_is_documented() -> None:
     not_from_the_probe |= {c for c in FINDING_CODES if c.startswith("client-")}
     missing = [c for c in FINDING_CODES if c not in not_from_the_probe and f"`{c}`" not in guide]
     assert not missing
+
+
+@pytest.mark.parametrize(("spec", "quirk"), [
+    ("legacy:2025-11-25+asks-roots", "asks-roots"),
+    (f"dual:{ALL}+asks-roots", "asks-roots"),
+    ("dual:2026-07-28,2025-11-25+discover-legacy", "discover-legacy"),
+])
+def test_the_probe_infers_what_its_transcripts_show(spec: str, quirk: str, tmp_path: Path
+                                                    ) -> None:
+    """A server that asks the client for its roots (the mcp 1.0 client then hangs) and a
+    discover that lists only legacy revisions (go-sdk issue 1025) go into the saved peer."""
+    report = probed(spec)
+    assert report.peer.spec is not None and report.peer.spec.has(quirk), report.peer.spec
+    saved = tmp_path / "peer.json"
+    save_peer(report.peer, saved, spec, "")
+    assert load_probe_peer(saved).has(quirk)
+
+
+def test_the_probe_checks_tool_schemas_by_default() -> None:
+    """Without --schemas: a tool whose inputSchema lacks "type": "object" is a finding, and
+    the saved peer carries untyped-input-schema (strict clients then fail its tools/list)."""
+    report = probed("legacy:2025-11-25+untyped-input-schema")
+    assert "tool-schema-not-object" in codes(report)
+    assert report.peer.spec is not None and report.peer.spec.has("untyped-input-schema")
+    assert "tool-schema-not-object" not in codes(probed("legacy:2025-11-25"))

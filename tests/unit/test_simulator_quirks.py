@@ -153,6 +153,22 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
     "stalls-on-server-request": ("legacy:2024-11-05+stalls-on-server-request",
                                  "legacy:2025-11-25,2024-11-05+asks-roots"),
     "early-tools-32603": (f"modern:{MODERN}", "legacy:2025-11-25+lenient+early-tools-32603"),
+    "discover-legacy": (DUAL, f"{DUAL}+discover-legacy"),
+    "discover-fallback": (f"dual:{MODERN},2025-11-25,2025-06-18+discover-fallback",
+                          f"{DUAL}+discover-legacy"),
+    "logging": ("legacy:2025-11-25+legacy-set-level", f"{DUAL}+logging"),
+    "legacy-set-level": (f"{DUAL}+legacy-set-level", f"{DUAL}+logging"),
+    "untyped-input-schema": ("legacy:2025-11-25+strict-tools",
+                             "legacy:2025-11-25+untyped-input-schema"),
+    "strict-tools": ("legacy:2025-11-25+strict-tools", "legacy:2025-11-25+untyped-input-schema"),
+    "checks-header-on-initialize": ("legacy:2025-11-25,2025-06-18+header-on-initialize",
+                                    "legacy:2025-06-18+checks-header-on-initialize"),
+    "header-on-initialize": ("legacy:2025-11-25,2025-06-18+header-on-initialize",
+                             "legacy:2025-06-18+checks-header-on-initialize"),
+    "missing-session-32600": ("legacy:2025-11-25+drops-session-id",
+                              "legacy:2025-11-25+missing-session-32600"),
+    "stateless-http": ("legacy:2025-11-25+drops-session-id", "legacy:2025-11-25+stateless-http"),
+    "drops-session-id": ("legacy:2025-11-25+drops-session-id", "legacy:2025-11-25"),
     "no-requested": None,
     "drop-unparsable": None,
     "outlives-stdin": None,
@@ -567,7 +583,9 @@ def test_legacy_32022_names_the_modern_revisions(message: dict[str, Any]) -> Non
     asked = "2025-11-25" if message["method"] == "initialize" else "unknown"
     assert error["data"]["requested"] == asked
     plain = only_reply(server(f"modern:{MODERN}"), message)["error"]
-    assert plain["code"] == -32601
+    # a plain modern-only server: initialize is an unknown method; any other request lacks
+    # the required _meta (2026-07-28 basic/index.mdx: -32602)
+    assert plain["code"] == (-32601 if message["method"] == "initialize" else -32602)
 
 
 @pins("legacy-32022")
@@ -672,7 +690,9 @@ def test_asks_roots_asks_a_client_that_declared_roots_after_initialized() -> Non
 def test_stalls_on_server_request_loses_every_answer_after_the_servers_request() -> None:
     record = simulate("legacy:2024-11-05+stalls-on-server-request",
                       "legacy:2025-11-25,2024-11-05+asks-roots", "lists")
-    assert record.status == "ok" and record.revision == "2024-11-05"
+    # it connects, then every request waits for ever: the pair fails (connects, then fails)
+    assert record.session.status == "ok" and record.revision == "2024-11-05"
+    assert record.status == "failed" and record.failed_step == "list tools"
     assert [st.got for st in record.steps] == ["timeout", "timeout"]
     sent = [e.message for e in record.transcript.entries if e.dir == "s2c"]
     assert {"jsonrpc": "2.0", "id": "roots-1", "method": "roots/list"} in sent
@@ -713,7 +733,8 @@ def test_outlives_stdin_is_a_policy_the_stdio_edge_reads() -> None:
 def test_strict_results_accepts_discover_and_fails_the_request(srv: str, got: str,
                                                                client: str) -> None:
     record = simulate(client, srv, "lists")
-    assert record.status == "ok" and record.revision == MODERN
+    assert record.session.status == "ok" and record.revision == MODERN
+    assert record.status == "failed" and record.failed_step == "list tools"  # then fails
     first = record.steps[0]
     assert (first.name, first.ok, first.got) == ("list tools", False, got)
     plain = simulate(without(client, "strict-results"), srv, "lists")
@@ -1137,6 +1158,131 @@ def test_the_python_clients_legacy_path_gets_a_token_without_audience() -> None:
     assert "default endpoints" in auth_path(f"{client}+default-endpoints",
                                             "legacy:2025-03-26+auth=defaults")
     assert "default endpoints" not in auth_path(client, "legacy:2025-03-26+auth=defaults")
+# -- a DiscoverResult that offers no modern revision in common ------------------------------
+
+@pins("discover-legacy")
+def test_discover_legacy_lists_only_the_legacy_revisions() -> None:
+    reply = only_reply(server(f"{DUAL},2025-06-18+discover-legacy"), modern(1, "server/discover"))
+    assert reply["result"]["supportedVersions"] == ["2025-11-25", "2025-06-18"]
+    plain = only_reply(server(f"{DUAL},2025-06-18"), modern(1, "server/discover"))
+    assert plain["result"]["supportedVersions"] == [MODERN]
+
+
+@pins("discover-legacy", "discover-fallback")
+def test_a_legacy_advertisement_by_the_spec_and_by_the_sdks() -> None:
+    """The spec: choose a listed revision both support (here through initialize), else fail;
+    the SDKs (discover-fallback): fall back to initialize with the newest, whatever is listed."""
+    srv = "dual:2026-07-28,2025-06-18+discover-legacy"
+    spec = simulate(f"dual:{MODERN},2025-11-25,2025-06-18", srv, "handshake")
+    assert spec.session.path == [f"discover {MODERN}", "choose 2025-06-18",
+                                 "initialize 2025-06-18", "accepted 2025-06-18"]
+    sdk = simulate(f"dual:{MODERN},2025-11-25,2025-06-18+discover-fallback", srv, "handshake")
+    assert sdk.session.path == [f"discover {MODERN}", "no modern revision offered: fall back",
+                                "initialize 2025-11-25", "counter-offer 2025-06-18",
+                                "accepted 2025-06-18"]
+    none = simulate(f"dual:{MODERN},2025-11-25", srv, "handshake")
+    assert none.status == "failed" and "no revision in common" in none.reason
+    assert simulate(f"dual:{MODERN},2025-11-25+discover-fallback", srv,
+                    "handshake").reason == "server answered 2025-06-18, which this client does " \
+                                            "not support"
+
+
+# -- era-gated methods after connecting -------------------------------------------------------
+
+@pins("logging")
+def test_logging_declares_the_capability_and_answers_set_level_in_the_legacy_era() -> None:
+    srv = server(f"{DUAL}+logging")
+    reply = only_reply(srv, initialize(1, "2025-11-25"))
+    assert reply["result"]["capabilities"]["logging"] == {}
+    set_level = legacy(2, "logging/setLevel", {"level": "debug"})
+    assert "result" in only_reply(srv, set_level)
+    plain = server(DUAL)
+    only_reply(plain, initialize(1, "2025-11-25"))
+    assert only_reply(plain, set_level)["error"]["code"] == -32601  # not declared
+    found = only_reply(server(f"{DUAL}+logging"), modern(1, "server/discover"))
+    assert "logging" in found["result"]["capabilities"]
+    removed = only_reply(server(f"{DUAL}+logging"), modern(2, "logging/setLevel"))
+    assert removed["error"]["code"] == -32601  # 2026-07-28 has no logging/setLevel
+
+
+@pins("legacy-set-level", "logging")
+def test_legacy_set_level_fails_the_connect_in_the_modern_era() -> None:
+    """inspector issue 1990: every CLI command failed against a 2026-07-28 server that
+    declares logging."""
+    modern_run = simulate(f"{DUAL}+legacy-set-level", f"{DUAL}+logging", "lists")
+    assert modern_run.status == "failed" and "logging/setLevel" in modern_run.reason
+    legacy_run = simulate("legacy:2025-11-25+legacy-set-level", f"{DUAL}+logging", "lists")
+    assert legacy_run.status == "ok"
+    assert legacy_run.session.path[-2:] == ["logging/setLevel 2025-11-25", "result"]
+    assert simulate(f"{DUAL}+legacy-set-level", DUAL, "lists").status == "ok"  # no logging
+
+
+def test_the_era_gated_scenario_expects_32601_where_the_era_removed_the_method() -> None:
+    modern_run = simulate(DUAL, DUAL, "era-gated")
+    assert [(st.name, st.expected, st.got) for st in modern_run.steps] == [
+        ("ping", "error -32601", "error -32601"), ("list tools", "result", "result")]
+    legacy_run = simulate("legacy:2025-11-25", DUAL, "era-gated")
+    assert all(st.ok and st.expected == "result" for st in legacy_run.steps)
+
+
+# -- tool definitions clients reject ----------------------------------------------------------
+
+@pins("untyped-input-schema", "strict-tools")
+def test_strict_tools_fails_a_list_with_an_untyped_input_schema() -> None:
+    """server-filesystem 2025.1.14: tools without "type" in inputSchema; the TypeScript
+    clients' ToolSchema refuses the list, the Python client reads it."""
+    srv = server("legacy:2025-11-25+untyped-input-schema")
+    only_reply(srv, initialize(1, "2025-11-25"))
+    tools = only_reply(srv, legacy(2, "tools/list"))["result"]["tools"]
+    assert tools and all("type" not in t["inputSchema"] for t in tools)
+    strict = simulate("legacy:2025-11-25+strict-tools", "legacy:2025-11-25+untyped-input-schema",
+                      "lists")
+    assert strict.status == "failed" and strict.failed_step == "list tools"
+    lenient = simulate("legacy:2025-11-25", "legacy:2025-11-25+untyped-input-schema", "lists")
+    assert lenient.status == "ok"
+    assert [f.code for f in lenient.findings] == ["tool-schema-not-object"]
+    plain = simulate("legacy:2025-11-25+strict-tools", "legacy:2025-11-25", "lists")
+    assert plain.status == "ok" and not plain.findings
+
+
+# -- MCP-Protocol-Version on initialize (HTTP) ------------------------------------------------
+
+@pins("checks-header-on-initialize", "header-on-initialize")
+def test_a_version_header_on_initialize_meets_a_server_that_checks_it() -> None:
+    """vercel/ai issue 14413 (Zapier), Effect-TS/effect PR 7388: the header names the asked
+    revision before any is agreed, and a server that checks it refuses with 400."""
+    client, srv = "legacy:2025-11-25,2025-06-18", "legacy:2025-06-18+checks-header-on-initialize"
+    both = simulate(f"{client}+header-on-initialize", srv, "handshake", transport="http")
+    assert both.status == "failed" and "Unsupported protocol version" in both.reason
+    sent = [e for e in both.transcript.entries if e.dir == "c2s"]
+    assert sent[0].http["headers"]["MCP-Protocol-Version"] == "2025-11-25"
+    assert simulate(client, srv, "handshake", transport="http").revision == "2025-06-18"
+    assert simulate(f"{client}+header-on-initialize", "legacy:2025-06-18", "handshake",
+                    transport="http").revision == "2025-06-18"  # a server that ignores it
+
+
+# -- HTTP sessions ----------------------------------------------------------------------------
+
+@pins("missing-session-32600", "stateless-http", "drops-session-id")
+def test_a_client_that_drops_the_session_works_only_with_a_stateless_server() -> None:
+    """python-sdk PR 2950 (400 -32600 'Missing session ID'); datagouv-mcp PR 52's clients."""
+    dropper = "legacy:2025-11-25+drops-session-id"
+    refused = simulate(dropper, "legacy:2025-11-25+missing-session-32600", "lists",
+                       transport="http")
+    assert refused.status == "failed" and refused.failed_step == "list tools"
+    assert refused.steps[0].got == "error -32600"
+    sent = [e for e in refused.transcript.entries if e.dir == "c2s"][1:]
+    assert sent and all("Mcp-Session-Id" not in e.http["headers"] for e in sent)
+    stateless = simulate(dropper, "legacy:2025-11-25+stateless-http", "lists", transport="http")
+    assert stateless.status == "ok" and all(st.ok for st in stateless.steps)
+    answers = [e for e in stateless.transcript.entries if e.dir == "s2c"]
+    assert all(not (e.http or {}).get("headers", {}).get("Mcp-Session-Id") for e in answers)
+    keeper = simulate("legacy:2025-11-25", "legacy:2025-11-25+missing-session-32600", "lists",
+                      transport="http")
+    assert keeper.status == "ok"
+    probe = simulate(DUAL, "legacy:2025-11-25+missing-session-32600", "handshake",
+                     transport="http")
+    assert probe.revision == "2025-11-25" and probe.mark == "era-fallback"  # no modern error
 
 
 # -- docs/quirks.md ---------------------------------------------------------------------------
@@ -1160,6 +1306,8 @@ def _example(quirk: str) -> list[str]:
     for label, (c, s) in (("with the quirk", (client, srv)), ("without it", twin(quirk))):
         r = simulate(c, s, scenario, transport=over)
         verdict = f"{r.status}" + (f", {r.revision} ({r.mark})" if r.status == "ok" else "")
+        if r.failed_step is not None:  # connects, then fails
+            verdict = f"failed after connecting on {r.revision} ({r.mark}): {r.failed_step}"
         lines.append(f"- {label}: {' -> '.join(r.session.path)}: **{verdict}**")
         if scenario != "default":
             lines[-1] += f" (tools/list requests on the wire: {wire_count(r, 'tools/list')})"

@@ -302,11 +302,16 @@ def test_subscriptions_listen_opens_an_event_stream_with_its_acknowledgement() -
         with urllib.request.urlopen(req, timeout=TIMEOUT) as resp:
             status, kind, body = resp.status, resp.headers["Content-Type"], resp.read().decode()
     assert status == 200 and kind.startswith("text/event-stream")
-    (data_line,) = [line for line in body.splitlines() if line.startswith("data:")]
-    event = json.loads(data_line.removeprefix("data:"))
+    ack_line, closing_line = [line for line in body.splitlines() if line.startswith("data:")]
+    event = json.loads(ack_line.removeprefix("data:"))
     assert event["method"] == "notifications/subscriptions/acknowledged"
     assert event["params"]["notifications"] == {"toolsListChanged": True}
     assert event["params"]["_meta"] == {"io.modelcontextprotocol/subscriptionId": 7}
+    # the stateless server ends the stream with the response, and says so (schema
+    # SubscriptionsListenResult: sent when the server tears the subscription down)
+    closing = json.loads(closing_line.removeprefix("data:"))
+    assert closing["id"] == 7 and closing["result"]["resultType"] == "complete"
+    assert closing["result"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == 7
 
 
 def test_subscriptions_listen_without_a_filter_is_invalid_params() -> None:
