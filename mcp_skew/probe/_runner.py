@@ -16,22 +16,19 @@ waits on its own.
 
 from __future__ import annotations
 
-import contextlib
-import os
-import queue
 import re
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from ..simulator import Finding, PeerSpec, RunRecord, Session, Transcript, parse_peer, run
 from ..simulator._path import Step
 from ..simulator._peers import with_quirks
-from ..versions import REGISTRY, Era
+from ..versions import REGISTRY
 from ..wire import JsonlRecorder, TransportError
 from ._clients import PROBER, builtin_clients
 from ._compare import disagreement, shapes
@@ -40,6 +37,7 @@ from ._findings import culprit_finding, findings_for, server_findings
 from ._links import ProbeLink
 from ._peer import InferredPeer, RunView, gather, infer
 from ._schemas import SchemaCheck, find_schemas
+from ._startup import RunOne, calibrate, calibrators, slow_for, started_late
 from ._steps import classify, run_client, run_prober_record, server_placeholder
 from ._target import ProbeOptions, Target
 from ._verdict import Culprit, culprit, era_findings, judge, settle, shaped_result
@@ -102,6 +100,7 @@ class ProbeReport:
     #: what the whole probe shows about the server (never part of a client's verdict)
     server_findings: list[Finding] = field(default_factory=list)
     required: tuple[str, ...] = ()  #: the ``--require`` revisions
+    starts: int = 0  #: server processes (or connections) the probe started, tries included
 
     def clients_of(self, revision: str) -> list[ClientRun]:
         """The client of one revision: the quirk-free single-revision client (``legacy:R``,
@@ -154,7 +153,7 @@ class ProbeReport:
         return {
             "target": self.target.describe(), "transport": self.target.transport,
             "elapsed_ms": self.elapsed_ms, "jobs": self.jobs, "schemas": self.schemas,
-            "startup": self.startup,
+            "startup": self.startup, "starts": self.starts,
             "peer": self.peer.to_dict(),
             "summary": {"clients": len(clients),
                         "ok": sum(r.record.status == "ok" for r in clients),
@@ -189,13 +188,14 @@ def _failed_run(index: int, spec: PeerSpec, target: Target, reason: str) -> Clie
 
 
 def _run_one(index: int, spec: PeerSpec, target: Target, opts: ProbeOptions, *,
-             allowance_ms: int = 0, opened: Callable[[ProbeLink], None] | None = None
-             ) -> ClientRun:
+             allowance_ms: int = 0, opened: Callable[[ProbeLink], None] | None = None,
+             ping: bool = False) -> ClientRun:
     prober = spec is PROBER
     started = time.monotonic()
     recorder = _recorder(opts, index, spec.name)
     try:
-        link = target.open(deadline_ms=opts.client_timeout_ms, recorder=recorder,
+        # a cold start does not eat into the conversation's own bound
+        link = target.open(deadline_ms=opts.client_timeout_ms + allowance_ms, recorder=recorder,
                            limits=opts.limits, close_grace_ms=opts.close_grace_ms)
     except TransportError as exc:
         if recorder is not None:
@@ -208,7 +208,7 @@ def _run_one(index: int, spec: PeerSpec, target: Target, opts: ProbeOptions, *,
     shaped: Exchange | None = None
     try:
         record = (run_prober_record(link, target, opts) if prober
-                  else run_client(spec, link, target, opts))
+                  else run_client(spec, link, target, opts, ping=ping))
         if not prober:  # the verdict, from this client's own transcript alone (run_client
             shaped = shaped_result(record)  # judged a legacy-shaped result: see _verdict)
             blamed = None if shaped else settle(record)
@@ -283,38 +283,6 @@ def _analyse(runs: list[ClientRun], target: Target, opts: ProbeOptions
     return peer, schema_note, server
 
 
-def _calibrator(specs: list[PeerSpec]) -> int:
-    """The run that measures a cold start: the newest plain legacy client, else the first."""
-    newest = REGISTRY.ordered(REGISTRY.of_era(Era.LEGACY))[0]
-    return next((i for i, s in enumerate(specs)
-                 if s.kind == "legacy" and s.revisions == (newest,) and not s.quirks), 0)
-
-
-def _cold_start(links: queue.Queue[ProbeLink], run: Future[ClientRun]) -> int | None:
-    """When the calibrating client's server first said something (ms after it started).
-
-    The other clients start as soon as that is known, not when the calibrating
-    client has finished.
-    """
-    link: ProbeLink | None = None
-    while not run.done():
-        if link is None:
-            with contextlib.suppress(queue.Empty):
-                link = links.get(timeout=0.01)
-        elif link.first_message_ms is not None:
-            return link.first_message_ms
-        else:
-            time.sleep(0.005)
-    return run.result().first_message_ms
-
-
-def _allowance(cold_ms: int | None, jobs: int) -> int:
-    """Extra wait for a first answer while ``jobs`` servers start at once on this machine."""
-    if not cold_ms:
-        return 0
-    return int(cold_ms * max(1.0, jobs / (os.cpu_count() or 1)))
-
-
 def required_clients(specs: list[PeerSpec], required: tuple[str, ...],
                      registry: Any = REGISTRY) -> list[PeerSpec]:
     """``specs`` plus, for each required revision without its client, ``legacy:R`` or
@@ -327,58 +295,135 @@ def required_clients(specs: list[PeerSpec], required: tuple[str, ...],
     return out
 
 
+def _starts(run: ClientRun) -> int:
+    """Server processes this run started (its first and each restart)."""
+    return sum(n.kind == "start" for n in run.record.transcript.notes)
+
+
+def _watch(opts: ProbeOptions, specs: list[PeerSpec]) -> list[PeerSpec]:
+    """The clients whose discovery wait the cold start is compared with: the named ones the
+    caller gave, and the dual-era clients of this probe (with the probe's own wait)."""
+    dual = next((s for s in specs if s.kind == "dual" and not s.has("probe-timeout")), None)
+    own = [] if dual is None else [replace(with_quirks(
+        dual, [f"probe-timeout={opts.probe_timeout_ms}"], "client", dual.name),
+        label="this probe's dual-era clients (--probe-timeout)")]
+    return [*opts.named_clients, *own]
+
+
+def _startup_line(startup: dict[str, Any]) -> str:
+    cold, names = startup.get("cold_start_ms"), startup.get("calibrated_with", "")
+    if startup.get("failed"):
+        return f"the server did not start: {startup['failed']}"
+    if cold is None:
+        return f"cold start unknown ({names}'s server said nothing); no startup allowance"
+    line = f"cold start {cold} ms; startup allowance {startup['allowance_ms']} ms"
+    if startup.get("attempts", 1) > 1:
+        line += " (the first start timed out and was tried again)"
+    return line
+
+
+class _Runs:
+    """The runs of one probe as they finish, the server starts they took, the progress."""
+
+    def __init__(self, total: int, say: Progress) -> None:
+        self.runs: list[ClientRun] = []
+        self.starts = 0
+        self.total = total
+        self.say = say
+        self._lock = threading.Lock()
+
+    def finished(self, done: ClientRun, *, keep: bool = True) -> None:
+        with self._lock:
+            self.starts += _starts(done)
+            if not keep:
+                return
+            self.runs.append(done)
+            rev = done.record.revision or ""
+            self.say(f"[{len(self.runs)}/{self.total}] {done.name}: {done.outcome} {rev} "
+                     f"({done.elapsed_ms} ms)")
+
+
+def _calibrate(numbered: list[tuple[int, PeerSpec]], one: RunOne, opts: ProbeOptions,
+               specs: list[PeerSpec], runs: _Runs) -> tuple[list[tuple[int, PeerSpec]],
+                                                            dict[str, Any], int]:
+    """The calibrating runs (:mod:`._startup`); the clients left to run, the startup facts,
+    the allowance for the others (no client is left when the server did not start)."""
+    picked = calibrators([s for _, s in numbered], opts.registry)
+    chosen = [numbered[i] for i in picked]
+    rest = [item for n, item in enumerate(numbered) if n not in picked]
+    with ThreadPoolExecutor(max_workers=len(chosen)) as pool:
+        cal = calibrate(pool, chosen, one, bound_ms=opts.startup_timeout_ms, jobs=opts.jobs)
+    runs.starts += cal.starts - sum(_starts(r) for r in cal.runs)  # the tries not kept
+    for r in cal.runs:
+        runs.finished(r)
+    startup = cal.to_dict(opts.startup_timeout_ms)
+    startup["slow_for"] = slow_for(cal.cold_ms, _watch(opts, specs))
+    runs.say(_startup_line(startup))
+    return ([] if cal.failed else rest), startup, cal.allowance_ms
+
+
+def _run_rest(numbered: list[tuple[int, PeerSpec]], one: RunOne, opts: ProbeOptions,
+              allowance: int, runs: _Runs) -> list[str]:
+    """The other clients, ``jobs`` at a time; a run whose server was still starting is run
+    once more with the whole startup bound. The clients run again."""
+    retried: list[str] = []
+    with ThreadPoolExecutor(max_workers=max(1, opts.jobs)) as pool:
+        numbered = sorted(numbered, key=lambda item: item[1] is not PROBER)  # longest first
+        pending = {pool.submit(one, i, spec, allowance, None): (i, spec) for i, spec in numbered}
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                i, spec = pending.pop(future)
+                result = future.result()
+                if allowance and spec.name not in retried and started_late(result):
+                    retried.append(spec.name)
+                    runs.finished(result, keep=False)
+                    runs.say(f"{spec.name}: its server was still starting; running it again")
+                    pending[pool.submit(one, i, spec, opts.startup_timeout_ms, None)] = (i, spec)
+                else:
+                    runs.finished(result)
+    return retried
+
+
 def probe(target: Target, opts: ProbeOptions | None = None,
           progress: Progress | None = None) -> ProbeReport:
     """Run every client against ``target``; the report card as data.
 
-    On stdio one client starts alone and measures the server's cold start;
-    once its server has answered, the others run ``jobs`` at a time (the prober,
-    the longest, first), each request sent before its server
-    said anything getting that cold start (scaled by the machine's load) as a
-    startup allowance, so what a client sees depends on the server, not on how
-    many servers this probe starts at once.
+    On stdio the calibrating clients start alone and measure the server's cold
+    start (:mod:`._startup`); once a server has answered, the others run
+    ``jobs`` at a time (the prober, the longest, first), each request sent
+    before its server said anything getting the startup allowance, so what a
+    client sees depends on the server, not on how many servers this probe
+    starts at once; a run whose server was still starting is run again once.
+    When the server does not start at all, no other client runs.
     """
     opts = opts or ProbeOptions()
     specs = required_clients(list(opts.clients or builtin_clients(opts.registry)), opts.required,
                              opts.registry) + ([PROBER] if opts.prober else [])
     numbered = list(enumerate(specs, 1))
-    lock = threading.Lock()
     say = progress or (lambda _text: None)
     say(f"probing {target.describe()} over {target.transport} with {len(specs)} clients, "
         f"{opts.jobs} at a time")
     started = time.monotonic()
-    runs: list[ClientRun] = []
+    runs = _Runs(len(specs), say)
 
-    def finished(done: ClientRun) -> None:
-        with lock:
-            runs.append(done)
-            rev = done.record.revision or ""
-            say(f"[{len(runs)}/{len(specs)}] {done.name}: {done.outcome} {rev} "
-                f"({done.elapsed_ms} ms)")
+    pinger = specs[calibrators(specs, opts.registry)[0]]  # one legacy client pings
+
+    def one(index: int, spec: PeerSpec, allowance_ms: int,
+            opened: Callable[[ProbeLink], None] | None) -> ClientRun:
+        return _run_one(index, spec, target, opts, allowance_ms=allowance_ms, opened=opened,
+                        ping=spec is pinger)
 
     startup: dict[str, Any] = {}
-    with ThreadPoolExecutor(max_workers=max(1, opts.jobs)) as pool:
-        futures = []
-        allowance = 0
-        if target.transport == "stdio" and len(numbered) > 1:
-            index, first = numbered.pop(_calibrator(specs))
-            links: queue.Queue[ProbeLink] = queue.Queue()
-            futures.append(pool.submit(_run_one, index, first, target, opts, opened=links.put))
-            cold = _cold_start(links, futures[0])
-            allowance = _allowance(cold, opts.jobs)
-            startup = {"calibrated_with": first.name, "cold_start_ms": cold,
-                       "allowance_ms": allowance}
-            say(f"cold start {cold} ms; startup allowance {allowance} ms" if cold is not None
-                else f"cold start unknown ({first.name}'s server said nothing); "
-                "no startup allowance")
-        numbered.sort(key=lambda item: item[1] is not PROBER)  # the longest run first
-        futures += [pool.submit(_run_one, i, spec, target, opts, allowance_ms=allowance)
-                    for i, spec in numbered]
-        for future in as_completed(futures):
-            finished(future.result())
-    runs.sort(key=lambda r: r.index)
-    peer, schema_note, server = _analyse(runs, target, opts)
+    allowance = 0
+    if target.transport == "stdio":
+        numbered, startup, allowance = _calibrate(numbered, one, opts, specs, runs)
+    retried = _run_rest(numbered, one, opts, allowance, runs)
+    if startup:
+        startup["retried"] = retried
+    done = sorted(runs.runs, key=lambda r: r.index)
+    peer, schema_note, server = _analyse(done, target, opts)
     elapsed = int((time.monotonic() - started) * 1000)
     say(f"done in {elapsed} ms: {peer.sentence}")
-    return ProbeReport(target, runs, peer, elapsed, opts.jobs, schema_note, startup, server,
-                       opts.required)
+    return ProbeReport(target, done, peer, elapsed, opts.jobs, schema_note, startup, server,
+                       opts.required, starts=runs.starts)

@@ -15,6 +15,7 @@ from typing import Any, Final
 from ..simulator import (
     Finding,
     PeerSpec,
+    Reply,
     RunRecord,
     Scenario,
     Session,
@@ -38,7 +39,8 @@ __all__ = ["DIAGNOSTIC_STEPS", "MISSING_TOOL", "classify", "run_client", "run_pr
 #: The tool name the error probes call; no server has it.
 MISSING_TOOL: Final = "mcp-skew-probe-no-such-tool"
 #: Steps that check the server rather than serve the client: they never make a run "degraded".
-DIAGNOSTIC_STEPS: Final = frozenset({"tool input error", "unknown tool", "missing resource"})
+DIAGNOSTIC_STEPS: Final = frozenset({"tool input error", "unknown tool", "missing resource",
+                                     "ping"})
 _WRONG: Final = {"string": 12345, "integer": "not-a-number", "number": "not-a-number",
                  "boolean": "not-a-boolean", "array": "not-an-array", "object": "not-an-object"}
 
@@ -99,7 +101,7 @@ def _tool_steps(session: Session, link: ProbeLink, opts: ProbeOptions
     return steps, []
 
 
-def _error_steps() -> list[Step]:
+def _error_steps(resources: bool) -> list[Step]:
     def not_found(p: Any) -> frozenset[int]:
         codes = {p.error(p.settings["resource_not_found"]).code}
         if "ResourceNotFound" in p.errors:
@@ -109,8 +111,30 @@ def _error_steps() -> list[Step]:
     return [
         Step("unknown tool", "tools/call", {"name": MISSING_TOOL, "arguments": {}}, "error",
              lambda p: frozenset({p.error("InvalidParams").code})),
-        Step("missing resource", "resources/read", {"uri": MISSING_URI}, "error", not_found),
+        *([Step("missing resource", "resources/read", {"uri": MISSING_URI}, "error", not_found)]
+          if resources else []),  # a server without resources has no not-found code to check
     ]
+
+
+def _ping(link: ProbeLink, session: Session, record: RunRecord, timeout_ms: int) -> None:
+    """``ping`` once the session is up, where the revision has it; a finding when the server
+    does not answer it with an empty result (a MUST). Diagnostic: never the run's verdict."""
+    if "ping" not in session.profile.methods:
+        return
+    event = link.request({"jsonrpc": "2.0", "id": "mcp-skew-ping", "method": "ping"},
+                         timeout_ms)
+    answer = event.message if isinstance(event, Reply) else None
+    ok = answer is not None and answer.get("result") == {}
+    got = ("no answer" if answer is None else f"error {(answer.get('error') or {}).get('code')}"
+           if "error" in answer else "result" if ok else "a result that is not empty")
+    record.steps.append(StepResult("ping", ok, "result", got))
+    if ok:
+        return
+    index = len(link.transcript.entries) - 1 if answer is not None else None
+    record.findings.append(Finding(
+        "ping-unanswered", "warning", f"ping got {got}: the receiver MUST respond promptly "
+        "with an empty result", index,
+        f"{session.revision}: basic/utilities/ping.mdx §Behavior Requirements"))
 
 
 def _play(sim: SimClient, link: ProbeLink, session: Session, record: RunRecord,
@@ -149,7 +173,8 @@ def _unknown_tool_finding(record: RunRecord, link: ProbeLink) -> None:
         "gives for unknown tools", index, f"{record.revision}: server/tools.mdx §Error Handling"))
 
 
-def run_client(spec: PeerSpec, link: ProbeLink, target: Target, opts: ProbeOptions) -> RunRecord:
+def run_client(spec: PeerSpec, link: ProbeLink, target: Target, opts: ProbeOptions, *,
+               ping: bool = False) -> RunRecord:
     # over a URL a dual-era client reads its probe by the HTTP rule (a timeout is an error
     # there, not a legacy server), and its path records the rule, as in the simulator
     sim = SimClient(spec, request_timeout_ms=opts.timeout_ms,
@@ -171,8 +196,10 @@ def run_client(spec: PeerSpec, link: ProbeLink, target: Target, opts: ProbeOptio
         record.steps += missing
         _play(sim, link, session, record, steps)
         _tool_finding(record, link)
+    if ping:
+        _ping(link, session, record, opts.timeout_ms)
     if opts.error_probes:
-        _play(sim, link, session, record, _error_steps())
+        _play(sim, link, session, record, _error_steps(_declared(session, "resources")))
         _unknown_tool_finding(record, link)
     best = spec.profile().names("features")
     record.features_lost = sorted(best - session.profile.names("features"))

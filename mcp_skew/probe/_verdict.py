@@ -165,6 +165,8 @@ def _step_of(record: RunRecord, ex: Exchange) -> str | None:
 def settle(record: RunRecord) -> Culprit | None:
     """Blame an exit or silence during the steps on the request in flight: the run fails."""
     found = culprit(record)
+    if found is not None and found.step == "ping" and found.how == "stopped answering":
+        return None  # an unanswered ping is its own finding (ping-unanswered), not a verdict
     session = record.session
     if found is not None and session.status == "ok":
         session.fail(found.sentence())
