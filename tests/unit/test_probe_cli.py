@@ -108,4 +108,4 @@ def test_a_command_that_cannot_start_exits_2(capsys: pytest.CaptureFixture[str])
     assert main(["probe", "--quiet", *FEW, "--", "/nonexistent/server"]) == 2
     captured = capsys.readouterr()
     assert "cannot start '/nonexistent/server'" in captured.err
-    assert "spawn-failed" in captured.out
+    assert captured.out == ""  # no card of clients that never met a server
