@@ -62,6 +62,10 @@ def register(sub: Any) -> None:
     what = p.add_argument_group("what to run")
     what.add_argument("--client", action="append", default=[], metavar="SPEC",
                       help="a client peer spec (repeatable; replaces the built-in set)")
+    what.add_argument("--thorough", action="store_true",
+                      help="run every client for real, a server process each (default on "
+                      "stdio with the built-in set: run the clients the server's model needs, "
+                      "at most 3 starts for most servers, and predict the others from it)")
     what.add_argument("--no-prober", action="store_true",
                       help="skip the extra client that asks for revision 1999-01-01")
     what.add_argument("--tool", help="a tool that is safe to call (by default only list "
@@ -163,6 +167,7 @@ def _options(args: argparse.Namespace) -> ProbeOptions:
         tool_args=tool_args, error_probes=args.error_probes,
         record_dir=Path(args.record) if args.record else None, schemas=args.schemas,
         clients=clients, prober=not args.no_prober, registry=args.registry,
+        thorough=args.thorough,
         required=_required(args.require, args.registry), named_clients=_named_clients(),
     )
 

@@ -253,7 +253,21 @@ def gather(views: list[RunView]) -> Evidence:
             ev.alive = ev.alive or (ex.fate == "answered" and not ex.synthesized)
         if view.prober:
             _sticky(view, ev, codes)
+        else:
+            _sticky_after(view, ev, codes)
     return ev
+
+
+def _sticky_after(view: RunView, ev: Evidence, codes: frozenset[int]) -> None:
+    """The fast probe's ``initialize`` after a modern client's session (its model step):
+    refused, after modern answers in the same process."""
+    for pos, ex in enumerate(view.exchanges):
+        if ex.request.get("id") != "mcp-skew-initialize" or ex.result is not None \
+                or ex.fate != "answered":
+            continue
+        if any(o.generation == ex.generation and _modern_answer(o, codes)
+               for o in view.exchanges[:pos]):
+            ev.sticky = True
 
 
 @dataclass(frozen=True, slots=True)

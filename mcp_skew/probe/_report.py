@@ -36,7 +36,8 @@ def _rows(report: ProbeReport) -> list[list[str]]:
     rows = []
     for r in report.runs:
         s = r.record.session
-        rows.append([str(r.index), short_name(r.record.client), r.outcome, s.revision or "-",
+        name = short_name(r.record.client) + ("" if r.real else " (predicted)")
+        rows.append([str(r.index), name, r.outcome, s.revision or "-",
                      s.era.value if s.era else "-", " -> ".join(s.path)])
     return rows
 
@@ -48,14 +49,17 @@ def _plural(n: int, word: str) -> str:
 def _headline(report: ProbeReport) -> str:
     clients = sum(not r.prober for r in report.runs)
     prober = " + prober" if any(r.prober for r in report.runs) else ""
+    guessed = sum(not r.real for r in report.runs)
+    how = (f": {clients - guessed} run, {guessed} predicted from the inferred peer, "
+           f"{_plural(report.starts, 'server start')}" if guessed else "")
     return (f"mcp-skew probe: {report.target.describe()}\n"
-            f"({report.target.transport}, {_plural(clients, 'client')}{prober}, "
+            f"({report.target.transport}, {_plural(clients, 'client')}{prober}{how}, "
             f"{report.jobs} at a time, {report.elapsed_ms / 1000:.1f} s)")
 
 
 def _agreement(report: ProbeReport) -> str:
     clients = [r for r in report.runs if not r.prober]
-    judged = [r for r in clients if r.predicted is not None]
+    judged = [r for r in clients if r.real and r.predicted is not None]
     if not judged:
         return "simulation: no peer inferred, nothing to compare"
     off = [r for r in judged if not r.predicted or not r.predicted["agrees"]]

@@ -25,22 +25,21 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..simulator import Finding, PeerSpec, RunRecord, Session, Transcript, parse_peer, run
+from ..simulator import Finding, PeerSpec, RunRecord, Session, Transcript, parse_peer
 from ..simulator._path import Step
 from ..simulator._peers import with_quirks
 from ..versions import REGISTRY
 from ..wire import JsonlRecorder, TransportError
 from ._clients import PROBER, builtin_clients
-from ._compare import disagreement, shapes
-from ._exchanges import Exchange, exchanges
-from ._findings import culprit_finding, findings_for, server_findings
+from ._exchanges import Exchange
+from ._fast import first_clients, unknown_legacy
 from ._links import ProbeLink
-from ._peer import InferredPeer, RunView, gather, infer
-from ._schemas import SchemaCheck, find_schemas
+from ._model import agrees, analyse, evidence, model, predicted_run
+from ._peer import InferredPeer
 from ._startup import RunOne, calibrate, calibrators, slow_for, started_late
 from ._steps import classify, run_client, run_prober_record, server_placeholder
 from ._target import ProbeOptions, Target
-from ._verdict import Culprit, culprit, era_findings, judge, settle, shaped_result
+from ._verdict import Culprit, culprit, settle, shaped_result
 
 __all__ = ["ClientRun", "ProbeOptions", "ProbeReport", "Target", "probe"]
 
@@ -63,6 +62,7 @@ class ClientRun:
     first_message_ms: int | None = None  #: when the server first said anything
     culprit: Culprit | None = None  #: the request in flight when the server exited or went quiet
     shaped: Exchange | None = None  #: the legacy-shaped modern result that failed this client
+    real: bool = True  #: run against the server; False: predicted from the inferred peer
 
     @property
     def name(self) -> str:
@@ -73,7 +73,7 @@ class ClientRun:
         out.update({"outcome": self.outcome, "elapsed_ms": self.elapsed_ms,
                     "prober": self.prober, "first_message_ms": self.first_message_ms,
                     "stderr": self.stderr[-4000:], "exits": self.exits,
-                    "predicted": self.predicted, "recorded": self.recorded,
+                    "predicted": self.predicted, "recorded": self.recorded, "real": self.real,
                     "culprit": self._culprit_dict()})
         return out
 
@@ -100,7 +100,10 @@ class ProbeReport:
     #: what the whole probe shows about the server (never part of a client's verdict)
     server_findings: list[Finding] = field(default_factory=list)
     required: tuple[str, ...] = ()  #: the ``--require`` revisions
-    starts: int = 0  #: server processes (or connections) the probe started, tries included
+    starts: int = 0  #: server processes the probe started (on stdio), tries included
+    #: ``thorough`` (every client run for real), ``fast`` (the model's clients run, the
+    #: others predicted), ``fast, then thorough`` (a real run disagreed with the model)
+    mode: str = "thorough"
 
     def clients_of(self, revision: str) -> list[ClientRun]:
         """The client of one revision: the quirk-free single-revision client (``legacy:R``,
@@ -149,16 +152,18 @@ class ProbeReport:
         for f in [f for _, f in self.findings()] + self.server_findings:
             codes[f.code] = codes.get(f.code, 0) + 1
         clients = [r for r in self.runs if not r.prober]
-        agree = [r for r in clients if r.predicted is not None and r.predicted["agrees"]]
+        real = [r for r in clients if r.real]
+        agree = [r for r in real if r.predicted is not None and r.predicted["agrees"]]
         return {
             "target": self.target.describe(), "transport": self.target.transport,
             "elapsed_ms": self.elapsed_ms, "jobs": self.jobs, "schemas": self.schemas,
-            "startup": self.startup, "starts": self.starts,
+            "startup": self.startup, "starts": self.starts, "mode": self.mode,
             "peer": self.peer.to_dict(),
             "summary": {"clients": len(clients),
                         "ok": sum(r.record.status == "ok" for r in clients),
                         "findings": dict(sorted(codes.items())),
-                        "simulation_agrees": f"{len(agree)}/{len(clients)}"},
+                        "real": len(real), "predicted": len(clients) - len(real),
+                        "simulation_agrees": f"{len(agree)}/{len(real)}"},
             "required": {rev: {"ok": not self.failures((rev,)),
                                "clients": [r.name for r in self.clients_of(rev)],
                                "failures": self.failures((rev,))} for rev in self.required},
@@ -189,7 +194,7 @@ def _failed_run(index: int, spec: PeerSpec, target: Target, reason: str) -> Clie
 
 def _run_one(index: int, spec: PeerSpec, target: Target, opts: ProbeOptions, *,
              allowance_ms: int = 0, opened: Callable[[ProbeLink], None] | None = None,
-             ping: bool = False) -> ClientRun:
+             ping: bool = False, model_steps: bool = False) -> ClientRun:
     prober = spec is PROBER
     started = time.monotonic()
     recorder = _recorder(opts, index, spec.name)
@@ -208,7 +213,8 @@ def _run_one(index: int, spec: PeerSpec, target: Target, opts: ProbeOptions, *,
     shaped: Exchange | None = None
     try:
         record = (run_prober_record(link, target, opts) if prober
-                  else run_client(spec, link, target, opts, ping=ping))
+                  else run_client(spec, link, target, opts, ping=ping,
+                                  model_steps=model_steps))
         if not prober:  # the verdict, from this client's own transcript alone (run_client
             shaped = shaped_result(record)  # judged a legacy-shaped result: see _verdict)
             blamed = None if shaped else settle(record)
@@ -235,54 +241,6 @@ def _run_one(index: int, spec: PeerSpec, target: Target, opts: ProbeOptions, *,
 
 
 # -- the whole probe ------------------------------------------------------------------------
-def _predict(runs: list[ClientRun], peer: InferredPeer, opts: ProbeOptions,
-             target: Target) -> None:
-    """What the simulator says each client does against the inferred peer, over the probe's
-    transport (a URL: Streamable HTTP)."""
-    if peer.spec is None:
-        return
-    http = target.transport == "http"
-    for r in runs:
-        if r.prober or not r.record.client.revisions:
-            continue
-        client = r.record.client
-        if http and client.kind != "modern" and not client.has("post-first"):
-            # the probe's HTTP link POSTs a 2024-11-05 initialize first (wire.http)
-            client = with_quirks(client, ["post-first"], "client", client.name)
-        sim = run(client, peer.spec, "lists", request_timeout_ms=opts.timeout_ms,
-                  transport="http" if http else "stdio")
-        judge(sim)  # the same judgement as the real run's
-        # a crash in a checking step the prediction does not play is the culprit's finding
-        crashed = r.culprit is not None and r.culprit.step is not None
-        differs = disagreement(sim, r.record, peer.spec.notation, compare_status=not crashed)
-        r.predicted = {"status": sim.status, "revision": sim.revision, "mark": sim.mark,
-                       "path": list(sim.session.path), "answers": shapes(sim),
-                       "agrees": differs is None}
-        if differs is not None:
-            r.record.findings.append(differs)
-
-
-def _analyse(runs: list[ClientRun], target: Target, opts: ProbeOptions
-             ) -> tuple[InferredPeer, str, list[Finding]]:
-    views = [RunView(r.name, r.prober, r.record.transcript, exchanges(r.record.transcript))
-             for r in runs]
-    evidence = gather(views)
-    schema_dir, schema_note = find_schemas(opts.schemas)
-    checker = SchemaCheck(schema_dir) if schema_dir else None
-    for r, view in zip(runs, views, strict=True):
-        r.record.findings += findings_for(view, evidence, checker)
-        blamed = culprit_finding(r.culprit, evidence)
-        if blamed is not None:
-            r.record.findings.append(blamed)
-        if r.shaped is not None:
-            era_findings(r.record, r.shaped, bool(evidence.modern))
-    peer = infer(evidence, label=target.label())
-    _predict(runs, peer, opts, target)
-    server = server_findings([r.culprit for r in runs if r.culprit], len(runs), evidence,
-                             peer.spec.kind if peer.spec else None)
-    return peer, schema_note, server
-
-
 def required_clients(specs: list[PeerSpec], required: tuple[str, ...],
                      registry: Any = REGISTRY) -> list[PeerSpec]:
     """``specs`` plus, for each required revision without its client, ``legacy:R`` or
@@ -385,9 +343,30 @@ def _run_rest(numbered: list[tuple[int, PeerSpec]], one: RunOne, opts: ProbeOpti
     return retried
 
 
+def _fast_rest(rest: list[tuple[int, PeerSpec]], more: list[tuple[int, PeerSpec]],
+               one: RunOne, *, opts: ProbeOptions, allowance: int, runs: _Runs,
+               target: Target) -> tuple[str, list[tuple[int, PeerSpec]], list[str]]:
+    """The fast probe after calibration (:mod:`._fast`): the model's other clients for real,
+    then the legacy clients it cannot decide; the mode, the clients left to predict (none
+    when a real run disagrees with the model: then they ran for real), the clients retried."""
+    retried = _run_rest(rest, one, opts, allowance, runs)
+    specs = [spec for _, spec in more]
+    ran = {r.index for r in runs.runs}
+    ev = evidence(runs.runs, opts)
+    undecided = {more[i][0] for i in unknown_legacy(specs, ev, opts.registry, set())} - ran
+    retried += _run_rest([m for m in more if m[0] in undecided], one, opts, allowance, runs)
+    left = [m for m in more if m[0] not in undecided and m[0] not in ran]
+    peer = model(runs.runs, target, opts, assume_range=True)
+    if agrees(runs.runs, peer, opts, target):
+        return "fast", [m for m in left if m[1] is not PROBER], retried
+    runs.say("a real run disagrees with the inferred peer: running every client for real")
+    retried += _run_rest(left, one, opts, allowance, runs)
+    return "fast, then thorough", [], retried
+
+
 def probe(target: Target, opts: ProbeOptions | None = None,
           progress: Progress | None = None) -> ProbeReport:
-    """Run every client against ``target``; the report card as data.
+    """Run the clients against ``target``; the report card as data.
 
     On stdio the calibrating clients start alone and measure the server's cold
     start (:mod:`._startup`); once a server has answered, the others run
@@ -395,35 +374,53 @@ def probe(target: Target, opts: ProbeOptions | None = None,
     before its server said anything getting the startup allowance, so what a
     client sees depends on the server, not on how many servers this probe
     starts at once; a run whose server was still starting is run again once.
-    When the server does not start at all, no other client runs.
+    When the server does not start at all, no other client runs. With the
+    default client set on stdio (and not ``thorough``), only the clients the
+    model needs run for real, and the others are predicted (:mod:`._fast`).
     """
     opts = opts or ProbeOptions()
     specs = required_clients(list(opts.clients or builtin_clients(opts.registry)), opts.required,
                              opts.registry) + ([PROBER] if opts.prober else [])
     numbered = list(enumerate(specs, 1))
+    first = None if opts.thorough or opts.clients is not None or target.transport != "stdio" \
+        else first_clients(specs, opts.registry, opts.required)
+    more: list[tuple[int, PeerSpec]] = []
+    if first is not None:
+        more = [item for n, item in enumerate(numbered) if n not in first]
+        numbered = [numbered[n] for n in first]
     say = progress or (lambda _text: None)
     say(f"probing {target.describe()} over {target.transport} with {len(specs)} clients, "
-        f"{opts.jobs} at a time")
+        f"{opts.jobs} at a time" + (", the model's clients for real, the others predicted"
+                                    if first is not None else ""))
     started = time.monotonic()
-    runs = _Runs(len(specs), say)
-
-    pinger = specs[calibrators(specs, opts.registry)[0]]  # one legacy client pings
+    runs = _Runs(len(numbered), say)
+    calibrating = [specs[i] for i in calibrators(specs, opts.registry)]
+    asking = calibrating if first is not None else []  # the fast probe's model steps
 
     def one(index: int, spec: PeerSpec, allowance_ms: int,
             opened: Callable[[ProbeLink], None] | None) -> ClientRun:
         return _run_one(index, spec, target, opts, allowance_ms=allowance_ms, opened=opened,
-                        ping=spec is pinger)
+                        ping=spec is calibrating[0], model_steps=any(spec is a for a in asking))
 
     startup: dict[str, Any] = {}
     allowance = 0
     if target.transport == "stdio":
         numbered, startup, allowance = _calibrate(numbered, one, opts, specs, runs)
-    retried = _run_rest(numbered, one, opts, allowance, runs)
+    mode, guess = "thorough", list[tuple[int, PeerSpec]]()
+    if first is not None and not startup.get("failed"):
+        runs.total = len(specs)
+        mode, guess, retried = _fast_rest(numbered, more, one, opts=opts, allowance=allowance,
+                                          runs=runs, target=target)
+    else:
+        retried = _run_rest(numbered, one, opts, allowance, runs)
     if startup:
         startup["retried"] = retried
     done = sorted(runs.runs, key=lambda r: r.index)
-    peer, schema_note, server = _analyse(done, target, opts)
+    peer, schema_note, server = analyse(done, target, opts, assume_range=mode == "fast")
+    if peer.spec is not None:
+        done = sorted(done + [predicted_run(i, spec, peer.spec, opts, ClientRun)
+                              for i, spec in guess], key=lambda r: r.index)
     elapsed = int((time.monotonic() - started) * 1000)
     say(f"done in {elapsed} ms: {peer.sentence}")
     return ProbeReport(target, done, peer, elapsed, opts.jobs, schema_note, startup, server,
-                       opts.required, starts=runs.starts)
+                       opts.required, starts=runs.starts, mode=mode)

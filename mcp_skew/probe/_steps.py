@@ -26,21 +26,26 @@ from ..simulator import (
 )
 from ..simulator._scenario import LIST_RESOURCES, LIST_TOOLS, play
 from ..simulator._transport import rule_for
-from ._clients import MISSING_URI, PROBER, run_prober
+from ..versions import REGISTRY, Era
+from ._clients import MISSING_URI, PROBER, UNKNOWN_METHOD, run_prober
 from ._exchanges import exchanges
 from ._findings import tool_input_finding
 from ._links import ProbeLink
 from ._target import ProbeOptions, Target
 from ._verdict import judge
 
-__all__ = ["DIAGNOSTIC_STEPS", "MISSING_TOOL", "classify", "run_client", "run_prober_record",
+__all__ = ["DIAGNOSTIC_STEPS", "MISSING_TOOL", "MODEL_STEPS", "classify", "run_client", "run_prober_record",
            "server_placeholder"]
 
 #: The tool name the error probes call; no server has it.
 MISSING_TOOL: Final = "mcp-skew-probe-no-such-tool"
+#: Requests a fast probe adds once a calibrating client is done, for the model: an unknown
+#: method on a legacy session (how the server answers what it does not know), ``initialize``
+#: after a modern session (is the era of a process fixed?). Never the client's verdict.
+MODEL_STEPS: Final = ("unknown method", "initialize after modern")
 #: Steps that check the server rather than serve the client: they never make a run "degraded".
 DIAGNOSTIC_STEPS: Final = frozenset({"tool input error", "unknown tool", "missing resource",
-                                     "ping"})
+                                     "ping", *MODEL_STEPS})
 _WRONG: Final = {"string": 12345, "integer": "not-a-number", "number": "not-a-number",
                  "boolean": "not-a-boolean", "array": "not-an-array", "object": "not-an-object"}
 
@@ -137,6 +142,26 @@ def _ping(link: ProbeLink, session: Session, record: RunRecord, timeout_ms: int)
         f"{session.revision}: basic/utilities/ping.mdx §Behavior Requirements"))
 
 
+def _model_steps(link: ProbeLink, session: Session, record: RunRecord, timeout_ms: int
+                 ) -> None:
+    """The fast probe's extra requests (:data:`MODEL_STEPS`), read by the inference."""
+    if session.era is Era.LEGACY:
+        name = MODEL_STEPS[0]
+        message: dict[str, Any] = {"jsonrpc": "2.0", "id": "mcp-skew-unknown",
+                                   "method": UNKNOWN_METHOD, "params": {}}
+    elif session.era is Era.MODERN:
+        name = MODEL_STEPS[1]
+        newest = REGISTRY.ordered(REGISTRY.of_era(Era.LEGACY))[0]
+        message = {"jsonrpc": "2.0", "id": "mcp-skew-initialize", "method": "initialize",
+                   "params": {"protocolVersion": newest, "capabilities": {},
+                              "clientInfo": {"name": "mcp-skew-probe", "version": "0.1.0"}}}
+    else:
+        return
+    event = link.request(message, timeout_ms)
+    got = "an answer" if isinstance(event, Reply) else "no answer"
+    record.steps.append(StepResult(name, True, "any answer", got))
+
+
 def _play(sim: SimClient, link: ProbeLink, session: Session, record: RunRecord,
           steps: list[Step]) -> None:
     if not steps:
@@ -174,7 +199,7 @@ def _unknown_tool_finding(record: RunRecord, link: ProbeLink) -> None:
 
 
 def run_client(spec: PeerSpec, link: ProbeLink, target: Target, opts: ProbeOptions, *,
-               ping: bool = False) -> RunRecord:
+               ping: bool = False, model_steps: bool = False) -> RunRecord:
     # over a URL a dual-era client reads its probe by the HTTP rule (a timeout is an error
     # there, not a legacy server), and its path records the rule, as in the simulator
     sim = SimClient(spec, request_timeout_ms=opts.timeout_ms,
@@ -198,6 +223,8 @@ def run_client(spec: PeerSpec, link: ProbeLink, target: Target, opts: ProbeOptio
         _tool_finding(record, link)
     if ping:
         _ping(link, session, record, opts.timeout_ms)
+    if model_steps:
+        _model_steps(link, session, record, opts.timeout_ms)
     if opts.error_probes:
         _play(sim, link, session, record, _error_steps(_declared(session, "resources")))
         _unknown_tool_finding(record, link)

@@ -85,5 +85,8 @@ class ProbeOptions:
     #: revisions whose client must negotiate them (``--require``); each one's client is run
     #: even when ``clients`` leaves it out, so the verdict does not depend on the set
     required: tuple[str, ...] = ()
+    #: every client run for real, a server each (else, with the default set on stdio, the
+    #: clients the model needs run for real and the others are predicted)
+    thorough: bool = False
     #: named clients (with their own discovery waits) the cold start is compared with
     named_clients: tuple[PeerSpec, ...] = ()
