@@ -205,8 +205,7 @@ def _main(args: argparse.Namespace) -> int:
         write_output(opts.record_dir / "report.json", render(report, "json") + "\n", "--record")
     failed = start_failure(report)
     if failed is not None:  # no card of clients that never met a server: one line, exit 2
-        print(terminal_safe(f"mcp-skew: error: the server did not start: {failed}"),
-              file=sys.stderr)
+        print(terminal_safe(f"mcp-skew: error: {failed}"), file=sys.stderr)
         return 2
     text = render(report, args.format)
     if args.out:
@@ -221,13 +220,16 @@ def _main(args: argparse.Namespace) -> int:
 
 
 def start_failure(report: ProbeReport) -> str | None:
-    """Why the server did not start (the command is missing, or the server exited or said
-    nothing before answering anything), or None when it did."""
+    """The error line when the server did not start (the command is missing, or the server
+    exited or said nothing before answering anything; nothing listens at the URL), or None
+    when it did."""
     failed = report.startup.get("failed")
     if failed:
-        return str(failed)
+        return f"the server did not start: {failed}"
     if report.runs and all(r.outcome == "spawn-failed" for r in report.runs):
-        return report.runs[0].record.session.reason or "the command could not be started"
+        reason = report.runs[0].record.session.reason or "the command could not be started"
+        return reason if report.target.transport == "http" else \
+            f"the server did not start: {reason}"
     return None if report.runs else "no clients ran"
 
 
@@ -236,8 +238,7 @@ def exit_code(report: ProbeReport) -> int:
     revision's client failed (one line each on stderr), else 0."""
     failed = start_failure(report)
     if failed is not None:
-        print(terminal_safe(f"mcp-skew: error: the server did not start: {failed}"),
-              file=sys.stderr)
+        print(terminal_safe(f"mcp-skew: error: {failed}"), file=sys.stderr)
         return 2
     failures = report.failures(report.required)
     for line in failures:

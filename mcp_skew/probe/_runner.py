@@ -382,8 +382,10 @@ def probe(target: Target, opts: ProbeOptions | None = None,
     specs = required_clients(list(opts.clients or builtin_clients(opts.registry)), opts.required,
                              opts.registry) + ([PROBER] if opts.prober else [])
     numbered = list(enumerate(specs, 1))
-    first = None if opts.thorough or opts.clients is not None or target.transport != "stdio" \
-        else first_clients(specs, opts.registry, opts.required)
+    # a predicted client plays the lists; --tool and --error-probes steps are real runs' own
+    fast = not (opts.thorough or opts.clients is not None or target.transport != "stdio"
+                or opts.tool or opts.error_probes)
+    first = first_clients(specs, opts.registry, opts.required) if fast else None
     more: list[tuple[int, PeerSpec]] = []
     if first is not None:
         more = [item for n, item in enumerate(numbered) if n not in first]

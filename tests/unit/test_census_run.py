@@ -73,7 +73,8 @@ def test_every_entry_gets_its_status(census_db: Path) -> None:
     assert _summary(census_db) == EXPECTED
     assert "EXAMPLE_API_KEY is required" in rows["io.example/needs-key@0.3.0#package0"]["error"]
     crash = rows["io.example/crashes@0.1.0#package0"]
-    assert "server exited" in crash["error"] and "cannot load configuration" in crash["error"]
+    assert "exited before answering anything" in crash["error"]
+    assert "cannot load configuration" in crash["error"]
     legacy = rows["io.example/legacy-0618@1.0.0#package0"]
     report = json.loads(_full_report(census_db, legacy["key"]))
     assert report["peer"]["spec"] == "legacy:2025-06-18"  # the probe's own JSON report
