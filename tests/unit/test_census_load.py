@@ -95,12 +95,13 @@ def test_the_same_listing_gives_the_same_rows_with_both_cpus_busy(
 
 def test_retry_failed_runs_again_what_may_pass_and_keeps_the_rest(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    # the first two starts of this server take a minute, longer than --startup-timeout:
-    # the census stores start-timeout; a retry finds it quick
+    # the first four starts of this server take a minute, longer than --startup-timeout:
+    # the probe's two tries (two calibrating clients each) time out, the census stores
+    # start-timeout; a retry finds it quick
     slots = tmp_path / "slots"
     slots.mkdir()
     listing = _listing(tmp_path / "listing.json", [
-        _entry("late", "slow_first_starts.py", str(slots), "2", "60", "legacy:2025-11-25"),
+        _entry("late", "slow_first_starts.py", str(slots), "4", "60", "legacy:2025-11-25"),
         _entry("modern", "sim_stdio_server.py", "modern:2026-07-28")])
     db = tmp_path / "c.sqlite"
     argv = ["census", str(listing), "--db", str(db), "--jobs", "1", "--timeout", "1",
