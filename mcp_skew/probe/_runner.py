@@ -396,13 +396,16 @@ def probe(target: Target, opts: ProbeOptions | None = None,
                                     if first is not None else ""))
     started = time.monotonic()
     runs = _Runs(len(numbered), say)
-    calibrating = [specs[i] for i in calibrators(specs, opts.registry)]
-    asking = calibrating if first is not None else []  # the fast probe's model steps
+    pinger = specs[calibrators(specs, opts.registry)[0]]
+    # the fast probe's real clients each ask the model's questions (ping, an unknown method,
+    # initialize after modern) once their session is up: which of them gets one is not
+    # known before (a counter-offer ends a legacy client's run)
 
     def one(index: int, spec: PeerSpec, allowance_ms: int,
             opened: Callable[[ProbeLink], None] | None) -> ClientRun:
         return _run_one(index, spec, target, opts, allowance_ms=allowance_ms, opened=opened,
-                        ping=spec is calibrating[0], model_steps=any(spec is a for a in asking))
+                        ping=first is not None or spec is pinger,
+                        model_steps=first is not None)
 
     startup: dict[str, Any] = {}
     allowance = 0

@@ -22,6 +22,7 @@ from ..simulator import (
     SimClient,
     Step,
     StepResult,
+    Timeout,
     Transcript,
 )
 from ..simulator._scenario import LIST_RESOURCES, LIST_TOOLS, play
@@ -40,9 +41,10 @@ __all__ = ["DIAGNOSTIC_STEPS", "MISSING_TOOL", "MODEL_STEPS", "classify", "run_c
 #: The tool name the error probes call; no server has it.
 MISSING_TOOL: Final = "mcp-skew-probe-no-such-tool"
 #: Requests a fast probe adds once a calibrating client is done, for the model: an unknown
-#: method on a legacy session (how the server answers what it does not know), ``initialize``
-#: after a modern session (is the era of a process fixed?). Never the client's verdict.
-MODEL_STEPS: Final = ("unknown method", "initialize after modern")
+#: method on a legacy session (how the server answers what it does not know; after silence,
+#: a ``ping``: does it exit on the next message?), ``initialize`` after a modern session (is
+#: the era of a process fixed?). Never the client's verdict.
+MODEL_STEPS: Final = ("unknown method", "initialize after modern", "after unknown method")
 #: Steps that check the server rather than serve the client: they never make a run "degraded".
 DIAGNOSTIC_STEPS: Final = frozenset({"tool input error", "unknown tool", "missing resource",
                                      "ping", *MODEL_STEPS})
@@ -160,6 +162,12 @@ def _model_steps(link: ProbeLink, session: Session, record: RunRecord, timeout_m
     event = link.request(message, timeout_ms)
     got = "an answer" if isinstance(event, Reply) else "no answer"
     record.steps.append(StepResult(name, True, "any answer", got))
+    if name == MODEL_STEPS[0] and isinstance(event, Timeout):
+        # silence: does the process then exit on the next message (the quirk silent-exit)?
+        after = link.request({"jsonrpc": "2.0", "id": "mcp-skew-after-unknown",
+                              "method": "ping"}, timeout_ms)
+        record.steps.append(StepResult(MODEL_STEPS[2], True, "any answer",
+                                       "an answer" if isinstance(after, Reply) else "no answer"))
 
 
 def _play(sim: SimClient, link: ProbeLink, session: Session, record: RunRecord,
