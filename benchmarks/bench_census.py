@@ -4,10 +4,12 @@ Builds a listing of ``--servers N`` local servers (``tests/servers/sim_stdio_ser
 behind the test-only ``local`` package source, peers of every kind in turn), runs
 ``mcp-skew census`` on it with the local pool (``--jobs J``) and, when Dask is
 installed, a Dask ``LocalCluster`` of J workers (``--cluster local:J``), and prints
-for each: wall time, servers per minute, and the median install, cold-start and
-probe time per server read back from the database. With ``--listing FILE`` it runs
-that listing instead (real packages: their installs go to the environment cache,
-``$MCP_SKEW_CACHE``; run it twice to see a cold then a warm cache).
+for each: wall time, servers per minute and per hour, the projection for a census
+of 5,000 servers at that rate, and the median install, cold-start and probe time
+per server read back from the database; then how far apart the two executors are.
+With ``--listing FILE`` it runs that listing instead (real packages: their installs go
+to the environment cache, ``$MCP_SKEW_CACHE``; run it twice to see a cold then a warm
+cache).
 
 Run it with ``.venv/bin/python benchmarks/bench_census.py [--servers 12] [--jobs 2]``.
 """
@@ -77,15 +79,22 @@ def main() -> None:
         executors = [("local pool", ["--jobs", str(args.jobs)])]
         if importlib.util.find_spec("distributed") is not None:
             executors.append((f"dask local:{args.jobs}", ["--cluster", f"local:{args.jobs}"]))
+        hourly: dict[str, float] = {}
         for name, extra in executors:
             db = Path(tmp) / f"{name.split()[0]}.sqlite"
             seconds = _run(listing, db, extra)
             fig = _figures(db)
             rate = fig["rows"] / (seconds / 60) if fig["rows"] else 0.0  # type: ignore[operator]
+            hourly[name] = rate * 60
+            hours = 5_000 / hourly[name] if hourly[name] else float("inf")
             print(f"{name}: {fig['rows']} entries ({fig['probed']} probed) in {seconds:.1f} s = "
-                  f"{rate:.1f} servers/min; median install {fig['install_s']} s "
+                  f"{rate:.1f} servers/min = {rate * 60:.0f} servers/hour (5,000 servers: "
+                  f"{hours:.1f} h); median install {fig['install_s']} s "
                   f"({fig['cache_hits']} cache hits), cold start {fig['start_ms']} ms, "
                   f"probe {fig['probe_ms']} ms")
+        if len(hourly) == 2:
+            low, high = sorted(hourly.values())
+            print(f"local pool vs dask: {100 * (high - low) / high:.0f}% apart")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,10 @@ number of processes, divided by how many run at once. This script measures:
   (time to first answer), then close it the way the probe does (stdin closed,
   wait, SIGTERM, SIGKILL) (total); ``--starts N`` of them, one after another;
 - the **probe**: every built-in client plus the prober (``--jobs`` at a time,
-  default 4; a comma list compares several), with the list scenario;
+  default 4; a comma list compares several), with the list scenario, twice: the
+  default (the model's clients for real, the others predicted) and ``--thorough``
+  (a process per client), with the server starts each took and whether their
+  per-client verdicts agree;
 
 and prints both, and the probe's wall time in cold starts. The server is the
 ``mcp`` 2.3.0 example server from a cached environment (``--server mcp``), the
@@ -77,12 +80,16 @@ def cold_start(cmd: list[str]) -> tuple[float, float, float]:
     return answered, time.monotonic() - started, children_cpu() - cpu
 
 
-def run_probe(cmd: list[str], jobs: int) -> tuple[float, float, Any]:
+def run_probe(cmd: list[str], jobs: int, *, thorough: bool = True) -> tuple[float, float, Any]:
     """(wall seconds, server CPU seconds, the report)."""
     cpu = children_cpu()
     started = time.monotonic()
-    report = probe(Target(command=tuple(cmd)), ProbeOptions(jobs=jobs))
+    report = probe(Target(command=tuple(cmd)), ProbeOptions(jobs=jobs, thorough=thorough))
     return time.monotonic() - started, children_cpu() - cpu, report
+
+
+def verdicts(report: Any) -> list[tuple[str, str, str | None]]:
+    return [(r.name, r.record.status, r.record.revision) for r in report.runs if not r.prober]
 
 
 def main() -> int:
@@ -128,6 +135,14 @@ def main() -> int:
                                         "cold_starts": round(seconds / whole, 2),
                                         "server_cpu_s": round(server_cpu, 2),
                                         "floor_s": round(floor, 2), "startup": report.startup}
+        fast_s, _, fast = run_probe(cmd, jobs, thorough=False)
+        same = verdicts(fast) == verdicts(report)
+        print(f"probe, {jobs} at a time, default (fast): {fast_s:.2f} s, {fast.starts} server "
+              f"starts (thorough: {seconds:.2f} s, {report.starts} starts); per-client verdicts "
+              f"{'the same' if same else 'DIFFER'}; "
+              f"peer {fast.peer.spec.notation if fast.peer.spec else '-'}")
+        results["probes"][str(jobs)].update(thorough_starts=report.starts, fast_seconds=round(
+            fast_s, 2), fast_starts=fast.starts, same_verdicts=same)
     print(f"server: {report.peer.sentence}")
     if args.json:
         print(json.dumps(results))

@@ -11,7 +11,7 @@ from ..errors import UsageError
 from ._execute import Progress, run_dask, run_local
 from ._listing import Job
 from ._store import CensusDB
-from ._work import Settings
+from ._work import RETRYABLE, Settings
 
 if TYPE_CHECKING:
     from ..simulator import PeerSpec
@@ -31,14 +31,16 @@ class CensusRun:
 
 def run_census(jobs: Sequence[Job], db: CensusDB, settings: Settings, *, source: str,
                workers: int = 2, cluster: str | None = None, scheduler: str | None = None,
-               refresh: bool = False,
+               refresh: bool = False, retry_failed: bool = False,
                progress: Callable[[int], Progress] | None = None,
                on_row: Callable[[dict[str, Any]], None] | None = None) -> CensusRun:
-    """Run the jobs the database does not hold yet (all with ``refresh``); store each row.
+    """Run the jobs the database does not hold yet (all with ``refresh``; with
+    ``retry_failed`` also those whose row failed in a way that may pass, :data:`RETRYABLE`);
+    store each row as its job ends.
 
     ``progress(total)`` makes the callback that sees each row as it is stored.
     """
-    kept = set() if refresh else db.done_keys()
+    kept = set() if refresh else db.done_keys(retry=RETRYABLE if retry_failed else ())
     todo = [job for job in jobs if job.key not in kept]
     executor = f"dask {scheduler or cluster}" if (cluster or scheduler) else f"local {workers}"
     run = db.start_run(source, len(todo), executor)

@@ -92,11 +92,15 @@ def run_local(jobs: Sequence[Job], settings: Settings, store: Store, *, workers:
     """Run ``jobs`` on ``workers`` local processes (spawned: the probe uses threads).
 
     When a worker dies, every job the broken pool still held is lost, not only the one
-    that killed it; those jobs run again one at a time, each in a pool of its own, so a
-    job that kills its worker ``retries + 1`` times is stored as ``error`` and takes no
-    other job with it.
+    that killed it; those jobs run again in a new pool of the same width (a crash does not
+    make the census narrower). The jobs lost a second time run one at a time, each in a
+    pool of its own, so a job that kills its worker ``retries + 1`` times more is stored as
+    ``error`` and takes no other job with it.
     """
-    for job in _pool_round(jobs, settings, store, workers):
+    lost = _pool_round(jobs, settings, store, workers)
+    if len(lost) > 1:  # the jobs a crash took with it: again, as wide as before
+        lost = _pool_round(lost, settings, store, workers)
+    for job in lost:  # lost twice: one of them kills its worker; each alone now
         for attempt in range(1, retries + 2):
             if not _pool_round([job], settings, store, 1):
                 break
@@ -123,8 +127,10 @@ def _client(cluster: str | None, scheduler: str | None) -> tuple[Any, Any]:
         except (OSError, TimeoutError, ValueError) as exc:
             raise UsageError(f"--scheduler {scheduler}: cannot connect: {exc}") from None
     _, _, count = (cluster or "local").partition(":")
+    # on loopback, and no dashboard (of the scheduler or of a worker): no port for others
     local = dd.LocalCluster(n_workers=int(count) if count else None, threads_per_worker=1,
-                         processes=True, dashboard_address=None)
+                            processes=True, host="127.0.0.1", dashboard_address=None,
+                            worker_dashboard_address=None)
     return dd.Client(local), local
 
 
@@ -150,17 +156,23 @@ def parse_scheduler(text: str) -> str:
 
 def run_dask(jobs: Sequence[Job], settings: Settings, store: Store, *, cluster: str | None,
              scheduler: str | None, retries: int = 2) -> None:
-    """Run ``jobs`` as Dask tasks; rows are stored here as the tasks complete."""
+    """Run ``jobs`` as Dask tasks; each row is stored here as its task completes, and the
+    task's result is released then: the cluster holds no finished job's result, so a
+    worker lost later costs only the jobs it was running (nothing finished is recomputed)."""
     client, local = _client(cluster, scheduler)
     try:
         futures = {client.submit(run_job, job, settings, key=f"census-{job.key}",
                                  retries=retries, pure=False): job for job in jobs}
-        for future in _distributed().as_completed(list(futures)):
-            job = futures[future]
+        waiting = _distributed().as_completed(list(futures))
+        for future in waiting:
+            job = futures.pop(future)
             try:
                 store(future.result())
             except Exception as exc:  # KilledWorker, a lost scheduler: the job's row says so
                 store(_lost(job, f"dask: {type(exc).__name__}: {exc}"))
+            finally:
+                future.release()
+            del future
     finally:
         client.close()
         if local is not None:

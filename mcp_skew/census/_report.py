@@ -23,7 +23,10 @@ from typing import Any, Final
 __all__ = ["REPORT_FORMAT", "REPORT_FORMATS", "build_report", "render_report", "sdk_label"]
 
 REPORT_FORMAT: Final = "mcp-skew-census-report/1"
-REPORT_FORMATS: Final = ("markdown", "html", "json")
+REPORT_FORMATS: Final = ("markdown", "html", "json", "text")
+#: Rows of servers that were installed and run: the denominators of every readiness figure
+#: (a server that crashes for every client counts, as not reached).
+INSTALLED: Final = ("probed", "start-failed", "start-timeout")
 _EXAMPLES: Final = 3
 _CAUSES: Final = 10
 
@@ -41,20 +44,66 @@ def sdk_label(row: dict[str, Any]) -> str:
     return "unknown"
 
 
-def _cause(row: dict[str, Any]) -> str | None:
-    if row["status"] == "probed":
+def _first_line(text: str | None) -> str:
+    lines = [line.strip() for line in (text or "").strip().splitlines() if line.strip()]
+    return lines[0][:160] if lines else "no detail"
+
+
+def _exception_line(text: str | None) -> str | None:
+    """The exception a traceback ends with (``ModuleNotFoundError: No module named 'x'``)."""
+    for part in reversed((text or "").replace(" | ", "\n").splitlines()):
+        head = part.strip().split(":", 1)[0]
+        if head.endswith(("Error", "Exception")) and " " not in head:
+            return part.strip()[:160]
+    return None
+
+
+_MISSING: Final = ("no such package", "not found", "no matching distribution", "404",
+                   "no local package", "could not find a version", "e404")
+_NETWORK: Final = ("unreachable", "could not resolve", "name resolution", "enotfound",
+                   "connection", "timed out", "timeout", "network", "eai_again")
+
+
+def _kind_and_cause(row: dict[str, Any]) -> tuple[str, str] | None:
+    """The kind of a row's failure and its cause, or None when it has none."""
+    status, error = row["status"], row.get("error")
+    low = (error or "").lower()
+    if status == "probed":
         ready = row.get("readiness") or {}
         reason = ready.get("modern_reason")
-        return f"modern-only client fails: {reason}" if ready.get("modern") is False else None
-    first = (row.get("error") or "no detail").strip().splitlines()[0]
-    return f"{row['status']}: {first[:160]}"
+        return ("protocol", f"modern-only client fails: {reason}") if ready.get("modern") \
+            is False else None
+    if status == "install-failed":
+        kind = "missing package" if any(m in low for m in _MISSING) else \
+            "registry unreachable" if any(m in low for m in _NETWORK) else "install failed"
+        return kind, f"{status}: {_first_line(error)}"
+    if status == "start-timeout":
+        return "timeout", f"{status}: {_first_line(error)}"
+    if status == "start-failed":
+        exc = _exception_line(error)
+        if exc is not None:
+            return "crash at import", f"start-failed: {exc}"
+        return "crash at start", f"{status}: {_first_line(error)}"
+    if status == "skipped":
+        return None
+    kind = {"needs-config": "needs configuration", "unsupported": "unsupported",
+            "error": "census error"}.get(status, status)
+    return kind, f"{status}: {_first_line(error)}"
 
 
-def _readiness(probed: list[dict[str, Any]]) -> dict[str, Any]:
+def _cause(row: dict[str, Any]) -> str | None:
+    found = _kind_and_cause(row)
+    return None if found is None else found[1]
+
+
+def _readiness(installed: list[dict[str, Any]]) -> dict[str, Any]:
+    """Client reach over every installed server (one that did not start is not reached)."""
+    probed = [r for r in installed if r["status"] == "probed"]
     ready = [r.get("readiness") or {} for r in probed]
     costs = sorted(r["dual_fallback_ms"] for r in ready if r.get("dual_fallback_ms") is not None)
     revisions = sorted({rev for r in ready for rev in r.get("legacy", {})})
     return {
+        "installed": len(installed),
         "probed": len(probed),
         "modern": sum(bool(r.get("modern")) for r in ready),
         "dual": sum(bool(r.get("dual")) for r in ready),
@@ -67,16 +116,47 @@ def _readiness(probed: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _by_sdk(probed: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _by_sdk(installed: list[dict[str, Any]]) -> list[dict[str, Any]]:
     groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for row in probed:
+    for row in installed:
         groups[sdk_label(row)].append(row)
     out = []
     for sdk in sorted(groups):
         r = _readiness(groups[sdk])
-        out.append({"sdk": sdk, "servers": r["probed"], "modern": r["modern"], "dual": r["dual"],
+        out.append({"sdk": sdk, "servers": r["installed"], "started": r["probed"],
+                    "modern": r["modern"], "dual": r["dual"],
                     "dual_fallback": r["dual_fallback"], "legacy_any": r["legacy_any"],
-                    "peers": dict(sorted(Counter(x["peer"] or "-" for x in groups[sdk]).items()))})
+                    "peers": dict(sorted(Counter(x["peer"] or "-" for x in groups[sdk]
+                                                 if x["status"] == "probed").items()))})
+    return out
+
+
+def _failure_kinds(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Failures grouped by kind (missing package, registry unreachable, crash at import,
+    timeout, protocol, ...), with counts, most frequent first."""
+    kinds: dict[str, list[str]] = defaultdict(list)
+    for row in rows:
+        found = _kind_and_cause(row)
+        if found is not None:
+            kinds[found[0]].append(found[1])
+    ranked = sorted(kinds.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    return [{"kind": k, "count": len(c), "causes": dict(sorted(Counter(c).items()))}
+            for k, c in ranked]
+
+
+def _client_kinds() -> dict[str, list[str]]:
+    """The revisions each kind of client offers (the probe's built-in clients)."""
+    from ..probe import builtin_clients  # noqa: PLC0415 - the report alone needs no runner
+
+    out: dict[str, list[str]] = {}
+    for spec in builtin_clients():
+        if spec.quirks:
+            continue
+        name = {"modern": "modern-only", "dual": "dual-era"}.get(spec.kind)
+        if name is None:
+            name = f"legacy {spec.revisions[0]}" if len(spec.revisions) == 1 else \
+                "legacy (every revision)"
+        out[name] = list(spec.revisions)
     return out
 
 
@@ -115,12 +195,13 @@ def _authorization(rows: list[dict[str, Any]]) -> dict[str, Any]:
 def build_report(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """The report of a census's rows (as :meth:`CensusDB.rows` gives them)."""
     rows = sorted(rows, key=lambda r: r["key"])
-    probed = [r for r in rows if r["status"] == "probed"]
+    installed = [r for r in rows if r["status"] in INSTALLED]
     return {"format": REPORT_FORMAT, "entries": len(rows),
             "servers": len({(r["server"], r["version"]) for r in rows}),
             "statuses": dict(sorted(Counter(r["status"] for r in rows).items())),
-            "readiness": _readiness(probed), "by_sdk": _by_sdk(probed),
-            "authorization": _authorization(rows),
+            "clients": _client_kinds(),
+            "readiness": _readiness(installed), "by_sdk": _by_sdk(installed),
+            "failure_kinds": _failure_kinds(rows), "authorization": _authorization(rows),
             "failures": _failures(rows), "cards": [_card(r) for r in rows]}
 
 
@@ -131,12 +212,12 @@ def _of(count: int, total: int) -> str:
 
 def _summary_lines(rep: dict[str, Any]) -> list[str]:
     r = rep["readiness"]
-    n = r["probed"]
+    n = r["installed"]
     cost = r["dual_fallback_ms"]
     lines = [f"{rep['entries']} entries from {rep['servers']} servers"
              + "".join(f"{', ' if i else ': '}{v} {k}" for i, (k, v)
                        in enumerate(rep["statuses"].items())) + ".", "",
-             f"Of the {n} servers probed:", "",
+             f"Of the {n} servers installed and run ({r['probed']} of them started):", "",
              f"- a modern-only client (2026-07-28) reaches {_of(r['modern'], n)};",
              f"- a dual-era client reaches {_of(r['dual'], n)}, {r['dual_fallback']} of them "
              "after falling back to initialize"
@@ -164,27 +245,69 @@ def _ready_text(ready: dict[str, Any] | None) -> str:
             f"legacy {legacy}")
 
 
+def _v(value: Any, unit: str = "") -> str:
+    """A value for a person: ``-`` for one that is missing (never ``None``)."""
+    return "-" if value is None or value == "" else f"{value}{unit}"
+
+
+def _clients_lines(rep: dict[str, Any]) -> list[str]:
+    return [f"- {kind}: {', '.join(revs)}" for kind, revs in rep["clients"].items()]
+
+
+def _kind_lines(rep: dict[str, Any]) -> list[str]:
+    out = []
+    for n, k in enumerate(rep["failure_kinds"], 1):
+        out.append(f"{n}. {k['kind']}: {k['count']}")
+        out += [f"   - {cause} ({count})" for cause, count in k["causes"].items()]
+    return out or ["None."]
+
+
+def _card_lines(c: dict[str, Any]) -> list[str]:
+    where = (f"{c['kind']} {_v(c['registry_type'])} {_v(c['identifier'])}"
+             + (f"@{c['package_version']}" if c["package_version"] else ""))
+    out = [f"### {c['server']} {c['version']} ({where})", "",
+           f"- status: {c['status']}" + (f": {c['error'].splitlines()[0]}" if c["error"]
+                                         else "")]
+    if c["status"] == "probed":
+        cached = "cached" if c["install_cached"] else "cold"
+        out += [f"- inferred peer `{_v(c['peer'])}`: {_v(c['sentence'])}", f"- SDK: {c['sdk']}",
+                f"- clients: {_ready_text(c['readiness'])}",
+                f"- cost: install {_v(c['install_s'], ' s')} ({cached}), "
+                f"cold start {_v(c['start_ms'], ' ms')}, probe {_v(c['probe_ms'], ' ms')}"]
+    return [*out, ""]
+
+
 def _markdown(rep: dict[str, Any]) -> str:
-    out = ["# MCP census", "", *_summary_lines(rep), "", "## By SDK", "",
-           "| SDK | servers | modern-only | dual-era (fallback) | legacy (all revisions) |",
-           "|---|---|---|---|---|"]
-    out += [f"| {s['sdk']} | {s['servers']} | {s['modern']} | {s['dual']} ({s['dual_fallback']}) "
-            f"| {s['legacy_any']} |" for s in rep["by_sdk"]]
+    out = ["# MCP census", "", *_summary_lines(rep), "", "## What each client offers", "",
+           *_clients_lines(rep), "", "## By SDK", "",
+           "| SDK | servers (started) | modern-only | dual-era (fallback) | "
+           "legacy (all revisions) |", "|---|---|---|---|---|"]
+    out += [f"| {s['sdk']} | {s['servers']} ({s['started']}) | {s['modern']} | {s['dual']} "
+            f"({s['dual_fallback']}) | {s['legacy_any']} |" for s in rep["by_sdk"]]
+    out += ["", "## Failures by kind", "", *_kind_lines(rep)]
     out += ["", "## Top failure causes", ""]
     out += [f"{i}. {f['cause']} ({f['count']}): {', '.join(f['examples'])}"
             for i, f in enumerate(rep["failures"], 1)] or ["None."]
     out += ["", "## Servers", ""]
     for c in rep["cards"]:
-        out += [f"### {c['server']} {c['version']} ({c['kind']} {c['registry_type']} "
-                f"{c['identifier']}{'@' + c['package_version'] if c['package_version'] else ''})",
-                "", f"- status: {c['status']}" + (f": {c['error'].splitlines()[0]}"
-                                                  if c["error"] else "")]
-        if c["status"] == "probed":
-            out += [f"- inferred peer `{c['peer']}`: {c['sentence']}", f"- SDK: {c['sdk']}",
-                    f"- clients: {_ready_text(c['readiness'])}",
-                    f"- cost: install {c['install_s']} s ({'cached' if c['install_cached'] else 'cold'}), "
-                    f"cold start {c['start_ms']} ms, probe {c['probe_ms']} ms"]
-        out.append("")
+        out += _card_lines(c)
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _text(rep: dict[str, Any]) -> str:
+    """Plain text for a terminal: the summary, the clients, by SDK, failures by kind."""
+    out = ["MCP census", "", *(line.removeprefix("- ") for line in _summary_lines(rep)), "",
+           "what each client offers:", *(f"  {line[2:]}" for line in _clients_lines(rep)), "",
+           "by SDK (servers, started, modern-only, dual-era, legacy):"]
+    out += [f"  {s['sdk']}: {s['servers']}, {s['started']}, {s['modern']}, {s['dual']}, "
+            f"{s['legacy_any']}" for s in rep["by_sdk"]] or ["  none"]
+    out += ["", "failures by kind:", *(f"  {line}" for line in _kind_lines(rep)), "",
+            "servers:"]
+    for c in rep["cards"]:
+        detail = f"{_v(c['peer'])}" if c["status"] == "probed" else \
+            _first_line(c["error"]) if c["error"] else ""
+        out.append(f"  {c['server']} {c['version']}: {c['status']}"
+                   + (f": {detail}" if detail else ""))
     return "\n".join(out).rstrip() + "\n"
 
 
@@ -202,19 +325,21 @@ def _html(rep: dict[str, Any]) -> str:
              for f in rep["failures"]]
     body += ["</ol><h2>Servers</h2>"]
     for c in rep["cards"]:
-        detail = (f"inferred peer <code>{e(c['peer'] or '-')}</code>: {e(c['sentence'] or '')}"
+        detail = (f"inferred peer <code>{e(c['peer'] or '-')}</code>: {e(c['sentence'] or '-')}"
                   f"<br>SDK: {e(c['sdk'])}<br>clients: {e(_ready_text(c['readiness']))}"
                   if c["status"] == "probed" else e((c["error"] or "").splitlines()[0]
                                                     if c["error"] else ""))
         body.append(f"<details><summary>{e(c['server'])} {e(c['version'])} "
-                    f"({e(c['kind'])} {e(str(c['identifier']))}): <b>{e(c['status'])}</b>"
+                    f"({e(c['kind'])} {e(_v(c['identifier']))}): <b>{e(c['status'])}</b>"
                     f"</summary><p>{detail}</p></details>")
     return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>MCP census</title>"
             "</head><body>\n" + "\n".join(body) + "\n</body></html>\n")
 
 
 def render_report(rep: dict[str, Any], fmt: str) -> str:
-    """The report as ``markdown``, ``html`` or ``json``."""
+    """The report as ``markdown``, ``html``, ``json`` or ``text``."""
     if fmt == "json":
         return json.dumps(rep, indent=2, sort_keys=True) + "\n"
+    if fmt == "text":
+        return _text(rep)
     return _html(rep) if fmt == "html" else _markdown(rep)

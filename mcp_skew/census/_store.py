@@ -88,10 +88,11 @@ class CensusDB:
                                 "VALUES (?, ?, ?, ?)", (time.time(), source, jobs, executor))
         return int(cur.lastrowid or 0)
 
-    def done_keys(self) -> set[str]:
-        """Keys whose row a re-run keeps."""
-        marks = ",".join("?" * len(FINAL))
-        rows = self.conn.execute(f"SELECT key FROM results WHERE status IN ({marks})", FINAL)
+    def done_keys(self, *, retry: tuple[str, ...] = ()) -> set[str]:
+        """Keys whose row a re-run keeps (but those of a status in ``retry``)."""
+        keep = tuple(s for s in FINAL if s not in retry)
+        marks = ",".join("?" * len(keep))
+        rows = self.conn.execute(f"SELECT key FROM results WHERE status IN ({marks})", keep)
         return {r[0] for r in rows}
 
     def put(self, row: dict[str, Any], run: int) -> None:

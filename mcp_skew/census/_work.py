@@ -8,7 +8,9 @@ does: each outcome is a status.
 Statuses
 --------
 ``probed``        the probe ran; the row holds its JSON report and the inferred peer
-``start-failed``  no client got a single message: the server crashed or never spoke
+``start-failed``  the server did not start: the command failed, or it exited before a word
+``start-timeout``  the server said nothing within the probe's startup bound, in two tries
+                 (not a verdict on the server: ``census --retry-failed`` runs it again)
 ``needs-config``  a required input (an API key, a path) has no value and no default
 ``install-failed``  the package could not be installed (no such package or version, ...)
 ``unsupported``   a package registry or transport the census does not run
@@ -26,7 +28,7 @@ from __future__ import annotations
 import os
 import tempfile
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from statistics import median
 from typing import Any, Final
@@ -46,13 +48,16 @@ from ._launch import (
 )
 from ._listing import Job
 
-__all__ = ["FINAL", "STATUSES", "Settings", "job_row", "readiness", "run_job"]
+__all__ = ["FINAL", "RETRYABLE", "STATUSES", "Settings", "job_row", "readiness", "run_job"]
 
-STATUSES: Final = ("probed", "start-failed", "needs-config", "install-failed", "unsupported",
-                   "skipped", "error", "needs-auth")
+STATUSES: Final = ("probed", "start-failed", "start-timeout", "needs-config", "install-failed",
+                   "unsupported", "skipped", "error", "needs-auth")
 #: Statuses a re-run keeps (the others are done again): everything but skipped and error.
-FINAL: Final = ("probed", "start-failed", "needs-config", "install-failed", "unsupported",
-                "needs-auth")
+FINAL: Final = ("probed", "start-failed", "start-timeout", "needs-config", "install-failed",
+                "unsupported", "needs-auth")
+#: Statuses ``--retry-failed`` runs again: a failure that may pass another time (a start
+#: that timed out, a crash at start, a census error, an install that met the network).
+RETRYABLE: Final = ("start-failed", "start-timeout", "error")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +68,7 @@ class Settings:
     timeout_ms: int = 5_000
     probe_timeout_ms: int = 3_000
     client_timeout_ms: int = 30_000
+    startup_timeout_ms: int = 60_000  #: a server's first answer (its cold start), tried twice
     probe_jobs: int = 2
     install_timeout_s: float = 600.0
     cpu_s: int = 60
@@ -144,10 +150,13 @@ def _started(report: Any) -> bool:
 
 def _probe(job: Job, settings: Settings, command: tuple[str, ...] | None,
            launch_env: dict[str, str], scratch: Path) -> Any:
+    """The probe of one server: the model's clients for real, the others predicted; a server
+    that does not start stops the probe after its calibrating clients (no more starts)."""
     from ..probe import ProbeOptions, Target, probe  # noqa: PLC0415 - the runner, in the worker
 
     opts = ProbeOptions(timeout_ms=settings.timeout_ms, probe_timeout_ms=settings.probe_timeout_ms,
-                        client_timeout_ms=settings.client_timeout_ms, jobs=settings.probe_jobs)
+                        client_timeout_ms=settings.client_timeout_ms,
+                        startup_timeout_ms=settings.startup_timeout_ms, jobs=settings.probe_jobs)
     if command is None:  # a remote
         url = str(job.spec["url"])
         sse = url if job.spec.get("type") == "sse" else None
@@ -155,26 +164,18 @@ def _probe(job: Job, settings: Settings, command: tuple[str, ...] | None,
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8",
            "HOME": str(scratch / "home"), "TMPDIR": str(scratch / "tmp"),
            "XDG_CACHE_HOME": str(scratch / "home" / ".cache"), **launch_env}
-    target = Target(command=command, cwd=str(scratch / "work"), env=env)
-    first = probe(target, replace(opts, clients=(_preflight_client(),), prober=False))
-    if _crashed(first):  # every client would see the same crash: not worth ten more starts
-        return first
-    return probe(target, opts)
+    return probe(Target(command=command, cwd=str(scratch / "work"), env=env), opts)
 
 
-def _preflight_client() -> Any:
-    """The client that sees first whether a server starts at all: a legacy client of every
-    legacy revision (it takes any counter-offer), one of the probe's built-in clients."""
-    from ..probe import builtin_clients  # noqa: PLC0415 - see _probe
-
-    return next(c for c in builtin_clients() if c.kind == "legacy" and not c.quirks
-                and len(c.revisions) > 1)
-
-
-def _crashed(report: Any) -> bool:
-    """The server exited (or could not start) before it said anything."""
-    return all(r.first_message_ms is None and (r.exits or r.outcome == "spawn-failed")
-               for r in report.runs)
+def _start_status(report: Any) -> str:
+    """``probed``; or why not: ``start-timeout`` (silent through the startup bound, twice: it
+    may be starting still) or ``start-failed``."""
+    failed = report.startup.get("failed")
+    if failed is None and _started(report):
+        return "probed"
+    if failed is not None and str(failed).startswith("no answer within"):
+        return "start-timeout"
+    return "start-failed"
 
 
 def _command(settings: Settings, installed: Install, package_args: tuple[str, ...],
@@ -232,15 +233,16 @@ def _finish(job: Job, report: Any, timings: dict[str, Any], deps: dict[str, str]
     from ..probe import render  # noqa: PLC0415 - see _probe
 
     elapsed = [r.elapsed_ms for r in report.runs]
-    row = job_row(job, "probed" if _started(report) else "start-failed", **timings,
+    row = job_row(job, _start_status(report), **timings,
                start_ms=report.startup.get("cold_start_ms"), probe_ms=report.elapsed_ms,
                client_ms=int(median(elapsed)) if elapsed else None,
                server_info=_server_info(report), dependencies=deps,
                report=render(report, "json"))
-    if row["status"] == "start-failed":
+    if row["status"] != "probed":
         first = report.runs[0] if report.runs else None
-        row["error"] = (_start_error(first.record.session.reason, first.stderr) if first
-                        else "no clients ran")
+        reason = report.startup.get("failed") or (first.record.session.reason if first
+                                                  else "no clients ran")
+        row["error"] = _start_error(reason, first.stderr if first else "")
         return row
     row.update(peer=report.peer.spec.notation if report.peer.spec else None,
                sentence=report.peer.sentence, readiness=readiness(report))

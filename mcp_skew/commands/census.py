@@ -37,6 +37,7 @@ TIME_BOUNDS = (
     ("--timeout", 5.0, "one answer"),
     ("--probe-timeout", 3.0, "a dual-era client's server/discover probe"),
     ("--client-timeout", 30.0, "one client's conversation"),
+    ("--startup-timeout", 60.0, "a server's first answer after it starts (tried twice)"),
     ("--install-timeout", 600.0, "one package's install"),
 )
 
@@ -67,6 +68,9 @@ def register(sub: Any) -> None:
                      "(needs mcp-skew[cluster])")
     run.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="an existing Dask cluster")
     run.add_argument("--refresh", action="store_true", help="probe again what the database holds")
+    run.add_argument("--retry-failed", action="store_true", help="probe again the rows that "
+                     "failed in a way that may pass (start-failed, start-timeout, error); keep "
+                     "the others")
     run.add_argument("--progress", action="store_true", help="progress on stderr even when it is "
                      "not a terminal")
     box = p.add_argument_group("isolation and bounds (per server)")
@@ -82,7 +86,8 @@ def register(sub: Any) -> None:
                          help=f"{what} (default {default:g})")
     box.add_argument("--probe-jobs", type=int, default=2, help="clients at once per server (2)")
     rep = p.add_argument_group("census report")
-    rep.add_argument("--format", choices=("markdown", "html", "json"), default="markdown")
+    rep.add_argument("--format", choices=("markdown", "html", "json", "text"),
+                     default="markdown")
     rep.add_argument("--out", metavar="FILE", help="write the report here")
     p.set_defaults(func=_main)
 
@@ -105,7 +110,8 @@ def _settings(args: argparse.Namespace) -> Any:
     from ..census import Settings  # noqa: PLC0415 - the census only when it runs
 
     _positive(args, "jobs", "max_pages", "cpu", "memory", "procs", "fsize", "timeout",
-              "probe_timeout", "client_timeout", "probe_jobs", "install_timeout")
+              "probe_timeout", "client_timeout", "startup_timeout", "probe_jobs",
+              "install_timeout")
     local_root = None
     if args.local_root:
         if not Path(args.local_root).is_dir():
@@ -121,6 +127,7 @@ def _settings(args: argparse.Namespace) -> Any:
     return Settings(remotes=args.remotes, timeout_ms=int(args.timeout * 1000),
                     probe_timeout_ms=int(args.probe_timeout * 1000),
                     client_timeout_ms=int(args.client_timeout * 1000),
+                    startup_timeout_ms=int(args.startup_timeout * 1000),
                     probe_jobs=args.probe_jobs, install_timeout_s=args.install_timeout,
                     cpu_s=args.cpu, memory_mb=args.memory, nproc=args.procs,
                     fsize_mb=args.fsize, sandbox=args.sandbox, network=not args.no_network,
@@ -183,6 +190,7 @@ def _main(args: argparse.Namespace) -> int:
     try:
         done = run_census(jobs, db, settings, source=source, workers=args.jobs,
                           cluster=args.cluster, scheduler=args.scheduler, refresh=args.refresh,
+                          retry_failed=args.retry_failed,
                           progress=lambda total: Progress(total, stream, tty=tty))
     except KeyboardInterrupt:
         kept = len(db.done_keys())

@@ -22,13 +22,14 @@ from ..errors import UsageError
 from ..peers import resolve_peer
 from ..probe._report import FORMATS, render
 from ..probe._schemas import INSTALL_HINT, check_schemas, jsonschema_problem
+from ..simulator import PeerSpec
 from ..versions import Registry
 from ._args import seconds, whole
 
 if TYPE_CHECKING:  # the runner (the wire, pydantic) is imported when a probe runs, not for --help
     from ..probe import ProbeOptions, ProbeReport, Target
 
-__all__ = ["exit_code", "register"]
+__all__ = ["exit_code", "register", "start_failure"]
 
 EPILOG = """\
 examples:
@@ -65,6 +66,10 @@ def register(sub: Any) -> None:
     what = p.add_argument_group("what to run")
     what.add_argument("--client", action="append", default=[], metavar="SPEC",
                       help="a client peer spec (repeatable; replaces the built-in set)")
+    what.add_argument("--thorough", action="store_true",
+                      help="run every client for real, a server process each (default on "
+                      "stdio with the built-in set: run the clients the server's model needs, "
+                      "at most 3 starts for most servers, and predict the others from it)")
     what.add_argument("--no-prober", action="store_true",
                       help="skip the extra client that asks for revision 1999-01-01")
     what.add_argument("--tool", help="a tool that is safe to call (by default only list "
@@ -81,6 +86,9 @@ def register(sub: Any) -> None:
                         help="a dual-era client's server/discover probe (default 3)")
     bounds.add_argument("--client-timeout", default=60.0, metavar="SECONDS",
                         help="one client's whole conversation (default 60)")
+    bounds.add_argument("--startup-timeout", default=60.0, metavar="SECONDS",
+                        help="wait for the server's first answer after it starts, its cold "
+                        "start (default 60; a start that times out is tried once more)")
     out = p.add_argument_group("output")
     out.add_argument("--format", choices=sorted(FORMATS), default="terminal",
                      help="terminal (the card), json, markdown, summary (Markdown for a CI job "
@@ -162,7 +170,7 @@ def _options(args: argparse.Namespace) -> ProbeOptions:
     if not isinstance(tool_args, dict):
         raise UsageError("--args must be a JSON object")
     args.jobs = whole(args.jobs, "--jobs", 1, 64)
-    for name in ("timeout", "probe_timeout", "client_timeout"):
+    for name in ("timeout", "probe_timeout", "client_timeout", "startup_timeout"):
         setattr(args, name, seconds(getattr(args, name), "--" + name.replace("_", "-")))
     if args.schemas:  # asked for by name: no silent skip ($MCP_SKEW_SCHEMAS alone only notes it)
         problem = jsonschema_problem()
@@ -172,12 +180,22 @@ def _options(args: argparse.Namespace) -> ProbeOptions:
     clients = tuple(resolve_peer(c, "client", args.registry) for c in args.client) or None
     return ProbeOptions(
         timeout_ms=int(args.timeout * 1000), probe_timeout_ms=int(args.probe_timeout * 1000),
-        client_timeout_ms=int(args.client_timeout * 1000), jobs=args.jobs, tool=args.tool,
+        client_timeout_ms=int(args.client_timeout * 1000),
+        startup_timeout_ms=int(args.startup_timeout * 1000), jobs=args.jobs, tool=args.tool,
         tool_args=tool_args, error_probes=args.error_probes,
         record_dir=Path(args.record) if args.record else None, schemas=args.schemas,
         clients=clients, prober=not args.no_prober, registry=args.registry,
-        required=_required(args.require, args.registry),
+        thorough=args.thorough,
+        required=_required(args.require, args.registry), named_clients=_named_clients(),
     )
+
+
+def _named_clients() -> tuple[PeerSpec, ...]:
+    """Every named client model (each with its own discovery wait), for the cold start."""
+    from ..realpeers._named import model_names, named_peer  # noqa: PLC0415 - a probe only
+
+    found = (named_peer(name, "client") for name in model_names("client"))
+    return tuple(p for p in found if p is not None)
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
@@ -201,13 +219,17 @@ def _main(args: argparse.Namespace) -> int:
         print(terminal_safe(f"mcp-skew probe: {text}"), file=sys.stderr, flush=True)
 
     report = probe(target, opts, None if args.quiet else progress)
+    if opts.record_dir is not None:
+        write_output(opts.record_dir / "report.json", render(report, "json") + "\n", "--record")
+    failed = start_failure(report)
+    if failed is not None:  # no card of clients that never met a server: one line, exit 2
+        print(terminal_safe(f"mcp-skew: error: {failed}"), file=sys.stderr)
+        return 2
     text = render(report, args.format)
     if args.out:
         write_output(args.out, text + "\n")
     else:
         print(terminal_safe(text))  # a server's ESC sequences shown, never obeyed
-    if opts.record_dir is not None:
-        write_output(opts.record_dir / "report.json", render(report, "json") + "\n", "--record")
     if args.save_peer:
         save_peer(report.peer, args.save_peer, target.describe(), target.label())
         if not args.quiet:
@@ -215,12 +237,26 @@ def _main(args: argparse.Namespace) -> int:
     return exit_code(report)
 
 
+def start_failure(report: ProbeReport) -> str | None:
+    """The error line when the server did not start (the command is missing, or the server
+    exited or said nothing before answering anything; nothing listens at the URL), or None
+    when it did."""
+    failed = report.startup.get("failed")
+    if failed:
+        return f"the server did not start: {failed}"
+    if report.runs and all(r.outcome == "spawn-failed" for r in report.runs):
+        reason = report.runs[0].record.session.reason or "the command could not be started"
+        return reason if report.target.transport == "http" else \
+            f"the server did not start: {reason}"
+    return None if report.runs else "no clients ran"
+
+
 def exit_code(report: ProbeReport) -> int:
-    """2 when no client could start the server, 1 when a ``--require``-d revision's client
-    failed (one line each on stderr), else 0."""
-    if all(r.outcome == "spawn-failed" for r in report.runs):
-        reason = report.runs[0].record.session.reason if report.runs else "no clients"
-        print(terminal_safe(f"mcp-skew: error: {reason}"), file=sys.stderr)
+    """2 when the server did not start (:func:`start_failure`), 1 when a ``--require``-d
+    revision's client failed (one line each on stderr), else 0."""
+    failed = start_failure(report)
+    if failed is not None:
+        print(terminal_safe(f"mcp-skew: error: {failed}"), file=sys.stderr)
         return 2
     failures = report.failures(report.required)
     for line in failures:

@@ -32,14 +32,17 @@ def plural(n: int, word: str) -> str:
 def headline(report: ProbeReport) -> str:
     clients = sum(not r.prober for r in report.runs)
     prober = " + prober" if any(r.prober for r in report.runs) else ""
+    guessed = sum(not r.real for r in report.runs)
+    how = (f": {clients - guessed} run, {guessed} predicted from the inferred peer, "
+           f"{plural(report.starts, 'server start')}" if guessed else "")
     return (f"mcp-skew probe: {report.target.describe()}\n"
-            f"({report.target.transport}, {plural(clients, 'client')}{prober}, "
+            f"({report.target.transport}, {plural(clients, 'client')}{prober}{how}, "
             f"{report.jobs} at a time, {report.elapsed_ms / 1000:.1f} s)")
 
 
 def agreement(report: ProbeReport) -> str:
     clients = [r for r in report.runs if not r.prober]
-    judged = [r for r in clients if r.predicted is not None]
+    judged = [r for r in clients if r.real and r.predicted is not None]
     if not judged:
         return "simulation: no peer inferred, nothing to compare"
     off = [r for r in judged if not r.predicted or not r.predicted["agrees"]]

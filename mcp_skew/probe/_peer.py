@@ -264,6 +264,8 @@ def gather(views: list[RunView], registry: Registry) -> Evidence:
             ev.alive = ev.alive or (ex.fate == "answered" and not ex.synthesized)
         if view.prober:
             _sticky(view, ev, codes)
+        else:
+            _sticky_after(view, ev, codes)
         ev.asks_roots = ev.asks_roots or _asks_roots(view)
     return ev
 
@@ -273,6 +275,18 @@ def _asks_roots(view: RunView) -> bool:
     and an id, from the server: 2024-11-05 and later ``client/roots.mdx``)."""
     return any(e.dir == "s2c" and isinstance(e.message, dict) and "id" in e.message
                and e.message.get("method") == "roots/list" for e in view.transcript.entries)
+
+
+def _sticky_after(view: RunView, ev: Evidence, codes: frozenset[int]) -> None:
+    """The fast probe's ``initialize`` after a modern client's session (its model step):
+    refused, after modern answers in the same process."""
+    for pos, ex in enumerate(view.exchanges):
+        if ex.request.get("id") != "mcp-skew-initialize" or ex.result is not None \
+                or ex.fate != "answered":
+            continue
+        if any(o.generation == ex.generation and _modern_answer(o, codes)
+               for o in view.exchanges[:pos]):
+            ev.sticky = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,7 +37,8 @@ def _rows(report: ProbeReport) -> list[list[str]]:
     rows = []
     for r in report.runs:
         s = r.record.session
-        rows.append([str(r.index), short_name(r.record.client), r.outcome, s.revision or "-",
+        name = short_name(r.record.client) + ("" if r.real else " (predicted)")
+        rows.append([str(r.index), name, r.outcome, s.revision or "-",
                      s.era.value if s.era else "-", " -> ".join(s.path)])
     return rows
 
@@ -68,6 +69,27 @@ def _advice_lines(report: ProbeReport) -> list[str]:
     return out
 
 
+def startup_line(report: ProbeReport) -> str | None:
+    """The cold start, the server starts, and the clients whose discovery wait it exceeds."""
+    st = report.startup
+    if not st:
+        return None
+    cold = st.get("cold_start_ms")
+    line = (f"start: cold start {cold} ms (the first answer after a start)" if cold is not None
+            else "start: cold start unknown (no server answered)")
+    line += f"; {plural(report.starts, 'server start')}"
+    tried = [*(["the calibrating start"] if st.get("attempts", 1) > 1 else []),
+             *st.get("retried", [])]
+    if tried:
+        line += " (tried again, still starting: " + ", ".join(tried) + ")"
+    slow = st.get("slow_for") or []
+    if slow:
+        line += ("; longer than the server/discover wait of " + ", ".join(
+            f"{s['client']} ({s['probe_timeout_ms']} ms)" for s in slow)
+            + ": on a cold start they give up on discovery")
+    return line
+
+
 def render_terminal(report: ProbeReport) -> str:
     out = [headline(report), ""]
     out.append(tabulate(_rows(report), headers=["#", "client", "outcome", "revision", "era",
@@ -88,6 +110,9 @@ def render_terminal(report: ProbeReport) -> str:
         out.append(f"stderr: the server wrote to stderr in {len(noisy)} of {len(report.runs)} "
                    "runs (kept in the JSON report and beside each --record transcript)")
     out.append(f"schemas: {report.schemas}")
+    start = startup_line(report)
+    if start:
+        out.append(start)
     if report.required:
         out += ["", "required (--require):", *required_lines(report)]
     advice = _advice_lines(report)
@@ -183,15 +208,27 @@ def render_summary(report: ProbeReport) -> str:
     return "\n".join(out)
 
 
-def _case(suite: ET.Element, r: ClientRun, target: str) -> None:
+def _judged(report: ProbeReport) -> set[int] | None:
+    """The runs the ``--require`` gate judges (by index); None without ``--require``
+    (then every client's failure is a failure)."""
+    if not report.required:
+        return None
+    return {r.index for rev in report.required for r in report.clients_of(rev)}
+
+
+def _case(suite: ET.Element, r: ClientRun, target: str, judged: set[int] | None) -> None:
     case = ET.SubElement(suite, "testcase", classname=f"mcp-skew.probe.{target}",
                          name=r.name, time=f"{r.elapsed_ms / 1000:.3f}")
     s = r.record.session
-    if r.record.status != "ok":  # connects, then fails, too
+    if r.record.status != "ok" and (judged is None or r.index in judged):  # connects, then fails, too
         failure = ET.SubElement(case, "failure", message=r.record.reason or r.outcome,
                                 type=r.outcome)
         failure.text = " -> ".join(s.path)
-    lines = [f"outcome: {r.outcome}", f"revision: {s.revision}", "path: " + " -> ".join(s.path)]
+    elif r.record.status != "ok":  # what the gate does not judge is reported, not failed
+        ET.SubElement(case, "skipped", message=f"not judged by --require: {r.outcome}: "
+                      f"{r.record.reason or '-'}")
+    lines = [f"outcome: {r.outcome}", f"revision: {s.revision or '-'}",
+             "path: " + " -> ".join(s.path)]
     lines += [f"[{f.severity}] {f.code}: {f.message} ({f.cite})"
               for f in (*s.findings, *r.record.findings)]
     ET.SubElement(case, "system-out").text = "\n".join(lines)
@@ -218,15 +255,18 @@ def _required_suite(root: ET.Element, report: ProbeReport) -> None:
 
 def render_junit(report: ProbeReport) -> str:
     root = ET.Element("testsuites")
-    failures = sum(r.record.status != "ok" for r in report.runs)
+    judged = _judged(report)
+    failing = [r for r in report.runs if r.record.status != "ok"]
+    failures = [r for r in failing if judged is None or r.index in judged]
     suite = ET.SubElement(root, "testsuite", name="mcp-skew probe", tests=str(len(report.runs)),
-                          failures=str(failures), errors="0",
+                          failures=str(len(failures)), errors="0",
+                          skipped=str(len(failing) - len(failures)),
                           time=f"{report.elapsed_ms / 1000:.3f}")
     props = ET.SubElement(suite, "properties")
     ET.SubElement(props, "property", name="target", value=report.target.describe())
     ET.SubElement(props, "property", name="peer", value=report.peer.sentence)
     for r in report.runs:
-        _case(suite, r, report.target.transport)
+        _case(suite, r, report.target.transport, judged)
     if report.required:
         _required_suite(root, report)
     ET.indent(root)

@@ -16,42 +16,30 @@ waits on its own.
 
 from __future__ import annotations
 
-import contextlib
-import os
-import queue
 import re
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..simulator import (
-    Finding,
-    PeerSpec,
-    RunRecord,
-    Session,
-    Transcript,
-    parse_peer,
-    run,
-    with_quirks,
-)
-from ..simulator._path import Step
-from ..versions import Era, Registry
+from ..simulator import Finding, PeerSpec, RunRecord, Session, Transcript, parse_peer, with_quirks
+from ..simulator import PathStep as Step
+from ..versions import Registry
 from ..wire import JsonlRecorder, TransportError
 from ._auth import AuthCheck, discover, needs_auth
 from ._clients import PROBER, builtin_clients
-from ._compare import disagreement, shapes
-from ._exchanges import Exchange, exchanges
-from ._findings import culprit_finding, findings_for, server_findings
+from ._exchanges import Exchange
+from ._fast import first_clients, unknown_legacy
 from ._links import ProbeLink
-from ._peer import InferredPeer, RunView, gather, infer
-from ._schemas import SchemaCheck, find_schemas
+from ._model import agrees, analyse, evidence, model, predicted_run
+from ._peer import InferredPeer
+from ._startup import RunOne, calibrate, calibrators, slow_for, started_late
 from ._steps import classify, run_client, run_prober_record, server_placeholder
 from ._target import ProbeOptions, Target
-from ._verdict import Culprit, culprit, era_findings, judge, settle, shaped_result
+from ._verdict import Culprit, culprit, settle, shaped_result
 
 __all__ = ["ClientRun", "ProbeOptions", "ProbeReport", "Target", "probe"]
 
@@ -74,6 +62,7 @@ class ClientRun:
     first_message_ms: int | None = None  #: when the server first said anything
     culprit: Culprit | None = None  #: the request in flight when the server exited or went quiet
     shaped: Exchange | None = None  #: the legacy-shaped modern result that failed this client
+    real: bool = True  #: run against the server; False: predicted from the inferred peer
 
     @property
     def name(self) -> str:
@@ -84,7 +73,7 @@ class ClientRun:
         out.update({"outcome": self.outcome, "elapsed_ms": self.elapsed_ms,
                     "prober": self.prober, "first_message_ms": self.first_message_ms,
                     "stderr": self.stderr[-4000:], "exits": self.exits,
-                    "predicted": self.predicted, "recorded": self.recorded,
+                    "predicted": self.predicted, "recorded": self.recorded, "real": self.real,
                     "culprit": self._culprit_dict()})
         return out
 
@@ -113,6 +102,10 @@ class ProbeReport:
     required: tuple[str, ...] = ()  #: the ``--require`` revisions
     #: a protected server: its challenge and each revision's discovery (``_auth``), else None
     auth: AuthCheck | None = None
+    starts: int = 0  #: server processes the probe started (on stdio), tries included
+    #: ``thorough`` (every client run for real), ``fast`` (the model's clients run, the
+    #: others predicted), ``fast, then thorough`` (a real run disagreed with the model)
+    mode: str = "thorough"
 
     def clients_of(self, revision: str) -> list[ClientRun]:
         """The client of one revision: the quirk-free single-revision client (``legacy:R``,
@@ -161,16 +154,18 @@ class ProbeReport:
         for f in [f for _, f in self.findings()] + self.server_findings:
             codes[f.code] = codes.get(f.code, 0) + 1
         clients = [r for r in self.runs if not r.prober]
-        agree = [r for r in clients if r.predicted is not None and r.predicted["agrees"]]
+        real = [r for r in clients if r.real]
+        agree = [r for r in real if r.predicted is not None and r.predicted["agrees"]]
         return {
             "target": self.target.describe(), "transport": self.target.transport,
             "elapsed_ms": self.elapsed_ms, "jobs": self.jobs, "schemas": self.schemas,
-            "startup": self.startup,
+            "startup": self.startup, "starts": self.starts, "mode": self.mode,
             "peer": self.peer.to_dict(),
             "summary": {"clients": len(clients),
                         "ok": sum(r.record.status == "ok" for r in clients),
                         "findings": dict(sorted(codes.items())),
-                        "simulation_agrees": f"{len(agree)}/{len(clients)}"},
+                        "real": len(real), "predicted": len(clients) - len(real),
+                        "simulation_agrees": f"{len(agree)}/{len(real)}"},
             "required": {rev: {"ok": not self.failures((rev,)),
                                "clients": [r.name for r in self.clients_of(rev)],
                                "failures": self.failures((rev,))} for rev in self.required},
@@ -201,13 +196,14 @@ def _failed_run(index: int, spec: PeerSpec, target: Target, reason: str) -> Clie
 
 
 def _run_one(index: int, spec: PeerSpec, target: Target, opts: ProbeOptions, *,
-             allowance_ms: int = 0, opened: Callable[[ProbeLink], None] | None = None
-             ) -> ClientRun:
+             allowance_ms: int = 0, opened: Callable[[ProbeLink], None] | None = None,
+             ping: bool = False, model_steps: bool = False) -> ClientRun:
     prober = spec is PROBER
     started = time.monotonic()
     recorder = _recorder(opts, index, spec.name)
     try:
-        link = target.open(deadline_ms=opts.client_timeout_ms, recorder=recorder,
+        # a cold start does not eat into the conversation's own bound
+        link = target.open(deadline_ms=opts.client_timeout_ms + allowance_ms, recorder=recorder,
                            limits=opts.limits, close_grace_ms=opts.close_grace_ms,
                            registry=opts.registry)
     except TransportError as exc:
@@ -221,7 +217,8 @@ def _run_one(index: int, spec: PeerSpec, target: Target, opts: ProbeOptions, *,
     shaped: Exchange | None = None
     try:
         record = (run_prober_record(link, target, opts) if prober
-                  else run_client(spec, link, target, opts))
+                  else run_client(spec, link, target, opts, ping=ping,
+                                  model_steps=model_steps))
         if not prober:  # the verdict, from this client's own transcript alone (run_client
             shaped = shaped_result(record)  # judged a legacy-shaped result: see _verdict)
             blamed = None if shaped else settle(record)
@@ -248,86 +245,6 @@ def _run_one(index: int, spec: PeerSpec, target: Target, opts: ProbeOptions, *,
 
 
 # -- the whole probe ------------------------------------------------------------------------
-def _predict(runs: list[ClientRun], peer: InferredPeer, opts: ProbeOptions,
-             target: Target) -> None:
-    """What the simulator says each client does against the inferred peer, over the probe's
-    transport (a URL: Streamable HTTP)."""
-    if peer.spec is None:
-        return
-    http = target.transport == "http"
-    for r in runs:
-        if r.prober or not r.record.client.revisions:
-            continue
-        client = r.record.client
-        if http and client.kind != "modern" and not client.has("post-first"):
-            # the probe's HTTP link POSTs a 2024-11-05 initialize first (wire.http)
-            client = with_quirks(client, ["post-first"], "client", client.name)
-        sim = run(client, peer.spec, "lists", request_timeout_ms=opts.timeout_ms,
-                  transport="http" if http else "stdio")
-        judge(sim)  # the same judgement as the real run's
-        # a crash in a checking step the prediction does not play is the culprit's finding
-        crashed = r.culprit is not None and r.culprit.step is not None
-        differs = disagreement(sim, r.record, peer.spec.notation, compare_status=not crashed)
-        r.predicted = {"status": sim.status, "revision": sim.revision, "mark": sim.mark,
-                       "path": list(sim.session.path), "answers": shapes(sim),
-                       "agrees": differs is None}
-        if differs is not None:
-            r.record.findings.append(differs)
-
-
-def _analyse(runs: list[ClientRun], target: Target, opts: ProbeOptions
-             ) -> tuple[InferredPeer, str, list[Finding]]:
-    views = [RunView(r.name, r.prober, r.record.transcript, exchanges(r.record.transcript, opts.registry))
-             for r in runs]
-    evidence = gather(views, opts.registry)
-    schema_dir, schema_note = find_schemas(opts.schemas)
-    checker = SchemaCheck(schema_dir) if schema_dir else None
-    for r, view in zip(runs, views, strict=True):
-        r.record.findings += findings_for(view, evidence, checker)
-        blamed = culprit_finding(r.culprit, evidence)
-        if blamed is not None:
-            r.record.findings.append(blamed)
-        if r.shaped is not None:
-            era_findings(r.record, r.shaped, bool(evidence.modern))
-    peer = infer(evidence, label=target.label())
-    _predict(runs, peer, opts, target)
-    server = server_findings([r.culprit for r in runs if r.culprit], len(runs), evidence,
-                             peer.spec.kind if peer.spec else None)
-    return peer, schema_note, server
-
-
-def _calibrator(specs: list[PeerSpec], registry: Registry) -> int:
-    """The run that measures a cold start: the newest plain legacy client, else the first."""
-    newest = registry.ordered(registry.of_era(Era.LEGACY))[0]
-    return next((i for i, s in enumerate(specs)
-                 if s.kind == "legacy" and s.revisions == (newest,) and not s.quirks), 0)
-
-
-def _cold_start(links: queue.Queue[ProbeLink], run: Future[ClientRun]) -> int | None:
-    """When the calibrating client's server first said something (ms after it started).
-
-    The other clients start as soon as that is known, not when the calibrating
-    client has finished.
-    """
-    link: ProbeLink | None = None
-    while not run.done():
-        if link is None:
-            with contextlib.suppress(queue.Empty):
-                link = links.get(timeout=0.01)
-        elif link.first_message_ms is not None:
-            return link.first_message_ms
-        else:
-            time.sleep(0.005)
-    return run.result().first_message_ms
-
-
-def _allowance(cold_ms: int | None, jobs: int) -> int:
-    """Extra wait for a first answer while ``jobs`` servers start at once on this machine."""
-    if not cold_ms:
-        return 0
-    return int(cold_ms * max(1.0, jobs / (os.cpu_count() or 1)))
-
-
 def required_clients(specs: list[PeerSpec], required: tuple[str, ...],
                      registry: Registry) -> list[PeerSpec]:
     """``specs`` plus, for each required revision without its client, ``legacy:R`` or
@@ -340,63 +257,184 @@ def required_clients(specs: list[PeerSpec], required: tuple[str, ...],
     return out
 
 
+def _starts(run: ClientRun) -> int:
+    """Server processes this run started (its first and each restart)."""
+    return sum(n.kind == "start" for n in run.record.transcript.notes)
+
+
+def _watch(opts: ProbeOptions, specs: list[PeerSpec]) -> list[PeerSpec]:
+    """The clients whose discovery wait the cold start is compared with: the named ones the
+    caller gave, and the dual-era clients of this probe (with the probe's own wait)."""
+    dual = next((s for s in specs if s.kind == "dual" and not s.has("probe-timeout")), None)
+    own = [] if dual is None else [replace(with_quirks(
+        dual, [f"probe-timeout={opts.probe_timeout_ms}"], "client", dual.name),
+        label="this probe's dual-era clients (--probe-timeout)")]
+    return [*opts.named_clients, *own]
+
+
+def _startup_line(startup: dict[str, Any]) -> str:
+    cold, names = startup.get("cold_start_ms"), startup.get("calibrated_with", "")
+    if startup.get("failed"):
+        return f"the server did not start: {startup['failed']}"
+    if cold is None:
+        return f"cold start unknown ({names}'s server said nothing); no startup allowance"
+    line = f"cold start {cold} ms; startup allowance {startup['allowance_ms']} ms"
+    if startup.get("attempts", 1) > 1:
+        line += " (the first start timed out and was tried again)"
+    return line
+
+
+class _Runs:
+    """The runs of one probe as they finish, the server starts they took, the progress."""
+
+    def __init__(self, total: int, say: Progress) -> None:
+        self.runs: list[ClientRun] = []
+        self.starts = 0
+        self.total = total
+        self.say = say
+        self._lock = threading.Lock()
+
+    def finished(self, done: ClientRun, *, keep: bool = True) -> None:
+        with self._lock:
+            self.starts += _starts(done)
+            if not keep:
+                return
+            self.runs.append(done)
+            rev = done.record.revision or ""
+            self.say(f"[{len(self.runs)}/{self.total}] {done.name}: {done.outcome} {rev} "
+                     f"({done.elapsed_ms} ms)")
+
+
+def _calibrate(numbered: list[tuple[int, PeerSpec]], one: RunOne, opts: ProbeOptions,
+               specs: list[PeerSpec], runs: _Runs) -> tuple[list[tuple[int, PeerSpec]],
+                                                            dict[str, Any], int]:
+    """The calibrating runs (:mod:`._startup`); the clients left to run, the startup facts,
+    the allowance for the others (no client is left when the server did not start)."""
+    picked = calibrators([s for _, s in numbered], opts.registry)
+    chosen = [numbered[i] for i in picked]
+    rest = [item for n, item in enumerate(numbered) if n not in picked]
+    with ThreadPoolExecutor(max_workers=len(chosen)) as pool:
+        cal = calibrate(pool, chosen, one, bound_ms=opts.startup_timeout_ms, jobs=opts.jobs)
+    runs.starts += cal.starts - sum(_starts(r) for r in cal.runs)  # the tries not kept
+    for r in cal.runs:
+        runs.finished(r)
+    startup = cal.to_dict(opts.startup_timeout_ms)
+    startup["slow_for"] = slow_for(cal.cold_ms, _watch(opts, specs))
+    runs.say(_startup_line(startup))
+    return ([] if cal.failed else rest), startup, cal.allowance_ms
+
+
+def _run_rest(numbered: list[tuple[int, PeerSpec]], one: RunOne, opts: ProbeOptions,
+              allowance: int, runs: _Runs) -> list[str]:
+    """The other clients, ``jobs`` at a time; a run whose server was still starting is run
+    once more with the whole startup bound. The clients run again."""
+    retried: list[str] = []
+    with ThreadPoolExecutor(max_workers=max(1, opts.jobs)) as pool:
+        numbered = sorted(numbered, key=lambda item: item[1] is not PROBER)  # longest first
+        pending = {pool.submit(one, i, spec, allowance, None): (i, spec) for i, spec in numbered}
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                i, spec = pending.pop(future)
+                result = future.result()
+                if allowance and spec.name not in retried and started_late(result, opts.registry):
+                    retried.append(spec.name)
+                    runs.finished(result, keep=False)
+                    runs.say(f"{spec.name}: its server was still starting; running it again")
+                    pending[pool.submit(one, i, spec, opts.startup_timeout_ms, None)] = (i, spec)
+                else:
+                    runs.finished(result)
+    return retried
+
+
+def _fast_rest(rest: list[tuple[int, PeerSpec]], more: list[tuple[int, PeerSpec]],
+               one: RunOne, *, opts: ProbeOptions, allowance: int, runs: _Runs,
+               target: Target) -> tuple[str, list[tuple[int, PeerSpec]], list[str]]:
+    """The fast probe after calibration (:mod:`._fast`): the model's other clients for real,
+    then the legacy clients it cannot decide; the mode, the clients left to predict (none
+    when a real run disagrees with the model: then they ran for real), the clients retried."""
+    retried = _run_rest(rest, one, opts, allowance, runs)
+    specs = [spec for _, spec in more]
+    ran = {r.index for r in runs.runs}
+    ev = evidence(runs.runs, opts)
+    undecided = {more[i][0] for i in unknown_legacy(specs, ev, opts.registry, set())} - ran
+    retried += _run_rest([m for m in more if m[0] in undecided], one, opts, allowance, runs)
+    left = [m for m in more if m[0] not in undecided and m[0] not in ran]
+    peer = model(runs.runs, target, opts, assume_range=True)
+    if agrees(runs.runs, peer, opts, target):
+        return "fast", [m for m in left if m[1] is not PROBER], retried
+    runs.say("a real run disagrees with the inferred peer: running every client for real")
+    retried += _run_rest(left, one, opts, allowance, runs)
+    return "fast, then thorough", [], retried
+
+
 def probe(target: Target, opts: ProbeOptions | None = None,
           progress: Progress | None = None) -> ProbeReport:
-    """Run every client against ``target``; the report card as data.
+    """Run the clients against ``target``; the report card as data.
 
-    On stdio one client starts alone and measures the server's cold start;
-    once its server has answered, the others run ``jobs`` at a time (the prober,
-    the longest, first), each request sent before its server
-    said anything getting that cold start (scaled by the machine's load) as a
-    startup allowance, so what a client sees depends on the server, not on how
-    many servers this probe starts at once.
+    On stdio the calibrating clients start alone and measure the server's cold
+    start (:mod:`._startup`); once a server has answered, the others run
+    ``jobs`` at a time (the prober, the longest, first), each request sent
+    before its server said anything getting the startup allowance, so what a
+    client sees depends on the server, not on how many servers this probe
+    starts at once; a run whose server was still starting is run again once.
+    When the server does not start at all, no other client runs. With the
+    default client set on stdio (and not ``thorough``), only the clients the
+    model needs run for real, and the others are predicted (:mod:`._fast`).
     """
     opts = opts or ProbeOptions()
     specs = required_clients(list(opts.clients or builtin_clients(opts.registry)), opts.required,
                              opts.registry) + ([PROBER] if opts.prober else [])
     numbered = list(enumerate(specs, 1))
-    lock = threading.Lock()
+    # a predicted client plays the lists; --tool and --error-probes steps are real runs' own
+    fast = not (opts.thorough or opts.clients is not None or target.transport != "stdio"
+                or opts.tool or opts.error_probes)
+    first = first_clients(specs, opts.registry, opts.required) if fast else None
+    more: list[tuple[int, PeerSpec]] = []
+    if first is not None:
+        more = [item for n, item in enumerate(numbered) if n not in first]
+        numbered = [numbered[n] for n in first]
     say = progress or (lambda _text: None)
     say(f"probing {target.describe()} over {target.transport} with {len(specs)} clients, "
-        f"{opts.jobs} at a time")
+        f"{opts.jobs} at a time" + (", the model's clients for real, the others predicted"
+                                    if first is not None else ""))
     started = time.monotonic()
-    runs: list[ClientRun] = []
+    runs = _Runs(len(numbered), say)
+    pinger = specs[calibrators(specs, opts.registry)[0]]
+    # the fast probe's real clients each ask the model's questions (ping, an unknown method,
+    # initialize after modern) once their session is up: which of them gets one is not
+    # known before (a counter-offer ends a legacy client's run)
 
-    def finished(done: ClientRun) -> None:
-        with lock:
-            runs.append(done)
-            rev = done.record.revision or ""
-            say(f"[{len(runs)}/{len(specs)}] {done.name}: {done.outcome} {rev} "
-                f"({done.elapsed_ms} ms)")
+    def one(index: int, spec: PeerSpec, allowance_ms: int,
+            opened: Callable[[ProbeLink], None] | None) -> ClientRun:
+        return _run_one(index, spec, target, opts, allowance_ms=allowance_ms, opened=opened,
+                        ping=first is not None or spec is pinger,
+                        model_steps=first is not None)
 
     startup: dict[str, Any] = {}
-    with ThreadPoolExecutor(max_workers=max(1, opts.jobs)) as pool:
-        futures = []
-        allowance = 0
-        if target.transport == "stdio" and len(numbered) > 1:
-            index, first = numbered.pop(_calibrator(specs, opts.registry))
-            links: queue.Queue[ProbeLink] = queue.Queue()
-            futures.append(pool.submit(_run_one, index, first, target, opts, opened=links.put))
-            cold = _cold_start(links, futures[0])
-            allowance = _allowance(cold, opts.jobs)
-            startup = {"calibrated_with": first.name, "cold_start_ms": cold,
-                       "allowance_ms": allowance}
-            say(f"cold start {cold} ms; startup allowance {allowance} ms" if cold is not None
-                else f"cold start unknown ({first.name}'s server said nothing); "
-                "no startup allowance")
-        numbered.sort(key=lambda item: item[1] is not PROBER)  # the longest run first
-        futures += [pool.submit(_run_one, i, spec, target, opts, allowance_ms=allowance)
-                    for i, spec in numbered]
-        for future in as_completed(futures):
-            finished(future.result())
-    runs.sort(key=lambda r: r.index)
-    peer, schema_note, server = _analyse(runs, target, opts)
+    allowance = 0
+    if target.transport == "stdio":
+        numbered, startup, allowance = _calibrate(numbered, one, opts, specs, runs)
+    mode, guess = "thorough", list[tuple[int, PeerSpec]]()
+    if first is not None and not startup.get("failed"):
+        runs.total = len(specs)
+        mode, guess, retried = _fast_rest(numbered, more, one, opts=opts, allowance=allowance,
+                                          runs=runs, target=target)
+    else:
+        retried = _run_rest(numbered, one, opts, allowance, runs)
+    if startup:
+        startup["retried"] = retried
+    done = sorted(runs.runs, key=lambda r: r.index)
+    peer, schema_note, server = analyse(done, target, opts, assume_range=mode == "fast")
+    if peer.spec is not None:
+        done = sorted(done + [predicted_run(i, spec, peer.spec, opts, ClientRun)
+                              for i, spec in guess], key=lambda r: r.index)
     auth = None
-    if target.url and needs_auth(r.record.transcript.records() for r in runs):
+    if target.url and needs_auth(r.record.transcript.records() for r in done):
         say("authorization required: discovering as each revision's clients do")
         auth = discover(target.url, target.headers, opts.registry)
         server += auth.findings if auth is not None else []
     elapsed = int((time.monotonic() - started) * 1000)
     say(f"done in {elapsed} ms: {peer.sentence}")
-    return ProbeReport(target, runs, peer, elapsed, opts.jobs, schema_note, startup, server,
-                       opts.required, auth)
+    return ProbeReport(target, done, peer, elapsed, opts.jobs, schema_note, startup, server,
+                       opts.required, auth, starts=runs.starts, mode=mode)

@@ -15,31 +15,40 @@ from typing import Any, Final
 from ..simulator import (
     Finding,
     PeerSpec,
+    Reply,
     RunRecord,
     Scenario,
     Session,
     SimClient,
     Step,
     StepResult,
+    Timeout,
     Transcript,
 )
 from ..simulator._scenario import LIST_RESOURCES, LIST_TOOLS, play
 from ..simulator._transport import rule_for
+from ..versions import Era
 from ._auth import refused_status
-from ._clients import MISSING_URI, PROBER, run_prober
+from ._clients import MISSING_URI, PROBER, UNKNOWN_METHOD, run_prober
 from ._exchanges import exchanges
 from ._findings import tool_input_finding
 from ._links import ProbeLink
 from ._target import ProbeOptions, Target
 from ._verdict import judge
 
-__all__ = ["DIAGNOSTIC_STEPS", "MISSING_TOOL", "classify", "run_client", "run_prober_record",
+__all__ = ["DIAGNOSTIC_STEPS", "MISSING_TOOL", "MODEL_STEPS", "classify", "run_client", "run_prober_record",
            "server_placeholder"]
 
 #: The tool name the error probes call; no server has it.
 MISSING_TOOL: Final = "mcp-skew-probe-no-such-tool"
+#: Requests a fast probe adds once a calibrating client is done, for the model: an unknown
+#: method on a legacy session (how the server answers what it does not know; after silence,
+#: a ``ping``: does it exit on the next message?), ``initialize`` after a modern session (is
+#: the era of a process fixed?). Never the client's verdict.
+MODEL_STEPS: Final = ("unknown method", "initialize after modern", "after unknown method")
 #: Steps that check the server rather than serve the client: they never make a run "degraded".
-DIAGNOSTIC_STEPS: Final = frozenset({"tool input error", "unknown tool", "missing resource"})
+DIAGNOSTIC_STEPS: Final = frozenset({"tool input error", "unknown tool", "missing resource",
+                                     "ping", *MODEL_STEPS})
 _WRONG: Final = {"string": 12345, "integer": "not-a-number", "number": "not-a-number",
                  "boolean": "not-a-boolean", "array": "not-an-array", "object": "not-an-object"}
 
@@ -100,7 +109,7 @@ def _tool_steps(session: Session, link: ProbeLink, opts: ProbeOptions
     return steps, []
 
 
-def _error_steps() -> list[Step]:
+def _error_steps(resources: bool) -> list[Step]:
     def not_found(p: Any) -> frozenset[int]:
         codes = {p.error(p.settings["resource_not_found"]).code}
         if "ResourceNotFound" in p.errors:
@@ -110,8 +119,57 @@ def _error_steps() -> list[Step]:
     return [
         Step("unknown tool", "tools/call", {"name": MISSING_TOOL, "arguments": {}}, "error",
              lambda p: frozenset({p.error("InvalidParams").code})),
-        Step("missing resource", "resources/read", {"uri": MISSING_URI}, "error", not_found),
+        *([Step("missing resource", "resources/read", {"uri": MISSING_URI}, "error", not_found)]
+          if resources else []),  # a server without resources has no not-found code to check
     ]
+
+
+def _ping(link: ProbeLink, session: Session, record: RunRecord, timeout_ms: int) -> None:
+    """``ping`` once the session is up, where the revision has it; a finding when the server
+    does not answer it with an empty result (a MUST). Diagnostic: never the run's verdict."""
+    if "ping" not in session.profile.methods:
+        return
+    event = link.request({"jsonrpc": "2.0", "id": "mcp-skew-ping", "method": "ping"},
+                         timeout_ms)
+    answer = event.message if isinstance(event, Reply) else None
+    ok = answer is not None and answer.get("result") == {}
+    got = ("no answer" if answer is None else f"error {(answer.get('error') or {}).get('code')}"
+           if "error" in answer else "result" if ok else "a result that is not empty")
+    record.steps.append(StepResult("ping", ok, "result", got))
+    if ok:
+        return
+    index = len(link.transcript.entries) - 1 if answer is not None else None
+    record.findings.append(Finding(
+        "ping-unanswered", "warning", f"ping got {got}: the receiver MUST respond promptly "
+        "with an empty result", index,
+        f"{session.revision}: basic/utilities/ping.mdx §Behavior Requirements"))
+
+
+def _model_steps(link: ProbeLink, session: Session, record: RunRecord, timeout_ms: int
+                 ) -> None:
+    """The fast probe's extra requests (:data:`MODEL_STEPS`), read by the inference."""
+    if session.era is Era.LEGACY:
+        name = MODEL_STEPS[0]
+        message: dict[str, Any] = {"jsonrpc": "2.0", "id": "mcp-skew-unknown",
+                                   "method": UNKNOWN_METHOD, "params": {}}
+    elif session.era is Era.MODERN:
+        name = MODEL_STEPS[1]
+        registry = session.registry
+        newest = registry.ordered(registry.of_era(Era.LEGACY))[0]
+        message = {"jsonrpc": "2.0", "id": "mcp-skew-initialize", "method": "initialize",
+                   "params": {"protocolVersion": newest, "capabilities": {},
+                              "clientInfo": {"name": "mcp-skew-probe", "version": "0.1.0"}}}
+    else:
+        return
+    event = link.request(message, timeout_ms)
+    got = "an answer" if isinstance(event, Reply) else "no answer"
+    record.steps.append(StepResult(name, True, "any answer", got))
+    if name == MODEL_STEPS[0] and isinstance(event, Timeout):
+        # silence: does the process then exit on the next message (the quirk silent-exit)?
+        after = link.request({"jsonrpc": "2.0", "id": "mcp-skew-after-unknown",
+                              "method": "ping"}, timeout_ms)
+        record.steps.append(StepResult(MODEL_STEPS[2], True, "any answer",
+                                       "an answer" if isinstance(after, Reply) else "no answer"))
 
 
 def _play(sim: SimClient, link: ProbeLink, session: Session, record: RunRecord,
@@ -151,7 +209,8 @@ def _unknown_tool_finding(record: RunRecord, link: ProbeLink) -> None:
         "gives for unknown tools", index, f"{record.revision}: server/tools.mdx §Error Handling"))
 
 
-def run_client(spec: PeerSpec, link: ProbeLink, target: Target, opts: ProbeOptions) -> RunRecord:
+def run_client(spec: PeerSpec, link: ProbeLink, target: Target, opts: ProbeOptions, *,
+               ping: bool = False, model_steps: bool = False) -> RunRecord:
     # over a URL a dual-era client reads its probe by the HTTP rule (a timeout is an error
     # there, not a legacy server), and its path records the rule, as in the simulator
     sim = SimClient(spec, request_timeout_ms=opts.timeout_ms,
@@ -173,8 +232,12 @@ def run_client(spec: PeerSpec, link: ProbeLink, target: Target, opts: ProbeOptio
         record.steps += missing
         _play(sim, link, session, record, steps)
         _tool_finding(record, link)
+    if ping:
+        _ping(link, session, record, opts.timeout_ms)
+    if model_steps:
+        _model_steps(link, session, record, opts.timeout_ms)
     if opts.error_probes:
-        _play(sim, link, session, record, _error_steps())
+        _play(sim, link, session, record, _error_steps(_declared(session, "resources")))
         _unknown_tool_finding(record, link)
     best = spec.profile().names("features")
     record.features_lost = sorted(best - session.profile.names("features"))

@@ -69,6 +69,8 @@ class ProbeOptions:
     timeout_ms: int = 5_000  #: one request
     probe_timeout_ms: int = 3_000  #: a dual-era client's server/discover probe
     client_timeout_ms: int = 60_000  #: one client's whole conversation
+    #: a server's first answer after it starts (its cold start), a bound of its own
+    startup_timeout_ms: int = 60_000
     close_grace_ms: int = 1_000  #: after closing stdin, before SIGTERM
     jobs: int = 4
     tool: str | None = None  #: a tool safe to call
@@ -84,3 +86,8 @@ class ProbeOptions:
     #: revisions whose client must negotiate them (``--require``); each one's client is run
     #: even when ``clients`` leaves it out, so the verdict does not depend on the set
     required: tuple[str, ...] = ()
+    #: every client run for real, a server each (else, with the default set on stdio, the
+    #: clients the model needs run for real and the others are predicted)
+    thorough: bool = False
+    #: named clients (with their own discovery waits) the cold start is compared with
+    named_clients: tuple[PeerSpec, ...] = ()

@@ -162,9 +162,17 @@ def _step_of(record: RunRecord, ex: Exchange) -> str | None:
     return None
 
 
+#: the fast probe's extra requests (``_steps.MODEL_STEPS``, which imports this module)
+_MODEL_STEPS: Final = ("unknown method", "initialize after modern", "after unknown method")
+
+
 def settle(record: RunRecord) -> Culprit | None:
     """Blame an exit or silence during the steps on the request in flight: the run fails."""
     found = culprit(record)
+    if found is not None and found.step == "ping" and found.how == "stopped answering":
+        return None  # an unanswered ping is its own finding (ping-unanswered), not a verdict
+    if found is not None and found.step in _MODEL_STEPS:
+        return None  # the fast probe's questions for the model are findings, never a verdict
     session = record.session
     if found is not None and session.status == "ok":
         session.fail(found.sentence())

@@ -30,6 +30,7 @@ FindingCode = Literal[
     "silent-on-unknown",
     "crash-on-unknown",
     "resource-not-found-code",
+    "ping-unanswered",
     "tool-input-error-as-protocol-error",
     "not-json",
     "schema-violation",
@@ -286,6 +287,20 @@ FINDINGS: Final[Mapping[FindingCode, FindingInfo]] = MappingProxyType({
                Cite(_MODERN, "basic/index.mdx", "Error Codes")),
         reported_by=("probe", "show-log"),
         quirks=("not-found-code",),
+    ),
+    "ping-unanswered": FindingInfo(
+        summary="a legacy server that does not answer `ping` with an empty result",
+        when="probe: once a legacy session is up, one client sends `ping` (the revisions that "
+        "have it: 2024-11-05 to 2025-11-25) and gets no answer, an error, or a result that is "
+        "not empty.",
+        rule="2024-11-05 to 2025-11-25: either side may send `ping`; the receiver MUST respond "
+        "promptly with an empty response. A peer MAY treat a ping left unanswered as a stale "
+        "connection and end it. 2026-07-28 removes `ping`.",
+        fix="Servers: answer `ping` with `{}` at any time of a legacy session (the SDKs do; a "
+        "hand-written dispatcher often forgets it).",
+        severities=("warning",),
+        cites=(Cite(_LEGACY, "basic/utilities/ping.mdx", "Behavior Requirements"),),
+        reported_by=("probe",),
     ),
     "tool-input-error-as-protocol-error": FindingInfo(
         summary="invalid tool arguments answered with a JSON-RPC error where the revision wants "

@@ -280,13 +280,22 @@ class RealLink:
 
     def _await(self, want_id: Any, budget_ms: int, timeout_ms: int, allowance_ms: int = 0
                ) -> Event:
-        give_up = time.monotonic() + budget_ms / 1000
+        started = time.monotonic()
+        give_up = started + budget_ms / 1000
         inbox = self._inbox
         while True:
+            if allowance_ms > self.startup_allowance_ms:  # cut short meanwhile: another
+                allowance_ms = self.startup_allowance_ms  # process showed the cold start
+                budget_ms = min(budget_ms, timeout_ms + allowance_ms)
+                give_up = started + budget_ms / 1000
             left = give_up - time.monotonic()
+            # while a startup allowance runs, wake now and then to see whether it was cut
+            wait = min(left, 0.05) if allowance_ms else left
             try:
-                item = inbox.get(timeout=max(left, 0)) if left > 0 else inbox.get_nowait()
+                item = inbox.get(timeout=max(wait, 0)) if left > 0 else inbox.get_nowait()
             except queue.Empty:
+                if allowance_ms and time.monotonic() < give_up:
+                    continue
                 return self._timed_out(want_id, budget_ms, timeout_ms, allowance_ms)
             event = self._match(item, want_id)
             if event is not None:

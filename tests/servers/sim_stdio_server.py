@@ -1,9 +1,10 @@
 """A simulated MCP server over real stdio: mcp-skew's SimServer behind newline-delimited JSON.
 
-Usage: ``python sim_stdio_server.py SPEC [--banner TEXT] [--stderr TEXT]``, where SPEC is
+Usage: ``python sim_stdio_server.py SPEC [--banner TEXT] [--stderr TEXT] [--drop METHOD]``, where SPEC is
 a server peer spec (``legacy:2025-06-18+unknown-32602``). ``--banner`` prints a line of
 text on stdout before anything else (a common real-world mistake); ``--stderr`` writes a
-line to stderr at start. Test helper for the probe; not part of mcp-skew.
+line to stderr at start; ``--drop METHOD`` leaves every request of that method unanswered
+(repeatable). Test helper for the probe; not part of mcp-skew.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ def main() -> int:
     parser.add_argument("spec")
     parser.add_argument("--banner")
     parser.add_argument("--stderr")
+    parser.add_argument("--drop", action="append", default=[])
     args = parser.parse_args()
     server = SimServer(parse_peer(args.spec, "server"))
     if args.stderr:
@@ -32,6 +34,8 @@ def main() -> int:
         try:
             message = json.loads(line)
         except ValueError:
+            continue
+        if isinstance(message, dict) and message.get("method") in args.drop:
             continue
         reaction = server.receive(message)
         for reply in reaction.replies:

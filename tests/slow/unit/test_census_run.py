@@ -73,7 +73,8 @@ def test_every_entry_gets_its_status(census_db: Path) -> None:
     assert _summary(census_db) == EXPECTED
     assert "EXAMPLE_API_KEY is required" in rows["io.example/needs-key@0.3.0#package0"]["error"]
     crash = rows["io.example/crashes@0.1.0#package0"]
-    assert "server exited" in crash["error"] and "cannot load configuration" in crash["error"]
+    assert "exited before answering anything" in crash["error"]
+    assert "cannot load configuration" in crash["error"]
     legacy = rows["io.example/legacy-0618@1.0.0#package0"]
     report = json.loads(_full_report(census_db, legacy["key"]))
     assert report["peer"]["spec"] == "legacy:2025-06-18"  # the probe's own JSON report
@@ -104,16 +105,27 @@ def test_the_report_in_each_format(census_db: Path, tmp_path: Path,
                                "start-failed": 1}
     ready = rep["readiness"]
     assert (ready["probed"], ready["modern"], ready["dual"], ready["dual_fallback"]) == (3, 2, 3, 1)
+    assert ready["installed"] == 4  # the server that crashes for every client counts
     assert ready["legacy"]["2025-06-18"] == 1 and ready["legacy"]["2025-11-25"] == 1
-    assert [s["sdk"] for s in rep["by_sdk"]] == ["serverInfo mcp-skew-server"]
+    assert [(s["sdk"], s["servers"], s["started"]) for s in rep["by_sdk"]] == [
+        ("serverInfo mcp-skew-server", 3, 3), ("unknown", 1, 0)]
+    kinds = {k["kind"]: k["count"] for k in rep["failure_kinds"]}
+    assert kinds == {"crash at start": 1, "missing package": 1, "needs configuration": 1,
+                     "protocol": 1}
+    assert rep["clients"]["modern-only"] == ["2026-07-28"]
+    assert rep["clients"]["legacy 2024-11-05"] == ["2024-11-05"]
     causes = [f["cause"].split(":")[0] for f in rep["failures"]]
     assert sorted(causes) == ["install-failed", "modern-only client fails", "needs-config",
                               "start-failed"]
     assert len(rep["cards"]) == 6
     assert main(["census", "report", "--db", str(census_db)]) == 0
     md = capsys.readouterr().out
-    assert "- a modern-only client (2026-07-28) reaches 2 of 3 (66%);" in md
-    assert "### io.example/crashes 0.1.0" in md
+    assert "- a modern-only client (2026-07-28) reaches 2 of 4 (50%);" in md
+    assert "### io.example/crashes 0.1.0" in md and "None" not in md
+    assert main(["census", "report", "--db", str(census_db), "--format", "text"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("MCP census\n") and "failures by kind:" in text
+    assert "None" not in text
     out = tmp_path / "census.html"
     assert main(["census", "report", "--db", str(census_db), "--format", "html",
                  "--out", str(out)]) == 0

@@ -189,6 +189,7 @@ def test_the_recorder_writes_each_line_as_it_happens(tmp_path: Path) -> None:
 # -- the probe against bad servers: a classified outcome, within bounds, with transcripts ------
 
 FAST = ProbeOptions(timeout_ms=250, probe_timeout_ms=250, client_timeout_ms=3000,
+                    startup_timeout_ms=1000,
                     close_grace_ms=50, limits=Limits(messages=1000),
                     clients=(parse_peer("legacy:2025-06-18", "client"),
                              parse_peer("dual:2026-07-28,2025-06-18", "client")))

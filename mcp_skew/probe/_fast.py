@@ -1,0 +1,104 @@
+"""Which clients a probe runs for real, and which the simulator predicts from the inferred peer.
+
+Theory of operation
+-------------------
+Today's probe starts a server per client (about a dozen starts). Most of those
+runs ask what the others already showed: once a server's model is known, the
+simulator says what every other client does against it (and the probe already
+checks that the simulator agrees with each real run). So, for the default
+client set on stdio, the probe runs for real only the clients whose answers the
+model needs, one server each:
+
+- the plain client of the newest legacy revision (a legacy handshake: which
+  revision the server answers, its lists, ``ping``),
+- the plain client of the newest modern revision (modern requests: which modern
+  revisions it names, how a legacy server answers a modern request),
+- the plain client of the oldest legacy revision (the other end of the legacy
+  range: accepted, or counter-offered),
+
+plus the plain client of each ``--require``-d revision (the gate judges real runs
+only). Legacy servers support a range of revisions (every SDK does); when both
+ends of what the server accepts are known, the revisions between them are taken
+as supported (:func:`fill_range`, noted in the evidence). When the oldest was not
+accepted, the legacy clients between it and the oldest known one are run for
+real too (:func:`unknown_legacy`): the model cannot decide them. Then every other
+client is predicted; when any real run disagrees with the simulator's
+prediction, the model is wrong somewhere and the rest run for real after all
+(the same as ``--thorough``, which runs every client for real).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..simulator import PeerSpec
+from ..versions import Era, Registry
+from ._peer import Evidence
+
+__all__ = ["fill_range", "first_clients", "unknown_legacy"]
+
+
+def _plain(specs: Sequence[PeerSpec], kind: str, revision: str) -> int | None:
+    return next((i for i, s in enumerate(specs) if s.kind == kind and not s.quirks
+                 and s.revisions == (revision,)), None)
+
+
+def first_clients(specs: Sequence[PeerSpec], registry: Registry,
+                  required: Sequence[str] = ()) -> list[int] | None:
+    """Indexes of the clients run for real first (see the module); None when the set lacks
+    one of the three (a set the caller chose: then every client runs for real)."""
+    legacy = registry.ordered(registry.of_era(Era.LEGACY))
+    modern = registry.ordered(registry.of_era(Era.MODERN))
+    picks = [_plain(specs, "legacy", legacy[0]), _plain(specs, "modern", modern[0]),
+             _plain(specs, "legacy", legacy[-1])]
+    if any(p is None for p in picks):
+        return None
+    out = [p for p in picks if p is not None]
+    for rev in required:
+        found = _plain(specs, registry.get(rev).era.value, rev)
+        if found is not None and found not in out:
+            out.append(found)
+    return out
+
+
+def _known(ev: Evidence, registry: Registry) -> list[str]:
+    """Legacy revisions the server is known to support, newest first: accepted when asked,
+    or answered as a counter-offer (a legacy server answers its latest)."""
+    legacy = registry.ordered(registry.of_era(Era.LEGACY))
+    return [r for r in legacy if r in ev.legacy or r in ev.answered]
+
+
+def fill_range(ev: Evidence, registry: Registry) -> list[str]:
+    """Take the legacy revisions between the newest and the oldest known supported ones as
+    supported (added to ``ev.legacy``, with a note); the revisions added."""
+    legacy = registry.ordered(registry.of_era(Era.LEGACY))
+    known = _known(ev, registry)
+    if not known:
+        return []
+    hi, lo = legacy.index(known[0]), legacy.index(known[-1])
+    added = [r for r in legacy[hi:lo + 1] if r not in ev.legacy]
+    ev.legacy |= set(added)
+    if added:
+        ev.notes.append(f"legacy revisions {', '.join(added)} taken as supported: between "
+                        f"{known[0]} and {known[-1]}, which the server serves (their clients "
+                        "were predicted, not run)")
+    return added
+
+
+def unknown_legacy(specs: Sequence[PeerSpec], ev: Evidence, registry: Registry,
+                   ran: set[int]) -> list[int]:
+    """Plain legacy clients the model cannot decide: below the oldest known supported
+    revision and above an asked one the server did not accept."""
+    legacy = registry.ordered(registry.of_era(Era.LEGACY))
+    known = _known(ev, registry)
+    refused = [r for r in legacy if r in ev.asked and r not in ev.legacy]
+    if not known or not refused:
+        return []
+    lo = legacy.index(known[-1])
+    below = legacy.index(refused[-1])
+    out = []
+    for rev in legacy[lo + 1:below]:
+        found = _plain(specs, "legacy", rev)
+        if found is not None and found not in ran:
+            out.append(found)
+    return out

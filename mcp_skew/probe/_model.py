@@ -1,0 +1,131 @@
+"""From the real runs to the model: evidence, findings, the inferred peer, the predictions.
+
+:func:`analyse` reads every real run's transcript (evidence, then each run's
+findings, then the inferred peer), and asks the simulator what each real client
+does against that peer (:func:`predict`: the check that the model behaves like
+the server). :func:`model` is the same inference without touching the runs (the
+fast probe's decision), :func:`agrees` whether every real run agrees with it, and
+:func:`predicted_run` a client that was not run for real, as the simulator plays
+it against the peer.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..simulator import Finding, PeerSpec, RunRecord, run, with_quirks
+from ..versions import Registry
+from ._compare import disagreement, shapes
+from ._exchanges import exchanges
+from ._fast import fill_range
+from ._findings import culprit_finding, findings_for, server_findings
+from ._peer import Evidence, InferredPeer, RunView, gather, infer
+from ._schemas import SchemaCheck, find_schemas
+from ._steps import DIAGNOSTIC_STEPS
+from ._target import ProbeOptions, Target
+from ._verdict import era_findings, judge
+
+if TYPE_CHECKING:
+    from ._runner import ClientRun
+
+__all__ = ["agrees", "analyse", "evidence", "model", "predict", "predicted_run"]
+
+
+def _views(runs: list[ClientRun], registry: Registry) -> list[RunView]:
+    return [RunView(r.name, r.prober, r.record.transcript, exchanges(r.record.transcript, registry))
+            for r in runs]
+
+
+def evidence(runs: list[ClientRun], opts: ProbeOptions, *, assume_range: bool = False
+             ) -> Evidence:
+    ev = gather(_views(runs, opts.registry), opts.registry)
+    if assume_range:
+        fill_range(ev, opts.registry)
+    return ev
+
+
+def model(runs: list[ClientRun], target: Target, opts: ProbeOptions, *,
+          assume_range: bool = False) -> InferredPeer:
+    """The inferred peer of these runs; the runs are left as they are."""
+    return infer(evidence(runs, opts, assume_range=assume_range), label=target.label())
+
+
+def _prediction(r: ClientRun, spec: PeerSpec, opts: ProbeOptions, target: Target
+                ) -> tuple[RunRecord, Finding | None]:
+    http = target.transport == "http"
+    client = r.record.client
+    if http and client.kind != "modern" and not client.has("post-first"):
+        # the probe's HTTP link POSTs a 2024-11-05 initialize first (wire.http)
+        client = with_quirks(client, ["post-first"], "client", client.name)
+    sim = run(client, spec, "lists", request_timeout_ms=opts.timeout_ms,
+              transport="http" if http else "stdio")
+    judge(sim)  # the same judgement as the real run's
+    # a crash in a checking step the prediction does not play is the culprit's finding
+    crashed = r.culprit is not None and r.culprit.step is not None
+    return sim, disagreement(sim, r.record, spec.notation, compare_status=not crashed)
+
+
+def _judged(r: ClientRun) -> bool:
+    return r.real and not r.prober and bool(r.record.client.revisions)
+
+
+def agrees(runs: list[ClientRun], peer: InferredPeer, opts: ProbeOptions,
+           target: Target) -> bool:
+    """A peer was inferred, and the simulator agrees with every real client's run."""
+    spec = peer.spec
+    return spec is not None and all(_prediction(r, spec, opts, target)[1] is None
+                                    for r in runs if _judged(r))
+
+
+def _predicted(sim: RunRecord, agree: bool | None) -> dict[str, Any]:
+    return {"status": sim.status, "revision": sim.revision, "mark": sim.mark,
+            "path": list(sim.session.path), "answers": shapes(sim), "agrees": agree}
+
+
+def predict(runs: list[ClientRun], peer: InferredPeer, opts: ProbeOptions,
+            target: Target) -> None:
+    """What the simulator says each real client does against the inferred peer, over the
+    probe's transport (a URL: Streamable HTTP)."""
+    if peer.spec is None:
+        return
+    for r in runs:
+        if not _judged(r):
+            continue
+        sim, differs = _prediction(r, peer.spec, opts, target)
+        r.predicted = _predicted(sim, differs is None)
+        if differs is not None:
+            r.record.findings.append(differs)
+
+
+def predicted_run(index: int, spec: PeerSpec, peer: PeerSpec, opts: ProbeOptions,
+                  make: type[ClientRun]) -> ClientRun:
+    """A client not run for real: the simulator's run of it against the inferred peer."""
+    sim = run(spec, peer, "lists", request_timeout_ms=opts.timeout_ms, transport="stdio")
+    judge(sim)
+    useful = [s for s in sim.steps if s.name not in DIAGNOSTIC_STEPS]
+    outcome = ("ok" if all(s.ok for s in useful) else "degraded") if sim.status == "ok" \
+        else "incompatible"
+    return make(index, sim, False, outcome, predicted=_predicted(sim, None), real=False)
+
+
+def analyse(runs: list[ClientRun], target: Target, opts: ProbeOptions, *,
+            assume_range: bool = False) -> tuple[InferredPeer, str, list[Finding]]:
+    """Findings on each real run, the inferred peer, the predictions, the server findings."""
+    views = _views(runs, opts.registry)
+    ev = gather(views, opts.registry)
+    if assume_range:
+        fill_range(ev, opts.registry)
+    schema_dir, schema_note = find_schemas(opts.schemas)
+    checker = SchemaCheck(schema_dir) if schema_dir else None
+    for r, view in zip(runs, views, strict=True):
+        r.record.findings += findings_for(view, ev, checker)
+        blamed = culprit_finding(r.culprit, ev)
+        if blamed is not None:
+            r.record.findings.append(blamed)
+        if r.shaped is not None:
+            era_findings(r.record, r.shaped, bool(ev.modern))
+    peer = infer(ev, label=target.label())
+    predict(runs, peer, opts, target)
+    server = server_findings([r.culprit for r in runs if r.culprit], len(runs), ev,
+                             peer.spec.kind if peer.spec else None)
+    return peer, schema_note, server

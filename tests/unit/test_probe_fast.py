@@ -1,0 +1,62 @@
+"""The default probe (the model's clients for real, the others predicted) against --thorough
+(a server process per client) on the test servers: the same verdicts, the same peer, and
+at most three server starts where the model needs no more."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from mcp_skew.probe import ProbeOptions, ProbeReport, Target, probe, render
+
+pytestmark = pytest.mark.slow
+
+SERVERS = Path(__file__).resolve().parents[1] / "servers"
+SIM = (sys.executable, str(SERVERS / "sim_stdio_server.py"))
+ALL_LEGACY = "2025-11-25,2025-06-18,2025-03-26,2024-11-05"
+
+#: (server command, the most starts the default probe may take)
+CASES = [
+    ((*SIM, f"legacy:{ALL_LEGACY}"), 3),
+    ((*SIM, f"dual:2026-07-28,{ALL_LEGACY}"), 3),
+    ((*SIM, "modern:2026-07-28"), 3),
+    ((*SIM, "legacy:2025-06-18,2025-03-26+unknown-32602"), 4),  # 2025-03-26 undecided
+    ((*SIM, "dual:2026-07-28,2025-11-25+sticky-era+silent"), 5),  # two legacy undecided
+    ((sys.executable, str(SERVERS / "legacy_lenient.py")), 4),
+]
+
+
+def _verdicts(report: ProbeReport) -> list[tuple[str, str, str | None]]:
+    return [(r.name, r.record.status, r.record.revision) for r in report.runs if not r.prober]
+
+
+@pytest.mark.parametrize(("command", "most"), CASES, ids=[c[0][-1] for c in CASES])
+def test_the_default_probe_gives_the_verdicts_of_thorough_with_fewer_starts(
+        command: tuple[str, ...], most: int) -> None:
+    fast = probe(Target(command=command), ProbeOptions())
+    thorough = probe(Target(command=command), ProbeOptions(thorough=True))
+    assert fast.mode == "fast" and thorough.mode == "thorough"
+    assert _verdicts(fast) == _verdicts(thorough)
+    assert fast.peer.spec is not None and thorough.peer.spec is not None
+    assert fast.peer.spec.notation == thorough.peer.spec.notation
+    assert fast.starts <= most < thorough.starts == 12
+    real = [r for r in fast.runs if r.real]
+    assert fast.starts == len(real) and not any(r.prober for r in fast.runs)
+    assert all(r.predicted is not None and r.predicted["agrees"] for r in real)
+    doc = fast.to_dict(transcript=False)
+    assert doc["starts"] == fast.starts and doc["mode"] == "fast"
+    assert doc["summary"]["real"] + doc["summary"]["predicted"] == doc["summary"]["clients"]
+
+
+def test_required_clients_run_for_real_and_the_card_says_what_was_predicted() -> None:
+    report = probe(Target(command=(*SIM, f"legacy:{ALL_LEGACY}")),
+                   ProbeOptions(required=("2025-06-18",)))
+    judged = report.clients_of("2025-06-18")
+    assert [r.real for r in judged] == [True] and report.works("2025-06-18")
+    assert report.starts == 4
+    card = render(report, "terminal")
+    head = card.splitlines()[1]
+    assert ": 4 run, 6 predicted from the inferred peer, 4 server starts," in head
+    assert "dual:2026-07-28..2024-11-05 (predicted)" in card
