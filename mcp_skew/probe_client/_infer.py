@@ -231,6 +231,8 @@ def _unknown(kind: str, t: Traits) -> tuple[str, ...]:
     if kind == "dual":
         out.append("how it reads a modern error to its probe (-32020, -32021, or -32022 naming a "
                    "handshake revision: +fallback-denylist): no simulated server sends one")
+        out.append("what it does with a server/discover result listing no modern revision it "
+                   "speaks (+discover-fallback): no default server answers so")
         if t.probe_ms is None and t.gives_up_ms is None:
             out.append("its probe wait: no silent probe ended before the deadline")
     if t.retries_32022 is None and kind != "legacy":

@@ -12,6 +12,7 @@ from mcp_skew.realpeers._envs import (
     npm_env,
     python_env,
 )
+from mcp_skew.realpeers._named import model_names, named_peer
 
 __all__ = [
     "MARKER_NAME",
@@ -22,6 +23,8 @@ __all__ = [
     "ensure_npm_env",
     "ensure_python_env",
     "env_key",
+    "model_names",
+    "named_peer",
     "npm_env",
     "python_env",
 ]

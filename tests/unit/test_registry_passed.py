@@ -141,6 +141,11 @@ def test_a_draft_reaches_the_probes_client_set_and_findings(draft: Registry) -> 
                                                           prober=False))
     assert "modern:2026-12-draft" in [r.name for r in report.runs]
     assert report.peer.spec is not None and report.peer.spec.revisions == ("2026-12-draft",)
+    # the missing-resource probe needs a server known to declare resources: a client that
+    # discovers (server/discover gives the capabilities)
+    discovering = parse_peer("modern:2026-12-draft+discover", "client", draft)
+    report = probe(Target(simulated=server), ProbeOptions(registry=draft, error_probes=True,
+                                                          prober=False, clients=(discovering,)))
     cites = {(f.code, f.cite) for r in report.runs for f in r.record.findings}
     assert ("resource-not-found-code", "2026-12-draft: server/resources.mdx §Error Handling") \
         in cites
