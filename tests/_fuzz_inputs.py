@@ -73,6 +73,11 @@ NEEDED = {"errors": ["UnsupportedProtocolVersion", "MethodNotFound", "InvalidPar
           "request_meta_required": ["io.modelcontextprotocol/protocolVersion"]}
 
 
+def _wrong(draw: st.DrawFn) -> Any:
+    """A value of some JSON type, a fresh copy (a later mutation may change it in place)."""
+    return copy.deepcopy(draw(st.sampled_from(WRONG_TYPES)))
+
+
 def _paths(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     """Every node's path in ``value`` (the root excluded)."""
     found: list[tuple[Any, ...]] = []
@@ -111,14 +116,15 @@ def typed_mutation(draw: st.DrawFn, document: Any) -> Any:
             name = draw(st.sampled_from(["era", "batching", "http_transport", "sessions",
                                          "version_header_absent", "stdio_framing",
                                          "resource_not_found", "tool_input_errors", "colour"]))
-            value = draw(st.sampled_from([*WRONG_TYPES, "legacy", "modern", "http+sse",
-                                          "ResourceNotFound", "InvalidParams", "XQuota"]))
+            value = copy.deepcopy(draw(st.sampled_from(
+                [*WRONG_TYPES, "legacy", "modern", "http+sse", "ResourceNotFound",
+                 "InvalidParams", "XQuota"])))
             doc["changes"][-1].setdefault("settings", {})
             if isinstance(doc["changes"][-1]["settings"], dict):
                 doc["changes"][-1]["settings"][name] = value
             continue
         if not paths:
-            return draw(st.sampled_from(WRONG_TYPES))
+            return _wrong(draw)
         path = draw(st.sampled_from(paths))
         parent = _parent(doc, path)
         if action == "drop":
@@ -126,12 +132,11 @@ def typed_mutation(draw: st.DrawFn, document: Any) -> Any:
         elif action == "unknown":
             target = parent[path[-1]]
             if isinstance(target, dict):
-                target[draw(st.sampled_from(["colour", "", "Kind", "1"]))] = draw(
-                    st.sampled_from(WRONG_TYPES))
+                target[draw(st.sampled_from(["colour", "", "Kind", "1"]))] = _wrong(draw)
             elif isinstance(target, list):
-                target.append(draw(st.sampled_from(WRONG_TYPES)))
+                target.append(_wrong(draw))
         else:
-            parent[path[-1]] = draw(st.sampled_from(WRONG_TYPES))
+            parent[path[-1]] = _wrong(draw)
     return doc
 
 

@@ -53,6 +53,7 @@ from ..simulator._transcript_model import (
     load_text,
     parse_record,
     record_dict,
+    wall_time,
 )
 
 __all__ = [
@@ -278,11 +279,10 @@ def split_processes(entries: list[LogEntry]) -> list[Process]:
 
 def _elapsed(first: str, value: str) -> float | None:
     """Milliseconds from the ISO time ``first`` to ``value`` (a record of an old log without ``ms``)."""
-    try:
-        start = datetime.fromisoformat(first.replace("Z", "+00:00"))
-        return (datetime.fromisoformat(value.replace("Z", "+00:00")) - start).total_seconds() * 1000
-    except ValueError:
-        return None
+    start, end = wall_time(first), wall_time(value)
+    if start is None or end is None or (start.tzinfo is None) is not (end.tzinfo is None):
+        return None  # not times, or one with a UTC offset and one without: not comparable
+    return (end - start).total_seconds() * 1000
 
 
 def read_log(path: str | Path) -> tuple[list[LogEntry], list[str]]:
