@@ -62,9 +62,9 @@ def register(sub: Any) -> None:
                      "(not a registry's: tests and demos) as Python scripts under DIR")
     run = p.add_argument_group("running")
     run.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2),
-                     help="local worker processes (default: half the cores)")
-    run.add_argument("--cluster", metavar="local[:N]", help="a Dask LocalCluster of N workers "
-                     "(needs mcp-skew[cluster])")
+                     help="local worker processes (default: half the cores; at most 4 per CPU)")
+    run.add_argument("--cluster", metavar="local[:N]", help="a Dask LocalCluster of N workers, "
+                     "at most 4 per CPU (needs mcp-skew[cluster])")
     run.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="an existing Dask cluster")
     run.add_argument("--refresh", action="store_true", help="probe again what the database holds")
     run.add_argument("--progress", action="store_true", help="progress on stderr even when it is "
@@ -161,14 +161,19 @@ def _main(args: argparse.Namespace) -> int:
         return _report(args)
     from ..census import CensusDB, run_census  # noqa: PLC0415
     from ..census._execute import (  # noqa: PLC0415
+        MAX_WORKERS_PER_CPU,
         Progress,
         check_cluster,
+        max_local_workers,
         parse_cluster,
         parse_scheduler,
         progress_stream,
     )
 
     settings = _settings(args)
+    if args.jobs > max_local_workers():
+        raise UsageError(f"--jobs {args.jobs}: at most {max_local_workers()} "
+                         f"({MAX_WORKERS_PER_CPU} per CPU)")
     if args.cluster and args.scheduler:
         raise UsageError("give --cluster or --scheduler, not both")
     if args.cluster:

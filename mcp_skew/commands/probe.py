@@ -23,7 +23,7 @@ from ..peers import resolve_peer
 from ..probe._report import FORMATS, render
 from ..probe._schemas import INSTALL_HINT, check_schemas, jsonschema_problem
 from ..versions import Registry
-from ._args import seconds, whole
+from ._args import seconds, url, whole
 
 if TYPE_CHECKING:  # the runner (the wire, pydantic) is imported when a probe runs, not for --help
     from ..probe import ProbeOptions, ProbeReport, Target
@@ -120,6 +120,10 @@ def _target(args: argparse.Namespace) -> Target:
         command = command[1:]
     if bool(command) == bool(args.url):
         raise UsageError("give a server command after -- or --url URL (one of the two)")
+    if args.url:
+        url(args.url, "--url")
+    if args.sse_url:
+        url(args.sse_url, "--sse-url")
     env = {**os.environ, **_pairs(args.env, "=", "env")} if args.env else None
     return Target(command=tuple(command), url=args.url, sse_url=args.sse_url, cwd=args.cwd,
                   env=env, headers=_pairs(args.header, ":", "header") or None)
