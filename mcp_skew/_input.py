@@ -24,7 +24,7 @@ import stat
 import sys
 import urllib.parse
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from .errors import UsageError
 
@@ -60,13 +60,59 @@ def read_capped(path: str | Path, max_bytes: int = MAX_BYTES, *,
             return text
         data: bytes = stream.read(max_bytes + 1)
     else:
-        with open(path, "rb") as handle:
-            if stat.S_ISDIR(os.fstat(handle.fileno()).st_mode):
-                raise IsADirectoryError(21, "Is a directory")
-            data = handle.read(max_bytes + 1)
+        data = _read_path(path, max_bytes)
     if len(data) > max_bytes:
         raise FileTooLarge(f"larger than {max_bytes} bytes; not read")
     return data.decode("utf-8", errors)
+
+
+#: How long a FIFO, a pipe or a device may go without giving a byte before it is given up
+#: (a FIFO with no writer gives end of file at once: opened without blocking, it is empty).
+IDLE_SECONDS: Final = 30.0
+
+
+def _read_path(path: str | Path, max_bytes: int) -> bytes:
+    """At most ``max_bytes + 1`` bytes of ``path``, opened without blocking: a FIFO with no
+    writer is not waited for; one whose writer stops for :data:`IDLE_SECONDS` is refused."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    with os.fdopen(fd, "rb", buffering=0) as handle:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(21, "Is a directory")
+        if stat.S_ISREG(mode):
+            os.set_blocking(fd, True)
+            return _read_all(handle, max_bytes)
+        return _read_stream(fd, max_bytes)
+
+
+def _read_all(handle: Any, max_bytes: int) -> bytes:
+    chunks, size = [], 0
+    while size <= max_bytes:
+        chunk = handle.read(max_bytes + 1 - size)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def _read_stream(fd: int, max_bytes: int) -> bytes:
+    import select  # noqa: PLC0415 - only for a FIFO or a device
+
+    chunks, size = [], 0
+    while size <= max_bytes:
+        try:
+            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - size))
+        except BlockingIOError:
+            ready, _, _ = select.select([fd], [], [], IDLE_SECONDS)
+            if not ready:
+                raise TimeoutError(f"no data for {IDLE_SECONDS:g} s; given up") from None
+            continue
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
 
 
 def read_user_text(path: str | Path, what: str, *, max_bytes: int = MAX_BYTES) -> str:

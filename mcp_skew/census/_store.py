@@ -54,8 +54,10 @@ def is_census_db(path: str | Path) -> bool:
     """Whether ``path`` is a regular file that starts like an SQLite database."""
     p = Path(path)
     try:
+        if not p.is_file():  # before opening: a FIFO with no writer would block the open
+            return False
         with p.open("rb") as handle:
-            return p.is_file() and handle.read(len(_MAGIC)) == _MAGIC
+            return handle.read(len(_MAGIC)) == _MAGIC
     except OSError:
         return False
 
@@ -66,7 +68,8 @@ class CensusDB:
     def __init__(self, path: str | Path, *, create: bool = True) -> None:
         self.path = Path(path)
         if self.path.exists() and not is_census_db(self.path):
-            raise UsageError(f"{self.path}: not a census database (SQLite)")
+            why = "" if self.path.is_file() else ", not even a regular file"
+            raise UsageError(f"{self.path}: not a census database (SQLite){why}")
         if not self.path.exists() and not create:
             raise UsageError(f"{self.path}: no such census database")
         try:

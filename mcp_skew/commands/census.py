@@ -132,15 +132,16 @@ def _report(args: argparse.Namespace) -> int:
 
     if len(args.source) > 1:
         raise UsageError("census report takes no SOURCE; give the database with --db")
-    if args.out:
-        check_output(args.out)  # before the work: a path that cannot be written fails at once
+    inputs = [args.db, f"{args.db}-wal", f"{args.db}-shm", *args.profile]
+    if args.out:  # before the work: a path that cannot be written (or is read) fails at once
+        check_output(args.out, inputs=inputs)
     db = CensusDB(args.db, create=False)
     try:
         text = render_report(build_report(db.rows(report=False)), args.format)
     finally:
         db.close()
     if args.out:
-        write_output(args.out, text)
+        write_output(args.out, text, inputs=inputs)
     else:
         sys.stdout.write(text)
     return 0

@@ -130,6 +130,13 @@ def _expand(spec: str, role: Role, registry: Registry) -> tuple[PeerSpec, ...]:
     return (labelled(resolve_peer(spec, role, registry)),)
 
 
+def _inputs(args: argparse.Namespace) -> list[str]:
+    """The files the command reads: ``--from``, ``--profile``, ``@FILE`` peers."""
+    peers = [s.strip()[1:] for s in (*(args.clients or ()), *(args.servers or ()))
+             if s.strip().startswith("@")]
+    return [*([args.source] if args.source else []), *args.profile, *peers]
+
+
 def _read(source: str) -> Matrix:
     text = read_user_text(source, "--from")
     try:
@@ -274,7 +281,8 @@ def _render_both(matrices: list[Matrix], args: argparse.Namespace) -> str:
 def _main(args: argparse.Namespace) -> int:
     transports = _transports(args)
     if args.out is not None:
-        check_output(args.out)  # before the run: a path that cannot be written fails at once
+        # before the run: a path that cannot be written (or is read) fails at once
+        check_output(args.out, inputs=_inputs(args))
     try:
         matrices = [_matrix(args, transport) for transport in transports]
     except KeyboardInterrupt:
@@ -291,7 +299,7 @@ def _main(args: argparse.Namespace) -> int:
     if args.out is None:
         sys.stdout.write(text)
         return 0
-    write_output(args.out, text)
+    write_output(args.out, text, inputs=_inputs(args))
     for written in [matrix] if len(matrices) == 1 else matrices:
         s = written.summary()
         over = "" if len(matrices) == 1 else f" ({written.transport})"

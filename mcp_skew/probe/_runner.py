@@ -17,6 +17,7 @@ waits on its own.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import queue
 import re
@@ -28,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..errors import UsageError
 from ..simulator import Finding, PeerSpec, RunRecord, Session, Transcript, parse_peer, run
 from ..simulator._path import Step
 from ..simulator._peers import with_quirks
@@ -176,8 +178,12 @@ def _recorder(opts: ProbeOptions, index: int, name: str) -> JsonlRecorder | None
     if opts.record_dir is None:
         return None
     stem = f"{index:02d}-{_slug(name)}"
-    return JsonlRecorder(opts.record_dir / f"{stem}.jsonl",
-                         opts.record_dir / f"{stem}.stderr.log")
+    path = opts.record_dir / f"{stem}.jsonl"
+    try:
+        return JsonlRecorder(path, opts.record_dir / f"{stem}.stderr.log")
+    except OSError as exc:  # a directory or a FIFO nobody reads where a transcript goes
+        why = "a FIFO with no reader" if exc.errno == errno.ENXIO else exc.strerror or str(exc)
+        raise UsageError(f"--record {exc.filename or path}: {why}") from None
 
 
 def _failed_run(index: int, spec: PeerSpec, target: Target, reason: str) -> ClientRun:
