@@ -6,14 +6,26 @@ Bad input is one clear line on stderr and exit code 2, never a traceback.
 
 ``mcp-skew --version`` is answered before any command module (or pydantic) is
 imported, so it stays fast; ``--help`` builds the whole parser.
+
+Standard streams are made safe here, once, for every command (:func:`_safe_streams`):
+a closed standard input reads as empty; a closed standard output is a stand-in whose
+first write is one error line and exit code 2 (a command writing only to ``--out``
+still runs), and the descriptor is held on ``/dev/null`` so that no file opened later
+takes its number; an encoding that cannot say every character (``PYTHONIOENCODING=ascii``)
+gets escapes (``\u2717``) instead of an error. A reader that goes away (``| head``) ends
+the command quietly with exit code 141, as a command killed by SIGPIPE reports in a shell.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import io
+import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from ._output import terminal_safe
 from .errors import UsageError
@@ -84,9 +96,86 @@ def _wants_version(argv: Sequence[str]) -> bool:
     return False
 
 
+class StdoutClosed(OSError):
+    """A write to a standard output that was closed when the command started."""
+
+
+class _ClosedOutput(io.TextIOBase):
+    """What ``sys.stdout`` is when descriptor 1 was closed: every write fails, once, with
+    :class:`StdoutClosed` (``buffer`` too)."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: Any) -> int:
+        raise StdoutClosed(9, "standard output is closed; nothing was written")
+
+    def isatty(self) -> bool:
+        return False
+
+    @property
+    def buffer(self) -> _ClosedOutput:
+        return self
+
+    def flush(self) -> None:
+        pass
+
+
+def _hold(fd: int, flags: int) -> None:
+    """Put ``/dev/null`` at ``fd`` when it is closed, so that nothing opened later gets it."""
+    try:
+        os.fstat(fd)
+    except OSError:
+        null = os.open(os.devnull, flags)
+        if null != fd:
+            os.dup2(null, fd)
+            os.close(null)
+
+
+def _safe_streams() -> None:
+    """See the module docstring."""
+    if sys.stdin is None:
+        _hold(0, os.O_RDONLY)
+        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - for the process
+    if sys.stdout is None:
+        _hold(1, os.O_WRONLY)
+        sys.stdout = _ClosedOutput()
+    if sys.stderr is None:
+        _hold(2, os.O_WRONLY)
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - for the process
+    for stream in (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None) or "utf-8"
+        reconfigure = getattr(stream, "reconfigure", None)
+        try:
+            "\u2717\u2192".encode(encoding)
+        except (UnicodeEncodeError, LookupError):
+            if reconfigure is not None:
+                reconfigure(errors="backslashreplace")
+
+
+def _quiet_broken_pipe() -> int:
+    """The reader went away: no more output, no error at exit (Python flushes stdout)."""
+    with contextlib.suppress(OSError, ValueError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    return 141
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
+    _safe_streams()
     argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        return _quiet_broken_pipe()
+    except StdoutClosed as exc:
+        print(f"mcp-skew: error: {exc.strerror}", file=sys.stderr)
+        return 2
+
+
+def _main(argv: list[str]) -> int:
     if _wants_version(argv):
         print(version_line())
         return 0
@@ -108,8 +197,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ProfileFileError, UsageError, UnknownRevision) as exc:
         print(terminal_safe(f"mcp-skew: error: {exc}"), file=sys.stderr)
         return 2
-    except BrokenPipeError:
-        return 0
     assert isinstance(code, int)
     return code
 

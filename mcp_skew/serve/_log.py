@@ -55,7 +55,6 @@ from ..simulator._transcript_model import (
     load_text,
     parse_record,
     record_dict,
-    wall_time,
 )
 
 __all__ = [
@@ -288,6 +287,14 @@ def split_processes(entries: list[LogEntry]) -> list[Process]:
         rebased = [replace(e, ms=round(e.ms - base, 3)) for e in group]
         out.append(Process(number + 1, rebased, start, offset))
     return out
+
+
+def wall_time(value: str) -> datetime | None:
+    """The time of an ISO 8601 ``t`` (``Z`` for UTC), or None when it is not one."""
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
 
 
 def _elapsed(first: str, value: str) -> float | None:

@@ -38,7 +38,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Annotated, Any, Final, Literal, TypeAlias
 
 from pydantic import (
@@ -72,6 +71,7 @@ __all__ = [
     "classify_note",
     "dump_lines",
     "dumps",
+    "has_offset",
     "header",
     "legacy_run_records",
     "load_text",
@@ -80,7 +80,6 @@ __all__ = [
     "record_dict",
     "records_of",
     "upgrade_record",
-    "wall_time",
 ]
 
 FORMAT: Final = "mcp-skew-transcript"
@@ -131,18 +130,23 @@ def _milliseconds(value: Any) -> int | float:
 Ms: TypeAlias = Annotated[int | float, PlainValidator(_milliseconds)]
 
 
-def wall_time(value: str) -> datetime | None:
-    """The time of an ISO 8601 ``t`` (``Z`` for UTC), or None when it is not one."""
-    try:
-        return datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        return None
+#: An ISO 8601 date and time, as :meth:`datetime.isoformat` writes it (``Z`` for UTC);
+#: the group ``zone`` is its UTC offset, where it has one. (A pattern: the simulator reads
+#: no clock and imports no datetime; the serve package turns ``t`` into times.)
+_ISO_TIME: Final = re.compile(
+    r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}([.,]\d{1,9})?)?(?P<zone>Z|[+-]\d{2}(:?\d{2})?)?$")
+
+
+def has_offset(value: str) -> bool | None:
+    """Whether the ISO 8601 time ``value`` has a UTC offset; None when it is no such time."""
+    found = _ISO_TIME.match(value)
+    return None if found is None else found.group("zone") is not None
 
 
 def _iso_time(value: Any) -> str:
     if not isinstance(value, str):
         raise ValueError("should be a string (an ISO 8601 time)")
-    if wall_time(value) is None:
+    if has_offset(value) is None:
         raise ValueError(f"{value[:40]!r} is not an ISO 8601 time")
     return value
 
@@ -510,10 +514,9 @@ def load_text(text: str, name: str, *, elapsed: Elapsed | None = None) -> Loaded
 
 def _check_clock(record: Record, number: int, name: str, loaded: Loaded) -> None:
     """Every ``t`` of a transcript has a UTC offset, or none has: the two do not subtract."""
-    when = wall_time(record.t) if record.t is not None else None
-    if when is None:
+    aware = has_offset(record.t) if record.t is not None else None
+    if aware is None:
         return
-    aware = when.tzinfo is not None
     if loaded.aware is None:
         loaded.aware = aware
     elif loaded.aware is not aware:
