@@ -4,7 +4,7 @@ Each command module defines ``register(subparsers) -> None``, which adds its
 parser and sets ``func`` (taking the parsed arguments, returning an exit code).
 Bad input is one clear line on stderr and exit code 2, never a traceback.
 
-``mcp-skew --version`` is answered before any command module (or pydantic) is
+``mcp-skew --version`` (``-V``) is answered before any command module (or pydantic) is
 imported, so it stays fast; ``--help`` builds the whole parser.
 
 Standard streams are made safe here, once, for every command (:func:`_safe_streams`):
@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
 import importlib
 import io
 import os
+import re
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from ._output import terminal_safe
 from .errors import UsageError
@@ -47,8 +49,55 @@ COMMANDS = (
 )
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with an error that is one line and suggests the option or command meant
+    (a mistyped ``--fromm`` or ``matrx``; :mod:`difflib`). Sub-command parsers are of
+    this class too (argparse makes them of their parent's)."""
+
+    def error(self, message: str) -> NoReturn:
+        hint = self._suggestion(message)
+        words = sys.argv[1:] if _ARGV is None else _ARGV
+        command = next((w for w in words if w in self._commands()), None)
+        helps = f"{self.prog} {command}" if command and self.prog == "mcp-skew" else self.prog
+        self.exit(2, f"{self.prog}: error: {message}{hint} (see {helps} --help)\n")
+
+    def _commands(self) -> set[str]:
+        return {name for a in self._actions if isinstance(a, argparse._SubParsersAction)
+                for name in a.choices}
+
+    def _suggestion(self, message: str) -> str:
+        choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)$", message)
+        if choice:
+            known = re.findall(r"'([^']*)'", choice.group(2)) or \
+                [c.strip() for c in choice.group(2).split(",")]
+            return _closest(choice.group(1), known)
+        unknown = re.search(r"unrecognized arguments: (\S+)", message)
+        if unknown and unknown.group(1).startswith("-"):
+            return _closest(unknown.group(1).partition("=")[0], self._options())
+        return ""
+
+    def _options(self) -> list[str]:
+        """This parser's options, and those of the sub-command named on the command line."""
+        options = [o for a in self._actions for o in a.option_strings]
+        words = set(sys.argv[1:] if _ARGV is None else _ARGV)
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    if name in words:
+                        options += [o for a in sub._actions for o in a.option_strings]
+        return options
+
+
+_ARGV: list[str] | None = None  #: the command line being parsed (for the suggestions)
+
+
+def _closest(word: str, known: Sequence[str]) -> str:
+    found = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
+    return f"; did you mean {found[0]}?" if found else ""
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="mcp-skew",
         description="Simulate MCP revisions and show what happens when a client of one "
         "meets a server of another.",
@@ -62,7 +111,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     # main() answers an exact --version before building this parser; the action covers the rest
     # (an abbreviation such as --vers) and lists the option in --help.
-    parser.add_argument("--version", action="version", version=version_line(),
+    parser.add_argument("-V", "--version", action="version", version=version_line(),
                         help="print the version of mcp-skew and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMANDS:
@@ -87,7 +136,7 @@ def _wants_version(argv: Sequence[str]) -> bool:
     """Whether argparse would act on ``--version`` first: it comes before the command and help."""
     args = iter(argv)
     for arg in args:
-        if arg == "--version":
+        if arg in ("-V", "--version"):
             return True
         if arg in ("-h", "--help", "--") or not arg.startswith("-"):
             return False  # help comes first, or this is the command (its options are its own)
@@ -187,6 +236,8 @@ def _main(argv: list[str]) -> int:
         with_profile_files,
     )
 
+    global _ARGV  # noqa: PLW0603 - read by the parser's error, in this call only
+    _ARGV = argv
     parser = _parser()
     args = parser.parse_args(argv)
     try:

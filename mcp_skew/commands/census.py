@@ -69,6 +69,8 @@ def register(sub: Any) -> None:
     run.add_argument("--refresh", action="store_true", help="probe again what the database holds")
     run.add_argument("--progress", action="store_true", help="progress on stderr even when it is "
                      "not a terminal")
+    run.add_argument("-q", "--quiet", action="store_true",
+                     help="no progress on stderr, even on a terminal")
     box = p.add_argument_group("isolation and bounds (per server)")
     box.add_argument("--sandbox", default="auto", choices=("auto", "bwrap", "firejail", "none"),
                      help="run each server in a sandbox tool (auto: bwrap or firejail if found)")
@@ -186,6 +188,8 @@ def _main(args: argparse.Namespace) -> int:
     jobs, source = _jobs(args)
     db = CensusDB(args.db)
     stream, tty = progress_stream(args.progress)
+    if args.quiet:
+        stream = None
     try:
         done = run_census(jobs, db, settings, source=source, workers=args.jobs,
                           cluster=args.cluster, scheduler=args.scheduler, refresh=args.refresh,

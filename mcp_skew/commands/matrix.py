@@ -87,6 +87,8 @@ def register(sub: Any) -> None:
                    "instead of running the pairs")
     p.add_argument("--progress", action="store_true",
                    help="report progress on stderr even when it is not a terminal")
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="no progress on stderr, even on a terminal")
     p.add_argument("--transport", choices=TRANSPORT_CHOICES, default="stdio",
                    help="what every pair runs over: stdio (default), http (Streamable HTTP: "
                    "status codes, headers, sessions, and the dual-era client's HTTP rule), or "
@@ -186,7 +188,8 @@ def _matrix(args: argparse.Namespace, transport: Transport = "stdio") -> Matrix:
     clients = _peers(args.clients, "client", args.registry, peer_set)
     servers = _peers(args.servers, "server", args.registry, peer_set)
     tty = sys.stderr.isatty()
-    progress = Progress(sys.stderr, tty=tty) if tty or args.progress else None
+    progress = (Progress(sys.stderr, tty=tty) if (tty or args.progress) and not args.quiet
+                else None)
     try:
         # only the formats that show transcripts keep them (a large text matrix fits in memory)
         return build_matrix(clients, servers, args.scenario or "default", progress=progress,

@@ -96,7 +96,7 @@ def register(sub: Any) -> None:
     out.add_argument("--schemas", metavar="DIR", help="the official schemas "
                      "(<revision>/schema.json) to validate messages (else $MCP_SKEW_SCHEMAS); "
                      f"needs jsonschema: {INSTALL_HINT}")
-    out.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    out.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     p.add_argument("command", nargs=argparse.REMAINDER,
                    help="the server command, after --")
     p.set_defaults(func=_main)
