@@ -172,3 +172,73 @@ def profile_file(draw: st.DrawFn) -> tuple[str, str]:
     if draw(st.booleans()) and isinstance(doc, dict):
         return ".toml", toml_text(doc)
     return ".json", json.dumps(doc)
+
+
+#: A wire log as ``record`` writes it (header, start, a request and its answer, an exit),
+#: as records to mutate.
+LOG_RECORDS: list[dict[str, Any]] = [
+    {"format": "mcp-skew-transcript", "format_version": 1, "source": "record", "clock": "wall"},
+    {"t": "2026-08-30T09:15:02.123456Z", "ms": 0, "dir": "event", "event": "start",
+     "text": "started pid 5: x", "argv": ["x"], "pid": 5},
+    {"t": "2026-08-30T09:15:02.200000Z", "ms": 76.5, "dir": "c2s", "line": json.dumps(
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "c", "version": "1"}}})},
+    {"t": "2026-08-30T09:15:02.300000Z", "ms": 176.5, "dir": "s2c", "line": json.dumps(
+        {"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": "2025-06-18",
+                                               "capabilities": {},
+                                               "serverInfo": {"name": "s", "version": "1"}}})},
+    {"t": "2026-08-30T09:15:02.400000Z", "ms": 276.5, "dir": "stderr", "line": "log line"},
+    {"t": "2026-08-30T09:15:02.500000Z", "ms": 376.5, "dir": "event", "event": "exit",
+     "side": "server", "code": 0, "signal": None, "text": "server exited with code 0"},
+]
+#: Values a log's times and numbers may be given instead of the right ones.
+WRONG_TIMES: list[Any] = [10**400, 10**16, 1e308, -1, "2026-08-30T09:15:03",
+                          "2026-08-30T09:15:03+05:00", "9999-12-31T23:59:59Z", "yesterday",
+                          "0001-01-01T00:00:00", True]
+
+
+@st.composite
+def log_text(draw: st.DrawFn) -> str:
+    """A wire log with typed breakages: a record's field of another type, a time too large
+    or of the other kind (naive among aware), the header dropped, a record's key dropped."""
+    records = copy.deepcopy(LOG_RECORDS)
+    if draw(st.booleans()):
+        records = records[1:]  # an unversioned log: times from ``t`` where ``ms`` is absent
+    for _ in range(draw(st.integers(1, 3))):
+        index = draw(st.integers(0, len(records) - 1))
+        record = records[index]
+        key = draw(st.sampled_from(sorted({*record, "t", "ms", "code", "argv", "http"})))
+        action = draw(st.sampled_from(["type", "time", "time", "drop"]))
+        if action == "drop":
+            record.pop(key, None)
+        elif action == "time":
+            record[draw(st.sampled_from(["t", "ms", "t_ms"]))] = copy.deepcopy(
+                draw(st.sampled_from(WRONG_TIMES)))
+        else:
+            record[key] = _wrong(draw)
+    return "".join(json.dumps(r) + "\n" for r in records)
+
+
+#: Pieces of addresses: hosts (good and not), ports (in range and not).
+HOSTS = ["127.0.0.1", "localhost", "[::1]", "::1", "[::1", "::1]", "[zz]", "[]", "",
+         "1.2.3.4.5", "999.1.1.1", "a b", "-x", "x-", "é", "a" * 64, "example.com.", "[::1]x"]
+PORTS = ["0", "1", "8808", "65535", "65536", "-1", "", "x", "+1", "١", "0x10", "99999999"]
+
+
+@st.composite
+def address(draw: st.DrawFn) -> str:
+    """``HOST:PORT`` as typed: pieces joined, or text."""
+    return draw(st.one_of(
+        st.builds(lambda h, p: f"{h}:{p}", st.sampled_from(HOSTS), st.sampled_from(PORTS)),
+        st.sampled_from(PORTS), st.sampled_from(["]:0", ":8808", "a:b:1", "[::1]:", ":"]),
+        st.text(alphabet="[]:.0123456789abcdef-x ", max_size=16)))
+
+
+@st.composite
+def url(draw: st.DrawFn, schemes: tuple[str, ...] = ("http", "https")) -> str:
+    """A URL as typed: a scheme (known or not), a host, a port, a path."""
+    scheme = draw(st.sampled_from([*schemes, "ftp", "", "HTTP"]))
+    host = draw(st.sampled_from(HOSTS))
+    port = draw(st.one_of(st.none(), st.sampled_from(PORTS)))
+    return f"{scheme}://{host}{'' if port is None else ':' + port}/mcp"
