@@ -3,7 +3,8 @@
     .venv/bin/python benchmarks/fuzz_corpus.py [--scale N] [--timeout S] [--processes N]
 
 The inputs come from the same generators as the default suite's fuzz tests
-(``tests/_fuzz.py``), drawn in larger numbers (``--scale`` times the default suite's
+(``tests/_fuzz.py``; typed mutations of profiles, logs and matrix documents, addresses
+and FIFOs from ``tests/_fuzz_inputs.py``), drawn in larger numbers (``--scale`` times the default suite's
 80 examples per surface), and each runs ``mcp_skew.cli.main`` in this process with a
 per-input timeout (SIGALRM). Then ``--processes`` probe, record and replay runs against
 the adversarial servers of ``tests/_adversaries/server.py`` (each with a token in its
@@ -46,11 +47,14 @@ from _fuzz import (  # noqa: E402
     rpc_line,
     run_cli,
 )
+from _fuzz_inputs import address, log_text, profile_file, typed_mutation, url  # noqa: E402
 from _pytest.outcomes import Failed  # noqa: E402 - what test_adversaries.run raises on a hang
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from test_adversaries import left_behind  # noqa: E402
 from test_adversaries import run as as_a_client  # noqa: E402
+
+from mcp_skew._input import AddressError, parse_host_port, parse_url  # noqa: E402
 
 ADVERSARY = ROOT / "tests" / "_adversaries" / "server.py"
 
@@ -189,7 +193,68 @@ def surfaces(tally: Tally, work: Path) -> dict[str, Callable[[], None]]:
 
     return {"peers": peers, "peer files": peer_files, "numbers": numbers,
             "profiles": profiles, "matrix --from": matrix_from, "logs": logs,
-            "serve lines": serve_lines}
+            "serve lines": serve_lines, **typed_surfaces(run, work, matrix_doc)}
+
+
+def typed_surfaces(run: Callable[..., None], work: Path,
+                   matrix_doc: Any) -> dict[str, Callable[[], None]]:
+    """Typed mutations (profiles, logs, matrix documents), addresses and FIFOs."""
+    @given(drawn=profile_file())
+    def typed_profiles(drawn: tuple[str, str]) -> None:
+        suffix, text = drawn
+        path = work / f"typed{suffix}"
+        path.write_text(text, encoding="utf-8")
+        rev = "2099-01-01"
+        for cmd in (["versions"], ["show", rev], ["migrate", "2025-11-25", rev],
+                    ["simulate", "--client", f"dual:{rev},2025-11-25", "--server", f"modern:{rev}"],
+                    ["matrix", "--clients", f"modern:{rev}", "legacy:2025-06-18", "--servers",
+                     f"modern:{rev}", "dual:2026-07-28,2025-06-18"]):
+            run("typed profile", ["--profile", str(path), *cmd])
+
+    @given(text=log_text())
+    def typed_logs(text: str) -> None:
+        path = work / "typed.jsonl"
+        path.write_text(text, encoding="utf-8")
+        run("typed log", ["show-log", str(path)])
+        run("typed log", ["replay", str(path), "--server", "legacy:2025-06-18"])
+
+    @given(doc=typed_mutation(matrix_doc), fmt=st.sampled_from(["text", "html", "json"]))
+    def typed_matrix(doc: Any, fmt: str) -> None:
+        path = work / "typed-m.json"
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        run("typed matrix --from", ["matrix", "--from", str(path), "--format", fmt])
+
+    @given(text=address(), probe_url=url(), scheduler=url(("tcp", "tls")))
+    def addresses(text: str, probe_url: str, scheduler: str) -> None:
+        # only malformed ones: a good address would start a server, a probe, a census
+        with contextlib.suppress(AddressError):
+            parse_host_port(text, "127.0.0.1")
+            text = "]:0"
+        run("addresses", ["serve", "legacy:2025-06-18", "--http", text])
+        with contextlib.suppress(AddressError):
+            parse_url(probe_url, ("http", "https"))
+            probe_url = "http://[::1/mcp"
+        run("addresses", ["probe", "--url", probe_url])
+        with contextlib.suppress(AddressError):
+            parse_url(scheduler, ("tcp", "tls"), need_port=True)
+            scheduler = "tcp://[::1"
+        run("addresses", ["census", "--db", str(work / "a.sqlite"), "--scheduler", scheduler])
+
+    fifo = work / "fifo"
+    os.mkfifo(fifo)
+
+    @given(argv=st.sampled_from([
+        ["simulate", "--client", f"@{fifo}", "--server", "legacy:2025-06-18"],
+        ["matrix", "--servers", f"@{fifo}"], ["--profile", str(fifo), "versions"],
+        ["show-log", str(fifo)], ["replay", str(fifo), "--server", "legacy:2025-06-18"],
+        ["matrix", "--from", str(fifo)], ["census", "report", "--db", str(fifo)],
+        ["record", "--log", str(fifo), "--", "true"],
+        ["serve", "legacy:2025-06-18", "--record", str(fifo)]]))
+    def fifos(argv: list[str]) -> None:
+        run("fifo", argv)
+
+    return {"typed profiles": typed_profiles, "typed logs": typed_logs,
+            "typed matrix": typed_matrix, "addresses": addresses, "fifos": fifos}
 
 
 def process_runs(count: int, work: Path, tally: Tally) -> tuple[int, int, list[str]]:

@@ -27,6 +27,7 @@ import os
 import re
 import stat
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Final
 
@@ -49,11 +50,27 @@ def _kind(target: str) -> int | None:
         raise UsageError(f"{target}: {exc.strerror or exc}") from None
 
 
-def check_output(path: str | Path, what: str = "--out") -> Path:
-    """The real path to write ``path`` to; :class:`UsageError` (one line) when it cannot be."""
+def _same(target: str, other: str | Path) -> bool:
+    """Whether ``target`` and ``other`` name one file (by path, through links, or by inode)."""
+    if os.path.realpath(other) == target:
+        return True
+    try:
+        return os.path.samefile(target, other)
+    except OSError:
+        return False
+
+
+def check_output(path: str | Path, what: str = "--out",
+                 inputs: Iterable[str | Path] = ()) -> Path:
+    """The real path to write ``path`` to; :class:`UsageError` (one line) when it cannot be,
+    or when it is one of the command's ``inputs`` (writing would replace what is read)."""
     if not str(path):
         raise _fail(what, "''", "an empty path")
     target = os.path.realpath(path)
+    for source in inputs:
+        if str(source) not in ("", "-") and _same(target, source):
+            raise _fail(what, path, f"is {source}, an input of the command; "
+                        "write to another path")
     mode = _kind(target)
     if mode is None:
         parent = os.path.dirname(target) or "."
@@ -88,9 +105,10 @@ def check_output_dir(path: str | Path, what: str = "--record") -> Path:
     return target
 
 
-def write_output(path: str | Path, text: str | bytes, what: str = "--out") -> None:
+def write_output(path: str | Path, text: str | bytes, what: str = "--out",
+                 inputs: Iterable[str | Path] = ()) -> None:
     """Write ``text`` (str as UTF-8) to ``path`` as the module docstring says; one-line errors."""
-    target = check_output(path, what)
+    target = check_output(path, what, inputs)
     data = text.encode("utf-8", "surrogateescape") if isinstance(text, str) else text
     mode = _kind(str(target))
     try:

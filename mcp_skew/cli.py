@@ -4,16 +4,30 @@ Each command module defines ``register(subparsers) -> None``, which adds its
 parser and sets ``func`` (taking the parsed arguments, returning an exit code).
 Bad input is one clear line on stderr and exit code 2, never a traceback.
 
-``mcp-skew --version`` is answered before any command module (or pydantic) is
+``mcp-skew --version`` (``-V``) is answered before any command module (or pydantic) is
 imported, so it stays fast; ``--help`` builds the whole parser.
+
+Standard streams are made safe here, once, for every command (:func:`_safe_streams`):
+a closed standard input reads as empty; a closed standard output is a stand-in whose
+first write is one error line and exit code 2 (a command writing only to ``--out``
+still runs), and the descriptor is held on ``/dev/null`` so that no file opened later
+takes its number; an encoding that cannot say every character (``PYTHONIOENCODING=ascii``)
+gets escapes (``\u2717``) instead of an error. A reader that goes away (``| head``) ends
+the command quietly with exit code 141, as a command killed by SIGPIPE reports in a shell.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import difflib
 import importlib
+import io
+import os
+import re
 import sys
 from collections.abc import Sequence
+from typing import Any, NoReturn
 
 from ._output import terminal_safe
 from .errors import UsageError
@@ -36,8 +50,55 @@ COMMANDS = (
 )
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with an error that is one line and suggests the option or command meant
+    (a mistyped ``--fromm`` or ``matrx``; :mod:`difflib`). Sub-command parsers are of
+    this class too (argparse makes them of their parent's)."""
+
+    def error(self, message: str) -> NoReturn:
+        hint = self._suggestion(message)
+        words = sys.argv[1:] if _ARGV is None else _ARGV
+        command = next((w for w in words if w in self._commands()), None)
+        helps = f"{self.prog} {command}" if command and self.prog == "mcp-skew" else self.prog
+        self.exit(2, f"{self.prog}: error: {message}{hint} (see {helps} --help)\n")
+
+    def _commands(self) -> set[str]:
+        return {name for a in self._actions if isinstance(a, argparse._SubParsersAction)
+                for name in a.choices}
+
+    def _suggestion(self, message: str) -> str:
+        choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)$", message)
+        if choice:
+            known = re.findall(r"'([^']*)'", choice.group(2)) or \
+                [c.strip() for c in choice.group(2).split(",")]
+            return _closest(choice.group(1), known)
+        unknown = re.search(r"unrecognized arguments: (\S+)", message)
+        if unknown and unknown.group(1).startswith("-"):
+            return _closest(unknown.group(1).partition("=")[0], self._options())
+        return ""
+
+    def _options(self) -> list[str]:
+        """This parser's options, and those of the sub-command named on the command line."""
+        options = [o for a in self._actions for o in a.option_strings]
+        words = set(sys.argv[1:] if _ARGV is None else _ARGV)
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    if name in words:
+                        options += [o for a in sub._actions for o in a.option_strings]
+        return options
+
+
+_ARGV: list[str] | None = None  #: the command line being parsed (for the suggestions)
+
+
+def _closest(word: str, known: Sequence[str]) -> str:
+    found = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
+    return f"; did you mean {found[0]}?" if found else ""
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="mcp-skew",
         description="Simulate MCP revisions and show what happens when a client of one "
         "meets a server of another.",
@@ -51,7 +112,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     # main() answers an exact --version before building this parser; the action covers the rest
     # (an abbreviation such as --vers) and lists the option in --help.
-    parser.add_argument("--version", action="version", version=version_line(),
+    parser.add_argument("-V", "--version", action="version", version=version_line(),
                         help="print the version of mcp-skew and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMANDS:
@@ -76,7 +137,7 @@ def _wants_version(argv: Sequence[str]) -> bool:
     """Whether argparse would act on ``--version`` first: it comes before the command and help."""
     args = iter(argv)
     for arg in args:
-        if arg == "--version":
+        if arg in ("-V", "--version"):
             return True
         if arg in ("-h", "--help", "--") or not arg.startswith("-"):
             return False  # help comes first, or this is the command (its options are its own)
@@ -85,9 +146,86 @@ def _wants_version(argv: Sequence[str]) -> bool:
     return False
 
 
+class StdoutClosed(OSError):
+    """A write to a standard output that was closed when the command started."""
+
+
+class _ClosedOutput(io.TextIOBase):
+    """What ``sys.stdout`` is when descriptor 1 was closed: every write fails, once, with
+    :class:`StdoutClosed` (``buffer`` too)."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: Any) -> int:
+        raise StdoutClosed(9, "standard output is closed; nothing was written")
+
+    def isatty(self) -> bool:
+        return False
+
+    @property
+    def buffer(self) -> _ClosedOutput:
+        return self
+
+    def flush(self) -> None:
+        pass
+
+
+def _hold(fd: int, flags: int) -> None:
+    """Put ``/dev/null`` at ``fd`` when it is closed, so that nothing opened later gets it."""
+    try:
+        os.fstat(fd)
+    except OSError:
+        null = os.open(os.devnull, flags)
+        if null != fd:
+            os.dup2(null, fd)
+            os.close(null)
+
+
+def _safe_streams() -> None:
+    """See the module docstring."""
+    if sys.stdin is None:
+        _hold(0, os.O_RDONLY)
+        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - for the process
+    if sys.stdout is None:
+        _hold(1, os.O_WRONLY)
+        sys.stdout = _ClosedOutput()
+    if sys.stderr is None:
+        _hold(2, os.O_WRONLY)
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - for the process
+    for stream in (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None) or "utf-8"
+        reconfigure = getattr(stream, "reconfigure", None)
+        try:
+            "\u2717\u2192".encode(encoding)
+        except (UnicodeEncodeError, LookupError):
+            if reconfigure is not None:
+                reconfigure(errors="backslashreplace")
+
+
+def _quiet_broken_pipe() -> int:
+    """The reader went away: no more output, no error at exit (Python flushes stdout)."""
+    with contextlib.suppress(OSError, ValueError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    return 141
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
+    _safe_streams()
     argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        return _quiet_broken_pipe()
+    except StdoutClosed as exc:
+        print(f"mcp-skew: error: {exc.strerror}", file=sys.stderr)
+        return 2
+
+
+def _main(argv: list[str]) -> int:
     if _wants_version(argv):
         print(version_line())
         return 0
@@ -99,6 +237,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with_profile_files,
     )
 
+    global _ARGV  # noqa: PLW0603 - read by the parser's error, in this call only
+    _ARGV = argv
     parser = _parser()
     args = parser.parse_args(argv)
     try:
@@ -109,8 +249,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ProfileFileError, UsageError, UnknownRevision) as exc:
         print(terminal_safe(f"mcp-skew: error: {exc}"), file=sys.stderr)
         return 2
-    except BrokenPipeError:
-        return 0
     assert isinstance(code, int)
     return code
 

@@ -17,14 +17,15 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import multiprocessing
+import os
 import sys
 import time
-import urllib.parse
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final, TextIO
 
+from .._input import AddressError, parse_url
 from ..errors import UsageError
 from ._listing import Job
 from ._work import Settings, job_row, run_job
@@ -134,24 +135,35 @@ def _client(cluster: str | None, scheduler: str | None) -> tuple[Any, Any]:
     return dd.Client(local), local
 
 
+#: The most workers ``--cluster local:N`` starts: each is a process that installs and runs
+#: servers, so more than a few per CPU only contend (and a typo such as 99999 would fork
+#: until the machine stops).
+MAX_WORKERS_PER_CPU: Final = 4
+
+
+def max_local_workers() -> int:
+    """The cap on ``local:N``: :data:`MAX_WORKERS_PER_CPU` per CPU this process may use."""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return MAX_WORKERS_PER_CPU * max(1, cpus or 1)
+
+
 def parse_cluster(text: str) -> str:
-    """``local`` or ``local:N`` (N >= 1); UsageError otherwise."""
+    """``local`` or ``local:N`` (1 <= N <= :func:`max_local_workers`); UsageError otherwise."""
     kind, sep, count = text.partition(":")
-    if kind != "local" or (sep and not (count.isascii() and count.isdigit() and int(count) >= 1)):
-        raise UsageError(f"--cluster {text!r}: expected local or local:N (N workers)")
+    cap = max_local_workers()
+    if kind != "local" or (sep and not (count.isascii() and count.isdigit() and len(count) < 7
+                                        and 1 <= int(count) <= cap)):
+        raise UsageError(f"--cluster {text[:40]!r}: expected local or local:N (N workers, "
+                         f"1 to {cap}: {MAX_WORKERS_PER_CPU} per CPU)")
     return text
 
 
 def parse_scheduler(text: str) -> str:
     """``tcp://HOST:PORT`` (or ``tls://``): a Dask scheduler's address; UsageError otherwise."""
-    parts = urllib.parse.urlsplit(text)
     try:
-        port = parts.port
-    except ValueError:
-        port = None
-    if parts.scheme not in ("tcp", "tls") or not parts.hostname or port is None:
-        raise UsageError(f"--scheduler {text!r}: expected tcp://HOST:PORT")
-    return text
+        return parse_url(text, ("tcp", "tls"), need_port=True)
+    except AddressError as exc:
+        raise UsageError(f"--scheduler: {exc}") from None
 
 
 def run_dask(jobs: Sequence[Job], settings: Settings, store: Store, *, cluster: str | None,

@@ -24,7 +24,6 @@ and the field.
 
 from __future__ import annotations
 
-import json
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -33,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from .. import _jsontext
 from ..errors import UsageError
 
 __all__ = ["Job", "ListingError", "read_listing", "read_registry", "server_jobs"]
@@ -186,8 +186,8 @@ def _document_servers(doc: Any, where: str) -> Iterator[tuple[Any, str]]:
 
 
 def _load_json(text: str, where: str) -> Any:
-    try:
-        return json.loads(text)
+    try:  # with limits: a listing nested 100,000 deep is one line, not a RecursionError
+        return _jsontext.loads(text, _jsontext.FILE)
     except ValueError as exc:
         raise ListingError(f"{where}: not JSON ({exc})") from None
 

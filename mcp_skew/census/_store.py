@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 from typing import Any, Final
 
+from .. import _jsontext
 from ..errors import UsageError
 from ._work import FINAL
 
@@ -44,12 +45,19 @@ CREATE TABLE IF NOT EXISTS results ({", ".join(
 """
 
 
+_TABLES: Final = {"meta": ("name", "value"),
+                  "runs": ("run", "started", "source", "jobs", "executor"),
+                  "results": COLUMNS}
+
+
 def is_census_db(path: str | Path) -> bool:
     """Whether ``path`` is a regular file that starts like an SQLite database."""
     p = Path(path)
     try:
+        if not p.is_file():  # before opening: a FIFO with no writer would block the open
+            return False
         with p.open("rb") as handle:
-            return p.is_file() and handle.read(len(_MAGIC)) == _MAGIC
+            return handle.read(len(_MAGIC)) == _MAGIC
     except OSError:
         return False
 
@@ -60,17 +68,37 @@ class CensusDB:
     def __init__(self, path: str | Path, *, create: bool = True) -> None:
         self.path = Path(path)
         if self.path.exists() and not is_census_db(self.path):
-            raise UsageError(f"{self.path}: not a census database (SQLite)")
+            why = "" if self.path.is_file() else ", not even a regular file"
+            raise UsageError(f"{self.path}: not a census database (SQLite){why}")
         if not self.path.exists() and not create:
             raise UsageError(f"{self.path}: no such census database")
         try:
             self.conn = sqlite3.connect(self.path, isolation_level=None)
+            self._check_tables()  # before any write: never write into another's database
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=NORMAL")
             self.conn.executescript(_DDL)
             self._check_version()
+            if create:  # a census writes a row as each job ends: refused now, not mid-run
+                self.conn.execute("BEGIN IMMEDIATE")
+                self.conn.execute("UPDATE meta SET value = value WHERE name = 'schema'")
+                self.conn.execute("ROLLBACK")
         except sqlite3.Error as exc:
             raise UsageError(f"{self.path}: cannot use it as a census database: {exc}") from None
+
+    def _check_tables(self) -> None:
+        """The tables have the columns this mcp-skew writes (a database of another program
+        may have tables of the same names, or others)."""
+        names = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master "
+                                                 "WHERE type='table'")}
+        if names and "meta" not in names:
+            raise UsageError(f"{self.path}: not a census database: it holds the tables "
+                             f"{', '.join(sorted(names)[:5])} and no 'meta'")
+        for table, wanted in _TABLES.items():
+            have = [r[1] for r in self.conn.execute(f"PRAGMA table_info({table})")]
+            if have != list(wanted) and (have or names):
+                raise UsageError(f"{self.path}: not a census database: its table {table!r} has "
+                                 f"the columns {', '.join(have) or '(none)'}")
 
     def _check_version(self) -> None:
         got = self.conn.execute("SELECT value FROM meta WHERE name='schema'").fetchone()
@@ -99,19 +127,40 @@ class CensusDB:
         """Store one job's row (replacing an older row of the same key), committed at once."""
         values = [json.dumps(row.get(c), sort_keys=True) if c in _JSON and row.get(c) is not None
                   else run if c == "run" else row.get(c) for c in COLUMNS]
-        self.conn.execute(f"INSERT OR REPLACE INTO results ({','.join(COLUMNS)}) "
-                          f"VALUES ({','.join('?' * len(COLUMNS))})", values)
+        try:
+            self.conn.execute(f"INSERT OR REPLACE INTO results ({','.join(COLUMNS)}) "
+                              f"VALUES ({','.join('?' * len(COLUMNS))})", values)
+        except sqlite3.Error as exc:  # the disk filled, the file was made read-only
+            raise UsageError(f"{self.path}: cannot store a row: {exc}") from None
 
     def rows(self, *, report: bool = True) -> list[dict[str, Any]]:
         """Every row, in key order, JSON columns parsed (the probe report too, if asked)."""
         cols = [c for c in COLUMNS if report or c != "report"]
         out = []
-        for values in self.conn.execute(f"SELECT {','.join(cols)} FROM results ORDER BY key"):
-            row = dict(zip(cols, values, strict=True))
-            for c in _JSON:
-                row[c] = json.loads(row[c]) if row[c] else None
-            out.append(row)
+        try:
+            for values in self.conn.execute(
+                    f"SELECT {','.join(cols)} FROM results ORDER BY key"):
+                row = dict(zip(cols, values, strict=True))
+                for c in _JSON:
+                    row[c] = self._json(row, c)
+                out.append(row)
+        except sqlite3.Error as exc:
+            raise UsageError(f"{self.path}: cannot read it: {exc}") from None
         return out
+
+    def _json(self, row: dict[str, Any], column: str) -> Any:
+        """A JSON column's value (read with limits); a bad one is one line naming the row."""
+        text = row[column]
+        if not text:
+            return None
+        if not isinstance(text, str):
+            raise UsageError(f"{self.path}: row {row.get('key')!r}: column {column} is not "
+                             "JSON text")
+        try:
+            return _jsontext.loads(text, _jsontext.FILE)
+        except ValueError as exc:
+            raise UsageError(f"{self.path}: row {row.get('key')!r}: column {column} is not "
+                             f"JSON ({exc})") from None
 
     def run_count(self) -> int:
         return int(self.conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0])

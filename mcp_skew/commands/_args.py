@@ -1,4 +1,5 @@
-"""The numbers a person gives on the command line, checked with one line and exit code 2.
+"""The numbers and addresses a person gives on the command line, checked with one line and
+exit code 2.
 
 An option that takes a number is parsed as text (argparse's ``type=int`` accepts
 Unicode digits and prints its usage on an error) and checked by :func:`whole` or
@@ -6,14 +7,19 @@ Unicode digits and prints its usage on an error) and checked by :func:`whole` or
 ``inf``, exponent or thousands of digits (:mod:`mcp_skew.simulator._numbers`);
 a bad value is a :class:`~mcp_skew.errors.UsageError` naming the option. A default
 that is already a number passes as it is.
+
+Addresses (``--http HOST:PORT``, ``--url``, ``--scheduler``) are parsed by the one
+parser of :mod:`mcp_skew._input` (:func:`host_port`, :func:`url`), before anything
+starts: a malformed one is never bound to, connected to, or guessed at.
 """
 
 from __future__ import annotations
 
+from .._input import AddressError, parse_host_port, parse_url
 from ..errors import UsageError
 from ..simulator._numbers import parse_int, parse_seconds
 
-__all__ = ["seconds", "whole"]
+__all__ = ["host_port", "seconds", "url", "whole"]
 
 
 def whole(value: str | int, option: str, low: int = 1, high: int = 10_000) -> int:
@@ -34,4 +40,21 @@ def seconds(value: str | float, option: str, low: float = 0.001,
     try:
         return parse_seconds(value, low, high)
     except ValueError as exc:
+        raise UsageError(f"{option}: {exc}") from None
+
+
+def host_port(text: str, option: str, default_host: str) -> tuple[str, int]:
+    """``PORT``, ``HOST:PORT`` or ``[V6]:PORT`` (port 0: any free one)."""
+    try:
+        return parse_host_port(text, default_host)
+    except AddressError as exc:
+        raise UsageError(f"{option} {text[:80]!r}: {exc}; expected [HOST:]PORT, "
+                         "e.g. 127.0.0.1:8808 or [::1]:8808") from None
+
+
+def url(text: str, option: str, schemes: tuple[str, ...] = ("http", "https")) -> str:
+    """A URL of one of ``schemes``, its host and port checked."""
+    try:
+        return parse_url(text, schemes)
+    except AddressError as exc:
         raise UsageError(f"{option}: {exc}") from None

@@ -63,9 +63,9 @@ def register(sub: Any) -> None:
                      "(not a registry's: tests and demos) as Python scripts under DIR")
     run = p.add_argument_group("running")
     run.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2),
-                     help="local worker processes (default: half the cores)")
-    run.add_argument("--cluster", metavar="local[:N]", help="a Dask LocalCluster of N workers "
-                     "(needs mcp-skew[cluster])")
+                     help="local worker processes (default: half the cores; at most 4 per CPU)")
+    run.add_argument("--cluster", metavar="local[:N]", help="a Dask LocalCluster of N workers, "
+                     "at most 4 per CPU (needs mcp-skew[cluster])")
     run.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="an existing Dask cluster")
     run.add_argument("--refresh", action="store_true", help="probe again what the database holds")
     run.add_argument("--retry-failed", action="store_true", help="probe again the rows that "
@@ -73,6 +73,8 @@ def register(sub: Any) -> None:
                      "the others")
     run.add_argument("--progress", action="store_true", help="progress on stderr even when it is "
                      "not a terminal")
+    run.add_argument("-q", "--quiet", action="store_true",
+                     help="no progress on stderr, even on a terminal")
     box = p.add_argument_group("isolation and bounds (per server)")
     box.add_argument("--sandbox", default="auto", choices=("auto", "bwrap", "firejail", "none"),
                      help="run each server in a sandbox tool (auto: bwrap or firejail if found)")
@@ -139,15 +141,16 @@ def _report(args: argparse.Namespace) -> int:
 
     if len(args.source) > 1:
         raise UsageError("census report takes no SOURCE; give the database with --db")
-    if args.out:
-        check_output(args.out)  # before the work: a path that cannot be written fails at once
+    inputs = [args.db, f"{args.db}-wal", f"{args.db}-shm", *args.profile]
+    if args.out:  # before the work: a path that cannot be written (or is read) fails at once
+        check_output(args.out, inputs=inputs)
     db = CensusDB(args.db, create=False)
     try:
         text = render_report(build_report(db.rows(report=False)), args.format)
     finally:
         db.close()
     if args.out:
-        write_output(args.out, text)
+        write_output(args.out, text, inputs=inputs)
     else:
         sys.stdout.write(text)
     return 0
@@ -168,14 +171,19 @@ def _main(args: argparse.Namespace) -> int:
         return _report(args)
     from ..census import CensusDB, run_census  # noqa: PLC0415
     from ..census._execute import (  # noqa: PLC0415
+        MAX_WORKERS_PER_CPU,
         Progress,
         check_cluster,
+        max_local_workers,
         parse_cluster,
         parse_scheduler,
         progress_stream,
     )
 
     settings = _settings(args)
+    if args.jobs > max_local_workers():
+        raise UsageError(f"--jobs {args.jobs}: at most {max_local_workers()} "
+                         f"({MAX_WORKERS_PER_CPU} per CPU)")
     if args.cluster and args.scheduler:
         raise UsageError("give --cluster or --scheduler, not both")
     if args.cluster:
@@ -187,6 +195,8 @@ def _main(args: argparse.Namespace) -> int:
     jobs, source = _jobs(args)
     db = CensusDB(args.db)
     stream, tty = progress_stream(args.progress)
+    if args.quiet:
+        stream = None
     try:
         done = run_census(jobs, db, settings, source=source, workers=args.jobs,
                           cluster=args.cluster, scheduler=args.scheduler, refresh=args.refresh,

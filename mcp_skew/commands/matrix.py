@@ -87,6 +87,8 @@ def register(sub: Any) -> None:
                    "instead of running the pairs")
     p.add_argument("--progress", action="store_true",
                    help="report progress on stderr even when it is not a terminal")
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="no progress on stderr, even on a terminal")
     p.add_argument("--transport", choices=TRANSPORT_CHOICES, default="stdio",
                    help="what every pair runs over: stdio (default), http (Streamable HTTP: "
                    "status codes, headers, sessions, and the dual-era client's HTTP rule), or "
@@ -128,6 +130,13 @@ def _expand(spec: str, role: Role, registry: Registry) -> tuple[PeerSpec, ...]:
             return tuple(replace(p, registry=registry)
                          for p in census_peers(spec.strip()[1:], role))
     return (labelled(resolve_peer(spec, role, registry)),)
+
+
+def _inputs(args: argparse.Namespace) -> list[str]:
+    """The files the command reads: ``--from``, ``--profile``, ``@FILE`` peers."""
+    peers = [s.strip()[1:] for s in (*(args.clients or ()), *(args.servers or ()))
+             if s.strip().startswith("@")]
+    return [*([args.source] if args.source else []), *args.profile, *peers]
 
 
 def _read(source: str, registry: Registry) -> Matrix:
@@ -179,7 +188,8 @@ def _matrix(args: argparse.Namespace, transport: Transport = "stdio") -> Matrix:
     clients = _peers(args.clients, "client", args.registry, peer_set)
     servers = _peers(args.servers, "server", args.registry, peer_set)
     tty = sys.stderr.isatty()
-    progress = Progress(sys.stderr, tty=tty) if tty or args.progress else None
+    progress = (Progress(sys.stderr, tty=tty) if (tty or args.progress) and not args.quiet
+                else None)
     try:
         # only the formats that show transcripts keep them (a large text matrix fits in memory)
         return build_matrix(clients, servers, args.scenario or "default", progress=progress,
@@ -278,7 +288,8 @@ def _render_both(matrices: list[Matrix], args: argparse.Namespace) -> str:
 def _main(args: argparse.Namespace) -> int:
     transports = _transports(args)
     if args.out is not None:
-        check_output(args.out)  # before the run: a path that cannot be written fails at once
+        # before the run: a path that cannot be written (or is read) fails at once
+        check_output(args.out, inputs=_inputs(args))
     try:
         matrices = [_matrix(args, transport) for transport in transports]
     except KeyboardInterrupt:
@@ -295,7 +306,7 @@ def _main(args: argparse.Namespace) -> int:
     if args.out is None:
         sys.stdout.write(text)
         return 0
-    write_output(args.out, text)
+    write_output(args.out, text, inputs=_inputs(args))
     for written in [matrix] if len(matrices) == 1 else matrices:
         s = written.summary()
         over = "" if len(matrices) == 1 else f" ({written.transport})"

@@ -24,7 +24,7 @@ from ..probe._report import FORMATS, render
 from ..probe._schemas import INSTALL_HINT, check_schemas, jsonschema_problem
 from ..simulator import PeerSpec
 from ..versions import Registry
-from ._args import seconds, whole
+from ._args import seconds, url, whole
 
 if TYPE_CHECKING:  # the runner (the wire, pydantic) is imported when a probe runs, not for --help
     from ..probe import ProbeOptions, ProbeReport, Target
@@ -108,7 +108,7 @@ def register(sub: Any) -> None:
     out.add_argument("--schemas", metavar="DIR", help="the official schemas "
                      "(<revision>/schema.json) to validate messages (else $MCP_SKEW_SCHEMAS); "
                      f"needs jsonschema: {INSTALL_HINT}")
-    out.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    out.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     p.add_argument("command", nargs=argparse.REMAINDER,
                    help="the server command, after --")
     p.set_defaults(func=_main)
@@ -132,6 +132,10 @@ def _target(args: argparse.Namespace) -> Target:
         command = command[1:]
     if bool(command) == bool(args.url):
         raise UsageError("give a server command after -- or --url URL (one of the two)")
+    if args.url:
+        url(args.url, "--url")
+    if args.sse_url:
+        url(args.sse_url, "--sse-url")
     env = {**os.environ, **_pairs(args.env, "=", "env")} if args.env else None
     headers = _pairs(args.header, ":", "header")
     if args.token is not None:

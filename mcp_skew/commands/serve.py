@@ -8,9 +8,8 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from .._output import terminal_safe
-from ..errors import UsageError
 from ..peers import resolve_peer
-from ..simulator._numbers import parse_int
+from ._args import host_port
 
 if TYPE_CHECKING:  # the server (its logs: pydantic) is imported when it runs, not for --help
     from ..serve import LogWriter
@@ -45,16 +44,8 @@ def register(sub: Any) -> None:
 
 
 def parse_address(text: str) -> tuple[str, int]:
-    """``PORT``, ``HOST:PORT`` or ``[V6]:PORT`` -> (host, port)."""
-    host, sep, port_text = text.rpartition(":")
-    if not sep:
-        host, port_text = "", text
-    host = host.strip("[]") or DEFAULT_HOST
-    try:
-        return host, parse_int(port_text, 0, 65535)
-    except ValueError:
-        raise UsageError(f"--http {text!r}: expected [HOST:]PORT (a port 0 to 65535), "
-                         "e.g. 127.0.0.1:8808") from None
+    """``PORT``, ``HOST:PORT`` or ``[V6]:PORT`` -> (host, port); UsageError when malformed."""
+    return host_port(text, "--http", DEFAULT_HOST)
 
 
 def _say(quiet: bool) -> Any:
@@ -67,6 +58,8 @@ def _say(quiet: bool) -> Any:
 def _main(args: argparse.Namespace) -> int:
     from ..serve import LogWriter, serve_stdio  # noqa: PLC0415 - see the imports
 
+    if args.http is not None:
+        parse_address(args.http)  # a malformed address is refused before the log is opened
     spec = resolve_peer(args.peer, "server", args.registry)
     say = _say(args.quiet)
     log = LogWriter(args.record, source="serve") if args.record else None

@@ -45,6 +45,7 @@ def register(sub: Any) -> None:
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print the reports as JSON")
     out.add_argument("--list", action="store_true", help="list the named peers and exit")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=_main)
 
 
@@ -70,7 +71,7 @@ def _main(args: argparse.Namespace) -> int:
     from ..realpeers._drift import verify  # noqa: PLC0415 - heavy only when checking
 
     def progress(text: str) -> None:
-        if not args.json:
+        if not args.json and not args.quiet:
             print(f"  .. {text}", file=sys.stderr, flush=True)
 
     jobs = whole(args.jobs, "--jobs", 1, 64)

@@ -16,6 +16,7 @@ waits on its own.
 
 from __future__ import annotations
 
+import errno
 import re
 import threading
 import time
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..errors import UsageError
 from ..simulator import Finding, PeerSpec, RunRecord, Session, Transcript, parse_peer, with_quirks
 from ..simulator import PathStep as Step
 from ..versions import Registry
@@ -183,8 +185,12 @@ def _recorder(opts: ProbeOptions, index: int, name: str) -> JsonlRecorder | None
     if opts.record_dir is None:
         return None
     stem = f"{index:02d}-{_slug(name)}"
-    return JsonlRecorder(opts.record_dir / f"{stem}.jsonl",
-                         opts.record_dir / f"{stem}.stderr.log")
+    path = opts.record_dir / f"{stem}.jsonl"
+    try:
+        return JsonlRecorder(path, opts.record_dir / f"{stem}.stderr.log")
+    except OSError as exc:  # a directory or a FIFO nobody reads where a transcript goes
+        why = "a FIFO with no reader" if exc.errno == errno.ENXIO else exc.strerror or str(exc)
+        raise UsageError(f"--record {exc.filename or path}: {why}") from None
 
 
 def _failed_run(index: int, spec: PeerSpec, target: Target, reason: str) -> ClientRun:

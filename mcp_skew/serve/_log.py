@@ -35,6 +35,8 @@ format version.
 from __future__ import annotations
 
 import contextlib
+import errno
+import os
 import threading
 import time
 from dataclasses import dataclass, field, replace
@@ -99,6 +101,20 @@ def _parse(text: str) -> Any:
         return NO_MESSAGE
 
 
+def open_log(target: str | Path) -> IO[str]:
+    """``target`` opened to append text, without blocking: a FIFO that no one reads is
+    refused at once (ENXIO), not waited on; UsageError (one line) when it cannot be opened."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(target, flags, 0o666)
+    except OSError as exc:
+        why = ("a FIFO with no reader" if exc.errno == errno.ENXIO
+               else exc.strerror or str(exc))
+        raise UsageError(f"cannot write the log {target}: {why}") from None
+    os.set_blocking(fd, True)
+    return open(fd, "a", encoding="utf-8")  # the writer closes it
+
+
 class LogWriter:
     """Appends log records to a file, one line each, flushed at once; safe across threads.
 
@@ -109,10 +125,7 @@ class LogWriter:
     def __init__(self, target: str | Path | IO[str], *, clock: Any = time.monotonic,
                  source: str = "record") -> None:
         if isinstance(target, str | Path):
-            try:
-                self._stream: IO[str] = open(target, "a", encoding="utf-8")  # noqa: SIM115
-            except OSError as exc:
-                raise UsageError(f"cannot write the log {target}: {exc.strerror}") from None
+            self._stream: IO[str] = open_log(target)
             self._owned = True
         else:
             self._stream, self._owned = target, False
@@ -280,13 +293,20 @@ def split_processes(entries: list[LogEntry]) -> list[Process]:
     return out
 
 
-def _elapsed(first: str, value: str) -> float | None:
-    """Milliseconds from the ISO time ``first`` to ``value`` (a record of an old log without ``ms``)."""
+def wall_time(value: str) -> datetime | None:
+    """The time of an ISO 8601 ``t`` (``Z`` for UTC), or None when it is not one."""
     try:
-        start = datetime.fromisoformat(first.replace("Z", "+00:00"))
-        return (datetime.fromisoformat(value.replace("Z", "+00:00")) - start).total_seconds() * 1000
+        return datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
         return None
+
+
+def _elapsed(first: str, value: str) -> float | None:
+    """Milliseconds from the ISO time ``first`` to ``value`` (a record of an old log without ``ms``)."""
+    start, end = wall_time(first), wall_time(value)
+    if start is None or end is None or (start.tzinfo is None) is not (end.tzinfo is None):
+        return None  # not times, or one with a UTC offset and one without: not comparable
+    return (end - start).total_seconds() * 1000
 
 
 def read_log(path: str | Path) -> tuple[list[LogEntry], list[str]]:

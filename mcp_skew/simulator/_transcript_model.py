@@ -35,7 +35,6 @@ files are read and written in ``serve`` and ``wire``; it takes and gives text.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -72,6 +71,7 @@ __all__ = [
     "classify_note",
     "dump_lines",
     "dumps",
+    "has_offset",
     "header",
     "legacy_run_records",
     "load_text",
@@ -115,21 +115,50 @@ class TranscriptError(ValueError):
 
 # -- the records ----------------------------------------------------------------------------
 
+#: The largest ``ms`` read: 10**15 ms is some 31,700 years, far beyond any log, and a
+#: float holds every whole number up to it exactly.
+MAX_MS: Final = 10**15
+
+
 def _milliseconds(value: Any) -> int | float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ValueError("should be a number (milliseconds)")
-    if not 0 <= value < math.inf:
-        raise ValueError("should be a finite number >= 0 (milliseconds)")
+    if not 0 <= value <= MAX_MS:  # (NaN fails both)
+        raise ValueError(f"should be a number from 0 to {MAX_MS} (milliseconds)")
     return value
 
 
 Ms: TypeAlias = Annotated[int | float, PlainValidator(_milliseconds)]
 
 
+#: An ISO 8601 date and time, as :meth:`datetime.isoformat` writes it (``Z`` for UTC);
+#: the group ``zone`` is its UTC offset, where it has one. (A pattern: the simulator reads
+#: no clock and imports no datetime; the serve package turns ``t`` into times.)
+_ISO_TIME: Final = re.compile(
+    r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}([.,]\d{1,9})?)?(?P<zone>Z|[+-]\d{2}(:?\d{2})?)?$")
+
+
+def has_offset(value: str) -> bool | None:
+    """Whether the ISO 8601 time ``value`` has a UTC offset; None when it is no such time."""
+    found = _ISO_TIME.match(value)
+    return None if found is None else found.group("zone") is not None
+
+
+def _iso_time(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError("should be a string (an ISO 8601 time)")
+    if has_offset(value) is None:
+        raise ValueError(f"{value[:40]!r} is not an ISO 8601 time")
+    return value
+
+
+IsoTime: TypeAlias = Annotated[str, PlainValidator(_iso_time)]
+
+
 class _Base(BaseModel):
     model_config = ConfigDict(extra="allow", frozen=True)
 
-    t: StrictStr | None = None  #: wall-clock time, UTC, ISO 8601 (real traffic only)
+    t: IsoTime | None = None  #: wall-clock time, UTC, ISO 8601 (real traffic only)
     ms: Ms  #: milliseconds since the transcript began
 
 
@@ -344,6 +373,14 @@ def upgrade_record(data: dict[str, Any], first_t: str | None = None,
     return data
 
 
+def _run_ms(item: Mapping[str, Any], where: str) -> int | float:
+    """The time of an item of an unversioned run, checked (the records are sorted by it)."""
+    try:
+        return _milliseconds(item.get("t_ms", item.get("ms", 0)))
+    except ValueError as exc:
+        raise TranscriptError(f"{where}: 't_ms': {exc}") from None
+
+
 def legacy_run_records(run: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The transcript of an unversioned ``simulate --json`` run (or matrix cell) as records.
 
@@ -353,15 +390,15 @@ def legacy_run_records(run: Mapping[str, Any]) -> list[dict[str, Any]]:
     millisecond.
     """
     messages: list[dict[str, Any]] = []
-    for item in run.get("transcript") or ():
+    for index, item in enumerate(run.get("transcript") or ()):
         if not isinstance(item, dict):
             continue
-        record = {"ms": item.get("t_ms", item.get("ms", 0)), "dir": item.get("dir")}
+        record = {"ms": _run_ms(item, f"transcript[{index}]"), "dir": item.get("dir")}
         message = item.get("message")
         record.update({"line": message} if isinstance(message, str) else {"message": message})
         messages.append(record)
     raw = [e for e in run.get("events") or () if isinstance(e, dict)]
-    events = [_event_of(e.get("t_ms", e.get("ms", 0)), e.get("event", "")) for e in raw]
+    events = [_event_of(_run_ms(e, f"events[{i}]"), e.get("event", "")) for i, e in enumerate(raw)]
     after = [a for e in raw if isinstance(a := e.get("after"), int) and not isinstance(a, bool)]
     if len(after) != len(events):
         order = sorted([(m["ms"], 1, i, m) for i, m in enumerate(messages)]
@@ -388,6 +425,7 @@ class Loaded:
     headers: list[Header] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     kind: Literal["jsonl", "run"] = "jsonl"  #: JSON Lines, or one ``simulate --json`` run
+    aware: bool | None = None  #: whether the times (``t``) have a UTC offset (None: no time)
 
 
 def _is_run(data: dict[str, Any]) -> bool:
@@ -407,7 +445,10 @@ def _run_records(run: dict[str, Any], name: str) -> list[Record]:
     if not isinstance(items, list):
         raise TranscriptError(f"{name}: the run has no 'transcript' list")
     if version == 1:
-        items = legacy_run_records(run)
+        try:
+            items = legacy_run_records(run)
+        except TranscriptError as exc:
+            raise TranscriptError(f"{name}: {exc}") from None
     out: list[Record] = []
     for index, item in enumerate(items):
         try:
@@ -468,7 +509,21 @@ def load_text(text: str, name: str, *, elapsed: Elapsed | None = None) -> Loaded
         except TranscriptError as exc:
             raise TranscriptError(f"{name}:{number}: {exc}") from None
         loaded.records.append(record)
+        _check_clock(record, number, name, loaded)
     return loaded
+
+
+def _check_clock(record: Record, number: int, name: str, loaded: Loaded) -> None:
+    """Every ``t`` of a transcript has a UTC offset, or none has: the two do not subtract."""
+    aware = has_offset(record.t) if record.t is not None else None
+    if aware is None:
+        return
+    if loaded.aware is None:
+        loaded.aware = aware
+    elif loaded.aware is not aware:
+        raise TranscriptError(
+            f"{name}:{number}: 't': {'a' if aware else 'no'} UTC offset, where the times before "
+            f"{'have none' if aware else 'have one'} (the times of a log cannot be compared)")
 
 
 def dump_lines(records: Iterable[Record | Header | Mapping[str, Any]]) -> str:

@@ -97,22 +97,24 @@ def load_profile_file(path: str | Path, registry: Registry = REGISTRY) -> Profil
     import tomllib  # noqa: PLC0415
 
     from .._input import FileTooLarge  # noqa: PLC0415
-    from ._profile_file import ProfileIn, ValidationError, changes, first_error  # noqa: PLC0415
+    from ._profile_file import ProfileIn, ValidationError, changes, describe  # noqa: PLC0415
 
     path = Path(path)
+    document: Any = None
     try:
-        spec = ProfileIn.model_validate(_read(path))
+        document = _read(path)
+        spec = ProfileIn.model_validate(document)
         base = registry.get(spec.extends)
         profile = base.evolve(revision=spec.revision, title=spec.title, changes=changes(spec))
-        registry.with_profile(profile)  # the revision must be new to the registry
+        registry.with_profile(profile)  # new to the registry, and holds what its era needs
     except OSError as exc:
-        raise ProfileFileError(f"{path}: cannot read: {exc.strerror}") from None
+        raise ProfileFileError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except (tomllib.TOMLDecodeError, JsonTextError) as exc:
         raise ProfileFileError(f"{path}: not valid TOML or JSON: {exc}") from None
     except FileTooLarge as exc:
         raise ProfileFileError(f"{path}: {exc}") from None
     except ValidationError as exc:
-        raise ProfileFileError(f"{path}: {first_error(exc)}") from None
+        raise ProfileFileError(f"{path}: {describe(exc, document)}") from None
     except UnknownRevision as exc:
         raise ProfileFileError(f"{path}: field extends: {exc}") from None
     except (ProfileDefinitionError, ValueError) as exc:
@@ -141,5 +143,8 @@ def load_entry_points(registry: Registry = REGISTRY) -> Registry:
         if not isinstance(profile, Profile):
             raise ProfileFileError(f"entry point {entry.name!r}: does not give a Profile")
         if profile.revision not in registry:
-            registry = registry.with_profile(profile)
+            try:
+                registry = registry.with_profile(profile)
+            except (ProfileDefinitionError, UnknownRevision, ValueError) as exc:
+                raise ProfileFileError(f"entry point {entry.name!r}: {exc}") from None
     return registry

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from . import r2024_11_05, r2025_03_26, r2025_06_18, r2025_11_25, r2026_07_28
+from ._needs import check_needs
 from ._profile import Era, Profile
 
 __all__ = [
@@ -57,12 +58,14 @@ class Registry:
         self._index: dict[str, int] = {}
 
     def _checked(self, profile: Profile) -> dict[str, Profile]:
-        """The profiles with ``profile`` added, after checking it fits."""
+        """The profiles with ``profile`` added, after checking it fits (its base is here,
+        it holds what its era needs: :mod:`._needs`)."""
         if profile.revision in self._profiles:
             raise ValueError(f"revision {profile.revision!r} is already registered")
         base = profile.previous
         if base is not None and base.revision not in self._profiles:
             raise UnknownRevision(base.revision, self.revisions())
+        check_needs(profile)  # what the simulator reads from every profile of its era
         return {**self._profiles, profile.revision: profile}
 
     def with_profile(self, profile: Profile) -> Registry:

@@ -20,6 +20,7 @@ never see one.
 
 from __future__ import annotations
 
+import os
 import queue
 import threading
 import time
@@ -66,6 +67,15 @@ class Recorder(Protocol):
     def stderr(self, data: bytes) -> None: ...
 
 
+def _open_new(path: Path) -> int:
+    """``path`` opened to write from its start, without blocking: a FIFO with no reader is
+    an OSError (ENXIO) at once, not a wait for one."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
+    fd = os.open(path, flags, 0o666)
+    os.set_blocking(fd, True)
+    return fd
+
+
 class JsonlRecorder:
     """Writes the transcript as JSON Lines, flushed at once, and stderr beside it.
 
@@ -79,8 +89,9 @@ class JsonlRecorder:
         self.path = path
         self.stderr_path = stderr_path
         self._lock = threading.Lock()
-        self._out: IO[str] = path.open("w", encoding="utf-8")
-        self._err: IO[bytes] | None = stderr_path.open("wb") if stderr_path else None
+        self._out: IO[str] = open(_open_new(path), "w", encoding="utf-8")  # noqa: SIM115
+        self._err: IO[bytes] | None = (open(_open_new(stderr_path), "wb")  # noqa: SIM115
+                                       if stderr_path else None)
         self._err_left = stderr_limit
         self._out.write(dumps(header("probe", "wall")) + "\n")
         self._out.flush()
