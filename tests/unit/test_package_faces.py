@@ -37,7 +37,6 @@ ALLOWED: frozenset[tuple[str, str]] = frozenset({
     ("mcp_skew.commands.record", "mcp_skew.serve._replay"),
     ("mcp_skew.commands.record", "mcp_skew.serve._show"),
     ("mcp_skew.commands.rollout", "mcp_skew.simulator._fleet"),
-    ("mcp_skew.commands.serve", "mcp_skew.simulator._numbers"),
     ("mcp_skew.commands.simulate", "mcp_skew.simulator._numbers"),
     ("mcp_skew.commands.simulate", "mcp_skew.simulator._trace"),
     ("mcp_skew.commands.verify_peer", "mcp_skew.realpeers._drift"),
