@@ -123,6 +123,8 @@ def read_user_text(path: str | Path, what: str, *, max_bytes: int = MAX_BYTES) -
         raise UsageError(f"{what} {path}: {exc.strerror or exc}") from None
     except FileTooLarge as exc:
         raise UsageError(f"{what} {path}: {exc}") from None
+    except UnicodeEncodeError:  # a lone surrogate: no file can have that name here
+        raise UsageError(f"{what} {path}: not a file name this system can encode") from None
 
 
 # -- addresses -----------------------------------------------------------------------------------

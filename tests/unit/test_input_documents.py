@@ -182,3 +182,12 @@ def test_a_read_only_census_db_is_refused_before_the_census_runs(
     with pytest.raises(UsageError, match=r"cannot use it as a census database: "
                        r"attempt to write a readonly database"):
         CensusDB(path)
+
+
+def test_a_file_name_no_system_can_encode_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """A peer file named with a lone surrogate (found by the CLI fuzz): one line, exit 2."""
+    from mcp_skew.cli import main
+
+    assert main(["simulate", "--client", "@+\ud800", "--server", "2025-03-26"]) == 2
+    err = capsys.readouterr().err
+    assert "not a file name this system can encode" in err and err.count("\n") == 1
