@@ -8,7 +8,8 @@ So that a misfiled test fails at once instead of slowly making the default run l
 :func:`guarding` arms the wrappers around each phase (setup, call, teardown) of a test
 that is marked neither ``slow`` nor ``realpeer``:
 
-- ``subprocess.Popen`` (so ``subprocess.run`` and asyncio's subprocesses too);
+- ``subprocess.Popen`` (so ``subprocess.run`` and asyncio's subprocesses too), and
+  ``os.system``, ``os.fork``, ``os.posix_spawn`` and ``os.posix_spawnp``;
 - ``multiprocessing``'s ``Process.start`` (so ``ProcessPoolExecutor`` too);
 - ``socket.socket`` ``connect``, ``connect_ex``, ``bind`` and ``listen`` (a socket pair,
   as asyncio's event loop makes for itself, is none of these and stays allowed);
@@ -28,6 +29,7 @@ import functools
 import importlib.abc
 import importlib.machinery
 import multiprocessing.process
+import os
 import socket
 import subprocess
 import sys
@@ -135,6 +137,9 @@ class _PatchDaskOnImport(importlib.abc.MetaPathFinder):
 def install() -> None:
     """Wrap the calls that start processes, sockets and clusters (idempotent; disarmed)."""
     _wrap(subprocess.Popen, "__init__", "starts a subprocess (subprocess.Popen)")
+    for name in ("system", "fork", "posix_spawn", "posix_spawnp"):
+        if hasattr(os, name):
+            _wrap(os, name, f"starts a process (os.{name})")
     _wrap(multiprocessing.process.BaseProcess, "start", "starts a process (multiprocessing)")
     for name in ("connect", "connect_ex", "bind", "listen"):
         _wrap(socket.socket, name, f"opens a socket (socket.{name})")

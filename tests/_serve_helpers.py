@@ -10,8 +10,19 @@ from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit
 
-__all__ = ["MODERN", "C", "V", "http_server", "initialize", "meta", "modern", "raw_http",
-           "readline", "request"]
+__all__ = [
+    "MODERN",
+    "C",
+    "V",
+    "http_server",
+    "initialize",
+    "meta",
+    "modern",
+    "raw_http",
+    "readline",
+    "request",
+    "serve_in_thread",
+]
 
 V = "io.modelcontextprotocol/protocolVersion"
 C = "io.modelcontextprotocol/clientCapabilities"
@@ -62,8 +73,7 @@ def http_server(peer: str, log: Any = None, timeout: float = 10, **options: Any
 
     endpoint = HttpEndpoint(parse_peer(peer, "server"), say=lambda t: None, **options)
     server = make_http_server(endpoint, "127.0.0.1", 0, log=log)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    thread = serve_in_thread(server)
     try:
         yield server_url(server), server
     finally:
@@ -72,6 +82,24 @@ def http_server(peer: str, log: Any = None, timeout: float = 10, **options: Any
         server.server_close()
         thread.join(timeout)
         assert not thread.is_alive()
+
+
+def serve_in_thread(server: Any, poll_interval: float = 0.1) -> threading.Thread:
+    """Start ``server.serve_forever`` in a daemon thread, its HTTP stack imported first.
+
+    ``serve_forever`` imports Starlette and Uvicorn on first use. Done in the thread, that
+    import compiles ``mcp_skew.serve._asgi`` through pytest's assertion rewriter (the
+    package is a pytest plugin's, so all of it is rewritten) while the main thread may be
+    compiling too, and CPython 3.11's parser can then fail with "SystemError: AST
+    constructor recursion depth mismatch": the thread dies, and every request after waits
+    unanswered. Imported here, in the calling thread, it cannot.
+    """
+    import mcp_skew.serve._asgi  # noqa: F401
+
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": poll_interval},
+                              daemon=True)
+    thread.start()
+    return thread
 
 
 def raw_http(url: str, data: bytes, *, wait: float = 10, half_close: bool = False

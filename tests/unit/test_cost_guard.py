@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing
+import os
 import socket
 import subprocess
 import sys
@@ -22,6 +23,15 @@ def test_a_subprocess_fails_with_a_message_that_says_where_the_test_goes() -> No
     with pytest.raises(CostGuardError, match=r"test_cost_guard.py::\S+ starts a subprocess .*"
                                              r"not marked slow.*tests/slow/"):
         subprocess.run([sys.executable, "-c", "pass"], check=False)
+    assert len(taken()) == 1
+
+
+@pytest.mark.parametrize("call", ["system", "fork", "posix_spawn"])
+def test_the_os_ways_to_start_a_process_fail(call: str) -> None:
+    args: dict[str, tuple[object, ...]] = {
+        "system": ("true",), "fork": (), "posix_spawn": ("/bin/true", ["true"], {})}
+    with pytest.raises(CostGuardError, match=f"os.{call}"):
+        getattr(os, call)(*args[call])
     assert len(taken()) == 1
 
 

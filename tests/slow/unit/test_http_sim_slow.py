@@ -23,7 +23,6 @@ the fast ones are in ``tests/unit/test_http_sim.py``.
 from __future__ import annotations
 
 import json
-import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -31,6 +30,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from _serve_helpers import serve_in_thread
 
 from mcp_skew.serve import HttpEndpoint as ServeEndpoint
 from mcp_skew.serve import make_http_server
@@ -56,9 +56,7 @@ DUAL = f"dual:{LATEST},2025-11-25"
 def serving(spec: str) -> Iterator[str]:
     endpoint = ServeEndpoint(parse_peer(spec, "server"), say=lambda t: None)
     server = make_http_server(endpoint, "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
-                              daemon=True)
-    thread.start()
+    thread = serve_in_thread(server, 0.05)
     try:
         host, port = server.server_address[:2]
         yield f"http://{host}:{port}/mcp"

@@ -4,11 +4,11 @@ probe by the HTTP rule, and a URL where nothing listens is one line and exit 2."
 from __future__ import annotations
 
 import socket
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
+from _serve_helpers import serve_in_thread
 
 from mcp_skew.cli import main
 from mcp_skew.probe import ProbeOptions, Target, probe
@@ -25,9 +25,7 @@ def serving(peer: str, *, sse: bool = False) -> Iterator[str]:
     endpoint = HttpEndpoint(parse_peer(peer, "server"), say=lambda t: None)
     endpoint.sse = sse  # answers as SSE streams, primed where the revision primes them
     server = make_http_server(endpoint, "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
-                              daemon=True)
-    thread.start()
+    serve_in_thread(server, 0.05)
     try:
         yield server_url(server)
     finally:

@@ -11,7 +11,6 @@ import json
 import socket
 import subprocess
 import sys
-import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -20,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _serve_helpers import MODERN, C, V, initialize, modern, readline
+from _serve_helpers import MODERN, C, V, initialize, modern, readline, serve_in_thread
 from _waits import BOUND_S
 
 from mcp_skew.serve import (
@@ -70,9 +69,7 @@ def call(url: str, message: Any = None, headers: dict[str, str] | None = None, *
 def running(peer: str, log: LogWriter | None = None) -> Iterator[tuple[str, Any]]:
     endpoint = HttpEndpoint(parse_peer(peer, "server"), say=lambda t: None)
     server = make_http_server(endpoint, "127.0.0.1", 0, log=log)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
-                              daemon=True)
-    thread.start()
+    thread = serve_in_thread(server, 0.05)
     try:
         yield server_url(server), server
     finally:
