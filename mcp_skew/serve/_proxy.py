@@ -25,12 +25,9 @@ forwarded: the proxy forwards bytes as they come) is logged as a partial line.
 The child's exit (code or signal) is logged and becomes our exit code (a signal N
 as 128+N, as a shell reports it).
 
-The child runs in a session of its own, started through a tiny supervisor (a
-fresh single-threaded Python that asks the kernel for SIGKILL when the proxy
-dies, ``PR_SET_PDEATHSIG``, then becomes the command with ``exec``: setting it in
-``preexec_fn`` instead is unsafe when other threads run), so a proxy that is
-itself killed with SIGKILL takes the server down. The limit: that signal reaches
-the server only, not what the server spawned.
+The child runs in a session of its own under the supervisor of
+:mod:`mcp_skew.wire._procs` (a PID namespace where the machine allows it), so a proxy that
+is itself killed with SIGKILL takes the server and everything it spawned down.
 
 A log that cannot be written (a full disk) does not stop the traffic: the
 failure is said once on standard error, and lines pass on unlogged.
@@ -43,7 +40,6 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Sequence
@@ -59,20 +55,6 @@ FORWARDED_SIGNALS: Final = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 _CHUNK = 65536
 _DRAIN_SECONDS = 5.0  # how long to wait for the child's pipes after it exits
 GRACE_SECONDS: Final = 3.0  # after a forwarded signal, before the child's family is killed
-
-#: The supervisor: SIGKILL to it (then the server it becomes) when the proxy dies, then exec.
-_SUPERVISOR: Final = """\
-import ctypes, os, sys
-ctypes.CDLL(None).prctl(1, 9, 0, 0, 0)  # PR_SET_PDEATHSIG, SIGKILL
-if os.getppid() != int(sys.argv[1]):
-    os._exit(137)  # the proxy died before the line above
-try:
-    os.execvp(sys.argv[2], sys.argv[2:])
-except OSError as exc:
-    os.write(2, f"mcp-skew record: cannot run {sys.argv[2]}: {exc.strerror}\\n".encode())
-    os._exit(127)
-"""
-
 
 class _SafeLog:
     """The log, whose write failures are said once on standard error and then ignored."""
@@ -194,12 +176,8 @@ def _start(argv: Sequence[str]) -> subprocess.Popen[bytes]:
     why = _runnable(argv[0])
     if why is not None:
         raise OSError(0, why)
-    pipes: dict[str, Any] = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE,
-                             "stderr": subprocess.PIPE, "bufsize": 0}
-    if sys.platform.startswith("linux"):
-        supervised = [sys.executable, "-I", "-S", "-c", _SUPERVISOR, str(os.getpid()), *argv]
-        return spawn(supervised, **pipes)
-    return spawn(argv, **pipes)
+    return spawn(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                 bufsize=0)
 
 
 def _wait(child: subprocess.Popen[bytes], signalled: list[float], grace: float) -> int:
