@@ -23,8 +23,10 @@ sandbox tool, and the probe's own time bounds.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -72,6 +74,7 @@ class Settings:
     network: bool = True
     cache_dir: str | None = None
     local_root: str | None = None  #: test hook: registryType "local" scripts live here
+    owner_pid: int | None = None  #: the census process on this machine, when it is local
 
 
 def job_row(job: Job, status: str, **fields: Any) -> dict[str, Any]:
@@ -252,8 +255,52 @@ def _start_error(reason: str | None, stderr: str) -> str:
     return (reason or "no answer") + (f"; stderr: {' | '.join(tail)[-400:]}" if tail else "")
 
 
+_watched: list[int] = []
+
+
+def _start_time(pid: int) -> bytes | None:
+    """A process's start time (``/proc/PID/stat`` field 22), None when it is gone; on a machine
+    without ``/proc``, whether it can be signalled."""
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_bytes().rpartition(b")")[2].split()[19]
+    except FileNotFoundError:
+        if Path("/proc/self").is_dir():
+            return None
+    except (OSError, IndexError):
+        return None
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return None
+    except OSError:
+        pass
+    return b"alive"
+
+
+def watch_owner(pid: int, every_s: float = 0.2) -> None:
+    """Once per worker process: exit at once when the census process ``pid`` is gone (killed
+    outright, it ended no one), so no worker goes on probing for nobody; the servers the
+    worker started go with it (their supervisors see it die: :mod:`mcp_skew.wire._procs`)."""
+    if _watched == [os.getpid()] or pid == os.getpid():
+        return
+    _watched[:] = [os.getpid()]
+    born = _start_time(pid)
+
+    def watch() -> None:
+        while born is not None and _start_time(pid) == born:
+            time.sleep(every_s)
+        with contextlib.suppress(OSError):
+            os.write(2, f"mcp-skew census worker {os.getpid()}: the census process is gone; "
+                     "stopping\n".encode())
+        os._exit(1)
+
+    threading.Thread(target=watch, name="census-owner-watch", daemon=True).start()
+
+
 def run_job(job: Job, settings: Settings) -> dict[str, Any]:
     """Install, isolate, probe one job; the row to store (never raises for a server's fault)."""
+    if settings.owner_pid is not None:
+        watch_owner(settings.owner_pid)
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="mcp-skew-census-") as tmp:
         try:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .._output import check_output, write_output
+from .._stopping import exit_code
 from ..errors import UsageError
 
 __all__ = ["register"]
@@ -124,7 +125,8 @@ def _settings(args: argparse.Namespace) -> Any:
                     probe_jobs=args.probe_jobs, install_timeout_s=args.install_timeout,
                     cpu_s=args.cpu, memory_mb=args.memory, nproc=args.procs,
                     fsize_mb=args.fsize, sandbox=args.sandbox, network=not args.no_network,
-                    local_root=local_root)
+                    local_root=local_root,
+                    owner_pid=None if args.scheduler else os.getpid())
 
 
 def _report(args: argparse.Namespace) -> int:
@@ -184,12 +186,12 @@ def _main(args: argparse.Namespace) -> int:
         done = run_census(jobs, db, settings, source=source, workers=args.jobs,
                           cluster=args.cluster, scheduler=args.scheduler, refresh=args.refresh,
                           progress=lambda total: Progress(total, stream, tty=tty))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         kept = len(db.done_keys())
         db.close()
         print(f"mcp-skew census: interrupted; {args.db} keeps {kept} finished rows; run the "
               "same command again to go on", file=sys.stderr)
-        return 130
+        return exit_code(exc)
     try:
         statuses: dict[str, int] = {}
         for row in db.rows(report=False):
