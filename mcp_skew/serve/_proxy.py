@@ -16,12 +16,15 @@ the chunk is forwarded, so an answer never appears in the log ahead of the
 line it answers, and a line the other side has seen is already on disk.
 
 When our standard input ends, the child's is closed and the proxy waits for the
-child to exit. SIGTERM, SIGINT and SIGHUP are passed on to the child's process
-group; a child still running ``grace`` seconds after one is killed with its whole
-family (SIGKILL; :func:`mcp_skew.wire._procs.end`, ``setsid`` descendants
-included), and so is whatever of the family is left when the proxy returns, for
-any reason. A client line still unterminated when the child ends (already
-forwarded: the proxy forwards bytes as they come) is logged as a partial line.
+child to exit, then until every line it wrote is delivered and logged, at the client's
+pace (back-pressure: a client that pauses reading is waited for, however long; only a
+signal to the proxy cuts that wait short, 5 seconds after it). SIGTERM, SIGINT and
+SIGHUP are passed on to the child's process group; a child still running ``grace``
+seconds after one is killed with its whole family (SIGKILL;
+:func:`mcp_skew.wire._procs.end`, ``setsid`` descendants included), and so is whatever
+of the family is left when the proxy returns, for any reason. A client line still
+unterminated when the child ends (already forwarded: the proxy forwards bytes as they
+come) is logged as a partial line.
 The child's exit (code or signal) is logged and becomes our exit code (a signal N
 as 128+N, as a shell reports it).
 
@@ -53,7 +56,7 @@ __all__ = ["FORWARDED_SIGNALS", "run_proxy"]
 
 FORWARDED_SIGNALS: Final = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 _CHUNK = 65536
-_DRAIN_SECONDS = 5.0  # how long to wait for the child's pipes after it exits
+_DRAIN_SECONDS = 5.0  # after a signal to the proxy, how long delivery may go on
 GRACE_SECONDS: Final = 3.0  # after a forwarded signal, before the child's family is killed
 
 class _SafeLog:
@@ -235,9 +238,19 @@ def _proxy(child: subprocess.Popen[bytes], argv: Sequence[str], safe: _SafeLog,
         pump.start()
     code = _wait(child, forwarding.signalled, grace)
     end(child, term=False)  # what the server left behind (children, setsid ones)
-    for pump in (s2c, err):
-        pump.join(_DRAIN_SECONDS)
+    _drain((s2c, err), forwarding.signalled)
     return code, c2s
+
+
+def _drain(pumps: Sequence[_Pump], signalled: list[float]) -> None:
+    """Wait until every line the server wrote is delivered and logged, at the client's pace
+    (back-pressure: a client that pauses reading is waited for, never cut off); a signal to
+    the proxy stops the wait ``_DRAIN_SECONDS`` later (the client asked us to stop)."""
+    for pump in pumps:
+        while pump.is_alive():
+            pump.join(0.1)
+            if signalled and time.monotonic() - signalled[0] > _DRAIN_SECONDS:
+                return
 
 
 class _Forwarding:
