@@ -50,7 +50,7 @@ from types import FrameType
 from typing import IO, Any, Final
 
 from ..wire._procs import end, spawn
-from ._log import Direction, LineSplitter, LogWriter
+from ._log import LINE_CAP, CutLine, Direction, LineSplitter, LogWriter
 
 __all__ = ["FORWARDED_SIGNALS", "run_proxy"]
 
@@ -107,8 +107,9 @@ class _Pump(threading.Thread):
         self.src, self.dst, self.direction, self.log = src, dst, direction, log
         self.on_eof = on_eof
         self.close_dst = close_dst
-        self.split = LineSplitter()
+        self.split = LineSplitter(LINE_CAP)
         self.dst_gone = False
+        self.cuts = 0
         self._lock = threading.Lock()
         self._finished = False
 
@@ -124,7 +125,7 @@ class _Pump(threading.Thread):
                 if self._finished:
                     return
                 for line in self.split.feed(chunk):
-                    self.log.line(self.direction, line)
+                    self._log_line(line)
             self._forward(chunk)
         if not self.finish():
             return
@@ -133,6 +134,22 @@ class _Pump(threading.Thread):
         if self.close_dst is not None:
             with contextlib.suppress(OSError):
                 self.close_dst.close()
+
+    def _log_line(self, line: bytes, *, partial: bool = False) -> None:
+        self.log.line(self.direction, line, partial=partial)
+        if isinstance(line, CutLine):
+            self._cut(line.size)
+
+    def _cut(self, size: int) -> None:
+        """A line over the cap: in the log each time, on standard error the first time."""
+        text = (f"a {self.direction} line of {size} bytes is over the cap of {LINE_CAP}: "
+                f"passed on whole, logged cut to its first {LINE_CAP} bytes")
+        self.log.event("line-cut", text, side=self.direction, bytes=size)
+        self.cuts += 1
+        if self.cuts == 1:
+            with contextlib.suppress(OSError):
+                os.write(self.log.stderr_fd, f"mcp-skew record: {text} (said once; each is "
+                         "in the log)\n".encode())
 
     def finish(self) -> bool:
         """Log the unterminated tail, once (the stream ended, or the proxy is ending); False
@@ -143,7 +160,7 @@ class _Pump(threading.Thread):
             self._finished = True
             tail = self.split.finish()
             if tail is not None:
-                self.log.line(self.direction, tail, partial=True)
+                self._log_line(tail, partial=True)
             return True
 
     def _forward(self, chunk: bytes) -> None:

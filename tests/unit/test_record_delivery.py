@@ -72,3 +72,49 @@ def test_a_client_that_pauses_reading_while_the_server_exits_gets_every_line(
     assert [json.loads(line)["params"]["i"] for line in delivered] == list(range(LINES))
     entries, _ = read_log(log)
     assert sum(e.dir == "s2c" for e in entries) == LINES
+
+
+BIG_SERVER = """\
+import sys
+out = sys.stdout.buffer
+out.write(b'{"jsonrpc":"2.0","id":1,"result":{"x":"')
+chunk = b"x" * (1 << 20)
+for _ in range(int(sys.argv[1])):
+    out.write(chunk)
+out.write(b'"}}\\n{"jsonrpc":"2.0","id":2,"result":{}}\\n')
+"""
+MEASURE = """\
+import resource, subprocess, sys
+proc = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE)
+total = 0
+while data := proc.stdout.read1(1 << 20):
+    total += len(data)
+proc.wait()
+print(total, proc.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)
+"""
+
+
+def test_a_line_over_the_cap_crosses_whole_is_logged_cut_and_memory_stays_bounded(
+        tmp_path: Path) -> None:
+    from mcp_skew.serve._log import LINE_CAP
+
+    mib = 100
+    log = tmp_path / "big.jsonl"
+    record = [sys.executable, "-m", "mcp_skew", "record", "--log", str(log), "--",
+              sys.executable, "-c", BIG_SERVER, str(mib)]
+    proc = subprocess.run([sys.executable, "-c", MEASURE, *record], capture_output=True,
+                          timeout=BOUND_S * 3, check=True)
+    total, code, peak = (int(word) for word in proc.stdout.split())
+    line = len(b'{"jsonrpc":"2.0","id":1,"result":{"x":"') + (mib << 20) + len(b'"}}')
+    assert code == 0
+    assert total == line + 1 + len(b'{"jsonrpc":"2.0","id":2,"result":{}}\n')  # all of it
+    assert peak < 2 * line  # a 100 MiB line, and the proxy's peak is far under 200 MiB
+    entries, _ = read_log(log)
+    s2c = [e for e in entries if e.dir == "s2c"]
+    assert [len(e.line or "") for e in s2c] == [LINE_CAP, 36]
+    assert s2c[0].fields["cut_bytes"] == line
+    cut = [e for e in entries if e.event == "line-cut"]
+    assert len(cut) == 1 and f"{line} bytes" in cut[0].text
+    shown = subprocess.run([sys.executable, "-m", "mcp_skew", "show-log", str(log)],
+                           capture_output=True, timeout=BOUND_S, check=False)
+    assert shown.returncode == 0, shown.stderr
