@@ -182,12 +182,25 @@ def _crashed(report: Any) -> bool:
 def _command(settings: Settings, installed: Install, package_args: tuple[str, ...],
              scratch: Path) -> tuple[str, ...]:
     tool = sandbox_tool(settings.sandbox)
-    # a local test script is ours: only a registry's package has the census user's home hidden
-    hide = Path.home() if installed.root is not None else None
+    registry = installed.root is not None  # a local test script (--local-root) is ours
+    if tool is None and settings.sandbox == "auto" and registry:
+        raise Unsupported(NO_SANDBOX)
+    if tool is None and not settings.network:
+        raise Unsupported(NO_NETWORK)
+    # only a registry's package has the census user's home hidden
+    hide = Path.home() if registry else None
     box = sandbox_argv(tool, scratch, settings.network, hide=hide,
                        keep=visible(installed)) if tool else ()
     return (*limits_argv(settings.cpu_s, settings.memory_mb, settings.nproc, settings.fsize_mb),
             *box, *installed.command, *package_args)
+
+
+#: Why a registry package is not run: ``--sandbox auto`` found no sandbox that works here.
+NO_SANDBOX: Final = ("no working sandbox here (--sandbox auto found no bwrap or firejail that "
+                     "works): a registry package is not run unsandboxed, as you, unless "
+                     "--sandbox none is given")
+#: Why nothing is run with ``--no-network`` and no sandbox: nothing would enforce it.
+NO_NETWORK: Final = "--no-network needs a sandbox to enforce it (bwrap or firejail)"
 
 
 def _install(job: Job, settings: Settings) -> Install:
@@ -224,7 +237,10 @@ def _run(job: Job, settings: Settings, scratch: Path) -> dict[str, Any]:
     # package arguments follow the package's own command (registry Package.packageArguments);
     # runtime arguments are for the runtimeHint's command (npx, uvx, docker), which the census
     # replaces with the installed package, so they are checked (needs-config) but not passed
-    command = _command(settings, installed, launch.package_args, scratch)
+    try:
+        command = _command(settings, installed, launch.package_args, scratch)
+    except Unsupported as exc:
+        return job_row(job, "unsupported", error=str(exc), **timings)
     report = _probe(job, settings, command, dict(launch.env), scratch)
     return _finish(job, report, timings, dict(installed.dependencies))
 

@@ -129,6 +129,28 @@ def _settings(args: argparse.Namespace) -> Any:
                     owner_pid=None if args.scheduler else os.getpid())
 
 
+def _check_sandbox(args: argparse.Namespace, jobs: Any) -> None:
+    """Before anything runs: registry packages need a working sandbox unless ``--sandbox
+    none`` says otherwise, and ``--no-network`` needs one to be enforced (UsageError)."""
+    from ..census._launch import SUPPORTED, Unsupported, sandbox_tool  # noqa: PLC0415
+    from ..census._work import NO_NETWORK, NO_SANDBOX  # noqa: PLC0415
+
+    registry = any(job.kind == "package" and job.spec.get("registryType") in SUPPORTED
+                   for job in jobs)
+    if args.sandbox == "none" and not args.no_network:
+        return
+    if not registry and not args.no_network:
+        return
+    try:
+        tool = sandbox_tool(args.sandbox)
+    except Unsupported as exc:  # a tool named outright that does not work
+        raise UsageError(f"--sandbox {args.sandbox}: {exc}") from None
+    if tool is None and args.no_network:
+        raise UsageError(NO_NETWORK)
+    if tool is None and registry:
+        raise UsageError(NO_SANDBOX)
+
+
 def _report(args: argparse.Namespace) -> int:
     from ..census import CensusDB, build_report, render_report  # noqa: PLC0415
 
@@ -180,6 +202,8 @@ def _main(args: argparse.Namespace) -> int:
     if args.cluster or args.scheduler:
         check_cluster()
     jobs, source = _jobs(args)
+    if not args.scheduler:  # a cluster elsewhere checks on its own workers (job by job)
+        _check_sandbox(args, jobs)
     db = CensusDB(args.db)
     stream, tty = progress_stream(args.progress)
     try:
