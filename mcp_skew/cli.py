@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -85,8 +86,28 @@ def _wants_version(argv: Sequence[str]) -> bool:
     return False
 
 
+def _stderr_somewhere() -> None:
+    """With standard error closed (``2>&-``) Python's ``sys.stderr`` is None, and
+    ``print(..., file=sys.stderr)`` writes to standard output: into ``serve``'s JSON-RPC
+    stream. Diagnostics go to the null device instead, and fd 2 is taken, so no file opened
+    later lands on it (nor a child's standard error)."""
+    if sys.stderr is not None:
+        return
+    fd = os.open(os.devnull, os.O_WRONLY)  # fd 2 itself when it is free
+    if fd != 2:
+        try:
+            os.fstat(2)
+        except OSError:  # free after all: take it
+            os.dup2(fd, 2)
+            os.close(fd)
+            fd = 2
+    sys.stderr = open(fd, "w", encoding="utf-8", errors="backslashreplace",  # noqa: SIM115
+                      closefd=False)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
+    _stderr_somewhere()
     argv = sys.argv[1:] if argv is None else list(argv)
     if _wants_version(argv):
         print(version_line())
