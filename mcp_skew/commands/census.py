@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .._output import check_output, write_output
+from .._output import check_output, terminal_safe, write_output
 from .._stopping import exit_code
 from ..errors import UsageError
 
@@ -166,7 +166,7 @@ def _report(args: argparse.Namespace) -> int:
     if args.out:
         write_output(args.out, text)
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(terminal_safe(text))  # registry names, serverInfo: shown, not obeyed
     return 0
 
 
