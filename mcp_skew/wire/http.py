@@ -188,14 +188,15 @@ class HttpLink(RealLink):
         target = self._post_url or self.url
         try:
             answer = self._post(target, message)
-        except OSError as exc:
+            with contextlib.closing(answer.resp):
+                self._read_answer(message, answer, inbox)
+        except (OSError, ValueError, http.client.HTTPException) as exc:
+            # a refused connection, a 1 MB header (LineTooLong), bad chunking (ValueError,
+            # IncompleteRead): the request failed, said once, never a thread's traceback
             detail = f"HTTP request failed: {getattr(exc, 'reason', None) or exc}"
             self._note(detail)
             if is_request:
                 self._bind(msg_id, Closed(detail), inbox)
-            return
-        with contextlib.closing(answer.resp):
-            self._read_answer(message, answer, inbox)
 
     def _post(self, url: str, message: Any) -> _Answer:
         data = json.dumps(message, ensure_ascii=False).encode()
