@@ -62,13 +62,18 @@ def stopping() -> Iterator[None]:
         for sig in STOP_SIGNALS:
             if signal.getsignal(sig) is not signal.SIG_IGN:
                 previous[sig] = signal.signal(sig, _raise)
-    stopped = True
+    stopped = False
     try:
         yield
-        stopped = False
+    except KeyboardInterrupt:
+        stopped = True
+        raise
     finally:
         try:
             end_everything(refuse=stopped)
         finally:
+            procs = sys.modules.get("mcp_skew.wire._procs")
+            if procs is not None:  # the command is over: a caller in-process may spawn again
+                procs.reopen()
             for sig, handler in previous.items():
                 signal.signal(sig, handler)  # type: ignore[arg-type]

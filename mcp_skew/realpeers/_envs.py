@@ -37,8 +37,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..wire._procs import end, spawn
-
 __all__ = [
     "MARKER_NAME",
     "EnvironmentUnavailable",
@@ -109,6 +107,8 @@ def _tail(text: str, lines: int = _TAIL_LINES) -> str:
 def _run(cmd: Sequence[str], what: str, *, timeout: float, cwd: Path | None = None) -> None:
     """Run an installer as a family of ours (:mod:`..wire._procs`): whatever stops mcp-skew,
     a signal or SIGKILL, stops it and what it started too."""
+    from ..wire._procs import end, spawn  # noqa: PLC0415 - the wire loads pydantic: on use only
+
     try:
         proc = spawn(list(cmd), cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                      stderr=subprocess.STDOUT)

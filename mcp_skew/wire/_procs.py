@@ -58,7 +58,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-__all__ = ["MARK", "end", "end_all", "family", "spawn", "subreaper", "supervised"]
+__all__ = ["MARK", "end", "end_all", "family", "reopen", "spawn", "subreaper", "supervised"]
 
 #: The environment variable that marks a spawned server and its descendants.
 MARK: Final = "MCP_SKEW_OWNER"
@@ -174,6 +174,11 @@ def spawn(argv: Sequence[str], *, env: Mapping[str, str] | None = None,
                 _live.pop(proc.pid, None)
             raise
     return proc
+
+
+def reopen() -> None:
+    """Let :func:`spawn` start processes again (after :func:`end_all` refused them)."""
+    _closing.clear()
 
 
 def end_all(*, refuse: bool = True) -> None:
