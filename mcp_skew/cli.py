@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from ._output import terminal_safe
+from ._stopping import exit_code, stopping
 from .errors import UsageError
 
 __all__ = ["COMMANDS", "main", "version_line"]
@@ -245,7 +246,11 @@ def _main(argv: list[str]) -> int:
         # the registry of this invocation: the built-ins, installed plugins, --profile files;
         # a new value every command reads from args.registry (nothing global changes)
         args.registry = with_profile_files(args.profile, load_entry_points())
-        code = args.func(args)
+        with stopping():  # SIGTERM and SIGHUP stop it as Ctrl-C does; no process outlives it
+            code = args.func(args)
+    except KeyboardInterrupt as exc:
+        print(f"mcp-skew: stopped ({exc or 'SIGINT'})", file=sys.stderr)
+        return exit_code(exc)
     except (ProfileFileError, UsageError, UnknownRevision) as exc:
         print(terminal_safe(f"mcp-skew: error: {exc}"), file=sys.stderr)
         return 2

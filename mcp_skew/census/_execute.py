@@ -26,6 +26,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final, TextIO
 
 from .._input import AddressError, parse_url
+from .._stopping import Terminated
 from ..errors import UsageError
 from ._listing import Job
 from ._work import Settings, job_row, run_job
@@ -78,6 +79,13 @@ def _pool_round(jobs: Sequence[Job], settings: Settings, store: Store, workers: 
                     store(future.result())
                 except BrokenProcessPool:
                     lost.append(futures[future])
+        except Terminated:
+            # SIGTERM or SIGHUP: stop now; the running jobs are lost (run again on resume)
+            # and their workers killed, with the servers they started (wire._procs)
+            for worker in multiprocessing.active_children():
+                worker.kill()
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
         except KeyboardInterrupt:
             # start nothing new; the running jobs end within their bounds, and are kept
             pool.shutdown(wait=True, cancel_futures=True)

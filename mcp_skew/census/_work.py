@@ -25,8 +25,10 @@ sandbox tool, and the probe's own time bounds.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,6 +81,7 @@ class Settings:
     network: bool = True
     cache_dir: str | None = None
     local_root: str | None = None  #: test hook: registryType "local" scripts live here
+    owner_pid: int | None = None  #: the census process on this machine, when it is local
 
 
 def job_row(job: Job, status: str, **fields: Any) -> dict[str, Any]:
@@ -181,12 +184,25 @@ def _start_status(report: Any) -> str:
 def _command(settings: Settings, installed: Install, package_args: tuple[str, ...],
              scratch: Path) -> tuple[str, ...]:
     tool = sandbox_tool(settings.sandbox)
-    # a local test script is ours: only a registry's package has the census user's home hidden
-    hide = Path.home() if installed.root is not None else None
+    registry = installed.root is not None  # a local test script (--local-root) is ours
+    if tool is None and settings.sandbox == "auto" and registry:
+        raise Unsupported(NO_SANDBOX)
+    if tool is None and not settings.network:
+        raise Unsupported(NO_NETWORK)
+    # only a registry's package has the census user's home hidden
+    hide = Path.home() if registry else None
     box = sandbox_argv(tool, scratch, settings.network, hide=hide,
                        keep=visible(installed)) if tool else ()
     return (*limits_argv(settings.cpu_s, settings.memory_mb, settings.nproc, settings.fsize_mb),
             *box, *installed.command, *package_args)
+
+
+#: Why a registry package is not run: ``--sandbox auto`` found no sandbox that works here.
+NO_SANDBOX: Final = ("no working sandbox here (--sandbox auto found no bwrap or firejail that "
+                     "works): a registry package is not run unsandboxed, as you, unless "
+                     "--sandbox none is given")
+#: Why nothing is run with ``--no-network`` and no sandbox: nothing would enforce it.
+NO_NETWORK: Final = "--no-network needs a sandbox to enforce it (bwrap or firejail)"
 
 
 def _install(job: Job, settings: Settings) -> Install:
@@ -223,7 +239,10 @@ def _run(job: Job, settings: Settings, scratch: Path) -> dict[str, Any]:
     # package arguments follow the package's own command (registry Package.packageArguments);
     # runtime arguments are for the runtimeHint's command (npx, uvx, docker), which the census
     # replaces with the installed package, so they are checked (needs-config) but not passed
-    command = _command(settings, installed, launch.package_args, scratch)
+    try:
+        command = _command(settings, installed, launch.package_args, scratch)
+    except Unsupported as exc:
+        return job_row(job, "unsupported", error=str(exc), **timings)
     report = _probe(job, settings, command, dict(launch.env), scratch)
     return _finish(job, report, timings, dict(installed.dependencies))
 
@@ -261,8 +280,52 @@ def _start_error(reason: str | None, stderr: str) -> str:
     return (reason or "no answer") + (f"; stderr: {' | '.join(tail)[-400:]}" if tail else "")
 
 
+_watched: list[int] = []
+
+
+def _start_time(pid: int) -> bytes | None:
+    """A process's start time (``/proc/PID/stat`` field 22), None when it is gone; on a machine
+    without ``/proc``, whether it can be signalled."""
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_bytes().rpartition(b")")[2].split()[19]
+    except FileNotFoundError:
+        if Path("/proc/self").is_dir():
+            return None
+    except (OSError, IndexError):
+        return None
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return None
+    except OSError:
+        pass
+    return b"alive"
+
+
+def watch_owner(pid: int, every_s: float = 0.2) -> None:
+    """Once per worker process: exit at once when the census process ``pid`` is gone (killed
+    outright, it ended no one), so no worker goes on probing for nobody; the servers the
+    worker started go with it (their supervisors see it die: :mod:`mcp_skew.wire._procs`)."""
+    if _watched == [os.getpid()] or pid == os.getpid():
+        return
+    _watched[:] = [os.getpid()]
+    born = _start_time(pid)
+
+    def watch() -> None:
+        while born is not None and _start_time(pid) == born:
+            time.sleep(every_s)
+        with contextlib.suppress(OSError):
+            os.write(2, f"mcp-skew census worker {os.getpid()}: the census process is gone; "
+                     "stopping\n".encode())
+        os._exit(1)
+
+    threading.Thread(target=watch, name="census-owner-watch", daemon=True).start()
+
+
 def run_job(job: Job, settings: Settings) -> dict[str, Any]:
     """Install, isolate, probe one job; the row to store (never raises for a server's fault)."""
+    if settings.owner_pid is not None:
+        watch_owner(settings.owner_pid)
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="mcp-skew-census-") as tmp:
         try:

@@ -16,7 +16,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .._output import check_output, write_output
+from .._output import check_output, terminal_safe, write_output
+from .._stopping import exit_code
 from ..errors import UsageError
 
 __all__ = ["register"]
@@ -133,7 +134,30 @@ def _settings(args: argparse.Namespace) -> Any:
                     probe_jobs=args.probe_jobs, install_timeout_s=args.install_timeout,
                     cpu_s=args.cpu, memory_mb=args.memory, nproc=args.procs,
                     fsize_mb=args.fsize, sandbox=args.sandbox, network=not args.no_network,
-                    local_root=local_root)
+                    local_root=local_root,
+                    owner_pid=None if args.scheduler else os.getpid())
+
+
+def _check_sandbox(args: argparse.Namespace, jobs: Any) -> None:
+    """Before anything runs: registry packages need a working sandbox unless ``--sandbox
+    none`` says otherwise, and ``--no-network`` needs one to be enforced (UsageError)."""
+    from ..census._launch import SUPPORTED, Unsupported, sandbox_tool  # noqa: PLC0415
+    from ..census._work import NO_NETWORK, NO_SANDBOX  # noqa: PLC0415
+
+    registry = any(job.kind == "package" and job.spec.get("registryType") in SUPPORTED
+                   for job in jobs)
+    if args.sandbox == "none" and not args.no_network:
+        return
+    if not registry and not args.no_network:
+        return
+    try:
+        tool = sandbox_tool(args.sandbox)
+    except Unsupported as exc:  # a tool named outright that does not work
+        raise UsageError(f"--sandbox {args.sandbox}: {exc}") from None
+    if tool is None and args.no_network:
+        raise UsageError(NO_NETWORK)
+    if tool is None and registry:
+        raise UsageError(NO_SANDBOX)
 
 
 def _report(args: argparse.Namespace) -> int:
@@ -152,7 +176,7 @@ def _report(args: argparse.Namespace) -> int:
     if args.out:
         write_output(args.out, text, inputs=inputs)
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(terminal_safe(text))  # registry names, serverInfo: shown, not obeyed
     return 0
 
 
@@ -193,6 +217,8 @@ def _main(args: argparse.Namespace) -> int:
     if args.cluster or args.scheduler:
         check_cluster()
     jobs, source = _jobs(args)
+    if not args.scheduler:  # a cluster elsewhere checks on its own workers (job by job)
+        _check_sandbox(args, jobs)
     db = CensusDB(args.db)
     stream, tty = progress_stream(args.progress)
     if args.quiet:
@@ -202,12 +228,12 @@ def _main(args: argparse.Namespace) -> int:
                           cluster=args.cluster, scheduler=args.scheduler, refresh=args.refresh,
                           retry_failed=args.retry_failed,
                           progress=lambda total: Progress(total, stream, tty=tty))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         kept = len(db.done_keys())
         db.close()
         print(f"mcp-skew census: interrupted; {args.db} keeps {kept} finished rows; run the "
               "same command again to go on", file=sys.stderr)
-        return 130
+        return exit_code(exc)
     try:
         statuses: dict[str, int] = {}
         for row in db.rows(report=False):

@@ -6,6 +6,7 @@ import argparse
 import json
 from typing import Any
 
+from .._output import terminal_safe
 from ..errors import UsageError
 from ..peers import resolve_peer
 from ..simulator import NOT_OVER_STDIO, SCENARIOS, TRANSPORTS, PeerSpec, run
@@ -49,17 +50,20 @@ def _main(args: argparse.Namespace) -> int:
     if SCENARIOS[args.scenario].protected and args.transport == "stdio":
         raise UsageError(NOT_OVER_STDIO)
     record = run(client, server, args.scenario, transport=args.transport, server_changes=changes)
+    lines: list[str] = []  # shown, never obeyed: a peer file's label, a server's name
     if args.json:
-        print(json.dumps(record.to_document(), indent=2))
+        lines.append(json.dumps(record.to_document(), indent=2))
     elif args.trace:
-        print(render_trace(record))
+        lines.append(render_trace(record))
     else:
-        print(summary_line(record))
-        print("path: " + " -> ".join(record.session.path))
+        lines.append(summary_line(record))
+        lines.append("path: " + " -> ".join(record.session.path))
         refused = [st for st in record.steps if st.got.startswith("invalid result")]
         if refused:  # a client that validates results (strict-results) failed these requests
-            print("requests failed on the result: " + "; ".join(
+            lines.append("requests failed on the result: " + "; ".join(
                 f"{st.name}: {st.got}" for st in refused))
+    for line in lines:
+        print(terminal_safe(line))
     return 0
 
 

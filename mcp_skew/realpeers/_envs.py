@@ -105,24 +105,30 @@ def _tail(text: str, lines: int = _TAIL_LINES) -> str:
 
 
 def _run(cmd: Sequence[str], what: str, *, timeout: float, cwd: Path | None = None) -> None:
+    """Run an installer as a family of ours (:mod:`..wire._procs`): whatever stops mcp-skew,
+    a signal or SIGKILL, stops it and what it started too."""
+    from ..wire._procs import end, spawn  # noqa: PLC0415 - the wire loads pydantic: on use only
+
     try:
-        proc = subprocess.run(
-            list(cmd),
-            cwd=cwd,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            timeout=timeout,
-            check=False,
-        )
+        proc = spawn(list(cmd), cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                     stderr=subprocess.STDOUT)
     except FileNotFoundError as exc:
         raise EnvironmentUnavailable(f"{what}: executable not found: {cmd[0]}") from exc
+    except OSError as exc:
+        raise EnvironmentUnavailable(f"{what}: cannot run {cmd[0]}: {exc.strerror or exc}"
+                                     ) from exc
+    try:
+        raw, _ = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired as exc:
-        out = exc.output if isinstance(exc.output, str) else ""
+        end(proc, term=False)
+        raw, _ = proc.communicate()
+        out = raw.decode("utf-8", "replace") if raw else ""
         raise EnvironmentUnavailable(f"{what}: timed out after {timeout:.0f} s\n{_tail(out)}") from exc
+    finally:
+        end(proc, term=False)
     if proc.returncode != 0:
-        raise EnvironmentUnavailable(f"{what}: exit code {proc.returncode}\n{_tail(proc.stdout or '')}")
+        out = raw.decode("utf-8", "replace") if raw else ""
+        raise EnvironmentUnavailable(f"{what}: exit code {proc.returncode}\n{_tail(out)}")
 
 
 @contextlib.contextmanager

@@ -17,7 +17,10 @@ The transcript format of :mod:`mcp_skew.simulator._transcript_model`
   UTF-8 are kept as lone surrogates (Python's ``surrogateescape``), so
   ``line.encode("utf-8", "surrogateescape")`` gives the bytes back.
 - ``partial``: ``true`` for a last line that ended without ``\\n``.
-- ``message``: the parsed JSON, when the line is JSON.
+- ``cut_bytes``: on a line longer than :data:`LINE_CAP` (8 MiB), its length; ``line``
+  then holds its first 8 MiB only (the line itself crossed whole).
+- ``message``: the parsed JSON, when the line is JSON (left out for a line over
+  :data:`MESSAGE_CAP`, 1 MiB: the reader parses ``line``).
 - ``http``: on a log written by ``serve --http``, the request's method, path and
   MCP headers (``c2s``) or the response status and headers (``s2c``).
 
@@ -59,8 +62,11 @@ from ..simulator._transcript_model import (
 
 __all__ = [
     "DIRECTIONS",
+    "LINE_CAP",
     "LOGGED_HEADERS",
+    "MESSAGE_CAP",
     "NO_MESSAGE",
+    "CutLine",
     "Direction",
     "LineSplitter",
     "LogEntry",
@@ -148,7 +154,8 @@ class LogWriter:
         with self._lock:
             if self._stream.closed:
                 return
-            self._stream.write(text + "\n")
+            self._stream.write(text)  # no ``text + "\\n"``: a long line is not copied again
+            self._stream.write("\n")
             self._stream.flush()
 
     def _write(self, record: dict[str, Any]) -> None:
@@ -164,9 +171,12 @@ class LogWriter:
         record: dict[str, Any] = {"dir": direction, "line": text}
         if partial:
             record["partial"] = True
-        message = _parse(text)
-        if message is not NO_MESSAGE:
-            record["message"] = message
+        if isinstance(raw, CutLine):
+            record["cut_bytes"] = raw.size
+        elif len(text) <= MESSAGE_CAP:
+            message = _parse(text)
+            if message is not NO_MESSAGE:
+                record["message"] = message
         record.update(extra)
         self._write(record)
 
@@ -181,29 +191,72 @@ class LogWriter:
                     self._stream.close()
 
 
-class LineSplitter:
-    """Cuts a byte stream into lines (without ``\\n``); keeps the unfinished tail."""
+#: The longest line a wire log holds whole, in bytes. A longer line still crosses whole
+#: (``record`` forwards bytes as they come); its record keeps its first ``LINE_CAP`` bytes,
+#: with ``cut_bytes`` (the line's length), and a ``line-cut`` event says so. Chosen so that
+#: the record of any line up to the cap, every byte escaped (six characters each), stays
+#: under what :func:`read_log` reads in one record: every log ``record`` writes reads back.
+LINE_CAP: Final = 8 << 20
+#: A line longer than this is logged without its parsed ``message`` (the reader parses the
+#: ``line`` again): the record holds the text once, not twice.
+MESSAGE_CAP: Final = 1 << 20
 
-    def __init__(self) -> None:
+
+class CutLine(bytes):
+    """The first bytes of a line over the cap; ``size`` is the whole line's length."""
+
+    size: int
+
+
+class LineSplitter:
+    """Cuts a byte stream into lines (without ``\\n``); keeps the unfinished tail, at most
+    ``cap`` bytes of it: a longer line comes out as a :class:`CutLine` (memory stays bounded
+    by the cap, whatever the line's length)."""
+
+    def __init__(self, cap: int | None = None) -> None:
         self._buf = bytearray()
+        self._cap = cap
+        self._size = 0  #: the current line's length so far (beyond what is kept)
+
+    def _keep(self, data: bytes) -> None:
+        self._size += len(data)
+        if self._cap is None:
+            self._buf += data
+        elif len(self._buf) < self._cap:
+            self._buf += data[:self._cap - len(self._buf)]
+
+    def _take(self) -> bytes:
+        line: bytes = bytes(self._buf)
+        if self._cap is not None and self._size > self._cap:
+            line = CutLine(line)
+            line.size = self._size
+        self._buf, self._size = bytearray(), 0
+        return line
 
     def feed(self, chunk: bytes) -> list[bytes]:
         """The lines ``chunk`` completes. Linear in the line's length: only the new chunk is
         searched, and a long line's start is copied once, when its newline arrives."""
         if b"\n" not in chunk:
-            self._buf += chunk
+            self._keep(chunk)
             return []
         first, *lines = chunk.split(b"\n")
         rest = lines.pop()
-        self._buf += first
-        done = [bytes(self._buf), *lines]
-        self._buf = bytearray(rest)
+        self._keep(first)
+        done = [self._take()]
+        for line in lines:
+            if self._cap is None or len(line) <= self._cap:
+                done.append(line)  # whole in this chunk: no copy
+            else:
+                self._keep(line)
+                done.append(self._take())
+        self._keep(rest)
         return done
 
     def finish(self) -> bytes | None:
         """The unterminated tail at the end of the stream, if any."""
-        tail, self._buf = bytes(self._buf), bytearray()
-        return tail or None
+        if not self._size:
+            return None
+        return self._take()
 
 
 @dataclass(slots=True)

@@ -16,21 +16,21 @@ the chunk is forwarded, so an answer never appears in the log ahead of the
 line it answers, and a line the other side has seen is already on disk.
 
 When our standard input ends, the child's is closed and the proxy waits for the
-child to exit. SIGTERM, SIGINT and SIGHUP are passed on to the child's process
-group; a child still running ``grace`` seconds after one is killed with its whole
-family (SIGKILL; :func:`mcp_skew.wire._procs.end`, ``setsid`` descendants
-included), and so is whatever of the family is left when the proxy returns, for
-any reason. A client line still unterminated when the child ends (already
-forwarded: the proxy forwards bytes as they come) is logged as a partial line.
+child to exit, then until every line it wrote is delivered and logged, at the client's
+pace (back-pressure: a client that pauses reading is waited for, however long; only a
+signal to the proxy cuts that wait short, 5 seconds after it). SIGTERM, SIGINT and
+SIGHUP are passed on to the child's process group; a child still running ``grace``
+seconds after one is killed with its whole family (SIGKILL;
+:func:`mcp_skew.wire._procs.end`, ``setsid`` descendants included), and so is whatever
+of the family is left when the proxy returns, for any reason. A client line still
+unterminated when the child ends (already forwarded: the proxy forwards bytes as they
+come) is logged as a partial line.
 The child's exit (code or signal) is logged and becomes our exit code (a signal N
 as 128+N, as a shell reports it).
 
-The child runs in a session of its own, started through a tiny supervisor (a
-fresh single-threaded Python that asks the kernel for SIGKILL when the proxy
-dies, ``PR_SET_PDEATHSIG``, then becomes the command with ``exec``: setting it in
-``preexec_fn`` instead is unsafe when other threads run), so a proxy that is
-itself killed with SIGKILL takes the server down. The limit: that signal reaches
-the server only, not what the server spawned.
+The child runs in a session of its own under the supervisor of
+:mod:`mcp_skew.wire._procs` (a PID namespace where the machine allows it), so a proxy that
+is itself killed with SIGKILL takes the server and everything it spawned down.
 
 A log that cannot be written (a full disk) does not stop the traffic: the
 failure is said once on standard error, and lines pass on unlogged.
@@ -43,7 +43,6 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Sequence
@@ -51,28 +50,14 @@ from types import FrameType
 from typing import IO, Any, Final
 
 from ..wire._procs import end, spawn
-from ._log import Direction, LineSplitter, LogWriter
+from ._log import LINE_CAP, CutLine, Direction, LineSplitter, LogWriter
 
 __all__ = ["FORWARDED_SIGNALS", "run_proxy"]
 
 FORWARDED_SIGNALS: Final = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 _CHUNK = 65536
-_DRAIN_SECONDS = 5.0  # how long to wait for the child's pipes after it exits
+_DRAIN_SECONDS = 5.0  # after a signal to the proxy, how long delivery may go on
 GRACE_SECONDS: Final = 3.0  # after a forwarded signal, before the child's family is killed
-
-#: The supervisor: SIGKILL to it (then the server it becomes) when the proxy dies, then exec.
-_SUPERVISOR: Final = """\
-import ctypes, os, sys
-ctypes.CDLL(None).prctl(1, 9, 0, 0, 0)  # PR_SET_PDEATHSIG, SIGKILL
-if os.getppid() != int(sys.argv[1]):
-    os._exit(137)  # the proxy died before the line above
-try:
-    os.execvp(sys.argv[2], sys.argv[2:])
-except OSError as exc:
-    os.write(2, f"mcp-skew record: cannot run {sys.argv[2]}: {exc.strerror}\\n".encode())
-    os._exit(127)
-"""
-
 
 class _SafeLog:
     """The log, whose write failures are said once on standard error and then ignored."""
@@ -122,8 +107,9 @@ class _Pump(threading.Thread):
         self.src, self.dst, self.direction, self.log = src, dst, direction, log
         self.on_eof = on_eof
         self.close_dst = close_dst
-        self.split = LineSplitter()
+        self.split = LineSplitter(LINE_CAP)
         self.dst_gone = False
+        self.cuts = 0
         self._lock = threading.Lock()
         self._finished = False
 
@@ -139,7 +125,7 @@ class _Pump(threading.Thread):
                 if self._finished:
                     return
                 for line in self.split.feed(chunk):
-                    self.log.line(self.direction, line)
+                    self._log_line(line)
             self._forward(chunk)
         if not self.finish():
             return
@@ -148,6 +134,22 @@ class _Pump(threading.Thread):
         if self.close_dst is not None:
             with contextlib.suppress(OSError):
                 self.close_dst.close()
+
+    def _log_line(self, line: bytes, *, partial: bool = False) -> None:
+        self.log.line(self.direction, line, partial=partial)
+        if isinstance(line, CutLine):
+            self._cut(line.size)
+
+    def _cut(self, size: int) -> None:
+        """A line over the cap: in the log each time, on standard error the first time."""
+        text = (f"a {self.direction} line of {size} bytes is over the cap of {LINE_CAP}: "
+                f"passed on whole, logged cut to its first {LINE_CAP} bytes")
+        self.log.event("line-cut", text, side=self.direction, bytes=size)
+        self.cuts += 1
+        if self.cuts == 1:
+            with contextlib.suppress(OSError):
+                os.write(self.log.stderr_fd, f"mcp-skew record: {text} (said once; each is "
+                         "in the log)\n".encode())
 
     def finish(self) -> bool:
         """Log the unterminated tail, once (the stream ended, or the proxy is ending); False
@@ -158,7 +160,7 @@ class _Pump(threading.Thread):
             self._finished = True
             tail = self.split.finish()
             if tail is not None:
-                self.log.line(self.direction, tail, partial=True)
+                self._log_line(tail, partial=True)
             return True
 
     def _forward(self, chunk: bytes) -> None:
@@ -194,12 +196,8 @@ def _start(argv: Sequence[str]) -> subprocess.Popen[bytes]:
     why = _runnable(argv[0])
     if why is not None:
         raise OSError(0, why)
-    pipes: dict[str, Any] = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE,
-                             "stderr": subprocess.PIPE, "bufsize": 0}
-    if sys.platform.startswith("linux"):
-        supervised = [sys.executable, "-I", "-S", "-c", _SUPERVISOR, str(os.getpid()), *argv]
-        return spawn(supervised, **pipes)
-    return spawn(argv, **pipes)
+    return spawn(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                 bufsize=0)
 
 
 def _wait(child: subprocess.Popen[bytes], signalled: list[float], grace: float) -> int:
@@ -257,9 +255,19 @@ def _proxy(child: subprocess.Popen[bytes], argv: Sequence[str], safe: _SafeLog,
         pump.start()
     code = _wait(child, forwarding.signalled, grace)
     end(child, term=False)  # what the server left behind (children, setsid ones)
-    for pump in (s2c, err):
-        pump.join(_DRAIN_SECONDS)
+    _drain((s2c, err), forwarding.signalled)
     return code, c2s
+
+
+def _drain(pumps: Sequence[_Pump], signalled: list[float]) -> None:
+    """Wait until every line the server wrote is delivered and logged, at the client's pace
+    (back-pressure: a client that pauses reading is waited for, never cut off); a signal to
+    the proxy stops the wait ``_DRAIN_SECONDS`` later (the client asked us to stop)."""
+    for pump in pumps:
+        while pump.is_alive():
+            pump.join(0.1)
+            if signalled and time.monotonic() - signalled[0] > _DRAIN_SECONDS:
+                return
 
 
 class _Forwarding:

@@ -15,6 +15,11 @@ that is not JSON gets ``-32700 Parse error`` (or nothing, under ``drop-unparsabl
 element by element where one of the server's revisions allows batching
 (2025-03-26), else refused with ``-32600``. Standard output carries only MCP
 messages; everything said to a person goes to standard error.
+
+A line is read at most :data:`~mcp_skew.serve._log.LINE_CAP` bytes (8 MiB) at a time: a
+longer one is read to its end and dropped as it comes (memory stays bounded by the cap),
+then answered as a line that is not JSON (``-32700``, with the line's length in the
+message), logged cut (``cut_bytes``) under ``--record``.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from ..simulator import PeerSpec, Reaction, SimServer
 from ..simulator._decode import PARSE_ERROR, Junk, check_message, decode_rpc
 from ..simulator._http import describe
 from ..versions import Message
-from ._log import LogWriter, decode_line
+from ._log import LINE_CAP, CutLine, LogWriter, decode_line
 
 __all__ = ["Say", "StdioServer", "describe", "encode", "serve_stdio"]
 
@@ -113,6 +118,23 @@ class StdioServer:
         return ", ".join(name for name, _ in self.spec.quirks) or "none"
 
 
+def _read_line(stdin: IO[bytes]) -> bytes:
+    """The next line (with its newline), or a :class:`CutLine` of a line over the cap (its
+    start and length; the rest is read and dropped)."""
+    raw = stdin.readline(LINE_CAP + 1)
+    if len(raw) <= LINE_CAP or raw.endswith(b"\n"):
+        return raw
+    size = len(raw)
+    while True:
+        more = stdin.readline(1 << 20)
+        size += len(more)
+        if not more or more.endswith(b"\n"):
+            break
+    cut = CutLine(raw[:LINE_CAP])
+    cut.size = size - (1 if more.endswith(b"\n") else 0)
+    return cut
+
+
 def serve_stdio(spec: PeerSpec, stdin: IO[bytes], stdout: IO[bytes], *, say: Say,
                 log: LogWriter | None = None, sleep: Callable[[float], None] = time.sleep
                 ) -> int:
@@ -123,7 +145,17 @@ def serve_stdio(spec: PeerSpec, stdin: IO[bytes], stdout: IO[bytes], *, say: Say
         say(f"slow start: reading standard input in {delay} ms")
         sleep(delay / 1000)
     while True:
-        raw = stdin.readline()
+        raw = _read_line(stdin)
+        if isinstance(raw, CutLine):
+            say(f"recv a line of {raw.size} bytes, over the cap of {LINE_CAP}: answered as "
+                "not JSON")
+            if log:
+                log.line("c2s", raw)
+            for reply in loop.server.unparsable(f"a line of {raw.size} bytes, over the "
+                                                f"cap of {LINE_CAP}").replies:
+                stdout.write(encode(reply))
+                stdout.flush()
+            continue
         if not raw:
             if log:
                 log.event("client-eof", "the client closed the server's standard input")

@@ -2,56 +2,78 @@
 
 Theory of operation
 -------------------
-Every server mcp-skew starts (``probe``, ``record``, ``replay``) is started by
-:func:`spawn`:
+Every process mcp-skew starts for a server or a client driver (``probe``, ``record``,
+``replay``, ``census``, ``matrix --run-real``, the drift checks) is started by :func:`spawn`.
+On Linux it runs under a **supervisor** (``_super.py``, a tiny single-threaded script) that
+keeps the server's whole family in one place a descendant cannot leave:
 
-- in a **session and process group of its own** (``start_new_session``), so a
-  signal to the group reaches the server and what it spawned, and a terminal's
-  Ctrl-C reaches it once;
-- with a **mark in its environment** (``MCP_SKEW_OWNER=<pid>-<n>``), which its
-  descendants inherit;
-- with this process made a **child subreaper** where Linux allows it
-  (``prctl(PR_SET_CHILD_SUBREAPER)``): a descendant whose parent exits is
-  re-parented to us, not to init, so it stays in our process tree.
+1. **A PID namespace** where the machine allows it (``unshare(CLONE_NEWPID)``: root or
+   ``CAP_SYS_ADMIN``; otherwise inside a new user namespace mapping the user to itself, where
+   unprivileged user namespaces are allowed). The server runs under the namespace's init;
+   when that init exits (the server exited, or the init was killed), the kernel kills every
+   process in the namespace. ``setsid``, a double fork and an empty environment change
+   nothing. A cgroup would do as well, but needs a delegated, writable cgroup v2 hierarchy,
+   which most machines (and containers) do not give a user; a namespace needs no setup.
+2. **The fallback** (no namespace, or ``MCP_SKEW_FAMILY=tree`` in the environment): the
+   supervisor is a child subreaper (``PR_SET_CHILD_SUBREAPER``), so a descendant whose parent
+   exits is re-parented to the supervisor and stays in its tree; the supervisor kills what is
+   left of the tree when the server exits. The server and its descendants also carry a mark in
+   their environment (``MCP_SKEW_OWNER=<pid>-<n>``), and this process is a subreaper too: a
+   process re-parented to us (the supervisor was killed) that is not one we started and not in
+   our session is family. The limit of this way: a process that leaves the tree while the
+   supervisor is gone, and clears its environment.
 
-:func:`end` ends one: SIGTERM to everything in its :func:`family`, a grace
-period, then SIGKILL to the family found again (it may have spawned more), and
-the reaping of what was re-parented to us. The family is read from ``/proc``:
-the server's descendants (by parent pid), everything in its process group or
-session, and every process that carries its mark, with their descendants. So a
-grandchild that called ``setsid()`` (a new session and group, out of reach of
-``killpg``) is still found: by its parent while the server lives, by its mark
-(or as our adopted child) after. A cgroup would be tighter, but needs a
-delegated hierarchy this tool cannot count on; a process that both leaves the
-tree (double fork without a subreaper) and clears its environment escapes.
+Either way the server runs in a session and process group of its own; signals sent to the
+supervisor (SIGTERM, SIGINT, SIGHUP, ...) are passed on to the server's group; the supervisor
+exits as the server did (its code, or its signal), so ``returncode`` is the server's. The
+supervisor holds the read end of a pipe (the *lifeline*) whose write end only this process
+holds: when this process dies, however (SIGKILL included), the supervisor sees end of file
+and kills the whole family. So no server outlives mcp-skew, even one killed outright.
 
-Where ``/proc`` is missing (not Linux) the family is the process group alone.
+:func:`end` ends one: SIGTERM (to the supervisor, which passes it on), a grace period, then
+SIGKILL to every process of its :func:`family` (read from ``/proc``: the supervisor's
+descendants, its group and session, the marked processes, the re-parented ones), again until
+none is left, and the reaping of what was re-parented to us. :func:`end_all` ends every family
+still running and makes :func:`spawn` refuse from then on: the command line calls it when a
+signal ends the command.
+
+Where ``/proc`` is missing (not Linux) there is no supervisor and the family is the process
+group alone.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import errno
 import itertools
 import os
+import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-__all__ = ["MARK", "end", "family", "spawn", "subreaper"]
+__all__ = ["MARK", "end", "end_all", "family", "reopen", "spawn", "subreaper", "supervised"]
 
 #: The environment variable that marks a spawned server and its descendants.
 MARK: Final = "MCP_SKEW_OWNER"
 _PR_SET_CHILD_SUBREAPER: Final = 36
 _PROC: Final = Path("/proc")
+_SUPERVISOR: Final = Path(__file__).resolve().with_name("_super.py")
 _numbers = itertools.count(1)
 _subreaper: bool | None = None
 #: pid -> the mark of each process :func:`spawn` started and :func:`end` has not ended
 _marks: dict[int, str] = {}
+#: the live processes :func:`spawn` started (for :func:`end_all`)
+_live: dict[int, subprocess.Popen[bytes]] = {}
+_lock = threading.Lock()
+_lifeline: list[tuple[int, int]] = []  #: (owner pid, read end): the write end stays here
+_closing: list[bool] = []
 
 
 def subreaper() -> bool:
@@ -66,16 +88,109 @@ def subreaper() -> bool:
     return _subreaper
 
 
+def supervised() -> bool:
+    """Whether :func:`spawn` starts servers under the supervisor (Linux, with ``/proc``)."""
+    return sys.platform.startswith("linux") and _PROC.is_dir()
+
+
+def _lifeline_fd() -> int:
+    """The read end of this process's lifeline (made once per process: a fork makes its own)."""
+    me = os.getpid()
+    with _lock:
+        if not _lifeline or _lifeline[0][0] != me:
+            read, _write = os.pipe()  # the write end is never closed: it ends with us
+            _lifeline[:] = [(me, read)]
+        return _lifeline[0][1]
+
+
+def _mode() -> str:
+    return "tree" if os.environ.get("MCP_SKEW_FAMILY") == "tree" else "auto"
+
+
+def _started(proc: subprocess.Popen[bytes], report: int, argv0: str) -> str:
+    """Read the supervisor's report until the command runs; raise OSError as Popen would when
+    it cannot be run. Returns the mode (``ns`` or ``tree``)."""
+    got = b""
+    give_up = time.monotonic() + 60.0
+    with contextlib.closing(os.fdopen(report, "rb", buffering=0)) as pipe:
+        while time.monotonic() < give_up:
+            ready, _, _ = select.select([pipe], [], [], 1.0)
+            if ready:
+                data = pipe.read(512)
+                if not data:
+                    break
+                got += data
+            elif proc.poll() is not None:
+                break
+    words = dict(line.split(b" ", 1) for line in got.splitlines() if b" " in line)
+    if b"exec" in words:
+        code = int(words[b"exec"]) if words[b"exec"].isdigit() else errno.ENOENT
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
+        proc.wait()
+        raise OSError(code, os.strerror(code), argv0)
+    return words.get(b"mode", b"none").decode()
+
+
 def spawn(argv: Sequence[str], *, env: Mapping[str, str] | None = None,
           **popen: Any) -> subprocess.Popen[bytes]:
-    """``Popen`` in a new session, marked; raises OSError as Popen does."""
+    """``Popen`` in a new session, marked, under the supervisor; raises OSError as Popen does
+    (and once :func:`end_all` has run)."""
+    if _closing:
+        raise OSError(errno.ECANCELED, "mcp-skew is ending: no new process")
     subreaper()
     marked = dict(os.environ if env is None else env)
     marked[MARK] = f"{os.getpid()}-{next(_numbers)}"
-    proc: subprocess.Popen[bytes] = subprocess.Popen(list(argv), env=marked,
-                                                     start_new_session=True, **popen)
-    _marks[proc.pid] = marked[MARK]
+    command = list(argv)
+    if not command:
+        raise OSError(errno.EINVAL, "empty command")
+    report = -1
+    if supervised():
+        lifeline = _lifeline_fd()
+        report, report_w = os.pipe()
+        command = [sys.executable, "-I", "-S", str(_SUPERVISOR), str(lifeline), str(report_w),
+                   _mode(), "--", *command]
+        popen["pass_fds"] = (*popen.get("pass_fds", ()), lifeline, report_w)
+    try:
+        with _lock:  # registered before a family() elsewhere can see it as an adopted orphan
+            proc: subprocess.Popen[bytes] = subprocess.Popen(command, env=marked,
+                                                             start_new_session=True, **popen)
+            _marks[proc.pid] = marked[MARK]
+            _live[proc.pid] = proc
+    except BaseException:
+        if report >= 0:
+            os.close(report)
+        raise
+    finally:
+        if report >= 0:
+            os.close(report_w)
+    if report >= 0:
+        try:
+            _started(proc, report, str(argv[0]))
+        except OSError:
+            with _lock:
+                _marks.pop(proc.pid, None)
+                _live.pop(proc.pid, None)
+            raise
     return proc
+
+
+def reopen() -> None:
+    """Let :func:`spawn` start processes again (after :func:`end_all` refused them)."""
+    _closing.clear()
+
+
+def end_all(*, refuse: bool = True) -> None:
+    """End every family :func:`spawn` started that is still running; with ``refuse``,
+    :func:`spawn` refuses from then on (the command is stopping: a thread must not start
+    another server while it does)."""
+    if refuse:
+        _closing[:] = [True]
+    with _lock:
+        procs = list(_live.values())
+    for proc in procs:
+        end(proc, grace_s=0.5)
 
 
 def _stat(pid: int) -> tuple[int, int, int] | None:
@@ -100,7 +215,8 @@ def _marked(pid: int, mark: bytes) -> bool:
 
 def family(pid: int, mark: bytes | None = None) -> set[int]:
     """``pid``'s process family now: descendants, its group and session, its marked processes
-    (``MARK=value`` bytes), and their descendants. ``pid`` itself is included while it lives."""
+    (``MARK=value`` bytes), the processes re-parented to us that we did not start (outside our
+    session), and their descendants. ``pid`` itself is included while it lives."""
     if not _PROC.is_dir():
         return {pid}
     table: dict[int, tuple[int, int, int]] = {}
@@ -110,8 +226,14 @@ def family(pid: int, mark: bytes | None = None) -> set[int]:
             if got is not None:
                 table[int(entry.name)] = got
     me = os.getpid()
+    mine = table.get(me, (0, 0, 0))[2]
+    with _lock:
+        known = set(_live) - {pid}
     found = {p for p, (_, group, session) in table.items()
              if pid in (p, group, session)}
+    if subreaper():  # adopted: an orphan of a family whose supervisor was killed
+        found |= {p for p, (parent, _, session) in table.items()
+                  if parent == me and p not in known and session != mine}
     if mark is not None:
         found |= {p for p in table if p != me and _marked(p, mark)}
     children: dict[int, list[int]] = {}
@@ -147,11 +269,16 @@ def end(proc: subprocess.Popen[bytes], *, grace_s: float = 1.0, term: bool = Tru
     """End ``proc`` and its family: SIGTERM (unless ``term`` is false), ``grace_s`` for the
     server to exit, then SIGKILL to every process of the family found again. Returns the
     server's exit code (negative: a signal), None if it could not be collected."""
-    value = _marks.pop(proc.pid, None)
+    with _lock:
+        value = _marks.pop(proc.pid, None)
     mark = f"{MARK}={value}".encode() if value is not None else None
     seen = family(proc.pid, mark)
     if term and proc.poll() is None:
-        _signal_all(proc.pid, seen, signal.SIGTERM)
+        if supervised():  # the supervisor passes it on to the server's group
+            with contextlib.suppress(OSError):
+                os.kill(proc.pid, signal.SIGTERM)
+        else:
+            _signal_all(proc.pid, seen, signal.SIGTERM)
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(grace_s)
     seen |= family(proc.pid, mark)
@@ -169,6 +296,8 @@ def end(proc: subprocess.Popen[bytes], *, grace_s: float = 1.0, term: bool = Tru
         _signal_all(proc.pid, left, signal.SIGKILL)
         seen |= left
         time.sleep(0.02)
+    with _lock:
+        _live.pop(proc.pid, None)
     return code
 
 

@@ -109,6 +109,33 @@ class _Stream:
             self.conn.close()
 
 
+def _origin(url: str) -> tuple[str, str, int | None]:
+    parts = urllib.parse.urlsplit(url)
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    default = {"http": 80, "https": 443}.get(parts.scheme)
+    return parts.scheme, (parts.hostname or "").lower(), port or default
+
+
+class _SameOriginRedirects(urllib.request.HTTPRedirectHandler):
+    """Follows a redirect only within the probed origin (scheme, host, port): the headers a
+    user gave (``--header "Authorization: ..."``) go to that origin and nowhere else. A
+    redirect elsewhere is not followed; the 3xx is the answer, and the probe reports it."""
+
+    def redirect_request(  # noqa: PLR0917 - urllib's signature
+            self, req: urllib.request.Request, fp: Any, code: int, msg: str,
+            headers: Any, newurl: str) -> urllib.request.Request | None:
+        if _origin(newurl) != _origin(req.full_url):
+            return None
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+#: Every request of an HTTP link goes through this opener (no redirect leaves the origin).
+_OPENER: Final = urllib.request.build_opener(_SameOriginRedirects)
+
+
 class HttpLink(RealLink):
     """A real server over Streamable HTTP, with the HTTP+SSE fallback."""
 
@@ -166,21 +193,22 @@ class HttpLink(RealLink):
         target = self._post_url or self.url
         try:
             answer = self._post(target, message)
-        except OSError as exc:
+            with contextlib.closing(answer.resp):
+                self._read_answer(message, answer, inbox)
+        except (OSError, ValueError, http.client.HTTPException) as exc:
+            # a refused connection, a 1 MB header (LineTooLong), bad chunking (ValueError,
+            # IncompleteRead): the request failed, said once, never a thread's traceback
             detail = f"HTTP request failed: {getattr(exc, 'reason', None) or exc}"
             self._note(detail)
             if is_request:
                 self._bind(msg_id, Closed(detail), inbox)
-            return
-        with contextlib.closing(answer.resp):
-            self._read_answer(message, answer, inbox)
 
     def _post(self, url: str, message: Any) -> _Answer:
         data = json.dumps(message, ensure_ascii=False).encode()
         req = urllib.request.Request(url, data=data, headers=self._headers(message),
                                      method="POST")
         try:
-            resp = urllib.request.urlopen(req, timeout=self._io_timeout())
+            resp = _OPENER.open(req, timeout=self._io_timeout())
         except urllib.error.HTTPError as err:
             return _Answer(err.code, str(err.reason or ""), err.headers.get("Content-Type", ""),
                            err)
@@ -361,7 +389,7 @@ class HttpLink(RealLink):
         headers = {"Mcp-Session-Id": self.session_id, **self.extra_headers}
         req = urllib.request.Request(self.url, headers=headers, method="DELETE")
         try:
-            with urllib.request.urlopen(req, timeout=2.0) as resp:
+            with _OPENER.open(req, timeout=2.0) as resp:
                 self._note(f"DELETE session: HTTP {resp.status}")
         except OSError as exc:
             self._note(f"DELETE session: {getattr(exc, 'code', None) or exc}")

@@ -29,7 +29,8 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = "mcp_skew"
 
 #: What the package's own ``__init__`` (``__version__``) and the leaf modules may import.
-_LEAVES = frozenset({PACKAGE, "errors", "_pagedir", "_jsontext", "_input", "_output"})
+_LEAVES = frozenset({PACKAGE, "errors", "_pagedir", "_jsontext", "_input", "_output",
+                     "_stopping"})
 #: What every feature may import: the leaves, the profiles, the core and the wire.
 _BASE = _LEAVES | {"versions", "simulator", "wire"}
 #: The features (DESIGN.md: "features built on the layers below").
@@ -50,6 +51,8 @@ LAYERS: Mapping[str, frozenset[str]] = {
     # files a person gives (read with a size cap) and files written for a person
     "_input": frozenset({"errors"}),
     "_output": frozenset({"errors"}),
+    # how a signal stops a command (it ends the wire's process families by name, not import)
+    "_stopping": frozenset(),
     # profiles: one module per revision; nothing else of mcp_skew but the file readers
     "versions": frozenset({"_jsontext", "_input"}),
     # the pure core: sans-I/O state machines on the profiles

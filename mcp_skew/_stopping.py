@@ -1,0 +1,79 @@
+"""How a signal ends a command: SIGTERM and SIGHUP stop it as Ctrl-C does, and nothing it
+started outlives it.
+
+By default Python dies at once on SIGTERM and SIGHUP, skipping every ``finally``: the servers
+and workers a command started would be left running. :func:`stopping` (around a command, main
+thread only) turns both into :class:`Terminated`, a ``KeyboardInterrupt``, so each command's
+own Ctrl-C handling runs (census keeps its finished rows, matrix writes nothing), then ends
+every process family still running (:func:`mcp_skew.wire._procs.end_all`). The exit code is
+128 + the signal number, as a shell reports it. A SIGHUP that is ignored (``nohup``) stays
+ignored; commands that handle signals themselves (``record``, ``serve``) install their own
+handlers inside this one. Processes started by a command that is killed outright (SIGKILL)
+are ended by their supervisors (:mod:`mcp_skew.wire._procs`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from types import FrameType
+from typing import Final
+
+__all__ = ["STOP_SIGNALS", "Terminated", "end_everything", "exit_code", "stopping"]
+
+#: The signals that stop a command as Ctrl-C does (SIGINT is Python's KeyboardInterrupt).
+STOP_SIGNALS: Final = (signal.SIGTERM, signal.SIGHUP)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP arrived: stop, as for Ctrl-C."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def _raise(signum: int, _frame: FrameType | None) -> None:
+    raise Terminated(signum)
+
+
+def exit_code(exc: KeyboardInterrupt) -> int:
+    """128 + the signal's number (SIGINT for a plain Ctrl-C)."""
+    return 128 + (exc.signum if isinstance(exc, Terminated) else signal.SIGINT)
+
+
+def end_everything(*, refuse: bool) -> None:
+    """End every process family still running, if any was ever started; with ``refuse``, no
+    new one starts in this process from then on (the command is being stopped)."""
+    procs = sys.modules.get("mcp_skew.wire._procs")
+    if procs is not None:
+        procs.end_all(refuse=refuse)
+
+
+@contextlib.contextmanager
+def stopping() -> Iterator[None]:
+    """SIGTERM and SIGHUP raise :class:`Terminated` inside; every family is ended on the way
+    out, whatever happened; the handlers are put back."""
+    previous: dict[signal.Signals, object] = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in STOP_SIGNALS:
+            if signal.getsignal(sig) is not signal.SIG_IGN:
+                previous[sig] = signal.signal(sig, _raise)
+    stopped = False
+    try:
+        yield
+    except KeyboardInterrupt:
+        stopped = True
+        raise
+    finally:
+        try:
+            end_everything(refuse=stopped)
+        finally:
+            procs = sys.modules.get("mcp_skew.wire._procs")
+            if procs is not None:  # the command is over: a caller in-process may spawn again
+                procs.reopen()
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)  # type: ignore[arg-type]
