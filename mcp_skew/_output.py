@@ -33,7 +33,7 @@ from typing import Final
 
 from .errors import UsageError
 
-__all__ = ["check_output", "check_output_dir", "terminal_safe", "write_output"]
+__all__ = ["check_output", "check_output_dir", "terminal_safe", "terminal_safe_keeping", "write_output"]
 
 
 def _fail(what: str, path: str | Path, why: str) -> UsageError:
@@ -156,6 +156,16 @@ def _umask_mode() -> int:
 #: one-character CSI), lone surrogates (they cannot be encoded) and the bidirectional
 #: overrides and isolates, which reorder what follows them on the line.
 _UNSAFE: Final = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069]")
+
+
+def terminal_safe_keeping(text: str, keep: tuple[str, ...]) -> str:
+    """:func:`terminal_safe`, but the exact sequences in ``keep`` (a renderer's own colour
+    codes) stay as they are; everything between them is escaped."""
+    if not keep:
+        return terminal_safe(text)
+    pattern = re.compile("(" + "|".join(re.escape(k) for k in keep) + ")")
+    parts = pattern.split(text)
+    return "".join(part if i % 2 else terminal_safe(part) for i, part in enumerate(parts))
 
 
 def terminal_safe(text: str) -> str:

@@ -20,8 +20,22 @@ from ._census import census_peers, run_census
 from ._listing import Job, ListingError, read_listing, read_registry
 from ._report import REPORT_FORMATS, build_report, render_report
 from ._store import CensusDB, is_census_db
-from ._work import STATUSES, Settings
+from ._work import NO_NETWORK, NO_SANDBOX, STATUSES, Settings
 
-__all__ = ["REPORT_FORMATS", "STATUSES", "CensusDB", "Job", "ListingError", "Settings",
-           "build_report", "census_peers", "is_census_db", "read_listing", "read_registry",
-           "render_report", "run_census"]
+__all__ = [
+    "NO_NETWORK",
+    "NO_SANDBOX",
+    "REPORT_FORMATS",
+    "STATUSES",
+    "CensusDB",
+    "Job",
+    "ListingError",
+    "Settings",
+    "build_report",
+    "census_peers",
+    "is_census_db",
+    "read_listing",
+    "read_registry",
+    "render_report",
+    "run_census",
+]

@@ -141,8 +141,8 @@ def _settings(args: argparse.Namespace) -> Any:
 def _check_sandbox(args: argparse.Namespace, jobs: Any) -> None:
     """Before anything runs: registry packages need a working sandbox unless ``--sandbox
     none`` says otherwise, and ``--no-network`` needs one to be enforced (UsageError)."""
+    from ..census import NO_NETWORK, NO_SANDBOX  # noqa: PLC0415
     from ..census._launch import SUPPORTED, Unsupported, sandbox_tool  # noqa: PLC0415
-    from ..census._work import NO_NETWORK, NO_SANDBOX  # noqa: PLC0415
 
     registry = any(job.kind == "package" and job.spec.get("registryType") in SUPPORTED
                    for job in jobs)

@@ -26,7 +26,7 @@ from typing import Any, TextIO
 
 from .._input import read_user_text
 from .._jsontext import FILE, JsonTextError, loads
-from .._output import check_output, terminal_safe, write_output
+from .._output import check_output, terminal_safe_keeping, write_output
 from ..errors import UsageError
 from ..matrix import (
     FORMATS,
@@ -38,7 +38,7 @@ from ..matrix import (
     labelled,
     render,
 )
-from ..matrix._render_text import cell_text, render_text
+from ..matrix._render_text import COLOUR_CODES, cell_text, render_text
 from ..peers import resolve_peer
 from ..simulator import NOT_OVER_STDIO, SCENARIOS, TRANSPORTS, PeerSpec, Transport
 from ..versions import Registry, Role
@@ -304,7 +304,8 @@ def _main(args: argparse.Namespace) -> int:
     if getattr(args, "run_real", False) and args.format in ("text", "markdown", "github"):
         text += render_real(matrix, args.format)
     if args.out is None:
-        sys.stdout.write(terminal_safe(text))  # a peer file's label shown, never obeyed
+        # a peer file's label shown, never obeyed; the matrix's own colours kept
+        sys.stdout.write(terminal_safe_keeping(text, COLOUR_CODES))
         return 0
     write_output(args.out, text, inputs=_inputs(args))
     for written in [matrix] if len(matrices) == 1 else matrices:

@@ -93,6 +93,8 @@ _WIDTH: Final = 100
 #: The space tabulate's ``simple`` table puts between two columns.
 _GAP: Final = 2
 _ANSI_CODE: Final = re.compile(r"\x1b\[\d+m")
+#: The colour codes the text matrix writes itself (kept when the output is made terminal-safe).
+COLOUR_CODES: Final = (*_ANSI.values(), "\x1b[0m")
 
 
 # -- Reading notations (no registry needed: a matrix may come from JSON) ---------------

@@ -107,7 +107,7 @@ def _tail(text: str, lines: int = _TAIL_LINES) -> str:
 def _run(cmd: Sequence[str], what: str, *, timeout: float, cwd: Path | None = None) -> None:
     """Run an installer as a family of ours (:mod:`..wire._procs`): whatever stops mcp-skew,
     a signal or SIGKILL, stops it and what it started too."""
-    from ..wire._procs import end, spawn  # noqa: PLC0415 - the wire loads pydantic: on use only
+    from ..wire import end, spawn  # noqa: PLC0415 - the wire loads pydantic: on use only
 
     try:
         proc = spawn(list(cmd), cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,

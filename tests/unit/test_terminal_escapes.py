@@ -28,6 +28,16 @@ def _no_controls(text: str) -> None:
     assert "\\u001b" in text
 
 
+def test_matrix_in_colour_keeps_its_colours_and_escapes_the_label(
+        peer_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["matrix", "--clients", "2025-06-18", "--servers", f"@{peer_file}",
+                 "--color", "always"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b[32m" in out and "\x1b[0m" in out  # the matrix's own colours
+    assert "\x1b]" not in out and "\x1b[2J" not in out and "\x07" not in out
+    assert "\u202e" not in out and "\\u001b" in out  # the label's controls, shown escaped
+
+
 @pytest.mark.parametrize("fmt", ["text", "markdown", "json"])
 def test_matrix_shows_a_peer_label_escaped(peer_file: Path, fmt: str,
                                            capsys: pytest.CaptureFixture[str]) -> None:
