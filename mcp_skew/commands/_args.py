@@ -15,11 +15,16 @@ starts: a malformed one is never bound to, connected to, or guessed at.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .._input import AddressError, parse_host_port, parse_url
 from ..errors import UsageError
 from ..simulator._numbers import parse_int, parse_seconds
 
-__all__ = ["host_port", "seconds", "url", "whole"]
+if TYPE_CHECKING:
+    from ..versions import Registry
+
+__all__ = ["host_port", "required_revisions", "seconds", "url", "whole"]
 
 
 def whole(value: str | int, option: str, low: int = 1, high: int = 10_000) -> int:
@@ -58,3 +63,13 @@ def url(text: str, option: str, schemes: tuple[str, ...] = ("http", "https")) ->
         return parse_url(text, schemes)
     except AddressError as exc:
         raise UsageError(f"{option}: {exc}") from None
+
+
+def required_revisions(text: str, registry: Registry) -> tuple[str, ...]:
+    """``--require REV[,REV...]``: revisions of ``registry``, in the order given."""
+    revs = tuple(r.strip() for r in text.split(",") if r.strip())
+    for rev in revs:
+        if rev not in registry:
+            raise UsageError(f"--require: unknown revision {rev!r}; known: "
+                             + ", ".join(registry.revisions()))
+    return revs

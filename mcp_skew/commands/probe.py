@@ -23,8 +23,7 @@ from ..peers import resolve_peer
 from ..probe._report import FORMATS, render
 from ..probe._schemas import INSTALL_HINT, check_schemas, jsonschema_problem
 from ..simulator import PeerSpec
-from ..versions import Registry
-from ._args import seconds, url, whole
+from ._args import required_revisions, seconds, url, whole
 
 if TYPE_CHECKING:  # the runner (the wire, pydantic) is imported when a probe runs, not for --help
     from ..probe import ProbeOptions, ProbeReport, Target
@@ -155,15 +154,6 @@ def _token(token: str, url: str | None) -> str:
     return token
 
 
-def _required(text: str, registry: Registry) -> tuple[str, ...]:
-    revs = tuple(r.strip() for r in text.split(",") if r.strip())
-    for rev in revs:
-        if rev not in registry:
-            raise UsageError(f"--require: unknown revision {rev!r}; known: "
-                             + ", ".join(registry.revisions()))
-    return revs
-
-
 def _options(args: argparse.Namespace) -> ProbeOptions:
     from ..probe import ProbeOptions  # noqa: PLC0415 - see the imports
 
@@ -190,7 +180,7 @@ def _options(args: argparse.Namespace) -> ProbeOptions:
         record_dir=Path(args.record) if args.record else None, schemas=args.schemas,
         clients=clients, prober=not args.no_prober, registry=args.registry,
         thorough=args.thorough,
-        required=_required(args.require, args.registry), named_clients=_named_clients(),
+        required=required_revisions(args.require, args.registry), named_clients=_named_clients(),
     )
 
 

@@ -20,7 +20,7 @@ from .._output import check_output, check_output_dir, terminal_safe, write_outpu
 from ..errors import UsageError
 from ..peers import resolve_peer
 from ..versions import Era, Registry
-from ._args import seconds, whole
+from ._args import required_revisions, seconds, whole
 
 if TYPE_CHECKING:  # the runner (the wire, the serve stack) is imported when it runs
     from ..probe_client import ClientReport, ProbeClientOptions
@@ -97,15 +97,6 @@ def _words(args: argparse.Namespace) -> tuple[tuple[str, ...], str]:
     return tuple(words), transport
 
 
-def _required(text: str, registry: Registry) -> tuple[str, ...]:
-    revs = tuple(r.strip() for r in text.split(",") if r.strip())
-    for rev in revs:
-        if rev not in registry:
-            raise UsageError(f"--require: unknown revision {rev!r}; known: "
-                             + ", ".join(registry.revisions()))
-    return revs
-
-
 def _servers(args: argparse.Namespace, required: tuple[str, ...]) -> list[Any]:
     from ..probe_client import ServerCase, cases, default_servers  # noqa: PLC0415
 
@@ -133,7 +124,7 @@ def _options(args: argparse.Namespace) -> tuple[tuple[str, ...], ProbeClientOpti
     words, transport = _words(args)
     deadline = seconds(args.timeout, "--timeout")
     jobs = whole(args.jobs, "--jobs", 1, 16)
-    required = _required(args.require, args.registry)
+    required = required_revisions(args.require, args.registry)
     env = None
     if args.env:
         pairs = {}
