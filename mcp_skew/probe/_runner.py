@@ -16,16 +16,18 @@ waits on its own.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from .._stopping import end_everything
 from ..errors import UsageError
 from ..simulator import Finding, PeerSpec, RunRecord, Session, Transcript, parse_peer, with_quirks
 from ..simulator import PathStep as Step
@@ -311,6 +313,18 @@ class _Runs:
                      f"({done.elapsed_ms} ms)")
 
 
+@contextlib.contextmanager
+def _ending_servers_when_stopped() -> Iterator[None]:
+    """A stop (Ctrl-C, SIGTERM, SIGHUP) ends every server at once, before the pool waits for
+    its threads: each client's link then sees its server exit instead of waiting out its
+    startup bound (a hanging server would hold the stop for minutes)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        end_everything(refuse=True)
+        raise
+
+
 def _calibrate(numbered: list[tuple[int, PeerSpec]], one: RunOne, opts: ProbeOptions,
                specs: list[PeerSpec], runs: _Runs) -> tuple[list[tuple[int, PeerSpec]],
                                                             dict[str, Any], int]:
@@ -319,7 +333,7 @@ def _calibrate(numbered: list[tuple[int, PeerSpec]], one: RunOne, opts: ProbeOpt
     picked = calibrators([s for _, s in numbered], opts.registry)
     chosen = [numbered[i] for i in picked]
     rest = [item for n, item in enumerate(numbered) if n not in picked]
-    with ThreadPoolExecutor(max_workers=len(chosen)) as pool:
+    with ThreadPoolExecutor(max_workers=len(chosen)) as pool, _ending_servers_when_stopped():
         cal = calibrate(pool, chosen, one, bound_ms=opts.startup_timeout_ms, jobs=opts.jobs)
     runs.starts += cal.starts - sum(_starts(r) for r in cal.runs)  # the tries not kept
     for r in cal.runs:
@@ -335,7 +349,7 @@ def _run_rest(numbered: list[tuple[int, PeerSpec]], one: RunOne, opts: ProbeOpti
     """The other clients, ``jobs`` at a time; a run whose server was still starting is run
     once more with the whole startup bound. The clients run again."""
     retried: list[str] = []
-    with ThreadPoolExecutor(max_workers=max(1, opts.jobs)) as pool:
+    with ThreadPoolExecutor(max_workers=max(1, opts.jobs)) as pool, _ending_servers_when_stopped():
         numbered = sorted(numbered, key=lambda item: item[1] is not PROBER)  # longest first
         pending = {pool.submit(one, i, spec, allowance, None): (i, spec) for i, spec in numbered}
         while pending:
