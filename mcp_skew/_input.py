@@ -125,6 +125,8 @@ def read_user_text(path: str | Path, what: str, *, max_bytes: int = MAX_BYTES) -
         raise UsageError(f"{what} {path}: {exc}") from None
     except UnicodeEncodeError:  # a lone surrogate: no file can have that name here
         raise UsageError(f"{what} {path}: not a file name this system can encode") from None
+    except ValueError as exc:  # a NUL in the name ("embedded null byte")
+        raise UsageError(f"{what} {path}: not a file name ({exc})") from None
 
 
 # -- addresses -----------------------------------------------------------------------------------

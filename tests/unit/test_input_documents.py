@@ -191,3 +191,12 @@ def test_a_file_name_no_system_can_encode_is_one_line(capsys: pytest.CaptureFixt
     assert main(["simulate", "--client", "@+\ud800", "--server", "2025-03-26"]) == 2
     err = capsys.readouterr().err
     assert "not a file name this system can encode" in err and err.count("\n") == 1
+
+
+def test_a_file_name_with_a_nul_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """A peer file named with NUL (found by the CLI fuzz): one line, exit 2."""
+    from mcp_skew.cli import main
+
+    assert main(["rollout", "--clients", "2024-11-05", "--fleet", "@\x00"]) == 2
+    err = capsys.readouterr().err
+    assert "not a file name" in err and err.count("\n") == 1
