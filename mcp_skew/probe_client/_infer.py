@@ -235,6 +235,8 @@ def _unknown(kind: str, t: Traits) -> tuple[str, ...]:
                    "speaks (+discover-fallback): no default server answers so")
         if t.probe_ms is None and t.gives_up_ms is None:
             out.append("its probe wait: no silent probe ended before the deadline")
+    out.append("whether it refuses tools whose inputSchema is not an object schema "
+               "(+strict-tools): no default server lists such a tool")
     if t.retries_32022 is None and kind != "legacy":
         out.append("whether it retries -32022: no server answered its requests with one")
     if t.caches is None:

@@ -51,10 +51,11 @@ def environments() -> dict[str, Install | str]:
 
 def _expected(name: str, model: PeerSpec, probe_ms: int | None) -> PeerSpec:
     """The named model as probe-client can see it: the drift check's probe wait, no denylist
-    nor discover-fallback (no default server shows them),
+    nor discover-fallback nor strict-tools (no default server shows them),
     and what it measured beyond the catalogue."""
     quirks = tuple((n, str(probe_ms) if n == "probe-timeout" and probe_ms else v)
-                   for n, v in model.quirks if n not in ("fallback-denylist", "discover-fallback"))
+                   for n, v in model.quirks
+                   if n not in ("fallback-denylist", "discover-fallback", "strict-tools"))
     quirks += tuple((q, None) for q in NOT_IN_THE_CATALOGUE.get(name, ()))
     return replace(model, quirks=quirks)
 

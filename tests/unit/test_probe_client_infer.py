@@ -78,9 +78,9 @@ def test_a_simulated_client_is_read_back_as_itself(spec: str) -> None:
     client = resolve_peer(spec, "client")
     inferred = infer(_observations(client), REGISTRY)
     assert inferred.spec is not None, inferred.sentence
-    # fallback-denylist and discover-fallback are what no default server shows: the named TS
-    # client has both
-    unseen = ("+fallback-denylist", "+discover-fallback")
+    # fallback-denylist, discover-fallback and strict-tools are what no default server shows:
+    # the named TS clients have them
+    unseen = ("+fallback-denylist", "+discover-fallback", "+strict-tools")
     notation = client.notation
     for quirk in unseen:
         notation = notation.replace(quirk, "")
