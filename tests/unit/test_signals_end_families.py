@@ -216,7 +216,11 @@ def test_a_signal_to_census_ends_its_workers_and_servers(tmp_path: Path,
 def test_sigint_to_census_lets_the_running_job_finish_then_leaves_nothing(tmp_path: Path
                                                                           ) -> None:
     token = _token()  # Ctrl-C: start nothing new, keep what runs (it ends within its bounds)
-    with running(_census(tmp_path, token, "answer"), token) as proc:
+    # a server that never answers keeps the job running whatever the machine's speed (an
+    # answering one can finish before the signal); short bounds end it: two starts of 3 s
+    argv = _census(tmp_path, token, "hang", "--timeout", "2", "--client-timeout", "5",
+                   "--startup-timeout", "3")
+    with running(argv, token) as proc:
         family = stop(proc, signal.SIGINT)
         assert proc.returncode == 128 + signal.SIGINT
     assert_gone(token, family)
