@@ -83,11 +83,17 @@ def assert_gone(token: str, also: set[int] = frozenset()) -> None:  # type: igno
                            f"{sorted(also & _table().keys())}")
 
 
+def _ctrl_c() -> None:
+    """In the child: SIGINT as a terminal gives it. A shell that starts the suite in the
+    background (no job control) leaves SIGINT ignored, and Python then keeps it ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @contextlib.contextmanager
 def running(argv: list[str], token: str, *, stdin: int = subprocess.PIPE,
             escaped: int = 1) -> Iterator[subprocess.Popen[bytes]]:
     """``argv`` started; yields once the escaped grandchild runs (``escaped`` of them)."""
-    proc = subprocess.Popen(argv, stdin=stdin, stdout=subprocess.DEVNULL,
+    proc = subprocess.Popen(argv, stdin=stdin, stdout=subprocess.DEVNULL, preexec_fn=_ctrl_c,  # noqa: PLW1509 - a signal disposition only
                             stderr=subprocess.PIPE)
     try:
         wait_for(lambda: len(with_token(f"{token}-escaped")) >= escaped or proc.poll() is not None,
@@ -243,7 +249,7 @@ def test_a_signal_ends_serve_without_a_traceback(tmp_path: Path, sig: signal.Sig
     log = tmp_path / f"{token}.jsonl"
     proc = subprocess.Popen([*MCP_SKEW, "serve", "legacy:2025-06-18", *how, "--record",
                              str(log)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+                            stderr=subprocess.PIPE, preexec_fn=_ctrl_c)  # noqa: PLW1509 - as above
     try:
         wait_for(lambda: b'"event": "start"' in (log.read_bytes() if log.exists() else b""),
                  START_S, "serve did not start")
