@@ -27,7 +27,7 @@ from datetime import datetime
 from typing import Any, Final, Literal
 
 from ..serve import Annotation, LogEntry, annotate
-from ..simulator import VERSION_KEY, Finding
+from ..simulator import VERSION_KEY, Finding, request_text
 from ..simulator import PathStep as Step
 from ..versions import Registry
 
@@ -146,14 +146,6 @@ def _modern_revision(message: Any) -> str | None:
     return version if isinstance(version, str) else None
 
 
-def _request_text(message: dict[str, Any]) -> str:
-    method = str(message["method"])
-    if method == "initialize":
-        return f"initialize {_params(message).get('protocolVersion')}"
-    version = _modern_revision(message)
-    return f"{method} {version}" if version else method
-
-
 def _requests(entries: list[LogEntry]) -> list[tuple[LogEntry, dict[str, Any]]]:
     return [(e, e.message) for e in entries if e.dir == "c2s" and isinstance(e.message, dict)
             and "method" in e.message and "id" in e.message]
@@ -219,7 +211,7 @@ def _failed_on(entries: list[LogEntry], outcome: Outcome) -> str:
     if not sent:
         return "no request was sent"
     _, message = sent[-1]
-    return f"{_request_text(message)} ({_answer_text(entries, message['id'])})"
+    return f"{request_text(message)} ({_answer_text(entries, message['id'])})"
 
 
 def _listing(entries: list[LogEntry]) -> tuple[int | None, int | None]:
@@ -263,7 +255,7 @@ def observe(server: str, entries: list[LogEntry], stamps: list[float], exit_code
         counter_offers=_offers(note.path), first=sent[0][1]["method"] if sent else None,
         probe=_probe(note.path, processes), processes=processes,
         retried_32022=any(s.kind == "retry" for s in note.path),
-        requests=[_request_text(m) for _, m in sent], failed_on=_failed_on(entries, outcome),
+        requests=[request_text(m) for _, m in sent], failed_on=_failed_on(entries, outcome),
         exit_code=exit_code, timed_out=timed_out,
         findings=[f for f in note.findings if f.index in client_lines
                   and f.code in CLIENT_CODES],

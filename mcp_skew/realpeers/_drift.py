@@ -50,6 +50,7 @@ from ..simulator import (
     Timeout,
     Transcript,
     parse_peer,
+    request_text,
 )
 from ..simulator._scenario import LIST_TOOLS, play
 from ..simulator._transport import STDIO, TransportRule, rule_for
@@ -689,21 +690,8 @@ def _requests(log: Path) -> tuple[list[str], int]:
         message = record.get("message")
         if record.get("dir") != "c2s" or not isinstance(message, dict) or "method" not in message:
             continue
-        requests.append(_request_text(message))
+        requests.append(request_text(message))
     return requests, starts
-
-
-def _request_text(message: dict[str, Any]) -> str:
-    method = str(message["method"])
-    params = message.get("params") if isinstance(message.get("params"), dict) else {}
-    assert isinstance(params, dict)
-    if method == "initialize":
-        return f"initialize {params.get('protocolVersion')}"
-    meta = params.get("_meta")
-    if isinstance(meta, dict) and isinstance(meta.get("io.modelcontextprotocol/protocolVersion"),
-                                             str):
-        return f"{method} {meta['io.modelcontextprotocol/protocolVersion']}"
-    return method
 
 
 def _era_of(revision: str | None) -> str | None:
@@ -801,7 +789,7 @@ def _model_client_run(model: PeerSpec, server_spec: str) -> Facets:
         if not all(r.got == "result" for r in results):
             status = "failed"
     link.close()
-    requests = [_request_text(e.message) for e in link.transcript.entries
+    requests = [request_text(e.message) for e in link.transcript.entries
                 if e.dir == "c2s" and isinstance(e.message, dict) and "method" in e.message]
     ok = status == "ok"
     return Facets(status, session.revision if ok else None,

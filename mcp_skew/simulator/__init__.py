@@ -33,7 +33,7 @@ from ._run import RunRecord, run
 from ._scenario import LIST_TOOLS, SCENARIOS, Scenario, Step, StepResult
 from ._server import Reaction, SimServer
 from ._transport import TRANSPORTS, Transport, TransportRule
-from ._wire import VERSION_KEY
+from ._wire import VERSION_KEY, request_text
 
 __all__ = [
     "AS_WELL_KNOWN",
@@ -89,6 +89,7 @@ __all__ = [
     "negotiation",
     "parse_peer",
     "plan_for",
+    "request_text",
     "run",
     "untyped_tools",
     "with_quirks",

@@ -26,6 +26,7 @@ __all__ = [
     "notification",
     "request",
     "request_meta",
+    "request_text",
     "result",
     "server_capabilities",
     "server_declares",
@@ -257,3 +258,16 @@ def error(msg_id: Any, code: int, message: str, data: Any = None) -> Message:
     if data is not None:
         err["data"] = data
     return {"jsonrpc": "2.0", "id": msg_id, "error": err}
+
+
+def request_text(message: dict[str, Any]) -> str:
+    """A request in a few words: ``initialize REV``, ``METHOD REV`` for a modern request
+    (its ``_meta`` version), else the method."""
+    method = str(message["method"])
+    params = message.get("params") if isinstance(message.get("params"), dict) else {}
+    assert isinstance(params, dict)
+    if method == "initialize":
+        return f"initialize {params.get('protocolVersion')}"
+    meta = params.get("_meta")
+    version = meta.get(VERSION_KEY) if isinstance(meta, dict) else None
+    return f"{method} {version}" if isinstance(version, str) and version else method
