@@ -626,8 +626,7 @@ def verify_server_http(resolved: Resolved, *, jobs: int = 2,
     """Check a named server model over Streamable HTTP: each probe client against a fresh real
     server process (its ``http_args``, on a free port) and against the model on the simulator's
     HTTP link; the same facets as :func:`verify_server` (status, revision, path, codes, steps)."""
-    from ..simulator._http import HttpClient, HttpEndpoint  # noqa: PLC0415
-    from ..simulator._httplink import HttpMemoryLink  # noqa: PLC0415
+    from ..simulator import HttpClient, HttpEndpoint, HttpMemoryLink  # noqa: PLC0415
     from ..wire import HttpLink  # noqa: PLC0415
 
     model = resolved.peer()

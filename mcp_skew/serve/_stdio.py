@@ -31,7 +31,7 @@ from typing import IO, Any
 from .._jsontext import dump_line
 from ..simulator import PeerSpec, Reaction, SimServer
 from ..simulator._decode import PARSE_ERROR, Junk, check_message, decode_rpc
-from ..simulator._http import describe
+from ..simulator._http_words import describe
 from ..versions import Message
 from ._log import LINE_CAP, CutLine, LogWriter, decode_line
 

@@ -4,8 +4,10 @@ Public API: :func:`parse_peer`, :class:`PeerSpec`, :data:`QUIRKS`, :func:`run`,
 :class:`RunRecord`, :data:`SCENARIOS`, :class:`SimClient`, :class:`SimServer`,
 :class:`MemoryLink`, :class:`Transcript`, :class:`Finding`; over Streamable HTTP
 (``run(..., transport="http")``): :class:`HttpMemoryLink`, the sans-I/O server
-and client sides :class:`HttpEndpoint` and :class:`HttpClient`, and the
-transport rules (:data:`TRANSPORTS`, :class:`TransportRule`).
+and client sides :class:`HttpEndpoint` and :class:`HttpClient`, the SSE parser
+(:class:`SseParser`, :class:`SseEvent`), and the transport rules
+(:data:`TRANSPORTS`, :class:`TransportRule`). The simulator's HTTP is in its
+``_http_*`` modules.
 
 The package is pure: no process, socket, thread or wall clock, and it imports
 nothing of mcp-skew but :mod:`mcp_skew.versions` and :mod:`mcp_skew.errors`
@@ -22,8 +24,11 @@ from ._auth_link import NOT_OVER_STDIO
 from ._auth_server import AS_WELL_KNOWN, AuthServer, auth_server_for, guard
 from ._client import Mark, Session, SimClient, check_result, untyped_tools
 from ._findings import FINDING_CODES, FINDINGS, Finding, FindingCode, Severity
-from ._http import HttpClient, HttpEndpoint, HttpRequest, HttpResponse
-from ._httplink import HttpMemoryLink
+from ._http_client import HttpClient
+from ._http_endpoint import HttpEndpoint
+from ._http_link import HttpMemoryLink
+from ._http_sse import SseEvent, SseParser
+from ._http_words import HttpRequest, HttpResponse
 from ._link import Closed, Entry, Event, Link, MemoryLink, Note, Reply, Timeout, Transcript
 from ._path import Step as PathStep
 from ._peers import KINDS, PeerSpec, parse_peer, with_quirks
@@ -76,6 +81,8 @@ __all__ = [
     "Severity",
     "SimClient",
     "SimServer",
+    "SseEvent",
+    "SseParser",
     "Step",
     "StepResult",
     "Timeout",

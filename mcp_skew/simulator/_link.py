@@ -46,7 +46,7 @@ class Entry:
     dir: Literal["c2s", "s2c"]
     message: Any  #: the parsed message, or the raw line (a ``str``) when it was not JSON
     #: over HTTP: the request's method, path and MCP headers, or the response's status and
-    #: headers (``_httplink``); None on stdio
+    #: headers (``_http_link``); None on stdio
     http: dict[str, Any] | None = None
 
     def to_record(self) -> dict[str, Any]:

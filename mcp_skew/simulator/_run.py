@@ -20,8 +20,9 @@ from ._auth_link import NOT_OVER_STDIO, protect
 from ._cache import ClientCache
 from ._client import Mark, Session, SimClient
 from ._findings import Finding
-from ._http import HttpClient, HttpEndpoint
-from ._httplink import HttpMemoryLink
+from ._http_client import HttpClient
+from ._http_endpoint import HttpEndpoint
+from ._http_link import HttpMemoryLink
 from ._link import MemoryLink, ServerChange, Transcript
 from ._memo import by_identity2
 from ._path import served_legacy
@@ -159,7 +160,7 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
         transport: Transport = "stdio",
         server_changes: Sequence[tuple[int, PeerSpec]] = ()) -> RunRecord:
     """Negotiate ``client`` with ``server``, then play ``scenario``, over ``transport``
-    (``stdio``, or ``http``: Streamable HTTP, :mod:`._httplink`).
+    (``stdio``, or ``http``: Streamable HTTP, :mod:`._http_link`).
 
     ``scenario`` is a name in :data:`SCENARIOS` or a :class:`Scenario` of the caller's.
     ``server_changes``: at each ``(ms, spec)`` the server is replaced by a server of

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ._http import REASONS
+from ._http_words import REASONS
 from ._link import Entry, Note
 from ._run import RunRecord
 from ._transport import rule_for

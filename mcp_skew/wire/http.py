@@ -26,7 +26,7 @@ Rules followed, per revision (the profile says which apply):
   §Backwards Compatibility; 2026-07-28 ``streamable-http.mdx`` §HTTP+SSE Transport).
 
 The headers, the synthesized errors and the HTTP+SSE decisions are the
-simulator's HTTP client side (:mod:`mcp_skew.simulator._http`), which the
+simulator's HTTP client side (:mod:`mcp_skew.simulator._http_client`), which the
 in-memory HTTP link uses too; this module adds sockets, threads and streaming.
 """
 
@@ -45,10 +45,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..simulator import Closed, Reply
-from ..simulator._http import (
-    NAME_PARAMS,
-    encode_header_value,
+from ..simulator import Closed, Reply, SseParser
+from ..simulator._http_client import (
     is_jsonrpc_error,
     is_priming,
     modern_error_codes,
@@ -58,9 +56,9 @@ from ..simulator._http import (
     synthesized_error,
     wants_sse_fallback,
 )
+from ..simulator._http_words import NAME_PARAMS, encode_header_value
 from ..versions import REGISTRY, Registry
 from ._base import Limits, RealLink, Recorder, TransportError
-from .sse import SseParser
 
 __all__ = ["NAME_PARAMS", "HttpLink", "encode_header_value"]
 

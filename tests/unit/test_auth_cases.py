@@ -22,8 +22,9 @@ from mcp_skew.peers import resolve_peer
 from mcp_skew.simulator import SimClient, parse_peer, run
 from mcp_skew.simulator._auth_client import AuthPlan, plan_for
 from mcp_skew.simulator._auth_server import AuthServer, pkce_challenge
-from mcp_skew.simulator._http import HttpEndpoint, HttpRequest, HttpResponse
-from mcp_skew.simulator._httplink import HttpMemoryLink
+from mcp_skew.simulator._http_endpoint import HttpEndpoint
+from mcp_skew.simulator._http_link import HttpMemoryLink
+from mcp_skew.simulator._http_words import HttpRequest, HttpResponse
 from mcp_skew.simulator._transport import rule_for
 from mcp_skew.simulator._urlform import form_decode, form_encode, split_url
 from mcp_skew.versions import REGISTRY, load_profile_file

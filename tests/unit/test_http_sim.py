@@ -41,7 +41,8 @@ from mcp_skew.simulator import (
     run,
 )
 from mcp_skew.simulator import _wire as w
-from mcp_skew.simulator._http import primes_streams, request_headers
+from mcp_skew.simulator._http_client import request_headers
+from mcp_skew.simulator._http_endpoint import primes_streams
 from mcp_skew.simulator._transcript_model import parse_record
 from mcp_skew.simulator._transport import HTTP, STDIO, rule_for
 from mcp_skew.versions import REGISTRY, Era

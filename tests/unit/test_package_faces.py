@@ -59,8 +59,6 @@ ALLOWED: frozenset[tuple[str, str]] = frozenset({
     ("mcp_skew.probe._verdict", "mcp_skew.simulator._path"),
     ("mcp_skew.realpeers._drift", "mcp_skew.matrix._peersets"),
     ("mcp_skew.realpeers._drift", "mcp_skew.probe._clients"),
-    ("mcp_skew.realpeers._drift", "mcp_skew.simulator._http"),
-    ("mcp_skew.realpeers._drift", "mcp_skew.simulator._httplink"),
     ("mcp_skew.realpeers._drift", "mcp_skew.simulator._scenario"),
     ("mcp_skew.realpeers._drift", "mcp_skew.simulator._transport"),
     ("mcp_skew.realpeers._drift", "mcp_skew.wire._procs"),
@@ -77,10 +75,10 @@ ALLOWED: frozenset[tuple[str, str]] = frozenset({
     ("mcp_skew.serve._proxy", "mcp_skew.wire._procs"),
     ("mcp_skew.serve._replay", "mcp_skew.simulator._transcript_model"),
     ("mcp_skew.serve._stdio", "mcp_skew.simulator._decode"),
-    ("mcp_skew.serve._stdio", "mcp_skew.simulator._http"),
+    ("mcp_skew.serve._stdio", "mcp_skew.simulator._http_words"),
     ("mcp_skew.wire._base", "mcp_skew.simulator._transcript_model"),
-    ("mcp_skew.wire.http", "mcp_skew.simulator._http"),
-    ("mcp_skew.wire.sse", "mcp_skew.simulator._sse"),
+    ("mcp_skew.wire.http", "mcp_skew.simulator._http_client"),
+    ("mcp_skew.wire.http", "mcp_skew.simulator._http_words"),
 })
 
 

@@ -10,7 +10,7 @@ import json
 
 from mcp_skew.simulator import HttpEndpoint, HttpRequest, parse_peer, run
 from mcp_skew.simulator import _wire as w
-from mcp_skew.simulator._http import HttpClient, request_headers
+from mcp_skew.simulator._http_client import HttpClient, request_headers
 from mcp_skew.versions import REGISTRY
 
 M = "2026-07-28"

@@ -20,7 +20,7 @@ from typing import Any
 
 from mcp_skew.simulator import HttpEndpoint, HttpRequest, HttpResponse, parse_peer
 from mcp_skew.simulator import _wire as w
-from mcp_skew.simulator._http import request_headers
+from mcp_skew.simulator._http_client import request_headers
 from mcp_skew.simulator._server import PARAM_HEADERS
 from mcp_skew.versions import REGISTRY
 

@@ -3,8 +3,8 @@
 :class:`HttpMemoryLink` has the interface of :class:`~._link.MemoryLink`
 (``request``, ``notify``, ``restart``, ``close``, ``now_ms``, ``transcript``), so
 the same driven client machine runs over it. Each message is one POST: the
-client side (:class:`~._http.HttpClient`) gives its headers, the server side
-(:class:`~._http.HttpEndpoint`) decides the response, and the client side reads
+client side (:class:`~._http_client.HttpClient`) gives its headers, the server side
+(:class:`~._http_endpoint.HttpEndpoint`) decides the response, and the client side reads
 it back into the client's event. Nothing sleeps:
 
 - a POST reaches the server ``latency_ms`` after it is sent (or when the server
@@ -69,15 +69,9 @@ from ..versions import Message
 from . import _path as steps
 from ._auth_link import AuthAgent
 from ._events import Closed, Event, Reply, Timeout
-from ._http import (
-    REASONS,
-    HttpClient,
-    HttpEndpoint,
-    HttpReading,
-    HttpRequest,
-    HttpResponse,
-    synthesized_error,
-)
+from ._http_client import HttpClient, HttpReading, synthesized_error
+from ._http_endpoint import HttpEndpoint
+from ._http_words import REASONS, HttpRequest, HttpResponse
 from ._link import Transcript
 from ._path import Step
 

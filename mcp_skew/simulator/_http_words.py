@@ -1,0 +1,192 @@
+"""Streamable HTTP, sans I/O: the words the simulated server and client share.
+
+The simulator's HTTP is in the ``_http_*`` modules: these shared words (one request
+and one response as values, the header value encoding, loopback hosts, how a
+message is described in a log), the server side (:mod:`._http_endpoint`), the
+client side (:mod:`._http_client`), the SSE parser (:mod:`._http_sse`) and the
+in-memory HTTP link on the simulated clock (:mod:`._http_link`).
+
+One implementation serves everything: the in-memory HTTP link of the simulator
+runs it on the simulated clock, ``mcp-skew serve --http``
+(:mod:`mcp_skew.serve._http`) puts sockets and threads around the server side,
+and the real HTTP link of the probe (:mod:`mcp_skew.wire.http`) builds its
+headers and reads bodiless errors with the client side.
+"""
+
+from __future__ import annotations
+
+import base64
+import ipaddress
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from .._jsontext import dumps
+from ..versions import Message
+
+__all__ = [
+    "ACCEPT",
+    "NAME_PARAMS",
+    "REASONS",
+    "HttpRequest",
+    "HttpResponse",
+    "decode_header_value",
+    "describe",
+    "encode_header_value",
+    "header_value",
+    "invalid_base64_header",
+    "is_loopback",
+]
+
+#: What a client accepts on every POST (2025-03-26 on).
+ACCEPT: Final = "application/json, text/event-stream"
+#: Methods whose request mirrors a parameter in ``Mcp-Name`` (2026-07-28 streamable-http.mdx).
+NAME_PARAMS: Final[Mapping[str, str]] = {
+    "tools/call": "name", "resources/read": "uri", "prompts/get": "name",
+}
+#: Reason phrases of the statuses the simulated peers meet (RFC 9110).
+REASONS: Final[Mapping[int, str]] = {
+    200: "OK", 201: "Created", 202: "Accepted", 302: "Found", 400: "Bad Request",
+    401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
+    405: "Method Not Allowed", 500: "Internal Server Error", 502: "Bad Gateway",
+}
+LOOPBACK_NAMES: Final = frozenset({"localhost", "ip6-localhost"})
+_SENTINEL: Final = ("=?base64?", "?=")
+
+
+# -- values ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class HttpRequest:
+    """One HTTP request, as the server reads it."""
+
+    method: str
+    path: str
+    headers: Mapping[str, str]  #: lower-case names
+    body: bytes = b""
+
+
+@dataclass(slots=True)
+class HttpResponse:
+    """What the server answers one request with."""
+
+    status: int
+    body: Any = None  #: JSON to send; None sends no body
+    headers: dict[str, str] = field(default_factory=dict)
+    hold: bool = False  #: never answer: keep the request open until the client leaves
+    exit: bool = False  #: the server process ends: close unanswered and stop
+    stream: bool = False  #: send the body as an SSE stream, not as JSON
+    priming: str | None = None  #: the id of the priming event that opens the stream
+    #: named SSE events that open a long-lived stream (HTTP+SSE: ``endpoint``), body None
+    events: tuple[tuple[str, str], ...] = ()
+    #: messages sent after ``body`` on the same SSE response, before it ends (the result
+    #: that closes a ``subscriptions/listen`` stream); the in-memory link does not read them
+    then: tuple[Message, ...] = ()
+
+    @property
+    def content_type(self) -> str | None:
+        if self.events:
+            return "text/event-stream"
+        if self.body is None:
+            return None
+        return "text/event-stream" if self.stream else "application/json"
+
+    def encoded(self) -> bytes:
+        if self.events:
+            return "".join(f"event: {name}\ndata: {data}\n\n" for name, data in self.events
+                           ).encode()
+        if self.body is None:
+            return b""
+        text = dumps(self.body, separators=(",", ":"))
+        if not self.stream:
+            return text.encode()
+        more = "".join(f"event: message\ndata: {dumps(m, separators=(',', ':'))}\n\n"
+                       for m in self.then)
+        if self.priming is None:
+            return f"event: message\ndata: {text}\n\n{more}".encode()
+        return f"id: {self.priming}\ndata:\n\nid: {self.priming}-1\nevent: message\n" \
+               f"data: {text}\n\n".encode()
+
+
+# -- shared words ------------------------------------------------------------------------------
+
+def describe(message: Any) -> str:
+    """A few words about a message, for a log a person reads."""
+    if not isinstance(message, dict):
+        return f"batch of {len(message)}" if isinstance(message, list) else "not an object"
+    ident = f" id={json.dumps(message['id'])}" if "id" in message else ""
+    if "method" in message:
+        return f"{message['method']}{ident}"
+    error = message.get("error")
+    if isinstance(error, dict):
+        return f"error {error.get('code')}{ident}"
+    result = message.get("result")
+    if isinstance(result, dict) and "protocolVersion" in result:
+        return f"result{ident} (protocolVersion {result['protocolVersion']})"
+    return f"result{ident}"
+
+
+def encode_header_value(value: str) -> str:
+    """``value`` as is when it is a safe header value, else in the Base64 sentinel form."""
+    safe = (
+        all(0x20 <= ord(ch) <= 0x7E for ch in value)
+        and value == value.strip()
+        and not (value.startswith(_SENTINEL[0]) and value.endswith(_SENTINEL[1]))
+    )
+    if safe:
+        return value
+    return _SENTINEL[0] + base64.b64encode(value.encode()).decode() + _SENTINEL[1]
+
+
+def decode_header_value(value: str | None) -> str | None:
+    """A header value, with the ``=?base64?...?=`` sentinel of 2026-07-28 undone."""
+    if value is None or not (value.startswith(_SENTINEL[0]) and value.endswith(_SENTINEL[1])):
+        return value
+    decoded = _strict_base64(value[len(_SENTINEL[0]):-len(_SENTINEL[1])])
+    return value if decoded is None else decoded
+
+
+def _strict_base64(text: str) -> str | None:
+    """``text`` decoded as Base64 (standard alphabet, padded) and then UTF-8; None when it
+    is not: a character outside the alphabet is rejected, not skipped (RFC 4648 §3.3:
+    implementations MUST reject encoded data with characters outside the base alphabet)."""
+    try:
+        return base64.b64decode(text, validate=True).decode()
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
+def invalid_base64_header(headers: Mapping[str, str]) -> str | None:
+    """The first ``Mcp-Name`` or ``Mcp-Param-*`` header whose ``=?base64?...?=`` value is not
+    valid Base64 (RFC 4648 §3.3), by its lower-case name; None when there is none."""
+    for name, value in sorted(headers.items()):
+        if name != "mcp-name" and not name.startswith("mcp-param-"):
+            continue
+        if value.startswith(_SENTINEL[0]) and value.endswith(_SENTINEL[1]) and \
+                len(value) >= len(_SENTINEL[0]) + len(_SENTINEL[1]) and \
+                _strict_base64(value[len(_SENTINEL[0]):-len(_SENTINEL[1])]) is None:
+            return name
+    return None
+
+
+def is_loopback(host: str) -> bool:
+    name = host.strip("[]").lower()
+    if name in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def header_value(value: Any) -> str | None:
+    """A tool parameter's value as its ``Mcp-Param-{Name}`` header carries it (before the
+    Base64 sentinel): strings as is, integers in decimal, booleans ``true``/``false``; None for
+    an absent or null value, or one of another type (no header; 2026-07-28
+    ``streamable-http.mdx`` §Value Encoding)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (str, int)):
+        return str(value)
+    return None
