@@ -23,6 +23,12 @@ resource metadata and names it in ``WWW-Authenticate``, as its ``server.*`` rule
   than the MCP server's URL is ``invalid_target`` (RFC 8707). ``/register`` is dynamic
   client registration (RFC 7591), only with ``dcr``; ``cimd`` accepts an HTTPS URL as a
   client id (client ID metadata documents).
+- With ``scopes`` in the layout the MCP endpoint wants scopes (:data:`SCOPES_NEEDED`): its
+  401 names ``scope="mcp:read"``, its protected resource metadata ``scopes_supported``;
+  the authorization server grants what is asked for (``mcp:read`` when nothing is); a
+  token short of a request's scopes gets ``403`` with ``WWW-Authenticate: Bearer
+  error="insufficient_scope", scope="<the missing ones>"`` (2025-11-25
+  ``basic/authorization.mdx`` §Runtime Insufficient Scope Errors).
 - The MCP endpoint wants ``Authorization: Bearer <token>``; a server whose revision binds
   it to audience validation (``server.audience``, 2025-06-18 ``basic/authorization.mdx``
   §Token Handling) refuses a token issued for another resource, or for none.
@@ -46,6 +52,7 @@ from ._urlform import form_decode, form_encode
 
 __all__ = [
     "AS_PATH",
+    "BASIC_SCOPE",
     "PRE_REGISTERED",
     "PRM_WELL_KNOWN",
     "AuthServer",
@@ -63,6 +70,11 @@ AS_WELL_KNOWN: Final = "/.well-known/oauth-authorization-server"
 OIDC_WELL_KNOWN: Final = "/.well-known/openid-configuration"
 #: A confidential client every simulated authorization server knows (client credentials).
 PRE_REGISTERED: Final = ("mcp-skew-preregistered", "mcp-skew-secret")
+#: With ``scopes`` in the layout: what every MCP request needs, and what some methods need
+#: as well; the scopes a token gets when none are asked for.
+BASIC_SCOPE: Final = "mcp:read"
+SCOPES_NEEDED: Final[Mapping[str, frozenset[str]]] = {
+    "tools/call": frozenset({BASIC_SCOPE, "mcp:tools"})}
 
 
 def pkce_challenge(verifier: str) -> str:
@@ -94,6 +106,7 @@ class _Grant:
     challenge: str
     redirect_uri: str
     resource: str | None
+    scope: str | None = None
 
 
 @dataclass(slots=True)
@@ -108,6 +121,7 @@ class AuthServer:
     clients: dict[str, str] = field(default_factory=dict)  #: client id -> redirect URI
     codes: dict[str, _Grant] = field(default_factory=dict)
     tokens: dict[str, str | None] = field(default_factory=dict)  #: token -> audience
+    granted: dict[str, frozenset[str]] = field(default_factory=dict)  #: token -> scopes
     _issued: int = 0
 
     # -- where things are ----------------------------------------------------------------
@@ -137,10 +151,14 @@ class AuthServer:
 
     # -- the MCP endpoint's side -------------------------------------------------------
     def challenge(self, error: str | None = None) -> HttpResponse:
-        """The 401 of a request without a valid token (RFC 6750 §3; RFC 9728 §5.1)."""
+        """The 401 of a request without a valid token (RFC 6750 §3; RFC 9728 §5.1); with
+        ``scopes``, the ``scope`` it needs (2026-07-28 ``basic/authorization/index.mdx``
+        §Scope Selection Strategy: servers SHOULD include it)."""
         params = []
         if "prm-header" in self.layout:
             params.append(f'resource_metadata="{self.prm_url()}"')
+        if "scopes" in self.layout:
+            params.append(f'scope="{BASIC_SCOPE}"')
         if error:
             params.append(f'error="{error}"')
         value = "Bearer" + (" " + ", ".join(params) if params else "")
@@ -148,8 +166,21 @@ class AuthServer:
                            "error_description": "authorization required"},
                      {"WWW-Authenticate": value})
 
-    def refuses(self, headers: Mapping[str, str]) -> HttpResponse | None:
-        """None when the request carries a token this server accepts, else the 401."""
+    def insufficient(self, missing: frozenset[str]) -> HttpResponse:
+        """The 403 of a token short of scopes (RFC 6750 §3.1; 2025-11-25
+        ``basic/authorization.mdx`` §Runtime Insufficient Scope Errors)."""
+        scope = " ".join(sorted(missing))
+        params = ['error="insufficient_scope"', f'scope="{scope}"']
+        if "prm-header" in self.layout:
+            params.append(f'resource_metadata="{self.prm_url()}"')
+        return _json(403, {"error": "insufficient_scope",
+                           "error_description": f"this request needs scope {scope}"},
+                     {"WWW-Authenticate": "Bearer " + ", ".join(params)})
+
+    def refuses(self, headers: Mapping[str, str],
+                method: str | None = None) -> HttpResponse | None:
+        """None when the request carries a token this server accepts for ``method``, else
+        the 401 (or, with ``scopes``, the 403 of a token short of the method's scopes)."""
         value = headers.get("authorization", "")
         scheme, _, token = value.partition(" ")
         if scheme.lower() != "bearer" or not token:
@@ -158,6 +189,11 @@ class AuthServer:
             return self.challenge("invalid_token")
         if self.audience and self.tokens[token] != self.resource:
             return self.challenge("invalid_token")
+        if "scopes" in self.layout:
+            needed = SCOPES_NEEDED.get(method or "", frozenset({BASIC_SCOPE}))
+            missing = needed - self.granted.get(token, frozenset())
+            if missing:
+                return self.insufficient(missing)
         return None
 
     # -- the authorization URLs ------------------------------------------------------------
@@ -192,8 +228,12 @@ class AuthServer:
 
     def prm_document(self) -> dict[str, Any]:
         """Protected resource metadata (RFC 9728 §2)."""
-        return {"resource": self.resource, "authorization_servers": [self.issuer],
-                "bearer_methods_supported": ["header"]}
+        doc: dict[str, Any] = {"resource": self.resource,
+                               "authorization_servers": [self.issuer],
+                               "bearer_methods_supported": ["header"]}
+        if "scopes" in self.layout:
+            doc["scopes_supported"] = [BASIC_SCOPE]
+        return doc
 
     def metadata(self) -> dict[str, Any]:
         """Authorization server metadata (RFC 8414 §2); with ``as-oidc``, also the fields OpenID
@@ -241,7 +281,8 @@ class AuthServer:
             answer["error"] = "invalid_target"
         else:
             code = self._next("code")
-            self.codes[code] = _Grant(client_id, q["code_challenge"], redirect, resource)
+            self.codes[code] = _Grant(client_id, q["code_challenge"], redirect, resource,
+                                      q.get("scope"))
             answer["code"] = code
         if "iss" in self.layout and self.iss_mode != "missing":
             answer["iss"] = self.issuer if self.iss_mode == "send" else "https://other.example"
@@ -258,7 +299,7 @@ class AuthServer:
         if grant == "client_credentials":
             if (form.get("client_id"), form.get("client_secret")) != PRE_REGISTERED:
                 return _oauth_error(401, "invalid_client", "unknown client credentials")
-            return self._issue(resource)
+            return self._issue(resource, form.get("scope"))
         if grant != "authorization_code":
             return _oauth_error(400, "unsupported_grant_type", f"grant_type {grant!r}")
         code = self.codes.pop(form.get("code", ""), None)
@@ -266,13 +307,18 @@ class AuthServer:
             return _oauth_error(400, "invalid_grant", "unknown or used code")
         if pkce_challenge(form.get("code_verifier", "")) != code.challenge:
             return _oauth_error(400, "invalid_grant", "PKCE verification failed")
-        return self._issue(resource if resource is not None else code.resource)
+        return self._issue(resource if resource is not None else code.resource, code.scope)
 
-    def _issue(self, audience: str | None) -> HttpResponse:
+    def _issue(self, audience: str | None, scope: str | None = None) -> HttpResponse:
         token = self._next("token")
         self.tokens[token] = audience
-        return _json(200, {"access_token": token, "token_type": "Bearer", "expires_in": 3600},
-                     {"Cache-Control": "no-store"})
+        doc: dict[str, Any] = {"access_token": token, "token_type": "Bearer",
+                               "expires_in": 3600}
+        if "scopes" in self.layout:
+            granted = frozenset((scope or BASIC_SCOPE).split())
+            self.granted[token] = granted
+            doc["scope"] = " ".join(sorted(granted))
+        return _json(200, doc, {"Cache-Control": "no-store"})
 
     def _register(self, request: HttpRequest, query: str) -> HttpResponse:
         """Dynamic client registration (RFC 7591 §3)."""
@@ -297,8 +343,18 @@ def guard(auth: AuthServer, request: HttpRequest) -> HttpResponse | None:
         return answered
     path = request.path.split("?", 1)[0].rstrip("/")
     if path in ("", auth.mcp_path):
-        return auth.refuses(request.headers)
+        return auth.refuses(request.headers, _method_of(request))
     return None
+
+
+def _method_of(request: HttpRequest) -> str | None:
+    """The JSON-RPC method a POST carries (None: none, or not JSON)."""
+    try:
+        message = json.loads(request.body or b"null")
+    except ValueError:
+        return None
+    method = message.get("method") if isinstance(message, dict) else None
+    return method if isinstance(method, str) else None
 
 
 def auth_server_for(spec: PeerSpec, origin: str) -> AuthServer | None:

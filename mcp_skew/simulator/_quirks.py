@@ -304,7 +304,9 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "prm (protected resource metadata named in WWW-Authenticate, a separate "
            "authorization server), prm-root (metadata at the root well-known only, no header "
            "parameter), oidc (OpenID discovery only), no-dcr (no registration endpoint), "
-           "compat (everything, for clients of every revision); over stdio it does nothing",
+           "compat (everything, for clients of every revision), scoped (scopes per "
+           "operation: 403 insufficient_scope naming the missing one); over stdio it does "
+           "nothing",
            "remote servers: Supabase and mcp-remote issue 192 (origin-only clients), "
            "Cloudflare and Atlassian (workers-oauth-provider issue 137), typescript-sdk "
            "issues 2783 and 616: docs/auth.md",

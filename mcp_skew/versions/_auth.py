@@ -31,6 +31,13 @@ The values, by row (the simulator in ``mcp_skew.simulator._auth_client`` and
   metadata lacks ``code_challenge_methods_supported``).
 - ``client.iss``: ``validate`` (RFC 9207 ``iss`` in the authorization response).
 - ``client.issuer-match``: ``validate`` (the metadata's ``issuer`` equals the issuer).
+- ``client.scope``: where the scope of the first authorization comes from, in order:
+  ``challenge`` (the ``scope`` of the 401's ``WWW-Authenticate``), ``scopes-supported``
+  (all of the protected resource metadata's ``scopes_supported``); none: no ``scope``.
+- ``client.step-up``: how a client answers ``403`` with ``error="insufficient_scope"``:
+  ``challenge`` (re-authorize with the challenge's scopes), ``union`` (with the union of
+  the scopes it asked for before and the challenge's); empty: it does not step up, the
+  403 is the request's error.
 - ``server.*``: what a plain protected server of the revision publishes (the layout
   :func:`plain_layout` derives); ``server.audience``: it accepts only tokens issued for it.
 """
@@ -63,7 +70,7 @@ class AuthRule:
 AUTH_RULES: Final = (
     "client.prm", "client.as-issuer", "client.as-metadata", "client.default-endpoints",
     "client.resource", "client.registration", "client.pkce", "client.iss",
-    "client.issuer-match",
+    "client.issuer-match", "client.scope", "client.step-up",
     "server.prm", "server.as-location", "server.as-metadata", "server.registration",
     "server.audience", "server.iss",
 )
@@ -75,7 +82,12 @@ AUTH_RULES: Final = (
 #: ``as-rfc8414``, ``as-oidc`` (an authorization server of its own, issuer ``/auth``, with
 #: that metadata), ``defaults`` (no metadata; ``/authorize``, ``/token``, ``/register`` at
 #: the origin), ``dcr`` (a registration endpoint), ``cimd`` (client ID metadata documents),
-#: ``iss`` (RFC 9207 ``iss`` in the authorization response).
+#: ``iss`` (RFC 9207 ``iss`` in the authorization response), ``scopes`` (the MCP server wants
+#: scopes: ``mcp:read`` for every request, ``mcp:tools`` as well for ``tools/call``; its 401
+#: and its metadata name ``mcp:read``; a token short of a request's scopes gets ``403
+#: insufficient_scope`` naming the missing ones only, which 2026-07-28 allows: "servers are
+#: not required to include the client's previously granted scopes", ``basic/authorization/
+#: index.mdx`` §Runtime Insufficient Scope Errors).
 LAYOUTS: Final[Mapping[str, frozenset[str]]] = {
     "origin": frozenset({"as-origin", "dcr"}),
     "defaults": frozenset({"defaults", "dcr"}),
@@ -85,6 +97,7 @@ LAYOUTS: Final[Mapping[str, frozenset[str]]] = {
     "no-dcr": frozenset({"prm-header", "prm-path", "as-rfc8414", "cimd"}),
     "compat": frozenset({"prm-header", "prm-path", "prm-root", "as-rfc8414", "as-origin",
                          "dcr", "cimd", "iss"}),
+    "scoped": frozenset({"prm-header", "prm-path", "as-rfc8414", "dcr", "scopes"}),
 }
 
 
@@ -208,6 +221,18 @@ _ROWS_2025_11_25: Final = {
                               "Clients supporting all options SHOULD follow the following "
                               "priority order", Cite(_R11, _A11, "Client Registration "
                                                      "Approaches")),
+    "client.scope": _c("client", SHOULD, ("challenge", "scopes-supported"), "During the "
+                       "initial authorization handshake, MCP clients SHOULD follow this "
+                       "priority order for scope selection: Use scope parameter from the "
+                       "initial WWW-Authenticate header ... If scope is not available, use all "
+                       "scopes defined in scopes_supported ... omitting the scope parameter if "
+                       "scopes_supported is undefined", Cite(_R11, _A11, "Scope Selection "
+                                                             "Strategy")),
+    "client.step-up": _c("client", SHOULD, ("challenge",), "Clients acting on behalf of a "
+                         "user SHOULD attempt the step-up authorization flow: Determine "
+                         "required scopes as outlined in Scope Selection Strategy ... Retry the "
+                         "original request with the new authorization no more than a few "
+                         "times", Cite(_R11, _A11, "Step-Up Authorization Flow")),
     "client.pkce": _c("client", MUST, ("S256", "verify-metadata"), "If "
                       "code_challenge_methods_supported is absent ... MCP clients MUST refuse "
                       "to proceed", Cite(_R11, _A11, "Authorization Code Protection")),
@@ -218,6 +243,8 @@ _ROWS_2025_11_25: Final = {
                               "Authorization servers and MCP clients SHOULD support OAuth "
                               "Client ID Metadata Documents", Cite(_R11, _A11, "Overview")),
 }
+
+_NEW_2025_11_25: Final = ("client.scope", "client.step-up")
 
 _ROWS_2026_07_28: Final = {
     "client.iss": _c("client", MUST, ("validate",), "On receiving the authorization response, "
@@ -234,8 +261,14 @@ _ROWS_2026_07_28: Final = {
                                                                       "Validation")),
 }
 
-#: 2026-07-28 replaces: dynamic registration is deprecated (still the last resort).
+#: 2026-07-28 replaces: dynamic registration is deprecated (still the last resort); a
+#: step-up asks for the union of the scopes asked for before and the challenge's.
 _REPLACED_2026_07_28: Final = {
+    "client.step-up": _c("client", SHOULD, ("union",), "Determine required scopes by "
+                         "computing the union of the client's previously requested scope set "
+                         "and the scopes from the current challenge ... Retry the original "
+                         "request with the new authorization no more than a few times",
+                         Cite(_R26, _A26, "Step-Up Authorization Flow")),
     "client.registration": _c("client", SHOULD, ("pre-registered", "metadata-document",
                                                  "dynamic"),
                               "Clients supporting all options SHOULD use the following priority "
@@ -277,27 +310,36 @@ def changes(revision: str) -> tuple[Change, ...]:
             id="auth-discovery-fallbacks", summary="Protected resource metadata also at the "
             "path-inserted or root well-known URL (clients try the header, then both); "
             "authorization servers offer RFC 8414 or OpenID Connect discovery (clients try "
-            "both, in order); client ID metadata documents; PKCE support verified",
+            "both, in order); client ID metadata documents; PKCE support verified; scope "
+            "selection (the 401's scope, else scopes_supported) and step-up on 403 "
+            "insufficient_scope",
             cite=Cite(_R11, _A11, "Authorization Server Discovery"),
-            impact=Impact.BEHAVIOUR, replace={"auth": _ROWS_2025_11_25},
+            impact=Impact.BEHAVIOUR,
+            add={"auth": {k: v for k, v in _ROWS_2025_11_25.items() if k in _NEW_2025_11_25}},
+            replace={"auth": {k: v for k, v in _ROWS_2025_11_25.items()
+                              if k not in _NEW_2025_11_25}},
             steps=("Servers: serve protected resource metadata at "
                    "/.well-known/oauth-protected-resource/<path> (or the root) as well as in "
                    "WWW-Authenticate; the authorization server may offer RFC 8414 or OpenID "
                    "Connect discovery.",
                    "Clients: try resource_metadata, then "
                    "/.well-known/oauth-protected-resource/<path>, then the root; then "
-                   "oauth-authorization-server and openid-configuration.",),
+                   "oauth-authorization-server and openid-configuration; ask for the 401's "
+                   "scope, else scopes_supported; on 403 insufficient_scope, re-authorize "
+                   "with the challenge's scope and retry, a bounded number of times.",),
         ),)
     if revision == _R26:
         return (Change(
             id="auth-iss-validation", summary="The authorization response's iss (RFC 9207) is "
-            "validated; the metadata issuer must match; dynamic registration deprecated",
+            "validated; the metadata issuer must match; dynamic registration deprecated; a "
+            "step-up asks for the union of the scopes asked for before and the challenge's",
             cite=Cite(_R26, _A26, "Authorization Response Validation"),
             impact=Impact.BEHAVIOUR, add={"auth": _ROWS_2026_07_28},
             replace={"auth": _REPLACED_2026_07_28},
             steps=("Authorization servers: send iss in the authorization response and "
                    "advertise authorization_response_iss_parameter_supported.",
                    "Clients: reject a response whose iss differs from the issuer (or is "
-                   "missing where the metadata says it is sent)."),
+                   "missing where the metadata says it is sent); on a step-up, ask for the "
+                   "union of the scopes asked for before and the challenge's."),
         ),)
     return ()

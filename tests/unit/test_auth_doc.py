@@ -17,7 +17,8 @@ ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "auth.md"
 _CLIENT_ROWS = ("client.prm", "client.as-issuer", "client.as-metadata",
                 "client.default-endpoints", "client.resource", "client.registration",
-                "client.pkce", "client.iss", "client.issuer-match")
+                "client.pkce", "client.iss", "client.issuer-match", "client.scope",
+                "client.step-up")
 _PLAIN = {"2025-03-26": "legacy:2025-03-26", "2025-06-18": "legacy:2025-06-18",
           "2025-11-25": "legacy:2025-11-25", "2026-07-28": "modern:2026-07-28"}
 
@@ -69,6 +70,21 @@ def _cases() -> list[str]:
         verdict = f"ok, {record.revision}" if record.status == "ok" else "fails"
         out.append(f"| {case.name} | `{case.client}` | `{case.server}` | {verdict} | "
                    f"`{auth_step(record)}` | {case.cite} | {case.report} |")
+    return out
+
+
+_SCOPED = "dual:2026-07-28,2025-11-25,2025-06-18+auth=scoped"
+
+
+def _step_ups() -> list[str]:
+    out = ["| client | outcome | the step-ups |", "|---|---|---|"]
+    for client in ("modern:2026-07-28", "legacy:2025-11-25", "legacy:2025-06-18"):
+        record = simulate(client, _SCOPED)
+        verdict = f"ok, {record.revision}" if record.status == "ok" else \
+            f"fails: {record.reason}"
+        ups = [s for s in record.session.path if s.startswith("step-up")]
+        out.append(f"| `{client}` | {verdict} | "
+                   + ("<br>".join(f"`{s}`" for s in ups) or "-") + " |")
     return out
 
 
@@ -147,6 +163,27 @@ def render_auth_doc() -> str:
         "",
         *_cases(),
         "",
+        "## Scope selection and step-up",
+        "",
+        "The first authorization asks for the 401's `scope`, else all of the protected "
+        "resource metadata's `scopes_supported`, else no `scope` (`client.scope`, 2025-11-25 "
+        "§Scope Selection Strategy). A `403` with `WWW-Authenticate: Bearer "
+        "error=\"insufficient_scope\", scope=\"...\"` to a client holding a token starts a "
+        "step-up where its revision has one (`client.step-up`): 2025-11-25 re-authorizes with "
+        "the challenge's scopes, 2026-07-28 with their union with the scopes asked for "
+        "before (§Step-Up Authorization Flow), keeping its client id, and sends the request "
+        "again: at most twice for one method, never for a scope set already asked for (\"no "
+        "more than a few times\"), so a server that keeps asking cannot make it loop. A "
+        "client without the rule gets the 403 as the request's error, said as such.",
+        "",
+        "The layout `scoped` wants `mcp:read` for every request and `mcp:tools` as well for "
+        "`tools/call`, and challenges per operation, naming only the missing scope (which "
+        "2026-07-28 §Runtime Insufficient Scope Errors allows: \"servers are not required to "
+        "include the client's previously granted scopes\"). Against "
+        f"`{_SCOPED}`:",
+        "",
+        *_step_ups(),
+        "",
         "## A 401 is not a legacy server",
         "",
         "A dual-era client falls back to `initialize` only on a 400, 404 or 405 without a "
@@ -173,8 +210,7 @@ def render_auth_doc() -> str:
         "",
         "## Not modelled (yet)",
         "",
-        "- step-up authorization (`403 insufficient_scope`, 2025-11-25 §Scope Challenge "
-        "Handling), scope selection, refresh tokens;",
+        "- refresh tokens;",
         "- credentials kept per authorization server, `application_type` in 2026-07-28 "
         "registrations, fetching client ID metadata documents (the simulated authorization "
         "server accepts any HTTPS client id where it advertises support);",
@@ -220,7 +256,7 @@ def render_auth_doc() -> str:
 def test_docs_auth_md_is_current() -> None:
     assert DOC.read_text(encoding="utf-8") == render_auth_doc(), (
         "docs/auth.md is stale: run PYTHONPATH=tests .venv/bin/python "
-        "tests/unit/test_auth_cases.py")
+        "tests/unit/test_auth_doc.py")
 
 
 if __name__ == "__main__":
