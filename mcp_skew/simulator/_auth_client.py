@@ -160,6 +160,10 @@ class AuthPlan:
     resource_needs_prm: bool = False  #: ``resource`` only once PRM was found (a quirk)
     scope_from: tuple[str, ...] = ()  #: ``client.scope``: where the first scope comes from
     step_up: tuple[str, ...] = ()  #: ``client.step-up``: empty, ``challenge`` or ``union``
+    #: ``client.credentials``: a registered client id is kept per issuer (else per MCP server)
+    credentials_by_issuer: bool = False
+    #: ``client.application-type``: what a dynamic registration says it is (None: nothing)
+    application_type: str | None = None
 
 
 def plan_for(profile: Profile, policy: ClientPolicy) -> AuthPlan:
@@ -191,6 +195,8 @@ def plan_for(profile: Profile, policy: ClientPolicy) -> AuthPlan:
         resource_needs_prm=policy.auth_resource_needs_prm,
         scope_from=rule_values(profile, "client.scope"),
         step_up=rule_values(profile, "client.step-up"),
+        credentials_by_issuer="per-issuer" in rule_values(profile, "client.credentials"),
+        application_type=next(iter(rule_values(profile, "client.application-type")), None),
     )
 
 
@@ -263,11 +269,17 @@ def _issuer_urls(issuer: str, kinds: tuple[str, ...]) -> list[tuple[str, str]]:
 Machine = Generator[Fetch, Fetched, AuthResult]
 
 
+#: Client ids a client has registered, by what it keys them (:attr:`AuthPlan.credentials_by_issuer`).
+Credentials = dict[str, str]
+
+
 def authorize(plan: AuthPlan, challenge: Fetched, mcp_url: str, *,
-              discover_only: bool = False) -> Machine:
+              discover_only: bool = False, credentials: Credentials | None = None) -> Machine:
     """The authorization after ``challenge`` (the 401), as a driven machine. With
     ``discover_only`` it stops once the authorization server's metadata is found (nothing
-    registered, nothing asked for: what ``probe --url`` does without credentials)."""
+    registered, nothing asked for: what ``probe --url`` does without credentials).
+    ``credentials`` holds the client ids the client registered before (it gains the one this
+    authorization registers): one kept under this authorization's key is used again."""
     origin, mcp_path, _ = split_url(mcp_url)
     mcp_path = mcp_path or "/"
     path = AuthPath()
@@ -309,14 +321,31 @@ def authorize(plan: AuthPlan, challenge: Fetched, mcp_url: str, *,
     if plan.resource_needs_prm and prm is None:
         plan = replace(plan, resource=False)  # no metadata: this client sends no resource
     result.scope, result.endpoints = _first_scope(plan, challenge, prm), endpoints
+    kept = _kept_client(plan, credentials, issuer=issuer, resource=resource, path=path)
+    result.client_id = kept
     token_or_reason = yield from _token(plan, metadata, endpoints, issuer=issuer,
                                         resource=resource, path=path, result=result)
+    if credentials is not None and result.client_id and result.client_id != kept \
+            and not result.client_id.startswith("https://"):  # metadata documents are portable
+        credentials[issuer if plan.credentials_by_issuer else resource] = result.client_id
     if token_or_reason.startswith("token:"):
         result.token = token_or_reason.removeprefix("token:")
     else:
         path.add("fail", "no token")
         result.reason = token_or_reason
     return result
+
+
+def _kept_client(plan: AuthPlan, credentials: Credentials | None, *, issuer: str,
+                 resource: str, path: AuthPath) -> str | None:
+    """A client id registered before, under this plan's key (2026-07-28
+    ``client-registration.mdx`` §Authorization Server Binding: keyed by the issuer)."""
+    key = issuer if plan.credentials_by_issuer else resource
+    kept = (credentials or {}).get(key)
+    if kept is not None:
+        path.add("register", "client id kept for "
+                 + ("this issuer" if plan.credentials_by_issuer else "this MCP server"))
+    return kept
 
 
 def step_up(plan: AuthPlan, previous: AuthResult, challenge: Fetched, mcp_url: str) -> Machine:
@@ -416,9 +445,10 @@ def _endpoints(plan: AuthPlan, metadata: dict[str, Any] | None, origin: str,
 
 
 def _client_id(plan: AuthPlan, metadata: dict[str, Any] | None,
-               endpoints: dict[str, str | None], path: AuthPath,
+               endpoints: dict[str, str | None], path: AuthPath, refused: list[str],
                ) -> Generator[Fetch, Fetched, str | None]:
-    """A client id by the first usable way of the plan's registration order."""
+    """A client id by the first usable way of the plan's registration order; a refused
+    registration's error goes in ``refused``."""
     for way in plan.registration:
         if way == "metadata-document" and isinstance(metadata, dict) \
                 and metadata.get("client_id_metadata_document_supported") is True:
@@ -428,6 +458,8 @@ def _client_id(plan: AuthPlan, metadata: dict[str, Any] | None,
             target = str(endpoints["registration"])
             body = {"client_name": "mcp-skew", "redirect_uris": [REDIRECT_URI],
                     "grant_types": ["authorization_code"], "token_endpoint_auth_method": "none"}
+            if plan.application_type:
+                body["application_type"] = plan.application_type
             got = yield Fetch("POST", target, {"Content-Type": "application/json"},
                               json.dumps(body).encode())
             path.add("register", "register", got.status, target)
@@ -435,6 +467,10 @@ def _client_id(plan: AuthPlan, metadata: dict[str, Any] | None,
             if got.status in (200, 201) and isinstance(doc, dict) \
                     and isinstance(doc.get("client_id"), str):
                 return str(doc["client_id"])
+            said = doc.get("error_description") or doc.get("error") \
+                if isinstance(doc, dict) else None
+            refused.append(f"the registration was refused: HTTP {got.status}"
+                           + (f" ({said})" if said else ""))
             return None
     return None
 
@@ -450,8 +486,12 @@ def _token(plan: AuthPlan, metadata: dict[str, Any] | None, endpoints: dict[str,
                 "client_secret": PRE_REGISTERED[1], **scope}
         return (yield from _exchange(plan, form, endpoints, resource, path))
     client_id = result.client_id
+    why: list[str] = []
     if client_id is None:
-        client_id = result.client_id = yield from _client_id(plan, metadata, endpoints, path)
+        client_id = result.client_id = yield from _client_id(plan, metadata, endpoints, path,
+                                                             why)
+    if client_id is None and why:
+        return why[0]
     if client_id is None:
         ways = ", ".join(plan.registration) or "none"
         return (f"no client id: this client registers by {ways}, and the authorization server "
@@ -469,7 +509,9 @@ def _token(plan: AuthPlan, metadata: dict[str, Any] | None, endpoints: dict[str,
     path.add("authorize", "authorize", got.status, target)
     answer = form_decode(split_url(got.headers.get("location", ""))[2])
     if got.status != 302 or "code" not in answer:
-        return f"the authorization request failed: {answer.get('error') or got.status}"
+        body = got.json()
+        said = answer.get("error") or (body.get("error") if isinstance(body, dict) else None)
+        return f"the authorization request failed: {said or got.status}"
     refused = _iss_refused(plan, metadata, answer, issuer)
     if refused:
         return refused

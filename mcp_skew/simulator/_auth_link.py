@@ -8,8 +8,11 @@ reaches the server ``latency_ms`` after it is sent and its answer comes back
 each answer to a request; on a 401 it calls :meth:`AuthAgent.run`, sends the request
 again with the token, and hands the retry's status to :meth:`AuthAgent.settle`, which
 closes the auth path (``... -> token 200 -> retry 200``) and gives the path step the
-client's path records. A client authorizes once per run: a second 401 goes to the client
-as the error it is (an authorization failure, never a sign of a legacy server).
+client's path records. A client authorizes once per run, and once more when a token that
+worked is refused (401: the server moved to another authorization server, say): a further
+401 goes to the client as the error it is (an authorization failure, never a sign of a
+legacy server). The client ids it registered are kept across the two
+(:data:`~._auth_client.Credentials`), keyed as its revision says (``client.credentials``).
 
 A ``403`` with ``error="insufficient_scope"`` to a client that holds a token starts a
 step-up where the client's revision has one (``client.step-up``,
@@ -90,6 +93,10 @@ class AuthAgent:
     _pending_step_up: bool = False
     #: step-ups made, per method
     step_ups: dict[str, int] = field(default_factory=dict)
+    #: the client ids registered, by the key of the client's revision
+    credentials: dict[str, str] = field(default_factory=dict)
+    _worked: bool = False  #: a token was accepted (a later 401 may authorize once more)
+    _rounds: int = 0  #: authorizations begun on a 401
 
     def _held(self) -> AuthResult | None:
         """The last authorization that got a token."""
@@ -101,7 +108,7 @@ class AuthAgent:
         insufficient_scope, where the client's revision steps up, it holds a token, and it
         has not stepped up :data:`STEP_UP_LIMIT` times for this method."""
         if status == 401:
-            return not self.results
+            return self._rounds == 0 or (self._worked and self._rounds == 1)
         return (_insufficient_scope(status, headers or {}) and bool(self.plan.step_up)
                 and self._held() is not None
                 and self.step_ups.get(method or "", 0) < STEP_UP_LIMIT)
@@ -132,8 +139,11 @@ class AuthAgent:
                             f"({self.plan.revision} rules) steps up "
                             f"({'+'.join(self.plan.step_up)})", "auth")
         else:
-            machine = authorize(self.plan, Fetched(challenge.status, lower), self.mcp_url)
-            transcript.note(clock, f"HTTP 401: authorization required; the client "
+            machine = authorize(self.plan, Fetched(challenge.status, lower), self.mcp_url,
+                                credentials=self.credentials)
+            again = "its token refused, " if self._rounds else ""
+            self._rounds += 1
+            transcript.note(clock, f"HTTP 401: authorization required; {again}the client "
                             f"({self.plan.revision} rules) discovers its authorization server",
                             "auth")
         self._pending_step_up = stepping
@@ -147,8 +157,9 @@ class AuthAgent:
         except StopIteration as done:
             result: AuthResult = done.value
         self.results.append(result)
-        if result.token is None:
-            transcript.note(clock, f"authorization failed: {result.reason}", "auth")
+        if result.token is None:  # after a connection (again, a step-up): the request's error
+            later = {"refused": challenge.status} if stepping or self._rounds > 1 else {}
+            transcript.note(clock, f"authorization failed: {result.reason}", "auth", **later)
         else:
             self._pending = result
         return result, clock
@@ -162,6 +173,7 @@ class AuthAgent:
         refused = status in (401, 403)  # any other answer is the MCP server's, not auth's
         if refused:
             pending.reason = f"the retry with the token got HTTP {status}"
+        self._worked = self._worked or not refused
         return auth_step(pending.path, not refused, stepped_up=self._pending_step_up)
 
     def failed_step(self) -> Step | None:

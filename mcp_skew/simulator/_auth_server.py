@@ -29,6 +29,13 @@ resource metadata and names it in ``WWW-Authenticate``, as its ``server.*`` rule
   token short of a request's scopes gets ``403`` with ``WWW-Authenticate: Bearer
   error="insufficient_scope", scope="<the missing ones>"`` (2025-11-25
   ``basic/authorization.mdx`` §Runtime Insufficient Scope Errors).
+- Server quirk ``dcr-app-type``: dynamic registration applies OpenID Connect Dynamic Client
+  Registration's ``application_type`` (omitted: ``web``), refusing a web client a loopback
+  redirect URI (2026-07-28 ``basic/authorization/client-registration.mdx`` §Application
+  Type and Redirect URI Constraints: such servers "may enforce additional constraints").
+  Server quirk ``as-moves``: once a ``tools/list`` was served, the MCP server moves to
+  another authorization server (issuer ``/auth2``, which knows none of ``/auth``'s clients
+  and tokens): the next request's token is refused, 401.
 - The MCP endpoint wants ``Authorization: Bearer <token>``; a server whose revision binds
   it to audience validation (``server.audience``, 2025-06-18 ``basic/authorization.mdx``
   §Token Handling) refuses a token issued for another resource, or for none.
@@ -122,6 +129,13 @@ class AuthServer:
     codes: dict[str, _Grant] = field(default_factory=dict)
     tokens: dict[str, str | None] = field(default_factory=dict)  #: token -> audience
     granted: dict[str, frozenset[str]] = field(default_factory=dict)  #: token -> scopes
+    #: dynamic registration applies OpenID's application_type rule (quirk dcr-app-type)
+    app_type: bool = False
+    #: the MCP server moves to another authorization server once a tools/list was served
+    #: (quirk as-moves): issuer ``/auth2``, which knows no client and no token of ``/auth``
+    moves: bool = False
+    as_path: str = AS_PATH  #: the issuer's path, where the authorization server is separate
+    _move_next: bool = False
     _issued: int = 0
 
     # -- where things are ----------------------------------------------------------------
@@ -132,14 +146,14 @@ class AuthServer:
 
     @property
     def issuer(self) -> str:
-        return self.origin + AS_PATH if self.separate else self.origin
+        return self.origin + self.as_path if self.separate else self.origin
 
     @property
     def resource(self) -> str:
         return self.origin + self.mcp_path
 
     def _endpoint(self, name: str) -> str:
-        return (AS_PATH if self.separate else "") + "/" + name
+        return (self.as_path if self.separate else "") + "/" + name
 
     def prm_url(self) -> str:
         where = self.mcp_path if "prm-path" in self.layout else ""
@@ -181,6 +195,8 @@ class AuthServer:
                 method: str | None = None) -> HttpResponse | None:
         """None when the request carries a token this server accepts for ``method``, else
         the 401 (or, with ``scopes``, the 403 of a token short of the method's scopes)."""
+        if self._move_next:
+            self._move()
         value = headers.get("authorization", "")
         scheme, _, token = value.partition(" ")
         if scheme.lower() != "bearer" or not token:
@@ -194,7 +210,18 @@ class AuthServer:
             missing = needed - self.granted.get(token, frozenset())
             if missing:
                 return self.insufficient(missing)
+        self._move_next = self.moves and self.as_path == AS_PATH and method == "tools/list"
         return None
+
+    def _move(self) -> None:
+        """To another authorization server: its own issuer, no client, no token (its
+        protected resource metadata names it from now on)."""
+        self._move_next = False
+        self.as_path = AS_PATH + "2"
+        self.clients.clear()
+        self.codes.clear()
+        self.tokens.clear()
+        self.granted.clear()
 
     # -- the authorization URLs ------------------------------------------------------------
     def handle(self, request: HttpRequest) -> HttpResponse | None:
@@ -216,9 +243,9 @@ class AuthServer:
         if "as-origin" in self.layout:
             routes["GET", AS_WELL_KNOWN] = meta
         if "as-rfc8414" in self.layout:
-            routes["GET", AS_WELL_KNOWN + AS_PATH] = meta
+            routes["GET", AS_WELL_KNOWN + self.as_path] = meta
         if "as-oidc" in self.layout:
-            routes["GET", AS_PATH + OIDC_WELL_KNOWN] = meta
+            routes["GET", self.as_path + OIDC_WELL_KNOWN] = meta
         if self.layout & {"as-origin", "as-rfc8414", "as-oidc", "defaults"}:
             routes["GET", self._endpoint("authorize")] = self._authorize
             routes["POST", self._endpoint("token")] = self._token
@@ -329,10 +356,21 @@ class AuthServer:
         uris = asked.get("redirect_uris") if isinstance(asked, dict) else None
         if not isinstance(uris, list) or not uris or not isinstance(uris[0], str):
             return _oauth_error(400, "invalid_redirect_uri", "redirect_uris is required")
+        kind = asked.get("application_type", "web") if isinstance(asked, dict) else "web"
+        if self.app_type and kind == "web" and _loopback(uris[0]):
+            return _oauth_error(400, "invalid_redirect_uri", "a web client (application_type "
+                                f"{'omitted, so web' if 'application_type' not in asked else 'web'})"
+                                " may not register a loopback redirect URI")
         client_id = self._next("client")
         self.clients[client_id] = uris[0]
         return _json(201, {"client_id": client_id, "redirect_uris": uris,
                            "token_endpoint_auth_method": "none"})
+
+
+def _loopback(uri: str) -> bool:
+    """Whether ``uri`` is an ``http`` URL on the loopback (a native client's redirect)."""
+    host = uri.partition("://")[2].split("/", 1)[0].rsplit(":", 1)[0]
+    return uri.startswith("http://") and host in ("127.0.0.1", "localhost", "[::1]")
 
 
 def guard(auth: AuthServer, request: HttpRequest) -> HttpResponse | None:
@@ -364,8 +402,9 @@ def auth_server_for(spec: PeerSpec, origin: str) -> AuthServer | None:
     if not layout:
         return None
     newest = plain_layout(spec.profile(spec.revisions[0]))
-    return AuthServer(origin, layout, audience="audience" in newest,
-                      iss_mode=spec.server_policy.auth_iss)
+    policy = spec.server_policy
+    return AuthServer(origin, layout, audience="audience" in newest, iss_mode=policy.auth_iss,
+                      app_type=policy.auth_app_type, moves=policy.auth_moves)
 
 
 class ProtectedEndpoint(HttpEndpoint):

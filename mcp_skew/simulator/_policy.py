@@ -110,6 +110,11 @@ class ServerPolicy:
     #: its authorization server's ``iss``: ``send`` it (where the layout has it),
     #: ``missing`` (advertised, not sent) or ``wrong`` (another issuer's)
     auth_iss: str = "send"
+    #: its dynamic registration refuses a web client (application_type omitted) a loopback
+    #: redirect URI, as OpenID Connect servers may
+    auth_app_type: bool = False
+    #: it moves to another authorization server once a tools/list was served
+    auth_moves: bool = False
     #: an ``initialize`` whose ``MCP-Protocol-Version`` names a revision the server lacks gets
     #: 400 before negotiating
     http_initialize_header: bool = False

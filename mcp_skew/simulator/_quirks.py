@@ -323,6 +323,20 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "(a mix-up attack, RFC 9207); over stdio it does nothing",
            "RFC 9207 §2.4's mix-up case",
            transports=("http",), effects=(E("auth_iss", "wrong", rank=1),)),
+        _Q("dcr-app-type", "server",
+           "over HTTP, under scenario auth, its authorization server's dynamic registration "
+           "reads a registration without application_type as web, and refuses a web client a "
+           "loopback redirect URI (invalid_redirect_uri); over stdio it does nothing",
+           "OpenID Connect authorization servers (2026-07-28 basic/authorization/"
+           "client-registration.mdx §Application Type and Redirect URI Constraints)",
+           transports=("http",), effects=(E("auth_app_type"),)),
+        _Q("as-moves", "server",
+           "over HTTP, under scenario auth, moves to another authorization server (issuer "
+           "/auth2, which knows none of the first one's clients or tokens) once it served a "
+           "tools/list: the next request's token gets 401; over stdio it does nothing",
+           "a server migrated to a new authorization server (2026-07-28 basic/authorization/"
+           "client-registration.mdx §Authorization Server Binding)",
+           transports=("http",), effects=(E("auth_moves"),)),
         _Q("strict", "client",
            "fails a result that lacks a field its revision requires (resultType, ttlMs, "
            "cacheScope) instead of reading a missing resultType as complete",

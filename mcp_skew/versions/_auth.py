@@ -38,6 +38,12 @@ The values, by row (the simulator in ``mcp_skew.simulator._auth_client`` and
   ``challenge`` (re-authorize with the challenge's scopes), ``union`` (with the union of
   the scopes it asked for before and the challenge's); empty: it does not step up, the
   403 is the request's error.
+- ``client.credentials``: what a client keys the client id it obtained by: ``per-issuer``
+  (the authorization server's issuer: a client sent to another authorization server
+  registers again); empty: the revision says nothing, and the simulated client keys it by
+  the MCP server (so it presents the old client id to a new authorization server).
+- ``client.application-type``: the ``application_type`` a dynamic registration carries
+  (``native``: the simulated client's redirect URI is on the loopback); empty: none.
 - ``server.*``: what a plain protected server of the revision publishes (the layout
   :func:`plain_layout` derives); ``server.audience``: it accepts only tokens issued for it.
 """
@@ -70,7 +76,8 @@ class AuthRule:
 AUTH_RULES: Final = (
     "client.prm", "client.as-issuer", "client.as-metadata", "client.default-endpoints",
     "client.resource", "client.registration", "client.pkce", "client.iss",
-    "client.issuer-match", "client.scope", "client.step-up",
+    "client.issuer-match", "client.scope", "client.step-up", "client.credentials",
+    "client.application-type",
     "server.prm", "server.as-location", "server.as-metadata", "server.registration",
     "server.audience", "server.iss",
 )
@@ -255,6 +262,21 @@ _ROWS_2026_07_28: Final = {
                               "MUST be identical to the issuer identifier used to construct "
                               "the well-known URL", Cite(_R26, _D26, "Authorization Server "
                                                          "Metadata Discovery")),
+    "client.credentials": _c("client", MUST, ("per-issuer",), "Clients that use "
+                             "pre-registered credentials, or persist client credentials "
+                             "obtained via Dynamic Client Registration, MUST associate those "
+                             "credentials with the specific authorization server that issued "
+                             "them, keyed by the authorization server's issuer identifier ... "
+                             "MUST NOT reuse client credentials from a different authorization "
+                             "server and MUST re-register", Cite(_R26, _C26, "Authorization "
+                                                                 "Server Binding")),
+    "client.application-type": _c("client", MUST, ("native",), "MCP clients MUST specify an "
+                                  "appropriate application_type during Dynamic Client "
+                                  "Registration ... Native applications (desktop applications, "
+                                  "mobile apps, CLI tools, and locally-hosted web applications "
+                                  "accessed via localhost) SHOULD use application_type: native",
+                                  Cite(_R26, _C26, "Application Type and Redirect URI "
+                                       "Constraints")),
     "server.iss": _c("server", SHOULD, ("iss",), "MCP authorization servers SHOULD include the "
                      "iss parameter in authorization responses", Cite(_R26, _A26,
                                                                       "Authorization Response "
@@ -331,7 +353,8 @@ def changes(revision: str) -> tuple[Change, ...]:
     if revision == _R26:
         return (Change(
             id="auth-iss-validation", summary="The authorization response's iss (RFC 9207) is "
-            "validated; the metadata issuer must match; dynamic registration deprecated; a "
+            "validated; the metadata issuer must match; dynamic registration deprecated, "
+            "with application_type; client credentials kept per authorization server; a "
             "step-up asks for the union of the scopes asked for before and the challenge's",
             cite=Cite(_R26, _A26, "Authorization Response Validation"),
             impact=Impact.BEHAVIOUR, add={"auth": _ROWS_2026_07_28},
@@ -340,6 +363,8 @@ def changes(revision: str) -> tuple[Change, ...]:
                    "advertise authorization_response_iss_parameter_supported.",
                    "Clients: reject a response whose iss differs from the issuer (or is "
                    "missing where the metadata says it is sent); on a step-up, ask for the "
-                   "union of the scopes asked for before and the challenge's."),
+                   "union of the scopes asked for before and the challenge's; key client "
+                   "credentials by the authorization server's issuer and register again with "
+                   "a new one; send application_type in a dynamic registration."),
         ),)
     return ()

@@ -18,7 +18,7 @@ DOC = ROOT / "docs" / "auth.md"
 _CLIENT_ROWS = ("client.prm", "client.as-issuer", "client.as-metadata",
                 "client.default-endpoints", "client.resource", "client.registration",
                 "client.pkce", "client.iss", "client.issuer-match", "client.scope",
-                "client.step-up")
+                "client.step-up", "client.credentials", "client.application-type")
 _PLAIN = {"2025-03-26": "legacy:2025-03-26", "2025-06-18": "legacy:2025-06-18",
           "2025-11-25": "legacy:2025-11-25", "2026-07-28": "modern:2026-07-28"}
 
@@ -85,6 +85,22 @@ def _step_ups() -> list[str]:
         ups = [s for s in record.session.path if s.startswith("step-up")]
         out.append(f"| `{client}` | {verdict} | "
                    + ("<br>".join(f"`{s}`" for s in ups) or "-") + " |")
+    return out
+
+
+def _registrations() -> list[str]:
+    out = ["| client | server | outcome | auth paths |", "|---|---|---|---|"]
+    for client, server in (("modern:2026-07-28", "modern:2026-07-28+auth=prm+as-moves"),
+                           ("legacy:2025-11-25+dcr-only", "legacy:2025-11-25+auth=prm+as-moves"),
+                           ("modern:2026-07-28", "modern:2026-07-28+auth=prm+dcr-app-type"),
+                           ("legacy:2025-11-25+dcr-only",
+                            "legacy:2025-11-25+auth=prm+dcr-app-type")):
+        record = simulate(client, server)
+        verdict = f"ok, {record.revision}" if record.status == "ok" else \
+            f"fails: {record.reason}"
+        paths = [s for s in record.session.path if s.kind == "auth"]
+        out.append(f"| `{client}` | `{server}` | {verdict} | "
+                   + "<br>".join(f"`{p}`" for p in paths) + " |")
     return out
 
 
@@ -184,6 +200,26 @@ def render_auth_doc() -> str:
         "",
         *_step_ups(),
         "",
+        "## Registration: credentials per authorization server, application_type",
+        "",
+        "A 2026-07-28 client keys the client id it registered by the authorization server's "
+        "issuer, and registers again with a new one (`client.credentials`, 2026-07-28 "
+        "`basic/authorization/client-registration.mdx` §Authorization Server Binding); an "
+        "older revision says nothing, and the simulated client keys it by the MCP server, so "
+        "it presents the old client id to the new authorization server. Its dynamic "
+        "registration says `application_type: native` (`client.application-type`, "
+        "§Application Type and Redirect URI Constraints: the simulated client's redirect URI "
+        "is on the loopback). Server quirk `as-moves`: once a `tools/list` was served, the "
+        "server moves to another authorization server (issuer `/auth2`), which knows none of "
+        "the first one's clients and tokens; a client whose token worked authorizes once "
+        "more on the 401 that follows. Server quirk `dcr-app-type`: the authorization "
+        "server reads a registration without `application_type` as `web`, as OpenID Connect "
+        "does, and refuses a web client a loopback redirect URI (such servers \"may enforce "
+        "additional constraints\"; not a plain server's default, since the spec does not "
+        "require it).",
+        "",
+        *_registrations(),
+        "",
         "## A 401 is not a legacy server",
         "",
         "A dual-era client falls back to `initialize` only on a 400, 404 or 405 without a "
@@ -211,9 +247,8 @@ def render_auth_doc() -> str:
         "## Not modelled (yet)",
         "",
         "- refresh tokens;",
-        "- credentials kept per authorization server, `application_type` in 2026-07-28 "
-        "registrations, fetching client ID metadata documents (the simulated authorization "
-        "server accepts any HTTPS client id where it advertises support);",
+        "- fetching client ID metadata documents (the simulated authorization server "
+        "accepts any HTTPS client id where it advertises support);",
         "- named peers (`py-mcp@1.30`, `ts-sdk@1`) for the two real clients below: their "
         "model is a spec with quirks, written in the drift test.",
         "",

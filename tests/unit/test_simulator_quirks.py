@@ -187,13 +187,15 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
                                "legacy:2025-06-18+auth=origin"),
     "default-endpoints": ("legacy:2025-11-25,2025-03-26+auth-origin-fallback+default-endpoints",
                           "legacy:2025-03-26+auth=defaults"),
+    "dcr-app-type": ("legacy:2025-11-25+dcr-only", "legacy:2025-11-25+auth=prm+dcr-app-type"),
+    "as-moves": ("legacy:2025-11-25+dcr-only", "legacy:2025-11-25+auth=prm+as-moves"),
 }
 #: quirk -> the scenario its example runs in (default: ``default``)
 SCENARIO_OF = {"ttl": "cache", "no-cache": "cache"}
 SCENARIO_OF.update(dict.fromkeys(("auth", "no-iss", "wrong-iss", "auth-origin-fallback",
                                   "rfc8414-only", "dcr-only", "client-credentials",
                                   "auth-fallback", "resource-with-prm-only",
-                                  "default-endpoints"), "auth"))
+                                  "default-endpoints", "dcr-app-type", "as-moves"), "auth"))
 #: why a quirk has no example run
 NO_EXAMPLE = {
     "strict-lifecycle": "no simulated client sends ping before initialize, so no run shows "
@@ -1118,6 +1120,19 @@ def test_iss_quirks_fail_a_client_that_validates_iss_only() -> None:
     for quirk in ("no-iss", "wrong-iss"):
         assert auth_path(f"modern:{MODERN}", f"modern:{MODERN}+{quirk}").startswith("auth failed")
         assert auth_path("legacy:2025-11-25", f"{DUAL}+{quirk}").startswith("auth: ")
+
+
+@pins("dcr-app-type", "as-moves")
+def test_registration_quirks_fail_a_client_without_the_2026_rules_only() -> None:
+    """2026-07-28 client-registration.mdx §Application Type and Redirect URI Constraints,
+    §Authorization Server Binding (tests/unit/test_auth_registration.py has the cases)."""
+    for quirk in ("dcr-app-type", "as-moves"):
+        older = simulate("legacy:2025-11-25+dcr-only", f"legacy:2025-11-25+auth=prm+{quirk}",
+                         "auth", transport="http")
+        assert older.status == "failed", quirk
+        newer = simulate(f"modern:{MODERN}+dcr-only", f"modern:{MODERN}+auth=prm+{quirk}",
+                         "auth", transport="http")
+        assert newer.status == "ok", (quirk, newer.reason)
 
 
 @pins("auth-origin-fallback", "rfc8414-only", "dcr-only")
