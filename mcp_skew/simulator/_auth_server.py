@@ -135,6 +135,11 @@ class AuthServer:
     #: (quirk as-moves): issuer ``/auth2``, which knows no client and no token of ``/auth``
     moves: bool = False
     as_path: str = AS_PATH  #: the issuer's path, where the authorization server is separate
+    #: the authorization server's origin where it is not the MCP server's (None: the same):
+    #: the MCP origin then serves only the protected resource metadata, and :meth:`handle`
+    #: answers the authorization server's URLs when asked for by absolute URL on it (or
+    #: relative, with ``at_as``: a real listener of its own)
+    as_origin: str | None = None
     _move_next: bool = False
     _issued: int = 0
 
@@ -146,7 +151,7 @@ class AuthServer:
 
     @property
     def issuer(self) -> str:
-        return self.origin + self.as_path if self.separate else self.origin
+        return (self.as_origin or self.origin) + self.as_path if self.separate else self.origin
 
     @property
     def resource(self) -> str:
@@ -224,21 +229,34 @@ class AuthServer:
         self.granted.clear()
 
     # -- the authorization URLs ------------------------------------------------------------
-    def handle(self, request: HttpRequest) -> HttpResponse | None:
-        """The answer to an authorization URL, or None when ``request`` is not for one."""
-        path, _, query = request.path.partition("?")
-        route = self._routes().get((request.method, path))
+    def handle(self, request: HttpRequest, *, at_as: bool = False) -> HttpResponse | None:
+        """The answer to an authorization URL, or None when ``request`` is not for one (or
+        for another origin). ``at_as``: the request came to the authorization server's own
+        origin (:attr:`as_origin`)."""
+        target = request.path
+        sides = ("as",) if at_as else ("mcp",) if self.as_origin else ("mcp", "as")
+        if target.startswith(("http://", "https://")):
+            where, _, rest = target.partition("://")[2].partition("/")
+            if self.as_origin is None or target.partition("://")[0] + "://" + where \
+                    != self.as_origin:
+                return None
+            target, sides = "/" + rest, ("as",)
+        path, _, query = target.partition("?")
+        route = self._routes(sides).get((request.method, path))
         if route is None:
             return None
         return route(request, query)
 
-    def _routes(self) -> dict[tuple[str, str], Callable[[HttpRequest, str], HttpResponse]]:
+    def _routes(self, sides: tuple[str, ...] = ("mcp", "as"),
+                ) -> dict[tuple[str, str], Callable[[HttpRequest, str], HttpResponse]]:
         routes: dict[tuple[str, str], Callable[[HttpRequest, str], HttpResponse]] = {}
         prm = lambda r, q: _json(200, self.prm_document())  # noqa: E731
-        if "prm-path" in self.layout:
+        if "prm-path" in self.layout and "mcp" in sides:
             routes["GET", PRM_WELL_KNOWN + self.mcp_path] = prm
-        if "prm-root" in self.layout:
+        if "prm-root" in self.layout and "mcp" in sides:
             routes["GET", PRM_WELL_KNOWN] = prm
+        if "as" not in sides:
+            return routes
         meta = lambda r, q: _json(200, self.metadata())  # noqa: E731
         if "as-origin" in self.layout:
             routes["GET", AS_WELL_KNOWN] = meta
@@ -265,7 +283,7 @@ class AuthServer:
     def metadata(self) -> dict[str, Any]:
         """Authorization server metadata (RFC 8414 §2); with ``as-oidc``, also the fields OpenID
         Connect Discovery 1.0 §3 makes REQUIRED (clients that validate it refuse it without)."""
-        base = self.origin
+        base = self.as_origin or self.origin
         doc: dict[str, Any] = {
             "issuer": self.issuer,
             "authorization_endpoint": base + self._endpoint("authorize"),

@@ -242,7 +242,10 @@ def render_auth_doc() -> str:
         "what each revision's discovery finds there (GET requests only, no credentials) and "
         "the findings `auth-required`, `auth-undiscoverable` (with what to serve) and "
         "`auth-metadata-inconsistent` ([findings.md](findings.md)). `--token TOKEN` probes "
-        "as an authorized client.",
+        "as an authorized client. An authorization server on another origin (another host "
+        "or port) is followed there, without the user's headers, which go to the MCP "
+        "server's origin only (`tests/unit/test_auth_remote_as.py`, and over real loopback "
+        "HTTP `tests/slow/unit/test_auth_remote_as_slow.py`).",
         "",
         "## Not modelled (yet)",
         "",
