@@ -4,7 +4,8 @@ clients: the official Python client (``mcp`` 1.30.0, its ``OAuthClientProvider``
 TypeScript SDK client (``@modelcontextprotocol/sdk`` 1.32.2, an ``OAuthClientProvider``
 with ``finishAuth``).
 
-Both have the same model. The Python one, read from ``mcp/client/auth/oauth2.py`` and
+Both have the same model, part of their named peers' (``py-mcp@1.30``, ``ts-sdk@1.32``
+in ``mcp_skew/realpeers/_named.py``). The Python one, read from ``mcp/client/auth/oauth2.py`` and
 ``utils.py`` of 1.30.0 (the TypeScript one from ``dist/esm/client/auth.js``, its
 ``selectResourceURL`` and default ``/authorize``, ``/token``, ``/register``): protected
 resource metadata from the ``WWW-Authenticate`` header, then the path-inserted and the
@@ -35,14 +36,18 @@ from pathlib import Path
 
 import pytest
 
+from mcp_skew.peers import resolve_peer
 from mcp_skew.realpeers import EnvironmentUnavailable, ensure_npm_env, ensure_python_env
-from mcp_skew.simulator import parse_peer, run
+from mcp_skew.simulator import PeerSpec, parse_peer, run
+from mcp_skew.versions import REGISTRY
 
 pytestmark = pytest.mark.realpeer
 
 SDK = "mcp==1.30.0"
-MODEL = ("legacy:2025-11-25+auth-origin-fallback+dcr-only+resource-with-prm-only"
-         "+default-endpoints")
+#: the named peers whose models the real clients are checked against (their auth quirks
+#: are part of the catalogue's model: mcp_skew/realpeers/_named.py)
+PY_MODEL = "py-mcp@1.30"
+TS_MODEL = "ts-sdk@1.32"
 LAYOUTS = ("prm", "prm-root", "oidc", "no-dcr", "origin", "defaults", "compat")
 DRIVER = Path(__file__).with_name("auth_py_mcp_client.py")
 SERVE = [sys.executable, "-m", "mcp_skew", "serve", "-q", "--http", "127.0.0.1:0"]
@@ -83,10 +88,13 @@ def _url(proc: subprocess.Popen[str]) -> str:
     raise AssertionError("serve did not say its URL")
 
 
-def _check(driver: list[str], layout: str) -> None:
+def _model(name: str) -> PeerSpec:
+    return resolve_peer(name, "client", REGISTRY)
+
+
+def _check(driver: list[str], layout: str, model: str) -> None:
     server = f"legacy:2025-11-25+auth={layout}"
-    predicted = run(parse_peer(MODEL, "client"), parse_peer(server, "server"), "auth",
-                    transport="http")
+    predicted = run(_model(model), parse_peer(server, "server"), "auth", transport="http")
     proc = subprocess.Popen([*SERVE, server], stderr=subprocess.PIPE, text=True)
     try:
         url = _url(proc)
@@ -101,10 +109,10 @@ def _check(driver: list[str], layout: str) -> None:
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_the_python_client_authorizes_as_its_model_predicts(python: str, layout: str) -> None:
-    _check([python, str(DRIVER)], layout)
+    _check([python, str(DRIVER)], layout, PY_MODEL)
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_the_typescript_client_authorizes_as_its_model_predicts(typescript: list[str],
                                                                 layout: str) -> None:
-    _check(typescript, layout)
+    _check(typescript, layout, TS_MODEL)

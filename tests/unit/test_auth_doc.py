@@ -251,9 +251,7 @@ def render_auth_doc() -> str:
         "",
         "- refresh tokens;",
         "- fetching client ID metadata documents (the simulated authorization server "
-        "accepts any HTTPS client id where it advertises support);",
-        "- named peers (`py-mcp@1.30`, `ts-sdk@1`) for the two real clients below: their "
-        "model is a spec with quirks, written in the drift test.",
+        "accepts any HTTPS client id where it advertises support).",
         "",
         "## Real clients against serve",
         "",
@@ -262,9 +260,12 @@ def render_auth_doc() -> str:
         "(`@modelcontextprotocol/sdk` 1.32.2, an `OAuthClientProvider` and `finishAuth`) "
         "headless against `serve` of each layout (a 2025-11-25 server), and checks each "
         "completes or fails as its model predicts. Both read the same from their code "
-        "(`mcp/client/auth/oauth2.py`, `utils.py`; `dist/esm/client/auth.js`): "
-        "`legacy:2025-11-25+auth-origin-fallback+dcr-only+resource-with-prm-only"
-        "+default-endpoints`.",
+        "(`mcp/client/auth/oauth2.py`, `utils.py`; `dist/esm/client/auth.js`), and it is "
+        "part of their named peers, `py-mcp@1.30` and `ts-sdk@1.32` "
+        "([named-peers.md](named-peers.md)): `+auth-origin-fallback+dcr-only"
+        "+resource-with-prm-only+default-endpoints`, so `mcp-skew simulate --transport http "
+        "--scenario auth --client py-mcp@1.30 --server ...` predicts them "
+        "(`tests/unit/test_auth_named.py`).",
         "",
         "| layout | Python `mcp` 1.30.0 | TypeScript SDK 1.32.2 | the model |",
         "|---|---|---|---|",
