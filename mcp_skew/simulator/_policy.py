@@ -64,6 +64,9 @@ class ServerPolicy:
     not_found_code: int | None = None
     #: a modern-only server answers ``initialize`` and requests naming no version with -32022
     legacy_32022: bool = False
+    #: a -32022 to a modern request lists every revision it supports, handshake-era ones too
+    #: (as 2026-07-28 ``basic/versioning.mdx``'s example does), not its modern ones only
+    supported_all: bool = False
     #: results carry ``resultType`` where the revision requires it
     result_type: bool = True
     #: cacheable results carry ``ttlMs`` and ``cacheScope`` where the revision requires them

@@ -116,6 +116,13 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "connections too: docs/real-peers.md",
            value="code",
            effects=(E("not_found_code", convert=int),)),
+        _Q("supported-all", "server",
+           "a -32022 to a modern request lists every revision it supports in data.supported, "
+           "handshake-era ones too, not its modern ones only",
+           "the spec's own example (2026-07-28 basic/versioning.mdx: \"supported\": "
+           "[\"2026-07-28\", \"2025-11-25\"]); the real dual-era SDK servers list their modern "
+           "revisions only (docs/real-peers.md)",
+           kinds=("dual",), effects=(E("supported_all"),)),
         _Q("legacy-32022", "server",
            "a modern-only server answers initialize, and any request whose _meta names no "
            "protocol version, with -32022 naming its modern revisions (instead of -32601)",

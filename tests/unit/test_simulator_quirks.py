@@ -170,6 +170,7 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
     "stateless-http": ("legacy:2025-11-25+drops-session-id", "legacy:2025-11-25+stateless-http"),
     "drops-session-id": ("legacy:2025-11-25+drops-session-id", "legacy:2025-11-25"),
     "no-requested": None,
+    "supported-all": None,
     "drop-unparsable": None,
     "outlives-stdin": None,
     # in scenario auth (over Streamable HTTP): what a protected server publishes, how a
@@ -204,6 +205,9 @@ NO_EXAMPLE = {
     "revision, or with -32020/-32021, so no run shows it; the tests script the probe's answer",
 }
 NO_EXAMPLE.update({
+    "supported-all": "the registry has one modern revision, so no built-in client asks a "
+    "dual-era server for one it lacks; the tests send the server such a request "
+    "(tests/unit/test_unsupported_lists_legacy.py runs it with a draft profile)",
     "no-requested": "every simulated client names a version (initialize carries one), so no "
     "run shows it; the tests send the server a request without one",
     "drop-unparsable": "simulated links carry parsed messages, so no run sends a line that is "
@@ -504,6 +508,18 @@ def test_no_cache_hints_leaves_uncacheable_results_alone() -> None:
                                                              "arguments": {"text": "x"}})
     body = only_reply(server(f"modern:{MODERN}+no-cache-hints"), call)["result"]
     assert body["resultType"] == "complete" and "ttlMs" not in body
+
+
+@pins("supported-all")
+def test_supported_all_lists_the_handshake_revisions_in_the_32022() -> None:
+    """2026-07-28 basic/versioning.mdx's example lists 2025-11-25 beside 2026-07-28."""
+    request = modern(1, "tools/list")
+    request["params"]["_meta"][w.VERSION_KEY] = "2099-01-01"
+    plain = only_reply(server(DUAL), request)["error"]
+    every = only_reply(server(f"{DUAL}+supported-all"), request)["error"]
+    assert plain["code"] == every["code"] == -32022
+    assert plain["data"]["supported"] == [MODERN]
+    assert every["data"]["supported"] == [MODERN, "2025-11-25"]
 
 
 @pins("strict-lifecycle")
