@@ -335,7 +335,10 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "reads a registration without application_type as web, and refuses a web client a "
            "loopback redirect URI (invalid_redirect_uri); over stdio it does nothing",
            "OpenID Connect authorization servers (2026-07-28 basic/authorization/"
-           "client-registration.mdx §Application Type and Redirect URI Constraints)",
+           "client-registration.mdx §Application Type and Redirect URI Constraints); the "
+           "Inspector 2.12.0 sends application_type native because \"OIDC-flavored ASes "
+           "default an omitted application_type to web, which forbids loopback redirect URIs "
+           "and rejects DCR\" (clients/cli/build/index.js clientMetadata)",
            transports=("http",), effects=(E("auth_app_type"),)),
         _Q("as-moves", "server",
            "over HTTP, under scenario auth, moves to another authorization server (issuer "
