@@ -17,8 +17,9 @@ legacy server). The client ids it registered are kept across the two
 A ``403`` with ``error="insufficient_scope"`` to a client that holds a token starts a
 step-up where the client's revision has one (``client.step-up``,
 :func:`~._auth_client.step_up`): a new token with more scope, and the request again; at
-most :data:`~._auth_client.STEP_UP_LIMIT` times for one method, and never for a scope set
-already asked for, so a server that keeps asking cannot make it loop. Its path step reads
+most :data:`~._auth_client.STEP_UP_LIMIT` times for one method, and not at all when the
+challenge adds nothing to the scopes it asked for last, so a server that keeps asking
+cannot make it loop. Its path step reads
 ``step-up: 403 insufficient_scope (scope mcp:tools) -> step-up scope mcp:read mcp:tools ->
 authorize 302 -> token 200 -> retry 200``. A client without the rule gets the 403 as the
 request's error, and the error says so.
@@ -122,7 +123,7 @@ class AuthAgent:
             return (f"HTTP 403 insufficient_scope (scope {scope}): this client "
                     f"({self.plan.revision} rules) does not step up")
         return (f"HTTP 403 insufficient_scope (scope {scope}): no step-up left for "
-                f"{method or 'this request'} (at most {STEP_UP_LIMIT}, each for a new scope set)")
+                f"{method or 'this request'} (at most {STEP_UP_LIMIT}, each for more scope)")
 
     def run(self, challenge: HttpResponse, handle: Callable[[HttpRequest], HttpResponse],
             clock: int, latency_ms: int, transcript: Transcript, *,

@@ -188,8 +188,9 @@ def render_auth_doc() -> str:
         "step-up where its revision has one (`client.step-up`): 2025-11-25 re-authorizes with "
         "the challenge's scopes, 2026-07-28 with their union with the scopes asked for "
         "before (§Step-Up Authorization Flow), keeping its client id, and sends the request "
-        "again: at most twice for one method, never for a scope set already asked for (\"no "
-        "more than a few times\"), so a server that keeps asking cannot make it loop. A "
+        "again: at most twice for one method (\"no more than a few times\"), and not at all "
+        "when the challenge adds nothing to the scopes asked for last, so a server that "
+        "keeps asking cannot make it loop. A "
         "client without the rule gets the 403 as the request's error, said as such.",
         "",
         "The layout `scoped` wants `mcp:read` for every request and `mcp:tools` as well for "

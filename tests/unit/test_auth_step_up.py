@@ -183,3 +183,20 @@ def test_the_scoped_server_answers_403_with_the_missing_scope() -> None:
 def test_the_step_up_run_is_deterministic() -> None:
     first: Callable[[], object] = lambda: simulate("legacy:2025-11-25", SCOPED).to_dict()  # noqa: E731
     assert json.dumps(first()) == json.dumps(first())
+
+
+def test_a_challenge_that_adds_no_scope_gets_no_step_up() -> None:
+    """A union client already holding the challenge's scopes asks for nothing (no loop)."""
+    from mcp_skew.simulator._auth_client import AuthPath, step_up
+
+    plan = plan_for(REGISTRY.get("2026-07-28"), parse_peer("modern:2026-07-28",
+                                                           "client").client_policy)
+    held = AuthResult(AuthPath(), token="t", scope="mcp:read mcp:tools", client_id="c",
+                      endpoints={"authorization": "/a", "token": "/t"})
+    machine = step_up(plan, held, Fetched(403, {"www-authenticate": 'Bearer error='
+                                                '"insufficient_scope", scope="mcp:tools"'}),
+                      MCP_URL)
+    with pytest.raises(StopIteration) as done:
+        next(machine)
+    result = done.value.value
+    assert result.token is None and "no scope beyond what this client asked for" in result.reason
