@@ -501,10 +501,17 @@ INSPECTOR: Final = Family(
              Package("npm", ("@modelcontextprotocol/inspector@2.12.0",), "2.12.0"),
              clients={
                  "legacy": Model(
-                     f"legacy:{_ALL_LEGACY}",
+                     f"legacy:{_ALL_LEGACY}{_AUTH_1X}+dcr-native",
                      f"{_INSPECTOR_CLI}; legacy (the default for an ad-hoc target) -> {{mode: "
                      "'legacy'}: initialize 2025-11-25, a counter-offer it supports accepted "
-                     "(docs/real-peers.md §Inspector)", args=("--era", "legacy")),
+                     "(docs/real-peers.md §Inspector); its OAuth (the bundled client's, with "
+                     "the Inspector's provider) authorizes as the SDK 1.x client does, and "
+                     "registers as application_type native (clientMetadata): measured "
+                     "headless against serve's layouts (tests/interop/test_auth_realpeer.py)",
+                     args=("--era", "legacy"),
+                     gaps=("a 403 insufficient_scope makes it authorize again with the scope "
+                           "it asked for first (measured: then it fails, as the model does, "
+                           "by another path)",)),
                  "auto": Model(
                      f"{_DUAL_ALL}+restart+probe-timeout=60000+connect-timeout=15000"
                      "+fallback-denylist+strict-results+raw-retry+discover-fallback",

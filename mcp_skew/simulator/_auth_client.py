@@ -196,7 +196,8 @@ def plan_for(profile: Profile, policy: ClientPolicy) -> AuthPlan:
         scope_from=rule_values(profile, "client.scope"),
         step_up=rule_values(profile, "client.step-up"),
         credentials_by_issuer="per-issuer" in rule_values(profile, "client.credentials"),
-        application_type=next(iter(rule_values(profile, "client.application-type")), None),
+        application_type=next(iter(rule_values(profile, "client.application-type")),
+                              "native" if policy.auth_native else None),
     )
 
 

@@ -184,6 +184,9 @@ class ClientPolicy:
     auth_resource_needs_prm: bool = False
     #: authorization: without metadata, the 2025-03-26 default endpoints at the MCP origin
     auth_default_endpoints: bool = False
+    #: authorization: a dynamic registration says ``application_type: native`` whatever the
+    #: revision's rules (a loopback client that declares it)
+    auth_native: bool = False
     #: ``initialize`` carries ``MCP-Protocol-Version`` with the revision it asks for
     http_version_on_initialize: bool = False
     #: the client never sends the ``Mcp-Session-Id`` the server assigned

@@ -454,6 +454,14 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "the TypeScript client 2.0 betas (typescript-sdk issue 2561; fixed in PR 2564)",
            kinds=("dual",), transports=("http",),
            effects=(E("http_fallback_any_status"),)),
+        _Q("dcr-native", "client",
+           "over HTTP, under scenario auth, its dynamic registration says application_type "
+           "native whatever its revision's rules (2026-07-28's MUST, kept by a loopback "
+           "client); over stdio it does nothing",
+           "the Inspector 2.12.0 (clients/cli/build/index.js clientMetadata: \"registers as a "
+           "native client\"), measured against serve's dcr-app-type (tests/interop/"
+           "test_auth_realpeer.py)",
+           transports=("http",), effects=(E("auth_native"),)),
         _Q("auth-origin-fallback", "client",
            "over HTTP, under scenario auth, with no protected resource metadata, looks for the "
            "authorization server's metadata at the MCP origin (as 2025-03-26 did); over stdio it "

@@ -257,26 +257,36 @@ def render_auth_doc() -> str:
         "## Real clients against serve",
         "",
         "`tests/interop/test_auth_realpeer.py` (realpeer) runs the official Python client "
-        "(`mcp` 1.30.0, its `OAuthClientProvider`) and the TypeScript SDK client "
-        "(`@modelcontextprotocol/sdk` 1.32.2, an `OAuthClientProvider` and `finishAuth`) "
+        "(`mcp` 1.30.0, its `OAuthClientProvider`), the TypeScript SDK client "
+        "(`@modelcontextprotocol/sdk` 1.32.2, an `OAuthClientProvider` and `finishAuth`) and "
+        "the Inspector 2.12.0 CLI (`inspector --cli URL --transport http --method "
+        "tools/list`: it prints the authorization URL, and the test plays the browser) "
         "headless against `serve` of each layout (a 2025-11-25 server), and checks each "
-        "completes or fails as its model predicts. Both read the same from their code "
-        "(`mcp/client/auth/oauth2.py`, `utils.py`; `dist/esm/client/auth.js`), and it is "
-        "part of their named peers, `py-mcp@1.30` and `ts-sdk@1.32` "
+        "completes or fails as its model predicts. All three read the same from their code "
+        "(`mcp/client/auth/oauth2.py`, `utils.py`; `dist/esm/client/auth.js`; the "
+        "Inspector bundles `@modelcontextprotocol/client` 2.3.1), and it is part of their "
+        "named peers, `py-mcp@1.30`, `ts-sdk@1.32` and `inspector@2.12` "
         "([named-peers.md](named-peers.md)): `+auth-origin-fallback+dcr-only"
-        "+resource-with-prm-only+default-endpoints`, so `mcp-skew simulate --transport http "
-        "--scenario auth --client py-mcp@1.30 --server ...` predicts them "
-        "(`tests/unit/test_auth_named.py`).",
+        "+resource-with-prm-only+default-endpoints`, and the Inspector's `+dcr-native`, so "
+        "`mcp-skew simulate --transport http --scenario auth --client py-mcp@1.30 --server "
+        "...` predicts them (`tests/unit/test_auth_named.py`).",
         "",
-        "| layout | Python `mcp` 1.30.0 | TypeScript SDK 1.32.2 | the model |",
-        "|---|---|---|---|",
-        "| `prm`, `prm-root`, `oidc`, `compat` | completes | completes | completes |",
+        "| layout | Python `mcp` 1.30.0 | TypeScript SDK 1.32.2 | Inspector 2.12.0 | the model |",
+        "|---|---|---|---|---|",
+        "| `prm`, `prm-root`, `oidc`, `compat`, `scoped` | completes | completes | completes "
+        "| completes (`scoped`: the drivers list tools only) |",
         "| `no-dcr` | fails: `Registration failed: 404` (it POSTs the default `/register`) | "
         "fails: `Incompatible auth server: does not support dynamic client registration` | "
-        "fails: no registration endpoint |",
+        "fails: the same | fails: no registration endpoint |",
         "| `origin`, `defaults` | fails: 401 on the retry | fails: `Unauthorized` | fails: "
-        "`retry 401` (no `resource` without protected resource metadata: a token without "
-        "audience) |",
+        "`Unauthorized` | fails: `retry 401` (no `resource` without protected resource "
+        "metadata: a token without audience) |",
+        "| `prm+dcr-app-type` | fails: registration refused | fails: registration refused | "
+        "completes (`application_type: native`) | the same (`dcr-native`) |",
+        "",
+        "The Inspector answers a `403 insufficient_scope` to `tools/call` by authorizing "
+        "again with the scope it asked for first, then fails (measured against `scoped`); "
+        "the 2025-11-25 model fails too, by its two bounded step-ups.",
         "",
         "The TypeScript client validates OpenID Provider Metadata: it refused the simulated "
         "`oidc` layout until the simulated authorization server served the fields OpenID "

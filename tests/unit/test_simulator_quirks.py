@@ -190,13 +190,16 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
                           "legacy:2025-03-26+auth=defaults"),
     "dcr-app-type": ("legacy:2025-11-25+dcr-only", "legacy:2025-11-25+auth=prm+dcr-app-type"),
     "as-moves": ("legacy:2025-11-25+dcr-only", "legacy:2025-11-25+auth=prm+as-moves"),
+    "dcr-native": ("legacy:2025-11-25+dcr-only+dcr-native",
+                   "legacy:2025-11-25+auth=prm+dcr-app-type"),
 }
 #: quirk -> the scenario its example runs in (default: ``default``)
 SCENARIO_OF = {"ttl": "cache", "no-cache": "cache"}
 SCENARIO_OF.update(dict.fromkeys(("auth", "no-iss", "wrong-iss", "auth-origin-fallback",
                                   "rfc8414-only", "dcr-only", "client-credentials",
                                   "auth-fallback", "resource-with-prm-only",
-                                  "default-endpoints", "dcr-app-type", "as-moves"), "auth"))
+                                  "default-endpoints", "dcr-app-type", "as-moves", "dcr-native"),
+                                 "auth"))
 #: why a quirk has no example run
 NO_EXAMPLE = {
     "strict-lifecycle": "no simulated client sends ping before initialize, so no run shows "
@@ -1136,6 +1139,15 @@ def test_iss_quirks_fail_a_client_that_validates_iss_only() -> None:
     for quirk in ("no-iss", "wrong-iss"):
         assert auth_path(f"modern:{MODERN}", f"modern:{MODERN}+{quirk}").startswith("auth failed")
         assert auth_path("legacy:2025-11-25", f"{DUAL}+{quirk}").startswith("auth: ")
+
+
+@pins("dcr-native")
+def test_dcr_native_registers_as_a_native_client_whatever_the_revision() -> None:
+    server = "legacy:2025-11-25+auth=prm+dcr-app-type"
+    assert simulate("legacy:2025-11-25+dcr-only", server, "auth", transport="http"
+                    ).status == "failed"
+    assert simulate("legacy:2025-11-25+dcr-only+dcr-native", server, "auth",
+                    transport="http").status == "ok"
 
 
 @pins("dcr-app-type", "as-moves")
