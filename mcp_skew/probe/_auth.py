@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -70,6 +70,10 @@ def needs_auth(transcripts: Iterable[Iterable[Mapping[str, Any]]]) -> bool:
     return any(refused_status(records) is not None for records in transcripts)
 
 
+#: How a discovery request is made: the absolute URL, the request, the headers to add.
+Fetcher = Callable[[str, Fetch, Mapping[str, str]], Fetched]
+
+
 def _fetch(url: str, ask: Fetch, headers: Mapping[str, str]) -> Fetched:
     opener = urllib.request.build_opener(_NoRedirect)
     req = urllib.request.Request(url, data=ask.body or None,
@@ -97,17 +101,17 @@ def _origin(url: str) -> str:
     return f"{scheme}://{rest.split('/', 1)[0]}"
 
 
-def _challenge(url: str, headers: Mapping[str, str]) -> Fetched:
+def _challenge(url: str, headers: Mapping[str, str], fetch: Fetcher) -> Fetched:
     body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {},
         "clientInfo": {"name": "mcp-skew-probe", "version": "0"}}}).encode()
     ask = Fetch("POST", "", {"Content-Type": "application/json",
                              "Accept": "application/json, text/event-stream"}, body)
-    return _fetch(url, ask, headers)
+    return fetch(url, ask, headers)
 
 
 def _run(revision: str, challenge: Fetched, url: str, headers: Mapping[str, str],
-         registry: Registry) -> AuthResult:
+         registry: Registry, *, fetch: Fetcher) -> AuthResult:
     plan = plan_for(registry.get(revision), ClientPolicy())
     machine = authorize(plan, challenge, url, discover_only=True)
     origin = _origin(url)
@@ -116,7 +120,7 @@ def _run(revision: str, challenge: Fetched, url: str, headers: Mapping[str, str]
         while True:
             where = ask.target if ask.target.startswith(("http://", "https://")) else \
                 origin + ask.target  # an authorization server on another origin: as named
-            ask = machine.send(_fetch(where, ask, headers if where.startswith(origin) else {}))
+            ask = machine.send(fetch(where, ask, headers if _origin(where) == origin else {}))
     except StopIteration as done:
         result: AuthResult = done.value
     return result
@@ -129,11 +133,14 @@ def _revisions(registry: Registry) -> list[str]:
 
 
 def discover(url: str, headers: Mapping[str, str] | None,
-             registry: Registry) -> AuthCheck | None:
+             registry: Registry, *, fetch: Fetcher = _fetch) -> AuthCheck | None:
     """The authorization of the server at ``url`` as each revision's clients find it; None
-    when a request without credentials is not refused (nothing to discover)."""
+    when a request without credentials is not refused (nothing to discover). ``fetch``
+    makes each request (over real HTTP unless a caller gives another way: a test's
+    simulated servers); the user's headers go to the server's origin only, never to an
+    authorization server on another one."""
     sent = {k: v for k, v in (headers or {}).items() if k.lower() != "authorization"}
-    challenge = _challenge(url, sent)
+    challenge = _challenge(url, sent, fetch)
     if challenge.status not in (401, 403):
         return None
     check = AuthCheck(challenge.status, challenge.headers.get("www-authenticate"))
@@ -144,7 +151,7 @@ def discover(url: str, headers: Mapping[str, str] | None,
         "check the protocol behind it", None,
         "2025-06-18: basic/authorization.mdx §Token Handling"))
     for revision in _revisions(registry):
-        result = _run(revision, challenge, url, sent, registry)
+        result = _run(revision, challenge, url, sent, registry, fetch=fetch)
         found = result.metadata is not None and not result.reason
         if not found and not result.reason:
             result.reason = ("no authorization server metadata; the default endpoints are not "

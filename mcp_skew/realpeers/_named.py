@@ -61,6 +61,15 @@ _ALL_LEGACY = "2025-11-25,2025-06-18,2025-03-26,2024-11-05"
 _TO_0618 = "2025-06-18,2025-03-26,2024-11-05"
 _TO_0326 = "2025-03-26,2024-11-05"
 _DUAL_ALL = f"dual:2026-07-28,{_ALL_LEGACY}"
+#: How the Python 1.x and TypeScript 1.x OAuth clients authorize (scenario auth), read from
+#: mcp/client/auth/oauth2.py and dist/esm/client/auth.js and checked by
+#: tests/interop/test_auth_realpeer.py: without protected resource metadata the MCP origin
+#: and the 2025-03-26 default endpoints; dynamic registration only; resource only once
+#: protected resource metadata was found.
+_AUTH_1X = "+auth-origin-fallback+dcr-only+resource-with-prm-only+default-endpoints"
+_AUTH_1X_NOTE = ("; its OAuthClientProvider authorizes by 2025-11-25's discovery with the "
+                 "2025-03-26 fallbacks, registers dynamically only, sends resource only "
+                 "with protected resource metadata (tests/interop/test_auth_realpeer.py)")
 
 ROLES: Final[tuple[Role, Role]] = ("server", "client")
 SERVER_TESTS: Final = "tests/interop/test_drift_servers.py"
@@ -255,9 +264,9 @@ PY_MCP: Final = Family(
                  f"{_PY_32602}; ping allowed early; initialize negotiates up to 2025-11-25 "
                  "(docs/real-peers.md §mcp 1.24.0 … 1.30.0)", gaps=(_PY_APP,))},
              clients={"": Model(
-                 f"legacy:{_ALL_LEGACY}",
-                 "ClientSession.initialize sends 2025-11-25 (LATEST_PROTOCOL_VERSION from 1.24)",
-                 args=("--mode", "session"))}),
+                 f"legacy:{_ALL_LEGACY}{_AUTH_1X}",
+                 "ClientSession.initialize sends 2025-11-25 (LATEST_PROTOCOL_VERSION from 1.24)"
+                 + _AUTH_1X_NOTE, args=("--mode", "session"))}),
         Line((2, 0, 0), "2.0.0-2.x", Package("pypi", ("mcp==2.3.0",), "2.3.0"),
              servers={"": Model(
                  f"{_DUAL_ALL}+sticky-era+early-32602+not-found-code=-32602+drop-unparsable",
@@ -324,11 +333,11 @@ TS_SDK: Final = Family(
                  "(docs/real-peers.md §TypeScript @modelcontextprotocol/sdk 1.32.2)",
                  args=("--v1",), gaps=(_TS_APP,))},
              clients={"": Model(
-                 f"legacy:{_ALL_LEGACY}+strict-tools",
+                 f"legacy:{_ALL_LEGACY}+strict-tools{_AUTH_1X}",
                  "Client.connect: initialize 2025-11-25, raises on a revision outside "
                  "SUPPORTED_PROTOCOL_VERSIONS (dist/esm/client/index.js); listTools validates "
                  "each tool with ToolSchema (inputSchema type z.literal('object'), "
-                 "dist/esm/types.js)",
+                 "dist/esm/types.js)" + _AUTH_1X_NOTE,
                  args=("--v1",), drift_servers=_UNTYPED_TOOLS)}),
     ),
 )
@@ -492,10 +501,17 @@ INSPECTOR: Final = Family(
              Package("npm", ("@modelcontextprotocol/inspector@2.12.0",), "2.12.0"),
              clients={
                  "legacy": Model(
-                     f"legacy:{_ALL_LEGACY}",
+                     f"legacy:{_ALL_LEGACY}{_AUTH_1X}+dcr-native",
                      f"{_INSPECTOR_CLI}; legacy (the default for an ad-hoc target) -> {{mode: "
                      "'legacy'}: initialize 2025-11-25, a counter-offer it supports accepted "
-                     "(docs/real-peers.md §Inspector)", args=("--era", "legacy")),
+                     "(docs/real-peers.md §Inspector); its OAuth (the bundled client's, with "
+                     "the Inspector's provider) authorizes as the SDK 1.x client does, and "
+                     "registers as application_type native (clientMetadata): measured "
+                     "headless against serve's layouts (tests/interop/test_auth_realpeer.py)",
+                     args=("--era", "legacy"),
+                     gaps=("a 403 insufficient_scope makes it authorize again with the scope "
+                           "it asked for first (measured: then it fails, as the model does, "
+                           "by another path)",)),
                  "auto": Model(
                      f"{_DUAL_ALL}+restart+probe-timeout=60000+connect-timeout=15000"
                      "+fallback-denylist+strict-results+raw-retry+discover-fallback",

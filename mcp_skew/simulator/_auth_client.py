@@ -29,6 +29,15 @@ The order of the discovery is the plan's:
    once by the test authorization server; ``iss`` checked where ``client.iss`` says so
    (RFC 9207 §2.4, 2026-07-28's table);
 6. the token request.
+
+The scope of the authorization (``scope`` on the authorization and client-credentials
+requests) is the first of ``client.scope``'s sources that has one: the 401's ``scope``,
+then the metadata's ``scopes_supported``; none: no ``scope`` (2025-11-25
+``basic/authorization.mdx`` §Scope Selection Strategy). :func:`step_up` answers a ``403``
+with ``error="insufficient_scope"`` (§Step-Up Authorization Flow) where ``client.step-up``
+says how: a new authorization request and token with the challenge's scopes, or their
+union with the scopes asked for before; the client id and endpoints of the first
+authorization are kept. The link bounds how often (:data:`STEP_UP_LIMIT`).
 """
 
 from __future__ import annotations
@@ -59,8 +68,10 @@ __all__ = [
     "Fetch",
     "Fetched",
     "authorize",
+    "challenge_param",
     "plan_for",
     "resource_metadata_of",
+    "step_up",
 ]
 
 REDIRECT_URI: Final = "http://127.0.0.1:33418/callback"
@@ -70,7 +81,10 @@ METADATA_DOCUMENT: Final = "https://client.mcp-skew.example/client-metadata.json
 #: without Metadata Discovery), for a later client that keeps them (quirk default-endpoints).
 _DEFAULT_ENDPOINTS: Final = ("/authorize", "/token", "/register")
 VERIFIER: Final = "mcp-skew-pkce-verifier-0123456789-abcdefghijklmnopqrstuvwxyz"
-_RESOURCE_METADATA: Final = re.compile(r'resource_metadata\s*=\s*"([^"]*)"')
+#: How many step-ups a client makes for one request before it gives up (the spec: "no
+#: more than a few times", 2025-11-25 ``basic/authorization.mdx`` §Step-Up Authorization
+#: Flow; "SHOULD implement retry limits").
+STEP_UP_LIMIT: Final = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +158,12 @@ class AuthPlan:
     issuer_match: bool
     client_credentials: bool = False
     resource_needs_prm: bool = False  #: ``resource`` only once PRM was found (a quirk)
+    scope_from: tuple[str, ...] = ()  #: ``client.scope``: where the first scope comes from
+    step_up: tuple[str, ...] = ()  #: ``client.step-up``: empty, ``challenge`` or ``union``
+    #: ``client.credentials``: a registered client id is kept per issuer (else per MCP server)
+    credentials_by_issuer: bool = False
+    #: ``client.application-type``: what a dynamic registration says it is (None: nothing)
+    application_type: str | None = None
 
 
 def plan_for(profile: Profile, policy: ClientPolicy) -> AuthPlan:
@@ -173,6 +193,11 @@ def plan_for(profile: Profile, policy: ClientPolicy) -> AuthPlan:
         issuer_match="validate" in rule_values(profile, "client.issuer-match"),
         client_credentials=policy.auth_client_credentials,
         resource_needs_prm=policy.auth_resource_needs_prm,
+        scope_from=rule_values(profile, "client.scope"),
+        step_up=rule_values(profile, "client.step-up"),
+        credentials_by_issuer="per-issuer" in rule_values(profile, "client.credentials"),
+        application_type=next(iter(rule_values(profile, "client.application-type")),
+                              "native" if policy.auth_native else None),
     )
 
 
@@ -187,12 +212,33 @@ class AuthResult:
     prm: dict[str, Any] | None = None
     issuer: str | None = None
     metadata: dict[str, Any] | None = None
+    #: what a step-up reuses: the scope asked for, the client id, the endpoints
+    scope: str | None = None
+    client_id: str | None = None
+    endpoints: dict[str, str | None] | None = None
+
+
+def challenge_param(headers: Mapping[str, str], name: str) -> str | None:
+    """The quoted parameter ``name`` of a ``WWW-Authenticate`` header (RFC 6750 §3)."""
+    found = re.search(rf'(?:^|[\s,]){re.escape(name)}\s*=\s*"([^"]*)"',
+                      headers.get("www-authenticate", ""))
+    return found.group(1) if found else None
 
 
 def resource_metadata_of(headers: Mapping[str, str]) -> str | None:
     """The ``resource_metadata`` URL of a ``WWW-Authenticate`` header (RFC 9728 §5.1)."""
-    found = _RESOURCE_METADATA.search(headers.get("www-authenticate", ""))
-    return found.group(1) if found else None
+    return challenge_param(headers, "resource_metadata")
+
+
+def _first_scope(plan: AuthPlan, challenge: Fetched, prm: dict[str, Any] | None) -> str | None:
+    """The scope of the first authorization, by ``client.scope``'s order."""
+    for source in plan.scope_from:
+        if source == "challenge" and challenge_param(challenge.headers, "scope"):
+            return challenge_param(challenge.headers, "scope")
+        supported = prm.get("scopes_supported") if isinstance(prm, dict) else None
+        if source == "scopes-supported" and isinstance(supported, list) and supported:
+            return " ".join(str(s) for s in supported)
+    return None
 
 
 def _local(url: str, origin: str) -> str | None:
@@ -224,11 +270,17 @@ def _issuer_urls(issuer: str, kinds: tuple[str, ...]) -> list[tuple[str, str]]:
 Machine = Generator[Fetch, Fetched, AuthResult]
 
 
+#: Client ids a client has registered, by what it keys them (:attr:`AuthPlan.credentials_by_issuer`).
+Credentials = dict[str, str]
+
+
 def authorize(plan: AuthPlan, challenge: Fetched, mcp_url: str, *,
-              discover_only: bool = False) -> Machine:
+              discover_only: bool = False, credentials: Credentials | None = None) -> Machine:
     """The authorization after ``challenge`` (the 401), as a driven machine. With
     ``discover_only`` it stops once the authorization server's metadata is found (nothing
-    registered, nothing asked for: what ``probe --url`` does without credentials)."""
+    registered, nothing asked for: what ``probe --url`` does without credentials).
+    ``credentials`` holds the client ids the client registered before (it gains the one this
+    authorization registers): one kept under this authorization's key is used again."""
     origin, mcp_path, _ = split_url(mcp_url)
     mcp_path = mcp_path or "/"
     path = AuthPath()
@@ -269,8 +321,60 @@ def authorize(plan: AuthPlan, challenge: Fetched, mcp_url: str, *,
     resource = origin + mcp_path.rstrip("/")
     if plan.resource_needs_prm and prm is None:
         plan = replace(plan, resource=False)  # no metadata: this client sends no resource
+    result.scope, result.endpoints = _first_scope(plan, challenge, prm), endpoints
+    kept = _kept_client(plan, credentials, issuer=issuer, resource=resource, path=path)
+    result.client_id = kept
     token_or_reason = yield from _token(plan, metadata, endpoints, issuer=issuer,
-                                        resource=resource, path=path)
+                                        resource=resource, path=path, result=result)
+    if credentials is not None and result.client_id and result.client_id != kept \
+            and not result.client_id.startswith("https://"):  # metadata documents are portable
+        credentials[issuer if plan.credentials_by_issuer else resource] = result.client_id
+    if token_or_reason.startswith("token:"):
+        result.token = token_or_reason.removeprefix("token:")
+    else:
+        path.add("fail", "no token")
+        result.reason = token_or_reason
+    return result
+
+
+def _kept_client(plan: AuthPlan, credentials: Credentials | None, *, issuer: str,
+                 resource: str, path: AuthPath) -> str | None:
+    """A client id registered before, under this plan's key (2026-07-28
+    ``client-registration.mdx`` §Authorization Server Binding: keyed by the issuer)."""
+    key = issuer if plan.credentials_by_issuer else resource
+    kept = (credentials or {}).get(key)
+    if kept is not None:
+        path.add("register", "client id kept for "
+                 + ("this issuer" if plan.credentials_by_issuer else "this MCP server"))
+    return kept
+
+
+def step_up(plan: AuthPlan, previous: AuthResult, challenge: Fetched, mcp_url: str) -> Machine:
+    """A new token after ``challenge``, a ``403`` with ``error="insufficient_scope"``, as a
+    driven machine: the scopes by ``client.step-up`` (the challenge's, or their union with
+    the scopes asked for before: 2026-07-28 ``basic/authorization/index.mdx`` §Step-Up
+    Authorization Flow), the client id and endpoints of ``previous``."""
+    origin, mcp_path, _ = split_url(mcp_url)
+    asked = challenge_param(challenge.headers, "scope") or ""
+    path = AuthPath()
+    path.add("challenge", f"{challenge.status} insufficient_scope"
+             + (f" (scope {asked})" if asked else ""))
+    result = replace(previous, path=path, token=None, reason="")
+    before = set((previous.scope or "").split())
+    wanted = set(asked.split()) | (before if "union" in plan.step_up else set())
+    if not wanted or wanted == before or previous.endpoints is None:
+        path.add("fail", "no new scope")
+        result.reason = (f"the 403 asks for no scope beyond what this client asked for "
+                         f"({previous.scope or 'none'})")
+        return result
+    result.scope = " ".join(sorted(wanted))
+    path.add("step-up", f"step-up scope {result.scope}")
+    if plan.resource_needs_prm and previous.prm is None:
+        plan = replace(plan, resource=False)
+    token_or_reason = yield from _token(plan, previous.metadata, previous.endpoints,
+                                        issuer=previous.issuer or origin,
+                                        resource=origin + (mcp_path or "/").rstrip("/"),
+                                        path=path, result=result)
     if token_or_reason.startswith("token:"):
         result.token = token_or_reason.removeprefix("token:")
     else:
@@ -342,9 +446,10 @@ def _endpoints(plan: AuthPlan, metadata: dict[str, Any] | None, origin: str,
 
 
 def _client_id(plan: AuthPlan, metadata: dict[str, Any] | None,
-               endpoints: dict[str, str | None], path: AuthPath,
+               endpoints: dict[str, str | None], path: AuthPath, refused: list[str],
                ) -> Generator[Fetch, Fetched, str | None]:
-    """A client id by the first usable way of the plan's registration order."""
+    """A client id by the first usable way of the plan's registration order; a refused
+    registration's error goes in ``refused``."""
     for way in plan.registration:
         if way == "metadata-document" and isinstance(metadata, dict) \
                 and metadata.get("client_id_metadata_document_supported") is True:
@@ -354,6 +459,8 @@ def _client_id(plan: AuthPlan, metadata: dict[str, Any] | None,
             target = str(endpoints["registration"])
             body = {"client_name": "mcp-skew", "redirect_uris": [REDIRECT_URI],
                     "grant_types": ["authorization_code"], "token_endpoint_auth_method": "none"}
+            if plan.application_type:
+                body["application_type"] = plan.application_type
             got = yield Fetch("POST", target, {"Content-Type": "application/json"},
                               json.dumps(body).encode())
             path.add("register", "register", got.status, target)
@@ -361,18 +468,31 @@ def _client_id(plan: AuthPlan, metadata: dict[str, Any] | None,
             if got.status in (200, 201) and isinstance(doc, dict) \
                     and isinstance(doc.get("client_id"), str):
                 return str(doc["client_id"])
+            said = doc.get("error_description") or doc.get("error") \
+                if isinstance(doc, dict) else None
+            refused.append(f"the registration was refused: HTTP {got.status}"
+                           + (f" ({said})" if said else ""))
             return None
     return None
 
 
 def _token(plan: AuthPlan, metadata: dict[str, Any] | None, endpoints: dict[str, str | None],
-           *, issuer: str, resource: str, path: AuthPath) -> Generator[Fetch, Fetched, str]:
-    """``token:<token>``, or the reason there is none."""
+           *, issuer: str, resource: str, path: AuthPath,
+           result: AuthResult) -> Generator[Fetch, Fetched, str]:
+    """``token:<token>``, or the reason there is none; ``result`` keeps the client id, and
+    gives the scope to ask for."""
+    scope = {"scope": result.scope} if result.scope else {}
     if plan.client_credentials:
         form = {"grant_type": "client_credentials", "client_id": PRE_REGISTERED[0],
-                "client_secret": PRE_REGISTERED[1]}
+                "client_secret": PRE_REGISTERED[1], **scope}
         return (yield from _exchange(plan, form, endpoints, resource, path))
-    client_id = yield from _client_id(plan, metadata, endpoints, path)
+    client_id = result.client_id
+    why: list[str] = []
+    if client_id is None:
+        client_id = result.client_id = yield from _client_id(plan, metadata, endpoints, path,
+                                                             why)
+    if client_id is None and why:
+        return why[0]
     if client_id is None:
         ways = ", ".join(plan.registration) or "none"
         return (f"no client id: this client registers by {ways}, and the authorization server "
@@ -382,7 +502,7 @@ def _token(plan: AuthPlan, metadata: dict[str, Any] | None, endpoints: dict[str,
         return "no authorization endpoint"
     query = {"response_type": "code", "client_id": client_id, "redirect_uri": REDIRECT_URI,
              "code_challenge": pkce_challenge(VERIFIER), "code_challenge_method": "S256",
-             "state": "mcp-skew-state"}
+             "state": "mcp-skew-state", **scope}
     if plan.resource:
         query["resource"] = resource
     sep = "&" if "?" in target else "?"
@@ -390,7 +510,9 @@ def _token(plan: AuthPlan, metadata: dict[str, Any] | None, endpoints: dict[str,
     path.add("authorize", "authorize", got.status, target)
     answer = form_decode(split_url(got.headers.get("location", ""))[2])
     if got.status != 302 or "code" not in answer:
-        return f"the authorization request failed: {answer.get('error') or got.status}"
+        body = got.json()
+        said = answer.get("error") or (body.get("error") if isinstance(body, dict) else None)
+        return f"the authorization request failed: {said or got.status}"
     refused = _iss_refused(plan, metadata, answer, issuer)
     if refused:
         return refused

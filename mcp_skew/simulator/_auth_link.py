@@ -8,8 +8,21 @@ reaches the server ``latency_ms`` after it is sent and its answer comes back
 each answer to a request; on a 401 it calls :meth:`AuthAgent.run`, sends the request
 again with the token, and hands the retry's status to :meth:`AuthAgent.settle`, which
 closes the auth path (``... -> token 200 -> retry 200``) and gives the path step the
-client's path records. A client authorizes once per run: a second 401 goes to the client
-as the error it is (an authorization failure, never a sign of a legacy server).
+client's path records. A client authorizes once per run, and once more when a token that
+worked is refused (401: the server moved to another authorization server, say): a further
+401 goes to the client as the error it is (an authorization failure, never a sign of a
+legacy server). The client ids it registered are kept across the two
+(:data:`~._auth_client.Credentials`), keyed as its revision says (``client.credentials``).
+
+A ``403`` with ``error="insufficient_scope"`` to a client that holds a token starts a
+step-up where the client's revision has one (``client.step-up``,
+:func:`~._auth_client.step_up`): a new token with more scope, and the request again; at
+most :data:`~._auth_client.STEP_UP_LIMIT` times for one method, and not at all when the
+challenge adds nothing to the scopes it asked for last, so a server that keeps asking
+cannot make it loop. Its path step reads
+``step-up: 403 insufficient_scope (scope mcp:tools) -> step-up scope mcp:read mcp:tools ->
+authorize 302 -> token 200 -> retry 200``. A client without the rule gets the 403 as the
+request's error, and the error says so.
 """
 
 from __future__ import annotations
@@ -18,7 +31,18 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._auth_client import AuthPath, AuthPlan, AuthResult, Fetch, Fetched, authorize, plan_for
+from ._auth_client import (
+    STEP_UP_LIMIT,
+    AuthPath,
+    AuthPlan,
+    AuthResult,
+    Fetch,
+    Fetched,
+    authorize,
+    challenge_param,
+    plan_for,
+    step_up,
+)
 from ._auth_server import ProtectedEndpoint
 from ._http import HttpRequest, HttpResponse
 from ._link import Transcript
@@ -44,9 +68,19 @@ def protect(client: PeerSpec, server: PeerSpec) -> tuple[ProtectedEndpoint, Auth
 _KEPT: frozenset[str] = frozenset({"www-authenticate", "location"})
 
 
-def auth_step(path: AuthPath, ok: bool) -> Step:
-    """``auth: 401 -> PRM ... 200 -> ... -> retry 200`` (or ``auth failed: ...``)."""
-    return Step(f"auth: {path}" if ok else f"auth failed: {path}", "auth")
+def auth_step(path: AuthPath, ok: bool, *, stepped_up: bool = False) -> Step:
+    """``auth: 401 -> PRM ... 200 -> ... -> retry 200`` (or ``auth failed: ...``); a step-up's
+    is ``step-up: ...`` (or ``step-up failed: ...``)."""
+    head = "step-up" if stepped_up else "auth"
+    return Step(f"{head}: {path}" if ok else f"{head} failed: {path}", "auth")
+
+
+def _lower(headers: Mapping[str, str]) -> dict[str, str]:
+    return {k.lower(): v for k, v in headers.items()}
+
+
+def _insufficient_scope(status: int, headers: Mapping[str, str]) -> bool:
+    return status == 403 and challenge_param(_lower(headers), "error") == "insufficient_scope"
 
 
 @dataclass(slots=True)
@@ -57,19 +91,63 @@ class AuthAgent:
     mcp_url: str
     results: list[AuthResult] = field(default_factory=list)
     _pending: AuthResult | None = None
+    _pending_step_up: bool = False
+    #: step-ups made, per method
+    step_ups: dict[str, int] = field(default_factory=dict)
+    #: the client ids registered, by the key of the client's revision
+    credentials: dict[str, str] = field(default_factory=dict)
+    _worked: bool = False  #: a token was accepted (a later 401 may authorize once more)
+    _rounds: int = 0  #: authorizations begun on a 401
 
-    def wants(self, status: int) -> bool:
-        """Whether this answer starts the authorization: the first 401."""
-        return status == 401 and not self.results
+    def _held(self) -> AuthResult | None:
+        """The last authorization that got a token."""
+        return next((r for r in reversed(self.results) if r.token is not None), None)
+
+    def wants(self, status: int, headers: Mapping[str, str] | None = None,
+              method: str | None = None) -> bool:
+        """Whether this answer starts an authorization: the first 401; or a step-up: a 403
+        insufficient_scope, where the client's revision steps up, it holds a token, and it
+        has not stepped up :data:`STEP_UP_LIMIT` times for this method."""
+        if status == 401:
+            return self._rounds == 0 or (self._worked and self._rounds == 1)
+        return (_insufficient_scope(status, headers or {}) and bool(self.plan.step_up)
+                and self._held() is not None
+                and self.step_ups.get(method or "", 0) < STEP_UP_LIMIT)
+
+    def refusal(self, status: int, headers: Mapping[str, str], method: str | None) -> str:
+        """Why a 403 insufficient_scope stays the request's error (empty: not one)."""
+        if not _insufficient_scope(status, headers):
+            return ""
+        scope = challenge_param(_lower(headers), "scope") or "(none named)"
+        if not self.plan.step_up:
+            return (f"HTTP 403 insufficient_scope (scope {scope}): this client "
+                    f"({self.plan.revision} rules) does not step up")
+        return (f"HTTP 403 insufficient_scope (scope {scope}): no step-up left for "
+                f"{method or 'this request'} (at most {STEP_UP_LIMIT}, each for more scope)")
 
     def run(self, challenge: HttpResponse, handle: Callable[[HttpRequest], HttpResponse],
-            clock: int, latency_ms: int, transcript: Transcript) -> tuple[AuthResult, int]:
-        """Authorize after ``challenge``; the result and the clock when it is done."""
-        lower = {k.lower(): v for k, v in challenge.headers.items()}
-        machine = authorize(self.plan, Fetched(challenge.status, lower), self.mcp_url)
-        transcript.note(clock, f"HTTP 401: authorization required; the client "
-                        f"({self.plan.revision} rules) discovers its authorization server",
-                        "auth")
+            clock: int, latency_ms: int, transcript: Transcript, *,
+            method: str | None = None) -> tuple[AuthResult, int]:
+        """Authorize after ``challenge`` (or step up after a 403); the result and the clock
+        when it is done."""
+        lower = _lower(challenge.headers)
+        held = self._held()
+        stepping = challenge.status == 403 and held is not None
+        if stepping and held is not None:
+            self.step_ups[method or ""] = self.step_ups.get(method or "", 0) + 1
+            machine = step_up(self.plan, held, Fetched(challenge.status, lower), self.mcp_url)
+            transcript.note(clock, f"HTTP 403 insufficient_scope: the client "
+                            f"({self.plan.revision} rules) steps up "
+                            f"({'+'.join(self.plan.step_up)})", "auth")
+        else:
+            machine = authorize(self.plan, Fetched(challenge.status, lower), self.mcp_url,
+                                credentials=self.credentials)
+            again = "its token refused, " if self._rounds else ""
+            self._rounds += 1
+            transcript.note(clock, f"HTTP 401: authorization required; {again}the client "
+                            f"({self.plan.revision} rules) discovers its authorization server",
+                            "auth")
+        self._pending_step_up = stepping
         try:
             fetch = next(machine)
             while True:
@@ -80,8 +158,9 @@ class AuthAgent:
         except StopIteration as done:
             result: AuthResult = done.value
         self.results.append(result)
-        if result.token is None:
-            transcript.note(clock, f"authorization failed: {result.reason}", "auth")
+        if result.token is None:  # after a connection (again, a step-up): the request's error
+            later = {"refused": challenge.status} if stepping or self._rounds > 1 else {}
+            transcript.note(clock, f"authorization failed: {result.reason}", "auth", **later)
         else:
             self._pending = result
         return result, clock
@@ -95,18 +174,23 @@ class AuthAgent:
         refused = status in (401, 403)  # any other answer is the MCP server's, not auth's
         if refused:
             pending.reason = f"the retry with the token got HTTP {status}"
-        return auth_step(pending.path, not refused)
+        self._worked = self._worked or not refused
+        return auth_step(pending.path, not refused, stepped_up=self._pending_step_up)
 
     def failed_step(self) -> Step | None:
         """The step of an authorization that found no token (the last one), if any."""
         last = self.results[-1] if self.results else None
-        return auth_step(last.path, False) if last and last.token is None else None
+        return auth_step(last.path, False, stepped_up=self._pending_step_up) \
+            if last and last.token is None else None
 
     def to_list(self) -> list[dict[str, Any]]:
-        """The runs' authorizations as JSON: the path, its hops, the outcome."""
+        """The runs' authorizations as JSON: the path, its hops, the outcome (a step-up's
+        entry says so)."""
         return [{"revision_rules": self.plan.revision, "path": str(r.path),
                  "hops": r.path.to_dict(), "authorized": r.token is not None and not r.reason,
-                 "reason": r.reason} for r in self.results]
+                 "reason": r.reason,
+                 **({"step_up": True} if r.path.hops[0].text.startswith("403") else {})}
+                for r in self.results]
 
 
 def _request(fetch: Fetch) -> HttpRequest:

@@ -23,6 +23,19 @@ resource metadata and names it in ``WWW-Authenticate``, as its ``server.*`` rule
   than the MCP server's URL is ``invalid_target`` (RFC 8707). ``/register`` is dynamic
   client registration (RFC 7591), only with ``dcr``; ``cimd`` accepts an HTTPS URL as a
   client id (client ID metadata documents).
+- With ``scopes`` in the layout the MCP endpoint wants scopes (:data:`SCOPES_NEEDED`): its
+  401 names ``scope="mcp:read"``, its protected resource metadata ``scopes_supported``;
+  the authorization server grants what is asked for (``mcp:read`` when nothing is); a
+  token short of a request's scopes gets ``403`` with ``WWW-Authenticate: Bearer
+  error="insufficient_scope", scope="<the missing ones>"`` (2025-11-25
+  ``basic/authorization.mdx`` §Runtime Insufficient Scope Errors).
+- Server quirk ``dcr-app-type``: dynamic registration applies OpenID Connect Dynamic Client
+  Registration's ``application_type`` (omitted: ``web``), refusing a web client a loopback
+  redirect URI (2026-07-28 ``basic/authorization/client-registration.mdx`` §Application
+  Type and Redirect URI Constraints: such servers "may enforce additional constraints").
+  Server quirk ``as-moves``: once a ``tools/list`` was served, the MCP server moves to
+  another authorization server (issuer ``/auth2``, which knows none of ``/auth``'s clients
+  and tokens): the next request's token is refused, 401.
 - The MCP endpoint wants ``Authorization: Bearer <token>``; a server whose revision binds
   it to audience validation (``server.audience``, 2025-06-18 ``basic/authorization.mdx``
   §Token Handling) refuses a token issued for another resource, or for none.
@@ -46,6 +59,7 @@ from ._urlform import form_decode, form_encode
 
 __all__ = [
     "AS_PATH",
+    "BASIC_SCOPE",
     "PRE_REGISTERED",
     "PRM_WELL_KNOWN",
     "AuthServer",
@@ -63,6 +77,11 @@ AS_WELL_KNOWN: Final = "/.well-known/oauth-authorization-server"
 OIDC_WELL_KNOWN: Final = "/.well-known/openid-configuration"
 #: A confidential client every simulated authorization server knows (client credentials).
 PRE_REGISTERED: Final = ("mcp-skew-preregistered", "mcp-skew-secret")
+#: With ``scopes`` in the layout: what every MCP request needs, and what some methods need
+#: as well; the scopes a token gets when none are asked for.
+BASIC_SCOPE: Final = "mcp:read"
+SCOPES_NEEDED: Final[Mapping[str, frozenset[str]]] = {
+    "tools/call": frozenset({BASIC_SCOPE, "mcp:tools"})}
 
 
 def pkce_challenge(verifier: str) -> str:
@@ -94,6 +113,7 @@ class _Grant:
     challenge: str
     redirect_uri: str
     resource: str | None
+    scope: str | None = None
 
 
 @dataclass(slots=True)
@@ -108,6 +128,19 @@ class AuthServer:
     clients: dict[str, str] = field(default_factory=dict)  #: client id -> redirect URI
     codes: dict[str, _Grant] = field(default_factory=dict)
     tokens: dict[str, str | None] = field(default_factory=dict)  #: token -> audience
+    granted: dict[str, frozenset[str]] = field(default_factory=dict)  #: token -> scopes
+    #: dynamic registration applies OpenID's application_type rule (quirk dcr-app-type)
+    app_type: bool = False
+    #: the MCP server moves to another authorization server once a tools/list was served
+    #: (quirk as-moves): issuer ``/auth2``, which knows no client and no token of ``/auth``
+    moves: bool = False
+    as_path: str = AS_PATH  #: the issuer's path, where the authorization server is separate
+    #: the authorization server's origin where it is not the MCP server's (None: the same):
+    #: the MCP origin then serves only the protected resource metadata, and :meth:`handle`
+    #: answers the authorization server's URLs when asked for by absolute URL on it (or
+    #: relative, with ``at_as``: a real listener of its own)
+    as_origin: str | None = None
+    _move_next: bool = False
     _issued: int = 0
 
     # -- where things are ----------------------------------------------------------------
@@ -118,14 +151,14 @@ class AuthServer:
 
     @property
     def issuer(self) -> str:
-        return self.origin + AS_PATH if self.separate else self.origin
+        return (self.as_origin or self.origin) + self.as_path if self.separate else self.origin
 
     @property
     def resource(self) -> str:
         return self.origin + self.mcp_path
 
     def _endpoint(self, name: str) -> str:
-        return (AS_PATH if self.separate else "") + "/" + name
+        return (self.as_path if self.separate else "") + "/" + name
 
     def prm_url(self) -> str:
         where = self.mcp_path if "prm-path" in self.layout else ""
@@ -137,10 +170,14 @@ class AuthServer:
 
     # -- the MCP endpoint's side -------------------------------------------------------
     def challenge(self, error: str | None = None) -> HttpResponse:
-        """The 401 of a request without a valid token (RFC 6750 §3; RFC 9728 §5.1)."""
+        """The 401 of a request without a valid token (RFC 6750 §3; RFC 9728 §5.1); with
+        ``scopes``, the ``scope`` it needs (2026-07-28 ``basic/authorization/index.mdx``
+        §Scope Selection Strategy: servers SHOULD include it)."""
         params = []
         if "prm-header" in self.layout:
             params.append(f'resource_metadata="{self.prm_url()}"')
+        if "scopes" in self.layout:
+            params.append(f'scope="{BASIC_SCOPE}"')
         if error:
             params.append(f'error="{error}"')
         value = "Bearer" + (" " + ", ".join(params) if params else "")
@@ -148,8 +185,23 @@ class AuthServer:
                            "error_description": "authorization required"},
                      {"WWW-Authenticate": value})
 
-    def refuses(self, headers: Mapping[str, str]) -> HttpResponse | None:
-        """None when the request carries a token this server accepts, else the 401."""
+    def insufficient(self, missing: frozenset[str]) -> HttpResponse:
+        """The 403 of a token short of scopes (RFC 6750 §3.1; 2025-11-25
+        ``basic/authorization.mdx`` §Runtime Insufficient Scope Errors)."""
+        scope = " ".join(sorted(missing))
+        params = ['error="insufficient_scope"', f'scope="{scope}"']
+        if "prm-header" in self.layout:
+            params.append(f'resource_metadata="{self.prm_url()}"')
+        return _json(403, {"error": "insufficient_scope",
+                           "error_description": f"this request needs scope {scope}"},
+                     {"WWW-Authenticate": "Bearer " + ", ".join(params)})
+
+    def refuses(self, headers: Mapping[str, str],
+                method: str | None = None) -> HttpResponse | None:
+        """None when the request carries a token this server accepts for ``method``, else
+        the 401 (or, with ``scopes``, the 403 of a token short of the method's scopes)."""
+        if self._move_next:
+            self._move()
         value = headers.get("authorization", "")
         scheme, _, token = value.partition(" ")
         if scheme.lower() != "bearer" or not token:
@@ -158,31 +210,60 @@ class AuthServer:
             return self.challenge("invalid_token")
         if self.audience and self.tokens[token] != self.resource:
             return self.challenge("invalid_token")
+        if "scopes" in self.layout:
+            needed = SCOPES_NEEDED.get(method or "", frozenset({BASIC_SCOPE}))
+            missing = needed - self.granted.get(token, frozenset())
+            if missing:
+                return self.insufficient(missing)
+        self._move_next = self.moves and self.as_path == AS_PATH and method == "tools/list"
         return None
 
+    def _move(self) -> None:
+        """To another authorization server: its own issuer, no client, no token (its
+        protected resource metadata names it from now on)."""
+        self._move_next = False
+        self.as_path = AS_PATH + "2"
+        self.clients.clear()
+        self.codes.clear()
+        self.tokens.clear()
+        self.granted.clear()
+
     # -- the authorization URLs ------------------------------------------------------------
-    def handle(self, request: HttpRequest) -> HttpResponse | None:
-        """The answer to an authorization URL, or None when ``request`` is not for one."""
-        path, _, query = request.path.partition("?")
-        route = self._routes().get((request.method, path))
+    def handle(self, request: HttpRequest, *, at_as: bool = False) -> HttpResponse | None:
+        """The answer to an authorization URL, or None when ``request`` is not for one (or
+        for another origin). ``at_as``: the request came to the authorization server's own
+        origin (:attr:`as_origin`)."""
+        target = request.path
+        sides = ("as",) if at_as else ("mcp",) if self.as_origin else ("mcp", "as")
+        if target.startswith(("http://", "https://")):
+            where, _, rest = target.partition("://")[2].partition("/")
+            if self.as_origin is None or target.partition("://")[0] + "://" + where \
+                    != self.as_origin:
+                return None
+            target, sides = "/" + rest, ("as",)
+        path, _, query = target.partition("?")
+        route = self._routes(sides).get((request.method, path))
         if route is None:
             return None
         return route(request, query)
 
-    def _routes(self) -> dict[tuple[str, str], Callable[[HttpRequest, str], HttpResponse]]:
+    def _routes(self, sides: tuple[str, ...] = ("mcp", "as"),
+                ) -> dict[tuple[str, str], Callable[[HttpRequest, str], HttpResponse]]:
         routes: dict[tuple[str, str], Callable[[HttpRequest, str], HttpResponse]] = {}
         prm = lambda r, q: _json(200, self.prm_document())  # noqa: E731
-        if "prm-path" in self.layout:
+        if "prm-path" in self.layout and "mcp" in sides:
             routes["GET", PRM_WELL_KNOWN + self.mcp_path] = prm
-        if "prm-root" in self.layout:
+        if "prm-root" in self.layout and "mcp" in sides:
             routes["GET", PRM_WELL_KNOWN] = prm
+        if "as" not in sides:
+            return routes
         meta = lambda r, q: _json(200, self.metadata())  # noqa: E731
         if "as-origin" in self.layout:
             routes["GET", AS_WELL_KNOWN] = meta
         if "as-rfc8414" in self.layout:
-            routes["GET", AS_WELL_KNOWN + AS_PATH] = meta
+            routes["GET", AS_WELL_KNOWN + self.as_path] = meta
         if "as-oidc" in self.layout:
-            routes["GET", AS_PATH + OIDC_WELL_KNOWN] = meta
+            routes["GET", self.as_path + OIDC_WELL_KNOWN] = meta
         if self.layout & {"as-origin", "as-rfc8414", "as-oidc", "defaults"}:
             routes["GET", self._endpoint("authorize")] = self._authorize
             routes["POST", self._endpoint("token")] = self._token
@@ -192,13 +273,17 @@ class AuthServer:
 
     def prm_document(self) -> dict[str, Any]:
         """Protected resource metadata (RFC 9728 §2)."""
-        return {"resource": self.resource, "authorization_servers": [self.issuer],
-                "bearer_methods_supported": ["header"]}
+        doc: dict[str, Any] = {"resource": self.resource,
+                               "authorization_servers": [self.issuer],
+                               "bearer_methods_supported": ["header"]}
+        if "scopes" in self.layout:
+            doc["scopes_supported"] = [BASIC_SCOPE]
+        return doc
 
     def metadata(self) -> dict[str, Any]:
         """Authorization server metadata (RFC 8414 §2); with ``as-oidc``, also the fields OpenID
         Connect Discovery 1.0 §3 makes REQUIRED (clients that validate it refuse it without)."""
-        base = self.origin
+        base = self.as_origin or self.origin
         doc: dict[str, Any] = {
             "issuer": self.issuer,
             "authorization_endpoint": base + self._endpoint("authorize"),
@@ -241,7 +326,8 @@ class AuthServer:
             answer["error"] = "invalid_target"
         else:
             code = self._next("code")
-            self.codes[code] = _Grant(client_id, q["code_challenge"], redirect, resource)
+            self.codes[code] = _Grant(client_id, q["code_challenge"], redirect, resource,
+                                      q.get("scope"))
             answer["code"] = code
         if "iss" in self.layout and self.iss_mode != "missing":
             answer["iss"] = self.issuer if self.iss_mode == "send" else "https://other.example"
@@ -258,7 +344,7 @@ class AuthServer:
         if grant == "client_credentials":
             if (form.get("client_id"), form.get("client_secret")) != PRE_REGISTERED:
                 return _oauth_error(401, "invalid_client", "unknown client credentials")
-            return self._issue(resource)
+            return self._issue(resource, form.get("scope"))
         if grant != "authorization_code":
             return _oauth_error(400, "unsupported_grant_type", f"grant_type {grant!r}")
         code = self.codes.pop(form.get("code", ""), None)
@@ -266,13 +352,18 @@ class AuthServer:
             return _oauth_error(400, "invalid_grant", "unknown or used code")
         if pkce_challenge(form.get("code_verifier", "")) != code.challenge:
             return _oauth_error(400, "invalid_grant", "PKCE verification failed")
-        return self._issue(resource if resource is not None else code.resource)
+        return self._issue(resource if resource is not None else code.resource, code.scope)
 
-    def _issue(self, audience: str | None) -> HttpResponse:
+    def _issue(self, audience: str | None, scope: str | None = None) -> HttpResponse:
         token = self._next("token")
         self.tokens[token] = audience
-        return _json(200, {"access_token": token, "token_type": "Bearer", "expires_in": 3600},
-                     {"Cache-Control": "no-store"})
+        doc: dict[str, Any] = {"access_token": token, "token_type": "Bearer",
+                               "expires_in": 3600}
+        if "scopes" in self.layout:
+            granted = frozenset((scope or BASIC_SCOPE).split())
+            self.granted[token] = granted
+            doc["scope"] = " ".join(sorted(granted))
+        return _json(200, doc, {"Cache-Control": "no-store"})
 
     def _register(self, request: HttpRequest, query: str) -> HttpResponse:
         """Dynamic client registration (RFC 7591 §3)."""
@@ -283,10 +374,21 @@ class AuthServer:
         uris = asked.get("redirect_uris") if isinstance(asked, dict) else None
         if not isinstance(uris, list) or not uris or not isinstance(uris[0], str):
             return _oauth_error(400, "invalid_redirect_uri", "redirect_uris is required")
+        kind = asked.get("application_type", "web") if isinstance(asked, dict) else "web"
+        if self.app_type and kind == "web" and _loopback(uris[0]):
+            return _oauth_error(400, "invalid_redirect_uri", "a web client (application_type "
+                                f"{'omitted, so web' if 'application_type' not in asked else 'web'})"
+                                " may not register a loopback redirect URI")
         client_id = self._next("client")
         self.clients[client_id] = uris[0]
         return _json(201, {"client_id": client_id, "redirect_uris": uris,
                            "token_endpoint_auth_method": "none"})
+
+
+def _loopback(uri: str) -> bool:
+    """Whether ``uri`` is an ``http`` URL on the loopback (a native client's redirect)."""
+    host = uri.partition("://")[2].split("/", 1)[0].rsplit(":", 1)[0]
+    return uri.startswith("http://") and host in ("127.0.0.1", "localhost", "[::1]")
 
 
 def guard(auth: AuthServer, request: HttpRequest) -> HttpResponse | None:
@@ -297,8 +399,18 @@ def guard(auth: AuthServer, request: HttpRequest) -> HttpResponse | None:
         return answered
     path = request.path.split("?", 1)[0].rstrip("/")
     if path in ("", auth.mcp_path):
-        return auth.refuses(request.headers)
+        return auth.refuses(request.headers, _method_of(request))
     return None
+
+
+def _method_of(request: HttpRequest) -> str | None:
+    """The JSON-RPC method a POST carries (None: none, or not JSON)."""
+    try:
+        message = json.loads(request.body or b"null")
+    except ValueError:
+        return None
+    method = message.get("method") if isinstance(message, dict) else None
+    return method if isinstance(method, str) else None
 
 
 def auth_server_for(spec: PeerSpec, origin: str) -> AuthServer | None:
@@ -308,8 +420,9 @@ def auth_server_for(spec: PeerSpec, origin: str) -> AuthServer | None:
     if not layout:
         return None
     newest = plain_layout(spec.profile(spec.revisions[0]))
-    return AuthServer(origin, layout, audience="audience" in newest,
-                      iss_mode=spec.server_policy.auth_iss)
+    policy = spec.server_policy
+    return AuthServer(origin, layout, audience="audience" in newest, iss_mode=policy.auth_iss,
+                      app_type=policy.auth_app_type, moves=policy.auth_moves)
 
 
 class ProtectedEndpoint(HttpEndpoint):

@@ -367,7 +367,8 @@ class SimClient:
                 return session.fail(f"{method} {rev}: the server is modern but refused the "
                                     f"request: {_error_text(event)}"), None
             named = ", ".join(map(str, supported)) or "nothing it named"
-            return session.fail(f"no revision in common: the server supports {named}"), None
+            return session.fail(f"no revision in common: the server supports {named}"
+                                + self._handshake_note(supported)), None
         raise AssertionError("unreachable: the loop returns on its second attempt")
 
     def _not_modern(self, session: Session, method: str, event: Event,
@@ -395,6 +396,23 @@ class SimClient:
                 revision = common[0]
             session.server_capabilities = dict(result.get("capabilities") or {})
         return session.accept(revision, Era.MODERN)
+
+    def _handshake_note(self, supported: list[Any]) -> str:
+        """Why a -32022 listing handshake-era revisions ends it: a modern-only client does not
+        speak them; a dual-era one does not fall back on a recognised modern error, which
+        identifies a modern server (2026-07-28 ``basic/versioning.mdx``: "the client
+        retries with a supported version rather than falling back")."""
+        eras = {p.revision: p.era for p in self.spec.registry}
+        handshake = [str(r) for r in supported if eras.get(str(r)) is Era.LEGACY]
+        if not handshake:
+            return ""
+        shared = [r for r in handshake if r in self.spec.legacy]
+        if not shared:
+            return (f" ({', '.join(handshake)}: handshake era, not a revision this client "
+                    "supports; it does not retry)")
+        return (f" ({', '.join(shared)}: handshake era; a -32022 identifies a modern server, "
+                "so this client does not fall back to initialize: 2026-07-28 "
+                "basic/versioning.mdx)")
 
     def _legacy_advert(self, method: str, result: dict[str, Any]) -> LegacyAdvert | None:
         """Where a dual-era client's DiscoverResult names no modern revision it has, the
@@ -444,7 +462,12 @@ class SimClient:
             outcome = rule.outcome(probe)
             quirk = "auth-fallback" if any_status and outcome not in rule.legacy_signs \
                 and rule.falls_back(probe, any_status=True) else None
-            session.path.append(steps.rule(rule.name, outcome, http_status(probe), quirk=quirk))
+            modern = probe.code if isinstance(probe, Reply) and negotiation.is_modern_error(
+                self.spec.profile(self.spec.modern[0]), probe.code) else None
+            if modern is not None and self.policy.fallback_denylist:  # only it comes here so
+                quirk = "fallback-denylist"
+            session.path.append(steps.rule(rule.name, outcome, http_status(probe), quirk=quirk,
+                                           modern_code=modern))
         if not rule.falls_back(probe, any_status=any_status):
             return session.fail(f"{probe_method}: {describe(probe)}; over {rule.title} that is "
                                 f"an error, not a sign of a legacy server ({rule.cite})")

@@ -268,16 +268,26 @@ class HttpMemoryLink:
         return None
 
     def _authorized(self, arrival: _Arrival, reading: HttpReading) -> bool:
-        """A 401: authorize (:mod:`._auth_link`) and send the request again with the token.
-        Any other answer after an authorization closes its path (``retry 200``)."""
+        """A 401: authorize (:mod:`._auth_link`) and send the request again with the token;
+        a 403 insufficient_scope: step up, where the client's revision does, and send it
+        again. Any other answer after an authorization closes its path (``retry 200``)."""
         assert self.auth is not None and arrival.response is not None
         settled = self.auth.settle(reading.status)
         if settled is not None:
             self._via.append(settled)
-        if not self.auth.wants(reading.status):
+        method = arrival.message.get("method")
+        method = method if isinstance(method, str) else None
+        headers = arrival.response.headers
+        if not self.auth.wants(reading.status, headers, method):
+            refusal = self.auth.refusal(reading.status, headers, method)
+            if refusal and reading.synthesized and reading.answer is not None:
+                self.transcript.note(self._clock, refusal, "auth", refused=reading.status)
+                error = reading.answer["error"]
+                error["message"] = f"{error['message']}: {refusal}"
             return False
         result, self._clock = self.auth.run(arrival.response, self.endpoint.handle,
-                                            self._clock, self.latency_ms, self.transcript)
+                                            self._clock, self.latency_ms, self.transcript,
+                                            method=method)
         if result.token is None:
             failed = self.auth.failed_step()
             if failed is not None:

@@ -238,13 +238,16 @@ _NOT_LEGACY_STATUS = {"auth": "HTTP {} is an authorization failure, not a legacy
 
 
 def rule(transport: str, outcome: str, status: int | None = None, *,
-         quirk: str | None = None) -> Step:
+         quirk: str | None = None, modern_code: int | None = None) -> Step:
     """``http: no modern error in the answer, fall back`` (``outcome`` ``error``), or why the
     transport's rule does not fall back: ``http: a timeout is an error, not a legacy server``,
     ``http: HTTP 401 is an authorization failure, not a legacy server``. With ``quirk``, a
     client that falls back all the same: ``http: HTTP 401 read as a legacy server (quirk
-    auth-fallback), fall back``."""
-    if quirk is not None:
+    auth-fallback), fall back``; a recognised modern error (``modern_code``) read so:
+    ``http: error -32022 read as a legacy server (quirk fallback-denylist), fall back``."""
+    if quirk is not None and modern_code is not None:
+        said = f"error {modern_code} read as a legacy server (quirk {quirk}), fall back"
+    elif quirk is not None:
         said = f"HTTP {status} read as a legacy server (quirk {quirk}), fall back"
     elif outcome in _NOT_LEGACY_STATUS:
         said = _NOT_LEGACY_STATUS[outcome].format(status)

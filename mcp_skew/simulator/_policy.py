@@ -64,6 +64,9 @@ class ServerPolicy:
     not_found_code: int | None = None
     #: a modern-only server answers ``initialize`` and requests naming no version with -32022
     legacy_32022: bool = False
+    #: a -32022 to a modern request lists every revision it supports, handshake-era ones too
+    #: (as 2026-07-28 ``basic/versioning.mdx``'s example does), not its modern ones only
+    supported_all: bool = False
     #: results carry ``resultType`` where the revision requires it
     result_type: bool = True
     #: cacheable results carry ``ttlMs`` and ``cacheScope`` where the revision requires them
@@ -110,6 +113,11 @@ class ServerPolicy:
     #: its authorization server's ``iss``: ``send`` it (where the layout has it),
     #: ``missing`` (advertised, not sent) or ``wrong`` (another issuer's)
     auth_iss: str = "send"
+    #: its dynamic registration refuses a web client (application_type omitted) a loopback
+    #: redirect URI, as OpenID Connect servers may
+    auth_app_type: bool = False
+    #: it moves to another authorization server once a tools/list was served
+    auth_moves: bool = False
     #: an ``initialize`` whose ``MCP-Protocol-Version`` names a revision the server lacks gets
     #: 400 before negotiating
     http_initialize_header: bool = False
@@ -176,6 +184,9 @@ class ClientPolicy:
     auth_resource_needs_prm: bool = False
     #: authorization: without metadata, the 2025-03-26 default endpoints at the MCP origin
     auth_default_endpoints: bool = False
+    #: authorization: a dynamic registration says ``application_type: native`` whatever the
+    #: revision's rules (a loopback client that declares it)
+    auth_native: bool = False
     #: ``initialize`` carries ``MCP-Protocol-Version`` with the revision it asks for
     http_version_on_initialize: bool = False
     #: the client never sends the ``Mcp-Session-Id`` the server assigned

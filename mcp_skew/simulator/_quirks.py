@@ -116,6 +116,13 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "connections too: docs/real-peers.md",
            value="code",
            effects=(E("not_found_code", convert=int),)),
+        _Q("supported-all", "server",
+           "a -32022 to a modern request lists every revision it supports in data.supported, "
+           "handshake-era ones too, not its modern ones only",
+           "the spec's own example (2026-07-28 basic/versioning.mdx: \"supported\": "
+           "[\"2026-07-28\", \"2025-11-25\"]); the real dual-era SDK servers list their modern "
+           "revisions only (docs/real-peers.md)",
+           kinds=("dual",), effects=(E("supported_all"),)),
         _Q("legacy-32022", "server",
            "a modern-only server answers initialize, and any request whose _meta names no "
            "protocol version, with -32022 naming its modern revisions (instead of -32601)",
@@ -304,7 +311,9 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "prm (protected resource metadata named in WWW-Authenticate, a separate "
            "authorization server), prm-root (metadata at the root well-known only, no header "
            "parameter), oidc (OpenID discovery only), no-dcr (no registration endpoint), "
-           "compat (everything, for clients of every revision); over stdio it does nothing",
+           "compat (everything, for clients of every revision), scoped (scopes per "
+           "operation: 403 insufficient_scope naming the missing one); over stdio it does "
+           "nothing",
            "remote servers: Supabase and mcp-remote issue 192 (origin-only clients), "
            "Cloudflare and Atlassian (workers-oauth-provider issue 137), typescript-sdk "
            "issues 2783 and 616: docs/auth.md",
@@ -321,6 +330,23 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "(a mix-up attack, RFC 9207); over stdio it does nothing",
            "RFC 9207 §2.4's mix-up case",
            transports=("http",), effects=(E("auth_iss", "wrong", rank=1),)),
+        _Q("dcr-app-type", "server",
+           "over HTTP, under scenario auth, its authorization server's dynamic registration "
+           "reads a registration without application_type as web, and refuses a web client a "
+           "loopback redirect URI (invalid_redirect_uri); over stdio it does nothing",
+           "OpenID Connect authorization servers (2026-07-28 basic/authorization/"
+           "client-registration.mdx §Application Type and Redirect URI Constraints); the "
+           "Inspector 2.12.0 sends application_type native because \"OIDC-flavored ASes "
+           "default an omitted application_type to web, which forbids loopback redirect URIs "
+           "and rejects DCR\" (clients/cli/build/index.js clientMetadata)",
+           transports=("http",), effects=(E("auth_app_type"),)),
+        _Q("as-moves", "server",
+           "over HTTP, under scenario auth, moves to another authorization server (issuer "
+           "/auth2, which knows none of the first one's clients or tokens) once it served a "
+           "tools/list: the next request's token gets 401; over stdio it does nothing",
+           "a server migrated to a new authorization server (2026-07-28 basic/authorization/"
+           "client-registration.mdx §Authorization Server Binding)",
+           transports=("http",), effects=(E("auth_moves"),)),
         _Q("strict", "client",
            "fails a result that lacks a field its revision requires (resultType, ttlMs, "
            "cacheScope) instead of reading a missing resultType as complete",
@@ -428,6 +454,14 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "the TypeScript client 2.0 betas (typescript-sdk issue 2561; fixed in PR 2564)",
            kinds=("dual",), transports=("http",),
            effects=(E("http_fallback_any_status"),)),
+        _Q("dcr-native", "client",
+           "over HTTP, under scenario auth, its dynamic registration says application_type "
+           "native whatever its revision's rules (2026-07-28's MUST, kept by a loopback "
+           "client); over stdio it does nothing",
+           "the Inspector 2.12.0 (clients/cli/build/index.js clientMetadata: \"registers as a "
+           "native client\"), measured against serve's dcr-app-type (tests/interop/"
+           "test_auth_realpeer.py)",
+           transports=("http",), effects=(E("auth_native"),)),
         _Q("auth-origin-fallback", "client",
            "over HTTP, under scenario auth, with no protected resource metadata, looks for the "
            "authorization server's metadata at the MCP origin (as 2025-03-26 did); over stdio it "

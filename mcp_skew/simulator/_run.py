@@ -88,7 +88,10 @@ class RunRecord:
         step = self._broken()
         if step is None:
             return self.session.reason
-        return f"connected, then {step.name} failed: {step.got}"
+        refused = next((n.text for n in reversed(self.transcript.notes)
+                        if n.kind == "auth" and dict(n.fields).get("refused")), None)
+        return f"connected, then {step.name} failed: {step.got}" + (
+            f" ({refused})" if refused else "")
 
     @property
     def revision(self) -> str | None:
@@ -197,12 +200,12 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
     if session.era is Era.MODERN and served and served[-1] is Era.LEGACY:
         mark_era_mismatch(session)
     record = RunRecord(client, server, plan.name, session, link.transcript, transport=transport)
-    if isinstance(link, HttpMemoryLink) and link.auth is not None:
-        record.auth = link.auth.to_list()
     if session.status == "ok":
         record.steps, record.findings, record.t_first_useful_ms = play(plan, sim, link, session)
         if session.status == "ok":
             record.features_lost = _features_lost(client, session)
+    if isinstance(link, HttpMemoryLink) and link.auth is not None:  # step-ups come in play
+        record.auth = link.auth.to_list()
     link.close()
     return record
 

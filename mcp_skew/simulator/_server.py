@@ -207,7 +207,8 @@ class SimServer:
         modern = self.spec.modern
         if asked not in modern:
             profile = self.spec.profile(modern[0])
-            data = {"supported": list(modern), "requested": asked}
+            listed = self.spec.revisions if self.policy.supported_all else modern
+            data = {"supported": list(listed), "requested": asked}
             code = w.error_code(profile, "UnsupportedProtocolVersion")
             return self._reply(w.error(msg_id, code, "Unsupported protocol version", data))
         profile = self.spec.profile(str(asked))

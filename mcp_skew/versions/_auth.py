@@ -31,6 +31,19 @@ The values, by row (the simulator in ``mcp_skew.simulator._auth_client`` and
   metadata lacks ``code_challenge_methods_supported``).
 - ``client.iss``: ``validate`` (RFC 9207 ``iss`` in the authorization response).
 - ``client.issuer-match``: ``validate`` (the metadata's ``issuer`` equals the issuer).
+- ``client.scope``: where the scope of the first authorization comes from, in order:
+  ``challenge`` (the ``scope`` of the 401's ``WWW-Authenticate``), ``scopes-supported``
+  (all of the protected resource metadata's ``scopes_supported``); none: no ``scope``.
+- ``client.step-up``: how a client answers ``403`` with ``error="insufficient_scope"``:
+  ``challenge`` (re-authorize with the challenge's scopes), ``union`` (with the union of
+  the scopes it asked for before and the challenge's); empty: it does not step up, the
+  403 is the request's error.
+- ``client.credentials``: what a client keys the client id it obtained by: ``per-issuer``
+  (the authorization server's issuer: a client sent to another authorization server
+  registers again); empty: the revision says nothing, and the simulated client keys it by
+  the MCP server (so it presents the old client id to a new authorization server).
+- ``client.application-type``: the ``application_type`` a dynamic registration carries
+  (``native``: the simulated client's redirect URI is on the loopback); empty: none.
 - ``server.*``: what a plain protected server of the revision publishes (the layout
   :func:`plain_layout` derives); ``server.audience``: it accepts only tokens issued for it.
 """
@@ -63,7 +76,8 @@ class AuthRule:
 AUTH_RULES: Final = (
     "client.prm", "client.as-issuer", "client.as-metadata", "client.default-endpoints",
     "client.resource", "client.registration", "client.pkce", "client.iss",
-    "client.issuer-match",
+    "client.issuer-match", "client.scope", "client.step-up", "client.credentials",
+    "client.application-type",
     "server.prm", "server.as-location", "server.as-metadata", "server.registration",
     "server.audience", "server.iss",
 )
@@ -75,7 +89,12 @@ AUTH_RULES: Final = (
 #: ``as-rfc8414``, ``as-oidc`` (an authorization server of its own, issuer ``/auth``, with
 #: that metadata), ``defaults`` (no metadata; ``/authorize``, ``/token``, ``/register`` at
 #: the origin), ``dcr`` (a registration endpoint), ``cimd`` (client ID metadata documents),
-#: ``iss`` (RFC 9207 ``iss`` in the authorization response).
+#: ``iss`` (RFC 9207 ``iss`` in the authorization response), ``scopes`` (the MCP server wants
+#: scopes: ``mcp:read`` for every request, ``mcp:tools`` as well for ``tools/call``; its 401
+#: and its metadata name ``mcp:read``; a token short of a request's scopes gets ``403
+#: insufficient_scope`` naming the missing ones only, which 2026-07-28 allows: "servers are
+#: not required to include the client's previously granted scopes", ``basic/authorization/
+#: index.mdx`` §Runtime Insufficient Scope Errors).
 LAYOUTS: Final[Mapping[str, frozenset[str]]] = {
     "origin": frozenset({"as-origin", "dcr"}),
     "defaults": frozenset({"defaults", "dcr"}),
@@ -85,6 +104,7 @@ LAYOUTS: Final[Mapping[str, frozenset[str]]] = {
     "no-dcr": frozenset({"prm-header", "prm-path", "as-rfc8414", "cimd"}),
     "compat": frozenset({"prm-header", "prm-path", "prm-root", "as-rfc8414", "as-origin",
                          "dcr", "cimd", "iss"}),
+    "scoped": frozenset({"prm-header", "prm-path", "as-rfc8414", "dcr", "scopes"}),
 }
 
 
@@ -208,6 +228,18 @@ _ROWS_2025_11_25: Final = {
                               "Clients supporting all options SHOULD follow the following "
                               "priority order", Cite(_R11, _A11, "Client Registration "
                                                      "Approaches")),
+    "client.scope": _c("client", SHOULD, ("challenge", "scopes-supported"), "During the "
+                       "initial authorization handshake, MCP clients SHOULD follow this "
+                       "priority order for scope selection: Use scope parameter from the "
+                       "initial WWW-Authenticate header ... If scope is not available, use all "
+                       "scopes defined in scopes_supported ... omitting the scope parameter if "
+                       "scopes_supported is undefined", Cite(_R11, _A11, "Scope Selection "
+                                                             "Strategy")),
+    "client.step-up": _c("client", SHOULD, ("challenge",), "Clients acting on behalf of a "
+                         "user SHOULD attempt the step-up authorization flow: Determine "
+                         "required scopes as outlined in Scope Selection Strategy ... Retry the "
+                         "original request with the new authorization no more than a few "
+                         "times", Cite(_R11, _A11, "Step-Up Authorization Flow")),
     "client.pkce": _c("client", MUST, ("S256", "verify-metadata"), "If "
                       "code_challenge_methods_supported is absent ... MCP clients MUST refuse "
                       "to proceed", Cite(_R11, _A11, "Authorization Code Protection")),
@@ -219,6 +251,8 @@ _ROWS_2025_11_25: Final = {
                               "Client ID Metadata Documents", Cite(_R11, _A11, "Overview")),
 }
 
+_NEW_2025_11_25: Final = ("client.scope", "client.step-up")
+
 _ROWS_2026_07_28: Final = {
     "client.iss": _c("client", MUST, ("validate",), "On receiving the authorization response, "
                      "MCP clients MUST apply the validation in RFC9207 Section 2.4 before "
@@ -228,14 +262,35 @@ _ROWS_2026_07_28: Final = {
                               "MUST be identical to the issuer identifier used to construct "
                               "the well-known URL", Cite(_R26, _D26, "Authorization Server "
                                                          "Metadata Discovery")),
+    "client.credentials": _c("client", MUST, ("per-issuer",), "Clients that use "
+                             "pre-registered credentials, or persist client credentials "
+                             "obtained via Dynamic Client Registration, MUST associate those "
+                             "credentials with the specific authorization server that issued "
+                             "them, keyed by the authorization server's issuer identifier ... "
+                             "MUST NOT reuse client credentials from a different authorization "
+                             "server and MUST re-register", Cite(_R26, _C26, "Authorization "
+                                                                 "Server Binding")),
+    "client.application-type": _c("client", MUST, ("native",), "MCP clients MUST specify an "
+                                  "appropriate application_type during Dynamic Client "
+                                  "Registration ... Native applications (desktop applications, "
+                                  "mobile apps, CLI tools, and locally-hosted web applications "
+                                  "accessed via localhost) SHOULD use application_type: native",
+                                  Cite(_R26, _C26, "Application Type and Redirect URI "
+                                       "Constraints")),
     "server.iss": _c("server", SHOULD, ("iss",), "MCP authorization servers SHOULD include the "
                      "iss parameter in authorization responses", Cite(_R26, _A26,
                                                                       "Authorization Response "
                                                                       "Validation")),
 }
 
-#: 2026-07-28 replaces: dynamic registration is deprecated (still the last resort).
+#: 2026-07-28 replaces: dynamic registration is deprecated (still the last resort); a
+#: step-up asks for the union of the scopes asked for before and the challenge's.
 _REPLACED_2026_07_28: Final = {
+    "client.step-up": _c("client", SHOULD, ("union",), "Determine required scopes by "
+                         "computing the union of the client's previously requested scope set "
+                         "and the scopes from the current challenge ... Retry the original "
+                         "request with the new authorization no more than a few times",
+                         Cite(_R26, _A26, "Step-Up Authorization Flow")),
     "client.registration": _c("client", SHOULD, ("pre-registered", "metadata-document",
                                                  "dynamic"),
                               "Clients supporting all options SHOULD use the following priority "
@@ -277,27 +332,39 @@ def changes(revision: str) -> tuple[Change, ...]:
             id="auth-discovery-fallbacks", summary="Protected resource metadata also at the "
             "path-inserted or root well-known URL (clients try the header, then both); "
             "authorization servers offer RFC 8414 or OpenID Connect discovery (clients try "
-            "both, in order); client ID metadata documents; PKCE support verified",
+            "both, in order); client ID metadata documents; PKCE support verified; scope "
+            "selection (the 401's scope, else scopes_supported) and step-up on 403 "
+            "insufficient_scope",
             cite=Cite(_R11, _A11, "Authorization Server Discovery"),
-            impact=Impact.BEHAVIOUR, replace={"auth": _ROWS_2025_11_25},
+            impact=Impact.BEHAVIOUR,
+            add={"auth": {k: v for k, v in _ROWS_2025_11_25.items() if k in _NEW_2025_11_25}},
+            replace={"auth": {k: v for k, v in _ROWS_2025_11_25.items()
+                              if k not in _NEW_2025_11_25}},
             steps=("Servers: serve protected resource metadata at "
                    "/.well-known/oauth-protected-resource/<path> (or the root) as well as in "
                    "WWW-Authenticate; the authorization server may offer RFC 8414 or OpenID "
                    "Connect discovery.",
                    "Clients: try resource_metadata, then "
                    "/.well-known/oauth-protected-resource/<path>, then the root; then "
-                   "oauth-authorization-server and openid-configuration.",),
+                   "oauth-authorization-server and openid-configuration; ask for the 401's "
+                   "scope, else scopes_supported; on 403 insufficient_scope, re-authorize "
+                   "with the challenge's scope and retry, a bounded number of times.",),
         ),)
     if revision == _R26:
         return (Change(
             id="auth-iss-validation", summary="The authorization response's iss (RFC 9207) is "
-            "validated; the metadata issuer must match; dynamic registration deprecated",
+            "validated; the metadata issuer must match; dynamic registration deprecated, "
+            "with application_type; client credentials kept per authorization server; a "
+            "step-up asks for the union of the scopes asked for before and the challenge's",
             cite=Cite(_R26, _A26, "Authorization Response Validation"),
             impact=Impact.BEHAVIOUR, add={"auth": _ROWS_2026_07_28},
             replace={"auth": _REPLACED_2026_07_28},
             steps=("Authorization servers: send iss in the authorization response and "
                    "advertise authorization_response_iss_parameter_supported.",
                    "Clients: reject a response whose iss differs from the issuer (or is "
-                   "missing where the metadata says it is sent)."),
+                   "missing where the metadata says it is sent); on a step-up, ask for the "
+                   "union of the scopes asked for before and the challenge's; key client "
+                   "credentials by the authorization server's issuer and register again with "
+                   "a new one; send application_type in a dynamic registration."),
         ),)
     return ()

@@ -4,7 +4,8 @@ clients: the official Python client (``mcp`` 1.30.0, its ``OAuthClientProvider``
 TypeScript SDK client (``@modelcontextprotocol/sdk`` 1.32.2, an ``OAuthClientProvider``
 with ``finishAuth``).
 
-Both have the same model. The Python one, read from ``mcp/client/auth/oauth2.py`` and
+Both have the same model, part of their named peers' (``py-mcp@1.30``, ``ts-sdk@1.32``
+in ``mcp_skew/realpeers/_named.py``). The Python one, read from ``mcp/client/auth/oauth2.py`` and
 ``utils.py`` of 1.30.0 (the TypeScript one from ``dist/esm/client/auth.js``, its
 ``selectResourceURL`` and default ``/authorize``, ``/token``, ``/register``): protected
 resource metadata from the ``WWW-Authenticate`` header, then the path-inserted and the
@@ -16,9 +17,15 @@ once protected resource metadata was found (``resource-with-prm-only``).
 
 | layout | the real clients | the model |
 |---|---|---|
-| prm, prm-root, oidc, compat | complete | completes |
-| no-dcr | Python: registration 404; TypeScript: "does not support DCR" | no registration endpoint |
+| prm, prm-root, oidc, compat, scoped | complete (scoped: list tools) | completes |
+| no-dcr | Python: registration 404; the others: "does not support DCR" | no registration |
 | origin, defaults | their token has no audience: 401 | retry 401 |
+| prm+dcr-app-type | the SDKs: registration refused; Inspector: completes (native) | the same |
+
+The Inspector 2.12.0 CLI (``inspector --cli URL --transport http --method tools/list``)
+prints the authorization URL ("Please navigate to: ..."); the test plays the browser: it
+GETs the URL (the test authorization server approves at once) and delivers the redirect to
+the CLI's callback.
 
 (The TypeScript client validates OpenID metadata: it refused the simulated ``oidc`` layout
 until that served OpenID Provider Metadata's REQUIRED fields.)
@@ -27,27 +34,39 @@ until that served OpenID Provider Metadata's REQUIRED fields.)
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from mcp_skew.peers import resolve_peer
 from mcp_skew.realpeers import EnvironmentUnavailable, ensure_npm_env, ensure_python_env
-from mcp_skew.simulator import parse_peer, run
+from mcp_skew.simulator import PeerSpec, parse_peer, run
+from mcp_skew.versions import REGISTRY
 
 pytestmark = pytest.mark.realpeer
 
 SDK = "mcp==1.30.0"
-MODEL = ("legacy:2025-11-25+auth-origin-fallback+dcr-only+resource-with-prm-only"
-         "+default-endpoints")
-LAYOUTS = ("prm", "prm-root", "oidc", "no-dcr", "origin", "defaults", "compat")
+#: the named peers whose models the real clients are checked against (their auth quirks
+#: are part of the catalogue's model: mcp_skew/realpeers/_named.py)
+PY_MODEL = "py-mcp@1.30"
+TS_MODEL = "ts-sdk@1.32"
+LAYOUTS = ("prm", "prm-root", "oidc", "no-dcr", "origin", "defaults", "compat", "scoped",
+           "prm+dcr-app-type")
 DRIVER = Path(__file__).with_name("auth_py_mcp_client.py")
 SERVE = [sys.executable, "-m", "mcp_skew", "serve", "-q", "--http", "127.0.0.1:0"]
 
 
+INSPECTOR = "@modelcontextprotocol/inspector@2.12.0"
+INSPECTOR_MODEL = "inspector@2.12"
 TS_SDK = "@modelcontextprotocol/sdk@1.32.2"
 TS_DRIVER = Path(__file__).with_name("auth_ts_sdk_client.mjs")
 
@@ -83,10 +102,13 @@ def _url(proc: subprocess.Popen[str]) -> str:
     raise AssertionError("serve did not say its URL")
 
 
-def _check(driver: list[str], layout: str) -> None:
+def _model(name: str) -> PeerSpec:
+    return resolve_peer(name, "client", REGISTRY)
+
+
+def _check(driver: list[str], layout: str, model: str) -> None:
     server = f"legacy:2025-11-25+auth={layout}"
-    predicted = run(parse_peer(MODEL, "client"), parse_peer(server, "server"), "auth",
-                    transport="http")
+    predicted = run(_model(model), parse_peer(server, "server"), "auth", transport="http")
     proc = subprocess.Popen([*SERVE, server], stderr=subprocess.PIPE, text=True)
     try:
         url = _url(proc)
@@ -96,15 +118,94 @@ def _check(driver: list[str], layout: str) -> None:
         proc.terminate()
         proc.wait(10)
     real = json.loads(done.stdout.strip().splitlines()[-1])
-    assert real["ok"] is (predicted.status == "ok"), (layout, real, predicted.session.path)
+    assert real["ok"] is _lists(predicted), (layout, real, predicted.session.path)
+
+
+def _lists(predicted: Any) -> bool:
+    """The drivers list tools only: a server whose scopes a call would need (``scoped``) is
+    judged on the listing."""
+    return bool(predicted.status == "ok" or predicted.failed_step == "call a tool")
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_the_python_client_authorizes_as_its_model_predicts(python: str, layout: str) -> None:
-    _check([python, str(DRIVER)], layout)
+    _check([python, str(DRIVER)], layout, PY_MODEL)
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_the_typescript_client_authorizes_as_its_model_predicts(typescript: list[str],
                                                                 layout: str) -> None:
-    _check(typescript, layout)
+    _check(typescript, layout, TS_MODEL)
+
+
+# -- the Inspector's CLI: it prints the authorization URL; the test follows it -----------
+
+@pytest.fixture(scope="module")
+def inspector(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if shutil.which("node") is None:
+        pytest.skip("no node on PATH")
+    try:
+        modules = ensure_npm_env([INSPECTOR], timeout=600).node_modules
+    except EnvironmentUnavailable as exc:
+        pytest.skip(f"{INSPECTOR} cannot be installed here: {exc}")
+    return Path(modules) / ".bin" / "inspector"
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _approve(line: str, callback: str) -> None:
+    """Play the browser: GET the authorization URL the CLI printed (the test authorization
+    server approves at once, 302 to the callback) and deliver the redirect to the CLI."""
+    asked = line.split(": ", 1)[1].strip()
+    try:
+        urllib.request.build_opener(_NoRedirect).open(asked, timeout=10)
+        return  # no redirect: nothing to deliver
+    except urllib.error.HTTPError as err:
+        location = err.headers.get("Location") or ""
+    if location.startswith(callback):
+        urllib.request.urlopen(location, timeout=10).read()
+
+
+def _inspector_run(cli: Path, url: str, home: Path) -> bool:
+    callback = f"http://127.0.0.1:{_free_port()}/oauth/callback"
+    env = {**os.environ, "HOME": str(home), "MCP_AUTO_OPEN_ENABLED": "true",
+           "MCP_INSPECTOR_SECRET_STORE": "memory"}
+    proc = subprocess.Popen([str(cli), "--cli", url, "--transport", "http", "--method",
+                             "tools/list", "--callback-url", callback],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert proc.stderr is not None and proc.stdout is not None
+        for line in proc.stderr:
+            if line.startswith("Please navigate to: "):
+                _approve(line, callback)
+        out = proc.stdout.read()
+        return proc.wait(60) == 0 and '"tools"' in out
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_the_inspector_authorizes_as_its_model_predicts(inspector: Path, layout: str,
+                                                        tmp_path: Path) -> None:
+    server = f"legacy:2025-11-25+auth={layout}"
+    predicted = run(_model(INSPECTOR_MODEL), parse_peer(server, "server"), "auth",
+                    transport="http")
+    proc = subprocess.Popen([*SERVE, server], stderr=subprocess.PIPE, text=True)
+    try:
+        ok = _inspector_run(inspector, _url(proc), tmp_path)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    assert ok is _lists(predicted), (layout, predicted.session.path, predicted.reason)

@@ -17,7 +17,8 @@ ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "auth.md"
 _CLIENT_ROWS = ("client.prm", "client.as-issuer", "client.as-metadata",
                 "client.default-endpoints", "client.resource", "client.registration",
-                "client.pkce", "client.iss", "client.issuer-match")
+                "client.pkce", "client.iss", "client.issuer-match", "client.scope",
+                "client.step-up", "client.credentials", "client.application-type")
 _PLAIN = {"2025-03-26": "legacy:2025-03-26", "2025-06-18": "legacy:2025-06-18",
           "2025-11-25": "legacy:2025-11-25", "2026-07-28": "modern:2026-07-28"}
 
@@ -69,6 +70,37 @@ def _cases() -> list[str]:
         verdict = f"ok, {record.revision}" if record.status == "ok" else "fails"
         out.append(f"| {case.name} | `{case.client}` | `{case.server}` | {verdict} | "
                    f"`{auth_step(record)}` | {case.cite} | {case.report} |")
+    return out
+
+
+_SCOPED = "dual:2026-07-28,2025-11-25,2025-06-18+auth=scoped"
+
+
+def _step_ups() -> list[str]:
+    out = ["| client | outcome | the step-ups |", "|---|---|---|"]
+    for client in ("modern:2026-07-28", "legacy:2025-11-25", "legacy:2025-06-18"):
+        record = simulate(client, _SCOPED)
+        verdict = f"ok, {record.revision}" if record.status == "ok" else \
+            f"fails: {record.reason}"
+        ups = [s for s in record.session.path if s.startswith("step-up")]
+        out.append(f"| `{client}` | {verdict} | "
+                   + ("<br>".join(f"`{s}`" for s in ups) or "-") + " |")
+    return out
+
+
+def _registrations() -> list[str]:
+    out = ["| client | server | outcome | auth paths |", "|---|---|---|---|"]
+    for client, server in (("modern:2026-07-28", "modern:2026-07-28+auth=prm+as-moves"),
+                           ("legacy:2025-11-25+dcr-only", "legacy:2025-11-25+auth=prm+as-moves"),
+                           ("modern:2026-07-28", "modern:2026-07-28+auth=prm+dcr-app-type"),
+                           ("legacy:2025-11-25+dcr-only",
+                            "legacy:2025-11-25+auth=prm+dcr-app-type")):
+        record = simulate(client, server)
+        verdict = f"ok, {record.revision}" if record.status == "ok" else \
+            f"fails: {record.reason}"
+        paths = [s for s in record.session.path if s.kind == "auth"]
+        out.append(f"| `{client}` | `{server}` | {verdict} | "
+                   + "<br>".join(f"`{p}`" for p in paths) + " |")
     return out
 
 
@@ -147,6 +179,48 @@ def render_auth_doc() -> str:
         "",
         *_cases(),
         "",
+        "## Scope selection and step-up",
+        "",
+        "The first authorization asks for the 401's `scope`, else all of the protected "
+        "resource metadata's `scopes_supported`, else no `scope` (`client.scope`, 2025-11-25 "
+        "§Scope Selection Strategy). A `403` with `WWW-Authenticate: Bearer "
+        "error=\"insufficient_scope\", scope=\"...\"` to a client holding a token starts a "
+        "step-up where its revision has one (`client.step-up`): 2025-11-25 re-authorizes with "
+        "the challenge's scopes, 2026-07-28 with their union with the scopes asked for "
+        "before (§Step-Up Authorization Flow), keeping its client id, and sends the request "
+        "again: at most twice for one method (\"no more than a few times\"), and not at all "
+        "when the challenge adds nothing to the scopes asked for last, so a server that "
+        "keeps asking cannot make it loop. A "
+        "client without the rule gets the 403 as the request's error, said as such.",
+        "",
+        "The layout `scoped` wants `mcp:read` for every request and `mcp:tools` as well for "
+        "`tools/call`, and challenges per operation, naming only the missing scope (which "
+        "2026-07-28 §Runtime Insufficient Scope Errors allows: \"servers are not required to "
+        "include the client's previously granted scopes\"). Against "
+        f"`{_SCOPED}`:",
+        "",
+        *_step_ups(),
+        "",
+        "## Registration: credentials per authorization server, application_type",
+        "",
+        "A 2026-07-28 client keys the client id it registered by the authorization server's "
+        "issuer, and registers again with a new one (`client.credentials`, 2026-07-28 "
+        "`basic/authorization/client-registration.mdx` §Authorization Server Binding); an "
+        "older revision says nothing, and the simulated client keys it by the MCP server, so "
+        "it presents the old client id to the new authorization server. Its dynamic "
+        "registration says `application_type: native` (`client.application-type`, "
+        "§Application Type and Redirect URI Constraints: the simulated client's redirect URI "
+        "is on the loopback). Server quirk `as-moves`: once a `tools/list` was served, the "
+        "server moves to another authorization server (issuer `/auth2`), which knows none of "
+        "the first one's clients and tokens; a client whose token worked authorizes once "
+        "more on the 401 that follows. Server quirk `dcr-app-type`: the authorization "
+        "server reads a registration without `application_type` as `web`, as OpenID Connect "
+        "does, and refuses a web client a loopback redirect URI (such servers \"may enforce "
+        "additional constraints\"; not a plain server's default, since the spec does not "
+        "require it).",
+        "",
+        *_registrations(),
+        "",
         "## A 401 is not a legacy server",
         "",
         "A dual-era client falls back to `initialize` only on a 400, 404 or 405 without a "
@@ -169,38 +243,50 @@ def render_auth_doc() -> str:
         "what each revision's discovery finds there (GET requests only, no credentials) and "
         "the findings `auth-required`, `auth-undiscoverable` (with what to serve) and "
         "`auth-metadata-inconsistent` ([findings.md](findings.md)). `--token TOKEN` probes "
-        "as an authorized client.",
+        "as an authorized client. An authorization server on another origin (another host "
+        "or port) is followed there, without the user's headers, which go to the MCP "
+        "server's origin only (`tests/unit/test_auth_remote_as.py`, and over real loopback "
+        "HTTP `tests/slow/unit/test_auth_remote_as_slow.py`).",
         "",
         "## Not modelled (yet)",
         "",
-        "- step-up authorization (`403 insufficient_scope`, 2025-11-25 §Scope Challenge "
-        "Handling), scope selection, refresh tokens;",
-        "- credentials kept per authorization server, `application_type` in 2026-07-28 "
-        "registrations, fetching client ID metadata documents (the simulated authorization "
-        "server accepts any HTTPS client id where it advertises support);",
-        "- named peers (`py-mcp@1.30`, `ts-sdk@1`) for the two real clients below: their "
-        "model is a spec with quirks, written in the drift test.",
+        "- refresh tokens;",
+        "- fetching client ID metadata documents (the simulated authorization server "
+        "accepts any HTTPS client id where it advertises support).",
         "",
         "## Real clients against serve",
         "",
         "`tests/interop/test_auth_realpeer.py` (realpeer) runs the official Python client "
-        "(`mcp` 1.30.0, its `OAuthClientProvider`) and the TypeScript SDK client "
-        "(`@modelcontextprotocol/sdk` 1.32.2, an `OAuthClientProvider` and `finishAuth`) "
+        "(`mcp` 1.30.0, its `OAuthClientProvider`), the TypeScript SDK client "
+        "(`@modelcontextprotocol/sdk` 1.32.2, an `OAuthClientProvider` and `finishAuth`) and "
+        "the Inspector 2.12.0 CLI (`inspector --cli URL --transport http --method "
+        "tools/list`: it prints the authorization URL, and the test plays the browser) "
         "headless against `serve` of each layout (a 2025-11-25 server), and checks each "
-        "completes or fails as its model predicts. Both read the same from their code "
-        "(`mcp/client/auth/oauth2.py`, `utils.py`; `dist/esm/client/auth.js`): "
-        "`legacy:2025-11-25+auth-origin-fallback+dcr-only+resource-with-prm-only"
-        "+default-endpoints`.",
+        "completes or fails as its model predicts. All three read the same from their code "
+        "(`mcp/client/auth/oauth2.py`, `utils.py`; `dist/esm/client/auth.js`; the "
+        "Inspector bundles `@modelcontextprotocol/client` 2.3.1), and it is part of their "
+        "named peers, `py-mcp@1.30`, `ts-sdk@1.32` and `inspector@2.12` "
+        "([named-peers.md](named-peers.md)): `+auth-origin-fallback+dcr-only"
+        "+resource-with-prm-only+default-endpoints`, and the Inspector's `+dcr-native`, so "
+        "`mcp-skew simulate --transport http --scenario auth --client py-mcp@1.30 --server "
+        "...` predicts them (`tests/unit/test_auth_named.py`).",
         "",
-        "| layout | Python `mcp` 1.30.0 | TypeScript SDK 1.32.2 | the model |",
-        "|---|---|---|---|",
-        "| `prm`, `prm-root`, `oidc`, `compat` | completes | completes | completes |",
+        "| layout | Python `mcp` 1.30.0 | TypeScript SDK 1.32.2 | Inspector 2.12.0 | the model |",
+        "|---|---|---|---|---|",
+        "| `prm`, `prm-root`, `oidc`, `compat`, `scoped` | completes | completes | completes "
+        "| completes (`scoped`: the drivers list tools only) |",
         "| `no-dcr` | fails: `Registration failed: 404` (it POSTs the default `/register`) | "
         "fails: `Incompatible auth server: does not support dynamic client registration` | "
-        "fails: no registration endpoint |",
+        "fails: the same | fails: no registration endpoint |",
         "| `origin`, `defaults` | fails: 401 on the retry | fails: `Unauthorized` | fails: "
-        "`retry 401` (no `resource` without protected resource metadata: a token without "
-        "audience) |",
+        "`Unauthorized` | fails: `retry 401` (no `resource` without protected resource "
+        "metadata: a token without audience) |",
+        "| `prm+dcr-app-type` | fails: registration refused | fails: registration refused | "
+        "completes (`application_type: native`) | the same (`dcr-native`) |",
+        "",
+        "The Inspector answers a `403 insufficient_scope` to `tools/call` by authorizing "
+        "again with the scope it asked for first, then fails (measured against `scoped`); "
+        "the 2025-11-25 model fails too, by its two bounded step-ups.",
         "",
         "The TypeScript client validates OpenID Provider Metadata: it refused the simulated "
         "`oidc` layout until the simulated authorization server served the fields OpenID "
@@ -220,7 +306,7 @@ def render_auth_doc() -> str:
 def test_docs_auth_md_is_current() -> None:
     assert DOC.read_text(encoding="utf-8") == render_auth_doc(), (
         "docs/auth.md is stale: run PYTHONPATH=tests .venv/bin/python "
-        "tests/unit/test_auth_cases.py")
+        "tests/unit/test_auth_doc.py")
 
 
 if __name__ == "__main__":

@@ -90,3 +90,50 @@ def test_a_token_for_another_audience_is_refused() -> None:
         refused = post(url, initialize(1, "2025-11-25"), token)
         assert refused.status == 401
         assert 'error="invalid_token"' in refused.headers["www-authenticate"]
+
+
+def test_serve_of_the_scoped_layout_answers_403_insufficient_scope_and_steps_up() -> None:
+    """2025-11-25 basic/authorization.mdx §Runtime Insufficient Scope Errors, over sockets:
+    a token of the 401's scope lists tools, gets 403 for a call, and a step-up token works."""
+    from mcp_skew.simulator._auth_client import step_up
+
+    with http_server("legacy:2025-11-25+auth=scoped") as (url, server):
+        server.endpoint.protect(url)
+        origin = url.removesuffix("/mcp")
+        challenge = post(url, initialize(1, "2025-11-25"))
+        assert 'scope="mcp:read"' in challenge.headers["www-authenticate"]
+        plan = plan_for(REGISTRY.get("2026-07-28"), parse_peer("modern:2026-07-28",
+                                                               "client").client_policy)
+
+        def drive(machine: Any) -> Any:
+            try:
+                ask = next(machine)
+                while True:
+                    ask = machine.send(fetch(origin, ask))
+            except StopIteration as done:
+                return done.value
+
+        first = drive(authorize(plan, challenge, url))
+        assert first.token is not None and first.scope == "mcp:read", first.reason
+        opened = post(url, initialize(1, "2025-11-25"), first.token)
+        assert opened.status == 200
+        session = opened.headers.get("mcp-session-id")
+
+        def call(token: str) -> Fetched:
+            headers = {"Content-Type": "application/json", "Authorization": f"Bearer {token}",
+                       "Accept": "application/json, text/event-stream",
+                       "MCP-Protocol-Version": "2025-11-25",
+                       **({"Mcp-Session-Id": session} if session else {})}
+            body = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                    "params": {"name": "echo", "arguments": {"text": "hi"}}}
+            return fetch(origin, Fetch("POST", "/mcp", headers, json.dumps(body).encode()))
+
+        refused = call(first.token)
+        assert refused.status == 403
+        assert refused.headers["www-authenticate"].startswith(
+            'Bearer error="insufficient_scope", scope="mcp:tools"')
+        stepped = drive(step_up(plan, first, refused, url))
+        assert stepped.token is not None and stepped.scope == "mcp:read mcp:tools"
+        answered = call(stepped.token)
+        assert answered.status == 200, answered.body
+        assert b'"text": "hi"' in answered.body or b'"text":"hi"' in answered.body

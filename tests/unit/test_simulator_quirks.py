@@ -170,6 +170,7 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
     "stateless-http": ("legacy:2025-11-25+drops-session-id", "legacy:2025-11-25+stateless-http"),
     "drops-session-id": ("legacy:2025-11-25+drops-session-id", "legacy:2025-11-25"),
     "no-requested": None,
+    "supported-all": None,
     "drop-unparsable": None,
     "outlives-stdin": None,
     # in scenario auth (over Streamable HTTP): what a protected server publishes, how a
@@ -187,13 +188,18 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
                                "legacy:2025-06-18+auth=origin"),
     "default-endpoints": ("legacy:2025-11-25,2025-03-26+auth-origin-fallback+default-endpoints",
                           "legacy:2025-03-26+auth=defaults"),
+    "dcr-app-type": ("legacy:2025-11-25+dcr-only", "legacy:2025-11-25+auth=prm+dcr-app-type"),
+    "as-moves": ("legacy:2025-11-25+dcr-only", "legacy:2025-11-25+auth=prm+as-moves"),
+    "dcr-native": ("legacy:2025-11-25+dcr-only+dcr-native",
+                   "legacy:2025-11-25+auth=prm+dcr-app-type"),
 }
 #: quirk -> the scenario its example runs in (default: ``default``)
 SCENARIO_OF = {"ttl": "cache", "no-cache": "cache"}
 SCENARIO_OF.update(dict.fromkeys(("auth", "no-iss", "wrong-iss", "auth-origin-fallback",
                                   "rfc8414-only", "dcr-only", "client-credentials",
                                   "auth-fallback", "resource-with-prm-only",
-                                  "default-endpoints"), "auth"))
+                                  "default-endpoints", "dcr-app-type", "as-moves", "dcr-native"),
+                                 "auth"))
 #: why a quirk has no example run
 NO_EXAMPLE = {
     "strict-lifecycle": "no simulated client sends ping before initialize, so no run shows "
@@ -202,6 +208,9 @@ NO_EXAMPLE = {
     "revision, or with -32020/-32021, so no run shows it; the tests script the probe's answer",
 }
 NO_EXAMPLE.update({
+    "supported-all": "the registry has one modern revision, so no built-in client asks a "
+    "dual-era server for one it lacks; the tests send the server such a request "
+    "(tests/unit/test_unsupported_lists_legacy.py runs it with a draft profile)",
     "no-requested": "every simulated client names a version (initialize carries one), so no "
     "run shows it; the tests send the server a request without one",
     "drop-unparsable": "simulated links carry parsed messages, so no run sends a line that is "
@@ -502,6 +511,18 @@ def test_no_cache_hints_leaves_uncacheable_results_alone() -> None:
                                                              "arguments": {"text": "x"}})
     body = only_reply(server(f"modern:{MODERN}+no-cache-hints"), call)["result"]
     assert body["resultType"] == "complete" and "ttlMs" not in body
+
+
+@pins("supported-all")
+def test_supported_all_lists_the_handshake_revisions_in_the_32022() -> None:
+    """2026-07-28 basic/versioning.mdx's example lists 2025-11-25 beside 2026-07-28."""
+    request = modern(1, "tools/list")
+    request["params"]["_meta"][w.VERSION_KEY] = "2099-01-01"
+    plain = only_reply(server(DUAL), request)["error"]
+    every = only_reply(server(f"{DUAL}+supported-all"), request)["error"]
+    assert plain["code"] == every["code"] == -32022
+    assert plain["data"]["supported"] == [MODERN]
+    assert every["data"]["supported"] == [MODERN, "2025-11-25"]
 
 
 @pins("strict-lifecycle")
@@ -1118,6 +1139,28 @@ def test_iss_quirks_fail_a_client_that_validates_iss_only() -> None:
     for quirk in ("no-iss", "wrong-iss"):
         assert auth_path(f"modern:{MODERN}", f"modern:{MODERN}+{quirk}").startswith("auth failed")
         assert auth_path("legacy:2025-11-25", f"{DUAL}+{quirk}").startswith("auth: ")
+
+
+@pins("dcr-native")
+def test_dcr_native_registers_as_a_native_client_whatever_the_revision() -> None:
+    server = "legacy:2025-11-25+auth=prm+dcr-app-type"
+    assert simulate("legacy:2025-11-25+dcr-only", server, "auth", transport="http"
+                    ).status == "failed"
+    assert simulate("legacy:2025-11-25+dcr-only+dcr-native", server, "auth",
+                    transport="http").status == "ok"
+
+
+@pins("dcr-app-type", "as-moves")
+def test_registration_quirks_fail_a_client_without_the_2026_rules_only() -> None:
+    """2026-07-28 client-registration.mdx §Application Type and Redirect URI Constraints,
+    §Authorization Server Binding (tests/unit/test_auth_registration.py has the cases)."""
+    for quirk in ("dcr-app-type", "as-moves"):
+        older = simulate("legacy:2025-11-25+dcr-only", f"legacy:2025-11-25+auth=prm+{quirk}",
+                         "auth", transport="http")
+        assert older.status == "failed", quirk
+        newer = simulate(f"modern:{MODERN}+dcr-only", f"modern:{MODERN}+auth=prm+{quirk}",
+                         "auth", transport="http")
+        assert newer.status == "ok", (quirk, newer.reason)
 
 
 @pins("auth-origin-fallback", "rfc8414-only", "dcr-only")
