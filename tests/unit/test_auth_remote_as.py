@@ -12,7 +12,7 @@ from _remote_as import RemoteAs
 from mcp_skew.probe._auth import discover
 from mcp_skew.simulator import SimClient, parse_peer
 from mcp_skew.simulator._auth_link import protect
-from mcp_skew.simulator._httplink import HttpMemoryLink
+from mcp_skew.simulator._http_link import HttpMemoryLink
 from mcp_skew.simulator._transport import rule_for
 from mcp_skew.versions import REGISTRY
 
