@@ -15,8 +15,8 @@ import json
 import pytest
 
 from mcp_skew.cli import main
+from mcp_skew.peers import resolve
 from mcp_skew.realpeers._drift import prepare
-from mcp_skew.realpeers._named import resolve
 
 pytestmark = pytest.mark.realpeer
 

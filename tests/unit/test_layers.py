@@ -63,11 +63,13 @@ LAYERS: Mapping[str, frozenset[str]] = {
     "matrix": _BASE,
     "probe": _BASE,
     "migrate": _BASE,
-    "realpeers": _BASE,
+    # installs of real implementations and the drift checks of their models (the catalogue)
+    "realpeers": _BASE | {"peers"},
     "serve": _BASE,
     "rollout": _BASE | {"peers"},
-    # peer specs as a person writes them: names (realpeers) and @FILE (probe) over the core
-    "peers": _BASE | {"probe", "realpeers"},
+    # peer specs as a person writes them and the named catalogue (data), over the core; a
+    # probe-saved @FILE is read by the probe (lazily)
+    "peers": _BASE | {"probe"},
     # many probes: the probe on packages installed in the real-peer environments (issue 19)
     "census": _BASE | {"probe", "realpeers"},
     # a real client against simulated servers: the served simulator (serve) and the log's

@@ -17,14 +17,17 @@ import pytest
 from mcp_skew.cli import main
 from mcp_skew.errors import UsageError
 from mcp_skew.matrix._build import build_matrix
-from mcp_skew.peers import NAMED_RESOLVERS, NamedResolver, named_peer_names, resolve_peer
-from mcp_skew.realpeers._named import (
+from mcp_skew.peers import (
     FAMILIES,
+    NAMED_RESOLVERS,
     REAL_CLIENTS,
     REAL_SERVERS,
+    NamedResolver,
     iter_models,
     known_names,
+    named_peer_names,
     resolve,
+    resolve_peer,
 )
 from mcp_skew.realpeers._realmatrix import RealCell, real_peers, render_real
 from mcp_skew.simulator import (
