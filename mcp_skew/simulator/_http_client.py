@@ -36,7 +36,7 @@ from typing import Any, Final
 
 from .._jsontext import loads
 from ..versions import REGISTRY, Era, Message, Profile, Registry, UnknownRevision
-from . import _wire as w
+from . import _wire
 from ._http_sse import SseEvent, SseParser
 from ._http_words import ACCEPT, NAME_PARAMS, REASONS, encode_header_value, header_value
 from ._negotiation import modern_codes_of
@@ -86,7 +86,7 @@ def request_headers(message: Any, *, session_id: str | None = None,
     headers = {"Content-Type": "application/json", "Accept": ACCEPT, **(extra or {})}
     params = message.get("params") if isinstance(message, dict) else None
     meta = params.get("_meta") if isinstance(params, dict) else None
-    modern = meta.get(w.VERSION_KEY) if isinstance(meta, dict) else None
+    modern = meta.get(_wire.VERSION_KEY) if isinstance(meta, dict) else None
     if modern is not None:
         profile = _profile_of(modern, Era.MODERN, registry)
         known = profile.names("http_headers") if profile is not None else frozenset()

@@ -47,7 +47,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from ..versions import Era, Message, Profile, Registry, UnknownRevision
-from . import _wire as w
+from . import _wire
 from ._decode import Junk, decode_rpc
 from ._http_words import (
     NAME_PARAMS,
@@ -256,7 +256,7 @@ class HttpEndpoint:
         allowed = any(self.spec.profile(r).settings.get("batching") for r in self.spec.legacy)
         if server is None or not allowed or not batch:
             revs = ", ".join(self.spec.revisions)
-            return HttpResponse(400, w.error(None, -32600, f"Invalid request: no JSON-RPC "
+            return HttpResponse(400, _wire.error(None, -32600, f"Invalid request: no JSON-RPC "
                                              f"batches here ({revs}, session required)"))
         replies: list[Any] = []
         for item in batch:
@@ -272,10 +272,10 @@ class HttpEndpoint:
             if self.transport_taken:
                 self.say(f"recv {describe(message)}: a new transport; the one server is taken "
                          "(quirk): 500")
-                return HttpResponse(500, w.error(message.get("id"), -32603,
+                return HttpResponse(500, _wire.error(message.get("id"), -32603,
                                                  "Internal server error"))
             self.transport_taken = True
-        if w.VERSION_KEY in _meta(message) and self.spec.modern and "method" in message:
+        if _wire.VERSION_KEY in _meta(message) and self.spec.modern and "method" in message:
             return self._modern(message, headers)
         if sid is None and self.spec.modern and "method" in message and \
                 self._names_modern(headers.get("mcp-protocol-version")):
@@ -283,7 +283,7 @@ class HttpEndpoint:
         if sid is not None and sid in self.sessions:
             return self._in_session(sid, message, headers)
         if sid is not None and self.spec.legacy:
-            return HttpResponse(404, w.error(message.get("id"), -32600,
+            return HttpResponse(404, _wire.error(message.get("id"), -32600,
                                              f"Session not found: {sid}"))
         if not self.spec.legacy:
             return self._not_modern(message)
@@ -332,15 +332,15 @@ class HttpEndpoint:
     # -- the modern era -----------------------------------------------------------------
     def _modern(self, message: Message, headers: Mapping[str, str]) -> HttpResponse:
         meta = _meta(message)
-        asked = meta.get(w.VERSION_KEY)
+        asked = meta.get(_wire.VERSION_KEY)
         profile = self._profile(asked)
-        if w.CAPS_KEY in meta and "Mcp-Method" in profile.names("http_headers"):
+        if _wire.CAPS_KEY in meta and "Mcp-Method" in profile.names("http_headers"):
             mismatch = self._header_mismatch(message, headers, asked, self.spec.registry)
             if mismatch is not None:
                 self.say(f"recv {describe(message)}: {mismatch} (-32020)")
                 if "id" not in message:
                     return HttpResponse(400)
-                return HttpResponse(400, w.error(message["id"], -32020, mismatch))
+                return HttpResponse(400, _wire.error(message["id"], -32020, mismatch))
         reaction = self._feed(SimServer(self.spec), message)
         return self._reply(message, reaction, _modern_status, profile=profile)
 
@@ -405,7 +405,7 @@ class HttpEndpoint:
         named = ", ".join(self.spec.legacy)
         self.say(f"recv {describe(message)}: MCP-Protocol-Version {version} on initialize "
                  "(quirk): 400")
-        return HttpResponse(400, w.error(message.get("id"), -32600, "Bad Request: Unsupported "
+        return HttpResponse(400, _wire.error(message.get("id"), -32600, "Bad Request: Unsupported "
                                          f"protocol version (supported versions: {named})"))
 
     def _stateless(self, message: Message, headers: Mapping[str, str]) -> HttpResponse:
@@ -444,7 +444,7 @@ class HttpEndpoint:
         if ("MCP-Protocol-Version" in profile.names("http_headers") and version is not None
                 and version not in known):
             text = f"Bad Request: unsupported MCP-Protocol-Version {version}"
-            return HttpResponse(400, w.error(message.get("id"), -32600, text),
+            return HttpResponse(400, _wire.error(message.get("id"), -32600, text),
                                 {"Mcp-Session-Id": sid})
         reaction = self._feed(server, message)
         expiry = self.policy.http_session_expiry
@@ -463,10 +463,10 @@ class HttpEndpoint:
             return HttpResponse(400)
         if self.policy.http_presession == "-32000":  # quirk not-initialized-32000
             self.say(f"recv {describe(message)}: no session; -32000 (quirk)")
-            return HttpResponse(400, w.error(None, -32000, "Bad Request: Server not initialized"))
+            return HttpResponse(400, _wire.error(None, -32000, "Bad Request: Server not initialized"))
         if self.policy.http_presession == "-32600":  # quirk missing-session-32600
             self.say(f"recv {describe(message)}: no session; -32600 (quirk)")
-            return HttpResponse(400, w.error(None, -32600, "Bad Request: Missing session ID"))
+            return HttpResponse(400, _wire.error(None, -32600, "Bad Request: Missing session ID"))
         reaction = self._feed(self.presession, message)
         return self._reply(message, reaction, lambda reply: 400 if "error" in reply else 200,
                            profile=self.spec.profile(self.spec.legacy[0]))

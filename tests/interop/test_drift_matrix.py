@@ -1,4 +1,5 @@
-"""The real-world matrix, run for real: the known case of issue 7.
+"""The real-world matrix, run for real: the known case (docs/named-peers.md, "What will
+happen between X and Y").
 
 ``mcp-skew matrix --run-real`` runs the real client package against the real
 server script and marks each cell where prediction and reality differ. The case

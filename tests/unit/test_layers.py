@@ -72,7 +72,7 @@ LAYERS: Mapping[str, frozenset[str]] = {
     # peer specs as a person writes them and the named catalogue (data), over the core; a
     # probe-saved @FILE is read by the probe (lazily)
     "peers": _BASE | {"probe"},
-    # many probes: the probe on packages installed in the real-peer environments (issue 19)
+    # many probes: the probe on packages installed in the real-peer environments
     "census": _BASE | {"probe", "realpeers"},
     # a real client against simulated servers: the served simulator (serve) and the log's
     # reading, the probe's saved-peer format

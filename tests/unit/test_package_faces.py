@@ -51,7 +51,6 @@ ALLOWED: frozenset[tuple[str, str]] = frozenset({
     ("mcp_skew.probe._clients", "mcp_skew.simulator._machine"),
     ("mcp_skew.probe._clients", "mcp_skew.simulator._path"),
     ("mcp_skew.probe._clients", "mcp_skew.simulator._wire"),
-    ("mcp_skew.probe._exchanges", "mcp_skew.simulator._wire"),
     ("mcp_skew.probe._steps", "mcp_skew.simulator._scenario"),
     ("mcp_skew.probe._steps", "mcp_skew.simulator._transport"),
     ("mcp_skew.probe._verdict", "mcp_skew.simulator._path"),
