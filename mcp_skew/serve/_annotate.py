@@ -33,7 +33,7 @@ from typing import Any
 from ..simulator import Finding, FindingCode, Severity, _wire, check_result, negotiation
 from ..simulator import _path as steps
 from ..simulator._path import Step
-from ..versions import Era, Message, Profile, Registry
+from ..versions import HTTP_HEADERS, Era, Message, Profile, Registry
 from ._log import LogEntry
 
 __all__ = ["Annotation", "Annotator", "Pending", "Side", "annotate"]
@@ -41,8 +41,8 @@ __all__ = ["Annotation", "Annotator", "Pending", "Side", "annotate"]
 
 CITE_PROBE = "2026-07-28: basic/transports/stdio.mdx §Backward Compatibility"
 CITE_LIFECYCLE = "basic/lifecycle.mdx §Version Negotiation"
-HTTP_SHOWN = (("mcp-protocol-version", "MCP-Protocol-Version"), ("mcp-method", "Mcp-Method"),
-              ("mcp-name", "Mcp-Name"), ("mcp-session-id", "session"))
+#: (lower-case name, label) of the request headers an annotation shows, from the header table.
+HTTP_SHOWN = tuple((h.key, h.shown) for h in HTTP_HEADERS if h.shown is not None)
 
 
 def _key(msg_id: Any) -> str:

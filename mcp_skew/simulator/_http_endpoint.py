@@ -46,11 +46,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
-from ..versions import Era, Message, Profile, Registry, UnknownRevision
+from ..versions import HTTP_HEADERS, Era, HttpHeader, Message, Profile, Registry, UnknownRevision
 from . import _wire
 from ._decode import Junk, decode_rpc
 from ._http_words import (
-    NAME_PARAMS,
     HttpRequest,
     HttpResponse,
     decode_header_value,
@@ -334,8 +333,9 @@ class HttpEndpoint:
         meta = _meta(message)
         asked = meta.get(_wire.VERSION_KEY)
         profile = self._profile(asked)
-        if _wire.CAPS_KEY in meta and "Mcp-Method" in profile.names("http_headers"):
-            mismatch = self._header_mismatch(message, headers, asked, self.spec.registry)
+        names = profile.names("http_headers")
+        if _wire.CAPS_KEY in meta and _has_header("method", names):
+            mismatch = self._header_mismatch(message, headers, asked, self.spec.registry, names)
             if mismatch is not None:
                 self.say(f"recv {describe(message)}: {mismatch} (-32020)")
                 if "id" not in message:
@@ -351,19 +351,17 @@ class HttpEndpoint:
 
     @staticmethod
     def _header_mismatch(message: Message, headers: Mapping[str, str], asked: Any,
-                         registry: Registry) -> str | None:
+                         registry: Registry, names: frozenset[str]) -> str | None:
+        """The first header of the table (that the asked revision has) whose value does not
+        match the body, as its -32020 message; the tool-parameter headers last."""
         bad = invalid_base64_header(headers)
         if bad is not None:
             return f"Invalid header: {bad} is not valid Base64 (RFC 4648 §3.3)"
-        if headers.get("mcp-protocol-version") != asked:
-            return "Header mismatch: MCP-Protocol-Version must equal _meta protocolVersion"
-        if headers.get("mcp-method") != message.get("method"):
-            return "Header mismatch: Mcp-Method must equal the method"
-        key = NAME_PARAMS.get(str(message.get("method")))
-        params = message.get("params")
-        value = params.get(key) if key and isinstance(params, dict) else None
-        if value is not None and decode_header_value(headers.get("mcp-name")) != value:
-            return f"Header mismatch: Mcp-Name must equal params.{key}"
+        for header in HTTP_HEADERS:
+            if header.mismatch and header.name in names and \
+                    not _matches(header, message, headers.get(header.key), asked):
+                member = header.methods.get(str(message.get("method")), "")
+                return header.mismatch.format(param=member)
         return _param_mismatch(message, headers, asked, registry)
 
     def _names_modern(self, version: str | None) -> bool:
@@ -497,6 +495,26 @@ def _param_mismatch(message: Message, headers: Mapping[str, str], asked: Any,
             return (f"Header mismatch: Mcp-Param-{name} header value {shown} does not match "
                     f"body value {expected!r}")
     return None
+
+
+def _has_header(carries: str, names: frozenset[str]) -> bool:
+    """Whether a revision whose ``http_headers`` are ``names`` has the header carrying
+    ``carries``."""
+    return any(h.carries == carries and h.name in names for h in HTTP_HEADERS)
+
+
+def _matches(header: HttpHeader, message: Message, got: str | None, asked: Any) -> bool:
+    """Whether header ``got`` says what the body does (2026-07-28 ``streamable-http.mdx``
+    §Server Validation): the version ``_meta`` asks for, the method, the ``params`` member
+    (decoded; no member, nothing to match)."""
+    if header.carries == "version":
+        return bool(got == asked)
+    if header.carries == "method":
+        return bool(got == message.get("method"))
+    member = header.methods.get(str(message.get("method")))
+    params = message.get("params")
+    value = params.get(member) if member and isinstance(params, dict) else None
+    return value is None or bool(decode_header_value(got) == value)
 
 
 def _modern_status(reply: Message) -> int:
