@@ -3,7 +3,7 @@
 Times the default matrix (the built-in peers against themselves) and a large
 sweep: a peer for every non-empty subset of revisions in every valid kind, and
 a few quirks on top, thousands of pairs. Prints each figure next to its target
-(issue 12, "Performance"):
+(the README's "Performance"):
 
 - cells per second of the sweep, built as ``mcp-skew matrix`` builds it for the
   text formats (no transcripts kept) and for json/html/junit (transcripts kept);
@@ -70,7 +70,7 @@ MEMORY_SERVER_QUIRKS = ("unknown-32602", "silent", "silent-exit", "lenient", "st
                         "no-cache-hints", "legacy-32022", "slow=1000", "slow=5000",
                         "not-found-code=0", "fixed=2025-03-26")
 
-#: The targets of issue 12.
+#: The targets (the README's "Performance").
 CELLS_PER_S = 12_000
 FLOOR_RATIO = 2.5
 MEMORY_MB = 500

@@ -1,6 +1,6 @@
 """Benchmark rollouts (a script, not a test).
 
-Issue 14, "Performance": a rollout of 1,000 clients x 100 requests over 10
+The target (docs/rollout.md, "Performance"): a rollout of 1,000 clients x 100 requests over 10
 instances in at most 5 s on one core, memory flat in the number of requests.
 Prints, each next to its target:
 

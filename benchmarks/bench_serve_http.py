@@ -10,7 +10,7 @@ interpreter. Prints the count of answers by status, errors (connection refused
 or reset, timeouts, wrong answers), the latency percentiles (from connect to
 the last byte of the answer), the throughput and the server's peak memory.
 
-The goal (issue 16): no error, p95 at most 0.5 s on a 2-core machine.
+The goal: no error, p95 at most 0.5 s on a 2-core machine (docs/serve-and-record.md).
 
 Run it with ``.venv/bin/python benchmarks/bench_serve_http.py`` (``--json`` for a
 machine-readable line).

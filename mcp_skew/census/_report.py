@@ -14,11 +14,12 @@ revision of the ``initialize`` era (2024-11-05 to 2025-11-25).
 
 from __future__ import annotations
 
-import html
 import json
 from collections import Counter, defaultdict
 from statistics import median
 from typing import Any, Final
+
+from .._markup import Layout, escape, page
 
 __all__ = ["REPORT_FORMAT", "REPORT_FORMATS", "build_report", "render_report", "sdk_label"]
 
@@ -28,6 +29,8 @@ REPORT_FORMATS: Final = ("markdown", "html", "json", "text")
 #: (a server that crashes for every client counts, as not reached).
 INSTALLED: Final = ("probed", "start-failed", "start-timeout")
 _EXAMPLES: Final = 3
+#: The report's page as it has always been spelled: no language, no style sheet.
+_LAYOUT: Final = Layout(lang=False, break_head=False)
 _CAUSES: Final = 10
 
 
@@ -312,28 +315,26 @@ def _text(rep: dict[str, Any]) -> str:
 
 
 def _html(rep: dict[str, Any]) -> str:
-    e = html.escape
     body = ["<h1>MCP census</h1>", "<ul>" + "".join(
-        f"<li>{e(line.lstrip('- '))}</li>" for line in _summary_lines(rep) if line) + "</ul>",
+        f"<li>{escape(line.lstrip('- '))}</li>" for line in _summary_lines(rep) if line) + "</ul>",
         "<h2>By SDK</h2><table><tr><th>SDK</th><th>servers</th><th>modern-only</th>"
         "<th>dual-era (fallback)</th><th>legacy (all revisions)</th></tr>"]
-    body += [f"<tr><td>{e(s['sdk'])}</td><td>{s['servers']}</td><td>{s['modern']}</td>"
+    body += [f"<tr><td>{escape(s['sdk'])}</td><td>{s['servers']}</td><td>{s['modern']}</td>"
              f"<td>{s['dual']} ({s['dual_fallback']})</td><td>{s['legacy_any']}</td></tr>"
              for s in rep["by_sdk"]]
     body += ["</table><h2>Top failure causes</h2><ol>"]
-    body += [f"<li>{e(f['cause'])} ({f['count']}): {e(', '.join(f['examples']))}</li>"
+    body += [f"<li>{escape(f['cause'])} ({f['count']}): {escape(', '.join(f['examples']))}</li>"
              for f in rep["failures"]]
     body += ["</ol><h2>Servers</h2>"]
     for c in rep["cards"]:
-        detail = (f"inferred peer <code>{e(c['peer'] or '-')}</code>: {e(c['sentence'] or '-')}"
-                  f"<br>SDK: {e(c['sdk'])}<br>clients: {e(_ready_text(c['readiness']))}"
-                  if c["status"] == "probed" else e((c["error"] or "").splitlines()[0]
+        detail = (f"inferred peer <code>{escape(c['peer'] or '-')}</code>: {escape(c['sentence'] or '-')}"
+                  f"<br>SDK: {escape(c['sdk'])}<br>clients: {escape(_ready_text(c['readiness']))}"
+                  if c["status"] == "probed" else escape((c["error"] or "").splitlines()[0]
                                                     if c["error"] else ""))
-        body.append(f"<details><summary>{e(c['server'])} {e(c['version'])} "
-                    f"({e(c['kind'])} {e(_v(c['identifier']))}): <b>{e(c['status'])}</b>"
+        body.append(f"<details><summary>{escape(c['server'])} {escape(c['version'])} "
+                    f"({escape(c['kind'])} {escape(_v(c['identifier']))}): <b>{escape(c['status'])}</b>"
                     f"</summary><p>{detail}</p></details>")
-    return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>MCP census</title>"
-            "</head><body>\n" + "\n".join(body) + "\n</body></html>\n")
+    return page("MCP census", "\n".join(body), layout=_LAYOUT)
 
 
 def render_report(rep: dict[str, Any], fmt: str) -> str:

@@ -186,7 +186,7 @@ def _options(args: argparse.Namespace) -> ProbeOptions:
 
 def _named_clients() -> tuple[PeerSpec, ...]:
     """Every named client model (each with its own discovery wait), for the cold start."""
-    from ..realpeers import model_names, named_peer  # noqa: PLC0415 - a probe only
+    from ..peers import model_names, named_peer  # noqa: PLC0415 - a probe only
 
     found = (named_peer(name, "client") for name in model_names("client"))
     return tuple(p for p in found if p is not None)

@@ -15,7 +15,7 @@ import sys
 from typing import Any
 
 from ..errors import UsageError
-from ..realpeers._named import FAMILIES, ROLES, known_names
+from ..peers import FAMILIES, ROLES, known_names
 from ._args import whole
 
 __all__ = ["register"]
@@ -76,8 +76,8 @@ def _main(args: argparse.Namespace) -> int:
 
     jobs = whole(args.jobs, "--jobs", 1, 64)
     if args.http:
+        from ..peers import resolve  # noqa: PLC0415
         from ..realpeers._drift import verify_server_http  # noqa: PLC0415
-        from ..realpeers._named import resolve  # noqa: PLC0415
 
         resolved = resolve(args.name, "server")
         if resolved is None:

@@ -21,18 +21,27 @@ from typing import Any
 
 from .._pagedir import pages_main, sync_pages
 from ..versions import BUILTIN, Profile, Registry
-from ..versions import _render as r
+from ..versions._render import (
+    FORMATS,
+    REGENERATE,
+    diff_document,
+    diff_to_dict,
+    profile_document,
+    profile_to_dict,
+    reference_pages,
+    render,
+    to_json,
+    versions_section,
+    versions_to_dict,
+)
 
 __all__ = ["register", "write_reference_pages"]
-
-#: The command that regenerates the reference pages (quoted by the golden test).
-REGENERATE = r.REGENERATE
 
 
 def _add_format(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--format",
-        choices=r.FORMATS,
+        choices=FORMATS,
         default="text",
         help="text (default), markdown, or json (machine-readable, sorted keys)",
     )
@@ -68,28 +77,28 @@ def _ordered(registry: Registry) -> list[Profile]:
 def run_versions(args: argparse.Namespace) -> int:
     profiles, builtin = _ordered(args.registry), [p.revision for p in BUILTIN]
     if args.format == "json":
-        sys.stdout.write(r.to_json(r.versions_to_dict(profiles, builtin)))
+        sys.stdout.write(to_json(versions_to_dict(profiles, builtin)))
     else:
-        section = r.versions_section(profiles, builtin)
-        sys.stdout.write(r.render("MCP revisions", (section,), args.format))
+        section = versions_section(profiles, builtin)
+        sys.stdout.write(render("MCP revisions", (section,), args.format))
     return 0
 
 
 def run_show(args: argparse.Namespace) -> int:
     profile = args.registry.get(args.revision)
     if args.format == "json":
-        sys.stdout.write(r.to_json(r.profile_to_dict(profile)))
+        sys.stdout.write(to_json(profile_to_dict(profile)))
     else:
-        sys.stdout.write(r.profile_document(profile, args.format))
+        sys.stdout.write(profile_document(profile, args.format))
     return 0
 
 
 def run_diff(args: argparse.Namespace) -> int:
     a, b = args.registry.get(args.a), args.registry.get(args.b)
     if args.format == "json":
-        sys.stdout.write(r.to_json(r.diff_to_dict(a, b)))
+        sys.stdout.write(to_json(diff_to_dict(a, b)))
     else:
-        sys.stdout.write(r.diff_document(a, b, args.format))
+        sys.stdout.write(diff_document(a, b, args.format))
     return 0
 
 
@@ -98,7 +107,7 @@ def run_diff(args: argparse.Namespace) -> int:
 
 def write_reference_pages(directory: Path, *, check: bool = False) -> list[str]:
     """Write (or, with ``check``, compare) the pages; returns the names that differ."""
-    return sync_pages(directory, r.reference_pages(BUILTIN), check=check)
+    return sync_pages(directory, reference_pages(BUILTIN), check=check)
 
 
 def _main(argv: Sequence[str] | None = None) -> int:

@@ -5,15 +5,15 @@ outcome (green works, amber works after a fallback, red fails); each cell links
 to its case below, which opens to the path, the reason, the scenario steps, the
 features kept and lost, the findings and the transcript as a wire log. CSS and
 the few lines of script are inline; nothing is fetched. Every piece of text goes
-through :func:`html.escape`, because a matrix read back from JSON is input.
+through :func:`mcp_skew._markup.escape`, because a matrix read back from JSON is input.
 """
 
 from __future__ import annotations
 
 import json
-from html import escape
-from typing import Any, Final
+from typing import Final
 
+from .._markup import escape, page
 from ._build import Matrix, outcome, steps_failed, timeline
 from ._cell import Cell
 from ._render_text import (
@@ -28,6 +28,8 @@ from ._render_text import (
 )
 
 __all__ = ["render_html"]
+
+_VIEWPORT: Final = '<meta name="viewport" content="width=device-width, initial-scale=1">'
 
 _OUTCOME_WORDS: Final = {"works": "works", "fallback": "works after a fallback", "fails": "fails"}
 _ARROWS: Final = {"c2s": "→", "s2c": "←", "event": "··"}
@@ -119,18 +121,14 @@ _JS: Final = """
 """
 
 
-def _e(value: Any) -> str:
-    return escape(str(value), quote=True)
-
-
 def _label_html(label: str) -> str:
-    return "<br>".join(_e(part) for part in label.split(" "))
+    return "<br>".join(escape(part) for part in label.split(" "))
 
 
 def _index(matrix: Matrix, view: View) -> str:
     context = revision_context(matrix)
     head = ['<th class="corner" scope="col">client \\ server</th>']
-    head += [f'<th scope="col" title="{_e(a.notation)}">{_label_html(a.label)}</th>'
+    head += [f'<th scope="col" title="{escape(a.notation)}">{_label_html(a.label)}</th>'
              for a in matrix.servers]
     rows = []
     for i, (client, row) in enumerate(zip(matrix.clients, matrix.cells, strict=True)):
@@ -140,9 +138,9 @@ def _index(matrix: Matrix, view: View) -> str:
             broken = " broken" if cell.status == "ok" and steps_failed(cell) else ""
             text = cell_text(cell, view, context).removesuffix(" !")
             tip = f"{client.label} × {matrix.servers[j].label}: {_verdict(cell)}"
-            tds.append(f'<td class="{kind}{broken}"><a href="#c-{i}-{j}" title="{_e(tip)}">'
-                       f"{_e(text)}</a></td>")
-        rows.append(f'<tr><th scope="row" title="{_e(client.notation)}">{_e(client.label)}</th>'
+            tds.append(f'<td class="{kind}{broken}"><a href="#c-{i}-{j}" title="{escape(tip)}">'
+                       f"{escape(text)}</a></td>")
+        rows.append(f'<tr><th scope="row" title="{escape(client.notation)}">{escape(client.label)}</th>'
                     + "".join(tds) + "</tr>")
     return ('<div class="scroll"><table class="matrix" id="matrix"><thead><tr>' + "".join(head)
             + "</tr></thead><tbody>" + "\n".join(rows) + "</tbody></table></div>")
@@ -156,9 +154,9 @@ def _verdict(cell: Cell) -> str:
 
 
 def _legend(matrix: Matrix, view: View) -> str:
-    items = "".join(f"<dt><code>{_e(k)}</code></dt><dd>{_e(t)}</dd>"
+    items = "".join(f"<dt><code>{escape(k)}</code></dt><dd>{escape(t)}</dd>"
                     for k, t in legend_lines(matrix, view))
-    swatches = " ".join(f'<span class="count {k}">{_e(w)}</span>'
+    swatches = " ".join(f'<span class="count {k}">{escape(w)}</span>'
                         for k, w in _OUTCOME_WORDS.items())
     return f'<p>Colours: {swatches}</p><dl class="legend">{items}</dl>'
 
@@ -168,8 +166,8 @@ def _features_lost(matrix: Matrix) -> str:
     if not groups:
         return ""
     items = "".join(
-        f"<dt><code>{_e(short(matrix, new))} → {_e(short(matrix, got))}</code></dt>"
-        f"<dd>{n} pair{'s' * (n != 1)}: {_e(', '.join(lost))}</dd>"
+        f"<dt><code>{escape(short(matrix, new))} → {escape(short(matrix, got))}</code></dt>"
+        f"<dd>{n} pair{'s' * (n != 1)}: {escape(', '.join(lost))}</dd>"
         for new, got, n, lost in groups)
     return ("<h2>Features lost (client's newest revision → negotiated revision)</h2>"
             f'<dl class="legend">{items}</dl>')
@@ -180,31 +178,31 @@ def _summary(matrix: Matrix) -> str:
     counts = (f'<span class="count works">{s.works} work directly</span> '
               f'<span class="count fallback">{s.fallback} work after a fallback</span> '
               f'<span class="count fails">{s.fails} fail</span>')
-    return f'<p class="summary">{counts}</p><p>{_e(summary_line(matrix))}</p>'
+    return f'<p class="summary">{counts}</p><p>{escape(summary_line(matrix))}</p>'
 
 
 def _facts(matrix: Matrix, i: int, j: int, cell: Cell) -> str:
-    path = " → ".join(f"<span>{_e(step)}</span>" for step in cell.path)
+    path = " → ".join(f"<span>{escape(step)}</span>" for step in cell.path)
     facts = [
-        ("client", f"{_e(matrix.clients[i].label)} <code>{_e(matrix.clients[i].notation)}</code>"),
-        ("server", f"{_e(matrix.servers[j].label)} <code>{_e(matrix.servers[j].notation)}</code>"),
-        ("outcome", _e(_verdict(cell))),
+        ("client", f"{escape(matrix.clients[i].label)} <code>{escape(matrix.clients[i].notation)}</code>"),
+        ("server", f"{escape(matrix.servers[j].label)} <code>{escape(matrix.servers[j].notation)}</code>"),
+        ("outcome", escape(_verdict(cell))),
         ("path", f'<span class="path">{path}</span>'),
     ]
     if cell.failure:
         kind = cell.failure
-        facts.append(("why", f"<code>{_e(kind)}</code> {_e(FAILURE_MEANINGS.get(kind, ''))}"))
+        facts.append(("why", f"<code>{escape(kind)}</code> {escape(FAILURE_MEANINGS.get(kind, ''))}"))
     if cell.round_trips is not None:
-        facts.append(("round trips", _e(cell.round_trips)))
+        facts.append(("round trips", escape(cell.round_trips)))
     if cell.t_first_useful_ms is not None:
-        facts.append(("first useful result", f"{_e(cell.t_first_useful_ms)} ms (simulated)"))
+        facts.append(("first useful result", f"{escape(cell.t_first_useful_ms)} ms (simulated)"))
     if cell.status == "ok":
         kept, lost = cell.features_kept, cell.features_lost
-        facts.append(("features kept", f"{len(kept)}: {_e(', '.join(kept)) or '—'}"))
-        facts.append(("features lost", f"{len(lost)}: {_e(', '.join(lost)) or '—'}"))
+        facts.append(("features kept", f"{len(kept)}: {escape(', '.join(kept)) or '—'}"))
+        facts.append(("features lost", f"{len(lost)}: {escape(', '.join(lost)) or '—'}"))
     for f in cell.findings:
-        facts.append((f"finding ({_e(f.severity)})",
-                      f"<code>{_e(f.code)}</code> {_e(f.message)} <small>{_e(f.cite)}</small>"))
+        facts.append((f"finding ({escape(f.severity)})",
+                      f"<code>{escape(f.code)}</code> {escape(f.message)} <small>{escape(f.cite)}</small>"))
     return ('<dl class="facts">' + "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in facts)
             + "</dl>")
 
@@ -214,7 +212,7 @@ def _steps(cell: Cell) -> str:
         return ""
     rows = "".join(
         f'<tr><td class="{"ok" if s.ok else "bad"}">{"ok" if s.ok else "FAIL"}</td>'
-        f"<td>{_e(s.name)}</td><td>{_e(s.expected)}</td><td>{_e(s.got)}</td></tr>"
+        f"<td>{escape(s.name)}</td><td>{escape(s.expected)}</td><td>{escape(s.got)}</td></tr>"
         for s in cell.steps)
     return ('<table class="steps"><tr><th></th><th>step</th><th>expected</th><th>got</th></tr>'
             + rows + "</table>")
@@ -226,8 +224,8 @@ def _wire(cell: Cell) -> str:
     lines = []
     for t, kind, payload in items:
         text = payload if isinstance(payload, str) else json.dumps(payload, ensure_ascii=False)
-        lines.append(f'<span class="t">{t:>{width}} ms</span> <span class="{_e(kind)}">'
-                     f"{_ARROWS.get(kind, '??')}</span> {_e(text)}")
+        lines.append(f'<span class="t">{t:>{width}} ms</span> <span class="{escape(kind)}">'
+                     f"{_ARROWS.get(kind, '??')}</span> {escape(text)}")
     return '<pre class="wire">' + "\n".join(lines) + "</pre>" if lines else ""
 
 
@@ -236,8 +234,8 @@ def _case(matrix: Matrix, i: int, j: int, cell: Cell, context: set[str]) -> str:
     badge = cell_text(cell, "pairs", context)
     title = f"{matrix.clients[i].label} × {matrix.servers[j].label}"
     return (f'<details class="case {kind}" id="c-{i}-{j}"><summary>'
-            f'<span class="badge {kind}">{_e(badge)}</span> <b>{_e(title)}</b> '
-            f"— {_e(_verdict(cell))}</summary><div>{_facts(matrix, i, j, cell)}"
+            f'<span class="badge {kind}">{escape(badge)}</span> <b>{escape(title)}</b> '
+            f"— {escape(_verdict(cell))}</summary><div>{_facts(matrix, i, j, cell)}"
             f"{_steps(cell)}{_wire(cell)}"
             '<a class="top" href="#matrix">back to the matrix</a></div></details>')
 
@@ -250,16 +248,14 @@ def render_html(matrix: Matrix, view: View = "pairs") -> str:
     meta = (f"Rows are clients, columns are servers; click a cell for its transcript. "
             f"Scenario {matrix.scenario} · mcp-skew {matrix.version} · "
             f"{len(matrix.clients)} clients × {len(matrix.servers)} servers")
-    return "\n".join([
-        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>",
-        f"<h1>{_e(title)}</h1>", f'<p class="meta">{_e(meta)}</p>',
+    body = "\n".join([
+        f"<h1>{escape(title)}</h1>", f'<p class="meta">{escape(meta)}</p>',
         _summary(matrix), _index(matrix, view), _legend(matrix, view),
         _features_lost(matrix) if view == "features" else "",
         "<h2>Every pair</h2>",
         '<p class="controls"><button id="expand" type="button">expand all</button>'
         '<button id="collapse" type="button">collapse all</button>'
         '<label><input id="onlyfail" type="checkbox"> only failures</label></p>',
-        cases, f"<script>{_JS}</script>", "</body></html>", "",
+        cases, f"<script>{_JS}</script>",
     ])
+    return page(title, body, style=_CSS, head=(_VIEWPORT,))

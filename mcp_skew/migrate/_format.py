@@ -11,12 +11,12 @@ JSON is :mod:`._json` (:func:`render` dispatches to it).
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeAlias
 
+from .._markup import Layout, escape, markdown_cell, page
 from ..versions import Cite, Era, Impact, TableDelta
 from ._eras import BothEras
 from ._guide import GROUPS, NOUNS, Guide, GuideChange
@@ -503,7 +503,7 @@ def _md_text(text: str, table: bool) -> str:
     out = []
     for i, part in enumerate(parts):
         text = part if i % 2 else part.replace("<", "&lt;")
-        out.append(text.replace("|", "\\|") if table else text)
+        out.append(markdown_cell(text, backslash=False, newline=False) if table else text)
     return "".join(out)
 
 
@@ -557,6 +557,8 @@ code{font:13px ui-monospace,monospace;background:#f6f8fa;padding:0 .2rem}
 pre{background:#f6f8fa;padding:.75rem;overflow-x:auto;font:12px/1.4 ui-monospace,monospace}
 h3{margin-top:2rem}
 """.strip()
+#: The guide's page as it has always been spelled: each tag of the shell on its own line.
+_LAYOUT: Final = Layout(tag_a_line=True)
 
 
 def _html_text(text: str) -> str:
@@ -564,9 +566,9 @@ def _html_text(text: str) -> str:
     out = []
     for i, part in enumerate(parts):
         if i % 2:
-            out.append(f"<code>{html.escape(part[1:-1])}</code>")
+            out.append(f"<code>{escape(part[1:-1])}</code>")
         else:
-            out.append(html.escape(part))
+            out.append(escape(part))
     return "".join(out)
 
 
@@ -574,7 +576,7 @@ def _html(inline: Inline) -> str:
     out: list[str] = []
     for part in inline:
         if isinstance(part, Link):
-            out.append(f'<a href="{html.escape(part.url, quote=True)}">'
+            out.append(f'<a href="{escape(part.url)}">'
                        f"{_html_text(part.text)}</a>")
         elif isinstance(part, Strong):
             out.append(f"<strong>{_html_text(part.text)}</strong>")
@@ -585,7 +587,7 @@ def _html(inline: Inline) -> str:
 
 def _html_block(block: Block) -> str:
     if isinstance(block, Comment):
-        return f"<!-- {html.escape(block.text).replace('--', '- -')} -->"
+        return f"<!-- {escape(block.text).replace('--', '- -')} -->"
     if isinstance(block, Heading):
         return f"<h{block.level}>{_html(block.text)}</h{block.level}>"
     if isinstance(block, Para):
@@ -595,21 +597,17 @@ def _html_block(block: Block) -> str:
         items = "".join(f"<li>{_html(item)}</li>" for item in block.items)
         return f"<{tag}>{items}</{tag}>"
     if isinstance(block, Table):
-        head = "".join(f"<th>{html.escape(h)}</th>" for h in block.headers)
+        head = "".join(f"<th>{escape(h)}</th>" for h in block.headers)
         rows = "".join("<tr>" + "".join(f"<td>{_html(cell)}</td>" for cell in row) + "</tr>"
                        for row in block.rows)
         return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
-    return "<pre>" + html.escape("\n".join(block.lines)) + "</pre>"
+    return "<pre>" + escape("\n".join(block.lines)) + "</pre>"
 
 
 def render_html(guide: Guide) -> str:
     """The guide as one self-contained HTML page (inline style, no script, all text escaped)."""
     body = "\n".join(_html_block(block) for block in document(guide))
-    return (
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        f"<title>{html.escape(_title(guide))}</title>\n<style>\n{_STYLE}\n</style>\n"
-        f"</head>\n<body>\n{body}\n</body>\n</html>\n"
-    )
+    return page(_title(guide), body, style=_STYLE, layout=_LAYOUT)
 
 
 def render(guide: Guide, fmt: Format) -> str:

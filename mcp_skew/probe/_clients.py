@@ -17,9 +17,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..simulator import Link, PeerSpec, Reply, Session, parse_peer
+from ..simulator import Link, PeerSpec, Reply, Session, _wire, parse_peer
 from ..simulator import _path as steps
-from ..simulator import _wire as w
 from ..simulator._client import describe
 from ..simulator._machine import Machine, Notify, Restart, Steps, ask, drive
 from ..simulator._path import Step
@@ -69,7 +68,7 @@ def _initialize(revision: str, msg_id: int) -> dict[str, Any]:
 
 
 def _modern_request(msg_id: int, method: str, revision: str) -> dict[str, Any]:
-    meta = {w.VERSION_KEY: revision, w.CAPS_KEY: {}, w.CLIENT_INFO_KEY: dict(_INFO)}
+    meta = {_wire.VERSION_KEY: revision, _wire.CAPS_KEY: {}, _wire.CLIENT_INFO_KEY: dict(_INFO)}
     return {"jsonrpc": "2.0", "id": msg_id, "method": method, "params": {"_meta": meta}}
 
 
@@ -81,7 +80,7 @@ def _legacy_part(session: Session, timeout_ms: int) -> Steps[None]:
         session.path.append(describe(event))
         return
     session.path.append(steps.answered(event.result.get("protocolVersion")))
-    yield Notify(w.notification("notifications/initialized"))
+    yield Notify(_wire.notification("notifications/initialized"))
     session.path.append(Step(UNKNOWN_METHOD, "request", method=UNKNOWN_METHOD))
     unknown = {"jsonrpc": "2.0", "id": 2, "method": UNKNOWN_METHOD, "params": {}}
     session.path.append(describe((yield from ask(unknown, timeout_ms))))

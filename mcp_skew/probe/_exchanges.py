@@ -16,8 +16,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..simulator import Entry, Note, Transcript
-from ..simulator import _wire as w
+from ..simulator import VERSION_KEY, Entry, Note, Transcript
 from ..versions import Registry
 
 __all__ = ["Exchange", "Fate", "exchanges", "is_restart", "modern_version"]
@@ -78,7 +77,7 @@ def modern_version(request: dict[str, Any]) -> str | None:
     """The revision a modern request names in ``params._meta``, if it names one."""
     params = request.get("params")
     meta = params.get("_meta") if isinstance(params, dict) else None
-    version = meta.get(w.VERSION_KEY) if isinstance(meta, dict) else None
+    version = meta.get(VERSION_KEY) if isinstance(meta, dict) else None
     return str(version) if version is not None else None
 
 

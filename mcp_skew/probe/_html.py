@@ -3,10 +3,10 @@ fetched style, every text escaped; each client's transcript opens under its row.
 
 from __future__ import annotations
 
-import html
 import json
 from typing import TYPE_CHECKING, Final
 
+from .._markup import Layout, escape, page
 from ._advice import advise
 from ._card import agreement, grouped, headline, required_lines, short_name, why_lines
 
@@ -22,17 +22,15 @@ padding: 3px 8px; text-align: left; vertical-align: top; }
 .ok { color: #17672f; } .bad { color: #a11a1a; } pre { background: #f5f5f5; padding: 8px;
 overflow-x: auto; } code { background: #f0f0f0; padding: 0 3px; } li { margin: 0.4em 0; }
 """
-
-
-def _e(text: object) -> str:
-    return html.escape(str(text), quote=True)
+#: The card's page as it has always been spelled (a lower-case doctype).
+_LAYOUT: Final = Layout(doctype="<!doctype html>")
 
 
 def _link(url: str) -> str:
     """A spec page as a link; a page of mcp-skew's own docs as its path."""
     if not url.startswith("https://"):
-        return f"<code>{_e(url)}</code>"
-    return f'<a href="{_e(url)}">{_e(url)}</a>'
+        return f"<code>{escape(url)}</code>"
+    return f'<a href="{escape(url)}">{escape(url)}</a>'
 
 
 def _row(r: ClientRun) -> str:
@@ -43,26 +41,26 @@ def _row(r: ClientRun) -> str:
         arrow = "->" if entry.dir == "c2s" else "<-"
         lines.append(f"{arrow} {json.dumps(entry.message, default=str)[:600]}")
     transcript = (f"<details><summary>transcript ({len(lines)} messages)</summary>"
-                  f"<pre>{_e(chr(10).join(lines))}</pre></details>")
-    return (f"<tr><td>{r.index}</td><td><code>{_e(short_name(r.record.client))}</code></td>"
-            f'<td class="{cls}">{_e(r.outcome)}</td><td>{_e(s.revision or "-")}</td>'
-            f"<td>{_e(' -> '.join(s.path))}{transcript}</td></tr>")
+                  f"<pre>{escape(chr(10).join(lines))}</pre></details>")
+    return (f"<tr><td>{r.index}</td><td><code>{escape(short_name(r.record.client))}</code></td>"
+            f'<td class="{cls}">{escape(r.outcome)}</td><td>{escape(s.revision or "-")}</td>'
+            f"<td>{escape(' -> '.join(s.path))}{transcript}</td></tr>")
 
 
 def _advice(report: ProbeReport) -> list[str]:
     out = []
     for group in advise(report):
-        out.append(f"<h3>{_e(group.heading)}</h3>")
+        out.append(f"<h3>{escape(group.heading)}</h3>")
         if group.failing:
-            out.append(f"<p>Failing now: {_e(', '.join(group.failing))}</p>")
+            out.append(f"<p>Failing now: {escape(', '.join(group.failing))}</p>")
         if group.command:
-            out.append(f"<p>The guide: <code>{_e(group.command)}</code>"
+            out.append(f"<p>The guide: <code>{escape(group.command)}</code>"
                        + (f" ({_link(group.guide)})" if group.guide else "") + "</p>")
         items = []
         for item in group.items:
-            now = f"<br>Now: {_e(item.now)}" if item.now else ""
+            now = f"<br>Now: {escape(item.now)}" if item.now else ""
             links = " ".join(_link(x) for x in item.links)
-            items.append(f"<li><b>{_e(item.title)}</b>: {_e(item.text)}{now}"
+            items.append(f"<li><b>{escape(item.title)}</b>: {escape(item.text)}{now}"
                          + (f"<br>See: {links}" if links else "") + "</li>")
         out.append("<ol>" + "".join(items) + "</ol>")
     return out or ["<p>Nothing the probe saw.</p>"]
@@ -72,25 +70,23 @@ def render_html(report: ProbeReport) -> str:
     head = headline(report)
     rows = "".join(_row(r) for r in report.runs)
     findings = "".join(
-        f"<tr><td>{_e(f.severity)}</td><td><code>{_e(f.code)}</code></td>"
-        f"<td>{_e(', '.join(where))}</td><td>{_e(f.message)}</td><td>{_e(f.cite)}</td></tr>"
+        f"<tr><td>{escape(f.severity)}</td><td><code>{escape(f.code)}</code></td>"
+        f"<td>{escape(', '.join(where))}</td><td>{escape(f.message)}</td><td>{escape(f.cite)}</td></tr>"
         for f, where in grouped(report))
     why = why_lines(report)
     parts = [
-        "<!doctype html>", '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{_e(head.splitlines()[0])}</title><style>{_STYLE}</style></head><body>",
-        f"<h1>{_e(head.splitlines()[0])}</h1><p>{_e(head.splitlines()[1])}</p>",
+        f"<h1>{escape(head.splitlines()[0])}</h1><p>{escape(head.splitlines()[1])}</p>",
         "<table><tr><th>#</th><th>client</th><th>outcome</th><th>revision</th><th>path</th></tr>",
         rows, "</table>",
     ]
     if why:
-        parts.append(f"<h2>Why</h2><pre>{_e(chr(10).join(w.strip() for w in why))}</pre>")
+        parts.append(f"<h2>Why</h2><pre>{escape(chr(10).join(w.strip() for w in why))}</pre>")
     parts.append(f"<h2>Findings ({len(grouped(report))})</h2>")
     parts.append("<table><tr><th>severity</th><th>code</th><th>where</th><th>message</th>"
                  f"<th>cite</th></tr>{findings}</table>" if findings else "<p>None.</p>")
-    parts += [f"<h2>Server</h2><p>{_e(report.peer.sentence)}</p><p>{_e(agreement(report))}</p>"]
+    parts += [f"<h2>Server</h2><p>{escape(report.peer.sentence)}</p><p>{escape(agreement(report))}</p>"]
     if report.required:
         parts.append("<h2>Required</h2><ul>" + "".join(
-            f"<li>{_e(line.strip())}</li>" for line in required_lines(report)) + "</ul>")
-    parts += ["<h2>What to change</h2>", *_advice(report), "</body></html>"]
-    return "\n".join(parts) + "\n"
+            f"<li>{escape(line.strip())}</li>" for line in required_lines(report)) + "</ul>")
+    parts += ["<h2>What to change</h2>", *_advice(report)]
+    return page(head.splitlines()[0], "\n".join(parts), style=_STYLE, layout=_LAYOUT)

@@ -15,6 +15,7 @@ from xml.etree import ElementTree as ET
 
 from tabulate import tabulate
 
+from .._markup import markdown_cell
 from ._advice import advise
 from ._card import (
     agreement,
@@ -127,10 +128,6 @@ def render_json(report: ProbeReport) -> str:
     return json.dumps(doc, indent=2, default=str)
 
 
-def _md(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
 def _advice_markdown(report: ProbeReport) -> list[str]:
     out: list[str] = []
     for group in advise(report):
@@ -169,7 +166,8 @@ def render_markdown(report: ProbeReport) -> str:
     why = why_lines(report)
     if why:
         out += ["", "## Why", "", "```text", *[w.strip() for w in why], "```"]
-    rows = [[f.severity, f"`{f.code}`", ", ".join(where), _md(f.message), f.cite]
+    rows = [[f.severity, f"`{f.code}`", ", ".join(where),
+             markdown_cell(f.message, backslash=False, newline=False), f.cite]
             for f, where in grouped(report)]
     out += ["", f"## Findings ({len(rows)})", ""]
     out.append(tabulate(rows, headers=["severity", "code", "where", "message", "cite"],
@@ -195,10 +193,12 @@ def render_summary(report: ProbeReport) -> str:
         for rev in report.required:
             failures = report.failures((rev,))
             rows.append([rev, "✅ ok" if not failures else "❌ failed",
-                         _md("; ".join(f.partition(": ")[2] for f in failures))])
+                         markdown_cell("; ".join(f.partition(": ")[2] for f in failures),
+                                       backslash=False, newline=False)])
         out += [tabulate(rows, headers=["required", "verdict", "why"], tablefmt="github"), ""]
     rows = [[str(r.index), f"`{short_name(r.record.client)}`", ("✅ " if r.record.status == "ok" else "❌ ")
-             + r.outcome, r.record.revision or "-", _md(r.record.reason)
+             + r.outcome, r.record.revision or "-",
+             markdown_cell(r.record.reason, backslash=False, newline=False)
              if r.record.status != "ok" else ""] for r in clients]
     out += [tabulate(rows, headers=["#", "client", "outcome", "revision", "why"],
                      tablefmt="github"), ""]

@@ -9,7 +9,6 @@ findings with their citations and what to change, and the ``--require`` verdicts
 
 from __future__ import annotations
 
-import html
 import json
 import shlex
 import xml.etree.ElementTree as ET
@@ -18,6 +17,7 @@ from typing import Any, Final
 
 from tabulate import tabulate
 
+from .._markup import Layout, escape, markdown_cell, page
 from ..simulator import Finding
 from ._findings import Row, fix_for
 from ._infer import Traits
@@ -147,28 +147,25 @@ def render_json(report: ClientReport) -> str:
     return json.dumps(to_dict(report), indent=2)
 
 
-def _md(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
 def render_summary(report: ClientReport) -> str:
     """Markdown for a CI job summary (``$GITHUB_STEP_SUMMARY``)."""
     head = _headline(report)
-    out = [f"## mcp-skew probe-client: `{shlex.join(report.argv)}`", "", _md(head[1]), ""]
+    out = [f"## mcp-skew probe-client: `{shlex.join(report.argv)}`", "",
+           markdown_cell(head[1], backslash=False), ""]
     if report.required:
         rows = [[rev, "✅ reached" if report.reached(rev) else "❌ not reached"]
                 for rev in report.required]
         out += [tabulate(rows, headers=["required", "verdict"], tablefmt="github"), ""]
     rows = [[str(r.index), f"`{r.server}`", ("✅ " if r.observed.outcome == "works" else "❌ ")
              + r.observed.outcome, r.observed.revision or "-", _yes(r.as_spec_says),
-             _md(r.observed.failed_on)] for r in report.rows]
+             markdown_cell(r.observed.failed_on, backslash=False)] for r in report.rows]
     out += [tabulate(rows, headers=["#", "server", "outcome", "revision", "as spec", "failed on"],
                      tablefmt="github"), ""]
     out += [f"Inferred peer: `{report.inferred.notation or '(none)'}`", ""]
     if report.findings:
         out += ["<details><summary>Findings</summary>", ""]
-        out += [f"- **{f.code}** ({f.severity}): {_md(f.message)}; {_md(fix_for(f.code))}"
-                for f in report.findings]
+        out += [f"- **{f.code}** ({f.severity}): {markdown_cell(f.message, backslash=False)}; "
+                f"{markdown_cell(fix_for(f.code), backslash=False)}" for f in report.findings]
         out += ["", "</details>", ""]
     return "\n".join(out)
 
@@ -214,34 +211,33 @@ _STYLE: Final = ("body { font: 14px/1.45 system-ui, sans-serif; margin: 2em; } t
                  "border-collapse: collapse; } td, th { border: 1px solid #ccc; padding: 3px 8px;"
                  " text-align: left; vertical-align: top; } .works { color: #17672f; } "
                  ".fails { color: #a11a1a; } pre { background: #f5f5f5; padding: 8px; }")
+#: The card's page as it has always been spelled (a lower-case doctype).
+_LAYOUT: Final = Layout(doctype="<!doctype html>")
 
 
 def render_html(report: ClientReport) -> str:
     """The card as one self-contained page: no script, every text escaped."""
-    e = html.escape
     head = _headline(report)
     rows = "".join(
-        f"<tr><td>{r.index}</td><td><code>{e(r.server)}</code></td>"
+        f"<tr><td>{r.index}</td><td><code>{escape(r.server)}</code></td>"
         f'<td class="{"works" if r.observed.outcome == "works" else "fails"}">'
-        f"{e(r.observed.outcome)}</td><td>{e(r.observed.revision or '-')}</td>"
+        f"{escape(r.observed.outcome)}</td><td>{escape(r.observed.revision or '-')}</td>"
         f"<td>{_yes(r.as_spec_says)}</td><td>{_yes(r.model_agrees)}</td>"
-        f"<td>{e(' -> '.join(r.observed.path))}</td></tr>" for r in report.rows)
+        f"<td>{escape(' -> '.join(r.observed.path))}</td></tr>" for r in report.rows)
     findings = "".join(
-        f"<li><b>{e(f.code)}</b> ({e(f.severity)}): {e(f.message)}<br>Spec: {e(f.cite)}"
-        f"<br>Change: {e(fix_for(f.code))}</li>" for f in report.findings)
+        f"<li><b>{escape(f.code)}</b> ({escape(f.severity)}): {escape(f.message)}<br>Spec: {escape(f.cite)}"
+        f"<br>Change: {escape(fix_for(f.code))}</li>" for f in report.findings)
     parts = [
-        "<!doctype html>", '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{e(head[0])}</title><style>{_STYLE}</style></head><body>",
-        f"<h1>{e(head[0])}</h1><p>{e(head[1])}</p>",
+        f"<h1>{escape(head[0])}</h1><p>{escape(head[1])}</p>",
         "<table><tr><th>#</th><th>server</th><th>outcome</th><th>revision</th><th>as spec</th>"
         f"<th>model</th><th>path</th></tr>{rows}</table>",
-        f"<h2>The client</h2><pre>{e(chr(10).join(traits_lines(report)))}</pre>",
+        f"<h2>The client</h2><pre>{escape(chr(10).join(traits_lines(report)))}</pre>",
         f"<h2>Findings ({len(report.findings)})</h2>",
         f"<ol>{findings}</ol>" if findings else "<p>None.</p>",
     ]
     if report.required:
-        parts.append(f"<h2>Required</h2><pre>{e(chr(10).join(_required_lines(report)))}</pre>")
-    return "\n".join([*parts, "</body></html>"]) + "\n"
+        parts.append(f"<h2>Required</h2><pre>{escape(chr(10).join(_required_lines(report)))}</pre>")
+    return page(head[0], "\n".join(parts), style=_STYLE, layout=_LAYOUT)
 
 
 FORMATS: Final[dict[str, Callable[[ClientReport], str]]] = {

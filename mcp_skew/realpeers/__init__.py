@@ -1,4 +1,5 @@
-"""Real MCP implementations installed in isolated, cached environments."""
+"""Real MCP implementations installed in isolated, cached environments, and the drift checks
+of their models (the models themselves, data, are the catalogue in :mod:`mcp_skew.peers`)."""
 
 from mcp_skew.realpeers._envs import (
     MARKER_NAME,
@@ -12,7 +13,6 @@ from mcp_skew.realpeers._envs import (
     npm_env,
     python_env,
 )
-from mcp_skew.realpeers._named import model_names, named_peer
 
 __all__ = [
     "MARKER_NAME",
@@ -23,8 +23,6 @@ __all__ = [
     "ensure_npm_env",
     "ensure_python_env",
     "env_key",
-    "model_names",
-    "named_peer",
     "npm_env",
     "python_env",
 ]

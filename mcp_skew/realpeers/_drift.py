@@ -38,6 +38,17 @@ from pathlib import Path
 from typing import Any, Final
 
 from ..errors import UsageError
+from ..peers import (
+    ROLES,
+    Family,
+    Line,
+    Model,
+    Package,
+    Resolved,
+    builtin_peer,
+    known_names,
+    resolve,
+)
 from ..simulator import (
     SCENARIOS,
     Link,
@@ -57,17 +68,6 @@ from ..simulator._transport import STDIO, TransportRule, rule_for
 from ..versions import BUILTIN, Message, Role
 from ..wire._procs import end, spawn
 from ._envs import EnvironmentUnavailable, ensure_npm_env, ensure_python_env
-from ._named import (
-    ROLES,
-    Family,
-    Line,
-    Model,
-    Package,
-    Resolved,
-    builtin_peer,
-    known_names,
-    resolve,
-)
 
 __all__ = [
     "CLIENT_DRIFT_SERVERS",

@@ -1,8 +1,8 @@
 """The real-world matrix: named clients against named servers, predicted and (optionally) run.
 
 ``mcp-skew matrix --set real`` takes its rows and columns from
-:data:`~mcp_skew.realpeers._named.REAL_CLIENTS` and
-:data:`~mcp_skew.realpeers._named.REAL_SERVERS` (:func:`real_peers`); the
+:data:`~mcp_skew.peers.REAL_CLIENTS` and
+:data:`~mcp_skew.peers.REAL_SERVERS` (:func:`real_peers`); the
 matrix itself is the simulator's prediction, like any other.
 
 ``--run-real`` then runs each pair for real where both packages can be
@@ -28,10 +28,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..matrix._build import Cell, Matrix, RealRun
+from ..peers import REAL_CLIENTS, REAL_SERVERS, Resolved, builtin_peer, resolve
 from ..simulator import PeerSpec
 from ..versions import Role
 from ._drift import Install, client_command, prepare, run_driver, server_command
-from ._named import REAL_CLIENTS, REAL_SERVERS, Resolved, builtin_peer, resolve
 
 __all__ = ["RealCell", "real_peers", "render_real", "run_real"]
 

@@ -6,10 +6,10 @@ bars (ok, retried, fell back, failed per simulated minute), its style inline.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterable
 from typing import Any, Final
 
+from .._markup import Layout, escape, page
 from ._study import Plan, Study
 
 __all__ = ["clock", "render_html", "render_plan", "render_plan_html", "render_text_head", "render_text_row",
@@ -154,6 +154,8 @@ _STYLE: Final = ("body{font-family:system-ui,sans-serif;margin:2em;color:#222}"
                  "td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:right}"
                  "th{background:#f4f4f4}td.l,th.l{text-align:left}"
                  ".key span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px}")
+#: The rollout's pages as they have always been spelled: bare attributes, one line.
+_LAYOUT: Final = Layout(quoted=False, break_head=False, break_body=False)
 
 
 def _chart(rows: list[dict[str, Any]]) -> str:
@@ -183,26 +185,24 @@ def render_html(study: Study, text: str) -> str:
     """A self-contained page: the chart, the timeline table, the totals and the verdict."""
     rows = study.minutes
     target = study.setup.to.name if study.setup.to else None
-    head = "".join(f"<th>{html.escape(name)}</th>" for name, _ in _HEAD)
+    head = "".join(f"<th>{escape(name)}</th>" for name, _ in _HEAD)
     body = []
     for row in rows:
         cells = (clock(row["minute"] * 60_000), f"{row['requests']:,}", f"{row['ok']:,}",
                  f"{row['retried']:,}", f"{row['fell_back']:,}", f"{row['failed']:,}",
                  f"{row['extra_round_trips']:,}", _rate(row), _on_target(row, target))
-        body.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells)
-                    + f"<td class=l>{html.escape(_causes(row['failed_by_cause']))}</td></tr>")
-    key = "".join(f'<span style="background:{c}"></span>{html.escape(n.replace("_", " "))}'
+        body.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in cells)
+                    + f"<td class=l>{escape(_causes(row['failed_by_cause']))}</td></tr>")
+    key = "".join(f'<span style="background:{c}"></span>{escape(n.replace("_", " "))}'
                   for n, c in COLOURS.items())
-    return ("<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>"
-            f"<title>mcp-skew rollout</title><style>{_STYLE}</style></head><body>"
-            "<h1>mcp-skew rollout</h1>"
-            f"<div class=key>{key}</div>{_chart(rows)}"
-            f"<table><tr>{head}<th class=l>failed by cause</th></tr>{''.join(body)}</table>"
-            f"<pre>{html.escape(text)}</pre></body></html>\n")
+    return page("mcp-skew rollout", "<h1>mcp-skew rollout</h1>"
+                f"<div class=key>{key}</div>{_chart(rows)}"
+                f"<table><tr>{head}<th class=l>failed by cause</th></tr>{''.join(body)}</table>"
+                f"<pre>{escape(text)}</pre>", style=_STYLE, layout=_LAYOUT)
 
 
 def render_plan_html(text: str) -> str:
     """``--plan --format html``: the plan's text in a self-contained page."""
-    return ("<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>"
-            f"<title>mcp-skew rollout --plan</title><style>{_STYLE}</style></head><body>"
-            f"<h1>mcp-skew rollout --plan</h1><pre>{html.escape(text)}</pre></body></html>\n")
+    return page("mcp-skew rollout --plan",
+                f"<h1>mcp-skew rollout --plan</h1><pre>{escape(text)}</pre>", style=_STYLE,
+                layout=_LAYOUT)

@@ -30,11 +30,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..simulator import Finding, FindingCode, Severity, check_result, negotiation
+from ..simulator import Finding, FindingCode, Severity, _wire, check_result, negotiation
 from ..simulator import _path as steps
-from ..simulator import _wire as w
 from ..simulator._path import Step
-from ..versions import Era, Message, Profile, Registry
+from ..versions import HTTP_HEADERS, Era, Message, Profile, Registry
 from ._log import LogEntry
 
 __all__ = ["Annotation", "Annotator", "Pending", "Side", "annotate"]
@@ -42,8 +41,8 @@ __all__ = ["Annotation", "Annotator", "Pending", "Side", "annotate"]
 
 CITE_PROBE = "2026-07-28: basic/transports/stdio.mdx §Backward Compatibility"
 CITE_LIFECYCLE = "basic/lifecycle.mdx §Version Negotiation"
-HTTP_SHOWN = (("mcp-protocol-version", "MCP-Protocol-Version"), ("mcp-method", "Mcp-Method"),
-              ("mcp-name", "Mcp-Name"), ("mcp-session-id", "session"))
+#: (lower-case name, label) of the request headers an annotation shows, from the header table.
+HTTP_SHOWN = tuple((h.key, h.shown) for h in HTTP_HEADERS if h.shown is not None)
 
 
 def _key(msg_id: Any) -> str:
@@ -269,7 +268,7 @@ class Annotator:
         assert isinstance(meta, dict)
         if self.counter_offer is not None and method != "initialize":
             self._accept_counter_offer(entry.index)
-        if method != "initialize" and w.VERSION_KEY not in meta:
+        if method != "initialize" and _wire.VERSION_KEY not in meta:
             self._plain_request(entry, message, method, params)
             return
         self._give_up_waiting(entry)
@@ -326,10 +325,10 @@ class Annotator:
 
     def _modern_request(self, entry: LogEntry, message: Message, method: str,
                         params: dict[str, Any], meta: dict[str, Any]) -> None:
-        version = meta.get(w.VERSION_KEY)
+        version = meta.get(_wire.VERSION_KEY)
         rev = version if isinstance(version, str) else None
         self.client.add(f"{version} (modern)")
-        self.client.info = _info(meta.get(w.CLIENT_INFO_KEY)) or self.client.info
+        self.client.info = _info(meta.get(_wire.CLIENT_INFO_KEY)) or self.client.info
         self.note(entry.index, f"client speaks {version} (modern, _meta): {method}")
         self._check_meta(entry, rev, meta)
         if self.decided:
@@ -497,7 +496,7 @@ class Annotator:
                           finding.cite)
         meta = result.get("_meta") if isinstance(result.get("_meta"), dict) else {}
         assert isinstance(meta, dict)
-        self.server.info = _info(meta.get(w.SERVER_INFO_KEY)) or self.server.info
+        self.server.info = _info(meta.get(_wire.SERVER_INFO_KEY)) or self.server.info
 
     def _describe_result(self, entry: LogEntry, pending: Pending, result: dict[str, Any]) -> None:
         if pending.method == "tools/list" and isinstance(result.get("tools"), list):

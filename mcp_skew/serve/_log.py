@@ -59,6 +59,7 @@ from ..simulator._transcript_model import (
     parse_record,
     record_dict,
 )
+from ..versions import HTTP_HEADERS, LOGGED_ALSO
 
 __all__ = [
     "DIRECTIONS",
@@ -80,9 +81,9 @@ __all__ = [
 
 Direction = Literal["c2s", "s2c", "stderr", "event"]
 DIRECTIONS: Final[tuple[str, ...]] = ("c2s", "s2c", "stderr", "event")
-#: The HTTP request headers worth keeping in a log.
-LOGGED_HEADERS: Final = ("mcp-protocol-version", "mcp-method", "mcp-name", "mcp-session-id",
-                         "accept", "content-type", "origin")
+#: The HTTP request headers worth keeping in a log: the MCP ones of the profiles' header table
+#: that say so, and the content negotiation and origin.
+LOGGED_HEADERS: Final = (*(h.key for h in HTTP_HEADERS if h.logged), *LOGGED_ALSO)
 
 
 class _NoMessage:

@@ -35,12 +35,21 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from .._jsontext import loads
-from ..versions import REGISTRY, Era, Message, Profile, Registry, UnknownRevision
-from . import _wire as w
+from ..versions import (
+    HTTP_HEADERS,
+    REGISTRY,
+    Era,
+    HttpHeader,
+    Message,
+    Profile,
+    Registry,
+    UnknownRevision,
+    header_named,
+)
+from . import _wire
 from ._http_sse import SseEvent, SseParser
-from ._http_words import ACCEPT, NAME_PARAMS, REASONS, encode_header_value, header_value
+from ._http_words import ACCEPT, REASONS, encode_header_value, header_value
 from ._negotiation import modern_codes_of
-from ._server import PARAM_HEADER
 
 __all__ = [
     "SSE_FALLBACK_STATUS",
@@ -86,36 +95,57 @@ def request_headers(message: Any, *, session_id: str | None = None,
     headers = {"Content-Type": "application/json", "Accept": ACCEPT, **(extra or {})}
     params = message.get("params") if isinstance(message, dict) else None
     meta = params.get("_meta") if isinstance(params, dict) else None
-    modern = meta.get(w.VERSION_KEY) if isinstance(meta, dict) else None
+    modern = meta.get(_wire.VERSION_KEY) if isinstance(meta, dict) else None
     if modern is not None:
         profile = _profile_of(modern, Era.MODERN, registry)
         known = profile.names("http_headers") if profile is not None else frozenset()
-        headers["MCP-Protocol-Version"] = str(modern)
-        method = str(message.get("method", ""))
-        if "Mcp-Method" in known and "method" in message:
-            headers["Mcp-Method"] = method
-        name_param = NAME_PARAMS.get(method)
-        if "Mcp-Name" in known and name_param and isinstance(params, dict):
-            value = params.get(name_param)
-            if isinstance(value, str):
-                headers["Mcp-Name"] = encode_header_value(value)
-        if PARAM_HEADER in known and method == "tools/call" and isinstance(params, dict):
-            args = params.get("arguments")
-            args = args if isinstance(args, dict) else {}
-            for prop, name in (tool_headers or {}).get(str(params.get("name")), ()):
-                mirrored = header_value(args.get(prop))
-                if mirrored is not None:
-                    headers[f"Mcp-Param-{name}"] = encode_header_value(mirrored)
-        if session_id is not None and profile is not None and profile.settings.get("sessions"):
-            headers["Mcp-Session-Id"] = session_id
+        sessions = profile is not None and bool(profile.settings.get("sessions"))
+        for header in HTTP_HEADERS:
+            headers.update(_modern_header(header, message, version=str(modern), known=known,
+                                          session_id=session_id if sessions else None,
+                                          tool_headers=tool_headers or {}))
         return headers
+    version, session = header_named("version").name, header_named("session").name
     if session_id is not None:
-        headers["Mcp-Session-Id"] = session_id
+        headers[session] = session_id
     if legacy_revision:
         profile = _profile_of(legacy_revision, Era.LEGACY, registry)
-        if profile is not None and "MCP-Protocol-Version" in profile.names("http_headers"):
-            headers["MCP-Protocol-Version"] = legacy_revision
+        if profile is not None and version in profile.names("http_headers"):
+            headers[version] = legacy_revision
     return headers
+
+
+def _modern_header(header: HttpHeader, message: dict[str, Any], *, version: str,
+                   known: frozenset[str], session_id: str | None,
+                   tool_headers: Mapping[str, tuple[tuple[str, str], ...]]) -> dict[str, str]:
+    """What a modern request carries in ``header`` (the profiles' header table): the version
+    its ``_meta`` names (always), the session where its revision has sessions, and the
+    other headers where its revision's ``http_headers`` has them."""
+    params = message.get("params")
+    params = params if isinstance(params, dict) else None
+    method = str(message.get("method", ""))
+    if header.carries == "version":
+        return {header.name: version}
+    if header.carries == "session":
+        return {} if session_id is None else {header.name: session_id}
+    if header.name not in known:
+        return {}
+    if header.carries == "method":
+        return {header.name: method} if "method" in message else {}
+    if header.carries == "name":
+        member = header.methods.get(method)
+        value = params.get(member) if member and params is not None else None
+        return {header.name: encode_header_value(value)} if isinstance(value, str) else {}
+    if method != "tools/call" or params is None:
+        return {}
+    args = params.get("arguments")
+    args = args if isinstance(args, dict) else {}
+    found = {}
+    for prop, name in tool_headers.get(str(params.get("name")), ()):
+        mirrored = header_value(args.get(prop))
+        if mirrored is not None:
+            found[header.name.replace("{Name}", name)] = encode_header_value(mirrored)
+    return found
 
 
 def opens_http_sse(message: Any, registry: Registry) -> bool:

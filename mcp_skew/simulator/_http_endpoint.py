@@ -46,11 +46,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
-from ..versions import Era, Message, Profile, Registry, UnknownRevision
-from . import _wire as w
+from ..versions import HTTP_HEADERS, Era, HttpHeader, Message, Profile, Registry, UnknownRevision
+from . import _wire
 from ._decode import Junk, decode_rpc
 from ._http_words import (
-    NAME_PARAMS,
     HttpRequest,
     HttpResponse,
     decode_header_value,
@@ -256,7 +255,7 @@ class HttpEndpoint:
         allowed = any(self.spec.profile(r).settings.get("batching") for r in self.spec.legacy)
         if server is None or not allowed or not batch:
             revs = ", ".join(self.spec.revisions)
-            return HttpResponse(400, w.error(None, -32600, f"Invalid request: no JSON-RPC "
+            return HttpResponse(400, _wire.error(None, -32600, f"Invalid request: no JSON-RPC "
                                              f"batches here ({revs}, session required)"))
         replies: list[Any] = []
         for item in batch:
@@ -272,10 +271,10 @@ class HttpEndpoint:
             if self.transport_taken:
                 self.say(f"recv {describe(message)}: a new transport; the one server is taken "
                          "(quirk): 500")
-                return HttpResponse(500, w.error(message.get("id"), -32603,
+                return HttpResponse(500, _wire.error(message.get("id"), -32603,
                                                  "Internal server error"))
             self.transport_taken = True
-        if w.VERSION_KEY in _meta(message) and self.spec.modern and "method" in message:
+        if _wire.VERSION_KEY in _meta(message) and self.spec.modern and "method" in message:
             return self._modern(message, headers)
         if sid is None and self.spec.modern and "method" in message and \
                 self._names_modern(headers.get("mcp-protocol-version")):
@@ -283,7 +282,7 @@ class HttpEndpoint:
         if sid is not None and sid in self.sessions:
             return self._in_session(sid, message, headers)
         if sid is not None and self.spec.legacy:
-            return HttpResponse(404, w.error(message.get("id"), -32600,
+            return HttpResponse(404, _wire.error(message.get("id"), -32600,
                                              f"Session not found: {sid}"))
         if not self.spec.legacy:
             return self._not_modern(message)
@@ -332,15 +331,16 @@ class HttpEndpoint:
     # -- the modern era -----------------------------------------------------------------
     def _modern(self, message: Message, headers: Mapping[str, str]) -> HttpResponse:
         meta = _meta(message)
-        asked = meta.get(w.VERSION_KEY)
+        asked = meta.get(_wire.VERSION_KEY)
         profile = self._profile(asked)
-        if w.CAPS_KEY in meta and "Mcp-Method" in profile.names("http_headers"):
-            mismatch = self._header_mismatch(message, headers, asked, self.spec.registry)
+        names = profile.names("http_headers")
+        if _wire.CAPS_KEY in meta and _has_header("method", names):
+            mismatch = self._header_mismatch(message, headers, asked, self.spec.registry, names)
             if mismatch is not None:
                 self.say(f"recv {describe(message)}: {mismatch} (-32020)")
                 if "id" not in message:
                     return HttpResponse(400)
-                return HttpResponse(400, w.error(message["id"], -32020, mismatch))
+                return HttpResponse(400, _wire.error(message["id"], -32020, mismatch))
         reaction = self._feed(SimServer(self.spec), message)
         return self._reply(message, reaction, _modern_status, profile=profile)
 
@@ -351,19 +351,17 @@ class HttpEndpoint:
 
     @staticmethod
     def _header_mismatch(message: Message, headers: Mapping[str, str], asked: Any,
-                         registry: Registry) -> str | None:
+                         registry: Registry, names: frozenset[str]) -> str | None:
+        """The first header of the table (that the asked revision has) whose value does not
+        match the body, as its -32020 message; the tool-parameter headers last."""
         bad = invalid_base64_header(headers)
         if bad is not None:
             return f"Invalid header: {bad} is not valid Base64 (RFC 4648 §3.3)"
-        if headers.get("mcp-protocol-version") != asked:
-            return "Header mismatch: MCP-Protocol-Version must equal _meta protocolVersion"
-        if headers.get("mcp-method") != message.get("method"):
-            return "Header mismatch: Mcp-Method must equal the method"
-        key = NAME_PARAMS.get(str(message.get("method")))
-        params = message.get("params")
-        value = params.get(key) if key and isinstance(params, dict) else None
-        if value is not None and decode_header_value(headers.get("mcp-name")) != value:
-            return f"Header mismatch: Mcp-Name must equal params.{key}"
+        for header in HTTP_HEADERS:
+            if header.mismatch and header.name in names and \
+                    not _matches(header, message, headers.get(header.key), asked):
+                member = header.methods.get(str(message.get("method")), "")
+                return header.mismatch.format(param=member)
         return _param_mismatch(message, headers, asked, registry)
 
     def _names_modern(self, version: str | None) -> bool:
@@ -405,7 +403,7 @@ class HttpEndpoint:
         named = ", ".join(self.spec.legacy)
         self.say(f"recv {describe(message)}: MCP-Protocol-Version {version} on initialize "
                  "(quirk): 400")
-        return HttpResponse(400, w.error(message.get("id"), -32600, "Bad Request: Unsupported "
+        return HttpResponse(400, _wire.error(message.get("id"), -32600, "Bad Request: Unsupported "
                                          f"protocol version (supported versions: {named})"))
 
     def _stateless(self, message: Message, headers: Mapping[str, str]) -> HttpResponse:
@@ -444,7 +442,7 @@ class HttpEndpoint:
         if ("MCP-Protocol-Version" in profile.names("http_headers") and version is not None
                 and version not in known):
             text = f"Bad Request: unsupported MCP-Protocol-Version {version}"
-            return HttpResponse(400, w.error(message.get("id"), -32600, text),
+            return HttpResponse(400, _wire.error(message.get("id"), -32600, text),
                                 {"Mcp-Session-Id": sid})
         reaction = self._feed(server, message)
         expiry = self.policy.http_session_expiry
@@ -463,10 +461,10 @@ class HttpEndpoint:
             return HttpResponse(400)
         if self.policy.http_presession == "-32000":  # quirk not-initialized-32000
             self.say(f"recv {describe(message)}: no session; -32000 (quirk)")
-            return HttpResponse(400, w.error(None, -32000, "Bad Request: Server not initialized"))
+            return HttpResponse(400, _wire.error(None, -32000, "Bad Request: Server not initialized"))
         if self.policy.http_presession == "-32600":  # quirk missing-session-32600
             self.say(f"recv {describe(message)}: no session; -32600 (quirk)")
-            return HttpResponse(400, w.error(None, -32600, "Bad Request: Missing session ID"))
+            return HttpResponse(400, _wire.error(None, -32600, "Bad Request: Missing session ID"))
         reaction = self._feed(self.presession, message)
         return self._reply(message, reaction, lambda reply: 400 if "error" in reply else 200,
                            profile=self.spec.profile(self.spec.legacy[0]))
@@ -497,6 +495,26 @@ def _param_mismatch(message: Message, headers: Mapping[str, str], asked: Any,
             return (f"Header mismatch: Mcp-Param-{name} header value {shown} does not match "
                     f"body value {expected!r}")
     return None
+
+
+def _has_header(carries: str, names: frozenset[str]) -> bool:
+    """Whether a revision whose ``http_headers`` are ``names`` has the header carrying
+    ``carries``."""
+    return any(h.carries == carries and h.name in names for h in HTTP_HEADERS)
+
+
+def _matches(header: HttpHeader, message: Message, got: str | None, asked: Any) -> bool:
+    """Whether header ``got`` says what the body does (2026-07-28 ``streamable-http.mdx``
+    §Server Validation): the version ``_meta`` asks for, the method, the ``params`` member
+    (decoded; no member, nothing to match)."""
+    if header.carries == "version":
+        return bool(got == asked)
+    if header.carries == "method":
+        return bool(got == message.get("method"))
+    member = header.methods.get(str(message.get("method")))
+    params = message.get("params")
+    value = params.get(member) if member and isinstance(params, dict) else None
+    return value is None or bool(decode_header_value(got) == value)
 
 
 def _modern_status(reply: Message) -> int:

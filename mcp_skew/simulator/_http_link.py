@@ -65,7 +65,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..versions import Message
+from ..versions import HTTP_HEADERS, RECORDED_ALSO, Message
 from . import _path as steps
 from ._auth_link import AuthAgent
 from ._events import Closed, Event, Reply, Timeout
@@ -79,9 +79,11 @@ __all__ = ["MCP_PATH", "HttpMemoryLink"]
 
 #: The MCP endpoint the simulated client POSTs to.
 MCP_PATH: Final = "/mcp"
-#: Request headers a transcript keeps (the rest are the same on every POST).
+#: Request headers a transcript keeps (the rest are the same on every POST), by lower-case
+#: name, from the profiles' header table (and the token), and the prefixes of ``{Name}`` ones.
 RECORDED_REQUEST_HEADERS: Final = frozenset(
-    {"mcp-protocol-version", "mcp-method", "mcp-name", "mcp-session-id", "authorization"})
+    {h.key for h in HTTP_HEADERS if h.recorded and not h.key.endswith("-")} | {*RECORDED_ALSO})
+_RECORDED_PREFIXES: Final = tuple(h.key for h in HTTP_HEADERS if h.recorded and h.key.endswith("-"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +161,7 @@ class HttpMemoryLink:
         body = json.dumps(message, ensure_ascii=False).encode()
         wire: Message = json.loads(body)  # what the server reads is what the transcript records
         shown = {k: v for k, v in headers.items()
-                 if k.lower() in RECORDED_REQUEST_HEADERS or k.lower().startswith("mcp-param-")}
+                 if k.lower() in RECORDED_REQUEST_HEADERS or k.lower().startswith(_RECORDED_PREFIXES)}
         self.transcript.add(self._clock, "c2s", wire,
                             http={"method": "POST", "path": path, "headers": shown})
         read_at = max(self._clock + self.latency_ms, self._ready_at)

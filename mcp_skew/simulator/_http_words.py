@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .._jsontext import dumps
-from ..versions import Message
+from ..versions import HTTP_HEADERS, Message, header_named
 
 __all__ = [
     "ACCEPT",
@@ -41,10 +41,10 @@ __all__ = [
 
 #: What a client accepts on every POST (2025-03-26 on).
 ACCEPT: Final = "application/json, text/event-stream"
-#: Methods whose request mirrors a parameter in ``Mcp-Name`` (2026-07-28 streamable-http.mdx).
-NAME_PARAMS: Final[Mapping[str, str]] = {
-    "tools/call": "name", "resources/read": "uri", "prompts/get": "name",
-}
+#: Methods whose request mirrors a parameter in ``Mcp-Name`` (the profiles' header table).
+NAME_PARAMS: Final[Mapping[str, str]] = header_named("name").methods
+#: The lower-case names (or ``{Name}`` prefixes) of the headers sent Base64-encoded when unsafe.
+_BASE64_KEYS: Final = tuple(h.key for h in HTTP_HEADERS if h.base64)
 #: Reason phrases of the statuses the simulated peers meet (RFC 9110).
 REASONS: Final[Mapping[int, str]] = {
     200: "OK", 201: "Created", 202: "Accepted", 302: "Found", 400: "Bad Request",
@@ -158,10 +158,12 @@ def _strict_base64(text: str) -> str | None:
 
 
 def invalid_base64_header(headers: Mapping[str, str]) -> str | None:
-    """The first ``Mcp-Name`` or ``Mcp-Param-*`` header whose ``=?base64?...?=`` value is not
-    valid Base64 (RFC 4648 §3.3), by its lower-case name; None when there is none."""
+    """The first ``Mcp-Name`` or ``Mcp-Param-*`` header (those the table sends Base64-encoded)
+    whose ``=?base64?...?=`` value is not valid Base64 (RFC 4648 §3.3), by its lower-case
+    name; None when there is none."""
     for name, value in sorted(headers.items()):
-        if name != "mcp-name" and not name.startswith("mcp-param-"):
+        if not any(name == key or (key.endswith("-") and name.startswith(key))
+                   for key in _BASE64_KEYS):
             continue
         if value.startswith(_SENTINEL[0]) and value.endswith(_SENTINEL[1]) and \
                 len(value) >= len(_SENTINEL[0]) + len(_SENTINEL[1]) and \

@@ -194,7 +194,6 @@ class ClientPolicy:
 
 
 Policy = ServerPolicy | ClientPolicy
-P = Any  # the policy class an effect applies to (checked when it is applied)
 
 
 @dataclass(frozen=True, slots=True)

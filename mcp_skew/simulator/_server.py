@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..versions import Era, Message, Profile
+from ..versions import Era, Message, Profile, header_named
 from . import _wire as w
 from ._cache import invalidations
 from ._peers import PeerSpec
@@ -394,7 +394,7 @@ _LISTEN_FLAGS: dict[str, str] = {"resourceSubscriptions": "resources.subscribe"}
 
 #: The header a revision with ``x-mcp-header`` (2026-07-28 ``streamable-http.mdx`` §Custom
 #: Headers from Tool Parameters) mirrors tool parameters in.
-PARAM_HEADER = "Mcp-Param-{Name}"
+PARAM_HEADER = header_named("params").name
 #: tool -> (property, x-mcp-header name) the simulated server declares where it can
 PARAM_HEADERS: dict[str, tuple[tuple[str, str], ...]] = {"echo": (("text", "Text"),)}
 

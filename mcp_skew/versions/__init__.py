@@ -11,6 +11,7 @@ from typing import Final
 
 from ._auth import LAYOUTS, plain_layout, rule_values
 from ._diff import Step, TableDelta, changes_between, table_delta
+from ._http_headers import HTTP_HEADERS, LOGGED_ALSO, RECORDED_ALSO, HttpHeader, header_named
 from ._plugins import (
     ENTRY_POINT_GROUP,
     ProfileFileError,
@@ -41,8 +42,11 @@ from ._words import Message, PeerKind, Role, WireDirection
 __all__ = [
     "BUILTIN",
     "ENTRY_POINT_GROUP",
+    "HTTP_HEADERS",
     "LATEST",
     "LAYOUTS",
+    "LOGGED_ALSO",
+    "RECORDED_ALSO",
     "REGISTRY",
     "REVISIONS",
     "Binding",
@@ -52,6 +56,7 @@ __all__ = [
     "Direction",
     "Era",
     "ErrorCode",
+    "HttpHeader",
     "Impact",
     "Invalidation",
     "Kind",
@@ -70,6 +75,7 @@ __all__ = [
     "WireDirection",
     "changes_between",
     "create",
+    "header_named",
     "load_entry_points",
     "load_profile_file",
     "plain_layout",

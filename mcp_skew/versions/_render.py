@@ -27,6 +27,7 @@ from typing import Any, Final, Literal
 
 from tabulate import tabulate
 
+from .._markup import markdown_cell
 from ._auth import AuthRule
 from ._diff import Step, TableDelta, changes_between, table_delta
 from ._profile import (
@@ -651,7 +652,7 @@ def versions_section(profiles: Iterable[Profile], builtin: Iterable[str]) -> Sec
 
 def _md_cell(text: str, code: bool) -> str:
     text = f"`{text}`" if code and text != "-" else text
-    return text.replace("|", "\\|")
+    return markdown_cell(text, backslash=False, newline=False)
 
 
 def _md_table(section: Section) -> str:

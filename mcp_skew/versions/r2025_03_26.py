@@ -10,10 +10,8 @@ from __future__ import annotations
 from typing import Final
 
 from . import _auth
-from . import _profile as _p
 from . import r2024_11_05 as _previous
-from ._profile import Change, Deprecation, Impact, Profile
-from ._profile import Cite as C
+from ._profile import Binding, Change, Cite, Deprecation, Impact, Obligation, Profile
 
 __all__ = ["PROFILE"]
 
@@ -27,7 +25,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             id="streamable-http",
             summary="Streamable HTTP replaces HTTP+SSE: one MCP endpoint for POST and GET, "
             "with optional sessions in the Mcp-Session-Id header",
-            cite=C(REV, "basic/transports.mdx", "Streamable HTTP"),
+            cite=Cite(REV, "basic/transports.mdx", "Streamable HTTP"),
             impact=Impact.BREAKING,
             add={"http_headers": ["Mcp-Session-Id"], "features": ["streamable-http", "sessions"]},
             settings={"http_transport": "streamable-http", "sessions": True},
@@ -46,7 +44,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
         Change(
             id="http-sse-deprecated",
             summary="The HTTP+SSE transport of 2024-11-05 is deprecated",
-            cite=C(REV, "basic/transports.mdx", "Backwards Compatibility"),
+            cite=Cite(REV, "basic/transports.mdx", "Backwards Compatibility"),
             impact=Impact.DEPRECATION,
             add={
                 "deprecations": {
@@ -54,7 +52,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                         since=REV,
                         removal="not scheduled in 2025-03-26",
                         migration="Streamable HTTP",
-                        cite=C(REV, "basic/transports.mdx", "Backwards Compatibility"),
+                        cite=Cite(REV, "basic/transports.mdx", "Backwards Compatibility"),
                     )
                 }
             },
@@ -62,13 +60,13 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
         Change(
             id="jsonrpc-batching",
             summary="JSON-RPC batches: peers MAY send them and MUST support receiving them",
-            cite=C(REV, "basic/index.mdx", "Batching"),
+            cite=Cite(REV, "basic/index.mdx", "Batching"),
             impact=Impact.ADDITIVE,
             add={"features": ["jsonrpc-batching"]},
             settings={"batching": True},
             steps=("Servers and clients: accept a JSON array of requests and answer with an array.",),
             severity={
-                role: _p.Binding(_p.Obligation.MUST, "MCP implementations MAY support sending "
+                role: Binding(Obligation.MUST, "MCP implementations MAY support sending "
                                  "JSON-RPC batches, but MUST support receiving JSON-RPC batches")
                 for role in ("server", "client")
             },
@@ -77,14 +75,14 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             id="tool-annotations",
             summary="Tools gain annotations (readOnlyHint, destructiveHint, idempotentHint, "
             "openWorldHint, title)",
-            cite=C(REV, "schema.json#/definitions/ToolAnnotations"),
+            cite=Cite(REV, "schema.json#/definitions/ToolAnnotations"),
             impact=Impact.ADDITIVE,
             add={"tool_fields": ["annotations"], "features": ["tool-annotations"]},
         ),
         Change(
             id="audio-content",
             summary="Audio content blocks in tool results, prompts and sampling",
-            cite=C(REV, "schema.json#/definitions/AudioContent"),
+            cite=Cite(REV, "schema.json#/definitions/AudioContent"),
             impact=Impact.ADDITIVE,
             add={
                 "content_types": ["audio"],
@@ -99,7 +97,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
         Change(
             id="completions-capability",
             summary="Servers declare the completions capability before offering completion/complete",
-            cite=C(REV, "schema.json#/definitions/ServerCapabilities"),
+            cite=Cite(REV, "schema.json#/definitions/ServerCapabilities"),
             impact=Impact.BEHAVIOUR,
             add={"server_capabilities": ["completions"]},
             replace={"methods": {"completion/complete": _previous.REQ(_previous.C2S, "completions")}},
@@ -112,14 +110,14 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
         Change(
             id="progress-message",
             summary="Progress notifications carry an optional human-readable message",
-            cite=C(REV, "schema.json#/definitions/ProgressNotification"),
+            cite=Cite(REV, "schema.json#/definitions/ProgressNotification"),
             impact=Impact.ADDITIVE,
             add={"features": ["progress-messages"]},
         ),
         Change(
             id="oauth-authorization",
             summary="An authorization framework based on OAuth 2.1 for HTTP transports",
-            cite=C(REV, "basic/authorization.mdx"),
+            cite=Cite(REV, "basic/authorization.mdx"),
             impact=Impact.ADDITIVE,
             add={"features": ["oauth-authorization"]},
         ),

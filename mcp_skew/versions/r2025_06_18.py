@@ -10,10 +10,8 @@ from __future__ import annotations
 from typing import Final
 
 from . import _auth
-from . import _profile as _p
 from . import r2025_03_26 as _previous
-from ._profile import Change, Impact, Profile
-from ._profile import Cite as C
+from ._profile import Binding, Change, Cite, Impact, Obligation, Profile
 from .r2024_11_05 import REQ, S2C
 
 __all__ = ["PROFILE"]
@@ -27,7 +25,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
         Change(
             id="batching-removed",
             summary="JSON-RPC batching is removed",
-            cite=C(REV, "changelog.mdx", "Major changes, item 1"),
+            cite=Cite(REV, "changelog.mdx", "Major changes, item 1"),
             impact=Impact.BREAKING,
             remove={"features": ["jsonrpc-batching"]},
             settings={"batching": False},
@@ -36,7 +34,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
         Change(
             id="structured-tool-output",
             summary="Tools may declare an outputSchema; results may carry structuredContent",
-            cite=C(REV, "server/tools.mdx", "Structured Content"),
+            cite=Cite(REV, "server/tools.mdx", "Structured Content"),
             impact=Impact.ADDITIVE,
             add={
                 "tool_fields": ["outputSchema"],
@@ -49,9 +47,9 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 "Clients: validate structuredContent against the tool's outputSchema.",
             ),
             severity={
-                "server": _p.Binding(_p.Obligation.MUST, "Servers MUST provide structured "
+                "server": Binding(Obligation.MUST, "Servers MUST provide structured "
                                      "results that conform to this schema"),
-                "client": _p.Binding(_p.Obligation.SHOULD, "Clients SHOULD validate structured "
+                "client": Binding(Obligation.SHOULD, "Clients SHOULD validate structured "
                                      "results against this schema"),
             },
         ),
@@ -59,7 +57,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             id="elicitation",
             summary="Servers may ask the user for input with elicitation/create "
             "(client capability elicitation)",
-            cite=C(REV, "client/elicitation.mdx"),
+            cite=Cite(REV, "client/elicitation.mdx"),
             impact=Impact.ADDITIVE,
             add={
                 "methods": {"elicitation/create": REQ(S2C, "elicitation")},
@@ -71,7 +69,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
         Change(
             id="resource-link-content",
             summary="Tool results and prompts may return resource_link content blocks",
-            cite=C(REV, "schema.json#/definitions/ResourceLink"),
+            cite=Cite(REV, "schema.json#/definitions/ResourceLink"),
             impact=Impact.ADDITIVE,
             add={"content_types": ["resource_link"], "features": ["resource-links"]},
         ),
@@ -79,7 +77,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             id="protocol-version-header",
             summary="On HTTP, the client sends MCP-Protocol-Version on every request after "
             "initialize; a server that sees none SHOULD assume 2025-03-26",
-            cite=C(REV, "basic/transports.mdx", "Protocol Version Header"),
+            cite=Cite(REV, "basic/transports.mdx", "Protocol Version Header"),
             impact=Impact.BEHAVIOUR,
             add={"http_headers": ["MCP-Protocol-Version"]},
             settings={"version_header_absent": "2025-03-26"},
@@ -88,10 +86,10 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 "Servers: answer 400 to an invalid or unsupported header value.",
             ),
             severity={
-                "client": _p.Binding(_p.Obligation.MUST, "the client MUST include the "
+                "client": Binding(Obligation.MUST, "the client MUST include the "
                                      "MCP-Protocol-Version: <protocol-version> HTTP header on all "
                                      "subsequent requests"),
-                "server": _p.Binding(_p.Obligation.MUST, "If the server receives a request with "
+                "server": Binding(Obligation.MUST, "If the server receives a request with "
                                      "an invalid or unsupported MCP-Protocol-Version, it MUST "
                                      "respond with 400 Bad Request"),
             },
@@ -99,21 +97,21 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
         Change(
             id="meta-fields",
             summary="_meta is allowed on more types, with reserved key-name rules",
-            cite=C(REV, "basic/index.mdx", "General fields"),
+            cite=Cite(REV, "basic/index.mdx", "General fields"),
             impact=Impact.ADDITIVE,
             add={"tool_fields": ["_meta"]},
         ),
         Change(
             id="title-fields",
             summary="Human-friendly title fields on tools, prompts, resources and Implementation",
-            cite=C(REV, "schema.json#/definitions/BaseMetadata"),
+            cite=Cite(REV, "schema.json#/definitions/BaseMetadata"),
             impact=Impact.ADDITIVE,
             add={"tool_fields": ["title"], "features": ["titles"]},
         ),
         Change(
             id="lifecycle-must",
             summary="Respecting the negotiated version and capabilities goes from SHOULD to MUST",
-            cite=C(REV, "changelog.mdx", "Other schema changes"),
+            cite=Cite(REV, "changelog.mdx", "Other schema changes"),
             impact=Impact.CLARIFICATION,
             steps=(
                 "Servers: use only the capabilities the client declared in initialize, and speak "
@@ -122,16 +120,16 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 "and speak only the negotiated revision.",
             ),
             severity={
-                role: _p.Binding(_p.Obligation.MUST, "Both parties MUST: Respect the negotiated "
+                role: Binding(Obligation.MUST, "Both parties MUST: Respect the negotiated "
                                  "protocol version; Only use capabilities that were successfully "
-                                 "negotiated", C(REV, "basic/lifecycle.mdx", "Operation"))
+                                 "negotiated", Cite(REV, "basic/lifecycle.mdx", "Operation"))
                 for role in ("server", "client")
             },
         ),
         Change(
             id="completion-context",
             summary="completion/complete gains context.arguments (previously resolved variables)",
-            cite=C(REV, "schema.json#/definitions/CompleteRequest"),
+            cite=Cite(REV, "schema.json#/definitions/CompleteRequest"),
             impact=Impact.ADDITIVE,
             add={"features": ["completion-context"]},
         ),
@@ -139,7 +137,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             id="oauth-resource-server",
             summary="MCP servers are OAuth resource servers; clients send resource indicators "
             "(RFC 8707)",
-            cite=C(REV, "basic/authorization.mdx"),
+            cite=Cite(REV, "basic/authorization.mdx"),
             impact=Impact.BREAKING,
             steps=(
                 "HTTP clients with authorization: send the `resource` parameter (RFC 8707).",

@@ -12,8 +12,7 @@ from typing import Final
 
 from . import _auth
 from . import r2025_06_18 as _previous
-from ._profile import Binding, Change, Deprecation, ErrorCode, Impact, Obligation, Profile
-from ._profile import Cite as C
+from ._profile import Binding, Change, Cite, Deprecation, ErrorCode, Impact, Obligation, Profile
 from .r2024_11_05 import BOTH, NOTE, REQ, S2C
 
 __all__ = ["PROFILE"]
@@ -38,7 +37,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             id="tasks-experimental",
             summary="Experimental tasks: task-augmented requests polled with tasks/get, "
             "tasks/result, tasks/list, tasks/cancel, in both directions",
-            cite=C(REV, "basic/utilities/tasks.mdx"),
+            cite=Cite(REV, "basic/utilities/tasks.mdx"),
             impact=Impact.ADDITIVE,
             add={
                 "methods": {
@@ -58,7 +57,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             id="url-elicitation",
             summary="URL-mode elicitation (elicitation.url), its completion notification and "
             "the URLElicitationRequired error -32042; form mode is elicitation.form",
-            cite=C(REV, "client/elicitation.mdx", "URL Mode"),
+            cite=Cite(REV, "client/elicitation.mdx", "URL Mode"),
             impact=Impact.ADDITIVE,
             add={
                 "methods": {"notifications/elicitation/complete": NOTE(S2C, "elicitation.url")},
@@ -75,7 +74,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             id="sampling-tools",
             summary="Sampling requests may offer tools (sampling.tools) and context "
             "(sampling.context); content gains tool_use and tool_result",
-            cite=C(REV, "client/sampling.mdx"),
+            cite=Cite(REV, "client/sampling.mdx"),
             impact=Impact.ADDITIVE,
             add={
                 "client_capabilities": ["sampling.context", "sampling.tools"],
@@ -86,7 +85,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
         Change(
             id="include-context-soft-deprecated",
             summary='includeContext "thisServer" and "allServers" are soft-deprecated',
-            cite=C(REV, "client/sampling.mdx"),
+            cite=Cite(REV, "client/sampling.mdx"),
             impact=Impact.DEPRECATION,
             add={
                 "deprecations": {
@@ -94,7 +93,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                         since=REV,
                         removal="follows Sampling",
                         migration='omit includeContext or use "none"',
-                        cite=C(REV, "client/sampling.mdx"),
+                        cite=Cite(REV, "client/sampling.mdx"),
                     )
                 }
             },
@@ -102,7 +101,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
         Change(
             id="icons",
             summary="Icons on tools, prompts, resources, resource links and Implementation",
-            cite=C(REV, "schema.json#/$defs/Icon"),
+            cite=Cite(REV, "schema.json#/$defs/Icon"),
             impact=Impact.ADDITIVE,
             add={"tool_fields": ["icons"], "features": ["icons"]},
         ),
@@ -110,7 +109,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             id="tool-input-errors-as-tool-errors",
             summary="Tool input-validation errors are tool execution errors (isError: true), "
             "not JSON-RPC protocol errors; an unknown tool stays -32602",
-            cite=C(REV, "server/tools.mdx", "Error Handling"),
+            cite=Cite(REV, "server/tools.mdx", "Error Handling"),
             impact=Impact.BEHAVIOUR,
             settings={"tool_input_errors": "tool execution error (isError)"},
             steps=(
@@ -128,7 +127,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
         Change(
             id="json-schema-2020-12",
             summary="JSON Schema 2020-12 is the default dialect of inputSchema and outputSchema",
-            cite=C(REV, "basic/index.mdx", "JSON Schema Usage"),
+            cite=Cite(REV, "basic/index.mdx", "JSON Schema Usage"),
             impact=Impact.BEHAVIOUR,
             steps=(
                 "Servers: write inputSchema and outputSchema as JSON Schema 2020-12, or name "
@@ -141,7 +140,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             id="sse-polling",
             summary="Streamable HTTP: servers may close SSE streams; clients resume by polling "
             "with GET; an invalid Origin gets 403",
-            cite=C(REV, "basic/transports.mdx", "Streamable HTTP"),
+            cite=Cite(REV, "basic/transports.mdx", "Streamable HTTP"),
             impact=Impact.BEHAVIOUR,
             steps=(
                 "Servers: before closing an SSE stream early, send a priming event (an id and "
@@ -153,7 +152,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
         Change(
             id="implementation-description",
             summary="Implementation gains description, icons and websiteUrl",
-            cite=C(REV, "schema.json#/$defs/Implementation"),
+            cite=Cite(REV, "schema.json#/$defs/Implementation"),
             impact=Impact.ADDITIVE,
         ),
         *_auth.changes(REV),  # the authorization rules (``_auth``)

@@ -14,10 +14,19 @@ from __future__ import annotations
 from typing import Final
 
 from . import _auth
-from . import _profile as _p
 from . import r2025_11_25 as _previous
-from ._profile import Change, Deprecation, Era, ErrorCode, Impact, Invalidation, Profile
-from ._profile import Cite as C
+from ._profile import (
+    Binding,
+    Change,
+    Cite,
+    Deprecation,
+    Era,
+    ErrorCode,
+    Impact,
+    Invalidation,
+    Obligation,
+    Profile,
+)
 from .r2024_11_05 import C2S, NOTE, REQ, S2C
 
 __all__ = ["PROFILE"]
@@ -29,25 +38,25 @@ INFO_KEY = "io.modelcontextprotocol/clientInfo"
 LOG_KEY = "io.modelcontextprotocol/logLevel"
 SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
 REMOVAL_WINDOW = "the first revision released on or after 2027-07-28"
-_DEPRECATED = C(REV, "deprecated.mdx")
+_DEPRECATED = Cite(REV, "deprecated.mdx")
 _HTTP = "basic/transports/streamable-http.mdx"
 
 
-def _must(rule: str, cite: C | None = None) -> _p.Binding:
+def _must(rule: str, cite: Cite | None = None) -> Binding:
     """The role MUST (or MUST NOT) act: ``rule`` quotes the spec."""
-    return _p.Binding(_p.Obligation.MUST, rule, cite)
+    return Binding(Obligation.MUST, rule, cite)
 
 
-def _should(rule: str, cite: C | None = None) -> _p.Binding:
-    return _p.Binding(_p.Obligation.SHOULD, rule, cite)
+def _should(rule: str, cite: Cite | None = None) -> Binding:
+    return Binding(Obligation.SHOULD, rule, cite)
 
 
-def _may(rule: str, cite: C | None = None) -> _p.Binding:
-    return _p.Binding(_p.Obligation.MAY, rule, cite)
+def _may(rule: str, cite: Cite | None = None) -> Binding:
+    return Binding(Obligation.MAY, rule, cite)
 
 
 #: The change does not bind this role (the other side acts).
-_NOT_BOUND: Final = _p.Binding(_p.Obligation.NONE)
+_NOT_BOUND: Final = Binding(Obligation.NONE)
 
 PROFILE: Final[Profile] = _previous.PROFILE.evolve(
     revision=REV,
@@ -58,7 +67,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             id="handshake-removed",
             summary="initialize and notifications/initialized are removed: every request carries "
             f"{VERSION_KEY} and {CAPS_KEY} in params._meta (a missing one is -32602)",
-            cite=C(REV, "basic/index.mdx", "_meta"),
+            cite=Cite(REV, "basic/index.mdx", "_meta"),
             impact=Impact.BREAKING,
             remove={
                 "methods": ["initialize", "notifications/initialized"],
@@ -88,7 +97,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             id="server-discover",
             summary="server/discover (servers MUST implement it) returns supportedVersions, "
             "capabilities and instructions",
-            cite=C(REV, "server/discover.mdx"),
+            cite=Cite(REV, "server/discover.mdx"),
             impact=Impact.BREAKING,
             add={"methods": {"server/discover": REQ(C2S)}, "features": ["server-discover"]},
             steps=(
@@ -98,7 +107,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 "from supportedVersions, or send any request and handle -32022.",
             ),
             severity={
-                "server": _must("servers MUST implement this RPC", C(REV, "changelog.mdx",
+                "server": _must("servers MUST implement this RPC", Cite(REV, "changelog.mdx",
                                                                     "Major changes, item 3")),
                 "client": _may("Clients MAY call it before any other request"),
             },
@@ -108,7 +117,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             summary="A request whose version the server does not serve gets -32022 "
             "UnsupportedProtocolVersion with data.supported and data.requested (HTTP 400); "
             "there is no counter-offer",
-            cite=C(REV, "basic/versioning.mdx"),
+            cite=Cite(REV, "basic/versioning.mdx"),
             impact=Impact.BEHAVIOUR,
             add={
                 "errors": {
@@ -133,7 +142,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             id="missing-client-capability-error",
             summary="A request that needs an undeclared client capability gets -32021 "
             "MissingRequiredClientCapability with data.requiredCapabilities",
-            cite=C(REV, "basic/index.mdx", "_meta"),
+            cite=Cite(REV, "basic/index.mdx", "_meta"),
             impact=Impact.ADDITIVE,
             add={
                 "errors": {
@@ -162,13 +171,13 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             id="error-code-ranges",
             summary="-32000..-32019 is implementation-defined (only -32002 keeps a meaning); "
             "-32020..-32099 is reserved for the spec",
-            cite=C(REV, "basic/index.mdx", "Error Codes"),
+            cite=Cite(REV, "basic/index.mdx", "Error Codes"),
             impact=Impact.CLARIFICATION,
         ),
         Change(
             id="server-info-in-results",
             summary=f"Server identity travels in each result's _meta[{SERVER_INFO_KEY}]",
-            cite=C(REV, "basic/index.mdx", "_meta"),
+            cite=Cite(REV, "basic/index.mdx", "_meta"),
             impact=Impact.ADDITIVE,
             add={"result_meta_optional": [SERVER_INFO_KEY]},
         ),
@@ -177,7 +186,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             id="result-type",
             summary='Every result carries resultType ("complete" or "input_required"); a client '
             'treats a missing one as "complete" and rejects unknown values',
-            cite=C(REV, "basic/index.mdx", "ResultType"),
+            cite=Cite(REV, "basic/index.mdx", "ResultType"),
             impact=Impact.BREAKING,
             add={
                 "result_fields_required": ["resultType"],
@@ -193,14 +202,14 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 "server": _must("The result MUST include a resultType field"),
                 "client": _must('Clients MUST treat results from earlier-protocol servers that '
                                 'omit the field as "complete"',
-                                C(REV, "changelog.mdx", "Major changes, item 8")),
+                                Cite(REV, "changelog.mdx", "Major changes, item 8")),
             },
         ),
         Change(
             id="caching-hints",
             summary="server/discover, the list methods and resources/read carry ttlMs and "
             "cacheScope (CacheableResult)",
-            cite=C(REV, "server/utilities/caching.mdx"),
+            cite=Cite(REV, "server/utilities/caching.mdx"),
             impact=Impact.BREAKING,
             add={
                 "cacheable_results": [
@@ -233,14 +242,14 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             ),
             severity={
                 "server": _must("ttlMs and cacheScope are required (CacheableResult)",
-                                C(REV, "schema.json#/$defs/CacheableResult")),
+                                Cite(REV, "schema.json#/$defs/CacheableResult")),
             },
         ),
         Change(
             id="resource-not-found-32602",
             summary="An unknown resource is -32602 (MUST); -32002 MUST NOT be sent, and clients "
             "SHOULD still accept it from older servers",
-            cite=C(REV, "server/resources.mdx", "Error Handling"),
+            cite=Cite(REV, "server/resources.mdx", "Error Handling"),
             impact=Impact.BREAKING,
             replace={
                 "errors": {
@@ -268,7 +277,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
         Change(
             id="ping-removed",
             summary="ping is removed in both directions",
-            cite=C(REV, "changelog.mdx", "Major changes"),
+            cite=Cite(REV, "changelog.mdx", "Major changes"),
             impact=Impact.BREAKING,
             remove={"methods": ["ping"], "features": ["ping"]},
             steps=(
@@ -286,7 +295,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             id="logging-level-per-request",
             summary=f"logging/setLevel is removed: the level travels per request in "
             f"_meta[{LOG_KEY}], and log messages flow only on that request's response stream",
-            cite=C(REV, "server/utilities/logging.mdx"),
+            cite=Cite(REV, "server/utilities/logging.mdx"),
             impact=Impact.BREAKING,
             remove={"methods": ["logging/setLevel"]},
             add={"request_meta_optional": [LOG_KEY]},
@@ -300,7 +309,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             severity={
                 "server": _must("servers MUST NOT emit notifications/message for requests that "
                                 "did not include this field",
-                                C(REV, "changelog.mdx", "Major changes, item 5")),
+                                Cite(REV, "changelog.mdx", "Major changes, item 5")),
             },
         ),
         Change(
@@ -308,7 +317,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             summary="subscriptions/listen replaces resources/subscribe, resources/unsubscribe and "
             "the standalone GET stream; its first message is notifications/subscriptions/"
             "acknowledged",
-            cite=C(REV, "basic/patterns/subscriptions.mdx"),
+            cite=Cite(REV, "basic/patterns/subscriptions.mdx"),
             impact=Impact.BREAKING,
             remove={"methods": ["resources/subscribe", "resources/unsubscribe"]},
             add={
@@ -345,7 +354,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             summary="Server-to-client requests are gone: tools/call, prompts/get and "
             "resources/read may return InputRequiredResult with embedded elicitation, "
             "sampling and roots requests, and the client retries with inputResponses",
-            cite=C(REV, "basic/patterns/mrtr.mdx"),
+            cite=Cite(REV, "basic/patterns/mrtr.mdx"),
             impact=Impact.BREAKING,
             remove={"methods": ["sampling/createMessage", "roots/list", "elicitation/create"]},
             add={"features": ["mrtr"]},
@@ -370,7 +379,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
         Change(
             id="roots-list-changed-removed",
             summary="notifications/roots/list_changed and roots.listChanged are removed",
-            cite=C(REV, "schema.json#/$defs/ClientCapabilities"),
+            cite=Cite(REV, "schema.json#/$defs/ClientCapabilities"),
             impact=Impact.BREAKING,
             remove={
                 "methods": ["notifications/roots/list_changed"],
@@ -388,7 +397,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             summary="Tasks leave the core for the io.modelcontextprotocol/tasks extension: the "
             "tasks/* methods, notifications/tasks/status, Tool.execution and the tasks "
             "capabilities are gone",
-            cite=C(REV, "changelog.mdx", "Major changes, item 6"),
+            cite=Cite(REV, "changelog.mdx", "Major changes, item 6"),
             impact=Impact.BREAKING,
             remove={
                 "methods": [
@@ -413,7 +422,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             id="url-elicitation-complete-removed",
             summary="notifications/elicitation/complete and error -32042 are removed; the client "
             "learns the outcome by retrying",
-            cite=C(REV, "changelog.mdx", "Minor changes, item 11"),
+            cite=Cite(REV, "changelog.mdx", "Minor changes, item 11"),
             impact=Impact.BREAKING,
             remove={
                 "methods": ["notifications/elicitation/complete"],
@@ -429,7 +438,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
         Change(
             id="progress-server-only",
             summary="Progress notifications flow server to client only, scoped to a request",
-            cite=C(REV, "basic/patterns/progress.mdx"),
+            cite=Cite(REV, "basic/patterns/progress.mdx"),
             impact=Impact.BEHAVIOUR,
             replace={"methods": {"notifications/progress": NOTE(S2C)}},
             steps=(
@@ -441,7 +450,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
         Change(
             id="extensions-capability",
             summary="Both capability objects gain extensions (a map of extension id to settings)",
-            cite=C(REV, "basic/versioning.mdx", "Extension Negotiation"),
+            cite=Cite(REV, "basic/versioning.mdx", "Extension Negotiation"),
             impact=Impact.ADDITIVE,
             add={
                 "client_capabilities": ["extensions"],
@@ -470,7 +479,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             id="sessions-removed",
             summary="Streamable HTTP has no sessions (Mcp-Session-Id) and no GET stream: POST only; "
             "GET and DELETE get 405",
-            cite=C(REV, "basic/transports/streamable-http.mdx"),
+            cite=Cite(REV, "basic/transports/streamable-http.mdx"),
             impact=Impact.BREAKING,
             remove={"http_headers": ["Mcp-Session-Id"], "features": ["sessions"]},
             settings={"sessions": False, "http_transport": "streamable-http (POST only)"},
@@ -486,7 +495,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             id="method-name-headers",
             summary="HTTP requests carry Mcp-Method, and Mcp-Name for tools/call, resources/read "
             "and prompts/get; a mismatch with the body is -32020 HeaderMismatch (HTTP 400)",
-            cite=C(REV, "basic/transports/streamable-http.mdx", "Server Validation"),
+            cite=Cite(REV, "basic/transports/streamable-http.mdx", "Server Validation"),
             impact=Impact.BREAKING,
             add={
                 "http_headers": ["Mcp-Method", "Mcp-Name"],
@@ -505,7 +514,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                                 "the values specified in the headers do not match the "
                                 "corresponding values in the request body"),
                 "client": _must("These headers [Mcp-Method, Mcp-Name] are REQUIRED for "
-                                "compliance", C(REV, _HTTP, "Standard Request Headers")),
+                                "compliance", Cite(REV, _HTTP, "Standard Request Headers")),
             },
         ),
         Change(
@@ -514,7 +523,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             "clients mirror their values in Mcp-Param-{Name} headers on tools/call and drop "
             "tools whose x-mcp-header is invalid, and servers check the headers (-32020 "
             "HeaderMismatch, HTTP 400)",
-            cite=C(REV, _HTTP, "Custom Headers from Tool Parameters"),
+            cite=Cite(REV, _HTTP, "Custom Headers from Tool Parameters"),
             impact=Impact.ADDITIVE,
             add={"http_headers": ["Mcp-Param-{Name}"]},
             steps=(
@@ -533,7 +542,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             severity={
                 "server": _must("Servers MUST reject requests with a 400 Bad Request HTTP status "
                                 "and JSON-RPC error code -32020 (HeaderMismatch) if any "
-                                "validation fails", C(REV, _HTTP, "Server Behavior for Custom "
+                                "validation fails", Cite(REV, _HTTP, "Server Behavior for Custom "
                                                       "Headers")),
                 "client": _must("clients MUST support this feature; conforming clients MUST "
                                 "mirror the designated parameter values into HTTP headers; the "
@@ -546,7 +555,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             summary="Over Streamable HTTP, a request for a method the server does not implement "
             "gets 404 Not Found with a -32601 body; the body tells it apart from the 404 of a "
             "legacy HTTP+SSE server",
-            cite=C(REV, _HTTP, "Protocol Version Header"),
+            cite=Cite(REV, _HTTP, "Protocol Version Header"),
             impact=Impact.BEHAVIOUR,
             steps=(
                 "Servers: over HTTP, answer a method you do not implement with 404 Not Found and "
@@ -565,7 +574,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             id="protocol-version-header-required",
             summary="MCP-Protocol-Version is required on every POST and must equal the _meta "
             "version; when absent a server MAY assume 2025-03-26 only if it serves such clients",
-            cite=C(REV, "basic/transports/streamable-http.mdx", "Protocol Version Header"),
+            cite=Cite(REV, "basic/transports/streamable-http.mdx", "Protocol Version Header"),
             impact=Impact.BREAKING,
             settings={"version_header_absent": "reject (400), or 2025-03-26 for dual-era servers"},
             steps=(
@@ -585,7 +594,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             id="resumability-removed",
             summary="SSE resumability is removed: Last-Event-ID is ignored; a broken stream loses "
             "the request and the client reissues it with a new id",
-            cite=C(REV, "changelog.mdx", "Major changes, item 9"),
+            cite=Cite(REV, "changelog.mdx", "Major changes, item 9"),
             impact=Impact.BREAKING,
             steps=(
                 "Servers: ignore Last-Event-ID; do not replay streams.",
@@ -594,14 +603,14 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             ),
             severity={
                 "client": _must("clients MUST re-issue it as a new request with a new request ID",
-                                C(REV, "changelog.mdx", "Major changes, item 9")),
+                                Cite(REV, "changelog.mdx", "Major changes, item 9")),
             },
         ),
         Change(
             id="cancellation-by-disconnect",
             summary="On HTTP, closing the response stream is cancellation; notifications/"
             "cancelled is only for stdio",
-            cite=C(REV, "basic/patterns/cancellation.mdx"),
+            cite=Cite(REV, "basic/patterns/cancellation.mdx"),
             impact=Impact.BEHAVIOUR,
             steps=(
                 "Servers: on HTTP, treat a closed response stream as cancellation of its request.",
@@ -613,7 +622,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             id="json-schema-any-keyword",
             summary="inputSchema and outputSchema accept any JSON Schema 2020-12 keyword; "
             "structuredContent may be any JSON value",
-            cite=C(REV, "basic/index.mdx", "JSON Schema Usage"),
+            cite=Cite(REV, "basic/index.mdx", "JSON Schema Usage"),
             impact=Impact.BEHAVIOUR,
             steps=(
                 "Servers: any JSON Schema 2020-12 keyword may appear in inputSchema and "
@@ -624,7 +633,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             ),
             severity={
                 role: _must("Implementations MUST NOT automatically dereference $ref values that "
-                            "resolve to a network URI", C(REV, "basic/index.mdx", "$ref Resolution"))
+                            "resolve to a network URI", Cite(REV, "basic/index.mdx", "$ref Resolution"))
                 for role in ("server", "client")
             },
         ),
@@ -633,7 +642,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             id="request-id-not-outstanding",
             summary="A request id must not match any request the sender has issued and not yet "
             "had answered (was: never reused within the session); ids are never null",
-            cite=C(REV, "basic/index.mdx", "Requests"),
+            cite=Cite(REV, "basic/index.mdx", "Requests"),
             impact=Impact.BEHAVIOUR,
             steps=(
                 "Clients: never send a request whose id matches one still awaiting its answer; a "
@@ -652,7 +661,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             id="empty-cursor-not-end",
             summary='An empty-string cursor is a valid cursor: a nextCursor of "" MUST NOT be '
             "read as the end of the results",
-            cite=C(REV, "server/utilities/pagination.mdx", "Implementation Guidelines"),
+            cite=Cite(REV, "server/utilities/pagination.mdx", "Implementation Guidelines"),
             impact=Impact.BEHAVIOUR,
             steps=(
                 'Clients: keep paging while nextCursor is present, even when it is ""; stop only '
@@ -670,7 +679,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             summary="completion/complete: ref/resource names a resource URI or a URI template "
             "(the schema's ResourceTemplateReference has typed uri as a uri-template since "
             "2025-06-18; the 2026-07-28 page says so)",
-            cite=C(REV, "server/utilities/completion.mdx", "Reference Types"),
+            cite=Cite(REV, "server/utilities/completion.mdx", "Reference Types"),
             impact=Impact.CLARIFICATION,
             steps=(
                 "Servers: accept a URI template in a ref/resource (for example file:///{path}) and "
@@ -684,7 +693,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             summary="A server that supports only modern versions names the versions it supports "
             "in any error it returns to initialize, on any transport: legacy clients cannot fall "
             "forward, and this message may be all they can show",
-            cite=C(REV, "basic/versioning.mdx", "Backward Compatibility with Initialization-Based "
+            cite=Cite(REV, "basic/versioning.mdx", "Backward Compatibility with Initialization-Based "
                    "Versions"),
             impact=Impact.BEHAVIOUR,
             steps=(
@@ -705,7 +714,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             summary="Authorization servers SHOULD include iss in authorization responses "
             "(RFC 9207); clients MUST validate a present iss against the recorded issuer before "
             "redeeming the code",
-            cite=C(REV, "basic/authorization/index.mdx", "Authorization Response Validation"),
+            cite=Cite(REV, "basic/authorization/index.mdx", "Authorization Response Validation"),
             impact=Impact.BEHAVIOUR,
             steps=(
                 "HTTP clients with authorization: record the issuer of the authorization server's "
@@ -720,10 +729,10 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             severity={
                 "client": _must("MCP clients MUST validate a present iss against the recorded "
                                 "issuer before redeeming the authorization code",
-                                C(REV, "changelog.mdx", "Minor changes, item 7")),
+                                Cite(REV, "changelog.mdx", "Minor changes, item 7")),
                 "server": _should("Authorization servers SHOULD include the iss parameter in "
                                   "authorization responses per RFC 9207",
-                                  C(REV, "changelog.mdx", "Minor changes, item 7")),
+                                  Cite(REV, "changelog.mdx", "Minor changes, item 7")),
             },
         ),
         Change(
@@ -731,7 +740,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             summary="Clients that register with Dynamic Client Registration specify an "
             "appropriate application_type (native or web), so OpenID Connect servers do not "
             "reject their redirect URIs",
-            cite=C(REV, "basic/authorization/client-registration.mdx",
+            cite=Cite(REV, "basic/authorization/client-registration.mdx",
                    "Application Type and Redirect URI Constraints"),
             impact=Impact.BEHAVIOUR,
             steps=(
@@ -750,7 +759,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             id="credentials-bound-to-issuer",
             summary="Client credentials are bound to the authorization server that issued them: "
             "keyed by its issuer, never reused with another, re-registered when it changes",
-            cite=C(REV, "basic/authorization/client-registration.mdx",
+            cite=Cite(REV, "basic/authorization/client-registration.mdx",
                    "Authorization Server Binding"),
             impact=Impact.BEHAVIOUR,
             steps=(
@@ -762,7 +771,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 "client": _must("clients MUST key persisted credentials by the issuer identifier, "
                                 "MUST NOT reuse them with a different authorization server, and "
                                 "MUST re-register when the authorization server changes",
-                                C(REV, "changelog.mdx", "Minor changes, item 9")),
+                                Cite(REV, "changelog.mdx", "Minor changes, item 9")),
                 "server": _NOT_BOUND,
             },
         ),

@@ -17,10 +17,9 @@ Public API: :class:`StdioLink`, :class:`HttpLink`, :class:`Limits`,
 
 from __future__ import annotations
 
-from ..simulator import SseEvent, SseParser
 from ._base import JsonlRecorder, Limits, RealLink, Recorder, TransportError
 from ._procs import end, family, spawn
-from .http import HttpLink, encode_header_value
+from .http import HttpLink, SseEvent, SseParser, encode_header_value
 from .stdio import Line, NdjsonDecoder, StdioLink, parse_line
 
 __all__ = [

@@ -45,7 +45,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..simulator import Closed, Reply, SseParser
+from ..simulator import Closed, Reply, SseEvent, SseParser
 from ..simulator._http_client import (
     is_jsonrpc_error,
     is_priming,
@@ -60,7 +60,7 @@ from ..simulator._http_words import NAME_PARAMS, encode_header_value
 from ..versions import REGISTRY, Registry
 from ._base import Limits, RealLink, Recorder, TransportError
 
-__all__ = ["NAME_PARAMS", "HttpLink", "encode_header_value"]
+__all__ = ["NAME_PARAMS", "HttpLink", "SseEvent", "SseParser", "encode_header_value"]
 
 _BODY_CAP: Final = 16 << 20
 

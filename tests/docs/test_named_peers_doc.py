@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from mcp_skew.realpeers._named import (
+from mcp_skew.peers import (
     REAL_CLIENTS,
     REAL_SERVERS,
     ROLES,

@@ -1,4 +1,5 @@
-"""The real-world matrix, run for real: the known case of issue 7.
+"""The real-world matrix, run for real: the known case (docs/named-peers.md, "What will
+happen between X and Y").
 
 ``mcp-skew matrix --run-real`` runs the real client package against the real
 server script and marks each cell where prediction and reality differ. The case
@@ -15,8 +16,8 @@ import json
 import pytest
 
 from mcp_skew.cli import main
+from mcp_skew.peers import resolve
 from mcp_skew.realpeers._drift import prepare
-from mcp_skew.realpeers._named import resolve
 
 pytestmark = pytest.mark.realpeer
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 import pytest
 from _drift_helpers import install_all, installed_model
 
+from mcp_skew.peers import model_names
 from mcp_skew.realpeers._drift import Install, verify_server
-from mcp_skew.realpeers._named import model_names
 
 pytestmark = pytest.mark.realpeer
 

@@ -40,8 +40,7 @@ from _strategies import VALUES, peers
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcp_skew.simulator import QUIRKS, SCENARIOS, PeerSpec, RunRecord, parse_peer, run
-from mcp_skew.simulator import _wire as w
+from mcp_skew.simulator import QUIRKS, SCENARIOS, PeerSpec, RunRecord, _wire, parse_peer, run
 from mcp_skew.versions import REGISTRY, Era, Role
 
 SETTINGS = settings(max_examples=100, deadline=None)
@@ -162,9 +161,9 @@ def test_nothing_of_another_revision_reaches_a_peer(client: PeerSpec, server: Pe
         assert message["method"] in profile.methods
         meta = (message.get("params") or {}).get("_meta") or {}
         if legacy:
-            assert w.VERSION_KEY not in meta, message
+            assert _wire.VERSION_KEY not in meta, message
         else:
-            assert meta[w.VERSION_KEY] == record.revision
+            assert meta[_wire.VERSION_KEY] == record.revision
     tool_fields, content_types = profile.names("tool_fields"), profile.names("content_types")
     for message in answers:
         result = message.get("result")
@@ -172,7 +171,7 @@ def test_nothing_of_another_revision_reaches_a_peer(client: PeerSpec, server: Pe
             continue
         if legacy:  # the era holds even when the server lied about the revision
             assert not {"resultType", "ttlMs", "cacheScope"} & set(result), result
-            assert w.SERVER_INFO_KEY not in result.get("_meta", {}), result
+            assert _wire.SERVER_INFO_KEY not in result.get("_meta", {}), result
         if lied:
             continue
         for tool in result.get("tools", ()):

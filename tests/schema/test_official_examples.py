@@ -15,7 +15,7 @@ import pytest
 from pydantic import BaseModel, ValidationError
 from test_wire_models import COVERED, DIRECT, ERROR_RESPONSES, KNOWN_DEVIATIONS, M26, REQUESTS, RESPONSES
 
-from mcp_skew.versions import models as wm
+from mcp_skew.versions import models
 from mcp_skew.versions.models import (
     parse_error,
     parse_message,
@@ -40,12 +40,12 @@ def _load_example(type_name: str, payload: dict[str, Any]) -> list[BaseModel]:
         return [DIRECT[type_name].inbound(payload)]
     message = parse_message(rev, payload)
     if type_name in REQUESTS:
-        assert isinstance(message, wm.JSONRPCRequest) and message.method == REQUESTS[type_name]
+        assert isinstance(message, models.JSONRPCRequest) and message.method == REQUESTS[type_name]
         return [message, parse_params(rev, message.method, message.params)]
     if type_name in RESPONSES:
-        assert isinstance(message, wm.JSONRPCResultResponse)
+        assert isinstance(message, models.JSONRPCResultResponse)
         return [message, parse_result(rev, RESPONSES[type_name], message.result)]
-    assert isinstance(message, wm.JSONRPCErrorResponse)
+    assert isinstance(message, models.JSONRPCErrorResponse)
     error = parse_error(rev, message.error)
     assert type(error) is ERROR_RESPONSES[type_name]
     return [message, error]
@@ -75,9 +75,9 @@ def test_uncovered_official_example_message_parses_as_envelope(type_name: str, p
         return
     message = parse_message(M26.MODELS.revision, payload)
     kind = {
-        "Request": wm.JSONRPCRequest,
-        "Notification": wm.JSONRPCNotification,
-        "ResultResponse": wm.JSONRPCResultResponse,
+        "Request": models.JSONRPCRequest,
+        "Notification": models.JSONRPCNotification,
+        "ResultResponse": models.JSONRPCResultResponse,
     }
     assert isinstance(message, next(cls for suffix, cls in kind.items() if type_name.endswith(suffix)))
     assert unknown_fields(message) == [] and to_wire(message) == payload
@@ -91,7 +91,7 @@ def test_known_example_deviation_is_real(relative: str) -> None:
     with pytest.raises(AssertionError, match="ttlMs"):
         oracle.validate(rev, "ReadResourceResult", payload["result"])  # but not its result as that type
     message = parse_message(rev, payload)
-    assert isinstance(message, wm.JSONRPCResultResponse)
+    assert isinstance(message, models.JSONRPCResultResponse)
     with pytest.raises(ValidationError) as caught:
         parse_result(rev, "resources/read", message.result)
     assert {err["loc"] for err in caught.value.errors()} == {("ttlMs",), ("cacheScope",)}

@@ -37,14 +37,13 @@ from hypothesis import given, settings
 from oracle import definition, definition_names, first_defined, validate
 from pydantic import ValidationError
 
-from mcp_skew.simulator import Note, PeerSpec, RunRecord, SimServer, parse_peer, run
-from mcp_skew.simulator import _wire as w
+from mcp_skew.simulator import Note, PeerSpec, RunRecord, SimServer, _wire, parse_peer, run
 from mcp_skew.versions import REGISTRY, Direction, Era, Kind
 from mcp_skew.versions.models import ModelLookupError, dump_exact, parse_params, parse_result
 
 LEGACY = REGISTRY.of_era(Era.LEGACY)
 MODERN = REGISTRY.of_era(Era.MODERN)
-M = MODERN[-1]
+NEWEST = MODERN[-1]  #: the newest modern revision
 
 #: Quirks whose messages are deliberately not what the schema says, and why.
 NONCONFORMING = {
@@ -62,7 +61,7 @@ NONCONFORMING = {
 def _specs() -> list[str]:
     """A broad sample of quirk-free peers of every kind, from the registry."""
     specs = [f"legacy:{r}" for r in LEGACY] + [f"modern:{r}" for r in MODERN]
-    specs += [f"dual:{M},{r}" for r in LEGACY]
+    specs += [f"dual:{NEWEST},{r}" for r in LEGACY]
     specs += [f"legacy:{','.join(LEGACY)}", f"dual:{','.join(REGISTRY.revisions())}"]
     return specs
 
@@ -71,21 +70,21 @@ QUIRK_FREE = [(c, s) for c, s in itertools.product(_specs(), _specs())]
 
 #: Pairs with quirks whose messages still conform (each quirk changes what is sent or when).
 CONFORMING_QUIRKS = [
-    (f"dual:{M},2025-11-25", "legacy:2025-11-25+unknown-32602"),
-    (f"dual:{M},2024-11-05", "legacy:2024-11-05+silent"),
-    (f"dual:{M},2025-11-25+restart", "legacy:2025-11-25+silent-exit"),
-    (f"modern:{M}", "legacy:2025-11-25+lenient"),
-    (f"modern:{M}", "legacy:2025-06-18+early-32602"),
-    (f"modern:{M}+discover+strict", f"dual:{M},2025-06-18+sticky-era"),
-    (f"dual:{M},2025-11-25", f"dual:{M},2025-11-25+slow=5000+sticky-era"),
-    (f"dual:{M},2025-11-25", f"modern:{M}+slow=5000"),
-    ("legacy:2025-06-18", f"dual:{M},2025-06-18+sticky-era+strict-lifecycle"),
+    (f"dual:{NEWEST},2025-11-25", "legacy:2025-11-25+unknown-32602"),
+    (f"dual:{NEWEST},2024-11-05", "legacy:2024-11-05+silent"),
+    (f"dual:{NEWEST},2025-11-25+restart", "legacy:2025-11-25+silent-exit"),
+    (f"modern:{NEWEST}", "legacy:2025-11-25+lenient"),
+    (f"modern:{NEWEST}", "legacy:2025-06-18+early-32602"),
+    (f"modern:{NEWEST}+discover+strict", f"dual:{NEWEST},2025-06-18+sticky-era"),
+    (f"dual:{NEWEST},2025-11-25", f"dual:{NEWEST},2025-11-25+slow=5000+sticky-era"),
+    (f"dual:{NEWEST},2025-11-25", f"modern:{NEWEST}+slow=5000"),
+    ("legacy:2025-06-18", f"dual:{NEWEST},2025-06-18+sticky-era+strict-lifecycle"),
     ("legacy:2025-11-25,2025-06-18", "legacy:2025-11-25,2025-06-18+fixed=2025-06-18"),
     ("legacy:2025-11-25", "legacy:2025-06-18+reject"),
     ("legacy:2025-11-25,2025-03-26+exact", "legacy:2025-03-26"),
-    (f"dual:{M},2025-03-26+fallback-32601+probe-timeout=50", "legacy:2025-03-26+silent"),
+    (f"dual:{NEWEST},2025-03-26+fallback-32601+probe-timeout=50", "legacy:2025-03-26+silent"),
     ("legacy:2025-11-25", "legacy:2025-11-25+not-found-code=0"),
-    (f"modern:{M}", f"modern:{M}+not-found-code=-32603"),
+    (f"modern:{NEWEST}", f"modern:{NEWEST}+not-found-code=-32603"),
     ("legacy:2024-11-05", "legacy:2025-11-25+echo"),
     ("legacy:2025-11-25", "legacy:2024-11-05+echo"),
     ("legacy:2025-11-25,2024-11-05", "legacy:2025-11-25+fixed=2024-11-05"),
@@ -133,7 +132,7 @@ def error_definitions(revision: str) -> dict[int, tuple[str, bool]]:
 
 def _meta_version(message: dict[str, Any]) -> str | None:
     meta = (message.get("params") or {}).get("_meta") or {}
-    version = meta.get(w.VERSION_KEY) if isinstance(meta, dict) else None
+    version = meta.get(_wire.VERSION_KEY) if isinstance(meta, dict) else None
     return version if isinstance(version, str) else None
 
 
@@ -235,8 +234,8 @@ def test_every_message_of_a_run_with_conforming_quirks_validates(client: str,
 
 @pytest.mark.parametrize("scenario", ["cache", "listen", "long"])
 @pytest.mark.parametrize(("client", "server"), [
-    (f"modern:{M}", f"modern:{M}"), (f"dual:{M},2025-11-25", f"dual:{M},2025-11-25"),
-    (f"dual:{M},2025-11-25", "legacy:2025-11-25"), ("legacy:2025-11-25", f"modern:{M}+ttl=0")])
+    (f"modern:{NEWEST}", f"modern:{NEWEST}"), (f"dual:{NEWEST},2025-11-25", f"dual:{NEWEST},2025-11-25"),
+    (f"dual:{NEWEST},2025-11-25", "legacy:2025-11-25"), ("legacy:2025-11-25", f"modern:{NEWEST}+ttl=0")])
 def test_every_message_of_a_caching_run_validates(client: str, server: str, scenario: str) -> None:
     """The caching scenarios' messages too: subscriptions/listen, its acknowledgement, the
     list_changed notification on the stream, results under ttl=0."""
@@ -246,7 +245,7 @@ def test_every_message_of_a_caching_run_validates(client: str, server: str, scen
 
 
 def test_the_listen_run_checks_the_stream_messages() -> None:
-    seen = {check.name for check in checks(simulate(f"modern:{M}", f"modern:{M}", "listen"))}
+    seen = {check.name for check in checks(simulate(f"modern:{NEWEST}", f"modern:{NEWEST}", "listen"))}
     assert {"SubscriptionsListenRequest", "SubscriptionsAcknowledgedNotification",
             "ToolListChangedNotification"} <= seen
 
@@ -315,17 +314,17 @@ def test_every_answer_of_a_server_validates(revision: str) -> None:
     """
     profile = REGISTRY.get(revision)
     srv = SimServer(_server_for(revision))
-    opening = (w.request(profile, 0, "server/discover") if profile.era is Era.MODERN else
-               w.request(profile, 0, "initialize", {
+    opening = (_wire.request(profile, 0, "server/discover") if profile.era is Era.MODERN else
+               _wire.request(profile, 0, "initialize", {
                    "protocolVersion": revision, "capabilities": {},
-                   "clientInfo": w.implementation("t")}))
+                   "clientInfo": _wire.implementation("t")}))
     others = sorted(profile.method_names(Kind.REQUEST, Direction.C2S)
                     - {m for m, _ in REQUESTS} - {opening["method"]})
     found: list[str] = []
     seen: set[str] = set()
     plan = [(opening["method"], None), *REQUESTS, *((m, None) for m in others)]
     for msg_id, (method, params) in enumerate(plan):
-        request = opening if msg_id == 0 else w.request(profile, msg_id, method, params or {})
+        request = opening if msg_id == 0 else _wire.request(profile, msg_id, method, params or {})
         if msg_id == 0 or params is not None:
             _validate_all(found, seen, _client_checks(request, revision, f"request {method}"))
         (reply,) = srv.receive(request).replies
@@ -337,13 +336,13 @@ def test_every_answer_of_a_server_validates(revision: str) -> None:
 
 @pytest.mark.parametrize("asked", ["2099-01-01", *LEGACY])
 def test_minus_32022_validates_as_unsupported_protocol_version_error(asked: str) -> None:
-    srv = SimServer(parse_peer(f"modern:{M}", "server"))
-    request = w.request(REGISTRY.get(M), 1, "tools/list")
-    request["params"]["_meta"][w.VERSION_KEY] = asked
+    srv = SimServer(parse_peer(f"modern:{NEWEST}", "server"))
+    request = _wire.request(REGISTRY.get(NEWEST), 1, "tools/list")
+    request["params"]["_meta"][_wire.VERSION_KEY] = asked
     (reply,) = srv.receive(request).replies
     assert reply["error"]["code"] == -32022
-    validate(M, "UnsupportedProtocolVersionError", reply)
-    validate(M, "JSONRPCErrorResponse", reply)
+    validate(NEWEST, "UnsupportedProtocolVersionError", reply)
+    validate(NEWEST, "JSONRPCErrorResponse", reply)
 
 
 
@@ -357,17 +356,17 @@ def test_minus_32022_validates_as_unsupported_protocol_version_error(asked: str)
 ], ids=["initialize", "ping", "tools/list", "server/discover"])
 def test_legacy_32022_validates_as_unsupported_protocol_version_error(message: dict[str, Any]) -> None:
     """The ``legacy-32022`` answer to a request naming no modern revision carries ``data.requested``."""
-    srv = SimServer(parse_peer(f"modern:{M}+legacy-32022", "server"))
+    srv = SimServer(parse_peer(f"modern:{NEWEST}+legacy-32022", "server"))
     (reply,) = srv.receive(message).replies
     assert reply["error"]["code"] == -32022
-    validate(M, "UnsupportedProtocolVersionError", reply)
-    validate(M, "JSONRPCErrorResponse", reply)
+    validate(NEWEST, "UnsupportedProtocolVersionError", reply)
+    validate(NEWEST, "JSONRPCErrorResponse", reply)
 
 # -- the excluded quirks really are non-conforming ----------------------------------------------
 
 @pytest.mark.parametrize(("quirk", "client", "server"), [
-    ("no-result-type", f"modern:{M}", f"modern:{M}+no-result-type"),
-    ("no-cache-hints", f"modern:{M}", f"modern:{M}+no-cache-hints"),
+    ("no-result-type", f"modern:{NEWEST}", f"modern:{NEWEST}+no-result-type"),
+    ("no-cache-hints", f"modern:{NEWEST}", f"modern:{NEWEST}+no-cache-hints"),
     ("untyped-input-schema", "legacy:2025-11-25", "legacy:2025-11-25+untyped-input-schema"),
 ])
 def test_nonconforming_quirks_do_break_the_schema(quirk: str, client: str, server: str) -> None:

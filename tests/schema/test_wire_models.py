@@ -20,8 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
 
-from mcp_skew.versions import Era
-from mcp_skew.versions import models as wm
+from mcp_skew.versions import Era, models
 from mcp_skew.versions.models import (
     MODEL_REVISIONS,
     ErrorObject,
@@ -41,9 +40,10 @@ from mcp_skew.versions.models._namespace import COMMON_SLOTS, ERA_SLOTS
 
 __all__: list[str] = []  # a test module: nothing here is public
 
-M26 = wm.r2026_07_28
+M26 = models.r2026_07_28
 MODULES = {
-    mod.MODELS.revision: mod for mod in (wm.r2024_11_05, wm.r2025_03_26, wm.r2025_06_18, wm.r2025_11_25, M26)
+    mod.MODELS.revision: mod
+    for mod in (models.r2024_11_05, models.r2025_03_26, models.r2025_06_18, models.r2025_11_25, M26)
 }
 LEGACY = tuple(rev for rev in MODEL_REVISIONS if models_for(rev).era is Era.LEGACY)
 MODERN = tuple(rev for rev in MODEL_REVISIONS if models_for(rev).era is Era.MODERN)
@@ -380,7 +380,7 @@ _DIRECT_26 = (
 )  # fmt: skip
 _DIRECT_ERRORS = ("InvalidParamsError", "MethodNotFoundError", "ParseError", "InternalError")
 DIRECT: dict[str, type[WireModel]] = {name: getattr(M26, name) for name in _DIRECT_26}
-DIRECT |= {name: getattr(wm, name) for name in _DIRECT_ERRORS}
+DIRECT |= {name: getattr(models, name) for name in _DIRECT_ERRORS}
 #: Example type -> method, where the example is a whole request (or, renamed, a result response).
 REQUESTS = {
     "DiscoverRequest": "server/discover", "ListToolsRequest": "tools/list", "CallToolRequest": "tools/call",
@@ -483,19 +483,19 @@ def test_receive_matches_wire_names_only() -> None:
 
 def test_outbound_rejects_an_unknown_field() -> None:
     with pytest.raises(ValidationError) as caught:
-        wm.r2025_06_18.Tool.outbound(name="t", inputSchema={"type": "object"}, icons=[ICON])
+        models.r2025_06_18.Tool.outbound(name="t", inputSchema={"type": "object"}, icons=[ICON])
     assert [(e["type"], e["loc"]) for e in caught.value.errors()] == [("extra_forbidden", ("icons",))]
 
 
 def test_outbound_rejects_nested_unknown_fields_and_later_revision_models() -> None:
     with pytest.raises(ValidationError) as caught:
-        wm.r2024_11_05.ListToolsResult.outbound(
+        models.r2024_11_05.ListToolsResult.outbound(
             tools=[{"name": "t", "inputSchema": {"type": "object"}, "title": "T"}]
         )
     assert [e["loc"] for e in caught.value.errors()] == [("tools", 0, "title")]
-    newer = wm.r2025_06_18.Tool(name="t", inputSchema={"type": "object"}, title="T")  # type: ignore[arg-type]
+    newer = models.r2025_06_18.Tool(name="t", inputSchema={"type": "object"}, title="T")  # type: ignore[arg-type]
     with pytest.raises(ValidationError, match="extra_forbidden"):
-        wm.r2024_11_05.ListToolsResult.outbound(tools=[newer])
+        models.r2024_11_05.ListToolsResult.outbound(tools=[newer])
 
 
 def test_dump_exact_refuses_what_to_wire_forwards() -> None:
@@ -503,7 +503,7 @@ def test_dump_exact_refuses_what_to_wire_forwards() -> None:
     assert to_wire(received) == {"content": [{"type": "text", "text": "x", "foo": 1}]}
     with pytest.raises(ValidationError, match="extra_forbidden"):
         dump_exact(received)
-    clean = wm.r2024_11_05.CallToolResult.outbound(content=[{"type": "text", "text": "x"}])
+    clean = models.r2024_11_05.CallToolResult.outbound(content=[{"type": "text", "text": "x"}])
     assert dump_exact(clean) == to_wire(clean) == {"content": [{"type": "text", "text": "x"}]}
 
 
@@ -541,7 +541,7 @@ def test_input_required_is_selected_by_result_type_only_where_allowed() -> None:
 
 def test_content_block_of_a_later_revision_is_rejected() -> None:
     audio = {"content": [{"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"}]}
-    assert isinstance(parse_result(V25A, "tools/call", audio), wm.r2025_03_26.CallToolResult)
+    assert isinstance(parse_result(V25A, "tools/call", audio), models.r2025_03_26.CallToolResult)
     with pytest.raises(ValidationError, match="union_tag_invalid"):
         parse_result(V24, "tools/call", audio)
 
@@ -564,7 +564,7 @@ def test_parse_error_types_errors_by_revision() -> None:
     assert isinstance(missing, M26.MissingRequiredClientCapabilityError)
     assert isinstance(parse_error(V26, {"code": -32020, "message": "h"}), M26.HeaderMismatchError)
     legacy = parse_error(V24, {"code": -32002, "message": "nf", "data": {"uri": "file:///x"}})
-    assert isinstance(legacy, wm.r2024_11_05.ResourceNotFoundError) and legacy.data is not None
+    assert isinstance(legacy, models.r2024_11_05.ResourceNotFoundError) and legacy.data is not None
     assert isinstance(parse_error(V26, {"code": -32002, "message": "nf"}), M26.LegacyResourceNotFoundError)
     assert type(parse_error(V24, {"code": -32002, "message": "nf", "data": "file:///x"})) is ErrorObject
 
@@ -580,7 +580,7 @@ def test_registry_lookups() -> None:
         parse_message(V26, {"jsonrpc": "2.0"})
     assert models_for(V26).InitializeResult is None and models_for(V24).DiscoverResult is None
     notification = parse_message(V24, {"jsonrpc": "2.0", "method": "notifications/initialized"})
-    assert isinstance(notification, wm.JSONRPCNotification)
+    assert isinstance(notification, models.JSONRPCNotification)
 
 
 
@@ -599,7 +599,7 @@ def test_namespace_slots_are_the_module_classes_of_the_same_name(rev: str) -> No
 
 
 def test_collect_fails_loudly_on_a_missing_or_wrong_slot() -> None:
-    module, m = wm.r2024_11_05, models_for(V24)
+    module, m = models.r2024_11_05, models_for(V24)
     namespace = dict(vars(module))
     maps = {"content_blocks": m.content_blocks, "params": m.params, "results": m.results, "errors": m.errors}
     again = RevisionModels.collect(V24, Era.LEGACY, namespace, error_response=m.JSONRPCErrorResponse, **maps)

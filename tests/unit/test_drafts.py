@@ -28,8 +28,7 @@ from typing import Any
 import pytest
 
 from mcp_skew.cli import main
-from mcp_skew.simulator import PeerSpec, RunRecord, SimServer, parse_peer, run
-from mcp_skew.simulator import _wire as w
+from mcp_skew.simulator import PeerSpec, RunRecord, SimServer, _wire, parse_peer, run
 from mcp_skew.versions import REGISTRY, Registry, Role, with_profile_files
 
 BASE = "2026-07-28"
@@ -109,7 +108,7 @@ def nodiscover(tmp_path: Path) -> Draft:
 def answer(server: PeerSpec, revision: str, method: str, params: dict[str, Any] | None = None,
            meta: dict[str, Any] | None = None) -> dict[str, Any]:
     """The one reply of a fresh ``server`` to a request built under ``revision``."""
-    request = w.request(server.registry.get(revision), 1, method, params)
+    request = _wire.request(server.registry.get(revision), 1, method, params)
     if meta is not None:
         request["params"]["_meta"] = meta
     (reply,) = SimServer(server).receive(request).replies
@@ -156,7 +155,7 @@ def test_the_drafts_clients_send_the_new_key_on_every_request(tenant: Draft) -> 
 
 
 def test_the_drafts_servers_reject_a_request_without_it(tenant: Draft) -> None:
-    meta = w.request_meta(tenant.registry.get(tenant.revision))
+    meta = _wire.request_meta(tenant.registry.get(tenant.revision))
     del meta[TENANT]
     reply = answer(tenant.peer(f"modern:{tenant.revision}", "server"), tenant.revision, "tools/list",
                    meta=meta)
@@ -203,10 +202,10 @@ def test_the_drafts_servers_answer_discover_with_32601(nodiscover: Draft) -> Non
 
 # -- spec fixes -------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("missing", [w.CAPS_KEY])
+@pytest.mark.parametrize("missing", [_wire.CAPS_KEY])
 def test_a_2026_request_without_a_required_meta_key_gets_32602(missing: str) -> None:
     """2026-07-28 ``basic/index.mdx`` §_meta: protocolVersion and clientCapabilities are required."""
-    meta = w.request_meta(REGISTRY.get(BASE))
+    meta = _wire.request_meta(REGISTRY.get(BASE))
     del meta[missing]
     reply = answer(BUILT_IN.peer(f"modern:{BASE}", "server"), BASE, "tools/list", meta=meta)
     assert reply["error"]["code"] == -32602 and missing in reply["error"]["message"]
@@ -216,10 +215,10 @@ def test_a_2026_request_without_a_required_meta_key_gets_32602(missing: str) -> 
 def test_legacy_quirks_leave_modern_traffic_alone(quirk: str) -> None:
     """A dual-era server answers an unknown modern method by 2026-07-28 rules: -32601."""
     server = SimServer(parse_peer(f"dual:{BASE},2025-11-25+{quirk}", "server"))
-    request = w.request(REGISTRY.get(BASE), 1, "vendor/unknown")
+    request = _wire.request(REGISTRY.get(BASE), 1, "vendor/unknown")
     (reply,) = server.receive(request).replies
     assert reply["error"]["code"] == -32601
-    assert server.receive(w.request(REGISTRY.get(BASE), 2, "tools/list")).replies  # still alive
+    assert server.receive(_wire.request(REGISTRY.get(BASE), 2, "tools/list")).replies  # still alive
 
 
 def test_legacy_quirks_still_apply_to_legacy_traffic() -> None:

@@ -37,10 +37,10 @@ from mcp_skew.simulator import (
     RunRecord,
     SimClient,
     Timeout,
+    _wire,
     parse_peer,
     run,
 )
-from mcp_skew.simulator import _wire as w
 from mcp_skew.simulator._http_client import request_headers
 from mcp_skew.simulator._http_endpoint import primes_streams
 from mcp_skew.simulator._transcript_model import parse_record
@@ -81,7 +81,7 @@ def status_of_answer(record: RunRecord, msg_id: int) -> int:
 # -- the client side: what it sends, per revision ------------------------------------------------
 
 def _modern(method: str, rev: str = LATEST, **params: Any) -> dict[str, Any]:
-    return w.request(REGISTRY.get(rev), 1, method, params)
+    return _wire.request(REGISTRY.get(rev), 1, method, params)
 
 
 @pytest.mark.parametrize(("message", "session", "legacy", "expected"), [
@@ -94,13 +94,13 @@ def _modern(method: str, rev: str = LATEST, **params: Any) -> dict[str, Any]:
      {"MCP-Protocol-Version": LATEST, "Mcp-Method": "resources/read",
       "Mcp-Name": "=?base64?" + base64.b64encode("mem://héllo".encode()).decode() + "?="}),
     # initialize: nothing yet (2025-03-26 §Session Management: the server assigns the session)
-    (w.request(REGISTRY.get("2025-11-25"), 1, "initialize", {"protocolVersion": "2025-11-25"}),
+    (_wire.request(REGISTRY.get("2025-11-25"), 1, "initialize", {"protocolVersion": "2025-11-25"}),
      None, None, {}),
     # after initialize: the session, and the negotiated version where it has the header
     # (2025-06-18 basic/transports.mdx §Protocol Version Header; 2025-03-26 has none)
-    (w.request(REGISTRY.get("2025-06-18"), 2, "tools/list"), "s1", "2025-06-18",
+    (_wire.request(REGISTRY.get("2025-06-18"), 2, "tools/list"), "s1", "2025-06-18",
      {"Mcp-Session-Id": "s1", "MCP-Protocol-Version": "2025-06-18"}),
-    (w.request(REGISTRY.get("2025-03-26"), 2, "tools/list"), "s1", "2025-03-26",
+    (_wire.request(REGISTRY.get("2025-03-26"), 2, "tools/list"), "s1", "2025-03-26",
      {"Mcp-Session-Id": "s1"}),
 ], ids=["modern-no-session", "modern-name", "modern-name-base64", "initialize", "2025-06-18",
         "2025-03-26"])
@@ -144,7 +144,7 @@ def test_an_sse_body_is_its_message_events_and_the_priming_event_is_no_message()
 
 def test_a_400_with_a_jsonrpc_error_body_is_that_error() -> None:
     """2026-07-28 streamable-http.mdx §Backward Compatibility: inspect the body of a 400."""
-    error = w.error(7, -32022, "Unsupported protocol version",
+    error = _wire.error(7, -32022, "Unsupported protocol version",
                     {"supported": [LATEST], "requested": "1999-01-01"})
     reading = HttpClient().read(REQUEST, 400, JSON, json.dumps(error).encode())
     assert reading.answer == error and not reading.synthesized
@@ -163,13 +163,13 @@ def test_an_error_status_without_a_body_is_an_error_the_client_can_read(status: 
 
 def test_a_session_id_is_kept_from_initialize_and_sent_after() -> None:
     client = HttpClient()
-    init = w.request(REGISTRY.get("2025-11-25"), 1, "initialize",
+    init = _wire.request(REGISTRY.get("2025-11-25"), 1, "initialize",
                      {"protocolVersion": "2025-11-25", "capabilities": {},
-                      "clientInfo": w.implementation("t")})
+                      "clientInfo": _wire.implementation("t")})
     assert "Mcp-Session-Id" not in client.headers(init)
     answer = {"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": "2025-11-25"}}
     client.read(init, 200, {**JSON, "Mcp-Session-Id": "abc"}, json.dumps(answer).encode())
-    later = client.headers(w.request(REGISTRY.get("2025-11-25"), 2, "tools/list"))
+    later = client.headers(_wire.request(REGISTRY.get("2025-11-25"), 2, "tools/list"))
     assert later["Mcp-Session-Id"] == "abc" and later["MCP-Protocol-Version"] == "2025-11-25"
     client.forget()
     assert "Mcp-Session-Id" not in client.headers(REQUEST)
@@ -194,9 +194,9 @@ def test_the_priming_event_is_read_from_the_profile(revision: str, primes: bool)
 
 def test_the_endpoint_answers_in_sse_where_asked_with_priming_from_2025_11_25() -> None:
     endpoint = HttpEndpoint(parse_peer("legacy:2025-11-25", "server"), sse=True)
-    init = w.request(REGISTRY.get("2025-11-25"), 1, "initialize",
+    init = _wire.request(REGISTRY.get("2025-11-25"), 1, "initialize",
                      {"protocolVersion": "2025-11-25", "capabilities": {},
-                      "clientInfo": w.implementation("t")})
+                      "clientInfo": _wire.implementation("t")})
     response = endpoint.handle(HttpRequest("POST", "/mcp", {}, json.dumps(init).encode()))
     assert response.content_type == "text/event-stream" and response.priming == "1"
     text = response.encoded().decode()
@@ -209,9 +209,9 @@ def test_the_endpoint_answers_in_sse_where_asked_with_priming_from_2025_11_25() 
 
 def test_the_endpoint_is_deterministic_in_the_simulator_and_records_served_eras() -> None:
     endpoint = HttpEndpoint(parse_peer("legacy:2025-06-18", "server"))
-    init = w.request(REGISTRY.get("2025-06-18"), 1, "initialize",
+    init = _wire.request(REGISTRY.get("2025-06-18"), 1, "initialize",
                      {"protocolVersion": "2025-06-18", "capabilities": {},
-                      "clientInfo": w.implementation("t")})
+                      "clientInfo": _wire.implementation("t")})
     first = endpoint.handle(HttpRequest("POST", "/mcp", {}, json.dumps(init).encode()))
     second = endpoint.handle(HttpRequest("POST", "/mcp", {}, json.dumps(init).encode()))
     assert first.headers["Mcp-Session-Id"] == "mcp-skew-session-1"
@@ -243,12 +243,12 @@ def test_a_held_request_times_out_at_the_clients_wait() -> None:
 def test_a_server_that_exits_closes_the_request_then_refuses_connections() -> None:
     link = HttpMemoryLink(HttpEndpoint(parse_peer("legacy:2025-11-25+silent-exit", "server")))
     assert isinstance(link.request(_modern("server/discover"), 3000), Timeout)
-    init = w.request(REGISTRY.get("2025-11-25"), 2, "initialize",
+    init = _wire.request(REGISTRY.get("2025-11-25"), 2, "initialize",
                      {"protocolVersion": "2025-11-25", "capabilities": {},
-                      "clientInfo": w.implementation("t")})
+                      "clientInfo": _wire.implementation("t")})
     assert isinstance(link.request(init, 10_000), Closed)
     assert [n.kind for n in link.transcript.notes][-1] == "exit"
-    assert link.request(w.request(REGISTRY.get("2025-11-25"), 3, "tools/list"), 10_000) == \
+    assert link.request(_wire.request(REGISTRY.get("2025-11-25"), 3, "tools/list"), 10_000) == \
         Closed("connection refused")
     assert link.transcript.notes[-1].kind == "write-failed"
 
@@ -270,7 +270,7 @@ def test_the_rule_is_data_the_client_reads() -> None:
     assert rule_for("stdio") is STDIO and rule_for("http") is HTTP
     assert STDIO.legacy_signs == {"error", "timeout", "closed"}
     assert HTTP.legacy_signs == {"error"} and HTTP.cite == HTTP_RULE
-    assert HTTP.falls_back(Reply(w.error(1, -32601, "x"))) and not HTTP.falls_back(Timeout(1))
+    assert HTTP.falls_back(Reply(_wire.error(1, -32601, "x"))) and not HTTP.falls_back(Timeout(1))
     with pytest.raises(ValueError, match="unknown transport"):
         rule_for("carrier-pigeon")
 

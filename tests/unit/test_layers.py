@@ -30,7 +30,7 @@ PACKAGE = "mcp_skew"
 
 #: What the package's own ``__init__`` (``__version__``) and the leaf modules may import.
 _LEAVES = frozenset({PACKAGE, "errors", "_pagedir", "_jsontext", "_input", "_output",
-                     "_stopping"})
+                     "_stopping", "_markup"})
 #: What every feature may import: the leaves, the profiles, the core and the wire.
 _BASE = _LEAVES | {"versions", "simulator", "wire"}
 #: The features (DESIGN.md: "features built on the layers below").
@@ -51,10 +51,12 @@ LAYERS: Mapping[str, frozenset[str]] = {
     # files a person gives (read with a size cap) and files written for a person
     "_input": frozenset({"errors"}),
     "_output": frozenset({"errors"}),
+    # the one HTML page shell and the escapers of every report (pure)
+    "_markup": frozenset(),
     # how a signal stops a command (it ends the wire's process families by name, not import)
     "_stopping": frozenset(),
     # profiles: one module per revision; nothing else of mcp_skew but the file readers
-    "versions": frozenset({"_jsontext", "_input"}),
+    "versions": frozenset({"_jsontext", "_input", "_markup"}),
     # the pure core: sans-I/O state machines on the profiles
     "simulator": frozenset({"versions", "errors", "_jsontext"}),
     # the edges: stdio and HTTP links to real processes and sockets
@@ -63,12 +65,14 @@ LAYERS: Mapping[str, frozenset[str]] = {
     "matrix": _BASE,
     "probe": _BASE,
     "migrate": _BASE,
-    "realpeers": _BASE,
+    # installs of real implementations and the drift checks of their models (the catalogue)
+    "realpeers": _BASE | {"peers"},
     "serve": _BASE,
     "rollout": _BASE | {"peers"},
-    # peer specs as a person writes them: names (realpeers) and @FILE (probe) over the core
-    "peers": _BASE | {"probe", "realpeers"},
-    # many probes: the probe on packages installed in the real-peer environments (issue 19)
+    # peer specs as a person writes them and the named catalogue (data), over the core; a
+    # probe-saved @FILE is read by the probe (lazily)
+    "peers": _BASE | {"probe"},
+    # many probes: the probe on packages installed in the real-peer environments
     "census": _BASE | {"probe", "realpeers"},
     # a real client against simulated servers: the served simulator (serve) and the log's
     # reading, the probe's saved-peer format

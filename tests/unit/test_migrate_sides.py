@@ -1,5 +1,5 @@
 """Migration guides a team can follow: every step on the side it binds, a summary first, and
-the client's "Talk to both eras" with its simulator proof (issue 18)."""
+the client's "Talk to both eras" with its simulator proof (docs/migrations/)."""
 
 from __future__ import annotations
 

@@ -17,14 +17,17 @@ import pytest
 from mcp_skew.cli import main
 from mcp_skew.errors import UsageError
 from mcp_skew.matrix._build import build_matrix
-from mcp_skew.peers import NAMED_RESOLVERS, NamedResolver, named_peer_names, resolve_peer
-from mcp_skew.realpeers._named import (
+from mcp_skew.peers import (
     FAMILIES,
+    NAMED_RESOLVERS,
     REAL_CLIENTS,
     REAL_SERVERS,
+    NamedResolver,
     iter_models,
     known_names,
+    named_peer_names,
     resolve,
+    resolve_peer,
 )
 from mcp_skew.realpeers._realmatrix import RealCell, real_peers, render_real
 from mcp_skew.simulator import (
@@ -33,10 +36,10 @@ from mcp_skew.simulator import (
     Reaction,
     SimClient,
     SimServer,
+    _wire,
     parse_peer,
     run,
 )
-from mcp_skew.simulator import _wire as w
 from mcp_skew.versions import REGISTRY
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -215,11 +218,11 @@ def test_known_names_cover_both_roles() -> None:
 # -- servers against the measured table (docs/real-peers.md §Summary table) -------------------------
 
 def modern(msg_id: int, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
-    return w.request(REGISTRY.get(MODERN), msg_id, method, params)
+    return _wire.request(REGISTRY.get(MODERN), msg_id, method, params)
 
 
 def plain(msg_id: int, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
-    return w.request(REGISTRY.get("2025-11-25"), msg_id, method, params)
+    return _wire.request(REGISTRY.get("2025-11-25"), msg_id, method, params)
 
 
 def initialize(msg_id: int, revision: str) -> dict[str, Any]:
@@ -382,7 +385,7 @@ class _Probe32022(SimServer):
         if message.get("method") != "server/discover":
             return SimServer.receive(self, message)
         data = {"supported": list(self.supported), "requested": MODERN}
-        return Reaction(replies=[w.error(message["id"], -32022, "Unsupported", data)])
+        return Reaction(replies=[_wire.error(message["id"], -32022, "Unsupported", data)])
 
 
 @pytest.mark.parametrize(("supported", "status", "discovers"), [
@@ -409,7 +412,7 @@ def test_py_mcp_2_auto_on_a_32022_probe(supported: tuple[str, ...], status: str,
 # -- the known case -------------------------------------------------------------------------------
 
 def test_the_known_case_mcp_2_3_default_mode_fails_against_mcp_1_0() -> None:
-    """issue 7: the probe goes unanswered, the fallback initialize finds the process gone;
+    """The known case: the probe goes unanswered, the fallback initialize finds the process gone;
     legacy mode works; against 1.9.4 (which answers -32602) the default mode works too."""
     auto = sim("py-mcp@2.3", "py-mcp@1.0", "default")
     assert auto.status == "failed" and auto.session.reason == "initialize 2025-11-25: server exited"

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import json
 
-from mcp_skew.simulator import HttpEndpoint, HttpRequest, parse_peer, run
-from mcp_skew.simulator import _wire as w
+from mcp_skew.simulator import HttpEndpoint, HttpRequest, _wire, parse_peer, run
 from mcp_skew.simulator._http_client import HttpClient, request_headers
 from mcp_skew.versions import REGISTRY
 
@@ -17,7 +16,7 @@ M = "2026-07-28"
 
 
 def call(text: object) -> dict[str, object]:
-    return w.request(REGISTRY.get(M), 7, "tools/call", {"name": "echo", "arguments": {"text": text}})
+    return _wire.request(REGISTRY.get(M), 7, "tools/call", {"name": "echo", "arguments": {"text": text}})
 
 
 def post(message: dict[str, object], headers: dict[str, str]) -> tuple[int, object]:
@@ -34,7 +33,7 @@ def test_the_profile_has_the_header_from_2026_07_28_only() -> None:
 
 def test_a_client_mirrors_the_marked_parameter_after_tools_list() -> None:
     client = HttpClient()
-    listing = w.request(REGISTRY.get(M), 1, "tools/list")
+    listing = _wire.request(REGISTRY.get(M), 1, "tools/list")
     answer = run(parse_peer(f"modern:{M}", "client"), parse_peer(f"modern:{M}", "server"),
                  transport="http")
     tools = next(e.message for e in answer.transcript.entries

@@ -18,8 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from mcp_skew.simulator import HttpEndpoint, HttpRequest, HttpResponse, parse_peer
-from mcp_skew.simulator import _wire as w
+from mcp_skew.simulator import HttpEndpoint, HttpRequest, HttpResponse, _wire, parse_peer
 from mcp_skew.simulator._http_client import request_headers
 from mcp_skew.simulator._server import PARAM_HEADERS
 from mcp_skew.versions import REGISTRY
@@ -37,7 +36,7 @@ def post(server: str, message: dict[str, Any], headers: dict[str, str] | None = 
 
 
 def call_echo(text: str = "hi") -> dict[str, Any]:
-    return w.request(REGISTRY.get(MODERN), 1, "tools/call",
+    return _wire.request(REGISTRY.get(MODERN), 1, "tools/call",
                      {"name": "echo", "arguments": {"text": text}})
 
 
@@ -74,10 +73,10 @@ def test_invalid_base64_in_a_param_header_is_rejected() -> None:
 
 
 def test_initialize_with_modern_meta_is_a_removed_method() -> None:
-    message = w.request(REGISTRY.get(MODERN), 1, "initialize",
+    message = _wire.request(REGISTRY.get(MODERN), 1, "initialize",
                         {"protocolVersion": "2025-11-25", "capabilities": {},
-                         "clientInfo": w.implementation("t")})
-    assert w.VERSION_KEY in message["params"]["_meta"]
+                         "clientInfo": _wire.implementation("t")})
+    assert _wire.VERSION_KEY in message["params"]["_meta"]
     response = post(DUAL, message)
     assert response.status == 404
     assert response.body["error"]["code"] == -32601
@@ -85,8 +84,8 @@ def test_initialize_with_modern_meta_is_a_removed_method() -> None:
 
 
 def test_meta_without_protocol_version_under_a_modern_header_is_32602() -> None:
-    message = w.request(REGISTRY.get(MODERN), 1, "tools/list")
-    del message["params"]["_meta"][w.VERSION_KEY]
+    message = _wire.request(REGISTRY.get(MODERN), 1, "tools/list")
+    del message["params"]["_meta"][_wire.VERSION_KEY]
     headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json",
                "MCP-Protocol-Version": MODERN, "Mcp-Method": "tools/list"}
     for server in (DUAL, f"modern:{MODERN}"):
@@ -101,7 +100,7 @@ def test_a_legacy_request_without_the_header_is_still_legacy_traffic() -> None:
 
 
 def listen(filter_: dict[str, Any]) -> HttpResponse:
-    message = w.request(REGISTRY.get(MODERN), 7, "subscriptions/listen",
+    message = _wire.request(REGISTRY.get(MODERN), 7, "subscriptions/listen",
                         {"notifications": filter_})
     return post(DUAL, message)
 
@@ -127,5 +126,5 @@ def test_the_listen_stream_ends_with_its_closing_result() -> None:
     ack, closing = sse_messages(response)
     assert closing["id"] == 7
     assert closing["result"]["resultType"] == "complete"
-    assert closing["result"]["_meta"][w.SUBSCRIPTION_KEY] == 7
-    assert ack["params"]["_meta"][w.SUBSCRIPTION_KEY] == 7
+    assert closing["result"]["_meta"][_wire.SUBSCRIPTION_KEY] == 7
+    assert ack["params"]["_meta"][_wire.SUBSCRIPTION_KEY] == 7

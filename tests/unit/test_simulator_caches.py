@@ -19,9 +19,8 @@ from typing import Any
 
 import pytest
 
-from mcp_skew.simulator import _json, parse_peer
+from mcp_skew.simulator import _json, _wire, parse_peer
 from mcp_skew.simulator import _path as steps
-from mcp_skew.simulator import _wire as w
 from mcp_skew.simulator._memo import by_identity
 from mcp_skew.versions import REGISTRY, Change, Cite, Era, Impact
 
@@ -34,7 +33,7 @@ MESSAGES: list[Any] = [
     {"jsonrpc": "2.0", "id": "a", "result": {"n": 1.5, "big": 10**20, "neg": -0.0, "t": True,
                                              "f": False, "none": None, "list": [1, [2, {}]]}},
     {"jsonrpc": "2.0", "id": 2, "error": {"code": -32602, "message": "", "data": {"x": []}}},
-    w.request(MODERN, 7, "tools/list"),
+    _wire.request(MODERN, 7, "tools/list"),
     [], {}, "a bare string", 3,
 ]
 
@@ -48,7 +47,7 @@ def test_the_link_json_is_json_dumps_and_loads(message: Any) -> None:
 
 
 def test_crossing_makes_a_copy() -> None:
-    message = w.request(MODERN, 1, "tools/list")
+    message = _wire.request(MODERN, 1, "tools/list")
     crossed = _json.cross(message)
     assert crossed == message and crossed is not message
     assert crossed["params"]["_meta"] is not message["params"]["_meta"]
@@ -78,17 +77,17 @@ def test_a_step_of_an_unhashable_wire_value() -> None:
 
 
 def test_each_request_owns_its_meta() -> None:
-    before = json.dumps(w.request_meta(MODERN))
-    first = w.request(MODERN, 1, "tools/list")
-    first["params"]["_meta"][w.CAPS_KEY]["roots"]["changed"] = True
-    first["params"]["_meta"][w.CLIENT_INFO_KEY]["name"] = "changed"
-    second = w.request(MODERN, 2, "tools/list")
-    assert json.dumps(second["params"]["_meta"]) == json.dumps(w.request_meta(MODERN)) == before
-    assert second["params"]["_meta"][w.CLIENT_INFO_KEY]["name"] == "mcp-skew-client"
+    before = json.dumps(_wire.request_meta(MODERN))
+    first = _wire.request(MODERN, 1, "tools/list")
+    first["params"]["_meta"][_wire.CAPS_KEY]["roots"]["changed"] = True
+    first["params"]["_meta"][_wire.CLIENT_INFO_KEY]["name"] = "changed"
+    second = _wire.request(MODERN, 2, "tools/list")
+    assert json.dumps(second["params"]["_meta"]) == json.dumps(_wire.request_meta(MODERN)) == before
+    assert second["params"]["_meta"][_wire.CLIENT_INFO_KEY]["name"] == "mcp-skew-client"
 
 
 def test_each_message_owns_its_capabilities() -> None:
-    for build in (w.client_capabilities, w.server_capabilities):
+    for build in (_wire.client_capabilities, _wire.server_capabilities):
         caps = build(MODERN)
         for value in caps.values():
             if isinstance(value, dict):
@@ -98,9 +97,9 @@ def test_each_message_owns_its_capabilities() -> None:
 
 
 def test_a_request_names_its_client() -> None:
-    meta = w.request(MODERN, 1, "tools/list", client_name="other")["params"]["_meta"]
-    assert meta[w.CLIENT_INFO_KEY] == {"name": "other", "version": "0.1.0"}
-    assert w.request(LEGACY, 1, "tools/list", client_name="other") == {
+    meta = _wire.request(MODERN, 1, "tools/list", client_name="other")["params"]["_meta"]
+    assert meta[_wire.CLIENT_INFO_KEY] == {"name": "other", "version": "0.1.0"}
+    assert _wire.request(LEGACY, 1, "tools/list", client_name="other") == {
         "jsonrpc": "2.0", "id": 1, "method": "tools/list"}
 
 
@@ -108,9 +107,9 @@ def test_a_profile_equal_to_another_gets_its_own_answers() -> None:
     change = Change("test-drop-roots", "drop roots", Cite("test", "x"), Impact.BREAKING,
                     remove={"client_capabilities": ["roots"]})
     draft = MODERN.evolve(revision="2026-07-28", changes=(change,))  # the same name, not the same
-    assert w.CAPS_KEY in w.request_meta(MODERN)
-    assert "roots" in w.request_meta(MODERN)[w.CAPS_KEY]
-    assert "roots" not in w.request_meta(draft)[w.CAPS_KEY]
+    assert _wire.CAPS_KEY in _wire.request_meta(MODERN)
+    assert "roots" in _wire.request_meta(MODERN)[_wire.CAPS_KEY]
+    assert "roots" not in _wire.request_meta(draft)[_wire.CAPS_KEY]
     seen: list[object] = []
     count = by_identity(lambda p: seen.append(p) or len(seen))
     assert (count(MODERN), count(MODERN), count(draft), count(MODERN)) == (1, 1, 2, 1)

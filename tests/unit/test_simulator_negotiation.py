@@ -22,10 +22,10 @@ from mcp_skew.simulator import (
     RunRecord,
     SimClient,
     SimServer,
+    _wire,
     parse_peer,
     run,
 )
-from mcp_skew.simulator import _wire as w
 from mcp_skew.versions import REGISTRY, Era
 
 LATEST_MODERN = REGISTRY.of_era(Era.MODERN)[-1]  # 2026-07-28
@@ -212,7 +212,7 @@ def _modern_error_then_legacy(code: int) -> Callable[[dict[str, Any]], Event]:
             body = {"protocolVersion": message["params"]["protocolVersion"], "capabilities": {},
                     "serverInfo": {"name": "s", "version": "1"}}
             return Reply({"jsonrpc": "2.0", "id": message["id"], "result": body})
-        return Reply(w.error(message["id"], code, "modern error", data))
+        return Reply(_wire.error(message["id"], code, "modern error", data))
 
     return answer
 
@@ -271,7 +271,7 @@ def test_minus_32022_retries_with_a_supported_revision(client: str, vendor: str)
     error = record.transcript.entries[1].message["error"]
     assert error["data"] == {"supported": [LATEST_MODERN], "requested": vendor}
     retried = record.transcript.entries[2].message
-    assert retried["params"]["_meta"][w.VERSION_KEY] == LATEST_MODERN
+    assert retried["params"]["_meta"][_wire.VERSION_KEY] == LATEST_MODERN
 
 
 # -- paths and marks -------------------------------------------------------------------------
@@ -330,7 +330,7 @@ def test_legacy_handshake_completes_with_initialized_before_any_request() -> Non
     assert methods[:4] == ["server/discover", "initialize", "notifications/initialized",
                            "tools/list"]
     # the era is cached: after the fallback no request carries modern _meta
-    assert all(w.VERSION_KEY not in (m.get("params") or {}).get("_meta", {}) for m in c2s[1:])
+    assert all(_wire.VERSION_KEY not in (m.get("params") or {}).get("_meta", {}) for m in c2s[1:])
 
 
 def test_a_refused_counter_offer_sends_no_initialized() -> None:
@@ -357,8 +357,8 @@ def test_modern_requests_carry_version_and_capabilities_in_meta() -> None:
     assert len(requests) == 1 + len(record.steps)
     for message in requests:
         meta = message["params"]["_meta"]
-        assert meta[w.VERSION_KEY] == LATEST_MODERN
-        assert w.CAPS_KEY in meta
+        assert meta[_wire.VERSION_KEY] == LATEST_MODERN
+        assert _wire.CAPS_KEY in meta
 
 
 def test_time_to_first_useful_result() -> None:
@@ -376,19 +376,19 @@ def test_time_to_first_useful_result() -> None:
 ])
 def test_declares_needs_every_part_and_a_true_flag(dotted: str, declared: bool) -> None:
     caps = {"tools": {}, "resources": {"listChanged": True, "subscribe": False}}
-    assert w.declares(caps, dotted) is declared
+    assert _wire.declares(caps, dotted) is declared
 
 
 def test_a_method_gated_by_an_undeclared_sub_capability_is_not_found() -> None:
     """resources/subscribe needs ``resources.subscribe``; the server declares ``resources: {}`` only."""
     srv = SimServer(parse_peer("legacy:2025-11-25", "server"))
     profile = REGISTRY.get("2025-11-25")
-    init = w.request(profile, 1, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
-                                                "clientInfo": w.implementation("t")})
+    init = _wire.request(profile, 1, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                                                "clientInfo": _wire.implementation("t")})
     (answer,) = srv.receive(init).replies
     assert answer["result"]["capabilities"]["resources"] == {}
     for msg_id, method in enumerate(("resources/subscribe", "resources/unsubscribe"), start=2):
-        (reply,) = srv.receive(w.request(profile, msg_id, method, {"uri": "mem://hello"})).replies
+        (reply,) = srv.receive(_wire.request(profile, msg_id, method, {"uri": "mem://hello"})).replies
         assert reply["error"]["code"] == -32601, method
-    (listed,) = srv.receive(w.request(profile, 9, "resources/list")).replies
+    (listed,) = srv.receive(_wire.request(profile, 9, "resources/list")).replies
     assert "result" in listed

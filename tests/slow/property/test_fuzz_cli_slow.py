@@ -1,6 +1,6 @@
 """Every input surface of the command line, fuzzed: no traceback, a documented exit code.
 
-Issue 16's promise: no input makes mcp-skew print a Python traceback or hang; a bad one
+The command line's promise: no input makes mcp-skew print a Python traceback or hang; a bad one
 is one line on stderr and exit code 2 (``probe`` may say 1: a required revision failed).
 Each test draws one kind of input (peer specs with quirks and junk values, named peers,
 ``@FILE`` peers, every numeric option of every command, ``--profile`` files, wire logs for

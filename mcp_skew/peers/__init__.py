@@ -1,4 +1,5 @@
-"""Peer specs as a person writes them, resolved above the simulator.
+"""Peer specs as a person writes them, resolved above the simulator, and the catalogue of
+named real implementations (data), below every feature.
 
 A spec is one of
 
@@ -6,7 +7,7 @@ A spec is one of
   :func:`mcp_skew.probe.load_probe_peer`;
 - ``NAME@VERSION[:MODE][+QUIRK...]``: a named real implementation, resolved by the
   first of the resolvers that knows the name (:data:`NAMED_RESOLVERS`; the built-in
-  one is :func:`mcp_skew.realpeers._named.named_peer`), with the spec's quirks added
+  one is :func:`named_peer`, over the catalogue in :mod:`._catalogue`), with the spec's quirks added
   or overridden (:func:`mcp_skew.simulator.with_quirks`);
 - anything else: the simulator's own notation (:func:`mcp_skew.simulator.parse_peer`).
 
@@ -15,6 +16,14 @@ calls :func:`resolve_peer`; code that writes its own notation strings may call
 ``parse_peer``, which knows no names and no files. The resolvers are an explicit
 tuple, not a registry: a caller with resolvers of its own passes
 ``resolvers=(*NAMED_RESOLVERS, mine)``.
+
+The catalogue (:mod:`._catalogue`, data: each real implementation's release lines and
+the simulator model of each) is exported here too: :data:`FAMILIES`,
+:data:`REAL_CLIENTS`, :data:`REAL_SERVERS`, :func:`resolve` (a name's
+:class:`Resolved` line and model, or None), :func:`named_peer`, :func:`builtin_peer`,
+:func:`known_names`, :func:`model_names`, :func:`iter_models`. Installing those
+implementations and checking the models against them (drift) is
+:mod:`mcp_skew.realpeers`, a feature above this layer.
 """
 
 from __future__ import annotations
@@ -23,13 +32,53 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
-from .errors import UsageError
-from .realpeers._named import known_names, named_peer
-from .simulator import PeerSpec, parse_peer, with_quirks
-from .versions import REGISTRY, Registry, Role
+from ..errors import UsageError
+from ..simulator import PeerSpec, parse_peer, with_quirks
+from ..versions import REGISTRY, Registry, Role
+from ._catalogue import (
+    FAMILIES,
+    REAL_CLIENTS,
+    REAL_SERVERS,
+    ROLES,
+    Family,
+    Line,
+    Model,
+    Named,
+    Package,
+    Resolved,
+    builtin_peer,
+    iter_models,
+    known_names,
+    model_names,
+    named_peer,
+    resolve,
+    split_name,
+)
 
-__all__ = ["BUILTIN_RESOLVER", "NAMED_RESOLVERS", "NamedResolver", "named_peer_names",
-           "resolve_peer"]
+__all__ = [
+    "BUILTIN_RESOLVER",
+    "FAMILIES",
+    "NAMED_RESOLVERS",
+    "REAL_CLIENTS",
+    "REAL_SERVERS",
+    "ROLES",
+    "Family",
+    "Line",
+    "Model",
+    "Named",
+    "NamedResolver",
+    "Package",
+    "Resolved",
+    "builtin_peer",
+    "iter_models",
+    "known_names",
+    "model_names",
+    "named_peer",
+    "named_peer_names",
+    "resolve",
+    "resolve_peer",
+    "split_name",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +95,7 @@ class NamedResolver:
     names: Callable[[], Sequence[str]]
 
 
-#: The catalogue of real implementations in :mod:`mcp_skew.realpeers._named`.
+#: The catalogue of real implementations in :mod:`._catalogue`.
 BUILTIN_RESOLVER: Final = NamedResolver(named_peer, known_names)
 #: The resolvers :func:`resolve_peer` consults, in order.
 NAMED_RESOLVERS: Final[tuple[NamedResolver, ...]] = (BUILTIN_RESOLVER,)
@@ -67,7 +116,7 @@ def resolve_peer(spec: str, role: Role, registry: Registry = REGISTRY, *,
     text = spec.strip()
     if text.startswith("@"):
         # the probe (and pydantic, its wire models) only for a saved peer: not for every command
-        from .probe import load_probe_peer  # noqa: PLC0415
+        from ..probe import load_probe_peer  # noqa: PLC0415
 
         return replace(load_probe_peer(text[1:], role), registry=registry)
     head, *quirk_texts = text.split("+")

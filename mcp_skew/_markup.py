@@ -1,0 +1,75 @@
+"""The one HTML page shell and the one escaper of each markup every report is written in.
+
+Every HTML report (the matrix, the probe's card, probe-client's card, the rollout, the
+migration guide, the census report) is one self-contained page made by :func:`page`:
+the doctype, ``<html>``, a head with the charset, the title (escaped) and the report's
+own style sheet, then the body the report wrote. Every text a report puts in a page
+goes through :func:`escape`; every text it puts in a Markdown table cell goes through
+:func:`markdown_cell`.
+
+The reports' shells were written one by one, and spell the same page differently
+(the doctype's case, quoted or bare attributes, where the lines break). None of it
+is on purpose, but a report's bytes are kept as they are, so each report names its
+spelling as a :class:`Layout` (the default is the matrix's); settling on one spelling
+is a change of those reports' output, for a commit of its own.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = ["Layout", "escape", "markdown_cell", "page"]
+
+
+def escape(text: object) -> str:
+    """``text`` (any value, as ``str``) safe in HTML text and in a quoted attribute."""
+    return html.escape(str(text), quote=True)
+
+
+def markdown_cell(text: str, *, backslash: bool = True, newline: bool = True) -> str:
+    """``text`` safe in a cell of a Markdown (GFM) table: each ``|`` escaped as ``\\|``.
+
+    By default a backslash is doubled first (so a ``\\`` in the text does not escape
+    what follows it) and a line break becomes a space (a table row is one line); a
+    report whose cells never held either and that has always written them as they
+    are says ``backslash=False`` or ``newline=False``.
+    """
+    if backslash:
+        text = text.replace("\\", "\\\\")
+    text = text.replace("|", "\\|")
+    return text.replace("\n", " ") if newline else text
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """How a report spells the shell of its page (see the module docstring)."""
+
+    doctype: str = "<!DOCTYPE html>"
+    quoted: bool = True  #: ``lang="en"``, ``charset="utf-8"`` (else bare: ``lang=en``)
+    lang: bool = True  #: ``<html lang="en">`` (else ``<html>``)
+    break_head: bool = True  #: a line break after the charset and after each extra head line
+    break_body: bool = True  #: a line break after ``<body>`` and before ``</body>``
+    tag_a_line: bool = False  #: every tag of the shell on a line of its own
+
+
+def page(title: str, body: str, *, style: str | None = None, head: Sequence[str] = (),
+         layout: Layout = Layout()) -> str:
+    """One self-contained HTML page: ``body`` (HTML the report wrote) in the shell, with
+    ``title`` escaped, the report's ``style`` sheet (none: no ``<style>``) and ``head``
+    (more head elements, as HTML) after the charset."""
+    quote = '"' if layout.quoted else ""
+    opening = f"<html lang={quote}en{quote}>" if layout.lang else "<html>"
+    charset = f"<meta charset={quote}utf-8{quote}>"
+    titled = f"<title>{escape(title)}</title>"
+    if layout.tag_a_line:
+        sheet = [] if style is None else [f"<style>\n{style}\n</style>"]
+        return "\n".join([layout.doctype, opening, "<head>", charset, *head, titled, *sheet,
+                          "</head>", "<body>", body, "</body>", "</html>", ""])
+    head_break = "\n" if layout.break_head else ""
+    body_break = "\n" if layout.break_body else ""
+    extra = "".join(f"{line}{head_break}" for line in head)
+    styled = "" if style is None else f"<style>{style}</style>"
+    return (f"{layout.doctype}\n{opening}<head>{charset}{head_break}{extra}{titled}{styled}"
+            f"</head><body>{body_break}{body}{body_break}</body></html>\n")

@@ -1,0 +1,45 @@
+"""The one HTML page shell and the escapers every report uses (``mcp_skew._markup``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from mcp_skew._markup import Layout, escape, markdown_cell, page
+
+
+def test_escape_makes_text_and_attributes_safe() -> None:
+    assert escape('<a href="x">&\'</a>') == "&lt;a href=&quot;x&quot;&gt;&amp;&#x27;&lt;/a&gt;"
+    assert escape(42) == "42"
+
+
+@pytest.mark.parametrize(("text", "options", "cell"), [
+    ("a|b", {}, "a\\|b"),
+    ("a\\|b", {}, "a\\\\\\|b"),
+    ("one\ntwo", {}, "one two"),
+    ("a\\|b\nc", {"backslash": False}, "a\\\\|b c"),
+    ("a|b\nc", {"backslash": False, "newline": False}, "a\\|b\nc"),
+])
+def test_a_markdown_cell_escapes_the_pipe_and_by_default_backslashes_and_breaks(
+        text: str, options: dict[str, bool], cell: str) -> None:
+    assert markdown_cell(text, **options) == cell
+
+
+def test_the_default_page_puts_the_body_in_the_shell_with_the_title_escaped() -> None:
+    assert page("a<b", "<p>x</p>", style="p{}", head=("<meta name=v>",)) == (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n<meta name=v>\n'
+        "<title>a&lt;b</title><style>p{}</style></head><body>\n<p>x</p>\n</body></html>\n")
+
+
+def test_each_layout_spells_the_same_page_its_own_way() -> None:
+    assert page("t", "B", layout=Layout(lang=False, break_head=False)) == (
+        '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>t</title></head><body>\n'
+        "B\n</body></html>\n")
+    assert page("t", "B", style="s", layout=Layout(quoted=False, break_head=False,
+                                                   break_body=False)) == (
+        "<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8><title>t</title>"
+        "<style>s</style></head><body>B</body></html>\n")
+    assert page("t", "B", style="s", layout=Layout(tag_a_line=True)) == (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>t</title>\n'
+        "<style>\ns\n</style>\n</head>\n<body>\nB\n</body>\n</html>\n")
+    assert page("t", "B", layout=Layout(doctype="<!doctype html>")).startswith(
+        "<!doctype html>\n")
