@@ -89,7 +89,7 @@ from typing import Any, Final
 from .._jsontext import dumps, loads
 from ..versions import REGISTRY, Era, Message, Profile, Registry, UnknownRevision
 from . import _wire as w
-from ._decode import Junk, decode_rpc
+from ._decode import Junk, check_message, decode_rpc
 from ._negotiation import modern_codes_of
 from ._peers import PeerSpec
 from ._server import PARAM_HEADER, Reaction, SimServer, param_headers
@@ -459,9 +459,12 @@ class HttpEndpoint:
             return HttpResponse(400, w.error(None, -32600, f"Invalid request: no JSON-RPC "
                                              f"batches here ({revs}, session required)"))
         replies: list[Any] = []
-        for item in batch:
-            if isinstance(item, dict):
-                replies += self._feed(server, item).replies
+        for item in batch:  # JSON-RPC 2.0 §6: each invalid element gets its own error
+            checked = check_message(item)
+            if isinstance(checked, Junk):
+                replies.append(checked.error())
+            elif isinstance(checked.value, dict):
+                replies += self._feed(server, checked.value).replies
         headers = {"Mcp-Session-Id": sid or ""}
         return HttpResponse(200, replies, headers) if replies else HttpResponse(202, None, headers)
 
