@@ -35,6 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "unit"))
+sys.path.insert(0, str(ROOT / "tests" / "slow" / "unit"))  # test_adversaries: it starts processes
 
 from _fuzz import (  # noqa: E402
     PROFILE,
@@ -276,8 +277,11 @@ def process_runs(count: int, work: Path, tally: Tally) -> tuple[int, int, list[s
             token = f"fuzz-{uuid.uuid4().hex}"
             server = [sys.executable, str(ADVERSARY), mode, token]
             if what == "probe":
+                # short bounds everywhere, the start's too: a server that never answers is
+                # given up after two tries of --startup-timeout (60 s each by default)
                 cmd = [*cli, "probe", "--timeout", "1", "--probe-timeout", "1",
-                       "--client-timeout", "4", "--format", "json", "--", *server]
+                       "--startup-timeout", "2", "--client-timeout", "4", "--format", "json",
+                       "--", *server]
                 data = b""
             elif what == "record":
                 cmd = [*cli, "record", "--log", str(log), "--", *server]

@@ -33,7 +33,8 @@ from typing import Final
 
 from .errors import UsageError
 
-__all__ = ["check_output", "check_output_dir", "terminal_safe", "terminal_safe_keeping", "write_output"]
+__all__ = ["check_output", "check_output_dir", "check_plain_name", "terminal_safe",
+           "terminal_safe_keeping", "write_in_dir", "write_output"]
 
 
 def _fail(what: str, path: str | Path, why: str) -> UsageError:
@@ -103,6 +104,34 @@ def check_output_dir(path: str | Path, what: str = "--record") -> Path:
     if not os.access(target, os.W_OK | os.X_OK):
         raise _fail(what, path, "not writable")
     return target
+
+
+def check_plain_name(target: Path, what: str = "--record") -> int | None:
+    """``st_mode`` of the file ``target`` names in a directory the command fills (``--record
+    DIR``: names the command picks, not the user), or None when nothing is there; a
+    symbolic link (never followed) or what is not a regular file is a one-line UsageError."""
+    try:
+        info = os.lstat(target)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise _fail(what, target, exc.strerror or str(exc)) from None
+    if stat.S_ISLNK(info.st_mode):
+        raise _fail(what, target, "a symbolic link (not followed)")
+    if not stat.S_ISREG(info.st_mode):
+        raise _fail(what, target, "not a regular file")
+    return info.st_mode
+
+
+def write_in_dir(target: Path, text: str, what: str = "--record") -> None:
+    """Write ``text`` to a file of a directory the command fills: :func:`check_plain_name`,
+    then a temporary file renamed over the name itself (a link planted meanwhile is replaced,
+    not written through)."""
+    mode = check_plain_name(target, what)
+    try:
+        _replace(target, text.encode("utf-8", "surrogateescape"), mode)
+    except OSError as exc:
+        raise _fail(what, target, exc.strerror or str(exc)) from None
 
 
 def write_output(path: str | Path, text: str | bytes, what: str = "--out",

@@ -249,7 +249,7 @@ def _main(argv: list[str]) -> int:
         with stopping():  # SIGTERM and SIGHUP stop it as Ctrl-C does; no process outlives it
             code = args.func(args)
     except KeyboardInterrupt as exc:
-        print(f"mcp-skew: stopped ({exc or 'SIGINT'})", file=sys.stderr)
+        print(f"mcp-skew: stopped ({str(exc) or 'SIGINT'})", file=sys.stderr)
         return exit_code(exc)
     except (ProfileFileError, UsageError, UnknownRevision) as exc:
         print(terminal_safe(f"mcp-skew: error: {exc}"), file=sys.stderr)

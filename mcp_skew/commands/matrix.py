@@ -20,13 +20,16 @@ import argparse
 import os
 import shutil
 import sys
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, TextIO
 
 from .._input import read_user_text
 from .._jsontext import FILE, JsonTextError, loads
 from .._output import check_output, terminal_safe_keeping, write_output
+from .._stopping import end_everything
 from ..errors import UsageError
 from ..matrix import (
     FORMATS,
@@ -45,6 +48,8 @@ from ..versions import Registry, Role
 
 __all__ = ["Progress", "differing", "register", "text_width"]
 
+#: How long a stopped ``--run-real`` waits for its pairs' threads once their processes are gone.
+STOP_WAIT_S = 10.0
 #: The command that regenerates docs/matrix.md (quoted by its golden test).
 REGENERATE = "mcp-skew matrix --format markdown --out docs/matrix.md"
 #: ``--transport``: one of the simulator's transports, or both in turn.
@@ -285,6 +290,37 @@ def _render_both(matrices: list[Matrix], args: argparse.Namespace) -> str:
     return "\n".join(parts) + "\n" + "\n".join(lines) + "\n"
 
 
+def _stoppable(work: Callable[[], Matrix]) -> Matrix:
+    """``work`` (the real pairs' runs) on a thread of its own, so that a signal stops the
+    command at once: every process family is ended (the client drivers, the servers they
+    started) and no new one may start, until the pairs' threads have finished (the queued
+    ones fail at once); then the stop goes on (128 + the signal's number, nothing written).
+    Without this, the signal waited for each running pair's own bound (minutes), and the
+    pairs still queued ran after it."""
+    done: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            done["matrix"] = work()
+        except BaseException as exc:  # handed to the main thread, raised there
+            done["error"] = exc
+
+    thread = threading.Thread(target=run, name="run-real", daemon=True)
+    thread.start()
+    try:
+        thread.join()
+    except KeyboardInterrupt:
+        give_up = time.monotonic() + STOP_WAIT_S
+        while thread.is_alive() and time.monotonic() < give_up:
+            end_everything(refuse=True)  # again: a pair may have been starting its driver
+            thread.join(0.2)  # the pairs still queued fail at once: no process may start
+        raise
+    if "error" in done:
+        raise done["error"]
+    result: Matrix = done["matrix"]
+    return result
+
+
 def _main(args: argparse.Namespace) -> int:
     transports = _transports(args)
     if args.out is not None:
@@ -299,7 +335,8 @@ def _main(args: argparse.Namespace) -> int:
     if getattr(args, "run_real", False):  # named real peers (mcp_skew.realpeers)
         from ..realpeers._realmatrix import render_real, run_real  # noqa: PLC0415
 
-        matrix = run_real(matrix, progress=Progress(sys.stderr, tty=sys.stderr.isatty()))
+        matrix = _stoppable(lambda: run_real(matrix, progress=Progress(
+            sys.stderr, tty=sys.stderr.isatty())))
     text = _render(matrix, args) if len(matrices) == 1 else _render_both(matrices, args)
     if getattr(args, "run_real", False) and args.format in ("text", "markdown", "github"):
         text += render_real(matrix, args.format)

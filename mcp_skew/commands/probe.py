@@ -17,7 +17,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .._jsontext import FILE, JsonTextError, loads
-from .._output import check_output, check_output_dir, terminal_safe, write_output
+from .._output import (
+    check_output,
+    check_output_dir,
+    check_plain_name,
+    terminal_safe,
+    write_in_dir,
+    write_output,
+)
 from ..errors import UsageError
 from ..peers import resolve_peer
 from ..probe._report import FORMATS, render
@@ -200,6 +207,7 @@ def _check_outputs(args: argparse.Namespace) -> None:
         check_output(args.save_peer, "--save-peer")
     if args.record:
         check_output_dir(args.record, "--record")
+        check_plain_name(Path(args.record) / "report.json", "--record")
 
 
 def _main(args: argparse.Namespace) -> int:
@@ -214,7 +222,7 @@ def _main(args: argparse.Namespace) -> int:
 
     report = probe(target, opts, None if args.quiet else progress)
     if opts.record_dir is not None:
-        write_output(opts.record_dir / "report.json", render(report, "json") + "\n", "--record")
+        write_in_dir(opts.record_dir / "report.json", render(report, "json") + "\n", "--record")
     failed = start_failure(report)
     if failed is not None:  # no card of clients that never met a server: one line, exit 2
         print(terminal_safe(f"mcp-skew: error: {failed}"), file=sys.stderr)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._output import terminal_safe
 from ..peers import resolve_peer
-from ._args import host_port
+from ._args import host_port, whole
 
 if TYPE_CHECKING:  # the server (its logs: pydantic) is imported when it runs, not for --help
     from ..serve import LogWriter
@@ -17,6 +17,8 @@ if TYPE_CHECKING:  # the server (its logs: pydantic) is imported when it runs, n
 __all__ = ["parse_address", "register"]
 
 DEFAULT_HOST = "127.0.0.1"
+#: The largest ``--max-connections`` (it is lowered to fit the descriptor limit anyway).
+MAX_CONNECTIONS = 1_000_000
 
 
 def register(sub: Any) -> None:
@@ -36,6 +38,9 @@ def register(sub: Any) -> None:
                    f"(HOST defaults to {DEFAULT_HOST}; PORT 0 picks a free port)")
     p.add_argument("--allow-remote", action="store_true",
                    help="allow a HOST that is not loopback, and any Origin and Host header")
+    p.add_argument("--max-connections", metavar="N", default=None,
+                   help="with --http: serve at most N connections at once, half of them "
+                   "HTTP+SSE streams (default 512; past it: 503 with Retry-After)")
     p.add_argument("--record", metavar="FILE",
                    help="append the wire log (JSON Lines; see mcp-skew show-log) to FILE")
     p.add_argument("-q", "--quiet", action="store_true",
@@ -60,6 +65,8 @@ def _main(args: argparse.Namespace) -> int:
 
     if args.http is not None:
         parse_address(args.http)  # a malformed address is refused before the log is opened
+    if args.max_connections is not None:
+        args.max_connections = whole(args.max_connections, "--max-connections", 1, MAX_CONNECTIONS)
     spec = resolve_peer(args.peer, "server", args.registry)
     say = _say(args.quiet)
     log = LogWriter(args.record, source="serve") if args.record else None
@@ -79,10 +86,12 @@ def _main(args: argparse.Namespace) -> int:
 
 
 def _serve_http(args: argparse.Namespace, spec: Any, say: Any, log: LogWriter | None) -> int:
-    from ..serve import HttpEndpoint, make_http_server, server_url  # noqa: PLC0415
+    from ..serve import HttpEndpoint, HttpLimits, make_http_server, server_url  # noqa: PLC0415
 
     host, port = parse_address(args.http)
-    endpoint = HttpEndpoint(spec, say=say, allow_remote=args.allow_remote)
+    limits = HttpLimits() if args.max_connections is None \
+        else HttpLimits(max_connections=args.max_connections)
+    endpoint = HttpEndpoint(spec, say=say, allow_remote=args.allow_remote, limits=limits)
     server = make_http_server(endpoint, host, port, log=log)
     url = server_url(server)
     endpoint.protect(url)  # a server with auth=LAYOUT: its authorization server too

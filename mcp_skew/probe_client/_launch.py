@@ -25,6 +25,8 @@ client left behind does not outlive the run.
 
 from __future__ import annotations
 
+import errno
+import os
 import shlex
 import subprocess
 import sys
@@ -35,9 +37,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Final, Literal
 
+from ..errors import UsageError
 from ..serve import HttpEndpoint, LogEntry, LogWriter, make_http_server, read_log, server_url
 from ..simulator import PeerSpec
-from ..wire import end, family, spawn
+from ..wire import end, family, open_new, spawn
 
 __all__ = ["SERVER_WORD", "TAIL_BYTES", "URL_WORD", "ClientRun", "Launch", "expand", "run_client",
            "server_words"]
@@ -176,17 +179,27 @@ def _read_stamps(path: Path) -> list[float]:
 
 def _read_entries(run: ClientRun) -> None:
     if run.log.exists() and run.log.stat().st_size:
-        from ..errors import UsageError  # noqa: PLC0415
-
         try:
             run.entries, _ = read_log(run.log)
         except UsageError:
             run.entries = []
 
 
+def fresh_log(path: Path) -> Path:
+    """``path``, a file of this run (its wire log, its start stamps), created empty (an old
+    regular one is emptied: a run reads back its own records only); a symbolic link planted
+    there is refused, not written through, as is what is not a regular file (UsageError)."""
+    try:
+        os.close(open_new(path))
+    except OSError as exc:
+        why = "a FIFO with no reader" if exc.errno == errno.ENXIO else exc.strerror or str(exc)
+        raise UsageError(f"--record {path}: {why}") from None
+    return path
+
+
 def _run_stdio(spec: str, index: int, launch: Launch) -> ClientRun:
-    log = launch.workdir / f"{index:02d}.jsonl"
-    stamps = launch.workdir / f"{index:02d}.spawned"
+    log = fresh_log(launch.workdir / f"{index:02d}.jsonl")
+    stamps = fresh_log(launch.workdir / f"{index:02d}.spawned")
     words = server_words(spec, log, stamps, launch.profile_args)
     run = ClientRun(spec, tuple(expand(launch.argv, words, "")), log)
     _run_argv(run, launch)
@@ -196,7 +209,7 @@ def _run_stdio(spec: str, index: int, launch: Launch) -> ClientRun:
 
 
 def _run_http(spec: str, peer: PeerSpec, index: int, launch: Launch) -> ClientRun:
-    log = launch.workdir / f"{index:02d}.jsonl"
+    log = fresh_log(launch.workdir / f"{index:02d}.jsonl")
     writer = LogWriter(log, source="serve")
     endpoint = HttpEndpoint(peer, say=lambda _text: None)
     server = make_http_server(endpoint, "127.0.0.1", 0, log=writer)

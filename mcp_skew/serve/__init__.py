@@ -21,6 +21,7 @@ from ._http import (
     HttpRequest,
     HttpResponse,
     HttpServer,
+    StreamBox,
     make_http_server,
     server_url,
 )
@@ -52,6 +53,7 @@ __all__ = [
     "LogWriter",
     "ReplayReport",
     "StdioServer",
+    "StreamBox",
     "annotate",
     "json_diff",
     "make_http_server",

@@ -15,6 +15,15 @@ cannot know (``Host``, a malformed ``Origin``, the body's size and deadline),
 lets the endpoint decide, and sends the answer: JSON, an HTTP+SSE stream, a held
 request, or a closed connection. Everything runs on one event loop thread; the
 endpoint's decisions are quick and do no I/O but the log.
+
+Under load: :class:`_Protocol` marks a connection accepted past
+``limits.max_connections`` (counted by Uvicorn's own set of open connections),
+and the app answers its request 503 with ``Retry-After`` and closes it; a
+``GET`` that would open an HTTP+SSE stream past ``limits.max_streams`` gets the
+same. The cap is lowered to fit the process's descriptor limit, so that
+accepting never runs out of descriptors, and what the event loop reports (an
+``accept`` that failed, say) is one line, at most once a second, never a
+traceback.
 """
 
 from __future__ import annotations
@@ -22,8 +31,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import queue
 import re
+import resource
+import time
 from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import urlsplit
 
@@ -47,8 +57,14 @@ TRANSPORT: Final = "mcp-skew.transport"
 EOF: Final = "mcp-skew.eof"
 #: Longest decimal ``Content-Length`` taken as a number (more: 400, as a malformed header).
 LENGTH_DIGITS: Final = 18
+#: The connection cap, on a connection accepted past it (its request gets 503); else 0.
+OVER: Final = "mcp-skew.over-cap"
 #: How often a held request or a stream looks whether the server stops.
 TICK: Final = 0.05
+#: Seconds a 503 asks the client to wait (``Retry-After``, RFC 9110 §10.2.3).
+RETRY_AFTER_S: Final = 1
+#: Descriptors kept free of connections: the listening socket, the log, the loop's own.
+SPARE_FDS: Final = 32
 
 
 #: A host name or address, as a ``Host`` header may carry it (RFC 3986 reg-name or IP).
@@ -60,10 +76,13 @@ class _Protocol(H11Protocol):
     the first byte after an answer), and the connection handed to each request."""
 
     header_s: float = 10.0
+    max_connections: int = 512
+    over_cap: bool = False
     _timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        self.over_cap = len(self.connections) > self.max_connections
         self._arm()
 
     def _arm(self) -> None:
@@ -89,6 +108,7 @@ class _Protocol(H11Protocol):
         if self.cycle is not None:
             extensions: dict[str, Any] = self.cycle.scope.setdefault("extensions", {})
             extensions[TRANSPORT] = self.transport
+            extensions[OVER] = self.max_connections if self.over_cap else 0
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
@@ -163,8 +183,10 @@ class _App:
         if log:
             log.event("http", f"{request.method} {request.url.path} -> HTTP {refused.status}: "
                       f"{refused}", http={"method": request.method, "status": refused.status})
-        response = Response(f"{refused}\n", refused.status, {"Connection": "close"},
-                            media_type="text/plain")
+        headers = {"Connection": "close"}
+        if refused.status == 503:
+            headers["Retry-After"] = str(RETRY_AFTER_S)
+        response = Response(f"{refused}\n", refused.status, headers, media_type="text/plain")
         await response(request.scope, request.receive, send)
 
     # -- reading -------------------------------------------------------------------------
@@ -220,6 +242,9 @@ class _App:
 
     # -- serving -------------------------------------------------------------------------
     async def _serve(self, request: Request, send: Any) -> None:
+        over = request.scope.get("extensions", {}).get(OVER)
+        if over:
+            raise _Refused(503, f"over {over} connections; retry later")
         headers = self._headers(request)
         body = await self._body(request)
         if body is None:
@@ -234,6 +259,10 @@ class _App:
             kept = {k: v for k, v in headers.items() if k in LOGGED_HEADERS}
             log.line("c2s", body, http={"method": "POST", "path": target, "headers": kept})
         response = self.endpoint.handle(incoming)
+        if response.events and self.server.open_streams >= self.limits.max_streams:
+            self.endpoint.close_stream(dict(response.events).get("endpoint", "")
+                                       .partition("session_id=")[2])
+            raise _Refused(503, f"over {self.limits.max_streams} HTTP+SSE streams; retry later")
         if response.exit:
             await self._exit(request)
         elif response.hold:
@@ -326,18 +355,22 @@ class _App:
                           http={"method": request.method, "status": response.status,
                                 "sse_event": "endpoint"})
             box = endpoint.stream_queue(sid)
-            while box is not None and not server.stopping.is_set() \
+            if box is not None:
+                loop = asyncio.get_running_loop()
+
+                def close() -> None:  # a writer blocked on a client that does not read
+                    loop.call_soon_threadsafe(self._close, request)
+                box.on_overflow = close
+            while box is not None and not box.overflowed and not server.stopping.is_set() \
                     and not request.scope.get("extensions", {}).get(EOF):
-                try:
-                    said = box.get_nowait()
-                except queue.Empty:
+                body = box.get()
+                if body is None:
                     done, _ = await asyncio.wait({waiting}, timeout=TICK)
                     if done:
                         if waiting.result()["type"] == "http.disconnect":
                             break
                         waiting = asyncio.ensure_future(request.receive())
                     continue
-                body = HttpResponse(200, said, stream=True).encoded()
                 await send({"type": "http.response.body", "body": body, "more_body": True})
                 if log:
                     log.line("s2c", body.decode().partition("data: ")[2].rstrip("\n"),
@@ -346,10 +379,18 @@ class _App:
         finally:
             waiting.cancel()
             endpoint.close_stream(sid)
-            if log:
-                log.event("http", f"the HTTP+SSE stream ({request.method} {request.url.path}) "
-                          "is closed")
-            server.stream_closed()
+            self._stream_closed(request, box is not None and box.overflowed)
+
+    def _stream_closed(self, request: Request, overflowed: bool) -> None:
+        log = self.server.log
+        if overflowed:
+            self._close(request)
+        if log:
+            why = (f": over {self.limits.stream_queue_bytes} bytes waiting for a client that "
+                   "does not read") if overflowed else ""
+            log.event("http", f"the HTTP+SSE stream ({request.method} {request.url.path}) "
+                      f"is closed{why}")
+        self.server.stream_closed()
 
 
 class _Uvicorn(Server):
@@ -359,6 +400,24 @@ class _Uvicorn(Server):
     def __init__(self, config: Config, owner: HttpServer) -> None:
         super().__init__(config)
         self.owner = owner
+
+    async def serve(self, sockets: Any = None) -> None:
+        asyncio.get_running_loop().set_exception_handler(self._loop_error)
+        await super().serve(sockets)
+
+    _said_at: float = float("-inf")
+
+    def _loop_error(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """What the event loop reports (an ``accept`` out of descriptors, a callback that
+        failed): one line, at most once a second, never a traceback."""
+        now = time.monotonic()
+        if now - self._said_at < 1.0:
+            return
+        self._said_at = now
+        exc = context.get("exception")
+        text = str(context.get("message", "event loop error")).splitlines()[0]
+        with contextlib.suppress(Exception):
+            self.owner.say(f"http: {text}" + (f" ({exc!r})" if exc is not None else ""))
 
     async def on_tick(self, counter: int) -> bool:
         if self.owner.stop_requested.is_set():
@@ -382,9 +441,23 @@ class _Say(logging.Handler):
             self.owner.say(f"http: {record.getMessage().splitlines()[0]}")
 
 
+def connection_cap(wanted: int, owner: HttpServer) -> int:
+    """``wanted``, lowered (and said so) to fit the descriptor limit with :data:`SPARE_FDS`
+    to spare."""
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if soft == resource.RLIM_INFINITY or wanted <= soft - SPARE_FDS:
+        return wanted
+    fits = max(1, soft - SPARE_FDS)
+    owner.say(f"at most {fits} connections at once, not {wanted}: the descriptor limit is "
+              f"{soft} (ulimit -n)")
+    return fits
+
+
 def serve(owner: HttpServer, poll_interval: float = 0.1) -> None:
     """Serve ``owner``'s socket until it is asked to stop (its loop ticks every 0.1 s)."""
-    protocol = type("Protocol", (_Protocol,), {"header_s": owner.limits.header_s})
+    protocol = type("Protocol", (_Protocol,), {
+        "header_s": owner.limits.header_s,
+        "max_connections": connection_cap(owner.limits.max_connections, owner)})
     config = Config(_App(owner), http=protocol, interface="asgi3", lifespan="off",
                     log_config=None, access_log=False, proxy_headers=False,
                     server_header=False, backlog=owner.limits.backlog,

@@ -32,21 +32,26 @@ never load them). What the HTTP stack adds, with the limits in
   connection unanswered and stops the whole process;
 - an HTTP+SSE stream (a ``GET`` to a server with 2024-11-05) is held open: the
   endpoint opens it and decides every POST to ``/messages?session_id=…``; what the
-  stream's server says is moved, under the endpoint's lock, to the stream's queue,
-  and the stream writes it as SSE ``message`` events until the client
-  disconnects or the server stops (it looks every 0.05 s, so it never blocks
+  stream's server says is moved, under the endpoint's lock, to the stream's queue
+  (:class:`StreamBox`), and the stream writes it as SSE ``message`` events until the
+  client disconnects or the server stops (it looks every 0.05 s, so it never blocks
   shutdown);
+- load: at most ``limits.max_connections`` connections are served at once (a request on
+  one more gets 503 with ``Retry-After``), at most half of them HTTP+SSE streams (a
+  ``GET`` past that: 503 too); a stream whose client does not read has at most
+  ``limits.stream_queue_bytes`` waiting for it: past that, the stream is closed and its
+  server forgotten (its next POST gets 404), never a queue that grows without bound;
 - a client that gives up mid-answer, a body nested too deeply, an id with a lone
   surrogate: an answer or a quiet close, never a traceback.
 """
 
 from __future__ import annotations
 
-import queue
 import socket
 import threading
 import time
 import uuid
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -55,7 +60,6 @@ from ..errors import UsageError
 from ..simulator import AuthServer, PeerSpec, auth_server_for, guard
 from ..simulator import _http as core
 from ..simulator._http import HttpRequest, HttpResponse, decode_header_value, is_loopback
-from ..versions import Message
 from ._log import LogWriter
 from ._stdio import Say
 
@@ -65,6 +69,7 @@ __all__ = [
     "HttpRequest",
     "HttpResponse",
     "HttpServer",
+    "StreamBox",
     "check_host",
     "decode_header_value",
     "is_loopback",
@@ -91,6 +96,57 @@ class HttpLimits:
     max_sessions: int = 10_000  #: over this, the longest unused sessions are forgotten
     backlog: int = 1024  #: connections the kernel queues before they are accepted
     shutdown_s: float = 3.0  #: how long stopping waits for open requests and streams
+    max_connections: int = 512  #: a request on one more connection gets 503 (Retry-After)
+    stream_queue_bytes: int = 16 << 20  #: SSE bytes one stream may have waiting (then closed)
+
+    @property
+    def max_streams(self) -> int:
+        """HTTP+SSE streams held open at most: half the connections, so requests still fit."""
+        return max(1, self.max_connections // 2)
+
+
+class StreamBox:
+    """What one HTTP+SSE stream has still to write: SSE events (bytes) in order, at most
+    ``cap`` bytes of them (an empty box takes any one event, however long).
+
+    A put past the cap *overflows* the box: what it held is dropped, it takes nothing more,
+    and ``on_overflow`` (set by the stream: it closes the connection, which a writer
+    blocked on a client that does not read cannot see otherwise) is called once.
+    """
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.size = 0  #: bytes waiting
+        self.overflowed = False
+        self.on_overflow: Callable[[], None] | None = None
+        self._events: deque[bytes] = deque()
+        self._lock = threading.Lock()
+
+    def put(self, event: bytes) -> bool:
+        """Queue ``event``; False when the box is (or now becomes) overflowed."""
+        with self._lock:
+            if self.overflowed:
+                return False
+            if self._events and self.size + len(event) > self.cap:
+                self.overflowed = True
+                self._events.clear()
+                self.size = 0
+            else:
+                self._events.append(event)
+                self.size += len(event)
+                return True
+        if self.on_overflow is not None:
+            self.on_overflow()
+        return False
+
+    def get(self) -> bytes | None:
+        """The next event to write, or None when none is waiting."""
+        with self._lock:
+            if not self._events:
+                return None
+            event = self._events.popleft()
+            self.size -= len(event)
+            return event
 
 
 class HttpEndpoint(core.HttpEndpoint):
@@ -110,7 +166,7 @@ class HttpEndpoint(core.HttpEndpoint):
         super().__init__(spec, say=say, allow_remote=allow_remote,
                          session_ids=lambda: uuid.uuid4().hex)
         self._lock = threading.Lock()
-        self.queues: dict[str, queue.SimpleQueue[Message]] = {}
+        self.queues: dict[str, StreamBox] = {}
         self.limits = limits or HttpLimits()
         self._clock = clock
         self.last_used: dict[str, float] = {}  #: session id -> when it was last used
@@ -138,12 +194,23 @@ class HttpEndpoint(core.HttpEndpoint):
                         request.headers.get("mcp-session-id")):
                 if sid is not None and sid in self.sessions:
                     self.last_used[sid] = now
-            for sid in self.streams:
-                said = self.take_events(sid)
-                box = self.queues.setdefault(sid, queue.SimpleQueue())
-                for message in said:
-                    box.put(message)
+            self._to_streams()
             return response
+
+    def _to_streams(self) -> None:
+        """Move what each stream's server said to its box; a box that overflows ends its
+        stream's server (the stream closes and its next POST gets 404)."""
+        overflowed: list[str] = []
+        for sid in self.streams:
+            box = self.queues.setdefault(sid, StreamBox(self.limits.stream_queue_bytes))
+            for message in self.take_events(sid):
+                if not box.put(HttpResponse(200, message, stream=True).encoded()):
+                    overflowed.append(sid)
+                    break
+        for sid in overflowed:
+            self.say(f"HTTP+SSE stream {sid[:8]}: over {self.limits.stream_queue_bytes} bytes "
+                     "waiting for a client that does not read; closing it")
+            super().close_stream(sid)
 
     def _expire(self, now: float) -> None:
         for sid in [s for s in self.last_used if s not in self.sessions]:
@@ -160,7 +227,7 @@ class HttpEndpoint(core.HttpEndpoint):
             self.say(f"session {sid[:8]} expired (unused for {idle:g} s, or over "
                      f"{self.limits.max_sessions} sessions)")
 
-    def stream_queue(self, sid: str) -> queue.SimpleQueue[Message] | None:
+    def stream_queue(self, sid: str) -> StreamBox | None:
         with self._lock:
             return self.queues.get(sid)
 

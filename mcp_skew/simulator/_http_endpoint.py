@@ -48,7 +48,7 @@ from typing import Any, Final
 
 from ..versions import HTTP_HEADERS, Era, HttpHeader, Message, Profile, Registry, UnknownRevision
 from . import _wire
-from ._decode import Junk, decode_rpc
+from ._decode import Junk, check_message, decode_rpc
 from ._http_words import (
     HttpRequest,
     HttpResponse,
@@ -258,9 +258,12 @@ class HttpEndpoint:
             return HttpResponse(400, _wire.error(None, -32600, f"Invalid request: no JSON-RPC "
                                              f"batches here ({revs}, session required)"))
         replies: list[Any] = []
-        for item in batch:
-            if isinstance(item, dict):
-                replies += self._feed(server, item).replies
+        for item in batch:  # JSON-RPC 2.0 §6: each invalid element gets its own error
+            checked = check_message(item)
+            if isinstance(checked, Junk):
+                replies.append(checked.error())
+            elif isinstance(checked.value, dict):
+                replies += self._feed(server, checked.value).replies
         headers = {"Mcp-Session-Id": sid or ""}
         return HttpResponse(200, replies, headers) if replies else HttpResponse(202, None, headers)
 

@@ -17,7 +17,7 @@ Public API: :class:`StdioLink`, :class:`HttpLink`, :class:`Limits`,
 
 from __future__ import annotations
 
-from ._base import JsonlRecorder, Limits, RealLink, Recorder, TransportError
+from ._base import JsonlRecorder, Limits, RealLink, Recorder, TransportError, open_new
 from ._procs import end, family, spawn
 from .http import HttpLink, SseEvent, SseParser, encode_header_value
 from .stdio import Line, NdjsonDecoder, StdioLink, parse_line
@@ -37,6 +37,7 @@ __all__ = [
     "encode_header_value",
     "end",
     "family",
+    "open_new",
     "parse_line",
     "spawn",
 ]

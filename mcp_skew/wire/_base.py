@@ -20,8 +20,10 @@ never see one.
 
 from __future__ import annotations
 
+import errno
 import os
 import queue
+import stat
 import threading
 import time
 from dataclasses import dataclass
@@ -39,6 +41,7 @@ __all__ = [
     "RealLink",
     "Recorder",
     "TransportError",
+    "open_new",
 ]
 
 Direction = Literal["c2s", "s2c"]
@@ -67,12 +70,41 @@ class Recorder(Protocol):
     def stderr(self, data: bytes) -> None: ...
 
 
-def _open_new(path: Path) -> int:
-    """``path`` opened to write from its start, without blocking: a FIFO with no reader is
-    an OSError (ENXIO) at once, not a wait for one."""
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
-    fd = os.open(path, flags, 0o666)
+def open_new(path: Path) -> int:
+    """``path`` in a directory the command writes, opened to write from its start, never
+    through a link it did not create, and without blocking.
+
+    A new name is created (``O_CREAT | O_EXCL``); a name that exists is opened with
+    ``O_NOFOLLOW`` (a symbolic link is refused, not followed: a link planted in the
+    directory cannot make the command overwrite its target) and must be a regular file with
+    no other hard link, which is then emptied. Anything else is an OSError whose
+    ``strerror`` says what it is: a symbolic link, a directory, not a regular file; a FIFO
+    with no reader is ENXIO at once, not a wait for one.
+    """
+    flags = os.O_WRONLY | os.O_NONBLOCK | os.O_NOFOLLOW | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags | os.O_CREAT | os.O_EXCL, 0o666)
+    except FileExistsError:
+        fd = _open_existing(path, flags)
     os.set_blocking(fd, True)
+    return fd
+
+
+def _open_existing(path: Path, flags: int) -> int:
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise OSError(errno.ELOOP, "a symbolic link (not followed)", str(path)) from None
+        raise
+    info = os.fstat(fd)
+    why = ("not a regular file" if not stat.S_ISREG(info.st_mode)
+           else "a file with another hard link (not written through)" if info.st_nlink != 1
+           else None)
+    if why is not None:
+        os.close(fd)
+        raise OSError(errno.EEXIST, why, str(path))
+    os.ftruncate(fd, 0)
     return fd
 
 
@@ -89,8 +121,8 @@ class JsonlRecorder:
         self.path = path
         self.stderr_path = stderr_path
         self._lock = threading.Lock()
-        self._out: IO[str] = open(_open_new(path), "w", encoding="utf-8")  # noqa: SIM115
-        self._err: IO[bytes] | None = (open(_open_new(stderr_path), "wb")  # noqa: SIM115
+        self._out: IO[str] = open(open_new(path), "w", encoding="utf-8")  # noqa: SIM115
+        self._err: IO[bytes] | None = (open(open_new(stderr_path), "wb")  # noqa: SIM115
                                        if stderr_path else None)
         self._err_left = stderr_limit
         self._out.write(dumps(header("probe", "wall")) + "\n")
