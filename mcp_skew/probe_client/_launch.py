@@ -39,8 +39,8 @@ from ..serve import HttpEndpoint, LogEntry, LogWriter, make_http_server, read_lo
 from ..simulator import PeerSpec
 from ..wire import end, family, spawn
 
-__all__ = ["SERVER_WORD", "TAIL_BYTES", "URL_WORD", "ClientRun", "Launch", "expand", "run_client",
-           "server_words"]
+__all__ = ["SERVER_WORD", "TAIL_BYTES", "URL_WORD", "ClientRun", "HttpServing", "Launch", "expand",
+           "read_stamps", "run_client", "server_words"]
 
 SERVER_WORD: Final = "{server}"
 URL_WORD: Final = "{url}"
@@ -160,7 +160,7 @@ def _run_argv(run: ClientRun, launch: Launch) -> None:
     run.stdout, run.stderr = out.text(), err.text()
 
 
-def _read_stamps(path: Path) -> list[float]:
+def read_stamps(path: Path) -> list[float]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError:
@@ -191,30 +191,41 @@ def _run_stdio(spec: str, index: int, launch: Launch) -> ClientRun:
     run = ClientRun(spec, tuple(expand(launch.argv, words, "")), log)
     _run_argv(run, launch)
     _read_entries(run)
-    run.stamps = _read_stamps(stamps)
+    run.stamps = read_stamps(stamps)
     return run
+
+
+class HttpServing:
+    """A simulated Streamable HTTP server on loopback (port 0), in a thread, logging to
+    ``log``; :meth:`stop` ends it and closes the log."""
+
+    def __init__(self, peer: PeerSpec, log: Path) -> None:
+        self.writer = LogWriter(log, source="serve")
+        endpoint = HttpEndpoint(peer, say=lambda _text: None)
+        self.server = make_http_server(endpoint, "127.0.0.1", 0, log=self.writer)
+        self.url = server_url(self.server)
+        self.writer.event("start", f"mcp-skew probe-client serves {peer.notation} on "
+                          f"{self.url}", peer=peer.notation, url=self.url)
+        self.thread = threading.Thread(target=self.server.serve_forever,
+                                       kwargs={"poll_interval": 0.05}, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.server.stop_streams(timeout=1.0)
+        self.server.shutdown()
+        self.thread.join(timeout=5)
+        self.server.server_close()
+        self.writer.close()
 
 
 def _run_http(spec: str, peer: PeerSpec, index: int, launch: Launch) -> ClientRun:
     log = launch.workdir / f"{index:02d}.jsonl"
-    writer = LogWriter(log, source="serve")
-    endpoint = HttpEndpoint(peer, say=lambda _text: None)
-    server = make_http_server(endpoint, "127.0.0.1", 0, log=writer)
-    url = server_url(server)
-    writer.event("start", f"mcp-skew probe-client serves {peer.notation} on {url}",
-                 peer=peer.notation, url=url)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
-                              daemon=True)
-    thread.start()
-    run = ClientRun(spec, tuple(expand(launch.argv, [], url)), log)
+    serving = HttpServing(peer, log)
+    run = ClientRun(spec, tuple(expand(launch.argv, [], serving.url)), log)
     try:
         _run_argv(run, launch)
     finally:
-        server.stop_streams(timeout=1.0)
-        server.shutdown()
-        thread.join(timeout=5)
-        server.server_close()
-        writer.close()
+        serving.stop()
     _read_entries(run)
     return run
 
