@@ -32,11 +32,9 @@ pytestmark = pytest.mark.realpeer
 NAMES = ["py-mcp@2.3", "py-mcp@2.3:legacy", "ts-client@2.4:legacy", "ts-client@2.4:auto",
          "inspector@2.12:legacy", "inspector@2.12:modern", "inspector@2.12:auto"]
 WRAPPER = str(Path(__file__).resolve().parents[1] / "clients" / "result_exit.py")
-#: What probe-client measured that the named model does not say yet: the mcp 2.3 client
-#: (auto mode) fails tools/list when a 2026-07-28 result lacks resultType or ttlMs
-#: ("ValidationError: 1 validation error for ListToolsResult resultType Field required"),
-#: as the TypeScript v2 client does (+strict-results); its drift check has no such server.
-NOT_IN_THE_CATALOGUE = {"py-mcp@2.3": ("strict-results",)}
+#: What probe-client measured that the named model does not say yet (name -> quirks); empty
+#: since the mcp 2.3 client's +strict-results (measured here first) is in the catalogue.
+NOT_IN_THE_CATALOGUE: dict[str, tuple[str, ...]] = {}
 #: Models probe-client can only match in behaviour: the Inspector's 15 s connect timeout ends
 #: a silent probe before its 60 s probe wait (so the wait reads as "more than 15 s") and
 #: before any restart, so no server shows them; the inferred and the named model must then
