@@ -136,10 +136,18 @@ def _client(cluster: str | None, scheduler: str | None) -> tuple[Any, Any]:
         except (OSError, TimeoutError, ValueError) as exc:
             raise UsageError(f"--scheduler {scheduler}: cannot connect: {exc}") from None
     _, _, count = (cluster or "local").partition(":")
-    # on loopback, and no dashboard (of the scheduler or of a worker): no port for others
-    local = dd.LocalCluster(n_workers=int(count) if count else None, threads_per_worker=1,
-                            processes=True, host="127.0.0.1", dashboard_address=None,
-                            worker_dashboard_address=None)
+    # On loopback, and no dashboard (of the scheduler or of a worker): no port for others.
+    # Dask's scheduler and workers start an HTTP server whatever the dashboard setting (the
+    # scheduler's on the dashboard's well-known 8787): theirs get no routes (no /metrics,
+    # /health, /json) and the scheduler's a port of its own (0: free, never 8787). The
+    # nannies pass this configuration on to the worker processes they start.
+    quiet: dict[str, list[str]] = {"distributed.scheduler.http.routes": [],
+                                   "distributed.worker.http.routes": []}
+    with importlib.import_module("dask").config.set(quiet):
+        local = dd.LocalCluster(n_workers=int(count) if count else None, threads_per_worker=1,
+                                processes=True, host="127.0.0.1", dashboard_address=None,
+                                worker_dashboard_address=None,
+                                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
     return dd.Client(local), local
 
 

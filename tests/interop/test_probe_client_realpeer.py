@@ -22,7 +22,7 @@ from _drift_helpers import install_all, installed_model
 
 from mcp_skew.cli import main
 from mcp_skew.peers import resolve_peer
-from mcp_skew.probe_client import default_servers, predict, same_model
+from mcp_skew.probe_client import cases, default_servers, predict, same_model
 from mcp_skew.realpeers._drift import Install, client_command, install
 from mcp_skew.simulator import PeerSpec
 from mcp_skew.versions import REGISTRY
@@ -76,10 +76,11 @@ def test_the_inferred_client_is_the_named_peer(name: str, environments: dict[str
     saved = resolve_peer(f"@{peer}", "client")
     expected = _expected(name, resolved.peer(), probe_ms)
     if name in SAME_BEHAVIOUR:
-        for server in (resolve_peer(c.spec, "server") for c in default_servers(REGISTRY)):
-            mine, named = predict(saved, server), predict(expected, server)
+        for server in cases(default_servers(REGISTRY), lambda s: resolve_peer(s, "server")):
+            mine = predict(saved, server.peer, before=server.before)
+            named = predict(expected, server.peer, before=server.before)
             assert (mine.outcome, mine.revision, mine.requests) == (
-                named.outcome, named.revision, named.requests), server.notation
+                named.outcome, named.revision, named.requests), server.spec
     else:
         assert same_model(saved, expected), (saved.notation, expected.notation)
     disagree = [(r["server"], r["observed"]["outcome"], r["model"]["outcome"])
