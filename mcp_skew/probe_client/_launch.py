@@ -293,12 +293,12 @@ def _upgrade_http(before: PeerSpec, after: PeerSpec, index: int, launch: Launch)
     serving = HttpServing(before, first_log)
     url = serving.url
     first = ClientRun(before.notation, tuple(expand(launch.argv, [], url)), first_log)
+    port = int(serving.server.server_address[1])
     try:
         _run_argv(first, launch)
     finally:
         serving.stop()
     _read_entries(first)
-    port = int(url.rsplit(":", 1)[1].split("/", 1)[0])
     log = launch.workdir / f"{index:02d}.jsonl"
     serving = HttpServing(after, log, port)  # the upgrade: the same URL now serves AFTER
     run = ClientRun(after.notation, tuple(expand(launch.argv, [], serving.url)), log,
