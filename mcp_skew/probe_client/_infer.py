@@ -130,7 +130,9 @@ def _fallback(obs: list[Observation], t: Traits) -> None:
         if p.then == "initialize":
             t.falls_back_on.append(p.token)
             if p.answer == "timeout" and p.waited_ms is not None:
-                t.probe_ms = max(t.probe_ms or 0, p.waited_ms)
+                # the shortest: a measure reads long, never short, when a fresh process is
+                # stamped late (SLACK)
+                t.probe_ms = p.waited_ms if t.probe_ms is None else min(t.probe_ms, p.waited_ms)
         elif not o.timed_out:
             t.stops_on.append(p.token)
             if p.answer == "timeout" and p.waited_ms is not None:
