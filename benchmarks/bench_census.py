@@ -5,8 +5,10 @@ behind the test-only ``local`` package source, peers of every kind in turn), run
 ``mcp-skew census`` on it with the local pool (``--jobs J``) and, when Dask is
 installed, a Dask ``LocalCluster`` of J workers (``--cluster local:J``), and prints
 for each: wall time, servers per minute and per hour, the projection for a census
-of 5,000 servers at that rate, and the median install, cold-start and probe time
-per server read back from the database; then how far apart the two executors are.
+of 5,000 servers at that rate, the median install, cold-start, probe and whole-job time
+per server read back from the database, and how busy the workers were (the jobs' own
+seconds over workers x wall time: what is left is start-up and scheduling); then how far
+apart the two executors are.
 With ``--listing FILE`` it runs that listing instead (real packages: their installs go
 to the environment cache, ``$MCP_SKEW_CACHE``; run it twice to see a cold then a warm
 cache).
@@ -44,8 +46,8 @@ def _listing(count: int, path: Path) -> None:
 
 def _figures(db: Path) -> dict[str, float | None]:
     with sqlite3.connect(db) as conn:
-        rows = conn.execute("SELECT install_s, install_cached, start_ms, probe_ms, status "
-                            "FROM results").fetchall()
+        rows = conn.execute("SELECT install_s, install_cached, start_ms, probe_ms, status, "
+                            "total_s FROM results").fetchall()
 
     def med(values: list[float]) -> float | None:
         return round(median(values), 2) if values else None
@@ -55,7 +57,9 @@ def _figures(db: Path) -> dict[str, float | None]:
             "install_s": med([r[0] for r in rows if r[0] is not None]),
             "cache_hits": sum(bool(r[1]) for r in rows if r[1] is not None),
             "start_ms": med([r[2] for r in rows if r[2] is not None]),
-            "probe_ms": med([r[3] for r in rows if r[3] is not None])}
+            "probe_ms": med([r[3] for r in rows if r[3] is not None]),
+            "job_s": med([r[5] for r in rows if r[5] is not None]),
+            "busy_s": round(sum(r[5] for r in rows if r[5] is not None), 1)}
 
 
 def _run(listing: Path, db: Path, extra: list[str]) -> float:
@@ -84,14 +88,16 @@ def main() -> None:
             db = Path(tmp) / f"{name.split()[0]}.sqlite"
             seconds = _run(listing, db, extra)
             fig = _figures(db)
-            rate = fig["rows"] / (seconds / 60) if fig["rows"] else 0.0  # type: ignore[operator]
+            rate = fig["rows"] / (seconds / 60) if fig["rows"] else 0.0
             hourly[name] = rate * 60
             hours = 5_000 / hourly[name] if hourly[name] else float("inf")
             print(f"{name}: {fig['rows']} entries ({fig['probed']} probed) in {seconds:.1f} s = "
                   f"{rate:.1f} servers/min = {rate * 60:.0f} servers/hour (5,000 servers: "
                   f"{hours:.1f} h); median install {fig['install_s']} s "
                   f"({fig['cache_hits']} cache hits), cold start {fig['start_ms']} ms, "
-                  f"probe {fig['probe_ms']} ms")
+                  f"probe {fig['probe_ms']} ms; median job {fig['job_s']} s, the workers busy "
+                  f"{100 * fig['busy_s'] / (seconds * args.jobs):.0f}% of the wall time "  # type: ignore[operator]
+                  f"({fig['busy_s']} job-seconds)")
         if len(hourly) == 2:
             low, high = sorted(hourly.values())
             print(f"local pool vs dask: {100 * (high - low) / high:.0f}% apart")

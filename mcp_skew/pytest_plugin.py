@@ -1,4 +1,4 @@
-"""pytest plugin: probe your MCP server from its own test suite.
+"""pytest plugin: probe your MCP server, or test your MCP client, from its own test suite.
 
 The fixture ``mcp_skew_probe`` runs ``mcp-skew probe`` against a server and
 returns the :class:`~mcp_skew.probe.ProbeReport`; its ``assert_works(*revisions)``
@@ -21,6 +21,29 @@ Keyword arguments (on the call, or on the ``mcp_skew`` marker as defaults):
 recorded under the test's ``tmp_path`` (``mcp-skew-probe-N/``), so a failure
 leaves the evidence.
 
+For client authors, the fixture ``mcp_skew_server`` gives a test a simulated server
+of a chosen peer spec, started and ended by the fixture, and the observation of what
+the client did (the reading ``mcp-skew probe-client`` gives a run)::
+
+    def test_my_client_falls_back_to_legacy(mcp_skew_server):
+        server = mcp_skew_server("legacy:2025-11-25")        # stdio: server.command
+        subprocess.run(["python", "my_client.py", "--", *server.command], check=True)
+        seen = server.observation()
+        assert (seen.outcome, seen.revision, seen.era) == ("works", "2025-11-25", "legacy")
+
+    def test_my_client_over_http(mcp_skew_server):
+        server = mcp_skew_server("modern:2026-07-28", transport="http")
+        my_client.connect(server.url)                        # served on loopback
+        assert server.observation().era == "modern"
+
+``mcp_skew_server(spec, *, transport="stdio"|"http")`` returns a
+:class:`~mcp_skew.probe_client.SimulatedServer`: ``command`` (the stdio server's words,
+for the client to spawn) or ``url``, ``log`` (the wire, under the test's ``tmp_path``)
+and ``observation(exit_code=0)`` (an :class:`~mcp_skew.probe_client.Observation`:
+``outcome``, ``revision``, ``era``, ``path``, ``probe``, ``failed_on``, ...). At the
+test's end the HTTP server is stopped and every stdio server process still running is
+ended. A bad spec or transport is a ``ValueError`` with one line.
+
 Loading: the package registers this module as a pytest11 entry point
 (``mcp_skew.pytest_plugin``). It imports nothing but pytest when loaded; the
 probe itself is imported when the fixture is first used. Disable it with
@@ -31,13 +54,13 @@ probe itself is imported when the fixture is first used. Disable it with
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-__all__ = ["mcp_skew_probe"]
+__all__ = ["mcp_skew_probe", "mcp_skew_server"]
 
 _OPTIONS = ("timeout", "probe_timeout", "client_timeout", "jobs", "tool", "tool_args",
             "error_probes", "clients", "prober", "cwd", "env", "url", "command", "require")
@@ -96,3 +119,34 @@ def mcp_skew_probe(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[.
         return _run(tmp_path / f"mcp-skew-probe-{next(counter)}", defaults, kwargs)
 
     return run
+
+
+def _served(workdir: Path, spec: str, transport: str) -> Any:
+    served: Any = importlib.import_module("mcp_skew.probe_client")
+    peers: Any = importlib.import_module("mcp_skew.peers")
+    errors: Any = importlib.import_module("mcp_skew.errors")
+    versions: Any = importlib.import_module("mcp_skew.versions")
+    registry = versions.load_entry_points()
+    try:
+        peer = peers.resolve_peer(spec, "server", registry)
+        return served.simulated_server(peer, workdir, transport=transport, registry=registry,
+                                       label=spec)
+    except errors.UsageError as exc:
+        raise ValueError(f"mcp_skew_server: {exc}") from None
+
+
+@pytest.fixture
+def mcp_skew_server(tmp_path: Path) -> Iterator[Callable[..., Any]]:
+    """``mcp_skew_server(spec, *, transport="stdio") -> SimulatedServer``; every server it
+    gave is ended when the test ends."""
+    started: list[Any] = []
+    counter = iter(range(1, 1_000))
+
+    def start(spec: str, *, transport: str = "stdio") -> Any:
+        server = _served(tmp_path / f"mcp-skew-server-{next(counter)}", spec, transport)
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.close()

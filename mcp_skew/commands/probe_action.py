@@ -1,11 +1,11 @@
 """The GitHub Action's step: ``python -m mcp_skew.commands.probe_action``.
 
 ``action.yml`` at the repository root runs this module with the action's inputs in
-the environment (``INPUT_COMMAND``, ``INPUT_URL``, ``INPUT_REQUIRE``, ``INPUT_ARGS``,
-``INPUT_WORKING_DIRECTORY``), the way a runner gives a step its inputs, and the
-runner's own variables (``RUNNER_TEMP``, ``GITHUB_STEP_SUMMARY``, ``GITHUB_OUTPUT``).
-It runs one probe, exactly as ``mcp-skew probe`` parses and checks it, and from
-that one run writes:
+the environment (``INPUT_COMMAND``, ``INPUT_URL``, ``INPUT_CLIENT``, ``INPUT_REQUIRE``,
+``INPUT_ARGS``, ``INPUT_WORKING_DIRECTORY``), the way a runner gives a step its inputs,
+and the runner's own variables (``RUNNER_TEMP``, ``GITHUB_STEP_SUMMARY``,
+``GITHUB_OUTPUT``). It runs one probe, exactly as ``mcp-skew probe`` parses and checks
+it, and from that one run writes:
 
 - ``probe.json``, ``probe.xml`` (JUnit: a test case per client and per required
   revision), ``probe.html`` (the card) and ``probe.txt`` (the terminal card) in
@@ -14,6 +14,15 @@ that one run writes:
 - the step outputs ``dir``, ``json``, ``junit``, ``html``, ``peer`` and ``exit-code``
   (the probe's: 0, 1 when a required revision fails, 2 for bad input) appended to
   ``$GITHUB_OUTPUT``.
+
+**Client mode**: with ``client`` (a client command with ``{server}`` or ``{url}`` in
+its words) instead of ``command``/``url``, the step runs ``mcp-skew probe-client``
+with the same ``require``, ``args`` and ``working-directory`` inputs, and writes
+``probe-client.json``, ``probe-client.xml`` (JUnit: a test case per server and per
+required revision), ``probe-client.html`` and ``probe-client.txt`` in
+``$RUNNER_TEMP/mcp-skew-probe-client``, the summary, and the same outputs (``peer``:
+the inferred client; ``exit-code``: 1 when the client reached no server of a
+required revision, 2 for bad input or a client that cannot be started).
 
 The module itself exits 0 once the files are written, so the upload step runs; the
 action's last step exits with ``exit-code``. Bad input exits 2 at once, with one
@@ -32,28 +41,61 @@ from typing import Final
 
 from ..errors import UsageError
 from . import probe as probe_command
+from . import probe_client as probe_client_command
 
-__all__ = ["OUTPUTS", "main"]
+__all__ = ["CLIENT_OUTPUTS", "OUTPUTS", "main"]
 
 #: file name per format, in the output directory
 OUTPUTS: Final = {"json": "probe.json", "junit": "probe.xml", "html": "probe.html",
                   "terminal": "probe.txt"}
+#: the same, in client mode (``probe-client``'s format names)
+CLIENT_OUTPUTS: Final = {"json": "probe-client.json", "junit": "probe-client.xml",
+                         "html": "probe-client.html", "text": "probe-client.txt"}
+
+
+def _split(text: str) -> list[str]:
+    try:
+        return shlex.split(text)
+    except ValueError as exc:
+        raise UsageError(f"action inputs: cannot split a command line: {exc}") from None
+
+
+def _common(env: Mapping[str, str]) -> list[str]:
+    """The ``--require`` and ``--cwd`` words both modes share."""
+    out = []
+    require = env.get("INPUT_REQUIRE", "").strip()
+    if require:
+        out += ["--require", require]
+    if env.get("INPUT_WORKING_DIRECTORY", "").strip():
+        out += ["--cwd", env["INPUT_WORKING_DIRECTORY"].strip()]
+    return out
+
+
+def client_mode(env: Mapping[str, str]) -> bool:
+    """Whether the inputs ask for ``probe-client`` (a ``client`` input): one line and exit 2
+    when they also name a server."""
+    client = env.get("INPUT_CLIENT", "").strip()
+    if client and (env.get("INPUT_COMMAND", "").strip() or env.get("INPUT_URL", "").strip()):
+        raise UsageError("action inputs: give client (to probe a client) or command/url "
+                         "(to probe a server), not both")
+    return bool(client)
+
+
+def _client_argv(env: Mapping[str, str]) -> list[str]:
+    """The ``mcp-skew probe-client`` arguments the inputs stand for."""
+    extra, client = _split(env.get("INPUT_ARGS", "")), _split(env.get("INPUT_CLIENT", ""))
+    return ["probe-client", *extra, *_common(env), "--", *client]
 
 
 def _argv(env: Mapping[str, str]) -> list[str]:
-    """The ``mcp-skew probe`` arguments the inputs stand for."""
+    """The ``mcp-skew probe`` (or, in client mode, ``probe-client``) arguments the inputs
+    stand for."""
+    if client_mode(env):
+        return _client_argv(env)
     command, url = env.get("INPUT_COMMAND", "").strip(), env.get("INPUT_URL", "").strip()
-    try:
-        extra = shlex.split(env.get("INPUT_ARGS", ""))
-        server = shlex.split(command)
-    except ValueError as exc:
-        raise UsageError(f"action inputs: cannot split a command line: {exc}") from None
+    extra, server = _split(env.get("INPUT_ARGS", "")), _split(command)
     argv = ["probe", *extra]
-    require = env.get("INPUT_REQUIRE", "").strip()
-    if require:
-        argv += ["--require", require]
-    if env.get("INPUT_WORKING_DIRECTORY", "").strip():
-        argv += ["--cwd", env["INPUT_WORKING_DIRECTORY"].strip()]
+    argv += _common(env)
     if url:
         argv += ["--url", url]
     if server:
@@ -65,12 +107,15 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     from ..versions import load_entry_points  # noqa: PLC0415 - the registry imports pydantic
 
     parser = argparse.ArgumentParser(prog="mcp-skew", exit_on_error=False)
-    probe_command.register(parser.add_subparsers(dest="command"))
+    sub = parser.add_subparsers(dest="command")
+    probe_command.register(sub)
+    probe_client_command.register(sub)
     try:
         args = parser.parse_args(argv)
     except argparse.ArgumentError as exc:
         raise UsageError(f"action inputs: {exc}") from None
     args.registry = load_entry_points()
+    args.profile = []  # the action takes no --profile files: the built-in revisions
     return args
 
 
@@ -89,11 +134,35 @@ def _outputs(env: Mapping[str, str], values: Mapping[str, str]) -> None:
     _append(env.get("GITHUB_OUTPUT"), "".join(f"{k}={v}\n" for k, v in values.items()))
 
 
+def _run_client(env: Mapping[str, str], args: argparse.Namespace) -> int:
+    """Client mode: one ``probe-client`` run, its files, summary and outputs."""
+    from ..probe_client import probe_client, render  # noqa: PLC0415
+
+    words, opts = probe_client_command.options(args)
+    out = Path(env.get("RUNNER_TEMP") or ".") / "mcp-skew-probe-client"
+    out.mkdir(parents=True, exist_ok=True)
+    report = probe_client(words, opts, None if args.quiet else _progress)
+    if all(r.spawn_error for r in report.runs):
+        raise UsageError(str(report.runs[0].spawn_error))
+    for fmt, name in CLIENT_OUTPUTS.items():
+        (out / name).write_text(render(report, fmt) + "\n", encoding="utf-8")
+    print(render(report, "text"))
+    _append(env.get("GITHUB_STEP_SUMMARY"), render(report, "summary") + "\n")
+    code = probe_client_command.exit_code(report)
+    _outputs(env, {"dir": str(out), "json": str(out / CLIENT_OUTPUTS["json"]),
+                   "junit": str(out / CLIENT_OUTPUTS["junit"]),
+                   "html": str(out / CLIENT_OUTPUTS["html"]),
+                   "peer": report.inferred.notation or "", "exit-code": str(code)})
+    return code
+
+
 def run(env: Mapping[str, str]) -> int:
     """The step; returns the probe's exit code (see the module docstring)."""
     from ..probe import probe, render  # noqa: PLC0415 - the runner loads when a probe runs
 
     args = _parse(_argv(env))
+    if args.command == "probe-client":
+        return _run_client(env, args)
     target, opts = probe_command._target(args), probe_command._options(args)
     out = Path(env.get("RUNNER_TEMP") or ".") / "mcp-skew-probe"
     out.mkdir(parents=True, exist_ok=True)

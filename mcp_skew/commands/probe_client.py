@@ -25,7 +25,7 @@ from ._args import required_revisions, seconds, whole
 if TYPE_CHECKING:  # the runner (the wire, the serve stack) is imported when it runs
     from ..probe_client import ClientReport, ProbeClientOptions
 
-__all__ = ["register"]
+__all__ = ["exit_code", "options", "register"]
 
 FORMATS = ("text", "json", "junit", "summary", "html")
 
@@ -118,7 +118,7 @@ def _profile_args(argv_profiles: list[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _options(args: argparse.Namespace) -> tuple[tuple[str, ...], ProbeClientOptions]:
+def options(args: argparse.Namespace) -> tuple[tuple[str, ...], ProbeClientOptions]:
     from ..probe_client import ProbeClientOptions  # noqa: PLC0415
 
     words, transport = _words(args)
@@ -146,7 +146,7 @@ def _options(args: argparse.Namespace) -> tuple[tuple[str, ...], ProbeClientOpti
 def _main(args: argparse.Namespace) -> int:
     from ..probe_client import probe_client, render, save_client_peer  # noqa: PLC0415
 
-    words, opts = _options(args)
+    words, opts = options(args)
     if args.out:
         check_output(args.out, "--out")
     if args.save_peer:
@@ -170,10 +170,11 @@ def _main(args: argparse.Namespace) -> int:
         save_client_peer(report, args.save_peer)
         if not args.quiet:
             progress(f"peer saved to {args.save_peer}: {report.inferred.notation}")
-    return _exit_code(report)
+    return exit_code(report)
 
 
-def _exit_code(report: ClientReport) -> int:
+def exit_code(report: ClientReport) -> int:
+    """1 when a ``--require``-d revision was not reached (a line on stderr each), else 0."""
     failures = report.required_failures()
     for line in failures:
         print(terminal_safe(f"mcp-skew probe-client: required revision not reached: {line}"),

@@ -279,8 +279,15 @@ PY_MCP: Final = Family(
                        "on a modern connection a request without _meta (ping included) gets "
                        "-32602; the model serves ping"))},
              clients={
+                 # +strict-results: ClientSession.send_request (mcp/client/session.py) runs
+                 # mcp_types.methods.validate_server_result(method, negotiated version, raw),
+                 # and the 2026-07-28 wire models (mcp_types/_v2026_07_28 ListToolsResult)
+                 # require resultType, ttlMs and cacheScope: a result without them raises
+                 # pydantic.ValidationError (read in mcp 2.3.0; seen by probe-client's
+                 # real-peer test)
                  "": Model(
-                     f"{_DUAL_ALL}+probe-timeout=10000+fallback-denylist+discover-fallback",
+                     f"{_DUAL_ALL}+probe-timeout=10000+fallback-denylist+strict-results"
+                     "+discover-fallback",
                      "Client(mode='auto'), the default: server/discover at 2026-07-28 with a 10 s "
                      "timeout, every error but a disjoint -32022 falls back to initialize "
                      "2025-11-25, and so does a DiscoverResult offering no modern revision "

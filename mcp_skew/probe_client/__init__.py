@@ -10,7 +10,8 @@ say where the client departs (:func:`client_findings`).
 
 Public API: :func:`probe_client`, :class:`ProbeClientOptions`, :class:`ClientReport`,
 :func:`render`, :func:`save_client_peer`, :func:`observe`, :func:`infer`,
-:func:`default_servers`.
+:func:`default_servers`; :func:`simulated_server` (one server for a client's own test:
+the pytest plugin's ``mcp_skew_server``).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ._observe import Observation, observe
 from ._report import FORMATS, render
 from ._runner import ClientReport, ProbeClientOptions, Server, cases, probe_client
 from ._save import save_client_peer
+from ._served import SimulatedServer, simulated_server
 from ._servers import ServerCase, default_servers
 
 __all__ = [
@@ -36,6 +38,7 @@ __all__ = [
     "ProbeClientOptions",
     "Server",
     "ServerCase",
+    "SimulatedServer",
     "cases",
     "client_findings",
     "default_servers",
@@ -46,4 +49,5 @@ __all__ = [
     "render",
     "same_model",
     "save_client_peer",
+    "simulated_server",
 ]

@@ -11,17 +11,21 @@ tools, as the client programs this command drives are expected to:
   both sides support;
 - **model**: the inferred client, quirks and all: whether the model predicts the real
   run (a disagreement is a gap in what the inference can see).
+
+For an upgrade case the prediction is the second of two runs under one server key,
+sharing the client's caches (what a client that keeps them across a restart holds:
+quirk ``keeps-era``), the first against the server before the upgrade.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Final
+from typing import Any, Final, Literal
 
-from ..simulator import LIST_TOOLS, PeerSpec, Scenario, run
+from ..simulator import LIST_TOOLS, ClientCache, PeerSpec, Scenario, run
 from ._observe import Outcome
 
-__all__ = ["CONNECT", "ERA_TABLE", "Prediction", "era_table_says", "plain", "predict",
+__all__ = ["CONNECT", "ERA_TABLE", "RESULT", "UPGRADED", "Prediction", "era_table_says", "plain", "predict",
            "same_model"]
 
 #: What a client program is expected to do once connected: list the tools.
@@ -70,13 +74,26 @@ def _request_text(message: dict[str, Any]) -> str:
     return f"{method} {version}" if isinstance(version, str) else method
 
 
-def predict(client: PeerSpec, server: PeerSpec, transport: str = "stdio") -> Prediction:
-    """The simulated client ``client`` against ``server``: connect, then list the tools."""
-    record = run(client, server, CONNECT, transport="http" if transport == "http" else "stdio")
+#: A step's answer that is the result (served from the cache the upgrade case keeps, too).
+RESULT: Final = ("result", "result (cached)")
+#: The key an upgraded server is held under by the client's caches, in both runs.
+UPGRADED: Final = "the upgraded server"
+
+
+def predict(client: PeerSpec, server: PeerSpec, transport: str = "stdio", *,
+            before: PeerSpec | None = None) -> Prediction:
+    """The simulated client ``client`` against ``server``: connect, then list the tools
+    (after a first run against ``before``, for an upgrade case)."""
+    over: Literal["stdio", "http"] = "http" if transport == "http" else "stdio"
+    cache, key = None, None
+    if before is not None:
+        cache, key = ClientCache(), UPGRADED
+        run(client, before, CONNECT, transport=over, cache=cache, server_id=key)
+    record = run(client, server, CONNECT, transport=over, cache=cache, server_id=key)
     s = record.session
     outcome: Outcome = "fails"
     if s.status == "ok":
-        outcome = "works" if all(r.got == "result" for r in record.steps) else \
+        outcome = "works" if all(r.got in RESULT for r in record.steps) else \
             "connects, then fails"
     requests = tuple(_request_text(e.message) for e in record.transcript.entries
                      if e.dir == "c2s" and isinstance(e.message, dict) and "method" in e.message

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from ..simulator import FINDINGS, Finding, FindingCode
 from ._expect import Prediction
 from ._observe import Observation
+from ._servers import split_upgrade
 
 __all__ = ["Row", "client_findings", "fix_for"]
 
@@ -71,9 +72,29 @@ def _probe_findings(row: Row, kind: str) -> list[Finding]:
     return []
 
 
-def _row_findings(row: Row, kind: str) -> list[Finding]:
+def _upgrade_findings(row: Row, kind: str, rows: list[Row]) -> list[Finding]:
+    """An upgrade case the client ended on the legacy era, though the plain client of its kind
+    reaches the modern one, and the same spec served fresh (when the set has it) kept it
+    modern (a client that prefers legacy is ``client-prefers-legacy`` instead)."""
     o = row.observed
-    out = _probe_findings(row, kind)
+    before, after = split_upgrade(row.server)
+    if before is None or kind != "dual" or o.status != "ok" or o.era != "legacy":
+        return []
+    if row.spec is None or row.spec.era != "modern":
+        return []
+    fresh = [r for r in rows if r.server == after]
+    if any(r.observed.era == "legacy" for r in fresh):
+        return []
+    return [Finding("client-keeps-legacy-after-upgrade", "warning", f"{row.server}: after the "
+                    f"server was upgraded the client opened with {o.first} and stayed on the "
+                    f"legacy era ({o.revision}); the upgraded server offers "
+                    f"{row.spec.revision}", row.index,
+                    _cite("client-keeps-legacy-after-upgrade"))]
+
+
+def _row_findings(row: Row, kind: str, rows: list[Row]) -> list[Finding]:
+    o = row.observed
+    out = _probe_findings(row, kind) + _upgrade_findings(row, kind, rows)
     if o.timed_out:
         out.append(Finding("client-hangs", "warning", f"{row.server}: the client was still "
                            "running at the deadline and was ended with its process family",
@@ -91,7 +112,7 @@ def _row_findings(row: Row, kind: str) -> list[Finding]:
                            f"{o.revision}, then failed on {o.failed_on}", row.index,
                            _cite("client-refuses-result")))
     if (kind == "dual" and row.server_kind == "dual" and o.era == "legacy"
-            and o.first == "initialize"):
+            and o.first == "initialize" and split_upgrade(row.server)[0] is None):
         out.append(Finding("client-prefers-legacy", "warning", f"{row.server}: the client opened "
                            f"with initialize and stayed in the legacy era ({o.revision})",
                            row.index, _cite("client-prefers-legacy")))
@@ -112,7 +133,7 @@ def client_findings(rows: list[Row], kind: str | None) -> list[Finding]:
     """Every finding of the card, row by row; the wire's own findings on the client's lines."""
     out: list[Finding] = []
     for row in rows:
-        out += _row_findings(row, kind or "")
+        out += _row_findings(row, kind or "", rows)
         out += [Finding(f.code, f.severity, f"{row.server}: {f.message}", row.index, f.cite)
                 for f in row.observed.findings]
     return out

@@ -20,7 +20,11 @@ what the wire shows of the client, in the simulator's quirk vocabulary
   first request (``+strict-results``), and sends the refused request again
   (``+raw-retry``);
 - whether it **caches** ``ttlMs``: a second ``tools/list`` while the first answer is
-  fresh is ``+no-cache``.
+  fresh is ``+no-cache``;
+- whether it **keeps the legacy era** after its server was upgraded (an upgrade case,
+  ``BEFORE->AFTER``: read apart from the other runs): it opened the second run with
+  ``initialize`` and stayed legacy where, against the same upgraded spec fresh, it reached
+  the modern era: ``+keeps-era``.
 
 What no default server can show is said so (:attr:`InferredClient.unknown`), never
 guessed: a fallback denylist of modern error codes, ``+exact``.
@@ -35,21 +39,28 @@ from ..errors import UsageError
 from ..simulator import PeerSpec, parse_peer
 from ..versions import Era, Registry
 from ._observe import Observation
+from ._servers import split_upgrade
 
 __all__ = ["DEFAULT_PROBE_MS", "ROUND_MS", "InferredClient", "infer", "round_ms"]
 
 #: The simulator's default probe wait (``ClientPolicy.probe_timeout_ms``).
 DEFAULT_PROBE_MS: Final = 3_000
-#: Round waits a person sets; a measured wait is the first of these it reaches, less 10 %
-#: (the measure runs from the server's start, so it is a little short, never long).
+#: Round waits a person sets; a measured wait is the first of these it reaches, less
+#: :data:`SLACK`.
 ROUND_MS: Final = (100, 250, 500, 1_000, 1_500, 2_000, 3_000, 5_000, 10_000, 15_000, 20_000,
                    30_000, 45_000, 60_000, 90_000, 120_000, 300_000)
+#: How long a measured wait may read over the wait set. Each server process's lines are
+#: timed from its stamp, written once its interpreter has started (:mod:`mcp_skew._stamp`);
+#: a fallback on a fresh process is stamped after that process's start-up, which on a
+#: loaded machine is a few hundred ms more than the first one's (a TypeScript client's
+#: 3 s wait read 3,331 and 3,342 ms at a load average of 9 to 13 on 2 CPUs).
+SLACK: Final = 0.15
 
 
 def round_ms(ms: int) -> int:
     """The round wait a measured ``ms`` most likely is."""
     for value in ROUND_MS:
-        if ms <= value * 1.1:
+        if ms <= value * (1 + SLACK):
             return value
     return ms
 
@@ -71,6 +82,7 @@ class Traits:
     strict: str | None = None  #: "strict", "strict-results" or None
     raw_retry: bool = False
     caches: bool | None = None
+    keeps_era: bool | None = None  #: stayed legacy after an upgrade (None: no upgrade case)
     hangs: list[str] = field(default_factory=list)  #: servers where it ran to the deadline
 
     def to_dict(self) -> dict[str, Any]:
@@ -118,7 +130,9 @@ def _fallback(obs: list[Observation], t: Traits) -> None:
         if p.then == "initialize":
             t.falls_back_on.append(p.token)
             if p.answer == "timeout" and p.waited_ms is not None:
-                t.probe_ms = max(t.probe_ms or 0, p.waited_ms)
+                # the shortest: a measure reads long, never short, when a fresh process is
+                # stamped late (SLACK)
+                t.probe_ms = p.waited_ms if t.probe_ms is None else min(t.probe_ms, p.waited_ms)
         elif not o.timed_out:
             t.stops_on.append(p.token)
             if p.answer == "timeout" and p.waited_ms is not None:
@@ -156,10 +170,30 @@ def _caching(obs: list[Observation], t: Traits) -> None:
         t.caches = False if fresh else t.caches
 
 
+def _upgrades(upgraded: list[Observation], rest: list[Observation], t: Traits) -> None:
+    """``keeps_era`` from the upgrade cases: legacy after the upgrade, though the same spec
+    served fresh (when the set has it) kept the client modern."""
+    for o in upgraded:
+        if o.status != "ok":
+            continue
+        if o.era == "modern":
+            t.keeps_era = bool(t.keeps_era)
+            continue
+        after = split_upgrade(o.server)[1]
+        fresh = [r for r in rest if r.server == after]
+        if o.era == "legacy" and o.first == "initialize" and \
+                (not fresh or any(r.era == "modern" for r in fresh)):
+            t.keeps_era = True
+
+
 def gather(obs: list[Observation], registry: Registry) -> Traits:
-    """The client's traits over every run."""
+    """The client's traits over every run (the upgrade cases only for the revisions offered
+    and ``keeps_era``)."""
     t = Traits()
-    _revisions(obs, registry, t)
+    _revisions(obs, registry, t)  # what an upgrade case's run offered was offered too
+    upgraded = [o for o in obs if split_upgrade(o.server)[0] is not None]
+    obs = [o for o in obs if split_upgrade(o.server)[0] is None]
+    _upgrades(upgraded, obs, t)
     firsts = [o.first for o in obs if o.first is not None]
     t.discover_first = bool(firsts) and all(f == "server/discover" for f in firsts)
     _fallback(obs, t)
@@ -187,6 +221,8 @@ def _dual_quirks(t: Traits) -> list[str]:
         quirks.append("fallback-32601")
     if t.restarts:
         quirks.append("restart")
+    if t.keeps_era:
+        quirks.append("keeps-era")
     if t.probe_ms is not None and "fallback-32601" not in quirks:
         probe = round_ms(t.probe_ms)
         if probe != DEFAULT_PROBE_MS:
@@ -223,6 +259,7 @@ PHRASES: Final = {
     "strict-results": "fails a request whose result lacks a field its revision requires",
     "raw-retry": "sends a refused request once more",
     "no-cache": "asks again while a result is fresh (no ttlMs cache)",
+    "keeps-era": "keeps the legacy era after its server was upgraded",
 }
 
 
@@ -235,6 +272,9 @@ def _unknown(kind: str, t: Traits) -> tuple[str, ...]:
                    "speaks (+discover-fallback): no default server answers so")
         if t.probe_ms is None and t.gives_up_ms is None:
             out.append("its probe wait: no silent probe ended before the deadline")
+        if t.keeps_era is None:
+            out.append("whether it keeps a legacy era after its server was upgraded "
+                       "(+keeps-era): no upgrade case (BEFORE->AFTER) was run")
     out.append("whether it refuses tools whose inputSchema is not an object schema "
                "(+strict-tools): no default server lists such a tool")
     if t.retries_32022 is None and kind != "legacy":

@@ -15,6 +15,11 @@ The client's words are the user's ``CLIENT_ARGV`` with two placeholders filled i
   loopback, port 0, in a thread (:func:`mcp_skew.serve.make_http_server`, the
   machinery of ``serve --http``), writing the same log.
 
+An upgrade case (:func:`run_upgrade`) runs the client twice with the same words: the
+stdio command serves ``@NN.server.json``, a saved peer rewritten between the runs
+(legacy-only, then the upgraded spec), and over HTTP the second server listens on the
+first one's port, so the client meets the same command or URL, upgraded.
+
 The client runs in a session of its own (:func:`mcp_skew.wire._procs.spawn`),
 its standard input at end of file, its output kept (the last
 :data:`TAIL_BYTES` of each stream). At the deadline it is ended with its whole
@@ -26,6 +31,7 @@ client left behind does not outlive the run.
 from __future__ import annotations
 
 import errno
+import json
 import os
 import shlex
 import subprocess
@@ -38,12 +44,13 @@ from pathlib import Path
 from typing import IO, Final, Literal
 
 from ..errors import UsageError
+from ..probe import PEER_FILE_FORMAT
 from ..serve import HttpEndpoint, LogEntry, LogWriter, make_http_server, read_log, server_url
 from ..simulator import PeerSpec
 from ..wire import end, family, open_new, spawn
 
-__all__ = ["SERVER_WORD", "TAIL_BYTES", "URL_WORD", "ClientRun", "Launch", "expand", "run_client",
-           "server_words"]
+__all__ = ["SERVER_WORD", "TAIL_BYTES", "URL_WORD", "ClientRun", "HttpServing", "Launch", "expand",
+           "read_stamps", "run_client", "run_upgrade", "server_words"]
 
 SERVER_WORD: Final = "{server}"
 URL_WORD: Final = "{url}"
@@ -84,6 +91,8 @@ class ClientRun:
     spawn_error: str | None = None
     entries: list[LogEntry] = field(default_factory=list)
     stamps: list[float] = field(default_factory=list)  #: wall-clock starts of server processes
+    #: an upgrade case: the first run, against the server before the upgrade
+    before: ClientRun | None = None
 
 
 def server_words(spec: str, log: Path, stamps: Path, profile_args: Sequence[str] = ()) -> list[str]:
@@ -163,7 +172,7 @@ def _run_argv(run: ClientRun, launch: Launch) -> None:
     run.stdout, run.stderr = out.text(), err.text()
 
 
-def _read_stamps(path: Path) -> list[float]:
+def read_stamps(path: Path) -> list[float]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError:
@@ -204,30 +213,44 @@ def _run_stdio(spec: str, index: int, launch: Launch) -> ClientRun:
     run = ClientRun(spec, tuple(expand(launch.argv, words, "")), log)
     _run_argv(run, launch)
     _read_entries(run)
-    run.stamps = _read_stamps(stamps)
+    run.stamps = read_stamps(stamps)
     return run
+
+
+class HttpServing:
+    """A simulated Streamable HTTP server on loopback (port 0), in a thread, logging to
+    ``log``; :meth:`stop` ends it and closes the log."""
+
+    def __init__(self, peer: PeerSpec, log: Path, port: int = 0) -> None:
+        self.writer = LogWriter(log, source="serve")
+        endpoint = HttpEndpoint(peer, say=lambda _text: None)
+        try:
+            self.server = make_http_server(endpoint, "127.0.0.1", port, log=self.writer)
+        except OSError:  # the port was taken in between: another one (a new URL)
+            self.server = make_http_server(endpoint, "127.0.0.1", 0, log=self.writer)
+        self.url = server_url(self.server)
+        self.writer.event("start", f"mcp-skew probe-client serves {peer.notation} on "
+                          f"{self.url}", peer=peer.notation, url=self.url)
+        self.thread = threading.Thread(target=self.server.serve_forever,
+                                       kwargs={"poll_interval": 0.05}, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.server.stop_streams(timeout=1.0)
+        self.server.shutdown()
+        self.thread.join(timeout=5)
+        self.server.server_close()
+        self.writer.close()
 
 
 def _run_http(spec: str, peer: PeerSpec, index: int, launch: Launch) -> ClientRun:
     log = fresh_log(launch.workdir / f"{index:02d}.jsonl")
-    writer = LogWriter(log, source="serve")
-    endpoint = HttpEndpoint(peer, say=lambda _text: None)
-    server = make_http_server(endpoint, "127.0.0.1", 0, log=writer)
-    url = server_url(server)
-    writer.event("start", f"mcp-skew probe-client serves {peer.notation} on {url}",
-                 peer=peer.notation, url=url)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
-                              daemon=True)
-    thread.start()
-    run = ClientRun(spec, tuple(expand(launch.argv, [], url)), log)
+    serving = HttpServing(peer, log)
+    run = ClientRun(spec, tuple(expand(launch.argv, [], serving.url)), log)
     try:
         _run_argv(run, launch)
     finally:
-        server.stop_streams(timeout=1.0)
-        server.shutdown()
-        thread.join(timeout=5)
-        server.server_close()
-        writer.close()
+        serving.stop()
     _read_entries(run)
     return run
 
@@ -237,3 +260,74 @@ def run_client(spec: str, peer: PeerSpec, index: int, launch: Launch) -> ClientR
     if launch.transport == "http":
         return _run_http(spec, peer, index, launch)
     return _run_stdio(spec, index, launch)
+
+
+def _peer_file(path: Path, peer: PeerSpec) -> None:
+    """The served spec as a saved peer (``serve @FILE`` reads it), replaced whole."""
+    doc = {"format": PEER_FILE_FORMAT, "role": "server", "peer": peer.notation,
+           "label": peer.notation, "sentence": "served by mcp-skew probe-client"}
+    tmp = fresh_log(path.with_name(path.name + ".tmp"))
+    tmp.write_text(json.dumps(doc) + "\n", encoding="utf-8")
+    tmp.replace(path)
+
+
+def _aside(path: Path, name: str) -> Path:
+    """Move the first run's file out of the second run's way (kept for --record)."""
+    target = path.with_name(name)
+    if path.exists():
+        path.replace(target)
+    return target
+
+
+def _upgrade_stdio(before: PeerSpec, after: PeerSpec, index: int,
+                   launch: Launch) -> ClientRun:
+    log = fresh_log(launch.workdir / f"{index:02d}.jsonl")
+    stamps = fresh_log(launch.workdir / f"{index:02d}.spawned")
+    served = launch.workdir / f"{index:02d}.server.json"
+    words = server_words(f"@{served}", log, stamps, launch.profile_args)
+    argv = tuple(expand(launch.argv, words, ""))
+    _peer_file(served, before)
+    first = ClientRun(before.notation, argv, log)
+    _run_argv(first, launch)
+    _read_entries(first)
+    first.stamps = read_stamps(stamps)
+    first.log = _aside(log, f"{index:02d}.before.jsonl")
+    _aside(stamps, f"{index:02d}.before.spawned")
+    _peer_file(served, after)  # the upgrade: the same command now serves AFTER
+    run = ClientRun(after.notation, argv, log, before=first)
+    _run_argv(run, launch)
+    _read_entries(run)
+    run.stamps = read_stamps(stamps)
+    return run
+
+
+def _upgrade_http(before: PeerSpec, after: PeerSpec, index: int, launch: Launch) -> ClientRun:
+    first_log = fresh_log(launch.workdir / f"{index:02d}.before.jsonl")
+    serving = HttpServing(before, first_log)
+    url = serving.url
+    first = ClientRun(before.notation, tuple(expand(launch.argv, [], url)), first_log)
+    port = int(serving.server.server_address[1])
+    try:
+        _run_argv(first, launch)
+    finally:
+        serving.stop()
+    _read_entries(first)
+    log = fresh_log(launch.workdir / f"{index:02d}.jsonl")
+    serving = HttpServing(after, log, port)  # the upgrade: the same URL now serves AFTER
+    run = ClientRun(after.notation, tuple(expand(launch.argv, [], serving.url)), log,
+                    before=first)
+    try:
+        _run_argv(run, launch)
+    finally:
+        serving.stop()
+    _read_entries(run)
+    return run
+
+
+def run_upgrade(before: PeerSpec, after: PeerSpec, index: int, launch: Launch) -> ClientRun:
+    """Run the client twice with the same ``{server}`` words (or ``{url}``): against
+    ``before``, then, the server upgraded, against ``after``; the second run, with the
+    first as :attr:`ClientRun.before`."""
+    if launch.transport == "http":
+        return _upgrade_http(before, after, index, launch)
+    return _upgrade_stdio(before, after, index, launch)

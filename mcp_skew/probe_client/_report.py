@@ -21,6 +21,7 @@ from .._markup import Layout, escape, markdown_cell, page
 from ..simulator import Finding
 from ._findings import Row, fix_for
 from ._infer import Traits
+from ._launch import ClientRun
 from ._runner import ClientReport
 
 __all__ = ["FORMATS", "render", "traits_lines"]
@@ -124,15 +125,22 @@ def render_text(report: ClientReport) -> str:
     return "\n".join(out)
 
 
+def _client_dict(run: ClientRun) -> dict[str, Any]:
+    out: dict[str, Any] = {"exit_code": run.exit_code, "timed_out": run.timed_out,
+                           "seconds": run.seconds,
+                           "spawn_error": run.spawn_error, "stdout_tail": run.stdout[-4000:],
+                           "stderr_tail": run.stderr[-4000:]}
+    if run.before is not None:  # an upgrade case: the first run, before the upgrade
+        out["before"] = {"server": run.before.server, **_client_dict(run.before)}
+    return out
+
+
 def _row_dict(r: Row, report: ClientReport) -> dict[str, Any]:
     run = report.runs[r.index - 1]
     return {"index": r.index, "server": r.server, "why": r.why, "observed": r.observed.to_dict(),
             "as_spec_says": r.as_spec_says, "model_agrees": r.model_agrees,
             "era_table": r.era_table, "spec": r.spec.to_dict() if r.spec else None,
-            "model": r.model.to_dict() if r.model else None,
-            "client": {"exit_code": run.exit_code, "timed_out": run.timed_out,
-                       "seconds": run.seconds, "spawn_error": run.spawn_error,
-                       "stdout_tail": run.stdout[-4000:], "stderr_tail": run.stderr[-4000:]}}
+            "model": r.model.to_dict() if r.model else None, "client": _client_dict(run)}
 
 
 def to_dict(report: ClientReport) -> dict[str, Any]:

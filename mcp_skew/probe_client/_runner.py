@@ -22,9 +22,9 @@ from ..versions import Registry
 from ._expect import era_table_says, plain, predict
 from ._findings import Row, client_findings
 from ._infer import InferredClient, infer
-from ._launch import ClientRun, Launch, Transport, run_client
+from ._launch import ClientRun, Launch, Transport, run_client, run_upgrade
 from ._observe import Observation, observe
-from ._servers import ServerCase
+from ._servers import ServerCase, split_upgrade
 
 __all__ = ["ClientReport", "ProbeClientOptions", "Server", "probe_client"]
 
@@ -38,6 +38,8 @@ class Server:
     spec: str
     peer: PeerSpec
     why: str = ""
+    #: an upgrade case (``BEFORE->AFTER``): the server of the first run; ``peer`` is AFTER
+    before: PeerSpec | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +82,14 @@ class ClientReport:
 
 
 def cases(servers: Sequence[ServerCase], resolve: Callable[[str], PeerSpec]) -> tuple[Server, ...]:
-    """Server cases resolved to peers (``resolve`` raises a one-line error on a bad spec)."""
-    return tuple(Server(c.spec, resolve(c.spec), c.why) for c in servers)
+    """Server cases resolved to peers (``resolve`` raises a one-line error on a bad spec);
+    an upgrade case (``BEFORE->AFTER``) resolves both."""
+    out = []
+    for c in servers:
+        before, after = split_upgrade(c.spec)
+        out.append(Server(c.spec, resolve(after), c.why,
+                          resolve(before) if before is not None else None))
+    return tuple(out)
 
 
 def _row(index: int, server: Server, obs: Observation, inferred: InferredClient,
@@ -89,8 +97,8 @@ def _row(index: int, server: Server, obs: Observation, inferred: InferredClient,
     spec = model = None
     table = None
     if inferred.spec is not None:
-        spec = predict(plain(inferred.spec), server.peer, transport)
-        model = predict(inferred.spec, server.peer, transport)
+        spec = predict(plain(inferred.spec), server.peer, transport, before=server.before)
+        model = predict(inferred.spec, server.peer, transport, before=server.before)
         if not server.peer.quirks:
             table = era_table_says(inferred.spec, server.peer)
     return Row(index, server.spec, server.peer.kind, server.why, obs, spec, model, table)
@@ -103,7 +111,10 @@ def _run_all(argv: tuple[str, ...], opts: ProbeClientOptions, workdir: Path,
 
     def one(item: tuple[int, Server]) -> ClientRun:
         index, server = item
-        run = run_client(server.peer.notation, server.peer, index, launch)
+        if server.before is not None:
+            run = run_upgrade(server.before, server.peer, index, launch)
+        else:
+            run = run_client(server.peer.notation, server.peer, index, launch)
         run.server = server.spec
         if progress:
             how = "ended at the deadline" if run.timed_out else f"exit {run.exit_code}"

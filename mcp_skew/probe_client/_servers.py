@@ -5,15 +5,30 @@ modern one of each modern revision, a dual-era one of all), and the server quirk
 change a client's path: how a legacy server answers the ``server/discover`` probe
 (-32601, -32602, nothing, nothing and an exit), a modern server's -32022 to
 ``initialize``, and modern results without ``resultType`` or the caching hints.
+
+An **upgrade** case, ``BEFORE->AFTER`` (:data:`UPGRADE`): the client runs twice with
+the same server command (or URL), first against ``BEFORE`` (legacy only), then, the
+server upgraded (restarted as ``AFTER``, dual-era), again; the row is the second run:
+does the client find the modern era, or keep the legacy one it found before?
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from ..versions import Era, Registry
 
-__all__ = ["ServerCase", "default_servers"]
+__all__ = ["UPGRADE", "ServerCase", "default_servers", "split_upgrade"]
+
+#: ``BEFORE->AFTER``: a server upgraded between two runs of the client.
+UPGRADE: Final = "->"
+
+
+def split_upgrade(spec: str) -> tuple[str | None, str]:
+    """``(BEFORE, AFTER)`` of an upgrade case; ``(None, spec)`` for a plain one."""
+    before, arrow, after = spec.partition(UPGRADE)
+    return (before.strip(), after.strip()) if arrow else (None, spec)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,4 +71,7 @@ def default_servers(registry: Registry) -> tuple[ServerCase, ...]:
         every = ",".join(reversed((*legacy, *modern)))
         out.append(ServerCase(f"dual:{every}", "both eras: does the client prefer the modern "
                               "one?"))
+        out.append(ServerCase(f"legacy:{legacy[-1]}{UPGRADE}dual:{every}", "the same server "
+                              "command, legacy-only for a first run, then upgraded to both eras: "
+                              "does the client find the modern era, or keep the legacy one?"))
     return tuple(out)

@@ -22,6 +22,7 @@ from . import _negotiation as negotiation
 from ._auth_client import AuthResult, Fetch, Fetched, authorize, plan_for
 from ._auth_link import NOT_OVER_STDIO
 from ._auth_server import AS_WELL_KNOWN, AuthServer, auth_server_for, guard
+from ._cache import ClientCache
 from ._client import Mark, Session, SimClient, check_result, untyped_tools
 from ._findings import FINDING_CODES, FINDINGS, Finding, FindingCode, Severity
 from ._http_client import HttpClient
@@ -53,6 +54,7 @@ __all__ = [
     "VERSION_KEY",
     "AuthResult",
     "AuthServer",
+    "ClientCache",
     "ClientPolicy",
     "Closed",
     "Entry",

@@ -245,9 +245,37 @@ class SimClient:
                          f"{session.revision}")
         return session
 
+    def _kept_legacy(self) -> str | None:
+        """Quirk ``keeps-era``: the legacy revision of the era decision held for this server
+        (kept from an earlier process or session), if any."""
+        if not self.policy.keeps_era or self.cache is None or self.spec.kind != "dual":
+            return None
+        held = self.cache.era_for(self.server_id)
+        if held is None or held.era is not Era.LEGACY or held.revision not in self.spec.legacy:
+            return None
+        return held.revision
+
+    def _kept(self, obs: Observer, session: Session, revision: str) -> Steps[Session]:
+        """Initialize at the kept legacy revision; when that fails the assumption failed:
+        forget it and negotiate as a dual-era client does (2026-07-28 basic/versioning.mdx:
+        re-probe "if the cached assumption later fails")."""
+        assert self.cache is not None
+        yield Remark(f"cache: the era decision kept for this server: legacy, {revision}: "
+                     "initialize without a probe (quirk keeps-era)")
+        session = yield from self._legacy(session, revision)
+        if session.status == "ok":
+            return session
+        self.cache.forget_era(self.server_id)
+        yield Remark(f"cache: the kept era decision failed ({session.reason}): probe the server")
+        session.reason = ""
+        return (yield from self._dual(obs, session))
+
     def _negotiate_kind(self, obs: Observer, session: Session) -> Steps[Session]:
         if self.spec.kind == "legacy":
             return (yield from self._legacy(session))
+        kept = self._kept_legacy()
+        if kept is not None:
+            return (yield from self._kept(obs, session, kept))
         if self.spec.kind == "modern":
             method = self._probe_method() if self.policy.discover_first else FIRST_REQUEST
             session, event = yield from self._modern(obs, session, method, self.request_timeout_ms)
@@ -278,7 +306,8 @@ class SimClient:
         """Probe again after the cached era decision failed (2026-07-28
         ``basic/versioning.mdx``: re-probe "if the cached assumption later fails")."""
         if self.cache is not None:
-            self.cache.forget_era(self.server_id)
+            if self._kept_legacy() is None:  # quirk keeps-era: a legacy decision is kept
+                self.cache.forget_era(self.server_id)
             self.cache.forget_server(self.server_id)  # what it said belongs to another server
         session.fell_back = session.downgraded = session.retried = session.reprobed = False
         return (yield from self._negotiation(obs, session))

@@ -50,6 +50,7 @@ FindingCode = Literal[
     "client-hangs",
     "client-refuses-result",
     "client-prefers-legacy",
+    "client-keeps-legacy-after-upgrade",
     "client-fails-where-spec-works",
     "client-model-disagrees",
     "auth-required",
@@ -604,6 +605,29 @@ FINDINGS: Final[Mapping[FindingCode, FindingInfo]] = MappingProxyType({
         severities=("warning",),
         cites=(_PROBE, Cite(_MODERN, "basic/versioning.mdx", "Compatibility Matrix")),
         reported_by=("probe-client",),
+    ),
+    "client-keeps-legacy-after-upgrade": FindingInfo(
+        summary="a dual-era client stays on the legacy era after its server was upgraded",
+        when="probe-client, upgrade case (`BEFORE->AFTER`): the client ran against a legacy-only "
+        "server, then, with the same server command (or URL) now serving both eras, ran again, "
+        "opened with `initialize` and stayed legacy; the plain dual-era client probes the "
+        "restarted server and reaches the modern era (and the same upgraded spec served fresh "
+        "kept this client modern, where the card has it). The client keeps its era decision "
+        "across restarts: quirk `keeps-era`.",
+        rule="2026-07-28 versioning: the era determination is a property of the server; clients "
+        "SHOULD cache it for the lifetime of the server process (stdio) or origin (HTTP), and "
+        "MAY persist it across restarts of the same server configuration, re-probing if the "
+        "cached assumption later fails. A kept legacy decision never fails against a dual-era "
+        "server, so the client never sees the modern era it now offers.",
+        fix="Clients: scope the cached era to one server process (stdio), or re-probe with "
+        "`server/discover` whenever the server process starts (or on a new connection to the "
+        "origin) instead of reusing a persisted legacy decision; where you persist it, give it "
+        "an expiry.",
+        severities=("warning",),
+        cites=(Cite(_MODERN, "basic/versioning.mdx",
+                    "Backward Compatibility with Initialization-Based Versions"), _PROBE),
+        reported_by=("probe-client",),
+        quirks=("keeps-era",),
     ),
     "client-fails-where-spec-works": FindingInfo(
         summary="the client cannot reach a server the spec says it can",

@@ -150,6 +150,10 @@ class ClientPolicy:
     discover_first: bool = False
     #: simulated ms a dual-era client waits for its probe
     probe_timeout_ms: int = 3_000
+    #: a dual-era client keeps a legacy era decision for the server, across restarts (it
+    #: opens with ``initialize`` at the kept revision, no probe) and after a lost session
+    #: (it initializes again rather than re-probing); it probes only when that fails
+    keeps_era: bool = False
     #: results are served from the client's cache while their ``ttlMs`` says they are fresh
     #: (in scenarios that keep a cache); False: every request goes on the wire
     cache: bool = True

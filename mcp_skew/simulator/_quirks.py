@@ -521,6 +521,14 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "clients written for the legacy era, which had no caching hints; simple scripts "
            "that ask again each time",
            effects=(E("cache", False),), caching_only=True),
+        _Q("keeps-era", "client",
+           "keeps a legacy era decision for the server (the same command or origin) across "
+           "restarts and lost sessions: it opens with initialize at the kept revision and "
+           "probes only when that fails, so after the server was upgraded it stays on the "
+           "legacy era (the spec lets a client persist the decision, re-probing only when it "
+           "fails: 2026-07-28 basic/versioning.mdx)",
+           "clients that store the negotiated protocol version with a server's configuration",
+           kinds=("dual",), effects=(E("keeps_era"),)),
         _Q("probe-timeout", "client",
            "how many simulated ms the client waits for the server/discover probe "
            "(default 3000)",

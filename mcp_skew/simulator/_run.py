@@ -161,7 +161,8 @@ def mark_era_mismatch(session: Session) -> None:
 def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default", *,
         latency_ms: int = 5, request_timeout_ms: int = 10_000,
         transport: Transport = "stdio",
-        server_changes: Sequence[tuple[int, PeerSpec]] = ()) -> RunRecord:
+        server_changes: Sequence[tuple[int, PeerSpec]] = (),
+        cache: ClientCache | None = None, server_id: str | None = None) -> RunRecord:
     """Negotiate ``client`` with ``server``, then play ``scenario``, over ``transport``
     (``stdio``, or ``http``: Streamable HTTP, :mod:`._http_link`).
 
@@ -170,6 +171,10 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
     ``spec`` (simulated time on the run's clock; stdio only): an upgrade or a downgrade
     under a client that is not told. A scenario that keeps a cache shows what its cached
     era decision and results do then.
+    ``cache``: the client's caches as an earlier run left them (a client that outlives a
+    restart of its server: results, era decisions), used whatever the scenario;
+    ``server_id``: the key they hold the server under (default: the server's name; give the
+    same to two runs for a server that was restarted as another spec, an upgrade).
     """
     plan = scenario if isinstance(scenario, Scenario) else SCENARIOS[scenario]
     link: MemoryLink | HttpMemoryLink
@@ -192,9 +197,10 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
                                                  .http_drops_session))
         for event in plan.server_events:
             link.transcript.note(0, f"not simulated over Streamable HTTP: {event.name}")
-    cache = ClientCache() if plan.keeps_cache else None
+    if cache is None and plan.keeps_cache:
+        cache = ClientCache()
     sim = SimClient(client, request_timeout_ms=request_timeout_ms, transport=rule_for(transport),
-                    cache=cache, server_id=server.name)
+                    cache=cache, server_id=server.name if server_id is None else server_id)
     session = sim.negotiate(link)
     served = link.server.served_eras
     if session.era is Era.MODERN and served and served[-1] is Era.LEGACY:

@@ -144,7 +144,7 @@ def _tables_model(name: str, *, sets: bool, rows: bool) -> type[_Strict]:
         key: Any = _AuthName if table == "auth" else Name
         typ: Any = (dict[key, _ROW_MODELS[table]]  # type: ignore[valid-type]
                     if rows and table in MAPPING_TABLES else list[key])
-        fields[table] = (typ | None, None)
+        fields[table] = (typ, None)  # absent: not edited; null is not a table (one line)
     return create_model(name, __base__=_Strict, **fields)
 
 

@@ -4,15 +4,17 @@ Usage::
 
     python scripted_client.py [--era legacy|modern|dual] [--revisions R,R...]
         [--fallback any|32601] [--probe-timeout S] [--strict] [--restart] [--hang]
-        (-- SERVER_COMMAND... | --url URL)
+        [--keeps-era FILE] (-- SERVER_COMMAND... | --url URL)
 
 With ``--url`` it speaks Streamable HTTP (JSON responses, the session id and protocol
 version headers; a modern request carries ``MCP-Protocol-Version`` and ``Mcp-Method``).
 
 It starts the server command, negotiates by its rule, lists the tools once, and exits 0
 when the tools were listed, 1 otherwise (a line on stderr says why). ``--hang`` makes it
-wait for ever after connecting, as a client that waits for input does. Standalone: it
-imports nothing of mcp-skew.
+wait for ever after connecting, as a client that waits for input does. ``--keeps-era FILE``
+keeps the era it reached per server command (or URL) in FILE, across runs: a legacy one
+kept makes the next run open with ``initialize`` at that revision, probing only when that
+fails. Standalone: it imports nothing of mcp-skew.
 """
 
 from __future__ import annotations
@@ -184,6 +186,47 @@ def _connect(args: argparse.Namespace, command: list[str]
     return server, _initialize(server, revisions, 5)
 
 
+def _kept(path: str | None, key: str) -> str | None:
+    """The legacy revision kept for the server ``key`` (``--keeps-era``), if any."""
+    if not path:
+        return None
+    try:
+        with open(path, encoding="utf-8") as f:
+            kept = json.load(f).get(key)
+    except (OSError, ValueError):
+        return None
+    return kept[1] if isinstance(kept, list) and kept[0] == "legacy" else None
+
+
+def _keep(path: str | None, key: str, revision: str) -> None:
+    if not path:
+        return
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError):
+        doc = {}
+    doc[key] = ["modern" if revision in MODERN else "legacy", revision]
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(doc, f)
+
+
+def _connect_keeping(args: argparse.Namespace, command: list[str]
+                     ) -> tuple[Server | HttpServer, str | None]:
+    key = args.url or " ".join(command)
+    kept = _kept(args.keeps_era, key)
+    if kept is not None:
+        server: Server | HttpServer = HttpServer(args.url) if args.url else Server(command)
+        revision = _initialize(server, [kept], 5)
+        if revision is not None:
+            return server, revision
+        server.close()
+    server, revision = _connect(args, command)
+    if revision is not None:
+        _keep(args.keeps_era, key, revision)
+    return server, revision
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--era", choices=("legacy", "modern", "dual"), default="dual")
@@ -194,10 +237,12 @@ def main() -> int:
     parser.add_argument("--restart", action="store_true")
     parser.add_argument("--hang", action="store_true")
     parser.add_argument("--url", help="a Streamable HTTP server, instead of a command")
+    parser.add_argument("--keeps-era", metavar="FILE",
+                        help="keep the era reached per server in FILE, across runs")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
-    server, revision = _connect(args, command)
+    server, revision = _connect_keeping(args, command)
     if revision is None:
         print("scripted: could not connect", file=sys.stderr)
         server.close()

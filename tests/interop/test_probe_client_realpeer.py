@@ -22,7 +22,7 @@ from _drift_helpers import install_all, installed_model
 
 from mcp_skew.cli import main
 from mcp_skew.peers import resolve_peer
-from mcp_skew.probe_client import default_servers, predict, same_model
+from mcp_skew.probe_client import cases, default_servers, predict, same_model
 from mcp_skew.realpeers._drift import Install, client_command, install
 from mcp_skew.simulator import PeerSpec
 from mcp_skew.versions import REGISTRY
@@ -32,11 +32,9 @@ pytestmark = pytest.mark.realpeer
 NAMES = ["py-mcp@2.3", "py-mcp@2.3:legacy", "ts-client@2.4:legacy", "ts-client@2.4:auto",
          "inspector@2.12:legacy", "inspector@2.12:modern", "inspector@2.12:auto"]
 WRAPPER = str(Path(__file__).resolve().parents[1] / "clients" / "result_exit.py")
-#: What probe-client measured that the named model does not say yet: the mcp 2.3 client
-#: (auto mode) fails tools/list when a 2026-07-28 result lacks resultType or ttlMs
-#: ("ValidationError: 1 validation error for ListToolsResult resultType Field required"),
-#: as the TypeScript v2 client does (+strict-results); its drift check has no such server.
-NOT_IN_THE_CATALOGUE = {"py-mcp@2.3": ("strict-results",)}
+#: What probe-client measured that the named model does not say yet (name -> quirks); empty
+#: since the mcp 2.3 client's +strict-results (measured here first) is in the catalogue.
+NOT_IN_THE_CATALOGUE: dict[str, tuple[str, ...]] = {}
 #: Models probe-client can only match in behaviour: the Inspector's 15 s connect timeout ends
 #: a silent probe before its 60 s probe wait (so the wait reads as "more than 15 s") and
 #: before any restart, so no server shows them; the inferred and the named model must then
@@ -78,10 +76,11 @@ def test_the_inferred_client_is_the_named_peer(name: str, environments: dict[str
     saved = resolve_peer(f"@{peer}", "client")
     expected = _expected(name, resolved.peer(), probe_ms)
     if name in SAME_BEHAVIOUR:
-        for server in (resolve_peer(c.spec, "server") for c in default_servers(REGISTRY)):
-            mine, named = predict(saved, server), predict(expected, server)
+        for server in cases(default_servers(REGISTRY), lambda s: resolve_peer(s, "server")):
+            mine = predict(saved, server.peer, before=server.before)
+            named = predict(expected, server.peer, before=server.before)
             assert (mine.outcome, mine.revision, mine.requests) == (
-                named.outcome, named.revision, named.requests), server.notation
+                named.outcome, named.revision, named.requests), server.spec
     else:
         assert same_model(saved, expected), (saved.notation, expected.notation)
     disagree = [(r["server"], r["observed"]["outcome"], r["model"]["outcome"])

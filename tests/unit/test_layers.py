@@ -81,7 +81,7 @@ LAYERS: Mapping[str, frozenset[str]] = {
     "_stamp": frozenset({"cli"}),
     # argument parsing and output
     "commands": _BASE | FEATURES | {"peers", "census", "probe_client"},
-    "pytest_plugin": _BASE | {"probe", "peers"},
+    "pytest_plugin": _BASE | {"probe", "peers", "probe_client"},
     "cli": _LEAVES | {"versions", "commands"},
     "__main__": frozenset({"cli"}),
 }

@@ -18,39 +18,45 @@ from mcp_skew.peers import resolve_peer
 from mcp_skew.probe_client import (
     ERA_TABLE,
     ClientReport,
+    cases,
     default_servers,
     infer,
     observe,
     render,
     same_model,
 )
-from mcp_skew.probe_client._expect import CONNECT, era_table_says, plain, predict
+from mcp_skew.probe_client._expect import CONNECT, RESULT, UPGRADED, era_table_says, plain, predict
 from mcp_skew.probe_client._findings import Row, client_findings
 from mcp_skew.probe_client._infer import round_ms
 from mcp_skew.probe_client._launch import ClientRun
 from mcp_skew.probe_client._observe import Observation, rebase
 from mcp_skew.serve import LogEntry
 from mcp_skew.serve._log import entry_of
-from mcp_skew.simulator import PeerSpec, parse_peer, run
+from mcp_skew.simulator import ClientCache, PeerSpec, parse_peer, run
 from mcp_skew.simulator._transcript_model import records_of
 from mcp_skew.versions import REGISTRY
 
-SERVERS = [(c.spec, resolve_peer(c.spec, "server")) for c in default_servers(REGISTRY)]
+SERVERS = cases(default_servers(REGISTRY), lambda s: resolve_peer(s, "server"))
 
 
-def _log(client: PeerSpec, server: PeerSpec) -> tuple[list[LogEntry], int]:
-    """The run as a wire log, and the exit code a client program would give."""
-    record = run(client, server, CONNECT)
+def _log(client: PeerSpec, server: PeerSpec,
+         before: PeerSpec | None = None) -> tuple[list[LogEntry], int]:
+    """The run as a wire log, and the exit code a client program would give; for an upgrade
+    case the second of two runs, the client's caches kept as its quirks say."""
+    cache, key = (ClientCache(), UPGRADED) if before is not None else (None, None)
+    if before is not None:
+        run(client, before, CONNECT, cache=cache, server_id=key)
+    record = run(client, server, CONNECT, cache=cache, server_id=key)
     entries = [entry_of(i, r) for i, r in enumerate(records_of(record.transcript))]
-    works = record.session.status == "ok" and all(s.got == "result" for s in record.steps)
+    works = record.session.status == "ok" and all(s.got in RESULT for s in record.steps)
     return entries, 0 if works else 1
 
 
 def _observations(client: PeerSpec) -> list[Observation]:
     out = []
-    for spec, server in SERVERS:
-        entries, code = _log(client, server)
-        out.append(observe(spec, entries, [], code, False, registry=REGISTRY))
+    for s in SERVERS:
+        entries, code = _log(client, s.peer, s.before)
+        out.append(observe(s.spec, entries, [], code, False, registry=REGISTRY))
     return out
 
 
@@ -68,6 +74,8 @@ READ_BACK = [
     "dual:2026-07-28,2025-11-25+restart",
     "dual:2026-07-28,2025-11-25+restart+probe-timeout=60000+strict-results",
     "dual:2026-07-28,2025-11-25+strict",
+    "dual:2026-07-28,2025-11-25+keeps-era",
+    "dual:2026-07-28,2025-11-25+restart+keeps-era",
     "py-mcp@2.3:legacy",
     "ts-client@2.4:auto",
 ]
@@ -88,6 +96,13 @@ def test_a_simulated_client_is_read_back_as_itself(spec: str) -> None:
     assert same_model(inferred.spec, expected), (inferred.notation, expected.notation)
 
 
+def _rows(spec: PeerSpec, obs: list[Observation]) -> list[Row]:
+    """The card's rows, as probe_client() builds them."""
+    return [Row(i, s.spec, s.peer.kind, "", o, predict(plain(spec), s.peer, before=s.before),
+                predict(spec, s.peer, before=s.before), None)
+            for i, (s, o) in enumerate(zip(SERVERS, obs, strict=True), 1)]
+
+
 def test_the_denylist_is_said_to_be_unseen() -> None:
     inferred = infer(_observations(resolve_peer("ts-client@2.4:auto", "client")), REGISTRY)
     assert any("fallback-denylist" in u for u in inferred.unknown)
@@ -98,9 +113,7 @@ def test_a_fallback_keyed_to_32601_is_a_finding_on_the_32602_server() -> None:
     obs = _observations(client)
     inferred = infer(obs, REGISTRY)
     assert inferred.spec is not None
-    rows = [Row(i, spec, server.kind, "", o, predict(plain(inferred.spec), server),
-                predict(inferred.spec, server), None)
-            for i, ((spec, server), o) in enumerate(zip(SERVERS, obs, strict=True), 1)]
+    rows = _rows(inferred.spec, obs)
     codes = {(f.code, rows[f.index - 1].server) for f in client_findings(rows, "dual")
              if f.index is not None}
     assert ("client-fallback-keyed-to-code", "legacy:2025-11-25+unknown-32602") in codes
@@ -115,8 +128,9 @@ def test_the_spec_client_of_a_kind_follows_the_era_table() -> None:
     for kind, revs in (("legacy", "2025-11-25"), ("modern", "2026-07-28"),
                        ("dual", "2026-07-28,2025-11-25")):
         client = parse_peer(f"{kind}:{revs}", "client")
-        for _, server in SERVERS:
-            if server.quirks:
+        for s in SERVERS:
+            server = s.peer
+            if server.quirks or s.before is not None:
                 continue
             works = predict(plain(client), server).outcome == "works"
             assert works == era_table_says(client, server), (client.notation, server.notation)
@@ -125,6 +139,8 @@ def test_the_spec_client_of_a_kind_follows_the_era_table() -> None:
 def test_a_probe_wait_is_rounded_up_to_a_round_number() -> None:
     assert [round_ms(ms) for ms in (2_950, 3_020, 9_400, 10_050, 59_000, 61_000)] == [
         3_000, 3_000, 10_000, 10_000, 60_000, 60_000]
+    # a fallback on a fresh process, stamped after its start-up on a loaded machine
+    assert [round_ms(ms) for ms in (3_342, 3_400, 3_600)] == [3_000, 3_000, 5_000]
 
 
 def _wall(index: int, t: str, direction: str, **fields: object) -> LogEntry:
@@ -151,7 +167,7 @@ def test_a_log_without_wall_times_is_left_as_it_is() -> None:
 
 
 def test_a_client_that_sent_nothing_infers_nothing(tmp_path: Path) -> None:
-    obs = [observe(spec, [], [], 1, False, registry=REGISTRY) for spec, _ in SERVERS]
+    obs = [observe(s.spec, [], [], 1, False, registry=REGISTRY) for s in SERVERS]
     inferred = infer(obs, REGISTRY)
     assert inferred.spec is None and "no revision" in inferred.sentence
     assert all(o.outcome == "fails" and o.failed_on == "no request was sent" for o in obs)
@@ -163,12 +179,10 @@ def _report(client_spec: str) -> ClientReport:
     obs = _observations(client)
     inferred = infer(obs, REGISTRY)
     assert inferred.spec is not None
-    rows = [Row(i, spec, server.kind, "", o, predict(plain(inferred.spec), server),
-                predict(inferred.spec, server), None)
-            for i, ((spec, server), o) in enumerate(zip(SERVERS, obs, strict=True), 1)]
-    runs = [ClientRun(spec, ("client", "<b>&"), Path(f"{i}.jsonl"), exit_code=o.exit_code,
+    rows = _rows(inferred.spec, obs)
+    runs = [ClientRun(s.spec, ("client", "<b>&"), Path(f"{i}.jsonl"), exit_code=o.exit_code,
                       stderr="scripted: could not connect\n" if o.outcome != "works" else "")
-            for i, ((spec, _), o) in enumerate(zip(SERVERS, obs, strict=True), 1)]
+            for i, (s, o) in enumerate(zip(SERVERS, obs, strict=True), 1)]
     report = ClientReport(("client", "<b>&", "{server}"), "stdio", rows, runs, inferred,
                           required=("2025-11-25", "1999-01-01"))
     report.findings = client_findings(rows, inferred.spec.kind)
@@ -203,3 +217,38 @@ def test_the_spec_dual_client_is_told_it_falls_back_on_a_dead_process() -> None:
              if f.index is not None}
     assert found == {("client-no-fresh-process", "legacy:2025-11-25+silent-exit")}
     assert _report("dual:2026-07-28,2025-11-25+restart").findings == []
+
+
+UPGRADE_ROW = "legacy:2025-11-25->dual:2026-07-28,2025-11-25,2025-06-18,2025-03-26,2024-11-05"
+
+
+@pytest.mark.parametrize("spec", ["dual:2026-07-28,2025-11-25+keeps-era",
+                                  "dual:2026-07-28,2025-11-25+restart+keeps-era"])
+def test_a_client_that_keeps_the_era_is_found_on_the_upgrade_row(spec: str) -> None:
+    report = _report(spec)
+    found = [(f.code, f.severity, report.rows[f.index - 1].server) for f in report.findings
+             if f.code == "client-keeps-legacy-after-upgrade" and f.index is not None]
+    assert found == [("client-keeps-legacy-after-upgrade", "warning", UPGRADE_ROW)]
+    row = next(r for r in report.rows if r.server == UPGRADE_ROW)
+    assert (row.observed.first, row.observed.era) == ("initialize", "legacy")
+    assert row.spec is not None and row.spec.era == "modern"  # the plain client probes again
+    assert row.model_agrees  # the inferred +keeps-era predicts it
+    fresh = next(r for r in report.rows if r.server == UPGRADE_ROW.split("->")[1])
+    assert fresh.observed.era == "modern"
+    assert not any(f.code == "client-prefers-legacy" for f in report.findings)
+    assert "keeps the legacy era after its server was upgraded" in report.inferred.sentence
+
+
+@pytest.mark.parametrize("spec", ["dual:2026-07-28,2025-11-25", "ts-client@2.4:auto",
+                                  "py-mcp@2.3", "legacy:2025-11-25"])
+def test_a_client_that_probes_again_is_not_found_on_the_upgrade_row(spec: str) -> None:
+    client = resolve_peer(spec, "client")
+    obs = _observations(client)
+    inferred = infer(obs, REGISTRY)
+    assert inferred.spec is not None and not inferred.spec.has("keeps-era")
+    rows = _rows(inferred.spec, obs)
+    codes = {f.code for f in client_findings(rows, inferred.spec.kind)}
+    assert "client-keeps-legacy-after-upgrade" not in codes
+    row = next(r for r in rows if r.server == UPGRADE_ROW)
+    expected = "legacy" if client.kind == "legacy" else "modern"
+    assert row.observed.era == expected and row.model_agrees

@@ -135,3 +135,43 @@ def test_over_http_the_client_gets_a_url_of_a_served_simulator(
     logs = sorted(p.name for p in (tmp_path / "logs").iterdir())
     assert logs == ["01.jsonl", "02.jsonl"]
     assert '"http"' in (tmp_path / "logs" / "01.jsonl").read_text()  # the requests' headers
+
+
+UPGRADE = "legacy:2025-11-25->dual:2026-07-28,2025-11-25"
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_a_client_that_keeps_the_era_across_restarts_is_found_after_the_upgrade(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], transport: str) -> None:
+    """The same server command (or URL), legacy-only for the first run, then upgraded: the
+    client that stored the legacy era opens with initialize and stays legacy."""
+    place = ["--url", "{url}"] if transport == "http" else ["--", "{server}"]
+    out = tmp_path / "card.json"
+    servers = ["--server", "dual:2026-07-28,2025-11-25", "--server", UPGRADE]
+    argv = ["probe-client", "--quiet", "--format", "json", "--out", str(out), "--timeout", "40",
+            *servers, "--record", str(tmp_path / "logs"), "--", *CLIENT, "--probe-timeout",
+            PROBE_S, "--keeps-era", str(tmp_path / "kept.json"), *place]
+    assert main(argv) == 0
+    capsys.readouterr()
+    card = json.loads(out.read_text())
+    rows = card["rows"]
+    assert [(r["observed"]["era"], r["observed"]["revision"]) for r in rows] == [
+        ("modern", "2026-07-28"), ("legacy", "2025-11-25")]
+    assert rows[1]["observed"]["path"] == ["initialize 2025-11-25", "accepted 2025-11-25"]
+    assert rows[1]["client"]["before"]["server"] == "legacy:2025-11-25"
+    assert [f["code"] for f in card["findings"]] == ["client-keeps-legacy-after-upgrade"]
+    assert card["inferred"]["spec"] == "dual:2026-07-28,2025-11-25+keeps-era"
+    assert rows[1]["model_agrees"] is True
+    logs = sorted(p.name for p in (tmp_path / "logs").iterdir() if p.suffix == ".jsonl")
+    assert logs == ["01.jsonl", "02.before.jsonl", "02.jsonl"]
+    assert _left_running() == []
+
+
+def test_a_plain_dual_client_finds_the_modern_era_after_the_upgrade(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, card = _card(tmp_path, capsys, [UPGRADE], ["--probe-timeout", PROBE_S])
+    assert code == 0
+    rows = card["rows"]
+    assert isinstance(rows, list)
+    assert rows[0]["observed"]["era"] == "modern" and rows[0]["observed"]["outcome"] == "works"
+    assert card["findings"] == []

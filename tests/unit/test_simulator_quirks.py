@@ -24,6 +24,7 @@ from _links import ScriptedLink
 from mcp_skew.errors import UsageError
 from mcp_skew.simulator import (
     QUIRKS,
+    ClientCache,
     Event,
     Quirk,
     Reply,
@@ -129,6 +130,7 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
     "restart": (f"{DUAL}+restart", "legacy:2025-11-25+silent-exit"),
     "discover": (f"modern:{MODERN}+discover", "legacy:2025-11-25+lenient"),
     "probe-timeout": (f"{DUAL}+probe-timeout=500", "legacy:2025-11-25+silent"),
+    "keeps-era": None,
     "early-32602": (f"modern:{MODERN}", "legacy:2025-11-25+early-32602"),
     "not-found-code": ("legacy:2025-11-25", "legacy:2025-11-25+not-found-code=0"),
     "strict-lifecycle": None,
@@ -207,6 +209,10 @@ NO_EXAMPLE = {
     "fallback-denylist": "no simulated server answers the probe with -32022 naming a handshake "
     "revision, or with -32020/-32021, so no run shows it; the tests script the probe's answer",
 }
+NO_EXAMPLE["keeps-era"] = ("it shows across a restart of the server (the same server "
+                           "upgraded between two runs sharing the client's cache) or a server "
+                           "that changes under the client (scenario long with a server "
+                           "change); one run of a pair has neither, so the tests run both")
 NO_EXAMPLE.update({
     "supported-all": "the registry has one modern revision, so no built-in client asks a "
     "dual-era server for one it lacks; the tests send the server such a request "
@@ -955,6 +961,55 @@ def test_probe_timeout_bounds_a_modern_clients_first_request() -> None:
     """A modern client waits ``request_timeout_ms`` (10 s) for its first request, not the probe."""
     record = simulate(f"modern:{MODERN}+probe-timeout=100", "legacy:2025-11-25+silent")
     assert record.session.path[-1] == "timeout after 10000 ms"
+
+
+def _upgraded(client: str, before: str, after: str) -> tuple[RunRecord, RunRecord]:
+    """The client against ``before``, then, restarted with the caches it kept, against
+    ``after`` under the same server key (the server upgraded between the two runs)."""
+    cache = ClientCache()
+    first = run(parse_peer(client, "client"), parse_peer(before, "server"), "default",
+                cache=cache, server_id="the server")
+    again = run(parse_peer(client, "client"), parse_peer(after, "server"), "default",
+                cache=cache, server_id="the server")
+    return first, again
+
+
+@pins("keeps-era")
+def test_keeps_era_stays_legacy_after_the_server_was_upgraded() -> None:
+    first, again = _upgraded(f"{DUAL}+keeps-era", "legacy:2025-11-25", DUAL)
+    assert first.revision == "2025-11-25"
+    assert again.session.path == ["initialize 2025-11-25", "accepted 2025-11-25"]
+    assert again.session.era is Era.LEGACY and again.status == "ok"
+    _, plain = _upgraded(DUAL, "legacy:2025-11-25", DUAL)
+    assert plain.session.path == [f"discover {MODERN}", f"accepted {MODERN}"]  # a fresh probe
+
+
+@pins("keeps-era")
+def test_keeps_era_probes_when_the_kept_decision_fails() -> None:
+    _, again = _upgraded(f"{DUAL}+keeps-era", "legacy:2025-11-25", f"modern:{MODERN}")
+    assert again.session.path == ["initialize 2025-11-25", "error -32601", f"discover {MODERN}",
+                                  f"accepted {MODERN}"]
+    assert again.revision == MODERN and all(st.ok for st in again.steps)
+
+
+@pins("keeps-era")
+def test_keeps_era_initializes_again_when_the_server_changes_under_it() -> None:
+    server = parse_peer("legacy:2025-11-25", "server")
+    upgraded = [(100_000, parse_peer(DUAL, "server"))]
+    kept = run(parse_peer(f"{DUAL}+keeps-era", "client"), server, "long", server_changes=upgraded)
+    assert kept.session.path[-3:] == ["cached era legacy failed on tools/list",
+                                      "initialize 2025-11-25", "accepted 2025-11-25"]
+    assert kept.revision == "2025-11-25" and all(st.ok for st in kept.steps)
+    plain = run(parse_peer(DUAL, "client"), server, "long", server_changes=upgraded)
+    assert plain.revision == MODERN
+
+
+@pins("keeps-era")
+def test_keeps_era_changes_nothing_in_one_run() -> None:
+    for srv in ("legacy:2025-11-25", DUAL, f"modern:{MODERN}"):
+        kept = simulate(f"{DUAL}+keeps-era", srv)
+        plain = simulate(DUAL, srv)
+        assert kept.session.path == plain.session.path and kept.revision == plain.revision
 
 
 # -- quirks over Streamable HTTP (tests/unit/test_http_quirks.py has more) -------------------

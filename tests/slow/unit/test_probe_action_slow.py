@@ -83,3 +83,30 @@ def test_bad_input_is_one_line_exit_2_and_an_exit_code_output(tmp_path: Path) ->
     assert done.stderr.startswith("mcp-skew: error: --timeout") and done.stderr.count("\n") == 1
     assert _outputs(tmp_path)["exit-code"] == "2"
     assert not (tmp_path / "temp" / "mcp-skew-probe").exists()
+
+
+CLIENT = ROOT / "tests" / "clients" / "scripted_client.py"
+
+
+def test_client_mode_runs_probe_client_and_gates_on_require(tmp_path: Path) -> None:
+    env = _runner_env(tmp_path, client=f"{sys.executable} {CLIENT} --era legacy -- {{server}}",
+                      require="2025-11-25,2026-07-28",
+                      args="--server legacy:2025-11-25 --server modern:2026-07-28 --timeout 60")
+    done = _run(env)
+    assert done.returncode == 0, done.stderr  # the upload step must still run
+    assert "required revision not reached: 2026-07-28" in done.stderr
+    outputs = _outputs(tmp_path)
+    assert outputs["earlier"] == "1" and outputs["exit-code"] == "1"
+    assert outputs["peer"].startswith("legacy:2025-11-25")
+    out = Path(outputs["dir"])
+    assert out == tmp_path / "temp" / "mcp-skew-probe-client"
+    assert sorted(p.name for p in out.iterdir()) == [
+        "probe-client.html", "probe-client.json", "probe-client.txt", "probe-client.xml"]
+    doc = json.loads(Path(outputs["json"]).read_text(encoding="utf-8"))
+    assert [r["observed"]["outcome"] for r in doc["rows"]] == ["works", "fails"]
+    suites = ET.parse(outputs["junit"]).getroot().findall("testsuite")
+    assert len(suites[0].findall("testcase")) == 2
+    assert Path(outputs["html"]).read_text(encoding="utf-8").startswith("<!doctype html>")
+    summary = (tmp_path / "summary.md").read_text(encoding="utf-8")
+    assert summary.startswith("# earlier step\n## mcp-skew probe-client: `")
+    assert "| 2026-07-28 | ❌ not reached" in summary

@@ -73,3 +73,88 @@ def test_the_plugin_imports_nothing_heavy() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, timeout=60).stdout
     assert out.strip() == "['mcp_skew', 'mcp_skew.pytest_plugin']"
+
+
+CLIENT = SERVERS.parent / "clients" / "scripted_client.py"
+
+CLIENT_SUITE = f"""
+import os
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+CLIENT = [sys.executable, {str(CLIENT)!r}]
+LEFT = {{}}
+
+
+def test_a_dual_client_falls_back_on_a_legacy_stdio_server(mcp_skew_server):
+    server = mcp_skew_server("legacy:2025-11-25")
+    done = subprocess.run([*CLIENT, "--", *server.command], capture_output=True, timeout=60)
+    seen = server.observation(done.returncode)
+    assert (seen.outcome, seen.revision, seen.era) == ("works", "2025-11-25", "legacy")
+    assert seen.path[:2] == ["discover 2026-07-28", "error -32601"]
+    assert seen.probe.then == "initialize"
+
+
+def test_a_legacy_client_against_a_modern_server_fails(mcp_skew_server):
+    server = mcp_skew_server("modern:2026-07-28")
+    done = subprocess.run([*CLIENT, "--era", "legacy", "--", *server.command],
+                          capture_output=True, timeout=60)
+    assert done.returncode == 1
+    seen = server.observation(done.returncode)
+    assert seen.outcome == "fails" and seen.revision is None
+    assert seen.failed_on.startswith("initialize 2025-11-25")
+
+
+def test_a_modern_client_over_http(mcp_skew_server):
+    server = mcp_skew_server("modern:2026-07-28", transport="http")
+    assert server.command == [] and server.url.startswith("http://127.0.0.1:")
+    done = subprocess.run([*CLIENT, "--era", "modern", "--url", server.url],
+                          capture_output=True, timeout=60)
+    seen = server.observation(done.returncode)
+    assert (seen.outcome, seen.revision, seen.era) == ("works", "2026-07-28", "modern")
+    LEFT["url"] = server.url
+
+
+def test_a_server_the_client_leaves_running(mcp_skew_server):
+    server = mcp_skew_server("legacy:2025-06-18")
+    proc = subprocess.Popen(server.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    LEFT["proc"] = proc  # stdin held open: it would run until this process ends
+    for _ in range(600):  # until it has started and logged its start (bounded: 60 s)
+        if server.log.exists() and server.log.stat().st_size:
+            break
+        time.sleep(0.1)
+    assert proc.poll() is None
+
+
+def test_the_fixture_ended_both_servers():
+    proc = LEFT["proc"]
+    assert proc.wait(timeout=10) is not None  # ended at the previous test's teardown
+    with pytest.raises(urllib.error.URLError):
+        urllib.request.urlopen(LEFT["url"], data=b"{{}}", timeout=5)
+
+
+def test_a_bad_spec_is_a_value_error(mcp_skew_server):
+    with pytest.raises(ValueError, match="mcp_skew_server: .*1999-01-01"):
+        mcp_skew_server("legacy:1999-01-01")
+    with pytest.raises(ValueError, match="transport 'carrier-pigeon'"):
+        mcp_skew_server("legacy:2025-06-18", transport="carrier-pigeon")
+"""
+
+
+def test_the_server_fixture_in_a_clients_own_suite(tmp_path: Path) -> None:
+    (tmp_path / "test_my_client.py").write_text(textwrap.dedent(CLIENT_SUITE))
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+         "-p", "mcp_skew.pytest_plugin", "--basetemp", str(tmp_path / "tmp"),
+         "test_my_client.py"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "6 passed" in proc.stdout
+    logs = sorted(p.parent.name for p in (tmp_path / "tmp").rglob("wire.jsonl"))
+    assert logs == ["mcp-skew-server-1"] * 4  # each under its test's tmp_path
