@@ -43,7 +43,7 @@ from starlette.responses import Response
 from uvicorn import Config, Server
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from ..simulator._http import HttpRequest, HttpResponse, is_loopback
+from ..simulator import HttpRequest, HttpResponse, is_loopback
 from ._log import LOGGED_HEADERS
 
 if TYPE_CHECKING:  # the server this module serves imports it when it runs

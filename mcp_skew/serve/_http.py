@@ -4,7 +4,7 @@ over the HTTP+SSE transport of 2024-11-05 where the server speaks that revision.
 Theory of operation
 -------------------
 What one HTTP request gets is decided without sockets by the simulator's
-endpoint, :class:`mcp_skew.simulator._http.HttpEndpoint` (sessions, status
+endpoint, :class:`mcp_skew.simulator.HttpEndpoint` (sessions, status
 codes, the 2026-07-28 header checks, held requests, a server that exits: see
 its module for every rule and its citation); the in-memory HTTP link of
 ``simulate --transport http`` and ``matrix --transport http`` runs the same one.
@@ -56,10 +56,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .. import simulator as core
 from ..errors import UsageError
-from ..simulator import AuthServer, PeerSpec, auth_server_for, guard
-from ..simulator import _http as core
-from ..simulator._http import HttpRequest, HttpResponse, decode_header_value, is_loopback
+from ..simulator import (
+    AuthServer,
+    HttpRequest,
+    HttpResponse,
+    PeerSpec,
+    auth_server_for,
+    decode_header_value,
+    guard,
+    is_loopback,
+)
 from ._log import LogWriter
 from ._stdio import Say
 

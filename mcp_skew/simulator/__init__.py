@@ -29,7 +29,7 @@ from ._http_client import HttpClient
 from ._http_endpoint import HttpEndpoint
 from ._http_link import HttpMemoryLink
 from ._http_sse import SseEvent, SseParser
-from ._http_words import HttpRequest, HttpResponse
+from ._http_words import HttpRequest, HttpResponse, decode_header_value, is_loopback
 from ._link import Closed, Entry, Event, Link, MemoryLink, Note, Reply, Timeout, Transcript
 from ._path import Step as PathStep
 from ._peers import KINDS, PeerSpec, parse_peer, with_quirks
@@ -94,7 +94,9 @@ __all__ = [
     "auth_server_for",
     "authorize",
     "check_result",
+    "decode_header_value",
     "guard",
+    "is_loopback",
     "negotiation",
     "parse_peer",
     "plan_for",

@@ -4,7 +4,7 @@ the discovery goes in the transcript, and the request that got the 401 is sent a
 :class:`AuthAgent` drives :func:`~._auth_client.authorize` against the simulated server's
 endpoint (the same ``handle`` the MCP POSTs reach), on the link's clock: each request
 reaches the server ``latency_ms`` after it is sent and its answer comes back
-``latency_ms`` later. The link (:mod:`._httplink`) asks :meth:`AuthAgent.wants` of
+``latency_ms`` later. The link (:mod:`._http_link`) asks :meth:`AuthAgent.wants` of
 each answer to a request; on a 401 it calls :meth:`AuthAgent.run`, sends the request
 again with the token, and hands the retry's status to :meth:`AuthAgent.settle`, which
 closes the auth path (``... -> token 200 -> retry 200``) and gives the path step the
@@ -44,7 +44,7 @@ from ._auth_client import (
     step_up,
 )
 from ._auth_server import ProtectedEndpoint
-from ._http import HttpRequest, HttpResponse
+from ._http_words import HttpRequest, HttpResponse
 from ._link import Transcript
 from ._path import Step
 from ._peers import PeerSpec

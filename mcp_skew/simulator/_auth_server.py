@@ -53,7 +53,8 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..versions import LAYOUTS, plain_layout
-from ._http import HttpEndpoint, HttpRequest, HttpResponse
+from ._http_endpoint import HttpEndpoint
+from ._http_words import HttpRequest, HttpResponse
 from ._peers import PeerSpec
 from ._urlform import form_decode, form_encode
 

@@ -37,7 +37,7 @@ from typing import Any, Literal
 from ..versions import REGISTRY, Era, Message, Profile, Registry
 from . import _negotiation as negotiation
 from . import _path as steps
-from . import _wire as w
+from . import _wire
 from ._cache import ClientCache
 from ._events import Closed, Event, Reply, Timeout
 from ._findings import Finding
@@ -216,7 +216,7 @@ class SimClient:
     # -- after negotiation ------------------------------------------------------------
     def call(self, session: Session, method: str, params: dict[str, Any]) -> Send:
         """One request under the negotiated revision, as an action to perform."""
-        message = w.request(session.profile, self.next_id(), method, params)
+        message = _wire.request(session.profile, self.next_id(), method, params)
         return Send(message, self.request_timeout_ms)
 
     def strict(self) -> bool:
@@ -296,7 +296,7 @@ class SimClient:
                                 "the modern era); this client sends it once connected, and the "
                                 "connect fails")
         session.path.append(steps.request(method, profile.revision))
-        event = yield from self._send(session, w.request(profile, self.next_id(), method,
+        event = yield from self._send(session, _wire.request(profile, self.next_id(), method,
                                                          {"level": "debug"}),
                                       self.request_timeout_ms)
         session.path.append(describe(event))
@@ -323,10 +323,10 @@ class SimClient:
         revisions = self.spec.legacy
         asked = asked or revisions[0]
         profile = self.spec.profile(asked)
-        params = {"protocolVersion": asked, "capabilities": w.client_capabilities(profile),
-                  "clientInfo": w.implementation("mcp-skew-client")}
+        params = {"protocolVersion": asked, "capabilities": _wire.client_capabilities(profile),
+                  "clientInfo": _wire.implementation("mcp-skew-client")}
         session.path.append(steps.request("initialize", asked))
-        event = yield from self._send(session, w.request(profile, self.next_id(), "initialize", params),
+        event = yield from self._send(session, _wire.request(profile, self.next_id(), "initialize", params),
                                       self.request_timeout_ms)
         if not isinstance(event, Reply):
             session.path.append(describe(event))
@@ -345,7 +345,7 @@ class SimClient:
                 return session.fail(f"server answered {answered}, {why}")
             session.downgraded = True
         session.server_capabilities = dict(result.get("capabilities") or {})
-        yield Notify(w.notification("notifications/initialized"))
+        yield Notify(_wire.notification("notifications/initialized"))
         return session.accept(str(answered), Era.LEGACY)
 
     def _modern(self, obs: Observer, session: Session, method: str,
@@ -363,7 +363,7 @@ class SimClient:
             profile = self.spec.profile(rev)
             session.path.append(steps.request(method, rev))
             index = obs.position()
-            event = yield from self._send(session, w.request(profile, self.next_id(), method), timeout_ms)
+            event = yield from self._send(session, _wire.request(profile, self.next_id(), method), timeout_ms)
             if isinstance(event, Reply) and event.result is not None:
                 advert = self._legacy_advert(method, event.result)
                 if advert is not None:

@@ -38,125 +38,123 @@ class Quirk:
     caching_only: bool = False
 
 
-_Q = Quirk
-E = Effect
 
 QUIRKS: Final[dict[str, Quirk]] = {
     q.name: q
     for q in (
         # -- Servers: an unknown method, or any request before initialize ----------
-        _Q("unknown-32601", "server",
+        Quirk("unknown-32601", "server",
            "answers an unknown or early request with -32601 Method not found (the default of "
            "a plain legacy server)",
            "TypeScript @modelcontextprotocol/sdk 1.x servers (Protocol: no handler -> -32601)",
            kinds=("legacy", "dual"),
-           effects=(E("unknown", "-32601", rank=0),)),
-        _Q("unknown-32602", "server",
+           effects=(Effect("unknown", "-32601", rank=0),)),
+        Quirk("unknown-32602", "server",
            "answers an unknown or early request with -32602 Invalid request parameters",
            "Python mcp 1.10-1.30 servers (the request fails validation as a ClientRequest "
            "before any method lookup)",
            kinds=("legacy", "dual"),
-           effects=(E("unknown", "-32602", rank=1),)),
-        _Q("silent", "server",
+           effects=(Effect("unknown", "-32602", rank=1),)),
+        Quirk("silent", "server",
            "never answers an unknown or early request",
            "Python mcp 1.0-1.9 servers (validation error logged, no response)",
            kinds=("legacy", "dual"),
-           effects=(E("unknown", "silent", rank=3),)),
-        _Q("silent-exit", "server",
+           effects=(Effect("unknown", "silent", rank=3),)),
+        Quirk("silent-exit", "server",
            "never answers an unknown or early request, then exits on its next input",
            "Python mcp 1.0-1.9 stdio servers: the session task dies and the process ends "
            "when the next line arrives",
            kinds=("legacy", "dual"),
-           effects=(E("unknown", "silent-exit", rank=2),)),
-        _Q("lenient", "server",
+           effects=(Effect("unknown", "silent-exit", rank=2),)),
+        Quirk("lenient", "server",
            "processes a known request before initialize as if initialized (no lifecycle "
            "enforcement), e.g. tools/list from a modern client under legacy rules",
            "TypeScript @modelcontextprotocol/sdk 1.x servers; many hand-written servers",
            kinds=("legacy", "dual"),
-           effects=(E("lenient"),)),
-        _Q("fixed", "server",
+           effects=(Effect("lenient"),)),
+        Quirk("fixed", "server",
            "answers every initialize with one fixed revision, whatever was asked",
            "hand-written servers that hard-code protocolVersion (seen in the wire log of "
            "seed 000: 2025-11-25 asked, 2025-06-18 answered)",
            value="revision", kinds=("legacy", "dual"),
-           effects=(E("fixed_revision", convert=str),)),
-        _Q("echo", "server",
+           effects=(Effect("fixed_revision", convert=str),)),
+        Quirk("echo", "server",
            "echoes whatever revision the client asked for in initialize, supported or not",
            "hand-written servers that copy params.protocolVersion into the result",
            kinds=("legacy", "dual"),
-           effects=(E("echo"),)),
-        _Q("reject", "server",
+           effects=(Effect("echo"),)),
+        Quirk("reject", "server",
            "rejects an unsupported revision with error -32602 'Unsupported protocol version' "
            "instead of a counter-offer (the lifecycle page's non-normative example)",
            "servers that follow the error example in basic/lifecycle.mdx",
            kinds=("legacy", "dual"),
-           effects=(E("reject_unsupported"),)),
-        _Q("slow", "server",
+           effects=(Effect("reject_unsupported"),)),
+        Quirk("slow", "server",
            "takes this many simulated ms to start reading its input (a slow start that "
            "races a client's probe timeout)",
            "servers that load models or indexes before reading stdin; npx cold starts",
            value="ms",
-           effects=(E("startup_ms", convert=int),)),
-        _Q("strict-lifecycle", "server",
+           effects=(Effect("startup_ms", convert=int),)),
+        Quirk("strict-lifecycle", "server",
            "also refuses ping before initialize (answered like any early request)",
            "Python mcp 1.9.4-1.13 servers (ping allowed early from 1.14.0): docs/real-peers.md",
            kinds=("legacy", "dual"),
-           effects=(E("ping_before_initialize", False),)),
-        _Q("early-32602", "server",
+           effects=(Effect("ping_before_initialize", False),)),
+        Quirk("early-32602", "server",
            "a known method sent before initialize gets -32602, while an unknown one gets the "
            "unknown-method answer",
            "Python mcp 2.x and fastmcp 4 servers (early tools/list -> -32602, early foo/bar -> "
            "-32601): docs/real-peers.md",
            kinds=("legacy", "dual"),
-           effects=(E("early_known_32602"),)),
-        _Q("not-found-code", "server",
+           effects=(Effect("early_known_32602"),)),
+        Quirk("not-found-code", "server",
            "answers resources/read of an unknown URI with this error code instead of the "
            "revision's (-32002 before 2026-07-28, -32602 from it)",
            "Python mcp 1.x servers: code 0; TypeScript sdk 1.x and mcp 2.x: -32602 on legacy "
            "connections too: docs/real-peers.md",
            value="code",
-           effects=(E("not_found_code", convert=int),)),
-        _Q("supported-all", "server",
+           effects=(Effect("not_found_code", convert=int),)),
+        Quirk("supported-all", "server",
            "a -32022 to a modern request lists every revision it supports in data.supported, "
            "handshake-era ones too, not its modern ones only",
            "the spec's own example (2026-07-28 basic/versioning.mdx: \"supported\": "
            "[\"2026-07-28\", \"2025-11-25\"]); the real dual-era SDK servers list their modern "
            "revisions only (docs/real-peers.md)",
-           kinds=("dual",), effects=(E("supported_all"),)),
-        _Q("legacy-32022", "server",
+           kinds=("dual",), effects=(Effect("supported_all"),)),
+        Quirk("legacy-32022", "server",
            "a modern-only server answers initialize, and any request whose _meta names no "
            "protocol version, with -32022 naming its modern revisions (instead of -32601)",
            "TypeScript @modelcontextprotocol/server 2.x serveStdio(factory, {legacy: 'reject'}) "
            "(measured on 2.4.0): docs/named-peers.md",
            kinds=("modern",),
-           effects=(E("legacy_32022"),)),
-        _Q("no-result-type", "server",
+           effects=(Effect("legacy_32022"),)),
+        Quirk("no-result-type", "server",
            "2026-07-28 results lack resultType",
            "early modern servers and proxies that re-serialise legacy results",
            kinds=("modern", "dual"),
-           effects=(E("result_type", False),)),
-        _Q("no-cache-hints", "server",
+           effects=(Effect("result_type", False),)),
+        Quirk("no-cache-hints", "server",
            "2026-07-28 list, read and discover results lack ttlMs and cacheScope",
            "early modern servers built on legacy result types",
            kinds=("modern", "dual"),
-           effects=(E("cache_hints", False),)),
-        _Q("ttl", "server",
+           effects=(Effect("cache_hints", False),)),
+        Quirk("ttl", "server",
            "puts this ttlMs on cacheable results (discover, lists, reads) instead of 60000; "
            "0 makes every result stale at once (2026-07-28 server/utilities/caching.mdx "
            "§Time-to-Live (TTL) Field)",
            "servers tuning how long clients may reuse their lists (a server whose tools change "
            "often sends a short or zero ttlMs)",
            value="ms", kinds=("modern", "dual"),
-           effects=(E("ttl_ms", convert=int),)),
-        _Q("sticky-era", "server",
+           effects=(Effect("ttl_ms", convert=int),)),
+        Quirk("sticky-era", "server",
            "fixes the era by the first request of a connection: after a modern request it "
            "rejects initialize; after initialize it rejects modern requests",
            "Python mcp 2.x stdio servers and fastmcp 4 (initialize after a modern request -> "
            "-32022; a modern request after initialize -> -32600): docs/real-peers.md",
            kinds=("dual",),
-           effects=(E("sticky_era"),)),
+           effects=(Effect("sticky_era"),)),
         # -- Servers over HTTP only (over stdio they do nothing) -----------------------
-        _Q("not-initialized-32000", "server",
+        Quirk("not-initialized-32000", "server",
            "over HTTP, refuses every request that belongs to no session (a dual-era client's "
            "modern probe, anything before initialize) with 400 and -32000 'Bad Request: Server "
            "not initialized' (id null), whatever its unknown-request answer; over stdio it does "
@@ -167,16 +165,16 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "@modelcontextprotocol/sdk 1.x, whose validateSession answers a request before "
            "initialize with that error)",
            kinds=("legacy", "dual"), transports=("http",),
-           effects=(E("http_presession", "-32000", rank=1),)),
-        _Q("empty-400", "server",
+           effects=(Effect("http_presession", "-32000", rank=1),)),
+        Quirk("empty-400", "server",
            "over HTTP, refuses every request that belongs to no session with 400 and an empty "
            "body (a dual-era client reads no modern error there, 2026-07-28 "
            "streamable-http.mdx §Backward Compatibility); over stdio it does nothing",
            "servers behind gateways and proxies that replace the JSON-RPC error body with a "
            "bare status",
            kinds=("legacy", "dual"), transports=("http",),
-           effects=(E("http_presession", "empty", rank=2),)),
-        _Q("no-get", "server",
+           effects=(Effect("http_presession", "empty", rank=2),)),
+        Quirk("no-get", "server",
            "over HTTP, answers every GET with 405, also where it would open the HTTP+SSE "
            "stream of 2024-11-05 (it speaks 2024-11-05 over Streamable HTTP only); without a "
            "2024-11-05 revision it changes nothing, as a simulated Streamable HTTP server offers "
@@ -184,8 +182,8 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "Streamable HTTP servers that speak protocol 2024-11-05 without hosting the old SSE "
            "endpoint (the official Python SDK's streamable_http_app serves one MCP endpoint)",
            transports=("http",),
-           effects=(E("http_no_get"),)),
-        _Q("session-expiry", "server",
+           effects=(Effect("http_no_get"),)),
+        Quirk("session-expiry", "server",
            "over HTTP, forgets a session after this many requests in it (after initialize): "
            "the next request with its Mcp-Session-Id gets 404, and the client must start a new "
            "session with a new initialize (2025-03-26 and later basic/transports.mdx §Session "
@@ -194,8 +192,8 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "bound, or lose them on a restart or behind a load balancer (the official SDKs' "
            "session managers answer an unknown Mcp-Session-Id with 404)",
            value="count", kinds=("legacy", "dual"), transports=("http",),
-           effects=(E("http_session_expiry", convert=int),)),
-        _Q("one-transport", "server",
+           effects=(Effect("http_session_expiry", convert=int),)),
+        Quirk("one-transport", "server",
            "over HTTP, serves the whole process with one server instance that connects to one "
            "transport: the first POST without an Mcp-Session-Id takes it (and is answered as "
            "the other quirks say), every later POST without one gets 500 and -32603 'Internal "
@@ -206,8 +204,8 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "each new transport; the SDK refuses a second connect): docs/real-peers.md "
            "§server-everything",
            kinds=("legacy", "dual"), transports=("http",),
-           effects=(E("http_one_transport"),)),
-        _Q("missing-session-32600", "server",
+           effects=(Effect("http_one_transport"),)),
+        Quirk("missing-session-32600", "server",
            "over HTTP, refuses every request that belongs to no session (a dual-era client's "
            "modern probe, a request whose client dropped Mcp-Session-Id) with 400 and -32600 "
            "'Bad Request: Missing session ID' (2025-03-26 and later basic/transports.mdx "
@@ -216,8 +214,8 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "the Python SDK's stateful Streamable HTTP transport (mcp/server/streamable_http.py; "
            "python-sdk PR 2950), the C# SDK's stateful server (csharp-sdk issue 1759)",
            kinds=("legacy", "dual"), transports=("http",),
-           effects=(E("http_presession", "-32600", rank=3),)),
-        _Q("stateless-http", "server",
+           effects=(Effect("http_presession", "-32600", rank=3),)),
+        Quirk("stateless-http", "server",
            "over HTTP, runs stateless: initialize starts no session (no Mcp-Session-Id) and "
            "every later request is served alone, as after an initialize of the revision its "
            "MCP-Protocol-Version names; over stdio it does nothing",
@@ -225,8 +223,8 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "True); the TypeScript SDK's StreamableHTTPServerTransport with sessionIdGenerator "
            "undefined",
            kinds=("legacy", "dual"), transports=("http",),
-           effects=(E("http_stateless"),)),
-        _Q("checks-header-on-initialize", "server",
+           effects=(Effect("http_stateless"),)),
+        Quirk("checks-header-on-initialize", "server",
            "over HTTP, validates MCP-Protocol-Version on initialize too: a header naming a "
            "revision it lacks gets 400 'Unsupported protocol version' before any negotiation "
            "(the header belongs to the requests after initialize: 2025-06-18 and later "
@@ -235,17 +233,17 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "and xiaohongshu-mcp (Go), answering 400 'Unsupported protocol version (supported: "
            "2025-06-18, ...)' (vercel/ai issue 14413, xpzouying/xiaohongshu-mcp issue 697)",
            kinds=("legacy", "dual"), transports=("http",),
-           effects=(E("http_initialize_header"),)),
+           effects=(Effect("http_initialize_header"),)),
         # -- Servers: a -32022 the 2026-07-28 schema does not allow ---------------------
-        _Q("no-requested", "server",
+        Quirk("no-requested", "server",
            "the -32022 to a request that names no protocol version leaves data.requested out "
            "(the 2026-07-28 schema's UnsupportedProtocolVersionError requires it) and says the "
            "request did not name a protocol version",
            "TypeScript @modelcontextprotocol/server 2.4.0 serveStdio(factory, {legacy: "
            "'reject'}) (measured: docs/real-peers.md §Malformed lines and unnamed versions)",
            kinds=("modern",),
-           effects=(E("omit_requested"),)),
-        _Q("discover-legacy", "server",
+           effects=(Effect("omit_requested"),)),
+        Quirk("discover-legacy", "server",
            "answers server/discover with a DiscoverResult whose supportedVersions lists only "
            "its legacy revisions (a dual-era server that serves the modern era elsewhere, or "
            "not on this endpoint)",
@@ -253,22 +251,22 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "discover probe at 2026-07-28 is accepted and answered with the transport-filtered "
            "list, 2025-11-25 and older)",
            kinds=("dual",),
-           effects=(E("discover_legacy_only"),)),
-        _Q("logging", "server",
+           effects=(Effect("discover_legacy_only"),)),
+        Quirk("logging", "server",
            "declares the logging capability (where its revision has it) and answers "
            "logging/setLevel in the legacy era (2026-07-28 removed the method: the level "
            "travels per request in _meta, server/utilities/logging.mdx)",
            "servers that send log messages: the reference server-everything, the TypeScript "
            "SDK's servers with logging enabled, the Inspector's logging test servers "
            "(inspector issue 1990)",
-           effects=(E("declares_logging"),)),
-        _Q("untyped-input-schema", "server",
+           effects=(Effect("declares_logging"),)),
+        Quirk("untyped-input-schema", "server",
            "lists its tools with an inputSchema that has no \"type\" (every revision's schema "
            "requires \"type\": \"object\" on Tool.inputSchema)",
            "the reference server @modelcontextprotocol/server-filesystem 2025.1.14 (10 of its "
            "11 tools, schemas made from zod without a top-level type)",
-           effects=(E("untyped_input_schema"),)),
-        _Q("early-tools-32603", "server",
+           effects=(Effect("untyped_input_schema"),)),
+        Quirk("early-tools-32603", "server",
            "answers tools/list before initialize with -32603 Internal error (its handler reads "
            "the client's capabilities, which only initialize tells), while serving other early "
            "requests as its other quirks say",
@@ -276,8 +274,8 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "tools/list handler reads server.getClientCapabilities().roots): docs/real-peers.md "
            "§server-everything",
            kinds=("legacy", "dual"),
-           effects=(E("early_tools_32603"),)),
-        _Q("asks-roots", "server",
+           effects=(Effect("early_tools_32603"),)),
+        Quirk("asks-roots", "server",
            "after notifications/initialized from a client that declared the roots capability, "
            "sends it a roots/list request (2024-11-05 and later client/roots.mdx: servers "
            "MAY ask)",
@@ -285,27 +283,27 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "2026.8.31 (oninitialized asks for the client's roots): docs/real-peers.md "
            "§server-everything",
            kinds=("legacy", "dual"),
-           effects=(E("asks_roots"),)),
+           effects=(Effect("asks_roots"),)),
         # -- Servers over stdio only (over HTTP they do nothing) -----------------------
-        _Q("drop-unparsable", "server",
+        Quirk("drop-unparsable", "server",
            "over stdio, drops a line that is not JSON without an answer, where JSON-RPC 2.0 "
            "asks for -32700 Parse error with id null; over HTTP it does nothing",
            "every measured SDK stdio server: TypeScript @modelcontextprotocol/sdk 1.x and "
            "@modelcontextprotocol/server 2.x, Python mcp 1.x/2.x, fastmcp 4, the reference "
            "server-everything (docs/real-peers.md §Malformed lines and unnamed versions)",
            transports=("stdio",),
-           effects=(E("drop_unparsable"),)),
-        _Q("outlives-stdin", "server",
+           effects=(Effect("drop_unparsable"),)),
+        Quirk("outlives-stdin", "server",
            "over stdio, keeps running after its standard input closes, until the client "
            "signals it (basic/lifecycle.mdx §Shutdown: the client SHOULD send SIGTERM, then "
            "SIGKILL); over HTTP it does nothing",
            "the reference server @modelcontextprotocol/server-everything 2025.x (its timers "
            "keep node's event loop alive): docs/real-peers.md §server-everything",
            transports=("stdio",),
-           effects=(E("outlives_stdin"),)),
+           effects=(Effect("outlives_stdin"),)),
         # -- Clients -------------------------------------------------------------------
         # -- Servers: authorization (scenario auth, over Streamable HTTP) ---------------
-        _Q("auth", "server",
+        Quirk("auth", "server",
            "over HTTP, under scenario auth, publishes its authorization as LAYOUT: origin (2025-03-26 "
            "metadata at the MCP origin), defaults (no metadata, /authorize /token /register), "
            "prm (protected resource metadata named in WWW-Authenticate, a separate "
@@ -318,19 +316,19 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "Cloudflare and Atlassian (workers-oauth-provider issue 137), typescript-sdk "
            "issues 2783 and 616: docs/auth.md",
            value="layout", transports=("http",),
-           effects=(E("auth_layout", convert=str),)),
-        _Q("no-iss", "server",
+           effects=(Effect("auth_layout", convert=str),)),
+        Quirk("no-iss", "server",
            "over HTTP, under scenario auth, its authorization server advertises "
            "authorization_response_iss_parameter_supported but sends no iss; over stdio it does nothing",
            "authorization servers that set the metadata flag before emitting iss (2026-07-28 "
            "basic/authorization/index.mdx §Authorization Response Validation)",
-           transports=("http",), effects=(E("auth_iss", "missing"),)),
-        _Q("wrong-iss", "server",
+           transports=("http",), effects=(Effect("auth_iss", "missing"),)),
+        Quirk("wrong-iss", "server",
            "over HTTP, under scenario auth, its authorization server sends another issuer's iss "
            "(a mix-up attack, RFC 9207); over stdio it does nothing",
            "RFC 9207 §2.4's mix-up case",
-           transports=("http",), effects=(E("auth_iss", "wrong", rank=1),)),
-        _Q("dcr-app-type", "server",
+           transports=("http",), effects=(Effect("auth_iss", "wrong", rank=1),)),
+        Quirk("dcr-app-type", "server",
            "over HTTP, under scenario auth, its authorization server's dynamic registration "
            "reads a registration without application_type as web, and refuses a web client a "
            "loopback redirect URI (invalid_redirect_uri); over stdio it does nothing",
@@ -339,57 +337,57 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "Inspector 2.12.0 sends application_type native because \"OIDC-flavored ASes "
            "default an omitted application_type to web, which forbids loopback redirect URIs "
            "and rejects DCR\" (clients/cli/build/index.js clientMetadata)",
-           transports=("http",), effects=(E("auth_app_type"),)),
-        _Q("as-moves", "server",
+           transports=("http",), effects=(Effect("auth_app_type"),)),
+        Quirk("as-moves", "server",
            "over HTTP, under scenario auth, moves to another authorization server (issuer "
            "/auth2, which knows none of the first one's clients or tokens) once it served a "
            "tools/list: the next request's token gets 401; over stdio it does nothing",
            "a server migrated to a new authorization server (2026-07-28 basic/authorization/"
            "client-registration.mdx §Authorization Server Binding)",
-           transports=("http",), effects=(E("auth_moves"),)),
-        _Q("strict", "client",
+           transports=("http",), effects=(Effect("auth_moves"),)),
+        Quirk("strict", "client",
            "fails a result that lacks a field its revision requires (resultType, ttlMs, "
            "cacheScope) instead of reading a missing resultType as complete",
            "clients that validate results with generated schema types (pydantic, zod)",
-           effects=(E("strict"),)),
-        _Q("strict-results", "client",
+           effects=(Effect("strict"),)),
+        Quirk("strict-results", "client",
            "fails a request whose result lacks a field its revision requires (resultType on "
            "every 2026-07-28 result, ttlMs and cacheScope on cacheable ones) once negotiated, "
            "while the server/discover probe is read leniently",
            "TypeScript @modelcontextprotocol/client 2.4.0 (auto and pin modes): 'Invalid result "
            "for tools/list: missing required resultType' (docs/real-peers.md §TypeScript v2 "
            "client strictness)",
-           effects=(E("strict_results"),)),
-        _Q("connect-timeout", "client",
+           effects=(Effect("strict_results"),)),
+        Quirk("connect-timeout", "client",
            "bounds the whole connect by this many simulated ms: a server/discover probe still "
            "unanswered then fails the connection instead of falling back",
            "the MCP Inspector 2.12 CLI (--connect-timeout, default 15000 ms, shorter than its "
            "SDK client's 60 s probe wait): docs/real-peers.md §Inspector",
            value="ms", kinds=("dual",),
-           effects=(E("connect_timeout_ms", convert=int),)),
-        _Q("raw-retry", "client",
+           effects=(Effect("connect_timeout_ms", convert=int),)),
+        Quirk("raw-retry", "client",
            "after refusing a result (strict-results), sends the same request once more, raw, "
            "and fails all the same",
            "the MCP Inspector 2.12 CLI, which re-sends a refused tools/list through its own "
            "request path ('inspector-ext-N' ids) to show what the server sent: "
            "docs/real-peers.md §Inspector",
-           effects=(E("raw_retry"),)),
-        _Q("stalls-on-server-request", "client",
+           effects=(Effect("raw_retry"),)),
+        Quirk("stalls-on-server-request", "client",
            "once the server sends it a request (roots/list), reads no more answers: every "
            "later request of the session waits for ever",
            "the Python SDK mcp 1.0.0 ClientSession over stdio (it declares roots; against a "
            "server that asks, its tools/list never returns): docs/real-peers.md "
            "§server-everything",
-           effects=(E("stalls_on_server_request"),)),
-        _Q("legacy-set-level", "client",
+           effects=(Effect("stalls_on_server_request"),)),
+        Quirk("legacy-set-level", "client",
            "once connected to a server that declares logging, sends logging/setLevel (level "
            "debug) whatever the negotiated era; where the revision lacks the method (2026-07-28) "
            "its SDK refuses it and the connect fails, so every command fails",
            "the MCP Inspector CLI before its fix (inspector issue 1990, PR 2017: "
            "initialLoggingLevel 'debug' gated on the capability, not the era: \"Method "
            "'logging/setLevel' is not supported by the negotiated protocol version\")",
-           effects=(E("legacy_set_level"),)),
-        _Q("strict-tools", "client",
+           effects=(Effect("legacy_set_level"),)),
+        Quirk("strict-tools", "client",
            "fails a tools/list whose tools have an inputSchema without \"type\": \"object\" "
            "(it validates the list with the schema's Tool), where a lenient client reads any "
            "object",
@@ -397,23 +395,23 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "type z.literal('object'), read in 1.0.1 and 1.32.2) and @modelcontextprotocol/client "
            "2.x (core schemas, 2.4.0); the Python mcp client is lenient (inputSchema: dict, "
            "1.x and mcp-types 2.3.0)",
-           effects=(E("strict_tools"),)),
-        _Q("fallback-32601", "client",
+           effects=(Effect("strict_tools"),)),
+        Quirk("fallback-32601", "client",
            "falls back from the server/discover probe to initialize only on -32601; any "
            "other error or a timeout ends the connection",
            "early dual-era clients keyed to Method not found (the spec forbids this: "
            "stdio.mdx §Backward Compatibility)",
            kinds=("dual",),
-           effects=(E("fallback_only_32601"),)),
-        _Q("fallback-denylist", "client",
+           effects=(Effect("fallback_only_32601"),)),
+        Quirk("fallback-denylist", "client",
            "falls back from the server/discover probe to initialize on every error except a "
            "-32022 whose data.supported names no handshake-era revision it supports; a -32022 "
            "naming a shared modern revision is first re-probed once, even at the same revision",
            "Python mcp 2.x Client(mode='auto') (mcp/client/_probe.py negotiate_auto) and, "
            "nearly, the TypeScript v2 client in auto mode: docs/real-peers.md",
            kinds=("dual",),
-           effects=(E("fallback_denylist"),)),
-        _Q("discover-fallback", "client",
+           effects=(Effect("fallback_denylist"),)),
+        Quirk("discover-fallback", "client",
            "reads a DiscoverResult that shares no modern revision with it as a legacy "
            "advertisement and falls back to initialize with its newest revision, whatever the "
            "result lists (the spec's rule: choose a listed revision both support, in either "
@@ -422,118 +420,118 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "overlap and a fallback available -> legacy), Python mcp 2.x Client(mode='auto') "
            "(mcp/client/_probe.py), the Go SDK client (go-sdk issue 1025)",
            kinds=("dual",),
-           effects=(E("discover_fallback"),)),
-        _Q("exact", "client",
+           effects=(Effect("discover_fallback"),)),
+        Quirk("exact", "client",
            "demands the exact revision it asked for; a counter-offer it also supports "
            "is still refused",
            "clients pinned to one protocol version",
            kinds=("legacy", "dual"),
-           effects=(E("exact"),)),
-        _Q("restart", "client",
+           effects=(Effect("exact"),)),
+        Quirk("restart", "client",
            "restarts a server that died during the probe and falls back on the new process",
            "TypeScript v2 client in auto mode (probe in a throwaway process)",
            kinds=("dual",),
-           effects=(E("restart"),)),
-        _Q("discover", "client",
+           effects=(Effect("restart"),)),
+        Quirk("discover", "client",
            "a modern client that calls server/discover before its first request "
            "(RECOMMENDED on stdio)",
            "modern clients following basic/transports/stdio.mdx",
            kinds=("modern",),
-           effects=(E("discover_first"),)),
-        _Q("post-first", "client",
+           effects=(Effect("discover_first"),)),
+        Quirk("post-first", "client",
            "over HTTP, a client asking for 2024-11-05 POSTs initialize to the URL first "
            "(Streamable HTTP) and GETs the HTTP+SSE stream only on 400, 404 or 405, as later "
            "revisions' backwards-compatibility sections tell clients; over stdio it does nothing",
            "the mcp-skew probe's HTTP link; clients of later SDKs pinned to protocol 2024-11-05",
            kinds=("legacy", "dual"), transports=("http",),
-           effects=(E("http_post_first"),)),
-        _Q("auth-fallback", "client",
+           effects=(Effect("http_post_first"),)),
+        Quirk("auth-fallback", "client",
            "over HTTP, reads any error status to its modern probe (401, 403, 5xx) as a legacy "
            "server and falls back to initialize; the spec's rule falls back only on 400, 404 "
            "or 405 without a recognised modern error; over stdio it does nothing",
            "the TypeScript client 2.0 betas (typescript-sdk issue 2561; fixed in PR 2564)",
            kinds=("dual",), transports=("http",),
-           effects=(E("http_fallback_any_status"),)),
-        _Q("dcr-native", "client",
+           effects=(Effect("http_fallback_any_status"),)),
+        Quirk("dcr-native", "client",
            "over HTTP, under scenario auth, its dynamic registration says application_type "
            "native whatever its revision's rules (2026-07-28's MUST, kept by a loopback "
            "client); over stdio it does nothing",
            "the Inspector 2.12.0 (clients/cli/build/index.js clientMetadata: \"registers as a "
            "native client\"), measured against serve's dcr-app-type (tests/interop/"
            "test_auth_realpeer.py)",
-           transports=("http",), effects=(E("auth_native"),)),
-        _Q("auth-origin-fallback", "client",
+           transports=("http",), effects=(Effect("auth_native"),)),
+        Quirk("auth-origin-fallback", "client",
            "over HTTP, under scenario auth, with no protected resource metadata, looks for the "
            "authorization server's metadata at the MCP origin (as 2025-03-26 did); over stdio it "
            "does nothing",
            "the TypeScript SDK client (its discovery falls back to the server URL's origin; "
            "workers-oauth-provider issue 137)",
-           transports=("http",), effects=(E("auth_origin_fallback"),)),
-        _Q("rfc8414-only", "client",
+           transports=("http",), effects=(Effect("auth_origin_fallback"),)),
+        Quirk("rfc8414-only", "client",
            "over HTTP, under scenario auth, reads only RFC 8414 authorization server metadata, never "
            "OpenID Connect discovery; over stdio it does nothing",
            "the TypeScript SDK client before OpenID discovery (typescript-sdk issue 616)",
-           transports=("http",), effects=(E("auth_rfc8414_only"),)),
-        _Q("dcr-only", "client",
+           transports=("http",), effects=(Effect("auth_rfc8414_only"),)),
+        Quirk("dcr-only", "client",
            "over HTTP, under scenario auth, obtains a client id by dynamic registration only (no "
            "pre-registration, no client ID metadata document); over stdio it does nothing",
            "mcp-remote and most 2025 clients",
-           transports=("http",), effects=(E("auth_dcr_only"),)),
-        _Q("client-credentials", "client",
+           transports=("http",), effects=(Effect("auth_dcr_only"),)),
+        Quirk("client-credentials", "client",
            "over HTTP, under scenario auth, a pre-registered confidential client: the client credentials "
            "grant, no authorization code; over stdio it does nothing",
            "machine-to-machine clients (the io.modelcontextprotocol/oauth-client-credentials "
            "extension)",
-           transports=("http",), effects=(E("auth_client_credentials"),)),
-        _Q("resource-with-prm-only", "client",
+           transports=("http",), effects=(Effect("auth_client_credentials"),)),
+        Quirk("resource-with-prm-only", "client",
            "over HTTP, under scenario auth, sends resource (RFC 8707) only when it found "
            "protected resource metadata, so a token it gets at the origin has no audience; "
            "over stdio it does nothing",
            "the Python mcp 1.30 client (OAuthContext.should_include_resource_param: no "
            "metadata and no negotiated version yet, no resource): "
            "tests/interop/test_auth_realpeer.py",
-           transports=("http",), effects=(E("auth_resource_needs_prm"),)),
-        _Q("default-endpoints", "client",
+           transports=("http",), effects=(Effect("auth_resource_needs_prm"),)),
+        Quirk("default-endpoints", "client",
            "over HTTP, under scenario auth, without authorization server metadata uses the "
            "2025-03-26 default endpoints /authorize, /token, /register at the MCP origin; over "
            "stdio it does nothing",
            "the Python mcp 1.30 client (its legacy 2025-03-26 path): "
            "tests/interop/test_auth_realpeer.py",
-           transports=("http",), effects=(E("auth_default_endpoints"),)),
-        _Q("drops-session-id", "client",
+           transports=("http",), effects=(Effect("auth_default_endpoints"),)),
+        Quirk("drops-session-id", "client",
            "over HTTP, never sends the Mcp-Session-Id its server assigned (2025-03-26 and later "
            "basic/transports.mdx: the client MUST send it on every later request): it works "
            "only with a stateless server; over stdio it does nothing",
            "clients listed in datagouv/datagouv-mcp PR 52 that lost the session against a "
            "stateful server; gateways and proxies that strip unknown headers",
            kinds=("legacy", "dual"), transports=("http",),
-           effects=(E("http_drops_session"),)),
-        _Q("header-on-initialize", "client",
+           effects=(Effect("http_drops_session"),)),
+        Quirk("header-on-initialize", "client",
            "over HTTP, sends MCP-Protocol-Version on initialize, naming the revision it asks "
            "for (the official SDKs send it only after initialize); over stdio it does nothing",
            "@ai-sdk/mcp createMCPClient (vercel/ai issue 14413) and Hermes Agent, which injects "
            "the header on every request (Graylog2/graylog2-server issue 25956)",
            kinds=("legacy", "dual"), transports=("http",),
-           effects=(E("http_version_on_initialize"),)),
-        _Q("no-cache", "client",
+           effects=(Effect("http_version_on_initialize"),)),
+        Quirk("no-cache", "client",
            "ignores ttlMs and cacheScope: every list and read goes on the wire, however fresh "
            "the last answer (in scenarios that keep a cache: cache, listen, long)",
            "clients written for the legacy era, which had no caching hints; simple scripts "
            "that ask again each time",
-           effects=(E("cache", False),), caching_only=True),
-        _Q("keeps-era", "client",
+           effects=(Effect("cache", False),), caching_only=True),
+        Quirk("keeps-era", "client",
            "keeps a legacy era decision for the server (the same command or origin) across "
            "restarts and lost sessions: it opens with initialize at the kept revision and "
            "probes only when that fails, so after the server was upgraded it stays on the "
            "legacy era (the spec lets a client persist the decision, re-probing only when it "
            "fails: 2026-07-28 basic/versioning.mdx)",
            "clients that store the negotiated protocol version with a server's configuration",
-           kinds=("dual",), effects=(E("keeps_era"),)),
-        _Q("probe-timeout", "client",
+           kinds=("dual",), effects=(Effect("keeps_era"),)),
+        Quirk("probe-timeout", "client",
            "how many simulated ms the client waits for the server/discover probe "
            "(default 3000)",
            "Python mcp 2.x: 10 s", value="ms", kinds=("dual", "modern"),
-           effects=(E("probe_timeout_ms", convert=int),)),
+           effects=(Effect("probe_timeout_ms", convert=int),)),
     )
 }
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..versions import Era, Message, Profile, header_named
-from . import _wire as w
+from . import _wire
 from ._cache import invalidations
 from ._peers import PeerSpec
 from ._policy import ServerPolicy
@@ -106,10 +106,10 @@ class SimServer:
         if params is not None and not isinstance(params, dict):
             # every request's params is an object in the MCP schemas (JSON-RPC would allow an
             # array): -32602, as for any other invalid params
-            return self._reply(w.error(message["id"], -32602,
+            return self._reply(_wire.error(message["id"], -32602,
                                        "Invalid params: params must be an object"))
         meta = (params or {}).get("_meta") or {}
-        if isinstance(meta, dict) and w.VERSION_KEY in meta and self.spec.modern:
+        if isinstance(meta, dict) and _wire.VERSION_KEY in meta and self.spec.modern:
             # modern _meta selects the modern era, initialize included: there it is a removed
             # method (2026-07-28 basic/versioning.mdx: "A request carrying modern per-request
             # _meta is served statelessly according to this revision")
@@ -135,12 +135,12 @@ class SimServer:
         if self.policy.sticky_era and self.era is Era.MODERN:
             data = {"supported": list(self.spec.modern), "requested": asked}
             profile = self.spec.profile(self.spec.modern[0])
-            code = w.error_code(profile, "UnsupportedProtocolVersion")
-            return self._reply(w.error(message["id"], code, "Connection serves the modern era", data))
+            code = _wire.error_code(profile, "UnsupportedProtocolVersion")
+            return self._reply(_wire.error(message["id"], code, "Connection serves the modern era", data))
         chosen = self._choose(asked)
         if chosen is None:
             data = {"supported": list(self.spec.legacy), "requested": asked}
-            return self._reply(w.error(message["id"], -32602, "Unsupported protocol version", data))
+            return self._reply(_wire.error(message["id"], -32602, "Unsupported protocol version", data))
         # the revision it really speaks: the one it named if it has it, else its newest legacy
         profile = self.spec.profile(chosen if chosen in self.spec.legacy else self.spec.legacy[0])
         self.legacy_revision = profile.revision
@@ -149,9 +149,9 @@ class SimServer:
         body = {
             "protocolVersion": chosen,
             "capabilities": self._capabilities(profile),
-            "serverInfo": w.implementation("mcp-skew-server"),
+            "serverInfo": _wire.implementation("mcp-skew-server"),
         }
-        return self._reply(w.result(profile, message["id"], "initialize", body))
+        return self._reply(_wire.result(profile, message["id"], "initialize", body))
 
     def _choose(self, asked: Any) -> str | None:
         """The revision to answer initialize with (None: reject)."""
@@ -176,13 +176,13 @@ class SimServer:
         if latest is None or method not in latest.methods:
             return self._unknown(message)
         if method == "tools/list" and self.policy.early_tools_32603:
-            return self._reply(w.error(message["id"], -32603, "Internal error"))
+            return self._reply(_wire.error(message["id"], -32603, "Internal error"))
         if (method == "ping" and self.policy.ping_before_initialize) or self.policy.lenient:
             # ping is allowed before initialize (basic/lifecycle.mdx §Initialization)
             self.served_eras.append(Era.LEGACY)
             return self._serve(message, latest)
         if self.policy.early_known_32602 and method != "ping":
-            return self._reply(w.error(message["id"], -32602, "Invalid request parameters"))
+            return self._reply(_wire.error(message["id"], -32602, "Invalid request parameters"))
         return self._unknown(message)
 
     def _unknown(self, message: Message) -> Reaction:
@@ -194,29 +194,29 @@ class SimServer:
             self.exit_on_next = True
             return Reaction()
         if answer == "-32602":
-            return self._reply(w.error(msg_id, -32602, "Invalid request parameters"))
-        return self._reply(w.error(msg_id, -32601, f"Method not found: {method}"))
+            return self._reply(_wire.error(msg_id, -32602, "Invalid request parameters"))
+        return self._reply(_wire.error(msg_id, -32601, f"Method not found: {method}"))
 
     # -- modern era -----------------------------------------------------------------
     def _modern(self, message: Message, meta: dict[str, Any]) -> Reaction:
         msg_id = message["id"]
         if self.policy.sticky_era and self.era is Era.LEGACY:
-            return self._reply(w.error(msg_id, -32600, "Connection serves the handshake era"))
+            return self._reply(_wire.error(msg_id, -32600, "Connection serves the handshake era"))
         self.era = self.era or Era.MODERN
-        asked = meta.get(w.VERSION_KEY)
+        asked = meta.get(_wire.VERSION_KEY)
         modern = self.spec.modern
         if asked not in modern:
             profile = self.spec.profile(modern[0])
             listed = self.spec.revisions if self.policy.supported_all else modern
             data = {"supported": list(listed), "requested": asked}
-            code = w.error_code(profile, "UnsupportedProtocolVersion")
-            return self._reply(w.error(msg_id, code, "Unsupported protocol version", data))
+            code = _wire.error_code(profile, "UnsupportedProtocolVersion")
+            return self._reply(_wire.error(msg_id, code, "Unsupported protocol version", data))
         profile = self.spec.profile(str(asked))
         required = profile.names("request_meta_required")
         if not required <= meta.keys():
             missing = sorted(required - meta.keys())
-            code = w.error_code(profile, "InvalidParams")
-            return self._reply(w.error(msg_id, code, f"Missing _meta {', '.join(missing)}"))
+            code = _wire.error_code(profile, "InvalidParams")
+            return self._reply(_wire.error(msg_id, code, f"Missing _meta {', '.join(missing)}"))
         self.served_eras.append(Era.MODERN)
         return self._serve(message, profile)
 
@@ -231,18 +231,18 @@ class SimServer:
         """
         profile = self.spec.profile(self.spec.modern[0])
         asked = (message.get("params") or {}).get("protocolVersion")
-        code = w.error_code(profile, "UnsupportedProtocolVersion")
+        code = _wire.error_code(profile, "UnsupportedProtocolVersion")
         data: dict[str, Any] = {"supported": list(self.spec.modern)}
         if isinstance(asked, str):
             data["requested"] = asked
-            return w.error(message["id"], code, f"Unsupported protocol version: {asked}"
+            return _wire.error(message["id"], code, f"Unsupported protocol version: {asked}"
                            if self.policy.omit_requested else "Unsupported protocol version",
                            data)
         if self.policy.omit_requested:
-            return w.error(message["id"], code, "Unsupported protocol version: the request "
+            return _wire.error(message["id"], code, "Unsupported protocol version: the request "
                            "did not name a protocol version", data)
         data["requested"] = "unknown"
-        return w.error(message["id"], code, "Unsupported protocol version", data)
+        return _wire.error(message["id"], code, "Unsupported protocol version", data)
 
     def missing_version(self, message: Message) -> Message:
         """-32602 for a request without ``_meta.protocolVersion`` to a modern-only server: a
@@ -251,9 +251,9 @@ class SimServer:
         over HTTP (where the status is 400)."""
         supported = list(self.spec.modern)
         profile = self.spec.profile(supported[0])
-        text = (f"Invalid params: missing _meta {w.VERSION_KEY} (this server speaks "
+        text = (f"Invalid params: missing _meta {_wire.VERSION_KEY} (this server speaks "
                 f"{', '.join(supported)} only)")
-        return w.error(message["id"], w.error_code(profile, "InvalidParams"), text,
+        return _wire.error(message["id"], _wire.error_code(profile, "InvalidParams"), text,
                        {"supported": supported})
 
     def unparsable(self, detail: str) -> Reaction:
@@ -268,7 +268,7 @@ class SimServer:
     def _reject_initialize(self, message: Message) -> Message:
         supported = ", ".join(self.spec.modern)
         data = {"supported": list(self.spec.modern)}
-        return w.error(message["id"], -32601,
+        return _wire.error(message["id"], -32601,
                        f"Method not found: initialize (this server speaks {supported} only)", data)
 
     # -- the catalogue: tools, resources, no prompts --------------------------------
@@ -278,7 +278,7 @@ class SimServer:
         row = profile.methods.get(method)  # a table's rows are never None
         if row is None:
             if profile.era is Era.MODERN:  # legacy quirks are for legacy traffic
-                return self._reply(w.error(msg_id, w.error_code(profile, "MethodNotFound"),
+                return self._reply(_wire.error(msg_id, _wire.error_code(profile, "MethodNotFound"),
                                            f"Method not found: {method}"))
             return self._unknown(message)
         if method == "subscriptions/listen":
@@ -290,7 +290,7 @@ class SimServer:
             return self._reply(self._result(profile, msg_id, method, found))
         capability = row.capability
         if capability is not None and not self._declares(profile, capability):
-            return self._reply(w.error(msg_id, -32601, f"Method not found: {method}"))
+            return self._reply(_wire.error(msg_id, -32601, f"Method not found: {method}"))
         handler = _HANDLERS.get(method)
         answer = row.answer
         if handler is None and answer is not None:  # a method a draft or vendor profile adds
@@ -298,7 +298,7 @@ class SimServer:
         if handler is None and method not in _EMPTY_RESULTS:
             # not in this server's catalogue (completion/complete, subscriptions/listen):
             # an empty result would break their result schemas
-            return self._reply(w.error(msg_id, -32601, f"Method not found: {method}"))
+            return self._reply(_wire.error(msg_id, -32601, f"Method not found: {method}"))
         if handler is None:
             return self._reply(self._result(profile, msg_id, method, {}))
         body = handler(profile, params)
@@ -315,7 +315,7 @@ class SimServer:
     def _capabilities(self, profile: Profile) -> dict[str, Any]:
         """What the server declares: tools and resources, and ``logging`` under its quirk
         where the revision has that capability."""
-        found = w.server_capabilities(profile)
+        found = _wire.server_capabilities(profile)
         if self.policy.declares_logging and "logging" in profile.names("server_capabilities"):
             found["logging"] = {}
         return found
@@ -323,10 +323,10 @@ class SimServer:
     def _declares(self, profile: Profile, capability: str) -> bool:
         if capability == "logging" and self.policy.declares_logging:
             return "logging" in profile.names("server_capabilities")
-        return w.server_declares(profile, capability)
+        return _wire.server_declares(profile, capability)
 
     def _result(self, profile: Profile, msg_id: Any, method: str, body: dict[str, Any]) -> Message:
-        return w.result(profile, msg_id, method, body,
+        return _wire.result(profile, msg_id, method, body,
                         result_type=self.policy.result_type,
                         cache_hints=self.policy.cache_hints, ttl_ms=self.policy.ttl_ms)
 
@@ -338,7 +338,7 @@ class SimServer:
         types it does not support are left out); the stream stays open, unanswered."""
         asked = (message.get("params") or {}).get("notifications")
         if not isinstance(asked, dict):  # required (schema SubscriptionsListenRequestParams)
-            return self._reply(w.error(message["id"], w.error_code(profile, "InvalidParams"),
+            return self._reply(_wire.error(message["id"], _wire.error_code(profile, "InvalidParams"),
                                        "subscriptions/listen needs a notifications filter"))
         agreed: dict[str, Any] = {}
         for row in invalidations(profile).values():
@@ -348,12 +348,12 @@ class SimServer:
             gates = {profile.methods[m].capability for m in row.methods if m in profile.methods}
             if key in _LISTEN_FLAGS:  # a kind the server must declare beyond the capability
                 gates.add(_LISTEN_FLAGS[key])
-            if all(g is None or w.server_declares(profile, g) for g in gates):
+            if all(g is None or _wire.server_declares(profile, g) for g in gates):
                 agreed[key] = asked[key]
         agreed = dict(sorted(agreed.items()))
         self.listeners.append((message["id"], agreed, profile))
-        meta = {w.SUBSCRIPTION_KEY: message["id"]}
-        return self._reply(w.notification("notifications/subscriptions/acknowledged",
+        meta = {_wire.SUBSCRIPTION_KEY: message["id"]}
+        return self._reply(_wire.notification("notifications/subscriptions/acknowledged",
                                           {"notifications": agreed, "_meta": meta}))
 
     def closing(self, listen_id: Any, profile: Profile) -> Message:
@@ -362,7 +362,7 @@ class SimServer:
         subscription; 2026-07-28 ``basic/patterns/subscriptions.mdx``)."""
         reply = self._result(profile, listen_id, "subscriptions/listen", {})
         reply["result"]["_meta"] = {**reply["result"].get("_meta", {}),
-                                    w.SUBSCRIPTION_KEY: listen_id}
+                                    _wire.SUBSCRIPTION_KEY: listen_id}
         return reply
 
     def emit(self, method: str, params: dict[str, Any]) -> list[Message]:
@@ -378,8 +378,8 @@ class SimServer:
             if row.match is not None and (not isinstance(wanted, list)
                                           or params.get(row.match) not in wanted):
                 continue
-            body = {**params, "_meta": {w.SUBSCRIPTION_KEY: listen_id}}
-            sent.append(w.notification(method, body))
+            body = {**params, "_meta": {_wire.SUBSCRIPTION_KEY: listen_id}}
+            sent.append(_wire.notification(method, body))
         return sent
 
     @staticmethod

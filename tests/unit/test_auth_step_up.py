@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from _auth_cases import simulate
 
-from mcp_skew.simulator import parse_peer
+from mcp_skew.simulator import HttpRequest, parse_peer
 from mcp_skew.simulator._auth_client import (
     STEP_UP_LIMIT,
     AuthResult,
@@ -29,7 +29,6 @@ from mcp_skew.simulator._auth_client import (
     plan_for,
 )
 from mcp_skew.simulator._auth_server import AuthServer
-from mcp_skew.simulator._http import HttpRequest
 from mcp_skew.simulator._urlform import form_decode
 from mcp_skew.versions import LAYOUTS, REGISTRY, load_profile_file, rule_values
 

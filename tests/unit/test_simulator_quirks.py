@@ -31,10 +31,10 @@ from mcp_skew.simulator import (
     RunRecord,
     SimClient,
     SimServer,
+    _wire,
     parse_peer,
     run,
 )
-from mcp_skew.simulator import _wire as w
 from mcp_skew.versions import REGISTRY, Era
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,16 +88,16 @@ def server(spec: str) -> SimServer:
 def initialize(msg_id: int, revision: str) -> dict[str, Any]:
     profile = REGISTRY.get(revision)
     params = {"protocolVersion": revision, "capabilities": {},
-              "clientInfo": w.implementation("test")}
-    return w.request(profile, msg_id, "initialize", params)
+              "clientInfo": _wire.implementation("test")}
+    return _wire.request(profile, msg_id, "initialize", params)
 
 
 def modern(msg_id: int, method: str, revision: str = MODERN) -> dict[str, Any]:
-    return w.request(REGISTRY.get(revision), msg_id, method)
+    return _wire.request(REGISTRY.get(revision), msg_id, method)
 
 
 def legacy(msg_id: int, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
-    return w.request(REGISTRY.get("2025-11-25"), msg_id, method, params)
+    return _wire.request(REGISTRY.get("2025-11-25"), msg_id, method, params)
 
 
 def only_reply(srv: SimServer, message: dict[str, Any]) -> dict[str, Any]:
@@ -513,7 +513,7 @@ def test_no_cache_hints_leaves_uncacheable_results_alone() -> None:
     result = only_reply(server(f"modern:{MODERN}+no-cache-hints"),
                         modern(1, "tools/call"))  # unknown tool: an error, not a result
     assert "error" in result
-    call = w.request(REGISTRY.get(MODERN), 2, "tools/call", {"name": "echo",
+    call = _wire.request(REGISTRY.get(MODERN), 2, "tools/call", {"name": "echo",
                                                              "arguments": {"text": "x"}})
     body = only_reply(server(f"modern:{MODERN}+no-cache-hints"), call)["result"]
     assert body["resultType"] == "complete" and "ttlMs" not in body
@@ -523,7 +523,7 @@ def test_no_cache_hints_leaves_uncacheable_results_alone() -> None:
 def test_supported_all_lists_the_handshake_revisions_in_the_32022() -> None:
     """2026-07-28 basic/versioning.mdx's example lists 2025-11-25 beside 2026-07-28."""
     request = modern(1, "tools/list")
-    request["params"]["_meta"][w.VERSION_KEY] = "2099-01-01"
+    request["params"]["_meta"][_wire.VERSION_KEY] = "2099-01-01"
     plain = only_reply(server(DUAL), request)["error"]
     every = only_reply(server(f"{DUAL}+supported-all"), request)["error"]
     assert plain["code"] == every["code"] == -32022
@@ -703,7 +703,7 @@ def test_raw_retry_sends_a_refused_request_once_more() -> None:
 def test_asks_roots_asks_a_client_that_declared_roots_after_initialized() -> None:
     srv = server("legacy:2025-11-25+asks-roots")
     params = {"protocolVersion": "2025-11-25", "capabilities": {"roots": {}},
-              "clientInfo": w.implementation("test")}
+              "clientInfo": _wire.implementation("test")}
     assert "result" in only_reply(srv, legacy(1, "initialize", params))
     asked = srv.receive({"jsonrpc": "2.0", "method": "notifications/initialized"}).replies
     assert asked == [{"jsonrpc": "2.0", "id": "roots-1", "method": "roots/list"}]
@@ -841,7 +841,7 @@ def test_fallback_denylist_ends_only_on_a_disjoint_modern_32022(
                 return SimServer.receive(self, message)
             data = None if supported is None else {"supported": supported,
                                                    "requested": MODERN}
-            return Reaction(replies=[w.error(message["id"], code, "scripted", data)])
+            return Reaction(replies=[_wire.error(message["id"], code, "scripted", data)])
 
     def negotiate(client: str) -> Any:
         spec = parse_peer("legacy:2025-11-25", "server")
@@ -860,9 +860,9 @@ def _probe_answered_with(code: int, data: Any) -> ScriptedLink:
     def answer(message: dict[str, Any]) -> Event:
         if message["method"] == "initialize":
             body = {"protocolVersion": message["params"]["protocolVersion"], "capabilities": {},
-                    "serverInfo": w.implementation("scripted")}
+                    "serverInfo": _wire.implementation("scripted")}
             return Reply({"jsonrpc": "2.0", "id": message["id"], "result": body})
-        return Reply(w.error(message["id"], code, "modern error", data))
+        return Reply(_wire.error(message["id"], code, "modern error", data))
 
     return ScriptedLink(answer)
 
