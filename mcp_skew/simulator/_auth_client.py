@@ -33,7 +33,8 @@ The order of the discovery is the plan's:
 The scope of the authorization (``scope`` on the authorization and client-credentials
 requests) is the first of ``client.scope``'s sources that has one: the 401's ``scope``,
 then the metadata's ``scopes_supported``; none: no ``scope`` (2025-11-25
-``basic/authorization.mdx`` §Scope Selection Strategy). :func:`step_up` answers a ``403``
+``basic/authorization.mdx`` §Scope Selection Strategy), or the plan's fallback (quirk
+``openid-scope``). :func:`step_up` answers a ``403``
 with ``error="insufficient_scope"`` (§Step-Up Authorization Flow) where ``client.step-up``
 says how: a new authorization request and token with the challenge's scopes, or their
 union with the scopes asked for before; the client id and endpoints of the first
@@ -85,6 +86,9 @@ VERIFIER: Final = "mcp-skew-pkce-verifier-0123456789-abcdefghijklmnopqrstuvwxyz"
 #: more than a few times", 2025-11-25 ``basic/authorization.mdx`` §Step-Up Authorization
 #: Flow; "SHOULD implement retry limits").
 STEP_UP_LIMIT: Final = 2
+#: What a client with quirk openid-scope asks for when it finds no scope (mcp-remote's
+#: default, OpenID Connect's basic scopes).
+OPENID_SCOPE: Final = "openid email profile"
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,11 +163,16 @@ class AuthPlan:
     client_credentials: bool = False
     resource_needs_prm: bool = False  #: ``resource`` only once PRM was found (a quirk)
     scope_from: tuple[str, ...] = ()  #: ``client.scope``: where the first scope comes from
-    step_up: tuple[str, ...] = ()  #: ``client.step-up``: empty, ``challenge`` or ``union``
+    #: ``client.step-up``: empty, ``challenge`` or ``union``; ``same`` (quirk
+    #: reauthorize-same-scope): the first scope again, once per method
+    step_up: tuple[str, ...] = ()
     #: ``client.credentials``: a registered client id is kept per issuer (else per MCP server)
     credentials_by_issuer: bool = False
     #: ``client.application-type``: what a dynamic registration says it is (None: nothing)
     application_type: str | None = None
+    #: the scope asked for when ``client.scope`` finds none (None: no ``scope``, as the spec
+    #: says; quirk openid-scope: ``openid email profile``)
+    scope_fallback: str | None = None
 
 
 def plan_for(profile: Profile, policy: ClientPolicy) -> AuthPlan:
@@ -194,10 +203,12 @@ def plan_for(profile: Profile, policy: ClientPolicy) -> AuthPlan:
         client_credentials=policy.auth_client_credentials,
         resource_needs_prm=policy.auth_resource_needs_prm,
         scope_from=rule_values(profile, "client.scope"),
-        step_up=rule_values(profile, "client.step-up"),
+        step_up=("same",) if policy.auth_reauthorize_same
+        else rule_values(profile, "client.step-up"),
         credentials_by_issuer="per-issuer" in rule_values(profile, "client.credentials"),
         application_type=next(iter(rule_values(profile, "client.application-type")),
                               "native" if policy.auth_native else None),
+        scope_fallback=OPENID_SCOPE if policy.auth_openid_scope else None,
     )
 
 
@@ -238,7 +249,7 @@ def _first_scope(plan: AuthPlan, challenge: Fetched, prm: dict[str, Any] | None)
         supported = prm.get("scopes_supported") if isinstance(prm, dict) else None
         if source == "scopes-supported" and isinstance(supported, list) and supported:
             return " ".join(str(s) for s in supported)
-    return None
+    return plan.scope_fallback
 
 
 def _local(url: str, origin: str) -> str | None:
@@ -361,14 +372,17 @@ def step_up(plan: AuthPlan, previous: AuthResult, challenge: Fetched, mcp_url: s
              + (f" (scope {asked})" if asked else ""))
     result = replace(previous, path=path, token=None, reason="")
     before = set((previous.scope or "").split())
-    wanted = set(asked.split()) | (before if "union" in plan.step_up else set())
-    if not wanted or wanted == before or previous.endpoints is None:
-        path.add("fail", "no new scope")
-        result.reason = (f"the 403 asks for no scope beyond what this client asked for "
-                         f"({previous.scope or 'none'})")
-        return result
-    result.scope = " ".join(sorted(wanted))
-    path.add("step-up", f"step-up scope {result.scope}")
+    if "same" in plan.step_up and previous.endpoints is not None:  # quirk reauthorize-same-scope
+        path.add("step-up", f"authorize again, scope {previous.scope or 'none'}")
+    else:
+        wanted = set(asked.split()) | (before if "union" in plan.step_up else set())
+        if not wanted or wanted == before or previous.endpoints is None:
+            path.add("fail", "no new scope")
+            result.reason = (f"the 403 asks for no scope beyond what this client asked for "
+                             f"({previous.scope or 'none'})")
+            return result
+        result.scope = " ".join(sorted(wanted))
+        path.add("step-up", f"step-up scope {result.scope}")
     if plan.resource_needs_prm and previous.prm is None:
         plan = replace(plan, resource=False)
     token_or_reason = yield from _token(plan, previous.metadata, previous.endpoints,

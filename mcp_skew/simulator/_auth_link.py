@@ -112,7 +112,13 @@ class AuthAgent:
             return self._rounds == 0 or (self._worked and self._rounds == 1)
         return (_insufficient_scope(status, headers or {}) and bool(self.plan.step_up)
                 and self._held() is not None
-                and self.step_ups.get(method or "", 0) < STEP_UP_LIMIT)
+                and self.step_ups.get(method or "", 0) < self._limit)
+
+    @property
+    def _limit(self) -> int:
+        """Step-ups for one method: :data:`STEP_UP_LIMIT`, or one where the client only
+        authorizes again (quirk reauthorize-same-scope)."""
+        return 1 if "same" in self.plan.step_up else STEP_UP_LIMIT
 
     def refusal(self, status: int, headers: Mapping[str, str], method: str | None) -> str:
         """Why a 403 insufficient_scope stays the request's error (empty: not one)."""
@@ -123,7 +129,8 @@ class AuthAgent:
             return (f"HTTP 403 insufficient_scope (scope {scope}): this client "
                     f"({self.plan.revision} rules) does not step up")
         return (f"HTTP 403 insufficient_scope (scope {scope}): no step-up left for "
-                f"{method or 'this request'} (at most {STEP_UP_LIMIT}, each for more scope)")
+                f"{method or 'this request'} (at most {self._limit}"
+                + (", each for more scope)" if self._limit == STEP_UP_LIMIT else ")"))
 
     def run(self, challenge: HttpResponse, handle: Callable[[HttpRequest], HttpResponse],
             clock: int, latency_ms: int, transcript: Transcript, *,

@@ -33,9 +33,12 @@ resource metadata and names it in ``WWW-Authenticate``, as its ``server.*`` rule
   Registration's ``application_type`` (omitted: ``web``), refusing a web client a loopback
   redirect URI (2026-07-28 ``basic/authorization/client-registration.mdx`` §Application
   Type and Redirect URI Constraints: such servers "may enforce additional constraints").
-  Server quirk ``as-moves``: once a ``tools/list`` was served, the MCP server moves to
-  another authorization server (issuer ``/auth2``, which knows none of ``/auth``'s clients
-  and tokens): the next request's token is refused, 401.
+  Server quirk ``strict-scopes``: an authorization request naming a scope the server does
+  not publish (with ``scopes``: ``mcp:read``, ``mcp:tools``; else none) is redirected with
+  ``error=invalid_scope`` (RFC 6749 §4.1.2.1). Server quirk ``as-moves``: once a
+  ``tools/list`` was served, the MCP server moves to another authorization server
+  (issuer ``/auth2``, which knows none of ``/auth``'s clients and tokens): the next
+  request's token is refused, 401.
 - The MCP endpoint wants ``Authorization: Bearer <token>``; a server whose revision binds
   it to audience validation (``server.audience``, 2025-06-18 ``basic/authorization.mdx``
   §Token Handling) refuses a token issued for another resource, or for none.
@@ -135,6 +138,8 @@ class AuthServer:
     #: the MCP server moves to another authorization server once a tools/list was served
     #: (quirk as-moves): issuer ``/auth2``, which knows no client and no token of ``/auth``
     moves: bool = False
+    #: a scope it does not publish is refused, ``invalid_scope`` (quirk strict-scopes)
+    strict_scopes: bool = False
     as_path: str = AS_PATH  #: the issuer's path, where the authorization server is separate
     #: the authorization server's origin where it is not the MCP server's (None: the same):
     #: the MCP origin then serves only the protected resource metadata, and :meth:`handle`
@@ -325,6 +330,8 @@ class AuthServer:
         resource = q.get("resource")
         if resource is not None and resource != self.resource:
             answer["error"] = "invalid_target"
+        elif self._unknown_scopes(q.get("scope")):
+            answer["error"] = "invalid_scope"
         else:
             code = self._next("code")
             self.codes[code] = _Grant(client_id, q["code_challenge"], redirect, resource,
@@ -333,6 +340,15 @@ class AuthServer:
         if "iss" in self.layout and self.iss_mode != "missing":
             answer["iss"] = self.issuer if self.iss_mode == "send" else "https://other.example"
         return HttpResponse(302, None, {"Location": f"{redirect}?{form_encode(answer)}"})
+
+    def _unknown_scopes(self, scope: str | None) -> bool:
+        """Whether ``scope`` names one this server does not publish, where it refuses those
+        (quirk strict-scopes; RFC 6749 §4.1.2.1 ``invalid_scope``)."""
+        if not self.strict_scopes or not scope:
+            return False
+        known = {BASIC_SCOPE, *(s for needed in SCOPES_NEEDED.values() for s in needed)} \
+            if "scopes" in self.layout else set()
+        return not set(scope.split()) <= known
 
     def _token(self, request: HttpRequest, query: str) -> HttpResponse:
         """The token endpoint: an authorization code with its verifier, or client
@@ -423,7 +439,8 @@ def auth_server_for(spec: PeerSpec, origin: str) -> AuthServer | None:
     newest = plain_layout(spec.profile(spec.revisions[0]))
     policy = spec.server_policy
     return AuthServer(origin, layout, audience="audience" in newest, iss_mode=policy.auth_iss,
-                      app_type=policy.auth_app_type, moves=policy.auth_moves)
+                      app_type=policy.auth_app_type, moves=policy.auth_moves,
+                      strict_scopes=policy.auth_strict_scopes)
 
 
 class ProtectedEndpoint(HttpEndpoint):

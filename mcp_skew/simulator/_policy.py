@@ -118,6 +118,8 @@ class ServerPolicy:
     auth_app_type: bool = False
     #: it moves to another authorization server once a tools/list was served
     auth_moves: bool = False
+    #: its authorization server refuses a scope it does not publish (``invalid_scope``)
+    auth_strict_scopes: bool = False
     #: an ``initialize`` whose ``MCP-Protocol-Version`` names a revision the server lacks gets
     #: 400 before negotiating
     http_initialize_header: bool = False
@@ -191,6 +193,12 @@ class ClientPolicy:
     #: authorization: a dynamic registration says ``application_type: native`` whatever the
     #: revision's rules (a loopback client that declares it)
     auth_native: bool = False
+    #: authorization: with no scope from the challenge or the metadata, ask for
+    #: ``openid email profile`` (where the spec says to omit ``scope``)
+    auth_openid_scope: bool = False
+    #: authorization: a ``403 insufficient_scope`` makes it authorize again with the scope
+    #: it asked for first (not the challenge's), once per method
+    auth_reauthorize_same: bool = False
     #: ``initialize`` carries ``MCP-Protocol-Version`` with the revision it asks for
     http_version_on_initialize: bool = False
     #: the client never sends the ``Mcp-Session-Id`` the server assigned

@@ -345,6 +345,14 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "a server migrated to a new authorization server (2026-07-28 basic/authorization/"
            "client-registration.mdx §Authorization Server Binding)",
            transports=("http",), effects=(Effect("auth_moves"),)),
+        Quirk("strict-scopes", "server",
+           "over HTTP, under scenario auth, its authorization server refuses an authorization "
+           "request naming a scope it does not publish: a redirect with error invalid_scope "
+           "(RFC 6749 §4.1.2.1); over stdio it does nothing",
+           "Cloudflare's mcp.cloudflare.com (\"Unknown OAuth scope: openid, email, profile\": "
+           "cloudflare/mcp-server-cloudflare issue 457); fastmcp servers refusing the same "
+           "scopes at registration (mcp-remote issue 204)",
+           transports=("http",), effects=(Effect("auth_strict_scopes"),)),
         Quirk("strict", "client",
            "fails a result that lacks a field its revision requires (resultType, ttlMs, "
            "cacheScope) instead of reading a missing resultType as complete",
@@ -460,6 +468,27 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "native client\"), measured against serve's dcr-app-type (tests/interop/"
            "test_auth_realpeer.py)",
            transports=("http",), effects=(Effect("auth_native"),)),
+        Quirk("openid-scope", "client",
+           "over HTTP, under scenario auth, with no scope from the 401's challenge or the "
+           "protected resource metadata's scopes_supported, asks for openid email profile "
+           "where the spec says to omit scope (2025-11-25 basic/authorization.mdx §Scope "
+           "Selection Strategy); over stdio it does nothing",
+           "mcp-remote 0.1.38 (src/lib/node-oauth-client-provider.ts getEffectiveScope: "
+           "\"Using fallback default scope\"), measured headless against serve "
+           "(tests/interop/test_auth_mcp_remote_realpeer.py); refused by Cloudflare's "
+           "mcp.cloudflare.com (cloudflare/mcp-server-cloudflare issue 457)",
+           transports=("http",), effects=(Effect("auth_openid_scope"),)),
+        Quirk("reauthorize-same-scope", "client",
+           "over HTTP, under scenario auth, answers a 403 insufficient_scope by authorizing "
+           "again with the scope it asked for first (the challenge's scope is not read), "
+           "once per method: the retry gets the same 403 where the request needs more "
+           "(2025-11-25 basic/authorization.mdx §Step-Up Authorization Flow asks for the "
+           "challenge's scopes); over stdio it does nothing",
+           "the Inspector 2.12.0 CLI (clients/cli/build/index.js withCliAuthRecoveryRetry: "
+           "on the transport's UnauthorizedError it runs its interactive OAuth from scratch, "
+           "connects and retries once), measured against serve's scoped layout "
+           "(tests/interop/test_auth_realpeer.py)",
+           transports=("http",), effects=(Effect("auth_reauthorize_same"),)),
         Quirk("auth-origin-fallback", "client",
            "over HTTP, under scenario auth, with no protected resource metadata, looks for the "
            "authorization server's metadata at the MCP origin (as 2025-03-26 did); over stdio it "

@@ -194,13 +194,20 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
     "as-moves": ("legacy:2025-11-25+dcr-only", "legacy:2025-11-25+auth=prm+as-moves"),
     "dcr-native": ("legacy:2025-11-25+dcr-only+dcr-native",
                    "legacy:2025-11-25+auth=prm+dcr-app-type"),
+    "openid-scope": ("legacy:2025-11-25+dcr-only+openid-scope",
+                     "legacy:2025-11-25+auth=prm+strict-scopes"),
+    "strict-scopes": ("legacy:2025-11-25+dcr-only+openid-scope",
+                      "legacy:2025-11-25+auth=prm+strict-scopes"),
+    "reauthorize-same-scope": ("legacy:2025-11-25+dcr-only+reauthorize-same-scope",
+                               "legacy:2025-11-25+auth=scoped"),
 }
 #: quirk -> the scenario its example runs in (default: ``default``)
 SCENARIO_OF = {"ttl": "cache", "no-cache": "cache"}
 SCENARIO_OF.update(dict.fromkeys(("auth", "no-iss", "wrong-iss", "auth-origin-fallback",
                                   "rfc8414-only", "dcr-only", "client-credentials",
                                   "auth-fallback", "resource-with-prm-only",
-                                  "default-endpoints", "dcr-app-type", "as-moves", "dcr-native"),
+                                  "default-endpoints", "dcr-app-type", "as-moves", "dcr-native",
+                                  "openid-scope", "strict-scopes", "reauthorize-same-scope"),
                                  "auth"))
 #: why a quirk has no example run
 NO_EXAMPLE = {
@@ -1203,6 +1210,42 @@ def test_dcr_native_registers_as_a_native_client_whatever_the_revision() -> None
                     ).status == "failed"
     assert simulate("legacy:2025-11-25+dcr-only+dcr-native", server, "auth",
                     transport="http").status == "ok"
+
+
+@pins("openid-scope", "strict-scopes")
+def test_an_openid_fallback_scope_is_refused_where_the_server_knows_only_its_own() -> None:
+    """With no scope to be found a client omits scope (2025-11-25 basic/authorization.mdx
+    §Scope Selection Strategy); mcp-remote asks for openid email profile, which an
+    authorization server that knows only the scopes it publishes refuses (RFC 6749
+    §4.1.2.1 invalid_scope)."""
+    strict = "legacy:2025-11-25+auth=prm+strict-scopes"
+    assert simulate("legacy:2025-11-25+dcr-only", strict, "auth", transport="http"
+                    ).status == "ok"
+    refused = simulate("legacy:2025-11-25+dcr-only+openid-scope", strict, "auth",
+                       transport="http")
+    assert refused.status == "failed" and "invalid_scope" in (refused.reason or "")
+    assert simulate("legacy:2025-11-25+dcr-only+openid-scope", "legacy:2025-11-25+auth=prm",
+                    "auth", transport="http").status == "ok"
+    # where the server publishes scopes the challenge's is asked for, not the fallback
+    scoped = "legacy:2025-11-25+auth=scoped+strict-scopes"
+    assert simulate("legacy:2025-11-25+dcr-only+openid-scope", scoped, "auth",
+                    transport="http").failed_step == "call a tool"
+
+
+@pins("reauthorize-same-scope")
+def test_reauthorize_same_scope_asks_the_first_scope_again_once() -> None:
+    """A 403 insufficient_scope: the spec's client asks for the challenge's scopes
+    (2025-11-25 basic/authorization.mdx §Step-Up Authorization Flow); this one authorizes
+    again with the scope it asked first, once, and the retry gets the same 403."""
+    server = "legacy:2025-11-25+auth=scoped"
+    quirky = simulate("legacy:2025-11-25+dcr-only+reauthorize-same-scope", server, "auth",
+                      transport="http")
+    steps = [str(s) for s in quirky.session.path if str(s).startswith("step-up")]
+    assert steps == ["step-up failed: 403 insufficient_scope (scope mcp:tools) -> authorize "
+                     "again, scope mcp:read -> authorize 302 -> token 200 -> retry 403"]
+    assert quirky.failed_step == "call a tool" and "(at most 1)" in (quirky.reason or "")
+    plain = simulate("legacy:2025-11-25+dcr-only", server, "auth", transport="http")
+    assert "step-up scope mcp:tools" in " ".join(str(s) for s in plain.session.path)
 
 
 @pins("dcr-app-type", "as-moves")
