@@ -113,6 +113,9 @@ class Model:
     #: (servers) the runner script's arguments for its Streamable HTTP set-up (the check adds
     #: ``--port N``); empty: the model is checked over stdio only
     http_args: tuple[str, ...] = ()
+    #: the drift test that checks this model, where the stdio drift check cannot (a client
+    #: that speaks only Streamable HTTP upstream: its authorization against serve --http)
+    checked_by: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,9 +175,10 @@ class Resolved:
     def note(self) -> str:
         """Where the behaviour was measured: package, version, and the test that measures it."""
         installs = self.line.installs
-        test = SERVER_TESTS if self.role == "server" else CLIENT_TESTS
-        measured = (f"drift-checked on {installs.text} by {test} (mcp-skew verify-peer "
-                    f"{self.canonical})" if installs else "not installable; model from sources")
+        test = self.model.checked_by or (SERVER_TESTS if self.role == "server" else CLIENT_TESTS)
+        how = "" if self.model.checked_by else f" (mcp-skew verify-peer {self.canonical})"
+        measured = (f"drift-checked on {installs.text} by {test}{how}" if installs
+                    else "not installable; model from sources")
         mode = f", {self.mode or self.default_mode or 'default'} set-up" if (
             self.mode or self.default_mode) else ""
         return (f"{self.family.package} {self.line.span} {self.role}{mode}: "
@@ -508,17 +512,17 @@ INSPECTOR: Final = Family(
              Package("npm", ("@modelcontextprotocol/inspector@2.12.0",), "2.12.0"),
              clients={
                  "legacy": Model(
-                     f"legacy:{_ALL_LEGACY}{_AUTH_1X}+dcr-native",
+                     f"legacy:{_ALL_LEGACY}{_AUTH_1X}+dcr-native+reauthorize-same-scope",
                      f"{_INSPECTOR_CLI}; legacy (the default for an ad-hoc target) -> {{mode: "
                      "'legacy'}: initialize 2025-11-25, a counter-offer it supports accepted "
                      "(docs/real-peers.md §Inspector); its OAuth (the bundled client's, with "
                      "the Inspector's provider) authorizes as the SDK 1.x client does, and "
-                     "registers as application_type native (clientMetadata): measured "
-                     "headless against serve's layouts (tests/interop/test_auth_realpeer.py)",
-                     args=("--era", "legacy"),
-                     gaps=("a 403 insufficient_scope makes it authorize again with the scope "
-                           "it asked for first (measured: then it fails, as the model does, "
-                           "by another path)",)),
+                     "registers as application_type native (clientMetadata); a 403 "
+                     "insufficient_scope makes it run its OAuth again from scratch, with the "
+                     "scope it asked for first, and retry once (withCliAuthRecoveryRetry): "
+                     "measured headless against serve's layouts "
+                     "(tests/interop/test_auth_realpeer.py)",
+                     args=("--era", "legacy")),
                  "auto": Model(
                      f"{_DUAL_ALL}+restart+probe-timeout=60000+connect-timeout=15000"
                      "+fallback-denylist+strict-results+raw-retry+discover-fallback",
@@ -542,9 +546,67 @@ INSPECTOR: Final = Family(
     ),
 )
 
+# mcp-remote 0.1.38 (npm; github geelen/mcp-remote): a stdio server to its local client and a
+# Streamable HTTP client of the remote, authorizing before it reads its stdin (src/proxy.ts
+# runProxy: connectToRemoteServer, then localTransport.start()). Its model is the upstream
+# client's authorization; each trait read in its dist/chunk-*.js (the sources named below,
+# bundled with @modelcontextprotocol/sdk 1.25.3) and checked against serve --http of each
+# layout by tests/interop/test_auth_mcp_remote_realpeer.py:
+_MCP_REMOTE_AUTH = (
+    # initialize 2025-11-25 from its own test client ("mcp-remote-fallback-test",
+    # src/lib/utils.ts connectToRemoteServer), the SDK 1.25.3's LATEST_PROTOCOL_VERSION; the
+    # local client's initialize is passed through as it is
+    f"legacy:{_ALL_LEGACY}"
+    # the SDK's auth() does the discovery (sdk/dist/esm/client/auth.js authInternal): PRM from
+    # the WWW-Authenticate resource_metadata, then the path-inserted and the root well-known
+    # URLs; RFC 8414 then OpenID discovery; without PRM the MCP origin (new URL("/", serverUrl))
+    "+auth-origin-fallback"
+    # NodeOAuthClientProvider has no clientMetadataUrl: a client id by registerClient only
+    # (src/lib/node-oauth-client-provider.ts)
+    "+dcr-only"
+    # selectResourceURL: no PRM, no resource (no validateResourceURL on its provider; its
+    # --resource flag is off by default: src/lib/utils.ts parseCommandLineArgs)
+    "+resource-with-prm-only"
+    # without metadata the SDK's /authorize, /token, /register at the issuer
+    # (startAuthorization, executeTokenRequest, registerClient)
+    "+default-endpoints"
+    # getEffectiveScope: the static metadata's scope, WWW-Authenticate's, the PRM's
+    # scopes_supported, the registration's, the AS metadata's, else "openid email profile";
+    # redirectToAuthorization sets it on every authorization URL
+    "+openid-scope")
+_MCP_REMOTE_TEST = "tests/interop/test_auth_mcp_remote_realpeer.py"
+
+MCP_REMOTE: Final = Family(
+    name="mcp-remote",
+    package="mcp-remote (npm)",
+    client_script="mcp_remote_client.py",
+    lines=(
+        Line((0, 1, 0), "0.1.x", Package("npm", ("mcp-remote@0.1.38",), "0.1.38"),
+             clients={"": Model(
+                 _MCP_REMOTE_AUTH,
+                 "the stdio-to-Streamable-HTTP proxy (dist/proxy.js): its OAuth is the SDK "
+                 "1.25.3's auth() with its own NodeOAuthClientProvider: the SDK 1.x discovery "
+                 "and fallbacks, dynamic registration only, resource only with protected "
+                 "resource metadata, and scope openid email profile where it finds none "
+                 "(getEffectiveScope); measured headless against serve's layouts "
+                 f"({_MCP_REMOTE_TEST})",
+                 checked_by=_MCP_REMOTE_TEST,
+                 gaps=("before connecting it discovers on its own (src/lib/utils.ts "
+                       "discoverOAuthServerInfo: GET the MCP URL, the protected resource "
+                       "metadata, RFC 8414 metadata at the issuer's origin only) for its "
+                       "scope choice; the model makes the SDK's discovery only",
+                       "it connects twice (a test client's initialize, then the local "
+                       "client's, each its own session); the model connects once",
+                       "against a 2025-03-26-style server with a separate authorization "
+                       "server, releases before protected resource metadata discovery "
+                       "(mcp-remote issue 192) failed as a 2025-03-26 client does; 0.1.38 "
+                       "completes"))}),
+    ),
+)
+
 FAMILIES: Final[dict[str, Family]] = {f.name: f for f in (PY_MCP, FASTMCP, TS_SDK, TS_SERVER,
                                                           TS_CLIENT, SERVER_EVERYTHING,
-                                                          INSPECTOR)}
+                                                          INSPECTOR, MCP_REMOTE)}
 
 #: The mode a bare name means, where a package has several (shown in labels and notes).
 _DEFAULT_MODE: Final[dict[Role, dict[str, str]]] = {

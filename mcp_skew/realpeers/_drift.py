@@ -816,6 +816,11 @@ def verify_client(resolved: Resolved, *, jobs: int = 2, servers: Sequence[str] |
     probe_ms = resolved.model.drift_probe_ms
     model = _with_probe(resolved.peer(), probe_ms)
     report = _report(resolved, model)
+    if resolved.model.checked_by:
+        report.unavailable = (f"{resolved.name} speaks Streamable HTTP upstream only: its "
+                              f"model is checked by {resolved.model.checked_by} (its "
+                              "authorization against serve --http), not against stdio servers")
+        return report
     env = _install_for(resolved.line, report)
     if env is None:
         return report

@@ -41,11 +41,13 @@ import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
+from _auth_model import first_scope, reauthorizations
 
 from mcp_skew.peers import resolve_peer
 from mcp_skew.realpeers import EnvironmentUnavailable, ensure_npm_env, ensure_python_env
@@ -175,21 +177,29 @@ def _approve(line: str, callback: str) -> None:
         urllib.request.urlopen(location, timeout=10).read()
 
 
-def _inspector_run(cli: Path, url: str, home: Path) -> bool:
+def _inspector_run(cli: Path, url: str, home: Path, *, call: bool = False,
+                   scopes: list[str] | None = None) -> bool:
+    """Whether the CLI's tools/list (or, with ``call``, its tools/call of echo) succeeds;
+    ``scopes`` gains the scope of each authorization URL it prints."""
     callback = f"http://127.0.0.1:{_free_port()}/oauth/callback"
     env = {**os.environ, "HOME": str(home), "MCP_AUTO_OPEN_ENABLED": "true",
            "MCP_INSPECTOR_SECRET_STORE": "memory"}
+    method = ["tools/call", "--tool-name", "echo", "--tool-arg", "text=hi"] if call \
+        else ["tools/list"]
     proc = subprocess.Popen([str(cli), "--cli", url, "--transport", "http", "--method",
-                             "tools/list", "--callback-url", callback],
+                             *method, "--callback-url", callback],
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env)
     try:
         assert proc.stderr is not None and proc.stdout is not None
         for line in proc.stderr:
             if line.startswith("Please navigate to: "):
+                query = urllib.parse.urlsplit(line.split(": ", 1)[1].strip()).query
+                if scopes is not None:
+                    scopes.append(" ".join(urllib.parse.parse_qs(query).get("scope", [])))
                 _approve(line, callback)
         out = proc.stdout.read()
-        return proc.wait(60) == 0 and '"tools"' in out
+        return proc.wait(60) == 0 and ('"content"' if call else '"tools"') in out
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -209,3 +219,24 @@ def test_the_inspector_authorizes_as_its_model_predicts(inspector: Path, layout:
         proc.terminate()
         proc.wait(10)
     assert ok is _lists(predicted), (layout, predicted.session.path, predicted.reason)
+
+
+def test_the_inspector_steps_up_as_its_model_predicts(inspector: Path, tmp_path: Path) -> None:
+    """A tools/call that needs more scope (``scoped``: ``mcp:tools`` too) gets 403
+    insufficient_scope; the CLI runs its OAuth again from scratch, with the scope it asked
+    for first, retries once and fails (measured on 2.12.0); its model
+    (``reauthorize-same-scope``) takes the same path: the same authorizations, each with the
+    same scope, and the call fails."""
+    server = "legacy:2025-11-25+auth=scoped"
+    client, protected = _model(INSPECTOR_MODEL), parse_peer(server, "server")
+    predicted = run(client, protected, "auth", transport="http")  # lists, then calls
+    proc = subprocess.Popen([*SERVE, server], stderr=subprocess.PIPE, text=True)
+    scopes: list[str] = []
+    try:
+        ok = _inspector_run(inspector, _url(proc), tmp_path, call=True, scopes=scopes)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    assert ok is (predicted.status == "ok"), (predicted.session.path, predicted.reason)
+    assert scopes == [first_scope(client, protected), *reauthorizations(predicted)], (
+        scopes, predicted.session.path)

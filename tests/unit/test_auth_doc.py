@@ -149,7 +149,11 @@ def render_auth_doc() -> str:
         "Each client's quirks adjust its plan: `auth-origin-fallback` (with no protected "
         "resource metadata, the MCP origin, as the TypeScript SDK does), `rfc8414-only` "
         "(no OpenID discovery), `dcr-only` (dynamic registration only), `client-credentials` "
-        "(a pre-registered confidential client). See [quirks.md](quirks.md).",
+        "(a pre-registered confidential client), `openid-scope` (`openid email profile` "
+        "where no scope is named, as mcp-remote does), `reauthorize-same-scope` (a 403 "
+        "insufficient_scope answered with the first scope again, once, as the Inspector "
+        "does). Server quirk `strict-scopes`: the authorization server refuses a scope it "
+        "does not publish (`invalid_scope`). See [quirks.md](quirks.md).",
         "",
         "## What a protected server publishes: layouts",
         "",
@@ -262,31 +266,61 @@ def render_auth_doc() -> str:
         "the Inspector 2.12.0 CLI (`inspector --cli URL --transport http --method "
         "tools/list`: it prints the authorization URL, and the test plays the browser) "
         "headless against `serve` of each layout (a 2025-11-25 server), and checks each "
-        "completes or fails as its model predicts. All three read the same from their code "
-        "(`mcp/client/auth/oauth2.py`, `utils.py`; `dist/esm/client/auth.js`; the "
-        "Inspector bundles `@modelcontextprotocol/client` 2.3.1), and it is part of their "
-        "named peers, `py-mcp@1.30`, `ts-sdk@1.32` and `inspector@2.12` "
-        "([named-peers.md](named-peers.md)): `+auth-origin-fallback+dcr-only"
-        "+resource-with-prm-only+default-endpoints`, and the Inspector's `+dcr-native`, so "
-        "`mcp-skew simulate --transport http --scenario auth --client py-mcp@1.30 --server "
-        "...` predicts them (`tests/unit/test_auth_named.py`).",
+        "completes or fails as its model predicts; "
+        "`tests/interop/test_auth_mcp_remote_realpeer.py` does the same with `mcp-remote` "
+        "0.1.38, the stdio-to-Streamable-HTTP proxy (the test plays the browser and the "
+        "proxy's local client: `initialize`, then `notifications/initialized` and "
+        "`tools/list` once the handshake is answered; the proxy authorizes before it reads "
+        "its stdin), and checks the scope of its first authorization request against the "
+        "model's. All four read the same from their code (`mcp/client/auth/oauth2.py`, "
+        "`utils.py`; `dist/esm/client/auth.js`; the Inspector bundles "
+        "`@modelcontextprotocol/client` 2.3.1, mcp-remote the SDK 1.25.3), and it is part "
+        "of their named peers, `py-mcp@1.30`, `ts-sdk@1.32`, `inspector@2.12` and "
+        "`mcp-remote@0.1` ([named-peers.md](named-peers.md)): `+auth-origin-fallback"
+        "+dcr-only+resource-with-prm-only+default-endpoints`, the Inspector's `+dcr-native"
+        "+reauthorize-same-scope` and mcp-remote's `+openid-scope`, so `mcp-skew simulate "
+        "--transport http --scenario auth --client py-mcp@1.30 --server ...` predicts them "
+        "(`tests/unit/test_auth_named.py`).",
         "",
-        "| layout | Python `mcp` 1.30.0 | TypeScript SDK 1.32.2 | Inspector 2.12.0 | the model |",
-        "|---|---|---|---|---|",
+        "| layout | Python `mcp` 1.30.0 | TypeScript SDK 1.32.2 | Inspector 2.12.0 | "
+        "mcp-remote 0.1.38 | the model |",
+        "|---|---|---|---|---|---|",
         "| `prm`, `prm-root`, `oidc`, `compat`, `scoped` | completes | completes | completes "
-        "| completes (`scoped`: the drivers list tools only) |",
+        "| completes | completes (`scoped`: the drivers list tools only) |",
         "| `no-dcr` | fails: `Registration failed: 404` (it POSTs the default `/register`) | "
         "fails: `Incompatible auth server: does not support dynamic client registration` | "
-        "fails: the same | fails: no registration endpoint |",
+        "fails: the same | fails: the same | fails: no registration endpoint |",
         "| `origin`, `defaults` | fails: 401 on the retry | fails: `Unauthorized` | fails: "
-        "`Unauthorized` | fails: `retry 401` (no `resource` without protected resource "
-        "metadata: a token without audience) |",
+        "`Unauthorized` | fails: 401 on the retry, authorizes once more, gives up | fails: "
+        "`retry 401` (no `resource` without protected resource metadata: a token without "
+        "audience) |",
         "| `prm+dcr-app-type` | fails: registration refused | fails: registration refused | "
-        "completes (`application_type: native`) | the same (`dcr-native`) |",
+        "completes (`application_type: native`) | fails: registration refused | the same "
+        "(`dcr-native`) |",
+        "| `prm+strict-scopes` | not run | not run | not run | fails: `invalid_scope` (it asks "
+        "for `openid email profile`) | mcp-remote's fails (`openid-scope`); the others ask "
+        "no scope and complete |",
         "",
-        "The Inspector answers a `403 insufficient_scope` to `tools/call` by authorizing "
-        "again with the scope it asked for first, then fails (measured against `scoped`); "
-        "the 2025-11-25 model fails too, by its two bounded step-ups.",
+        "mcp-remote asks for `openid email profile` wherever the server names no scope (its "
+        "`getEffectiveScope`; the spec says to omit `scope` then: 2025-11-25 "
+        "`basic/authorization.mdx` §Scope Selection Strategy), and `mcp:read` against "
+        "`scoped` (the 401's `scope`), as its model does: quirk `openid-scope`, against which "
+        "the server quirk `strict-scopes` (an authorization server that refuses a scope it "
+        "does not publish, as Cloudflare's `mcp.cloudflare.com` does: "
+        "cloudflare/mcp-server-cloudflare issue 457) fails it. The case of mcp-remote issue "
+        "192 (releases without protected resource metadata discovery, against a server "
+        "whose authorization server is elsewhere) is a 2025-03-26 client's failure; 0.1.38 "
+        "discovers by protected resource metadata and completes.",
+        "",
+        "The Inspector answers a `403 insufficient_scope` to `tools/call` by running its "
+        "OAuth again from scratch, with the scope it asked for first (`mcp:read`, not the "
+        "challenge's `mcp:tools`), and retrying once (`withCliAuthRecoveryRetry` in "
+        "`clients/cli/build/index.js`); the retry gets the same 403 and the call fails. Its "
+        "model takes the same path (quirk `reauthorize-same-scope`: `step-up failed: 403 "
+        "insufficient_scope (scope mcp:tools) -> authorize again, scope mcp:read -> "
+        "authorize 302 -> token 200 -> retry 403`), and "
+        "`test_the_inspector_steps_up_as_its_model_predicts` checks the scopes of the real "
+        "authorization requests against it.",
         "",
         "The TypeScript client validates OpenID Provider Metadata: it refused the simulated "
         "`oidc` layout until the simulated authorization server served the fields OpenID "

@@ -442,6 +442,18 @@ def test_verify_peer_list_names_every_model(capsys: pytest.CaptureFixture[str]) 
         assert f"model: {model.notation}" in out
 
 
+def test_a_model_checked_by_its_own_test_is_not_run_against_stdio_servers() -> None:
+    """mcp-remote is a Streamable HTTP client upstream only: the stdio drift check says
+    which test checks it, installing nothing."""
+    from mcp_skew.realpeers._drift import verify_client
+
+    resolved = resolve("mcp-remote@0.1", "client")
+    assert resolved is not None and resolved.model.checked_by
+    report = verify_client(resolved)
+    assert report.unavailable is not None and resolved.model.checked_by in report.unavailable
+    assert not report.comparisons and "verify-peer" not in resolved.note()
+
+
 def test_verify_peer_refuses_a_bad_name_before_installing(
         capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["verify-peer", "nope@1"]) == 2
