@@ -499,6 +499,11 @@ SERVER_EVERYTHING: Final = Family(
     ),
 )
 
+#: Servers that declare logging, in each era: the Inspector CLI sets the level on connect in
+#: the legacy era only (clients/cli/build/index.js connect: initialLoggingLevel 'debug' where
+#: capabilities.logging and protocolEra !== 'modern'; inspector issue 1990's fix)
+_LOGGING_SERVERS = ("legacy:2025-11-25+logging", "dual:2026-07-28,2025-11-25+logging")
+
 _INSPECTOR_CLI = ("`inspector --cli --protocol-era ERA --method tools/list` with a stdio target; "
                   "the CLI bundles @modelcontextprotocol/client 2.3.1 and maps the era to its "
                   "versionNegotiation (clients/cli/build/index.js eraToVersionNegotiation)")
@@ -512,7 +517,8 @@ INSPECTOR: Final = Family(
              Package("npm", ("@modelcontextprotocol/inspector@2.12.0",), "2.12.0"),
              clients={
                  "legacy": Model(
-                     f"legacy:{_ALL_LEGACY}{_AUTH_1X}+dcr-native+reauthorize-same-scope",
+                     f"legacy:{_ALL_LEGACY}{_AUTH_1X}+dcr-native+reauthorize-same-scope"
+                     "+era-set-level",
                      f"{_INSPECTOR_CLI}; legacy (the default for an ad-hoc target) -> {{mode: "
                      "'legacy'}: initialize 2025-11-25, a counter-offer it supports accepted "
                      "(docs/real-peers.md §Inspector); its OAuth (the bundled client's, with "
@@ -521,17 +527,20 @@ INSPECTOR: Final = Family(
                      "insufficient_scope makes it run its OAuth again from scratch, with the "
                      "scope it asked for first, and retry once (withCliAuthRecoveryRetry): "
                      "measured headless against serve's layouts "
-                     "(tests/interop/test_auth_realpeer.py)",
-                     args=("--era", "legacy")),
+                     "(tests/interop/test_auth_realpeer.py); connected to a server that "
+                     "declares logging it sends logging/setLevel debug (era-set-level)",
+                     args=("--era", "legacy"), drift_servers=_LOGGING_SERVERS),
                  "auto": Model(
                      f"{_DUAL_ALL}+restart+probe-timeout=60000+connect-timeout=15000"
-                     "+fallback-denylist+strict-results+raw-retry+discover-fallback",
+                     "+fallback-denylist+strict-results+raw-retry+discover-fallback"
+                     "+era-set-level",
                      f"{_INSPECTOR_CLI}; auto -> {{mode: 'auto'}}: the SDK's probe and fallback "
                      "(as ts-client@2.4:auto), but the CLI's --connect-timeout (15000 ms) ends a "
                      "silent probe first (exit 4 'Connection timed out after 15000 ms'); "
                      f"{_TS_STRICT}; a refused tools/list is sent once more as 'inspector-ext-1' "
-                     "(docs/real-peers.md §Inspector)",
-                     args=("--era", "auto"), drift_servers=_STRICT_SERVERS,
+                     "(docs/real-peers.md §Inspector); logging/setLevel on connect in the "
+                     "legacy era only, where the server declares logging (era-set-level)",
+                     args=("--era", "auto"), drift_servers=_STRICT_SERVERS + _LOGGING_SERVERS,
                      gaps=("the probe runs in a throwaway process and the session on a fresh "
                            "one; the model restarts only after a timeout or an exit",)),
                  "modern": Model(
@@ -539,7 +548,8 @@ INSPECTOR: Final = Family(
                      f"{_INSPECTOR_CLI}; modern -> {{mode: {{pin: '2026-07-28'}}}}: as "
                      "ts-client@2.4:pin, no fallback; a refused tools/list is sent once more "
                      "(docs/real-peers.md §Inspector)",
-                     args=("--era", "modern"), drift_servers=_STRICT_SERVERS,
+                     args=("--era", "modern"),
+                     drift_servers=_STRICT_SERVERS + _LOGGING_SERVERS[1:],
                      gaps=("a silent probe ends at the CLI's 15 s connect timeout (exit 4); "
                            "the model waits its request timeout (10 s); both fail",)),
              }),

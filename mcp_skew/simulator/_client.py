@@ -236,7 +236,8 @@ class SimClient:
         counts go on, and its outcome is overwritten."""
         session = session or Session(registry=self.spec.registry)
         session = yield from self._negotiate_kind(obs, session)
-        if self.policy.legacy_set_level and session.status == "ok":
+        if session.status == "ok" and (self.policy.legacy_set_level or (
+                self.policy.era_set_level and session.era is Era.LEGACY)):
             session = yield from self._set_level(session)
         if self.cache is not None and session.status == "ok" and session.era is not None:
             assert session.revision is not None
@@ -286,7 +287,8 @@ class SimClient:
     def _set_level(self, session: Session) -> Steps[Session]:
         """Quirk ``legacy-set-level``: ``logging/setLevel`` once connected, where the server
         declares ``logging``; a revision without the method (2026-07-28 removed it) fails the
-        connect, as the client's SDK refuses the request."""
+        connect, as the client's SDK refuses the request. Quirk ``era-set-level`` comes here
+        in the legacy era only."""
         if "logging" not in session.server_capabilities:
             return session
         profile = session.profile

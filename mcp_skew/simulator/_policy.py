@@ -170,6 +170,9 @@ class ClientPolicy:
     #: once connected to a server that declares ``logging``, the client sets the level with
     #: ``logging/setLevel`` whatever the era; where the revision lacks it the connect fails
     legacy_set_level: bool = False
+    #: once connected in the legacy era to a server that declares ``logging``, the client
+    #: sets the level with ``logging/setLevel``; in the modern era it sends nothing
+    era_set_level: bool = False
     # -- over HTTP only ---------------------------------------------------------------------
     #: a client asking for a revision of the HTTP+SSE transport (2024-11-05) POSTs
     #: ``initialize`` first and opens the SSE stream only on 400/404/405

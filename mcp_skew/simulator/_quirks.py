@@ -395,6 +395,15 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "initialLoggingLevel 'debug' gated on the capability, not the era: \"Method "
            "'logging/setLevel' is not supported by the negotiated protocol version\")",
            effects=(Effect("legacy_set_level"),)),
+        Quirk("era-set-level", "client",
+           "once connected in the legacy era to a server that declares logging, sends "
+           "logging/setLevel (level debug); in the modern era it sends nothing (2026-07-28 "
+           "removed the method: the level travels per request in _meta, "
+           "server/utilities/logging.mdx)",
+           "the MCP Inspector 2.12.0 CLI (clients/cli/build/index.js connect: "
+           "initialLoggingLevel 'debug' sent where capabilities.logging and protocolEra "
+           "!== 'modern', the fix of inspector issue 1990)",
+           effects=(Effect("era_set_level"),)),
         Quirk("strict-tools", "client",
            "fails a tools/list whose tools have an inputSchema without \"type\": \"object\" "
            "(it validates the list with the schema's Tool), where a lenient client reads any "

@@ -25,7 +25,11 @@ once protected resource metadata was found (``resource-with-prm-only``).
 The Inspector 2.12.0 CLI (``inspector --cli URL --transport http --method tools/list``)
 prints the authorization URL ("Please navigate to: ..."); the test plays the browser: it
 GETs the URL (the test authorization server approves at once) and delivers the redirect to
-the CLI's callback.
+the CLI's callback. Against ``scoped`` a ``tools/call`` gets ``403 insufficient_scope``: the
+CLI runs its OAuth again from scratch with the scope it asked for first, retries once and
+fails; its model (``reauthorize-same-scope``) asks the same scopes
+(``test_the_inspector_steps_up_as_its_model_predicts``). ``mcp-remote`` has a test of its
+own (``test_auth_mcp_remote_realpeer.py``).
 
 (The TypeScript client validates OpenID metadata: it refused the simulated ``oidc`` layout
 until that served OpenID Provider Metadata's REQUIRED fields.)

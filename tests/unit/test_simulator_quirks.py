@@ -160,6 +160,7 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
                           f"{DUAL}+discover-legacy"),
     "logging": ("legacy:2025-11-25+legacy-set-level", f"{DUAL}+logging"),
     "legacy-set-level": (f"{DUAL}+legacy-set-level", f"{DUAL}+logging"),
+    "era-set-level": (f"{DUAL}+era-set-level", "legacy:2025-11-25+logging"),
     "untyped-input-schema": ("legacy:2025-11-25+strict-tools",
                              "legacy:2025-11-25+untyped-input-schema"),
     "strict-tools": ("legacy:2025-11-25+strict-tools", "legacy:2025-11-25+untyped-input-schema"),
@@ -1356,6 +1357,20 @@ def test_legacy_set_level_fails_the_connect_in_the_modern_era() -> None:
     assert legacy_run.status == "ok"
     assert legacy_run.session.path[-2:] == ["logging/setLevel 2025-11-25", "result"]
     assert simulate(f"{DUAL}+legacy-set-level", DUAL, "lists").status == "ok"  # no logging
+
+
+@pins("era-set-level")
+def test_era_set_level_sets_the_level_in_the_legacy_era_only() -> None:
+    """The Inspector 2.12 CLI after the fix of inspector issue 1990: logging/setLevel where
+    the server declares logging and the era is legacy; nothing in the modern era."""
+    modern_run = simulate(f"{DUAL}+era-set-level", f"{DUAL}+logging", "lists")
+    assert modern_run.status == "ok"
+    assert "logging/setLevel" not in " ".join(map(str, modern_run.session.path))
+    legacy_run = simulate(f"{DUAL}+era-set-level", "legacy:2025-11-25+logging", "lists")
+    assert legacy_run.status == "ok"
+    assert legacy_run.session.path[-2:] == ["logging/setLevel 2025-11-25", "result"]
+    plain = simulate(f"{DUAL}+era-set-level", "legacy:2025-11-25", "lists")
+    assert "logging/setLevel" not in " ".join(map(str, plain.session.path))  # no logging
 
 
 def test_the_era_gated_scenario_expects_32601_where_the_era_removed_the_method() -> None:
