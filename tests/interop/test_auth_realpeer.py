@@ -21,6 +21,7 @@ once protected resource metadata was found (``resource-with-prm-only``).
 | no-dcr | Python: registration 404; the others: "does not support DCR" | no registration |
 | origin, defaults | their token has no audience: 401 | retry 401 |
 | prm+dcr-app-type | the SDKs: registration refused; Inspector: completes (native) | the same |
+| prm+strict-scopes | complete (they ask no scope where none is named) | completes |
 
 The Inspector 2.12.0 CLI (``inspector --cli URL --transport http --method tools/list``)
 prints the authorization URL ("Please navigate to: ..."); the test plays the browser: it
@@ -66,7 +67,7 @@ SDK = "mcp==1.30.0"
 PY_MODEL = "py-mcp@1.30"
 TS_MODEL = "ts-sdk@1.32"
 LAYOUTS = ("prm", "prm-root", "oidc", "no-dcr", "origin", "defaults", "compat", "scoped",
-           "prm+dcr-app-type")
+           "prm+dcr-app-type", "prm+strict-scopes")
 DRIVER = Path(__file__).with_name("auth_py_mcp_client.py")
 SERVE = [sys.executable, "-m", "mcp_skew", "serve", "-q", "--http", "127.0.0.1:0"]
 

@@ -297,9 +297,9 @@ def render_auth_doc() -> str:
         "| `prm+dcr-app-type` | fails: registration refused | fails: registration refused | "
         "completes (`application_type: native`) | fails: registration refused | the same "
         "(`dcr-native`) |",
-        "| `prm+strict-scopes` | not run | not run | not run | fails: `invalid_scope` (it asks "
-        "for `openid email profile`) | mcp-remote's fails (`openid-scope`); the others ask "
-        "no scope and complete |",
+        "| `prm+strict-scopes` | completes (no scope asked) | completes | completes | fails: "
+        "`invalid_scope` (it asks for `openid email profile`) | mcp-remote's fails "
+        "(`openid-scope`); the others ask no scope and complete |",
         "",
         "mcp-remote asks for `openid email profile` wherever the server names no scope (its "
         "`getEffectiveScope`; the spec says to omit `scope` then: 2025-11-25 "
