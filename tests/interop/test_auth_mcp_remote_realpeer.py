@@ -20,7 +20,9 @@ authorization server refuses (Cloudflare's, cloudflare/mcp-server-cloudflare iss
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -69,6 +71,21 @@ def _url(proc: subprocess.Popen[str]) -> str:
     raise AssertionError("serve did not say its URL")
 
 
+def _drive(modules: Path, url: str) -> str:
+    """The driver's output; the driver and its proxy in a process group of their own, so a
+    hung run leaves no node process behind."""
+    driver = subprocess.Popen([sys.executable, str(DRIVER), str(modules), url],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              start_new_session=True)
+    try:
+        out, _ = driver.communicate(timeout=300)
+    finally:
+        if driver.poll() is None:
+            os.killpg(driver.pid, signal.SIGKILL)
+            driver.wait(10)
+    return out
+
+
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_mcp_remote_authorizes_as_its_model_predicts(modules: Path, layout: str) -> None:
     server = f"legacy:2025-11-25+auth={layout}"
@@ -76,12 +93,11 @@ def test_mcp_remote_authorizes_as_its_model_predicts(modules: Path, layout: str)
     predicted = run(client, protected, "auth", transport="http")
     proc = subprocess.Popen([*SERVE, server], stderr=subprocess.PIPE, text=True)
     try:
-        done = subprocess.run([sys.executable, str(DRIVER), str(modules), _url(proc)],
-                              capture_output=True, text=True, timeout=300, check=False)
+        out = _drive(modules, _url(proc))
     finally:
         proc.terminate()
         proc.wait(10)
-    real = json.loads(done.stdout.strip().splitlines()[-1])
+    real = json.loads(out.strip().splitlines()[-1])
     assert real["ok"] is lists(predicted), (layout, real, predicted.session.path)
     if real["scopes"]:
         assert real["scopes"][0] == first_scope(client, protected), (layout, real["scopes"])
