@@ -277,6 +277,8 @@ def _unknown(kind: str, t: Traits) -> tuple[str, ...]:
                        "(+keeps-era): no upgrade case (BEFORE->AFTER) was run")
     out.append("whether it refuses tools whose inputSchema is not an object schema "
                "(+strict-tools): no default server lists such a tool")
+    out.append("how it finds and uses a server's authorization (the auth quirks, e.g. "
+               "+auth-origin-fallback, +dcr-only): no default server requires authorization")
     if t.retries_32022 is None and kind != "legacy":
         out.append("whether it retries -32022: no server answered its requests with one")
     if t.caches is None:

@@ -418,12 +418,14 @@ class DriftReport:
 
 # -- servers -----------------------------------------------------------------------------------
 
-def _cpu_ticks(pid: int) -> int | None:
+def _cpu_sample(pid: int) -> tuple[str, int] | None:
+    """The process's scheduler state (``R`` runnable, ``S`` sleeping, ...) and its CPU
+    ticks so far (utime + stime), from ``/proc/PID/stat``; None without one."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except (OSError, IndexError):
         return None
-    return int(fields[11]) + int(fields[12])  # utime + stime
+    return fields[0], int(fields[11]) + int(fields[12])
 
 
 def wait_until_idle(pid: int, limit_s: float = 20.0, quiet_polls: int = 3,
@@ -431,20 +433,25 @@ def wait_until_idle(pid: int, limit_s: float = 20.0, quiet_polls: int = 3,
     """Wait until a freshly started server stops using CPU (it is waiting for input).
 
     A real client does not wait, but a probe timeout of a few seconds must not
-    race an interpreter's imports. Returns the seconds waited.
+    race an interpreter's imports. A poll is quiet when the process used no CPU since
+    the last one *and* is not runnable: on a busy machine a process still importing can
+    wait its turn for longer than a poll without using CPU, and it is then runnable
+    (``R``), not asleep on its input. Returns the seconds waited.
     """
     started = time.monotonic()
-    last, quiet = _cpu_ticks(pid), 0
-    if last is None:  # no /proc: a fixed grace period
+    sample, quiet = _cpu_sample(pid), 0
+    if sample is None:  # no /proc: a fixed grace period
         time.sleep(1.0)
         return time.monotonic() - started
+    last = sample[1]
     while time.monotonic() - started < limit_s and quiet < quiet_polls:
         time.sleep(poll_s)
-        now = _cpu_ticks(pid)
-        if now is None:
+        sample = _cpu_sample(pid)
+        if sample is None:
             break
-        quiet = quiet + 1 if now == last else 0
-        last = now
+        state, ticks = sample
+        quiet = quiet + 1 if ticks == last and state != "R" else 0
+        last = ticks
     return time.monotonic() - started
 
 

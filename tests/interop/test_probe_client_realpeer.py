@@ -24,7 +24,7 @@ from mcp_skew.cli import main
 from mcp_skew.peers import resolve_peer
 from mcp_skew.probe_client import cases, default_servers, predict, same_model
 from mcp_skew.realpeers._drift import Install, client_command, install
-from mcp_skew.simulator import PeerSpec
+from mcp_skew.simulator import QUIRKS, PeerSpec
 from mcp_skew.versions import REGISTRY
 
 pytestmark = pytest.mark.realpeer
@@ -47,13 +47,20 @@ def environments() -> dict[str, Install | str]:
     return install_all(NAMES, "client")
 
 
+def _authorization_only(name: str) -> bool:
+    """A quirk that sets authorization fields only (it shows under ``--scenario auth``)."""
+    effects = QUIRKS[name].effects
+    return bool(effects) and all(e.field.startswith("auth_") for e in effects)
+
+
 def _expected(name: str, model: PeerSpec, probe_ms: int | None) -> PeerSpec:
     """The named model as probe-client can see it: the drift check's probe wait, no denylist
-    nor discover-fallback nor strict-tools (no default server shows them),
-    and what it measured beyond the catalogue."""
+    nor discover-fallback nor strict-tools nor the authorization quirks (no default server
+    shows them), and what it measured beyond the catalogue."""
     quirks = tuple((n, str(probe_ms) if n == "probe-timeout" and probe_ms else v)
                    for n, v in model.quirks
-                   if n not in ("fallback-denylist", "discover-fallback", "strict-tools"))
+                   if n not in ("fallback-denylist", "discover-fallback", "strict-tools")
+                   and not _authorization_only(n))
     quirks += tuple((q, None) for q in NOT_IN_THE_CATALOGUE.get(name, ()))
     return replace(model, quirks=quirks)
 
