@@ -279,6 +279,8 @@ def _unknown(kind: str, t: Traits) -> tuple[str, ...]:
                "(+strict-tools): no default server lists such a tool")
     out.append("how it finds and uses a server's authorization (the auth quirks, e.g. "
                "+auth-origin-fallback, +dcr-only): no default server requires authorization")
+    out.append("whether it sends logging/setLevel once connected (+era-set-level, "
+               "+legacy-set-level): no default server declares logging")
     if t.retries_32022 is None and kind != "legacy":
         out.append("whether it retries -32022: no server answered its requests with one")
     if t.caches is None:

@@ -55,11 +55,12 @@ def _authorization_only(name: str) -> bool:
 
 def _expected(name: str, model: PeerSpec, probe_ms: int | None) -> PeerSpec:
     """The named model as probe-client can see it: the drift check's probe wait, no denylist
-    nor discover-fallback nor strict-tools nor the authorization quirks (no default server
-    shows them), and what it measured beyond the catalogue."""
+    nor discover-fallback nor strict-tools nor the logging level nor the authorization
+    quirks (no default server shows them), and what it measured beyond the catalogue."""
     quirks = tuple((n, str(probe_ms) if n == "probe-timeout" and probe_ms else v)
                    for n, v in model.quirks
-                   if n not in ("fallback-denylist", "discover-fallback", "strict-tools")
+                   if n not in ("fallback-denylist", "discover-fallback", "strict-tools",
+                                "era-set-level", "legacy-set-level")
                    and not _authorization_only(n))
     quirks += tuple((q, None) for q in NOT_IN_THE_CATALOGUE.get(name, ()))
     return replace(model, quirks=quirks)
