@@ -26,7 +26,7 @@ reads; ``Cell.from_dict(cell.to_dict(), FORMAT_VERSION) == cell``.
 Steps and findings are the simulator's own types (:class:`StepResult`,
 :class:`Finding`): a fresh cell holds the run's objects as they are, and a cell
 read from JSON builds the same ones. The transcript stays as its records (the
-JSON of ``simulator._transcript_model``): the wire logs print them, the JSON
+JSON of ``mcp_skew.transcript``): the wire logs print them, the JSON
 writes them back, and parsing them into models would cost most of a sweep.
 String values a newer mcp-skew may add to (``mark``, ``failure``, ``era``,
 finding codes) are read as they come, not checked against this version's lists.
@@ -157,7 +157,7 @@ class Cell:
     transport: str = "stdio"  #: ``stdio`` or ``http``
     #: the step that failed after negotiating ("connects, then fails"); None: none did
     failed_step: str | None = None
-    #: the transcript records (the JSON of ``simulator._transcript_model``); None: not kept
+    #: the transcript records (the JSON of ``mcp_skew.transcript``); None: not kept
     transcript: tuple[dict[str, Any], ...] | None = None
     failure: str | None = None  #: a :data:`FailureKind` when the pair fails
     features_kept: tuple[str, ...] = ()
@@ -331,7 +331,7 @@ def _transcript(data: dict[str, Any], version: int) -> tuple[dict[str, Any], ...
     if isinstance(after, list) and isinstance(events, list) and len(after) == len(events):
         old = {**data, "events": [{**e, "after": a} if isinstance(e, dict) else e
                                   for e, a in zip(events, after, strict=True)]}
-    from ..simulator._transcript_model import legacy_run_records  # noqa: PLC0415 - old documents only
+    from ..transcript import legacy_run_records  # noqa: PLC0415 - old documents only
 
     return tuple(legacy_run_records(old))
 

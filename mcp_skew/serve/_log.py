@@ -2,7 +2,7 @@
 
 Format
 ------
-The transcript format of :mod:`mcp_skew.simulator._transcript_model`
+The transcript format of :mod:`mcp_skew.transcript`
 (``docs/transcripts.md``): a header, then one record per line that crossed::
 
     {"format": "mcp-skew-transcript", "format_version": 1, "source": "record", "clock": "wall"}
@@ -50,8 +50,8 @@ from typing import IO, Any, Final, Literal
 from .. import _jsontext
 from .._input import read_user_text
 from ..errors import UsageError
-from ..simulator._transcript_model import (
-    Record,
+from ..transcript import (
+    CheckedRecord,
     TranscriptError,
     dumps,
     header,
@@ -289,7 +289,7 @@ _KNOWN_KEYS: Final = frozenset({"t", "ms", "dir", "line", "message", "partial", 
                                 "text"})
 
 
-def entry_of(index: int, record: Record) -> LogEntry:
+def entry_of(index: int, record: CheckedRecord) -> LogEntry:
     """A transcript record as a log entry (the line parsed where the record has no message)."""
     data = record_dict(record)
     line = data.get("line")

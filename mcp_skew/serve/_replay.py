@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..simulator import PeerSpec
-from ..simulator._transcript_model import parse_record
+from ..transcript import parse_record
 from ..versions import Message, Registry
 from ._annotate import Annotation, annotate
 from ._child import Child
@@ -193,7 +193,7 @@ def _compare(recorded: list[LogEntry], replayed: list[LogEntry],
 
 
 class _Builder:
-    """The replayed log, entry by entry, as transcript records (``_transcript_model``)."""
+    """The replayed log, entry by entry, as transcript records (``mcp_skew.transcript``)."""
 
     def __init__(self) -> None:
         self.entries: list[LogEntry] = []

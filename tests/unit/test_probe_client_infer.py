@@ -33,7 +33,7 @@ from mcp_skew.probe_client._observe import Observation, rebase
 from mcp_skew.serve import LogEntry
 from mcp_skew.serve._log import entry_of
 from mcp_skew.simulator import ClientCache, PeerSpec, parse_peer, run
-from mcp_skew.simulator._transcript_model import records_of
+from mcp_skew.transcript import records_of
 from mcp_skew.versions import REGISTRY
 
 SERVERS = cases(default_servers(REGISTRY), lambda s: resolve_peer(s, "server"))

@@ -1,4 +1,4 @@
-"""One transcript format for every producer and reader (``simulator._transcript_model``).
+"""One transcript format for every producer and reader (``mcp_skew.transcript``).
 
 Round trips (write, read, write: the same bytes), every producer writing the
 format (``simulate --json``, ``record``, ``serve --record``, ``probe --record``,
@@ -23,14 +23,19 @@ from mcp_skew.matrix import Cell, build_matrix, builtin_peers
 from mcp_skew.serve import LogWriter, annotate, read_log
 from mcp_skew.serve._log import entry_of
 from mcp_skew.simulator import RunRecord, parse_peer, run
-from mcp_skew.simulator._transcript_model import (
+from mcp_skew.transcript import (
     EVENTS,
     FORMAT,
     FORMAT_VERSION,
+    Entry,
     EventRecord,
     Header,
     MessageRecord,
+    Note,
+    Record,
+    Transcript,
     TranscriptError,
+    as_json,
     classify_note,
     dump_lines,
     dumps,
@@ -93,6 +98,40 @@ def test_round_trip_is_byte_identical(client: str, server: str) -> None:
     assert dump_lines([*loaded.headers, *loaded.records]) == text
     assert dump_lines([header("simulate", "simulated"),
                        *records_of(simulated(client, server).transcript)]) == text  # same input
+
+
+def test_a_message_and_an_event_are_one_record_type() -> None:
+    """``Entry`` and ``Note`` make :class:`Record` s; the simulator's face names the same."""
+    from mcp_skew import simulator
+
+    entry = Entry(5, "c2s", {"jsonrpc": "2.0", "id": 0, "method": "ping"})
+    note = Note(15, "no answer to id 0 within 10 ms", 1, "timeout")
+    line = Entry(20, "s2c", "not json", {"status": 200})
+    assert all(isinstance(r, Record) for r in (entry, note, line))
+    assert (simulator.Entry, simulator.Note, simulator.Transcript) == (Entry, Note, Transcript)
+    assert (note.dir, note.kind, note.after, note.is_event, entry.is_event) == (
+        "event", "timeout", 1, True, False)
+    with pytest.raises(AttributeError):
+        entry.t_ms = 6  # type: ignore[misc]
+    assert [as_json(r) for r in (entry, note, line)] == [
+        {"ms": 5, "dir": "c2s", "message": {"jsonrpc": "2.0", "id": 0, "method": "ping"}},
+        {"ms": 15, "dir": "event", "event": "timeout", "text": "no answer to id 0 within 10 ms"},
+        {"ms": 20, "dir": "s2c", "line": "not json", "http": {"status": 200}}]
+    assert [record_dict(parse_record(as_json(r))) for r in (entry, note, line)] == [
+        as_json(r) for r in (entry, note, line)]
+
+
+def test_a_transcript_keeps_its_records_in_order() -> None:
+    transcript = Transcript()
+    transcript.add(0, "c2s", {"id": 1})
+    transcript.note(3, "the server process exited", "exit", side="server", code=1)
+    transcript.add(4, "s2c", {"id": 1, "result": {}})
+    assert [r.dir for r in transcript.timeline()] == ["c2s", "event", "s2c"]
+    assert transcript.notes == [Note(3, "the server process exited", 1, "exit",
+                                     (("side", "server"), ("code", 1)))]
+    assert transcript.records()[1] == {"ms": 3, "dir": "event", "event": "exit",
+                                       "text": "the server process exited", "side": "server",
+                                       "code": 1}
 
 
 @pytest.mark.parametrize(("client", "server"), PAIRS, ids=IDS)

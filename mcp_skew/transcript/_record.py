@@ -1,0 +1,114 @@
+"""The transcript record: one frozen type for what crossed a link and what happened on it.
+
+A :class:`Record` is a message that crossed (``dir`` ``c2s`` or ``s2c``: ``message``
+and, over HTTP, ``http``) or an event (``dir`` ``event``: ``kind``, ``text``,
+``fields``, and ``after``, how many messages came before it). :class:`Entry` and
+:class:`Note` are its two constructors (a message, an event), kept as the names the
+links and the library use; an item of either is a :class:`Record`.
+
+A :class:`Transcript` holds a link's records in order. :func:`as_json` writes one as
+the JSON of the transcript format (:mod:`._jsonl`): the one writer of an in-memory
+record, on the hot path of every run (plain dicts, no validation).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+__all__ = ["Direction", "Entry", "Note", "Record", "Transcript", "as_json"]
+
+#: Where a record comes from: client to server, server to client, the server's standard
+#: error, or an event (not a line).
+Direction = Literal["c2s", "s2c", "stderr", "event"]
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One record of a transcript: a message that crossed, or an event."""
+
+    t_ms: int | float  #: milliseconds since the transcript began (``ms`` in its JSON)
+    dir: Direction
+    #: a message's parsed JSON, or its raw line (a ``str``) when it was not JSON; None on events
+    message: Any = None
+    #: over HTTP: the request's method, path and MCP headers, or the response's status and
+    #: headers (``_http_link``); None on stdio and on events
+    http: dict[str, Any] | None = None
+    text: str = ""  #: an event's sentence
+    #: what happened, as a transcript event name (``timeout``, ``exit``, ``restart``, ...)
+    kind: str = ""
+    fields: tuple[tuple[str, Any], ...] = ()  #: an event's own fields (``side``, ``code``, ...)
+    after: int = 0  #: an event: how many messages came before it
+
+    @property
+    def is_event(self) -> bool:
+        return self.dir == "event"
+
+    def to_record(self) -> dict[str, Any]:
+        """This record as the JSON of the transcript format (:func:`as_json`)."""
+        return as_json(self)
+
+
+class Entry(Record):
+    """A message on the wire: ``Entry(t_ms, dir, message, http=None)``."""
+
+    __slots__ = ()
+
+
+class Note(Record):
+    """Something that happened that is not a message (a timeout, an exit, a restart):
+    ``Note(t_ms, text, after, kind="note", fields=())``."""
+
+    __slots__ = ()
+
+    def __init__(self, t_ms: int | float, text: str, after: int, kind: str = "note",
+                 fields: tuple[tuple[str, Any], ...] = ()) -> None:
+        Record.__init__(self, t_ms, "event", None, None, text, kind, fields, after)
+
+
+def as_json(record: Record) -> dict[str, Any]:
+    """A record as the transcript format's JSON (``MessageRecord`` / ``EventRecord``).
+
+    A message's ``str`` is a line that was not JSON: it is written as ``line``.
+    """
+    if record.dir == "event":
+        out: dict[str, Any] = {"ms": record.t_ms, "dir": "event", "event": record.kind,
+                               "text": record.text}
+        out.update(record.fields)
+        return out
+    key = "line" if isinstance(record.message, str) else "message"
+    if record.http is None:
+        return {"ms": record.t_ms, "dir": record.dir, key: record.message}
+    return {"ms": record.t_ms, "dir": record.dir, key: record.message, "http": record.http}
+
+
+@dataclass(slots=True)
+class Transcript:
+    """Every message that crossed, in order, and the events between them."""
+
+    entries: list[Entry] = field(default_factory=list)  #: the messages
+    notes: list[Note] = field(default_factory=list)  #: the events
+    _order: list[Record] = field(default_factory=list, repr=False)
+
+    def add(self, t_ms: int, direction: Literal["c2s", "s2c"], message: Any,
+            http: dict[str, Any] | None = None) -> None:
+        entry = Entry(t_ms, direction, message, http)
+        self.entries.append(entry)
+        self._order.append(entry)
+
+    def note(self, t_ms: int, text: str, kind: str = "note", **fields: Any) -> None:
+        note = Note(t_ms, text, len(self.entries), kind, tuple(fields.items()))
+        self.notes.append(note)
+        self._order.append(note)
+
+    def timeline(self) -> list[Record]:
+        """Messages and notes in the order they happened."""
+        return list(self._order)
+
+    def records(self) -> list[dict[str, Any]]:
+        """The transcript records, in order, as JSON (:func:`as_json`).
+
+        Plain dicts, built without validation: this is what ``RunRecord.to_dict`` and
+        the matrix call for every run.
+        """
+        return [as_json(item) for item in self._order]
