@@ -41,6 +41,7 @@ from typing import Any, Final, Literal
 from ..errors import UsageError
 from ..simulator import Finding, PeerSpec, RunRecord, StepResult, Transport, run
 from ..simulator._memo import by_identity2
+from ..transcript import Record, of_json
 from ..versions import Era, Profile
 
 __all__ = [
@@ -349,16 +350,7 @@ def steps_failed(cell: Cell) -> list[StepResult]:
     return [s for s in cell.steps if not s.ok]
 
 
-def timeline(cell: Cell) -> list[tuple[int | float, str, Any]]:
-    """Messages and events in the order they happened: ``(ms, dir|"event", payload)``.
-
-    The payload is the message (or its line, when it was not JSON), or the event's text.
-    """
-    out: list[tuple[int | float, str, Any]] = []
-    for record in cell.transcript or ():
-        if record["dir"] == "event":
-            out.append((record["ms"], "event", record.get("text", "")))
-        else:
-            out.append((record["ms"], record["dir"],
-                        record["message"] if "message" in record else record.get("line")))
-    return out
+def timeline(cell: Cell) -> list[Record]:
+    """Messages and events in the order they happened, as transcript records (the cell keeps
+    their JSON; :func:`mcp_skew.transcript.of_json`)."""
+    return of_json(cell.transcript or ())

@@ -23,7 +23,7 @@ import importlib
 from typing import TYPE_CHECKING, Any, Final
 
 from ._names import DIRECTIONS, EVENTS, FORMAT, FORMAT_VERSION, RUN_FORMAT, RUN_FORMAT_VERSION
-from ._record import Direction, Entry, Note, Record, Transcript, as_json
+from ._record import Direction, Entry, Note, Record, Transcript, as_json, of_json
 
 if TYPE_CHECKING:  # the format's names, for type checkers; at run time see __getattr__
     from ._jsonl import (
@@ -75,6 +75,7 @@ __all__ = [
     "header",
     "legacy_run_records",
     "load_text",
+    "of_json",
     "parse_header",
     "parse_record",
     "record_dict",

@@ -8,15 +8,17 @@ links and the library use; an item of either is a :class:`Record`.
 
 A :class:`Transcript` holds a link's records in order. :func:`as_json` writes one as
 the JSON of the transcript format (:mod:`._jsonl`): the one writer of an in-memory
-record, on the hot path of every run (plain dicts, no validation).
+record, on the hot path of every run (plain dicts, no validation); :func:`of_json`
+reads such JSON back (a matrix cell keeps its transcript as JSON).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-__all__ = ["Direction", "Entry", "Note", "Record", "Transcript", "as_json"]
+__all__ = ["Direction", "Entry", "Note", "Record", "Transcript", "as_json", "of_json"]
 
 #: Where a record comes from: client to server, server to client, the server's standard
 #: error, or an event (not a line).
@@ -80,6 +82,31 @@ def as_json(record: Record) -> dict[str, Any]:
     if record.http is None:
         return {"ms": record.t_ms, "dir": record.dir, key: record.message}
     return {"ms": record.t_ms, "dir": record.dir, key: record.message, "http": record.http}
+
+
+#: The keys of an event's JSON that are not its own fields.
+_EVENT_KEYS = frozenset({"t", "ms", "dir", "event", "text"})
+
+
+def of_json(items: Iterable[Mapping[str, Any]]) -> list[Record]:
+    """Records' JSON (as :func:`as_json` writes it, or as a document holds it) as the
+    records again, unchecked: ``of_json(t.records()) == t.timeline()``.
+
+    A message's ``message`` is read where it is given, else its ``line``; an event's
+    ``after`` is counted, its fields are its other keys, in order.
+    """
+    out: list[Record] = []
+    messages = 0
+    for data in items:
+        if data["dir"] == "event":
+            fields = tuple((k, v) for k, v in data.items() if k not in _EVENT_KEYS)
+            out.append(Note(data["ms"], str(data.get("text", "")), messages,
+                            str(data.get("event", "note")), fields))
+            continue
+        message = data["message"] if "message" in data else data.get("line")
+        out.append(Entry(data["ms"], data["dir"], message, data.get("http")))
+        messages += 1
+    return out
 
 
 @dataclass(slots=True)

@@ -42,6 +42,7 @@ from mcp_skew.transcript import (
     header,
     legacy_run_records,
     load_text,
+    of_json,
     parse_header,
     parse_record,
     record_dict,
@@ -132,6 +133,13 @@ def test_a_transcript_keeps_its_records_in_order() -> None:
     assert transcript.records()[1] == {"ms": 3, "dir": "event", "event": "exit",
                                        "text": "the server process exited", "side": "server",
                                        "code": 1}
+
+
+@pytest.mark.parametrize(("client", "server"), PAIRS, ids=IDS)
+def test_the_records_read_back_as_the_timeline(client: str, server: str) -> None:
+    transcript = simulated(client, server).transcript
+    assert of_json(transcript.records()) == transcript.timeline()
+    assert of_json(json.loads(json.dumps(transcript.records()))) == transcript.timeline()
 
 
 @pytest.mark.parametrize(("client", "server"), PAIRS, ids=IDS)
