@@ -46,6 +46,10 @@ class Record:
     def is_event(self) -> bool:
         return self.dir == "event"
 
+    def get(self, name: str, default: Any = None) -> Any:
+        """The event's field ``name`` (``side``, ``code``, ...), else ``default``."""
+        return next((value for key, value in self.fields if key == name), default)
+
     def to_record(self) -> dict[str, Any]:
         """This record as the JSON of the transcript format (:func:`as_json`)."""
         return as_json(self)

@@ -225,7 +225,7 @@ def version_1_run(record: RunRecord) -> dict[str, Any]:
 
 
 def shape(entries: list[Any]) -> list[tuple[Any, ...]]:
-    return [(e.ms, e.dir, e.line, e.message, e.event, e.text, e.fields) for e in entries]
+    return [(e.t_ms, e.dir, e.line, e.message, e.kind, e.text, e.fields) for e in entries]
 
 
 @pytest.mark.parametrize(("client", "server"), PAIRS, ids=IDS)
@@ -240,8 +240,8 @@ def test_an_old_simulate_json_reads_as_the_new_one(tmp_path: Path, client: str,
     without_after = version_1_run(record)
     for event in without_after["events"]:
         del event["after"]  # the oldest runs: events go before messages of the same ms
-    assert {(e.ms, e.dir, e.text) for e in read_log(_written(tmp_path, without_after))[0]} == \
-        {(e.ms, e.dir, e.text) for e in read_log(new)[0]}
+    assert {(e.t_ms, e.dir, e.text) for e in read_log(_written(tmp_path, without_after))[0]} == \
+        {(e.t_ms, e.dir, e.text) for e in read_log(new)[0]}
 
 
 def _written(tmp_path: Path, data: Any) -> Path:
@@ -263,10 +263,10 @@ def test_an_old_log_without_a_header_reads_as_records(tmp_path: Path) -> None:
     path.write_text("".join(json.dumps(r) + "\n" for r in old))
     entries, warnings = read_log(path)
     assert not warnings and len(entries) == 4
-    assert entries[0].fields == {"argv": ["x"], "pid": 7}
+    assert dict(entries[0].fields) == {"argv": ["x"], "pid": 7}
     assert entries[1].message == initialize(1)
-    assert (entries[2].dir, entries[2].ms) == ("stderr", 500.0)  # ms from t
-    assert entries[3].fields == {"side": "server", "code": 0, "signal": None}
+    assert (entries[2].dir, entries[2].t_ms) == ("stderr", 500.0)  # ms from t
+    assert dict(entries[3].fields) == {"side": "server", "code": 0, "signal": None}
 
 
 def test_an_old_probe_recording_reads_with_event_names(tmp_path: Path) -> None:
@@ -280,10 +280,11 @@ def test_an_old_probe_recording_reads_with_event_names(tmp_path: Path) -> None:
            {"t_ms": 5005, "event": "client closes the connection"}]
     path.write_text("".join(json.dumps(r) + "\n" for r in old))
     entries, _ = read_log(path)
-    assert [(e.ms, e.dir, e.event) for e in entries] == [
-        (0, "event", "start"), (2, "c2s", None), (5002, "event", "timeout"),
-        (5003, "s2c", None), (5004, "event", "exit"), (5005, "event", "client-eof")]
-    assert entries[0].fields == {"pid": 42} and entries[4].fields == {"side": "server", "code": 3}
+    assert [(e.t_ms, e.dir, e.kind) for e in entries] == [
+        (0, "event", "start"), (2, "c2s", ""), (5002, "event", "timeout"),
+        (5003, "s2c", ""), (5004, "event", "exit"), (5005, "event", "client-eof")]
+    assert dict(entries[0].fields) == {"pid": 42}
+    assert dict(entries[4].fields) == {"side": "server", "code": 3}
     assert entries[3].message == "Traceback (most recent call last):"  # a JSON string, then
 
 
