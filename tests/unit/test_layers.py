@@ -65,15 +65,16 @@ LAYERS: Mapping[str, frozenset[str]] = {
     "wire": frozenset({"simulator", "transcript", "versions", "errors", "_jsontext"}),
     # the features
     "matrix": _BASE,
-    "probe": _BASE,
+    # the probe writes the saved-peer format that peers reads (peers.PEER_FILE_FORMAT)
+    "probe": _BASE | {"peers"},
     "migrate": _BASE,
     # installs of real implementations and the drift checks of their models (the catalogue)
     "realpeers": _BASE | {"peers"},
     "serve": _BASE,
     "rollout": _BASE | {"peers"},
-    # peer specs as a person writes them and the named catalogue (data), over the core; a
-    # probe-saved @FILE is read by the probe (lazily)
-    "peers": _BASE | {"probe"},
+    # peer specs as a person writes them, the named catalogue (data) and a probe-saved @FILE,
+    # over the core: below every feature
+    "peers": _BASE,
     # many probes: the probe on packages installed in the real-peer environments
     "census": _BASE | {"probe", "realpeers"},
     # a real client against simulated servers: the served simulator (serve) and the log's
