@@ -282,9 +282,10 @@ class LogEntry(Record):
         return self.message is not NO_MESSAGE
 
 
-#: The keys of a record that a :class:`LogEntry` holds as its own (the rest are its fields).
+#: The keys of a record that a :class:`LogEntry` holds as its own (the rest are its fields;
+#: a message's ``http`` is its own too, an event's is a field, as in a simulated transcript).
 _KNOWN_KEYS: Final = frozenset({"t", "ms", "dir", "line", "message", "partial", "event",
-                                "text", "http"})
+                                "text"})
 
 
 def entry_of(index: int, record: CheckedRecord, after: int = 0) -> LogEntry:
@@ -297,11 +298,12 @@ def entry_of(index: int, record: CheckedRecord, after: int = 0) -> LogEntry:
         message = _parse(line)
     if line is None and message is not NO_MESSAGE:
         line = _jsontext.dumps(message, separators=(",", ":"))
-    http = data.get("http")
+    own = _KNOWN_KEYS if data["dir"] == "event" else _KNOWN_KEYS | {"http"}
+    http = data.get("http") if data["dir"] != "event" else None
     return LogEntry(t_ms=float(data["ms"]), dir=data["dir"], message=message,
                     http=http if isinstance(http, dict) else None,
                     text=str(data.get("text", "")), kind=str(data.get("event") or ""),
-                    fields=tuple((k, v) for k, v in data.items() if k not in _KNOWN_KEYS),
+                    fields=tuple((k, v) for k, v in data.items() if k not in own),
                     after=after, index=index, line=line, partial=bool(data.get("partial")),
                     t=data["t"] if isinstance(data.get("t"), str) else None)
 

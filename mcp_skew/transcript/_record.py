@@ -33,8 +33,8 @@ class Record:
     dir: Direction
     #: a message's parsed JSON, or its raw line (a ``str``) when it was not JSON; None on events
     message: Any = None
-    #: over HTTP: the request's method, path and MCP headers, or the response's status and
-    #: headers (``_http_link``); None on stdio and on events
+    #: a message over HTTP: the request's method, path and MCP headers, or the response's
+    #: status and headers (``_http_link``); None on stdio (an event's ``http`` is a field)
     http: dict[str, Any] | None = None
     text: str = ""  #: an event's sentence
     #: what happened, as a transcript event name (``timeout``, ``exit``, ``restart``, ...)
