@@ -25,7 +25,7 @@ __all__ = ["Direction", "Entry", "Note", "Record", "Transcript", "as_json", "of_
 Direction = Literal["c2s", "s2c", "stderr", "event"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Record:
     """One record of a transcript: a message that crossed, or an event."""
 
@@ -42,6 +42,21 @@ class Record:
     fields: tuple[tuple[str, Any], ...] = ()  #: an event's own fields (``side``, ``code``, ...)
     after: int = 0  #: an event: how many messages came before it
 
+    def __init__(self, t_ms: int | float, dir: Direction, message: Any = None,
+                 http: dict[str, Any] | None = None, *, text: str = "", kind: str = "",
+                 fields: tuple[tuple[str, Any], ...] = (), after: int = 0) -> None:
+        # a run builds one record per message: each slot is set through its descriptor, once
+        # (a frozen dataclass's own __init__ calls object.__setattr__ per field, which costs
+        # twice as much for these eight fields)
+        _SET_T_MS(self, t_ms)
+        _SET_DIR(self, dir)
+        _SET_MESSAGE(self, message)
+        _SET_HTTP(self, http)
+        _SET_TEXT(self, text)
+        _SET_KIND(self, kind)
+        _SET_FIELDS(self, fields)
+        _SET_AFTER(self, after)
+
     @property
     def is_event(self) -> bool:
         return self.dir == "event"
@@ -53,6 +68,12 @@ class Record:
     def to_record(self) -> dict[str, Any]:
         """This record as the JSON of the transcript format (:func:`as_json`)."""
         return as_json(self)
+
+
+#: The setters of the record's slots (its frozen ``__setattr__`` refuses every change after).
+(_SET_T_MS, _SET_DIR, _SET_MESSAGE, _SET_HTTP, _SET_TEXT, _SET_KIND, _SET_FIELDS,
+ _SET_AFTER) = (Record.__dict__[name].__set__ for name in (
+    "t_ms", "dir", "message", "http", "text", "kind", "fields", "after"))
 
 
 class Entry(Record):
@@ -69,7 +90,14 @@ class Note(Record):
 
     def __init__(self, t_ms: int | float, text: str, after: int, kind: str = "note",
                  fields: tuple[tuple[str, Any], ...] = ()) -> None:
-        Record.__init__(self, t_ms, "event", None, None, text, kind, fields, after)
+        _SET_T_MS(self, t_ms)
+        _SET_DIR(self, "event")
+        _SET_MESSAGE(self, None)
+        _SET_HTTP(self, None)
+        _SET_TEXT(self, text)
+        _SET_KIND(self, kind)
+        _SET_FIELDS(self, fields)
+        _SET_AFTER(self, after)
 
 
 def as_json(record: Record) -> dict[str, Any]:
