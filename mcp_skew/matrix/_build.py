@@ -8,7 +8,7 @@ Theory of operation
 at hand (why a failed pair fails, the features kept; see :mod:`._cell`).
 
 A cell's ``transcript`` is the run's transcript records (the format of
-``simulator._transcript_model``, ``docs/transcripts.md``): messages and events
+``mcp_skew.transcript``, ``docs/transcripts.md``): messages and events
 in the order they happened. It is most of a cell's memory, so a matrix built
 with ``keep_transcripts=False`` (what ``mcp-skew matrix`` does for the formats
 that show none) has none (``None``; no ``transcript`` key in the JSON). Format

@@ -26,7 +26,7 @@ reads; ``Cell.from_dict(cell.to_dict(), FORMAT_VERSION) == cell``.
 Steps and findings are the simulator's own types (:class:`StepResult`,
 :class:`Finding`): a fresh cell holds the run's objects as they are, and a cell
 read from JSON builds the same ones. The transcript stays as its records (the
-JSON of ``simulator._transcript_model``): the wire logs print them, the JSON
+JSON of ``mcp_skew.transcript``): the wire logs print them, the JSON
 writes them back, and parsing them into models would cost most of a sweep.
 String values a newer mcp-skew may add to (``mark``, ``failure``, ``era``,
 finding codes) are read as they come, not checked against this version's lists.
@@ -41,6 +41,7 @@ from typing import Any, Final, Literal
 from ..errors import UsageError
 from ..simulator import Finding, PeerSpec, RunRecord, StepResult, Transport, run
 from ..simulator._memo import by_identity2
+from ..transcript import Record, of_json
 from ..versions import Era, Profile
 
 __all__ = [
@@ -157,7 +158,7 @@ class Cell:
     transport: str = "stdio"  #: ``stdio`` or ``http``
     #: the step that failed after negotiating ("connects, then fails"); None: none did
     failed_step: str | None = None
-    #: the transcript records (the JSON of ``simulator._transcript_model``); None: not kept
+    #: the transcript records (the JSON of ``mcp_skew.transcript``); None: not kept
     transcript: tuple[dict[str, Any], ...] | None = None
     failure: str | None = None  #: a :data:`FailureKind` when the pair fails
     features_kept: tuple[str, ...] = ()
@@ -331,7 +332,7 @@ def _transcript(data: dict[str, Any], version: int) -> tuple[dict[str, Any], ...
     if isinstance(after, list) and isinstance(events, list) and len(after) == len(events):
         old = {**data, "events": [{**e, "after": a} if isinstance(e, dict) else e
                                   for e, a in zip(events, after, strict=True)]}
-    from ..simulator._transcript_model import legacy_run_records  # noqa: PLC0415 - old documents only
+    from ..transcript import legacy_run_records  # noqa: PLC0415 - old documents only
 
     return tuple(legacy_run_records(old))
 
@@ -349,16 +350,7 @@ def steps_failed(cell: Cell) -> list[StepResult]:
     return [s for s in cell.steps if not s.ok]
 
 
-def timeline(cell: Cell) -> list[tuple[int | float, str, Any]]:
-    """Messages and events in the order they happened: ``(ms, dir|"event", payload)``.
-
-    The payload is the message (or its line, when it was not JSON), or the event's text.
-    """
-    out: list[tuple[int | float, str, Any]] = []
-    for record in cell.transcript or ():
-        if record["dir"] == "event":
-            out.append((record["ms"], "event", record.get("text", "")))
-        else:
-            out.append((record["ms"], record["dir"],
-                        record["message"] if "message" in record else record.get("line")))
-    return out
+def timeline(cell: Cell) -> list[Record]:
+    """Messages and events in the order they happened, as transcript records (the cell keeps
+    their JSON; :func:`mcp_skew.transcript.of_json`)."""
+    return of_json(cell.transcript or ())

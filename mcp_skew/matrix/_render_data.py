@@ -69,9 +69,10 @@ def _blank(value: Any) -> Any:
 def wire_log(cell: Cell) -> str:
     """The transcript as ``simulate --trace`` shows it: time, direction, message."""
     items = timeline(cell)
-    width = max((len(str(t)) for t, _, _ in items), default=1)
+    width = max((len(str(item.t_ms)) for item in items), default=1)
     lines = []
-    for t, kind, payload in items:
+    for item in items:
+        t, kind, payload = item.t_ms, item.dir, item.text if item.is_event else item.message
         text = payload if isinstance(payload, str) else json.dumps(payload, ensure_ascii=False)
         lines.append(f"{t:>{width}} ms  {_ARROWS.get(kind, '??')}  {text}")
     return "\n".join(lines)

@@ -220,9 +220,10 @@ def _steps(cell: Cell) -> str:
 
 def _wire(cell: Cell) -> str:
     items = timeline(cell)
-    width = max((len(str(t)) for t, _, _ in items), default=1)
+    width = max((len(str(item.t_ms)) for item in items), default=1)
     lines = []
-    for t, kind, payload in items:
+    for item in items:
+        t, kind, payload = item.t_ms, item.dir, item.text if item.is_event else item.message
         text = payload if isinstance(payload, str) else json.dumps(payload, ensure_ascii=False)
         lines.append(f'<span class="t">{t:>{width}} ms</span> <span class="{escape(kind)}">'
                      f"{_ARROWS.get(kind, '??')}</span> {escape(text)}")

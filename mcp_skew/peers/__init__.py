@@ -4,7 +4,7 @@ named real implementations (data), below every feature.
 A spec is one of
 
 - ``@FILE``: a server saved by ``mcp-skew probe --save-peer FILE``, read by
-  :func:`mcp_skew.probe.load_probe_peer`;
+  :func:`load_probe_peer` (``_saved``);
 - ``NAME@VERSION[:MODE][+QUIRK...]``: a named real implementation, resolved by the
   first of the resolvers that knows the name (:data:`NAMED_RESOLVERS`; the built-in
   one is :func:`named_peer`, over the catalogue in :mod:`._catalogue`), with the spec's quirks added
@@ -54,11 +54,13 @@ from ._catalogue import (
     resolve,
     split_name,
 )
+from ._saved import PEER_FILE_FORMAT, load_probe_peer
 
 __all__ = [
     "BUILTIN_RESOLVER",
     "FAMILIES",
     "NAMED_RESOLVERS",
+    "PEER_FILE_FORMAT",
     "REAL_CLIENTS",
     "REAL_SERVERS",
     "ROLES",
@@ -72,6 +74,7 @@ __all__ = [
     "builtin_peer",
     "iter_models",
     "known_names",
+    "load_probe_peer",
     "model_names",
     "named_peer",
     "named_peer_names",
@@ -115,9 +118,6 @@ def resolve_peer(spec: str, role: Role, registry: Registry = REGISTRY, *,
     """
     text = spec.strip()
     if text.startswith("@"):
-        # the probe (and pydantic, its wire models) only for a saved peer: not for every command
-        from ..probe import load_probe_peer  # noqa: PLC0415
-
         return replace(load_probe_peer(text[1:], role), registry=registry)
     head, *quirk_texts = text.split("+")
     if "@" not in head:

@@ -16,7 +16,8 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..simulator import VERSION_KEY, Entry, Note, Transcript
+from ..simulator import VERSION_KEY
+from ..transcript import Record, Transcript
 from ..versions import Registry
 
 __all__ = ["Exchange", "Fate", "exchanges", "is_restart", "modern_version"]
@@ -81,7 +82,7 @@ def modern_version(request: dict[str, Any]) -> str | None:
     return str(version) if version is not None else None
 
 
-def is_restart(note: Note) -> bool:
+def is_restart(note: Record) -> bool:
     return note.text.startswith(_RESTART)
 
 
@@ -105,7 +106,7 @@ class _Walker:
         self.generation = 0
         self.agreed: str | None = None
 
-    def entry(self, index: int, entry: Entry) -> None:
+    def entry(self, index: int, entry: Record) -> None:
         message = entry.message
         if entry.dir == "c2s":
             if isinstance(message, dict) and "method" in message and "id" in message:
@@ -122,7 +123,7 @@ class _Walker:
                 if ex.method == "initialize" and _agreed(ex, self.registry):
                     self.agreed = _agreed(ex, self.registry)
 
-    def note(self, note: Note) -> None:
+    def note(self, note: Record) -> None:
         if is_restart(note):
             self._close_generation("unanswered")
             self.generation += 1
@@ -157,7 +158,7 @@ def exchanges(transcript: Transcript, registry: Registry) -> list[Exchange]:
     walker = _Walker(registry)
     index = 0
     for item in transcript.timeline():
-        if isinstance(item, Entry):
+        if not item.is_event:
             walker.entry(index, item)
             index += 1
         else:

@@ -24,19 +24,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 
-from .._input import read_user_text
-from .._jsontext import FILE, JsonTextError, loads
 from .._output import write_output
 from ..errors import UsageError
+from ..peers import PEER_FILE_FORMAT, load_probe_peer
 from ..simulator import PeerSpec, Transcript, negotiation, parse_peer, untyped_tools
-from ..versions import Era, Registry, Role
+from ..versions import Era, Registry
 from ._clients import BOGUS_REVISION, MISSING_URI, UNKNOWN_METHOD
 from ._exchanges import Exchange, modern_version
 
 __all__ = ["PEER_FILE_FORMAT", "Evidence", "InferredPeer", "RunView", "gather", "infer",
            "load_probe_peer", "save_peer"]
 
-PEER_FILE_FORMAT: Final = "mcp-skew-probe-peer/1"
 
 #: How each quirk reads in the sentence.
 PHRASES: Final = {
@@ -439,25 +437,3 @@ def save_peer(peer: InferredPeer, path: str | Path, target: str, label: str) -> 
            "label": label, "sentence": peer.sentence, "target": target,
            "evidence": peer.evidence.to_dict()}
     write_output(path, json.dumps(doc, indent=2) + "\n", "--save-peer")
-
-
-def load_probe_peer(path: str | Path, role: Role = "server") -> PeerSpec:
-    """The peer a probe saved with ``--save-peer``; raises UsageError with one line."""
-    text = read_user_text(path, "cannot read probe peer file", max_bytes=1 << 20)
-    try:
-        doc = loads(text, FILE)
-    except JsonTextError as exc:
-        raise UsageError(f"probe peer file {path}: not JSON ({exc})") from None
-    if not isinstance(doc, dict) or doc.get("format") != PEER_FILE_FORMAT:
-        raise UsageError(f"{str(path)!r} is not a peer saved by mcp-skew probe --save-peer")
-    saved = doc.get("role", "server")  # probe-client saves clients with "role": "client"
-    if role != saved:
-        raise UsageError(f"{str(path)!r} describes a {saved}; it cannot be used as a {role}")
-    notation = doc.get("peer")
-    if not isinstance(notation, str):
-        raise UsageError(f"{str(path)!r}: the probe could not infer a peer "
-                         f"({doc.get('sentence', 'no reason given')})")
-    spec = parse_peer(notation, role)
-    label = doc.get("label") if isinstance(doc.get("label"), str) else ""
-    return replace(spec, label=label or f"@{Path(path).name}",
-                   note=f"probed: {doc.get('target', '?')}; {doc.get('sentence', '')}")

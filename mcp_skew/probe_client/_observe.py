@@ -60,7 +60,7 @@ def rebase(entries: list[LogEntry], stamps: list[float]) -> list[LogEntry]:
     process, started, waiting = -1, None, False
     for entry, t in zip(entries, times, strict=True):
         ms = (t - base) * 1000
-        if entry.dir == "event" and entry.event == "start":
+        if entry.dir == "event" and entry.kind == "start":
             process, started, waiting = process + 1, t, True
             if process < len(stamps):  # the client started it then (a restart, too)
                 ms = max(0.0, (stamps[process] - base) * 1000)
@@ -68,7 +68,7 @@ def rebase(entries: list[LogEntry], stamps: list[float]) -> list[LogEntry]:
             waiting = False
             if started is not None and t - started < FIRST_LINE_S and process < len(stamps):
                 ms = max(0.0, (stamps[process] - base) * 1000)
-        out.append(replace(entry, ms=round(ms, 3)))
+        out.append(replace(entry, t_ms=round(ms, 3)))
     return out
 
 
@@ -224,7 +224,7 @@ def _listing(entries: list[LogEntry]) -> tuple[int | None, int | None]:
         m = e.message
         if e.dir == "s2c" and isinstance(m, dict) and m.get("id") == first_id and "result" in m:
             ttl = m["result"].get("ttlMs") if isinstance(m["result"], dict) else None
-            again = round(lists[1][0].ms - e.ms) if len(lists) > 1 else None
+            again = round(lists[1][0].t_ms - e.t_ms) if len(lists) > 1 else None
             return again, ttl if isinstance(ttl, int) else None
     return None, None
 
@@ -241,7 +241,7 @@ def observe(server: str, entries: list[LogEntry], stamps: list[float], exit_code
     entries = rebase(entries, stamps)
     note = annotate(entries, registry)
     sent = _requests(entries)
-    processes = sum(1 for e in entries if e.dir == "event" and e.event == "start")
+    processes = sum(1 for e in entries if e.dir == "event" and e.kind == "start")
     outcome = _outcome(note, exit_code, timed_out)
     legacy = [str(_params(m).get("protocolVersion")) for _, m in sent
               if m["method"] == "initialize"]

@@ -125,8 +125,8 @@ class Annotation:
             "unanswered": [{"id": p.msg_id, "method": p.method, "index": p.index}
                            for p in self.unanswered],
             "entries": [
-                {"index": e.index, "ms": e.ms, "dir": e.dir,
-                 **({"event": e.event, "text": e.text} if e.dir == "event" else {"line": e.line}),
+                {"index": e.index, "ms": e.t_ms, "dir": e.dir,
+                 **({"event": e.kind, "text": e.text} if e.dir == "event" else {"line": e.line}),
                  "notes": self.notes.get(e.index, [])}
                 for e in self.entries
             ],
@@ -217,7 +217,7 @@ class Annotator:
             self._http(entry)
 
     def _http(self, entry: LogEntry) -> None:
-        info = entry.http
+        info = entry.http or {}
         if "status" in info:
             self.note(entry.index, f"HTTP {info['status']}")
             return
@@ -282,8 +282,8 @@ class Annotator:
         neg = self.neg
         if neg is None:
             return
-        gap = round(entry.ms - neg.ms)
-        neg.abandoned_ms = entry.ms
+        gap = round(entry.t_ms - neg.ms)
+        neg.abandoned_ms = entry.t_ms
         self.path.append(steps.timeout(gap))
         self.note(entry.index, f"no answer to id {_key(neg.msg_id)} ({neg.method}) after "
                   f"{gap} ms: the client stops waiting")
@@ -291,7 +291,7 @@ class Annotator:
 
     def _track(self, entry: LogEntry, message: Message, params: dict[str, Any],
                revision: str | None, *, negotiating: bool) -> Pending:
-        pending = Pending(message["id"], str(message["method"]), entry.index, entry.ms, params,
+        pending = Pending(message["id"], str(message["method"]), entry.index, entry.t_ms, params,
                           revision, negotiating=negotiating,
                           early=(not self.decided and self.counter_offer is None
                                  and message["method"] != "initialize"
@@ -417,7 +417,7 @@ class Annotator:
         error = message.get("error")
         result = message.get("result")
         if pending.abandoned_ms is not None:
-            late = round(entry.ms - pending.abandoned_ms)
+            late = round(entry.t_ms - pending.abandoned_ms)
             self.note(entry.index, f"a late answer to id {_key(pending.msg_id)} "
                       f"({pending.method}): {late} ms after the client stopped waiting")
         if isinstance(error, dict):
@@ -555,18 +555,18 @@ class Annotator:
 
     # -- events -----------------------------------------------------------------------
     def _event(self, entry: LogEntry) -> None:
-        if entry.event == "exit" and entry.fields.get("side", "server") == "server":
+        if entry.kind == "exit" and entry.get("side", "server") == "server":
             self._server_exit(entry)
-        elif entry.event == "client-eof" or (entry.event == "eof"
-                                             and entry.fields.get("side") == "c2s"):
+        elif entry.kind == "client-eof" or (entry.kind == "eof"
+                                             and entry.get("side") == "c2s"):
             self._client_gone(entry)
-        elif entry.event == "signal":
+        elif entry.kind == "signal":
             self.client_closing = True
-        elif entry.event in ("start", "restart") and self.seen_client and not self.restarting:
+        elif entry.kind in ("start", "restart") and self.seen_client and not self.restarting:
             # a client's restart (the simulator, the probe) and the start of the new
             # process after it are one restart; a start alone (a proxy restarted on
             # the same log) is one too
-            self.restarting = entry.event == "restart"
+            self.restarting = entry.kind == "restart"
             self._restart(entry)
 
     def _restart(self, entry: LogEntry) -> None:
@@ -581,7 +581,7 @@ class Annotator:
 
     def _server_exit(self, entry: LogEntry) -> None:
         open_ = [p for p in self.pending.values() if not p.cancelled]
-        crashed = (entry.fields.get("code") not in (0, None) or entry.fields.get("signal")) \
+        crashed = (entry.get("code") not in (0, None) or entry.get("signal")) \
             and not self.client_closing
         silent = [p for p in open_ if p.abandoned_ms is not None and p.early and crashed]
         if self.neg is not None and self.client_eof is not None:

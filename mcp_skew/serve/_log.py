@@ -2,7 +2,7 @@
 
 Format
 ------
-The transcript format of :mod:`mcp_skew.simulator._transcript_model`
+The transcript format of :mod:`mcp_skew.transcript`
 (``docs/transcripts.md``): a header, then one record per line that crossed::
 
     {"format": "mcp-skew-transcript", "format_version": 1, "source": "record", "clock": "wall"}
@@ -32,7 +32,9 @@ unless the last is partial) gives back the bytes that crossed, byte for byte.
 
 :func:`read_log` also reads the older formats, converted: logs without a header
 (``ms``), the probe's recordings (``t_ms``) and ``simulate --json`` runs of either
-format version.
+format version (:func:`mcp_skew.transcript.load_text`). What it gives back is a
+:class:`LogEntry` per record: the transcript's :class:`~mcp_skew.transcript.Record`
+with its index in the log, the exact line and the wall-clock time.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ import errno
 import os
 import threading
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any, Final, Literal
@@ -50,7 +52,8 @@ from typing import IO, Any, Final, Literal
 from .. import _jsontext
 from .._input import read_user_text
 from ..errors import UsageError
-from ..simulator._transcript_model import (
+from ..transcript import (
+    CheckedRecord,
     Record,
     TranscriptError,
     dumps,
@@ -74,6 +77,7 @@ __all__ = [
     "LogWriter",
     "Process",
     "decode_line",
+    "entries_of",
     "entry_of",
     "read_log",
     "split_processes",
@@ -260,37 +264,33 @@ class LineSplitter:
         return self._take()
 
 
-@dataclass(slots=True)
-class LogEntry:
-    """One record of a log, read back."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LogEntry(Record):
+    """One record of a log, read back: a transcript :class:`~mcp_skew.transcript.Record`
+    (``t_ms`` from the record's ``ms``; an event's name is its ``kind``, its other keys its
+    ``fields``, in order), with its index in the log and what a read line has besides."""
 
-    index: int
-    ms: float
-    dir: Direction
+    #: the parsed JSON, or NO_MESSAGE (a line that is not JSON, a stderr line, an event)
+    message: Any = NO_MESSAGE
+    index: int  #: the record's place in the log (0, 1, ...)
     line: str | None = None  #: the exact text (lines only)
-    message: Any = NO_MESSAGE  #: the parsed JSON, or NO_MESSAGE
-    partial: bool = False
-    event: str | None = None  #: the event name (events only)
-    text: str = ""  #: the event's sentence
-    fields: dict[str, Any] = field(default_factory=dict)  #: everything else in the record
+    partial: bool = False  #: a last line that ended without a newline
     t: str | None = None  #: the wall-clock time of the record (ISO 8601), where the log has it
 
     @property
     def is_json(self) -> bool:
         return self.message is not NO_MESSAGE
 
-    @property
-    def http(self) -> dict[str, Any]:
-        value = self.fields.get("http")
-        return value if isinstance(value, dict) else {}
 
-
+#: The keys of a record that a :class:`LogEntry` holds as its own (the rest are its fields;
+#: a message's ``http`` is its own too, an event's is a field, as in a simulated transcript).
 _KNOWN_KEYS: Final = frozenset({"t", "ms", "dir", "line", "message", "partial", "event",
                                 "text"})
 
 
-def entry_of(index: int, record: Record) -> LogEntry:
-    """A transcript record as a log entry (the line parsed where the record has no message)."""
+def entry_of(index: int, record: CheckedRecord, after: int = 0) -> LogEntry:
+    """A transcript record as a log entry (the line parsed where the record has no message);
+    ``after``: how many messages came before it in the log."""
     data = record_dict(record)
     line = data.get("line")
     message = data.get("message", NO_MESSAGE)
@@ -298,11 +298,24 @@ def entry_of(index: int, record: Record) -> LogEntry:
         message = _parse(line)
     if line is None and message is not NO_MESSAGE:
         line = _jsontext.dumps(message, separators=(",", ":"))
-    extra = {k: v for k, v in data.items() if k not in _KNOWN_KEYS}
-    return LogEntry(index=index, ms=float(data["ms"]), dir=data["dir"], line=line,
-                    message=message, partial=bool(data.get("partial")), event=data.get("event"),
-                    text=str(data.get("text", "")), fields=extra,
+    own = _KNOWN_KEYS if data["dir"] == "event" else _KNOWN_KEYS | {"http"}
+    http = data.get("http") if data["dir"] != "event" else None
+    return LogEntry(t_ms=float(data["ms"]), dir=data["dir"], message=message,
+                    http=http if isinstance(http, dict) else None,
+                    text=str(data.get("text", "")), kind=str(data.get("event") or ""),
+                    fields=tuple((k, v) for k, v in data.items() if k not in own),
+                    after=after, index=index, line=line, partial=bool(data.get("partial")),
                     t=data["t"] if isinstance(data.get("t"), str) else None)
+
+
+def entries_of(records: list[CheckedRecord]) -> list[LogEntry]:
+    """A log's records as entries, each event counting the messages before it."""
+    out: list[LogEntry] = []
+    messages = 0
+    for index, record in enumerate(records):
+        out.append(entry_of(index, record, messages))
+        messages += record.dir in ("c2s", "s2c")
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,14 +323,14 @@ class Process:
     """The entries of one recorded server process, timed from its own start."""
 
     number: int  #: 1, 2, ... in the order the processes started
-    entries: list[LogEntry]  #: ``ms`` counted from this process's first entry
+    entries: list[LogEntry]  #: ``t_ms`` counted from this process's first entry
     start: str  #: the start event's sentence ("" when the log shows none)
     #: seconds from the first process's first entry, by the wall clock (None: no ``t``)
     offset_s: float | None
 
 
 def _starts(entry: LogEntry) -> bool:
-    return entry.dir == "event" and entry.event == "start"
+    return entry.dir == "event" and entry.kind == "start"
 
 
 def split_processes(entries: list[LogEntry]) -> list[Process]:
@@ -336,13 +349,13 @@ def split_processes(entries: list[LogEntry]) -> list[Process]:
     first_t = next((e.t for e in entries if e.t is not None), None)
     out: list[Process] = []
     for number, group in enumerate(g for g in groups if g):
-        base = group[0].ms
+        base = group[0].t_ms
         start = next((e.text for e in group if _starts(e)), "")
         offset = None
         if first_t is not None and group[0].t is not None:
             gap = _elapsed(first_t, group[0].t)
             offset = None if gap is None else round(gap / 1000, 3)
-        rebased = [replace(e, ms=round(e.ms - base, 3)) for e in group]
+        rebased = [replace(e, t_ms=round(e.t_ms - base, 3)) for e in group]
         out.append(Process(number + 1, rebased, start, offset))
     return out
 
@@ -379,4 +392,4 @@ def read_log(path: str | Path) -> tuple[list[LogEntry], list[str]]:
         raise UsageError(str(exc)) from None
     if not loaded.records:
         raise UsageError(f"{path} has no transcript records")
-    return [entry_of(i, record) for i, record in enumerate(loaded.records)], loaded.warnings
+    return entries_of(loaded.records), loaded.warnings

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..simulator import PeerSpec
-from ..simulator._transcript_model import parse_record
+from ..transcript import parse_record
 from ..versions import Message, Registry
 from ._annotate import Annotation, annotate
 from ._child import Child
@@ -193,13 +193,14 @@ def _compare(recorded: list[LogEntry], replayed: list[LogEntry],
 
 
 class _Builder:
-    """The replayed log, entry by entry, as transcript records (``_transcript_model``)."""
+    """The replayed log, entry by entry, as transcript records (``mcp_skew.transcript``)."""
 
     def __init__(self) -> None:
         self.entries: list[LogEntry] = []
 
     def _add(self, record: dict[str, Any]) -> None:
-        self.entries.append(entry_of(len(self.entries), parse_record(record)))
+        messages = sum(e.dir in ("c2s", "s2c") for e in self.entries)
+        self.entries.append(entry_of(len(self.entries), parse_record(record), messages))
 
     def line(self, ms: float, direction: str, raw: bytes | str, partial: bool = False) -> None:
         text = decode_line(raw) if isinstance(raw, bytes) else raw
@@ -221,12 +222,12 @@ def replay_simulated(entries: list[LogEntry], spec: PeerSpec,
     out = _Builder()
     last = 0.0
     for entry in _client_lines(entries):
-        last = entry.ms
-        out.line(entry.ms, "c2s", entry.line or "", entry.partial)
+        last = entry.t_ms
+        out.line(entry.t_ms, "c2s", entry.line or "", entry.partial)
         for reply in loop.handle_line(entry.line or ""):
-            out.line(entry.ms, "s2c", json.dumps(reply, separators=(",", ":")))
+            out.line(entry.t_ms, "s2c", json.dumps(reply, separators=(",", ":")))
         if loop.exit:
-            out.event(entry.ms, "exit", "server exited with code 1 (simulated quirk)",
+            out.event(entry.t_ms, "exit", "server exited with code 1 (simulated quirk)",
                       side="server", code=1)
             break
     else:
@@ -237,7 +238,7 @@ def replay_simulated(entries: list[LogEntry], spec: PeerSpec,
 
 
 def _gap_after(clients: list[LogEntry], i: int) -> float | None:
-    return clients[i + 1].ms - clients[i].ms if i + 1 < len(clients) else None
+    return clients[i + 1].t_ms - clients[i].t_ms if i + 1 < len(clients) else None
 
 
 def _drain(child: Child, out: _Builder, until_ms: float, want: str | None) -> bool:

@@ -32,7 +32,7 @@ def _clip(text: str, width: int | None) -> str:
 
 def _text(entry: LogEntry) -> str:
     if entry.dir == "event":
-        return entry.text or str(entry.event)
+        return entry.text or entry.kind
     line = entry.line or ""
     safe = line.encode("utf-8", "backslashreplace").decode("utf-8")  # lone surrogates, shown
     return safe + (" (no newline at the end)" if entry.partial else "")
@@ -68,7 +68,7 @@ def render_log(annotation: Annotation, *, width: int | None = 160, notes: bool =
                stderr: bool = True, title: str = "") -> str:
     """The whole log as text; ``width`` clips long lines (None: never)."""
     entries = annotation.entries
-    stamps = [f"{e.ms / 1000:.3f}" for e in entries]
+    stamps = [f"{e.t_ms / 1000:.3f}" for e in entries]
     pad = max((len(s) for s in stamps), default=5)
     lines = [title] if title else []
     indent = " " * (pad + 6)

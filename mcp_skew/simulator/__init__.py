@@ -10,7 +10,8 @@ and client sides :class:`HttpEndpoint` and :class:`HttpClient`, the SSE parser
 ``_http_*`` modules.
 
 The package is pure: no process, socket, thread or wall clock, and it imports
-nothing of mcp-skew but :mod:`mcp_skew.versions` and :mod:`mcp_skew.errors`
+nothing of mcp-skew but :mod:`mcp_skew.versions`, :mod:`mcp_skew.transcript` (the record
+it keeps of a run) and :mod:`mcp_skew.errors`
 (``tests/unit/test_layers.py`` checks it). Real transports live in
 :mod:`mcp_skew.wire`; named and saved (``@FILE``) peers are resolved by
 :func:`mcp_skew.peers.resolve_peer`.

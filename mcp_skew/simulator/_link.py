@@ -5,7 +5,9 @@ for the answer with that id, a timeout or the end of the process), ``notify``
 and ``restart``. :class:`MemoryLink` runs a simulated server in the same
 process on a **simulated clock**: latency and timeouts are simulated
 milliseconds, nothing sleeps, and the same inputs give the same transcript byte
-for byte. Real transports (stdio, HTTP) implement the same protocol in :mod:`mcp_skew.wire`.
+for byte. What crossed is kept in a :class:`~mcp_skew.transcript.Transcript` (its
+records: :class:`~mcp_skew.transcript.Entry`, :class:`~mcp_skew.transcript.Note`).
+Real transports (stdio, HTTP) implement the same protocol in :mod:`mcp_skew.wire`.
 """
 
 from __future__ import annotations
@@ -13,9 +15,10 @@ from __future__ import annotations
 import functools
 import heapq
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from dataclasses import dataclass
+from typing import Any, Protocol
 
+from ..transcript import Entry, Note, Transcript
 from ..versions import Message
 from ._events import Closed, Event, Reply, Timeout
 from ._json import cross
@@ -35,82 +38,6 @@ __all__ = [
     "Timeout",
     "Transcript",
 ]
-
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One message on the wire."""
-
-    t_ms: int
-    dir: Literal["c2s", "s2c"]
-    message: Any  #: the parsed message, or the raw line (a ``str``) when it was not JSON
-    #: over HTTP: the request's method, path and MCP headers, or the response's status and
-    #: headers (``_http_link``); None on stdio
-    http: dict[str, Any] | None = None
-
-    def to_record(self) -> dict[str, Any]:
-        """This message as a transcript record (``_transcript_model.MessageRecord``), as JSON.
-
-        A ``str`` message is a line that was not JSON: it is kept as ``line``.
-        """
-        key = "line" if isinstance(self.message, str) else "message"
-        if self.http is None:
-            return {"ms": self.t_ms, "dir": self.dir, key: self.message}
-        return {"ms": self.t_ms, "dir": self.dir, key: self.message, "http": self.http}
-
-
-@dataclass(frozen=True, slots=True)
-class Note:
-    """Something that happened that is not a message: a timeout, an exit, a restart."""
-
-    t_ms: int
-    text: str
-    #: how many transcript messages came before it
-    after: int
-    #: what happened, as a transcript event name (``timeout``, ``exit``, ``restart``, ...)
-    kind: str = "note"
-    #: the event's own fields (``side``, ``code``, ``pid``, ...), in order
-    fields: tuple[tuple[str, Any], ...] = ()
-
-    def to_record(self) -> dict[str, Any]:
-        """This note as a transcript record (``_transcript_model.EventRecord``), as JSON."""
-        out: dict[str, Any] = {"ms": self.t_ms, "dir": "event", "event": self.kind,
-                               "text": self.text}
-        out.update(self.fields)
-        return out
-
-
-@dataclass(slots=True)
-class Transcript:
-    """Every message that crossed, in order, and the events between them."""
-
-    entries: list[Entry] = field(default_factory=list)
-    notes: list[Note] = field(default_factory=list)
-    _order: list[Entry | Note] = field(default_factory=list, repr=False)
-
-    def add(self, t_ms: int, direction: Literal["c2s", "s2c"], message: Any,
-            http: dict[str, Any] | None = None) -> None:
-        entry = Entry(t_ms, direction, message, http)
-        self.entries.append(entry)
-        self._order.append(entry)
-
-    def note(self, t_ms: int, text: str, kind: str = "note", **fields: Any) -> None:
-        note = Note(t_ms, text, len(self.entries), kind, tuple(fields.items()))
-        self.notes.append(note)
-        self._order.append(note)
-
-    def timeline(self) -> list[Entry | Note]:
-        """Messages and notes in the order they happened."""
-        return list(self._order)
-
-    def records(self) -> list[dict[str, Any]]:
-        """The transcript records, in order, as JSON (the format of ``_transcript_model``).
-
-        Plain dicts, built without validation: this is what ``RunRecord.to_dict`` and
-        the matrix call for every run.
-        """
-        return [item.to_record() for item in self._order]
 
 
 @dataclass(frozen=True, slots=True)

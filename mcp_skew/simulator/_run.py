@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from ..transcript import RUN_FORMAT, RUN_FORMAT_VERSION
 from ..versions import Era, Profile
 from ._auth_link import NOT_OVER_STDIO, protect
 from ._cache import ClientCache
@@ -31,20 +32,11 @@ from ._scenario import SCENARIOS, Scenario, StepResult, play
 from ._server import SimServer
 from ._transport import Transport, rule_for
 
-__all__ = ["NEEDS_RESULT", "RUN_FORMAT", "RUN_FORMAT_VERSION", "RunRecord", "mark_era_mismatch",
-           "run"]
+__all__ = ["NEEDS_RESULT", "RunRecord", "mark_era_mismatch", "run"]
 
 #: A step's ``expected`` when it needs a result (a list, a read, a call): failing one after
 #: negotiating is "connects, then fails".
 NEEDS_RESULT: Final = "result"
-
-#: ``simulate --json`` prints one document of this format (:meth:`RunRecord.to_document`).
-RUN_FORMAT: Final = "mcp-skew-run"
-#: Bump when a key changes meaning or goes away (adding keys keeps the version).
-#: 1 (unversioned): ``transcript`` held messages ``{t_ms, dir, message}`` and ``events``
-#: the rest ``{t_ms, event, after}``. 2: ``transcript`` is the list of transcript
-#: records (``_transcript_model``), messages and events in order; ``events`` is gone.
-RUN_FORMAT_VERSION: Final = 2
 
 
 @dataclass(slots=True)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..transcript import Record
 from ._http_words import REASONS
-from ._link import Entry, Note
 from ._run import RunRecord
 from ._transport import rule_for
 
@@ -20,9 +20,9 @@ __all__ = ["render_trace", "summary_line"]
 ARROWS = {"c2s": "->", "s2c": "<-"}
 
 
-def _line(item: Entry | Note, width: int) -> str:
+def _line(item: Record, width: int) -> str:
     stamp = f"{item.t_ms:>{width}} ms"
-    if isinstance(item, Note):
+    if item.is_event:
         return f"{stamp}  ..  {item.text}"
     text = item.message if isinstance(item.message, str) else json.dumps(item.message)
     if item.http is not None:

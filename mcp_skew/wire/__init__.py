@@ -8,7 +8,7 @@ deprecated HTTP+SSE transport where a legacy client would try it. Both record a
 wall-clock transcript (milliseconds since the link opened) as messages arrive,
 bound every wait, and can write each transcript record to a :class:`Recorder` at
 once (:class:`JsonlRecorder` writes the transcript format of
-``simulator._transcript_model`` as JSON Lines, and the server's stderr beside them).
+``mcp_skew.transcript`` as JSON Lines, and the server's stderr beside them).
 
 Public API: :class:`StdioLink`, :class:`HttpLink`, :class:`Limits`,
 :class:`JsonlRecorder`, :class:`Recorder`, :class:`TransportError`,

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import IO, Any, Literal, Protocol
 
 from ..simulator import Closed, Event, Reply, Timeout, Transcript
-from ..simulator._transcript_model import dumps, header, parse_record
+from ..transcript import as_json, dumps, header, parse_record
 from ..versions import Message
 
 __all__ = [
@@ -111,7 +111,7 @@ def _open_existing(path: Path, flags: int) -> int:
 class JsonlRecorder:
     """Writes the transcript as JSON Lines, flushed at once, and stderr beside it.
 
-    The transcript format (``_transcript_model``): a header (``source`` ``probe``,
+    The transcript format (``mcp_skew.transcript``): a header (``source`` ``probe``,
     ``clock`` ``wall``), then each record as the link makes it, with ``t`` added.
     """
 
@@ -215,7 +215,7 @@ class RealLink:
                 return
             self.transcript.add(self.now_ms(), direction, message)
             if self.recorder is not None:
-                self.recorder.line(self.transcript.entries[-1].to_record())
+                self.recorder.line(as_json(self.transcript.entries[-1]))
 
     def _note(self, text: str, kind: str = "note", **fields: Any) -> None:
         """An event (``kind``: a transcript event name) in the transcript and the recorder."""
@@ -224,7 +224,7 @@ class RealLink:
                 return
             self.transcript.note(self.now_ms(), text, kind, **fields)
             if self.recorder is not None:
-                self.recorder.line(self.transcript.notes[-1].to_record())
+                self.recorder.line(as_json(self.transcript.notes[-1]))
 
     def _keep_stderr(self, data: bytes) -> None:
         with self._lock:

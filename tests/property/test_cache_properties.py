@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 
 from mcp_skew.simulator import PeerSpec, RunRecord, Scenario, Step, parse_peer, run
 from mcp_skew.simulator._cache import ClientCache
-from mcp_skew.simulator._link import Note
 from mcp_skew.simulator._scenario import Listen, ServerEvent
+from mcp_skew.transcript import Note
 from mcp_skew.versions import REGISTRY
 
 SETTINGS = settings(max_examples=80, deadline=None)

@@ -82,7 +82,7 @@ def test_json_transcript_is_the_timeline_in_order(
     got: list[Any] = [r["text"] if r["dir"] == "event" else r["message"]
                       for r in record["transcript"]]
     expected = run(parse_peer(client, "client"), parse_peer(server, "server")).transcript.timeline()
-    assert got == [item.text if hasattr(item, "text") else item.message for item in expected]
+    assert got == [item.text if item.is_event else item.message for item in expected]
 
 @pytest.mark.parametrize("scenario", sorted(SCENARIOS))
 def test_every_scenario(scenario: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -112,11 +112,11 @@ def test_trace_is_a_wire_log(client: str, server: str, status: str,
     record = run(parse_peer(client, "client"), parse_peer(server, "server"))
     expected: list[tuple[str, str, Any]] = []
     for item in record.transcript.timeline():
-        if hasattr(item, "dir"):
+        if not item.is_event:
             expected.append((str(item.t_ms), "->" if item.dir == "c2s" else "<-",
                              json.dumps(item.message)))
         else:
-            expected.append((str(item.t_ms), "..", item.text))  # type: ignore[union-attr]
+            expected.append((str(item.t_ms), "..", item.text))
     assert log == expected
     assert f"path: {' -> '.join(record.session.path)}" in lines
 

@@ -43,8 +43,8 @@ from mcp_skew.simulator import (
 )
 from mcp_skew.simulator._http_client import request_headers
 from mcp_skew.simulator._http_endpoint import primes_streams
-from mcp_skew.simulator._transcript_model import parse_record
 from mcp_skew.simulator._transport import HTTP, STDIO, rule_for
+from mcp_skew.transcript import parse_record
 from mcp_skew.versions import REGISTRY, Era
 
 LATEST = REGISTRY.of_era(Era.MODERN)[-1]  # 2026-07-28

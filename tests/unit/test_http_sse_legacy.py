@@ -39,9 +39,8 @@ def methods(record: RunRecord) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for item in sorted([*record.transcript.entries, *record.transcript.notes],
                        key=lambda i: i.t_ms):
-        http = (getattr(item, "http", None) or dict(getattr(item, "fields", ())).get("http")
-                or {})
-        if "method" in http and getattr(item, "dir", "c2s") == "c2s":
+        http = item.http or item.get("http") or {}  # a message's, or an event's field
+        if "method" in http and item.dir in ("c2s", "event"):
             out.append((http["method"], http["path"].split("?")[0]))
     return out
 

@@ -1,7 +1,7 @@
 """The import direction: each layer of ``mcp_skew`` imports only the layers below it.
 
 The layers are DESIGN.md's "The layout", written here as data (:data:`LAYERS`):
-``versions`` at the bottom, the pure ``simulator`` on it, the ``wire`` (real
+``versions`` at the bottom, the pure ``transcript`` and ``simulator`` on it, the ``wire`` (real
 transports) on that, the features above, and the command line on top. The check
 reads every module with :mod:`ast`, so it sees what an import-time test would miss:
 imports inside functions, under ``TYPE_CHECKING``, and the names given to
@@ -31,8 +31,8 @@ PACKAGE = "mcp_skew"
 #: What the package's own ``__init__`` (``__version__``) and the leaf modules may import.
 _LEAVES = frozenset({PACKAGE, "errors", "_pagedir", "_jsontext", "_input", "_output",
                      "_stopping", "_markup"})
-#: What every feature may import: the leaves, the profiles, the core and the wire.
-_BASE = _LEAVES | {"versions", "simulator", "wire"}
+#: What every feature may import: the leaves, the profiles, the transcript, the core and the wire.
+_BASE = _LEAVES | {"versions", "transcript", "simulator", "wire"}
 #: The features (DESIGN.md: "features built on the layers below").
 FEATURES = frozenset({"matrix", "probe", "migrate", "realpeers", "serve", "rollout"})
 
@@ -57,21 +57,24 @@ LAYERS: Mapping[str, frozenset[str]] = {
     "_stopping": frozenset(),
     # profiles: one module per revision; nothing else of mcp_skew but the file readers
     "versions": frozenset({"_jsontext", "_input", "_markup"}),
+    # the transcript: one record type and its JSON Lines format, every writer and reader (pure)
+    "transcript": frozenset({"_jsontext"}),
     # the pure core: sans-I/O state machines on the profiles
-    "simulator": frozenset({"versions", "errors", "_jsontext"}),
+    "simulator": frozenset({"versions", "transcript", "errors", "_jsontext"}),
     # the edges: stdio and HTTP links to real processes and sockets
-    "wire": frozenset({"simulator", "versions", "errors", "_jsontext"}),
+    "wire": frozenset({"simulator", "transcript", "versions", "errors", "_jsontext"}),
     # the features
     "matrix": _BASE,
-    "probe": _BASE,
+    # the probe writes the saved-peer format that peers reads (peers.PEER_FILE_FORMAT)
+    "probe": _BASE | {"peers"},
     "migrate": _BASE,
     # installs of real implementations and the drift checks of their models (the catalogue)
     "realpeers": _BASE | {"peers"},
     "serve": _BASE,
     "rollout": _BASE | {"peers"},
-    # peer specs as a person writes them and the named catalogue (data), over the core; a
-    # probe-saved @FILE is read by the probe (lazily)
-    "peers": _BASE | {"probe"},
+    # peer specs as a person writes them, the named catalogue (data) and a probe-saved @FILE,
+    # over the core: below every feature
+    "peers": _BASE,
     # many probes: the probe on packages installed in the real-peer environments
     "census": _BASE | {"probe", "realpeers"},
     # a real client against simulated servers: the served simulator (serve) and the log's
@@ -274,8 +277,8 @@ def test_the_simulator_imports_nothing_above_versions() -> None:
     above = [f"{imp.module}:{imp.line}: {imp.target}" for path in modules(ROOT)
              for imp in imports_of(path, ROOT)
              if layer_of(imp.module) == "simulator"
-             and layer_of(imp.target) not in (None, "simulator", "versions", "errors",
-                                               "_jsontext")]
+             and layer_of(imp.target) not in (None, "simulator", "versions", "transcript",
+                                               "errors", "_jsontext")]
     assert above == []
 
 
@@ -297,6 +300,7 @@ def test_the_layers_form_no_cycle() -> None:
     except CycleError as exc:  # pragma: no cover - the message is the point
         pytest.fail(f"the layer table has a cycle: {exc.args[1]}")
     assert order.index("versions") < order.index("simulator") < order.index("wire")
+    assert order.index("transcript") < order.index("simulator")
 
 
 # -- the checker catches what it should (so the tests above can fail) ------------------
@@ -355,7 +359,8 @@ def test_the_checker_catches_upward_imports_of_every_kind(synthetic: Path) -> No
         ("mcp_skew.simulator._evil", 22, "mcp_skew.realpeers._named"),  # __import__
         ("mcp_skew.simulator._evil", 23, "mcp_skew.serve"),  # relative import_module
     }
-    assert all("simulator may import only _jsontext, errors, versions" in line for line in found)
+    assert all("simulator may import only _jsontext, errors, transcript, versions" in line
+               for line in found)
 
 
 def test_the_checker_catches_io_in_the_simulator(synthetic: Path) -> None:

@@ -137,10 +137,12 @@ def test_event_positions_interleave_the_transcript_exactly() -> None:
     i, j = next((i, j) for i, j, c in default_matrix().pairs()
                 if c.path[1:2] == ("timeout after 3000 ms",))
     record = run(CLIENTS[i], SERVERS[j])
-    expected = [item.text if hasattr(item, "text") else item.message
+    expected = [item.text if item.is_event else item.message
                 for item in record.transcript.timeline()]
-    got = [payload for _, _, payload in timeline(default_matrix().cells[i][j])]
+    got = [item.text if item.is_event else item.message
+           for item in timeline(default_matrix().cells[i][j])]
     assert got == expected
+    assert timeline(default_matrix().cells[i][j]) == record.transcript.timeline()
 
 
 # -- Cells against the spec's era table (tests/_era_table.py) -------------------------------

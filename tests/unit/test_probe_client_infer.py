@@ -33,7 +33,7 @@ from mcp_skew.probe_client._observe import Observation, rebase
 from mcp_skew.serve import LogEntry
 from mcp_skew.serve._log import entry_of
 from mcp_skew.simulator import ClientCache, PeerSpec, parse_peer, run
-from mcp_skew.simulator._transcript_model import records_of
+from mcp_skew.transcript import records_of
 from mcp_skew.versions import REGISTRY
 
 SERVERS = cases(default_servers(REGISTRY), lambda s: resolve_peer(s, "server"))
@@ -144,20 +144,20 @@ def test_a_probe_wait_is_rounded_up_to_a_round_number() -> None:
 
 
 def _wall(index: int, t: str, direction: str, **fields: object) -> LogEntry:
-    return LogEntry(index=index, ms=0.0, dir=direction, t=t, **fields)  # type: ignore[arg-type]
+    return LogEntry(index=index, t_ms=0.0, dir=direction, t=t, **fields)  # type: ignore[arg-type]
 
 
 def test_rebase_times_a_process_first_line_from_its_start() -> None:
     """The server read the probe a second after the client started it: the probe was sent at
     the start, so its wait is measured from there."""
     entries = [
-        _wall(0, "2026-01-01T00:00:01.000Z", "event", event="start", text="start"),
+        _wall(0, "2026-01-01T00:00:01.000Z", "event", kind="start", text="start"),
         _wall(1, "2026-01-01T00:00:01.010Z", "c2s", line="{}", message={}),
         _wall(2, "2026-01-01T00:00:04.000Z", "c2s", line="{}", message={}),
     ]
     spawned = [1767225600.0]  # 2026-01-01T00:00:00Z
     out = rebase(entries, spawned)
-    assert [e.ms for e in out] == [0.0, 0.0, 4000.0]
+    assert [e.t_ms for e in out] == [0.0, 0.0, 4000.0]
 
 
 def test_a_log_without_wall_times_is_left_as_it_is() -> None:

@@ -112,8 +112,8 @@ def test_a_line_over_the_cap_crosses_whole_is_logged_cut_and_memory_stays_bounde
     entries, _ = read_log(log)
     s2c = [e for e in entries if e.dir == "s2c"]
     assert [len(e.line or "") for e in s2c] == [LINE_CAP, 36]
-    assert s2c[0].fields["cut_bytes"] == line
-    cut = [e for e in entries if e.event == "line-cut"]
+    assert s2c[0].get("cut_bytes") == line
+    cut = [e for e in entries if e.kind == "line-cut"]
     assert len(cut) == 1 and f"{line} bytes" in cut[0].text
     shown = subprocess.run([sys.executable, "-m", "mcp_skew", "show-log", str(log)],
                            capture_output=True, timeout=BOUND_S, check=False)

@@ -32,7 +32,7 @@ def test_log_writer_is_lossless_for_invalid_utf8(tmp_path: Path) -> None:
     assert entries[0].line is not None
     assert entries[0].line.encode("utf-8", "surrogateescape") == b"\xff\xfe ok"
     assert not entries[0].is_json and entries[1].message == {"a": 1}
-    assert entries[2].fields["code"] == 0 and entries[2].ms >= entries[0].ms
+    assert entries[2].get("code") == 0 and entries[2].t_ms >= entries[0].t_ms
 
 
 def test_log_flushed_line_by_line(tmp_path: Path) -> None:

@@ -25,8 +25,10 @@ class Log:
     def _add(self, ms: float, direction: str, message: Any = NO_MESSAGE, line: str | None = None,
              **fields: Any) -> Log:
         text = line if line is not None else json.dumps(message)
-        self.entries.append(LogEntry(len(self.entries), ms, direction,  # type: ignore[arg-type]
-                                     line=text, message=message, fields=fields))
+        http = fields.pop("http", None)
+        self.entries.append(LogEntry(t_ms=ms, dir=direction,  # type: ignore[arg-type]
+                                     index=len(self.entries), line=text, message=message,
+                                     http=http, fields=tuple(fields.items())))
         return self
 
     def c2s(self, ms: float, message: Any) -> Log:
@@ -39,8 +41,8 @@ class Log:
         return self._add(ms, direction, NO_MESSAGE, line)
 
     def event(self, ms: float, event: str, text: str = "", **fields: Any) -> Log:
-        self.entries.append(LogEntry(len(self.entries), ms, "event", event=event, text=text,
-                                     fields=fields))
+        self.entries.append(LogEntry(t_ms=ms, dir="event", index=len(self.entries), kind=event,
+                                     text=text, fields=tuple(fields.items())))
         return self
 
 
@@ -300,6 +302,6 @@ def test_read_log_formats_and_a_cut_last_line(tmp_path: Path) -> None:
     probe.write_text(json.dumps({"t_ms": 4, "dir": "c2s", "message": discover(0)}) + "\n"
                      + json.dumps({"t_ms": 9, "event": "no answer"}) + "\n")
     entries, _ = read_log(probe)
-    assert entries[0].ms == 4 and entries[0].message == discover(0)
-    assert entries[1].dir == "event" and (entries[1].event, entries[1].text) == ("note",
+    assert entries[0].t_ms == 4 and entries[0].message == discover(0)
+    assert entries[1].dir == "event" and (entries[1].kind, entries[1].text) == ("note",
                                                                                "no answer")

@@ -156,7 +156,7 @@ def test_a_draft_reaches_the_probes_client_set_and_findings(draft: Registry) -> 
 def _draft_log() -> list[LogEntry]:
     meta = {wire.VERSION_KEY: "2026-12-draft", wire.CAPS_KEY: {}}
     request = {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta}}
-    return [LogEntry(0, 0.0, "c2s", line="", message=request)]
+    return [LogEntry(t_ms=0.0, dir="c2s", index=0, line="", message=request)]
 
 
 def test_a_draft_reaches_the_annotation(draft: Registry) -> None:

@@ -185,7 +185,7 @@ def test_the_app_closes_a_blocked_stream_when_its_queue_overflows(tmp_path: Path
         log.close()
         assert outcome == "closed"
         assert server.open_streams == 0 and server.endpoint.streams == {}
-        texts = [e.text for e in read_log(tmp_path / "wire.jsonl")[0] if e.event == "http"]
+        texts = [e.text for e in read_log(tmp_path / "wire.jsonl")[0] if e.kind == "http"]
         assert any("is closed: over 4000 bytes waiting for a client that does not read" in t
                    for t in texts), texts
 

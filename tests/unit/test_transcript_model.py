@@ -1,4 +1,4 @@
-"""One transcript format for every producer and reader (``simulator._transcript_model``).
+"""One transcript format for every producer and reader (``mcp_skew.transcript``).
 
 Round trips (write, read, write: the same bytes), every producer writing the
 format (``simulate --json``, ``record``, ``serve --record``, ``probe --record``,
@@ -23,20 +23,26 @@ from mcp_skew.matrix import Cell, build_matrix, builtin_peers
 from mcp_skew.serve import LogWriter, annotate, read_log
 from mcp_skew.serve._log import entry_of
 from mcp_skew.simulator import RunRecord, parse_peer, run
-from mcp_skew.simulator._transcript_model import (
+from mcp_skew.transcript import (
     EVENTS,
     FORMAT,
     FORMAT_VERSION,
+    Entry,
     EventRecord,
     Header,
     MessageRecord,
+    Note,
+    Record,
+    Transcript,
     TranscriptError,
+    as_json,
     classify_note,
     dump_lines,
     dumps,
     header,
     legacy_run_records,
     load_text,
+    of_json,
     parse_header,
     parse_record,
     record_dict,
@@ -93,6 +99,47 @@ def test_round_trip_is_byte_identical(client: str, server: str) -> None:
     assert dump_lines([*loaded.headers, *loaded.records]) == text
     assert dump_lines([header("simulate", "simulated"),
                        *records_of(simulated(client, server).transcript)]) == text  # same input
+
+
+def test_a_message_and_an_event_are_one_record_type() -> None:
+    """``Entry`` and ``Note`` make :class:`Record` s; the simulator's face names the same."""
+    from mcp_skew import simulator
+
+    entry = Entry(5, "c2s", {"jsonrpc": "2.0", "id": 0, "method": "ping"})
+    note = Note(15, "no answer to id 0 within 10 ms", 1, "timeout")
+    line = Entry(20, "s2c", "not json", {"status": 200})
+    assert all(isinstance(r, Record) for r in (entry, note, line))
+    assert (simulator.Entry, simulator.Note, simulator.Transcript) == (Entry, Note, Transcript)
+    assert (note.dir, note.kind, note.after, note.is_event, entry.is_event) == (
+        "event", "timeout", 1, True, False)
+    with pytest.raises(AttributeError):
+        entry.t_ms = 6  # type: ignore[misc]
+    assert [as_json(r) for r in (entry, note, line)] == [
+        {"ms": 5, "dir": "c2s", "message": {"jsonrpc": "2.0", "id": 0, "method": "ping"}},
+        {"ms": 15, "dir": "event", "event": "timeout", "text": "no answer to id 0 within 10 ms"},
+        {"ms": 20, "dir": "s2c", "line": "not json", "http": {"status": 200}}]
+    assert [record_dict(parse_record(as_json(r))) for r in (entry, note, line)] == [
+        as_json(r) for r in (entry, note, line)]
+
+
+def test_a_transcript_keeps_its_records_in_order() -> None:
+    transcript = Transcript()
+    transcript.add(0, "c2s", {"id": 1})
+    transcript.note(3, "the server process exited", "exit", side="server", code=1)
+    transcript.add(4, "s2c", {"id": 1, "result": {}})
+    assert [r.dir for r in transcript.timeline()] == ["c2s", "event", "s2c"]
+    assert transcript.notes == [Note(3, "the server process exited", 1, "exit",
+                                     (("side", "server"), ("code", 1)))]
+    assert transcript.records()[1] == {"ms": 3, "dir": "event", "event": "exit",
+                                       "text": "the server process exited", "side": "server",
+                                       "code": 1}
+
+
+@pytest.mark.parametrize(("client", "server"), PAIRS, ids=IDS)
+def test_the_records_read_back_as_the_timeline(client: str, server: str) -> None:
+    transcript = simulated(client, server).transcript
+    assert of_json(transcript.records()) == transcript.timeline()
+    assert of_json(json.loads(json.dumps(transcript.records()))) == transcript.timeline()
 
 
 @pytest.mark.parametrize(("client", "server"), PAIRS, ids=IDS)
@@ -178,7 +225,7 @@ def version_1_run(record: RunRecord) -> dict[str, Any]:
 
 
 def shape(entries: list[Any]) -> list[tuple[Any, ...]]:
-    return [(e.ms, e.dir, e.line, e.message, e.event, e.text, e.fields) for e in entries]
+    return [(e.t_ms, e.dir, e.line, e.message, e.kind, e.text, e.fields) for e in entries]
 
 
 @pytest.mark.parametrize(("client", "server"), PAIRS, ids=IDS)
@@ -193,8 +240,8 @@ def test_an_old_simulate_json_reads_as_the_new_one(tmp_path: Path, client: str,
     without_after = version_1_run(record)
     for event in without_after["events"]:
         del event["after"]  # the oldest runs: events go before messages of the same ms
-    assert {(e.ms, e.dir, e.text) for e in read_log(_written(tmp_path, without_after))[0]} == \
-        {(e.ms, e.dir, e.text) for e in read_log(new)[0]}
+    assert {(e.t_ms, e.dir, e.text) for e in read_log(_written(tmp_path, without_after))[0]} == \
+        {(e.t_ms, e.dir, e.text) for e in read_log(new)[0]}
 
 
 def _written(tmp_path: Path, data: Any) -> Path:
@@ -216,10 +263,10 @@ def test_an_old_log_without_a_header_reads_as_records(tmp_path: Path) -> None:
     path.write_text("".join(json.dumps(r) + "\n" for r in old))
     entries, warnings = read_log(path)
     assert not warnings and len(entries) == 4
-    assert entries[0].fields == {"argv": ["x"], "pid": 7}
+    assert dict(entries[0].fields) == {"argv": ["x"], "pid": 7}
     assert entries[1].message == initialize(1)
-    assert (entries[2].dir, entries[2].ms) == ("stderr", 500.0)  # ms from t
-    assert entries[3].fields == {"side": "server", "code": 0, "signal": None}
+    assert (entries[2].dir, entries[2].t_ms) == ("stderr", 500.0)  # ms from t
+    assert dict(entries[3].fields) == {"side": "server", "code": 0, "signal": None}
 
 
 def test_an_old_probe_recording_reads_with_event_names(tmp_path: Path) -> None:
@@ -233,10 +280,11 @@ def test_an_old_probe_recording_reads_with_event_names(tmp_path: Path) -> None:
            {"t_ms": 5005, "event": "client closes the connection"}]
     path.write_text("".join(json.dumps(r) + "\n" for r in old))
     entries, _ = read_log(path)
-    assert [(e.ms, e.dir, e.event) for e in entries] == [
-        (0, "event", "start"), (2, "c2s", None), (5002, "event", "timeout"),
-        (5003, "s2c", None), (5004, "event", "exit"), (5005, "event", "client-eof")]
-    assert entries[0].fields == {"pid": 42} and entries[4].fields == {"side": "server", "code": 3}
+    assert [(e.t_ms, e.dir, e.kind) for e in entries] == [
+        (0, "event", "start"), (2, "c2s", ""), (5002, "event", "timeout"),
+        (5003, "s2c", ""), (5004, "event", "exit"), (5005, "event", "client-eof")]
+    assert dict(entries[0].fields) == {"pid": 42}
+    assert dict(entries[4].fields) == {"side": "server", "code": 3}
     assert entries[3].message == "Traceback (most recent call last):"  # a JSON string, then
 
 

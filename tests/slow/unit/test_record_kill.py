@@ -82,7 +82,7 @@ def test_a_forwarded_unterminated_line_is_logged_when_record_is_stopped(tmp_path
     assert [e.line for e in sent] == ['{"jsonrpc":"2.0","id":1,"method":"ping"}',
                                       '{"jsonrpc":"2.0","id":2,']
     assert sent[-1].partial
-    assert [e.event for e in entries if e.dir == "event"][-1] == "exit"
+    assert [e.kind for e in entries if e.dir == "event"][-1] == "exit"
 
 
 def test_record_killed_outright_takes_its_server_down(tmp_path: Path) -> None:

@@ -57,14 +57,14 @@ def show(log: Path, *extra: str) -> str:
 def test_each_process_is_its_own_section_and_times_never_run_backwards(tmp_path: Path) -> None:
     log = two_processes(tmp_path)
     entries, _ = read_log(log)
-    raw = [e.ms for e in entries]
+    raw = [e.t_ms for e in entries]
     assert raw != sorted(raw)  # each process counts from its own start: the file runs backwards
     processes = split_processes(entries)
     assert [p.number for p in processes] == [1, 2]
     for p in processes:
-        times = [e.ms for e in p.entries]
+        times = [e.t_ms for e in p.entries]
         assert times == sorted(times) and times[0] == 0
-        assert p.entries[0].event == "start"
+        assert p.entries[0].kind == "start"
     assert processes[1].offset_s is not None and processes[1].offset_s >= 0
     text = show(log)
     assert "2 server processes" in text

@@ -109,8 +109,8 @@ def test_stderr_passes_through_and_is_logged(tmp_path: Path, echo: Path) -> None
     assert b"echoed 6 bytes" in proc.stderr
     entries, _ = read_log(log)
     assert any(e.dir == "stderr" and e.line == "echoed 6 bytes" for e in entries)
-    assert entries[0].event == "start" and entries[0].fields["argv"][-1] == str(echo)
-    assert entries[-1].event == "exit" and entries[-1].fields["code"] == 0
+    assert entries[0].kind == "start" and entries[0].get("argv")[-1] == str(echo)
+    assert entries[-1].kind == "exit" and entries[-1].get("code") == 0
 
 
 def test_a_crash_is_logged_with_its_exit_code(tmp_path: Path, echo: Path) -> None:
@@ -126,7 +126,7 @@ def test_a_kill_is_logged_with_its_signal(tmp_path: Path, echo: Path) -> None:
     proc = record(log, echo, "kill", data=b"one\n")
     assert proc.returncode == 128 + signal.SIGKILL
     entries, _ = read_log(log)
-    assert entries[-1].fields["signal"] == "SIGKILL"
+    assert entries[-1].get("signal") == "SIGKILL"
     assert any(e.dir == "c2s" and e.line == "one" for e in entries)  # nothing seen is lost
 
 
@@ -134,7 +134,7 @@ def test_closing_our_stdin_closes_the_servers(tmp_path: Path, echo: Path) -> Non
     log = tmp_path / "wire.jsonl"
     proc = record(log, echo, "wait-eof", data=b"a\nb\n")
     assert proc.returncode == 0 and proc.stdout == b"saw EOF\n"
-    events = [e.event for e in read_log(log)[0] if e.dir == "event"]
+    events = [e.kind for e in read_log(log)[0] if e.dir == "event"]
     assert events == ["start", "eof", "exit"]
 
 
@@ -158,7 +158,7 @@ def test_sigterm_is_passed_on_and_the_log_is_flushed_as_it_goes(tmp_path: Path,
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGKILL)
     entries, _ = read_log(log)
-    assert any(e.event == "signal" and e.fields["signal"] == "SIGTERM" for e in entries)
+    assert any(e.kind == "signal" and e.get("signal") == "SIGTERM" for e in entries)
 
 
 def test_a_command_that_cannot_run(tmp_path: Path) -> None:
@@ -167,7 +167,7 @@ def test_a_command_that_cannot_run(tmp_path: Path) -> None:
                            str(tmp_path / "no-such-server")], capture_output=True,
                           timeout=TIMEOUT, check=False)
     assert proc.returncode == 127 and b"cannot run" in proc.stderr
-    assert read_log(log)[0][0].event == "spawn-failed"
+    assert read_log(log)[0][0].kind == "spawn-failed"
 
 
 def test_record_needs_a_command(tmp_path: Path) -> None:

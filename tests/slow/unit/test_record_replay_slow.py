@@ -91,7 +91,7 @@ def test_replay_against_a_real_process(recorded: Path) -> None:
     assert report.ok, [x.to_dict() for x in report.exchanges]
     sent = [e.line for e in report.replayed_entries if e.dir == "c2s"]
     assert sent == [e.line for e in entries if e.dir == "c2s"]  # the exact lines again
-    assert report.replayed_entries[-1].event == "exit"
+    assert report.replayed_entries[-1].kind == "exit"
 
 
 def test_replay_command_line(recorded: Path) -> None:

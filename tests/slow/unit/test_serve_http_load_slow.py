@@ -127,5 +127,5 @@ def test_a_stream_whose_client_does_not_read_is_closed_not_queued_without_bound(
         until(lambda: server.open_streams == 0, "the stream to be closed")
     log.close()
     assert any(f"over {cap} bytes waiting for a client that does not read" in s for s in said)
-    texts = [e.text for e in read_log(tmp_path / "wire.jsonl")[0] if e.event == "http"]
+    texts = [e.text for e in read_log(tmp_path / "wire.jsonl")[0] if e.kind == "http"]
     assert any(f"is closed: over {cap} bytes waiting" in t for t in texts), texts[-3:]

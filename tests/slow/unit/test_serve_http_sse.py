@@ -170,8 +170,8 @@ def test_the_stream_carries_initialize_and_tools_list(tmp_path: Path) -> None:
     said = [e for e in entries if e.dir == "s2c"]
     assert [m["method"] for m in sent] == ["initialize", "notifications/initialized",
                                             "tools/list", "ping"]
-    assert [e.message["id"] for e in said if e.http.get("sse_event") == "message"] == [1, 2]
-    assert all(e.http["stream"] == "/mcp" for e in said if "sse_event" in e.http)
+    assert [e.message["id"] for e in said if (e.http or {}).get("sse_event") == "message"] == [1, 2]
+    assert all(e.http["stream"] == "/mcp" for e in said if e.http and "sse_event" in e.http)
     events = [e.text for e in entries if e.dir == "event"]
     assert any("event endpoint: /messages?session_id=" in t for t in events)
     assert any("HTTP+SSE stream" in t and "closed" in t for t in events)

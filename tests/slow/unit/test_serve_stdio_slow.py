@@ -121,7 +121,7 @@ def test_stdout_carries_only_mcp_messages_and_record_keeps_the_transcript(tmp_pa
     sent = [e.line for e in entries if e.dir == "c2s"]
     assert "\n".join(sent) + "\n" == data.decode()
     assert [e.message for e in entries if e.dir == "s2c"] == out
-    assert entries[0].event == "start" and entries[-1].event == "client-eof"
+    assert entries[0].kind == "start" and entries[-1].kind == "client-eof"
 
 
 def test_quiet_keeps_stderr_empty() -> None:

@@ -1,4 +1,4 @@
-"""One transcript format for every producer and reader (``simulator._transcript_model``).
+"""One transcript format for every producer and reader (``mcp_skew.transcript``).
 
 Round trips (write, read, write: the same bytes), every producer writing the
 format (``simulate --json``, ``record``, ``serve --record``, ``probe --record``,
@@ -23,7 +23,7 @@ from _serve_helpers import initialize, modern, request
 from _waits import BOUND_S
 
 from mcp_skew.cli import main
-from mcp_skew.simulator._transcript_model import (
+from mcp_skew.transcript import (
     EVENTS,
     FORMAT,
     FORMAT_VERSION,

@@ -1,0 +1,47 @@
+"""A saved peer: the file ``mcp-skew probe --save-peer FILE`` writes, read back as a peer.
+
+The format (``docs/api.md``: ``mcp-skew-probe-peer/1``) is a JSON object: ``format``,
+``peer`` (the inferred notation, or null when the probe could not infer one, with
+``sentence`` saying why), ``role`` (``server``; ``probe-client`` saves clients with
+``client``), ``label``, ``target`` and ``sentence``. The probe writes it
+(``mcp_skew.probe.save_peer``); ``--servers @FILE`` reads it here, below every feature,
+so resolving a peer spec needs no feature.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Final
+
+from .._input import read_user_text
+from .._jsontext import FILE, JsonTextError, loads
+from ..errors import UsageError
+from ..simulator import PeerSpec, parse_peer
+from ..versions import Role
+
+__all__ = ["PEER_FILE_FORMAT", "load_probe_peer"]
+
+PEER_FILE_FORMAT: Final = "mcp-skew-probe-peer/1"
+
+
+def load_probe_peer(path: str | Path, role: Role = "server") -> PeerSpec:
+    """The peer a probe saved with ``--save-peer``; raises UsageError with one line."""
+    text = read_user_text(path, "cannot read probe peer file", max_bytes=1 << 20)
+    try:
+        doc = loads(text, FILE)
+    except JsonTextError as exc:
+        raise UsageError(f"probe peer file {path}: not JSON ({exc})") from None
+    if not isinstance(doc, dict) or doc.get("format") != PEER_FILE_FORMAT:
+        raise UsageError(f"{str(path)!r} is not a peer saved by mcp-skew probe --save-peer")
+    saved = doc.get("role", "server")  # probe-client saves clients with "role": "client"
+    if role != saved:
+        raise UsageError(f"{str(path)!r} describes a {saved}; it cannot be used as a {role}")
+    notation = doc.get("peer")
+    if not isinstance(notation, str):
+        raise UsageError(f"{str(path)!r}: the probe could not infer a peer "
+                         f"({doc.get('sentence', 'no reason given')})")
+    spec = parse_peer(notation, role)
+    label = doc.get("label") if isinstance(doc.get("label"), str) else ""
+    return replace(spec, label=label or f"@{Path(path).name}",
+                   note=f"probed: {doc.get('target', '?')}; {doc.get('sentence', '')}")

@@ -1,0 +1,104 @@
+"""The transcript: one record type, and its JSON Lines format (every writer and reader).
+
+- :class:`Record` (with its constructors :class:`Entry`, a message, and :class:`Note`,
+  an event) and :class:`Transcript`, a link's records in order (:mod:`._record`);
+  :func:`as_json` writes a record as the format's JSON;
+- the format (:mod:`._jsonl`): the header, the checked record models, writing
+  (:func:`dumps`, :func:`dump_lines`), ``FORMAT`` and its version, and the run
+  document that holds a transcript (``RUN_FORMAT``);
+- reading (:func:`load_text`, :mod:`._read`), the older formats converted in one
+  place (:mod:`._upgrade`).
+
+The record and the transcript are imported with the package (the simulator builds them
+on every run); the format's names are imported when first read (its checked models are
+pydantic's, which a run does not load). Pure, below the simulator: it imports nothing
+of mcp-skew but :mod:`mcp_skew._jsontext`, and takes and gives text (files are read and
+written in ``serve`` and ``wire``).
+``docs/transcripts.md`` describes the format for people.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any, Final
+
+from ._names import DIRECTIONS, EVENTS, FORMAT, FORMAT_VERSION, RUN_FORMAT, RUN_FORMAT_VERSION
+from ._record import Direction, Entry, Note, Record, Transcript, as_json, of_json
+
+if TYPE_CHECKING:  # the format's names, for type checkers; at run time see __getattr__
+    from ._jsonl import (
+        MAX_MS,
+        CheckedRecord,
+        EventRecord,
+        Header,
+        MessageRecord,
+        StderrRecord,
+        TranscriptError,
+        dump_lines,
+        dumps,
+        has_offset,
+        header,
+        parse_header,
+        parse_record,
+        record_dict,
+        records_of,
+    )
+    from ._read import Loaded, load_text
+    from ._upgrade import Elapsed, classify_note, legacy_run_records, upgrade_record
+
+__all__ = [
+    "DIRECTIONS",
+    "EVENTS",
+    "FORMAT",
+    "FORMAT_VERSION",
+    "MAX_MS",
+    "RUN_FORMAT",
+    "RUN_FORMAT_VERSION",
+    "CheckedRecord",
+    "Direction",
+    "Elapsed",
+    "Entry",
+    "EventRecord",
+    "Header",
+    "Loaded",
+    "MessageRecord",
+    "Note",
+    "Record",
+    "StderrRecord",
+    "Transcript",
+    "TranscriptError",
+    "as_json",
+    "classify_note",
+    "dump_lines",
+    "dumps",
+    "has_offset",
+    "header",
+    "legacy_run_records",
+    "load_text",
+    "of_json",
+    "parse_header",
+    "parse_record",
+    "record_dict",
+    "records_of",
+    "upgrade_record",
+]
+
+#: The modules of the format's names (imported on first use).
+_LAZY: Final[dict[str, str]] = {
+    **dict.fromkeys(("MAX_MS", "CheckedRecord", "EventRecord", "Header",
+                     "MessageRecord", "StderrRecord", "TranscriptError", "dump_lines", "dumps",
+                     "has_offset", "header", "parse_header", "parse_record", "record_dict",
+                     "records_of"), "_jsonl"),
+    **dict.fromkeys(("Loaded", "load_text"), "_read"),
+    **dict.fromkeys(("Elapsed", "classify_note", "legacy_run_records", "upgrade_record"),
+                    "_upgrade"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module("." + module, __name__), name)
+    globals()[name] = value
+    return value
