@@ -310,10 +310,9 @@ def _stoppable(work: Callable[[], Matrix]) -> Matrix:
     try:
         thread.join()
     except KeyboardInterrupt:
-        give_up = time.monotonic() + STOP_WAIT_S
-        while thread.is_alive() and time.monotonic() < give_up:
-            end_everything(refuse=True)  # again: a pair may have been starting its driver
-            thread.join(0.2)  # the pairs still queued fail at once: no process may start
+        # once is enough: a pair starting its driver now is ended with the rest or refused
+        end_everything(refuse=True)
+        thread.join(STOP_WAIT_S)  # the pairs still queued fail at once: no process may start
         raise
     if "error" in done:
         raise done["error"]
