@@ -68,7 +68,9 @@ def check() -> None:
 
 
 def exit_code(exc: KeyboardInterrupt) -> int:
-    """128 + the signal's number (SIGINT for a plain Ctrl-C)."""
+    """128 + the signal's number (SIGINT for a plain Ctrl-C). A command that returns it has
+    handled the stop: :func:`stopping` does not raise it again."""
+    _received.clear()
     return 128 + (exc.signum if isinstance(exc, Terminated) else signal.SIGINT)
 
 

@@ -29,7 +29,7 @@ from typing import Any, TextIO
 from .._input import read_user_text
 from .._jsontext import FILE, JsonTextError, loads
 from .._output import check_output, terminal_safe_keeping, write_output
-from .._stopping import end_everything
+from .._stopping import end_everything, exit_code
 from ..errors import UsageError
 from ..matrix import (
     FORMATS,
@@ -327,9 +327,9 @@ def _main(args: argparse.Namespace) -> int:
         check_output(args.out, inputs=_inputs(args))
     try:
         matrices = [_matrix(args, transport) for transport in transports]
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         print("mcp-skew: interrupted; nothing written", file=sys.stderr)
-        return 130
+        return exit_code(exc)  # 128 + the signal's number (130 for Ctrl-C)
     matrix = matrices[0]
     if getattr(args, "run_real", False):  # named real peers (mcp_skew.realpeers)
         from ..realpeers._realmatrix import render_real, run_real  # noqa: PLC0415

@@ -82,3 +82,13 @@ def test_a_stop_swallowed_while_the_command_line_loads_runs_no_command(
     code, out, err = run_cli(["versions"])
     assert (code, out) == (128 + signal.SIGTERM, "")
     assert "mcp-skew: stopped (SIGTERM)" in err
+
+
+def test_a_stop_the_command_handled_is_not_raised_again() -> None:
+    # census: "interrupted; DB keeps N finished rows", then its own exit_code: one message
+    with _stopping.stopping():
+        try:
+            os.kill(os.getpid(), signal.SIGTERM)
+            signal.pthread_sigmask(signal.SIG_BLOCK, [])
+        except _stopping.Terminated as exc:
+            assert _stopping.exit_code(exc) == 128 + signal.SIGTERM
