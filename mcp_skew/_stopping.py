@@ -10,6 +10,18 @@ every process family still running (:func:`mcp_skew.wire._procs.end_all`). The e
 ignored; commands that handle signals themselves (``record``, ``serve``) install their own
 handlers inside this one. Processes started by a command that is killed outright (SIGKILL)
 are ended by their supervisors (:mod:`mcp_skew.wire._procs`).
+
+The command line enters :func:`stopping` first thing, before it builds its parser and loads
+the registry (about a second on a busy machine, and no process is started before it). A
+signal before that kills the interpreter at once, as it would any program, when nothing has
+been started yet.
+
+A raise from a signal handler can be swallowed: Python reports and drops an exception that
+a weakref callback or a ``__del__`` raises ("Exception ignored in ..."), and the import
+system runs such callbacks, so a SIGTERM during an import could be lost and the command
+run on. So the handler also records the signal and makes the wire refuse new processes;
+:func:`check` raises it again where a command is about to start something long (``record``
+before its server starts, ``serve`` before it serves), and :func:`stopping` does at its end.
 """
 
 from __future__ import annotations
@@ -22,7 +34,7 @@ from collections.abc import Iterator
 from types import FrameType
 from typing import Final
 
-__all__ = ["STOP_SIGNALS", "Terminated", "end_everything", "exit_code", "stopping"]
+__all__ = ["STOP_SIGNALS", "Terminated", "check", "end_everything", "exit_code", "stopping"]
 
 #: The signals that stop a command as Ctrl-C does (SIGINT is Python's KeyboardInterrupt).
 STOP_SIGNALS: Final = (signal.SIGTERM, signal.SIGHUP)
@@ -36,12 +48,29 @@ class Terminated(KeyboardInterrupt):
         self.signum = signum
 
 
+#: The stop signals that came inside :func:`stopping` (their raise may have been swallowed).
+_received: list[int] = []
+
+
 def _raise(signum: int, _frame: FrameType | None) -> None:
+    _received.append(signum)
+    procs = sys.modules.get("mcp_skew.wire._procs")
+    if procs is not None:
+        procs.refuse()  # no new process, even where the raise below is swallowed
     raise Terminated(signum)
 
 
+def check() -> None:
+    """Raise :class:`Terminated` again for a stop signal that came inside :func:`stopping`
+    (a no-op without one): its first raise may have been swallowed."""
+    if _received:
+        raise Terminated(_received[0])
+
+
 def exit_code(exc: KeyboardInterrupt) -> int:
-    """128 + the signal's number (SIGINT for a plain Ctrl-C)."""
+    """128 + the signal's number (SIGINT for a plain Ctrl-C). A command that returns it has
+    handled the stop: :func:`stopping` does not raise it again."""
+    _received.clear()
     return 128 + (exc.signum if isinstance(exc, Terminated) else signal.SIGINT)
 
 
@@ -58,6 +87,7 @@ def stopping() -> Iterator[None]:
     """SIGTERM and SIGHUP raise :class:`Terminated` inside; every family is ended on the way
     out, whatever happened; the handlers are put back."""
     previous: dict[signal.Signals, object] = {}
+    _received.clear()
     if threading.current_thread() is threading.main_thread():
         for sig in STOP_SIGNALS:
             if signal.getsignal(sig) is not signal.SIG_IGN:
@@ -65,6 +95,7 @@ def stopping() -> Iterator[None]:
     stopped = False
     try:
         yield
+        check()  # a stop whose raise was swallowed: the command ran on, it stops now
     except KeyboardInterrupt:
         stopped = True
         raise
@@ -77,3 +108,4 @@ def stopping() -> Iterator[None]:
                 procs.reopen()
             for sig, handler in previous.items():
                 signal.signal(sig, handler)  # type: ignore[arg-type]
+            _received.clear()

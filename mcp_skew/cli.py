@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from ._output import terminal_safe
-from ._stopping import exit_code, stopping
+from ._stopping import check, exit_code, stopping
 from .errors import UsageError
 
 __all__ = ["COMMANDS", "main", "version_line"]
@@ -218,7 +218,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     _safe_streams()
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        return _main(argv)
+        # first of all: SIGTERM and SIGHUP stop the command as Ctrl-C does, also while the
+        # parser and the registry load; no process it starts outlives it
+        with stopping():
+            return _main(argv)
+    except KeyboardInterrupt as exc:
+        print(f"mcp-skew: stopped ({str(exc) or 'SIGINT'})", file=sys.stderr)
+        return exit_code(exc)
     except BrokenPipeError:
         return _quiet_broken_pipe()
     except StdoutClosed as exc:
@@ -246,11 +252,8 @@ def _main(argv: list[str]) -> int:
         # the registry of this invocation: the built-ins, installed plugins, --profile files;
         # a new value every command reads from args.registry (nothing global changes)
         args.registry = with_profile_files(args.profile, load_entry_points())
-        with stopping():  # SIGTERM and SIGHUP stop it as Ctrl-C does; no process outlives it
-            code = args.func(args)
-    except KeyboardInterrupt as exc:
-        print(f"mcp-skew: stopped ({str(exc) or 'SIGINT'})", file=sys.stderr)
-        return exit_code(exc)
+        check()  # a stop that came while the parser and registry loaded: nothing starts
+        code = args.func(args)
     except (ProfileFileError, UsageError, UnknownRevision) as exc:
         print(terminal_safe(f"mcp-skew: error: {exc}"), file=sys.stderr)
         return 2

@@ -3,7 +3,11 @@
 :func:`build_report` reads the rows of a census database into one JSON-able
 value; :func:`render_report` writes it as Markdown, HTML or JSON. Nothing in it
 depends on when or where the census ran (no timestamps, rows in key order), so
-the same database gives the same report byte for byte.
+the same database gives the same report byte for byte. Every text from outside (a
+registry name, a package's identifier or dependency version, a server's ``serverInfo``
+name, an error line) goes into the Markdown through :func:`mcp_skew._markup.markdown_cell`
+(a ``|`` cannot split a table's cell, a line break cannot end a row, a heading or an
+item), and into the HTML through :func:`mcp_skew._markup.escape`.
 
 Client kinds are the probe's built-in clients (``mcp_skew.probe.builtin_clients``):
 a *modern-only* client speaks 2026-07-28 alone; a *dual-era* client tries
@@ -16,10 +20,11 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from statistics import median
 from typing import Any, Final
 
-from .._markup import Layout, escape, page
+from .._markup import Layout, escape, markdown_cell, page
 
 __all__ = ["REPORT_FORMAT", "REPORT_FORMATS", "build_report", "render_report", "sdk_label"]
 
@@ -257,23 +262,25 @@ def _clients_lines(rep: dict[str, Any]) -> list[str]:
     return [f"- {kind}: {', '.join(revs)}" for kind, revs in rep["clients"].items()]
 
 
-def _kind_lines(rep: dict[str, Any]) -> list[str]:
+def _kind_lines(rep: dict[str, Any], cell: Callable[[str], str] = str) -> list[str]:
     out = []
     for n, k in enumerate(rep["failure_kinds"], 1):
         out.append(f"{n}. {k['kind']}: {k['count']}")
-        out += [f"   - {cause} ({count})" for cause, count in k["causes"].items()]
+        out += [f"   - {cell(cause)} ({count})" for cause, count in k["causes"].items()]
     return out or ["None."]
 
 
 def _card_lines(c: dict[str, Any]) -> list[str]:
-    where = (f"{c['kind']} {_v(c['registry_type'])} {_v(c['identifier'])}"
-             + (f"@{c['package_version']}" if c["package_version"] else ""))
-    out = [f"### {c['server']} {c['version']} ({where})", "",
-           f"- status: {c['status']}" + (f": {c['error'].splitlines()[0]}" if c["error"]
+    md = markdown_cell
+    where = (f"{c['kind']} {md(_v(c['registry_type']))} {md(_v(c['identifier']))}"
+             + (f"@{md(c['package_version'])}" if c["package_version"] else ""))
+    out = [f"### {md(c['server'])} {md(c['version'])} ({where})", "",
+           f"- status: {c['status']}" + (f": {md(c['error'].splitlines()[0])}" if c["error"]
                                          else "")]
     if c["status"] == "probed":
         cached = "cached" if c["install_cached"] else "cold"
-        out += [f"- inferred peer `{_v(c['peer'])}`: {_v(c['sentence'])}", f"- SDK: {c['sdk']}",
+        out += [f"- inferred peer `{_v(c['peer'])}`: {_v(c['sentence'])}",
+                f"- SDK: {md(c['sdk'])}",
                 f"- clients: {_ready_text(c['readiness'])}",
                 f"- cost: install {_v(c['install_s'], ' s')} ({cached}), "
                 f"cold start {_v(c['start_ms'], ' ms')}, probe {_v(c['probe_ms'], ' ms')}"]
@@ -285,11 +292,12 @@ def _markdown(rep: dict[str, Any]) -> str:
            *_clients_lines(rep), "", "## By SDK", "",
            "| SDK | servers (started) | modern-only | dual-era (fallback) | "
            "legacy (all revisions) |", "|---|---|---|---|---|"]
-    out += [f"| {s['sdk']} | {s['servers']} ({s['started']}) | {s['modern']} | {s['dual']} "
-            f"({s['dual_fallback']}) | {s['legacy_any']} |" for s in rep["by_sdk"]]
-    out += ["", "## Failures by kind", "", *_kind_lines(rep)]
+    out += [f"| {markdown_cell(s['sdk'])} | {s['servers']} ({s['started']}) | {s['modern']} | "
+            f"{s['dual']} ({s['dual_fallback']}) | {s['legacy_any']} |" for s in rep["by_sdk"]]
+    out += ["", "## Failures by kind", "", *_kind_lines(rep, markdown_cell)]
     out += ["", "## Top failure causes", ""]
-    out += [f"{i}. {f['cause']} ({f['count']}): {', '.join(f['examples'])}"
+    out += [f"{i}. {markdown_cell(f['cause'])} ({f['count']}): "
+            f"{', '.join(map(markdown_cell, f['examples']))}"
             for i, f in enumerate(rep["failures"], 1)] or ["None."]
     out += ["", "## Servers", ""]
     for c in rep["cards"]:

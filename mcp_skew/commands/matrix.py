@@ -29,7 +29,7 @@ from typing import Any, TextIO
 from .._input import read_user_text
 from .._jsontext import FILE, JsonTextError, loads
 from .._output import check_output, terminal_safe_keeping, write_output
-from .._stopping import end_everything
+from .._stopping import end_everything, exit_code
 from ..errors import UsageError
 from ..matrix import (
     FORMATS,
@@ -310,10 +310,9 @@ def _stoppable(work: Callable[[], Matrix]) -> Matrix:
     try:
         thread.join()
     except KeyboardInterrupt:
-        give_up = time.monotonic() + STOP_WAIT_S
-        while thread.is_alive() and time.monotonic() < give_up:
-            end_everything(refuse=True)  # again: a pair may have been starting its driver
-            thread.join(0.2)  # the pairs still queued fail at once: no process may start
+        # once is enough: a pair starting its driver now is ended with the rest or refused
+        end_everything(refuse=True)
+        thread.join(STOP_WAIT_S)  # the pairs still queued fail at once: no process may start
         raise
     if "error" in done:
         raise done["error"]
@@ -328,9 +327,9 @@ def _main(args: argparse.Namespace) -> int:
         check_output(args.out, inputs=_inputs(args))
     try:
         matrices = [_matrix(args, transport) for transport in transports]
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         print("mcp-skew: interrupted; nothing written", file=sys.stderr)
-        return 130
+        return exit_code(exc)  # 128 + the signal's number (130 for Ctrl-C)
     matrix = matrices[0]
     if getattr(args, "run_real", False):  # named real peers (mcp_skew.realpeers)
         from ..realpeers._realmatrix import render_real, run_real  # noqa: PLC0415

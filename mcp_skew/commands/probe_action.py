@@ -35,10 +35,11 @@ import argparse
 import os
 import shlex
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Final
 
+from .._output import terminal_safe
 from ..errors import UsageError
 from . import probe as probe_command
 from . import probe_client as probe_client_command
@@ -126,8 +127,12 @@ def _append(path: str | None, text: str) -> None:
             f.write(text)
 
 
-def _progress(text: str) -> None:
-    print(f"mcp-skew probe: {text}", file=sys.stderr, flush=True)
+def _progress(command: str) -> Callable[[str], None]:
+    """Progress lines on stderr, named as the command the step runs says them (``mcp-skew
+    probe: ...``, in client mode ``mcp-skew probe-client: ...``), escaped for the log."""
+    def say(text: str) -> None:
+        print(terminal_safe(f"mcp-skew {command}: {text}"), file=sys.stderr, flush=True)
+    return say
 
 
 def _outputs(env: Mapping[str, str], values: Mapping[str, str]) -> None:
@@ -141,7 +146,7 @@ def _run_client(env: Mapping[str, str], args: argparse.Namespace) -> int:
     words, opts = probe_client_command.options(args)
     out = Path(env.get("RUNNER_TEMP") or ".") / "mcp-skew-probe-client"
     out.mkdir(parents=True, exist_ok=True)
-    report = probe_client(words, opts, None if args.quiet else _progress)
+    report = probe_client(words, opts, None if args.quiet else _progress("probe-client"))
     if all(r.spawn_error for r in report.runs):
         raise UsageError(str(report.runs[0].spawn_error))
     for fmt, name in CLIENT_OUTPUTS.items():
@@ -166,7 +171,7 @@ def run(env: Mapping[str, str]) -> int:
     target, opts = probe_command._target(args), probe_command._options(args)
     out = Path(env.get("RUNNER_TEMP") or ".") / "mcp-skew-probe"
     out.mkdir(parents=True, exist_ok=True)
-    report = probe(target, opts, None if args.quiet else _progress)
+    report = probe(target, opts, None if args.quiet else _progress("probe"))
     for fmt, name in OUTPUTS.items():
         (out / name).write_text(render(report, fmt) + "\n", encoding="utf-8")
     print(render(report, "terminal"))

@@ -8,6 +8,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from .._output import terminal_safe
+from .._stopping import check
 from ..peers import resolve_peer
 from ._args import host_port, whole
 
@@ -75,10 +76,8 @@ def _main(args: argparse.Namespace) -> int:
             if log:
                 log.event("start", f"mcp-skew serve {spec.notation} on stdio", peer=spec.notation)
             say(f"simulated server {spec.notation} on stdio")
-            try:
-                return serve_stdio(spec, sys.stdin.buffer, sys.stdout.buffer, say=say, log=log)
-            except KeyboardInterrupt:
-                return 130
+            check()  # a stop already here: do not serve (a signal stops it as any command)
+            return serve_stdio(spec, sys.stdin.buffer, sys.stdout.buffer, say=say, log=log)
         return _serve_http(args, spec, say, log)
     finally:
         if log:
@@ -110,9 +109,11 @@ def _serve_http(args: argparse.Namespace, spec: Any, say: Any, log: LogWriter | 
         if startup_ms:
             say(f"slow start: answering in {startup_ms} ms")
             time.sleep(startup_ms / 1000)
+        check()  # a stop already here: do not serve
         server.serve_forever(poll_interval=0.1)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # stopped as every command is: 128 + the signal's number
         say("interrupted; stopping")
+        raise
     finally:
         server.stop_streams()
         server.server_close()

@@ -91,6 +91,7 @@ NOUNS: Final[Mapping[str, str]] = {
     "cache_fields": "caching hints",
     "http_headers": "HTTP headers",
     "modern_error_codes": "modern error codes",
+    "unbatched_methods": "requests a batch must not carry",
     "errors": "error codes",
     "deprecations": "deprecation entries",
     "cache_invalidations": "cache-invalidating notifications",
@@ -99,8 +100,10 @@ NOUNS: Final[Mapping[str, str]] = {
 
 #: Tables left out of derived steps and of "what is lost": they restate other tables
 #: (a modern error code is also an error; a deprecation going away loses nothing; a
-#: cache-invalidating notification goes with the caching hints it serves).
-_QUIET: Final = frozenset({"modern_error_codes", "deprecations", "cache_invalidations"})
+#: cache-invalidating notification goes with the caching hints it serves; the requests a
+#: batch must not carry go with the batches).
+_QUIET: Final = frozenset({"modern_error_codes", "deprecations", "cache_invalidations",
+                           "unbatched_methods"})
 
 
 def roles_of(choice: RoleChoice) -> tuple[Role, ...]:

@@ -49,6 +49,7 @@ from collections.abc import Sequence
 from types import FrameType
 from typing import IO, Any, Final
 
+from .._stopping import check
 from ..wire._procs import end, spawn
 from ._log import LINE_CAP, CutLine, Direction, LineSplitter, LogWriter
 
@@ -218,6 +219,7 @@ def run_proxy(argv: Sequence[str], log: LogWriter, *, stdin_fd: int = 0, stdout_
     forwarding = _Forwarding(safe)  # before the spawn: a signal in between is not lost
     previous = forwarding.install()
     try:
+        check()  # a stop before the line above (its raise may have been swallowed): no start
         try:
             child = _start(argv)
         except OSError as exc:

@@ -13,7 +13,8 @@ What the simulated server cannot read is answered here, at the edge: a line
 that is not JSON gets ``-32700 Parse error`` (or nothing, under ``drop-unparsable``:
 :meth:`SimServer.unparsable`); a batch (a JSON array) is served
 element by element where one of the server's revisions allows batching
-(2025-03-26), else refused with ``-32600``. Standard output carries only MCP
+(2025-03-26), else refused with ``-32600``; inside a batch, ``initialize`` (which
+2025-03-26 keeps out of batches) gets ``-32600`` for its element. Standard output carries only MCP
 messages; everything said to a person goes to standard error.
 
 A line is read at most :data:`~mcp_skew.serve._log.LINE_CAP` bytes (8 MiB) at a time: a
@@ -30,7 +31,7 @@ from typing import IO, Any
 
 from .._jsontext import dump_line
 from ..simulator import PeerSpec, Reaction, SimServer
-from ..simulator._decode import PARSE_ERROR, Junk, check_message, decode_rpc
+from ..simulator._decode import PARSE_ERROR, Junk, batch_element, decode_rpc, unbatched_methods
 from ..simulator._http_words import describe
 from ..versions import Message
 from ._log import LINE_CAP, CutLine, LogWriter, decode_line
@@ -87,9 +88,12 @@ class StdioServer:
                      "error": {"code": -32600,
                                "message": f"Invalid request: no JSON-RPC batches in {revs}"}}]
         replies: list[Any] = []
+        unbatched = unbatched_methods(self.spec.profile(r) for r in self.spec.revisions)
         for item in batch:  # JSON-RPC 2.0 §6: each invalid element gets its own error
-            checked = check_message(item)
+            checked = batch_element(item, unbatched)
             if isinstance(checked, Junk):
+                self.say(f"recv a batch element that is refused ({checked.reason}); "
+                         f"answering {checked.code}")
                 replies.append(checked.error())
             elif isinstance(checked.value, dict):
                 replies += self._one(checked.value).replies

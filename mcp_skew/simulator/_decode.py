@@ -23,20 +23,26 @@ constants, 2024-11-05 onwards). The error's ``id`` is null where it could not be
 read (JSON-RPC 2.0 §5: "If there was an error in detecting the id in the Request
 object (e.g. Parse error/Invalid Request), it MUST be Null"), else the id given.
 
+Inside a batch, :func:`batch_element` also refuses, as ``-32600`` for that element, a
+request that a revision which allows batches keeps out of them (the profile's
+``unbatched_methods``: 2025-03-26 ``basic/lifecycle.mdx`` §Initialization, "The
+initialize request MUST NOT be part of a JSON-RPC batch"); the other elements are served.
+
 A reader that serves answers :meth:`Junk.error`; a reader that records logs
 :attr:`Junk.reason` and goes on. Nothing here does I/O.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Final
 
 from .._jsontext import WIRE, JsonLimits, JsonTextError, loads
-from ..versions import Message
+from ..versions import Message, Profile
 
-__all__ = ["INVALID_REQUEST", "PARSE_ERROR", "Decoded", "Junk", "Parsed", "check_message", "decode_rpc",
-           "invalid_reason"]
+__all__ = ["INVALID_REQUEST", "PARSE_ERROR", "Decoded", "Junk", "Parsed", "batch_element",
+           "check_message", "decode_rpc", "invalid_reason", "unbatched_methods"]
 
 PARSE_ERROR: Final = -32700  #: JSON-RPC 2.0 §5.1 "Parse error"
 INVALID_REQUEST: Final = -32600  #: JSON-RPC 2.0 §5.1 "Invalid Request"
@@ -115,3 +121,23 @@ def check_message(value: Any) -> Decoded:
         msg_id = value.get("id") if isinstance(value, dict) else None
         return Junk(INVALID_REQUEST, reason, msg_id if _valid_id(msg_id) else None)
     return Parsed(value)
+
+
+def unbatched_methods(profiles: Iterable[Profile]) -> frozenset[str]:
+    """The requests a batch may not carry: those of every profile here that allows batches."""
+    return frozenset().union(*(p.names("unbatched_methods") for p in profiles
+                               if p.settings.get("batching")))
+
+
+def batch_element(value: Any, unbatched: frozenset[str]) -> Decoded:
+    """One element of a batch: :func:`check_message`, and a request named in ``unbatched``
+    is an Invalid Request with its id (JSON-RPC 2.0 §6: each element is answered alone)."""
+    checked = check_message(value)
+    if isinstance(checked, Junk) or not isinstance(checked.value, dict):
+        return checked
+    method = checked.value.get("method")
+    if method not in unbatched:
+        return checked
+    msg_id = checked.value.get("id")
+    return Junk(INVALID_REQUEST, f"{method} MUST NOT be part of a JSON-RPC batch",
+                msg_id if _valid_id(msg_id) else None)

@@ -48,7 +48,7 @@ from typing import Any, Final
 
 from ..versions import HTTP_HEADERS, Era, HttpHeader, Message, Profile, Registry, UnknownRevision
 from . import _wire
-from ._decode import Junk, check_message, decode_rpc
+from ._decode import Junk, batch_element, decode_rpc, unbatched_methods
 from ._http_words import (
     HttpRequest,
     HttpResponse,
@@ -258,8 +258,9 @@ class HttpEndpoint:
             return HttpResponse(400, _wire.error(None, -32600, f"Invalid request: no JSON-RPC "
                                              f"batches here ({revs}, session required)"))
         replies: list[Any] = []
+        unbatched = unbatched_methods(self.spec.profile(r) for r in self.spec.legacy)
         for item in batch:  # JSON-RPC 2.0 §6: each invalid element gets its own error
-            checked = check_message(item)
+            checked = batch_element(item, unbatched)
             if isinstance(checked, Junk):
                 replies.append(checked.error())
             elif isinstance(checked.value, dict):

@@ -12,7 +12,8 @@ middle of a matrix). The rows are data, per era:
   does not serve with, and that a client retries on (2026-07-28
   ``basic/versioning.mdx`` §Version Negotiation; schema ``UnsupportedProtocolVersionError``);
 - the setting ``resource_not_found`` and every row of ``modern_error_codes`` name an
-  error of the profile's own ``errors`` table.
+  error of the profile's own ``errors`` table;
+- every row of ``unbatched_methods`` names a request of its own ``methods`` table.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final
 
-from ._profile import Era, Profile, ProfileDefinitionError
+from ._profile import Era, Kind, Profile, ProfileDefinitionError
 
 __all__ = ["NEEDED_ERRORS", "check_needs"]
 
@@ -52,3 +53,9 @@ def check_needs(profile: Profile) -> None:
         raise ProfileDefinitionError(
             f"{profile.revision}: table 'modern_error_codes' names {', '.join(map(repr, unknown))}, "
             "not in its errors table")
+    requests = {name for name, m in profile.methods.items() if m.kind is Kind.REQUEST}
+    strays = sorted(profile.names("unbatched_methods") - requests)
+    if strays:
+        raise ProfileDefinitionError(
+            f"{profile.revision}: table 'unbatched_methods' names {', '.join(map(repr, strays))}, "
+            "not a request of its methods table")

@@ -211,6 +211,7 @@ SET_TABLES: Final = (
     "cache_fields",  # the caching hints themselves
     "http_headers",  # request headers the Streamable HTTP transport defines
     "modern_error_codes",  # error names a dual-era client reads as "this server is modern"
+    "unbatched_methods",  # requests a JSON-RPC batch must not carry (where batches exist)
     "features",  # user-facing features, for the features view of the matrix
 )
 #: Tables whose rows are name -> value.

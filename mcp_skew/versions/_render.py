@@ -94,6 +94,7 @@ _TITLES: Final[Mapping[str, str]] = {
     "cache_fields": "Caching hints",
     "http_headers": "HTTP request headers",
     "modern_error_codes": "Errors that mark a modern server",
+    "unbatched_methods": "Requests a JSON-RPC batch must not carry",
     "errors": "Error codes",
     "deprecations": "Deprecations",
     "cache_invalidations": "Notifications that invalidate cached results",

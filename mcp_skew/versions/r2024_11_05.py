@@ -86,6 +86,7 @@ PROFILE: Final[Profile] = create(
         # basic/transports.mdx: HTTP with SSE has no MCP-specific headers
         "http_headers": [],
         "modern_error_codes": [],
+        "unbatched_methods": [],  # no batches in 2024-11-05
         # basic/messages.mdx (JSON-RPC codes); server/resources.mdx §Error Handling (-32002)
         "errors": {
             "ParseError": ErrorCode(-32700, "Parse error"),

@@ -72,6 +72,18 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             },
         ),
         Change(
+            id="initialize-not-batched",
+            summary="The initialize request MUST NOT be part of a JSON-RPC batch",
+            cite=Cite(REV, "basic/lifecycle.mdx", "Initialization"),
+            impact=Impact.BEHAVIOUR,
+            add={"unbatched_methods": ["initialize"]},
+            steps=("Clients: send initialize alone; batch only once initialization has "
+                   "completed.",),
+            severity={"client": Binding(Obligation.MUST, "The initialize request MUST NOT "
+                                        "be part of a JSON-RPC batch"),
+                      "server": Binding(Obligation.NONE)},  # the client's rule to keep
+        ),
+        Change(
             id="tool-annotations",
             summary="Tools gain annotations (readOnlyHint, destructiveHint, idempotentHint, "
             "openWorldHint, title)",

@@ -27,7 +27,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             summary="JSON-RPC batching is removed",
             cite=Cite(REV, "changelog.mdx", "Major changes, item 1"),
             impact=Impact.BREAKING,
-            remove={"features": ["jsonrpc-batching"]},
+            remove={"features": ["jsonrpc-batching"], "unbatched_methods": ["initialize"]},
             settings={"batching": False},
             steps=("Send one message per line (stdio) or per POST; stop sending arrays.",),
         ),

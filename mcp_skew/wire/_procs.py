@@ -35,7 +35,10 @@ SIGKILL to every process of its :func:`family` (read from ``/proc``: the supervi
 descendants, its group and session, the marked processes, the re-parented ones), again until
 none is left, and the reaping of what was re-parented to us. :func:`end_all` ends every family
 still running and makes :func:`spawn` refuse from then on: the command line calls it when a
-signal ends the command.
+signal ends the command. The refusal is read under the same lock that registers a new
+process, so a :func:`spawn` racing :func:`end_all` is either registered before the families
+are listed (and ended with them) or refused: none starts unseen. :func:`refuse` sets it
+alone (from a signal handler: it takes no lock).
 
 Where ``/proc`` is missing (not Linux) there is no supervisor and the family is the process
 group alone.
@@ -58,7 +61,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-__all__ = ["MARK", "end", "end_all", "family", "reopen", "spawn", "subreaper", "supervised"]
+__all__ = ["MARK", "end", "end_all", "family", "refuse", "reopen", "spawn", "subreaper",
+           "supervised"]
 
 #: The environment variable that marks a spawned server and its descendants.
 MARK: Final = "MCP_SKEW_OWNER"
@@ -154,6 +158,8 @@ def spawn(argv: Sequence[str], *, env: Mapping[str, str] | None = None,
         popen["pass_fds"] = (*popen.get("pass_fds", ()), lifeline, report_w)
     try:
         with _lock:  # registered before a family() elsewhere can see it as an adopted orphan
+            if _closing:  # read under the lock end_all lists under: never started unseen
+                raise OSError(errno.ECANCELED, "mcp-skew is ending: no new process")
             proc: subprocess.Popen[bytes] = subprocess.Popen(command, env=marked,
                                                              start_new_session=True, **popen)
             _marks[proc.pid] = marked[MARK]
@@ -176,6 +182,11 @@ def spawn(argv: Sequence[str], *, env: Mapping[str, str] | None = None,
     return proc
 
 
+def refuse() -> None:
+    """Make :func:`spawn` refuse from now on (takes no lock: safe in a signal handler)."""
+    _closing[:] = [True]
+
+
 def reopen() -> None:
     """Let :func:`spawn` start processes again (after :func:`end_all` refused them)."""
     _closing.clear()
@@ -186,7 +197,7 @@ def end_all(*, refuse: bool = True) -> None:
     :func:`spawn` refuses from then on (the command is stopping: a thread must not start
     another server while it does)."""
     if refuse:
-        _closing[:] = [True]
+        _closing[:] = [True]  # before the listing: a spawn after it sees this under the lock
     with _lock:
         procs = list(_live.values())
     for proc in procs:

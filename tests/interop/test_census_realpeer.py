@@ -9,6 +9,10 @@ set no upper bound on ``mcp``, so their pinned releases install ``mcp`` 2.x toda
 at import (``McpError`` is gone): crashes at start that only a census of pinned releases
 shows.
 
+The same listing gives the same rows, timings aside, with both CPUs kept busy by two busy
+loops as on an idle machine (a cold start stretched by load is waited for, never stored as
+``start-failed``).
+
 Installs go to the shared environment cache; skipped when npm's or PyPI's registry
 cannot be reached.
 """
@@ -16,12 +20,17 @@ cannot be reached.
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from mcp_skew.census import CensusDB
+from mcp_skew.census._report import _kind_and_cause
 from mcp_skew.cli import main
 
 pytestmark = pytest.mark.realpeer
@@ -41,16 +50,52 @@ def _reachable() -> None:
             pytest.skip(f"{url} unreachable: {exc}")
 
 
-def test_the_census_of_real_packages(tmp_path: Path) -> None:
-    _reachable()
-    db = tmp_path / "census.sqlite"
+def _census(db: Path) -> dict[str, dict[str, Any]]:
     # the two packages of the listing are the project's own test choice, run unsandboxed on
     # purpose where no sandbox tool is installed (CI machines have none)
     sandbox = [] if shutil.which("bwrap") else ["--sandbox", "none"]
     assert main(["census", str(LISTING), "--db", str(db), "--jobs", "2", *sandbox]) == 0
     store = CensusDB(db, create=False)
-    rows = {r["key"]: r for r in store.rows(report=False)}
-    store.close()
+    try:
+        return {r["key"]: r for r in store.rows(report=False)}
+    finally:
+        store.close()
+
+
+@pytest.fixture(scope="module")
+def idle_rows(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+    _reachable()
+    return _census(tmp_path_factory.mktemp("idle") / "census.sqlite")
+
+
+def _untimed(row: dict[str, Any]) -> dict[str, Any]:
+    """A row's verdict, without what load may change (times, costs, the worker, raw text)."""
+    readiness = {k: v for k, v in (row["readiness"] or {}).items() if not k.endswith("_ms")}
+    return {"status": row["status"], "peer": row["peer"], "sentence": row["sentence"],
+            "readiness": readiness, "server_info": row["server_info"],
+            "dependencies": row["dependencies"], "failure": _kind_and_cause(row)}
+
+
+@pytest.fixture
+def both_cpus_busy() -> Iterator[None]:
+    spin = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    try:
+        yield
+    finally:
+        for proc in spin:
+            proc.kill()
+            proc.wait()
+
+
+def test_the_same_listing_gives_the_same_rows_with_both_cpus_busy(
+        tmp_path: Path, idle_rows: dict[str, dict[str, Any]], both_cpus_busy: None) -> None:
+    busy = _census(tmp_path / "busy.sqlite")
+    assert {k: _untimed(r) for k, r in busy.items()} == \
+        {k: _untimed(r) for k, r in idle_rows.items()}
+
+
+def test_the_census_of_real_packages(idle_rows: dict[str, dict[str, Any]]) -> None:
+    rows = idle_rows
     status = {k: r["status"] for k, r in rows.items()}
     assert status == {
         f"{EVERYTHING}@2025.11.25#package0": "probed",

@@ -2,6 +2,10 @@
 where a revision of the server allows them (the profile's ``batching`` setting: added in
 2025-03-26, ``basic/index.mdx`` §Batching; removed in 2025-06-18), in this process.
 
+The initialize request is kept out of batches (2025-03-26 ``basic/lifecycle.mdx``
+§Initialization: "The initialize request MUST NOT be part of a JSON-RPC batch"; the
+profile's ``unbatched_methods``): that element is answered -32600, the others are served.
+
 §6: an empty array is one Invalid Request error; each invalid element gets an error of its
 own in the answer's array; a batch of notifications only is answered with nothing (over
 Streamable HTTP: 202 and no body, 2025-03-26 ``basic/transports.mdx`` §Sending Messages to
@@ -31,6 +35,16 @@ def test_the_profiles_say_which_revisions_batch() -> None:
     assert profile_for("2025-03-26").settings["batching"] is True
     assert profile_for("2025-06-18").settings["batching"] is False
     assert profile_for("2024-11-05").settings["batching"] is False
+
+
+def test_the_revision_with_batches_keeps_initialize_out_of_them() -> None:
+    assert profile_for("2025-03-26").names("unbatched_methods") == {"initialize"}
+    (change,) = [c for c in profile_for("2025-03-26").changes
+                 if "unbatched_methods" in c.touches()]
+    assert (change.cite.source, change.cite.section) == ("basic/lifecycle.mdx",
+                                                         "Initialization")
+    for rev in ("2024-11-05", "2025-06-18", "2025-11-25", "2026-07-28"):
+        assert profile_for(rev).names("unbatched_methods") == frozenset()
 
 
 class Http:
@@ -95,6 +109,15 @@ def test_http_a_batch_of_notifications_only_is_202_without_a_body() -> None:
     assert (answer.status, answer.body) == (202, None)
 
 
+def test_http_initialize_in_a_batch_is_invalid_the_rest_served() -> None:
+    http = Http(BATCHES)
+    answer = http.post([initialize(11, "2025-03-26"), PING])
+    assert answer.status == 200
+    assert codes(answer.body) == [(11, -32600), (7, None)]
+    assert "MUST NOT be part of a JSON-RPC batch" in answer.body[0]["error"]["message"]
+    assert http.post(request(12, "tools/list")).status == 200  # the session goes on
+
+
 def test_http_a_revision_without_batches_refuses_the_batch() -> None:
     answer = Http(NONE).post([PING])
     assert answer.status == 400
@@ -119,6 +142,12 @@ def test_stdio_each_invalid_element_gets_its_own_error(batch: list[Any],
                                                        expected: list[Any]) -> None:
     (replies,) = stdio(BATCHES, json.dumps(batch))
     assert codes(replies) == expected
+
+
+def test_stdio_initialize_in_a_batch_is_invalid_the_rest_served() -> None:
+    (replies,) = stdio(BATCHES, json.dumps([PING, initialize(11, "2025-03-26")]))
+    assert codes(replies) == [(7, None), (11, -32600)]
+    assert "initialize MUST NOT" in replies[1]["error"]["message"]
 
 
 def test_stdio_a_batch_of_notifications_only_writes_nothing() -> None:

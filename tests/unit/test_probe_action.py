@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -70,3 +71,29 @@ def test_client_mode_bad_input_is_one_line_and_exit_2_before_any_run(
     assert message in err and err.count("\n") == 1, err
     assert (tmp_path / "output.txt").read_text(encoding="utf-8") == "exit-code=2\n"
     assert not (tmp_path / "temp").exists()
+
+
+@pytest.mark.parametrize("case", [
+    ({"client": "./client {server}"}, "mcp_skew.probe_client", "probe_client",
+     "mcp-skew probe-client: running the client against legacy:2025-11-25"),
+    ({"command": "python -m srv"}, "mcp_skew.probe", "probe",
+     "mcp-skew probe: running the client against legacy:2025-11-25"),
+], ids=["client-mode", "server-mode"])
+def test_progress_lines_name_the_command_the_step_runs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        case: tuple[dict[str, str], str, str, str]) -> None:
+    import importlib
+
+    from mcp_skew.commands import probe_action
+    from mcp_skew.errors import UsageError
+
+    def run(_target: object, _opts: object, progress: Any) -> None:  # stands in: no process
+        progress("running the client against legacy:2025-11-25\x1b[2J")
+        raise UsageError("stopped here by the test")
+
+    inputs, module, name, said = case
+    monkeypatch.setattr(importlib.import_module(module), name, run)
+    assert probe_action.main(_env(tmp_path, **inputs)) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith(said) and "\x1b" not in err[0]
+    assert err[1] == "mcp-skew: error: stopped here by the test"

@@ -129,6 +129,9 @@ BAD: list[tuple[str, Any, str]] = [
      f"{REV}: setting 'resource_not_found' names 'XQuota', which is not in its errors table"),
     ("modern-code-not-an-error", _edit({"add": {"modern_error_codes": ["XNope"]}}),
      f"{REV}: table 'modern_error_codes' names 'XNope', not in its errors table"),
+    ("unbatched-not-a-request", _edit({"add": {"unbatched_methods": ["notifications/x"]}}),
+     f"{REV}: table 'unbatched_methods' names 'notifications/x', not a request of its "
+     "methods table"),
 ]
 
 

@@ -60,11 +60,23 @@ def test_modern_catalogue_uses_the_modern_not_found_code() -> None:
 
 
 def test_batches_only_where_a_revision_allows_them() -> None:
+    batch = json.dumps([request(2, "ping"), request(3, "tools/list")])
+    _, out = in_process("legacy:2025-03-26", lines(initialize(1, "2025-03-26"), INITIALIZED,
+                                                 batch))
+    assert isinstance(out[1], list) and [m["id"] for m in out[1]] == [2, 3]
+    assert all("result" in m for m in out[1])
+    _, out = in_process("legacy:2025-06-18", lines(batch))
+    assert out[0]["error"]["code"] == -32600 and out[0]["id"] is None
+
+
+def test_initialize_in_a_batch_is_refused_for_its_element() -> None:
+    # 2025-03-26 basic/lifecycle.mdx §Initialization: "The initialize request MUST NOT be
+    # part of a JSON-RPC batch"; JSON-RPC 2.0 §6 answers that element alone, -32600
     batch = json.dumps([initialize(1, "2025-03-26"), request(2, "ping")])
     _, out = in_process("legacy:2025-03-26", lines(batch))
     assert isinstance(out[0], list) and [m["id"] for m in out[0]] == [1, 2]
-    _, out = in_process("legacy:2025-06-18", lines(batch))
-    assert out[0]["error"]["code"] == -32600 and out[0]["id"] is None
+    assert out[0][0]["error"]["code"] == -32600 and "batch" in out[0][0]["error"]["message"]
+    assert "result" not in out[0][0]
 
 
 def test_a_message_the_simulator_cannot_read_gets_an_error_not_a_crash() -> None:

@@ -136,6 +136,34 @@ def test_a_signal_to_record_ends_its_family(tmp_path: Path, sig: signal.Signals)
     assert_gone(token, family)
 
 
+@pytest.mark.parametrize("delay_s", [0.0, 0.1, 0.2, 0.3, 0.45, 0.6, 0.8, 1.0])
+def test_sigterm_right_after_record_starts_ends_it_and_leaves_nothing(
+        tmp_path: Path, delay_s: float) -> None:
+    # at each moment of its start (the interpreter, the parser, the registry, the lazy imports,
+    # the server starting): stopped, never run on with its server (its stdin stays open)
+    token = _token()
+    proc = subprocess.Popen([*MCP_SKEW, "record", "--log", str(tmp_path / "w.jsonl"), "--",
+                             *server(token)], stdin=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        time.sleep(delay_s)  # where in its start the signal lands (a lower bound: safe)
+        proc.send_signal(signal.SIGTERM)
+        code = proc.wait(START_S)  # a stop that was lost would run on: this would time out
+        # stopped while starting (-15 in the interpreter's own start, else 143), or the
+        # server was up: passed on, and this server ignores SIGTERM, so killed after the grace
+        assert code in (-signal.SIGTERM, 128 + signal.SIGTERM, 128 + signal.SIGKILL), \
+            proc.communicate()[1]
+        assert b"Traceback" not in proc.communicate()[1]
+        assert_gone(token)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate()
+        for pid in with_token(token):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+
+
 def test_record_ending_normally_leaves_no_escaped_grandchild(tmp_path: Path) -> None:
     token = _token()
     data = (json.dumps(INIT) + "\n").encode()
@@ -256,7 +284,9 @@ def test_a_signal_ends_serve_without_a_traceback(tmp_path: Path, sig: signal.Sig
         family = descendants(proc.pid)
         proc.send_signal(sig)
         _, err = proc.communicate(timeout=START_S)
-        assert proc.returncode != 0 or how, err
+        # stopped as every command is (docs/serve-and-record.md): 128 + the signal's number
+        assert proc.returncode == 128 + sig, err
+        assert f"mcp-skew: stopped ({sig.name})".encode() in err, err
         assert b"Traceback" not in err, err.decode()
         assert_gone(token, family)
     finally:

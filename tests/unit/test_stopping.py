@@ -1,0 +1,94 @@
+"""How a signal stops a command (``mcp_skew._stopping``), in this process: the command line
+takes SIGTERM and SIGHUP before it builds its parser, and a stop whose raise was swallowed
+(Python drops an exception raised in a weakref callback or a ``__del__``, which the import
+system runs) still stops the command, and refuses new processes meanwhile."""
+
+from __future__ import annotations
+
+import os
+import signal
+from typing import Any
+
+import pytest
+from _fuzz import run_cli
+
+from mcp_skew import _stopping, cli
+from mcp_skew.wire import _procs
+
+
+def _swallowed_sigterm() -> None:
+    """SIGTERM to this process, its raise caught and dropped (as an "Exception ignored")."""
+    try:
+        os.kill(os.getpid(), signal.SIGTERM)
+        signal.pthread_sigmask(signal.SIG_BLOCK, [])  # a call: the handler has run by now
+    except _stopping.Terminated:
+        pass
+
+
+@pytest.fixture(autouse=True)
+def _procs_reopened() -> Any:
+    yield
+    _procs.reopen()
+
+
+def test_a_swallowed_stop_raises_again_when_the_command_ends() -> None:
+    ran_on = []
+    with pytest.raises(_stopping.Terminated) as caught, _stopping.stopping():
+        _swallowed_sigterm()
+        ran_on.append(True)
+        with pytest.raises(OSError, match="ending"):  # no new process meanwhile
+            _procs.spawn(["never-run"])
+    assert ran_on == [True] and caught.value.signum == signal.SIGTERM
+    _stopping.check()  # the next command starts clean
+
+
+def test_check_raises_a_swallowed_stop_at_once() -> None:
+    with pytest.raises(_stopping.Terminated), _stopping.stopping():
+        _swallowed_sigterm()
+        with pytest.raises(_stopping.Terminated):
+            _stopping.check()
+
+
+def test_check_without_a_stop_does_nothing() -> None:
+    with _stopping.stopping():
+        _stopping.check()
+
+
+def test_the_handlers_are_in_place_before_the_parser_is_built(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = []
+
+    def parser() -> Any:
+        seen.append(signal.getsignal(signal.SIGTERM))
+        raise SystemExit(2)  # as argparse does
+
+    monkeypatch.setattr(cli, "_parser", parser)
+    with pytest.raises(SystemExit):
+        cli.main(["versions"])
+    assert seen == [_stopping._raise]
+    assert signal.getsignal(signal.SIGTERM) is not _stopping._raise  # put back after
+
+
+def test_a_stop_swallowed_while_the_command_line_loads_runs_no_command(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    real = cli._parser
+
+    def parser() -> Any:
+        assert signal.getsignal(signal.SIGTERM) is _stopping._raise  # else the kill ends pytest
+        _swallowed_sigterm()
+        return real()
+
+    monkeypatch.setattr(cli, "_parser", parser)
+    code, out, err = run_cli(["versions"])
+    assert (code, out) == (128 + signal.SIGTERM, "")
+    assert "mcp-skew: stopped (SIGTERM)" in err
+
+
+def test_a_stop_the_command_handled_is_not_raised_again() -> None:
+    # census: "interrupted; DB keeps N finished rows", then its own exit_code: one message
+    with _stopping.stopping():
+        try:
+            os.kill(os.getpid(), signal.SIGTERM)
+            signal.pthread_sigmask(signal.SIG_BLOCK, [])
+        except _stopping.Terminated as exc:
+            assert _stopping.exit_code(exc) == 128 + signal.SIGTERM
