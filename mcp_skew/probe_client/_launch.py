@@ -93,6 +93,7 @@ class ClientRun:
     stamps: list[float] = field(default_factory=list)  #: wall-clock starts of server processes
     #: an upgrade case: the first run, against the server before the upgrade
     before: ClientRun | None = None
+    port: int = 0  #: over HTTP: the loopback port it was served on
 
 
 def server_words(spec: str, log: Path, stamps: Path, profile_args: Sequence[str] = ()) -> list[str]:
@@ -243,16 +244,23 @@ class HttpServing:
         self.writer.close()
 
 
-def _run_http(spec: str, peer: PeerSpec, index: int, launch: Launch) -> ClientRun:
-    log = fresh_log(launch.workdir / f"{index:02d}.jsonl")
-    serving = HttpServing(peer, log)
-    run = ClientRun(spec, tuple(expand(launch.argv, [], serving.url)), log)
+def _serve_and_run(spec: str, peer: PeerSpec, log: Path, launch: Launch, *, port: int = 0,
+                   before: ClientRun | None = None) -> ClientRun:
+    """Serve ``peer`` over HTTP on loopback (on ``port``, 0: any), run the client once with
+    its ``{url}``, end the server; the run, its wire read back."""
+    serving = HttpServing(peer, log, port)
+    run = ClientRun(spec, tuple(expand(launch.argv, [], serving.url)), log, before=before)
+    run.port = int(serving.server.server_address[1])
     try:
         _run_argv(run, launch)
     finally:
         serving.stop()
     _read_entries(run)
     return run
+
+
+def _run_http(spec: str, peer: PeerSpec, index: int, launch: Launch) -> ClientRun:
+    return _serve_and_run(spec, peer, fresh_log(launch.workdir / f"{index:02d}.jsonl"), launch)
 
 
 def run_client(spec: str, peer: PeerSpec, index: int, launch: Launch) -> ClientRun:
@@ -302,26 +310,11 @@ def _upgrade_stdio(before: PeerSpec, after: PeerSpec, index: int,
 
 
 def _upgrade_http(before: PeerSpec, after: PeerSpec, index: int, launch: Launch) -> ClientRun:
-    first_log = fresh_log(launch.workdir / f"{index:02d}.before.jsonl")
-    serving = HttpServing(before, first_log)
-    url = serving.url
-    first = ClientRun(before.notation, tuple(expand(launch.argv, [], url)), first_log)
-    port = int(serving.server.server_address[1])
-    try:
-        _run_argv(first, launch)
-    finally:
-        serving.stop()
-    _read_entries(first)
-    log = fresh_log(launch.workdir / f"{index:02d}.jsonl")
-    serving = HttpServing(after, log, port)  # the upgrade: the same URL now serves AFTER
-    run = ClientRun(after.notation, tuple(expand(launch.argv, [], serving.url)), log,
-                    before=first)
-    try:
-        _run_argv(run, launch)
-    finally:
-        serving.stop()
-    _read_entries(run)
-    return run
+    first = _serve_and_run(before.notation, before,
+                           fresh_log(launch.workdir / f"{index:02d}.before.jsonl"), launch)
+    # the upgrade: the same URL now serves AFTER
+    return _serve_and_run(after.notation, after, fresh_log(launch.workdir / f"{index:02d}.jsonl"),
+                          launch, port=first.port, before=first)
 
 
 def run_upgrade(before: PeerSpec, after: PeerSpec, index: int, launch: Launch) -> ClientRun:

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 from _paths import TESTS
+from _proctree import descendants, probing_workers
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc")]
@@ -41,35 +42,9 @@ def _listing(path: Path, count: int) -> Path:
     return path
 
 
-def _children(pid: int) -> list[int]:
-    out = []
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
-            out += [int(p) for p in (task / "children").read_text().split()]
-        except OSError:
-            continue
-    return out
-
-
-def _descendants(pid: int) -> list[int]:
-    out = []
-    for child in _children(pid):
-        out += [child, *_descendants(child)]
-    return out
-
-
-def _cmdline(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_text()
-    except OSError:
-        return ""
-
-
 def _busy(pid: int) -> set[int]:
     """Pool workers under ``pid`` running a server now."""
-    return {p for p in _descendants(pid) if "spawn_main" in _cmdline(p)
-            and any("sim_stdio_server.py" in _cmdline(c) or "_limits.py" in _cmdline(c)
-                    for c in _children(p))}
+    return set(probing_workers(pid))
 
 
 def _statuses(db: Path) -> list[str]:
@@ -120,7 +95,7 @@ def test_the_local_pool_keeps_its_width_after_a_worker_crash(tmp_path: Path) -> 
 def _listening(pid: int) -> list[tuple[str, int]]:
     psutil = pytest.importorskip("psutil")
     out = []
-    for p in [pid, *_descendants(pid)]:
+    for p in [pid, *descendants(pid)]:
         try:
             conns = psutil.Process(p).net_connections(kind="inet")
         except (psutil.Error, OSError):

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from _http_servers import free_port, serving
 from _paths import TESTS
+from _proctree import probing_workers
 
 from mcp_skew.census import CensusDB
 from mcp_skew.cli import main
@@ -236,39 +237,6 @@ def test_help_does_not_import_dask_and_cluster_without_it_says_how_to_install() 
                           "pip install 'mcp-skew[cluster]'\n")
 
 
-def _children(pid: int) -> list[int]:
-    """Children of a process, started by any of its threads (Linux /proc)."""
-    out = []
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
-            out += [int(p) for p in (task / "children").read_text().split()]
-        except OSError:
-            continue
-    return out
-
-
-def _descendants(pid: int) -> list[int]:
-    out = []
-    for child in _children(pid):
-        out += [child, *_descendants(child)]
-    return out
-
-
-def _cmdline(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_text()
-    except OSError:
-        return ""
-
-
-def _probing(pid: int) -> list[int]:
-    """Worker processes under ``pid`` (multiprocessing children of a pool or of a Dask nanny)
-    that are running a server now."""
-    return [p for p in _descendants(pid) if "spawn_main" in _cmdline(p)
-            and any("sim_stdio_server.py" in _cmdline(c) or "_limits.py" in _cmdline(c)
-                    for c in _children(p))]
-
-
 def _kill_a_busy_worker(argv: list[str]) -> tuple[int | None, subprocess.Popen[str]]:
     """Run a census; SIGKILL the first worker seen running a server; let the census finish."""
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -277,7 +245,7 @@ def _kill_a_busy_worker(argv: list[str]) -> tuple[int | None, subprocess.Popen[s
     try:
         deadline = time.monotonic() + 120
         while killed is None and time.monotonic() < deadline and proc.poll() is None:
-            busy = _probing(proc.pid)
+            busy = probing_workers(proc.pid)
             if busy:
                 killed = busy[0]
                 os.kill(killed, signal.SIGKILL)
