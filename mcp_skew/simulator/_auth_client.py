@@ -340,6 +340,11 @@ def authorize(plan: AuthPlan, challenge: Fetched, mcp_url: str, *,
     if credentials is not None and result.client_id and result.client_id != kept \
             and not result.client_id.startswith("https://"):  # metadata documents are portable
         credentials[issuer if plan.credentials_by_issuer else resource] = result.client_id
+    return _settled(result, token_or_reason, path)
+
+
+def _settled(result: AuthResult, token_or_reason: str, path: AuthPath) -> AuthResult:
+    """``result`` with the token ``_token`` got (``token:…``), or its reason for failing."""
     if token_or_reason.startswith("token:"):
         result.token = token_or_reason.removeprefix("token:")
     else:
@@ -389,12 +394,7 @@ def step_up(plan: AuthPlan, previous: AuthResult, challenge: Fetched, mcp_url: s
                                         issuer=previous.issuer or origin,
                                         resource=origin + (mcp_path or "/").rstrip("/"),
                                         path=path, result=result)
-    if token_or_reason.startswith("token:"):
-        result.token = token_or_reason.removeprefix("token:")
-    else:
-        path.add("fail", "no token")
-        result.reason = token_or_reason
-    return result
+    return _settled(result, token_or_reason, path)
 
 
 def _protected_resource(plan: AuthPlan, challenge: Fetched, origin: str, mcp_path: str,
