@@ -10,7 +10,7 @@ from collections.abc import Iterator, Sequence
 import pytest
 from _waits import BOUND_S
 
-__all__ = ["free_port", "serving"]
+__all__ = ["announced_url", "free_port", "serving"]
 
 
 def free_port() -> int:
@@ -19,6 +19,19 @@ def free_port() -> int:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
     return port
+
+
+def announced_url(proc: subprocess.Popen[str], start_s: float = BOUND_S) -> str:
+    """The URL ``mcp-skew serve --http`` says on its stderr it serves (``... on http://...``)."""
+    assert proc.stderr is not None
+    give_up = time.monotonic() + start_s
+    while time.monotonic() < give_up:
+        line = proc.stderr.readline()
+        if " on http://" in line:
+            return line.rsplit(" on ", 1)[1].strip()
+        if not line and proc.poll() is not None:
+            break
+    raise AssertionError("serve did not say its URL")
 
 
 def serving(argv: Sequence[str], port: int, what: str, start_s: float = BOUND_S

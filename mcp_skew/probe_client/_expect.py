@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
-from ..simulator import LIST_TOOLS, ClientCache, PeerSpec, Scenario, run
+from ..simulator import LIST_TOOLS, ClientCache, PeerSpec, Scenario, request_text, run
 from ._observe import Outcome
 
 __all__ = ["CONNECT", "ERA_TABLE", "RESULT", "UPGRADED", "Prediction", "era_table_says", "plain", "predict",
@@ -62,18 +62,6 @@ class Prediction:
                 "path": list(self.path), "requests": list(self.requests)}
 
 
-def _request_text(message: dict[str, Any]) -> str:
-    method = str(message["method"])
-    params = message.get("params") if isinstance(message.get("params"), dict) else {}
-    assert isinstance(params, dict)
-    if method == "initialize":
-        return f"initialize {params.get('protocolVersion')}"
-    meta = params.get("_meta")
-    version = meta.get("io.modelcontextprotocol/protocolVersion") if isinstance(meta, dict) \
-        else None
-    return f"{method} {version}" if isinstance(version, str) else method
-
-
 #: A step's answer that is the result (served from the cache the upgrade case keeps, too).
 RESULT: Final = ("result", "result (cached)")
 #: The key an upgraded server is held under by the client's caches, in both runs.
@@ -95,7 +83,7 @@ def predict(client: PeerSpec, server: PeerSpec, transport: str = "stdio", *,
     if s.status == "ok":
         outcome = "works" if all(r.got in RESULT for r in record.steps) else \
             "connects, then fails"
-    requests = tuple(_request_text(e.message) for e in record.transcript.entries
+    requests = tuple(request_text(e.message) for e in record.transcript.entries
                      if e.dir == "c2s" and isinstance(e.message, dict) and "method" in e.message
                      and "id" in e.message)
     ok = s.status == "ok"

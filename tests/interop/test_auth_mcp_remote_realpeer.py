@@ -25,11 +25,11 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from _auth_model import first_scope, lists
+from _http_servers import announced_url
 
 from mcp_skew.peers import resolve, resolve_peer
 from mcp_skew.realpeers import EnvironmentUnavailable, ensure_npm_env
@@ -59,18 +59,6 @@ def modules() -> Path:
         pytest.skip(f"mcp-remote cannot be installed here: {exc}")
 
 
-def _url(proc: subprocess.Popen[str]) -> str:
-    assert proc.stderr is not None
-    give_up = time.monotonic() + 60
-    while time.monotonic() < give_up:
-        line = proc.stderr.readline()
-        if " on http://" in line:
-            return line.rsplit(" on ", 1)[1].strip()
-        if not line and proc.poll() is not None:
-            break
-    raise AssertionError("serve did not say its URL")
-
-
 def _drive(modules: Path, url: str) -> str:
     """The driver's output; the driver and its proxy in a process group of their own, so a
     hung run leaves no node process behind."""
@@ -93,7 +81,7 @@ def test_mcp_remote_authorizes_as_its_model_predicts(modules: Path, layout: str)
     predicted = run(client, protected, "auth", transport="http")
     proc = subprocess.Popen([*SERVE, server], stderr=subprocess.PIPE, text=True)
     try:
-        out = _drive(modules, _url(proc))
+        out = _drive(modules, announced_url(proc))
     finally:
         proc.terminate()
         proc.wait(10)

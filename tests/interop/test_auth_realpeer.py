@@ -41,10 +41,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -53,6 +51,7 @@ from typing import Any
 
 import pytest
 from _auth_model import first_scope, reauthorizations
+from _http_servers import announced_url, free_port
 
 from mcp_skew.peers import resolve_peer
 from mcp_skew.realpeers import EnvironmentUnavailable, ensure_npm_env, ensure_python_env
@@ -97,18 +96,6 @@ def typescript() -> list[str]:
         pytest.skip(f"{TS_SDK} cannot be installed here: {exc}")
 
 
-def _url(proc: subprocess.Popen[str]) -> str:
-    assert proc.stderr is not None
-    give_up = time.monotonic() + 60
-    while time.monotonic() < give_up:
-        line = proc.stderr.readline()
-        if " on http://" in line:
-            return line.rsplit(" on ", 1)[1].strip()
-        if not line and proc.poll() is not None:
-            break
-    raise AssertionError("serve did not say its URL")
-
-
 def _model(name: str) -> PeerSpec:
     return resolve_peer(name, "client", REGISTRY)
 
@@ -118,7 +105,7 @@ def _check(driver: list[str], layout: str, model: str) -> None:
     predicted = run(_model(model), parse_peer(server, "server"), "auth", transport="http")
     proc = subprocess.Popen([*SERVE, server], stderr=subprocess.PIPE, text=True)
     try:
-        url = _url(proc)
+        url = announced_url(proc)
         done = subprocess.run([*driver, url], capture_output=True, text=True,
                               timeout=120, check=False)
     finally:
@@ -163,12 +150,6 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def _approve(line: str, callback: str) -> None:
     """Play the browser: GET the authorization URL the CLI printed (the test authorization
     server approves at once, 302 to the callback) and deliver the redirect to the CLI."""
@@ -186,7 +167,7 @@ def _inspector_run(cli: Path, url: str, home: Path, *, call: bool = False,
                    scopes: list[str] | None = None) -> bool:
     """Whether the CLI's tools/list (or, with ``call``, its tools/call of echo) succeeds;
     ``scopes`` gains the scope of each authorization URL it prints."""
-    callback = f"http://127.0.0.1:{_free_port()}/oauth/callback"
+    callback = f"http://127.0.0.1:{free_port()}/oauth/callback"
     env = {**os.environ, "HOME": str(home), "MCP_AUTO_OPEN_ENABLED": "true",
            "MCP_INSPECTOR_SECRET_STORE": "memory"}
     method = ["tools/call", "--tool-name", "echo", "--tool-arg", "text=hi"] if call \
@@ -219,7 +200,7 @@ def test_the_inspector_authorizes_as_its_model_predicts(inspector: Path, layout:
                     transport="http")
     proc = subprocess.Popen([*SERVE, server], stderr=subprocess.PIPE, text=True)
     try:
-        ok = _inspector_run(inspector, _url(proc), tmp_path)
+        ok = _inspector_run(inspector, announced_url(proc), tmp_path)
     finally:
         proc.terminate()
         proc.wait(10)
@@ -238,7 +219,7 @@ def test_the_inspector_steps_up_as_its_model_predicts(inspector: Path, tmp_path:
     proc = subprocess.Popen([*SERVE, server], stderr=subprocess.PIPE, text=True)
     scopes: list[str] = []
     try:
-        ok = _inspector_run(inspector, _url(proc), tmp_path, call=True, scopes=scopes)
+        ok = _inspector_run(inspector, announced_url(proc), tmp_path, call=True, scopes=scopes)
     finally:
         proc.terminate()
         proc.wait(10)
