@@ -139,25 +139,41 @@ def _outputs(env: Mapping[str, str], values: Mapping[str, str]) -> None:
     _append(env.get("GITHUB_OUTPUT"), "".join(f"{k}={v}\n" for k, v in values.items()))
 
 
+def _out_dir(env: Mapping[str, str], name: str) -> Path:
+    """The folder the step writes its reports into (under the runner's temp folder)."""
+    out = Path(env.get("RUNNER_TEMP") or ".") / name
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def _publish(env: Mapping[str, str], out: Path, outputs: Mapping[str, str],
+             rendered: Callable[[str], str], *, screen: str) -> None:
+    """Write each report format into ``out``, print the ``screen`` one, add the summary to
+    the job's step summary."""
+    for fmt, name in outputs.items():
+        (out / name).write_text(rendered(fmt) + "\n", encoding="utf-8")
+    print(rendered(screen))
+    _append(env.get("GITHUB_STEP_SUMMARY"), rendered("summary") + "\n")
+
+
+def _paths(out: Path, outputs: Mapping[str, str]) -> dict[str, str]:
+    """The step's path outputs: the folder and its JSON, JUnit and HTML files."""
+    return {"dir": str(out), **{fmt: str(out / outputs[fmt]) for fmt in ("json", "junit", "html")}}
+
+
 def _run_client(env: Mapping[str, str], args: argparse.Namespace) -> int:
     """Client mode: one ``probe-client`` run, its files, summary and outputs."""
     from ..probe_client import probe_client, render  # noqa: PLC0415
 
     words, opts = probe_client_command.options(args)
-    out = Path(env.get("RUNNER_TEMP") or ".") / "mcp-skew-probe-client"
-    out.mkdir(parents=True, exist_ok=True)
+    out = _out_dir(env, "mcp-skew-probe-client")
     report = probe_client(words, opts, None if args.quiet else _progress("probe-client"))
     if all(r.spawn_error for r in report.runs):
         raise UsageError(str(report.runs[0].spawn_error))
-    for fmt, name in CLIENT_OUTPUTS.items():
-        (out / name).write_text(render(report, fmt) + "\n", encoding="utf-8")
-    print(render(report, "text"))
-    _append(env.get("GITHUB_STEP_SUMMARY"), render(report, "summary") + "\n")
+    _publish(env, out, CLIENT_OUTPUTS, lambda fmt: render(report, fmt), screen="text")
     code = probe_client_command.exit_code(report)
-    _outputs(env, {"dir": str(out), "json": str(out / CLIENT_OUTPUTS["json"]),
-                   "junit": str(out / CLIENT_OUTPUTS["junit"]),
-                   "html": str(out / CLIENT_OUTPUTS["html"]),
-                   "peer": report.inferred.notation or "", "exit-code": str(code)})
+    _outputs(env, {**_paths(out, CLIENT_OUTPUTS), "peer": report.inferred.notation or "",
+                   "exit-code": str(code)})
     return code
 
 
@@ -169,16 +185,11 @@ def run(env: Mapping[str, str]) -> int:
     if args.command == "probe-client":
         return _run_client(env, args)
     target, opts = probe_command._target(args), probe_command._options(args)
-    out = Path(env.get("RUNNER_TEMP") or ".") / "mcp-skew-probe"
-    out.mkdir(parents=True, exist_ok=True)
+    out = _out_dir(env, "mcp-skew-probe")
     report = probe(target, opts, None if args.quiet else _progress("probe"))
-    for fmt, name in OUTPUTS.items():
-        (out / name).write_text(render(report, fmt) + "\n", encoding="utf-8")
-    print(render(report, "terminal"))
-    _append(env.get("GITHUB_STEP_SUMMARY"), render(report, "summary") + "\n")
+    _publish(env, out, OUTPUTS, lambda fmt: render(report, fmt), screen="terminal")
     code = probe_command.exit_code(report)
-    _outputs(env, {"dir": str(out), "json": str(out / OUTPUTS["json"]),
-                   "junit": str(out / OUTPUTS["junit"]), "html": str(out / OUTPUTS["html"]),
+    _outputs(env, {**_paths(out, OUTPUTS),
                    "peer": report.peer.spec.notation if report.peer.spec else "",
                    "exit-code": str(code)})
     return code
