@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
 
-from mcp_skew.simulator import RunRecord, parse_peer, run
+from mcp_skew.simulator import AuthServer, Fetch, Fetched, HttpRequest, RunRecord, parse_peer, run
 from mcp_skew.versions import REGISTRY
 
-__all__ = ["ALL_REVS", "CASES", "Case", "auth_step", "simulate"]
+__all__ = ["ALL_REVS", "CASES", "Case", "auth_step", "drive", "simulate"]
 
 ALL_REVS = "dual:2026-07-28,2025-11-25,2025-06-18,2025-03-26"
 
@@ -113,3 +114,19 @@ CASES = (
          ("authorize 302", "token 200", "retry 200"),
          "2025-11-25 basic/authorization.mdx (no iss rule)", "RFC 9207 §2.4"),
 )
+
+
+def drive(machine: Generator[Fetch, Fetched, Any], server: AuthServer) -> tuple[Any, list[Fetch]]:
+    """Answer each request of an ``authorize`` machine with ``server``'s own answer; the
+    machine's result and every request it made."""
+    asked: list[Fetch] = []
+    try:
+        fetch = next(machine)
+        while True:
+            asked.append(fetch)
+            got = server.handle(HttpRequest(fetch.method, fetch.target, {}, fetch.body))
+            assert got is not None, fetch.target
+            fetch = machine.send(Fetched(got.status, {k.lower(): v for k, v in got.headers.items()},
+                                         got.encoded()))
+    except StopIteration as done:
+        return done.value, asked

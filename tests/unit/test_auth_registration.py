@@ -15,9 +15,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from _auth_cases import simulate
+from _auth_cases import drive, simulate
 
-from mcp_skew.simulator import HttpRequest, parse_peer
+from mcp_skew.simulator import parse_peer
 from mcp_skew.simulator._auth_client import Fetch, Fetched, authorize, plan_for
 from mcp_skew.simulator._auth_server import AuthServer
 from mcp_skew.versions import LAYOUTS, REGISTRY, load_profile_file, rule_values
@@ -97,17 +97,7 @@ def _drive(plan: object, server: AuthServer,
            kept: dict[str, str] | None = None) -> tuple[object, list[Fetch]]:
     machine = authorize(plan, _challenge(server), "http://mcp.example/mcp",  # type: ignore[arg-type]
                         credentials=kept)
-    asked: list[Fetch] = []
-    try:
-        fetch = next(machine)
-        while True:
-            asked.append(fetch)
-            got = server.handle(HttpRequest(fetch.method, fetch.target, {}, fetch.body))
-            assert got is not None, fetch.target
-            fetch = machine.send(Fetched(got.status, {k.lower(): v for k, v in got.headers.items()},
-                                         got.encoded()))
-    except StopIteration as done:
-        return done.value, asked
+    return drive(machine, server)
 
 
 def _challenge(server: AuthServer) -> Fetched:

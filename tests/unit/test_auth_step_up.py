@@ -17,9 +17,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from _auth_cases import simulate
+from _auth_cases import drive, simulate
 
-from mcp_skew.simulator import HttpRequest, parse_peer
+from mcp_skew.simulator import parse_peer
 from mcp_skew.simulator._auth_client import (
     STEP_UP_LIMIT,
     AuthResult,
@@ -47,17 +47,7 @@ def _drive(revision: str, server: AuthServer, challenge: Fetched) -> tuple[AuthR
     plan = plan_for(REGISTRY.get(revision), parse_peer(f"legacy:{revision}",
                                                        "client").client_policy)
     machine = authorize(plan, challenge, MCP_URL)
-    asked: list[Fetch] = []
-    try:
-        fetch = next(machine)
-        while True:
-            asked.append(fetch)
-            got = server.handle(HttpRequest(fetch.method, fetch.target, {}, fetch.body))
-            assert got is not None, fetch.target
-            fetch = machine.send(Fetched(got.status, {k.lower(): v for k, v in got.headers.items()},
-                                         got.encoded()))
-    except StopIteration as done:
-        return done.value, asked
+    return drive(machine, server)
 
 
 def _scope_asked(asked: list[Fetch]) -> str | None:
