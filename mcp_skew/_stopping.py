@@ -30,7 +30,7 @@ import contextlib
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import Final
 
@@ -52,11 +52,20 @@ class Terminated(KeyboardInterrupt):
 _received: list[int] = []
 
 
+def _procs(name: str) -> Callable[..., None] | None:
+    """The function ``name`` of :mod:`mcp_skew.wire._procs` if that module has been imported
+    (no process was started otherwise) and has defined it: a signal can land while the module
+    is still being imported, when ``sys.modules`` already holds it half made."""
+    module = sys.modules.get("mcp_skew.wire._procs")
+    found = getattr(module, name, None) if module is not None else None
+    return found if callable(found) else None
+
+
 def _raise(signum: int, _frame: FrameType | None) -> None:
     _received.append(signum)
-    procs = sys.modules.get("mcp_skew.wire._procs")
-    if procs is not None:
-        procs.refuse()  # no new process, even where the raise below is swallowed
+    refuse = _procs("refuse")
+    if refuse is not None:
+        refuse()  # no new process, even where the raise below is swallowed
     raise Terminated(signum)
 
 
@@ -77,9 +86,9 @@ def exit_code(exc: KeyboardInterrupt) -> int:
 def end_everything(*, refuse: bool) -> None:
     """End every process family still running, if any was ever started; with ``refuse``, no
     new one starts in this process from then on (the command is being stopped)."""
-    procs = sys.modules.get("mcp_skew.wire._procs")
-    if procs is not None:
-        procs.end_all(refuse=refuse)
+    end_all = _procs("end_all")
+    if end_all is not None:
+        end_all(refuse=refuse)
 
 
 @contextlib.contextmanager
@@ -103,9 +112,9 @@ def stopping() -> Iterator[None]:
         try:
             end_everything(refuse=stopped)
         finally:
-            procs = sys.modules.get("mcp_skew.wire._procs")
-            if procs is not None:  # the command is over: a caller in-process may spawn again
-                procs.reopen()
+            reopen = _procs("reopen")
+            if reopen is not None:  # the command is over: a caller in-process may spawn again
+                reopen()
             for sig, handler in previous.items():
                 signal.signal(sig, handler)  # type: ignore[arg-type]
             _received.clear()

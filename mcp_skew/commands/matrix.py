@@ -29,7 +29,7 @@ from typing import Any, TextIO
 from .._input import read_user_text
 from .._jsontext import FILE, JsonTextError, loads
 from .._output import check_output, terminal_safe_keeping, write_output
-from .._stopping import end_everything, exit_code
+from .._stopping import check, end_everything, exit_code
 from ..errors import UsageError
 from ..matrix import (
     FORMATS,
@@ -50,6 +50,8 @@ __all__ = ["Progress", "differing", "register", "text_width"]
 
 #: How long a stopped ``--run-real`` waits for its pairs' threads once their processes are gone.
 STOP_WAIT_S = 10.0
+#: how often the main thread looks up from waiting for the real pairs (a stop to raise again)
+_POLL_S = 0.2
 #: The command that regenerates docs/matrix.md (quoted by its golden test).
 REGENERATE = "mcp-skew matrix --format markdown --out docs/matrix.md"
 #: ``--transport``: one of the simulator's transports, or both in turn.
@@ -290,29 +292,38 @@ def _render_both(matrices: list[Matrix], args: argparse.Namespace) -> str:
     return "\n".join(parts) + "\n" + "\n".join(lines) + "\n"
 
 
-def _stoppable(work: Callable[[], Matrix]) -> Matrix:
+def _stoppable(work: Callable[[threading.Event], Matrix]) -> Matrix:
     """``work`` (the real pairs' runs) on a thread of its own, so that a signal stops the
     command at once: every process family is ended (the client drivers, the servers they
-    started) and no new one may start, until the pairs' threads have finished (the queued
-    ones fail at once); then the stop goes on (128 + the signal's number, nothing written).
-    Without this, the signal waited for each running pair's own bound (minutes), and the
-    pairs still queued ran after it."""
+    started), no new one may start, and ``work``'s stop event tells it to start no more
+    pairs; the stop goes on once its threads have finished, or after ``STOP_WAIT_S``
+    (128 + the signal's number, nothing written). Without this, the signal waited for each
+    running pair's own bound (minutes), and the pairs still queued ran after it.
+
+    The main thread waits in short slices, never in one blocking ``join``: a stop whose
+    raise was swallowed is raised again here (:func:`check`), and a ``join`` interrupted by
+    a signal can leave its thread marked as ended while it still runs (CPython 3.11)."""
     done: dict[str, Any] = {}
+    finished = threading.Event()
+    stop = threading.Event()
 
     def run() -> None:
         try:
-            done["matrix"] = work()
+            done["matrix"] = work(stop)
         except BaseException as exc:  # handed to the main thread, raised there
             done["error"] = exc
+        finally:
+            finished.set()
 
-    thread = threading.Thread(target=run, name="run-real", daemon=True)
-    thread.start()
+    threading.Thread(target=run, name="run-real", daemon=True).start()
     try:
-        thread.join()
+        while not finished.wait(_POLL_S):
+            check()
     except KeyboardInterrupt:
         # once is enough: a pair starting its driver now is ended with the rest or refused
+        stop.set()
         end_everything(refuse=True)
-        thread.join(STOP_WAIT_S)  # the pairs still queued fail at once: no process may start
+        finished.wait(STOP_WAIT_S)
         raise
     if "error" in done:
         raise done["error"]
@@ -334,7 +345,7 @@ def _main(args: argparse.Namespace) -> int:
     if getattr(args, "run_real", False):  # named real peers (mcp_skew.realpeers)
         from ..realpeers._realmatrix import render_real, run_real  # noqa: PLC0415
 
-        matrix = _stoppable(lambda: run_real(matrix, progress=Progress(
+        matrix = _stoppable(lambda stop: run_real(matrix, stop=stop, progress=Progress(
             sys.stderr, tty=sys.stderr.isatty())))
     text = _render(matrix, args) if len(matrices) == 1 else _render_both(matrices, args)
     if getattr(args, "run_real", False) and args.format in ("text", "markdown", "github"):

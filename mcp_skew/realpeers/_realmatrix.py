@@ -21,6 +21,7 @@ not what it does.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -104,8 +105,10 @@ def _run_pair(client: Resolved, client_env: Install, server: Resolved, server_en
 
 
 def run_real(matrix: Matrix, *, jobs: int = 2,
-             progress: Callable[[int, int], None] | None = None) -> Matrix:
-    """The matrix with a ``real`` in every cell: the real pair's outcome, where it ran."""
+             progress: Callable[[int, int], None] | None = None,
+             stop: threading.Event | None = None) -> Matrix:
+    """The matrix with a ``real`` in every cell: the real pair's outcome, where it ran. Once
+    ``stop`` is set, the pairs not yet started are not run (the command is stopping)."""
     clients = [_resolved(a.label, "client") for a in matrix.clients]
     servers = [_resolved(a.label, "server") for a in matrix.servers]
     packages = [r.line.installs for r in (*clients, *servers) if r and r.line.installs]
@@ -126,7 +129,9 @@ def run_real(matrix: Matrix, *, jobs: int = 2,
         cell = matrix.cells[i][j]
         c_env, s_env = env_of(clients[i]), env_of(servers[j])
         client, server = clients[i], servers[j]
-        if client is None or server is None or c_env is None or s_env is None:
+        if stop is not None and stop.is_set():
+            real = RealCell(False, detail="not run: the command was stopped")
+        elif client is None or server is None or c_env is None or s_env is None:
             real = RealCell(False, detail="not a named peer with an installable package")
         else:
             status, revision, detail, seconds = _run_pair(client, c_env, server, s_env)

@@ -92,3 +92,14 @@ def test_a_stop_the_command_handled_is_not_raised_again() -> None:
             signal.pthread_sigmask(signal.SIG_BLOCK, [])
         except _stopping.Terminated as exc:
             assert _stopping.exit_code(exc) == 128 + signal.SIGTERM
+
+
+def test_a_stop_while_the_process_module_is_half_imported_still_stops(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the signal lands while mcp_skew.wire._procs is being imported: sys.modules holds it
+    # without its functions yet; the stop must still be a Terminated, never an AttributeError
+    half_made = type(_procs)("mcp_skew.wire._procs")
+    monkeypatch.setitem(__import__("sys").modules, "mcp_skew.wire._procs", half_made)
+    with pytest.raises(_stopping.Terminated), _stopping.stopping():
+        os.kill(os.getpid(), signal.SIGTERM)
+        signal.pthread_sigmask(signal.SIG_BLOCK, [])  # a call: the handler has run by now
