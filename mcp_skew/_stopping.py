@@ -18,8 +18,9 @@ been started yet.
 
 A raise from a signal handler can be swallowed: Python reports and drops an exception that
 a weakref callback or a ``__del__`` raises ("Exception ignored in ..."), and the import
-system runs such callbacks, so a SIGTERM during an import could be lost and the command
-run on. So the handler also records the signal and makes the wire refuse new processes;
+system runs such callbacks, so a SIGTERM (or a Ctrl-C) during an import could be lost and
+the command run on. So the handler also records the signal (and, for SIGTERM and SIGHUP,
+makes the wire refuse new processes);
 :func:`check` raises it again where a command is about to start something long (``record``
 before its server starts, ``serve`` before it serves), and :func:`stopping` does at its end.
 """
@@ -69,6 +70,14 @@ def _raise(signum: int, _frame: FrameType | None) -> None:
     raise Terminated(signum)
 
 
+def _interrupt(signum: int, _frame: FrameType | None) -> None:
+    """Ctrl-C as Python gives it (``KeyboardInterrupt``), recorded so that a raise that was
+    swallowed is raised again (as :class:`Terminated` with SIGINT's number). New processes
+    are not refused: a command's own Ctrl-C handling lets the running work finish."""
+    _received.append(signum)
+    raise KeyboardInterrupt
+
+
 def check() -> None:
     """Raise :class:`Terminated` again for a stop signal that came inside :func:`stopping`
     (a no-op without one): its first raise may have been swallowed."""
@@ -101,6 +110,8 @@ def stopping() -> Iterator[None]:
         for sig in STOP_SIGNALS:
             if signal.getsignal(sig) is not signal.SIG_IGN:
                 previous[sig] = signal.signal(sig, _raise)
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            previous[signal.SIGINT] = signal.signal(signal.SIGINT, _interrupt)
     stopped = False
     try:
         yield

@@ -103,3 +103,18 @@ def test_a_stop_while_the_process_module_is_half_imported_still_stops(
     with pytest.raises(_stopping.Terminated), _stopping.stopping():
         os.kill(os.getpid(), signal.SIGTERM)
         signal.pthread_sigmask(signal.SIG_BLOCK, [])  # a call: the handler has run by now
+
+
+def test_a_swallowed_ctrl_c_raises_again_when_the_command_ends() -> None:
+    ran_on = []
+    with pytest.raises(KeyboardInterrupt) as caught, _stopping.stopping():
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            signal.pthread_sigmask(signal.SIG_BLOCK, [])  # a call: the handler has run by now
+        except KeyboardInterrupt:
+            pass  # dropped, as an "Exception ignored in" callback drops it
+        ran_on.append(True)
+        assert not _procs._closing  # Ctrl-C lets the running work finish: spawn not refused
+    assert ran_on == [True]
+    assert _stopping.exit_code(caught.value) == 128 + signal.SIGINT
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back after
