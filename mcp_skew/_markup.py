@@ -17,10 +17,17 @@ is a change of those reports' output, for a commit of its own.
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 __all__ = ["Layout", "escape", "markdown_cell", "page"]
+
+#: A ``<`` that GFM reads as the start of an HTML tag, comment or declaration.
+_TAG_OPEN: Final = re.compile(r"<(?=[A-Za-z/!?])")
+#: A code span (a run of backticks, text, the same run); captured, so ``split`` keeps it.
+_CODE_SPAN: Final = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)", re.DOTALL)
 
 
 def escape(text: object) -> str:
@@ -28,8 +35,13 @@ def escape(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-def markdown_cell(text: str, *, backslash: bool = True, newline: bool = True) -> str:
-    """``text`` safe in a cell of a Markdown (GFM) table: each ``|`` escaped as ``\\|``.
+def markdown_cell(text: str, *, backslash: bool = True, newline: bool = True,
+                  code: bool = False) -> str:
+    """``text`` safe in a cell of a Markdown (GFM) table: each ``|`` escaped as ``\\|``, and
+    a ``<`` that would open an HTML tag (``<authorization base URL>``, ``<img ...>``)
+    written ``&lt;`` outside the text's code spans (GitHub would drop it, or take it as
+    HTML); ``code=True`` when the caller puts the whole text in a code span, where an
+    entity is shown as it is written.
 
     By default a backslash is doubled first (so a ``\\`` in the text does not escape
     what follows it) and a line break becomes a space (a table row is one line); a
@@ -39,7 +51,18 @@ def markdown_cell(text: str, *, backslash: bool = True, newline: bool = True) ->
     if backslash:
         text = text.replace("\\", "\\\\")
     text = text.replace("|", "\\|")
+    if not code:
+        text = _outside_code_spans(text, lambda part: _TAG_OPEN.sub("&lt;", part))
     return text.replace("\n", " ") if newline else text
+
+
+def _outside_code_spans(text: str, change: Callable[[str], str]) -> str:
+    """``text`` with ``change`` applied to each stretch outside its code spans."""
+    out, at = [], 0
+    for span in _CODE_SPAN.finditer(text):
+        out += [change(text[at:span.start()]), span.group(0)]
+        at = span.end()
+    return "".join([*out, change(text[at:])])
 
 
 @dataclass(frozen=True, slots=True)

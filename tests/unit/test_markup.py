@@ -43,3 +43,20 @@ def test_each_layout_spells_the_same_page_its_own_way() -> None:
         "<style>\ns\n</style>\n</head>\n<body>\nB\n</body>\n</html>\n")
     assert page("t", "B", layout=Layout(doctype="<!doctype html>")).startswith(
         "<!doctype html>\n")
+
+
+@pytest.mark.parametrize(("text", "cell"), [
+    ("at <authorization base URL>/x", "at &lt;authorization base URL>/x"),  # a tag to GitHub
+    ("<img src=x onerror=alert(1)>", "&lt;img src=x onerror=alert(1)>"),
+    ("</details> <!-- x --> <?x?>", "&lt;/details> &lt;!-- x --> &lt;?x?>"),
+    ("a < b and 1<2", "a < b and 1<2"),  # no tag opens: as it is
+    ("a `x<y>` b", "a `x<y>` b"),  # a code span shows its text as written
+    ("``a`<z>`` <q", "``a`<z>`` &lt;q"),
+    ("an `unclosed <b>", "an `unclosed &lt;b>"),
+])
+def test_a_markdown_cell_keeps_html_tags_from_opening_outside_code(text: str, cell: str) -> None:
+    assert markdown_cell(text) == cell
+
+
+def test_a_markdown_cell_in_a_code_span_keeps_its_angle_brackets() -> None:
+    assert markdown_cell("<label>|x", code=True) == "<label>\\|x"
