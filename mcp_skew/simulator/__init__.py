@@ -25,7 +25,8 @@ from ._auth_link import NOT_OVER_STDIO
 from ._auth_server import AS_WELL_KNOWN, AuthServer, auth_server_for, guard
 from ._cache import ClientCache
 from ._client import Mark, Session, SimClient, check_result, untyped_tools
-from ._findings import FINDING_CODES, FINDINGS, Finding, FindingCode, Severity
+from ._finding_codes import FINDING_CODES, FindingCode, Severity
+from ._findings import FINDINGS, Finding
 from ._http_client import HttpClient
 from ._http_endpoint import HttpEndpoint
 from ._http_link import HttpMemoryLink
