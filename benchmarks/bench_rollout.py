@@ -30,9 +30,8 @@ import tracemalloc
 from pathlib import Path
 
 from mcp_skew.matrix import failure_kind
+from mcp_skew.rollout import Balancer, Group, Rollout, rolling
 from mcp_skew.simulator import parse_peer
-from mcp_skew.simulator._fleet import Balancer, rolling
-from mcp_skew.simulator._rollout import Group, Rollout
 
 ROOT = Path(__file__).resolve().parents[1]
 POPULATION = (("dual:2026-07-28,2025-11-25", 400), ("legacy:2025-11-25", 300),

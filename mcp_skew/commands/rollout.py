@@ -23,6 +23,7 @@ from .._output import check_output, write_output
 from ..errors import UsageError
 from ..peers import resolve_peer
 from ..rollout import (
+    BALANCERS,
     LIMITS,
     Setup,
     default_clients_to,
@@ -38,7 +39,6 @@ from ..rollout import (
     study,
 )
 from ..simulator import PeerSpec
-from ..simulator._fleet import BALANCERS
 from ..versions import Registry
 from ._args import whole
 

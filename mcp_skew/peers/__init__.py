@@ -7,8 +7,9 @@ A spec is one of
   :func:`load_probe_peer` (``_saved``);
 - ``NAME@VERSION[:MODE][+QUIRK...]``: a named real implementation, resolved by the
   first of the resolvers that knows the name (:data:`NAMED_RESOLVERS`; the built-in
-  one is :func:`named_peer`, over the catalogue in :mod:`._catalogue`), with the spec's quirks added
-  or overridden (:func:`mcp_skew.simulator.with_quirks`);
+  one is :func:`named_peer`, in :mod:`._lookup`, over the catalogue in
+  :mod:`._catalogue`), with the spec's quirks added or overridden
+  (:func:`mcp_skew.simulator.with_quirks`);
 - anything else: the simulator's own notation (:func:`mcp_skew.simulator.parse_peer`).
 
 Everything that takes a peer spec from a person (the commands, the pytest plugin)
@@ -18,7 +19,9 @@ tuple, not a registry: a caller with resolvers of its own passes
 ``resolvers=(*NAMED_RESOLVERS, mine)``.
 
 The catalogue (:mod:`._catalogue`, data: each real implementation's release lines and
-the simulator model of each) is exported here too: :data:`FAMILIES`,
+the simulator model of each: the family tables in :mod:`._python_sdk`,
+:mod:`._typescript_sdk` and :mod:`._typescript_apps`, of the shape :mod:`._family`
+says; the lookup of a name in :mod:`._lookup`) is exported here too: :data:`FAMILIES`,
 :data:`REAL_CLIENTS`, :data:`REAL_SERVERS`, :func:`resolve` (a name's
 :class:`Resolved` line and model, or None), :func:`named_peer`, :func:`builtin_peer`,
 :func:`known_names`, :func:`model_names`, :func:`iter_models`. Installing those
@@ -35,16 +38,11 @@ from typing import Final
 from ..errors import UsageError
 from ..simulator import PeerSpec, parse_peer, with_quirks
 from ..versions import REGISTRY, Registry, Role
-from ._catalogue import (
-    FAMILIES,
-    REAL_CLIENTS,
-    REAL_SERVERS,
+from ._catalogue import FAMILIES, REAL_CLIENTS, REAL_SERVERS
+from ._family import Family, Line, Model, Package
+from ._lookup import (
     ROLES,
-    Family,
-    Line,
-    Model,
     Named,
-    Package,
     Resolved,
     builtin_peer,
     iter_models,

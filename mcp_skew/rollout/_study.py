@@ -1,6 +1,6 @@
 """A rollout study: the population, the fleet, the change, the baseline, the verdict, the plan.
 
-:func:`study` runs one rollout (:class:`~mcp_skew.simulator._rollout.Rollout`) and,
+:func:`study` runs one rollout (:class:`~._timeline.Rollout`) and,
 for the verdict, the same population against the fleet left as it was (the
 baseline): a client spec that fails in the rollout but not in the baseline
 *loses service* because of the change; one that fails in both was broken
@@ -21,11 +21,11 @@ from typing import Any, Final
 from ..errors import UsageError
 from ..matrix import failure_kind
 from ..peers import resolve_peer
-from ..simulator import PeerSpec
-from ..simulator._fleet import Balancer, Schedule, client_batches, rollback, rolling
-from ..simulator._numbers import parse_int
-from ..simulator._rollout import Breakage, Group, Minute, Outcomes, Rollout, Totals
+from ..simulator import PeerSpec, parse_int
 from ..versions import Registry
+from ._fleet import Balancer, Schedule, client_batches, rollback, rolling
+from ._outcomes import Outcomes
+from ._timeline import Breakage, Group, Minute, Rollout, Totals
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "LIMITS", "Plan", "Setup", "Study", "parse_counted",
            "plan", "study"]

@@ -14,7 +14,8 @@ The log format is described in :mod:`mcp_skew.serve._log`.
 
 from __future__ import annotations
 
-from ._annotate import Annotation, Annotator, annotate
+from ._annotate import Annotator, annotate
+from ._annotation import Annotation
 from ._http import (
     HttpEndpoint,
     HttpLimits,

@@ -21,22 +21,23 @@ request by id, and keeps three things:
   where the lifecycle asks for a counter-offer, silence, a crash, a line that is
   not JSON, a required ``_meta`` key missing, an answer nobody asked for.
 
-Rule: revisions are looked up in the registry, never compared as strings.
+What it returns is an :class:`~._annotation.Annotation`. Rule: revisions are
+looked up in the registry, never compared as strings.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..simulator import Finding, FindingCode, Severity, _wire, check_result, negotiation
 from ..simulator import _path as steps
 from ..simulator._path import Step
 from ..versions import HTTP_HEADERS, Era, Message, Profile, Registry
+from ._annotation import Annotation, Pending, Side
 from ._log import LogEntry
 
-__all__ = ["Annotation", "Annotator", "Pending", "Side", "annotate"]
+__all__ = ["Annotator", "annotate"]
 
 
 CITE_PROBE = "2026-07-28: basic/transports/stdio.mdx §Backward Compatibility"
@@ -64,73 +65,6 @@ def _info(value: Any) -> str | None:
         return None
     version = value.get("version")
     return f"{value['name']} {version}" if version else str(value["name"])
-
-
-@dataclass(slots=True)
-class Pending:
-    """A request waiting for its answer."""
-
-    msg_id: Any
-    method: str
-    index: int
-    ms: float
-    params: dict[str, Any]
-    revision: str | None  #: the revision it is sent under, if known
-    negotiating: bool = False  #: a step of the negotiation
-    early: bool = False  #: sent before anything was negotiated
-    abandoned_ms: float | None = None  #: when the client moved on without its answer
-    cancelled: bool = False
-
-
-@dataclass(slots=True)
-class Side:
-    """What one side said about itself and which revisions it spoke."""
-
-    info: str | None = None
-    spoke: list[str] = field(default_factory=list)
-
-    def add(self, text: str) -> None:
-        if not self.spoke or self.spoke[-1] != text:
-            self.spoke.append(text)
-
-
-@dataclass(slots=True)
-class Annotation:
-    """A log with its reading: per-entry notes, the path, the outcome, the findings."""
-
-    entries: list[LogEntry]
-    notes: dict[int, list[str]]
-    findings: list[Finding]
-    path: list[Step]
-    status: str  #: ok, failed or undecided
-    revision: str | None
-    era: Era | None
-    mark: str
-    reason: str
-    client: Side
-    server: Side
-    unanswered: list[Pending]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "status": self.status,
-            "revision": self.revision,
-            "era": self.era.value if self.era else None,
-            "mark": self.mark,
-            "reason": self.reason,
-            "path": list(self.path),
-            "client": {"info": self.client.info, "spoke": list(self.client.spoke)},
-            "server": {"info": self.server.info, "spoke": list(self.server.spoke)},
-            "findings": [f.to_dict() for f in self.findings],
-            "unanswered": [{"id": p.msg_id, "method": p.method, "index": p.index}
-                           for p in self.unanswered],
-            "entries": [
-                {"index": e.index, "ms": e.t_ms, "dir": e.dir,
-                 **({"event": e.kind, "text": e.text} if e.dir == "event" else {"line": e.line}),
-                 "notes": self.notes.get(e.index, [])}
-                for e in self.entries
-            ],
-        }
 
 
 class Annotator:

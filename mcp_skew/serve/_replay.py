@@ -33,7 +33,8 @@ from typing import Any, Literal
 from ..simulator import PeerSpec
 from ..transcript import parse_record
 from ..versions import Message, Registry
-from ._annotate import Annotation, annotate
+from ._annotate import annotate
+from ._annotation import Annotation
 from ._child import Child
 from ._log import LogEntry, decode_line, entry_of, split_processes
 from ._stdio import StdioServer

@@ -16,7 +16,8 @@ since the log began; a log of several server processes is shown process by proce
 from __future__ import annotations
 
 from ..versions import Registry
-from ._annotate import Annotation, annotate
+from ._annotate import annotate
+from ._annotation import Annotation
 from ._log import LogEntry, Process
 
 __all__ = ["ARROWS", "render_log", "render_processes", "summary"]

@@ -25,19 +25,21 @@ from ._auth_link import NOT_OVER_STDIO
 from ._auth_server import AS_WELL_KNOWN, AuthServer, auth_server_for, guard
 from ._cache import ClientCache
 from ._client import Mark, Session, SimClient, check_result, untyped_tools
-from ._findings import FINDING_CODES, FINDINGS, Finding, FindingCode, Severity
+from ._finding_codes import FINDING_CODES, FindingCode, Severity
+from ._findings import FINDINGS, Finding
 from ._http_client import HttpClient
 from ._http_endpoint import HttpEndpoint
 from ._http_link import HttpMemoryLink
 from ._http_sse import SseEvent, SseParser
 from ._http_words import HttpRequest, HttpResponse, decode_header_value, is_loopback
 from ._link import Closed, Entry, Event, Link, MemoryLink, Note, Reply, Timeout, Transcript
+from ._numbers import parse_int
 from ._path import Step as PathStep
 from ._peers import KINDS, PeerSpec, parse_peer, with_quirks
 from ._policy import ClientPolicy
 from ._quirks import QUIRKS, Quirk
 from ._run import RunRecord, run
-from ._scenario import LIST_TOOLS, SCENARIOS, Scenario, Step, StepResult
+from ._scenario import LIST_TOOLS, SCENARIOS, Scenario, Step, StepResult, play
 from ._server import Reaction, SimServer
 from ._transport import TRANSPORTS, Transport, TransportRule
 from ._wire import VERSION_KEY, request_text
@@ -99,8 +101,10 @@ __all__ = [
     "guard",
     "is_loopback",
     "negotiation",
+    "parse_int",
     "parse_peer",
     "plan_for",
+    "play",
     "request_text",
     "run",
     "untyped_tools",

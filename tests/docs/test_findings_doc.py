@@ -20,7 +20,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from mcp_skew.simulator import QUIRKS
-from mcp_skew.simulator._findings import FINDING_CODES, FINDINGS, FindingInfo
+from mcp_skew.simulator._finding_codes import FINDING_CODES, FindingInfo
+from mcp_skew.simulator._findings import FINDINGS
 from mcp_skew.versions import REGISTRY, Cite
 
 ROOT = Path(__file__).resolve().parents[2]

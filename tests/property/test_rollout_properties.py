@@ -26,9 +26,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcp_skew.matrix import failure_kind
+from mcp_skew.rollout import (
+    BALANCERS,
+    CATEGORIES,
+    Balancer,
+    Group,
+    Rollout,
+    Schedule,
+    rollback,
+    rolling,
+)
 from mcp_skew.simulator import PeerSpec, parse_peer, run
-from mcp_skew.simulator._fleet import BALANCERS, Balancer, Schedule, rollback, rolling
-from mcp_skew.simulator._rollout import CATEGORIES, Group, Rollout
 from mcp_skew.versions import REGISTRY, Era
 
 LEGACY = REGISTRY.of_era(Era.LEGACY)

@@ -8,7 +8,9 @@ imports inside functions, under ``TYPE_CHECKING``, and the names given to
 ``importlib.import_module`` / ``__import__`` (a string, a module-level string
 constant, or the constant head of an f-string), relative ones resolved against the
 module's package. The simulator is also checked for I/O: it imports no process,
-socket, thread, file or clock module and calls no ``print``/``open``/``input``.
+socket, thread, file or clock module and calls no ``print``/``open``/``input``; so is
+the rollout's core (:data:`ROLLOUT_CORE`), which imports only the simulator's face and
+the profiles.
 
 Sideways imports between features are named exceptions (:data:`EXCEPTIONS`), each
 with its reason; a test fails when one is no longer used, so the list only shrinks.
@@ -112,6 +114,10 @@ IO_MODULES = frozenset({
 })
 #: Built-ins that do I/O.
 IO_CALLS = frozenset({"print", "open", "input"})
+#: The rollout's core: the fleet and its schedules, what a request meets, the timeline. Pure
+#: like the simulator (no I/O), on the simulator's face and the profiles only.
+ROLLOUT_CORE = frozenset({"mcp_skew.rollout._fleet", "mcp_skew.rollout._outcomes",
+                          "mcp_skew.rollout._timeline"})
 
 
 # -- the checker -----------------------------------------------------------------------
@@ -242,13 +248,15 @@ def layer_violations(root: Path, layers: Mapping[str, frozenset[str]] = LAYERS,
     return out
 
 
-def io_violations(root: Path, layer: str = "simulator") -> list[str]:
-    """``module:line: ...`` for every I/O import or call in ``layer``."""
+def io_violations(root: Path, layer: str = "simulator",
+                  only: frozenset[str] | None = None) -> list[str]:
+    """``module:line: ...`` for every I/O import or call in ``layer`` (in its modules
+    ``only``, if given)."""
     package = root_package(root)
     out = []
     for path in modules(root):
         module, _ = _module_name(path, root)
-        if layer_of(module, package) != layer:
+        if layer_of(module, package) != layer or (only is not None and module not in only):
             continue
         for imp in imports_of(path, root):
             if imp.target.split(".")[0] in IO_MODULES:
@@ -259,6 +267,17 @@ def io_violations(root: Path, layer: str = "simulator") -> list[str]:
                     and node.func.id in IO_CALLS:
                 out.append(f"{module}:{node.lineno}: calls {node.func.id}()")
     return out
+
+
+def core_violations(root: Path, core: frozenset[str]) -> list[str]:
+    """``module:line: target`` for every import in ``core`` of the package but the
+    simulator's face, the profiles and the core's own modules."""
+    package = root_package(root)
+    fine = {f"{package}.simulator", *core}
+    return [f"{imp.module}:{imp.line}: {imp.target}" for path in modules(root)
+            if _module_name(path, root)[0] in core for imp in imports_of(path, root)
+            if layer_of(imp.target, package) not in (None, "versions")
+            and imp.target not in fine]
 
 
 # -- the package -----------------------------------------------------------------------
@@ -284,6 +303,12 @@ def test_the_simulator_imports_nothing_above_versions() -> None:
 
 def test_the_simulator_does_no_io() -> None:
     assert io_violations(ROOT) == []
+
+
+def test_the_rollout_core_does_no_io_and_stands_on_the_simulators_face() -> None:
+    assert all(_is_module(name, ROOT) for name in ROLLOUT_CORE), "a core module moved"
+    assert io_violations(ROOT, "rollout", only=ROLLOUT_CORE) == []
+    assert core_violations(ROOT, ROLLOUT_CORE) == []
 
 
 def test_every_exception_is_still_used() -> None:
@@ -369,6 +394,17 @@ def test_the_checker_catches_io_in_the_simulator(synthetic: Path) -> None:
         "imports importlib (import)", "imports subprocess (import)", "imports importlib (from)",
         "calls print()"]
     assert io_violations(synthetic, "wire") == []
+    assert io_violations(synthetic, only=frozenset({"mcp_skew.simulator._ok"})) == []
+
+
+def test_the_checker_keeps_a_core_on_the_simulators_face(synthetic: Path) -> None:
+    (synthetic / PACKAGE / "serve" / "_core.py").write_text(
+        "from ..simulator import _ok, x\nfrom ..versions import y\nfrom . import _more\n"
+        "from ..wire import z\n")
+    (synthetic / PACKAGE / "serve" / "_more.py").write_text("")
+    core = frozenset({"mcp_skew.serve._core", "mcp_skew.serve._more"})
+    assert core_violations(synthetic, core) == [
+        "mcp_skew.serve._core:1: mcp_skew.simulator._ok", "mcp_skew.serve._core:4: mcp_skew.wire"]
 
 
 def test_the_checker_takes_an_exception_by_name(synthetic: Path) -> None:

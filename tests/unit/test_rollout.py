@@ -10,19 +10,22 @@ import pytest
 
 from mcp_skew.cli import main
 from mcp_skew.matrix import failure_kind
-from mcp_skew.rollout import Setup, default_clients_to, groups_of, plan, study
-from mcp_skew.simulator import PeerSpec, parse_peer
-from mcp_skew.simulator._fleet import (
+from mcp_skew.rollout import (
     Balancer,
-    Fleet,
-    LoadBalancer,
-    Rng,
+    Group,
+    Rollout,
     Schedule,
+    Setup,
     client_batches,
+    default_clients_to,
+    groups_of,
+    plan,
     rollback,
     rolling,
+    study,
 )
-from mcp_skew.simulator._rollout import Group, Rollout
+from mcp_skew.rollout._fleet import Fleet, LoadBalancer, Rng
+from mcp_skew.simulator import PeerSpec, parse_peer
 from mcp_skew.versions import REGISTRY, Change, Cite, Impact
 
 

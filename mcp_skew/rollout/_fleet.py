@@ -1,6 +1,6 @@
 """Fleets: server instances behind a load balancer, and schedules that change them.
 
-A :class:`Fleet` is N instances, each a server :class:`~._peers.PeerSpec`. Each
+A :class:`Fleet` is N instances, each a server :class:`~mcp_skew.simulator.PeerSpec`. Each
 instance has a *generation*, bumped every time the instance is replaced (an
 upgrade, a rollback): a legacy session belongs to one generation of one instance,
 and is lost when that instance is replaced (2025-03-26 and later
@@ -17,7 +17,8 @@ time, :func:`client_batches` moves slices of the client population to a new
 spec, :func:`rollback` undoes a rolling change in reverse order.
 
 Pure: no clock, no I/O; the random balancer draws from a seeded SplitMix64
-generator written here, so a seed gives the same choices on every platform.
+generator written here, so a seed gives the same choices on every platform. It
+imports the simulator's face only.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from ._peers import PeerSpec
+from ..simulator import PeerSpec
 
 __all__ = [
     "BALANCERS",
