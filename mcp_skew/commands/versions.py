@@ -20,10 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from .._pagedir import pages_main, sync_pages
-from ..versions import BUILTIN, Profile, Registry
-from ..versions._render import (
+from ..versions import (
+    BUILTIN,
     FORMATS,
     REGENERATE,
+    Profile,
+    Registry,
     diff_document,
     diff_to_dict,
     profile_document,

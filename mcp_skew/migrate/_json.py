@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..versions._render import cite_to_dict, delta_to_dict, to_json
+from ..versions import cite_to_dict, delta_to_dict, to_json
 from ._eras import BothEras
 from ._guide import Guide, GuideChange, Lost
 

@@ -50,7 +50,9 @@ from ..peers import (
     resolve,
 )
 from ..simulator import (
+    LIST_TOOLS,
     SCENARIOS,
+    STDIO,
     Link,
     MemoryLink,
     PeerSpec,
@@ -60,13 +62,14 @@ from ..simulator import (
     SimServer,
     Timeout,
     Transcript,
+    TransportRule,
     parse_peer,
+    play,
     request_text,
+    rule_for,
 )
-from ..simulator._scenario import LIST_TOOLS, play
-from ..simulator._transport import STDIO, TransportRule, rule_for
 from ..versions import BUILTIN, Message, Role
-from ..wire._procs import end, spawn
+from ..wire import end, spawn
 from ._envs import EnvironmentUnavailable, ensure_npm_env, ensure_python_env
 
 __all__ = [
@@ -458,7 +461,7 @@ def wait_until_idle(pid: int, limit_s: float = 20.0, quiet_polls: int = 3,
 def _short(peer: PeerSpec) -> str:
     """The matrix's short label for a built-in client, when the matrix is there."""
     try:
-        from ..matrix._peersets import label_for  # noqa: PLC0415 - optional sibling
+        from ..matrix import label_for  # noqa: PLC0415 - optional sibling
     except ImportError:  # pragma: no cover
         return peer.name
     return peer.label or label_for(peer)
@@ -467,7 +470,7 @@ def _short(peer: PeerSpec) -> str:
 def drift_clients() -> tuple[PeerSpec, ...]:
     """The probe's client set (every built-in client peer)."""
     try:
-        from ..probe._clients import builtin_clients  # noqa: PLC0415 - optional sibling
+        from ..probe import builtin_clients  # noqa: PLC0415 - optional sibling
     except ImportError:  # pragma: no cover - the probe ships with the package
         specs = ("legacy:2024-11-05", "legacy:2025-06-18", "legacy:2025-11-25",
                  "legacy:2025-11-25,2025-06-18,2025-03-26,2024-11-05", "modern:2026-07-28",

@@ -28,7 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..matrix._build import Cell, Matrix, RealRun
+from ..matrix import Cell, Matrix, RealRun
 from ..peers import REAL_CLIENTS, REAL_SERVERS, Resolved, builtin_peer, resolve
 from ..simulator import PeerSpec
 from ..versions import Role
