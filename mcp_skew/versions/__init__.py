@@ -18,6 +18,15 @@ from typing import TYPE_CHECKING, Any, Final
 from ._auth import LAYOUTS, plain_layout, rule_values
 from ._diff import Step, TableDelta, changes_between, table_delta
 from ._http_headers import HTTP_HEADERS, LOGGED_ALSO, RECORDED_ALSO, HttpHeader, header_named
+from ._plain import (
+    cite_to_dict,
+    delta_to_dict,
+    diff_to_dict,
+    profile_to_dict,
+    step_deltas,
+    to_json,
+    versions_to_dict,
+)
 from ._plugins import (
     ENTRY_POINT_GROUP,
     ProfileFileError,
@@ -49,18 +58,11 @@ if TYPE_CHECKING:
     from ._render import (
         FORMATS,
         REGENERATE,
-        cite_to_dict,
-        delta_to_dict,
         diff_document,
-        diff_to_dict,
         profile_document,
-        profile_to_dict,
         reference_pages,
         render,
-        step_deltas,
-        to_json,
         versions_section,
-        versions_to_dict,
     )
 
 __all__ = [
@@ -133,13 +135,12 @@ def profile_for(revision: str, registry: Registry = REGISTRY) -> Profile:
     return registry.get(revision)
 
 
-#: The names read on first use: the documents of profiles and diffs (their text tables need
-#: ``tabulate``), which the commands and the guides import, not the simulator's use of the
-#: profiles.
+#: The names read on first use: the documents of profiles and diffs for people (their text
+#: tables need ``tabulate``), which the commands import, not the simulator's use of the
+#: profiles. Their plain data (``profile_to_dict``, ...) is imported with the package.
 _DOCUMENTS: Final = frozenset({
-    "FORMATS", "REGENERATE", "cite_to_dict", "delta_to_dict", "diff_document", "diff_to_dict",
-    "profile_document", "profile_to_dict", "reference_pages", "render", "step_deltas",
-    "to_json", "versions_section", "versions_to_dict",
+    "FORMATS", "REGENERATE", "diff_document", "profile_document", "reference_pages", "render",
+    "versions_section",
 })
 
 
