@@ -12,7 +12,7 @@ import shutil
 import pytest
 
 from mcp_skew.peers import Resolved, resolve
-from mcp_skew.realpeers._drift import Install, prepare
+from mcp_skew.realpeers._installs import Install, prepare
 from mcp_skew.versions import Role
 
 __all__ = ["install_all", "installed_model"]

@@ -9,7 +9,11 @@ read the database back; :func:`census_peers` gives the inferred peers to the mat
 
 Public API: :class:`Job`, :class:`Settings`, :class:`CensusDB`, :func:`read_listing`,
 :func:`read_registry`, :func:`run_census`, :func:`build_report`, :func:`render_report`,
-:func:`census_peers`, :func:`is_census_db`, :data:`REPORT_FORMATS`, :data:`STATUSES`.
+:func:`census_peers`, :func:`is_census_db`, :data:`REPORT_FORMATS`, :data:`STATUSES`;
+shared with the command line: the sandbox's :func:`sandbox_tool` (:data:`SUPPORTED`,
+:class:`Unsupported`) and the runner's pieces (:func:`max_local_workers`,
+:func:`parse_cluster`, :func:`parse_scheduler`, :func:`check_cluster`,
+:class:`Progress`, :func:`progress_stream`, :data:`MAX_WORKERS_PER_CPU`).
 This module imports no Dask, no probe runner and no pydantic: the commands' ``--help``
 reads it.
 """
@@ -17,25 +21,45 @@ reads it.
 from __future__ import annotations
 
 from ._census import census_peers, run_census
+from ._execute import (
+    MAX_WORKERS_PER_CPU,
+    Progress,
+    check_cluster,
+    max_local_workers,
+    parse_cluster,
+    parse_scheduler,
+    progress_stream,
+)
+from ._launch import SUPPORTED, Unsupported, sandbox_tool
 from ._listing import Job, ListingError, read_listing, read_registry
 from ._report import REPORT_FORMATS, build_report, render_report
 from ._store import CensusDB, is_census_db
 from ._work import NO_NETWORK, NO_SANDBOX, STATUSES, Settings
 
 __all__ = [
+    "MAX_WORKERS_PER_CPU",
     "NO_NETWORK",
     "NO_SANDBOX",
     "REPORT_FORMATS",
     "STATUSES",
+    "SUPPORTED",
     "CensusDB",
     "Job",
     "ListingError",
+    "Progress",
     "Settings",
+    "Unsupported",
     "build_report",
     "census_peers",
+    "check_cluster",
     "is_census_db",
+    "max_local_workers",
+    "parse_cluster",
+    "parse_scheduler",
+    "progress_stream",
     "read_listing",
     "read_registry",
     "render_report",
     "run_census",
+    "sandbox_tool",
 ]

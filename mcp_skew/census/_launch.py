@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from ..realpeers._envs import EnvironmentUnavailable, ensure_npm_env, ensure_python_env
+from ..realpeers import EnvironmentUnavailable, ensure_npm_env, ensure_python_env
 from ._listing import Job
 
 __all__ = ["Install", "Launch", "NeedsConfig", "Unsupported", "install", "limits_argv",

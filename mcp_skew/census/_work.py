@@ -35,7 +35,7 @@ from pathlib import Path
 from statistics import median
 from typing import Any, Final
 
-from ..realpeers._envs import EnvironmentUnavailable
+from ..realpeers import EnvironmentUnavailable
 from ..versions.r2026_07_28 import SERVER_INFO_KEY
 from ._launch import (
     Install,

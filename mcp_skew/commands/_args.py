@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from .._input import AddressError, parse_host_port, parse_url
 from ..errors import UsageError
-from ..simulator._numbers import parse_int, parse_seconds
+from ..simulator import parse_int, parse_seconds
 
 if TYPE_CHECKING:
     from ..versions import Registry

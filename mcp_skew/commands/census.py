@@ -121,7 +121,7 @@ def _settings(args: argparse.Namespace) -> Any:
             raise UsageError(f"--local-root {args.local_root}: not a folder")
         local_root = str(Path(args.local_root).resolve())
     if args.sandbox not in ("auto", "none"):
-        from ..census._launch import Unsupported, sandbox_tool  # noqa: PLC0415
+        from ..census import Unsupported, sandbox_tool  # noqa: PLC0415
 
         try:
             sandbox_tool(args.sandbox)
@@ -141,8 +141,7 @@ def _settings(args: argparse.Namespace) -> Any:
 def _check_sandbox(args: argparse.Namespace, jobs: Any) -> None:
     """Before anything runs: registry packages need a working sandbox unless ``--sandbox
     none`` says otherwise, and ``--no-network`` needs one to be enforced (UsageError)."""
-    from ..census import NO_NETWORK, NO_SANDBOX  # noqa: PLC0415
-    from ..census._launch import SUPPORTED, Unsupported, sandbox_tool  # noqa: PLC0415
+    from ..census import NO_NETWORK, NO_SANDBOX, SUPPORTED, Unsupported, sandbox_tool  # noqa: PLC0415
 
     registry = any(job.kind == "package" and job.spec.get("registryType") in SUPPORTED
                    for job in jobs)
@@ -193,15 +192,16 @@ def _jobs(args: argparse.Namespace) -> tuple[list[Any], str]:
 def _main(args: argparse.Namespace) -> int:
     if args.source[:1] == ["report"]:
         return _report(args)
-    from ..census import CensusDB, run_census  # noqa: PLC0415
-    from ..census._execute import (  # noqa: PLC0415
+    from ..census import (  # noqa: PLC0415
         MAX_WORKERS_PER_CPU,
+        CensusDB,
         Progress,
         check_cluster,
         max_local_workers,
         parse_cluster,
         parse_scheduler,
         progress_stream,
+        run_census,
     )
 
     settings = _settings(args)

@@ -32,16 +32,18 @@ from .._output import check_output, terminal_safe_keeping, write_output
 from .._stopping import check, end_everything, exit_code
 from ..errors import UsageError
 from ..matrix import (
+    COLOUR_CODES,
     FORMATS,
     TRANSCRIPT_FORMATS,
     VIEWS,
     Matrix,
     build_matrix,
     builtin_peers,
+    cell_text,
     labelled,
     render,
+    render_text,
 )
-from ..matrix._render_text import COLOUR_CODES, cell_text, render_text
 from ..peers import resolve_peer
 from ..simulator import NOT_OVER_STDIO, SCENARIOS, TRANSPORTS, PeerSpec, Transport
 from ..versions import Registry, Role
@@ -119,7 +121,7 @@ def _peers(specs: list[str] | None, role: Role, registry: Registry, peer_set: st
            ) -> tuple[PeerSpec, ...]:
     if not specs:
         if peer_set == "real":  # named real peers (mcp_skew.realpeers)
-            from ..realpeers._realmatrix import real_peers  # noqa: PLC0415
+            from ..realpeers import real_peers  # noqa: PLC0415
 
             return real_peers(role)
         return builtin_peers(role, registry)
@@ -129,7 +131,7 @@ def _peers(specs: list[str] | None, role: Role, registry: Registry, peer_set: st
 def _expand(spec: str, role: Role, registry: Registry) -> tuple[PeerSpec, ...]:
     """One spec's peers: every server a census inferred for ``@census.sqlite``."""
     if spec.strip().startswith("@"):
-        from ..census._store import is_census_db  # noqa: PLC0415 - only for @FILE
+        from ..census import is_census_db  # noqa: PLC0415 - only for @FILE
 
         if is_census_db(spec.strip()[1:]):
             from ..census import census_peers  # noqa: PLC0415
@@ -343,7 +345,7 @@ def _main(args: argparse.Namespace) -> int:
         return exit_code(exc)  # 128 + the signal's number (130 for Ctrl-C)
     matrix = matrices[0]
     if getattr(args, "run_real", False):  # named real peers (mcp_skew.realpeers)
-        from ..realpeers._realmatrix import render_real, run_real  # noqa: PLC0415
+        from ..realpeers import render_real, run_real  # noqa: PLC0415
 
         matrix = _stoppable(lambda stop: run_real(matrix, stop=stop, progress=Progress(
             sys.stderr, tty=sys.stderr.isatty())))

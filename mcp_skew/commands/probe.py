@@ -27,8 +27,7 @@ from .._output import (
 )
 from ..errors import UsageError
 from ..peers import resolve_peer
-from ..probe._report import FORMATS, render
-from ..probe._schemas import INSTALL_HINT, check_schemas, jsonschema_problem
+from ..probe import FORMATS, INSTALL_HINT, check_schemas, jsonschema_problem, render
 from ..simulator import PeerSpec
 from ._args import required_revisions, seconds, url, whole
 

@@ -127,9 +127,13 @@ def _warn(warnings: list[str]) -> None:
 
 
 def _show(args: argparse.Namespace) -> int:
-    from ..serve import annotate, read_log, render_log  # noqa: PLC0415 - see the imports
-    from ..serve._log import split_processes  # noqa: PLC0415
-    from ..serve._show import render_processes  # noqa: PLC0415
+    from ..serve import (  # noqa: PLC0415 - see the imports
+        annotate,
+        read_log,
+        render_log,
+        render_processes,
+        split_processes,
+    )
 
     entries, warnings = read_log(args.file)
     _warn(warnings)
@@ -157,14 +161,19 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from ..serve import read_log, render_replay, replay_command, replay_simulated  # noqa: PLC0415
+    from ..serve import (  # noqa: PLC0415 - see the imports
+        read_log,
+        render_replay,
+        replay_command,
+        replay_processes,
+        replay_simulated,
+    )
 
     entries, warnings = read_log(args.file)
     _warn(warnings)
     command = _split_replay(args)
     if (args.server is None) == (not command):
         raise UsageError("replay: give either --server PEER or -- COMMAND ARGS...")
-    from ..serve._replay import replay_processes  # noqa: PLC0415
 
     if args.server is not None:
         spec = resolve_peer(args.server, "server", args.registry)

@@ -9,9 +9,16 @@ from typing import Any
 from .._output import terminal_safe
 from ..errors import UsageError
 from ..peers import resolve_peer
-from ..simulator import NOT_OVER_STDIO, SCENARIOS, TRANSPORTS, PeerSpec, run
-from ..simulator._numbers import parse_int
-from ..simulator._trace import render_trace, summary_line
+from ..simulator import (
+    NOT_OVER_STDIO,
+    SCENARIOS,
+    TRANSPORTS,
+    PeerSpec,
+    parse_int,
+    render_trace,
+    run,
+    summary_line,
+)
 
 __all__ = ["register"]
 

@@ -68,7 +68,7 @@ def _main(args: argparse.Namespace) -> int:
         return 0
     if not args.name:
         raise UsageError("verify-peer: name a peer (known: " + ", ".join(known_names()) + ")")
-    from ..realpeers._drift import verify  # noqa: PLC0415 - heavy only when checking
+    from ..realpeers import verify  # noqa: PLC0415 - heavy only when checking
 
     def progress(text: str) -> None:
         if not args.json and not args.quiet:
@@ -77,7 +77,7 @@ def _main(args: argparse.Namespace) -> int:
     jobs = whole(args.jobs, "--jobs", 1, 64)
     if args.http:
         from ..peers import resolve  # noqa: PLC0415
-        from ..realpeers._drift import verify_server_http  # noqa: PLC0415
+        from ..realpeers import verify_server_http  # noqa: PLC0415
 
         resolved = resolve(args.name, "server")
         if resolved is None:

@@ -1,6 +1,6 @@
 """``mcp-skew versions``, ``show REV`` and ``diff A B``: the profiles, read from the registry.
 
-Every view is rendered by :mod:`mcp_skew.versions._render`; this module only
+Every view is rendered by :mod:`mcp_skew.versions` (its documents and their plain data); this module only
 parses arguments, looks revisions up (an unknown one raises
 :class:`~mcp_skew.versions.UnknownRevision`, which the CLI turns into one error
 line and exit code 2) and writes the result to stdout.
@@ -20,10 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from .._pagedir import pages_main, sync_pages
-from ..versions import BUILTIN, Profile, Registry
-from ..versions._render import (
+from ..versions import (
+    BUILTIN,
     FORMATS,
     REGENERATE,
+    Profile,
+    Registry,
     diff_document,
     diff_to_dict,
     profile_document,

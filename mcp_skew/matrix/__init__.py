@@ -5,7 +5,9 @@ Public API: :func:`build_matrix` (run the pairs), :class:`Matrix` (plain data;
 :data:`FORMATS` and :data:`VIEWS`, the built-in peer set
 (:func:`builtin_peers`, :data:`BUILTIN_CLIENTS`, :data:`BUILTIN_SERVERS`),
 :func:`label_for` and :func:`short_revision` for short peer labels, and
-:func:`sweep_peers` (every subset of revisions in every kind, for benchmarks).
+:func:`sweep_peers` (every subset of revisions in every kind, for benchmarks). Shared
+with the command line (internal): the text view's :func:`render_text`, :func:`cell_text`
+and :data:`COLOUR_CODES`.
 
 Layering: ``_peersets`` and ``_build`` use the simulator and the registry; the
 renderers (``_render*``) read only a :class:`Matrix`, so a matrix read back from
@@ -41,10 +43,12 @@ from ._peersets import (
     sweep_peers,
 )
 from ._render import FORMATS, TRANSCRIPT_FORMATS, VIEWS, Format, render
+from ._render_text import COLOUR_CODES, cell_text, render_text
 
 __all__ = [
     "BUILTIN_CLIENTS",
     "BUILTIN_SERVERS",
+    "COLOUR_CODES",
     "EXTRA_KEYS",
     "FORMAT",
     "FORMATS",
@@ -61,11 +65,13 @@ __all__ = [
     "Summary",
     "build_matrix",
     "builtin_peers",
+    "cell_text",
     "failure_kind",
     "label_for",
     "labelled",
     "outcome",
     "render",
+    "render_text",
     "short_revision",
     "steps_failed",
     "sweep_peers",

@@ -39,8 +39,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
 from ..errors import UsageError
-from ..simulator import Finding, PeerSpec, RunRecord, StepResult, Transport, run
-from ..simulator._memo import by_identity2
+from ..simulator import Finding, PeerSpec, RunRecord, StepResult, Transport, by_identity2, run
 from ..transcript import Record, of_json
 from ..versions import Era, Profile
 

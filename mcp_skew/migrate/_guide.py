@@ -33,9 +33,9 @@ from ..versions import (
     Impact,
     Profile,
     TableDelta,
+    step_deltas,
     table_delta,
 )
-from ..versions._render import step_deltas
 from ._eras import BothEras, both_eras
 from ._illustrate import Shown, illustrate
 from ._severity import (

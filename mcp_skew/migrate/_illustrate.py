@@ -26,8 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final
 
-from ..simulator import Entry, RunRecord, Transport, parse_peer, run
-from ..simulator._trace import summary_line
+from ..simulator import Entry, RunRecord, Transport, parse_peer, run, summary_line
 from ..versions import Era, Profile, Registry, registry_for
 
 __all__ = ["ILLUSTRATIONS", "Illustration", "Shown", "Side", "illustrate", "simulate"]

@@ -2,7 +2,7 @@
 
 :func:`guide_to_dict` is the machine-readable view; its ``changes`` are in the
 order of ``changes_between``, with the citation in the shape of ``mcp-skew diff
---format json`` (:func:`~mcp_skew.versions._render.cite_to_dict`). A both-eras
+--format json`` (:func:`~mcp_skew.versions.cite_to_dict`). A both-eras
 proof names its columns by role: ``servers`` in a server guide's, ``clients``
 in a client guide's, and each row by the other role.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..versions._render import cite_to_dict, delta_to_dict, to_json
+from ..versions import cite_to_dict, delta_to_dict, to_json
 from ._eras import BothEras
 from ._guide import Guide, GuideChange, Lost
 

@@ -12,7 +12,8 @@ inferred from the transcripts, and the server inferred as a peer spec, which
 Public API: :func:`probe`, :class:`Target`, :class:`ProbeOptions`,
 :class:`ProbeReport`, :class:`ClientRun`, :class:`InferredPeer`,
 :func:`builtin_clients`, :func:`load_probe_peer`, :func:`save_peer`,
-:func:`render`, :data:`FORMATS`.
+:func:`render`, :data:`FORMATS`. Shared with the command line (internal): the schema
+check's :func:`check_schemas`, :func:`jsonschema_problem` and :data:`INSTALL_HINT`.
 """
 
 from __future__ import annotations
@@ -25,10 +26,12 @@ if TYPE_CHECKING:
     from ._peer import PEER_FILE_FORMAT, InferredPeer, load_probe_peer, save_peer
     from ._report import FORMATS, render
     from ._runner import ClientRun, ProbeOptions, ProbeReport, Target, probe
+    from ._schemas import INSTALL_HINT, check_schemas, jsonschema_problem
 
 __all__ = [
     "BOGUS_REVISION",
     "FORMATS",
+    "INSTALL_HINT",
     "PEER_FILE_FORMAT",
     "PROBER",
     "ClientRun",
@@ -37,6 +40,8 @@ __all__ = [
     "ProbeReport",
     "Target",
     "builtin_clients",
+    "check_schemas",
+    "jsonschema_problem",
     "load_probe_peer",
     "probe",
     "render",
@@ -56,6 +61,9 @@ _HOMES: Final[dict[str, str]] = {
     "save_peer": "._peer",
     "FORMATS": "._report",
     "render": "._report",
+    "INSTALL_HINT": "._schemas",
+    "check_schemas": "._schemas",
+    "jsonschema_problem": "._schemas",
     "ClientRun": "._runner",
     "ProbeOptions": "._runner",
     "ProbeReport": "._runner",

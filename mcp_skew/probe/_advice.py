@@ -130,8 +130,7 @@ def _seen(report: ProbeReport, method: str, asked: str | None = None) -> str:
 
 
 def _modern(report: ProbeReport, base: str, target: str) -> Advice:
-    from ..migrate import build_guide, checklist  # noqa: PLC0415 - only when advice is built
-    from ..migrate._severity import Label  # noqa: PLC0415
+    from ..migrate import Label, build_guide, checklist  # noqa: PLC0415 - only when advice is built
 
     registry = report.peer.evidence.registry
     source, modern = registry.get(base), registry.get(target)

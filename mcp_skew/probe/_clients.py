@@ -17,11 +17,25 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..simulator import Link, PeerSpec, Reply, Session, _wire, parse_peer
-from ..simulator import _path as steps
-from ..simulator._client import describe
-from ..simulator._machine import Machine, Notify, Restart, Steps, ask, drive
-from ..simulator._path import Step
+from ..simulator import (
+    CAPS_KEY,
+    CLIENT_INFO_KEY,
+    VERSION_KEY,
+    Link,
+    Machine,
+    Notify,
+    PeerSpec,
+    Reply,
+    Restart,
+    Session,
+    Steps,
+    ask,
+    drive,
+    notification,
+    parse_peer,
+)
+from ..simulator import describe_event as describe
+from ..simulator import path_steps as steps
 from ..versions import BUILTIN, REGISTRY, Era, Registry
 
 __all__ = [
@@ -68,7 +82,7 @@ def _initialize(revision: str, msg_id: int) -> dict[str, Any]:
 
 
 def _modern_request(msg_id: int, method: str, revision: str) -> dict[str, Any]:
-    meta = {_wire.VERSION_KEY: revision, _wire.CAPS_KEY: {}, _wire.CLIENT_INFO_KEY: dict(_INFO)}
+    meta = {VERSION_KEY: revision, CAPS_KEY: {}, CLIENT_INFO_KEY: dict(_INFO)}
     return {"jsonrpc": "2.0", "id": msg_id, "method": method, "params": {"_meta": meta}}
 
 
@@ -80,8 +94,8 @@ def _legacy_part(session: Session, timeout_ms: int) -> Steps[None]:
         session.path.append(describe(event))
         return
     session.path.append(steps.answered(event.result.get("protocolVersion")))
-    yield Notify(_wire.notification("notifications/initialized"))
-    session.path.append(Step(UNKNOWN_METHOD, "request", method=UNKNOWN_METHOD))
+    yield Notify(notification("notifications/initialized"))
+    session.path.append(steps.Step(UNKNOWN_METHOD, "request", method=UNKNOWN_METHOD))
     unknown = {"jsonrpc": "2.0", "id": 2, "method": UNKNOWN_METHOD, "params": {}}
     session.path.append(describe((yield from ask(unknown, timeout_ms))))
     session.round_trips += 1

@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from ..simulator import (
+    LIST_RESOURCES,
+    LIST_TOOLS,
     Finding,
     PeerSpec,
     Reply,
@@ -24,9 +26,9 @@ from ..simulator import (
     StepResult,
     Timeout,
     Transcript,
+    play,
+    rule_for,
 )
-from ..simulator._scenario import LIST_RESOURCES, LIST_TOOLS, play
-from ..simulator._transport import rule_for
 from ..versions import Era
 from ._auth import refused_status
 from ._clients import MISSING_URI, PROBER, UNKNOWN_METHOD, run_prober

@@ -29,8 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from ..simulator import Finding, RunRecord
-from ..simulator._path import Step
+from ..simulator import Finding, PathStep, RunRecord
 from ..versions import Era, Registry
 from ._exchanges import Exchange, exchanges, modern_version
 
@@ -70,7 +69,7 @@ def judge(record: RunRecord) -> Exchange | None:
         return None
     shaped = next((ex for ex in exchanges(record.transcript, registry) if legacy_shaped(ex, registry)), None)
     if shaped is not None:
-        session.path.append(Step(f"{shaped.method}: result without {_missing(shaped, registry)}",
+        session.path.append(PathStep(f"{shaped.method}: result without {_missing(shaped, registry)}",
                                  "served-legacy", method=shaped.method))
         session.fail(f"{shaped.method} got a result without {_missing(shaped, registry)} (legacy-shaped): "
                      f"{STRICT_CLIENTS} rejects it")

@@ -1,7 +1,19 @@
 """Real MCP implementations installed in isolated, cached environments, and the drift checks
-of their models (the models themselves, data, are the catalogue in :mod:`mcp_skew.peers`)."""
+of their models (the models themselves, data, are the catalogue in :mod:`mcp_skew.peers`).
 
-from mcp_skew.realpeers._envs import (
+The environments (:mod:`._envs`) are imported with the package; the drift checks
+(:func:`verify`, :func:`verify_server_http`) and the real-world matrix (:func:`real_peers`,
+:func:`run_real`, :func:`render_real`) are imported when one of their names is first read,
+so that the census, which needs only the environments, does not import the simulator's
+runs, the matrix and the wire.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any, Final
+
+from ._envs import (
     MARKER_NAME,
     EnvironmentUnavailable,
     NpmEnv,
@@ -14,6 +26,10 @@ from mcp_skew.realpeers._envs import (
     python_env,
 )
 
+if TYPE_CHECKING:
+    from ._drift import verify, verify_server_http
+    from ._realmatrix import real_peers, render_real, run_real
+
 __all__ = [
     "MARKER_NAME",
     "EnvironmentUnavailable",
@@ -25,4 +41,27 @@ __all__ = [
     "env_key",
     "npm_env",
     "python_env",
+    "real_peers",
+    "render_real",
+    "run_real",
+    "verify",
+    "verify_server_http",
 ]
+
+#: Where each name read on first use is defined.
+_HOMES: Final[dict[str, str]] = {
+    "verify": "._drift",
+    "verify_server_http": "._drift",
+    "real_peers": "._realmatrix",
+    "render_real": "._realmatrix",
+    "run_real": "._realmatrix",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home, __name__), name)
+    globals()[name] = value  # read once
+    return value

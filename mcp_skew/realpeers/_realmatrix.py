@@ -28,11 +28,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..matrix._build import Cell, Matrix, RealRun
+from ..matrix import Cell, Matrix, RealRun
 from ..peers import REAL_CLIENTS, REAL_SERVERS, Resolved, builtin_peer, resolve
 from ..simulator import PeerSpec
 from ..versions import Role
-from ._drift import Install, client_command, prepare, run_driver, server_command
+from ._client_drift import run_driver
+from ._installs import Install, client_command, prepare, server_command
 
 __all__ = ["RealCell", "real_peers", "render_real", "run_real"]
 

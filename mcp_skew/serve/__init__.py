@@ -9,6 +9,9 @@
 - :func:`replay_simulated` and :func:`replay_command` send a log's client side
   again and compare the answers (``mcp-skew replay``).
 
+Several server processes in one log (``record`` of a client that restarts its server):
+:func:`split_processes`, :func:`render_processes`, :func:`replay_processes`.
+
 The log format is described in :mod:`mcp_skew.serve._log`.
 """
 
@@ -26,7 +29,7 @@ from ._http import (
     make_http_server,
     server_url,
 )
-from ._log import NO_MESSAGE, LineSplitter, LogEntry, LogWriter, read_log
+from ._log import NO_MESSAGE, LineSplitter, LogEntry, LogWriter, read_log, split_processes
 from ._proxy import run_proxy
 from ._replay import (
     Exchange,
@@ -34,9 +37,10 @@ from ._replay import (
     json_diff,
     render_replay,
     replay_command,
+    replay_processes,
     replay_simulated,
 )
-from ._show import render_log
+from ._show import render_log, render_processes
 from ._stdio import StdioServer, serve_stdio
 
 __all__ = [
@@ -60,10 +64,13 @@ __all__ = [
     "make_http_server",
     "read_log",
     "render_log",
+    "render_processes",
     "render_replay",
     "replay_command",
+    "replay_processes",
     "replay_simulated",
     "run_proxy",
     "serve_stdio",
     "server_url",
+    "split_processes",
 ]

@@ -30,9 +30,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..simulator import Finding, FindingCode, Severity, _wire, check_result, negotiation
-from ..simulator import _path as steps
-from ..simulator._path import Step
+from ..simulator import (
+    CLIENT_INFO_KEY,
+    SERVER_INFO_KEY,
+    VERSION_KEY,
+    Finding,
+    FindingCode,
+    PathStep,
+    Severity,
+    check_result,
+    negotiation,
+)
+from ..simulator import path_steps as steps
 from ..versions import HTTP_HEADERS, Era, Message, Profile, Registry
 from ._annotation import Annotation, Pending, Side
 from ._log import LogEntry
@@ -78,7 +87,7 @@ class Annotator:
         self.entries: list[LogEntry] = []
         self.notes: dict[int, list[str]] = {}
         self.findings: list[Finding] = []
-        self.path: list[Step] = []  #: in the simulator's words: the same typed steps
+        self.path: list[PathStep] = []  #: in the simulator's words: the same typed steps
         self.pending: dict[str, Pending] = {}
         self.client, self.server = Side(), Side()
         self.neg: Pending | None = None  #: the negotiation step awaiting its answer
@@ -202,7 +211,7 @@ class Annotator:
         assert isinstance(meta, dict)
         if self.counter_offer is not None and method != "initialize":
             self._accept_counter_offer(entry.index)
-        if method != "initialize" and _wire.VERSION_KEY not in meta:
+        if method != "initialize" and VERSION_KEY not in meta:
             self._plain_request(entry, message, method, params)
             return
         self._give_up_waiting(entry)
@@ -259,10 +268,10 @@ class Annotator:
 
     def _modern_request(self, entry: LogEntry, message: Message, method: str,
                         params: dict[str, Any], meta: dict[str, Any]) -> None:
-        version = meta.get(_wire.VERSION_KEY)
+        version = meta.get(VERSION_KEY)
         rev = version if isinstance(version, str) else None
         self.client.add(f"{version} (modern)")
-        self.client.info = _info(meta.get(_wire.CLIENT_INFO_KEY)) or self.client.info
+        self.client.info = _info(meta.get(CLIENT_INFO_KEY)) or self.client.info
         self.note(entry.index, f"client speaks {version} (modern, _meta): {method}")
         self._check_meta(entry, rev, meta)
         if self.decided:
@@ -430,7 +439,7 @@ class Annotator:
                           finding.cite)
         meta = result.get("_meta") if isinstance(result.get("_meta"), dict) else {}
         assert isinstance(meta, dict)
-        self.server.info = _info(meta.get(_wire.SERVER_INFO_KEY)) or self.server.info
+        self.server.info = _info(meta.get(SERVER_INFO_KEY)) or self.server.info
 
     def _describe_result(self, entry: LogEntry, pending: Pending, result: dict[str, Any]) -> None:
         if pending.method == "tools/list" and isinstance(result.get("tools"), list):

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..errors import UsageError
-from ..wire._procs import end, spawn
+from ..wire import end, spawn
 from ._log import LineSplitter
 
 __all__ = ["Child", "Line"]

@@ -50,7 +50,7 @@ from types import FrameType
 from typing import IO, Any, Final
 
 from .._stopping import check
-from ..wire._procs import end, spawn
+from ..wire import end, spawn
 from ._log import LINE_CAP, CutLine, Direction, LineSplitter, LogWriter
 
 __all__ = ["FORWARDED_SIGNALS", "run_proxy"]

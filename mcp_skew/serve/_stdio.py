@@ -30,9 +30,17 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from .._jsontext import dump_line
-from ..simulator import PeerSpec, Reaction, SimServer
-from ..simulator._decode import PARSE_ERROR, Junk, batch_element, decode_rpc, unbatched_methods
-from ..simulator._http_words import describe
+from ..simulator import (
+    PARSE_ERROR,
+    Junk,
+    PeerSpec,
+    Reaction,
+    SimServer,
+    batch_element,
+    decode_rpc,
+    unbatched_methods,
+)
+from ..simulator import describe_message as describe
 from ..versions import Message
 from ._log import LINE_CAP, CutLine, LogWriter, decode_line
 

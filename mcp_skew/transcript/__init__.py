@@ -19,7 +19,6 @@ written in ``serve`` and ``wire``).
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any, Final
 
 from ._names import DIRECTIONS, EVENTS, FORMAT, FORMAT_VERSION, RUN_FORMAT, RUN_FORMAT_VERSION
@@ -99,6 +98,19 @@ def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module("." + module, __name__), name)
+    # static imports, each on first use (the layers test reads them; an import by name it
+    # would not see)
+    if module == "_jsonl":
+        from . import _jsonl  # noqa: PLC0415
+
+        value = getattr(_jsonl, name)
+    elif module == "_read":
+        from . import _read  # noqa: PLC0415
+
+        value = getattr(_read, name)
+    else:
+        from . import _upgrade  # noqa: PLC0415
+
+        value = getattr(_upgrade, name)
     globals()[name] = value
     return value

@@ -2,16 +2,31 @@
 
 Public API: :data:`REGISTRY`, :func:`profile_for`, :data:`REVISIONS`, :data:`LATEST`,
 the profile types in ``_profile``, :func:`changes_between` and :func:`table_delta`,
-and the plugin loaders :func:`load_profile_file` and :func:`load_entry_points`.
+and the plugin loaders :func:`load_profile_file` and :func:`load_entry_points`; the
+documents of profiles and diffs (:func:`profile_document`, :func:`diff_document`,
+:func:`versions_section` with :func:`render` and :data:`FORMATS`; as plain data
+:func:`profile_to_dict`, :func:`diff_to_dict`, :func:`versions_to_dict`, dumped by
+:func:`to_json`; the reference pages :func:`reference_pages`, :data:`REGENERATE`).
+Shared with the migration guides (internal): :func:`step_deltas`, :func:`cite_to_dict`,
+:func:`delta_to_dict`.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Any, Final
 
 from ._auth import LAYOUTS, plain_layout, rule_values
 from ._diff import Step, TableDelta, changes_between, table_delta
 from ._http_headers import HTTP_HEADERS, LOGGED_ALSO, RECORDED_ALSO, HttpHeader, header_named
+from ._plain import (
+    cite_to_dict,
+    delta_to_dict,
+    diff_to_dict,
+    profile_to_dict,
+    step_deltas,
+    to_json,
+    versions_to_dict,
+)
 from ._plugins import (
     ENTRY_POINT_GROUP,
     ProfileFileError,
@@ -39,14 +54,27 @@ from ._profile import (
 from ._registry import BUILTIN, LATEST, REGISTRY, Registry, UnknownRevision, registry_for
 from ._words import Message, PeerKind, Role, WireDirection
 
+if TYPE_CHECKING:
+    from ._render import (
+        FORMATS,
+        REGENERATE,
+        diff_document,
+        profile_document,
+        reference_pages,
+        render,
+        versions_section,
+    )
+
 __all__ = [
     "BUILTIN",
     "ENTRY_POINT_GROUP",
+    "FORMATS",
     "HTTP_HEADERS",
     "LATEST",
     "LAYOUTS",
     "LOGGED_ALSO",
     "RECORDED_ALSO",
+    "REGENERATE",
     "REGISTRY",
     "REVISIONS",
     "Binding",
@@ -74,15 +102,27 @@ __all__ = [
     "UnknownRevision",
     "WireDirection",
     "changes_between",
+    "cite_to_dict",
     "create",
+    "delta_to_dict",
+    "diff_document",
+    "diff_to_dict",
     "header_named",
     "load_entry_points",
     "load_profile_file",
     "plain_layout",
+    "profile_document",
     "profile_for",
+    "profile_to_dict",
+    "reference_pages",
     "registry_for",
+    "render",
     "rule_values",
+    "step_deltas",
     "table_delta",
+    "to_json",
+    "versions_section",
+    "versions_to_dict",
     "with_profile_files",
 ]
 
@@ -93,3 +133,22 @@ REVISIONS: Final[tuple[str, ...]] = tuple(p.revision for p in BUILTIN)
 def profile_for(revision: str, registry: Registry = REGISTRY) -> Profile:
     """The profile of ``revision`` in ``registry``; raises :class:`UnknownRevision`."""
     return registry.get(revision)
+
+
+#: The names read on first use: the documents of profiles and diffs for people (their text
+#: tables need ``tabulate``), which the commands import, not the simulator's use of the
+#: profiles. Their plain data (``profile_to_dict``, ...) is imported with the package.
+_DOCUMENTS: Final = frozenset({
+    "FORMATS", "REGENERATE", "diff_document", "profile_document", "reference_pages", "render",
+    "versions_section",
+})
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _DOCUMENTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from . import _render  # noqa: PLC0415 - on first use (see _DOCUMENTS)
+
+    value = getattr(_render, name)
+    globals()[name] = value  # read once
+    return value

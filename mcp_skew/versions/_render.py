@@ -1,4 +1,4 @@
-"""Profiles and diffs as plain data, markdown and text: pure functions, no I/O.
+"""Profiles and diffs as documents for people, markdown and text: pure functions, no I/O.
 
 The ``versions``, ``show`` and ``diff`` commands, the generated reference pages
 (``docs/generated/profiles/<rev>.md``) and the migration guides all render from
@@ -9,17 +9,14 @@ Theory of operation
 A document is a tuple of :class:`Section` values (a title, a few lines of prose,
 and one table). :func:`render` turns sections into markdown (GitHub tables) or
 text (``tabulate``'s ``simple`` format). JSON is a separate, machine-readable
-view: :func:`profile_to_dict` and :func:`diff_to_dict` return plain ``dict``
-values whose shape is stable; dump them with :func:`to_json` (sorted keys).
-
-A change's *delta* is what it does to the tables on one path: upgrading applies
-its edits, downgrading (``undo``) swaps added with removed and before with after.
+view, in :mod:`._plain` (:func:`~._plain.profile_to_dict`,
+:func:`~._plain.diff_to_dict`), and a document shows the same deltas
+(:func:`~._plain.change_delta`, :func:`~._plain.step_deltas`).
 """
 
 from __future__ import annotations
 
 import enum
-import json
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -29,21 +26,20 @@ from tabulate import tabulate
 
 from .._markup import markdown_cell
 from ._auth import AuthRule
-from ._diff import Step, TableDelta, changes_between, table_delta
+from ._diff import TableDelta, table_delta
+from ._plain import (
+    change_delta,
+    method_counts,
+    path_direction,
+    settings_before,
+    step_deltas,
+    versions_to_dict,
+)
 from ._profile import (
-    MAPPING_TABLES,
     SET_TABLES,
     SETTINGS,
-    TABLES,
     Change,
-    Cite,
-    Deprecation,
-    Direction,
-    ErrorCode,
-    Impact,
     Invalidation,
-    Kind,
-    Method,
     Profile,
 )
 
@@ -53,24 +49,15 @@ __all__ = [
     "REGENERATE",
     "Section",
     "binds_text",
-    "change_delta",
-    "cite_to_dict",
-    "delta_to_dict",
     "diff_document",
     "diff_sections",
-    "diff_to_dict",
     "diff_to_markdown",
     "profile_document",
     "profile_sections",
-    "profile_to_dict",
     "profile_to_markdown",
     "reference_pages",
     "render",
-    "row_to_dict",
-    "step_deltas",
-    "to_json",
     "versions_section",
-    "versions_to_dict",
 ]
 
 Format = Literal["text", "markdown", "json"]
@@ -114,16 +101,7 @@ class Section:
     code: tuple[int, ...] = ()  #: columns shown as code in markdown
 
 
-# -- plain values ----------------------------------------------------------------
-
-
-def _plain(value: Any) -> Any:
-    """A JSON-ready form of a setting value (enums by value, tuples as lists)."""
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(value, tuple | list | frozenset | set):
-        return [_plain(v) for v in value]
-    return value
+# -- cells and deltas as text ------------------------------------------------------
 
 
 def _cell(value: Any) -> str:
@@ -137,119 +115,6 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-def cite_to_dict(cite: Cite) -> dict[str, str]:
-    return {
-        "revision": cite.revision,
-        "source": cite.source,
-        "section": cite.section,
-        "text": str(cite),
-        "url": cite.url(),
-    }
-
-
-def row_to_dict(value: Any) -> Any:
-    """A row of a mapping table (method, error code, deprecation) as plain data."""
-    if isinstance(value, Method):
-        return {
-            "kind": value.kind.value,
-            "direction": value.direction.value,
-            "capability": value.capability,
-            **({"answer": dict(value.answer)} if value.answer is not None else {}),
-        }
-    if isinstance(value, ErrorCode):
-        return {
-            "code": value.code,
-            "message": value.message,
-            "data": list(value.data),
-            "note": value.note,
-        }
-    if isinstance(value, Invalidation):
-        return {"methods": list(value.methods), "match": value.match, "listen": value.listen}
-    if isinstance(value, AuthRule):
-        return {"role": value.role, "level": value.level.value, "values": list(value.values),
-                "rule": value.rule, "cite": cite_to_dict(value.cite)}
-    if isinstance(value, Deprecation):
-        return {
-            "since": value.since,
-            "removal": value.removal,
-            "migration": value.migration,
-            "cite": cite_to_dict(value.cite),
-        }
-    return _plain(value)
-
-
-def _names(rows: Any) -> tuple[str, ...]:
-    """The row names of an edit: a name, a list of names, or a mapping of name to row."""
-    if isinstance(rows, str):
-        return (rows,)
-    return tuple(sorted(rows))
-
-
-def _table_json(profile: Profile, table: str) -> Any:
-    rows = profile.tables[table]
-    if isinstance(rows, frozenset):
-        return sorted(rows)
-    return {name: row_to_dict(value) for name, value in rows.items()}
-
-
-# -- deltas ----------------------------------------------------------------------
-
-
-def change_delta(
-    change: Change, settings_before: Mapping[str, Any], *, undo: bool = False
-) -> tuple[TableDelta, ...]:
-    """What ``change`` does to the tables and settings, in the direction travelled."""
-    deltas: list[TableDelta] = []
-    for table in TABLES:
-        added = _names(change.add.get(table, ()))
-        removed = _names(change.remove.get(table, ()))
-        changed = _names(change.replace.get(table, ()))
-        if undo:
-            added, removed = removed, added
-        if added or removed or changed:
-            deltas.append(TableDelta(table, added, removed, changed))
-    for name in SETTINGS:
-        if name in change.settings:
-            before, after = settings_before[name], change.settings[name]
-            if undo:
-                before, after = after, before
-            deltas.append(TableDelta(name, before=before, after=after))
-    return tuple(deltas)
-
-
-def _settings_before(profile: Profile) -> dict[str, Mapping[str, Any]]:
-    """For each change of ``profile``: the settings just before it was applied."""
-    state = dict((profile.previous or profile).settings)
-    before: dict[str, Mapping[str, Any]] = {}
-    for change in profile.changes:
-        before[change.id] = dict(state)
-        state.update(change.settings)
-    return before
-
-
-def step_deltas(a: Profile, b: Profile) -> tuple[tuple[Step, tuple[TableDelta, ...]], ...]:
-    """Each step from ``a`` to ``b`` with its table delta."""
-    by_revision = {p.revision: p for p in (*a.lineage(), *b.lineage())}
-    out: list[tuple[Step, tuple[TableDelta, ...]]] = []
-    for step in changes_between(a, b):
-        before = _settings_before(by_revision[step.change.revision])[step.change.id]
-        out.append((step, change_delta(step.change, before, undo=step.undo)))
-    return tuple(out)
-
-
-def delta_to_dict(delta: TableDelta) -> dict[str, Any]:
-    """A table delta as plain data; ``kind`` tells a table from a setting."""
-    return {
-        "name": delta.name,
-        "kind": "setting" if delta.name in SETTINGS else "table",
-        "added": list(delta.added),
-        "removed": list(delta.removed),
-        "changed": list(delta.changed),
-        "before": _plain(delta.before),
-        "after": _plain(delta.after),
-    }
-
-
 def _delta_text(delta: TableDelta) -> str:
     if delta.name in SETTINGS:
         return f"{_cell(delta.before)} -> {_cell(delta.after)}"
@@ -257,38 +122,7 @@ def _delta_text(delta: TableDelta) -> str:
     return ", ".join(parts + [f"~{n}" for n in delta.changed])
 
 
-# -- profiles ----------------------------------------------------------------------
-
-
-def _edits_to_dict(change: Change) -> dict[str, Any]:
-    def rows(table: str, value: Any) -> Any:
-        if table in MAPPING_TABLES and isinstance(value, Mapping):
-            return {name: row_to_dict(row) for name, row in value.items()}
-        return list(_names(value))
-
-    return {
-        "add": {t: rows(t, v) for t, v in change.add.items()},
-        "remove": {t: list(_names(v)) for t, v in change.remove.items()},
-        "replace": {t: rows(t, v) for t, v in change.replace.items()},
-        "settings": {k: _plain(v) for k, v in change.settings.items()},
-    }
-
-
-def _change_to_dict(change: Change) -> dict[str, Any]:
-    return {
-        "id": change.id,
-        "revision": change.revision,
-        "summary": change.summary,
-        "impact": change.impact.value,
-        "cite": cite_to_dict(change.cite),
-        "steps": list(change.steps),
-        "severity": {
-            role: {"level": b.level.value, "rule": b.rule,
-                   "cite": cite_to_dict(b.cite or change.cite)}
-            for role, b in sorted(change.severity.items())
-        },
-        "edits": _edits_to_dict(change),
-    }
+# -- profiles as tables -------------------------------------------------------------
 
 
 def binds_text(change: Change) -> str:
@@ -296,20 +130,6 @@ def binds_text(change: Change) -> str:
     parts = [f"{role}s {b.level.value}" for role, b in sorted(change.severity.items(), reverse=True)
              if b.level.value != "none"]
     return "; ".join(parts) or "-"
-
-
-def profile_to_dict(profile: Profile) -> dict[str, Any]:
-    """The full derived profile as plain data (dump with :func:`to_json`)."""
-    return {
-        "revision": profile.revision,
-        "title": profile.title,
-        "era": profile.era.value,
-        "extends": profile.previous.revision if profile.previous else None,
-        "lineage": [p.revision for p in profile.lineage()],
-        "settings": {name: _plain(profile.settings[name]) for name in SETTINGS},
-        "tables": {name: _table_json(profile, name) for name in TABLES},
-        "changes": [_change_to_dict(c) for c in profile.changes],
-    }
 
 
 def _setting_source(profile: Profile, name: str) -> str:
@@ -376,18 +196,8 @@ def _auth_rows(profile: Profile) -> tuple[tuple[str, ...], ...]:
     )
 
 
-def _counts(profile: Profile) -> tuple[int, int, int, int]:
-    """Requests client->server, server->client, then notifications the same way."""
-    return (
-        len(profile.method_names(Kind.REQUEST, Direction.C2S)),
-        len(profile.method_names(Kind.REQUEST, Direction.S2C)),
-        len(profile.method_names(Kind.NOTIFICATION, Direction.C2S)),
-        len(profile.method_names(Kind.NOTIFICATION, Direction.S2C)),
-    )
-
-
 def _summary_lines(profile: Profile) -> tuple[str, ...]:
-    req_c2s, req_s2c, note_c2s, note_s2c = _counts(profile)
+    req_c2s, req_s2c, note_c2s, note_s2c = method_counts(profile)
     base = profile.previous.revision if profile.previous else "none (base revision)"
     return (
         f"- Title: {profile.title or '-'}",
@@ -455,7 +265,7 @@ def _changes_section(
 
 
 def _profile_items(profile: Profile) -> tuple[_Item, ...]:
-    before = _settings_before(profile)
+    before = settings_before(profile)
     return tuple((c, False, change_delta(c, before[c.id])) for c in profile.changes)
 
 
@@ -543,39 +353,10 @@ def profile_to_markdown(profile: Profile) -> str:
 # -- diffs ---------------------------------------------------------------------------
 
 
-def _direction(steps: Iterable[Step]) -> str:
-    steps = tuple(steps)
-    if not steps:
-        return "same"
-    if all(s.undo for s in steps):
-        return "downgrade"
-    return "upgrade" if not any(s.undo for s in steps) else "sideways"
-
-
-def diff_to_dict(a: Profile, b: Profile) -> dict[str, Any]:
-    """Every change from ``a`` to ``b`` (either may be the older) as plain data."""
-    pairs = step_deltas(a, b)
-    changes = [
-        {
-            **_change_to_dict(step.change),
-            "undo": step.undo,
-            "delta": [delta_to_dict(d) for d in deltas],
-        }
-        for step, deltas in pairs
-    ]
-    return {
-        "from": a.revision,
-        "to": b.revision,
-        "direction": _direction(s for s, _ in pairs),
-        "changes": changes,
-        "table_delta": [delta_to_dict(d) for d in table_delta(a, b)],
-    }
-
-
 def diff_sections(a: Profile, b: Profile, fmt: TextFormat = "markdown") -> tuple[Section, ...]:
     """A diff as a document: the changes with their deltas, then the overall delta."""
     pairs = step_deltas(a, b)
-    direction = _direction(s for s, _ in pairs)
+    direction = path_direction(s for s, _ in pairs)
     undoing = direction in ("downgrade", "sideways")
     undone = "; undone changes are listed newest first" if undoing else ""
     changes = _changes_section(
@@ -604,39 +385,6 @@ def diff_to_markdown(a: Profile, b: Profile) -> str:
 
 
 # -- the versions table -------------------------------------------------------------
-
-
-def _headline(profile: Profile) -> str:
-    if profile.title:
-        return profile.title
-    breaking = [c.id for c in profile.changes if c.impact is Impact.BREAKING]
-    return ", ".join((breaking or [c.id for c in profile.changes])[:4]) or "-"
-
-
-def _source(profile: Profile, builtin: frozenset[str]) -> str:
-    if profile.revision in builtin or profile.previous is None:
-        return "built-in"
-    return f"extends {profile.previous.revision}"
-
-
-def versions_to_dict(profiles: Iterable[Profile], builtin: Iterable[str]) -> dict[str, Any]:
-    """One record per revision: era, method counts each way, changes, headline."""
-    known = frozenset(builtin)
-    records = []
-    for p in profiles:
-        req_c2s, req_s2c, note_c2s, note_s2c = _counts(p)
-        records.append({
-            "revision": p.revision,
-            "era": p.era.value,
-            "requests_c2s": req_c2s,
-            "requests_s2c": req_s2c,
-            "notifications_c2s": note_c2s,
-            "notifications_s2c": note_s2c,
-            "changes": len(p.changes),
-            "source": _source(p, known),
-            "headline": _headline(p),
-        })
-    return {"revisions": records}
 
 
 def versions_section(profiles: Iterable[Profile], builtin: Iterable[str]) -> Section:
@@ -692,11 +440,6 @@ def render(title: str, sections: Iterable[Section], fmt: TextFormat) -> str:
     for section in sections:
         head += _render_section(section, fmt)
     return "\n".join(head).rstrip("\n") + "\n"
-
-
-def to_json(data: Any) -> str:
-    """Stable JSON: sorted keys, two-space indent, ending in a newline."""
-    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
 #: The command that (re)writes the reference pages (it lives with the CLI: no I/O here).

@@ -45,8 +45,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..simulator import Closed, Reply, SseEvent, SseParser
-from ..simulator._http_client import (
+from ..simulator import (
+    NAME_PARAMS,
+    Closed,
+    Reply,
+    SseEvent,
+    SseParser,
+    encode_header_value,
     is_jsonrpc_error,
     is_priming,
     modern_error_codes,
@@ -56,7 +61,6 @@ from ..simulator._http_client import (
     synthesized_error,
     wants_sse_fallback,
 )
-from ..simulator._http_words import NAME_PARAMS, encode_header_value
 from ..versions import REGISTRY, Registry
 from ._base import Limits, RealLink, Recorder, TransportError
 

@@ -28,7 +28,7 @@ def fake_client(server: list[str]) -> None:
 def fake_matrix(token: str) -> int:
     import mcp_skew.realpeers._realmatrix as real
     from mcp_skew.cli import main
-    from mcp_skew.realpeers._drift import Install
+    from mcp_skew.realpeers._installs import Install
 
     def prepare(packages: Any, jobs: int = 2) -> dict[Any, Install]:
         return {p: Install(p, Path("/nonexistent"), 0.0, True) for p in packages}

@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from mcp_skew.commands import versions as command
-from mcp_skew.versions import BUILTIN, REVISIONS
+from mcp_skew.versions import BUILTIN, REVISIONS, reference_pages
 from mcp_skew.versions._profile import SETTINGS, TABLES
-from mcp_skew.versions._render import reference_pages
 
 PAGES = Path(__file__).resolve().parents[2] / "docs" / "generated" / "profiles"
 

@@ -7,7 +7,7 @@ each chosen to hit a decision point (a silent probe, an exit on the next input,
 -32601/-32602 to the probe, a DiscoverResult, a modern-only -32022, a
 counter-offer). The real outcome (connected or not, the revision, the era) and
 the requests the simulated server received must match the model run against the
-same server (``mcp_skew.realpeers._drift.verify_client``).
+same server (``mcp_skew.realpeers._client_drift.verify_client``).
 
 The TypeScript v2 client (auto and pin modes) is also checked against servers whose
 2026-07-28 results lack ``resultType`` or the caching hints (its model's ``drift_servers``):
@@ -23,7 +23,8 @@ import pytest
 from _drift_helpers import install_all, installed_model
 
 from mcp_skew.peers import model_names, resolve
-from mcp_skew.realpeers._drift import Install, drift_servers_for, verify_client
+from mcp_skew.realpeers._client_drift import drift_servers_for, verify_client
+from mcp_skew.realpeers._installs import Install
 
 pytestmark = pytest.mark.realpeer
 

@@ -17,7 +17,7 @@ import pytest
 
 from mcp_skew.cli import main
 from mcp_skew.peers import resolve
-from mcp_skew.realpeers._drift import prepare
+from mcp_skew.realpeers._installs import prepare
 
 pytestmark = pytest.mark.realpeer
 

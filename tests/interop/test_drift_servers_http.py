@@ -14,7 +14,8 @@ import pytest
 from _drift_helpers import install_all, installed_model
 
 from mcp_skew.peers import model_names, resolve
-from mcp_skew.realpeers._drift import Install, verify_server_http
+from mcp_skew.realpeers._drift import verify_server_http
+from mcp_skew.realpeers._installs import Install
 
 pytestmark = pytest.mark.realpeer
 

@@ -48,10 +48,10 @@ from mcp_skew.versions import (
     changes_between,
     create,
     profile_for,
+    step_deltas,
     table_delta,
 )
 from mcp_skew.versions._profile import MAPPING_TABLES, SET_TABLES, SETTINGS, TABLES
-from mcp_skew.versions._render import step_deltas
 
 C2S, S2C, BOTH = Direction.C2S, Direction.S2C, Direction.BOTH
 REQUEST, NOTIFICATION = Kind.REQUEST, Kind.NOTIFICATION

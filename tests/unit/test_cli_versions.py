@@ -10,9 +10,8 @@ import pytest
 
 from mcp_skew.cli import main
 from mcp_skew.commands import versions as command
-from mcp_skew.versions import BUILTIN, REVISIONS, Direction, Kind, profile_for
+from mcp_skew.versions import BUILTIN, REVISIONS, Direction, Kind, profile_for, profile_to_dict
 from mcp_skew.versions._profile import SETTINGS, TABLES
-from mcp_skew.versions._render import profile_to_dict
 
 VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 CAPS_KEY = "io.modelcontextprotocol/clientCapabilities"

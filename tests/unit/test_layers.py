@@ -8,9 +8,12 @@ imports inside functions, under ``TYPE_CHECKING``, and the names given to
 ``importlib.import_module`` / ``__import__`` (a string, a module-level string
 constant, or the constant head of an f-string), relative ones resolved against the
 module's package. The simulator is also checked for I/O: it imports no process,
-socket, thread, file or clock module and calls no ``print``/``open``/``input``; so is
-the rollout's core (:data:`ROLLOUT_CORE`), which imports only the simulator's face and
-the profiles.
+socket, thread, file or clock module and calls no ``print``/``open``/``input``; and so is
+every module its imports reach (:func:`reached_from`: the transcript, the profiles, the
+leaves), but the ones that do I/O by design, each named with its reason
+(:data:`IO_BY_DESIGN`). ``importlib`` counts as I/O there: an import by name, which this
+check could not follow, is refused. So is the rollout's core (:data:`ROLLOUT_CORE`), which
+imports only the simulator's face and the profiles.
 
 Sideways imports between features are named exceptions (:data:`EXCEPTIONS`), each
 with its reason; a test fails when one is no longer used, so the list only shrinks.
@@ -118,6 +121,14 @@ IO_CALLS = frozenset({"print", "open", "input"})
 #: like the simulator (no I/O), on the simulator's face and the profiles only.
 ROLLOUT_CORE = frozenset({"mcp_skew.rollout._fleet", "mcp_skew.rollout._outcomes",
                           "mcp_skew.rollout._timeline"})
+
+#: Modules the simulator's imports reach that do I/O by design, each with why: the check of
+#: what the simulator imports neither reads them nor walks on through them.
+IO_BY_DESIGN: Mapping[str, str] = {
+    f"{PACKAGE}.versions._plugins": "reads the profile files a person names (--profile) and "
+                                    "the installed entry points into a registry, which the "
+                                    "simulator is given; nothing in the simulator calls it",
+}
 
 
 # -- the checker -----------------------------------------------------------------------
@@ -250,13 +261,13 @@ def layer_violations(root: Path, layers: Mapping[str, frozenset[str]] = LAYERS,
 
 def io_violations(root: Path, layer: str = "simulator",
                   only: frozenset[str] | None = None) -> list[str]:
-    """``module:line: ...`` for every I/O import or call in ``layer`` (in its modules
-    ``only``, if given)."""
+    """``module:line: ...`` for every I/O import or call in ``layer`` (or, given ``only``, in
+    those modules, whatever their layer)."""
     package = root_package(root)
     out = []
     for path in modules(root):
         module, _ = _module_name(path, root)
-        if layer_of(module, package) != layer or (only is not None and module not in only):
+        if module not in only if only is not None else layer_of(module, package) != layer:
             continue
         for imp in imports_of(path, root):
             if imp.target.split(".")[0] in IO_MODULES:
@@ -278,6 +289,28 @@ def core_violations(root: Path, core: frozenset[str]) -> list[str]:
             if _module_name(path, root)[0] in core for imp in imports_of(path, root)
             if layer_of(imp.target, package) not in (None, "versions")
             and imp.target not in fine]
+
+
+def reached_from(root: Path, layer: str = "simulator",
+                 stops: Mapping[str, str] = IO_BY_DESIGN) -> frozenset[str]:
+    """Every module of the package that runs when ``layer``'s modules import theirs: what
+    they import, directly or through other modules, at import time or in a function (not
+    under ``TYPE_CHECKING``), with each imported module's packages (not the package's own
+    face), and not walking on through ``stops``."""
+    package = root_package(root)
+    graph = import_graph(root)
+    todo = [m for m in graph if layer_of(m, package) == layer]
+    seen: set[str] = set()
+    while todo:
+        module = todo.pop()
+        if module in seen or module == package:
+            continue
+        seen.add(module)
+        parts = module.split(".")
+        todo += [".".join(parts[:n]) for n in range(2, len(parts))]  # its packages run first
+        if module not in stops:
+            todo += graph.get(module, ())
+    return frozenset(seen - set(stops))
 
 
 # -- the package -----------------------------------------------------------------------
@@ -309,6 +342,23 @@ def test_the_rollout_core_does_no_io_and_stands_on_the_simulators_face() -> None
     assert all(_is_module(name, ROOT) for name in ROLLOUT_CORE), "a core module moved"
     assert io_violations(ROOT, "rollout", only=ROLLOUT_CORE) == []
     assert core_violations(ROOT, ROLLOUT_CORE) == []
+
+
+def test_what_the_simulator_imports_does_no_io() -> None:
+    reached = reached_from(ROOT)
+    # the walk reaches the transcript's format too (imported on first use, by a static import)
+    assert {f"{PACKAGE}.transcript._jsonl", f"{PACKAGE}.transcript._read",
+            f"{PACKAGE}.versions._registry", f"{PACKAGE}._jsontext"} <= reached
+    assert {layer_of(m) for m in reached} == {"simulator", "versions", "transcript", "errors",
+                                               "_jsontext", "_markup"}
+    assert io_violations(ROOT, only=reached) == []
+
+
+def test_every_module_that_does_io_by_design_is_reached() -> None:
+    reached = reached_from(ROOT, stops={})
+    assert set(IO_BY_DESIGN) <= reached, "no longer reached: take it off IO_BY_DESIGN"
+    assert all(io_violations(ROOT, only=frozenset({m})) for m in IO_BY_DESIGN), \
+        "does no I/O now: take it off IO_BY_DESIGN"
 
 
 def test_every_exception_is_still_used() -> None:
@@ -405,6 +455,35 @@ def test_the_checker_keeps_a_core_on_the_simulators_face(synthetic: Path) -> Non
     core = frozenset({"mcp_skew.serve._core", "mcp_skew.serve._more"})
     assert core_violations(synthetic, core) == [
         "mcp_skew.serve._core:1: mcp_skew.simulator._ok", "mcp_skew.serve._core:4: mcp_skew.wire"]
+
+
+def test_the_checker_follows_the_simulator_into_what_it_imports(tmp_path: Path) -> None:
+    for package in ("", "simulator", "transcript", "versions", "wire"):
+        directory = tmp_path / PACKAGE / package
+        directory.mkdir(parents=True, exist_ok=True)
+        (directory / "__init__.py").write_text("")
+    files = {
+        "simulator/_link.py": "from ..transcript import Entry\nfrom ..versions._files import x\n",
+        # the face imports its format on first use: still an import the walk follows
+        "transcript/__init__.py": "def __getattr__(name):\n    from . import _format\n",
+        "transcript/_format.py": "from ._record import Entry\n",
+        "transcript/_record.py": "import socket\n",
+        "transcript/_unused.py": "import subprocess\n",  # imported by nothing: not reached
+        "versions/__init__.py": "import importlib\n",  # an import by name: not read, refused
+        "versions/_files.py": "from pathlib import Path\n",
+        "wire/_real.py": "import subprocess\nfrom ..simulator import _link\n",  # above: not reached
+    }
+    for name, text in files.items():
+        (tmp_path / PACKAGE / name).write_text(text)
+    reached = reached_from(tmp_path, stops={})
+    assert reached == {f"{PACKAGE}.{m}" for m in ("simulator", "simulator._link", "transcript",
+                                                   "transcript._format", "transcript._record",
+                                                   "versions", "versions._files")}
+    assert [line.split(": ", 1)[1] for line in io_violations(tmp_path, only=reached)] == [
+        "imports socket (import)", "imports importlib (import)", "imports pathlib (from)"]
+    stopped = reached_from(tmp_path, stops={f"{PACKAGE}.versions._files": "why"})
+    assert [line.split(":")[0] for line in io_violations(tmp_path, only=stopped)] == [
+        f"{PACKAGE}.transcript._record", f"{PACKAGE}.versions"]
 
 
 def test_the_checker_takes_an_exception_by_name(synthetic: Path) -> None:

@@ -18,7 +18,7 @@ from mcp_skew.commands import matrix as matrix_command
 from mcp_skew.matrix import build_matrix
 from mcp_skew.peers import builtin_peer
 from mcp_skew.realpeers import _realmatrix
-from mcp_skew.realpeers._drift import Install
+from mcp_skew.realpeers._installs import Install
 from mcp_skew.wire import _procs
 
 

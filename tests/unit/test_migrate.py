@@ -36,9 +36,9 @@ from mcp_skew.versions import (
     Impact,
     Obligation,
     changes_between,
+    diff_to_dict,
     profile_for,
 )
-from mcp_skew.versions._render import diff_to_dict
 
 PAIRS = [(a.revision, b.revision) for a, b in itertools.permutations(BUILTIN, 2)]
 LEGACY = [p.revision for p in BUILTIN if p.era is Era.LEGACY]

@@ -445,7 +445,7 @@ def test_verify_peer_list_names_every_model(capsys: pytest.CaptureFixture[str]) 
 def test_a_model_checked_by_its_own_test_is_not_run_against_stdio_servers() -> None:
     """mcp-remote is a Streamable HTTP client upstream only: the stdio drift check says
     which test checks it, installing nothing."""
-    from mcp_skew.realpeers._drift import verify_client
+    from mcp_skew.realpeers._client_drift import verify_client
 
     resolved = resolve("mcp-remote@0.1", "client")
     assert resolved is not None and resolved.model.checked_by

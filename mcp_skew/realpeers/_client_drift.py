@@ -1,0 +1,239 @@
+"""Client drift checks: does a named client model still behave like the real package?
+
+The real client package is driven by a small script (``servers/py_mcp_client.py``,
+``servers/ts_client.mjs``; :func:`run_driver`) against ``mcp-skew serve SPEC`` (a
+simulated server over stdio, which writes a wire log), for a set of servers chosen to hit
+the client's decision points (:data:`CLIENT_DRIFT_SERVERS`, and the model's own). The real
+outcome (connected or not, the revision, and the requests the server received, read from
+the wire log) is compared with the model run against the same simulated server.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Final
+
+from ..peers import (
+    Model,
+    Resolved,
+    builtin_peer,
+)
+from ..simulator import (
+    LIST_TOOLS,
+    MemoryLink,
+    PeerSpec,
+    Scenario,
+    SimClient,
+    SimServer,
+    parse_peer,
+    play,
+    request_text,
+)
+from ..versions import BUILTIN
+from ..wire import end, spawn
+from ._facets import CLIENT_FACETS, Comparison, DriftReport, Facets, install_for, report_for
+from ._installs import client_command, serve_command
+
+__all__ = [
+    "CLIENT_DRIFT_SERVERS",
+    "CONNECT_SCENARIO",
+    "DriverRun",
+    "drift_servers_for",
+    "run_driver",
+    "verify_client",
+]
+
+#: What a real client driver does once connected: list the tools.
+CONNECT_SCENARIO: Final = Scenario("connect", "connect, then list the tools", (LIST_TOOLS,))
+#: Simulated servers a real client is driven against: each hits a decision point.
+CLIENT_DRIFT_SERVERS: Final[tuple[str, ...]] = (
+    "py-mcp@1.0",  # silent on the probe, exits on the next input; answers 2024-11-05 always
+    "py-mcp@1.9.4",  # -32602 to the probe; negotiates up to 2025-03-26
+    "py-mcp@2.3",  # dual, sticky era: DiscoverResult
+    "ts-sdk@1",  # -32601 to the probe, lenient; up to 2025-11-25
+    "ts-server@2.4:modern",  # modern only: initialize -> -32022
+    "legacy:2025-11-25+silent",  # silent on the probe, stays alive: the probe timeout
+    "legacy:2025-11-25+fixed=2025-11-25",  # answers 2025-11-25 whatever is asked
+)
+
+
+def _requests(log: Path) -> tuple[list[str], int]:
+    """What a served simulated server received (``method [revision]``), and how many processes."""
+    requests: list[str] = []
+    starts = 0
+    try:
+        text = log.read_text(encoding="utf-8")
+    except OSError:
+        return requests, starts
+    for line in text.splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if record.get("dir") == "event" and record.get("event") == "start":
+            starts += 1
+        message = record.get("message")
+        if record.get("dir") != "c2s" or not isinstance(message, dict) or "method" not in message:
+            continue
+        requests.append(request_text(message))
+    return requests, starts
+
+
+def _era_of(revision: str | None) -> str | None:
+    """The era of a built-in revision (what a real package speaks), else None."""
+    return next((p.era.value for p in BUILTIN if p.revision == revision), None)
+
+
+@dataclass(slots=True)
+class DriverRun:
+    """What a client driver script printed: its RESULT (empty: none), and its stderr."""
+
+    result: dict[str, Any]
+    stderr: str
+    #: the driver printed its RESULT but did not exit within the grace period (its close hung)
+    hung_on_close: bool = False
+
+
+def run_driver(command: list[str], timeout_s: float = 150.0, grace_s: float = 5.0) -> DriverRun:
+    """Run a client driver (``servers/*_client.*``) in a session of its own (:mod:`..wire._procs`)
+    until it prints ``RESULT {json}``; give it ``grace_s`` to close, then end it and every
+    process it started (a server that outlives its stdin, too). A client whose close hangs
+    (the ``mcp`` 1.0 client waits for a server that outlives its stdin) still reports."""
+    import threading  # noqa: PLC0415
+
+    proc = spawn(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                 stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    found = threading.Event()
+    result: dict[str, Any] = {}
+    err: list[str] = []
+
+    def read_out() -> None:
+        assert proc.stdout is not None
+        for raw in proc.stdout:
+            line = raw.decode("utf-8", "replace")
+            if line.startswith("RESULT ") and not found.is_set():
+                with contextlib.suppress(ValueError):
+                    result.update(json.loads(line[len("RESULT "):]))
+                found.set()
+        found.set()
+
+    def read_err() -> None:
+        assert proc.stderr is not None
+        err.append(proc.stderr.read().decode("utf-8", "replace"))
+
+    readers = [threading.Thread(target=read_out, daemon=True),
+               threading.Thread(target=read_err, daemon=True)]
+    for thread in readers:
+        thread.start()
+    hung = False
+    if not found.wait(timeout_s):
+        err.append(f"the client did not finish within {timeout_s:g} s")
+    try:
+        proc.wait(timeout=grace_s)
+    except subprocess.TimeoutExpired:
+        hung = bool(result)
+    end(proc)  # the driver and what it started (a server that outlives its stdin, too)
+    for thread in readers:
+        thread.join(timeout=2)
+    return DriverRun(result, "".join(err), hung)
+
+
+def _real_client_run(command_for: Callable[[list[str]], list[str]], server_spec: str
+                     ) -> Facets:
+    with tempfile.TemporaryDirectory(prefix="mcp-skew-drift-") as tmp:
+        log = Path(tmp) / "wire.jsonl"
+        run = run_driver(command_for(serve_command(server_spec, log)))
+        result, err = run.result, run.stderr
+        requests, _ = _requests(log)
+    if not result:
+        tail = " ".join(err.strip().splitlines()[-3:])[:300]
+        return Facets("failed", None, None, requests=requests, detail=f"no RESULT: {tail}")
+    if not result.get("ok"):
+        return Facets("failed", None, None, requests=requests, detail=str(result.get("error")))
+    revision = result.get("protocol_version")
+    revision = revision if isinstance(revision, str) else None
+    return Facets("ok", revision, _era_of(revision), requests=requests,
+                  detail=f"{result.get('elapsed_s')} s")
+
+
+def _server_peer(spec: str) -> PeerSpec:
+    """A server spec of the drift sets: a named server of the catalogue, or the notation."""
+    return builtin_peer(spec, "server") if "@" in spec else parse_peer(spec, "server")
+
+
+def _model_client_run(model: PeerSpec, server_spec: str) -> Facets:
+    server = _server_peer(server_spec)
+    link = MemoryLink(lambda: SimServer(server),
+                      stalls_on_server_request=model.client_policy.stalls_on_server_request)
+    sim = SimClient(model)
+    session = sim.negotiate(link)
+    status = session.status
+    if status == "ok":
+        results, _, _ = play(CONNECT_SCENARIO, sim, link, session)
+        if not all(r.got == "result" for r in results):
+            status = "failed"
+    link.close()
+    requests = [request_text(e.message) for e in link.transcript.entries
+                if e.dir == "c2s" and isinstance(e.message, dict) and "method" in e.message]
+    ok = status == "ok"
+    return Facets(status, session.revision if ok else None,
+                  session.era.value if ok and session.era else None, requests=requests,
+                  detail=session.reason)
+
+
+def drift_servers_for(model: Model) -> tuple[str, ...]:
+    """The simulated servers a client model is checked against: the common set, then the
+    model's own (:attr:`Model.drift_servers`)."""
+    return CLIENT_DRIFT_SERVERS + tuple(s for s in model.drift_servers
+                                        if s not in CLIENT_DRIFT_SERVERS)
+
+
+def _with_probe(model: PeerSpec, probe_ms: int | None) -> PeerSpec:
+    if probe_ms is None:
+        return model
+    quirks = tuple((n, str(probe_ms) if n == "probe-timeout" else v) for n, v in model.quirks)
+    return replace(model, quirks=quirks)
+
+
+def verify_client(resolved: Resolved, *, jobs: int = 2, servers: Sequence[str] | None = None,
+                  progress: Callable[[str], None] | None = None) -> DriftReport:
+    """Check a named client model against its real package, driven against simulated servers."""
+    probe_ms = resolved.model.drift_probe_ms
+    model = _with_probe(resolved.peer(), probe_ms)
+    report = report_for(resolved, model)
+    if resolved.model.checked_by:
+        report.unavailable = (f"{resolved.name} speaks Streamable HTTP upstream only: its "
+                              f"model is checked by {resolved.model.checked_by} (its "
+                              "authorization against serve --http), not against stdio servers")
+        return report
+    env = install_for(resolved.line, report)
+    if env is None:
+        return report
+    chosen = tuple(servers) if servers is not None else drift_servers_for(resolved.model)
+
+    def command_for(server: list[str]) -> list[str]:
+        return client_command(resolved.family, resolved.model, env, server, probe_ms)
+
+    def one(server_spec: str) -> Comparison:
+        started = time.monotonic()
+        real = _real_client_run(command_for, server_spec)
+        mine = _model_client_run(model, server_spec)
+        c = Comparison(server_spec, mine, real, CLIENT_FACETS, time.monotonic() - started)
+        if progress:
+            progress(f"{resolved.name} x {server_spec}: {'agrees' if c.agrees else 'DIFFERS'}")
+        return c
+
+    started = time.monotonic()
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
+        report.comparisons = list(pool.map(one, chosen))
+    report.run_seconds = time.monotonic() - started
+    return report
