@@ -7,11 +7,8 @@ own style sheet, then the body the report wrote. Every text a report puts in a p
 goes through :func:`escape`; every text it puts in a Markdown table cell goes through
 :func:`markdown_cell`.
 
-The reports' shells were written one by one, and spell the same page differently
-(the doctype's case, quoted or bare attributes, where the lines break). None of it
-is on purpose, but a report's bytes are kept as they are, so each report names its
-spelling as a :class:`Layout` (the default is the matrix's); settling on one spelling
-is a change of those reports' output, for a commit of its own.
+Every page is spelled the same way (the reports' shells were once written one by one,
+with five spellings of the same page).
 """
 
 from __future__ import annotations
@@ -19,10 +16,9 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Final
 
-__all__ = ["Layout", "escape", "markdown_cell", "page"]
+__all__ = ["escape", "markdown_cell", "page"]
 
 #: A ``<`` that GFM reads as the start of an HTML tag, comment or declaration.
 _TAG_OPEN: Final = re.compile(r"<(?=[A-Za-z/!?])")
@@ -65,34 +61,11 @@ def _outside_code_spans(text: str, change: Callable[[str], str]) -> str:
     return "".join([*out, change(text[at:])])
 
 
-@dataclass(frozen=True, slots=True)
-class Layout:
-    """How a report spells the shell of its page (see the module docstring)."""
-
-    doctype: str = "<!DOCTYPE html>"
-    quoted: bool = True  #: ``lang="en"``, ``charset="utf-8"`` (else bare: ``lang=en``)
-    lang: bool = True  #: ``<html lang="en">`` (else ``<html>``)
-    break_head: bool = True  #: a line break after the charset and after each extra head line
-    break_body: bool = True  #: a line break after ``<body>`` and before ``</body>``
-    tag_a_line: bool = False  #: every tag of the shell on a line of its own
-
-
-def page(title: str, body: str, *, style: str | None = None, head: Sequence[str] = (),
-         layout: Layout = Layout()) -> str:
+def page(title: str, body: str, *, style: str | None = None, head: Sequence[str] = ()) -> str:
     """One self-contained HTML page: ``body`` (HTML the report wrote) in the shell, with
     ``title`` escaped, the report's ``style`` sheet (none: no ``<style>``) and ``head``
-    (more head elements, as HTML) after the charset."""
-    quote = '"' if layout.quoted else ""
-    opening = f"<html lang={quote}en{quote}>" if layout.lang else "<html>"
-    charset = f"<meta charset={quote}utf-8{quote}>"
-    titled = f"<title>{escape(title)}</title>"
-    if layout.tag_a_line:
-        sheet = [] if style is None else [f"<style>\n{style}\n</style>"]
-        return "\n".join([layout.doctype, opening, "<head>", charset, *head, titled, *sheet,
-                          "</head>", "<body>", body, "</body>", "</html>", ""])
-    head_break = "\n" if layout.break_head else ""
-    body_break = "\n" if layout.break_body else ""
-    extra = "".join(f"{line}{head_break}" for line in head)
+    (more head elements, as HTML, a line each) after the charset."""
+    extra = "".join(f"{line}\n" for line in head)
     styled = "" if style is None else f"<style>{style}</style>"
-    return (f"{layout.doctype}\n{opening}<head>{charset}{head_break}{extra}{titled}{styled}"
-            f"</head><body>{body_break}{body}{body_break}</body></html>\n")
+    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n{extra}'
+            f"<title>{escape(title)}</title>{styled}</head><body>\n{body}\n</body></html>\n")

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from statistics import median
 from typing import Any, Final
 
-from .._markup import Layout, escape, markdown_cell, page
+from .._markup import escape, markdown_cell, page
 
 __all__ = ["REPORT_FORMAT", "REPORT_FORMATS", "build_report", "render_report", "sdk_label"]
 
@@ -34,8 +34,6 @@ REPORT_FORMATS: Final = ("markdown", "html", "json", "text")
 #: (a server that crashes for every client counts, as not reached).
 INSTALLED: Final = ("probed", "start-failed", "start-timeout")
 _EXAMPLES: Final = 3
-#: The report's page as it has always been spelled: no language, no style sheet.
-_LAYOUT: Final = Layout(lang=False, break_head=False)
 _CAUSES: Final = 10
 
 
@@ -342,7 +340,7 @@ def _html(rep: dict[str, Any]) -> str:
         body.append(f"<details><summary>{escape(c['server'])} {escape(c['version'])} "
                     f"({escape(c['kind'])} {escape(_v(c['identifier']))}): <b>{escape(c['status'])}</b>"
                     f"</summary><p>{detail}</p></details>")
-    return page("MCP census", "\n".join(body), layout=_LAYOUT)
+    return page("MCP census", "\n".join(body))
 
 
 def render_report(rep: dict[str, Any], fmt: str) -> str:

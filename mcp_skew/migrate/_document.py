@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final, TypeAlias
 
-from .._markup import Layout, escape, markdown_cell, page
+from .._markup import escape, markdown_cell, page
 
 __all__ = ["Block", "Bullets", "Comment", "Heading", "Inline", "Link", "Para", "Part", "Pre",
            "Strong", "Table", "to_html", "to_markdown"]
@@ -136,8 +136,6 @@ code{font:13px ui-monospace,monospace;background:#f6f8fa;padding:0 .2rem}
 pre{background:#f6f8fa;padding:.75rem;overflow-x:auto;font:12px/1.4 ui-monospace,monospace}
 h3{margin-top:2rem}
 """.strip()
-#: The guide's page as it has always been spelled: each tag of the shell on its own line.
-_LAYOUT: Final = Layout(tag_a_line=True)
 
 
 def _html_text(text: str) -> str:
@@ -186,4 +184,4 @@ def _html_block(block: Block) -> str:
 def to_html(title: str, blocks: Iterable[Block]) -> str:
     """The blocks as one self-contained HTML page (inline style, no script, all text escaped)."""
     body = "\n".join(_html_block(block) for block in blocks)
-    return page(title, body, style=_STYLE, layout=_LAYOUT)
+    return page(title, body, style=_STYLE)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Final
 
-from .._markup import Layout, escape, page
+from .._markup import escape, page
 from ._advice import advise
 from ._card import agreement, grouped, headline, required_lines, short_name, why_lines
 
@@ -22,8 +22,6 @@ padding: 3px 8px; text-align: left; vertical-align: top; }
 .ok { color: #17672f; } .bad { color: #a11a1a; } pre { background: #f5f5f5; padding: 8px;
 overflow-x: auto; } code { background: #f0f0f0; padding: 0 3px; } li { margin: 0.4em 0; }
 """
-#: The card's page as it has always been spelled (a lower-case doctype).
-_LAYOUT: Final = Layout(doctype="<!doctype html>")
 
 
 def _link(url: str) -> str:
@@ -89,4 +87,4 @@ def render_html(report: ProbeReport) -> str:
         parts.append("<h2>Required</h2><ul>" + "".join(
             f"<li>{escape(line.strip())}</li>" for line in required_lines(report)) + "</ul>")
     parts += ["<h2>What to change</h2>", *_advice(report)]
-    return page(head.splitlines()[0], "\n".join(parts), style=_STYLE, layout=_LAYOUT)
+    return page(head.splitlines()[0], "\n".join(parts), style=_STYLE)

@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from tabulate import tabulate
 
-from .._markup import Layout, escape, markdown_cell, page
+from .._markup import escape, markdown_cell, page
 from ..simulator import Finding
 from ._findings import Row, fix_for
 from ._infer import Traits
@@ -219,8 +219,6 @@ _STYLE: Final = ("body { font: 14px/1.45 system-ui, sans-serif; margin: 2em; } t
                  "border-collapse: collapse; } td, th { border: 1px solid #ccc; padding: 3px 8px;"
                  " text-align: left; vertical-align: top; } .works { color: #17672f; } "
                  ".fails { color: #a11a1a; } pre { background: #f5f5f5; padding: 8px; }")
-#: The card's page as it has always been spelled (a lower-case doctype).
-_LAYOUT: Final = Layout(doctype="<!doctype html>")
 
 
 def render_html(report: ClientReport) -> str:
@@ -245,7 +243,7 @@ def render_html(report: ClientReport) -> str:
     ]
     if report.required:
         parts.append(f"<h2>Required</h2><pre>{escape(chr(10).join(_required_lines(report)))}</pre>")
-    return page(head[0], "\n".join(parts), style=_STYLE, layout=_LAYOUT)
+    return page(head[0], "\n".join(parts), style=_STYLE)
 
 
 FORMATS: Final[dict[str, Callable[[ClientReport], str]]] = {

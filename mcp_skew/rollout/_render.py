@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Final
 
-from .._markup import Layout, escape, page
+from .._markup import escape, page
 from ._study import Plan, Study
 
 __all__ = ["clock", "render_html", "render_plan", "render_plan_html", "render_text_head", "render_text_row",
@@ -154,8 +154,6 @@ _STYLE: Final = ("body{font-family:system-ui,sans-serif;margin:2em;color:#222}"
                  "td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:right}"
                  "th{background:#f4f4f4}td.l,th.l{text-align:left}"
                  ".key span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px}")
-#: The rollout's pages as they have always been spelled: bare attributes, one line.
-_LAYOUT: Final = Layout(quoted=False, break_head=False, break_body=False)
 
 
 def _chart(rows: list[dict[str, Any]]) -> str:
@@ -198,11 +196,10 @@ def render_html(study: Study, text: str) -> str:
     return page("mcp-skew rollout", "<h1>mcp-skew rollout</h1>"
                 f"<div class=key>{key}</div>{_chart(rows)}"
                 f"<table><tr>{head}<th class=l>failed by cause</th></tr>{''.join(body)}</table>"
-                f"<pre>{escape(text)}</pre>", style=_STYLE, layout=_LAYOUT)
+                f"<pre>{escape(text)}</pre>", style=_STYLE)
 
 
 def render_plan_html(text: str) -> str:
     """``--plan --format html``: the plan's text in a self-contained page."""
     return page("mcp-skew rollout --plan",
-                f"<h1>mcp-skew rollout --plan</h1><pre>{escape(text)}</pre>", style=_STYLE,
-                layout=_LAYOUT)
+                f"<h1>mcp-skew rollout --plan</h1><pre>{escape(text)}</pre>", style=_STYLE)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_skew._markup import Layout, escape, markdown_cell, page
+from mcp_skew._markup import escape, markdown_cell, page
 
 
 def test_escape_makes_text_and_attributes_safe() -> None:
@@ -30,19 +30,9 @@ def test_the_default_page_puts_the_body_in_the_shell_with_the_title_escaped() ->
         "<title>a&lt;b</title><style>p{}</style></head><body>\n<p>x</p>\n</body></html>\n")
 
 
-def test_each_layout_spells_the_same_page_its_own_way() -> None:
-    assert page("t", "B", layout=Layout(lang=False, break_head=False)) == (
-        '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>t</title></head><body>\n'
-        "B\n</body></html>\n")
-    assert page("t", "B", style="s", layout=Layout(quoted=False, break_head=False,
-                                                   break_body=False)) == (
-        "<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8><title>t</title>"
-        "<style>s</style></head><body>B</body></html>\n")
-    assert page("t", "B", style="s", layout=Layout(tag_a_line=True)) == (
-        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>t</title>\n'
-        "<style>\ns\n</style>\n</head>\n<body>\nB\n</body>\n</html>\n")
-    assert page("t", "B", layout=Layout(doctype="<!doctype html>")).startswith(
-        "<!doctype html>\n")
+def test_a_page_without_a_style_has_no_style_element() -> None:
+    assert page("t", "B") == ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
+                              "<title>t</title></head><body>\nB\n</body></html>\n")
 
 
 @pytest.mark.parametrize(("text", "cell"), [

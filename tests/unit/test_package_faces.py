@@ -4,8 +4,8 @@
 each package's ``__init__`` is its own face. The rule is now *none*: no module of one
 package imports a ``_private`` module of another (``from ..simulator._wire import ...``);
 it imports the name from the package's face. :data:`ALLOWED` is empty and stays so: a new
-reach fails until it goes through the package's face. The self-test runs the checker on a synthetic package, so this test
-can fail.
+reach fails until it goes through the package's face. The self-test runs the checker on a
+synthetic package, so this test can fail.
 """
 
 from __future__ import annotations

@@ -69,7 +69,7 @@ def test_the_action_script_writes_reports_summary_and_outputs(tmp_path: Path) ->
     assert len(suites[0].findall("testcase")) == 10
     assert [c.get("name") for c in suites[1].findall("testcase")] == [
         "serves 2025-06-18 clients", "serves 2026-07-28 clients"]
-    assert Path(outputs["html"]).read_text(encoding="utf-8").startswith("<!doctype html>")
+    assert Path(outputs["html"]).read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     summary = (tmp_path / "summary.md").read_text(encoding="utf-8")
     assert summary.startswith("# earlier step\n## mcp-skew probe: `")
     assert "| 2026-07-28 | ❌ failed" in summary
@@ -106,7 +106,7 @@ def test_client_mode_runs_probe_client_and_gates_on_require(tmp_path: Path) -> N
     assert [r["observed"]["outcome"] for r in doc["rows"]] == ["works", "fails"]
     suites = ET.parse(outputs["junit"]).getroot().findall("testsuite")
     assert len(suites[0].findall("testcase")) == 2
-    assert Path(outputs["html"]).read_text(encoding="utf-8").startswith("<!doctype html>")
+    assert Path(outputs["html"]).read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     summary = (tmp_path / "summary.md").read_text(encoding="utf-8")
     assert summary.startswith("# earlier step\n## mcp-skew probe-client: `")
     assert "| 2026-07-28 | ❌ not reached" in summary

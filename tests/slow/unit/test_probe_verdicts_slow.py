@@ -207,7 +207,7 @@ def test_summary_and_html(capsys: pytest.CaptureFixture[str]) -> None:
     assert "<details><summary>What to change</summary>" in summary
     assert main([*args, "--format", "html", "--", *LENIENT]) == 1
     page = capsys.readouterr().out
-    assert page.startswith("<!doctype html>") and page.rstrip().endswith("</html>")
+    assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
     assert "<script" not in page and 'src="' not in page and "<link" not in page
     assert "<h2>What to change</h2>" in page and "tools/list got a result without" in page
     assert '&quot;jsonrpc&quot;' in page  # transcripts are escaped
