@@ -1,11 +1,25 @@
 """A process's descendants and command lines, read from Linux ``/proc`` (the slow census
-tests count the workers running a server)."""
+tests count the workers running a server), and the signal dispositions a test gives the
+commands it stops."""
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
-__all__ = ["children", "cmdline", "descendants", "probing_workers"]
+__all__ = ["children", "cmdline", "default_signals", "descendants", "probing_workers"]
+
+#: The signals a test sends to stop a command.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def default_signals() -> None:
+    """In a child (``preexec_fn``): each stop signal as a terminal would deliver it. The
+    suite may run with some ignored, and a child inherits that: a shell without job control
+    starts a background job with SIGINT ignored, ``nohup`` ignores SIGHUP; a command keeps an
+    ignored signal ignored, so a test that sends it would wait for a stop that never comes."""
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, signal.SIG_DFL)
 
 
 def children(pid: int) -> list[int]:

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from _proctree import default_signals
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc")]
@@ -83,18 +84,13 @@ def assert_gone(token: str, also: set[int] = frozenset()) -> None:  # type: igno
                            f"{sorted(also & _table().keys())}")
 
 
-def _ctrl_c() -> None:
-    """In the child: SIGINT as a terminal gives it. A shell that starts the suite in the
-    background (no job control) leaves SIGINT ignored, and Python then keeps it ignored."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
 
 @contextlib.contextmanager
 def running(argv: list[str], token: str, *, stdin: int = subprocess.PIPE,
             escaped: int = 1) -> Iterator[subprocess.Popen[bytes]]:
     """``argv`` started; yields once the escaped grandchild runs (``escaped`` of them)."""
-    proc = subprocess.Popen(argv, stdin=stdin, stdout=subprocess.DEVNULL, preexec_fn=_ctrl_c,  # noqa: PLW1509 - a signal disposition only
-                            stderr=subprocess.PIPE)
+    proc = subprocess.Popen(argv, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            preexec_fn=default_signals)  # noqa: PLW1509 - dispositions only
     try:
         wait_for(lambda: len(with_token(f"{token}-escaped")) >= escaped or proc.poll() is not None,
                  START_S, "the server's grandchild never started")
@@ -277,7 +273,7 @@ def test_a_signal_ends_serve_without_a_traceback(tmp_path: Path, sig: signal.Sig
     log = tmp_path / f"{token}.jsonl"
     proc = subprocess.Popen([*MCP_SKEW, "serve", "legacy:2025-06-18", *how, "--record",
                              str(log)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, preexec_fn=_ctrl_c)  # noqa: PLW1509 - as above
+                            stderr=subprocess.PIPE, preexec_fn=default_signals)  # noqa: PLW1509 - as above
     try:
         wait_for(lambda: b'"event": "start"' in (log.read_bytes() if log.exists() else b""),
                  START_S, "serve did not start")

@@ -106,6 +106,15 @@ def test_a_stop_while_the_process_module_is_half_imported_still_stops(
 
 
 def test_a_swallowed_ctrl_c_raises_again_when_the_command_ends() -> None:
+    # Ctrl-C as a terminal gives it (a suite started in the background has SIGINT ignored)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        _swallowed_ctrl_c_case()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _swallowed_ctrl_c_case() -> None:
     ran_on = []
     with pytest.raises(KeyboardInterrupt) as caught, _stopping.stopping():
         try:

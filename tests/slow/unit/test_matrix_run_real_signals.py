@@ -15,6 +15,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from _proctree import default_signals
 from _waits import BOUND_S, until
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc")
@@ -38,11 +39,6 @@ def with_token(token: str) -> list[int]:
     return found
 
 
-def _ctrl_c() -> None:
-    """In the child: SIGINT as a terminal gives it (a shell without job control that started
-    the suite in the background leaves it ignored, and Python keeps it so)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP],
                          ids=lambda s: s.name)
@@ -50,7 +46,7 @@ def test_a_signal_stops_run_real_at_once_and_leaves_no_process(sig: signal.Signa
     token = f"realsig-{uuid.uuid4().hex}"
     proc = subprocess.Popen([sys.executable, str(FAKE), token], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                            preexec_fn=_ctrl_c)  # noqa: PLW1509 - a signal disposition only
+                            preexec_fn=default_signals)  # noqa: PLW1509 - a signal disposition only
     try:
         until(lambda: with_token(f"{token}-server") or proc.poll() is not None,
               "a real pair to be running")

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from _proctree import default_signals
 from _serve_helpers import http_server, initialize, readline, request
 from _waits import BOUND_S
 
@@ -214,7 +215,8 @@ def test_the_stream_ends_when_the_client_leaves_and_when_the_server_stops() -> N
 def test_the_command_exits_cleanly_with_a_stream_open() -> None:
     cmd = [sys.executable, "-m", "mcp_skew", "serve", "-q", "legacy:2024-11-05", "--http",
            "127.0.0.1:0"]
-    with subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True) as proc:
+    with subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True,
+                          preexec_fn=default_signals) as proc:  # noqa: PLW1509 - dispositions only
         try:
             assert proc.stderr
             url = readline(proc.stderr, TIMEOUT).split(" on ")[-1].strip()
