@@ -2,7 +2,9 @@
 
 Public API: :data:`REGISTRY`, :func:`profile_for`, :data:`REVISIONS`, :data:`LATEST`,
 the profile types in ``_profile``, :func:`changes_between` and :func:`table_delta`,
-and the plugin loaders :func:`load_profile_file` and :func:`load_entry_points`.
+the plugin loaders :func:`load_profile_file` and :func:`load_entry_points`, and
+:func:`unknown_fields` (the fields of a result its revision's official schema does
+not define, from the table generated from those schemas).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from ._profile import (
     create,
 )
 from ._registry import BUILTIN, LATEST, REGISTRY, Registry, UnknownRevision, registry_for
+from ._unknown_fields import unknown_fields
 from ._words import Message, PeerKind, Role, WireDirection
 
 __all__ = [
@@ -83,6 +86,7 @@ __all__ = [
     "registry_for",
     "rule_values",
     "table_delta",
+    "unknown_fields",
     "with_profile_files",
 ]
 
