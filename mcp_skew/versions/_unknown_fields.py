@@ -83,7 +83,8 @@ def format_loc(loc: Loc) -> str:
 
 def _object(revision: str, alternatives: tuple[str, ...], value: Mapping[str, Any],
             loc: Loc) -> Iterator[Loc]:
-    """The unknown keys of ``value`` (an object of one of ``alternatives``), nested ones first."""
+    """The unknown keys of ``value`` (an object of one of ``alternatives``): those inside its
+    known properties (in the table's order), then its own (in the order received)."""
     kind = _choose(revision, alternatives, value)
     for key, expression in kind.fields.items():
         if expression and key in value:
@@ -138,10 +139,10 @@ def _flat(revision: str, alternatives: tuple[str, ...]) -> tuple[_Object, ...]:
     types = _tables()[1][revision]
     found: list[_Object] = []
     for name in alternatives:
-        entry = types[name.removesuffix("[]")]
+        entry = types[name] if not name.endswith("[]") else None
         if isinstance(entry, tuple):
             found += _flat(revision, entry)
-        elif not name.endswith("[]"):
+        elif entry is not None:
             found.append(_parse(entry))
     return tuple(found)
 

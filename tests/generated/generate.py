@@ -328,9 +328,9 @@ def examples(root: Path) -> list[dict[str, Any]]:
 
 #: Where the package's table goes (``mcp_skew.versions.unknown_fields`` reads it).
 FIELDS_MODULE = HERE.parents[1] / "mcp_skew" / "versions" / "_schema_fields.py"
-#: Properties whose value is a JSON Schema: its keys are keywords, data to this check
-#: (``Tool.inputSchema``/``outputSchema``, ``ElicitRequest``'s ``requestedSchema``).
-JSON_SCHEMAS = frozenset({"inputSchema", "outputSchema", "requestedSchema"})
+#: Properties whose value is a JSON Schema (``Tool.inputSchema``/``outputSchema``: "A JSON
+#: Schema object ..."): its keys are keywords, data to this check.
+JSON_SCHEMAS = frozenset({"inputSchema", "outputSchema"})
 #: The ``resultType`` of an ``InputRequiredResult`` (schema/2026-07-28/schema.json#/$defs/ResultType:
 #: "input_required - ... the result contains an InputRequiredResult"); the schema types it as a string.
 INPUT_REQUIRED = ("InputRequiredResult", "resultType", "input_required")
@@ -341,13 +341,11 @@ def ref_name(node: dict[str, Any]) -> str:
 
 
 class FieldTable:
-    """The object types one revision's results use, as :data:`FIELDS_MODULE` spells them.
+    """The object types one revision's results use (:func:`spelled` writes them for the module).
 
-    A type is an object (property -> expression) or a union (an expression). An
-    expression is ``""`` (a value not looked into: a scalar, a map, a JSON Schema),
-    ``=value`` (a string constant), or alternatives ``A|B``, each a type name or
-    ``Name[]`` (a list of it); ``!`` in front marks a required property. An object
-    with the key ``*`` is open: keys it does not name are data, not unknown fields.
+    Here a type is an object (property -> expression, ``!`` in front if required;
+    the key ``*`` if open) or a union (``A|B``). An expression is ``""`` (a value not
+    looked into), ``=value`` (a string constant), a type name or ``Name[]`` (a list).
     An inline object or union gets the name ``Parent.property``.
     """
 
@@ -443,10 +441,10 @@ def result_methods(schema: dict[str, Any]) -> dict[str, str]:
             method = defs[name]["properties"]["method"]["const"]
             result = name.removesuffix("Request") + "Result"
             response = defs.get(result + "Response", {}).get("properties", {}).get("result")
-            if response is not None:
-                found[method] = [ref_name(m) for m in members_refs(response)]
-            else:
-                found[method] = [result if result in results else "Result"]
+            names = [ref_name(m) for m in members_refs(response)] if response is not None \
+                else [result if result in results else "Result"]
+            if found.setdefault(method, names) != names:  # both sides ask it (ping, tasks/get)
+                raise SystemExit(f"{method}: answered by {found[method]} and by {names}")
     return dict(sorted((m, "|".join(names)) for m, names in found.items()))
 
 

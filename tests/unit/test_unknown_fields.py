@@ -153,3 +153,13 @@ def test_every_type_the_table_names_is_in_it(revision: str) -> None:
     named += [n for entry in types.values() for n in _names(entry)]
     assert sorted(set(named) - set(types)) == []  # every name is defined
     assert sorted(set(types) - set(named)) == []  # and every type is used
+
+
+def test_a_union_with_a_list_member_takes_a_list_or_an_object() -> None:
+    """2025-11-25 CreateMessageResult.content is one block or a list of sampling blocks."""
+    one = {"role": "assistant", "model": "m", "content": {"type": "text", "text": "a", "x": 1}}
+    many = {**one, "content": [{"type": "text", "text": "a", "x": 1}, {"type": "tool_use", "id": "1",
+                                                                        "name": "t", "input": {}}]}
+    assert unknown_fields("2025-11-25", "sampling/createMessage", one) == ["content.x"]
+    assert unknown_fields("2025-11-25", "sampling/createMessage", many) == ["content[0].x"]
+    assert unknown_fields("2025-06-18", "sampling/createMessage", many) == []  # no list before
