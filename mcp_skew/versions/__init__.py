@@ -2,9 +2,7 @@
 
 Public API: :data:`REGISTRY`, :func:`profile_for`, :data:`REVISIONS`, :data:`LATEST`,
 the profile types in ``_profile``, :func:`changes_between` and :func:`table_delta`,
-the plugin loaders :func:`load_profile_file` and :func:`load_entry_points`, and
-:func:`unknown_fields` (the fields of a result its revision's official schema does
-not define, from the table generated from those schemas).
+and the plugin loaders :func:`load_profile_file` and :func:`load_entry_points`.
 """
 
 from __future__ import annotations
