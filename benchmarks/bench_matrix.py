@@ -18,8 +18,8 @@ a few quirks on top, thousands of pairs. Prints each figure next to its target
   mark of the resident set) of a whole ``mcp-skew matrix`` process (text format)
   over a sweep of at least 100,000 cells, run as a subprocess;
 - ``mcp-skew --help``: the wall time of the whole process, and whether it (or
-  ``mcp-skew versions``) imports pydantic or the wire models
-  (``mcp_skew.versions.models``), read from ``python -X importtime``.
+  ``mcp-skew versions``) imports pydantic or the unknown-field table
+  (``mcp_skew.versions._schema_fields``), read from ``python -X importtime``.
 
 Times are CPU time of this process (``process_time``: a busy machine delays the
 run but does not bill it here), best of several rounds; the ``--help`` time is
@@ -267,7 +267,7 @@ def heavy_imports(args: Sequence[str]) -> list[str]:
     names = [line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()
              if line.startswith("import time:")]
     return [n for n in names if n.split(".")[0] in ("pydantic", "pydantic_core")
-            or n.startswith("mcp_skew.versions.models")]
+            or n == "mcp_skew.versions._schema_fields"]
 
 
 def start_up(repeat: int) -> list[list[Any]]:
@@ -283,7 +283,7 @@ def start_up(repeat: int) -> list[list[Any]]:
     for args in (["--help"], ["versions"]):
         heavy = heavy_imports(args)
         said = "none" if not heavy else f"{len(heavy)} modules, e.g. " + ", ".join(heavy[:3])
-        rows.append([f"`mcp-skew {' '.join(args)}` imports pydantic or the wire models", said,
+        rows.append([f"`mcp-skew {' '.join(args)}` imports pydantic or the schema field table", said,
                      f"none: {verdict(not heavy)}"])
     return rows
 

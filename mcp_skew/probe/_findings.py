@@ -15,11 +15,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from pydantic import ValidationError
-
 from ..simulator import Finding, Severity
-from ..versions import Era, Profile, Registry
-from ..versions.models import ModelLookupError, parse_result, unknown_fields
+from ..versions import Era, Profile, Registry, unknown_fields
 from ._clients import BOGUS_REVISION, MISSING_URI, UNKNOWN_METHOD
 from ._exchanges import Exchange, modern_version
 from ._peer import Evidence, RunView
@@ -178,10 +175,12 @@ def _not_found(ex: Exchange, registry: Registry) -> list[Finding]:
 
 
 def _unknown_fields(ex: Exchange, registry: Registry) -> list[Finding]:
-    """Result fields the revision in use does not define, read with the lenient wire models.
+    """Result fields the revision in use does not define, by its official schema.
 
     A newer revision's field reaching an older peer is the leak the no-leak rule
     forbids; a vendor field is harmless. Either way it is worth knowing (``info``).
+    A method the schemas lack, or a result that does not fit its definition (the
+    schema check's to report), gives none.
     """
     result = ex.result
     if result is None:
@@ -190,10 +189,7 @@ def _unknown_fields(ex: Exchange, registry: Registry) -> list[Finding]:
     rev = rev or modern_version(ex.request) or ex.after_initialize
     if not isinstance(rev, str) or rev not in registry:
         return []
-    try:
-        extra = unknown_fields(parse_result(rev, ex.method, result))
-    except (ModelLookupError, ValidationError):
-        return []  # not a modelled method, or a shape the schema check reports
+    extra = unknown_fields(rev, ex.method, result)
     if not extra:
         return []
     return [Finding("unknown-field", "info",

@@ -276,8 +276,9 @@ SERVER_FINDINGS: Final[Mapping[FindingCode, FindingInfo]] = {
     ),
     "unknown-field": FindingInfo(
         summary="a result carries fields its revision does not define",
-        when="probe: a result, read with mcp-skew's lenient wire models of the revision in use "
-        "(`mcp_skew.versions.models`), has fields that revision does not define: a newer "
+        when="probe: a result, read against the fields the revision in use defines (a table "
+        "generated from its schema.json: `mcp_skew.versions.unknown_fields`), has fields that "
+        "revision does not define: a newer "
         "revision's field sent to an older client, or a vendor field. Measured: `mcp` 2.3.0 and "
         "fastmcp 4.2.3 send 2025-06-18's `outputSchema`, `structuredContent`, `title` and `_meta` "
         "to clients that negotiated 2024-11-05 or 2025-03-26.",

@@ -52,6 +52,7 @@ from ._profile import (
     create,
 )
 from ._registry import BUILTIN, LATEST, REGISTRY, Registry, UnknownRevision, registry_for
+from ._unknown_fields import unknown_fields
 from ._words import Message, PeerKind, Role, WireDirection
 
 if TYPE_CHECKING:
@@ -121,6 +122,7 @@ __all__ = [
     "step_deltas",
     "table_delta",
     "to_json",
+    "unknown_fields",
     "versions_section",
     "versions_to_dict",
     "with_profile_files",

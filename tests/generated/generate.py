@@ -36,10 +36,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from mcp_skew.versions import REVISIONS as BUILTIN_REVISIONS
+
 HERE = Path(__file__).resolve().parent
 DEFAULT_SPEC = HERE.parents[2] / "shared" / "spec"
-#: The revisions whose schemas are turned into models and facts, oldest first.
-REVISIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
+#: The revisions whose schemas are turned into models, facts and the unknown-field table,
+#: oldest first: the registry's built-in ones (one list).
+REVISIONS = BUILTIN_REVISIONS
 #: Keywords left out of the models' input: prose, and ``format`` (annotation only).
 DROPPED = frozenset({"description", "format", "$comment", "examples"})
 CODEGEN_OPTIONS = (
@@ -321,6 +324,229 @@ def examples(root: Path) -> list[dict[str, Any]]:
     return out
 
 
+# -- the unknown-field table -----------------------------------------------------------------------
+
+#: Where the package's table goes (``mcp_skew.versions.unknown_fields`` reads it).
+FIELDS_MODULE = HERE.parents[1] / "mcp_skew" / "versions" / "_schema_fields.py"
+#: Properties whose value is a JSON Schema (``Tool.inputSchema``/``outputSchema``: "A JSON
+#: Schema object ..."): its keys are keywords, data to this check.
+JSON_SCHEMAS = frozenset({"inputSchema", "outputSchema"})
+#: The ``resultType`` of an ``InputRequiredResult`` (schema/2026-07-28/schema.json#/$defs/ResultType:
+#: "input_required - ... the result contains an InputRequiredResult"); the schema types it as a string.
+INPUT_REQUIRED = ("InputRequiredResult", "resultType", "input_required")
+
+
+def ref_name(node: dict[str, Any]) -> str:
+    return str(node["$ref"]).rsplit("/", 1)[-1]
+
+
+class FieldTable:
+    """The object types one revision's results use (:func:`spelled` writes them for the module).
+
+    Here a type is an object (property -> expression, ``!`` in front if required;
+    the key ``*`` if open) or a union (``A|B``). An expression is ``""`` (a value not
+    looked into), ``=value`` (a string constant), a type name or ``Name[]`` (a list).
+    An inline object or union gets the name ``Parent.property``.
+    """
+
+    def __init__(self, schema: dict[str, Any]) -> None:
+        self.schema = schema
+        self.types: dict[str, dict[str, str] | str] = {}
+
+    def named(self, name: str, *, meta: bool = False) -> str:
+        """The expression of definition ``name``, adding it (and what it uses) to the table."""
+        if name in self.types:
+            return name
+        self.types[name] = ""  # taken while it is built: a definition may refer to itself
+        expression = self.node(definitions(self.schema)[name], name, meta=meta)
+        if expression != name:  # a plain value, or another definition's name
+            del self.types[name]
+        return expression
+
+    def node(self, node: dict[str, Any], name: str, *, meta: bool = False) -> str:
+        """The expression of ``node``; an object or union is stored under ``name``."""
+        if "$ref" in node:
+            return self.named(ref_name(node), meta=meta)
+        if isinstance(node.get("const"), str):
+            return "=" + node["const"]
+        if "items" in node:
+            element = self.node(node["items"], name)
+            if not element or element.startswith("="):
+                return ""
+            if "|" in element or element.endswith("[]"):
+                raise SystemExit(f"{name}: a list of a union or of lists needs a name")
+            return element + "[]"
+        alternatives = node.get("anyOf") or node.get("oneOf")
+        if alternatives:
+            return self.union([self.node(alt, f"{name}.{i}") for i, alt in enumerate(alternatives)], name)
+        if "allOf" in node:
+            return self.store(name, self.merged(node["allOf"], name))
+        if not node.get("properties"):
+            return ""  # a scalar, a map (``additionalProperties``), any value
+        return self.store(name, self.fields(node, name, open_=meta or "additionalProperties" in node))
+
+    def union(self, alternatives: list[str], name: str) -> str:
+        parts = [part for alt in alternatives for part in alt.split("|")]
+        if "" in parts or any(p.startswith("=") for p in parts):
+            if any(p and not p.startswith("=") for p in parts):
+                raise SystemExit(f"{name}: a union of objects and plain values")
+            return ""
+        self.types[name] = "|".join(parts)
+        return name
+
+    def merged(self, parts: list[dict[str, Any]], name: str) -> dict[str, str]:
+        """An ``allOf`` of objects: their properties together, open only if each part is."""
+        merged: dict[str, str] = {}
+        opens = []
+        for part in parts:
+            fields = self.types[self.node(part, name + ".part")]
+            assert isinstance(fields, dict), name
+            opens.append("*" in fields)
+            merged |= fields
+        if not all(opens):
+            merged.pop("*", None)
+        return dict(sorted(merged.items()))
+
+    def fields(self, node: dict[str, Any], name: str, *, open_: bool) -> dict[str, str]:
+        required = set(node.get("required", ()))
+        out = {"*": ""} if open_ else {}
+        for key, sub in sorted(node["properties"].items()):
+            expression = "" if key in JSON_SCHEMAS else self.node(sub, f"{name}.{key}", meta=key == "_meta")
+            out[key] = ("!" if key in required else "") + expression
+        return out
+
+    def store(self, name: str, fields: dict[str, str]) -> str:
+        if INPUT_REQUIRED[0] == name and INPUT_REQUIRED[1] in fields:
+            fields[INPUT_REQUIRED[1]] = "!=" + INPUT_REQUIRED[2]
+        self.types[name] = fields
+        return name
+
+
+def result_methods(schema: dict[str, Any]) -> dict[str, str]:
+    """Method -> the result definition its response holds, from the schema's own unions.
+
+    A request union's ``XRequest`` is answered by ``XResult`` of the other side's
+    result union, else by its plain ``Result`` (``ping``). Where the schema defines
+    ``XResultResponse`` (2026-07-28), its ``result`` says which (``InputRequiredResult|XResult``).
+    """
+    defs = definitions(schema)
+    answers = {"ClientRequest": "ServerResult", "ServerRequest": "ClientResult"}
+    found: dict[str, list[str]] = {}
+    for union, result_union in answers.items():
+        if union not in defs:
+            continue
+        results = {ref_name(m) for m in members_refs(defs[result_union])}
+        for request in members_refs(defs[union]):
+            name = ref_name(request)
+            method = defs[name]["properties"]["method"]["const"]
+            result = name.removesuffix("Request") + "Result"
+            response = defs.get(result + "Response", {}).get("properties", {}).get("result")
+            names = [ref_name(m) for m in members_refs(response)] if response is not None \
+                else [result if result in results else "Result"]
+            if found.setdefault(method, names) != names:  # both sides ask it (ping, tasks/get)
+                raise SystemExit(f"{method}: answered by {found[method]} and by {names}")
+    return dict(sorted((m, "|".join(names)) for m, names in found.items()))
+
+
+def members_refs(node: dict[str, Any]) -> list[dict[str, Any]]:
+    """The ``$ref`` alternatives of a union node (a lone ``$ref`` is one)."""
+    return list(node.get("anyOf") or node.get("oneOf") or [node])
+
+
+def field_table(schema: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(method -> its result's alternatives, type name -> object or union) of one revision."""
+    table = FieldTable(schema)
+    methods = {method: tuple(table.named(n) for n in names.split("|"))
+               for method, names in result_methods(schema).items()}
+    return methods, {name: spelled(entry) for name, entry in sorted(table.types.items())}
+
+
+def spelled(entry: dict[str, str] | str) -> str | tuple[str, ...]:
+    """A table entry as the module spells it: an object's properties in one string, a union a tuple."""
+    if isinstance(entry, str):
+        return tuple(entry.split("|"))
+    words = []
+    for key, spec in entry.items():
+        expression = spec.removeprefix("!")
+        word = spec[: len(spec) - len(expression)] + key + (f":{expression}" if expression else "")
+        if " " in word or word.count(":") > 1:
+            raise SystemExit(f"cannot spell property {key!r} = {spec!r}")
+        words.append(word)
+    return " ".join(words)
+
+
+def fields_module(spec: Path) -> str:
+    """The text of :data:`FIELDS_MODULE`: every built-in revision's table."""
+    sources, results, types = {}, {}, {}
+    for revision in REVISIONS:
+        path = spec / "schemas" / revision / "schema.json"
+        sources[revision] = digest(path)
+        results[revision], types[revision] = field_table(json.loads(path.read_text(encoding="utf-8")))
+    return FIELDS_HEADER + "\n".join([
+        literal("SOURCES", "dict[str, str]", sources),
+        literal("RESULTS", "dict[str, dict[str, tuple[str, ...]]]", results),
+        literal("TYPES", "dict[str, dict[str, str | tuple[str, ...]]]", types),
+    ])
+
+
+FIELDS_HEADER = '''"""The fields of each revision's results, from its official schema: generated, do not edit.
+
+Regenerate with ``.venv/bin/python tests/generated/generate.py``: it reads
+``schema/<revision>/schema.json`` of each built-in revision (:data:`SOURCES`: the
+sha256 of each). :func:`mcp_skew.versions.unknown_fields` reads this table.
+
+:data:`RESULTS`: per revision, each method -> the result definitions its response
+may hold (``InputRequiredResult`` first where the revision allows one). :data:`TYPES`:
+per revision, each object type those use -> its properties, or a union -> its
+alternatives. A property is ``name``, ``!name`` if required, ``name:Type`` or
+``name:Type[]`` (a list) for an object or union looked into, ``name:=value`` for a
+string constant; a value that is not looked into (a scalar, a map, a JSON Schema,
+``_meta`` without named keys) has no type. ``*`` marks an open object: keys it does
+not name are data, not unknown fields (``_meta``, ``Result``). An inline object or
+union is named ``Parent.property``.
+"""
+
+from typing import Final
+
+'''
+
+
+def literal(name: str, annotation: str, value: dict[str, Any]) -> str:
+    """``NAME: Final[annotation] = {...}``, one entry a line, a long string cut at its spaces."""
+    return "\n".join([f"{name}: Final[{annotation}] = {{", *entries(value, 1), "}", ""])
+
+
+def entries(value: dict[str, Any], depth: int) -> list[str]:
+    pad = "    " * depth
+    out = []
+    for key, item in value.items():
+        head = f"{pad}{json.dumps(key)}: "
+        if isinstance(item, dict):
+            out += [head + "{", *entries(item, depth + 1), pad + "},"]
+        elif isinstance(item, tuple):
+            one = "," if len(item) == 1 else ""
+            line = head + "(" + ", ".join(json.dumps(a) for a in item) + one + "),"
+            out += [line] if len(line) <= 110 else [head + "(", *(f"{pad}    {json.dumps(a)}," for a in item),
+                                                    pad + "),"]
+        elif len(head) + len(item) + 3 <= 110:
+            out.append(f"{head}{json.dumps(item)},")
+        else:
+            out += [head + "(", *(f"{pad}    {json.dumps(piece)}" for piece in cut(item, 100 - len(pad))),
+                    pad + "),"]
+    return out
+
+
+def cut(text: str, width: int) -> list[str]:
+    """``text`` in pieces of at most ``width`` characters, each but the last ending in a space."""
+    pieces, line = [], ""
+    for word in text.split(" "):
+        if line and len(line) + len(word) > width:
+            pieces.append(line)
+            line = ""
+        line += word + " "
+    return [*pieces, line.rstrip(" ")]
+
+
 # -- main ------------------------------------------------------------------------------------------
 
 
@@ -351,6 +577,8 @@ def main(argv: list[str]) -> int:
     for name, text in outputs(spec).items():
         (HERE / name).write_text(text, encoding="utf-8")
         print(f"wrote tests/generated/{name}")
+    FIELDS_MODULE.write_text(fields_module(spec), encoding="utf-8")
+    print(f"wrote {FIELDS_MODULE.relative_to(HERE.parents[1])}")
     return 0
 
 

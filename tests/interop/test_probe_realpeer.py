@@ -108,7 +108,7 @@ def test_the_current_sdk_and_fastmcp_are_dual_era_and_sticky(name: str) -> None:
     # a tool error, not -32602; invalid tool input is a tool error from 2025-11-25 on, as it
     # should be
     # measured: the SDK sends 2025-06-18's outputSchema and structuredContent to clients that
-    # negotiated 2024-11-05 or 2025-03-26 (the lenient wire models of those revisions see them)
+    # negotiated 2024-11-05 or 2025-03-26 (the schemas of those revisions do not define them)
     assert codes(report) == {"resource-not-found-code", "unexpected-answer", "unknown-field"}
     leaks = {(run.record.revision, f.message.split(": ", 1)[1])
              for run, f in report.findings() if f.code == "unknown-field"}

@@ -2,7 +2,7 @@
 
 - ``mcp-skew --version`` prints ``mcp-skew X.Y.Z`` from the package metadata (else the
   source tree's pyproject.toml), exits 0, and imports neither pydantic nor a command;
-  ``--help`` and ``versions`` import neither pydantic nor the wire models;
+  ``--help`` and ``versions`` import neither pydantic nor the unknown-field table;
 - ``probe --schemas`` needs ``jsonschema``, the ``schemas`` extra: ``--help`` says so, and
   without it the command is one line on stderr and exit code 2.
 """

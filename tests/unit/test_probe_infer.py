@@ -129,7 +129,7 @@ def test_error_probes_reveal_the_not_found_code() -> None:
 
 @pytest.mark.parametrize(("spec", "expected"), [
     # an echoing server claims 2024-11-05 and 2025-03-26 but serves 2025-11-25 tools to them:
-    # the wire models of the claimed revision see the newer fields (title, annotations)
+    # the claimed revision's schema does not define the newer fields (title, annotations)
     ("legacy:2025-11-25+echo", {"echoes-any-revision", "unknown-field"}),
     ("legacy:2025-11-25+reject", {"rejects-instead-of-counter-offer"}),
     ("legacy:2025-06-18+silent", {"silent-on-unknown"}),
@@ -286,7 +286,7 @@ def test_every_finding_code_the_probe_emits_is_documented() -> None:
     from mcp_skew.simulator import FINDING_CODES
 
     guide = (Path(__file__).resolve().parents[2] / "docs" / "probe.md").read_text()
-    not_from_the_probe = {"unknown-field"}  # the wire models' finding, not a probe's
+    not_from_the_probe = {"unknown-field"}  # the schema field table's finding, not a probe's
     # probe-client's findings about a client (docs/probe-client.md)
     not_from_the_probe |= {c for c in FINDING_CODES if c.startswith("client-")}
     missing = [c for c in FINDING_CODES if c not in not_from_the_probe and f"`{c}`" not in guide]

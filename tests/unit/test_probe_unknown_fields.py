@@ -1,4 +1,5 @@
-"""The probe reads results with the lenient wire models and reports fields the revision lacks."""
+"""The probe reads results against the fields their revision defines (the table generated from
+the schemas) and reports the fields the revision lacks."""
 
 from __future__ import annotations
 

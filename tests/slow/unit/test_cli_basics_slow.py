@@ -2,7 +2,7 @@
 
 - ``mcp-skew --version`` prints ``mcp-skew X.Y.Z`` from the package metadata (else the
   source tree's pyproject.toml), exits 0, and imports neither pydantic nor a command;
-  ``--help`` and ``versions`` import neither pydantic nor the wire models;
+  ``--help`` and ``versions`` import neither pydantic nor the unknown-field table;
 - ``probe --schemas`` needs ``jsonschema``, the ``schemas`` extra: ``--help`` says so, and
   without it the command is one line on stderr and exit code 2.
 
@@ -43,9 +43,9 @@ def test_version_in_a_fresh_process_imports_no_command_and_no_pydantic() -> None
 
 @pytest.mark.parametrize("argv", [["--help"], ["versions"], ["matrix", "--help"],
                                   ["probe", "--help"], ["show-log", "--help"]])
-def test_help_and_versions_import_neither_pydantic_nor_the_wire_models(argv: list[str]) -> None:
-    """pydantic and the wire models (``mcp_skew.versions.models``) are imported where a
-    command reads a profile file, a log, a real server: not to list the commands."""
+def test_help_and_versions_import_neither_pydantic_nor_the_field_table(argv: list[str]) -> None:
+    """pydantic and the unknown-field table (``mcp_skew.versions._schema_fields``) are imported
+    where a command reads a profile file, a log, a real server: not to list the commands."""
     done = subprocess.run([sys.executable, "-X", "importtime", "-m", "mcp_skew", *argv],
                           capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
@@ -53,7 +53,7 @@ def test_help_and_versions_import_neither_pydantic_nor_the_wire_models(argv: lis
                 if line.startswith("import time:")}
     assert "mcp_skew.cli" in imported  # the -X importtime listing is there to read
     heavy = sorted(m for m in imported if m.split(".")[0] in ("pydantic", "pydantic_core")
-                   or m.startswith("mcp_skew.versions.models"))
+                   or m == "mcp_skew.versions._schema_fields")
     assert heavy == []
 
 
