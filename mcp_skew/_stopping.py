@@ -87,9 +87,26 @@ def check() -> None:
 
 def exit_code(exc: KeyboardInterrupt) -> int:
     """128 + the signal's number (SIGINT for a plain Ctrl-C). A command that returns it has
-    handled the stop: :func:`stopping` does not raise it again."""
+    handled the stop: :func:`stopping` does not raise it again, and the interpreter exits
+    with it (:func:`_handled_in_exec`)."""
     _received.clear()
+    _handled_in_exec()
     return 128 + (exc.signum if isinstance(exc, Terminated) else signal.SIGINT)
+
+
+def _handled_in_exec() -> None:
+    """Keep CPython from ending the process by SIGINT after a handled ``KeyboardInterrupt``.
+
+    CPython 3.11 marks a ``KeyboardInterrupt`` that leaves code run by ``exec`` of a string
+    as unhandled, even when a caller catches it, and then ends the interpreter by SIGINT
+    instead of with its exit code; ``dataclasses`` and ``namedtuple`` build their methods so,
+    and a Ctrl-C while a module that defines one is imported (Uvicorn's, at a server's start)
+    lands there. The mark is a variable of the interpreter; where it is not exported (other
+    versions keep it elsewhere), nothing is done."""
+    with contextlib.suppress(Exception):
+        import ctypes  # noqa: PLC0415 - only on the way out of a stopped command
+
+        ctypes.c_int.in_dll(ctypes.pythonapi, "_Py_UnhandledKeyboardInterrupt").value = 0
 
 
 def end_everything(*, refuse: bool) -> None:

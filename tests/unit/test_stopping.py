@@ -127,3 +127,17 @@ def _swallowed_ctrl_c_case() -> None:
     assert ran_on == [True]
     assert _stopping.exit_code(caught.value) == 128 + signal.SIGINT
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back after
+
+
+def test_a_handled_stop_is_not_reported_by_the_interpreter_as_a_sigint_death() -> None:
+    ctypes = pytest.importorskip("ctypes")
+    try:
+        flag = ctypes.c_int.in_dll(ctypes.pythonapi, "_Py_UnhandledKeyboardInterrupt")
+    except ValueError:
+        pytest.skip("this interpreter keeps the mark elsewhere")
+    try:
+        exec("raise KeyboardInterrupt")  # as the method a dataclass builds would
+    except KeyboardInterrupt as exc:
+        assert flag.value == 1  # the interpreter would end itself by SIGINT at exit
+        assert _stopping.exit_code(exc) == 128 + signal.SIGINT
+    assert flag.value == 0
