@@ -103,7 +103,9 @@ def test_a_server_that_exits_on_its_first_line_is_closed_with_its_stderr() -> No
 
 def test_junk_on_stdout_is_recorded_raw_line_by_line() -> None:
     link = StdioLink(server("junk_server.py"))
-    event = link.request(initialize(), 400)
+    event = link.request(initialize(), 400)  # never answered: a timeout, whatever the pace
+    until(lambda: sum(e.dir == "s2c" for e in link.transcript.entries) >= 3,
+          "the banner and the two lines for the request")
     link.close()
     assert isinstance(event, Timeout)
     said = [e.message for e in link.transcript.entries if e.dir == "s2c"]
@@ -135,10 +137,10 @@ def test_a_flood_is_cut_off_and_the_server_killed(mode: str, limits: Limits) -> 
 def test_a_stderr_flood_is_drained_into_a_bounded_tail() -> None:
     link = StdioLink(server("flood_server.py", "stderr"), limits=Limits(stderr_bytes=4096),
                      close_grace_ms=100)
-    event = link.request(initialize(), 500)
+    event = link.request(initialize(), 500)  # never answered: a timeout, whatever the pace
+    until(lambda: link.stderr_bytes > 100_000, "the flood to pass 100 kB")
     link.close()
     assert isinstance(event, Timeout)
-    assert link.stderr_bytes > 100_000
     assert len(link.stderr_tail) <= 4096 and "log line" in link.stderr_tail
 
 
