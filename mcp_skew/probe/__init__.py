@@ -18,8 +18,9 @@ check's :func:`check_schemas`, :func:`jsonschema_problem` and :data:`INSTALL_HIN
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
+
+from .._lazy import first_use
 
 if TYPE_CHECKING:
     from ._clients import BOGUS_REVISION, PROBER, builtin_clients
@@ -71,11 +72,4 @@ _HOMES: Final[dict[str, str]] = {
     "probe": "._runner",
 }
 
-
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(home, __name__), name)
-    globals()[name] = value  # read once
-    return value
+__getattr__ = first_use(__name__, _HOMES)

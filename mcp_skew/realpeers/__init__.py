@@ -10,9 +10,9 @@ runs, the matrix and the wire.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
+from .._lazy import first_use
 from ._envs import (
     MARKER_NAME,
     EnvironmentUnavailable,
@@ -57,11 +57,4 @@ _HOMES: Final[dict[str, str]] = {
     "run_real": "._realmatrix",
 }
 
-
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(home, __name__), name)
-    globals()[name] = value  # read once
-    return value
+__getattr__ = first_use(__name__, _HOMES)

@@ -35,7 +35,7 @@ PACKAGE = "mcp_skew"
 
 #: What the package's own ``__init__`` (``__version__``) and the leaf modules may import.
 _LEAVES = frozenset({PACKAGE, "errors", "_pagedir", "_jsontext", "_input", "_output",
-                     "_stopping", "_markup"})
+                     "_stopping", "_markup", "_lazy"})
 #: What every feature may import: the leaves, the profiles, the transcript, the core and the wire.
 _BASE = _LEAVES | {"versions", "transcript", "simulator", "wire"}
 #: The features (DESIGN.md: "features built on the layers below").
@@ -58,6 +58,8 @@ LAYERS: Mapping[str, frozenset[str]] = {
     "_output": frozenset({"errors"}),
     # the one HTML page shell and the escapers of every report (pure)
     "_markup": frozenset(),
+    # a package face's names read on first use (PEP 562)
+    "_lazy": frozenset(),
     # how a signal stops a command (it ends the wire's process families by name, not import)
     "_stopping": frozenset(),
     # profiles: one module per revision; nothing else of mcp_skew but the file readers
