@@ -32,11 +32,14 @@ LOCAL = ["--local-root", str(TESTS / "servers"), "--probe-jobs", "1"]
 PEER = "legacy:2025-06-18+slow=400"
 
 
-def _listing(path: Path, count: int) -> Path:
+def _listing(path: Path, count: int, gate: Path | None = None) -> Path:
+    """A listing of ``count`` local servers; with ``gate``, each server's start is held until
+    that file exists (``sim_stdio_server.py --gate``)."""
+    words = [PEER] if gate is None else ["--gate", str(gate), PEER]
     servers = [{"server": {"name": f"io.example/pool-{i:02d}", "version": "1.0.0", "packages": [
         {"registryType": "local", "identifier": "sim_stdio_server.py", "version": "1.0.0",
          "transport": {"type": "stdio"},
-         "packageArguments": [{"type": "positional", "value": PEER}]}]}}
+         "packageArguments": [{"type": "positional", "value": w} for w in words]}]}}
         for i in range(count)]
     path.write_text(json.dumps({"servers": servers, "metadata": {}}))
     return path
@@ -68,9 +71,13 @@ def _finish(proc: subprocess.Popen[str]) -> None:
 
 
 def test_the_local_pool_keeps_its_width_after_a_worker_crash(tmp_path: Path) -> None:
+    # Every server's start waits on a gate the test opens once it has seen the rebuilt pool
+    # run two jobs at once: the jobs last as long as the test needs to see them, however
+    # slowly the machine runs the pool (short jobs might never be seen side by side).
     count = 10
     db = tmp_path / "census.sqlite"
-    proc = _census(_listing(tmp_path / "listing.json", count), db, "--jobs", "2")
+    gate = tmp_path / "gate"
+    proc = _census(_listing(tmp_path / "listing.json", count, gate), db, "--jobs", "2")
     killed: int | None = None
     width_after = 0
     try:
@@ -83,8 +90,11 @@ def test_the_local_pool_keeps_its_width_after_a_worker_crash(tmp_path: Path) -> 
             elif killed is not None:
                 # the workers of the pool rebuilt after the crash, running jobs side by side
                 width_after = max(width_after, len(busy - {killed}))
+                if width_after == 2:
+                    gate.touch()
             time.sleep(0.02)
     finally:
+        gate.touch()
         _finish(proc)
     assert killed is not None, "no two workers were seen probing at once"
     assert proc.returncode == 0, proc.stderr
