@@ -12,7 +12,8 @@ inferred from the transcripts, and the server inferred as a peer spec, which
 Public API: :func:`probe`, :class:`Target`, :class:`ProbeOptions`,
 :class:`ProbeReport`, :class:`ClientRun`, :class:`InferredPeer`,
 :func:`builtin_clients`, :func:`load_probe_peer`, :func:`save_peer`,
-:func:`render`, :data:`FORMATS`. Shared with the command line (internal): the schema
+:func:`render`, :data:`FORMATS`, :func:`allowance` (the extra wait a process's first
+answer gets once a cold start is known). Shared with the command line (internal): the schema
 check's :func:`check_schemas`, :func:`jsonschema_problem` and :data:`INSTALL_HINT`.
 """
 
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from ._report import FORMATS, render
     from ._runner import ClientRun, ProbeOptions, ProbeReport, Target, probe
     from ._schemas import INSTALL_HINT, check_schemas, jsonschema_problem
+    from ._startup import allowance
 
 __all__ = [
     "BOGUS_REVISION",
@@ -40,6 +42,7 @@ __all__ = [
     "ProbeOptions",
     "ProbeReport",
     "Target",
+    "allowance",
     "builtin_clients",
     "check_schemas",
     "jsonschema_problem",
@@ -70,6 +73,7 @@ _HOMES: Final[dict[str, str]] = {
     "ProbeReport": "._runner",
     "Target": "._runner",
     "probe": "._runner",
+    "allowance": "._startup",
 }
 
 __getattr__ = first_use(__name__, _HOMES)

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from ..errors import UsageError
 from ..peers import ROLES, Resolved, known_names, resolve
@@ -51,6 +51,9 @@ from ._client_drift import verify_client
 from ._envs import EnvironmentUnavailable
 from ._facets import SERVER_FACETS, Comparison, DriftReport, Facets, install_for, report_for, run_client
 from ._installs import server_command
+
+if TYPE_CHECKING:
+    from ..wire import StdioLink
 
 __all__ = [
     "DRIFT_SCENARIO",
@@ -77,8 +80,12 @@ DRIFT_SCENARIOS: Final = {"drift": DRIFT_SCENARIO, "protocol": PROTOCOL_SCENARIO
 
 #: Per-request timeout on both sides of a server check (ms).
 REQUEST_TIMEOUT_MS: Final = 5_000
-#: How long a raw probe waits for each answer before calling it "none" (ms).
+#: How long a raw probe waits for each answer before calling it "none" (ms); the first
+#: answer of each process has the startup allowance on top (:func:`cold_start_ms`).
 RAW_TIMEOUT_MS: Final = 2_000
+#: The longest the calibrating process waits for the server's first answer (ms), the
+#: probe's startup bound (``ProbeOptions.startup_timeout_ms``).
+STARTUP_BOUND_MS: Final = 60_000
 
 
 def _raw_request(msg_id: int, method: str, params: Message | None = None, *,
@@ -253,7 +260,36 @@ def _raw_run(link: Link, items: Sequence[RawItem]) -> Facets:
     return Facets("ok", None, None, answers=answers)
 
 
-def _real_link(command: list[str]) -> Link:
+def cold_start_ms(command: list[str]) -> int | None:
+    """How long the real server takes to give its first answer, measured in a process of its
+    own: a modern ``server/discover`` and an ``initialize`` sent at once (whatever era the
+    server speaks, it answers one of them), waited for up to :data:`STARTUP_BOUND_MS`.
+    None when it said nothing. Some servers import lazily on their first request, so the
+    cold start is the first answer, not the end of the interpreter's start."""
+    link = _real_link(command)
+    try:
+        for message in RAW_PROBES[0][1]:
+            assert isinstance(message, dict)
+            link.notify(message)  # written as it is: the first answer to either is the one
+        give_up = time.monotonic() + STARTUP_BOUND_MS / 1000
+        while (link.first_message_ms is None and link.proc is not None
+               and link.proc.poll() is None and time.monotonic() < give_up):
+            time.sleep(0.02)
+        return link.first_message_ms
+    finally:
+        link.close()
+
+
+def _startup_allowance(cold_ms: int | None, jobs: int) -> int:
+    """The extra wait for each raw probe's first answer, once the cold start is known."""
+    try:
+        from ..probe import allowance  # noqa: PLC0415 - optional sibling
+    except ImportError:  # pragma: no cover - the probe ships with the package
+        return 0 if cold_ms is None else 2 * cold_ms
+    return allowance(cold_ms, jobs, STARTUP_BOUND_MS)
+
+
+def _real_link(command: list[str]) -> StdioLink:
     from ..wire import StdioLink  # noqa: PLC0415 - I/O only when checking
 
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "NO_COLOR": "1", "FASTMCP_LOG_LEVEL": "WARNING",
@@ -292,10 +328,14 @@ def verify_server(resolved: Resolved, *, jobs: int = 2,
             progress(f"{resolved.name} x {c.counterpart}: {'agrees' if c.agrees else 'DIFFERS'}")
         return c
 
+    extra_ms = _startup_allowance(cold_start_ms(command), jobs) if raw_probes else 0
+
     def raw(probe: tuple[str, tuple[RawItem, ...]]) -> Comparison:
         started = time.monotonic()
         name, messages = probe
-        real = _raw_run(_real_link(command), messages)
+        link = _real_link(command)
+        link.startup_allowance_ms = extra_ms
+        real = _raw_run(link, messages)
         mine = _raw_run(MemoryLink(lambda: SimServer(model)), messages)
         c = Comparison(name, mine, real, ("answers",), time.monotonic() - started)
         if progress:

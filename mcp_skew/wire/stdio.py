@@ -245,7 +245,10 @@ class StdioLink(RealLink):
 
     def request_line(self, text: str, timeout_ms: int) -> Event:
         """Write ``text`` as one raw line (a line that need not be JSON) and wait for an answer
-        with id null, as JSON-RPC 2.0 §5 gives to a message whose id could not be read."""
+        with id null, as JSON-RPC 2.0 §5 gives to a message whose id could not be read.
+        Sent before the server has said anything, the wait has the startup allowance, as a
+        request's has."""
+        allowance = 0 if self._heard else self.startup_allowance_ms
         self._record("c2s", text)
         proc = self.proc
         if self._ended is not None or proc is None or proc.stdin is None or proc.stdin.closed:
@@ -255,7 +258,7 @@ class StdioLink(RealLink):
         except OSError:
             self._ended = self._ended or self._exit_detail(proc)
             return self._closed_event(self._ended)
-        return self._await(None, timeout_ms, timeout_ms)
+        return self._await(None, self._budget_ms(timeout_ms + allowance), timeout_ms, allowance)
 
     def outlives_stdin(self, wait_ms: int) -> bool:
         """Close the server's stdin and say whether it is still running ``wait_ms`` later

@@ -105,7 +105,8 @@ EXCEPTIONS: Mapping[tuple[str, str], str] = {
     ("rollout", "matrix"): "a failed request's cause is the matrix's failure_kind (era, "
                            "revision, quirk, negotiation), one vocabulary",
     ("realpeers", "probe"): "the server drift checks run the probe's client set "
-                            "(probe._clients.builtin_clients)",
+                            "(probe._clients.builtin_clients) and give a first answer the "
+                            "probe's startup allowance (probe._startup.allowance)",
     ("probe", "migrate"): "the card's steps for the server's author come from the migration "
                           "guide (probe._advice: migrate.build_guide, migrate.checklist; lazy)",
 }
