@@ -83,9 +83,6 @@ REQUEST_TIMEOUT_MS: Final = 5_000
 #: How long a raw probe waits for each answer before calling it "none" (ms); the first
 #: answer of each process has the startup allowance on top (:func:`cold_start_ms`).
 RAW_TIMEOUT_MS: Final = 2_000
-#: The longest the calibrating process waits for the server's first answer (ms), the
-#: probe's startup bound (``ProbeOptions.startup_timeout_ms``).
-STARTUP_BOUND_MS: Final = 60_000
 
 
 def _raw_request(msg_id: int, method: str, params: Message | None = None, *,
@@ -128,12 +125,15 @@ class CloseStdin:
 #: One item of a raw probe: a message, a raw line, or the end of standard input.
 RawItem = Message | RawLine | CloseStdin
 
+#: A modern request and a handshake, sent at once: a server of either era answers one.
+_EITHER_ERA: Final[tuple[Message, Message]] = (
+    _raw_request(1, "server/discover", modern=True), _raw_initialize(2, "2025-11-25"))
+
 #: Raw message sequences, each in a fresh process: the columns of the measured table in
 #: docs/real-peers.md (what the probe's clients never send: early ping, early tools/list,
 #: an unknown method, a bogus revision).
 RAW_PROBES: Final[tuple[tuple[str, tuple[RawItem, ...]], ...]] = (
-    ("raw: discover+_meta, initialize", (_raw_request(1, "server/discover", modern=True),
-                                         _raw_initialize(2, "2025-11-25"))),
+    ("raw: discover+_meta, initialize", _EITHER_ERA),
     ("raw: discover, initialize", (_raw_request(1, "server/discover"),
                                    _raw_initialize(2, "2025-11-25"))),
     ("raw: ping, initialize", (_raw_request(1, "ping"), _raw_initialize(2, "2025-06-18"))),
@@ -260,18 +260,23 @@ def _raw_run(link: Link, items: Sequence[RawItem]) -> Facets:
     return Facets("ok", None, None, answers=answers)
 
 
+def startup_bound_ms() -> int:
+    """The longest a server's first answer is waited for: the probe's startup bound."""
+    from ..probe import ProbeOptions  # noqa: PLC0415 - the runner only when checking
+
+    return ProbeOptions().startup_timeout_ms
+
+
 def cold_start_ms(command: list[str]) -> int | None:
     """How long the real server takes to give its first answer, measured in a process of its
-    own: a modern ``server/discover`` and an ``initialize`` sent at once (whatever era the
-    server speaks, it answers one of them), waited for up to :data:`STARTUP_BOUND_MS`.
-    None when it said nothing. Some servers import lazily on their first request, so the
-    cold start is the first answer, not the end of the interpreter's start."""
+    own: :data:`_EITHER_ERA` sent at once, waited for up to :func:`startup_bound_ms`. None
+    when it said nothing. Some servers import lazily on their first request, so the cold
+    start is the first answer, not the end of the interpreter's start."""
     link = _real_link(command)
     try:
-        for message in RAW_PROBES[0][1]:
-            assert isinstance(message, dict)
+        for message in _EITHER_ERA:
             link.notify(message)  # written as it is: the first answer to either is the one
-        give_up = time.monotonic() + STARTUP_BOUND_MS / 1000
+        give_up = time.monotonic() + startup_bound_ms() / 1000
         while (link.first_message_ms is None and link.proc is not None
                and link.proc.poll() is None and time.monotonic() < give_up):
             time.sleep(0.02)
@@ -282,11 +287,9 @@ def cold_start_ms(command: list[str]) -> int | None:
 
 def _startup_allowance(cold_ms: int | None, jobs: int) -> int:
     """The extra wait for each raw probe's first answer, once the cold start is known."""
-    try:
-        from ..probe import allowance  # noqa: PLC0415 - optional sibling
-    except ImportError:  # pragma: no cover - the probe ships with the package
-        return 0 if cold_ms is None else 2 * cold_ms
-    return allowance(cold_ms, jobs, STARTUP_BOUND_MS)
+    from ..probe import allowance  # noqa: PLC0415 - the runner only when checking
+
+    return allowance(cold_ms, jobs, startup_bound_ms())
 
 
 def _real_link(command: list[str]) -> StdioLink:
