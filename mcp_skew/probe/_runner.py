@@ -213,7 +213,7 @@ def _run_one(index: int, spec: PeerSpec, target: Target, opts: ProbeOptions, *,
         # a cold start does not eat into the conversation's own bound
         link = target.open(deadline_ms=opts.client_timeout_ms + allowance_ms, recorder=recorder,
                            limits=opts.limits, close_grace_ms=opts.close_grace_ms,
-                           registry=opts.registry)
+                           registry=opts.registry, timeout_ms=opts.timeout_ms)
     except TransportError as exc:
         if recorder is not None:
             recorder.close()

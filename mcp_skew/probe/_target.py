@@ -49,13 +49,15 @@ class Target:
         return "probe:" + Path(scripts[0] if scripts else self.command[0]).name
 
     def open(self, *, deadline_ms: int, recorder: JsonlRecorder | None, limits: Limits,
-             close_grace_ms: int, registry: Registry) -> ProbeLink:
+             close_grace_ms: int, registry: Registry, timeout_ms: int = 5_000) -> ProbeLink:
+        """The link to the server; ``timeout_ms`` (``--timeout``) bounds, in all, each HTTP
+        exchange no request's own wait bounds (a notification's POST, an HTTP+SSE GET)."""
         if self.simulated is not None:
             return SimulatedLink(self.simulated)
         if self.url:
             link = HttpLink(self.url, sse_url=self.sse_url, headers=self.headers,
                             deadline_ms=deadline_ms, recorder=recorder, limits=limits,
-                            registry=registry)
+                            registry=registry, timeout_ms=timeout_ms)
             link.check_listening()  # nothing listening: TransportError, like a missing command
             return link
         return StdioLink(self.command, cwd=self.cwd, env=self.env, deadline_ms=deadline_ms,

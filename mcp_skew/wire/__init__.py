@@ -12,17 +12,20 @@ once (:class:`JsonlRecorder` writes the transcript format of
 
 Public API: :class:`StdioLink`, :class:`HttpLink`, :class:`Limits`,
 :class:`JsonlRecorder`, :class:`Recorder`, :class:`TransportError`,
-:class:`NdjsonDecoder`, :class:`SseParser`, :class:`SseEvent`.
+:class:`NdjsonDecoder`, :class:`SseParser`, :class:`SseEvent`; :class:`Deadline` and
+:func:`opener` (an HTTP exchange bounded in all, http(s) only), :func:`read_capped`.
 """
 
 from __future__ import annotations
 
 from ._base import JsonlRecorder, Limits, RealLink, Recorder, TransportError, open_new
+from ._deadline import Deadline, opener, read_capped
 from ._procs import end, family, spawn
 from .http import HttpLink, SseEvent, SseParser, encode_header_value
 from .stdio import Line, NdjsonDecoder, StdioLink, parse_line
 
 __all__ = [
+    "Deadline",
     "HttpLink",
     "JsonlRecorder",
     "Limits",
@@ -38,6 +41,8 @@ __all__ = [
     "end",
     "family",
     "open_new",
+    "opener",
     "parse_line",
+    "read_capped",
     "spawn",
 ]

@@ -48,6 +48,7 @@ from typing import Any, Final
 from ..simulator import (
     NAME_PARAMS,
     Closed,
+    Event,
     Reply,
     SseEvent,
     SseParser,
@@ -61,12 +62,18 @@ from ..simulator import (
     synthesized_error,
     wants_sse_fallback,
 )
-from ..versions import REGISTRY, Registry
+from ..versions import REGISTRY, Message, Registry
 from ._base import Limits, RealLink, Recorder, TransportError
+from ._deadline import Deadline, connection, opener
 
 __all__ = ["NAME_PARAMS", "HttpLink", "SseEvent", "SseParser", "encode_header_value"]
 
 _BODY_CAP: Final = 16 << 20
+#: How long an exchange no request's timeout bounds may take in all (a notification's POST,
+#: the answer to a server's request) when the link is given no ``timeout_ms``.
+_EXCHANGE_MS: Final = 30_000
+#: The DELETE that ends a session, in all.
+_DELETE_S: Final = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,17 +93,25 @@ class _Stream:
     the socket itself is shut down instead; the reader sees end of stream.
     """
 
-    def __init__(self, url: str, headers: dict[str, str], timeout: float) -> None:
+    def __init__(self, url: str, headers: dict[str, str], deadline: Deadline) -> None:
         parts = urllib.parse.urlsplit(url)
-        cls = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
-        self.conn = cls(parts.hostname or "", parts.port, timeout=timeout)
+        self.conn = connection(deadline, parts.scheme == "https", parts.hostname or "",
+                               port=parts.port)
         path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        self.conn.request("GET", path, headers=headers)
-        self.sock = self.conn.sock
-        self.resp = self.conn.getresponse()
-        if self.sock is not None:
-            self.sock.settimeout(None)  # an idle stream is fine; shutdown() ends it
+        self.sock: socket.socket | None = None
         self.stopped = threading.Event()
+        try:
+            self.conn.request("GET", path, headers=headers)
+            self.sock = self.conn.sock
+            self.resp = self.conn.getresponse()
+        except BaseException:
+            self.close()
+            raise
+        # the status line and headers came within the exchange's deadline; an idle stream
+        # is fine from now on (shutdown() ends it, at close() or a restart)
+        deadline.release(self.sock)
+        if self.sock is not None:
+            self.sock.settimeout(None)
 
     def shutdown(self) -> None:
         self.stopped.set()
@@ -105,7 +120,7 @@ class _Stream:
                 self.sock.shutdown(socket.SHUT_RDWR)
 
     def close(self) -> None:
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError, AttributeError):  # no resp: the GET failed
             self.resp.close()
         with contextlib.suppress(OSError):
             self.conn.close()
@@ -134,8 +149,26 @@ class _SameOriginRedirects(urllib.request.HTTPRedirectHandler):
         return super().redirect_request(req, fp, code, msg, headers, newurl)
 
 
-#: Every request of an HTTP link goes through this opener (no redirect leaves the origin).
-_OPENER: Final = urllib.request.build_opener(_SameOriginRedirects)
+def endpoint_refused(stream_url: str, endpoint: str) -> str | None:
+    """Why an HTTP+SSE ``endpoint`` event's URI (already resolved against the stream's URL)
+    is not POSTed to, or None. The 2024-11-05 transport sends "all subsequent client
+    messages" to it (``basic/transports.mdx`` §HTTP with SSE), the user's ``--header`` and
+    ``--token`` values with them: so it must be an http(s) URL on the stream's own origin
+    (scheme, host, port), as the official TypeScript SDK's SSE client also requires."""
+    shown = repr(endpoint[:200])
+    try:
+        parts = urllib.parse.urlsplit(endpoint)
+    except ValueError:  # an unclosed "[" (an IPv6 literal)
+        return f"{shown}: not a URL"
+    try:
+        parts.port  # noqa: B018 - raises ValueError for a port that is no port
+    except ValueError:
+        return f"{shown}: its port is not a port"
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return f"{shown}: not an http(s) URL"
+    if _origin(endpoint) != _origin(stream_url):
+        return f"{shown}: another origin than the stream's (credentials are not sent there)"
+    return None
 
 
 class HttpLink(RealLink):
@@ -144,8 +177,11 @@ class HttpLink(RealLink):
     def __init__(self, url: str, *, sse_url: str | None = None,
                  headers: Mapping[str, str] | None = None, deadline_ms: int | None = None,
                  recorder: Recorder | None = None, limits: Limits | None = None,
-                 registry: Registry = REGISTRY) -> None:
+                 registry: Registry = REGISTRY, timeout_ms: int = _EXCHANGE_MS) -> None:
         super().__init__(deadline_ms=deadline_ms, recorder=recorder, limits=limits)
+        #: the bound, in all, of an exchange no request's own timeout bounds (a notification,
+        #: the answer to a server's request, an HTTP+SSE GET until its endpoint event)
+        self.timeout_ms = timeout_ms
         #: where the revisions of the headers and the modern error codes are looked up
         self.registry = registry
         parts = urllib.parse.urlsplit(url)
@@ -157,6 +193,8 @@ class HttpLink(RealLink):
         self.session_id: str | None = None
         self.legacy_revision: str | None = None  #: negotiated by initialize
         self._post_url: str | None = None  #: set by an HTTP+SSE ``endpoint`` event
+        self._refused: str | None = None  #: why the last ``endpoint`` event was not followed
+        self._request_ms: int | None = None  #: the timeout of the request being sent
         self._stream: _Stream | None = None
         self._modern = modern_error_codes(registry)
         #: a 2024-11-05 initialize GETs the HTTP+SSE stream first (False: POST first)
@@ -170,54 +208,80 @@ class HttpLink(RealLink):
                                registry=self.registry)
 
     # -- writing ------------------------------------------------------------------------
+    def request(self, message: Message, timeout_ms: int) -> Event:
+        self._request_ms = timeout_ms  # the exchange of this request ends when its wait does
+        return super().request(message, timeout_ms)
+
     def _write(self, message: Any) -> bool:
         self._record("c2s", message)
+        deadline = Deadline(self._exchange_ms(message) / 1000)
         if isinstance(message, dict) and "id" not in message:
             # a notification is POSTed before the next message goes, as SDK clients await its
             # 202 (servers that act on notifications/initialized would race a request otherwise)
-            self._exchange(message, self._inbox)
+            with deadline:
+                self._exchange(message, self._inbox, deadline)
             return True
-        thread = threading.Thread(target=self._exchange, args=(message, self._inbox),
+        thread = threading.Thread(target=self._exchange_until, args=(message, deadline),
                                   daemon=True, name="mcp-skew-http")
         thread.start()
         return True
 
-    def _io_timeout(self) -> float:
-        return max(0.5, self._budget_ms(30_000) / 1000 + 1.0)
+    def _exchange_ms(self, message: Any) -> int:
+        """How long the exchange of ``message`` may take in all: a request's own wait (its
+        timeout, within the link's overall deadline), else :attr:`timeout_ms`."""
+        asked = self._request_ms if isinstance(message, dict) and "method" in message \
+            and "id" in message and self._request_ms is not None else self.timeout_ms
+        return max(1, self._budget_ms(asked + self.startup_allowance_ms))
 
-    def _exchange(self, message: Any, inbox: queue.Queue[Any]) -> None:
-        """One POST and its answer, in a thread of its own."""
+    def _exchange_until(self, message: Any, deadline: Deadline) -> None:
+        with deadline:
+            self._exchange(message, self._inbox, deadline)
+
+    def _exchange(self, message: Any, inbox: queue.Queue[Any], deadline: Deadline) -> None:
+        """One POST and its answer (in a thread of its own for a request), all of it by
+        ``deadline``."""
         msg_id = message.get("id") if isinstance(message, dict) else None
         is_request = isinstance(message, dict) and "method" in message and "id" in message
         opening = self._post_url is None and self._starts_sse(message)
-        if opening and not self._open_sse(msg_id, inbox):
+        if opening and not self._open_sse(msg_id, inbox, deadline):
             return
         target = self._post_url or self.url
         try:
-            answer = self._post(target, message)
+            answer = self._post(target, message, deadline)
             with contextlib.closing(answer.resp):
-                self._read_answer(message, answer, inbox)
+                self._read_answer(message, answer, inbox, deadline)
         except (OSError, ValueError, http.client.HTTPException) as exc:
             # a refused connection, a 1 MB header (LineTooLong), bad chunking (ValueError,
-            # IncompleteRead): the request failed, said once, never a thread's traceback
+            # IncompleteRead), the deadline: the request failed, said once, never a traceback
             detail = f"HTTP request failed: {getattr(exc, 'reason', None) or exc}"
-            self._note(detail)
+            self._note(self._cut(deadline) or detail)
             if is_request:
-                self._bind(msg_id, Closed(detail), inbox)
+                self._bind(msg_id, Closed(self._cut(deadline) or detail), inbox)
+            return
+        if deadline.expired:
+            self._note(self._cut(deadline) or "")
 
-    def _post(self, url: str, message: Any) -> _Answer:
+    @staticmethod
+    def _cut(deadline: Deadline) -> str | None:
+        if not deadline.expired:
+            return None
+        return (f"HTTP exchange cut at its deadline ({int(deadline.seconds * 1000)} ms in "
+                "all): the answer did not come in time")
+
+    def _post(self, url: str, message: Any, deadline: Deadline) -> _Answer:
         data = json.dumps(message, ensure_ascii=False).encode()
         req = urllib.request.Request(url, data=data, headers=self._headers(message),
                                      method="POST")
         try:
-            resp = _OPENER.open(req, timeout=self._io_timeout())
+            resp = opener(deadline, _SameOriginRedirects()).open(req, timeout=deadline.left())
         except urllib.error.HTTPError as err:
             return _Answer(err.code, str(err.reason or ""), err.headers.get("Content-Type", ""),
                            err)
         return _Answer(resp.status, str(resp.reason or ""),
                        resp.headers.get("Content-Type", ""), resp)
 
-    def _read_answer(self, message: Any, answer: _Answer, inbox: queue.Queue[Any]) -> None:
+    def _read_answer(self, message: Any, answer: _Answer, inbox: queue.Queue[Any],
+                     deadline: Deadline) -> None:
         status, reason, ctype, resp = answer.status, answer.reason, answer.ctype, answer.resp
         msg_id = message.get("id") if isinstance(message, dict) else None
         is_request = isinstance(message, dict) and "method" in message and "id" in message
@@ -234,7 +298,7 @@ class HttpLink(RealLink):
         if status >= 300 and not is_jsonrpc_error(parsed):
             self._note(f"HTTP {status} {reason} to id {msg_id}: {body[:200]!r}", "http",
                        http={"status": status})
-            if is_request and self._fallback_to_sse(message, status, inbox):
+            if is_request and self._fallback_to_sse(message, status, inbox, deadline):
                 return
             if is_request:
                 synthesized = synthesized_error(msg_id, status, reason, body)
@@ -244,7 +308,7 @@ class HttpLink(RealLink):
         if status >= 300:
             self._note(f"HTTP {status} {reason} to id {msg_id}, with a JSON-RPC error", "http",
                        http={"status": status})
-            if is_request and self._fallback_to_sse(message, status, inbox, parsed):
+            if is_request and self._fallback_to_sse(message, status, inbox, deadline, parsed):
                 return
         self._learn(message, parsed)
         self._deliver(parsed, inbox)
@@ -271,12 +335,17 @@ class HttpLink(RealLink):
     def _read_sse_body(self, resp: Any, message: Any, inbox: queue.Queue[Any]) -> None:
         want_id = message.get("id") if isinstance(message, dict) else None
         parser = SseParser()
+        left = self.limits.output_bytes
         while True:
             try:
                 chunk = resp.read1(65536) if hasattr(resp, "read1") else resp.read(65536)
-            except (OSError, ValueError):
+            except (OSError, ValueError, http.client.HTTPException):
                 return
             if not chunk:
+                return
+            left -= len(chunk)
+            if left < 0:
+                self._flood(f"the SSE answer to id {want_id}")
                 return
             for event in parser.feed(chunk):
                 if event.event != "message":
@@ -317,23 +386,33 @@ class HttpLink(RealLink):
             raise TransportError(f"{self.url}: cannot connect: {exc}") from None
 
     def _fallback_to_sse(self, message: Any, status: int, inbox: queue.Queue[Any],
-                         parsed: Any = None) -> bool:
+                         deadline: Deadline, parsed: Any = None) -> bool:
+        if self._post_url is not None:  # the POST went to the stream's endpoint: no new GET
+            return False
         if not wants_sse_fallback(message, status, parsed, self._modern):
             return False
         self._note(f"HTTP {status} to initialize: trying the HTTP+SSE transport (GET "
                    f"{self.sse_url})")
-        if not self._open_sse(None, inbox):
-            return False
-        self._exchange(message, inbox)
+        if not self._open_sse(None, inbox, deadline):
+            if self._refused is None:
+                return False
+            # the server's endpoint is not followed: that, not the first 404, is the answer
+            self._synthesize(message.get("id"), inbox, 502,
+                             f"(HTTP+SSE endpoint refused: {self._refused})", self._refused)
+            return True
+        self._exchange(message, inbox, deadline)
         return True
 
-    def _open_sse(self, msg_id: Any, inbox: queue.Queue[Any]) -> bool:
-        """GET the SSE URL and wait for the ``endpoint`` event; False when it does not come."""
+    def _open_sse(self, msg_id: Any, inbox: queue.Queue[Any], deadline: Deadline) -> bool:
+        """GET the SSE URL and wait for the ``endpoint`` event, all by ``deadline``; False
+        when it does not come, or names a URI not POSTed to (:func:`endpoint_refused`)."""
         headers = {"Accept": "text/event-stream", **self.extra_headers}
+        self._refused = None
         try:
-            stream = _Stream(self.sse_url, headers, self._io_timeout())
-        except OSError as exc:
-            return self._no_stream(msg_id, inbox, 502, f"GET {self.sse_url}: {exc}")
+            stream = _Stream(self.sse_url, headers, deadline)
+        except (OSError, ValueError, http.client.HTTPException) as exc:
+            return self._no_stream(msg_id, inbox, 502, self._cut(deadline)
+                                   or f"GET {self.sse_url}: {exc}")
         status = stream.resp.status
         if status != 200 or "text/event-stream" not in stream.resp.getheader("Content-Type", ""):
             stream.shutdown()
@@ -342,27 +421,41 @@ class HttpLink(RealLink):
         thread = threading.Thread(target=self._read_stream, args=(stream, found, inbox),
                                   daemon=True, name="mcp-skew-sse")
         thread.start()
-        if found.wait(timeout=min(self._io_timeout(), 10.0)) and self._post_url:
+        if found.wait(timeout=min(deadline.left(), 10.0)) and self._post_url:
             self._stream = stream
             return True
         stream.shutdown()
+        if self._refused is not None:
+            return self._no_stream(msg_id, inbox, 502, self._refused,
+                                   f"(HTTP+SSE endpoint refused: {self._refused})")
         return self._no_stream(msg_id, inbox, 502, "no endpoint event on the stream")
 
-    def _no_stream(self, msg_id: Any, inbox: queue.Queue[Any], status: int, detail: str) -> bool:
+    def _no_stream(self, msg_id: Any, inbox: queue.Queue[Any], status: int, detail: str,
+                   reason: str = "(HTTP+SSE GET failed)") -> bool:
         self._note(f"HTTP+SSE: {detail}")
         if msg_id is not None:
-            synthesized = synthesized_error(msg_id, status, "(HTTP+SSE GET failed)", detail)
-            self._deliver(synthesized, inbox)
-            self._bind(msg_id, Reply(synthesized), inbox)
+            self._synthesize(msg_id, inbox, status, reason, detail)
         return False
+
+    def _synthesize(self, msg_id: Any, inbox: queue.Queue[Any], status: int, reason: str,
+                    detail: str) -> None:
+        synthesized = synthesized_error(msg_id, status, reason, detail)
+        self._deliver(synthesized, inbox)
+        self._bind(msg_id, Reply(synthesized), inbox)
 
     def _read_stream(self, stream: _Stream, found: threading.Event,
                      inbox: queue.Queue[Any]) -> None:
         parser = SseParser()
+        left = self.limits.output_bytes
         while True:
             try:
                 chunk = stream.resp.read1(65536)
             except (OSError, ValueError, http.client.HTTPException):  # IncompleteRead: cut off
+                chunk = b""
+            left -= len(chunk)
+            if left < 0:
+                self._flood("the HTTP+SSE stream")
+                stream.shutdown()
                 chunk = b""
             if not chunk:
                 found.set()
@@ -372,11 +465,30 @@ class HttpLink(RealLink):
                 return
             for event in parser.feed(chunk):
                 if event.event == "endpoint" and not found.is_set():
-                    self._post_url = urllib.parse.urljoin(self.sse_url, event.data.strip())
-                    self._note(f"HTTP+SSE endpoint: {self._post_url}")
+                    self._endpoint(event.data.strip())
                     found.set()
                 elif event.event == "message" and not is_priming(event):
                     self._deliver(parse_body(event.data), inbox)
+
+    def _flood(self, what: str) -> None:
+        """More than :attr:`Limits.output_bytes` on one SSE stream: it is read no further."""
+        self.flooded = f"{what} went past {self.limits.output_bytes} bytes; read no further"
+        self._note(self.flooded, "http")
+
+    def _endpoint(self, data: str) -> None:
+        """An ``endpoint`` event: its URI, resolved against the stream's URL, is where the
+        messages go, or it is refused (:func:`endpoint_refused`) and nothing is sent."""
+        try:
+            where = urllib.parse.urljoin(self.sse_url, data)
+        except ValueError:  # an unclosed "[": no URL at all
+            where = data
+        refused = endpoint_refused(self.sse_url, where)
+        if refused is not None:
+            self._refused = refused
+            self._note(f"HTTP+SSE endpoint refused: {refused}", "http")
+            return
+        self._post_url = where
+        self._note(f"HTTP+SSE endpoint: {self._post_url}")
 
     # -- lifecycle ----------------------------------------------------------------------
     def _drop_stream(self) -> None:
@@ -391,9 +503,10 @@ class HttpLink(RealLink):
         headers = {"Mcp-Session-Id": self.session_id, **self.extra_headers}
         req = urllib.request.Request(self.url, headers=headers, method="DELETE")
         try:
-            with _OPENER.open(req, timeout=2.0) as resp:
+            with Deadline(_DELETE_S) as deadline, \
+                    opener(deadline, _SameOriginRedirects()).open(req, timeout=_DELETE_S) as resp:
                 self._note(f"DELETE session: HTTP {resp.status}")
-        except OSError as exc:
+        except (OSError, ValueError, http.client.HTTPException) as exc:
             self._note(f"DELETE session: {getattr(exc, 'code', None) or exc}")
         self.session_id = None
 
