@@ -8,24 +8,38 @@ with ``discover_only``: GET requests only, nothing registered, no authorization 
 over real HTTP. The result is one entry per revision (its path, whether it found the
 authorization server's metadata, why not) and findings with what to change
 (``auth-required``, ``auth-undiscoverable``, ``auth-metadata-inconsistent``).
+
+Bounds (a hostile server or authorization server ends the discovery, never the probe): each
+request takes at most ``--timeout`` in all (:class:`mcp_skew.wire.Deadline`: a byte dripped
+every few seconds does not hold it), the whole discovery at most :data:`ROUNDS` times
+that (the revisions ask the same URLs: each is asked once), each answer's body at most
+:data:`BODY_CAP` bytes (more is not read, and the hop says so). A URL that is not a valid
+http(s) URL (a port that is no port, an unclosed IPv6 literal, another scheme) is not
+asked; its hop in the path says why.
 """
 
 from __future__ import annotations
 
+import http.client
 import json
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from .._input import AddressError, parse_url
 from ..simulator import AS_WELL_KNOWN, AuthResult, ClientPolicy, Fetch, Fetched, Finding, authorize, plan_for
 from ..versions import Registry, rule_values
+from ..wire import Deadline, opener, read_capped
 
 __all__ = ["AuthCheck", "discover", "needs_auth", "refused_status"]
 
-#: How long one discovery request may take.
+#: How long one discovery request may take in all, unless the probe's --timeout says.
 TIMEOUT_S: Final = 10.0
+#: The whole discovery (every revision's requests) takes at most this many times that.
+ROUNDS: Final = 4
 #: The most bytes of an answer read.
 BODY_CAP: Final = 1 << 20
 
@@ -74,17 +88,68 @@ def needs_auth(transcripts: Iterable[Iterable[Mapping[str, Any]]]) -> bool:
 Fetcher = Callable[[str, Fetch, Mapping[str, str]], Fetched]
 
 
-def _fetch(url: str, ask: Fetch, headers: Mapping[str, str]) -> Fetched:
-    opener = urllib.request.build_opener(_NoRedirect)
+def _fetch(url: str, ask: Fetch, headers: Mapping[str, str], *,
+           timeout_s: float = TIMEOUT_S) -> Fetched:
+    """One request over real HTTP, all of it (connect, headers, body) within ``timeout_s``;
+    no redirect followed; the body read up to :data:`BODY_CAP`. Status 0 and ``error`` when
+    there is no answer (the URL is not valid, the connection failed, the time is up)."""
+    try:
+        parse_url(url, ("http", "https"))
+    except AddressError as exc:
+        return Fetched(0, {}, error=f"not asked: not a valid http(s) URL: {exc}")
     req = urllib.request.Request(url, data=ask.body or None,
                                  headers={**headers, **ask.headers}, method=ask.method)
+    with Deadline(timeout_s) as deadline:
+        try:
+            with opener(deadline, _NoRedirect()).open(req, timeout=timeout_s) as resp:
+                return _answer(resp.status, resp.headers.items(), resp, deadline)
+        except urllib.error.HTTPError as err:
+            with err:
+                return _answer(err.code, err.headers.items(), err, deadline)
+        except (OSError, ValueError, http.client.HTTPException) as exc:
+            return Fetched(0, {}, error=_cut(deadline)
+                           or f"no answer: {getattr(exc, 'reason', None) or exc}"[:300])
+
+
+def _answer(status: int, headers: Iterable[tuple[str, str]], resp: Any,
+            deadline: Deadline) -> Fetched:
+    lowered = _lower(headers)
     try:
-        with opener.open(req, timeout=TIMEOUT_S) as resp:
-            return Fetched(resp.status, _lower(resp.headers.items()), resp.read(BODY_CAP))
-    except urllib.error.HTTPError as err:
-        return Fetched(err.code, _lower(err.headers.items()), err.read(BODY_CAP))
-    except (urllib.error.URLError, OSError, ValueError):
-        return Fetched(0, {})
+        body, more = read_capped(resp, BODY_CAP)
+    except (OSError, ValueError, http.client.HTTPException) as exc:
+        return Fetched(status, lowered, error=_cut(deadline) or f"the body was cut: {exc}")
+    if deadline.expired:  # cut at the deadline: what came is not the whole answer
+        return Fetched(status, lowered, error=_cut(deadline) or "")
+    if more:
+        return Fetched(status, lowered, error=f"a body over {BODY_CAP} bytes, not read")
+    return Fetched(status, lowered, body)
+
+
+def _cut(deadline: Deadline) -> str | None:
+    if not deadline.expired:
+        return None
+    return f"cut at {round(deadline.seconds, 1):g} s (--timeout): no whole answer by then"
+
+
+def _bounded(fetch: Fetcher | None, timeout_s: float) -> Fetcher:
+    """``fetch`` (else :func:`_fetch` with ``timeout_s``), each request asked once (the
+    revisions ask the same URLs), and none after :data:`ROUNDS` times ``timeout_s``."""
+    give_up = time.monotonic() + ROUNDS * timeout_s
+    asked: dict[tuple[Any, ...], Fetched] = {}
+
+    def bounded(url: str, ask: Fetch, headers: Mapping[str, str]) -> Fetched:
+        key = (ask.method, url, ask.body, tuple(sorted({**headers, **ask.headers}.items())))
+        if key in asked:
+            return asked[key]
+        left = give_up - time.monotonic()
+        if left <= 0:
+            return Fetched(0, {}, error=f"not asked: the discovery's {ROUNDS * timeout_s:g} s "
+                           f"({ROUNDS} x --timeout) are spent")
+        got = fetch(url, ask, headers) if fetch is not None else \
+            _fetch(url, ask, headers, timeout_s=min(timeout_s, left))
+        asked[key] = got
+        return got
+    return bounded
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -133,13 +198,16 @@ def _revisions(registry: Registry) -> list[str]:
 
 
 def discover(url: str, headers: Mapping[str, str] | None,
-             registry: Registry, *, fetch: Fetcher = _fetch) -> AuthCheck | None:
+             registry: Registry, *, fetch: Fetcher | None = None,
+             timeout_s: float = TIMEOUT_S) -> AuthCheck | None:
     """The authorization of the server at ``url`` as each revision's clients find it; None
     when a request without credentials is not refused (nothing to discover). ``fetch``
     makes each request (over real HTTP unless a caller gives another way: a test's
     simulated servers); the user's headers go to the server's origin only, never to an
-    authorization server on another one."""
+    authorization server on another one. Each request over real HTTP takes at most
+    ``timeout_s`` in all, the whole discovery at most :data:`ROUNDS` times that."""
     sent = {k: v for k, v in (headers or {}).items() if k.lower() != "authorization"}
+    fetch = _bounded(fetch, timeout_s)
     challenge = _challenge(url, sent, fetch)
     if challenge.status not in (401, 403):
         return None

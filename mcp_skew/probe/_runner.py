@@ -452,7 +452,8 @@ def probe(target: Target, opts: ProbeOptions | None = None,
     auth = None
     if target.url and needs_auth(r.record.transcript.records() for r in done):
         say("authorization required: discovering as each revision's clients do")
-        auth = discover(target.url, target.headers, opts.registry)
+        auth = discover(target.url, target.headers, opts.registry,
+                        timeout_s=opts.timeout_ms / 1000)
         server += auth.findings if auth is not None else []
     elapsed = int((time.monotonic() - started) * 1000)
     say(f"done in {elapsed} ms: {peer.sentence}")

@@ -49,6 +49,7 @@ from collections.abc import Generator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
+from .._jsontext import loads
 from ..versions import Profile, rule_values
 from ._auth_server import (
     AS_WELL_KNOWN,
@@ -108,12 +109,29 @@ class Fetched:
     status: int
     headers: Mapping[str, str]  #: lower-case names
     body: bytes = b""
+    #: why there is no (whole) answer: status 0, or a body cut or not read (the fetcher's words)
+    error: str = ""
 
     def json(self) -> Any:
+        """The body's JSON value (read with the limits of every JSON text from outside:
+        100,000 ``[`` are no value, never a RecursionError), or None."""
         try:
-            return json.loads(self.body or b"null")
+            return loads(self.body or b"null")
         except ValueError:
             return None
+
+    def problem(self) -> str | None:
+        """Why this answer is no usable JSON object, said in an auth path's hop; None when
+        it is one, or when its status says enough."""
+        if self.error:
+            return self.error
+        if self.status != 200:
+            return None
+        try:
+            value = loads(self.body or b"null")
+        except ValueError as exc:
+            return f"the body is not JSON: {exc}"
+        return None if isinstance(value, dict) else "the body is not a JSON object"
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,8 +152,10 @@ class AuthPath:
     hops: list[AuthHop] = field(default_factory=list)
 
     def add(self, kind: str, text: str, status: int | None = None,
-            target: str | None = None) -> None:
+            target: str | None = None, problem: str | None = None) -> None:
         shown = f"{text} {status}" if status is not None else text
+        if problem:
+            shown += f" ({problem})"
         self.hops.append(AuthHop(kind, shown, status, target))
 
     def __str__(self) -> str:
@@ -414,7 +434,7 @@ def _protected_resource(plan: AuthPlan, challenge: Fetched, origin: str, mcp_pat
             continue
         tried.append(target)
         got = yield Fetch("GET", target, {"Accept": "application/json"})
-        path.add("prm", f"PRM {target}", got.status, target)
+        path.add("prm", f"PRM {target}", got.status, target, got.problem())
         doc = got.json()
         if got.status == 200 and isinstance(doc, dict):
             return doc
@@ -431,7 +451,7 @@ def _as_metadata(plan: AuthPlan, issuers: list[str], origin: str, path: AuthPath
             if target is None:
                 continue
             got = yield Fetch("GET", target, {"Accept": "application/json"})
-            path.add("as-metadata", f"AS metadata {target}", got.status, target)
+            path.add("as-metadata", f"AS metadata {target}", got.status, target, got.problem())
             doc = got.json()
             if got.status != 200 or not isinstance(doc, dict):
                 continue
