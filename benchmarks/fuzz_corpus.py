@@ -10,9 +10,12 @@ per-input timeout (SIGALRM). Then ``--processes`` probe, record and replay runs 
 the adversarial servers of ``tests/_adversaries/server.py`` (each with a token in its
 command line), as subprocesses, after which the process table is searched for the token.
 
+Then ``--http-processes`` ``probe --url`` runs (with ``--token`` and ``--header``) against
+the hostile HTTP server of ``tests/_adversaries/http_server.py``, one mode each in turn.
+
 Printed: inputs tried, tracebacks (exceptions escaping ``main``, or "Traceback" on
-stderr), hangs (over the per-input timeout), the exit-code histogram per surface, and the
-processes left running.
+stderr), hangs (over the per-input timeout), the exit-code histogram per surface, the
+processes left running, and the requests of ``probe --url`` that reached another origin.
 """
 
 from __future__ import annotations
@@ -313,12 +316,45 @@ def process_runs(count: int, work: Path, tally: Tally) -> tuple[int, int, list[s
     return runs, left, notes
 
 
+# -- probe --url against a hostile HTTP server and authorization server (issue 33) ----------
+
+def hostile_http_runs(count: int, tally: Tally) -> tuple[int, list[str]]:
+    """``probe --url`` (with ``--token`` and ``--header``) against each mode of
+    ``tests/_adversaries/http_server.py``: tracebacks and hangs go in the tally; returned,
+    the runs and every request that reached another origin (a credential leak)."""
+    sys.path.insert(0, str(ROOT / "tests" / "_adversaries"))
+    from http_server import MODES, hostile  # noqa: PLC0415 - the adversary, a test helper
+
+    leaks: list[str] = []
+    runs = 0
+    for i in range(count):
+        mode = MODES[i % len(MODES)]
+        with hostile(mode, drip_s=0.5) as h:
+            cmd = [sys.executable, "-m", "mcp_skew", "probe", "--url", h.url, "--timeout", "1",
+                   "--client-timeout", "4", "--token", "fuzz-secret", "--header", "X-Key: hush",
+                   "--format", "json"]
+            runs += 1
+            tally.tried += 1
+            try:
+                code, err, _ = as_a_client(cmd, b"")
+            except Failed:  # not ended within 60 s
+                tally.hangs.append(f"probe --url {mode}")
+                continue
+            if "Traceback" in err or "Exception in thread" in err:
+                tally.tracebacks.append(f"probe --url {mode}: {err.strip().splitlines()[-1]}")
+            tally.codes["probe --url (hostile)"][code] += 1
+            leaks += [f"{mode}: {r['method']} {r['path']}" for r in h.elsewhere]
+    return runs, leaks
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--scale", type=int, default=5, help="x 80 examples per surface")
     parser.add_argument("--timeout", type=float, default=20.0, help="per input (s)")
     parser.add_argument("--processes", type=int, default=10,
                         help="probe+record+replay rounds against adversarial servers")
+    parser.add_argument("--http-processes", type=int, default=9,
+                        help="probe --url runs against the hostile HTTP server's modes")
     opts = parser.parse_args()
     signal.signal(signal.SIGALRM, _raise_hang)
     tally = Tally(opts.timeout)
@@ -333,6 +369,7 @@ def main() -> int:
             print(f"{name:>14}: {tally.tried - before:6,} inputs in {time.monotonic() - t0:5.1f} s",
                   flush=True)
         runs, left, notes = process_runs(opts.processes, work, tally)
+        http_runs, leaks = hostile_http_runs(opts.http_processes, tally)
     print()
     print(f"inputs tried:      {tally.tried:,} ({runs} of them probe/record/replay "
           "subprocess runs against adversarial servers)")
@@ -343,6 +380,10 @@ def main() -> int:
     for line in tally.hangs[:20]:
         print(f"  {line}")
     print(f"processes left:    {left}")
+    print(f"probe --url:       {http_runs} runs against hostile HTTP servers; requests that "
+          f"reached another origin: {len(leaks)}")
+    for line in leaks[:20]:
+        print(f"  {line}")
     for line in notes:
         print(f"  {line}")
     print(f"slowest input:     {tally.slowest[0]:.2f} s ({tally.slowest[1][:120]})")
@@ -351,7 +392,7 @@ def main() -> int:
         shown = ", ".join(f"{code}: {n:,}" for code, n in sorted(codes.items()))
         print(f"  {surface:<24} {shown}")
     print(f"total time:        {time.monotonic() - start:.0f} s")
-    return 1 if tally.tracebacks or tally.hangs or left else 0
+    return 1 if tally.tracebacks or tally.hangs or left or leaks else 0
 
 
 if __name__ == "__main__":

@@ -242,3 +242,45 @@ def url(draw: st.DrawFn, schemes: tuple[str, ...] = ("http", "https")) -> str:
     host = draw(st.sampled_from(HOSTS))
     port = draw(st.one_of(st.none(), st.sampled_from(PORTS)))
     return f"{scheme}://{host}{'' if port is None else ':' + port}/mcp"
+
+
+# -- probe --url: what a hostile server or authorization server sends (issue 33) ------------
+
+#: What an HTTP+SSE ``endpoint`` event may name: the stream's origin (``{origin}``) or not.
+ENDPOINTS = ["/messages", "messages?session=1", "{origin}/messages", "//127.0.0.1:1/messages",
+             "http://127.0.0.1:1/messages", "https://{host}/messages", "file:///etc/passwd",
+             "data:text/plain,hello", "javascript:alert(1)", "http://[::1/messages",
+             "http://{host}:99999/m", "http://{host}:x/m", "{origin}@evil.example/m",
+             "http:///m", "", " ", "\x00", "ftp://{host}/m", "HTTP://{host}/M", "?x=1", "#f"]
+
+
+@st.composite
+def endpoint_event(draw: st.DrawFn, origin: str = "http://127.0.0.1:8000") -> str:
+    """The data of an ``endpoint`` event a server sends: a URI (relative, absolute, of
+    another origin or scheme, malformed), or text."""
+    host = origin.split("://", 1)[1].rsplit(":", 1)[0]
+    return draw(st.one_of(
+        st.sampled_from(ENDPOINTS).map(lambda e: e.format(origin=origin, host=host)),
+        st.builds(lambda s, h, p, path: f"{s}://{h}{'' if p is None else ':' + p}{path}",
+                  st.sampled_from(["http", "https", "file", "data", "HTTP", ""]),
+                  st.sampled_from([host, *HOSTS]), st.one_of(st.none(), st.sampled_from(PORTS)),
+                  st.sampled_from(["/m", "", "/../m", "?a#b"])),
+        st.text(max_size=40)))
+
+
+@st.composite
+def metadata_body(draw: st.DrawFn) -> bytes:
+    """An authorization metadata body: nested deep, not JSON, not an object, oversized
+    numbers, URLs that are no URLs where URLs go."""
+    bad_url = st.one_of(st.sampled_from([f"http://{h}:{p}/x" for h in HOSTS[:6]
+                                         for p in PORTS]), st.text(max_size=20))
+    doc = st.fixed_dictionaries({}, optional={
+        "resource": bad_url, "authorization_servers": st.lists(bad_url, max_size=3),
+        "issuer": bad_url, "authorization_endpoint": bad_url, "token_endpoint": bad_url,
+        "registration_endpoint": bad_url,
+        "code_challenge_methods_supported": st.one_of(st.just(["S256"]), st.integers())})
+    depth = draw(st.integers(1, 200_000))
+    return draw(st.one_of(
+        doc.map(lambda d: json.dumps(d).encode()),
+        st.just(b"[" * depth + b"]" * depth), st.just(b'{"a":' * depth + b"1" + b"}" * depth),
+        st.binary(max_size=64), st.just(b"1" * 5000), st.just(b"[1e400, NaN]")))
