@@ -126,7 +126,7 @@ def _answer(status: int, headers: Iterable[tuple[str, str]], resp: Any,
 
 
 def _cut(deadline: Deadline) -> str | None:
-    if not deadline.expired:
+    if not deadline.passed:
         return None
     return f"cut at {round(deadline.seconds, 1):g} s (--timeout): no whole answer by then"
 

@@ -46,6 +46,11 @@ class Deadline:
         """Seconds until the deadline (0 once it passed)."""
         return max(0.0, self.at - time.monotonic())
 
+    @property
+    def passed(self) -> bool:
+        """Whether the deadline has passed (its timer may not have fired yet)."""
+        return self.expired or time.monotonic() >= self.at
+
     def watch(self, sock: socket.socket) -> None:
         """Shut ``sock`` down at the deadline (at once when it has passed)."""
         with self._lock:
@@ -82,14 +87,20 @@ def _shut(sock: socket.socket) -> None:
         sock.shutdown(socket.SHUT_RDWR)
 
 
+#: The socket timeout of a watched connection is what is left of its deadline plus this:
+#: the deadline ends the exchange, the socket timeout only bounds a connect (which a
+#: shutdown does not end) and backs the deadline up.
+SOCKET_GRACE_S = 1.0
+
+
 def connection(deadline: Deadline, https: bool, host: str, **kwargs: Any
                ) -> http.client.HTTPConnection:
     """An ``http.client`` connection whose socket ``deadline`` watches from its creation
-    (before a TLS handshake), with a connect and read timeout no longer than what is left."""
+    (before a TLS handshake), its connect and read timeout what is left of the deadline
+    (plus :data:`SOCKET_GRACE_S`)."""
     cls = http.client.HTTPSConnection if https else http.client.HTTPConnection
-    timeout = kwargs.pop("timeout", None)
-    left = max(deadline.left(), 0.001)
-    kwargs["timeout"] = left if not isinstance(timeout, int | float) else min(timeout, left)
+    kwargs.pop("timeout", None)
+    kwargs["timeout"] = deadline.left() + SOCKET_GRACE_S
     conn = cls(host, **kwargs)
 
     def create(address: tuple[str, int], timeout: float | None = None,

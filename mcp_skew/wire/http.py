@@ -253,17 +253,18 @@ class HttpLink(RealLink):
         except (OSError, ValueError, http.client.HTTPException) as exc:
             # a refused connection, a 1 MB header (LineTooLong), bad chunking (ValueError,
             # IncompleteRead), the deadline: the request failed, said once, never a traceback
-            detail = f"HTTP request failed: {getattr(exc, 'reason', None) or exc}"
-            self._note(self._cut(deadline) or detail)
-            if is_request:
-                self._bind(msg_id, Closed(self._cut(deadline) or detail), inbox)
+            cut = self._cut(deadline)
+            self._note(cut or f"HTTP request failed: {getattr(exc, 'reason', None) or exc}")
+            if is_request and cut is None:  # cut: the request's own wait ends as a timeout
+                self._bind(msg_id, Closed(f"HTTP request failed: "
+                                          f"{getattr(exc, 'reason', None) or exc}"), inbox)
             return
         if deadline.expired:
             self._note(self._cut(deadline) or "")
 
     @staticmethod
     def _cut(deadline: Deadline) -> str | None:
-        if not deadline.expired:
+        if not deadline.passed:
             return None
         return (f"HTTP exchange cut at its deadline ({int(deadline.seconds * 1000)} ms in "
                 "all): the answer did not come in time")
@@ -411,8 +412,11 @@ class HttpLink(RealLink):
         try:
             stream = _Stream(self.sse_url, headers, deadline)
         except (OSError, ValueError, http.client.HTTPException) as exc:
-            return self._no_stream(msg_id, inbox, 502, self._cut(deadline)
-                                   or f"GET {self.sse_url}: {exc}")
+            cut = self._cut(deadline)
+            if cut is not None:  # the request's own wait ends as a timeout
+                self._note(f"HTTP+SSE: GET {self.sse_url}: {cut}")
+                return False
+            return self._no_stream(msg_id, inbox, 502, f"GET {self.sse_url}: {exc}")
         status = stream.resp.status
         if status != 200 or "text/event-stream" not in stream.resp.getheader("Content-Type", ""):
             stream.shutdown()
@@ -421,13 +425,17 @@ class HttpLink(RealLink):
         thread = threading.Thread(target=self._read_stream, args=(stream, found, inbox),
                                   daemon=True, name="mcp-skew-sse")
         thread.start()
-        if found.wait(timeout=min(deadline.left(), 10.0)) and self._post_url:
+        came = found.wait(timeout=min(deadline.left(), 10.0))
+        if came and self._post_url:
             self._stream = stream
             return True
         stream.shutdown()
         if self._refused is not None:
             return self._no_stream(msg_id, inbox, 502, self._refused,
                                    f"(HTTP+SSE endpoint refused: {self._refused})")
+        if not came and deadline.left() <= 0:  # the request's own wait ends as a timeout
+            self._note("HTTP+SSE: no endpoint event on the stream before the deadline")
+            return False
         return self._no_stream(msg_id, inbox, 502, "no endpoint event on the stream")
 
     def _no_stream(self, msg_id: Any, inbox: queue.Queue[Any], status: int, detail: str,

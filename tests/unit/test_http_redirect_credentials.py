@@ -12,7 +12,9 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from _waits import BOUND_S
 
+from mcp_skew.wire import Deadline
 from mcp_skew.wire.http import HttpLink
 
 pytestmark = pytest.mark.slow
@@ -62,8 +64,9 @@ def test_a_redirect_to_another_origin_is_not_followed_and_gets_no_credentials() 
     probed: list[dict[str, str]] = []
     with server(elsewhere) as other, server(probed, redirect=f"{other}/mcp") as origin:
         link = HttpLink(f"{origin}/mcp", headers={"Authorization": "Bearer s3cret"})
-        answer = link._post(f"{origin}/mcp", PING)
-        answer.resp.close()
+        with Deadline(BOUND_S) as deadline:
+            answer = link._post(f"{origin}/mcp", PING, deadline)
+            answer.resp.close()
     assert answer.status == 302
     assert probed and probed[0]["authorization"] == "Bearer s3cret"
     assert elsewhere == []  # never asked, so never given the secret
@@ -73,8 +76,9 @@ def test_a_redirect_within_the_origin_is_followed_with_the_credentials() -> None
     seen: list[dict[str, str]] = []
     with server(seen) as origin:
         link = HttpLink(f"{origin}/mcp", headers={"Authorization": "Bearer s3cret"})
-        answer = link._post(f"{origin}/old", PING)
-        answer.resp.close()
+        with Deadline(BOUND_S) as deadline:
+            answer = link._post(f"{origin}/old", PING, deadline)
+            answer.resp.close()
     assert answer.status == 200
     assert [s["path"] for s in seen] == ["/old", "/mcp"]
     assert all(s["authorization"] == "Bearer s3cret" for s in seen)
