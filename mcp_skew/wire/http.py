@@ -461,9 +461,8 @@ class HttpLink(RealLink):
             except (OSError, ValueError, http.client.HTTPException):  # IncompleteRead: cut off
                 chunk = b""
             left -= len(chunk)
-            if left < 0:
+            if left < 0:  # read no further: the stream ends here, as if closed
                 self._flood("the HTTP+SSE stream")
-                stream.shutdown()
                 chunk = b""
             if not chunk:
                 found.set()

@@ -6,6 +6,7 @@ same against a real hostile server)."""
 
 from __future__ import annotations
 
+import queue
 import socket
 import threading
 import urllib.error
@@ -16,7 +17,7 @@ from _waits import BOUND_S
 
 from mcp_skew.probe._auth import _bounded, _fetch
 from mcp_skew.simulator import Fetch, Fetched
-from mcp_skew.wire import Deadline, opener, read_capped
+from mcp_skew.wire import Deadline, HttpLink, Limits, opener, read_capped
 from mcp_skew.wire.http import endpoint_refused
 
 STREAM = "http://127.0.0.1:8000/sse"
@@ -148,3 +149,26 @@ def test_the_discovery_asks_each_request_once_and_stops_when_its_time_is_spent()
     spent = _bounded(fetch, 0.0)
     got = spent("http://a/y", Fetch("GET", "/y"), {})
     assert got.status == 0 and "are spent" in got.error and asked == ["http://a/x"]
+
+
+class _Flood:
+    """An SSE answer that never ends its event: 64 KiB of ``data:`` at a time, up to 64 MiB."""
+
+    def __init__(self) -> None:
+        self.given = 0
+
+    def read1(self, n: int) -> bytes:
+        if self.given >= 64 << 20:
+            return b""
+        chunk = b"data: " + b"x" * (min(n, 65536) - 7) + b"\n"
+        self.given += len(chunk)
+        return chunk
+
+
+def test_an_sse_answer_is_read_up_to_its_cap() -> None:
+    link = HttpLink("http://127.0.0.1:9/mcp", limits=Limits(output_bytes=1 << 20))
+    flood = _Flood()
+    link._read_sse_body(flood, {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                        queue.Queue())
+    assert flood.given <= (1 << 20) + 65536
+    assert link.flooded is not None and "went past 1048576 bytes" in link.flooded
