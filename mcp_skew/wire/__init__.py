@@ -12,8 +12,9 @@ once (:class:`JsonlRecorder` writes the transcript format of
 
 Public API: :class:`StdioLink`, :class:`HttpLink`, :class:`Limits`,
 :class:`JsonlRecorder`, :class:`Recorder`, :class:`TransportError`,
-:class:`NdjsonDecoder`, :class:`SseParser`, :class:`SseEvent`; :class:`Deadline` and
-:func:`opener` (an HTTP exchange bounded in all, http(s) only), :func:`read_capped`.
+:class:`NdjsonDecoder`, :class:`SseParser`, :class:`SseEvent`. Shared (internal, for
+the probe's authorization discovery): :class:`Deadline` and :func:`opener` (an HTTP
+exchange bounded in all, http(s) only), :func:`read_capped`.
 """
 
 from __future__ import annotations
