@@ -43,7 +43,8 @@ from starlette.responses import Response
 from uvicorn import Config, Server
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from ..simulator import HttpRequest, HttpResponse, is_loopback
+from ..simulator import HttpRequest, HttpResponse, RequestTarget, is_loopback, parse_target
+from ..simulator._http_endpoint import mcp_route
 from ._log import LOGGED_HEADERS
 
 if TYPE_CHECKING:  # the server this module serves imports it when it runs
@@ -190,7 +191,35 @@ class _App:
         await response(request.scope, request.receive, send)
 
     # -- reading -------------------------------------------------------------------------
-    def _headers(self, request: Request) -> dict[str, str]:
+    def _target(self, request: Request) -> tuple[str, RequestTarget]:
+        """The request target, read once as the endpoint and the guard read it, in origin
+        form: a fragment or a form not served here is 400; an absolute-form target's host
+        stands for the ``Host`` (RFC 9112 §3.2.2) and is checked as one (421)."""
+        scope = request.scope
+        text = scope["raw_path"].decode("latin-1")
+        if scope["query_string"]:
+            text += "?" + scope["query_string"].decode("latin-1")
+        target = parse_target(text)
+        if target is None:
+            raise _Refused(400, "malformed request target")
+        if target.origin is not None:
+            try:
+                hostname = _host_of(target.origin.partition("://")[2])
+            except ValueError:
+                raise _Refused(400, "malformed request target") from None
+            if not self.endpoint.allow_remote and not is_loopback(hostname):
+                raise _Refused(421, f"Host {hostname} is not this server's (DNS rebinding?)")
+            text = target.path + (f"?{target.query}" if target.query else "")
+            target = RequestTarget(target.path, target.query)
+        return text, target
+
+    def _body_cap(self, target: RequestTarget) -> int:
+        """The largest body ``target`` takes: the MCP endpoint's and ``/messages``'s
+        ``limits.body_bytes``, the authorization URLs' (everything else) far less."""
+        return self.limits.body_bytes if mcp_route(target) is not None \
+            else self.limits.auth_body_bytes
+
+    def _headers(self, request: Request, cap: int) -> dict[str, str]:
         headers: dict[str, str] = {}
         for raw_name, raw_value in request.scope["headers"]:
             name, value = raw_name.decode("latin-1").lower(), raw_value.decode("latin-1")
@@ -215,11 +244,11 @@ class _App:
         if length is not None:
             if not (length.isascii() and length.isdigit()) or len(length) > LENGTH_DIGITS:
                 raise _Refused(400, "malformed Content-Length header")
-            if int(length) > self.limits.body_bytes:
-                raise _Refused(413, f"body over {self.limits.body_bytes} bytes")
+            if int(length) > cap:
+                raise _Refused(413, f"body over {cap} bytes")
         return headers
 
-    async def _body(self, request: Request) -> bytes | None:
+    async def _body(self, request: Request, cap: int) -> bytes | None:
         """The body, within the size cap and deadline; None when the client left."""
         chunks: list[bytes] = []
         size = 0
@@ -234,8 +263,8 @@ class _App:
                 return None
             chunk = message.get("body", b"")
             size += len(chunk)
-            if size > self.limits.body_bytes:
-                raise _Refused(413, f"body over {self.limits.body_bytes} bytes")
+            if size > cap:
+                raise _Refused(413, f"body over {cap} bytes")
             chunks.append(chunk)
             if not message.get("more_body", False):
                 return b"".join(chunks)
@@ -245,14 +274,12 @@ class _App:
         over = request.scope.get("extensions", {}).get(OVER)
         if over:
             raise _Refused(503, f"over {over} connections; retry later")
-        headers = self._headers(request)
-        body = await self._body(request)
+        target, parsed = self._target(request)
+        cap = self._body_cap(parsed)
+        headers = self._headers(request, cap)
+        body = await self._body(request, cap)
         if body is None:
             return  # the client gave up before its body was in
-        scope = request.scope
-        target = scope["raw_path"].decode("latin-1")
-        if scope["query_string"]:
-            target += "?" + scope["query_string"].decode("latin-1")
         incoming = HttpRequest(request.method, target, headers, body)
         log = self.server.log
         if log and incoming.method == "POST":
@@ -270,9 +297,10 @@ class _App:
         elif response.events:
             await self._stream(request, send, response)
         else:
-            await self._send(request, send, response)
+            await self._send(request, send, response, parsed.path)
 
-    async def _send(self, request: Request, send: Any, response: HttpResponse) -> None:
+    async def _send(self, request: Request, send: Any, response: HttpResponse,
+                    path: str) -> None:
         body = response.encoded()
         answer = Response(body, response.status, dict(response.headers),
                           media_type=response.content_type)
@@ -287,8 +315,8 @@ class _App:
         elif log:
             log.event("http", f"{request.method} {request.url.path} -> HTTP {response.status}",
                       http={"method": request.method, "status": response.status})
-        if request.method != "POST" or response.status >= 400:
-            self.server.say(f"{request.method} -> HTTP {response.status}")
+        if request.method != "POST" or response.status >= 400:  # the request's one line
+            self.server.say(f"{request.method} {path} -> HTTP {response.status}")
 
     async def _until_gone(self, request: Request, seconds: float | None = None) -> bool:
         """Wait until the client disconnects (True), the server stops or ``seconds`` pass."""

@@ -64,9 +64,11 @@ from ._http_words import (
     NAME_PARAMS,
     HttpRequest,
     HttpResponse,
+    RequestTarget,
     decode_header_value,
     encode_header_value,
     is_loopback,
+    parse_target,
 )
 from ._http_words import describe as describe_message
 from ._link import Closed, Entry, Event, Link, MemoryLink, Note, Reply, Timeout, Transcript
@@ -130,6 +132,7 @@ __all__ = [
     "Quirk",
     "Reaction",
     "Reply",
+    "RequestTarget",
     "Restart",
     "RunRecord",
     "Scenario",
@@ -170,6 +173,7 @@ __all__ = [
     "parse_int",
     "parse_peer",
     "parse_seconds",
+    "parse_target",
     "path_steps",
     "plan_for",
     "play",
