@@ -338,6 +338,13 @@ class _App:
         finally:
             waiting.cancel()
 
+    @staticmethod
+    def _unsent(request: Request) -> int:
+        """Bytes written to ``request``'s connection that it has not sent yet."""
+        transport = request.scope.get("extensions", {}).get(TRANSPORT)
+        size = getattr(transport, "get_write_buffer_size", None)  # asyncio's transports have it
+        return 0 if size is None else int(size())
+
     def _close(self, request: Request) -> None:
         transport = request.scope.get("extensions", {}).get(TRANSPORT)
         if transport is not None and not transport.is_closing():
@@ -393,13 +400,17 @@ class _App:
                     and not request.scope.get("extensions", {}).get(EOF):
                 body = box.get()
                 if body is None:
+                    if self._unsent(request) == 0:
+                        box.in_buffer(0)
                     done, _ = await asyncio.wait({waiting}, timeout=TICK)
                     if done:
                         if waiting.result()["type"] == "http.disconnect":
                             break
                         waiting = asyncio.ensure_future(request.receive())
                     continue
+                box.in_buffer(self._unsent(request) + len(body))  # held until it is written
                 await send({"type": "http.response.body", "body": body, "more_body": True})
+                box.in_buffer(self._unsent(request))
                 if log:
                     log.line("s2c", body.decode().partition("data: ")[2].rstrip("\n"),
                              http={"sse_event": "message", "stream": request.url.path})

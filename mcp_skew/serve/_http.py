@@ -141,6 +141,10 @@ class StreamBox:
     def __init__(self, cap: int) -> None:
         self.cap = cap
         self.size = 0  #: bytes waiting
+        #: bytes taken and written, but maybe still in the connection's buffer (a client
+        #: that does not read): the stream says so (:meth:`in_buffer`); counted by the
+        #: global cap, not by this box's
+        self.in_flight = 0
         self.overflowed = False
         self.on_overflow: Callable[[], None] | None = None
         self._events: deque[bytes] = deque()
@@ -165,7 +169,7 @@ class StreamBox:
                 return
             self.overflowed = True
             self._events.clear()
-            self.size = 0
+            self.size = self.in_flight = 0
         if self.on_overflow is not None:
             self.on_overflow()
 
@@ -177,6 +181,18 @@ class StreamBox:
             event = self._events.popleft()
             self.size -= len(event)
             return event
+
+    def in_buffer(self, size: int) -> None:
+        """The stream holds ``size`` bytes it took from the box: the event it is writing (a
+        write waits for the connection's buffer to drain first) and what the connection's
+        buffer has not sent yet; 0 once both are gone."""
+        with self._lock:
+            self.in_flight = 0 if self.overflowed else size
+
+    @property
+    def held(self) -> int:
+        """What the box costs now: the bytes waiting and those in the connection's buffer."""
+        return self.size + self.in_flight
 
 
 class HttpEndpoint(core.HttpEndpoint):
@@ -245,17 +261,18 @@ class HttpEndpoint(core.HttpEndpoint):
         self._within_total()
 
     def _within_total(self) -> None:
-        """While all streams together have more than ``limits.streams_total_bytes`` waiting,
-        close the one with the most (the slowest reader; of equals, the oldest)."""
+        """While all streams together have more than ``limits.streams_total_bytes`` waiting
+        (in their boxes and in their connections' buffers), close the one with the most (the
+        slowest reader; of equals, the oldest)."""
         boxes = {sid: box for sid, box in self.queues.items() if not box.overflowed}
-        total = sum(box.size for box in boxes.values())
+        total = sum(box.held for box in boxes.values())
         while total > self.limits.streams_total_bytes and boxes:
-            sid = max(boxes, key=lambda s: boxes[s].size)  # max keeps the first (oldest)
+            sid = max(boxes, key=lambda s: boxes[s].held)  # max keeps the first (oldest)
             box = boxes.pop(sid)
-            total -= box.size
+            total -= box.held
             self.say(f"HTTP+SSE stream {sid[:8]}: the streams have over "
                      f"{self.limits.streams_total_bytes} bytes waiting; closing the one with "
-                     f"most ({box.size} bytes)")
+                     f"most ({box.held} bytes)")
             box.overflow()
             super().close_stream(sid)
 
