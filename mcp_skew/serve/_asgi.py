@@ -345,6 +345,17 @@ class _App:
         size = getattr(transport, "get_write_buffer_size", None)  # asyncio's transports have it
         return 0 if size is None else int(size())
 
+    def _abort(self, request: Request) -> None:
+        """Close ``request``'s connection now, dropping what its buffer holds: a stream whose
+        client does not read would otherwise keep it until the client reads it all (a
+        transport flushes before it closes)."""
+        transport = request.scope.get("extensions", {}).get(TRANSPORT)
+        abort = getattr(transport, "abort", None)
+        if abort is not None:
+            abort()
+        else:
+            self._close(request)
+
     def _close(self, request: Request) -> None:
         transport = request.scope.get("extensions", {}).get(TRANSPORT)
         if transport is not None and not transport.is_closing():
@@ -394,7 +405,7 @@ class _App:
                 loop = asyncio.get_running_loop()
 
                 def close() -> None:  # a writer blocked on a client that does not read
-                    loop.call_soon_threadsafe(self._close, request)
+                    loop.call_soon_threadsafe(self._abort, request)
                 box.on_overflow = close
             while box is not None and not box.overflowed and not server.stopping.is_set() \
                     and not request.scope.get("extensions", {}).get(EOF):
@@ -423,7 +434,7 @@ class _App:
     def _stream_closed(self, request: Request, overflowed: bool) -> None:
         log = self.server.log
         if overflowed:
-            self._close(request)
+            self._abort(request)
         if log:
             why = (f": over {self.limits.stream_queue_bytes} bytes waiting for a client that "
                    "does not read") if overflowed else ""
