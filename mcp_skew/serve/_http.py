@@ -70,6 +70,7 @@ from typing import Any
 from .. import simulator as core
 from ..errors import UsageError
 from ..simulator import (
+    AUTH_BODY_BYTES,
     AuthServer,
     HttpRequest,
     HttpResponse,
@@ -79,7 +80,6 @@ from ..simulator import (
     guard,
     is_loopback,
 )
-from ..simulator._auth_server import AUTH_BODY_BYTES
 from ._log import LogWriter
 from ._stdio import Say
 

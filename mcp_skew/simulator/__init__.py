@@ -39,7 +39,7 @@ from . import _negotiation as negotiation
 from . import _path as path_steps
 from ._auth_client import AuthResult, Fetch, Fetched, authorize, plan_for
 from ._auth_link import NOT_OVER_STDIO
-from ._auth_server import AS_WELL_KNOWN, AuthServer, auth_server_for, guard
+from ._auth_server import AS_WELL_KNOWN, AUTH_BODY_BYTES, AuthServer, auth_server_for, guard
 from ._cache import ClientCache
 from ._client import Mark, Session, SimClient, check_result, untyped_tools
 from ._client import describe as describe_event
@@ -57,7 +57,7 @@ from ._http_client import (
     synthesized_error,
     wants_sse_fallback,
 )
-from ._http_endpoint import HttpEndpoint
+from ._http_endpoint import HttpEndpoint, mcp_route
 from ._http_link import HttpMemoryLink
 from ._http_sse import SseEvent, SseParser
 from ._http_words import (
@@ -88,6 +88,7 @@ from ._wire import CAPS_KEY, CLIENT_INFO_KEY, SERVER_INFO_KEY, VERSION_KEY, noti
 
 __all__ = [
     "AS_WELL_KNOWN",
+    "AUTH_BODY_BYTES",
     "CAPS_KEY",
     "CLIENT_INFO_KEY",
     "FINDINGS",
@@ -165,6 +166,7 @@ __all__ = [
     "is_jsonrpc_error",
     "is_loopback",
     "is_priming",
+    "mcp_route",
     "modern_error_codes",
     "negotiation",
     "notification",

@@ -83,8 +83,20 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..versions import LAYOUTS, plain_layout
+from ._auth_limits import (
+    AUTH_BODY_BYTES,
+    FIELD_CHARS,
+    MAX_CLIENTS,
+    MAX_CODES,
+    MAX_REDIRECT_URIS,
+    MAX_TOKENS,
+    bounded,
+    origin_of,
+    redirect_ok,
+    too_long,
+)
 from ._http_endpoint import HttpEndpoint, mcp_route
-from ._http_words import HttpRequest, HttpResponse, is_loopback
+from ._http_words import HttpRequest, HttpResponse
 from ._peers import PeerSpec
 from ._urlform import form_decode, form_encode
 
@@ -122,18 +134,7 @@ SCOPES_NEEDED: Final[Mapping[str, frozenset[str]]] = {
     "tools/call": frozenset({BASIC_SCOPE, "mcp:tools"})}
 #: The key of the simulator's authorization servers (``serve`` passes random bytes instead).
 SIMULATED_SECRET: Final = b"mcp-skew simulated authorization server"
-#: The largest body the token and registration endpoints read (more: 413, not parsed).
-AUTH_BODY_BYTES: Final = 16 * 1024
-#: The longest value of a field kept or echoed (a client id, a redirect URI, a scope, a
-#: state, a code challenge, a resource): longer is refused, ``invalid_request``.
-FIELD_CHARS: Final = 2048
-#: Redirect URIs one registration may name.
-MAX_REDIRECT_URIS: Final = 8
-#: Registered clients, unused authorization codes and live tokens kept at most; past it the
-#: oldest is dropped (its client must register again, its code or token is refused).
-MAX_CLIENTS: Final = 1000
-MAX_CODES: Final = 1000
-MAX_TOKENS: Final = 10_000
+
 
 
 def pkce_challenge(verifier: str) -> str:
@@ -157,48 +158,6 @@ def _json(status: int, body: Any, headers: Mapping[str, str] | None = None) -> H
 
 def _oauth_error(status: int, code: str, description: str) -> HttpResponse:
     return _json(status, {"error": code, "error_description": description})
-
-
-def _too_long(*values: str | None) -> bool:
-    return any(v is not None and len(v) > FIELD_CHARS for v in values)
-
-
-def _redirect_ok(uri: str) -> bool:
-    """Whether ``uri`` may be a redirect URI: ``https``, or ``http`` on the loopback (2025-11-25
-    ``basic/authorization.mdx`` §Communication Security), absolute, with a host, no fragment
-    (RFC 6749 §3.1.2) and no userinfo."""
-    origin = _origin_of(uri)[0]
-    if origin is None or "#" in uri or len(uri) > FIELD_CHARS:
-        return False
-    scheme, _, host = origin.partition("://")
-    return scheme == "https" or (scheme == "http" and is_loopback(_hostname(host)))
-
-
-def _origin_of(uri: str) -> tuple[str | None, str, str]:
-    """``(scheme://authority, path, query)`` of an absolute http(s) URL (scheme and authority
-    in lower case; None when ``uri`` is not one, or has userinfo or no host)."""
-    scheme, sep, rest = uri.partition("://")
-    if not sep or scheme.lower() not in ("http", "https") or any(c.isspace() for c in uri):
-        return None, "", ""
-    cut = min((i for i in (rest.find("/"), rest.find("?"), rest.find("#")) if i >= 0),
-              default=len(rest))
-    authority, rest = rest[:cut], rest[cut:]
-    if not authority or "@" in authority or not _hostname(authority):
-        return None, "", ""
-    path, _, query = rest.split("#", 1)[0].partition("?")
-    return f"{scheme.lower()}://{authority.lower()}", path, query
-
-
-def _hostname(authority: str) -> str:
-    if authority.startswith("["):
-        return authority[1:].partition("]")[0]
-    return authority.rpartition(":")[0] if authority.count(":") == 1 else authority
-
-
-def _bounded(table: dict[str, Any], cap: int) -> None:
-    """Drop ``table``'s oldest entries (dicts keep insertion order) until one more fits."""
-    while len(table) >= cap:
-        del table[next(iter(table))]
 
 
 @dataclass(slots=True)
@@ -424,12 +383,12 @@ class AuthServer:
                 return None
             return _oauth_error(400, "invalid_request", "redirect_uri is not one the client "
                                 "registered")
-        document, path, _ = _origin_of(client_id)
+        document, path, _ = origin_of(client_id)
         if "cimd" not in self.layout or document is None or not client_id.startswith(
                 "https://") or path in ("", "/") or "#" in client_id:
             return _oauth_error(400, "invalid_client", "unknown client")
-        target, _, _ = _origin_of(redirect_uri)
-        if not _redirect_ok(redirect_uri) or target is None or not (
+        target, _, _ = origin_of(redirect_uri)
+        if not redirect_ok(redirect_uri) or target is None or not (
                 target == document or target.startswith("http://")):  # http: loopback only
             return _oauth_error(400, "invalid_request", "redirect_uri is not on the loopback "
                                 "or the client id's origin")
@@ -439,7 +398,7 @@ class AuthServer:
         """The authorization endpoint, approving at once (OAuth 2.1 §4.1.1, RFC 7636)."""
         q = form_decode(query)
         client_id, redirect = q.get("client_id", ""), q.get("redirect_uri", "")
-        if _too_long(*q.values()):
+        if too_long(*q.values()):
             return _oauth_error(400, "invalid_request", f"a value over {FIELD_CHARS} characters")
         refused = self._client_error(client_id, redirect)
         if refused is not None:
@@ -456,7 +415,7 @@ class AuthServer:
             answer["error"] = "invalid_scope"
         else:
             code = self._next("code", f"{client_id}\n{resource or ''}")
-            _bounded(self.codes, self.max_codes)
+            bounded(self.codes, self.max_codes)
             self.codes[code] = _Grant(client_id, q["code_challenge"], redirect, resource,
                                       q.get("scope"))
             answer["code"] = code
@@ -478,7 +437,7 @@ class AuthServer:
         """The token endpoint: an authorization code with its verifier, or client
         credentials; ``resource`` must name the MCP server (RFC 8707 §2)."""
         form = form_decode(request.body.decode("utf-8", "replace"))
-        if _too_long(*form.values()):
+        if too_long(*form.values()):
             return _oauth_error(400, "invalid_request", f"a value over {FIELD_CHARS} characters")
         resource = form.get("resource")
         if resource is not None and resource != self.resource:
@@ -499,7 +458,7 @@ class AuthServer:
 
     def _issue(self, audience: str | None, scope: str | None = None) -> HttpResponse:
         token = self._next("token", audience)
-        _bounded(self.tokens, self.max_tokens)
+        bounded(self.tokens, self.max_tokens)
         for gone in [t for t in self.granted if t not in self.tokens]:
             del self.granted[gone]
         self.tokens[token] = audience
@@ -523,7 +482,7 @@ class AuthServer:
         if len(uris) > MAX_REDIRECT_URIS:
             return _oauth_error(400, "invalid_redirect_uri",
                                 f"more than {MAX_REDIRECT_URIS} redirect_uris")
-        bad = next((u for u in uris if not _redirect_ok(u)), None)
+        bad = next((u for u in uris if not redirect_ok(u)), None)
         if bad is not None:  # 2025-11-25 basic/authorization.mdx §Communication Security
             return _oauth_error(400, "invalid_redirect_uri", "a redirect URI must be https, or "
                                 "http on the loopback, without a fragment: "
@@ -536,7 +495,7 @@ class AuthServer:
                                 f"{'omitted, so web' if 'application_type' not in asked else 'web'})"
                                 " may not register a loopback redirect URI")
         client_id = self._next("client", "\n".join(uris))
-        _bounded(self.clients, self.max_clients)
+        bounded(self.clients, self.max_clients)
         self.clients[client_id] = tuple(uris)
         return _json(201, {"client_id": client_id, "redirect_uris": uris,
                            "token_endpoint_auth_method": "none"})
