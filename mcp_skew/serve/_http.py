@@ -75,6 +75,7 @@ from ..simulator import (
     HttpRequest,
     HttpResponse,
     PeerSpec,
+    RequestTarget,
     auth_server_for,
     decode_header_value,
     guard,
@@ -229,8 +230,8 @@ class HttpEndpoint(core.HttpEndpoint):
                                         os.urandom(32) if secret is None else secret)
             self.binds_streams = self.auth is not None
 
-    def guard(self, request: HttpRequest) -> HttpResponse | None:
-        return guard(self.auth, request) if self.auth is not None else None
+    def guard(self, request: HttpRequest, target: RequestTarget) -> HttpResponse | None:
+        return guard(self.auth, request, target) if self.auth is not None else None
 
     def handle(self, request: HttpRequest) -> HttpResponse:
         with self._lock:

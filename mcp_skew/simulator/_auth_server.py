@@ -96,7 +96,7 @@ from ._auth_limits import (
     too_long,
 )
 from ._http_endpoint import HttpEndpoint, mcp_route
-from ._http_words import HttpRequest, HttpResponse
+from ._http_words import HttpRequest, HttpResponse, RequestTarget
 from ._peers import PeerSpec
 from ._urlform import form_decode, form_encode
 
@@ -294,11 +294,12 @@ class AuthServer:
         self.granted.clear()
 
     # -- the authorization URLs ------------------------------------------------------------
-    def handle(self, request: HttpRequest, *, at_as: bool = False) -> HttpResponse | None:
+    def handle(self, request: HttpRequest, *, at_as: bool = False,
+               target: RequestTarget | None = None) -> HttpResponse | None:
         """The answer to an authorization URL, or None when ``request`` is not for one (or
         for another origin). ``at_as``: the request came to the authorization server's own
         origin (:attr:`as_origin`)."""
-        target = request.target
+        target = target or request.target  # the guard's reading, else the one reading
         if target is None:
             return None
         sides = ("as",) if at_as else ("mcp",) if self.as_origin else ("mcp", "as")
@@ -507,17 +508,18 @@ def _loopback(uri: str) -> bool:
     return uri.startswith("http://") and host in ("127.0.0.1", "localhost", "[::1]")
 
 
-def guard(auth: AuthServer, request: HttpRequest) -> HttpResponse | None:
+def guard(auth: AuthServer, request: HttpRequest,
+          target: RequestTarget | None = None) -> HttpResponse | None:
     """What ``auth`` answers ``request`` with: an authorization URL's answer, or the 401 of
     a request to the MCP endpoint (or to an HTTP+SSE stream's ``/messages``) without a valid
     token; None: the endpoint serves it. The target is read as the endpoint reads it
     (:attr:`HttpRequest.target`, :func:`mcp_route`): one the endpoint would serve is never
     let through unread, and one it cannot read is 400 here too."""
-    target = request.target
+    target = target or request.target  # the endpoint's reading when it passes it
     if target is None:
         return HttpResponse(400, {"error": "invalid_request",
                                   "error_description": "malformed request target"})
-    answered = auth.handle(request)
+    answered = auth.handle(request, target=target)
     if answered is not None:
         return answered
     if mcp_route(target) is not None:
@@ -561,5 +563,5 @@ class ProtectedEndpoint(HttpEndpoint):
         self.protected = bool(self.auth.layout)
         self.binds_streams = self.protected
 
-    def guard(self, request: HttpRequest) -> HttpResponse | None:
-        return guard(self.auth, request) if self.protected else None
+    def guard(self, request: HttpRequest, target: RequestTarget) -> HttpResponse | None:
+        return guard(self.auth, request, target) if self.protected else None

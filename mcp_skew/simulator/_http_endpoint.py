@@ -182,7 +182,7 @@ class HttpEndpoint:
         if target is None:
             return HttpResponse(400, {"error": "invalid_request",
                                       "error_description": "malformed request target"})
-        guarded = self.guard(request)
+        guarded = self.guard(request, target)
         if guarded is not None:
             return guarded
         origin = request.headers.get("origin")
@@ -206,7 +206,7 @@ class HttpEndpoint:
         allow = "POST, DELETE" if self.spec.legacy else "POST"
         return HttpResponse(405, headers={"Allow": allow})
 
-    def guard(self, request: HttpRequest) -> HttpResponse | None:
+    def guard(self, request: HttpRequest, target: RequestTarget) -> HttpResponse | None:
         """What a protected server answers ``request`` with before the endpoint sees it (an
         authorization URL's answer, a 401); None: serve it. Nothing here: a protected
         endpoint overrides it."""
