@@ -37,6 +37,10 @@ tables: RSS after 20 tokens with a 3 MiB  +845 MB             +0 MB (413)
 scope (distinct names, layout scoped)
 tables: RSS after 3,000 + 3,000 ordinary  +3 MB               +3 MB (caps: 1,000
 registrations and tokens                                      clients, 10,000 tokens)
+tables (``--big 0 --small 12000``): RSS  +3.7 MB (12,000     +1.8 MB (1,000 kept)
+after 12,000 ordinary registrations      kept)
+... and then 12,000 ordinary tokens      +6.0 MB (12,000     +5.8 MB (10,000 kept)
+                                          kept)
 streams: 60 unread streams, 20 echoes of  1,039 MB, no        133 MB peak (64 MiB
 1 MiB each: server RSS                    stream closed       global cap), 35 streams
                                                               closed; 124 MB once the
