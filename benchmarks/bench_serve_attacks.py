@@ -31,8 +31,9 @@ stall: 4 POSTs of 4 MiB to /auth/token    18.0 s to answer    0.05 s (413 from
                                                               client, still sending,
                                                               reads a reset: 0)
 stall: other client's longest wait        12.3 s              0.04 s
-tables: RSS after 20 registrations with   +76 MB              +6 MB (413)
-a 3 MiB redirect URI
+tables: RSS after 20 registrations with   +76 MB              +6 MB (413; as much as
+a 3 MiB redirect URI                                          with none: the first
+                                                              requests' imports)
 tables: RSS after 20 tokens with a 3 MiB  +845 MB             +0 MB (413)
 scope (distinct names, layout scoped)
 tables: RSS after 3,000 + 3,000 ordinary  +3 MB               +3 MB (caps: 1,000
@@ -46,6 +47,7 @@ streams: 60 unread streams, 20 echoes of  1,039 MB, no        133 MB peak (64 Mi
                                                               closed; 124 MB once the
                                                               clients left
 ========================================  ==================  =====================
+
 Run it with ``.venv/bin/python benchmarks/bench_serve_attacks.py [--part stall|tables|
 streams] [--root /path/to/checkout]``.
 """
