@@ -435,15 +435,16 @@ class _App:
         finally:
             waiting.cancel()
             endpoint.close_stream(sid)
-            self._stream_closed(request, box is not None and box.overflowed)
+            self._stream_closed(request, box is not None and box.overflowed,
+                                box.why if box is not None else "")
 
-    def _stream_closed(self, request: Request, overflowed: bool) -> None:
+    def _stream_closed(self, request: Request, overflowed: bool, reason: str = "") -> None:
         log = self.server.log
         if overflowed:
             self._abort(request)
         if log:
-            why = (f": over {self.limits.stream_queue_bytes} bytes waiting for a client that "
-                   "does not read") if overflowed else ""
+            why = (": " + (reason or f"over {self.limits.stream_queue_bytes} bytes waiting "
+                           "for a client that does not read")) if overflowed else ""
             log.event("http", f"the HTTP+SSE stream ({request.method} {request.url.path}) "
                       f"is closed{why}")
         self.server.stream_closed()

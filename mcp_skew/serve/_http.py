@@ -147,6 +147,7 @@ class StreamBox:
         #: global cap, not by this box's
         self.in_flight = 0
         self.overflowed = False
+        self.why = ""  #: why it overflowed, where not its own cap (the streams' global one)
         self.on_overflow: Callable[[], None] | None = None
         self._events: deque[bytes] = deque()
         self._lock = threading.Lock()
@@ -163,12 +164,12 @@ class StreamBox:
         self.overflow()
         return False
 
-    def overflow(self) -> None:
+    def overflow(self, why: str = "") -> None:
         """Drop what the box holds and take nothing more; ``on_overflow`` is called once."""
         with self._lock:
             if self.overflowed:
                 return
-            self.overflowed = True
+            self.overflowed, self.why = True, why
             self._events.clear()
             self.size = self.in_flight = 0
         if self.on_overflow is not None:
@@ -274,7 +275,8 @@ class HttpEndpoint(core.HttpEndpoint):
             self.say(f"HTTP+SSE stream {sid[:8]}: the streams have over "
                      f"{self.limits.streams_total_bytes} bytes waiting; closing the one with "
                      f"most ({box.held} bytes)")
-            box.overflow()
+            box.overflow(f"the streams had over {self.limits.streams_total_bytes} bytes waiting, "
+                         f"this one the most ({box.held})")
             super().close_stream(sid)
 
     def _expire(self, now: float) -> None:

@@ -368,4 +368,6 @@ def test_the_streams_together_keep_at_most_the_global_cap() -> None:
         assert waiting <= limits.streams_total_bytes
     closed = [s for s in streams if s.partition("session_id=")[2] not in endpoint.streams]
     assert closed and len(closed) < len(streams)
+    box = endpoint.queues[closed[0].partition("session_id=")[2]]
+    assert box.overflowed and box.why.startswith("the streams had over 6000 bytes waiting")
     assert _post(endpoint, closed[0], call).status == 404
