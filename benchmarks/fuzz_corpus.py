@@ -102,6 +102,26 @@ class Tally:
             self.tracebacks.append(f"{surface}: {shown}: {err.strip().splitlines()[-1]}")
         self.codes[surface][code] += 1
 
+    def call(self, surface: str, shown: str, work: Callable[[], int]) -> None:
+        """Like :meth:`run`, for an in-process surface that is not the command line: ``work``
+        returns the code to count (an HTTP status, say)."""
+        self.tried += 1
+        signal.setitimer(signal.ITIMER_REAL, self.timeout)
+        try:
+            code = work()
+        except Hang:
+            self.hangs.append(f"{surface}: {shown[:200]}")
+            return
+        except BaseException as exc:
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            last = traceback.format_exception_only(exc)[-1].strip()
+            self.tracebacks.append(f"{surface}: {shown[:200]}: {last}")
+            return
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        self.codes[surface][code] += 1
+
 
 def _raise_hang(*_: Any) -> None:
     raise Hang
@@ -197,7 +217,59 @@ def surfaces(tally: Tally, work: Path) -> dict[str, Callable[[], None]]:
 
     return {"peers": peers, "peer files": peer_files, "numbers": numbers,
             "profiles": profiles, "matrix --from": matrix_from, "logs": logs,
-            "serve lines": serve_lines, **typed_surfaces(run, work, matrix_doc)}
+            "serve lines": serve_lines, **typed_surfaces(run, work, matrix_doc),
+            **auth_surfaces(tally)}
+
+
+# -- issue 33: a protected serve --http and its test authorization server, in process ---------
+
+def auth_surfaces(tally: Tally) -> dict[str, Callable[[], None]]:
+    """Request targets at a protected endpoint (no token), redirect URIs at the registration
+    and authorization endpoints; a 2xx for an MCP target without a token counts as a
+    traceback (a guard let it through)."""
+    from _fuzz_inputs import redirect_uri, request_target  # noqa: PLC0415
+
+    from mcp_skew.simulator import HttpRequest, parse_peer, parse_target  # noqa: PLC0415
+    from mcp_skew.simulator._auth_server import ProtectedEndpoint  # noqa: PLC0415
+    from mcp_skew.simulator._http_endpoint import mcp_route  # noqa: PLC0415
+    from mcp_skew.simulator._urlform import form_encode  # noqa: PLC0415
+
+    init = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                       "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                                  "clientInfo": {"name": "f", "version": "1"}}}).encode()
+
+    @given(target=request_target(), method=st.sampled_from(["POST", "GET", "DELETE"]),
+           server=st.sampled_from(["legacy:2025-11-25+auth=prm", "dual:2026-07-28,2025-11-25"
+                                   "+auth=compat", "legacy:2025-06-18,2024-11-05+auth=origin"]))
+    def targets(target: str, method: str, server: str) -> None:
+        def work() -> int:
+            endpoint = ProtectedEndpoint(parse_peer(server, "server"))
+            got = endpoint.handle(HttpRequest(method, target, {}, init))
+            parsed = parse_target(target)
+            if parsed is not None and mcp_route(parsed) is not None and got.status < 300:
+                raise AssertionError(f"served {got.status} without a token")
+            return got.status
+        tally.call("auth targets", f"{method} {target!r} {server}", work)
+
+    @given(uris=st.lists(redirect_uri(), max_size=3), asked=redirect_uri())
+    def redirects(uris: list[Any], asked: Any) -> None:
+        def work() -> int:
+            endpoint = ProtectedEndpoint(parse_peer("legacy:2025-11-25+auth=compat", "server"))
+            auth = endpoint.auth
+            got = endpoint.handle(HttpRequest("POST", "/auth/register", {},
+                                              json.dumps({"redirect_uris": uris}).encode()))
+            client = next(iter(auth.clients), "https://attacker.example/c.json")
+            query = form_encode({"response_type": "code", "client_id": client,
+                                 "redirect_uri": str(asked), "code_challenge": "c",
+                                 "code_challenge_method": "S256"})
+            answer = endpoint.handle(HttpRequest("GET", f"/auth/authorize?{query}", {}))
+            kept = auth.clients.get(client)
+            if answer.status == 302 and kept is not None and asked not in kept:
+                raise AssertionError(f"redirected to {asked!r}, not registered")
+            return got.status * 1000 + answer.status
+        tally.call("auth redirects", f"{uris!r} {asked!r}", work)
+
+    return {"auth targets": targets, "auth redirects": redirects}
 
 
 def typed_surfaces(run: Callable[..., None], work: Path,

@@ -284,3 +284,45 @@ def metadata_body(draw: st.DrawFn) -> bytes:
         doc.map(lambda d: json.dumps(d).encode()),
         st.just(b"[" * depth + b"]" * depth), st.just(b'{"a":' * depth + b"1" + b"}" * depth),
         st.binary(max_size=64), st.just(b"1" * 5000), st.just(b"[1e400, NaN]")))
+
+
+# -- issue 33: request targets and redirect URIs of serve --http ... +auth=LAYOUT --------------
+
+#: Pieces a request target is put together from: the attacks of ``tests/_auth_attacks.py``
+#: and what makes a guard and an endpoint read one target two ways.
+_TARGET_HEADS = ["", "http://mcp.example", "HTTP://MCP.EXAMPLE", "https://127.0.0.1:8000",
+                 "http://other.example", "http://u@mcp.example", "http://", "//", "*", "mcp"]
+_TARGET_PATHS = ["/mcp", "/", "", "/messages", "/mcp/", "//mcp", "/MCP", "/mcp%23",
+                 "/auth/token", "/auth/register", "/token", "/.well-known/oauth-protected-resource",
+                 "/.well-known/oauth-protected-resource/mcp", "/x/../mcp", "/%2e/mcp"]
+_TARGET_TAILS = ["", "#", "#x", "?", "?session_id=x", "?a=1#b", "/#/", " ", "\t", "\x00", "é",
+                 "?#", "%", "?session_id=x&session_id=y"]
+
+
+@st.composite
+def request_target(draw: st.DrawFn) -> str:
+    """A request target as an attacker sends it: a head (origin or absolute form, or junk),
+    a path, a tail (fragment, query, characters no target may have), or text."""
+    from _auth_attacks import BYPASS_TARGETS, MALFORMED_TARGETS
+
+    return draw(st.one_of(
+        st.builds(lambda h, p, t: h + p + t, st.sampled_from(_TARGET_HEADS),
+                  st.sampled_from(_TARGET_PATHS), st.sampled_from(_TARGET_TAILS)),
+        st.sampled_from([*BYPASS_TARGETS, *MALFORMED_TARGETS]),
+        st.text(alphabet="/mcp#?:.@%[]hts xe", max_size=24)))
+
+
+@st.composite
+def redirect_uri(draw: st.DrawFn) -> Any:
+    """A redirect URI as a registration may name one: good ones, the refused kinds, pieces
+    joined, a wrong type."""
+    from _auth_attacks import BAD_REDIRECT_URIS, FOREIGN_REDIRECTS, GOOD_REDIRECT_URIS
+
+    scheme = draw(st.sampled_from(["http", "https", "HTTPS", "javascript", "file", "data", ""]))
+    host = draw(st.sampled_from(["127.0.0.1", "localhost", "[::1]", "evil.example",
+                                 "127.0.0.1.evil.example", "u@127.0.0.1", "", "app.example"]))
+    tail = draw(st.sampled_from(["/cb", "", "/cb#x", "/cb?x=1", ":1/cb", " /cb"]))
+    return draw(st.one_of(
+        st.just(f"{scheme}://{host}{tail}"),
+        st.sampled_from([*GOOD_REDIRECT_URIS, *BAD_REDIRECT_URIS, *FOREIGN_REDIRECTS]),
+        st.text(max_size=30)))

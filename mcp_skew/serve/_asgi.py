@@ -43,7 +43,14 @@ from starlette.responses import Response
 from uvicorn import Config, Server
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from ..simulator import HttpRequest, HttpResponse, is_loopback
+from ..simulator import (
+    HttpRequest,
+    HttpResponse,
+    RequestTarget,
+    is_loopback,
+    mcp_route,
+    parse_target,
+)
 from ._log import LOGGED_HEADERS
 
 if TYPE_CHECKING:  # the server this module serves imports it when it runs
@@ -190,7 +197,35 @@ class _App:
         await response(request.scope, request.receive, send)
 
     # -- reading -------------------------------------------------------------------------
-    def _headers(self, request: Request) -> dict[str, str]:
+    def _target(self, request: Request) -> tuple[str, RequestTarget]:
+        """The request target, read once as the endpoint and the guard read it, in origin
+        form: a fragment or a form not served here is 400; an absolute-form target's host
+        stands for the ``Host`` (RFC 9112 §3.2.2) and is checked as one (421)."""
+        scope = request.scope
+        text = scope["raw_path"].decode("latin-1")
+        if scope["query_string"]:
+            text += "?" + scope["query_string"].decode("latin-1")
+        target = parse_target(text)
+        if target is None:
+            raise _Refused(400, "malformed request target")
+        if target.origin is not None:
+            try:
+                hostname = _host_of(target.origin.partition("://")[2])
+            except ValueError:
+                raise _Refused(400, "malformed request target") from None
+            if not self.endpoint.allow_remote and not is_loopback(hostname):
+                raise _Refused(421, f"Host {hostname} is not this server's (DNS rebinding?)")
+            text = target.path + (f"?{target.query}" if target.query else "")
+            target = RequestTarget(target.path, target.query)
+        return text, target
+
+    def _body_cap(self, target: RequestTarget) -> int:
+        """The largest body ``target`` takes: the MCP endpoint's and ``/messages``'s
+        ``limits.body_bytes``, the authorization URLs' (everything else) far less."""
+        return self.limits.body_bytes if mcp_route(target) is not None \
+            else self.limits.auth_body_bytes
+
+    def _headers(self, request: Request, cap: int) -> dict[str, str]:
         headers: dict[str, str] = {}
         for raw_name, raw_value in request.scope["headers"]:
             name, value = raw_name.decode("latin-1").lower(), raw_value.decode("latin-1")
@@ -215,11 +250,11 @@ class _App:
         if length is not None:
             if not (length.isascii() and length.isdigit()) or len(length) > LENGTH_DIGITS:
                 raise _Refused(400, "malformed Content-Length header")
-            if int(length) > self.limits.body_bytes:
-                raise _Refused(413, f"body over {self.limits.body_bytes} bytes")
+            if int(length) > cap:
+                raise _Refused(413, f"body over {cap} bytes")
         return headers
 
-    async def _body(self, request: Request) -> bytes | None:
+    async def _body(self, request: Request, cap: int) -> bytes | None:
         """The body, within the size cap and deadline; None when the client left."""
         chunks: list[bytes] = []
         size = 0
@@ -234,8 +269,8 @@ class _App:
                 return None
             chunk = message.get("body", b"")
             size += len(chunk)
-            if size > self.limits.body_bytes:
-                raise _Refused(413, f"body over {self.limits.body_bytes} bytes")
+            if size > cap:
+                raise _Refused(413, f"body over {cap} bytes")
             chunks.append(chunk)
             if not message.get("more_body", False):
                 return b"".join(chunks)
@@ -245,14 +280,12 @@ class _App:
         over = request.scope.get("extensions", {}).get(OVER)
         if over:
             raise _Refused(503, f"over {over} connections; retry later")
-        headers = self._headers(request)
-        body = await self._body(request)
+        target, parsed = self._target(request)
+        cap = self._body_cap(parsed)
+        headers = self._headers(request, cap)
+        body = await self._body(request, cap)
         if body is None:
             return  # the client gave up before its body was in
-        scope = request.scope
-        target = scope["raw_path"].decode("latin-1")
-        if scope["query_string"]:
-            target += "?" + scope["query_string"].decode("latin-1")
         incoming = HttpRequest(request.method, target, headers, body)
         log = self.server.log
         if log and incoming.method == "POST":
@@ -270,9 +303,10 @@ class _App:
         elif response.events:
             await self._stream(request, send, response)
         else:
-            await self._send(request, send, response)
+            await self._send(request, send, response, parsed.path)
 
-    async def _send(self, request: Request, send: Any, response: HttpResponse) -> None:
+    async def _send(self, request: Request, send: Any, response: HttpResponse,
+                    path: str) -> None:
         body = response.encoded()
         answer = Response(body, response.status, dict(response.headers),
                           media_type=response.content_type)
@@ -287,8 +321,8 @@ class _App:
         elif log:
             log.event("http", f"{request.method} {request.url.path} -> HTTP {response.status}",
                       http={"method": request.method, "status": response.status})
-        if request.method != "POST" or response.status >= 400:
-            self.server.say(f"{request.method} -> HTTP {response.status}")
+        if request.method != "POST" or response.status >= 400:  # the request's one line
+            self.server.say(f"{request.method} {path} -> HTTP {response.status}")
 
     async def _until_gone(self, request: Request, seconds: float | None = None) -> bool:
         """Wait until the client disconnects (True), the server stops or ``seconds`` pass."""
@@ -309,6 +343,24 @@ class _App:
             return False
         finally:
             waiting.cancel()
+
+    @staticmethod
+    def _unsent(request: Request) -> int:
+        """Bytes written to ``request``'s connection that it has not sent yet."""
+        transport = request.scope.get("extensions", {}).get(TRANSPORT)
+        size = getattr(transport, "get_write_buffer_size", None)  # asyncio's transports have it
+        return 0 if size is None else int(size())
+
+    def _abort(self, request: Request) -> None:
+        """Close ``request``'s connection now, dropping what its buffer holds: a stream whose
+        client does not read would otherwise keep it until the client reads it all (a
+        transport flushes before it closes)."""
+        transport = request.scope.get("extensions", {}).get(TRANSPORT)
+        abort = getattr(transport, "abort", None)
+        if abort is not None:
+            abort()
+        else:
+            self._close(request)
 
     def _close(self, request: Request) -> None:
         transport = request.scope.get("extensions", {}).get(TRANSPORT)
@@ -359,19 +411,23 @@ class _App:
                 loop = asyncio.get_running_loop()
 
                 def close() -> None:  # a writer blocked on a client that does not read
-                    loop.call_soon_threadsafe(self._close, request)
+                    loop.call_soon_threadsafe(self._abort, request)
                 box.on_overflow = close
             while box is not None and not box.overflowed and not server.stopping.is_set() \
                     and not request.scope.get("extensions", {}).get(EOF):
                 body = box.get()
                 if body is None:
+                    if self._unsent(request) == 0:
+                        box.in_buffer(0)
                     done, _ = await asyncio.wait({waiting}, timeout=TICK)
                     if done:
                         if waiting.result()["type"] == "http.disconnect":
                             break
                         waiting = asyncio.ensure_future(request.receive())
                     continue
+                box.in_buffer(self._unsent(request) + len(body))  # held until it is written
                 await send({"type": "http.response.body", "body": body, "more_body": True})
+                box.in_buffer(self._unsent(request))
                 if log:
                     log.line("s2c", body.decode().partition("data: ")[2].rstrip("\n"),
                              http={"sse_event": "message", "stream": request.url.path})
@@ -379,15 +435,16 @@ class _App:
         finally:
             waiting.cancel()
             endpoint.close_stream(sid)
-            self._stream_closed(request, box is not None and box.overflowed)
+            self._stream_closed(request, box is not None and box.overflowed,
+                                box.why if box is not None else "")
 
-    def _stream_closed(self, request: Request, overflowed: bool) -> None:
+    def _stream_closed(self, request: Request, overflowed: bool, reason: str = "") -> None:
         log = self.server.log
         if overflowed:
-            self._close(request)
+            self._abort(request)
         if log:
-            why = (f": over {self.limits.stream_queue_bytes} bytes waiting for a client that "
-                   "does not read") if overflowed else ""
+            why = (": " + (reason or f"over {self.limits.stream_queue_bytes} bytes waiting "
+                           "for a client that does not read")) if overflowed else ""
             log.event("http", f"the HTTP+SSE stream ({request.method} {request.url.path}) "
                       f"is closed{why}")
         self.server.stream_closed()

@@ -40,13 +40,24 @@ never load them). What the HTTP stack adds, with the limits in
   one more gets 503 with ``Retry-After``), at most half of them HTTP+SSE streams (a
   ``GET`` past that: 503 too); a stream whose client does not read has at most
   ``limits.stream_queue_bytes`` waiting for it: past that, the stream is closed and its
-  server forgotten (its next POST gets 404), never a queue that grows without bound;
+  server forgotten (its next POST gets 404), never a queue that grows without bound; and
+  all streams together at most ``limits.streams_total_bytes``: past that, the stream with
+  the most waiting (the slowest reader; the oldest of equals) is closed the same way;
+- a protected server (``auth=LAYOUT``): its test authorization server's tokens, codes and
+  client ids are keyed by random bytes of this process (a token of another ``serve`` is
+  unknown here); a body to one of its URLs (anything but the MCP endpoint and
+  ``/messages``) over ``limits.auth_body_bytes`` is 413, before it is read whole; a
+  ``POST /messages`` needs the token its stream was opened with;
+- a request target is read once (:func:`mcp_skew.simulator.parse_target`): one with a
+  fragment, or of no form served here, is 400; an absolute-form target's host is checked as
+  a ``Host`` header's is, and the target then read in origin form;
 - a client that gives up mid-answer, a body nested too deeply, an id with a lone
   surrogate: an answer or a quiet close, never a traceback.
 """
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 import time
@@ -59,10 +70,12 @@ from typing import Any
 from .. import simulator as core
 from ..errors import UsageError
 from ..simulator import (
+    AUTH_BODY_BYTES,
     AuthServer,
     HttpRequest,
     HttpResponse,
     PeerSpec,
+    RequestTarget,
     auth_server_for,
     decode_header_value,
     guard,
@@ -106,6 +119,10 @@ class HttpLimits:
     shutdown_s: float = 3.0  #: how long stopping waits for open requests and streams
     max_connections: int = 512  #: a request on one more connection gets 503 (Retry-After)
     stream_queue_bytes: int = 16 << 20  #: SSE bytes one stream may have waiting (then closed)
+    #: SSE bytes all streams together may have waiting (then the one with most is closed)
+    streams_total_bytes: int = 64 << 20
+    #: a body to the authorization URLs (anything but ``/mcp`` and ``/messages``): more, 413
+    auth_body_bytes: int = AUTH_BODY_BYTES
 
     @property
     def max_streams(self) -> int:
@@ -125,7 +142,12 @@ class StreamBox:
     def __init__(self, cap: int) -> None:
         self.cap = cap
         self.size = 0  #: bytes waiting
+        #: bytes taken and written, but maybe still in the connection's buffer (a client
+        #: that does not read): the stream says so (:meth:`in_buffer`); counted by the
+        #: global cap, not by this box's
+        self.in_flight = 0
         self.overflowed = False
+        self.why = ""  #: why it overflowed, where not its own cap (the streams' global one)
         self.on_overflow: Callable[[], None] | None = None
         self._events: deque[bytes] = deque()
         self._lock = threading.Lock()
@@ -135,17 +157,23 @@ class StreamBox:
         with self._lock:
             if self.overflowed:
                 return False
-            if self._events and self.size + len(event) > self.cap:
-                self.overflowed = True
-                self._events.clear()
-                self.size = 0
-            else:
+            if not self._events or self.size + len(event) <= self.cap:
                 self._events.append(event)
                 self.size += len(event)
                 return True
+        self.overflow()
+        return False
+
+    def overflow(self, why: str = "") -> None:
+        """Drop what the box holds and take nothing more; ``on_overflow`` is called once."""
+        with self._lock:
+            if self.overflowed:
+                return
+            self.overflowed, self.why = True, why
+            self._events.clear()
+            self.size = self.in_flight = 0
         if self.on_overflow is not None:
             self.on_overflow()
-        return False
 
     def get(self) -> bytes | None:
         """The next event to write, or None when none is waiting."""
@@ -155,6 +183,18 @@ class StreamBox:
             event = self._events.popleft()
             self.size -= len(event)
             return event
+
+    def in_buffer(self, size: int) -> None:
+        """The stream holds ``size`` bytes it took from the box: the event it is writing (a
+        write waits for the connection's buffer to drain first) and what the connection's
+        buffer has not sent yet; 0 once both are gone."""
+        with self._lock:
+            self.in_flight = 0 if self.overflowed else size
+
+    @property
+    def held(self) -> int:
+        """What the box costs now: the bytes waiting and those in the connection's buffer."""
+        return self.size + self.in_flight
 
 
 class HttpEndpoint(core.HttpEndpoint):
@@ -182,19 +222,20 @@ class HttpEndpoint(core.HttpEndpoint):
         #: quirk ``auth=LAYOUT``: ``protect`` sets it once the URL is known), else None
         self.auth: AuthServer | None = None
 
-    def protect(self, url: str) -> None:
-        """Protect the server at ``url`` when its spec names a layout (``auth=LAYOUT``)."""
+    def protect(self, url: str, secret: bytes | None = None) -> None:
+        """Protect the server at ``url`` when its spec names a layout (``auth=LAYOUT``); its
+        tokens, codes and client ids are keyed by ``secret`` (default: random bytes)."""
         if self.spec.server_policy.auth_layout is not None:
             origin = url.split("://", 1)[0] + "://" + url.split("://", 1)[1].split("/", 1)[0]
-            self.auth = auth_server_for(self.spec, origin)
+            self.auth = auth_server_for(self.spec, origin,
+                                        os.urandom(32) if secret is None else secret)
+            self.binds_streams = self.auth is not None
+
+    def guard(self, request: HttpRequest, target: RequestTarget) -> HttpResponse | None:
+        return guard(self.auth, request, target) if self.auth is not None else None
 
     def handle(self, request: HttpRequest) -> HttpResponse:
         with self._lock:
-            guarded = guard(self.auth, request) if self.auth is not None else None
-            if guarded is not None:
-                self.say(f"{request.method} {request.path.split('?', 1)[0]} -> HTTP "
-                         f"{guarded.status} (authorization)")
-                return guarded
             now = self._clock()
             self._expire(now)
             response = super().handle(request)
@@ -218,6 +259,24 @@ class HttpEndpoint(core.HttpEndpoint):
         for sid in overflowed:
             self.say(f"HTTP+SSE stream {sid[:8]}: over {self.limits.stream_queue_bytes} bytes "
                      "waiting for a client that does not read; closing it")
+            super().close_stream(sid)
+        self._within_total()
+
+    def _within_total(self) -> None:
+        """While all streams together have more than ``limits.streams_total_bytes`` waiting
+        (in their boxes and in their connections' buffers), close the one with the most (the
+        slowest reader; of equals, the oldest)."""
+        boxes = {sid: box for sid, box in self.queues.items() if not box.overflowed}
+        total = sum(box.held for box in boxes.values())
+        while total > self.limits.streams_total_bytes and boxes:
+            sid = max(boxes, key=lambda s: boxes[s].held)  # max keeps the first (oldest)
+            box = boxes.pop(sid)
+            total -= box.held
+            self.say(f"HTTP+SSE stream {sid[:8]}: the streams have over "
+                     f"{self.limits.streams_total_bytes} bytes waiting; closing the one with "
+                     f"most ({box.held} bytes)")
+            box.overflow(f"the streams had over {self.limits.streams_total_bytes} bytes waiting, "
+                         f"this one the most ({box.held})")
             super().close_stream(sid)
 
     def _expire(self, now: float) -> None:

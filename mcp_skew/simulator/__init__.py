@@ -39,7 +39,7 @@ from . import _negotiation as negotiation
 from . import _path as path_steps
 from ._auth_client import AuthResult, Fetch, Fetched, authorize, plan_for
 from ._auth_link import NOT_OVER_STDIO
-from ._auth_server import AS_WELL_KNOWN, AuthServer, auth_server_for, guard
+from ._auth_server import AS_WELL_KNOWN, AUTH_BODY_BYTES, AuthServer, auth_server_for, guard
 from ._cache import ClientCache
 from ._client import Mark, Session, SimClient, check_result, untyped_tools
 from ._client import describe as describe_event
@@ -57,16 +57,18 @@ from ._http_client import (
     synthesized_error,
     wants_sse_fallback,
 )
-from ._http_endpoint import HttpEndpoint
+from ._http_endpoint import HttpEndpoint, mcp_route
 from ._http_link import HttpMemoryLink
 from ._http_sse import SseEvent, SseParser
 from ._http_words import (
     NAME_PARAMS,
     HttpRequest,
     HttpResponse,
+    RequestTarget,
     decode_header_value,
     encode_header_value,
     is_loopback,
+    parse_target,
 )
 from ._http_words import describe as describe_message
 from ._link import Closed, Entry, Event, Link, MemoryLink, Note, Reply, Timeout, Transcript
@@ -86,6 +88,7 @@ from ._wire import CAPS_KEY, CLIENT_INFO_KEY, SERVER_INFO_KEY, VERSION_KEY, noti
 
 __all__ = [
     "AS_WELL_KNOWN",
+    "AUTH_BODY_BYTES",
     "CAPS_KEY",
     "CLIENT_INFO_KEY",
     "FINDINGS",
@@ -130,6 +133,7 @@ __all__ = [
     "Quirk",
     "Reaction",
     "Reply",
+    "RequestTarget",
     "Restart",
     "RunRecord",
     "Scenario",
@@ -162,6 +166,7 @@ __all__ = [
     "is_jsonrpc_error",
     "is_loopback",
     "is_priming",
+    "mcp_route",
     "modern_error_codes",
     "negotiation",
     "notification",
@@ -170,6 +175,7 @@ __all__ = [
     "parse_int",
     "parse_peer",
     "parse_seconds",
+    "parse_target",
     "path_steps",
     "plan_for",
     "play",

@@ -43,29 +43,75 @@ resource metadata and names it in ``WWW-Authenticate``, as its ``server.*`` rule
   it to audience validation (``server.audience``, 2025-06-18 ``basic/authorization.mdx``
   §Token Handling) refuses a token issued for another resource, or for none.
 
-Tokens, codes and client ids come from counters: runs are deterministic.
+Tokens, authorization codes and client ids are unguessable and bound to what they are for:
+each is an HMAC-SHA256, under the server's ``secret``, of its kind, a counter and what it is
+bound to (a token's resource, a code's client and resource), so that one issued by another
+server, or made up, is unknown here. ``serve`` passes ``os.urandom`` bytes; the simulator a
+fixed :data:`SIMULATED_SECRET`, so that its runs stay deterministic. A token is accepted only
+where it is in this server's table and, on a server that checks audiences, was issued for
+this server's resource (RFC 8707 §2; 2025-06-18 and 2025-11-25 ``basic/authorization.mdx``
+§Token Handling: "MCP servers MUST validate that access tokens were issued specifically for
+them as the intended audience").
+
+Redirect URIs (2025-11-25 ``basic/authorization.mdx`` §Communication Security: "All redirect
+URIs MUST be either localhost or use HTTPS"; §Open Redirection: "Authorization servers MUST
+validate exact redirect URIs against pre-registered values"): a registration is refused
+(400 ``invalid_redirect_uri``) unless each of its ``redirect_uris`` is ``https`` or ``http``
+on the loopback, without a fragment (RFC 6749 §3.1.2); an authorization request is
+answered with a redirect only to a URI its client registered, exactly; else 400, no
+redirect (OAuth 2.1 §4.1.2.1). The test authorization server fetches no client ID metadata
+document (it does no I/O): for a client id that is one (``https`` with a path), it takes the
+document to list redirect URIs on the loopback or on the client id's own origin, and no
+other, so that no client id can send a code to a third party.
+
+Bounded (an unauthenticated client can reach all of it): a form or JSON body of the token
+and registration endpoints over :data:`AUTH_BODY_BYTES` is 413 before it is parsed; a stored
+field over its cap (:data:`FIELD_CHARS`, :data:`MAX_REDIRECT_URIS`) is refused; and each
+table keeps at most its cap (:data:`MAX_CLIENTS`, :data:`MAX_CODES`, :data:`MAX_TOKENS`), the
+oldest entry dropped to make room (dropped: a client registers again, a token or a code is
+refused as unknown).
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import hmac
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..versions import LAYOUTS, plain_layout
-from ._http_endpoint import HttpEndpoint
-from ._http_words import HttpRequest, HttpResponse
+from ._auth_limits import (
+    AUTH_BODY_BYTES,
+    FIELD_CHARS,
+    MAX_CLIENTS,
+    MAX_CODES,
+    MAX_REDIRECT_URIS,
+    MAX_TOKENS,
+    bounded,
+    origin_of,
+    redirect_ok,
+    too_long,
+)
+from ._http_endpoint import HttpEndpoint, mcp_route
+from ._http_words import HttpRequest, HttpResponse, RequestTarget
 from ._peers import PeerSpec
 from ._urlform import form_decode, form_encode
 
 __all__ = [
     "AS_PATH",
+    "AUTH_BODY_BYTES",
     "BASIC_SCOPE",
+    "FIELD_CHARS",
+    "MAX_CLIENTS",
+    "MAX_CODES",
+    "MAX_REDIRECT_URIS",
+    "MAX_TOKENS",
     "PRE_REGISTERED",
     "PRM_WELL_KNOWN",
+    "SIMULATED_SECRET",
     "AuthServer",
     "ProtectedEndpoint",
     "auth_server_for",
@@ -86,6 +132,9 @@ PRE_REGISTERED: Final = ("mcp-skew-preregistered", "mcp-skew-secret")
 BASIC_SCOPE: Final = "mcp:read"
 SCOPES_NEEDED: Final[Mapping[str, frozenset[str]]] = {
     "tools/call": frozenset({BASIC_SCOPE, "mcp:tools"})}
+#: The key of the simulator's authorization servers (``serve`` passes random bytes instead).
+SIMULATED_SECRET: Final = b"mcp-skew simulated authorization server"
+
 
 
 def pkce_challenge(verifier: str) -> str:
@@ -129,7 +178,8 @@ class AuthServer:
     audience: bool = True  #: the MCP server checks a token's audience (2025-06-18 on)
     iss_mode: str = "send"  #: ``send``; ``missing`` (quirk no-iss); ``wrong`` (quirk wrong-iss)
     mcp_path: str = "/mcp"
-    clients: dict[str, str] = field(default_factory=dict)  #: client id -> redirect URI
+    #: client id -> the redirect URIs it registered
+    clients: dict[str, tuple[str, ...]] = field(default_factory=dict)
     codes: dict[str, _Grant] = field(default_factory=dict)
     tokens: dict[str, str | None] = field(default_factory=dict)  #: token -> audience
     granted: dict[str, frozenset[str]] = field(default_factory=dict)  #: token -> scopes
@@ -146,6 +196,12 @@ class AuthServer:
     #: answers the authorization server's URLs when asked for by absolute URL on it (or
     #: relative, with ``at_as``: a real listener of its own)
     as_origin: str | None = None
+    #: the key of every token, code and client id it makes (see the module)
+    secret: bytes = SIMULATED_SECRET
+    #: the tables' caps (past one, its oldest entry is dropped)
+    max_clients: int = MAX_CLIENTS
+    max_codes: int = MAX_CODES
+    max_tokens: int = MAX_TOKENS
     _move_next: bool = False
     _issued: int = 0
 
@@ -170,9 +226,13 @@ class AuthServer:
         where = self.mcp_path if "prm-path" in self.layout else ""
         return self.origin + PRM_WELL_KNOWN + where
 
-    def _next(self, prefix: str) -> str:
+    def _next(self, prefix: str, bound: str | None = None) -> str:
+        """A new value of kind ``prefix``: the HMAC of the kind, a counter and what it is
+        bound to (``bound``), under :attr:`secret`; unguessable without the secret."""
         self._issued += 1
-        return f"{prefix}-{self._issued}"
+        text = f"{prefix}\n{self._issued}\n{bound or ''}".encode()
+        mac = hmac.new(self.secret, text, hashlib.sha256).digest()[:24]
+        return f"{prefix}-" + base64.urlsafe_b64encode(mac).decode("ascii")
 
     # -- the MCP endpoint's side -------------------------------------------------------
     def challenge(self, error: str | None = None) -> HttpResponse:
@@ -212,10 +272,9 @@ class AuthServer:
         scheme, _, token = value.partition(" ")
         if scheme.lower() != "bearer" or not token:
             return self.challenge()
-        if token not in self.tokens:
-            return self.challenge("invalid_token")
-        if self.audience and self.tokens[token] != self.resource:
-            return self.challenge("invalid_token")
+        audience = self.tokens.get(token, "")
+        if audience == "" or (self.audience and audience != self.resource):
+            return self.challenge("invalid_token")  # unknown, or issued for another resource
         if "scopes" in self.layout:
             needed = SCOPES_NEEDED.get(method or "", frozenset({BASIC_SCOPE}))
             missing = needed - self.granted.get(token, frozenset())
@@ -235,23 +294,26 @@ class AuthServer:
         self.granted.clear()
 
     # -- the authorization URLs ------------------------------------------------------------
-    def handle(self, request: HttpRequest, *, at_as: bool = False) -> HttpResponse | None:
+    def handle(self, request: HttpRequest, *, at_as: bool = False,
+               target: RequestTarget | None = None) -> HttpResponse | None:
         """The answer to an authorization URL, or None when ``request`` is not for one (or
         for another origin). ``at_as``: the request came to the authorization server's own
         origin (:attr:`as_origin`)."""
-        target = request.path
+        target = target or request.target  # the guard's reading, else the one reading
+        if target is None:
+            return None
         sides = ("as",) if at_as else ("mcp",) if self.as_origin else ("mcp", "as")
-        if target.startswith(("http://", "https://")):
-            where, _, rest = target.partition("://")[2].partition("/")
-            if self.as_origin is None or target.partition("://")[0] + "://" + where \
-                    != self.as_origin:
+        if target.origin is not None:  # the absolute form: served where it names this origin
+            if self.as_origin is not None and target.origin == self.as_origin.lower():
+                sides = ("as",)
+            elif target.origin != self.origin.lower():
                 return None
-            target, sides = "/" + rest, ("as",)
-        path, _, query = target.partition("?")
-        route = self._routes(sides).get((request.method, path))
+        route = self._routes(sides).get((request.method, target.path))
         if route is None:
             return None
-        return route(request, query)
+        if request.method == "POST" and len(request.body) > AUTH_BODY_BYTES:
+            return _oauth_error(413, "invalid_request", f"body over {AUTH_BODY_BYTES} bytes")
+        return route(request, target.query)
 
     def _routes(self, sides: tuple[str, ...] = ("mcp", "as"),
                 ) -> dict[tuple[str, str], Callable[[HttpRequest, str], HttpResponse]]:
@@ -311,17 +373,37 @@ class AuthServer:
                     "id_token_signing_alg_values_supported": ["RS256"]}
         return doc
 
-    def _known_client(self, client_id: str, redirect_uri: str) -> bool:
+    def _client_error(self, client_id: str, redirect_uri: str) -> HttpResponse | None:
+        """None when ``client_id`` is known and ``redirect_uri`` is one of its redirect URIs,
+        exactly; else the 400 (never a redirect: OAuth 2.1 §4.1.2.1, the redirect URI is not
+        trusted). A client id that is a client ID metadata document (``cimd``: ``https``
+        with a path) is not fetched; its document is taken to list redirect URIs on the
+        loopback or on its own origin only (see the module)."""
         if client_id in self.clients:
-            return self.clients[client_id] == redirect_uri
-        return "cimd" in self.layout and client_id.startswith("https://")
+            if redirect_uri in self.clients[client_id]:
+                return None
+            return _oauth_error(400, "invalid_request", "redirect_uri is not one the client "
+                                "registered")
+        document, path, _ = origin_of(client_id)
+        if "cimd" not in self.layout or document is None or not client_id.startswith(
+                "https://") or path in ("", "/") or "#" in client_id:
+            return _oauth_error(400, "invalid_client", "unknown client")
+        target, _, _ = origin_of(redirect_uri)
+        if not redirect_ok(redirect_uri) or target is None or not (
+                target == document or target.startswith("http://")):  # http: loopback only
+            return _oauth_error(400, "invalid_request", "redirect_uri is not on the loopback "
+                                "or the client id's origin")
+        return None
 
     def _authorize(self, request: HttpRequest, query: str) -> HttpResponse:
         """The authorization endpoint, approving at once (OAuth 2.1 §4.1.1, RFC 7636)."""
         q = form_decode(query)
         client_id, redirect = q.get("client_id", ""), q.get("redirect_uri", "")
-        if not self._known_client(client_id, redirect):
-            return _oauth_error(400, "invalid_client", f"unknown client {client_id!r}")
+        if too_long(*q.values()):
+            return _oauth_error(400, "invalid_request", f"a value over {FIELD_CHARS} characters")
+        refused = self._client_error(client_id, redirect)
+        if refused is not None:
+            return refused
         if q.get("response_type") != "code" or q.get("code_challenge_method") != "S256" \
                 or not q.get("code_challenge"):
             return _oauth_error(400, "invalid_request", "response_type code and PKCE S256 "
@@ -333,13 +415,15 @@ class AuthServer:
         elif self._unknown_scopes(q.get("scope")):
             answer["error"] = "invalid_scope"
         else:
-            code = self._next("code")
+            code = self._next("code", f"{client_id}\n{resource or ''}")
+            bounded(self.codes, self.max_codes)
             self.codes[code] = _Grant(client_id, q["code_challenge"], redirect, resource,
                                       q.get("scope"))
             answer["code"] = code
         if "iss" in self.layout and self.iss_mode != "missing":
             answer["iss"] = self.issuer if self.iss_mode == "send" else "https://other.example"
-        return HttpResponse(302, None, {"Location": f"{redirect}?{form_encode(answer)}"})
+        joint = "&" if "?" in redirect else "?"  # a query of the URI is kept (RFC 6749 §3.1.2)
+        return HttpResponse(302, None, {"Location": f"{redirect}{joint}{form_encode(answer)}"})
 
     def _unknown_scopes(self, scope: str | None) -> bool:
         """Whether ``scope`` names one this server does not publish, where it refuses those
@@ -354,6 +438,8 @@ class AuthServer:
         """The token endpoint: an authorization code with its verifier, or client
         credentials; ``resource`` must name the MCP server (RFC 8707 §2)."""
         form = form_decode(request.body.decode("utf-8", "replace"))
+        if too_long(*form.values()):
+            return _oauth_error(400, "invalid_request", f"a value over {FIELD_CHARS} characters")
         resource = form.get("resource")
         if resource is not None and resource != self.resource:
             return _oauth_error(400, "invalid_target", f"unknown resource {resource!r}")
@@ -372,7 +458,10 @@ class AuthServer:
         return self._issue(resource if resource is not None else code.resource, code.scope)
 
     def _issue(self, audience: str | None, scope: str | None = None) -> HttpResponse:
-        token = self._next("token")
+        token = self._next("token", audience)
+        bounded(self.tokens, self.max_tokens)
+        for gone in [t for t in self.granted if t not in self.tokens]:
+            del self.granted[gone]
         self.tokens[token] = audience
         doc: dict[str, Any] = {"access_token": token, "token_type": "Bearer",
                                "expires_in": 3600}
@@ -389,15 +478,26 @@ class AuthServer:
         except ValueError:
             asked = None
         uris = asked.get("redirect_uris") if isinstance(asked, dict) else None
-        if not isinstance(uris, list) or not uris or not isinstance(uris[0], str):
+        if not isinstance(uris, list) or not uris or not all(isinstance(u, str) for u in uris):
             return _oauth_error(400, "invalid_redirect_uri", "redirect_uris is required")
+        if len(uris) > MAX_REDIRECT_URIS:
+            return _oauth_error(400, "invalid_redirect_uri",
+                                f"more than {MAX_REDIRECT_URIS} redirect_uris")
+        bad = next((u for u in uris if not redirect_ok(u)), None)
+        if bad is not None:  # 2025-11-25 basic/authorization.mdx §Communication Security
+            return _oauth_error(400, "invalid_redirect_uri", "a redirect URI must be https, or "
+                                "http on the loopback, without a fragment: "
+                                f"{bad[:200]!r}")
         kind = asked.get("application_type", "web") if isinstance(asked, dict) else "web"
+        if not isinstance(kind, str) or len(kind) > 64:
+            return _oauth_error(400, "invalid_client_metadata", "application_type: a string")
         if self.app_type and kind == "web" and _loopback(uris[0]):
             return _oauth_error(400, "invalid_redirect_uri", "a web client (application_type "
                                 f"{'omitted, so web' if 'application_type' not in asked else 'web'})"
                                 " may not register a loopback redirect URI")
-        client_id = self._next("client")
-        self.clients[client_id] = uris[0]
+        client_id = self._next("client", "\n".join(uris))
+        bounded(self.clients, self.max_clients)
+        self.clients[client_id] = tuple(uris)
         return _json(201, {"client_id": client_id, "redirect_uris": uris,
                            "token_endpoint_auth_method": "none"})
 
@@ -408,14 +508,21 @@ def _loopback(uri: str) -> bool:
     return uri.startswith("http://") and host in ("127.0.0.1", "localhost", "[::1]")
 
 
-def guard(auth: AuthServer, request: HttpRequest) -> HttpResponse | None:
+def guard(auth: AuthServer, request: HttpRequest,
+          target: RequestTarget | None = None) -> HttpResponse | None:
     """What ``auth`` answers ``request`` with: an authorization URL's answer, or the 401 of
-    an MCP request without a valid token; None: the MCP endpoint serves it."""
-    answered = auth.handle(request)
+    a request to the MCP endpoint (or to an HTTP+SSE stream's ``/messages``) without a valid
+    token; None: the endpoint serves it. The target is read as the endpoint reads it
+    (:attr:`HttpRequest.target`, :func:`mcp_route`): one the endpoint would serve is never
+    let through unread, and one it cannot read is 400 here too."""
+    target = target or request.target  # the endpoint's reading when it passes it
+    if target is None:
+        return HttpResponse(400, {"error": "invalid_request",
+                                  "error_description": "malformed request target"})
+    answered = auth.handle(request, target=target)
     if answered is not None:
         return answered
-    path = request.path.split("?", 1)[0].rstrip("/")
-    if path in ("", auth.mcp_path):
+    if mcp_route(target) is not None:
         return auth.refuses(request.headers, _method_of(request))
     return None
 
@@ -430,9 +537,11 @@ def _method_of(request: HttpRequest) -> str | None:
     return method if isinstance(method, str) else None
 
 
-def auth_server_for(spec: PeerSpec, origin: str) -> AuthServer | None:
+def auth_server_for(spec: PeerSpec, origin: str,
+                    secret: bytes = SIMULATED_SECRET) -> AuthServer | None:
     """The authorization URLs of a protected server of ``spec`` at ``origin`` (None: its
-    revision has no authorization, so nothing is protected)."""
+    revision has no authorization, so nothing is protected); ``secret`` keys its tokens,
+    codes and client ids (``serve``: random bytes)."""
     layout = layout_of(spec)
     if not layout:
         return None
@@ -440,7 +549,7 @@ def auth_server_for(spec: PeerSpec, origin: str) -> AuthServer | None:
     policy = spec.server_policy
     return AuthServer(origin, layout, audience="audience" in newest, iss_mode=policy.auth_iss,
                       app_type=policy.auth_app_type, moves=policy.auth_moves,
-                      strict_scopes=policy.auth_strict_scopes)
+                      strict_scopes=policy.auth_strict_scopes, secret=secret)
 
 
 class ProtectedEndpoint(HttpEndpoint):
@@ -452,7 +561,7 @@ class ProtectedEndpoint(HttpEndpoint):
         super().__init__(spec, **options)
         self.auth = auth_server_for(spec, origin) or AuthServer(origin, frozenset())
         self.protected = bool(self.auth.layout)
+        self.binds_streams = self.protected
 
-    def handle(self, request: HttpRequest) -> HttpResponse:
-        guarded = guard(self.auth, request) if self.protected else None
-        return guarded if guarded is not None else super().handle(request)
+    def guard(self, request: HttpRequest, target: RequestTarget) -> HttpResponse | None:
+        return guard(self.auth, request, target) if self.protected else None

@@ -52,6 +52,7 @@ from ._decode import Junk, batch_element, decode_rpc, unbatched_methods
 from ._http_words import (
     HttpRequest,
     HttpResponse,
+    RequestTarget,
     decode_header_value,
     describe,
     header_value,
@@ -61,7 +62,7 @@ from ._http_words import (
 from ._peers import PeerSpec
 from ._server import Reaction, SimServer, param_headers
 
-__all__ = ["MODERN_STATUS", "SSE_POST_PATH", "HttpEndpoint", "primes_streams"]
+__all__ = ["MODERN_STATUS", "SSE_POST_PATH", "HttpEndpoint", "mcp_route", "primes_streams"]
 
 #: JSON-RPC error code -> HTTP status on the modern path (2026-07-28 status cheat-sheet).
 MODERN_STATUS: Final[Mapping[int, int]] = {
@@ -82,12 +83,14 @@ def _origin_host(origin: str) -> str:
     return authority.partition(":")[0]
 
 
-def _path_of(target: str) -> str:
-    """The path of a request target (origin form, or absolute form)."""
-    path = target.split("?", 1)[0].split("#", 1)[0]
-    if "://" in path:
-        path = "/" + path.partition("://")[2].partition("/")[2]
-    return path
+def mcp_route(target: RequestTarget) -> str | None:
+    """Which of the endpoint's own URLs ``target`` names: ``mcp`` (the MCP endpoint, and the
+    root), ``messages`` (where HTTP+SSE streams take their POSTs), or None (404 here). The
+    endpoint routes by it, and the guard of a protected server protects what it names."""
+    route = target.route
+    if route in ("", "/mcp"):
+        return "mcp"
+    return "messages" if route == SSE_POST_PATH else None
 
 
 def _meta(message: Message) -> dict[str, Any]:
@@ -156,6 +159,10 @@ class HttpEndpoint:
         #: the stream and not yet sent (``take_events``)
         self.streams: dict[str, SimServer] = {}
         self.outbox: dict[str, list[Message]] = {}
+        #: the ``Authorization`` header each stream was opened with; a POST to a stream must
+        #: carry the same where :attr:`binds_streams` (a protected server)
+        self.stream_credentials: dict[str, str] = {}
+        self.binds_streams = False
         self.http_sse = http_sse and not self.policy.http_no_get and any(
             self.spec.profile(r).settings.get("http_transport") == "http+sse"
             for r in self.spec.legacy)
@@ -171,16 +178,23 @@ class HttpEndpoint:
 
     # -- entry point ------------------------------------------------------------------
     def handle(self, request: HttpRequest) -> HttpResponse:
+        target = request.target  # the one reading of the target, the guard's too
+        if target is None:
+            return HttpResponse(400, {"error": "invalid_request",
+                                      "error_description": "malformed request target"})
+        guarded = self.guard(request, target)
+        if guarded is not None:
+            return guarded
         origin = request.headers.get("origin")
         if origin and not self.allow_remote and not is_loopback(_origin_host(origin)):
             return HttpResponse(403)
-        path = _path_of(request.path).rstrip("/")
-        if self.http_sse and path == SSE_POST_PATH and request.method == "POST":
-            return HttpResponse(0, exit=True) if self.doomed else self._sse_post(request)
-        if path not in ("", "/mcp"):
+        route = mcp_route(target)
+        if self.http_sse and route == "messages" and request.method == "POST":
+            return HttpResponse(0, exit=True) if self.doomed else self._sse_post(request, target)
+        if route != "mcp":
             return HttpResponse(404)
         if request.method == "GET" and self.http_sse:
-            return self._open_sse()
+            return self._open_sse(request)
         if request.method == "POST" and self.streamable:
             if self.doomed:
                 return HttpResponse(0, exit=True)
@@ -192,24 +206,39 @@ class HttpEndpoint:
         allow = "POST, DELETE" if self.spec.legacy else "POST"
         return HttpResponse(405, headers={"Allow": allow})
 
+    def guard(self, request: HttpRequest, target: RequestTarget) -> HttpResponse | None:
+        """What a protected server answers ``request`` with before the endpoint sees it (an
+        authorization URL's answer, a 401); None: serve it. Nothing here: a protected
+        endpoint overrides it."""
+        return None
+
     # -- HTTP+SSE (2024-11-05) ------------------------------------------------------------
-    def _open_sse(self) -> HttpResponse:
+    def _open_sse(self, request: HttpRequest) -> HttpResponse:
         """GET: a new SSE stream, a server of its own, and the ``endpoint`` event naming where
         to POST (2024-11-05 ``basic/transports.mdx`` §HTTP with SSE)."""
         sid = self._session_ids()
         self.streams[sid] = SimServer(self.spec)
         self.outbox[sid] = []
+        self.stream_credentials[sid] = request.headers.get("authorization", "")
         self.say(f"HTTP+SSE stream {sid[:8]} opened")
         return HttpResponse(200, events=(("endpoint", f"{SSE_POST_PATH}?session_id={sid}"),))
 
-    def _sse_post(self, request: HttpRequest) -> HttpResponse:
-        """POST to the endpoint an SSE stream named: 202, the answer goes on the stream."""
-        query = request.path.partition("?")[2]
-        sid = next((v for k, _, v in (p.partition("=") for p in query.split("&"))
-                    if k == "session_id"), "")
+    def _sse_post(self, request: HttpRequest, target: RequestTarget) -> HttpResponse:
+        """POST to the endpoint an SSE stream named: 202, the answer goes on the stream. On a
+        protected server, only with the token the stream was opened with (a session is not
+        authentication: 2025-06-18 ``basic/security_best_practices.mdx`` §Session Hijacking,
+        "MCP servers MUST NOT use sessions for authentication"; every request carries the
+        token, ``basic/authorization.mdx`` §Token Requirements): 403 else."""
+        sid = target.param("session_id") or ""
         server = self.streams.get(sid)
         if server is None:
             return HttpResponse(404)
+        if self.binds_streams and \
+                request.headers.get("authorization", "") != self.stream_credentials.get(sid):
+            self.say(f"POST to HTTP+SSE stream {sid[:8]} with another token than the "
+                     "stream's: 403")
+            return HttpResponse(403, {"error": "forbidden", "error_description":
+                                      "this stream was opened with another token"})
         decoded = decode_rpc(request.body)
         if isinstance(decoded, Junk) or not isinstance(decoded.value, dict):
             return HttpResponse(400)
@@ -229,6 +258,7 @@ class HttpEndpoint:
         """The client closed its GET: the stream and its server are gone."""
         if self.streams.pop(sid, None) is not None:
             self.outbox.pop(sid, None)
+            self.stream_credentials.pop(sid, None)
             self.say(f"HTTP+SSE stream {sid[:8]} closed")
 
     def _delete(self, request: HttpRequest) -> HttpResponse:

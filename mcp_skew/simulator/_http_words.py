@@ -31,12 +31,14 @@ __all__ = [
     "REASONS",
     "HttpRequest",
     "HttpResponse",
+    "RequestTarget",
     "decode_header_value",
     "describe",
     "encode_header_value",
     "header_value",
     "invalid_base64_header",
     "is_loopback",
+    "parse_target",
 ]
 
 #: What a client accepts on every POST (2025-03-26 on).
@@ -49,7 +51,7 @@ _BASE64_KEYS: Final = tuple(h.key for h in HTTP_HEADERS if h.base64)
 REASONS: Final[Mapping[int, str]] = {
     200: "OK", 201: "Created", 202: "Accepted", 302: "Found", 400: "Bad Request",
     401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
-    405: "Method Not Allowed", 500: "Internal Server Error", 502: "Bad Gateway",
+    405: "Method Not Allowed", 413: "Content Too Large", 500: "Internal Server Error", 502: "Bad Gateway",
 }
 LOOPBACK_NAMES: Final = frozenset({"localhost", "ip6-localhost"})
 _SENTINEL: Final = ("=?base64?", "?=")
@@ -58,13 +60,73 @@ _SENTINEL: Final = ("=?base64?", "?=")
 # -- values ------------------------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
+class RequestTarget:
+    """A request target as every rule that routes on it reads it (:func:`parse_target`)."""
+
+    path: str  #: as sent (not percent-decoded), ``/`` at least
+    query: str = ""  #: after the first ``?``, as sent
+    #: ``scheme://host[:port]`` (lower case) of an absolute-form target; None: origin form
+    origin: str | None = None
+
+    @property
+    def route(self) -> str:
+        """The path without trailing slashes: what the endpoint and the guard both match
+        (``""`` is the root)."""
+        return self.path.rstrip("/")
+
+    def param(self, name: str) -> str | None:
+        """The first value of query parameter ``name`` (as sent, not decoded), or None."""
+        for pair in self.query.split("&"):
+            key, eq, value = pair.partition("=")
+            if key == name and eq:
+                return value
+        return None
+
+
+#: A request target's allowed characters: RFC 3986's unreserved, sub-delims, ``:@/?%[]``.
+_TARGET_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                 "0123456789-._~!$&'()*+,;=:@/?%[]")
+
+
+def parse_target(text: str) -> RequestTarget | None:
+    """The one reading of a request target (RFC 9112 §3.2), shared by the guard of a
+    protected server and the endpoint's routing, so that both see the same path; None for a
+    target to refuse (400).
+
+    The origin form (``/path?query``) and the absolute form (``http://host/path?query``,
+    which a server MUST accept, RFC 9112 §3.2.2) are read; a ``#`` anywhere is refused (no
+    form of request target has a fragment: RFC 9112 §3.2, RFC 9110 §4.2.5 "the fragment is
+    not sent"), and so are the asterisk and authority forms, userinfo (RFC 9110 §4.2.4), an
+    empty host, and characters outside RFC 3986's (whitespace, controls, non-ASCII)."""
+    if not text or not set(text) <= _TARGET_CHARS:
+        return None  # "#" is not in the set: a fragment is refused here
+    if text.startswith("/"):
+        path, _, query = text.partition("?")
+        return RequestTarget(path, query)
+    scheme, sep, rest = text.partition("://")
+    if not sep or scheme.lower() not in ("http", "https"):
+        return None
+    cut = min((i for i in (rest.find("/"), rest.find("?")) if i >= 0), default=len(rest))
+    authority, rest = rest[:cut], rest[cut:]
+    if not authority or "@" in authority or authority.startswith(":"):
+        return None
+    path, _, query = rest.partition("?")
+    return RequestTarget(path or "/", query, f"{scheme.lower()}://{authority.lower()}")
+
+
+@dataclass(frozen=True, slots=True)
 class HttpRequest:
     """One HTTP request, as the server reads it."""
 
     method: str
-    path: str
+    path: str  #: the request target as sent (read it through :attr:`target`)
     headers: Mapping[str, str]  #: lower-case names
     body: bytes = b""
+
+    @property
+    def target(self) -> RequestTarget | None:
+        """The request target, read by :func:`parse_target` (None: refuse it, 400)."""
+        return parse_target(self.path)
 
 
 @dataclass(slots=True)

@@ -68,7 +68,10 @@ def test_every_discovery_request_is_in_the_transcript() -> None:
     posts = [e for e in record.transcript.entries if e.dir == "c2s"]
     first, retry = posts[0].http or {}, posts[1].http or {}
     assert "Authorization" not in first["headers"]
-    assert retry["headers"]["Authorization"] == "Bearer token-3"
+    token = retry["headers"]["Authorization"].removeprefix("Bearer ")
+    assert token.startswith("token-") and len(token) == len("token-") + 32  # an HMAC, not a count
+    again = simulate("legacy:2025-11-25", "legacy:2025-11-25+auth=oidc")
+    assert [e.http for e in again.transcript.entries if e.dir == "c2s"][1] == retry  # same run
 
 
 def test_a_401_to_the_probe_is_not_legacy_evidence() -> None:
@@ -239,11 +242,11 @@ def _get(server: AuthServer, target: str) -> Any:
 def test_the_authorization_server_checks_pkce_and_resource() -> None:
     server = _server()
     reg = server.handle(HttpRequest("POST", "/auth/register", {},
-                                    json.dumps({"redirect_uris": ["http://x/cb"]}).encode()))
+                                    json.dumps({"redirect_uris": ["https://x/cb"]}).encode()))
     assert reg is not None and reg.status == 201
     client_id = reg.body["client_id"]
     query = form_encode({"response_type": "code", "client_id": client_id,
-                         "redirect_uri": "http://x/cb", "code_challenge": pkce_challenge("v"),
+                         "redirect_uri": "https://x/cb", "code_challenge": pkce_challenge("v"),
                          "code_challenge_method": "S256", "state": "s",
                          "resource": "http://other.example/mcp"})
     refused = _get(server, f"/auth/authorize?{query}")

@@ -10,6 +10,14 @@ from pathlib import Path
 
 from _auth_cases import CASES, auth_step, simulate
 
+from mcp_skew.simulator._auth_server import (
+    AUTH_BODY_BYTES,
+    FIELD_CHARS,
+    MAX_CLIENTS,
+    MAX_CODES,
+    MAX_REDIRECT_URIS,
+    MAX_TOKENS,
+)
 from mcp_skew.versions import REGISTRY
 from mcp_skew.versions._auth import LAYOUTS, plain_layout, rule_values
 
@@ -252,11 +260,59 @@ def render_auth_doc() -> str:
         "server's origin only (`tests/unit/test_auth_remote_as.py`, and over real loopback "
         "HTTP `tests/slow/unit/test_auth_remote_as_slow.py`).",
         "",
+        "## Limits of the test authorization server",
+        "",
+        "It serves real clients on loopback, and anyone who reaches the port reaches it "
+        "unauthenticated; so it refuses what an authorization server must refuse, and keeps "
+        "bounded tables (`mcp_skew/simulator/_auth_limits.py`, the attacks in "
+        "`tests/_auth_attacks.py`):",
+        "",
+        "- **Every request target is read once** (`parse_target`), by the guard and the "
+        "endpoint alike: `/mcp#x` (no request target has a fragment: RFC 9112 §3.2) is 400, "
+        "and the absolute form `http://host/mcp` is the MCP endpoint and wants a token "
+        "(\"authorization MUST be included in every HTTP request from client to server\": "
+        "2025-11-25 `basic/authorization.mdx` §Token Requirements).",
+        "- **Tokens, authorization codes and client ids are unguessable and bound**: each is "
+        "an HMAC-SHA256 of its kind, a counter and what it is bound to (a token's resource, a "
+        "code's client and resource), keyed by random bytes of the `serve` process (the "
+        "simulator keys them with a fixed value, so its transcripts stay byte for byte the "
+        "same); a token is accepted only by the server that issued it, and, where the "
+        "revision validates audiences, only if it was issued for that server's URL (\"MCP "
+        "servers MUST validate that access tokens were issued specifically for them as the "
+        "intended audience, according to RFC 8707 Section 2\": 2025-06-18 and 2025-11-25 "
+        "`basic/authorization.mdx` §Token Handling).",
+        "- **Redirect URIs**: a registration whose `redirect_uris` has one that is not "
+        "`https`, or `http` on the loopback, or that has a fragment or userinfo, is 400 "
+        "`invalid_redirect_uri` (\"All redirect URIs MUST be either localhost or use HTTPS\": "
+        "2025-11-25 §Communication Security; RFC 6749 §3.1.2); an authorization request is "
+        "redirected only to a redirect URI its client registered, compared exactly "
+        "(\"Authorization servers MUST validate exact redirect URIs against pre-registered "
+        "values\": §Open Redirection), else 400 with no redirect (OAuth 2.1 §4.1.2.1). A "
+        "client ID metadata document is not fetched (the simulator does no I/O): an "
+        "`https` client id with a path is taken to list redirect URIs on the loopback and on "
+        "its own origin only, so no client id can send a code to a third party (2025-11-25 "
+        "§Client ID Metadata Documents: the server \"MUST validate redirect URIs presented in "
+        "an authorization request against those in the metadata document\").",
+        "- **HTTP+SSE**: a `POST /messages?session_id=…` needs a valid token (401), and the "
+        "very token its stream was opened with (403 otherwise).",
+        f"- **Sizes**: a body to the token or registration endpoint over {AUTH_BODY_BYTES:,} "
+        "bytes is 413, before it is parsed (`serve` answers it from `Content-Length`, "
+        "before reading it); a field over "
+        f"{FIELD_CHARS:,} characters (a client id, redirect URI, scope, state, code "
+        f"challenge, resource) is 400 and not kept; a registration names at most "
+        f"{MAX_REDIRECT_URIS} redirect URIs.",
+        f"- **Tables**: at most {MAX_CLIENTS:,} registered clients, {MAX_CODES:,} unused "
+        f"authorization codes and {MAX_TOKENS:,} tokens; past a cap the oldest entry goes "
+        "(its client registers again; its code or token is refused as unknown).",
+        "",
+        "Measured with `benchmarks/bench_serve_attacks.py` (figures in its docstring).",
+        "",
         "## Not modelled (yet)",
         "",
-        "- refresh tokens;",
-        "- fetching client ID metadata documents (the simulated authorization server "
-        "accepts any HTTPS client id where it advertises support).",
+        "- refresh tokens, token expiry (`expires_in` is said, not enforced);",
+        "- fetching client ID metadata documents (the test authorization server takes an "
+        "HTTPS client id's document to list redirect URIs on the loopback or its own origin, "
+        "where it advertises support: above).",
         "",
         "## Real clients against serve",
         "",

@@ -11,6 +11,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from _fuzz_inputs import request_target
 from _serve_helpers import http_server, initialize, raw_http
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -72,7 +73,8 @@ def exchange(url: str, data: bytes) -> int | None:
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                    HealthCheck.function_scoped_fixture])
 @given(st.sampled_from(["POST", "GET", "DELETE", "PUT"]),
-       st.sampled_from(["/mcp", "/", "/messages?session_id=x", "/nope", "/mcp?a=%ff"]),
+       st.one_of(st.sampled_from(["/mcp", "/", "/messages?session_id=x", "/nope", "/mcp?a=%ff"]),
+                 request_target()),
        headers, bodies)
 def test_any_request_gets_a_documented_status(served: tuple[str, Any, list[str]], method: str,
                                               path: str, extra: dict[str, str],
