@@ -25,7 +25,10 @@ its standard input at end of file, its output kept (the last
 :data:`TAIL_BYTES` of each stream). At the deadline it is ended with its whole
 process family (the server it spawned included, found by the mark in its
 environment); after a normal exit the family is ended too, so a server the
-client left behind does not outlive the run.
+client left behind does not outlive the run. The runs of one ``probe-client`` share a
+:class:`Running`: when a signal stops the command, :meth:`Running.stop` ends every client
+still running with its family at once (whatever it does: a new session, signals ignored,
+never exiting, a flood), and no other client starts.
 """
 
 from __future__ import annotations
@@ -49,17 +52,51 @@ from ..serve import HttpEndpoint, LogEntry, LogWriter, make_http_server, read_lo
 from ..simulator import PeerSpec
 from ..wire import end, family, open_new, spawn
 
-__all__ = ["SERVER_WORD", "TAIL_BYTES", "URL_WORD", "ClientRun", "HttpServing", "Launch", "expand",
-           "read_stamps", "run_client", "run_upgrade", "server_words"]
+__all__ = ["SERVER_WORD", "TAIL_BYTES", "URL_WORD", "ClientRun", "HttpServing", "Launch", "Running",
+           "expand", "read_stamps", "run_client", "run_upgrade", "server_words"]
 
 SERVER_WORD: Final = "{server}"
 URL_WORD: Final = "{url}"
 #: How much of each of the client's output streams is kept.
 TAIL_BYTES: Final = 16_384
+#: The most :class:`_Tail` holds of one stream while it reads, whatever the client writes
+#: (two tails and one read; docs/probe-client.md).
+HELD_BYTES: Final = 2 * TAIL_BYTES + 4096
 #: After the client exits, how long the server it leaves is given to see its stdin close,
 #: log it and exit by itself before the family is ended.
 SETTLE_S: Final = 2.0
 Transport = Literal["stdio", "http"]
+#: How long a stopped client is given to exit after SIGTERM before its family is killed.
+STOP_GRACE_S: Final = 0.5
+
+
+class Running:
+    """The client processes of one ``probe-client`` now running (from several threads), so
+    that a stop ends them all and starts no other."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._procs: dict[int, subprocess.Popen[bytes]] = {}
+        self.stopped = False
+
+    def add(self, proc: subprocess.Popen[bytes]) -> bool:
+        """Count ``proc`` in; False (it is to be ended) when the command is stopping."""
+        with self._lock:
+            if not self.stopped:
+                self._procs[proc.pid] = proc
+            return not self.stopped
+
+    def discard(self, proc: subprocess.Popen[bytes]) -> None:
+        with self._lock:
+            self._procs.pop(proc.pid, None)
+
+    def stop(self) -> None:
+        """End every client running now with its whole family; none starts from now on."""
+        with self._lock:
+            self.stopped = True
+            procs = list(self._procs.values())
+        for proc in procs:
+            end(proc, grace_s=STOP_GRACE_S)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +111,8 @@ class Launch:
     env: Mapping[str, str] | None = None
     #: ``--profile FILE`` words for the served server (the same registry as this command)
     profile_args: tuple[str, ...] = ()
+    #: the clients of this command now running (a stop ends them)
+    running: Running | None = None
 
 
 @dataclass(slots=True)
@@ -124,7 +163,7 @@ class _Tail:
         self.thread.start()
 
     def _read(self, stream: IO[bytes]) -> None:
-        for chunk in iter(lambda: stream.read1(4096), b""):  # type: ignore[attr-defined]
+        for chunk in iter(lambda: stream.read1(HELD_BYTES - 2 * TAIL_BYTES), b""):  # type: ignore[attr-defined]
             self.data += chunk
             if len(self.data) > 2 * TAIL_BYTES:
                 del self.data[:-TAIL_BYTES]
@@ -152,6 +191,10 @@ def _settle(pid: int) -> None:
 
 def _run_argv(run: ClientRun, launch: Launch) -> None:
     started = time.monotonic()
+    running = launch.running
+    if running is not None and running.stopped:
+        run.spawn_error = "not run: probe-client is stopping"
+        return
     try:
         proc = spawn(run.argv, env=launch.env, cwd=launch.cwd, stdin=subprocess.DEVNULL,
                      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -161,12 +204,16 @@ def _run_argv(run: ClientRun, launch: Launch) -> None:
     assert proc.stdout is not None and proc.stderr is not None
     out, err = _Tail(proc.stdout), _Tail(proc.stderr)
     try:
+        if running is not None and not running.add(proc):
+            raise subprocess.TimeoutExpired(run.argv, 0)  # stopped as it started: end it
         run.exit_code = proc.wait(launch.deadline_s)
         _settle(proc.pid)
     except subprocess.TimeoutExpired:
         run.timed_out = True
     finally:
         code = end(proc, grace_s=0.5)  # the client and every process it left (its server)
+        if running is not None:
+            running.discard(proc)
         run.seconds = round(time.monotonic() - started, 3)
     if run.timed_out:
         run.exit_code = code
