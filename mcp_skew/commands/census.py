@@ -180,13 +180,20 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _jobs(args: argparse.Namespace) -> tuple[list[Any], str]:
+    """The listing's jobs; each entry set aside (not text) is one line on stderr."""
     from ..census import read_listing, read_registry  # noqa: PLC0415
 
     if bool(args.source) == bool(args.registry_url):
         raise UsageError("give a listing (SOURCE...) or --registry URL (one of the two)")
+    invalid: list[str] = []
     if args.registry_url:
-        return read_registry(args.registry_url, max_pages=args.max_pages), args.registry_url
-    return read_listing(args.source), " ".join(args.source)
+        found = read_registry(args.registry_url, max_pages=args.max_pages, invalid=invalid)
+        source = args.registry_url
+    else:
+        found, source = read_listing(args.source, invalid), " ".join(args.source)
+    for line in invalid:
+        print(terminal_safe(f"mcp-skew census: invalid entry: {line}"), file=sys.stderr)
+    return found, source
 
 
 def _main(args: argparse.Namespace) -> int:
