@@ -18,8 +18,11 @@ import importlib
 import importlib.util
 import multiprocessing
 import os
+import socket
+import struct
 import sys
 import time
+import urllib.parse
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
@@ -31,8 +34,8 @@ from ..errors import UsageError
 from ._listing import Job
 from ._work import Settings, job_row, run_job
 
-__all__ = ["CLUSTER_HINT", "Progress", "check_cluster", "parse_cluster", "parse_scheduler",
-           "progress_stream", "run_dask", "run_local"]
+__all__ = ["CLUSTER_HINT", "SCHEDULER_BOUND_S", "Progress", "check_cluster", "check_scheduler",
+           "parse_cluster", "parse_scheduler", "progress_stream", "run_dask", "run_local"]
 
 Store = Callable[[dict[str, Any]], None]
 CLUSTER_HINT: Final = "pip install 'mcp-skew[cluster]'"
@@ -148,6 +151,7 @@ LOCAL_CLUSTER_CONFIG: Final[dict[str, object]] = {
 def _client(cluster: str | None, scheduler: str | None) -> tuple[Any, Any]:
     dd = _distributed()
     if scheduler is not None:
+        check_scheduler(scheduler)
         try:
             return dd.Client(scheduler, timeout="10s"), None
         except (OSError, TimeoutError, ValueError) as exc:
@@ -195,6 +199,58 @@ def parse_scheduler(text: str) -> str:
         return parse_url(text, ("tcp", "tls"), need_port=True)
     except AddressError as exc:
         raise UsageError(f"--scheduler: {exc}") from None
+
+
+#: How long ``--scheduler`` is given to accept a connection and say its first words.
+SCHEDULER_BOUND_S: Final = 10.0
+#: The most frames a Dask message's prelude may announce, and the most bytes it may hold,
+#: for the first message of a scheduler to be taken as one (its handshake is a few hundred).
+_MOST_FRAMES: Final = 64
+_MOST_MESSAGE: Final = 64 << 20
+
+
+def _read_exactly(conn: socket.socket, size: int) -> bytes:
+    got = b""
+    while len(got) < size:
+        chunk = conn.recv(size - len(got))
+        if not chunk:
+            break
+        got += chunk
+    return got
+
+
+def check_scheduler(address: str, bound_s: float = SCHEDULER_BOUND_S) -> None:
+    """That ``address`` (``tcp://HOST:PORT``) is a Dask scheduler, in ``bound_s``: UsageError
+    (one line) for a closed port, a server that says nothing, or one that does not speak Dask.
+
+    Dask's client waits without end on a server that accepts and never answers (an HTTP
+    server waits for a request; a port that accepts and says nothing), so this looks first.
+    A Dask server speaks first: on a new connection it writes its handshake, one message in
+    Dask's TCP framing (``distributed/comm/tcp.py``: an 8-byte length, then the frames'
+    prelude, ``distributed/protocol/utils.py`` ``pack_frames_prelude``: an 8-byte count of
+    frames and their lengths). Over ``tls://`` the client speaks first: only the connection
+    is checked."""
+    parts = urllib.parse.urlsplit(address)
+    host, port = parts.hostname or "", parts.port or 0
+    where = f"--scheduler {address}"
+    try:
+        with socket.create_connection((host, port), timeout=bound_s) as conn:
+            if parts.scheme.lower() != "tcp":
+                return
+            conn.settimeout(bound_s)
+            head = _read_exactly(conn, 16)
+    except TimeoutError:
+        raise UsageError(f"{where}: not a Dask scheduler: it accepted the connection and "
+                         f"said nothing within {bound_s:g} s") from None
+    except OSError as exc:
+        raise UsageError(f"{where}: cannot connect: {exc.strerror or exc}") from None
+    if len(head) < 16:
+        raise UsageError(f"{where}: not a Dask scheduler: it closed the connection "
+                         "without a Dask handshake")
+    total, frames = struct.unpack("QQ", head)
+    if not (1 <= frames <= _MOST_FRAMES and 8 * (1 + frames) <= total <= _MOST_MESSAGE):
+        raise UsageError(f"{where}: not a Dask scheduler: its first bytes are not a Dask "
+                         "message")
 
 
 def run_dask(jobs: Sequence[Job], settings: Settings, store: Store, *, cluster: str | None,

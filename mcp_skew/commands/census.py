@@ -204,6 +204,7 @@ def _main(args: argparse.Namespace) -> int:
         CensusDB,
         Progress,
         check_cluster,
+        check_scheduler,
         max_local_workers,
         parse_cluster,
         parse_scheduler,
@@ -223,6 +224,8 @@ def _main(args: argparse.Namespace) -> int:
         parse_scheduler(args.scheduler)
     if args.cluster or args.scheduler:
         check_cluster()
+    if args.scheduler:  # before the listing is read and the database made
+        check_scheduler(args.scheduler)
     jobs, source = _jobs(args)
     if not args.scheduler:  # a cluster elsewhere checks on its own workers (job by job)
         _check_sandbox(args, jobs)
