@@ -14,8 +14,10 @@ never import it.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
+import logging
 import multiprocessing
 import os
 import socket
@@ -28,6 +30,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final, TextIO
 
+from .. import _stopping
 from .._input import AddressError, parse_url
 from .._stopping import Terminated
 from ..errors import UsageError
@@ -162,12 +165,40 @@ def _client(cluster: str | None, scheduler: str | None) -> tuple[Any, Any]:
     # scheduler's on the dashboard's well-known 8787): theirs get no routes (no /metrics,
     # /health, /json) and the scheduler's a port of its own (0: free, never 8787). The
     # nannies pass this configuration on to the worker processes they start.
-    with importlib.import_module("dask").config.set(LOCAL_CLUSTER_CONFIG):
-        local = dd.LocalCluster(n_workers=int(count) if count else None, threads_per_worker=1,
-                                processes=True, host="127.0.0.1", dashboard_address=None,
-                                worker_dashboard_address=None,
-                                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
-    return dd.Client(local), local
+    local = None
+    try:
+        with importlib.import_module("dask").config.set(LOCAL_CLUSTER_CONFIG):
+            local = dd.LocalCluster(n_workers=int(count) if count else None,
+                                    threads_per_worker=1, processes=True, host="127.0.0.1",
+                                    dashboard_address=None, worker_dashboard_address=None,
+                                    scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
+        return dd.Client(local), local
+    except BaseException:  # a stop (Ctrl-C, SIGTERM) while the cluster starts
+        _abandon_cluster(local)
+        _stopping.check()  # a stop that came out of Dask's wait as another error
+        raise
+
+
+def _abandon_cluster(local: Any) -> None:
+    """After a stop while a ``LocalCluster`` started: close what can be closed, end its
+    worker processes, and take every unfinished cluster out of Dask's own list, which an
+    ``atexit`` hook of Dask closes again at exit (a cluster whose workers were still
+    starting fails there with an ``AssertionError`` traceback: ``Status.init``)."""
+    # the command is stopping, its one line said: what Dask's loop thread logs of the
+    # start it cut short (a nanny's task "never retrieved", a worker it lost) is not news
+    for name in ("asyncio", "distributed", "tornado"):
+        logging.getLogger(name).disabled = True
+    if local is not None:
+        with contextlib.suppress(Exception):
+            local.close(timeout=2)
+    for child in multiprocessing.active_children():  # the nannies' worker processes
+        child.kill()
+    spec = sys.modules.get("distributed.deploy.spec")
+    instances = getattr(getattr(spec, "SpecCluster", None), "_instances", None)
+    if instances is not None:
+        for cluster in list(instances):
+            if getattr(getattr(cluster, "status", None), "name", "") != "closed":
+                instances.discard(cluster)
 
 
 #: The most workers ``--cluster local:N`` starts: each is a process that installs and runs
