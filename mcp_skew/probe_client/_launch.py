@@ -10,7 +10,14 @@ The client's words are the user's ``CLIENT_ARGV`` with two placeholders filled i
   spawns it, as real clients spawn their servers; :mod:`mcp_skew._stamp` notes
   when each server process began, so the wire's times can be read from the
   moment the client started it). Inside a longer word (``--command={server}``)
-  it is the command as one shell-quoted string.
+  it is the command as one string, its words joined by spaces, holding only characters
+  no shell takes as syntax, in or out of quotes (:func:`in_word`): a client may hand that
+  word to a shell, quoted any way. Where a word of the command would need quoting (a path
+  with a space or a ``$`` from ``--record DIR``, a saved peer's ``@FILE`` name, the
+  Python's own path), it is instead the path of a launcher script that runs the command
+  (``exec`` of the words, each quoted for ``/bin/sh``), in a folder of its own under the
+  temporary folder, removed after the run: nothing taken from a file name reaches the
+  client's shell as syntax.
 - ``{url}``: the URL of a simulated Streamable HTTP server served here on
   loopback, port 0, in a thread (:func:`mcp_skew.serve.make_http_server`, the
   machinery of ``serve --http``), writing the same log.
@@ -33,15 +40,19 @@ never exiting, a flood), and no other client starts.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
+import re
 import shlex
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Final, Literal
@@ -53,7 +64,7 @@ from ..simulator import PeerSpec
 from ..wire import end, family, open_new, spawn
 
 __all__ = ["SERVER_WORD", "TAIL_BYTES", "URL_WORD", "ClientRun", "HttpServing", "Launch", "Running",
-           "expand", "read_stamps", "run_client", "run_upgrade", "server_words"]
+           "expand", "in_word", "read_stamps", "run_client", "run_upgrade", "server_words"]
 
 SERVER_WORD: Final = "{server}"
 URL_WORD: Final = "{url}"
@@ -141,17 +152,53 @@ def server_words(spec: str, log: Path, stamps: Path, profile_args: Sequence[str]
             "--record", str(log), "-q"]
 
 
-def expand(argv: Sequence[str], server: Sequence[str], url: str) -> list[str]:
-    """``argv`` with ``{server}`` (a word of its own: the words; inside a word: one quoted
-    string) and ``{url}`` filled in."""
+#: The characters a word may hold to go inside a client's word as it is: none is syntax to a
+#: shell, in single or double quotes or out of them (``shlex.quote`` leaves such a word bare).
+_PLAIN: Final = re.compile(r"[A-Za-z0-9_@%+=:,./-]+")
+
+
+def _plain(words: Sequence[str]) -> bool:
+    return all(_PLAIN.fullmatch(w) for w in words)
+
+
+def expand(argv: Sequence[str], server: Sequence[str], url: str,
+           inside: Sequence[str] | None = None) -> list[str]:
+    """``argv`` with ``{server}`` (a word of its own: the words ``server``; inside a word:
+    the words ``inside``, default ``server``, joined by spaces) and ``{url}`` filled in.
+    Inside a word, every word must be plain (:func:`in_word` makes them so): ValueError."""
+    inner = list(server if inside is None else inside)
     out: list[str] = []
     for word in argv:
         if word == SERVER_WORD:
             out += server
             continue
-        filled = word.replace(SERVER_WORD, shlex.join(server)) if SERVER_WORD in word else word
+        filled = word
+        if SERVER_WORD in word:
+            if not _plain(inner):
+                raise ValueError("{server} inside a word: the words need quoting (in_word)")
+            filled = word.replace(SERVER_WORD, " ".join(inner))
         out.append(filled.replace(URL_WORD, url))
     return out
+
+
+@contextlib.contextmanager
+def in_word(argv: Sequence[str], server: Sequence[str]) -> Iterator[list[str]]:
+    """The words to put for ``{server}`` inside a longer word of ``argv``: ``server`` itself
+    when every word is plain (or no word of ``argv`` holds ``{server}`` inside it); else one
+    plain word, the path of a launcher script that runs ``server`` (removed on leaving)."""
+    if _plain(server) or not any(SERVER_WORD in w and w != SERVER_WORD for w in argv):
+        yield list(server)
+        return
+    base = tempfile.gettempdir()
+    folder = tempfile.mkdtemp(prefix="mcp-skew-server-",
+                              dir=base if _PLAIN.fullmatch(base) else "/tmp")
+    try:
+        script = Path(folder) / "server"
+        script.write_text(f'#!/bin/sh\nexec {shlex.join(server)} "$@"\n', encoding="utf-8")
+        script.chmod(0o700)
+        yield [str(script)]
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 class _Tail:
@@ -258,8 +305,9 @@ def _run_stdio(spec: str, index: int, launch: Launch) -> ClientRun:
     log = fresh_log(launch.workdir / f"{index:02d}.jsonl")
     stamps = fresh_log(launch.workdir / f"{index:02d}.spawned")
     words = server_words(spec, log, stamps, launch.profile_args)
-    run = ClientRun(spec, tuple(expand(launch.argv, words, "")), log)
-    _run_argv(run, launch)
+    with in_word(launch.argv, words) as inside:
+        run = ClientRun(spec, tuple(expand(launch.argv, words, "", inside)), log)
+        _run_argv(run, launch)
     _read_entries(run)
     run.stamps = read_stamps(stamps)
     return run
@@ -340,17 +388,18 @@ def _upgrade_stdio(before: PeerSpec, after: PeerSpec, index: int,
     stamps = fresh_log(launch.workdir / f"{index:02d}.spawned")
     served = launch.workdir / f"{index:02d}.server.json"
     words = server_words(f"@{served}", log, stamps, launch.profile_args)
-    argv = tuple(expand(launch.argv, words, ""))
-    _peer_file(served, before)
-    first = ClientRun(before.notation, argv, log)
-    _run_argv(first, launch)
-    _read_entries(first)
-    first.stamps = read_stamps(stamps)
-    first.log = _aside(log, f"{index:02d}.before.jsonl")
-    _aside(stamps, f"{index:02d}.before.spawned")
-    _peer_file(served, after)  # the upgrade: the same command now serves AFTER
-    run = ClientRun(after.notation, argv, log, before=first)
-    _run_argv(run, launch)
+    with in_word(launch.argv, words) as inside:
+        argv = tuple(expand(launch.argv, words, "", inside))
+        _peer_file(served, before)
+        first = ClientRun(before.notation, argv, log)
+        _run_argv(first, launch)
+        _read_entries(first)
+        first.stamps = read_stamps(stamps)
+        first.log = _aside(log, f"{index:02d}.before.jsonl")
+        _aside(stamps, f"{index:02d}.before.spawned")
+        _peer_file(served, after)  # the upgrade: the same command now serves AFTER
+        run = ClientRun(after.notation, argv, log, before=first)
+        _run_argv(run, launch)
     _read_entries(run)
     run.stamps = read_stamps(stamps)
     return run
