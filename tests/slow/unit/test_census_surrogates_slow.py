@@ -30,7 +30,7 @@ def test_the_entry_is_set_aside_and_the_good_one_probed(
         field: str) -> None:
     if executor[0] == "--cluster":
         pytest.importorskip("distributed", reason="the cluster extra")
-    from mcp_skew.cli import main  # noqa: PLC0415
+    from mcp_skew.cli import main
 
     bad = _server("io.x/bad\ud800" if field == "name" else "io.x/bad",
                   "1.\ud800" if field == "version" else "1.0.0")
