@@ -51,7 +51,16 @@ from _fuzz import (  # noqa: E402
     rpc_line,
     run_cli,
 )
-from _fuzz_inputs import address, log_text, profile_file, typed_mutation, url  # noqa: E402
+from _fuzz_inputs import (  # noqa: E402
+    address,
+    census_db_edits,
+    log_text,
+    profile_file,
+    surrogate_listing,
+    typed_mutation,
+    url,
+    write_census_db,
+)
 from _pytest.outcomes import Failed  # noqa: E402 - what test_adversaries.run raises on a hang
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
@@ -218,7 +227,7 @@ def surfaces(tally: Tally, work: Path) -> dict[str, Callable[[], None]]:
     return {"peers": peers, "peer files": peer_files, "numbers": numbers,
             "profiles": profiles, "matrix --from": matrix_from, "logs": logs,
             "serve lines": serve_lines, **typed_surfaces(run, work, matrix_doc),
-            **auth_surfaces(tally)}
+            **auth_surfaces(tally), **census_input_surfaces(run, work)}
 
 
 # -- issue 33: a protected serve --http and its test authorization server, in process ---------
@@ -331,6 +340,29 @@ def typed_surfaces(run: Callable[..., None], work: Path,
 
     return {"typed profiles": typed_profiles, "typed logs": typed_logs,
             "typed matrix": typed_matrix, "addresses": addresses, "fifos": fifos}
+
+
+def census_input_surfaces(run: Callable[..., None], work: Path) -> dict[str, Callable[[], None]]:
+    """Census databases from elsewhere (views, triggers, other objects, wrong-typed values)
+    and listings with entries that are not text (lone surrogates); issue 33."""
+    @given(edits=census_db_edits())
+    def census_dbs(edits: list[tuple[str, tuple[Any, ...]]]) -> None:
+        path = work / "fuzz-census.sqlite"
+        write_census_db(path, edits)
+        run("census db", ["census", "report", "--db", str(path), "--format", "json"])
+        run("census db", ["matrix", "--servers", f"@{path}", "--format", "json"])
+
+    @given(drawn=surrogate_listing())
+    def surrogate_listings(drawn: tuple[str, int, int]) -> None:
+        text, good, _ = drawn
+        if good:  # a good entry would start a worker and its server: only the bad ones here
+            return
+        path = work / ("surrogates.json" if text.startswith('{"servers"') else "surrogates.jsonl")
+        path.write_text(text, encoding="utf-8")
+        run("surrogate listing", ["census", str(path), "--db", str(work / "sur.sqlite"),
+                                  "--sandbox", "none"])
+
+    return {"census dbs": census_dbs, "surrogate listing": surrogate_listings}
 
 
 def process_runs(count: int, work: Path, tally: Tally) -> tuple[int, int, list[str]]:

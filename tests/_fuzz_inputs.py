@@ -326,3 +326,139 @@ def redirect_uri(draw: st.DrawFn) -> Any:
         st.just(f"{scheme}://{host}{tail}"),
         st.sampled_from([*GOOD_REDIRECT_URIS, *BAD_REDIRECT_URIS, *FOREIGN_REDIRECTS]),
         st.text(max_size=30)))
+
+
+# -- census databases from elsewhere (issue 33; the procs part) -----------------------------------
+# A census database is untrusted input: what its schema carries runs in SQLite (a view's query,
+# a trigger's statements), and its values may be of any type. ``census_db_edits`` draws
+# statements that break a valid census database so; ``write_census_db`` makes one.
+
+#: Schema objects a hostile database may carry (each refused before a table is touched).
+CENSUS_SCHEMA_ATTACKS: list[str] = [
+    # ``results`` a view: with the same columns, endless, or of another shape
+    "DROP TABLE results; CREATE VIEW results AS SELECT * FROM runs",
+    "DROP TABLE results; CREATE VIEW results ({cols}) AS SELECT {xs} FROM (WITH RECURSIVE "
+    "c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c)",
+    "DROP TABLE results; CREATE VIEW results ({cols}) AS SELECT {nulls}",
+    # triggers that delete, write or loop when the census writes
+    "CREATE TRIGGER wipe AFTER INSERT ON runs BEGIN DELETE FROM results; END",
+    "CREATE TRIGGER grow AFTER INSERT ON results BEGIN INSERT INTO runs (started, source, jobs,"
+    " executor) VALUES (0, 'x', 0, 'x'); END",
+    "CREATE TRIGGER t BEFORE UPDATE ON meta BEGIN SELECT RAISE(ABORT, 'no'); END",
+    # other objects: a view, an index of an expression, a table of another name
+    "CREATE VIEW v AS SELECT 1",
+    "CREATE INDEX i ON results (lower(server))",
+    "CREATE TABLE extra (a)",
+    # the census's tables defined otherwise (a check that runs, a type changed, no key)
+    "DROP TABLE meta; CREATE TABLE meta (name, value CHECK (length(randomblob(10)) > 0)); "
+    "INSERT INTO meta VALUES ('schema', '1')",
+    "DROP TABLE runs; CREATE TABLE runs (run, started, source, jobs, executor)",
+    "UPDATE meta SET value = '2' WHERE name = 'schema'",
+    "UPDATE meta SET value = x'00ff' WHERE name = 'schema'",
+    "DELETE FROM meta",
+]
+#: Values of every SQLite type, to put in a column of another (text gets affinity-converted).
+CENSUS_WRONG_VALUES: list[Any] = [
+    None, 0, -1, 2**62, 1.5, float("inf"), "", "x", "\x1b[2J", b"", b"\x00\xff", "{bad",
+    "[]", "[1]", "{}", '{"legacy": 5}', '{"modern": "yes"}', '{"dual_fallback_ms": true}',
+    '{"mcp": 1}', '{"name": 7}', "[" * 200 + "]" * 200, "\u202e", "x" * 5000,
+]
+
+
+@st.composite
+def census_db_edits(draw: st.DrawFn) -> list[tuple[str, tuple[Any, ...]]]:
+    """Statements (SQL, parameters) that break a valid census database: a schema object it
+    must refuse, or values of the wrong type in its rows (or both)."""
+    from mcp_skew.census._store import COLUMNS
+
+    edits: list[tuple[str, tuple[Any, ...]]] = []
+    if draw(st.booleans()):
+        sql = draw(st.sampled_from(CENSUS_SCHEMA_ATTACKS))
+        edits.append((sql.format(cols=", ".join(COLUMNS), xs=", ".join(["x"] * len(COLUMNS)),
+                                 nulls=", ".join(["'k'", *["NULL"] * (len(COLUMNS) - 1)])), ()))
+    for _ in range(draw(st.integers(0 if edits else 1, 3))):
+        column = draw(st.sampled_from([c for c in COLUMNS if c != "key"]))
+        value = draw(st.sampled_from(CENSUS_WRONG_VALUES))
+        edits.append((f"UPDATE results SET {column} = ? WHERE key = ?", (value, "k1")))
+    return edits
+
+
+def write_census_db(path: Any, edits: list[tuple[str, tuple[Any, ...]]]) -> None:
+    """A valid census database of two probed rows at ``path`` (replaced), then ``edits``."""
+    import sqlite3
+    from pathlib import Path
+
+    from mcp_skew.census import CensusDB
+
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    db = CensusDB(path)
+    run = db.start_run("fuzz", 2, "local 1")
+    for i in range(2):
+        db.put({"key": f"k{i}", "server": f"io.x/s{i}", "version": "1", "kind": "package",
+                "idx": 0, "status": "probed", "peer": "legacy:2025-06-18",
+                "readiness": {"modern": False, "dual": True, "legacy": {"2025-06-18": True}},
+                "dependencies": {"mcp": "1.0"}, "server_info": {"name": "s", "version": "1"}},
+               run)
+    db.close()
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        for sql, params in edits:
+            try:
+                if params:
+                    conn.execute(sql, params)
+                else:
+                    conn.executescript(sql)
+            except sqlite3.Error:
+                continue  # an edit this database does not take (a dropped table): the next
+    finally:
+        conn.close()
+
+
+# -- listings with strings that are not text (issue 33; the procs part) ----------------------------
+#: Lone surrogates (a JSON escape such as ``"\ud800"`` carries them), and where they go.
+SURROGATES = ["\ud800", "\udfff", "\udc80", "\ud83d", "a\ud800b", "\ud800" * 3]
+SURROGATE_FIELDS = ["name", "version", "description", "identifier", "package version",
+                    "argument", "env name", "env default", "remote url", "key"]
+
+
+def _listed_server(name: str) -> dict[str, Any]:
+    return {"name": name, "version": "1.0.0", "description": "d", "packages": [{
+        "registryType": "local", "identifier": "sim_stdio_server.py", "version": "1.0.0",
+        "transport": {"type": "stdio"},
+        "packageArguments": [{"type": "positional", "value": "legacy:2025-06-18"}],
+        "environmentVariables": [{"name": "LOG", "default": "info"}]}],
+        "remotes": [{"type": "streamable-http", "url": "http://127.0.0.1:1/mcp"}]}
+
+
+@st.composite
+def surrogate_listing(draw: st.DrawFn) -> tuple[str, int, int]:
+    """(a listing's JSON text, entries whose strings are all text, entries with a lone
+    surrogate): the bad entries hold one in a drawn field."""
+    good = draw(st.integers(0, 2))
+    bad = draw(st.integers(1, 3))
+    servers = []
+    for i in range(bad):
+        server = _listed_server(f"io.x/bad-{i}")
+        lone = draw(st.sampled_from(SURROGATES))
+        field = draw(st.sampled_from(SURROGATE_FIELDS))
+        package = server["packages"][0]
+        target: dict[str, Any] = {
+            "name": server, "version": server, "description": server,
+            "identifier": package, "package version": package,
+            "argument": package["packageArguments"][0],
+            "env name": package["environmentVariables"][0],
+            "env default": package["environmentVariables"][0],
+            "remote url": server["remotes"][0], "key": server}[field]
+        key = {"name": "name", "version": "version", "description": "description",
+               "identifier": "identifier", "package version": "version", "argument": "value",
+               "env name": "name", "env default": "default", "remote url": "url",
+               "key": f"x{lone}"}[field]
+        target[key] = f"{target.get(key, '')}{lone}" if field != "key" else 1
+        servers.append(server)
+    servers += [_listed_server(f"io.x/good-{i}") for i in range(good)]
+    order = draw(st.permutations(servers))
+    pages = draw(st.sampled_from(["page", "jsonl"]))
+    if pages == "jsonl":
+        return "".join(json.dumps(s) + "\n" for s in order), good, bad
+    return json.dumps({"servers": [{"server": s} for s in order]}), good, bad

@@ -13,7 +13,7 @@ Public API: :class:`Job`, :class:`Settings`, :class:`CensusDB`, :func:`read_list
 shared with the command line: the sandbox's :func:`sandbox_tool` (:data:`SUPPORTED`,
 :class:`Unsupported`) and the runner's pieces (:func:`max_local_workers`,
 :func:`parse_cluster`, :func:`parse_scheduler`, :func:`check_cluster`,
-:class:`Progress`, :func:`progress_stream`, :data:`MAX_WORKERS_PER_CPU`).
+:func:`check_scheduler`, :class:`Progress`, :func:`progress_stream`, :data:`MAX_WORKERS_PER_CPU`).
 This module imports no Dask, no probe runner and no pydantic: the commands' ``--help``
 reads it.
 """
@@ -25,6 +25,7 @@ from ._execute import (
     MAX_WORKERS_PER_CPU,
     Progress,
     check_cluster,
+    check_scheduler,
     max_local_workers,
     parse_cluster,
     parse_scheduler,
@@ -52,6 +53,7 @@ __all__ = [
     "build_report",
     "census_peers",
     "check_cluster",
+    "check_scheduler",
     "is_census_db",
     "max_local_workers",
     "parse_cluster",

@@ -11,7 +11,7 @@ from ..errors import UsageError
 from ._execute import Progress, run_dask, run_local
 from ._listing import Job
 from ._store import CensusDB
-from ._work import RETRYABLE, Settings
+from ._work import RETRYABLE, Settings, sweep_scratch
 
 if TYPE_CHECKING:
     from ..simulator import PeerSpec
@@ -53,10 +53,14 @@ def run_census(jobs: Sequence[Job], db: CensusDB, settings: Settings, *, source:
         if on_row is not None:
             on_row(row)
 
-    if todo and (cluster or scheduler):
-        run_dask(todo, settings, store, cluster=cluster, scheduler=scheduler)
-    elif todo:
-        run_local(todo, settings, store, workers=workers)
+    sweep_scratch()  # what workers of an earlier census killed outright left here
+    try:
+        if todo and (cluster or scheduler):
+            run_dask(todo, settings, store, cluster=cluster, scheduler=scheduler)
+        elif todo:
+            run_local(todo, settings, store, workers=workers)
+    finally:
+        sweep_scratch()  # after a stop: the scratch folders of the workers it killed
     return CensusRun(run, len(jobs), len(jobs) - len(todo), len(todo))
 
 

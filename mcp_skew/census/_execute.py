@@ -14,25 +14,31 @@ never import it.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
+import logging
 import multiprocessing
 import os
+import socket
+import struct
 import sys
 import time
+import urllib.parse
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final, TextIO
 
+from .. import _stopping
 from .._input import AddressError, parse_url
 from .._stopping import Terminated
 from ..errors import UsageError
 from ._listing import Job
 from ._work import Settings, job_row, run_job
 
-__all__ = ["CLUSTER_HINT", "Progress", "check_cluster", "parse_cluster", "parse_scheduler",
-           "progress_stream", "run_dask", "run_local"]
+__all__ = ["CLUSTER_HINT", "SCHEDULER_BOUND_S", "Progress", "check_cluster", "check_scheduler",
+           "parse_cluster", "parse_scheduler", "progress_stream", "run_dask", "run_local"]
 
 Store = Callable[[dict[str, Any]], None]
 CLUSTER_HINT: Final = "pip install 'mcp-skew[cluster]'"
@@ -148,6 +154,7 @@ LOCAL_CLUSTER_CONFIG: Final[dict[str, object]] = {
 def _client(cluster: str | None, scheduler: str | None) -> tuple[Any, Any]:
     dd = _distributed()
     if scheduler is not None:
+        check_scheduler(scheduler)
         try:
             return dd.Client(scheduler, timeout="10s"), None
         except (OSError, TimeoutError, ValueError) as exc:
@@ -158,12 +165,40 @@ def _client(cluster: str | None, scheduler: str | None) -> tuple[Any, Any]:
     # scheduler's on the dashboard's well-known 8787): theirs get no routes (no /metrics,
     # /health, /json) and the scheduler's a port of its own (0: free, never 8787). The
     # nannies pass this configuration on to the worker processes they start.
-    with importlib.import_module("dask").config.set(LOCAL_CLUSTER_CONFIG):
-        local = dd.LocalCluster(n_workers=int(count) if count else None, threads_per_worker=1,
-                                processes=True, host="127.0.0.1", dashboard_address=None,
-                                worker_dashboard_address=None,
-                                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
-    return dd.Client(local), local
+    local = None
+    try:
+        with importlib.import_module("dask").config.set(LOCAL_CLUSTER_CONFIG):
+            local = dd.LocalCluster(n_workers=int(count) if count else None,
+                                    threads_per_worker=1, processes=True, host="127.0.0.1",
+                                    dashboard_address=None, worker_dashboard_address=None,
+                                    scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
+        return dd.Client(local), local
+    except BaseException:  # a stop (Ctrl-C, SIGTERM) while the cluster starts
+        _abandon_cluster(local)
+        _stopping.check()  # a stop that came out of Dask's wait as another error
+        raise
+
+
+def _abandon_cluster(local: Any) -> None:
+    """After a stop while a ``LocalCluster`` started: close what can be closed, end its
+    worker processes, and take every unfinished cluster out of Dask's own list, which an
+    ``atexit`` hook of Dask closes again at exit (a cluster whose workers were still
+    starting fails there with an ``AssertionError`` traceback: ``Status.init``)."""
+    # the command is stopping, its one line said: what Dask's loop thread logs of the
+    # start it cut short (a nanny's task "never retrieved", a worker it lost) is not news
+    for name in ("asyncio", "distributed", "tornado"):
+        logging.getLogger(name).disabled = True
+    if local is not None:
+        with contextlib.suppress(Exception):
+            local.close(timeout=2)
+    for child in multiprocessing.active_children():  # the nannies' worker processes
+        child.kill()
+    spec = sys.modules.get("distributed.deploy.spec")
+    instances = getattr(getattr(spec, "SpecCluster", None), "_instances", None)
+    if instances is not None:
+        for cluster in list(instances):
+            if getattr(getattr(cluster, "status", None), "name", "") != "closed":
+                instances.discard(cluster)
 
 
 #: The most workers ``--cluster local:N`` starts: each is a process that installs and runs
@@ -195,6 +230,58 @@ def parse_scheduler(text: str) -> str:
         return parse_url(text, ("tcp", "tls"), need_port=True)
     except AddressError as exc:
         raise UsageError(f"--scheduler: {exc}") from None
+
+
+#: How long ``--scheduler`` is given to accept a connection and say its first words.
+SCHEDULER_BOUND_S: Final = 10.0
+#: The most frames a Dask message's prelude may announce, and the most bytes it may hold,
+#: for the first message of a scheduler to be taken as one (its handshake is a few hundred).
+_MOST_FRAMES: Final = 64
+_MOST_MESSAGE: Final = 64 << 20
+
+
+def _read_exactly(conn: socket.socket, size: int) -> bytes:
+    got = b""
+    while len(got) < size:
+        chunk = conn.recv(size - len(got))
+        if not chunk:
+            break
+        got += chunk
+    return got
+
+
+def check_scheduler(address: str, bound_s: float = SCHEDULER_BOUND_S) -> None:
+    """That ``address`` (``tcp://HOST:PORT``) is a Dask scheduler, in ``bound_s``: UsageError
+    (one line) for a closed port, a server that says nothing, or one that does not speak Dask.
+
+    Dask's client waits without end on a server that accepts and never answers (an HTTP
+    server waits for a request; a port that accepts and says nothing), so this looks first.
+    A Dask server speaks first: on a new connection it writes its handshake, one message in
+    Dask's TCP framing (``distributed/comm/tcp.py``: an 8-byte length, then the frames'
+    prelude, ``distributed/protocol/utils.py`` ``pack_frames_prelude``: an 8-byte count of
+    frames and their lengths). Over ``tls://`` the client speaks first: only the connection
+    is checked."""
+    parts = urllib.parse.urlsplit(address)
+    host, port = parts.hostname or "", parts.port or 0
+    where = f"--scheduler {address}"
+    try:
+        with socket.create_connection((host, port), timeout=bound_s) as conn:
+            if parts.scheme.lower() != "tcp":
+                return
+            conn.settimeout(bound_s)
+            head = _read_exactly(conn, 16)
+    except TimeoutError:
+        raise UsageError(f"{where}: not a Dask scheduler: it accepted the connection and "
+                         f"said nothing within {bound_s:g} s") from None
+    except OSError as exc:
+        raise UsageError(f"{where}: cannot connect: {exc.strerror or exc}") from None
+    if len(head) < 16:
+        raise UsageError(f"{where}: not a Dask scheduler: it closed the connection "
+                         "without a Dask handshake")
+    total, frames = struct.unpack("QQ", head)
+    if not (1 <= frames <= _MOST_FRAMES and 8 * (1 + frames) <= total <= _MOST_MESSAGE):
+        raise UsageError(f"{where}: not a Dask scheduler: its first bytes are not a Dask "
+                         "message")
 
 
 def run_dask(jobs: Sequence[Job], settings: Settings, store: Store, *, cluster: str | None,

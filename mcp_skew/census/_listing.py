@@ -19,7 +19,10 @@ Each server's ``packages[]`` (``registryType``, ``identifier``, ``version``,
 ``docs/reference/server-json/generic-server-json.md``, schema ``Package``,
 ``RemoteTransport``). Everything from outside is checked here: a malformed
 listing raises :class:`ListingError` with one line naming the file, the entry
-and the field.
+and the field. One kind of bad entry is set aside instead, and the others probed: an entry
+holding a string that is not text (a lone surrogate such as ``"\\ud800"``, which a JSON
+escape can carry and no UTF-8 file, database or command line can hold); the caller gets
+one line per entry set aside (``invalid``).
 """
 
 from __future__ import annotations
@@ -226,18 +229,59 @@ def _source_servers(source: str) -> Iterator[tuple[Any, str]]:
         yield from _file_servers(path)
 
 
-def _collect(pairs: Iterator[tuple[Any, str]]) -> list[Job]:
-    """Every job, once: a server listed twice (same name and version) keeps its first listing."""
+def _is_text(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _not_text(value: Any, at: str = "") -> str | None:
+    """Where in ``value`` (a JSON value) a string or a key is not text (it holds a lone
+    surrogate: it cannot be encoded), or None."""
+    if isinstance(value, str):
+        return None if _is_text(value) else at or "the entry"
+    if isinstance(value, list):
+        pairs: list[tuple[str, Any]] = [(f"{at}[{i}]", item) for i, item in enumerate(value)]
+    elif isinstance(value, dict):
+        pairs = []
+        for key, item in value.items():
+            if not _is_text(key):
+                return f"a key of {at or 'the entry'}"
+            pairs.append((f"{at}.{key}" if at else key, item))
+    else:
+        return None
+    for where, item in pairs:
+        found = _not_text(item, where)
+        if found is not None:
+            return found
+    return None
+
+
+def _collect(pairs: Iterator[tuple[Any, str]], invalid: list[str] | None = None) -> list[Job]:
+    """Every job, once: a server listed twice (same name and version) keeps its first listing.
+    An entry holding a string that is not text is set aside with a line in ``invalid`` (a
+    ListingError when it is None)."""
     jobs: dict[str, Job] = {}
     for server, where in pairs:
+        bad = _not_text(server)
+        if bad is not None:
+            line = (f"{where}: {bad} is not text (a lone surrogate, \\ud800 to \\udfff); "
+                    "this entry is not probed")
+            if invalid is None:
+                raise ListingError(line)
+            invalid.append(line)
+            continue
         for job in server_jobs(server, where):
             jobs.setdefault(job.key, job)
     return list(jobs.values())
 
 
-def read_listing(sources: list[str]) -> list[Job]:
-    """The jobs of saved listings (files or folders), in listing order."""
-    return _collect(pair for source in sources for pair in _source_servers(source))
+def read_listing(sources: list[str], invalid: list[str] | None = None) -> list[Job]:
+    """The jobs of saved listings (files or folders), in listing order; entries that are not
+    text are set aside (a line each in ``invalid``; without it, a ListingError)."""
+    return _collect((pair for source in sources for pair in _source_servers(source)), invalid)
 
 
 # -- the list API --------------------------------------------------------------------------------
@@ -271,7 +315,8 @@ def _get_page(url: str, timeout: float) -> Any:
     return _load_json(text, url)
 
 
-def read_registry(base: str, *, max_pages: int = 10_000, timeout: float = 30.0) -> list[Job]:
+def read_registry(base: str, *, max_pages: int = 10_000, timeout: float = 30.0,
+                  invalid: list[str] | None = None) -> list[Job]:
     """The jobs of a registry's list API, read page by page (``cursor`` / ``nextCursor``)."""
     url = _list_url(base)
 
@@ -291,4 +336,4 @@ def read_registry(base: str, *, max_pages: int = 10_000, timeout: float = 30.0) 
             seen.add(cursor)
         raise ListingError(f"{url}: more than {max_pages} pages (--max-pages)")
 
-    return _collect(pages())
+    return _collect(pages(), invalid)

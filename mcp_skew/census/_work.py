@@ -21,12 +21,23 @@ Each server runs in isolation: a scratch folder per job that is its HOME, TMPDIR
 working directory (removed afterwards), an environment holding only PATH, the locale
 and what the listing configures, the resource limits of :mod:`._limits`, an optional
 sandbox tool, and the probe's own time bounds.
+
+A worker killed outright (its census was killed, a signal stopped the census) cannot remove
+its job's scratch folder. So each folder's name says whose it is:
+``mcp-skew-census-PID.START.HOST-XXXX`` (the worker's pid, its start time in ``/proc``, and
+a tag of this machine and PID namespace), and :func:`sweep_scratch` removes the folders of
+this machine whose worker is gone: every worker process before its first job, and the census
+process as it starts and as it ends (after a stop, its killed workers' folders).
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
+import re
+import shutil
+import socket
 import tempfile
 import threading
 import time
@@ -50,7 +61,8 @@ from ._launch import (
 )
 from ._listing import Job
 
-__all__ = ["FINAL", "RETRYABLE", "STATUSES", "Settings", "job_row", "readiness", "run_job"]
+__all__ = ["FINAL", "RETRYABLE", "SCRATCH_PREFIX", "STATUSES", "Settings", "job_row", "readiness",
+           "run_job", "sweep_scratch"]
 
 STATUSES: Final = ("probed", "start-failed", "start-timeout", "needs-config", "install-failed",
                    "unsupported", "skipped", "error", "needs-auth")
@@ -284,10 +296,12 @@ _watched: list[int] = []
 
 
 def _start_time(pid: int) -> bytes | None:
-    """A process's start time (``/proc/PID/stat`` field 22), None when it is gone; on a machine
-    without ``/proc``, whether it can be signalled."""
+    """A process's start time (``/proc/PID/stat`` field 22), None when it is gone (a zombie,
+    killed and not yet collected by its parent, is gone); on a machine without ``/proc``,
+    whether it can be signalled."""
     try:
-        return (Path("/proc") / str(pid) / "stat").read_bytes().rpartition(b")")[2].split()[19]
+        fields = (Path("/proc") / str(pid) / "stat").read_bytes().rpartition(b")")[2].split()
+        return None if fields[0] in (b"Z", b"X") else fields[19]
     except FileNotFoundError:
         if Path("/proc/self").is_dir():
             return None
@@ -322,12 +336,72 @@ def watch_owner(pid: int, every_s: float = 0.2) -> None:
     threading.Thread(target=watch, name="census-owner-watch", daemon=True).start()
 
 
+SCRATCH_PREFIX: Final = "mcp-skew-census-"
+_SCRATCH_NAME: Final = re.compile(re.escape(SCRATCH_PREFIX) + r"(\d+)\.(\d+)\.([0-9a-f]{8})-")
+_swept: list[int] = []
+
+
+def _machine_tag() -> str:
+    """This machine and PID namespace, in 8 hex digits: a pid means the same process only
+    where both are the same (a /tmp may be shared with containers of other namespaces)."""
+    try:
+        namespace = os.stat("/proc/self/ns/pid").st_ino
+    except OSError:
+        namespace = 0
+    return hashlib.sha256(f"{socket.gethostname()}/{namespace}".encode()).hexdigest()[:8]
+
+
+def _scratch_prefix() -> str:
+    """The name prefix of this process's scratch folders: its pid, start time and machine."""
+    born = _start_time(os.getpid()) or b""
+    return (f"{SCRATCH_PREFIX}{os.getpid()}.{int(born) if born.isdigit() else 0}."
+            f"{_machine_tag()}-")
+
+
+def sweep_scratch(root: str | Path | None = None) -> int:
+    """Remove the scratch folders (in ``root``, default the temporary folder) that a census
+    worker of this machine left when it was killed: those whose worker is gone. Folders of
+    other users, of other machines or namespaces, of live workers, and anything that is not
+    a folder of this name, are left. Returns how many were removed."""
+    base = Path(root if root is not None else tempfile.gettempdir())
+    tag, removed = _machine_tag(), 0
+    try:
+        entries = list(base.iterdir())
+    except OSError:
+        return 0
+    for entry in entries:
+        found = _SCRATCH_NAME.match(entry.name)
+        if found is None or found[3] != tag:
+            continue
+        try:
+            info = entry.lstat()
+        except OSError:
+            continue
+        if not entry.is_dir() or entry.is_symlink() or info.st_uid != os.getuid():
+            continue
+        born = _start_time(int(found[1]))
+        if born is not None and (found[2] == "0" or born == found[2].encode()):
+            continue  # its worker runs: the folder is in use
+        shutil.rmtree(entry, ignore_errors=True)
+        removed += not entry.exists()
+    return removed
+
+
+def _sweep_once() -> None:
+    """:func:`sweep_scratch`, once per worker process (before its first job)."""
+    if _swept != [os.getpid()]:
+        _swept[:] = [os.getpid()]
+        with contextlib.suppress(OSError):
+            sweep_scratch()
+
+
 def run_job(job: Job, settings: Settings) -> dict[str, Any]:
     """Install, isolate, probe one job; the row to store (never raises for a server's fault)."""
     if settings.owner_pid is not None:
         watch_owner(settings.owner_pid)
+    _sweep_once()
     started = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="mcp-skew-census-") as tmp:
+    with tempfile.TemporaryDirectory(prefix=_scratch_prefix()) as tmp:
         try:
             row = _run(job, settings, Path(tmp))
         except Exception as exc:  # a bug in the census: keep the job's row, say what happened

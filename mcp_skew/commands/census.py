@@ -180,13 +180,20 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _jobs(args: argparse.Namespace) -> tuple[list[Any], str]:
+    """The listing's jobs; each entry set aside (not text) is one line on stderr."""
     from ..census import read_listing, read_registry  # noqa: PLC0415
 
     if bool(args.source) == bool(args.registry_url):
         raise UsageError("give a listing (SOURCE...) or --registry URL (one of the two)")
+    invalid: list[str] = []
     if args.registry_url:
-        return read_registry(args.registry_url, max_pages=args.max_pages), args.registry_url
-    return read_listing(args.source), " ".join(args.source)
+        found = read_registry(args.registry_url, max_pages=args.max_pages, invalid=invalid)
+        source = args.registry_url
+    else:
+        found, source = read_listing(args.source, invalid), " ".join(args.source)
+    for line in invalid:
+        print(terminal_safe(f"mcp-skew census: invalid entry: {line}"), file=sys.stderr)
+    return found, source
 
 
 def _main(args: argparse.Namespace) -> int:
@@ -197,6 +204,7 @@ def _main(args: argparse.Namespace) -> int:
         CensusDB,
         Progress,
         check_cluster,
+        check_scheduler,
         max_local_workers,
         parse_cluster,
         parse_scheduler,
@@ -216,6 +224,8 @@ def _main(args: argparse.Namespace) -> int:
         parse_scheduler(args.scheduler)
     if args.cluster or args.scheduler:
         check_cluster()
+    if args.scheduler:  # before the listing is read and the database made
+        check_scheduler(args.scheduler)
     jobs, source = _jobs(args)
     if not args.scheduler:  # a cluster elsewhere checks on its own workers (job by job)
         _check_sandbox(args, jobs)

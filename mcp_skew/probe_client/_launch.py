@@ -10,7 +10,14 @@ The client's words are the user's ``CLIENT_ARGV`` with two placeholders filled i
   spawns it, as real clients spawn their servers; :mod:`mcp_skew._stamp` notes
   when each server process began, so the wire's times can be read from the
   moment the client started it). Inside a longer word (``--command={server}``)
-  it is the command as one shell-quoted string.
+  it is the command as one string, its words joined by spaces, holding only characters
+  no shell takes as syntax, in or out of quotes (:func:`in_word`): a client may hand that
+  word to a shell, quoted any way. Where a word of the command would need quoting (a path
+  with a space or a ``$`` from ``--record DIR``, a saved peer's ``@FILE`` name, the
+  Python's own path), it is instead the path of a launcher script that runs the command
+  (``exec`` of the words, each quoted for ``/bin/sh``), in a folder of its own under the
+  temporary folder, removed after the run: nothing taken from a file name reaches the
+  client's shell as syntax.
 - ``{url}``: the URL of a simulated Streamable HTTP server served here on
   loopback, port 0, in a thread (:func:`mcp_skew.serve.make_http_server`, the
   machinery of ``serve --http``), writing the same log.
@@ -25,20 +32,27 @@ its standard input at end of file, its output kept (the last
 :data:`TAIL_BYTES` of each stream). At the deadline it is ended with its whole
 process family (the server it spawned included, found by the mark in its
 environment); after a normal exit the family is ended too, so a server the
-client left behind does not outlive the run.
+client left behind does not outlive the run. The runs of one ``probe-client`` share a
+:class:`Running`: when a signal stops the command, :meth:`Running.stop` ends every client
+still running with its family at once (whatever it does: a new session, signals ignored,
+never exiting, a flood), and no other client starts.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
+import re
 import shlex
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Final, Literal
@@ -49,17 +63,51 @@ from ..serve import HttpEndpoint, LogEntry, LogWriter, make_http_server, read_lo
 from ..simulator import PeerSpec
 from ..wire import end, family, open_new, spawn
 
-__all__ = ["SERVER_WORD", "TAIL_BYTES", "URL_WORD", "ClientRun", "HttpServing", "Launch", "expand",
-           "read_stamps", "run_client", "run_upgrade", "server_words"]
+__all__ = ["SERVER_WORD", "TAIL_BYTES", "URL_WORD", "ClientRun", "HttpServing", "Launch", "Running",
+           "expand", "in_word", "read_stamps", "run_client", "run_upgrade", "server_words"]
 
 SERVER_WORD: Final = "{server}"
 URL_WORD: Final = "{url}"
 #: How much of each of the client's output streams is kept.
 TAIL_BYTES: Final = 16_384
+#: The most :class:`_Tail` holds of one stream while it reads, whatever the client writes
+#: (two tails and one read; docs/probe-client.md).
+HELD_BYTES: Final = 2 * TAIL_BYTES + 4096
 #: After the client exits, how long the server it leaves is given to see its stdin close,
 #: log it and exit by itself before the family is ended.
 SETTLE_S: Final = 2.0
 Transport = Literal["stdio", "http"]
+#: How long a stopped client is given to exit after SIGTERM before its family is killed.
+STOP_GRACE_S: Final = 0.5
+
+
+class Running:
+    """The client processes of one ``probe-client`` now running (from several threads), so
+    that a stop ends them all and starts no other."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._procs: dict[int, subprocess.Popen[bytes]] = {}
+        self.stopped = False
+
+    def add(self, proc: subprocess.Popen[bytes]) -> bool:
+        """Count ``proc`` in; False (it is to be ended) when the command is stopping."""
+        with self._lock:
+            if not self.stopped:
+                self._procs[proc.pid] = proc
+            return not self.stopped
+
+    def discard(self, proc: subprocess.Popen[bytes]) -> None:
+        with self._lock:
+            self._procs.pop(proc.pid, None)
+
+    def stop(self) -> None:
+        """End every client running now with its whole family; none starts from now on."""
+        with self._lock:
+            self.stopped = True
+            procs = list(self._procs.values())
+        for proc in procs:
+            end(proc, grace_s=STOP_GRACE_S)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +122,8 @@ class Launch:
     env: Mapping[str, str] | None = None
     #: ``--profile FILE`` words for the served server (the same registry as this command)
     profile_args: tuple[str, ...] = ()
+    #: the clients of this command now running (a stop ends them)
+    running: Running | None = None
 
 
 @dataclass(slots=True)
@@ -102,17 +152,53 @@ def server_words(spec: str, log: Path, stamps: Path, profile_args: Sequence[str]
             "--record", str(log), "-q"]
 
 
-def expand(argv: Sequence[str], server: Sequence[str], url: str) -> list[str]:
-    """``argv`` with ``{server}`` (a word of its own: the words; inside a word: one quoted
-    string) and ``{url}`` filled in."""
+#: The characters a word may hold to go inside a client's word as it is: none is syntax to a
+#: shell, in single or double quotes or out of them (``shlex.quote`` leaves such a word bare).
+_PLAIN: Final = re.compile(r"[A-Za-z0-9_@%+=:,./-]+")
+
+
+def _plain(words: Sequence[str]) -> bool:
+    return all(_PLAIN.fullmatch(w) for w in words)
+
+
+def expand(argv: Sequence[str], server: Sequence[str], url: str,
+           inside: Sequence[str] | None = None) -> list[str]:
+    """``argv`` with ``{server}`` (a word of its own: the words ``server``; inside a word:
+    the words ``inside``, default ``server``, joined by spaces) and ``{url}`` filled in.
+    Inside a word, every word must be plain (:func:`in_word` makes them so): ValueError."""
+    inner = list(server if inside is None else inside)
     out: list[str] = []
     for word in argv:
         if word == SERVER_WORD:
             out += server
             continue
-        filled = word.replace(SERVER_WORD, shlex.join(server)) if SERVER_WORD in word else word
+        filled = word
+        if SERVER_WORD in word:
+            if not _plain(inner):
+                raise ValueError("{server} inside a word: the words need quoting (in_word)")
+            filled = word.replace(SERVER_WORD, " ".join(inner))
         out.append(filled.replace(URL_WORD, url))
     return out
+
+
+@contextlib.contextmanager
+def in_word(argv: Sequence[str], server: Sequence[str]) -> Iterator[list[str]]:
+    """The words to put for ``{server}`` inside a longer word of ``argv``: ``server`` itself
+    when every word is plain (or no word of ``argv`` holds ``{server}`` inside it); else one
+    plain word, the path of a launcher script that runs ``server`` (removed on leaving)."""
+    if _plain(server) or not any(SERVER_WORD in w and w != SERVER_WORD for w in argv):
+        yield list(server)
+        return
+    base = tempfile.gettempdir()
+    folder = tempfile.mkdtemp(prefix="mcp-skew-server-",
+                              dir=base if _PLAIN.fullmatch(base) else "/tmp")
+    try:
+        script = Path(folder) / "server"
+        script.write_text(f'#!/bin/sh\nexec {shlex.join(server)} "$@"\n', encoding="utf-8")
+        script.chmod(0o700)
+        yield [str(script)]
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 class _Tail:
@@ -124,7 +210,7 @@ class _Tail:
         self.thread.start()
 
     def _read(self, stream: IO[bytes]) -> None:
-        for chunk in iter(lambda: stream.read1(4096), b""):  # type: ignore[attr-defined]
+        for chunk in iter(lambda: stream.read1(HELD_BYTES - 2 * TAIL_BYTES), b""):  # type: ignore[attr-defined]
             self.data += chunk
             if len(self.data) > 2 * TAIL_BYTES:
                 del self.data[:-TAIL_BYTES]
@@ -152,6 +238,10 @@ def _settle(pid: int) -> None:
 
 def _run_argv(run: ClientRun, launch: Launch) -> None:
     started = time.monotonic()
+    running = launch.running
+    if running is not None and running.stopped:
+        run.spawn_error = "not run: probe-client is stopping"
+        return
     try:
         proc = spawn(run.argv, env=launch.env, cwd=launch.cwd, stdin=subprocess.DEVNULL,
                      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -161,12 +251,16 @@ def _run_argv(run: ClientRun, launch: Launch) -> None:
     assert proc.stdout is not None and proc.stderr is not None
     out, err = _Tail(proc.stdout), _Tail(proc.stderr)
     try:
+        if running is not None and not running.add(proc):
+            raise subprocess.TimeoutExpired(run.argv, 0)  # stopped as it started: end it
         run.exit_code = proc.wait(launch.deadline_s)
         _settle(proc.pid)
     except subprocess.TimeoutExpired:
         run.timed_out = True
     finally:
         code = end(proc, grace_s=0.5)  # the client and every process it left (its server)
+        if running is not None:
+            running.discard(proc)
         run.seconds = round(time.monotonic() - started, 3)
     if run.timed_out:
         run.exit_code = code
@@ -211,8 +305,9 @@ def _run_stdio(spec: str, index: int, launch: Launch) -> ClientRun:
     log = fresh_log(launch.workdir / f"{index:02d}.jsonl")
     stamps = fresh_log(launch.workdir / f"{index:02d}.spawned")
     words = server_words(spec, log, stamps, launch.profile_args)
-    run = ClientRun(spec, tuple(expand(launch.argv, words, "")), log)
-    _run_argv(run, launch)
+    with in_word(launch.argv, words) as inside:
+        run = ClientRun(spec, tuple(expand(launch.argv, words, "", inside)), log)
+        _run_argv(run, launch)
     _read_entries(run)
     run.stamps = read_stamps(stamps)
     return run
@@ -293,17 +388,18 @@ def _upgrade_stdio(before: PeerSpec, after: PeerSpec, index: int,
     stamps = fresh_log(launch.workdir / f"{index:02d}.spawned")
     served = launch.workdir / f"{index:02d}.server.json"
     words = server_words(f"@{served}", log, stamps, launch.profile_args)
-    argv = tuple(expand(launch.argv, words, ""))
-    _peer_file(served, before)
-    first = ClientRun(before.notation, argv, log)
-    _run_argv(first, launch)
-    _read_entries(first)
-    first.stamps = read_stamps(stamps)
-    first.log = _aside(log, f"{index:02d}.before.jsonl")
-    _aside(stamps, f"{index:02d}.before.spawned")
-    _peer_file(served, after)  # the upgrade: the same command now serves AFTER
-    run = ClientRun(after.notation, argv, log, before=first)
-    _run_argv(run, launch)
+    with in_word(launch.argv, words) as inside:
+        argv = tuple(expand(launch.argv, words, "", inside))
+        _peer_file(served, before)
+        first = ClientRun(before.notation, argv, log)
+        _run_argv(first, launch)
+        _read_entries(first)
+        first.stamps = read_stamps(stamps)
+        first.log = _aside(log, f"{index:02d}.before.jsonl")
+        _aside(stamps, f"{index:02d}.before.spawned")
+        _peer_file(served, after)  # the upgrade: the same command now serves AFTER
+        run = ClientRun(after.notation, argv, log, before=first)
+        _run_argv(run, launch)
     _read_entries(run)
     run.stamps = read_stamps(stamps)
     return run

@@ -22,7 +22,7 @@ from ..versions import Registry
 from ._expect import era_table_says, plain, predict
 from ._findings import Row, client_findings
 from ._infer import InferredClient, infer
-from ._launch import ClientRun, Launch, Transport, run_client, run_upgrade
+from ._launch import ClientRun, Launch, Running, Transport, run_client, run_upgrade
 from ._observe import Observation, observe
 from ._servers import ServerCase, split_upgrade
 
@@ -106,8 +106,9 @@ def _row(index: int, server: Server, obs: Observation, inferred: InferredClient,
 
 def _run_all(argv: tuple[str, ...], opts: ProbeClientOptions, workdir: Path,
              progress: Progress | None) -> list[ClientRun]:
+    running = Running()
     launch = Launch(argv, opts.transport, opts.deadline_s, workdir, opts.cwd, opts.env,
-                    opts.profile_args)
+                    opts.profile_args, running)
 
     def one(item: tuple[int, Server]) -> ClientRun:
         index, server = item
@@ -116,13 +117,22 @@ def _run_all(argv: tuple[str, ...], opts: ProbeClientOptions, workdir: Path,
         else:
             run = run_client(server.peer.notation, server.peer, index, launch)
         run.server = server.spec
-        if progress:
+        if progress and not running.stopped:  # a stopped run is no news
             how = "ended at the deadline" if run.timed_out else f"exit {run.exit_code}"
             progress(f"{server.spec}: {run.spawn_error or how} ({run.seconds:g} s)")
         return run
 
-    with ThreadPoolExecutor(max(1, opts.jobs)) as pool:
+    pool = ThreadPoolExecutor(max(1, opts.jobs))
+    try:
         return list(pool.map(one, enumerate(opts.servers, 1)))
+    except BaseException:
+        # a signal (KeyboardInterrupt, _stopping.Terminated) or an error: end every client
+        # running now with its family, so the threads waiting on them return at once (not
+        # at --timeout), and start no other
+        running.stop()
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def probe_client(argv: Sequence[str], opts: ProbeClientOptions,

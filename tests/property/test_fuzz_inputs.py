@@ -16,11 +16,21 @@ from typing import Any
 
 import pytest
 from _fuzz import check_outcome, run_cli
-from _fuzz_inputs import address, log_text, profile_file, typed_mutation, url
+from _fuzz_inputs import (
+    address,
+    census_db_edits,
+    log_text,
+    profile_file,
+    surrogate_listing,
+    typed_mutation,
+    url,
+    write_census_db,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mcp_skew._input import AddressError, parse_host_port, parse_url
+from mcp_skew.census import read_listing
 
 SETTINGS = settings(max_examples=40, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture,
@@ -133,3 +143,45 @@ def test_addresses_are_parsed_before_anything_starts(work: Path, text: str, prob
         argv = ["census", "--db", str(work / "c.sqlite"), "--scheduler", scheduler]
         code, _, err = run_cli(argv)
         assert code == 2 and "--scheduler: " in err and err.count("\n") == 1, err
+
+
+# -- census databases and listings from elsewhere (issue 33; the procs part) ----------------------
+
+
+@SETTINGS
+@given(edits=census_db_edits())
+def test_a_broken_census_database_is_one_line_in_report_and_matrix(
+        work: Path, edits: list[tuple[str, tuple[Any, ...]]]) -> None:
+    path = work / "census.sqlite"
+    write_census_db(path, edits)
+    before = path.read_bytes()
+    for argv in (["census", "report", "--db", str(path), "--format", "json"],
+                 ["matrix", "--servers", f"@{path}", "--format", "json"]):
+        check_outcome(argv, run_cli(argv))
+    assert path.read_bytes() == before  # only read: not a byte written, nothing it carries ran
+
+
+@SETTINGS
+@given(drawn=surrogate_listing(), suffix=st.sampled_from([".json", ".jsonl"]))
+def test_a_listing_entry_that_is_not_text_is_set_aside(work: Path, drawn: tuple[str, int, int],
+                                                       suffix: str) -> None:
+    text, good, bad = drawn
+    if suffix == ".jsonl" and text.startswith('{"servers"'):
+        text = "".join(json.dumps(item["server"]) + "\n" for item in json.loads(text)["servers"])
+    elif suffix == ".json" and not text.startswith('{"servers"'):
+        text = json.dumps({"servers": [{"server": json.loads(line)}
+                                       for line in text.splitlines()]})
+    path = work / f"listing{suffix}"
+    path.write_text(text, encoding="utf-8")
+    invalid: list[str] = []
+    jobs = read_listing([str(path)], invalid)
+    assert len(invalid) == bad
+    assert {job.server for job in jobs} == {f"io.x/good-{i}" for i in range(good)}
+    for line in invalid:
+        line.encode("utf-8")
+    if not good:  # no job: nothing starts, the command reads the listing and stops
+        argv = ["census", str(path), "--db", str(work / "surrogates.sqlite"), "--sandbox",
+                "none"]
+        code, _, err = run_cli(argv)
+        check_outcome(argv, (code, "", err))
+        assert code == 0 and err.count("invalid entry: ") == bad, err
