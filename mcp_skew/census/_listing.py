@@ -27,6 +27,7 @@ one line per entry set aside (``invalid``).
 
 from __future__ import annotations
 
+import http.client
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -37,6 +38,7 @@ from typing import Any, Final
 
 from .. import _jsontext
 from ..errors import UsageError
+from ..wire import Deadline, opener, read_capped
 
 __all__ = ["Job", "ListingError", "read_listing", "read_registry", "server_jobs"]
 
@@ -298,15 +300,21 @@ def _list_url(base: str) -> str:
 def _get_page(url: str, timeout: float) -> Any:
     request = urllib.request.Request(url, headers={"Accept": "application/json",
                                                    "User-Agent": "mcp-skew-census"})
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            body = response.read(_MAX_PAGE_BYTES + 1)
-    except urllib.error.HTTPError as exc:
-        raise ListingError(f"{url}: HTTP {exc.code} {exc.reason}") from None
-    except (urllib.error.URLError, OSError) as exc:
-        reason = getattr(exc, "reason", exc)
-        raise ListingError(f"{url}: cannot read: {reason}") from None
-    if len(body) > _MAX_PAGE_BYTES:
+    # One page in ``timeout`` seconds in all, however slowly the server sends it (a socket
+    # timeout alone starts again with every byte), http(s) only, redirects included.
+    with Deadline(timeout) as deadline:
+        try:
+            with opener(deadline, urllib.request.HTTPRedirectHandler()).open(
+                    request, timeout=timeout) as response:
+                body, more = read_capped(response, _MAX_PAGE_BYTES)
+        except urllib.error.HTTPError as exc:
+            raise ListingError(f"{url}: HTTP {exc.code} {exc.reason}") from None
+        except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
+            reason = getattr(exc, "reason", exc)
+            raise ListingError(f"{url}: cannot read: {reason}") from None
+        if deadline.passed:
+            raise ListingError(f"{url}: no whole page within {timeout:g} s") from None
+    if more:
         raise ListingError(f"{url}: a page larger than {_MAX_PAGE_BYTES >> 20} MiB")
     try:
         text = body.decode("utf-8")

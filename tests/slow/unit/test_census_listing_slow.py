@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _waits import BOUND_S
 
 from mcp_skew.census import ListingError, read_registry
 from mcp_skew.census._launch import (
@@ -119,3 +120,49 @@ def test_in_the_bwrap_sandbox_home_is_empty_and_only_scratch_is_writable(tmp_pat
     assert (scratch / "ok").read_text() == "x"
     assert got.returncode != 0 and "Read-only file system" in got.stderr
     assert not (tmp_path / "outside").exists()
+
+
+def test_a_registry_dripping_its_page_ends_with_the_timeout() -> None:
+    """A list API that sends its headers, then one byte of the page at a time, keeps no
+    census waiting: the page has ``timeout`` in all (a socket timeout alone starts again
+    with every byte, and the old read waited for ever)."""
+    stop = threading.Event()
+
+    class Drip(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            while not stop.is_set():
+                try:
+                    self.wfile.write(b" ")
+                    self.wfile.flush()
+                except OSError:
+                    return
+                stop.wait(0.2)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Drip)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    outcome: list[BaseException | object] = []
+
+    def read() -> None:
+        try:
+            outcome.append(read_registry(f"http://127.0.0.1:{server.server_address[1]}",
+                                         timeout=1.0))
+        except BaseException as exc:
+            outcome.append(exc)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        reader.join(BOUND_S)
+        assert not reader.is_alive(), "read_registry still reading a dripped page"
+    finally:
+        stop.set()
+        server.shutdown()
+        server.server_close()
+    assert isinstance(outcome[0], ListingError)
+    assert "no whole page within 1 s" in str(outcome[0])
