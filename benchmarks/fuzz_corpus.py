@@ -48,7 +48,20 @@ from _fuzz import (  # noqa: E402
     rpc_line,
     run_cli,
 )
-from _fuzz_inputs import address, log_text, profile_file, typed_mutation, url  # noqa: E402
+from _fuzz_inputs import (  # noqa: E402  # noqa: E402 - issue 33 (inputs)
+    CONTROL_TEXT,
+    FULL_PROFILE,
+    MATRIX_FORMATS,
+    SAVED_PEER,
+    address,
+    log_text,
+    matrix_from_case,
+    profile_file,
+    typed_mutation,
+    url,
+    with_control_text,
+    with_lone_surrogates,
+)
 from _pytest.outcomes import Failed  # noqa: E402 - what test_adversaries.run raises on a hang
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
@@ -194,7 +207,8 @@ def surfaces(tally: Tally, work: Path) -> dict[str, Callable[[], None]]:
 
     return {"peers": peers, "peer files": peer_files, "numbers": numbers,
             "profiles": profiles, "matrix --from": matrix_from, "logs": logs,
-            "serve lines": serve_lines, **typed_surfaces(run, work, matrix_doc)}
+            "serve lines": serve_lines, **typed_surfaces(run, work, matrix_doc),
+            **read_back_surfaces(run, work, matrix_doc)}
 
 
 def typed_surfaces(run: Callable[..., None], work: Path,
@@ -258,6 +272,56 @@ def typed_surfaces(run: Callable[..., None], work: Path,
             "typed matrix": typed_matrix, "addresses": addresses, "fifos": fifos}
 
 
+def read_back_surfaces(run: Callable[..., None], work: Path,
+                       matrix_doc: Any) -> dict[str, Callable[[], None]]:
+    """Issue 33 (inputs): ``matrix --from`` (format versions 2 and 3, typed mutations) in every
+    --format x --view; lone surrogates in every JSON document read back (profiles, --from,
+    @FILE peers); ESC and other controls in labels, peer files and matrix documents."""
+    rev = FULL_PROFILE["revision"]
+
+    @given(case=matrix_from_case(matrix_doc))
+    def every_format_view(case: tuple[Any, str, str]) -> None:
+        doc, fmt, view = case
+        path = work / "every-m.json"
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        run("--from format x view", ["matrix", "--from", str(path), "--format", fmt,
+                                     "--view", view])
+
+    @given(profile=with_lone_surrogates(FULL_PROFILE), doc=with_lone_surrogates(matrix_doc),
+           peer=with_lone_surrogates(SAVED_PEER), fmt=st.sampled_from(MATRIX_FORMATS))
+    def lone_surrogates(profile: Any, doc: Any, peer: Any, fmt: str) -> None:
+        path = work / "sur-p.json"
+        path.write_text(json.dumps(profile), encoding="utf-8")
+        for cmd in (["versions"], ["show", rev], ["migrate", "2026-07-28", rev],
+                    ["diff", "2026-07-28", rev]):
+            run("lone surrogates", ["--profile", str(path), *cmd])
+        path = work / "sur-m.json"
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        run("lone surrogates", ["matrix", "--from", str(path), "--format", fmt])
+        path = work / "sur-peer.json"
+        path.write_text(json.dumps(peer), encoding="utf-8")
+        run("lone surrogates", ["matrix", "--servers", f"@{path}", "--clients",
+                                "legacy:2025-06-18", "--format", fmt])
+
+    @given(doc=with_control_text(matrix_doc), peer=with_control_text(SAVED_PEER),
+           label=st.sampled_from(CONTROL_TEXT), fmt=st.sampled_from(MATRIX_FORMATS),
+           view=st.sampled_from(["pairs", "features"]))
+    def control_text(doc: Any, peer: Any, label: str, fmt: str, view: str) -> None:
+        path = work / "ctl-m.json"
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        run("control text", ["matrix", "--from", str(path), "--format", fmt, "--view", view,
+                             "--color", "never"])
+        path = work / "ctl-peer.json"
+        path.write_text(json.dumps(peer), encoding="utf-8")
+        run("control text", ["matrix", "--servers", f"@{path}", "--clients",
+                             "legacy:2025-06-18", "--format", fmt])
+        run("control text", ["simulate", "--client", "legacy:2025-06-18", "--server",
+                             f"@{path}"])
+
+    return {"--from format x view": every_format_view, "lone surrogates": lone_surrogates,
+            "control text": control_text}
+
+
 def process_runs(count: int, work: Path, tally: Tally) -> tuple[int, int, list[str]]:
     """probe, record and replay against adversarial servers; (runs, left, notes)."""
     modes = ["hang", "exit", "junk", "flood", "ignore-term", "setsid", "surrogates", "deep",
@@ -319,6 +383,8 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=20.0, help="per input (s)")
     parser.add_argument("--processes", type=int, default=10,
                         help="probe+record+replay rounds against adversarial servers")
+    parser.add_argument("--only", action="append", metavar="SURFACE",
+                        help="run only this surface (repeat; the names printed), no processes")
     opts = parser.parse_args()
     signal.signal(signal.SIGALRM, _raise_hang)
     tally = Tally(opts.timeout)
@@ -328,17 +394,22 @@ def main() -> int:
         conf = settings(max_examples=80 * opts.scale, deadline=None, database=None,
                         suppress_health_check=list(HealthCheck))
         for name, test in surfaces(tally, work).items():
+            if opts.only and name not in opts.only:
+                continue
             before, t0 = tally.tried, time.monotonic()
             conf(test)()
             print(f"{name:>14}: {tally.tried - before:6,} inputs in {time.monotonic() - t0:5.1f} s",
                   flush=True)
-        runs, left, notes = process_runs(opts.processes, work, tally)
+        runs, left, notes = process_runs(0 if opts.only else opts.processes, work, tally)
     print()
     print(f"inputs tried:      {tally.tried:,} ({runs} of them probe/record/replay "
           "subprocess runs against adversarial servers)")
     print(f"tracebacks:        {len(tally.tracebacks)}")
     for line in tally.tracebacks[:20]:
         print(f"  {line}")
+    per_surface = collections.Counter(line.split(": ", 1)[0] for line in tally.tracebacks)
+    for surface, count in sorted(per_surface.items()):
+        print(f"  tracebacks in {surface}: {count}")
     print(f"hangs (> {opts.timeout:g} s): {len(tally.hangs)}")
     for line in tally.hangs[:20]:
         print(f"  {line}")

@@ -27,7 +27,7 @@ from dataclasses import replace
 from typing import Any, TextIO
 
 from .._input import read_user_text
-from .._jsontext import FILE, JsonTextError, loads
+from .._jsontext import DOCUMENT, JsonTextError, loads
 from .._output import check_output, terminal_safe_keeping, write_output
 from .._stopping import check, end_everything, exit_code
 from ..errors import UsageError
@@ -151,7 +151,7 @@ def _inputs(args: argparse.Namespace) -> list[str]:
 def _read(source: str, registry: Registry) -> Matrix:
     text = read_user_text(source, "--from")
     try:
-        data = loads(text, FILE)
+        data = loads(text, DOCUMENT)
     except JsonTextError as exc:
         raise UsageError(f"--from {source}: not JSON ({exc})") from None
     return Matrix.from_dict(data, registry)

@@ -16,7 +16,18 @@ from typing import Any
 
 import pytest
 from _fuzz import check_outcome, run_cli
-from _fuzz_inputs import address, log_text, profile_file, typed_mutation, url
+from _fuzz_inputs import (
+    FULL_PROFILE,
+    MATRIX_FORMATS,
+    SAVED_PEER,
+    address,
+    log_text,
+    matrix_from_case,
+    profile_file,
+    typed_mutation,
+    url,
+    with_lone_surrogates,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -133,3 +144,39 @@ def test_addresses_are_parsed_before_anything_starts(work: Path, text: str, prob
         argv = ["census", "--db", str(work / "c.sqlite"), "--scheduler", scheduler]
         code, _, err = run_cli(argv)
         assert code == 2 and "--scheduler: " in err and err.count("\n") == 1, err
+
+
+# -- issue 33 (inputs): every --format x --view of matrix --from (format versions 2 and 3), lone
+# surrogates in every JSON document read back, control characters in labels ------------------
+
+
+@SETTINGS
+@given(case=st.data())
+def test_matrix_from_in_every_format_and_view(work: Path, matrix_doc: Any,
+                                              case: st.DataObject) -> None:
+    doc, fmt, view = case.draw(matrix_from_case(matrix_doc))
+    path = work / "m-every.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    argv = ["matrix", "--from", str(path), "--format", fmt, "--view", view]
+    check_outcome(argv, run_cli(argv))
+
+
+@SETTINGS
+@given(data=st.data(), fmt=st.sampled_from(MATRIX_FORMATS))
+def test_lone_surrogates_in_documents_read_back(work: Path, matrix_doc: Any,
+                                                data: st.DataObject, fmt: str) -> None:
+    profile = work / "sur-profile.json"
+    profile.write_text(json.dumps(data.draw(with_lone_surrogates(FULL_PROFILE))),
+                       encoding="utf-8")
+    for command in (["versions"], ["show", REV], ["migrate", "2026-07-28", REV],
+                    ["diff", "2026-07-28", REV]):
+        argv = ["--profile", str(profile), *command]
+        check_outcome(argv, run_cli(argv))
+    source = work / "sur-m.json"
+    source.write_text(json.dumps(data.draw(with_lone_surrogates(matrix_doc))), encoding="utf-8")
+    argv = ["matrix", "--from", str(source), "--format", fmt]
+    check_outcome(argv, run_cli(argv))
+    peer = work / "sur-peer.json"
+    peer.write_text(json.dumps(data.draw(with_lone_surrogates(SAVED_PEER))), encoding="utf-8")
+    argv = ["matrix", "--servers", f"@{peer}", "--clients", "legacy:2025-06-18", "--format", fmt]
+    check_outcome(argv, run_cli(argv))
