@@ -4,8 +4,8 @@ Every HTML report (the matrix, the probe's card, probe-client's card, the rollou
 migration guide, the census report) is one self-contained page made by :func:`page`:
 the doctype, ``<html>``, a head with the charset, the title (escaped) and the report's
 own style sheet, then the body the report wrote. Every text a report puts in a page
-goes through :func:`escape`; every text it puts in a Markdown table cell goes through
-:func:`markdown_cell`.
+goes through :func:`escape` (markup escaped, control characters shown); every text it
+puts in a Markdown table cell goes through :func:`markdown_cell`.
 
 Every page is spelled the same way (the reports' shells were once written one by one,
 with five spellings of the same page).
@@ -18,6 +18,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Final
 
+from ._output import terminal_safe
+
 __all__ = ["escape", "markdown_cell", "page"]
 
 #: A ``<`` that GFM reads as the start of an HTML tag, comment or declaration.
@@ -27,8 +29,10 @@ _CODE_SPAN: Final = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)", re.DOTALL)
 
 
 def escape(text: object) -> str:
-    """``text`` (any value, as ``str``) safe in HTML text and in a quoted attribute."""
-    return html.escape(str(text), quote=True)
+    """``text`` (any value, as ``str``) safe in HTML text and in a quoted attribute; its
+    control characters (ESC, C0, C1, DEL), lone surrogates and bidirectional overrides
+    written ``\\uXXXX``, shown as the terminal shows them (:func:`~._output.terminal_safe`)."""
+    return html.escape(terminal_safe(str(text)), quote=True)
 
 
 def markdown_cell(text: str, *, backslash: bool = True, newline: bool = True,

@@ -11,6 +11,7 @@ before anything starts.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from _fuzz_inputs import (
     profile_file,
     typed_mutation,
     url,
+    with_control_text,
     with_lone_surrogates,
 )
 from hypothesis import HealthCheck, given, settings
@@ -180,3 +182,25 @@ def test_lone_surrogates_in_documents_read_back(work: Path, matrix_doc: Any,
     peer.write_text(json.dumps(data.draw(with_lone_surrogates(SAVED_PEER))), encoding="utf-8")
     argv = ["matrix", "--servers", f"@{peer}", "--clients", "legacy:2025-06-18", "--format", fmt]
     check_outcome(argv, run_cli(argv))
+
+
+#: What a terminal acts on (tab and newline aside), as :func:`mcp_skew._output.terminal_safe`.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+@SETTINGS
+@given(data=st.data(), fmt=st.sampled_from(MATRIX_FORMATS),
+       view=st.sampled_from(["pairs", "features"]))
+def test_control_text_in_labels_and_documents_is_shown(work: Path, matrix_doc: Any,
+                                                       data: st.DataObject, fmt: str,
+                                                       view: str) -> None:
+    source = work / "ctl-m.json"
+    source.write_text(json.dumps(data.draw(with_control_text(matrix_doc))), encoding="utf-8")
+    peer = work / "ctl-peer.json"
+    peer.write_text(json.dumps(data.draw(with_control_text(SAVED_PEER))), encoding="utf-8")
+    for argv in (["matrix", "--from", str(source), "--format", fmt, "--view", view],
+                 ["matrix", "--servers", f"@{peer}", "--clients", "legacy:2025-06-18",
+                  "--format", fmt, "--view", view, "--color", "never"]):
+        code, out, err = run_cli(argv)
+        check_outcome(argv, (code, out, err))
+        assert not _CONTROL.search(out), (argv, _CONTROL.findall(out))
