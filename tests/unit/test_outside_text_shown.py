@@ -40,7 +40,7 @@ def test_a_peer_files_label_is_shown_in_every_matrix_format(tmp_path: Path, fmt:
                               _peer(tmp_path, "server"), "--format", fmt, "--view", view,
                               "--color", "never"])
     assert code == 0, err
-    assert not CONTROL.search(out), [c for c in CONTROL.findall(out)]
+    assert not CONTROL.search(out), CONTROL.findall(out)
     if fmt != "json":
         assert "\\u001b[32mGREEN" in out  # shown as the terminal shows it
 
