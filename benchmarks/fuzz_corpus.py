@@ -318,8 +318,33 @@ def read_back_surfaces(run: Callable[..., None], work: Path,
         run("control text", ["simulate", "--client", "legacy:2025-06-18", "--server",
                              f"@{path}"])
 
+    outs = work / "outs"
+    outs.mkdir()
+    (outs / "r.json").write_text("kept\n", encoding="utf-8")
+    (outs / "link.json").symlink_to(outs / "r.json")
+    os.link(outs / "r.json", outs / "hard.json")
+    same = [str(outs / "r.json"), str(outs / "link.json"), str(outs / "hard.json"),
+            str(outs / "." / "r.json"), str(outs / "rec" / ".." / "r.json")]
+
+    @given(command=st.sampled_from([["probe"], ["probe-client"]]),
+           first=st.sampled_from(same), second=st.sampled_from([*same, str(outs / "rec"),
+                                                                str(outs / "rec" / "x.json")]),
+           pair=st.sampled_from([("--out", "--save-peer"), ("--save-peer", "--out")]))
+    def output_pairs(command: list[str], first: str, second: str,
+                     pair: tuple[str, str]) -> None:
+        """Two outputs naming one file, or one inside ``--record``: refused, never run."""
+        words = ["--", "true", "{server}"] if command == ["probe-client"] else ["--", "true"]
+        inside = second.startswith(str(outs / "rec"))
+        argv = [*command, "--timeout", "1", pair[0], first,
+                *(["--record", str(outs / "rec"), pair[1], second] if inside
+                  else [pair[1], second]), *words]
+        run("output pairs", argv)
+        if (outs / "r.json").read_text(encoding="utf-8") != "kept\n":
+            tally_note = f"output pairs: {' '.join(argv)[:150]}: replaced an output"
+            raise AssertionError(tally_note)
+
     return {"--from format x view": every_format_view, "lone surrogates": lone_surrogates,
-            "control text": control_text}
+            "control text": control_text, "output pairs": output_pairs}
 
 
 def process_runs(count: int, work: Path, tally: Tally) -> tuple[int, int, list[str]]:
