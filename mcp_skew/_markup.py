@@ -18,8 +18,6 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from ._output import terminal_safe
-
 __all__ = ["escape", "markdown_cell", "page"]
 
 #: A ``<`` that GFM reads as the start of an HTML tag, comment or declaration.
@@ -28,11 +26,18 @@ _TAG_OPEN: Final = re.compile(r"<(?=[A-Za-z/!?])")
 _CODE_SPAN: Final = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)", re.DOTALL)
 
 
+#: What a terminal acts on rather than shows, as ``mcp_skew._output`` has it (this module is
+#: pure: the profiles import it): C0 controls but tab and newline, DEL, C1 controls, lone
+#: surrogates, the bidirectional overrides and isolates (a test keeps the two the same).
+_CONTROLS: Final = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069]")
+
+
 def escape(text: object) -> str:
     """``text`` (any value, as ``str``) safe in HTML text and in a quoted attribute; its
     control characters (ESC, C0, C1, DEL), lone surrogates and bidirectional overrides
-    written ``\\uXXXX``, shown as the terminal shows them (:func:`~._output.terminal_safe`)."""
-    return html.escape(terminal_safe(str(text)), quote=True)
+    written ``\\uXXXX``, shown as the terminal shows them (``_output.terminal_safe``)."""
+    shown = _CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", str(text))
+    return html.escape(shown, quote=True)
 
 
 def markdown_cell(text: str, *, backslash: bool = True, newline: bool = True,

@@ -6,6 +6,7 @@ other control character of its own reaches the output of any renderer, whatever
 from __future__ import annotations
 
 import copy
+import html
 import json
 import re
 from pathlib import Path
@@ -16,6 +17,7 @@ from _fuzz import run_cli
 from _fuzz_inputs import FULL_PROFILE, MATRIX_FORMATS, MATRIX_VIEWS
 
 from mcp_skew._markup import escape
+from mcp_skew._output import terminal_safe
 from mcp_skew.census import CensusDB
 
 #: What a terminal acts on (tab and newline aside).
@@ -124,5 +126,7 @@ def test_a_profile_files_text_is_shown(tmp_path: Path, command: list[str]) -> No
     assert not CONTROL.search(out), CONTROL.findall(out)
 
 
-def test_html_escape_shows_controls() -> None:
+def test_html_escape_shows_controls_as_the_terminal_does() -> None:
     assert escape("<b>\x1b[31m&") == "&lt;b&gt;\\u001b[31m&amp;"
+    every = "".join(map(chr, range(0x3000))) + "\ud800\udfff"
+    assert escape(every) == html.escape(terminal_safe(every), quote=True)
