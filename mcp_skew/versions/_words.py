@@ -7,6 +7,8 @@
 - :data:`PeerKind`: a peer's era kind: ``legacy`` (``initialize`` only),
   ``modern`` (per-request ``_meta`` only) or ``dual`` (both).
 - :data:`WireDirection`: which way a message crossed.
+- :func:`did_you_mean`: the suggestion after a mistyped name (a revision, a quirk, a
+  named peer, a mode), as the command line gives one after a mistyped option.
 
 The era of a revision is :class:`~mcp_skew.versions.Era`, the kind of a method
 (request or notification) :class:`~mcp_skew.versions.Kind`.
@@ -14,11 +16,22 @@ The era of a revision is :class:`~mcp_skew.versions.Era`, the kind of a method
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
 from typing import Any, Literal, TypeAlias
 
-__all__ = ["Message", "PeerKind", "Role", "WireDirection"]
+__all__ = ["Message", "PeerKind", "Role", "WireDirection", "did_you_mean"]
 
 Message: TypeAlias = dict[str, Any]
 Role: TypeAlias = Literal["client", "server"]
 PeerKind: TypeAlias = Literal["legacy", "modern", "dual"]
 WireDirection: TypeAlias = Literal["c2s", "s2c"]
+
+
+def did_you_mean(word: str, known: Iterable[str]) -> str:
+    """`` (did you mean X?)`` for the known name closest to a mistyped ``word``, or ``""``
+    when none is close (:func:`difflib.get_close_matches`, the cutoff the command line's
+    own suggestions use, 0.6); ``word`` itself is never suggested."""
+    names = [name for name in dict.fromkeys(known) if name != word]
+    found = difflib.get_close_matches(word[:200], names, n=1, cutoff=0.6)
+    return f" (did you mean {found[0]}?)" if found else ""
