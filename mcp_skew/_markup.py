@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Final
 
-__all__ = ["escape", "markdown_cell", "page"]
+__all__ = ["code_span", "escape", "markdown_cell", "page"]
 
 #: A ``<`` that GFM reads as the start of an HTML tag, comment or declaration.
 _TAG_OPEN: Final = re.compile(r"<(?=[A-Za-z/!?])")
@@ -59,6 +59,17 @@ def markdown_cell(text: str, *, backslash: bool = True, newline: bool = True,
     if not code:
         text = _outside_code_spans(text, lambda part: _TAG_OPEN.sub("&lt;", part))
     return text.replace("\n", " ") if newline else text
+
+
+def code_span(text: str) -> str:
+    """``text`` as one Markdown code span whatever backticks it holds (CommonMark 0.31,
+    "Code spans": the fence is a run of backticks longer than any run inside, and a space
+    pads each side when the text starts or ends with a backtick or a space), so a backtick
+    from outside cannot close the span and put the rest (``<img ...>``) outside it."""
+    longest = max((len(run) for run in re.findall("`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text[:1] in ("`", " ") or text[-1:] in ("`", " ") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def _outside_code_spans(text: str, change: Callable[[str], str]) -> str:

@@ -16,14 +16,14 @@ import pytest
 from _fuzz import run_cli
 from _fuzz_inputs import FULL_PROFILE, MATRIX_FORMATS, MATRIX_VIEWS
 
-from mcp_skew._markup import escape
+from mcp_skew._markup import code_span, escape
 from mcp_skew._output import terminal_safe
 from mcp_skew.census import CensusDB
 
 #: What a terminal acts on (tab and newline aside).
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 #: A label with its own colour codes (the very ones the matrix writes), a title change, a C1 CSI.
-LABEL = "L\x1b[32mGREEN\x1b[0m\x1b]0;owned\x07\x9b2J\u202e"
+LABEL = "L\x1b[32mGREEN\x1b[0m\x1b]0;owned\x07\x9b2J\u202e<script>x</script>"
 
 
 def _peer(tmp_path: Path, role: str) -> str:
@@ -45,6 +45,8 @@ def test_a_peer_files_label_is_shown_in_every_matrix_format(tmp_path: Path, fmt:
     assert not CONTROL.search(out), CONTROL.findall(out)
     if fmt != "json":
         assert "\\u001b[32mGREEN" in out  # shown as the terminal shows it
+    if fmt in ("html", "junit"):
+        assert "<script>x" not in out  # markup escaped (Markdown: inside code spans)
 
 
 def test_with_colour_only_the_matrixs_own_codes_are_raw(tmp_path: Path) -> None:
@@ -130,3 +132,23 @@ def test_html_escape_shows_controls_as_the_terminal_does() -> None:
     assert escape("<b>\x1b[31m&") == "&lt;b&gt;\\u001b[31m&amp;"
     every = "".join(map(chr, range(0x3000))) + "\ud800\udfff"
     assert escape(every) == html.escape(terminal_safe(every), quote=True)
+
+
+def test_a_backtick_in_a_label_cannot_close_its_markdown_code_span(tmp_path: Path) -> None:
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps({"format": "mcp-skew-probe-peer/1", "peer": "legacy:2025-06-18",
+                                "role": "server", "label": "x` <img src=x> `y"}),
+                    encoding="utf-8")
+    for fmt in ("markdown", "github"):
+        code, out, err = run_cli(["matrix", "--clients", "legacy:2025-06-18", "--servers",
+                                  f"@{path}", "--format", fmt])
+        assert code == 0, err
+        assert "| ``x` <img src=x> `y`` |" in out  # one span, fenced by two backticks
+        assert "| `x` <img src=x> `y` |" not in out
+
+
+def test_code_span() -> None:
+    assert code_span("a") == "`a`"
+    assert code_span("a`b") == "``a`b``"
+    assert code_span("`a") == "`` `a ``"
+    assert code_span("a``b`") == "``` a``b` ```"
