@@ -334,7 +334,7 @@ def read_back_surfaces(run: Callable[..., None], work: Path,
                      pair: tuple[str, str]) -> None:
         """Two outputs naming one file, or one inside ``--record``: refused, never run."""
         words = ["--", "true", "{server}"] if command == ["probe-client"] else ["--", "true"]
-        inside = second.startswith(str(outs / "rec"))
+        inside = second in (str(outs / "rec"), str(outs / "rec" / "x.json"))
         argv = [*command, "--timeout", "1", pair[0], first,
                 *(["--record", str(outs / "rec"), pair[1], second] if inside
                   else [pair[1], second]), *words]

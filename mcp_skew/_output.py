@@ -106,9 +106,10 @@ def check_distinct(files: dict[str, str | Path | None],
     given = [(what, str(path)) for what, path in files.items()
              if path is not None and str(path) not in ("", "-")]
     for index, (what, path) in enumerate(given):
+        # the path written is the resolved one (check_output): ``d/missing/../f`` is ``d/f``
         target = os.path.realpath(path)
         for other, other_path in given[:index]:
-            if _same(target, other_path):
+            if _same(target, os.path.realpath(other_path)):
                 raise _fail(what, path, f"is the same file as {other} {other_path}; "
                             "give each output a file of its own")
         for other, folder in (dirs or {}).items():

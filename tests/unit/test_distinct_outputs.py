@@ -45,9 +45,12 @@ def test_a_link_or_a_dotted_path_to_the_same_file_is_refused(tmp_path: Path,
     hard = tmp_path / "hard.json"
     os.link(report, hard)
     (tmp_path / "sub").mkdir()
-    for other in (link, hard, tmp_path / "sub" / ".." / "r.json"):
+    for other in (link, hard, tmp_path / "sub" / ".." / "r.json",
+                  tmp_path / "missing" / ".." / "r.json"):
         err = _run([*command, "--out", str(report), "--save-peer", str(other), *WORDS[command[0]]])
         assert "is the same file as --out" in err
+        err = _run([*command, "--save-peer", str(hard), "--out", str(other), *WORDS[command[0]]])
+        assert "--save-peer " in err and "is the same file as --out" in err
     assert report.read_text(encoding="utf-8") == "kept\n"
 
 
