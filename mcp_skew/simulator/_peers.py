@@ -26,7 +26,17 @@ from dataclasses import dataclass, field, replace
 from typing import Final
 
 from ..errors import UsageError
-from ..versions import LAYOUTS, REGISTRY, Era, PeerKind, Profile, Registry, Role, did_you_mean
+from ..versions import (
+    LAYOUTS,
+    REGISTRY,
+    REVISION_CUTOFF,
+    Era,
+    PeerKind,
+    Profile,
+    Registry,
+    Role,
+    did_you_mean,
+)
 from ._numbers import check_quirk_value
 from ._policy import ClientPolicy, ServerPolicy
 from ._quirks import QUIRKS, client_policy, server_policy
@@ -128,7 +138,7 @@ def _revisions(text: str, spec: str, registry: Registry) -> tuple[str, ...]:
         if rev not in registry:
             known = ", ".join(registry.revisions())
             raise UsageError(f"peer spec {spec!r}: unknown revision {rev!r}"
-                             f"{did_you_mean(rev, registry.revisions())}; known: {known}")
+                             f"{did_you_mean(rev, registry.revisions(), REVISION_CUTOFF)}; known: {known}")
     if len(set(revs)) != len(revs):
         raise UsageError(f"peer spec {spec!r}: a revision is listed twice")
     return registry.ordered(revs)
@@ -169,7 +179,7 @@ def _quirk(text: str, role: Role, kind: PeerKind, spec: str,
         raise UsageError(f"peer spec {spec!r}: quirk {name!r} {problem}")
     if quirk.value == "revision" and value not in registry:
         raise UsageError(f"peer spec {spec!r}: quirk {name!r}: unknown revision {value!r}"
-                         f"{did_you_mean(value, registry.revisions())}")
+                         f"{did_you_mean(value, registry.revisions(), REVISION_CUTOFF)}")
     if quirk.value == "layout" and value not in LAYOUTS:
         raise UsageError(f"peer spec {spec!r}: quirk {name!r}: unknown layout {value!r}"
                          f"{did_you_mean(value, LAYOUTS)}; "

@@ -20,7 +20,7 @@ import difflib
 from collections.abc import Iterable
 from typing import Any, Literal, TypeAlias
 
-__all__ = ["Message", "PeerKind", "Role", "WireDirection", "did_you_mean"]
+__all__ = ["REVISION_CUTOFF", "Message", "PeerKind", "Role", "WireDirection", "did_you_mean"]
 
 Message: TypeAlias = dict[str, Any]
 Role: TypeAlias = Literal["client", "server"]
@@ -28,10 +28,17 @@ PeerKind: TypeAlias = Literal["legacy", "modern", "dual"]
 WireDirection: TypeAlias = Literal["c2s", "s2c"]
 
 
-def did_you_mean(word: str, known: Iterable[str]) -> str:
+#: How close a mistyped revision must be to one suggested: every two dates share their
+#: dashes and century, so the names' cutoff (0.6) would answer ``2099-01-01`` with
+#: ``2025-06-18``; a swapped or a missing digit (``2025-11-52``, ``2025-11-2``) is 0.9.
+REVISION_CUTOFF = 0.8
+
+
+def did_you_mean(word: str, known: Iterable[str], cutoff: float = 0.6) -> str:
     """`` (did you mean X?)`` for the known name closest to a mistyped ``word``, or ``""``
-    when none is close (:func:`difflib.get_close_matches`, the cutoff the command line's
-    own suggestions use, 0.6); ``word`` itself is never suggested."""
+    when none is close (:func:`difflib.get_close_matches`; 0.6 is the cutoff the command
+    line's own suggestions use, :data:`REVISION_CUTOFF` the one for revisions); ``word``
+    itself is never suggested."""
     names = [name for name in dict.fromkeys(known) if name != word]
-    found = difflib.get_close_matches(word[:200], names, n=1, cutoff=0.6)
+    found = difflib.get_close_matches(word[:200], names, n=1, cutoff=cutoff)
     return f" (did you mean {found[0]}?)" if found else ""
