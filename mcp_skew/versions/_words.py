@@ -34,11 +34,16 @@ WireDirection: TypeAlias = Literal["c2s", "s2c"]
 REVISION_CUTOFF = 0.8
 
 
-def did_you_mean(word: str, known: Iterable[str], cutoff: float = 0.6) -> str:
+#: How close a mistyped name must be to one suggested: a little above the 0.6 the command
+#: line uses for options, as the names are short (0.6 answers ``nope`` with ``scoped``); a
+#: swapped, missing or doubled letter (``slient``, ``lgacy``, ``py-mcpp``) is above 0.8.
+NAME_CUTOFF = 0.7
+
+
+def did_you_mean(word: str, known: Iterable[str], cutoff: float = NAME_CUTOFF) -> str:
     """`` (did you mean X?)`` for the known name closest to a mistyped ``word``, or ``""``
-    when none is close (:func:`difflib.get_close_matches`; 0.6 is the cutoff the command
-    line's own suggestions use, :data:`REVISION_CUTOFF` the one for revisions); ``word``
-    itself is never suggested."""
+    when none is close (:func:`difflib.get_close_matches`, :data:`NAME_CUTOFF`, and
+    :data:`REVISION_CUTOFF` for revisions); ``word`` itself is never suggested."""
     names = [name for name in dict.fromkeys(known) if name != word]
     found = difflib.get_close_matches(word[:200], names, n=1, cutoff=cutoff)
     return f" (did you mean {found[0]}?)" if found else ""

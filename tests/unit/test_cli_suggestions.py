@@ -90,6 +90,7 @@ def test_a_mistyped_revision_quirk_or_peer_suggests_the_one_meant(argv: list[str
     ["simulate", "--client", "legacy:2025-06-18", "--server", "legacy:2025-06-18+zzzzzz"],
     ["simulate", "--client", "legacy:2025-06-18", "--server", "zzzz@1"],
     ["show", "1999"],
+    ["simulate", "--client", "legacy:2025-06-18", "--server", "legacy:2025-06-18+auth=nope"],
     ["show", "2099-01-01"],  # a date: every two share dashes and century
     ["simulate", "--client", "legacy:2031-02-03", "--server", "legacy:2025-06-18"],
 ])
