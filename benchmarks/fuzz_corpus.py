@@ -272,6 +272,10 @@ def typed_surfaces(run: Callable[..., None], work: Path,
             "typed matrix": typed_matrix, "addresses": addresses, "fifos": fifos}
 
 
+#: Outputs one command replaced with another of its outputs (``output pairs``).
+REPLACED: list[str] = []
+
+
 def read_back_surfaces(run: Callable[..., None], work: Path,
                        matrix_doc: Any) -> dict[str, Callable[[], None]]:
     """Issue 33 (inputs): ``matrix --from`` (format versions 2 and 3, typed mutations) in every
@@ -340,8 +344,11 @@ def read_back_surfaces(run: Callable[..., None], work: Path,
                   else [pair[1], second]), *words]
         run("output pairs", argv)
         if (outs / "r.json").read_text(encoding="utf-8") != "kept\n":
-            tally_note = f"output pairs: {' '.join(argv)[:150]}: replaced an output"
-            raise AssertionError(tally_note)
+            REPLACED.append(f"output pairs: {' '.join(argv)[:150]}")
+            (outs / "r.json").unlink()  # as it was: one file, its link and its hard link
+            (outs / "r.json").write_text("kept\n", encoding="utf-8")
+            (outs / "hard.json").unlink()
+            os.link(outs / "r.json", outs / "hard.json")
 
     return {"--from format x view": every_format_view, "lone surrogates": lone_surrogates,
             "control text": control_text, "output pairs": output_pairs}
@@ -438,6 +445,9 @@ def main() -> int:
     print(f"hangs (> {opts.timeout:g} s): {len(tally.hangs)}")
     for line in tally.hangs[:20]:
         print(f"  {line}")
+    print(f"outputs replaced:  {len(REPLACED)}")
+    for line in REPLACED[:5]:
+        print(f"  {line}")
     print(f"processes left:    {left}")
     for line in notes:
         print(f"  {line}")
@@ -447,7 +457,7 @@ def main() -> int:
         shown = ", ".join(f"{code}: {n:,}" for code, n in sorted(codes.items()))
         print(f"  {surface:<24} {shown}")
     print(f"total time:        {time.monotonic() - start:.0f} s")
-    return 1 if tally.tracebacks or tally.hangs or left else 0
+    return 1 if tally.tracebacks or tally.hangs or left or REPLACED else 0
 
 
 if __name__ == "__main__":
