@@ -52,13 +52,20 @@ from _fuzz import (  # noqa: E402
     run_cli,
 )
 from _fuzz_inputs import (  # noqa: E402
+    CONTROL_TEXT,
+    FULL_PROFILE,
+    MATRIX_FORMATS,
+    SAVED_PEER,
     address,
     census_db_edits,
     log_text,
+    matrix_from_case,
     profile_file,
     surrogate_listing,
     typed_mutation,
     url,
+    with_control_text,
+    with_lone_surrogates,
     write_census_db,
 )
 from _pytest.outcomes import Failed  # noqa: E402 - what test_adversaries.run raises on a hang
@@ -227,7 +234,8 @@ def surfaces(tally: Tally, work: Path) -> dict[str, Callable[[], None]]:
     return {"peers": peers, "peer files": peer_files, "numbers": numbers,
             "profiles": profiles, "matrix --from": matrix_from, "logs": logs,
             "serve lines": serve_lines, **typed_surfaces(run, work, matrix_doc),
-            **auth_surfaces(tally), **census_input_surfaces(run, work)}
+            **auth_surfaces(tally), **census_input_surfaces(run, work),
+            **read_back_surfaces(run, work, matrix_doc)}
 
 
 # -- issue 33: a protected serve --http and its test authorization server, in process ---------
@@ -365,6 +373,88 @@ def census_input_surfaces(run: Callable[..., None], work: Path) -> dict[str, Cal
     return {"census dbs": census_dbs, "surrogate listing": surrogate_listings}
 
 
+#: Outputs one command replaced with another of its outputs (``output pairs``).
+REPLACED: list[str] = []
+
+
+def read_back_surfaces(run: Callable[..., None], work: Path,
+                       matrix_doc: Any) -> dict[str, Callable[[], None]]:
+    """Issue 33 (inputs): ``matrix --from`` (format versions 2 and 3, typed mutations) in every
+    --format x --view; lone surrogates in every JSON document read back (profiles, --from,
+    @FILE peers); ESC and other controls in labels, peer files and matrix documents."""
+    rev = FULL_PROFILE["revision"]
+
+    @given(case=matrix_from_case(matrix_doc))
+    def every_format_view(case: tuple[Any, str, str]) -> None:
+        doc, fmt, view = case
+        path = work / "every-m.json"
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        run("--from format x view", ["matrix", "--from", str(path), "--format", fmt,
+                                     "--view", view])
+
+    @given(profile=with_lone_surrogates(FULL_PROFILE), doc=with_lone_surrogates(matrix_doc),
+           peer=with_lone_surrogates(SAVED_PEER), fmt=st.sampled_from(MATRIX_FORMATS))
+    def lone_surrogates(profile: Any, doc: Any, peer: Any, fmt: str) -> None:
+        path = work / "sur-p.json"
+        path.write_text(json.dumps(profile), encoding="utf-8")
+        for cmd in (["versions"], ["show", rev], ["migrate", "2026-07-28", rev],
+                    ["diff", "2026-07-28", rev]):
+            run("lone surrogates", ["--profile", str(path), *cmd])
+        path = work / "sur-m.json"
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        run("lone surrogates", ["matrix", "--from", str(path), "--format", fmt])
+        path = work / "sur-peer.json"
+        path.write_text(json.dumps(peer), encoding="utf-8")
+        run("lone surrogates", ["matrix", "--servers", f"@{path}", "--clients",
+                                "legacy:2025-06-18", "--format", fmt])
+
+    @given(doc=with_control_text(matrix_doc), peer=with_control_text(SAVED_PEER),
+           label=st.sampled_from(CONTROL_TEXT), fmt=st.sampled_from(MATRIX_FORMATS),
+           view=st.sampled_from(["pairs", "features"]))
+    def control_text(doc: Any, peer: Any, label: str, fmt: str, view: str) -> None:
+        path = work / "ctl-m.json"
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        run("control text", ["matrix", "--from", str(path), "--format", fmt, "--view", view,
+                             "--color", "never"])
+        path = work / "ctl-peer.json"
+        path.write_text(json.dumps(peer), encoding="utf-8")
+        run("control text", ["matrix", "--servers", f"@{path}", "--clients",
+                             "legacy:2025-06-18", "--format", fmt])
+        run("control text", ["simulate", "--client", "legacy:2025-06-18", "--server",
+                             f"@{path}"])
+
+    outs = work / "outs"
+    outs.mkdir()
+    (outs / "r.json").write_text("kept\n", encoding="utf-8")
+    (outs / "link.json").symlink_to(outs / "r.json")
+    os.link(outs / "r.json", outs / "hard.json")
+    same = [str(outs / "r.json"), str(outs / "link.json"), str(outs / "hard.json"),
+            str(outs / "." / "r.json"), str(outs / "rec" / ".." / "r.json")]
+
+    @given(command=st.sampled_from([["probe"], ["probe-client"]]),
+           first=st.sampled_from(same), second=st.sampled_from([*same, str(outs / "rec"),
+                                                                str(outs / "rec" / "x.json")]),
+           pair=st.sampled_from([("--out", "--save-peer"), ("--save-peer", "--out")]))
+    def output_pairs(command: list[str], first: str, second: str,
+                     pair: tuple[str, str]) -> None:
+        """Two outputs naming one file, or one inside ``--record``: refused, never run."""
+        words = ["--", "true", "{server}"] if command == ["probe-client"] else ["--", "true"]
+        inside = second in (str(outs / "rec"), str(outs / "rec" / "x.json"))
+        argv = [*command, "--timeout", "1", pair[0], first,
+                *(["--record", str(outs / "rec"), pair[1], second] if inside
+                  else [pair[1], second]), *words]
+        run("output pairs", argv)
+        if (outs / "r.json").read_text(encoding="utf-8") != "kept\n":
+            REPLACED.append(f"output pairs: {' '.join(argv)[:150]}")
+            (outs / "r.json").unlink()  # as it was: one file, its link and its hard link
+            (outs / "r.json").write_text("kept\n", encoding="utf-8")
+            (outs / "hard.json").unlink()
+            os.link(outs / "r.json", outs / "hard.json")
+
+    return {"--from format x view": every_format_view, "lone surrogates": lone_surrogates,
+            "control text": control_text, "output pairs": output_pairs}
+
+
 def process_runs(count: int, work: Path, tally: Tally) -> tuple[int, int, list[str]]:
     """probe, record and replay against adversarial servers; (runs, left, notes)."""
     modes = ["hang", "exit", "junk", "flood", "ignore-term", "setsid", "surrogates", "deep",
@@ -459,6 +549,8 @@ def main() -> int:
                         help="probe+record+replay rounds against adversarial servers")
     parser.add_argument("--http-processes", type=int, default=9,
                         help="probe --url runs against the hostile HTTP server's modes")
+    parser.add_argument("--only", action="append", metavar="SURFACE",
+                        help="run only this surface (repeat; the names printed), no processes")
     opts = parser.parse_args()
     signal.signal(signal.SIGALRM, _raise_hang)
     tally = Tally(opts.timeout)
@@ -468,20 +560,28 @@ def main() -> int:
         conf = settings(max_examples=80 * opts.scale, deadline=None, database=None,
                         suppress_health_check=list(HealthCheck))
         for name, test in surfaces(tally, work).items():
+            if opts.only and name not in opts.only:
+                continue
             before, t0 = tally.tried, time.monotonic()
             conf(test)()
             print(f"{name:>14}: {tally.tried - before:6,} inputs in {time.monotonic() - t0:5.1f} s",
                   flush=True)
-        runs, left, notes = process_runs(opts.processes, work, tally)
-        http_runs, leaks = hostile_http_runs(opts.http_processes, tally)
+        runs, left, notes = process_runs(0 if opts.only else opts.processes, work, tally)
+        http_runs, leaks = hostile_http_runs(0 if opts.only else opts.http_processes, tally)
     print()
     print(f"inputs tried:      {tally.tried:,} ({runs} of them probe/record/replay "
           "subprocess runs against adversarial servers)")
     print(f"tracebacks:        {len(tally.tracebacks)}")
     for line in tally.tracebacks[:20]:
         print(f"  {line}")
+    per_surface = collections.Counter(line.split(": ", 1)[0] for line in tally.tracebacks)
+    for surface, count in sorted(per_surface.items()):
+        print(f"  tracebacks in {surface}: {count}")
     print(f"hangs (> {opts.timeout:g} s): {len(tally.hangs)}")
     for line in tally.hangs[:20]:
+        print(f"  {line}")
+    print(f"outputs replaced:  {len(REPLACED)}")
+    for line in REPLACED[:5]:
         print(f"  {line}")
     print(f"processes left:    {left}")
     print(f"probe --url:       {http_runs} runs against hostile HTTP servers; requests that "
@@ -496,7 +596,7 @@ def main() -> int:
         shown = ", ".join(f"{code}: {n:,}" for code, n in sorted(codes.items()))
         print(f"  {surface:<24} {shown}")
     print(f"total time:        {time.monotonic() - start:.0f} s")
-    return 1 if tally.tracebacks or tally.hangs or left or leaks else 0
+    return 1 if tally.tracebacks or tally.hangs or left or leaks or REPLACED else 0
 
 
 if __name__ == "__main__":

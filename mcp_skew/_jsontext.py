@@ -18,10 +18,13 @@ mislead into one :class:`JsonTextError` (a :class:`ValueError`) with a short rea
   and NaN are not permitted"), nor is a number too large for a float (``1e400``),
   which would come back out as ``Infinity``.
 
-Lone surrogates are data, never an error: ``"\\ud800"`` decodes to a one-character
-string, and :func:`dumps` / :func:`dump_line` write any value back as valid UTF-8
-(escaping with ``\\uXXXX`` what UTF-8 cannot carry), so writing a value read here
-never raises :class:`UnicodeEncodeError`.
+Lone surrogates are data on the wire and in logs (:data:`WIRE`, :data:`FILE`):
+``"\\ud800"`` decodes to a one-character string, and :func:`dumps` /
+:func:`dump_line` write any value back as valid UTF-8 (escaping with ``\\uXXXX`` what
+UTF-8 cannot carry), so writing a value read here never raises :class:`UnicodeEncodeError`.
+A document a person gives (a profile, a ``matrix --from`` document, an ``@FILE`` peer:
+:data:`DOCUMENT`) is shown and obeyed, not relayed: a lone surrogate there is refused
+with its place (:func:`check_text`).
 
 :func:`check_depth` bounds the nesting of a value that came from elsewhere (a TOML
 document: ``a.b.c...`` dotted keys nest tables without a bracket).
@@ -40,11 +43,13 @@ from typing import Any, Final
 
 __all__ = [
     "DEFAULT",
+    "DOCUMENT",
     "FILE",
     "WIRE",
     "JsonLimits",
     "JsonTextError",
     "check_depth",
+    "check_text",
     "dump_line",
     "dumps",
     "loads",
@@ -58,6 +63,9 @@ class JsonLimits:
     max_chars: int = 64 << 20  #: the text's length, in characters
     max_depth: int = 128  #: arrays and objects inside each other
     max_int_digits: int = 4300  #: digits of one integer (Python's default int limit)
+    #: whether a string may hold a lone surrogate (data on the wire and in logs; not in a
+    #: document a person gives, :data:`DOCUMENT`)
+    lone_surrogates: bool = True
 
 
 #: Wire messages: a line or an HTTP body.
@@ -65,6 +73,9 @@ WIRE: Final = JsonLimits()
 #: Files a person gives (profiles, peers, ``--args``, matrix documents).
 FILE: Final = JsonLimits(max_chars=64 << 20)
 DEFAULT: Final = WIRE
+#: Documents a person gives and a command reads back to show or to obey (profiles,
+#: ``matrix --from`` documents, ``@FILE`` peers): as :data:`FILE`, and no lone surrogates.
+DOCUMENT: Final = JsonLimits(max_chars=64 << 20, lone_surrogates=False)
 
 
 class JsonTextError(ValueError):
@@ -139,13 +150,53 @@ def loads(text: str | bytes, limits: JsonLimits = DEFAULT) -> Any:
     if decoder is None:
         decoder = _DECODERS.setdefault(limits, _hooks(limits))
     try:
-        return decoder.decode(text)
+        value = decoder.decode(text)
     except JsonTextError:
         raise
     except json.JSONDecodeError as exc:
         raise JsonTextError(exc.msg, exc.pos) from None
     except (ValueError, RecursionError) as exc:  # not reached with the checks above
         raise JsonTextError(str(exc).split("\n")[0][:200]) from None
+    if not limits.lone_surrogates and (_RAW_SURROGATE.search(text)
+                                       or _ESCAPED_SURROGATE.search(text)):
+        check_text(value)  # (a pair is no error: only a text with a surrogate is walked)
+    return value
+
+
+#: A surrogate code point in text, and one written as a JSON escape (a pair is two of them).
+_RAW_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+_ESCAPED_SURROGATE: Final = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def check_text(value: Any) -> None:
+    """Raise :class:`JsonTextError` when a string or key in ``value`` holds a lone surrogate
+    (a surrogate code point that is not half of a pair: ``"\\ud800"``, or a byte that was
+    not UTF-8, read as one by ``surrogateescape``). It is no character: RFC 8259 §8.2 leaves
+    what a reader does with one "unpredictable", and it cannot be written as UTF-8 (a
+    terminal, a report), so a document a person gives is refused at once, with the place.
+    Iterative: a value of any depth is walked without recursion."""
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, str):
+            found = _RAW_SURROGATE.search(item)
+            if found:
+                raise JsonTextError(f"{where or 'the document'}: a string holds a lone surrogate "
+                                    f"(U+{ord(found.group()):04X}), which is not text; write "
+                                    "the character itself, or a surrogate pair")
+        elif isinstance(item, dict):
+            for key, child in item.items():
+                place = f"{where}.{_shown_key(key)}" if where else _shown_key(key)
+                stack.append((child, place))
+                stack.append((key, f"{place} (the key)"))
+        elif isinstance(item, list | tuple):
+            stack.extend((child, f"{where}[{i}]") for i, child in enumerate(item))
+
+
+def _shown_key(key: Any) -> str:
+    """A key as a place names it: its surrogates written as ``\\uXXXX`` (printable)."""
+    text = str(key)[:60]
+    return _RAW_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def check_depth(value: Any, max_depth: int = DEFAULT.max_depth) -> None:

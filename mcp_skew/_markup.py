@@ -4,8 +4,8 @@ Every HTML report (the matrix, the probe's card, probe-client's card, the rollou
 migration guide, the census report) is one self-contained page made by :func:`page`:
 the doctype, ``<html>``, a head with the charset, the title (escaped) and the report's
 own style sheet, then the body the report wrote. Every text a report puts in a page
-goes through :func:`escape`; every text it puts in a Markdown table cell goes through
-:func:`markdown_cell`.
+goes through :func:`escape` (markup escaped, control characters shown); every text it
+puts in a Markdown table cell goes through :func:`markdown_cell`.
 
 Every page is spelled the same way (the reports' shells were once written one by one,
 with five spellings of the same page).
@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Final
 
-__all__ = ["escape", "markdown_cell", "page"]
+__all__ = ["code_span", "escape", "markdown_cell", "page"]
 
 #: A ``<`` that GFM reads as the start of an HTML tag, comment or declaration.
 _TAG_OPEN: Final = re.compile(r"<(?=[A-Za-z/!?])")
@@ -26,9 +26,18 @@ _TAG_OPEN: Final = re.compile(r"<(?=[A-Za-z/!?])")
 _CODE_SPAN: Final = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)", re.DOTALL)
 
 
+#: What a terminal acts on rather than shows, as ``mcp_skew._output`` has it (this module is
+#: pure: the profiles import it): C0 controls but tab and newline, DEL, C1 controls, lone
+#: surrogates, the bidirectional overrides and isolates (a test keeps the two the same).
+_CONTROLS: Final = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069]")
+
+
 def escape(text: object) -> str:
-    """``text`` (any value, as ``str``) safe in HTML text and in a quoted attribute."""
-    return html.escape(str(text), quote=True)
+    """``text`` (any value, as ``str``) safe in HTML text and in a quoted attribute; its
+    control characters (ESC, C0, C1, DEL), lone surrogates and bidirectional overrides
+    written ``\\uXXXX``, shown as the terminal shows them (``_output.terminal_safe``)."""
+    shown = _CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", str(text))
+    return html.escape(shown, quote=True)
 
 
 def markdown_cell(text: str, *, backslash: bool = True, newline: bool = True,
@@ -50,6 +59,17 @@ def markdown_cell(text: str, *, backslash: bool = True, newline: bool = True,
     if not code:
         text = _outside_code_spans(text, lambda part: _TAG_OPEN.sub("&lt;", part))
     return text.replace("\n", " ") if newline else text
+
+
+def code_span(text: str) -> str:
+    """``text`` as one Markdown code span whatever backticks it holds (CommonMark 0.31,
+    "Code spans": the fence is a run of backticks longer than any run inside, and a space
+    pads each side when the text starts or ends with a backtick or a space), so a backtick
+    from outside cannot close the span and put the rest (``<img ...>``) outside it."""
+    longest = max((len(run) for run in re.findall("`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text[:1] in ("`", " ") or text[-1:] in ("`", " ") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def _outside_code_spans(text: str, change: Callable[[str], str]) -> str:

@@ -16,6 +16,10 @@ not after a probe of minutes. What the path names decides how it is written
 - a **directory**, a socket or a block device: refused (:class:`UsageError`,
   exit code 2).
 
+Two outputs of one command never name one file (:func:`check_distinct`): ``--out`` and
+``--save-peer`` the same path, or a file inside the ``--record`` folder, is refused
+before the work starts (the later write would replace the earlier).
+
 Text that reaches a terminal (a server's lines in ``show-log``, a probe's report)
 goes through :func:`terminal_safe` first: a server's ESC, OSC and CSI sequences are
 shown, never obeyed.
@@ -33,7 +37,7 @@ from typing import Final
 
 from .errors import UsageError
 
-__all__ = ["check_output", "check_output_dir", "check_plain_name", "terminal_safe",
+__all__ = ["check_distinct", "check_output", "check_output_dir", "check_plain_name", "terminal_safe",
            "terminal_safe_keeping", "write_in_dir", "write_output"]
 
 
@@ -87,6 +91,35 @@ def check_output(path: str | Path, what: str = "--out",
     if not os.access(target, os.W_OK):
         raise _fail(what, path, "not writable")
     return Path(target)
+
+
+def check_distinct(files: dict[str, str | Path | None],
+                   dirs: dict[str, str | Path | None] | None = None) -> None:
+    """:class:`UsageError` (one line) when two outputs of one command name the same file
+    (``--out`` and ``--save-peer``: the later would replace the earlier), or a file output
+    names a directory output or a file in it (``--record DIR`` is filled by the command).
+
+    ``files`` and ``dirs`` map each option to its path (None: not given). Paths are
+    compared resolved (links followed, ``..`` removed) and, where both exist, by inode
+    (a hard link is the same file). ``-`` (standard output) is never a file here.
+    """
+    given = [(what, str(path)) for what, path in files.items()
+             if path is not None and str(path) not in ("", "-")]
+    for index, (what, path) in enumerate(given):
+        # the path written is the resolved one (check_output): ``d/missing/../f`` is ``d/f``
+        target = os.path.realpath(path)
+        for other, other_path in given[:index]:
+            if _same(target, os.path.realpath(other_path)):
+                raise _fail(what, path, f"is the same file as {other} {other_path}; "
+                            "give each output a file of its own")
+        for other, folder in (dirs or {}).items():
+            if folder is None or not str(folder):
+                continue
+            real_dir = os.path.realpath(folder)
+            if target == real_dir or target.startswith(real_dir.rstrip(os.sep) + os.sep) \
+                    or _same(target, folder):
+                raise _fail(what, path, f"is in {other} {folder}, which the command fills; "
+                            "write it elsewhere")
 
 
 def check_output_dir(path: str | Path, what: str = "--record") -> Path:

@@ -462,3 +462,100 @@ def surrogate_listing(draw: st.DrawFn) -> tuple[str, int, int]:
     if pages == "jsonl":
         return "".join(json.dumps(s) + "\n" for s in order), good, bad
     return json.dumps({"servers": [{"server": s} for s in order]}), good, bad
+
+
+# -- issue 33 (inputs): every --format x --view of ``matrix --from``, format versions 2 and 3,
+# lone surrogates in every JSON file read back, control characters in labels and names -------
+
+#: Every ``matrix --format`` and ``--view`` (``mcp_skew.matrix.FORMATS``, ``VIEWS``).
+MATRIX_FORMATS = ["text", "grid", "markdown", "github", "html", "json", "csv", "junit"]
+MATRIX_VIEWS = ["pairs", "features"]
+#: Text a terminal would act on, or HTML would read as markup: ESC sequences (colour, clear,
+#: title), C0 and C1 controls, DEL, a bidirectional override, a tag.
+CONTROL_TEXT = ["\x1b[31m", "\x1b[0m", "\x1b[2J", "\x1b]0;owned\x07", "\x07", "\x00", "\r",
+                "\x08", "\x7f", "\x9b31m", "\u202e", "<script>x</script>", "\x1b[32m"]
+#: A peer saved by ``probe --save-peer`` (``docs/api.md``: ``mcp-skew-probe-peer/1``).
+SAVED_PEER: dict[str, Any] = {"format": "mcp-skew-probe-peer/1", "peer": "legacy:2025-06-18",
+                              "role": "server", "label": "saved server", "target": "x",
+                              "sentence": "inferred"}
+#: Lone surrogates as a JSON file spells them (``\\ud800``) and as raw text.
+LONE_SURROGATES = ["\ud800", "\udfff", "\udc80", "a\ud83d"]
+
+
+def matrix_v2(document: dict[str, Any]) -> dict[str, Any]:
+    """A format-version-3 matrix document as version 2 wrote it: each cell's transcript
+    records split into messages (``{t_ms, dir, message}``) and events
+    (``{t_ms, event, after}``)."""
+    doc = copy.deepcopy(document)
+    doc["format_version"] = 2
+    for row in doc.get("cells", []):
+        for cell in row:
+            records = cell.pop("transcript", None)
+            if records is None:
+                continue
+            messages: list[Any] = []
+            events: list[Any] = []
+            for record in records:
+                if record.get("dir") == "event":
+                    events.append({"t_ms": record.get("ms"), "event": record.get("event"),
+                                   "after": len(messages)})
+                else:
+                    messages.append({"t_ms": record.get("ms"), "dir": record.get("dir"),
+                                     "message": record.get("message", record.get("line"))})
+            cell["transcript"], cell["events"] = messages, events
+    return doc
+
+
+@st.composite
+def matrix_from_case(draw: st.DrawFn, document: dict[str, Any]) -> tuple[Any, str, str]:
+    """(document, format, view): ``document`` as version 3 or 2, typed-mutated, with every
+    ``--format`` x ``--view``."""
+    doc = draw(st.sampled_from([document, matrix_v2(document)]))
+    return (draw(typed_mutation(doc)), draw(st.sampled_from(MATRIX_FORMATS)),
+            draw(st.sampled_from(MATRIX_VIEWS)))
+
+
+def _string_paths(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[str, tuple[Any, ...]]]:
+    """("value" | "key", path) of every string and every object key in ``value``."""
+    found: list[tuple[str, tuple[Any, ...]]] = []
+    if isinstance(value, dict):
+        for key, child in value.items():
+            found.append(("key", (*at, key)))
+            found.extend(_string_paths(child, (*at, key)))
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            found.extend(_string_paths(child, (*at, index)))
+    elif isinstance(value, str):
+        found.append(("value", at))
+    return found
+
+
+@st.composite
+def with_inserted(draw: st.DrawFn, document: Any, pieces: list[str]) -> Any:
+    """``document`` with one of ``pieces`` put into one to three of its strings or keys."""
+    doc = copy.deepcopy(document)
+    for _ in range(draw(st.integers(1, 3))):
+        paths = _string_paths(doc)
+        if not paths:
+            return draw(st.sampled_from(pieces))
+        kind, path = draw(st.sampled_from(paths))
+        piece = draw(st.sampled_from(pieces))
+        parent = doc if len(path) == 1 and kind == "key" else _parent(doc, path)
+        if kind == "key":
+            parent[path[-1] + piece] = parent.pop(path[-1])
+        else:
+            text = parent[path[-1]]
+            cut = draw(st.integers(0, len(text)))
+            parent[path[-1]] = text[:cut] + piece + text[cut:]
+    return doc
+
+
+def with_lone_surrogates(document: Any) -> st.SearchStrategy[Any]:
+    """``document`` with a lone surrogate in some of its strings or keys (written with
+    :func:`json.dumps`: as ``\\udXXX`` escapes)."""
+    return with_inserted(document, LONE_SURROGATES)
+
+
+def with_control_text(document: Any) -> st.SearchStrategy[Any]:
+    """``document`` with ESC sequences, controls or markup in some of its strings or keys."""
+    return with_inserted(document, CONTROL_TEXT)

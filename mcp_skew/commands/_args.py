@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from .._input import AddressError, parse_host_port, parse_url
 from ..errors import UsageError
 from ..simulator import parse_int, parse_seconds
+from ..versions import REVISION_CUTOFF, did_you_mean
 
 if TYPE_CHECKING:
     from ..versions import Registry
@@ -70,6 +71,7 @@ def required_revisions(text: str, registry: Registry) -> tuple[str, ...]:
     revs = tuple(r.strip() for r in text.split(",") if r.strip())
     for rev in revs:
         if rev not in registry:
-            raise UsageError(f"--require: unknown revision {rev!r}; known: "
+            raise UsageError(f"--require: unknown revision {rev!r}"
+                             f"{did_you_mean(rev, registry.revisions(), REVISION_CUTOFF)}; known: "
                              + ", ".join(registry.revisions()))
     return revs

@@ -27,7 +27,7 @@ from dataclasses import replace
 from typing import Any, TextIO
 
 from .._input import read_user_text
-from .._jsontext import FILE, JsonTextError, loads
+from .._jsontext import DOCUMENT, JsonTextError, loads
 from .._output import check_output, terminal_safe_keeping, write_output
 from .._stopping import check, end_everything, exit_code
 from ..errors import UsageError
@@ -43,6 +43,7 @@ from ..matrix import (
     labelled,
     render,
     render_text,
+    shown,
 )
 from ..peers import resolve_peer
 from ..simulator import NOT_OVER_STDIO, SCENARIOS, TRANSPORTS, PeerSpec, Transport
@@ -151,7 +152,7 @@ def _inputs(args: argparse.Namespace) -> list[str]:
 def _read(source: str, registry: Registry) -> Matrix:
     text = read_user_text(source, "--from")
     try:
-        data = loads(text, FILE)
+        data = loads(text, DOCUMENT)
     except JsonTextError as exc:
         raise UsageError(f"--from {source}: not JSON ({exc})") from None
     return Matrix.from_dict(data, registry)
@@ -343,6 +344,8 @@ def _main(args: argparse.Namespace) -> int:
     except KeyboardInterrupt as exc:
         print("mcp-skew: interrupted; nothing written", file=sys.stderr)
         return exit_code(exc)  # 128 + the signal's number (130 for Ctrl-C)
+    if args.format != "json":  # text from outside (labels, census names) shown, not obeyed
+        matrices = [shown(m) for m in matrices]
     matrix = matrices[0]
     if getattr(args, "run_real", False):  # named real peers (mcp_skew.realpeers)
         from ..realpeers import render_real, run_real  # noqa: PLC0415
@@ -353,7 +356,8 @@ def _main(args: argparse.Namespace) -> int:
     if getattr(args, "run_real", False) and args.format in ("text", "markdown", "github"):
         text += render_real(matrix, args.format)
     if args.out is None:
-        # a peer file's label shown, never obeyed; the matrix's own colours kept
+        # the renderer's own colours kept; text from outside was shown above (its ESC
+        # escaped, so a label's own colour code is no colour code any more)
         sys.stdout.write(terminal_safe_keeping(text, COLOUR_CODES))
         return 0
     write_output(args.out, text, inputs=_inputs(args))

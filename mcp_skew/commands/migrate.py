@@ -13,6 +13,7 @@ import argparse
 import sys
 from typing import Any
 
+from .._output import terminal_safe
 from ..migrate import CHOICES, FORMATS, build_guide, render
 
 __all__ = ["register"]
@@ -38,5 +39,6 @@ def register(subparsers: Any) -> None:
 
 def run_migrate(args: argparse.Namespace) -> int:
     source, target = args.registry.get(args.source), args.registry.get(args.target)
-    sys.stdout.write(render(build_guide(source, target, args.role), args.format))
+    # a profile file's text shown, never obeyed (its ESC escaped)
+    sys.stdout.write(terminal_safe(render(build_guide(source, target, args.role), args.format)))
     return 0

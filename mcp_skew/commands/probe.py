@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._jsontext import FILE, JsonTextError, loads
 from .._output import (
+    check_distinct,
     check_output,
     check_output_dir,
     check_plain_name,
@@ -200,6 +201,8 @@ def _named_clients() -> tuple[PeerSpec, ...]:
 
 def _check_outputs(args: argparse.Namespace) -> None:
     """Every output path checked before the probe runs: a bad one fails at once."""
+    check_distinct({"--out": args.out, "--save-peer": args.save_peer},
+                   {"--record": args.record})
     if args.out:
         check_output(args.out, "--out")
     if args.save_peer:

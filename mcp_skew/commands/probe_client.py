@@ -16,7 +16,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .._output import check_output, check_output_dir, terminal_safe, write_output
+from .._output import (
+    check_distinct,
+    check_output,
+    check_output_dir,
+    terminal_safe,
+    write_output,
+)
 from ..errors import UsageError
 from ..peers import resolve_peer
 from ..versions import Era, Registry
@@ -147,6 +153,8 @@ def _main(args: argparse.Namespace) -> int:
     from ..probe_client import probe_client, render, save_client_peer  # noqa: PLC0415
 
     words, opts = options(args)
+    check_distinct({"--out": args.out, "--save-peer": args.save_peer},
+                   {"--record": args.record})
     if args.out:
         check_output(args.out, "--out")
     if args.save_peer:

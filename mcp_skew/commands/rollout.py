@@ -19,7 +19,7 @@ import re
 import sys
 from typing import Any
 
-from .._output import check_output, write_output
+from .._output import check_output, terminal_safe, write_output
 from ..errors import UsageError
 from ..peers import resolve_peer
 from ..rollout import (
@@ -133,7 +133,7 @@ def _setup(args: argparse.Namespace) -> Setup:
 
 def _emit(args: argparse.Namespace, text: str, summary: str) -> None:
     if args.out is None:
-        sys.stdout.write(text)
+        sys.stdout.write(terminal_safe(text))  # peer labels (@FILE) shown, never obeyed
     else:
         write_output(args.out, text)
         print(f"mcp-skew: wrote {args.out}: {summary}", file=sys.stderr)
@@ -162,11 +162,11 @@ def _main(args: argparse.Namespace) -> int:
     run = study(setup)
     target = setup.to.name if setup.to else None
     if args.format == "text" and args.out is None:  # stream the timeline as it comes
-        sys.stdout.write(render_text_head(run))
+        sys.stdout.write(terminal_safe(render_text_head(run)))
         for minute in run.timeline(keep_rows=False):
-            sys.stdout.write(render_text_row(minute.to_dict(), target))
+            sys.stdout.write(terminal_safe(render_text_row(minute.to_dict(), target)))
             sys.stdout.flush()
-        sys.stdout.write(render_text_tail(run))
+        sys.stdout.write(terminal_safe(render_text_tail(run)))
         return 0
     for _ in run.timeline():
         pass

@@ -15,7 +15,7 @@ import sys
 from typing import Any
 
 from ..errors import UsageError
-from ..peers import FAMILIES, ROLES, known_names
+from ..peers import FAMILIES, ROLES, known_names, named_suggestion
 from ._args import whole
 
 __all__ = ["register"]
@@ -81,7 +81,8 @@ def _main(args: argparse.Namespace) -> int:
 
         resolved = resolve(args.name, "server")
         if resolved is None:
-            raise UsageError(f"verify-peer: unknown named peer {args.name!r}; known: "
+            raise UsageError(f"verify-peer: unknown named peer {args.name!r}"
+                             f"{named_suggestion(args.name, known_names('server'))}; known: "
                              + ", ".join(known_names("server")))
         if not resolved.model.http_args:
             raise UsageError(f"verify-peer: {args.name} has no Streamable HTTP set-up to check")

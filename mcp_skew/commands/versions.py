@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from .._output import terminal_safe
 from .._pagedir import pages_main, sync_pages
 from ..versions import (
     BUILTIN,
@@ -39,6 +40,11 @@ from ..versions import (
 
 __all__ = ["register", "write_reference_pages"]
 
+
+
+def _show(text: str) -> None:
+    """``text`` on stdout, a profile file's text shown, never obeyed (its ESC escaped)."""
+    sys.stdout.write(terminal_safe(text))
 
 def _add_format(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
@@ -79,28 +85,28 @@ def _ordered(registry: Registry) -> list[Profile]:
 def run_versions(args: argparse.Namespace) -> int:
     profiles, builtin = _ordered(args.registry), [p.revision for p in BUILTIN]
     if args.format == "json":
-        sys.stdout.write(to_json(versions_to_dict(profiles, builtin)))
+        _show(to_json(versions_to_dict(profiles, builtin)))
     else:
         section = versions_section(profiles, builtin)
-        sys.stdout.write(render("MCP revisions", (section,), args.format))
+        _show(render("MCP revisions", (section,), args.format))
     return 0
 
 
 def run_show(args: argparse.Namespace) -> int:
     profile = args.registry.get(args.revision)
     if args.format == "json":
-        sys.stdout.write(to_json(profile_to_dict(profile)))
+        _show(to_json(profile_to_dict(profile)))
     else:
-        sys.stdout.write(profile_document(profile, args.format))
+        _show(profile_document(profile, args.format))
     return 0
 
 
 def run_diff(args: argparse.Namespace) -> int:
     a, b = args.registry.get(args.a), args.registry.get(args.b)
     if args.format == "json":
-        sys.stdout.write(to_json(diff_to_dict(a, b)))
+        _show(to_json(diff_to_dict(a, b)))
     else:
-        sys.stdout.write(diff_document(a, b, args.format))
+        _show(diff_document(a, b, args.format))
     return 0
 
 

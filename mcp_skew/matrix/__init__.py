@@ -42,7 +42,7 @@ from ._peersets import (
     short_revision,
     sweep_peers,
 )
-from ._render import FORMATS, TRANSCRIPT_FORMATS, VIEWS, Format, render
+from ._render import FORMATS, TRANSCRIPT_FORMATS, VIEWS, Format, render, shown
 from ._render_text import COLOUR_CODES, cell_text, render_text
 
 __all__ = [
@@ -73,6 +73,7 @@ __all__ = [
     "render",
     "render_text",
     "short_revision",
+    "shown",
     "steps_failed",
     "sweep_peers",
     "timeline",

@@ -159,6 +159,9 @@ class Matrix:
         if not isinstance(version, int) or version > FORMAT_VERSION:
             raise UsageError(f"matrix format version {version!r} is newer than this mcp-skew "
                              f"reads ({FORMAT_VERSION}); upgrade mcp-skew")
+        from ._document import check_document  # noqa: PLC0415 - pydantic: only to read one
+
+        check_document(data, version)
         clients, servers = _axes(data, "clients"), _axes(data, "servers")
         rows = data.get("cells")
         if not isinstance(rows, list) or len(rows) != len(clients) or any(

@@ -331,9 +331,15 @@ def _transcript(data: dict[str, Any], version: int) -> tuple[dict[str, Any], ...
     if isinstance(after, list) and isinstance(events, list) and len(after) == len(events):
         old = {**data, "events": [{**e, "after": a} if isinstance(e, dict) else e
                                   for e, a in zip(events, after, strict=True)]}
-    from ..transcript import legacy_run_records  # noqa: PLC0415 - old documents only
+    from ..transcript import TranscriptError, legacy_run_records  # noqa: PLC0415 - old only
+    from ._document import check_records  # noqa: PLC0415
 
-    return tuple(legacy_run_records(old))
+    try:
+        records = legacy_run_records(old)
+    except TranscriptError as exc:
+        raise UsageError(f"not a valid matrix document: a cell's transcript: {exc}") from None
+    check_records(records, ("a cell's transcript (as version 3)",))
+    return tuple(records)
 
 
 # -- Reading a cell ----------------------------------------------------------------------

@@ -4,7 +4,8 @@ Formats for people: ``text`` (the terminal default), ``grid``, ``markdown``,
 ``github``, ``html``; for machines: ``json`` (reads back with
 :meth:`~mcp_skew.matrix.Matrix.from_dict`), ``csv``, ``junit``. The ``view``
 (``pairs`` or ``features``) changes what the cells of the people's formats show;
-the machine formats always carry everything.
+the machine formats always carry everything. Every format but ``json`` shows text from
+outside with its control characters escaped (:mod:`._shown`).
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from ._build import Matrix
 from ._render_data import render_csv, render_json, render_junit
 from ._render_html import render_html
 from ._render_text import View, render_grid, render_markdown, render_text
+from ._shown import shown
 
-__all__ = ["FORMATS", "TRANSCRIPT_FORMATS", "VIEWS", "Format", "render"]
+__all__ = ["FORMATS", "TRANSCRIPT_FORMATS", "VIEWS", "Format", "render", "shown"]
 
 Format = Literal["text", "markdown", "github", "grid", "html", "json", "csv", "junit"]
 FORMATS: Final[tuple[str, ...]] = get_args(Format)
@@ -42,10 +44,13 @@ _RENDERERS: Final[dict[str, Callable[[Matrix, View, bool], str]]] = {
 
 def render(matrix: Matrix, fmt: str = "text", view: str = "pairs", *,
            color: bool = False) -> str:
-    """``matrix`` as text in ``fmt``; ``color`` adds ANSI colours to ``text`` and ``grid``."""
+    """``matrix`` as text in ``fmt``; ``color`` adds ANSI colours to ``text`` and ``grid``.
+
+    Every format but ``json`` renders :func:`shown` ``(matrix)``: text from outside (labels,
+    server names, a ``--from`` document's strings) with its controls shown, not obeyed."""
     renderer = _RENDERERS.get(fmt)
     if renderer is None:
         raise UsageError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
     if view not in VIEWS:
         raise UsageError(f"unknown view {view!r}; use one of {', '.join(VIEWS)}")
-    return renderer(matrix, view, color)  # type: ignore[arg-type]  # checked just above
+    return renderer(matrix if fmt == "json" else shown(matrix), view, color)  # type: ignore[arg-type]  # checked just above

@@ -37,7 +37,7 @@ from typing import Final
 
 from ..errors import UsageError
 from ..simulator import PeerSpec, parse_peer, with_quirks
-from ..versions import REGISTRY, Registry, Role
+from ..versions import REGISTRY, Registry, Role, did_you_mean
 from ._catalogue import FAMILIES, REAL_CLIENTS, REAL_SERVERS
 from ._family import Family, Line, Model, Package
 from ._lookup import (
@@ -76,6 +76,7 @@ __all__ = [
     "model_names",
     "named_peer",
     "named_peer_names",
+    "named_suggestion",
     "resolve",
     "resolve_peer",
     "split_name",
@@ -125,5 +126,19 @@ def resolve_peer(spec: str, role: Role, registry: Registry = REGISTRY, *,
         peer = resolver.resolve(head, role)
         if peer is not None:
             return with_quirks(replace(peer, registry=registry), quirk_texts, role, spec)
-    known = ", ".join(named_peer_names(resolvers)) or "none"
-    raise UsageError(f"peer spec {spec!r}: unknown named peer {head!r}; known: {known}")
+    names = named_peer_names(resolvers)
+    known = ", ".join(names) or "none"
+    raise UsageError(f"peer spec {spec!r}: unknown named peer {head!r}"
+                     f"{named_suggestion(head, names)}; known: {known}")
+
+
+def named_suggestion(head: str, names: Sequence[str]) -> str:
+    """`` (did you mean py-mcp@2.3?)`` for ``py-mcpp@2.3``: the family closest to the one
+    typed, with the version and mode as typed; else the closest whole name."""
+    family, at, rest = head.partition("@")
+    families = [name.partition("@")[0] for name in names]
+    if at and family not in families:
+        close = did_you_mean(family, families)
+        if close:
+            return close.replace("?)", f"@{rest}?)")
+    return did_you_mean(head, [name.partition("[")[0] for name in names])

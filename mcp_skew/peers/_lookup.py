@@ -34,7 +34,7 @@ from typing import Final
 
 from ..errors import UsageError
 from ..simulator import PeerSpec, parse_peer
-from ..versions import Role
+from ..versions import Role, did_you_mean
 from ._catalogue import DEFAULT_LABEL, DEFAULT_MODE, FAMILIES
 from ._family import Family, Line, Model, Version
 
@@ -189,7 +189,8 @@ def resolve(head: str, role: Role, spec: str | None = None) -> Resolved | None:
                                                                                role)):
         modes = ", ".join(sorted(_modes(family, line, role))) or "none (one set-up)"
         raise UsageError(f"peer spec {spec!r}: {family.name} {line.span} has no {role} mode "
-                         f"{mode!r}; modes: {modes}")
+                         f"{mode!r}{did_you_mean(mode, _modes(family, line, role))}; "
+                         f"modes: {modes}")
     name = f"{family.name}@{named.version}" + (f":{named.mode}" if named.mode is not None else "")
     return Resolved(name, family, line, role, key, models[key])
 

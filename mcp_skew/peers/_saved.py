@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Final
 
 from .._input import read_user_text
-from .._jsontext import FILE, JsonTextError, loads
+from .._jsontext import DOCUMENT, JsonTextError, loads
 from ..errors import UsageError
 from ..simulator import PeerSpec, parse_peer
 from ..versions import Role
@@ -29,7 +29,7 @@ def load_probe_peer(path: str | Path, role: Role = "server") -> PeerSpec:
     """The peer a probe saved with ``--save-peer``; raises UsageError with one line."""
     text = read_user_text(path, "cannot read probe peer file", max_bytes=1 << 20)
     try:
-        doc = loads(text, FILE)
+        doc = loads(text, DOCUMENT)
     except JsonTextError as exc:
         raise UsageError(f"probe peer file {path}: not JSON ({exc})") from None
     if not isinstance(doc, dict) or doc.get("format") != PEER_FILE_FORMAT:

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from ..errors import UsageError
-from ..peers import ROLES, Resolved, known_names, resolve
+from ..peers import ROLES, Resolved, known_names, named_suggestion, resolve
 from ..simulator import (
     SCENARIOS,
     Link,
@@ -463,7 +463,9 @@ def verify(name: str, role: Role | None = None, *, jobs: int = 2,
             errors.append(str(exc))
             continue
         if resolved is None:
-            raise UsageError(f"unknown named peer {name!r}; known: {', '.join(known_names())}")
+            raise UsageError(f"unknown named peer {name!r}"
+                             f"{named_suggestion(name, known_names())}; "
+                             f"known: {', '.join(known_names())}")
         check = verify_server if r == "server" else verify_client
         reports.append(check(resolved, jobs=jobs, progress=progress))
     if not reports:

@@ -26,7 +26,17 @@ from dataclasses import dataclass, field, replace
 from typing import Final
 
 from ..errors import UsageError
-from ..versions import LAYOUTS, REGISTRY, Era, PeerKind, Profile, Registry, Role
+from ..versions import (
+    LAYOUTS,
+    REGISTRY,
+    REVISION_CUTOFF,
+    Era,
+    PeerKind,
+    Profile,
+    Registry,
+    Role,
+    did_you_mean,
+)
 from ._numbers import check_quirk_value
 from ._policy import ClientPolicy, ServerPolicy
 from ._quirks import QUIRKS, client_policy, server_policy
@@ -127,7 +137,8 @@ def _revisions(text: str, spec: str, registry: Registry) -> tuple[str, ...]:
     for rev in revs:
         if rev not in registry:
             known = ", ".join(registry.revisions())
-            raise UsageError(f"peer spec {spec!r}: unknown revision {rev!r}; known: {known}")
+            raise UsageError(f"peer spec {spec!r}: unknown revision {rev!r}"
+                             f"{did_you_mean(rev, registry.revisions(), REVISION_CUTOFF)}; known: {known}")
     if len(set(revs)) != len(revs):
         raise UsageError(f"peer spec {spec!r}: a revision is listed twice")
     return registry.ordered(revs)
@@ -151,8 +162,9 @@ def _quirk(text: str, role: Role, kind: PeerKind, spec: str,
     name, _, value = text.partition("=")
     quirk = QUIRKS.get(name)
     if quirk is None or quirk.role != role:
-        names = ", ".join(q.name for q in QUIRKS.values() if q.role == role)
-        raise UsageError(f"peer spec {spec!r}: unknown {role} quirk {name!r}; known: {names}")
+        mine = [q.name for q in QUIRKS.values() if q.role == role]
+        raise UsageError(f"peer spec {spec!r}: unknown {role} quirk {name!r}"
+                         f"{did_you_mean(name, mine)}; known: {', '.join(mine)}")
     if kind not in quirk.kinds:
         raise UsageError(f"peer spec {spec!r}: quirk {name!r} applies to "
                          f"{'/'.join(quirk.kinds)} {role}s, not {kind}")
@@ -166,9 +178,11 @@ def _quirk(text: str, role: Role, kind: PeerKind, spec: str,
     if problem is not None:
         raise UsageError(f"peer spec {spec!r}: quirk {name!r} {problem}")
     if quirk.value == "revision" and value not in registry:
-        raise UsageError(f"peer spec {spec!r}: quirk {name!r}: unknown revision {value!r}")
+        raise UsageError(f"peer spec {spec!r}: quirk {name!r}: unknown revision {value!r}"
+                         f"{did_you_mean(value, registry.revisions(), REVISION_CUTOFF)}")
     if quirk.value == "layout" and value not in LAYOUTS:
-        raise UsageError(f"peer spec {spec!r}: quirk {name!r}: unknown layout {value!r}; "
+        raise UsageError(f"peer spec {spec!r}: quirk {name!r}: unknown layout {value!r}"
+                         f"{did_you_mean(value, LAYOUTS)}; "
                          f"known: {', '.join(LAYOUTS)}")
     return name, value
 
@@ -203,7 +217,8 @@ def parse_peer(spec: str, role: Role, registry: Registry = REGISTRY) -> PeerSpec
             raise UsageError(f"peer spec {spec!r}: no revision given (e.g. {head}:REV)")
         kind_text, rev_text = "", head
     if kind_text and kind_text not in KINDS:
-        raise UsageError(f"peer spec {spec!r}: unknown kind {kind_text!r}; use legacy, modern "
+        raise UsageError(f"peer spec {spec!r}: unknown kind {kind_text!r}"
+                         f"{did_you_mean(kind_text, KINDS)}; use legacy, modern "
                          "or dual (or a bare revision)")
     revs = _revisions(rev_text, spec, registry)
     if kind_text:

@@ -53,7 +53,7 @@ from ._profile import (
 )
 from ._registry import BUILTIN, LATEST, REGISTRY, Registry, UnknownRevision, registry_for
 from ._unknown_fields import unknown_fields
-from ._words import Message, PeerKind, Role, WireDirection
+from ._words import REVISION_CUTOFF, Message, PeerKind, Role, WireDirection, did_you_mean
 
 if TYPE_CHECKING:
     from ._render import (
@@ -78,6 +78,7 @@ __all__ = [
     "REGENERATE",
     "REGISTRY",
     "REVISIONS",
+    "REVISION_CUTOFF",
     "Binding",
     "Change",
     "Cite",
@@ -106,6 +107,7 @@ __all__ = [
     "cite_to_dict",
     "create",
     "delta_to_dict",
+    "did_you_mean",
     "diff_document",
     "diff_to_dict",
     "header_named",

@@ -36,7 +36,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .._jsontext import FILE, JsonTextError, check_depth, loads
+from .._jsontext import DOCUMENT, FILE, JsonTextError, check_depth, check_text, loads
 from ._profile import Profile, ProfileDefinitionError
 from ._registry import REGISTRY, Registry, UnknownRevision
 
@@ -71,7 +71,7 @@ def _read(path: Path) -> Any:
     # TOML and JSON files are UTF-8
     text = read_capped(path, MAX_PROFILE_BYTES, errors="strict")
     if path.suffix.lower() == ".json":
-        return loads(text, FILE)
+        return loads(text, DOCUMENT)  # (no lone surrogates: a profile's text is shown)
     import tomllib  # noqa: PLC0415 - only to read a profile file
 
     number = next((n for n, line in enumerate(text.split("\n"), 1)
@@ -84,6 +84,7 @@ def _read(path: Path) -> Any:
     except RecursionError:
         raise JsonTextError(f"nested deeper than {FILE.max_depth} levels") from None
     check_depth(value, FILE.max_depth)
+    check_text(value)  # as a JSON file's (TOML's own escapes refuse them; raw text may not)
     return value
 
 

@@ -17,6 +17,7 @@ from typing import Final
 from . import r2024_11_05, r2025_03_26, r2025_06_18, r2025_11_25, r2026_07_28
 from ._needs import check_needs
 from ._profile import Era, Profile
+from ._words import REVISION_CUTOFF, did_you_mean
 
 __all__ = [
     "BUILTIN",
@@ -43,7 +44,8 @@ class UnknownRevision(LookupError):
     def __init__(self, revision: str, known: tuple[str, ...]) -> None:
         self.revision = revision
         self.known = known
-        super().__init__(f"unknown revision {revision!r}; known revisions: {', '.join(known)}")
+        super().__init__(f"unknown revision {revision!r}{did_you_mean(revision, known, REVISION_CUTOFF)}; "
+                         f"known revisions: {', '.join(known)}")
 
 
 class Registry:

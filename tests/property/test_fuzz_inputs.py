@@ -11,19 +11,26 @@ before anything starts.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from _fuzz import check_outcome, run_cli
 from _fuzz_inputs import (
+    FULL_PROFILE,
+    MATRIX_FORMATS,
+    SAVED_PEER,
     address,
     census_db_edits,
     log_text,
+    matrix_from_case,
     profile_file,
     surrogate_listing,
     typed_mutation,
     url,
+    with_control_text,
+    with_lone_surrogates,
     write_census_db,
 )
 from hypothesis import HealthCheck, given, settings
@@ -185,3 +192,61 @@ def test_a_listing_entry_that_is_not_text_is_set_aside(work: Path, drawn: tuple[
         code, _, err = run_cli(argv)
         check_outcome(argv, (code, "", err))
         assert code == 0 and err.count("invalid entry: ") == bad, err
+
+
+# -- issue 33 (inputs): every --format x --view of matrix --from (format versions 2 and 3), lone
+# surrogates in every JSON document read back, control characters in labels ------------------
+
+
+@SETTINGS
+@given(case=st.data())
+def test_matrix_from_in_every_format_and_view(work: Path, matrix_doc: Any,
+                                              case: st.DataObject) -> None:
+    doc, fmt, view = case.draw(matrix_from_case(matrix_doc))
+    path = work / "m-every.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    argv = ["matrix", "--from", str(path), "--format", fmt, "--view", view]
+    check_outcome(argv, run_cli(argv))
+
+
+@SETTINGS
+@given(data=st.data(), fmt=st.sampled_from(MATRIX_FORMATS))
+def test_lone_surrogates_in_documents_read_back(work: Path, matrix_doc: Any,
+                                                data: st.DataObject, fmt: str) -> None:
+    profile = work / "sur-profile.json"
+    profile.write_text(json.dumps(data.draw(with_lone_surrogates(FULL_PROFILE))),
+                       encoding="utf-8")
+    for command in (["versions"], ["show", REV], ["migrate", "2026-07-28", REV],
+                    ["diff", "2026-07-28", REV]):
+        argv = ["--profile", str(profile), *command]
+        check_outcome(argv, run_cli(argv))
+    source = work / "sur-m.json"
+    source.write_text(json.dumps(data.draw(with_lone_surrogates(matrix_doc))), encoding="utf-8")
+    argv = ["matrix", "--from", str(source), "--format", fmt]
+    check_outcome(argv, run_cli(argv))
+    peer = work / "sur-peer.json"
+    peer.write_text(json.dumps(data.draw(with_lone_surrogates(SAVED_PEER))), encoding="utf-8")
+    argv = ["matrix", "--servers", f"@{peer}", "--clients", "legacy:2025-06-18", "--format", fmt]
+    check_outcome(argv, run_cli(argv))
+
+
+#: What a terminal acts on (tab and newline aside), as :func:`mcp_skew._output.terminal_safe`.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+@SETTINGS
+@given(data=st.data(), fmt=st.sampled_from(MATRIX_FORMATS),
+       view=st.sampled_from(["pairs", "features"]))
+def test_control_text_in_labels_and_documents_is_shown(work: Path, matrix_doc: Any,
+                                                       data: st.DataObject, fmt: str,
+                                                       view: str) -> None:
+    source = work / "ctl-m.json"
+    source.write_text(json.dumps(data.draw(with_control_text(matrix_doc))), encoding="utf-8")
+    peer = work / "ctl-peer.json"
+    peer.write_text(json.dumps(data.draw(with_control_text(SAVED_PEER))), encoding="utf-8")
+    for argv in (["matrix", "--from", str(source), "--format", fmt, "--view", view],
+                 ["matrix", "--servers", f"@{peer}", "--clients", "legacy:2025-06-18",
+                  "--format", fmt, "--view", view, "--color", "never"]):
+        code, out, err = run_cli(argv)
+        check_outcome(argv, (code, out, err))
+        assert not _CONTROL.search(out), (argv, _CONTROL.findall(out))
