@@ -7,7 +7,7 @@ from __future__ import annotations
 import signal
 from pathlib import Path
 
-__all__ = ["children", "cmdline", "default_signals", "descendants", "probing_workers"]
+__all__ = ["children", "cmdline", "default_signals", "descendants", "marked", "probing_workers"]
 
 #: The signals a test sends to stop a command.
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -54,3 +54,25 @@ def probing_workers(pid: int) -> list[int]:
     return [p for p in descendants(pid) if "spawn_main" in cmdline(p)
             and any("sim_stdio_server.py" in cmdline(c) or "_limits.py" in cmdline(c)
                     for c in children(p))]
+
+
+def marked(owner: int) -> list[int]:
+    """The live (not zombie) processes marked as started by the command ``owner``: wire._procs
+    marks each child it starts in its environment, and the child's own children inherit the
+    mark. Read from /proc, not from the process tree: a child in a PID namespace of its own
+    has pids this process does not see, and a child in a new session leaves the tree."""
+    from mcp_skew.wire._procs import MARK
+
+    mark = f"{MARK}={owner}-".encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            env = (entry / "environ").read_bytes()
+            state = (entry / "stat").read_bytes().rpartition(b")")[2].split()[0]
+        except OSError:
+            continue
+        if state != b"Z" and any(v.startswith(mark) for v in env.split(b"\0")):
+            found.append(int(entry.name))
+    return found

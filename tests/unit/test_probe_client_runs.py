@@ -12,10 +12,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from _proctree import marked
 
 from mcp_skew.cli import main
 from mcp_skew.peers import resolve_peer
-from mcp_skew.wire._procs import MARK
 
 pytestmark = pytest.mark.slow
 
@@ -37,19 +37,7 @@ def _card(tmp_path: Path, capsys: pytest.CaptureFixture[str], servers: list[str]
 
 def _left_running() -> list[int]:
     """Processes this test process started (marked by wire._procs) that still run."""
-    mine = f"{MARK}={os.getpid()}-".encode()
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            env = (entry / "environ").read_bytes()
-            state = (entry / "stat").read_text().rpartition(")")[2].split()[0]
-        except OSError:
-            continue
-        if state != "Z" and any(v.startswith(mine) for v in env.split(b"\0")):
-            found.append(int(entry.name))
-    return found
+    return marked(os.getpid())
 
 
 def test_a_fallback_keyed_to_32601_is_inferred_found_and_saved(

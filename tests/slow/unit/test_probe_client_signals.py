@@ -14,35 +14,14 @@ from pathlib import Path
 
 import pytest
 from _paths import TESTS
-from _proctree import default_signals
+from _proctree import default_signals, marked
 from _waits import BOUND_S, until
-
-from mcp_skew.wire._procs import MARK
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc")
 
 STUBBORN = TESTS / "clients" / "stubborn_client.py"
 #: far above the test's bound: a stop that waits for the deadline fails the test
 DEADLINE_S = "600"
-
-
-def _family(owner: int) -> list[int]:
-    """The live processes marked as started by the command ``owner`` (wire._procs marks the
-    client; its child and the server it spawned inherit the mark). Read from /proc: the
-    client runs in a PID namespace where one is allowed, so the pids it sees are not ours."""
-    mark = f"{MARK}={owner}-".encode()
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            env = (entry / "environ").read_bytes()
-            state = (entry / "stat").read_bytes().rpartition(b")")[2].split()[0]
-        except OSError:
-            continue
-        if state != b"Z" and any(v.startswith(mark) for v in env.split(b"\0")):
-            found.append(int(entry.name))
-    return found
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP],
@@ -61,17 +40,17 @@ def test_a_signal_stops_probe_client_at_once_with_the_clients_family(
         until(lambda: pidfile.exists() or proc.poll() is not None, "the client to be running")
         assert proc.poll() is None, proc.communicate()[1].decode()
         # the client, its child in a session of its own, the server (and their supervisors)
-        until(lambda: len(_family(proc.pid)) >= 3, "the client's family to be marked")
+        until(lambda: len(marked(proc.pid)) >= 3, "the client's family to be marked")
         proc.send_signal(sig)
         out, err = proc.communicate(timeout=BOUND_S)
         assert proc.returncode == 128 + sig, err.decode()
         assert out == b""
         assert err.decode().endswith(f"mcp-skew: stopped ({sig.name})\n"), err.decode()[-500:]
         assert b"Traceback" not in err
-        until(lambda: not _family(proc.pid), "the client's family to be gone")
+        until(lambda: not marked(proc.pid), "the client's family to be gone")
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-        for pid in _family(proc.pid):
+        for pid in marked(proc.pid):
             os.kill(pid, signal.SIGKILL)
