@@ -31,7 +31,7 @@ from ._args import required_revisions, seconds, whole
 if TYPE_CHECKING:  # the runner (the wire, the serve stack) is imported when it runs
     from ..probe_client import ClientReport, ProbeClientOptions
 
-__all__ = ["exit_code", "options", "register"]
+__all__ = ["default_jobs", "exit_code", "options", "register"]
 
 FORMATS = ("text", "json", "junit", "summary", "html")
 
@@ -44,6 +44,12 @@ examples:
       --save-peer me.json -- ./client -- {server}
   mcp-skew matrix --clients @me.json
 """
+
+
+def default_jobs() -> int:
+    """Client runs at once without ``--jobs``: 2 where the machine has 2 CPUs (or more), else 1.
+    A run is mostly the client's and its server's start-ups; two at a time keep two CPUs busy."""
+    return min(2, os.cpu_count() or 1)
 
 
 def register(sub: Any) -> None:
@@ -64,7 +70,8 @@ def register(sub: Any) -> None:
     p.add_argument("--timeout", default=30.0, metavar="SECONDS",
                    help="one client run's deadline; then it is ended with its process family "
                    "(default 30)")
-    p.add_argument("--jobs", default=1, help="client runs at once, 1 to 16 (default 1)")
+    p.add_argument("--jobs", help="client runs at once, 1 to 16 (default 2, or 1 on a machine "
+                   "with one CPU)")
     p.add_argument("--cwd", help="working directory of the client")
     p.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
                    help="an environment variable for the client (repeatable)")
@@ -129,7 +136,7 @@ def options(args: argparse.Namespace) -> tuple[tuple[str, ...], ProbeClientOptio
 
     words, transport = _words(args)
     deadline = seconds(args.timeout, "--timeout")
-    jobs = whole(args.jobs, "--jobs", 1, 16)
+    jobs = default_jobs() if args.jobs is None else whole(args.jobs, "--jobs", 1, 16)
     required = required_revisions(args.require, args.registry)
     env = None
     if args.env:

@@ -16,13 +16,17 @@ import json
 import re
 import sys
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mcp_skew.simulator import QUIRKS
 from mcp_skew.simulator._finding_codes import FINDING_CODES, FindingInfo
 from mcp_skew.simulator._findings import FINDINGS
 from mcp_skew.versions import REGISTRY, Cite
+
+if TYPE_CHECKING:
+    from _sources import Source
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "mcp_skew"
@@ -142,8 +146,8 @@ def test_every_code_has_an_entry_and_a_section() -> None:
 PASSED_ON = "passed on"
 
 
-def _functions(tree: ast.Module) -> Iterator[ast.FunctionDef]:
-    for node in ast.walk(tree):
+def _functions(nodes: Iterable[ast.AST]) -> Iterator[ast.FunctionDef]:
+    for node in nodes:
         if isinstance(node, ast.FunctionDef):
             yield node
 
@@ -197,20 +201,31 @@ def _is_finding(call: ast.Call) -> bool:
             and isinstance(func.value, ast.Name) and func.value.id == "self" and len(call.args) >= 3)
 
 
+def _findings_in(read: Source) -> tuple[tuple[set[str], set[str]], ...]:
+    """(codes, severities) of every ``Finding(...)`` and ``self.find(...)`` in a module."""
+    out = []
+    for func in _functions(read.nodes):
+        for node in ast.walk(func):
+            if not (isinstance(node, ast.Call) and _is_finding(node)):
+                continue
+            codes = _strings(_argument(node, 0, "code"), func)
+            severities = _strings(_argument(node, 1, "severity"), func)
+            out.append((codes, severities))
+    return tuple(out)
+
+
 def emitted() -> dict[str, dict[str, set[str]]]:
     """code -> package (``simulator``, ``probe``, ``serve``) -> severities, read from the source."""
+    # the package read once a session; imported here, as tests/ is on the path under pytest
+    # only (run as a script, to write the page, this file never scans the source)
+    from _sources import modules, source
+
     found: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path in modules(PACKAGE):
         package = path.relative_to(PACKAGE).parts[0]
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for func in _functions(tree):
-            for node in ast.walk(func):
-                if not (isinstance(node, ast.Call) and _is_finding(node)):
-                    continue
-                codes = _strings(_argument(node, 0, "code"), func)
-                severities = _strings(_argument(node, 1, "severity"), func)
-                for code in codes - {PASSED_ON}:
-                    found[code][package] |= severities - {PASSED_ON}
+        for codes, severities in source(path).once(_findings_in):
+            for code in codes - {PASSED_ON}:
+                found[code][package] |= severities - {PASSED_ON}
     return found
 
 

@@ -23,12 +23,14 @@ The self-tests run the checker on a synthetic package, so this test can fail.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
+import _sources
 import pytest
+from _sources import Source, source
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = "mcp_skew"
@@ -200,11 +202,20 @@ def _dynamic_name(call: ast.Call, constants: Mapping[str, str]) -> str | None:
 
 
 def imports_of(path: Path, root: Path) -> Iterator[Import]:
-    """Every import of the module at ``path`` (``root`` holds the top-level package)."""
+    """Every import of the module at ``path`` (``root`` holds the top-level package): read
+    once a session for a module of the package (tests/_sources.py)."""
+    return iter(source(path).once(_imports, root))
+
+
+def _imports(read: Source, root: Path) -> tuple[Import, ...]:
+    return tuple(_scan_imports(read, root))
+
+
+def _scan_imports(read: Source, root: Path) -> Iterator[Import]:
+    path = read.path
     module, package = _module_name(path, root)
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    constants = _string_constants(tree)
-    for node in ast.walk(tree):
+    constants = _string_constants(read.tree)
+    for node in read.nodes:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield Import(module, path, node.lineno, alias.name, "import")
@@ -231,7 +242,7 @@ def root_package(root: Path) -> str:
 
 
 def modules(root: Path) -> list[Path]:
-    return sorted((root / root_package(root)).rglob("*.py"))
+    return list(_sources.modules(root / root_package(root)))
 
 
 def layer_of(dotted: str, package: str = PACKAGE) -> str | None:
@@ -275,8 +286,7 @@ def io_violations(root: Path, layer: str = "simulator",
         for imp in imports_of(path, root):
             if imp.target.split(".")[0] in IO_MODULES:
                 out.append(f"{imp.module}:{imp.line}: imports {imp.target} ({imp.how})")
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
+        for node in source(path).nodes:
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
                     and node.func.id in IO_CALLS:
                 out.append(f"{module}:{node.lineno}: calls {node.func.id}()")
@@ -499,10 +509,11 @@ def test_the_checker_takes_an_exception_by_name(synthetic: Path) -> None:
 
 # -- no import circles between modules -------------------------------------------------
 
-def _type_checking_lines(tree: ast.Module) -> set[int]:
-    """The lines under ``if TYPE_CHECKING:`` (imports there never run)."""
+def _type_checking_lines(nodes: Iterable[ast.AST]) -> set[int]:
+    """The lines under ``if TYPE_CHECKING:`` (imports there never run), of a module's every
+    node."""
     lines: set[int] = set()
-    for node in ast.walk(tree):
+    for node in nodes:
         test = node.test if isinstance(node, ast.If) else None
         if (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
                 isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"):
@@ -518,7 +529,7 @@ def import_graph(root: Path) -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {}
     for path in modules(root):
         module, _ = _module_name(path, root)
-        skipped = _type_checking_lines(ast.parse(path.read_text(encoding="utf-8")))
+        skipped = _type_checking_lines(source(path).nodes)
         # a module's own packages are imported before it runs: no circle goes through them
         graph[module] = {imp.target for imp in imports_of(path, root)
                          if imp.line not in skipped and imp.target != module

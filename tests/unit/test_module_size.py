@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from fnmatch import fnmatch
 from pathlib import Path
 
+from _sources import modules, source
+
 PACKAGE = Path(__file__).resolve().parents[2] / "mcp_skew"
 #: The most lines a module may have.
 LIMIT = 600
@@ -29,8 +31,8 @@ EXCEPTED = dict(PROFILE_TABLES)
 def long_modules(package: Path, limit: int = LIMIT) -> dict[str, int]:
     """Every module of ``package`` over ``limit`` lines: its path in the package -> its lines."""
     found = {}
-    for path in sorted(package.rglob("*.py")):
-        lines = len(path.read_text(encoding="utf-8").splitlines())
+    for path in modules(package):
+        lines = len(source(path).text.splitlines())
         if lines > limit:
             found[path.relative_to(package).as_posix()] = lines
     return found

@@ -17,6 +17,7 @@ import typing
 from pathlib import Path
 
 import pytest
+from _sources import source
 from _strategies import peers
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -102,8 +103,7 @@ def test_compose_rejects_an_unknown_field_and_a_missing_value() -> None:
 @pytest.mark.parametrize("module", ["_server.py", "_client.py", "_scenario.py", "_run.py"])
 def test_the_simulator_reads_policies_not_quirk_names(module: str) -> None:
     """No ``spec.has(...)``, ``spec.value(...)`` or ``spec.ms(...)`` in the core."""
-    tree = ast.parse((SIMULATOR / module).read_text(encoding="utf-8"))
-    asks = [node.lineno for node in ast.walk(tree)
+    asks = [node.lineno for node in source(SIMULATOR / module).nodes
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
             and node.func.attr in {"has", "value", "ms"}
             and isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "spec"]

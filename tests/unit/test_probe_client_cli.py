@@ -3,12 +3,15 @@ client runs (no process is started here)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
-from mcp_skew.cli import main
+from mcp_skew.cli import _parser, main
+from mcp_skew.commands.probe_client import options
 from mcp_skew.probe_client._launch import expand
+from mcp_skew.versions import REGISTRY
 
 
 @pytest.mark.parametrize(("argv", "message"), [
@@ -31,6 +34,20 @@ def test_bad_arguments_are_one_line_and_exit_2(argv: list[str], message: str,
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1, err
+
+
+@pytest.mark.parametrize(("cpus", "jobs"), [(None, 1), (1, 1), (2, 2), (3, 2), (64, 2)])
+def test_two_runs_at_once_by_default_where_two_cpus_exist(
+        cpus: int | None, jobs: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "cpu_count", lambda: cpus)  # None: Python cannot tell
+
+    def chosen(*argv: str) -> int:
+        args = _parser().parse_args(["probe-client", *argv, "--", "c", "{server}"])
+        args.registry = REGISTRY
+        return options(args)[1].jobs
+
+    assert chosen() == jobs
+    assert chosen("--jobs", "1") == 1 and chosen("--jobs", "16") == 16  # given: as given
 
 
 def test_an_output_that_cannot_be_written_fails_before_any_run(

@@ -15,6 +15,7 @@ import ast
 from pathlib import Path
 
 import pytest
+from _sources import Source, modules, source
 
 from mcp_skew.matrix import build_matrix, render
 from mcp_skew.probe import ProbeOptions, Target, probe
@@ -60,9 +61,11 @@ def _is_registry(node: ast.AST) -> bool:
         isinstance(node, ast.Attribute) and node.attr == "REGISTRY")
 
 
-def registry_reads(source: str, module: str) -> tuple[list[int], set[str]]:
-    """(lines that read REGISTRY in a body, module:qualname of the defaults that name it)."""
-    tree = ast.parse(source)
+def registry_reads(code: str | Source, module: str) -> tuple[list[int], set[str]]:
+    """(lines that read REGISTRY in a body, module:qualname of the defaults that name it), in
+    a module's text or its parsed source."""
+    tree = code.tree if isinstance(code, Source) else ast.parse(code)
+    nodes = code.nodes if isinstance(code, Source) else tuple(ast.walk(tree))
     defaults: set[str] = set()
     allowed: set[int] = set()  # ids of the nodes that are defaults
 
@@ -85,14 +88,14 @@ def registry_reads(source: str, module: str) -> tuple[list[int], set[str]]:
             visit(child, scope)
 
     visit(tree, [])
-    reads = sorted(n.lineno for n in ast.walk(tree) if isinstance(n, ast.Name | ast.Attribute)
+    reads = sorted(n.lineno for n in nodes if isinstance(n, ast.Name | ast.Attribute)
                    and _is_registry(n) and id(n) not in allowed and isinstance(n.ctx, ast.Load))
     return reads, defaults
 
 
 def _modules() -> list[tuple[str, Path]]:
     out = []
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path in modules(PACKAGE):
         relative = path.relative_to(PACKAGE).as_posix()
         if relative.startswith(READERS):
             continue
@@ -105,7 +108,7 @@ def test_no_registry_read_outside_versions_and_the_commands() -> None:
     found: dict[str, list[int]] = {}
     edges: set[str] = set()
     for module, path in _modules():
-        reads, defaults = registry_reads(path.read_text(encoding="utf-8"), module)
+        reads, defaults = registry_reads(source(path), module)
         if reads:
             found[module] = reads
         edges |= defaults
