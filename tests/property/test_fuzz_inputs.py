@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _fuzz import check_outcome, run_cli
+from _fuzz import check_outcome, examples, run_cli
 from _fuzz_inputs import (
     FULL_PROFILE,
     MATRIX_FORMATS,
@@ -42,6 +42,10 @@ from mcp_skew.census import read_listing
 SETTINGS = settings(max_examples=40, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture,
                                            HealthCheck.too_slow])
+
+#: For the tests whose example runs several commands: fewer in the default run (each class
+#: is also a table-driven unit test; benchmarks/fuzz_corpus.py draws them at scale).
+FEWER = settings(SETTINGS, max_examples=examples(15))
 
 REV = "2099-01-01"
 #: Every command that reads the registry, with the fuzzed revision where it takes one.
@@ -155,7 +159,7 @@ def test_addresses_are_parsed_before_anything_starts(work: Path, text: str, prob
 # -- census databases and listings from elsewhere (issue 33; the procs part) ----------------------
 
 
-@SETTINGS
+@FEWER
 @given(edits=census_db_edits())
 def test_a_broken_census_database_is_one_line_in_report_and_matrix(
         work: Path, edits: list[tuple[str, tuple[Any, ...]]]) -> None:
@@ -209,7 +213,7 @@ def test_matrix_from_in_every_format_and_view(work: Path, matrix_doc: Any,
     check_outcome(argv, run_cli(argv))
 
 
-@SETTINGS
+@FEWER
 @given(data=st.data(), fmt=st.sampled_from(MATRIX_FORMATS))
 def test_lone_surrogates_in_documents_read_back(work: Path, matrix_doc: Any,
                                                 data: st.DataObject, fmt: str) -> None:
@@ -234,7 +238,7 @@ def test_lone_surrogates_in_documents_read_back(work: Path, matrix_doc: Any,
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
-@SETTINGS
+@FEWER
 @given(data=st.data(), fmt=st.sampled_from(MATRIX_FORMATS),
        view=st.sampled_from(["pairs", "features"]))
 def test_control_text_in_labels_and_documents_is_shown(work: Path, matrix_doc: Any,
