@@ -94,12 +94,26 @@ class Tally:
         self.slowest = (0.0, "")
 
     def run(self, surface: str, argv: list[str], stdin: bytes = b"") -> None:
-        self.tried += 1
+        """One command line: a traceback is an exception escaping ``main`` or "Traceback"
+        on its stderr."""
         shown = " ".join(a[:40] for a in argv)[:200]
+
+        def work() -> int:
+            code, _, err = run_cli(argv, stdin)
+            if "Traceback" in err:
+                self.tracebacks.append(f"{surface}: {shown}: {err.strip().splitlines()[-1]}")
+            return code
+        self.call(surface, shown, work)
+
+    def call(self, surface: str, shown: str, work: Callable[[], int]) -> None:
+        """One input of ``surface``, within the per-input timeout: ``work`` returns the code to
+        count (an exit code, an HTTP status); an exception escaping it is a traceback."""
+        shown = shown[:200]
+        self.tried += 1
         signal.setitimer(signal.ITIMER_REAL, self.timeout)
         start = time.monotonic()
         try:
-            code, _, err = run_cli(argv, stdin)
+            code = work()
         except Hang:
             self.hangs.append(f"{surface}: {shown}")
             return
@@ -114,28 +128,6 @@ class Tally:
         took = time.monotonic() - start
         if took > self.slowest[0]:
             self.slowest = (took, f"{surface}: {shown}")
-        if "Traceback" in err:
-            self.tracebacks.append(f"{surface}: {shown}: {err.strip().splitlines()[-1]}")
-        self.codes[surface][code] += 1
-
-    def call(self, surface: str, shown: str, work: Callable[[], int]) -> None:
-        """Like :meth:`run`, for an in-process surface that is not the command line: ``work``
-        returns the code to count (an HTTP status, say)."""
-        self.tried += 1
-        signal.setitimer(signal.ITIMER_REAL, self.timeout)
-        try:
-            code = work()
-        except Hang:
-            self.hangs.append(f"{surface}: {shown[:200]}")
-            return
-        except BaseException as exc:
-            if isinstance(exc, KeyboardInterrupt):
-                raise
-            last = traceback.format_exception_only(exc)[-1].strip()
-            self.tracebacks.append(f"{surface}: {shown[:200]}: {last}")
-            return
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
         self.codes[surface][code] += 1
 
 
