@@ -7,8 +7,11 @@ Modelling the SDK client (read from its sources, ``mcp/client/_probe.py``,
 - ``mode="auto"`` (its default) probes ``server/discover`` at 2026-07-28 and
   falls back to ``initialize`` on any JSON-RPC error but a -32022 naming only
   modern revisions, and on a probe timeout of ``DISCOVER_TIMEOUT_SECONDS``
-  (10 s; these tests set it to 2 s so a silent server costs 2 s, and model it
-  with ``probe-timeout=2000``). Its ``initialize`` asks 2025-11-25 and accepts
+  (10 s; these tests set it to 2 s against servers whose answer is itself a
+  timeout, silent or slow ones, so such a server costs 2 s, and to 30 s against
+  the others, so that a cold start on a busy machine, up to four Python
+  processes when ``record`` sits between, never races the wait; the model gets
+  the same ``probe-timeout``). Its ``initialize`` asks 2025-11-25 and accepts
   any handshake-era counter-offer. A -32022 answer to the fallback
   ``initialize`` triggers one re-probe. So: ``dual:2026-07-28,2025-11-25,
   2025-06-18,2025-03-26,2024-11-05+probe-timeout=2000``.
@@ -48,6 +51,7 @@ pytestmark = pytest.mark.realpeer
 
 SDK = "mcp==2.3.0"
 PROBE_S = 2
+ROOMY_PROBE_S = 30
 CLIENTS = {
     "auto": "dual:2026-07-28,2025-11-25,2025-06-18,2025-03-26,2024-11-05"
             f"+probe-timeout={PROBE_S * 1000}",
@@ -168,6 +172,16 @@ def scripts(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+def probe_seconds(server: str) -> int:
+    """The client's discover wait against `server`: short where the wait is meant to end it.
+
+    A silent or slow server is predicted to outlast the wait whatever the start-up costs;
+    against any other a 2 s wait raced the start-up of the chain on a busy CI machine
+    (the SDK fell back to 2025-11-25 after 2.24 s where 2026-07-28 was predicted).
+    """
+    return PROBE_S if ("+silent" in server or "slow=" in server) else ROOMY_PROBE_S
+
+
 def sdk_client(python: Path, scripts: Path, mode: str, *, command: list[str] | None = None,
                url: str | None = None, probe_s: float | None = PROBE_S) -> dict[str, Any]:
     cfg = {"mode": mode, "command": command, "url": url, "probe_timeout": probe_s}
@@ -191,7 +205,8 @@ def client_model(mode: str, probe_ms: int = PROBE_S * 1000) -> PeerSpec:
 
 
 def predicted(mode: str, server: str) -> Any:
-    return run(client_model(mode), parse_peer(server, "server"), "default")
+    model = client_model(mode, probe_seconds(server) * 1000)
+    return run(model, parse_peer(server, "server"), "default")
 
 
 def assert_as_predicted(got: dict[str, Any], mode: str, server: str) -> None:
@@ -210,7 +225,8 @@ def assert_as_predicted(got: dict[str, Any], mode: str, server: str) -> None:
 @pytest.mark.parametrize("server", SERVERS)
 def test_sdk_client_over_stdio_does_what_mcp_skew_predicts(sdk_python: Path, scripts: Path,
                                                            server: str, mode: str) -> None:
-    got = sdk_client(sdk_python, scripts, mode, command=[*SERVE, server])
+    got = sdk_client(sdk_python, scripts, mode, command=[*SERVE, server],
+                     probe_s=probe_seconds(server))
     assert_as_predicted(got, mode, server)
 
 
@@ -223,7 +239,7 @@ def test_sdk_client_over_http_does_what_mcp_skew_predicts(sdk_python: Path, scri
         try:
             assert proc.stderr
             url = readline(proc.stderr, 30).split(" on ")[-1].strip()
-            got = sdk_client(sdk_python, scripts, mode, url=url)
+            got = sdk_client(sdk_python, scripts, mode, url=url, probe_s=probe_seconds(server))
         finally:
             proc.terminate()
             proc.wait(TIMEOUT)
@@ -247,12 +263,13 @@ def test_watch_the_default_10s_fallback_from_a_silent_server(sdk_python: Path, s
 # -- `record` between the SDK client and real servers ------------------------------------------
 
 def _through_record(python: Path, scripts: Path, tmp_path: Path, server: list[str],
-                    mode: str = "auto") -> tuple[dict[str, Any], Path]:
+                    mode: str = "auto", *, probe_s: int = ROOMY_PROBE_S
+                    ) -> tuple[dict[str, Any], Path]:
     log = tmp_path / "wire.jsonl"
     tap = [sys.executable, str(scripts / "tap.py"), str(tmp_path)]
     chain = [*tap, "client", "--", sys.executable, "-m", "mcp_skew", "record", "--log", str(log),
              "--", *tap, "server", "--", *server]
-    got = sdk_client(python, scripts, mode, command=chain)
+    got = sdk_client(python, scripts, mode, command=chain, probe_s=probe_s)
     time.sleep(0.2)  # the taps flush as they copy; let the last writes land
     return got, log
 
@@ -281,7 +298,8 @@ def _assert_transparent(tmp_path: Path, log: Path) -> None:
 @pytest.mark.parametrize("server", ["dual:2026-07-28,2025-11-25", "legacy:2025-06-18+silent"])
 def test_record_is_byte_transparent_for_the_sdk_client_and_serve(
         sdk_python: Path, scripts: Path, tmp_path: Path, server: str) -> None:
-    got, log = _through_record(sdk_python, scripts, tmp_path, [*SERVE, server])
+    got, log = _through_record(sdk_python, scripts, tmp_path, [*SERVE, server],
+                               probe_s=probe_seconds(server))
     assert_as_predicted(got, "auto", server)
     _assert_transparent(tmp_path, log)
     annotation = annotate(read_log(log)[0], REGISTRY)
