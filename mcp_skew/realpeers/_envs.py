@@ -22,9 +22,10 @@ a dependency of the ``test`` and ``uv`` extras, else a ``uv`` on PATH), by ``pip
 the same requirement list into the same directory, under the same key: an environment built
 by one is reused by the other. ``uv`` keeps its download cache beside the environments,
 ``$MCP_SKEW_CACHE/uv`` (unless ``UV_CACHE_DIR`` says where), so that its files are hard
-linked into each venv (one copy on disk) and a CI cache of ``$MCP_SKEW_CACHE`` keeps it
-between runs. The venv itself is made by ``python -m venv --without-pip`` either way (uv
-needs no pip inside it; pip does: the ``pip`` path seeds it as before).
+linked into each venv (one copy on disk; uv copies where it cannot link, never symlinks,
+so a census sandbox that shows only the venv shows whole files) and a CI cache of
+``$MCP_SKEW_CACHE`` keeps it between runs. The venv itself is made by ``python -m venv``
+either way, ``--without-pip`` for uv, which needs no pip inside it.
 
 Every failure to build (registry unreachable, no such version, resolver
 conflict, missing ``npm``) raises :class:`EnvironmentUnavailable`, whose
