@@ -235,13 +235,16 @@ def install_command(tool: tuple[str, str | None], python: Path, requirements: Se
     """The command that installs ``requirements`` into the venv of ``python``.
 
     uv: ``uv pip install --python PY``, its download cache ``cache/uv`` (``UV_CACHE_DIR``
-    wins when set), no progress bars; pip: the venv's own ``python -m pip install``. The
-    requirements are given as they are, pins and all, to either."""
+    wins when set), no progress bars, and the modules compiled to bytecode as pip does: a
+    server whose venv has no ``.pyc`` compiles what it imports at every start when it cannot
+    write them (a census sandbox shows the venv read-only; ``PYTHONDONTWRITEBYTECODE``), which
+    would slow each cold start the census and the probes measure. pip: the venv's own
+    ``python -m pip install``. The requirements are given as they are, pins and all."""
     name, uv = tool
     if name == "uv" and uv is not None:
         cache_args = [] if os.environ.get("UV_CACHE_DIR") else ["--cache-dir", str(cache / "uv")]
         return [uv, "pip", "install", "--python", str(python), *cache_args, "--no-progress",
-                *requirements]
+                "--compile-bytecode", *requirements]
     return [str(python), "-m", "pip", "install", "--disable-pip-version-check", "--no-input",
             "--progress-bar", "off", *requirements]
 

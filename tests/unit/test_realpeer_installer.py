@@ -107,7 +107,7 @@ def test_uv_command_line(tmp_path: Path) -> None:
     python = tmp_path / "envs" / "py-x" / "bin" / "python"
     assert install_command(("uv", "/x/uv"), python, REQS, tmp_path) == [
         "/x/uv", "pip", "install", "--python", str(python), "--cache-dir", str(tmp_path / "uv"),
-        "--no-progress", "mcp==1.0.0", "pydantic==2.10.*"]
+        "--no-progress", "--compile-bytecode", "mcp==1.0.0", "pydantic==2.10.*"]
 
 
 def test_uv_command_line_leaves_a_configured_cache(monkeypatch: pytest.MonkeyPatch,
