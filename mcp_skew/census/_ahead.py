@@ -24,7 +24,7 @@ from ._work import Settings, install_ahead
 
 __all__ = ["MOST_INSTALL_JOBS", "InstallAhead", "parse_install_jobs"]
 
-#: ``census --install-jobs``: the most: each is an installer process (uv or pip, npm) on this machine.
+#: The most ``census --install-jobs`` takes: each install is a process (uv, pip, npm) here.
 MOST_INSTALL_JOBS: Final = 32
 
 
