@@ -33,9 +33,19 @@ no sandbox tool here (``--sandbox none``). Seconds an entry, wall over entries:
 
 The cold pip runs spent their time installing (median install 30 s a row in the pool),
 the uv runs probing (median install 2.1 s): cold uv is within 1.6x of warm, cold pip 3.9x.
-Warm, both are the same work (nothing installed) and differ by the load of the moment. With
-``--install-jobs 0`` (each worker installs its own, as before ``--install-jobs``), local
-pool, cold: see the second table.
+Warm, both are the same work (nothing installed) and differ by the load of the moment.
+Then ``--installers pip,uv --install-jobs 0 --no-dask`` (each worker installs its own, as
+before ``--install-jobs``; pip so is the census as it was), just after, at a load average
+of 12 to 14 (a real-peer test file and the fast test step ran beside it):
+
+    installer, executor     cold     warm
+    pip, local pool         41.6     7.1     (median install 66 s a row)
+    uv, local pool          16.4     6.5     (median install 17 s a row)
+
+So cold, a census entry took 41.6 s as it was and 10.0 s with uv and installs ahead (at a
+lighter load: 16.4 s with uv alone at the heavier one). Of this listing's 7 entries only 3
+are probed (2 crash at start, 1 is missing, 1 needs an API key): the figures are not yet
+the issue's listing of 20 real packages.
 """
 
 from __future__ import annotations
