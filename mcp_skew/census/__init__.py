@@ -13,13 +13,15 @@ Public API: :class:`Job`, :class:`Settings`, :class:`CensusDB`, :func:`read_list
 shared with the command line: the sandbox's :func:`sandbox_tool` (:data:`SUPPORTED`,
 :class:`Unsupported`) and the runner's pieces (:func:`max_local_workers`,
 :func:`parse_cluster`, :func:`parse_scheduler`, :func:`check_cluster`,
-:func:`check_scheduler`, :class:`Progress`, :func:`progress_stream`, :data:`MAX_WORKERS_PER_CPU`).
+:func:`check_scheduler`, :func:`parse_install_jobs`, :class:`Progress`,
+:func:`progress_stream`, :data:`MAX_WORKERS_PER_CPU`, :data:`MOST_INSTALL_JOBS`).
 This module imports no Dask, no probe runner and no pydantic: the commands' ``--help``
 reads it.
 """
 
 from __future__ import annotations
 
+from ._ahead import MOST_INSTALL_JOBS, parse_install_jobs
 from ._census import census_peers, run_census
 from ._execute import (
     MAX_WORKERS_PER_CPU,
@@ -39,6 +41,7 @@ from ._work import NO_NETWORK, NO_SANDBOX, STATUSES, Settings
 
 __all__ = [
     "MAX_WORKERS_PER_CPU",
+    "MOST_INSTALL_JOBS",
     "NO_NETWORK",
     "NO_SANDBOX",
     "REPORT_FORMATS",
@@ -57,6 +60,7 @@ __all__ = [
     "is_census_db",
     "max_local_workers",
     "parse_cluster",
+    "parse_install_jobs",
     "parse_scheduler",
     "progress_stream",
     "read_listing",

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
+from ._ahead import InstallAhead
 from ._execute import Progress, run_dask, run_local
 from ._listing import Job
 from ._store import CensusDB
@@ -31,12 +32,17 @@ class CensusRun:
 
 def run_census(jobs: Sequence[Job], db: CensusDB, settings: Settings, *, source: str,
                workers: int = 2, cluster: str | None = None, scheduler: str | None = None,
-               refresh: bool = False, retry_failed: bool = False,
+               refresh: bool = False, retry_failed: bool = False, install_jobs: int = 0,
                progress: Callable[[int], Progress] | None = None,
                on_row: Callable[[dict[str, Any]], None] | None = None) -> CensusRun:
     """Run the jobs the database does not hold yet (all with ``refresh``; with
     ``retry_failed`` also those whose row failed in a way that may pass, :data:`RETRYABLE`);
     store each row as its job ends.
+
+    ``install_jobs`` threads of this process install the packages of the next jobs ahead
+    of the workers (:mod:`._ahead`), at most ``workers + 2 * install_jobs`` jobs past the
+    rows stored, when the workers are on this machine (the local pool, ``--cluster local``;
+    not ``--scheduler``, whose workers have their own caches).
 
     ``progress(total)`` makes the callback that sees each row as it is stored.
     """
@@ -46,7 +52,15 @@ def run_census(jobs: Sequence[Job], db: CensusDB, settings: Settings, *, source:
     run = db.start_run(source, len(todo), executor)
     shown = progress(len(todo)) if progress is not None else None
 
+    ahead = None
+    if install_jobs > 0 and len(todo) > 1 and scheduler is None:
+        width = workers if cluster is None else int(cluster.partition(":")[2] or workers)
+        ahead = InstallAhead(todo, settings, threads=install_jobs,
+                             lead=width + 2 * install_jobs).start()
+
     def store(row: dict[str, Any]) -> None:
+        if ahead is not None:
+            ahead.stored()
         db.put(row, run)
         if shown is not None:
             shown(row)
@@ -60,6 +74,8 @@ def run_census(jobs: Sequence[Job], db: CensusDB, settings: Settings, *, source:
         elif todo:
             run_local(todo, settings, store, workers=workers)
     finally:
+        if ahead is not None:
+            ahead.stop()
         sweep_scratch()  # after a stop: the scratch folders of the workers it killed
     return CensusRun(run, len(jobs), len(jobs) - len(todo), len(todo))
 

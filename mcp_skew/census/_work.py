@@ -61,8 +61,8 @@ from ._launch import (
 )
 from ._listing import Job
 
-__all__ = ["FINAL", "RETRYABLE", "SCRATCH_PREFIX", "STATUSES", "Settings", "job_row", "readiness",
-           "run_job", "sweep_scratch"]
+__all__ = ["FINAL", "RETRYABLE", "SCRATCH_PREFIX", "STATUSES", "Settings", "install_ahead", "job_row",
+           "readiness", "run_job", "sweep_scratch"]
 
 STATUSES: Final = ("probed", "start-failed", "start-timeout", "needs-config", "install-failed",
                    "unsupported", "skipped", "error", "needs-auth")
@@ -221,6 +221,24 @@ def _install(job: Job, settings: Settings) -> Install:
     return install(job, cache_dir=Path(settings.cache_dir) if settings.cache_dir else None,
                    local_root=Path(settings.local_root) if settings.local_root else None,
                    timeout=settings.install_timeout_s)
+
+
+def install_ahead(job: Job, settings: Settings) -> bool:
+    """Install the package :func:`run_job` will install for ``job`` (the same checks first: a
+    remote, an entry that needs configuration, a transport other than stdio install nothing),
+    so that its worker finds the environment built, or being built (it waits on the
+    environment's lock). True when the environment is ready. Never raises: what fails here
+    fails again in the job's own run, which records it."""
+    if job.kind == "remote":
+        return False
+    try:
+        resolve_config(job)
+        if job.spec["transport"].get("type") != "stdio":
+            return False
+        _install(job, settings)
+    except Exception:  # the job's own run says what it was
+        return False
+    return True
 
 
 def _run(job: Job, settings: Settings, scratch: Path) -> dict[str, Any]:

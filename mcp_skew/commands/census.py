@@ -65,6 +65,9 @@ def register(sub: Any) -> None:
     run = p.add_argument_group("running")
     run.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2),
                      help="local worker processes (default: half the cores; at most 4 per CPU)")
+    run.add_argument("--install-jobs", metavar="N", default=str(DEFAULT_INSTALL_JOBS),
+                     help="packages installed at once ahead of the probes, on this machine "
+                     f"(default {DEFAULT_INSTALL_JOBS}; 0: each worker installs its own)")
     run.add_argument("--cluster", metavar="local[:N]", help="a Dask LocalCluster of N workers, "
                      "at most 4 per CPU (needs mcp-skew[cluster])")
     run.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="an existing Dask cluster")
@@ -93,6 +96,11 @@ def register(sub: Any) -> None:
                      default="markdown")
     rep.add_argument("--out", metavar="FILE", help="write the report here")
     p.set_defaults(func=_main)
+
+
+#: ``--install-jobs``: environments built at once ahead of the probes, by threads of the
+#: census process (an install mostly waits on the network; mcp_skew/census/_ahead.py)
+DEFAULT_INSTALL_JOBS = 3
 
 
 #: The largest value of a count or a limit, and of a time bound (a day, in seconds).
@@ -207,12 +215,14 @@ def _main(args: argparse.Namespace) -> int:
         check_scheduler,
         max_local_workers,
         parse_cluster,
+        parse_install_jobs,
         parse_scheduler,
         progress_stream,
         run_census,
     )
 
     settings = _settings(args)
+    install_jobs = parse_install_jobs(args.install_jobs)
     if args.jobs > max_local_workers():
         raise UsageError(f"--jobs {args.jobs}: at most {max_local_workers()} "
                          f"({MAX_WORKERS_PER_CPU} per CPU)")
@@ -236,7 +246,7 @@ def _main(args: argparse.Namespace) -> int:
     try:
         done = run_census(jobs, db, settings, source=source, workers=args.jobs,
                           cluster=args.cluster, scheduler=args.scheduler, refresh=args.refresh,
-                          retry_failed=args.retry_failed,
+                          retry_failed=args.retry_failed, install_jobs=install_jobs,
                           progress=lambda total: Progress(total, stream, tty=tty))
     except KeyboardInterrupt as exc:
         kept = len(db.done_keys())

@@ -16,6 +16,17 @@ succeeded; a directory without it is a leftover of an interrupted install and
 is removed and built again.  A lock file beside the directory serialises
 concurrent builders of the same environment.
 
+Python environments are filled by ``uv`` when it can run here (the ``uv`` package's binary,
+a dependency of the ``test`` and ``uv`` extras, else a ``uv`` on PATH), by ``pip`` otherwise;
+``MCP_SKEW_INSTALLER=pip`` (or ``uv``) chooses outright (:func:`installer`). Both install
+the same requirement list into the same directory, under the same key: an environment built
+by one is reused by the other. ``uv`` keeps its download cache beside the environments,
+``$MCP_SKEW_CACHE/uv`` (unless ``UV_CACHE_DIR`` says where), so that its files are hard
+linked into each venv (one copy on disk; uv copies where it cannot link, never symlinks,
+so a census sandbox that shows only the venv shows whole files) and a CI cache of
+``$MCP_SKEW_CACHE`` keeps it between runs. The venv itself is made by ``python -m venv``
+either way, ``--without-pip`` for uv, which needs no pip inside it.
+
 Every failure to build (registry unreachable, no such version, resolver
 conflict, missing ``npm``) raises :class:`EnvironmentUnavailable`, whose
 message ends with the installer's last output lines, so a test can
@@ -27,6 +38,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
+import importlib
 import json
 import os
 import shutil
@@ -46,6 +58,9 @@ __all__ = [
     "ensure_npm_env",
     "ensure_python_env",
     "env_key",
+    "find_uv",
+    "install_command",
+    "installer",
     "npm_env",
     "python_env",
 ]
@@ -53,10 +68,16 @@ __all__ = [
 MARKER_NAME = ".mcp-skew-ready.json"
 _TAIL_LINES = 15
 _DEFAULT_TIMEOUT = 900.0
+#: ``MCP_SKEW_INSTALLER``: ``auto`` (uv when it can run here, else pip), ``uv`` or ``pip``.
+INSTALLERS = ("auto", "uv", "pip")
 
 
 class EnvironmentUnavailable(RuntimeError):
     """A real-peer environment could not be built (network, registry, resolver, tool)."""
+
+
+class _CannotRun(EnvironmentUnavailable):
+    """The installer itself could not be started (not there, not executable here)."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +91,8 @@ class PythonEnv:
     """Wall time of the install that built the env (read back from the marker when cached)."""
     cached: bool
     """True when this call found the env already built."""
+    installer: str = ""
+    """``uv`` or ``pip``: what filled the env (``""``: a cached env built before this was kept)."""
 
 
 @dataclass(frozen=True)
@@ -113,9 +136,9 @@ def _run(cmd: Sequence[str], what: str, *, timeout: float, cwd: Path | None = No
         proc = spawn(list(cmd), cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                      stderr=subprocess.STDOUT)
     except FileNotFoundError as exc:
-        raise EnvironmentUnavailable(f"{what}: executable not found: {cmd[0]}") from exc
+        raise _CannotRun(f"{what}: executable not found: {cmd[0]}") from exc
     except OSError as exc:
-        raise EnvironmentUnavailable(f"{what}: cannot run {cmd[0]}: {exc.strerror or exc}"
+        raise _CannotRun(f"{what}: cannot run {cmd[0]}: {exc.strerror or exc}"
                                      ) from exc
     try:
         raw, _ = proc.communicate(timeout=timeout)
@@ -151,8 +174,11 @@ def _read_marker(root: Path) -> dict[str, object] | None:
     return data if isinstance(data, dict) else None
 
 
-def _write_marker(root: Path, specs: Sequence[str], seconds: float) -> None:
-    payload = {"specs": list(specs), "install_seconds": round(seconds, 2), "created": time.time()}
+def _write_marker(root: Path, specs: Sequence[str], seconds: float, installer: str = "") -> None:
+    payload: dict[str, object] = {"specs": list(specs), "install_seconds": round(seconds, 2),
+                                  "created": time.time()}
+    if installer:
+        payload["installer"] = installer
     tmp = root / (MARKER_NAME + ".tmp")
     tmp.write_text(json.dumps(payload, indent=2))
     tmp.replace(root / MARKER_NAME)
@@ -167,6 +193,70 @@ def _venv_python(root: Path) -> Path:
     if os.name == "nt":  # pragma: no cover - the project runs on POSIX
         return root / "Scripts" / "python.exe"
     return root / "bin" / "python"
+
+
+def find_uv() -> str | None:
+    """The ``uv`` binary: the ``uv`` package's (the version the extras pin), else one on PATH;
+    None when there is neither."""
+    try:
+        module = importlib.import_module("uv")
+        found = module.find_uv_bin()
+    except (ImportError, AttributeError, OSError):  # not installed, or its binary is missing
+        found = None
+    if isinstance(found, str | os.PathLike) and Path(found).is_file():
+        return os.fspath(found)
+    return shutil.which("uv")
+
+
+def _wanted() -> str:
+    return os.environ.get("MCP_SKEW_INSTALLER", "").strip().lower() or "auto"
+
+
+def installer() -> tuple[str, str | None]:
+    """What fills a Python environment: ``("uv", path)`` or ``("pip", None)``.
+
+    ``MCP_SKEW_INSTALLER`` chooses: ``auto`` (or unset) is uv when :func:`find_uv` finds
+    it, else pip; ``pip`` is pip; ``uv`` is uv or :class:`EnvironmentUnavailable`."""
+    wanted = _wanted()
+    if wanted not in INSTALLERS:
+        raise EnvironmentUnavailable(
+            f"MCP_SKEW_INSTALLER={wanted[:40]!r}: expected one of {', '.join(INSTALLERS)}")
+    if wanted == "pip":
+        return "pip", None
+    uv = find_uv()
+    if uv is None and wanted == "uv":
+        raise EnvironmentUnavailable("MCP_SKEW_INSTALLER=uv: no uv here (pip install uv, "
+                                     "or put uv on PATH)")
+    return ("uv", uv) if uv is not None else ("pip", None)
+
+
+def install_command(tool: tuple[str, str | None], python: Path, requirements: Sequence[str],
+                    cache: Path) -> list[str]:
+    """The command that installs ``requirements`` into the venv of ``python``.
+
+    uv: ``uv pip install --python PY``, its download cache ``cache/uv`` (``UV_CACHE_DIR``
+    wins when set), no progress bars, and the modules compiled to bytecode as pip does: a
+    server whose venv has no ``.pyc`` compiles what it imports at every start when it cannot
+    write them (a census sandbox shows the venv read-only; ``PYTHONDONTWRITEBYTECODE``), which
+    would slow each cold start the census and the probes measure. pip: the venv's own
+    ``python -m pip install``. The requirements are given as they are, pins and all."""
+    name, uv = tool
+    if name == "uv" and uv is not None:
+        cache_args = [] if os.environ.get("UV_CACHE_DIR") else ["--cache-dir", str(cache / "uv")]
+        return [uv, "pip", "install", "--python", str(python), *cache_args, "--no-progress",
+                "--compile-bytecode", *requirements]
+    return [str(python), "-m", "pip", "install", "--disable-pip-version-check", "--no-input",
+            "--progress-bar", "off", *requirements]
+
+
+def _build_venv(base: str, root: Path, reqs: Sequence[str], tool: tuple[str, str | None], *,
+                cache: Path, timeout: float) -> None:
+    """A venv at ``root`` made by ``base`` (with pip only when pip fills it), then filled."""
+    python = _venv_python(root)
+    venv = [base, "-m", "venv", *(["--without-pip"] if tool[0] == "uv" else []), str(root)]
+    _run(venv, "venv creation", timeout=timeout)
+    _run(install_command(tool, python, reqs, cache), f"{tool[0]} install {' '.join(reqs)}",
+         timeout=timeout)
 
 
 def ensure_python_env(
@@ -185,39 +275,35 @@ def ensure_python_env(
     if not reqs:
         raise ValueError("requirements must not be empty")
     base = base_python or sys.executable
-    envs = (cache_dir or cache_root()) / "envs"
+    cache = cache_dir or cache_root()
+    envs = cache / "envs"
     root = envs / env_key("py", reqs, salt=f"{base}|{sys.version_info[:2]}")
     python = _venv_python(root)
     with _locked(envs / f"{root.name}.lock"):
         marker = _read_marker(root)
         if marker is not None and python.exists():
-            return PythonEnv(root, python, reqs, _seconds_from(marker), cached=True)
+            built_by = marker.get("installer")
+            return PythonEnv(root, python, reqs, _seconds_from(marker), cached=True,
+                             installer=built_by if isinstance(built_by, str) else "")
         if root.exists():
             shutil.rmtree(root)
+        tool = installer()
         started = time.monotonic()
         try:
-            _run([base, "-m", "venv", str(root)], "venv creation", timeout=timeout)
-            _run(
-                [
-                    str(python),
-                    "-m",
-                    "pip",
-                    "install",
-                    "--disable-pip-version-check",
-                    "--no-input",
-                    "--progress-bar",
-                    "off",
-                    *reqs,
-                ],
-                f"pip install {' '.join(reqs)}",
-                timeout=timeout,
-            )
+            try:
+                _build_venv(base, root, reqs, tool, cache=cache, timeout=timeout)
+            except _CannotRun:
+                if tool[0] != "uv" or _wanted() == "uv":
+                    raise
+                tool = ("pip", None)  # a uv that cannot run here: pip, as without uv
+                shutil.rmtree(root, ignore_errors=True)
+                _build_venv(base, root, reqs, tool, cache=cache, timeout=timeout)
         except EnvironmentUnavailable:
             shutil.rmtree(root, ignore_errors=True)
             raise
         seconds = time.monotonic() - started
-        _write_marker(root, reqs, seconds)
-        return PythonEnv(root, python, reqs, seconds, cached=False)
+        _write_marker(root, reqs, seconds, tool[0])
+        return PythonEnv(root, python, reqs, seconds, cached=False, installer=tool[0])
 
 
 def python_env(

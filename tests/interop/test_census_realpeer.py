@@ -32,6 +32,7 @@ import pytest
 from mcp_skew.census import CensusDB
 from mcp_skew.census._report import _kind_and_cause
 from mcp_skew.cli import main
+from mcp_skew.realpeers._envs import MARKER_NAME, find_uv
 
 pytestmark = pytest.mark.realpeer
 
@@ -116,3 +117,21 @@ def test_the_census_of_real_packages(idle_rows: dict[str, dict[str, Any]]) -> No
     for version in ("2026.1.26", "0.6.2"):
         assert "McpError" in rows[f"{TIME}@{version}#package0"]["error"]
     assert "404" in rows["io.example/no-such-package@0.0.1#package0"]["error"]
+
+
+def test_uv_and_pip_give_the_same_rows(tmp_path: Path, idle_rows: dict[str, dict[str, Any]],
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The census fills each server's venv with uv when it can: cold, with uv and with pip
+    (each in an empty cache), the same verdicts as each other and as the shared cache's."""
+    if find_uv() is None:
+        pytest.skip("no uv here (the test extra installs it)")
+    rows = {}
+    for tool in ("uv", "pip"):
+        cache = tmp_path / f"cache-{tool}"
+        monkeypatch.setenv("MCP_SKEW_INSTALLER", tool)
+        monkeypatch.setenv("MCP_SKEW_CACHE", str(cache))
+        rows[tool] = {k: _untimed(r) for k, r in _census(tmp_path / f"{tool}.sqlite").items()}
+        markers = sorted((cache / "envs").glob(f"py-*/{MARKER_NAME}"))
+        assert len(markers) == 3  # the three mcp-server-time releases
+        assert all(f'"installer": "{tool}"' in m.read_text() for m in markers)
+    assert rows["uv"] == rows["pip"] == {k: _untimed(r) for k, r in idle_rows.items()}

@@ -124,7 +124,7 @@ def test_probe_numbers(work: Path, value: str) -> None:
 def test_census_numbers(work: Path, value: str) -> None:
     for option in ("--max-pages", "--jobs", "--cpu", "--memory", "--procs", "--fsize",
                    "--timeout", "--probe-timeout", "--client-timeout", "--install-timeout",
-                   "--probe-jobs"):
+                   "--probe-jobs", "--install-jobs"):
         # no listing: the numbers are checked, then "give a listing" ends it (nothing runs)
         argv = ["census", "--db", str(work / "c.sqlite"), option, value]
         check_outcome(argv, run_cli(argv))
