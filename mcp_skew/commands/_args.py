@@ -4,7 +4,7 @@ exit code 2.
 An option that takes a number is parsed as text (argparse's ``type=int`` accepts
 Unicode digits and prints its usage on an error) and checked by :func:`whole` or
 :func:`seconds` when the command starts: ASCII digits within a range, no ``nan``,
-``inf``, exponent or thousands of digits (:mod:`mcp_skew.simulator._numbers`);
+``inf``, exponent or thousands of digits (:mod:`mcp_skew._numbers`);
 a bad value is a :class:`~mcp_skew.errors.UsageError` naming the option. A default
 that is already a number passes as it is.
 

@@ -35,18 +35,27 @@ it keeps of a run) and :mod:`mcp_skew.errors`
 
 from __future__ import annotations
 
+from .._memo import by_identity2
+from .._numbers import parse_int, parse_seconds
 from . import _negotiation as negotiation
 from . import _path as path_steps
-from ._auth_client import AuthResult, Fetch, Fetched, authorize, plan_for
-from ._auth_link import NOT_OVER_STDIO
-from ._auth_server import AS_WELL_KNOWN, AUTH_BODY_BYTES, AuthServer, auth_server_for, guard
 from ._cache import ClientCache
 from ._client import Mark, Session, SimClient, check_result, untyped_tools
 from ._client import describe as describe_event
-from ._decode import PARSE_ERROR, Junk, batch_element, decode_rpc, unbatched_methods
-from ._finding_codes import FINDING_CODES, FindingCode, Severity
-from ._findings import FINDINGS, Finding
-from ._http_client import (
+from ._link import Closed, Entry, Event, Link, MemoryLink, Note, Reply, Timeout, Transcript
+from ._machine import Machine, Notify, Restart, Steps, ask, drive
+from ._path import Step as PathStep
+from ._peers import KINDS, PeerSpec, parse_peer, with_quirks
+from ._policy import ClientPolicy
+from ._quirks import QUIRKS, Quirk
+from ._run import RunRecord, run
+from ._scenario import LIST_RESOURCES, LIST_TOOLS, SCENARIOS, Scenario, Step, StepResult, play
+from ._server import Reaction, SimServer
+from ._trace import render_trace, summary_line
+from ._transport import STDIO, TRANSPORTS, Transport, TransportRule, rule_for
+from .findings._codes import FINDING_CODES, FindingCode, Severity
+from .findings._finding import FINDINGS, Finding
+from .http._client import (
     HttpClient,
     is_jsonrpc_error,
     is_priming,
@@ -57,10 +66,10 @@ from ._http_client import (
     synthesized_error,
     wants_sse_fallback,
 )
-from ._http_endpoint import HttpEndpoint, mcp_route
-from ._http_link import HttpMemoryLink
-from ._http_sse import SseEvent, SseParser
-from ._http_words import (
+from .http._endpoint import HttpEndpoint, mcp_route
+from .http._link import HttpMemoryLink
+from .http._sse import SseEvent, SseParser
+from .http._words import (
     NAME_PARAMS,
     HttpRequest,
     HttpResponse,
@@ -70,21 +79,19 @@ from ._http_words import (
     is_loopback,
     parse_target,
 )
-from ._http_words import describe as describe_message
-from ._link import Closed, Entry, Event, Link, MemoryLink, Note, Reply, Timeout, Transcript
-from ._machine import Machine, Notify, Restart, Steps, ask, drive
-from ._memo import by_identity2
-from ._numbers import parse_int, parse_seconds
-from ._path import Step as PathStep
-from ._peers import KINDS, PeerSpec, parse_peer, with_quirks
-from ._policy import ClientPolicy
-from ._quirks import QUIRKS, Quirk
-from ._run import RunRecord, run
-from ._scenario import LIST_RESOURCES, LIST_TOOLS, SCENARIOS, Scenario, Step, StepResult, play
-from ._server import Reaction, SimServer
-from ._trace import render_trace, summary_line
-from ._transport import STDIO, TRANSPORTS, Transport, TransportRule, rule_for
-from ._wire import CAPS_KEY, CLIENT_INFO_KEY, SERVER_INFO_KEY, VERSION_KEY, notification, request_text
+from .http._words import describe as describe_message
+from .http.auth._client import AuthResult, Fetch, Fetched, authorize, plan_for
+from .http.auth._link import NOT_OVER_STDIO
+from .http.auth._server import AS_WELL_KNOWN, AUTH_BODY_BYTES, AuthServer, auth_server_for, guard
+from .messages._decode import PARSE_ERROR, Junk, batch_element, decode_rpc, unbatched_methods
+from .messages._wire import (
+    CAPS_KEY,
+    CLIENT_INFO_KEY,
+    SERVER_INFO_KEY,
+    VERSION_KEY,
+    notification,
+    request_text,
+)
 
 __all__ = [
     "AS_WELL_KNOWN",

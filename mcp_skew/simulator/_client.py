@@ -34,20 +34,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from .._memo import by_identity
 from ..versions import REGISTRY, Era, Message, Profile, Registry
 from . import _negotiation as negotiation
 from . import _path as steps
-from . import _wire
 from ._cache import ClientCache
 from ._events import Closed, Event, Reply, Timeout
-from ._findings import Finding
 from ._link import Link, LinkObserver
 from ._machine import Machine, Notify, Observer, Remark, Restart, Send, Steps, ask, drive
-from ._memo import by_identity
 from ._negotiation import Mark
 from ._path import Step
 from ._peers import PeerSpec
 from ._transport import STDIO, TransportRule, http_status
+from .findings._finding import Finding
+from .messages import _wire
 
 __all__ = ["Mark", "Session", "SimClient", "check_result", "describe"]
 

@@ -50,7 +50,7 @@ ERA_EVIDENCE_STATUS: Final = frozenset({400, 404, 405})
 
 def http_status(event: Event) -> int | None:
     """The HTTP status of an answer read from a bodiless error status (the synthesized error
-    of :func:`mcp_skew.simulator._http_client.synthesized_error` carries it), else None."""
+    of :func:`mcp_skew.simulator.http._client.synthesized_error` carries it), else None."""
     if not isinstance(event, Reply) or event.error is None:
         return None
     data = event.error.get("data")

@@ -26,7 +26,7 @@ Rules followed, per revision (the profile says which apply):
   §Backwards Compatibility; 2026-07-28 ``streamable-http.mdx`` §HTTP+SSE Transport).
 
 The headers, the synthesized errors and the HTTP+SSE decisions are the
-simulator's HTTP client side (:mod:`mcp_skew.simulator._http_client`), which the
+simulator's HTTP client side (:mod:`mcp_skew.simulator.http._client`), which the
 in-memory HTTP link uses too; this module adds sockets, threads and streaming.
 """
 

@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mcp_skew.simulator import QUIRKS
-from mcp_skew.simulator._finding_codes import FINDING_CODES, FindingInfo
-from mcp_skew.simulator._findings import FINDINGS
+from mcp_skew.simulator.findings._codes import FINDING_CODES, FindingInfo
+from mcp_skew.simulator.findings._finding import FINDINGS
 from mcp_skew.versions import REGISTRY, Cite
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ def render_findings_doc() -> str:
     """docs/findings.md, from FINDINGS."""
     anchors = _quirk_anchors()
     out = [
-        "<!-- generated from mcp_skew.simulator._findings.FINDINGS by "
+        "<!-- generated from mcp_skew.simulator.findings._finding.FINDINGS by "
         f"`{REGENERATE}`; do not edit. -->",
         "# Findings",
         "",

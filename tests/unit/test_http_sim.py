@@ -37,13 +37,13 @@ from mcp_skew.simulator import (
     RunRecord,
     SimClient,
     Timeout,
-    _wire,
     parse_peer,
     run,
 )
-from mcp_skew.simulator._http_client import request_headers
-from mcp_skew.simulator._http_endpoint import primes_streams
 from mcp_skew.simulator._transport import HTTP, STDIO, rule_for
+from mcp_skew.simulator.http._client import request_headers
+from mcp_skew.simulator.http._endpoint import primes_streams
+from mcp_skew.simulator.messages import _wire
 from mcp_skew.transcript import parse_record
 from mcp_skew.versions import REGISTRY, Era
 

@@ -37,7 +37,7 @@ PACKAGE = "mcp_skew"
 
 #: What the package's own ``__init__`` (``__version__``) and the leaf modules may import.
 _LEAVES = frozenset({PACKAGE, "errors", "_pagedir", "_jsontext", "_input", "_output",
-                     "_stopping", "_markup", "_lazy"})
+                     "_stopping", "_markup", "_lazy", "_memo", "_numbers"})
 #: What every feature may import: the leaves, the profiles, the transcript, the core and the wire.
 _BASE = _LEAVES | {"versions", "transcript", "simulator", "wire"}
 #: The features (DESIGN.md: "features built on the layers below").
@@ -62,6 +62,10 @@ LAYERS: Mapping[str, frozenset[str]] = {
     "_markup": frozenset(),
     # a package face's names read on first use (PEP 562)
     "_lazy": frozenset(),
+    # caches keyed by the identity of frozen values (the simulator's and the matrix's; pure)
+    "_memo": frozenset(),
+    # numbers a person writes (options, quirk values), checked before use (pure)
+    "_numbers": frozenset(),
     # how a signal stops a command (it ends the wire's process families by name, not import)
     "_stopping": frozenset(),
     # profiles: one module per revision; nothing else of mcp_skew but the file readers
@@ -69,7 +73,7 @@ LAYERS: Mapping[str, frozenset[str]] = {
     # the transcript: one record type and its JSON Lines format, every writer and reader (pure)
     "transcript": frozenset({"_jsontext"}),
     # the pure core: sans-I/O state machines on the profiles
-    "simulator": frozenset({"versions", "transcript", "errors", "_jsontext"}),
+    "simulator": frozenset({"versions", "transcript", "errors", "_jsontext", "_memo", "_numbers"}),
     # the edges: stdio and HTTP links to real processes and sockets
     "wire": frozenset({"simulator", "transcript", "versions", "errors", "_jsontext"}),
     # the features
@@ -343,7 +347,7 @@ def test_the_simulator_imports_nothing_above_versions() -> None:
              for imp in imports_of(path, ROOT)
              if layer_of(imp.module) == "simulator"
              and layer_of(imp.target) not in (None, "simulator", "versions", "transcript",
-                                               "errors", "_jsontext")]
+                                               "errors", "_jsontext", "_memo", "_numbers")]
     assert above == []
 
 
@@ -363,7 +367,7 @@ def test_what_the_simulator_imports_does_no_io() -> None:
     assert {f"{PACKAGE}.transcript._jsonl", f"{PACKAGE}.transcript._read",
             f"{PACKAGE}.versions._registry", f"{PACKAGE}._jsontext"} <= reached
     assert {layer_of(m) for m in reached} == {"simulator", "versions", "transcript", "errors",
-                                               "_jsontext", "_markup"}
+                                               "_jsontext", "_markup", "_memo", "_numbers"}
     assert io_violations(ROOT, only=reached) == []
 
 
@@ -447,8 +451,8 @@ def test_the_checker_catches_upward_imports_of_every_kind(synthetic: Path) -> No
         ("mcp_skew.simulator._evil", 22, "mcp_skew.realpeers._named"),  # __import__
         ("mcp_skew.simulator._evil", 23, "mcp_skew.serve"),  # relative import_module
     }
-    assert all("simulator may import only _jsontext, errors, transcript, versions" in line
-               for line in found)
+    assert all("simulator may import only _jsontext, _memo, _numbers, errors, transcript, versions"
+               in line for line in found)
 
 
 def test_the_checker_catches_io_in_the_simulator(synthetic: Path) -> None:

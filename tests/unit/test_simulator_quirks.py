@@ -31,10 +31,10 @@ from mcp_skew.simulator import (
     RunRecord,
     SimClient,
     SimServer,
-    _wire,
     parse_peer,
     run,
 )
+from mcp_skew.simulator.messages import _wire
 from mcp_skew.versions import REGISTRY, Era
 
 ROOT = Path(__file__).resolve().parents[2]

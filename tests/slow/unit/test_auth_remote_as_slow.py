@@ -13,7 +13,7 @@ from typing import Any
 
 from mcp_skew.probe._auth import discover
 from mcp_skew.simulator import AuthServer, HttpRequest, HttpResponse
-from mcp_skew.simulator._auth_server import guard
+from mcp_skew.simulator.http.auth._server import guard
 from mcp_skew.versions import LAYOUTS, REGISTRY
 
 

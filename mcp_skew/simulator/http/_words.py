@@ -2,9 +2,9 @@
 
 The simulator's HTTP is in the ``_http_*`` modules: these shared words (one request
 and one response as values, the header value encoding, loopback hosts, how a
-message is described in a log), the server side (:mod:`._http_endpoint`), the
-client side (:mod:`._http_client`), the SSE parser (:mod:`._http_sse`) and the
-in-memory HTTP link on the simulated clock (:mod:`._http_link`).
+message is described in a log), the server side (:mod:`._endpoint`), the
+client side (:mod:`._client`), the SSE parser (:mod:`._sse`) and the
+in-memory HTTP link on the simulated clock (:mod:`._link`).
 
 One implementation serves everything: the in-memory HTTP link of the simulator
 runs it on the simulated clock, ``mcp-skew serve --http``
@@ -22,8 +22,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from .._jsontext import dumps
-from ..versions import HTTP_HEADERS, Message, header_named
+from ..._jsontext import dumps
+from ...versions import HTTP_HEADERS, Message, header_named
 
 __all__ = [
     "ACCEPT",

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from ..versions import Message, Profile
-from ._memo import by_identity
+from ..._memo import by_identity
+from ...versions import Message, Profile
 
 __all__ = [
     "CAPS_KEY",
@@ -104,7 +104,7 @@ def _copier(node: dict[str, Any]) -> Copy:
     return copy
 
 
-#: The objects below are derived once per profile (:mod:`._memo`) and never handed out:
+#: The objects below are derived once per profile (:mod:`mcp_skew._memo`) and never handed out:
 #: what goes into a message is a copy (:func:`_copier`).
 @by_identity
 def _client_capabilities(profile: Profile) -> dict[str, Any]:

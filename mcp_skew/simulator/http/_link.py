@@ -3,8 +3,8 @@
 :class:`HttpMemoryLink` has the interface of :class:`~._link.MemoryLink`
 (``request``, ``notify``, ``restart``, ``close``, ``now_ms``, ``transcript``), so
 the same driven client machine runs over it. Each message is one POST: the
-client side (:class:`~._http_client.HttpClient`) gives its headers, the server side
-(:class:`~._http_endpoint.HttpEndpoint`) decides the response, and the client side reads
+client side (:class:`~._client.HttpClient`) gives its headers, the server side
+(:class:`~._endpoint.HttpEndpoint`) decides the response, and the client side reads
 it back into the client's event. Nothing sleeps:
 
 - a POST reaches the server ``latency_ms`` after it is sent (or when the server
@@ -65,15 +65,15 @@ import json
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..versions import HTTP_HEADERS, RECORDED_ALSO, Message
-from . import _path as steps
-from ._auth_link import AuthAgent
-from ._events import Closed, Event, Reply, Timeout
-from ._http_client import HttpClient, HttpReading, synthesized_error
-from ._http_endpoint import HttpEndpoint
-from ._http_words import REASONS, HttpRequest, HttpResponse
-from ._link import Transcript
-from ._path import Step
+from ...versions import HTTP_HEADERS, RECORDED_ALSO, Message
+from .. import _path as steps
+from .._events import Closed, Event, Reply, Timeout
+from .._link import Transcript
+from .._path import Step
+from ._client import HttpClient, HttpReading, synthesized_error
+from ._endpoint import HttpEndpoint
+from ._words import REASONS, HttpRequest, HttpResponse
+from .auth._link import AuthAgent
 
 __all__ = ["MCP_PATH", "HttpMemoryLink"]
 
@@ -110,7 +110,7 @@ class HttpMemoryLink:
     def __init__(self, endpoint: HttpEndpoint, latency_ms: int = 5, *,
                  client: HttpClient | None = None, auth: AuthAgent | None = None) -> None:
         self.endpoint = endpoint
-        #: the client's authorization (scenario auth): a 401 starts it (:mod:`._auth_link`)
+        #: the client's authorization (scenario auth): a 401 starts it (:mod:`.auth._link`)
         self.auth = auth
         self.client = client or HttpClient(endpoint.spec.registry)
         self.latency_ms = latency_ms
@@ -270,7 +270,7 @@ class HttpMemoryLink:
         return None
 
     def _authorized(self, arrival: _Arrival, reading: HttpReading) -> bool:
-        """A 401: authorize (:mod:`._auth_link`) and send the request again with the token;
+        """A 401: authorize (:mod:`.auth._link`) and send the request again with the token;
         a 403 insufficient_scope: step up, where the client's revision does, and send it
         again. Any other answer after an authorization closes its path (``retry 200``)."""
         assert self.auth is not None and arrival.response is not None

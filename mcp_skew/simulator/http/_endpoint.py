@@ -46,10 +46,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
-from ..versions import HTTP_HEADERS, Era, HttpHeader, Message, Profile, Registry, UnknownRevision
-from . import _wire
-from ._decode import Junk, batch_element, decode_rpc, unbatched_methods
-from ._http_words import (
+from ...versions import HTTP_HEADERS, Era, HttpHeader, Message, Profile, Registry, UnknownRevision
+from .._peers import PeerSpec
+from .._server import Reaction, SimServer, param_headers
+from ..messages import _wire
+from ..messages._decode import Junk, batch_element, decode_rpc, unbatched_methods
+from ._words import (
     HttpRequest,
     HttpResponse,
     RequestTarget,
@@ -59,8 +61,6 @@ from ._http_words import (
     invalid_base64_header,
     is_loopback,
 )
-from ._peers import PeerSpec
-from ._server import Reaction, SimServer, param_headers
 
 __all__ = ["MODERN_STATUS", "SSE_POST_PATH", "HttpEndpoint", "mcp_route", "primes_streams"]
 
