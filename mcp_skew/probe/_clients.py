@@ -114,7 +114,7 @@ def _modern_part(session: Session, timeout_ms: int) -> Steps[None]:
 
 
 def prober(timeout_ms: int) -> Machine[Session]:
-    """The prober as a driven machine (:mod:`mcp_skew.simulator._machine`)."""
+    """The prober as a driven machine (:mod:`mcp_skew.simulator.machine._machine`)."""
     return Machine(_prober(timeout_ms))
 
 

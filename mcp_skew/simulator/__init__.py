@@ -43,7 +43,6 @@ from ._cache import ClientCache
 from ._client import Mark, Session, SimClient, check_result, untyped_tools
 from ._client import describe as describe_event
 from ._link import Closed, Entry, Event, Link, MemoryLink, Note, Reply, Timeout, Transcript
-from ._machine import Machine, Notify, Restart, Steps, ask, drive
 from ._path import Step as PathStep
 from ._peers import KINDS, PeerSpec, parse_peer, with_quirks
 from ._policy import ClientPolicy
@@ -83,6 +82,7 @@ from .http._words import describe as describe_message
 from .http.auth._client import AuthResult, Fetch, Fetched, authorize, plan_for
 from .http.auth._link import NOT_OVER_STDIO
 from .http.auth._server import AS_WELL_KNOWN, AUTH_BODY_BYTES, AuthServer, auth_server_for, guard
+from .machine._machine import Machine, Notify, Restart, Steps, ask, drive
 from .messages._decode import PARSE_ERROR, Junk, batch_element, decode_rpc, unbatched_methods
 from .messages._wire import (
     CAPS_KEY,

@@ -24,7 +24,7 @@ there (direct, downgraded, era fallback, re-probe, retry after -32022).
 Rule: the client asks the profiles which error codes are "recognised modern",
 which result fields are required, and how requests carry their version.
 
-The client is driven (:mod:`._machine`): :meth:`SimClient.negotiation` is a
+The client is driven (:mod:`.machine._machine`): :meth:`SimClient.negotiation` is a
 machine that yields what to send and takes what arrived; :meth:`SimClient.negotiate`
 drives it over a blocking :class:`~._link.Link`, for callers that have one.
 """
@@ -39,14 +39,14 @@ from ..versions import REGISTRY, Era, Message, Profile, Registry
 from . import _negotiation as negotiation
 from . import _path as steps
 from ._cache import ClientCache
-from ._events import Closed, Event, Reply, Timeout
 from ._link import Link, LinkObserver
-from ._machine import Machine, Notify, Observer, Remark, Restart, Send, Steps, ask, drive
 from ._negotiation import Mark
 from ._path import Step
 from ._peers import PeerSpec
 from ._transport import STDIO, TransportRule, http_status
 from .findings._finding import Finding
+from .machine._events import Closed, Event, Reply, Timeout
+from .machine._machine import Machine, Notify, Observer, Remark, Restart, Send, Steps, ask, drive
 from .messages import _wire
 
 __all__ = ["Mark", "Session", "SimClient", "check_result", "describe"]

@@ -20,9 +20,9 @@ from typing import Any, Protocol
 
 from ..transcript import Entry, Note, Transcript
 from ..versions import Message
-from ._events import Closed, Event, Reply, Timeout
 from ._peers import PeerSpec
 from ._server import SimServer
+from .machine._events import Closed, Event, Reply, Timeout
 from .messages._json import cross
 
 __all__ = [

@@ -43,10 +43,10 @@ from . import _negotiation as negotiation
 from . import _path as path_steps
 from ._cache import listen_filter
 from ._client import Session, SimClient, check_result
-from ._events import Event, Reply, Timeout
 from ._link import Link, LinkObserver
-from ._machine import Machine, Observer, Open, Remark, Steps, Wait, drive
 from .findings._finding import Finding
+from .machine._events import Event, Reply, Timeout
+from .machine._machine import Machine, Observer, Open, Remark, Steps, Wait, drive
 
 __all__ = ["SCENARIOS", "Listen", "Played", "Scenario", "ServerEvent", "Step", "StepResult",
            "play", "playing"]

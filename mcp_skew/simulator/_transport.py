@@ -32,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal, get_args
 
-from ._events import Event, Reply, Timeout
+from .machine._events import Event, Reply, Timeout
 
 __all__ = ["ERA_EVIDENCE_STATUS", "HTTP", "RULES", "STDIO", "TRANSPORTS", "Transport",
            "TransportRule", "http_status", "rule_for"]

@@ -67,9 +67,9 @@ from typing import Any, Final
 
 from ...versions import HTTP_HEADERS, RECORDED_ALSO, Message
 from .. import _path as steps
-from .._events import Closed, Event, Reply, Timeout
 from .._link import Transcript
 from .._path import Step
+from ..machine._events import Closed, Event, Reply, Timeout
 from ._client import HttpClient, HttpReading, synthesized_error
 from ._endpoint import HttpEndpoint
 from ._words import REASONS, HttpRequest, HttpResponse

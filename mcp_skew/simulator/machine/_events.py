@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..versions import Message
-from ._path import Step
+from ...versions import Message
+from .._path import Step
 
 __all__ = ["Closed", "Event", "Reply", "Timeout"]
 
