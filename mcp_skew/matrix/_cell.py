@@ -145,7 +145,7 @@ class Cell:
     status: Status
     revision: str | None  #: the revision the pair speaks; None when it fails
     era: str | None  #: its era (``legacy``, ``modern``)
-    path: tuple[str, ...]  #: the negotiation's steps (the simulator's typed ``Step`` strings)
+    path: tuple[str, ...]  #: the negotiation's steps (the simulator's typed ``PathStep`` strings)
     mark: str  #: how it got there: ``direct``, ``downgraded``, ... (``failed`` when it fails)
     reason: str
     scenario: str | None = None  #: None: a document that did not say (the matrix's scenario)

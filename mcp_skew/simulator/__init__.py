@@ -40,10 +40,9 @@ from .._numbers import parse_int, parse_seconds
 from . import _negotiation as negotiation
 from . import _path as path_steps
 from ._cache import ClientCache
-from ._client import Mark, Session, SimClient, check_result, untyped_tools
-from ._client import describe as describe_event
+from ._client import Mark, Session, SimClient, check_result, event_step, untyped_tools
 from ._link import Closed, Entry, Event, Link, MemoryLink, Note, Reply, Timeout, Transcript
-from ._path import Step as PathStep
+from ._path import PathStep
 from ._peers import KINDS, PeerSpec, parse_peer, with_quirks
 from ._policy import ClientPolicy
 from ._quirks import QUIRKS, Quirk
@@ -78,7 +77,6 @@ from .http._words import (
     is_loopback,
     parse_target,
 )
-from .http._words import describe as describe_message
 from .http.auth._client import AuthResult, Fetch, Fetched, authorize, plan_for
 from .http.auth._link import NOT_OVER_STDIO
 from .http.auth._server import AS_WELL_KNOWN, AUTH_BODY_BYTES, AuthServer, auth_server_for, guard
@@ -89,6 +87,7 @@ from .messages._wire import (
     CLIENT_INFO_KEY,
     SERVER_INFO_KEY,
     VERSION_KEY,
+    describe_message,
     notification,
     request_text,
 )
@@ -165,10 +164,10 @@ __all__ = [
     "check_result",
     "decode_header_value",
     "decode_rpc",
-    "describe_event",
     "describe_message",
     "drive",
     "encode_header_value",
+    "event_step",
     "guard",
     "is_jsonrpc_error",
     "is_loopback",
