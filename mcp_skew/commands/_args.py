@@ -18,8 +18,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .._input import AddressError, parse_host_port, parse_url
+from .._numbers import parse_int, parse_seconds
 from ..errors import UsageError
-from ..simulator import parse_int, parse_seconds
 from ..versions import REVISION_CUTOFF, did_you_mean
 
 if TYPE_CHECKING:

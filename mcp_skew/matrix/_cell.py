@@ -38,8 +38,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
+from .._memo import by_identity2
 from ..errors import UsageError
-from ..simulator import Finding, PeerSpec, RunRecord, StepResult, Transport, by_identity2, run
+from ..simulator import PeerSpec, RunRecord, StepResult, Transport, run
+from ..simulator.findings import Finding
 from ..transcript import Record, of_json
 from ..versions import Era, Profile
 

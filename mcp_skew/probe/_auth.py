@@ -30,7 +30,9 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .._input import AddressError, parse_url
-from ..simulator import AS_WELL_KNOWN, AuthResult, ClientPolicy, Fetch, Fetched, Finding, authorize, plan_for
+from ..simulator import ClientPolicy
+from ..simulator.findings import Finding
+from ..simulator.http.auth import AS_WELL_KNOWN, AuthResult, Fetch, Fetched, authorize, plan_for
 from ..versions import Registry, rule_values
 from ..wire import Deadline, opener, read_capped
 

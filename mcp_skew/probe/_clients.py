@@ -17,25 +17,10 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..simulator import (
-    CAPS_KEY,
-    CLIENT_INFO_KEY,
-    VERSION_KEY,
-    Link,
-    Machine,
-    Notify,
-    PeerSpec,
-    Reply,
-    Restart,
-    Session,
-    Steps,
-    ask,
-    drive,
-    event_step,
-    notification,
-    parse_peer,
-)
+from ..simulator import Link, PeerSpec, Session, event_step, parse_peer
 from ..simulator import path_steps as steps
+from ..simulator.machine import Machine, Notify, Reply, Restart, Steps, ask, drive
+from ..simulator.messages import CAPS_KEY, CLIENT_INFO_KEY, VERSION_KEY, notification
 from ..versions import BUILTIN, REGISTRY, Era, Registry
 
 __all__ = [

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..simulator import Finding, Severity
+from ..simulator.findings import Finding, Severity
 from ..versions import Era, Profile, Registry, unknown_fields
 from ._clients import BOGUS_REVISION, MISSING_URI, UNKNOWN_METHOD
 from ._exchanges import Exchange, modern_version

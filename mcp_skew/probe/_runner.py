@@ -29,7 +29,9 @@ from typing import Any
 
 from .._stopping import end_everything
 from ..errors import UsageError
-from ..simulator import Finding, PathStep, PeerSpec, RunRecord, Session, Transcript, parse_peer, with_quirks
+from ..simulator import PathStep, PeerSpec, RunRecord, Session, parse_peer, with_quirks
+from ..simulator.findings import Finding
+from ..transcript import Transcript
 from ..versions import Registry
 from ..wire import JsonlRecorder, TransportError
 from ._auth import AuthCheck, discover, needs_auth

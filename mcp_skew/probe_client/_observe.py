@@ -27,7 +27,9 @@ from datetime import datetime
 from typing import Any, Final, Literal
 
 from ..serve import Annotation, LogEntry, annotate
-from ..simulator import VERSION_KEY, Finding, PathStep, request_text
+from ..simulator import PathStep
+from ..simulator.findings import Finding
+from ..simulator.messages import VERSION_KEY, request_text
 from ..versions import Registry
 
 __all__ = ["FIRST_LINE_S", "Observation", "Outcome", "ProbeFate", "observe", "rebase"]

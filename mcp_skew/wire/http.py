@@ -45,11 +45,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..simulator import (
+from ..simulator.http import (
     NAME_PARAMS,
-    Closed,
-    Event,
-    Reply,
     SseEvent,
     SseParser,
     encode_header_value,
@@ -62,6 +59,7 @@ from ..simulator import (
     synthesized_error,
     wants_sse_fallback,
 )
+from ..simulator.machine import Closed, Event, Reply
 from ..versions import REGISTRY, Message, Registry
 from ._base import Limits, RealLink, Recorder, TransportError
 from ._deadline import Deadline, connection, opener

@@ -32,7 +32,8 @@ from _auth_attacks import (
 
 from mcp_skew.serve import HttpEndpoint as ServeEndpoint
 from mcp_skew.serve import HttpLimits
-from mcp_skew.simulator import HttpRequest, HttpResponse, parse_peer, parse_target
+from mcp_skew.simulator import parse_peer
+from mcp_skew.simulator.http import HttpRequest, HttpResponse, parse_target
 from mcp_skew.simulator.http._urlform import form_decode, form_encode, split_url
 from mcp_skew.simulator.http.auth._client import METADATA_DOCUMENT, REDIRECT_URI
 from mcp_skew.simulator.http.auth._server import (

@@ -13,7 +13,8 @@ import pytest
 
 from mcp_skew.serve._annotate import HTTP_SHOWN
 from mcp_skew.serve._log import LOGGED_HEADERS
-from mcp_skew.simulator import HttpEndpoint, HttpRequest, parse_peer
+from mcp_skew.simulator import parse_peer
+from mcp_skew.simulator.http import HttpEndpoint, HttpRequest
 from mcp_skew.simulator.http._client import request_headers
 from mcp_skew.simulator.http._link import RECORDED_REQUEST_HEADERS
 from mcp_skew.simulator.messages import _wire

@@ -140,6 +140,22 @@ IO_BY_DESIGN: Mapping[str, str] = {
 }
 
 
+#: The simulator's rooms (its subpackages) and what each may import of the rest of the
+#: simulator (``core``: its top-level modules and its face). The machine and its events carry
+#: the path's steps (``_path``); HTTP stands on the core's peers, server and path; the core
+#: imports ``http`` only where a run is built and traced (:data:`CORE_HTTP`), so a stdio run's
+#: modules do not need HTTP, and the findings and the messages stand on the profiles alone.
+ROOMS: Mapping[str, frozenset[str]] = {
+    "findings": frozenset(),
+    "messages": frozenset(),
+    "machine": frozenset({"core"}),
+    "http": frozenset({"core", "machine", "messages"}),
+    "core": frozenset({"findings", "machine", "messages", "http"}),
+}
+#: The core modules that may import ``http``: the run (it builds the HTTP link) and its trace.
+CORE_HTTP = frozenset({f"{PACKAGE}.simulator._run", f"{PACKAGE}.simulator._trace"})
+
+
 # -- the checker -----------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
@@ -330,6 +346,33 @@ def reached_from(root: Path, layer: str = "simulator",
     return frozenset(seen - set(stops))
 
 
+def room_of(dotted: str, package: str = PACKAGE) -> str | None:
+    """The simulator's room a module is in (``core`` for its top level), else ``None``."""
+    parts = dotted.split(".")
+    if parts[:2] != [package, "simulator"]:
+        return None
+    return parts[2] if len(parts) > 3 or (len(parts) == 3 and not parts[2].startswith("_")) \
+        else "core"
+
+
+def room_violations(root: Path, rooms: Mapping[str, frozenset[str]] = ROOMS,
+                    core_http: frozenset[str] = CORE_HTTP) -> list[str]:
+    """``module:line: ...`` for every import between the simulator's rooms that
+    :data:`ROOMS` does not allow (and of ``http`` by a core module not in ``core_http``)."""
+    package = root_package(root)
+    out = []
+    for path in modules(root):
+        for imp in imports_of(path, root):
+            src, dst = room_of(imp.module, package), room_of(imp.target, package)
+            if src is None or dst is None or src == dst:
+                continue
+            if dst not in rooms.get(src, frozenset()) or (
+                    src == "core" and dst == "http"
+                    and imp.module.replace(package, PACKAGE, 1) not in core_http):
+                out.append(f"{imp.module}:{imp.line}: the simulator's {src} imports {imp.target}")
+    return out
+
+
 # -- the package -----------------------------------------------------------------------
 
 def test_every_module_is_in_a_layer_of_the_table() -> None:
@@ -349,6 +392,13 @@ def test_the_simulator_imports_nothing_above_versions() -> None:
              and layer_of(imp.target) not in (None, "simulator", "versions", "transcript",
                                                "errors", "_jsontext", "_memo", "_numbers")]
     assert above == []
+
+
+def test_the_simulators_rooms_import_only_what_their_walls_allow() -> None:
+    rooms = {room_of(_module_name(p, ROOT)[0]) for p in modules(ROOT)} - {None}
+    assert rooms == set(ROOMS), "a new room of the simulator: add it to ROOMS (and the docs)"
+    assert all(_is_module(name, ROOT) for name in CORE_HTTP), "a core module moved"
+    assert room_violations(ROOT) == []
 
 
 def test_the_simulator_does_no_io() -> None:
@@ -453,6 +503,23 @@ def test_the_checker_catches_upward_imports_of_every_kind(synthetic: Path) -> No
     }
     assert all("simulator may import only _jsontext, _memo, _numbers, errors, transcript, versions"
                in line for line in found)
+
+
+def test_the_checker_keeps_the_simulators_rooms(synthetic: Path) -> None:
+    simulator = synthetic / PACKAGE / "simulator"
+    for room in ("findings", "http"):
+        (simulator / room).mkdir()
+        (simulator / room / "__init__.py").write_text("")
+    (simulator / "_evil.py").write_text("")
+    (simulator / "findings" / "_codes.py").write_text("from .._ok import x\n")  # up to the core
+    (simulator / "http" / "_link.py").write_text("from .._ok import x\n")  # allowed
+    (simulator / "_client.py").write_text("from .http import _link\n")  # the core: not here
+    (simulator / "_run.py").write_text("from .http._link import y\n")  # the run may
+    assert room_violations(synthetic) == [
+        "mcp_skew.simulator._client:1: the simulator's core imports mcp_skew.simulator.http._link",
+        "mcp_skew.simulator.findings._codes:1: the simulator's findings imports "
+        "mcp_skew.simulator._ok",
+    ]
 
 
 def test_the_checker_catches_io_in_the_simulator(synthetic: Path) -> None:

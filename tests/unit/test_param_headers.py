@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 
-from mcp_skew.simulator import HttpEndpoint, HttpRequest, parse_peer, run
+from mcp_skew.simulator import parse_peer, run
+from mcp_skew.simulator.http import HttpEndpoint, HttpRequest
 from mcp_skew.simulator.http._client import HttpClient, request_headers
 from mcp_skew.simulator.messages import _wire
 from mcp_skew.versions import REGISTRY

@@ -11,8 +11,9 @@ from _serve_helpers import C, V
 
 from mcp_skew.serve import LogEntry, annotate, read_log, render_log
 from mcp_skew.serve._log import NO_MESSAGE
-from mcp_skew.simulator import Entry, parse_peer, run
+from mcp_skew.simulator import parse_peer, run
 from mcp_skew.simulator._path import PathStep
+from mcp_skew.transcript import Entry
 from mcp_skew.versions import REGISTRY
 
 

@@ -16,7 +16,8 @@ from typing import Any, Literal
 import pytest
 from _links import ScriptedLink
 
-from mcp_skew.simulator import Event, Reply, RunRecord, SimClient, SimServer, parse_peer, run
+from mcp_skew.simulator import RunRecord, SimClient, SimServer, parse_peer, run
+from mcp_skew.simulator.machine import Event, Reply
 from mcp_skew.simulator.messages import _wire
 from mcp_skew.versions import REGISTRY, Era
 

@@ -10,7 +10,8 @@ import pytest
 from servers.sim_http import SimHttpServer
 
 from mcp_skew.probe import ProbeOptions, Target, probe
-from mcp_skew.simulator import Closed, Reply, SimClient, parse_peer
+from mcp_skew.simulator import SimClient, parse_peer
+from mcp_skew.simulator.machine import Closed, Reply
 from mcp_skew.simulator.messages._wire import CAPS_KEY, VERSION_KEY
 from mcp_skew.wire import HttpLink, TransportError
 
