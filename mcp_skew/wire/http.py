@@ -302,7 +302,7 @@ class HttpLink(RealLink):
             if is_request:
                 synthesized = synthesized_error(msg_id, status, reason, body)
                 self._deliver(synthesized, inbox)
-                self._bind(msg_id, Reply(synthesized), inbox)
+                self._bind(msg_id, Reply(synthesized, status=status), inbox)
             return
         if status >= 300:
             self._note(f"HTTP {status} {reason} to id {msg_id}, with a JSON-RPC error", "http",
@@ -447,7 +447,7 @@ class HttpLink(RealLink):
                     detail: str) -> None:
         synthesized = synthesized_error(msg_id, status, reason, detail)
         self._deliver(synthesized, inbox)
-        self._bind(msg_id, Reply(synthesized), inbox)
+        self._bind(msg_id, Reply(synthesized, status=status), inbox)
 
     def _read_stream(self, stream: _Stream, found: threading.Event,
                      inbox: queue.Queue[Any]) -> None:

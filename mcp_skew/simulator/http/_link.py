@@ -100,6 +100,12 @@ class _Arrival:
     renewed: bool = False
 
 
+def _reply(reading: HttpReading) -> Reply:
+    """The answer a reading gives the client: with its status when it was made from one."""
+    assert reading.answer is not None
+    return Reply(reading.answer, status=reading.status if reading.synthesized else None)
+
+
 def _status_text(status: int) -> str:
     return f"HTTP {status} {REASONS.get(status, '')}".rstrip()
 
@@ -260,13 +266,13 @@ class HttpMemoryLink:
                         and self.client.session_lost(arrival.message, reading, arrival.session)):
                     if self._renew(arrival.message, reading, deadline):
                         continue  # the request again, in the new session; its answer comes
-                    return self._event(Reply(reading.answer))
+                    return self._event(_reply(reading))
                 if self._stream is None and self.client.wants_sse(arrival.message, reading):
                     self._clock = max(self._clock, at)
                     self._via.append(steps.sse_fallback(reading.status))
                     if self._open_stream() is None and self._post(arrival.message):
                         continue  # initialize again, on the stream; its answer comes there
-                return self._event(Reply(reading.answer))
+                return self._event(_reply(reading))
         return None
 
     def _authorized(self, arrival: _Arrival, reading: HttpReading) -> bool:
@@ -336,7 +342,7 @@ class HttpMemoryLink:
             return event
         via, self._via = tuple(self._via), []
         if isinstance(event, Reply):
-            return Reply(event.message, via)
+            return Reply(event.message, via, event.status)
         if isinstance(event, Timeout):
             return Timeout(event.after_ms, via)
         return Closed(event.detail, via)
@@ -371,7 +377,7 @@ class HttpMemoryLink:
             if status is not None:
                 made = synthesized_error(message.get("id"), status, REASONS.get(status, ""),
                                          f"GET {MCP_PATH}: no HTTP+SSE stream")
-                return self._event(Reply(made))
+                return self._event(Reply(made, status=status))
         if not self._post(message):
             return self._event(Closed("connection refused"))
         event = self._deliver_until(deadline, message["id"])

@@ -24,6 +24,11 @@ class Reply:
     #: path steps the transport took on the way (an HTTP+SSE fallback): the client's path
     #: records them before the answer
     via: tuple[PathStep, ...] = field(default=(), compare=False)
+    #: the HTTP status of a response that carried no JSON-RPC answer, which ``message`` was
+    #: made from (what a client program would see: :func:`mcp_skew.simulator.http.synthesized_error`);
+    #: None for an answer a server sent. The client's rules read the status here, never in
+    #: the made-up error's ``data``.
+    status: int | None = field(default=None, compare=False)
 
     @property
     def error(self) -> dict[str, Any] | None:
