@@ -238,10 +238,11 @@ def auth_surfaces(tally: Tally) -> dict[str, Callable[[], None]]:
     traceback (a guard let it through)."""
     from _fuzz_inputs import redirect_uri, request_target  # noqa: PLC0415
 
-    from mcp_skew.simulator import HttpRequest, parse_peer, parse_target  # noqa: PLC0415
-    from mcp_skew.simulator._auth_server import ProtectedEndpoint  # noqa: PLC0415
-    from mcp_skew.simulator._http_endpoint import mcp_route  # noqa: PLC0415
-    from mcp_skew.simulator._urlform import form_encode  # noqa: PLC0415
+    from mcp_skew.simulator import parse_peer  # noqa: PLC0415
+    from mcp_skew.simulator.http import HttpRequest, parse_target  # noqa: PLC0415
+    from mcp_skew.simulator.http._endpoint import mcp_route  # noqa: PLC0415
+    from mcp_skew.simulator.http._urlform import form_encode  # noqa: PLC0415
+    from mcp_skew.simulator.http.auth._server import ProtectedEndpoint  # noqa: PLC0415
 
     init = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
                        "params": {"protocolVersion": "2025-11-25", "capabilities": {},

@@ -7,7 +7,9 @@ from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
 
-from mcp_skew.simulator import AuthServer, Fetch, Fetched, HttpRequest, RunRecord, parse_peer, run
+from mcp_skew.simulator import RunRecord, parse_peer, run
+from mcp_skew.simulator.http import HttpRequest
+from mcp_skew.simulator.http.auth import AuthServer, Fetch, Fetched
 from mcp_skew.versions import REGISTRY
 
 __all__ = ["ALL_REVS", "CASES", "Case", "auth_step", "drive", "simulate"]

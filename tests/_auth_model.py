@@ -7,15 +7,9 @@ from __future__ import annotations
 import urllib.parse
 from collections.abc import Mapping
 
-from mcp_skew.simulator import (
-    Fetched,
-    HttpRequest,
-    PeerSpec,
-    RunRecord,
-    auth_server_for,
-    authorize,
-    plan_for,
-)
+from mcp_skew.simulator import PeerSpec, RunRecord
+from mcp_skew.simulator.http import HttpRequest
+from mcp_skew.simulator.http.auth import Fetched, auth_server_for, authorize, plan_for
 
 _ORIGIN = "http://127.0.0.1:1"
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from mcp_skew.simulator import Event, Reply, Transcript
+from mcp_skew.simulator.machine import Event, Reply
+from mcp_skew.transcript import Transcript
 
 __all__ = ["ScriptedLink"]
 

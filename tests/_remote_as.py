@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from mcp_skew.simulator import AuthServer, HttpRequest, HttpResponse
-from mcp_skew.simulator._auth_client import Fetch, Fetched
-from mcp_skew.simulator._auth_server import guard
+from mcp_skew.simulator.http import HttpRequest, HttpResponse
+from mcp_skew.simulator.http.auth import AuthServer
+from mcp_skew.simulator.http.auth._client import Fetch, Fetched
+from mcp_skew.simulator.http.auth._server import guard
 from mcp_skew.versions import LAYOUTS
 
 __all__ = ["RemoteAs", "answer_of"]

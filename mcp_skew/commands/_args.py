@@ -4,7 +4,7 @@ exit code 2.
 An option that takes a number is parsed as text (argparse's ``type=int`` accepts
 Unicode digits and prints its usage on an error) and checked by :func:`whole` or
 :func:`seconds` when the command starts: ASCII digits within a range, no ``nan``,
-``inf``, exponent or thousands of digits (:mod:`mcp_skew.simulator._numbers`);
+``inf``, exponent or thousands of digits (:mod:`mcp_skew._numbers`);
 a bad value is a :class:`~mcp_skew.errors.UsageError` naming the option. A default
 that is already a number passes as it is.
 
@@ -18,8 +18,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .._input import AddressError, parse_host_port, parse_url
+from .._numbers import parse_int, parse_seconds
 from ..errors import UsageError
-from ..simulator import parse_int, parse_seconds
 from ..versions import REVISION_CUTOFF, did_you_mean
 
 if TYPE_CHECKING:

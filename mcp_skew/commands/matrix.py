@@ -46,7 +46,8 @@ from ..matrix import (
     shown,
 )
 from ..peers import resolve_peer
-from ..simulator import NOT_OVER_STDIO, SCENARIOS, TRANSPORTS, PeerSpec, Transport
+from ..simulator import SCENARIOS, TRANSPORTS, PeerSpec, Transport
+from ..simulator.http.auth import NOT_OVER_STDIO
 from ..versions import Registry, Role
 
 __all__ = ["Progress", "differing", "register", "text_width"]

@@ -6,19 +6,12 @@ import argparse
 import json
 from typing import Any
 
+from .._numbers import parse_int
 from .._output import terminal_safe
 from ..errors import UsageError
 from ..peers import resolve_peer
-from ..simulator import (
-    NOT_OVER_STDIO,
-    SCENARIOS,
-    TRANSPORTS,
-    PeerSpec,
-    parse_int,
-    render_trace,
-    run,
-    summary_line,
-)
+from ..simulator import SCENARIOS, TRANSPORTS, PeerSpec, render_trace, run, summary_line
+from ..simulator.http.auth import NOT_OVER_STDIO
 
 __all__ = ["register"]
 

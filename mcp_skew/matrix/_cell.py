@@ -38,8 +38,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
+from .._memo import by_identity2
 from ..errors import UsageError
-from ..simulator import Finding, PeerSpec, RunRecord, StepResult, Transport, by_identity2, run
+from ..simulator import PeerSpec, RunRecord, StepResult, Transport, run
+from ..simulator.findings import Finding
 from ..transcript import Record, of_json
 from ..versions import Era, Profile
 
@@ -145,7 +147,7 @@ class Cell:
     status: Status
     revision: str | None  #: the revision the pair speaks; None when it fails
     era: str | None  #: its era (``legacy``, ``modern``)
-    path: tuple[str, ...]  #: the negotiation's steps (the simulator's typed ``Step`` strings)
+    path: tuple[str, ...]  #: the negotiation's steps (the simulator's typed ``PathStep`` strings)
     mark: str  #: how it got there: ``direct``, ``downgraded``, ... (``failed`` when it fails)
     reason: str
     scenario: str | None = None  #: None: a document that did not say (the matrix's scenario)

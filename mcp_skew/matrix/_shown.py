@@ -20,7 +20,8 @@ from dataclasses import replace
 from typing import Any
 
 from .._output import terminal_safe
-from ..simulator import Finding, StepResult
+from ..simulator import StepResult
+from ..simulator.findings import Finding
 from ._build import Axis, Matrix
 from ._cell import Cell, RealRun
 

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final
 
-from ..simulator import Entry, RunRecord, Transport, parse_peer, run, summary_line
+from ..simulator import RunRecord, Transport, parse_peer, run, summary_line
+from ..transcript import Entry
 from ..versions import Era, Profile, Registry, registry_for
 
 __all__ = ["ILLUSTRATIONS", "Illustration", "Shown", "Side", "illustrate", "simulate"]

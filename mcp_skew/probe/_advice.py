@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from ..simulator import FINDINGS
+from ..simulator.findings import FINDINGS
 from ..versions import BUILTIN, Cite, Era, Registry
 
 if TYPE_CHECKING:

@@ -3,7 +3,7 @@ revision's discovery finds there, without credentials.
 
 When a client's first request got 401 or 403 (:func:`needs_auth`), :func:`discover` asks
 the server once more without a token for its challenge, then runs the discovery of every
-revision that has authorization rules (:func:`mcp_skew.simulator._auth_client.authorize`
+revision that has authorization rules (:func:`mcp_skew.simulator.http.auth._client.authorize`
 with ``discover_only``: GET requests only, nothing registered, no authorization asked for)
 over real HTTP. The result is one entry per revision (its path, whether it found the
 authorization server's metadata, why not) and findings with what to change
@@ -30,7 +30,9 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .._input import AddressError, parse_url
-from ..simulator import AS_WELL_KNOWN, AuthResult, ClientPolicy, Fetch, Fetched, Finding, authorize, plan_for
+from ..simulator import ClientPolicy
+from ..simulator.findings import Finding
+from ..simulator.http.auth import AS_WELL_KNOWN, AuthResult, Fetch, Fetched, authorize, plan_for
 from ..versions import Registry, rule_values
 from ..wire import Deadline, opener, read_capped
 

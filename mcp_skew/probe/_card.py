@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..simulator import Finding, PeerSpec
+from ..simulator import PeerSpec
+from ..simulator.findings import Finding
 
 if TYPE_CHECKING:  # read only: the renderers need no runner
     from ._runner import ProbeReport

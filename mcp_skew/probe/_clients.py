@@ -17,25 +17,10 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..simulator import (
-    CAPS_KEY,
-    CLIENT_INFO_KEY,
-    VERSION_KEY,
-    Link,
-    Machine,
-    Notify,
-    PeerSpec,
-    Reply,
-    Restart,
-    Session,
-    Steps,
-    ask,
-    drive,
-    notification,
-    parse_peer,
-)
-from ..simulator import describe_event as describe
+from ..simulator import Link, PeerSpec, Session, event_step, parse_peer
 from ..simulator import path_steps as steps
+from ..simulator.machine import Machine, Notify, Reply, Restart, Steps, ask, drive
+from ..simulator.messages import CAPS_KEY, CLIENT_INFO_KEY, VERSION_KEY, notification
 from ..versions import BUILTIN, REGISTRY, Era, Registry
 
 __all__ = [
@@ -91,13 +76,13 @@ def _legacy_part(session: Session, timeout_ms: int) -> Steps[None]:
     event = yield from ask(_initialize(BOGUS_REVISION, 1), timeout_ms)
     session.round_trips += 1
     if not (isinstance(event, Reply) and event.result is not None):
-        session.path.append(describe(event))
+        session.path.append(event_step(event))
         return
     session.path.append(steps.answered(event.result.get("protocolVersion")))
     yield Notify(notification("notifications/initialized"))
-    session.path.append(steps.Step(UNKNOWN_METHOD, "request", method=UNKNOWN_METHOD))
+    session.path.append(steps.PathStep(UNKNOWN_METHOD, "request", method=UNKNOWN_METHOD))
     unknown = {"jsonrpc": "2.0", "id": 2, "method": UNKNOWN_METHOD, "params": {}}
-    session.path.append(describe((yield from ask(unknown, timeout_ms))))
+    session.path.append(event_step((yield from ask(unknown, timeout_ms))))
     session.round_trips += 1
 
 
@@ -105,16 +90,16 @@ def _modern_part(session: Session, timeout_ms: int) -> Steps[None]:
     session.path.append(steps.request("server/discover", BOGUS_REVISION))
     event = yield from ask(_modern_request(3, "server/discover", BOGUS_REVISION), timeout_ms)
     session.round_trips += 1
-    session.path.append(describe(event))
+    session.path.append(event_step(event))
     newest = [p.revision for p in BUILTIN if p.era is Era.LEGACY][-1]  # BUILTIN: oldest first
     session.path.append(steps.request("initialize", newest))
     again = yield from ask(_initialize(newest, 4), timeout_ms)
     session.round_trips += 1
-    session.path.append(describe(again))
+    session.path.append(event_step(again))
 
 
 def prober(timeout_ms: int) -> Machine[Session]:
-    """The prober as a driven machine (:mod:`mcp_skew.simulator._machine`)."""
+    """The prober as a driven machine (:mod:`mcp_skew.simulator.machine._machine`)."""
     return Machine(_prober(timeout_ms))
 
 

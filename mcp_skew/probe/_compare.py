@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..simulator import Finding, RunRecord
+from ..simulator import RunRecord
+from ..simulator.findings import Finding
 from ._exchanges import Exchange, exchanges
 
 __all__ = ["answer_shape", "disagreement", "shapes"]

@@ -16,7 +16,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..simulator import VERSION_KEY
+from ..simulator.messages import VERSION_KEY
 from ..transcript import Record, Transcript
 from ..versions import Registry
 

@@ -1,7 +1,7 @@
 """Findings inferred from a real server's transcripts: where it departs from the revision in use.
 
 Each finding has a stable code (:data:`mcp_skew.simulator.FINDING_CODES`, documented
-in ``docs/findings.md`` from :data:`mcp_skew.simulator._findings.FINDINGS`), a
+in ``docs/findings.md`` from :data:`mcp_skew.simulator.findings._finding.FINDINGS`), a
 severity, the index of the message in its transcript and a citation. The rules
 read exchanges (:mod:`._exchanges`) and the probe-wide evidence (:mod:`._peer`):
 "counter-offers a revision it does not support" needs to know which revisions
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..simulator import Finding, Severity
+from ..simulator.findings import Finding, Severity
 from ..versions import Era, Profile, Registry, unknown_fields
 from ._clients import BOGUS_REVISION, MISSING_URI, UNKNOWN_METHOD
 from ._exchanges import Exchange, modern_version

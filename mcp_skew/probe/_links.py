@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from ..simulator import Closed, Event, MemoryLink, PeerSpec, SimServer, Timeout, Transcript
+from ..simulator import MemoryLink, PeerSpec, SimServer
+from ..simulator.machine import Closed, Event, Timeout
+from ..transcript import Transcript
 
 __all__ = ["ProbeLink", "SimulatedLink"]
 

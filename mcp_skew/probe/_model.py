@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..simulator import Finding, PeerSpec, RunRecord, run, with_quirks
+from ..simulator import PeerSpec, RunRecord, run, with_quirks
+from ..simulator.findings import Finding
 from ..versions import Registry
 from ._compare import disagreement, shapes
 from ._exchanges import exchanges

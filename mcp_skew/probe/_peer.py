@@ -27,7 +27,8 @@ from typing import Any, Final
 from .._output import write_output
 from ..errors import UsageError
 from ..peers import PEER_FILE_FORMAT, load_probe_peer
-from ..simulator import PeerSpec, Transcript, negotiation, parse_peer, untyped_tools
+from ..simulator import PeerSpec, negotiation, parse_peer, untyped_tools
+from ..transcript import Transcript
 from ..versions import Era, Registry
 from ._clients import BOGUS_REVISION, MISSING_URI, UNKNOWN_METHOD
 from ._exchanges import Exchange, modern_version

@@ -29,8 +29,9 @@ from typing import Any
 
 from .._stopping import end_everything
 from ..errors import UsageError
-from ..simulator import Finding, PeerSpec, RunRecord, Session, Transcript, parse_peer, with_quirks
-from ..simulator import PathStep as Step
+from ..simulator import PathStep, PeerSpec, RunRecord, Session, parse_peer, with_quirks
+from ..simulator.findings import Finding
+from ..transcript import Transcript
 from ..versions import Registry
 from ..wire import JsonlRecorder, TransportError
 from ._auth import AuthCheck, discover, needs_auth
@@ -197,7 +198,7 @@ def _recorder(opts: ProbeOptions, index: int, name: str) -> JsonlRecorder | None
 
 def _failed_run(index: int, spec: PeerSpec, target: Target, reason: str) -> ClientRun:
     session = Session()
-    session.path.append(Step("could not start", "exited"))
+    session.path.append(PathStep("could not start", "exited"))
     record = RunRecord(spec, server_placeholder(target), "none", session.fail(reason),
                        Transcript())
     return ClientRun(index, record, spec is PROBER, "spawn-failed")

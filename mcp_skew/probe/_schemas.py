@@ -24,7 +24,7 @@ from typing import Any, Final
 from .._input import read_user_text
 from .._jsontext import FILE, JsonTextError, loads
 from ..errors import UsageError
-from ..simulator import Finding
+from ..simulator.findings import Finding
 from ..versions import BUILTIN
 from ._exchanges import Exchange, modern_version
 

@@ -15,20 +15,19 @@ from typing import Any, Final
 from ..simulator import (
     LIST_RESOURCES,
     LIST_TOOLS,
-    Finding,
     PeerSpec,
-    Reply,
     RunRecord,
     Scenario,
     Session,
     SimClient,
     Step,
     StepResult,
-    Timeout,
-    Transcript,
     play,
     rule_for,
 )
+from ..simulator.findings import Finding
+from ..simulator.machine import Reply, Timeout
+from ..transcript import Transcript
 from ..versions import Era
 from ._auth import refused_status
 from ._clients import MISSING_URI, PROBER, UNKNOWN_METHOD, run_prober

@@ -29,7 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from ..simulator import Finding, PathStep, RunRecord
+from ..simulator import PathStep, RunRecord
+from ..simulator.findings import Finding
 from ..versions import Era, Registry
 from ._exchanges import Exchange, exchanges, modern_version
 

@@ -22,7 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
-from ..simulator import LIST_TOOLS, ClientCache, PeerSpec, Scenario, request_text, run
+from ..simulator import LIST_TOOLS, ClientCache, PeerSpec, Scenario, run
+from ..simulator.messages import request_text
 from ._observe import Outcome
 
 __all__ = ["CONNECT", "ERA_TABLE", "RESULT", "UPGRADED", "Prediction", "era_table_says", "plain", "predict",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..simulator import FINDINGS, Finding, FindingCode
+from ..simulator.findings import FINDINGS, Finding, FindingCode
 from ._expect import Prediction
 from ._observe import Observation
 from ._servers import split_upgrade

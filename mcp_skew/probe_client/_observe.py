@@ -27,8 +27,9 @@ from datetime import datetime
 from typing import Any, Final, Literal
 
 from ..serve import Annotation, LogEntry, annotate
-from ..simulator import VERSION_KEY, Finding, request_text
-from ..simulator import PathStep as Step
+from ..simulator import PathStep
+from ..simulator.findings import Finding
+from ..simulator.messages import VERSION_KEY, request_text
 from ..versions import Registry
 
 __all__ = ["FIRST_LINE_S", "Observation", "Outcome", "ProbeFate", "observe", "rebase"]
@@ -151,7 +152,7 @@ def _requests(entries: list[LogEntry]) -> list[tuple[LogEntry, dict[str, Any]]]:
             and "method" in e.message and "id" in e.message]
 
 
-def _probe(path: list[Step], processes: int) -> ProbeFate | None:
+def _probe(path: list[PathStep], processes: int) -> ProbeFate | None:
     """What became of the first modern request of the path (None: the client opened with
     ``initialize``)."""
     for i, step in enumerate(path):
@@ -184,7 +185,7 @@ def _probe(path: list[Step], processes: int) -> ProbeFate | None:
     return None
 
 
-def _offers(path: list[Step]) -> dict[str, bool]:
+def _offers(path: list[PathStep]) -> dict[str, bool]:
     out: dict[str, bool] = {}
     for i, step in enumerate(path):
         if step.kind == "counter-offer" and step.revision is not None:

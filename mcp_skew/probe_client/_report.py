@@ -18,7 +18,7 @@ from typing import Any, Final
 from tabulate import tabulate
 
 from .._markup import escape, markdown_cell, page
-from ..simulator import Finding
+from ..simulator.findings import Finding
 from ._findings import Row, fix_for
 from ._infer import Traits
 from ._launch import ClientRun

@@ -26,17 +26,8 @@ from ..peers import (
     Resolved,
     builtin_peer,
 )
-from ..simulator import (
-    LIST_TOOLS,
-    MemoryLink,
-    PeerSpec,
-    Scenario,
-    SimClient,
-    SimServer,
-    parse_peer,
-    play,
-    request_text,
-)
+from ..simulator import LIST_TOOLS, MemoryLink, PeerSpec, Scenario, SimClient, SimServer, parse_peer, play
+from ..simulator.messages import request_text
 from ..versions import BUILTIN
 from ..wire import end, spawn
 from ._facets import CLIENT_FACETS, Comparison, DriftReport, Facets, install_for, report_for

@@ -33,18 +33,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ..errors import UsageError
 from ..peers import ROLES, Resolved, known_names, named_suggestion, resolve
-from ..simulator import (
-    SCENARIOS,
-    Link,
-    MemoryLink,
-    PeerSpec,
-    Reply,
-    Scenario,
-    SimServer,
-    Timeout,
-    parse_peer,
-    rule_for,
-)
+from ..simulator import SCENARIOS, Link, MemoryLink, PeerSpec, Scenario, SimServer, parse_peer, rule_for
+from ..simulator.machine import Reply, Timeout
 from ..versions import Message, Role
 from ..wire import end, spawn
 from ._client_drift import verify_client
@@ -405,7 +395,7 @@ def verify_server_http(resolved: Resolved, *, jobs: int = 2,
     """Check a named server model over Streamable HTTP: each probe client against a fresh real
     server process (its ``http_args``, on a free port) and against the model on the simulator's
     HTTP link; the same facets as :func:`verify_server` (status, revision, path, codes, steps)."""
-    from ..simulator import HttpClient, HttpEndpoint, HttpMemoryLink  # noqa: PLC0415
+    from ..simulator.http import HttpClient, HttpEndpoint, HttpMemoryLink  # noqa: PLC0415
     from ..wire import HttpLink  # noqa: PLC0415
 
     model = resolved.peer()

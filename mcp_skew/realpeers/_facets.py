@@ -16,16 +16,8 @@ from ..peers import (
     Line,
     Resolved,
 )
-from ..simulator import (
-    STDIO,
-    Link,
-    PeerSpec,
-    Scenario,
-    SimClient,
-    Transcript,
-    TransportRule,
-    play,
-)
+from ..simulator import STDIO, Link, PeerSpec, Scenario, SimClient, TransportRule, play
+from ..transcript import Transcript
 from ._envs import EnvironmentUnavailable
 from ._installs import Install, install
 

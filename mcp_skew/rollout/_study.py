@@ -18,10 +18,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
+from .._numbers import parse_int
 from ..errors import UsageError
 from ..matrix import failure_kind
 from ..peers import resolve_peer
-from ..simulator import PeerSpec, parse_int
+from ..simulator import PeerSpec
 from ..versions import Registry
 from ._fleet import Balancer, Schedule, client_batches, rollback, rolling
 from ._outcomes import Outcomes

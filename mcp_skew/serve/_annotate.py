@@ -30,18 +30,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..simulator import (
-    CLIENT_INFO_KEY,
-    SERVER_INFO_KEY,
-    VERSION_KEY,
-    Finding,
-    FindingCode,
-    PathStep,
-    Severity,
-    check_result,
-    negotiation,
-)
+from ..simulator import PathStep, check_result, negotiation
 from ..simulator import path_steps as steps
+from ..simulator.findings import Finding, FindingCode, Severity
+from ..simulator.messages import CLIENT_INFO_KEY, SERVER_INFO_KEY, VERSION_KEY
 from ..versions import HTTP_HEADERS, Era, Message, Profile, Registry
 from ._annotation import Annotation, Pending, Side
 from ._log import LogEntry

@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..simulator import Finding, PathStep
+from ..simulator import PathStep
+from ..simulator.findings import Finding
 from ..versions import Era
 from ._log import LogEntry
 

@@ -43,14 +43,7 @@ from starlette.responses import Response
 from uvicorn import Config, Server
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from ..simulator import (
-    HttpRequest,
-    HttpResponse,
-    RequestTarget,
-    is_loopback,
-    mcp_route,
-    parse_target,
-)
+from ..simulator.http import HttpRequest, HttpResponse, RequestTarget, is_loopback, mcp_route, parse_target
 from ._log import LOGGED_HEADERS
 
 if TYPE_CHECKING:  # the server this module serves imports it when it runs

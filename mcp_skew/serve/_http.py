@@ -67,20 +67,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .. import simulator as core
 from ..errors import UsageError
-from ..simulator import (
-    AUTH_BODY_BYTES,
-    AuthServer,
-    HttpRequest,
-    HttpResponse,
-    PeerSpec,
-    RequestTarget,
-    auth_server_for,
-    decode_header_value,
-    guard,
-    is_loopback,
-)
+from ..simulator import PeerSpec
+from ..simulator import http as core
+from ..simulator.http import HttpRequest, HttpResponse, RequestTarget, decode_header_value, is_loopback
+from ..simulator.http.auth import AUTH_BODY_BYTES, AuthServer, auth_server_for, guard
 from ._log import LogWriter
 from ._stdio import Say
 

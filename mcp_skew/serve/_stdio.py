@@ -30,17 +30,9 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from .._jsontext import dump_line
-from ..simulator import (
-    PARSE_ERROR,
-    Junk,
-    PeerSpec,
-    Reaction,
-    SimServer,
-    batch_element,
-    decode_rpc,
-    unbatched_methods,
-)
-from ..simulator import describe_message as describe
+from ..simulator import PeerSpec, Reaction, SimServer
+from ..simulator.messages import PARSE_ERROR, Junk, batch_element, decode_rpc, unbatched_methods
+from ..simulator.messages import describe_message as describe
 from ..versions import Message
 from ._log import LINE_CAP, CutLine, LogWriter, decode_line
 

@@ -2,80 +2,47 @@
 
 Public API: :func:`parse_peer`, :class:`PeerSpec`, :data:`QUIRKS`, :func:`run`,
 :class:`RunRecord`, :data:`SCENARIOS`, :class:`SimClient`, :class:`SimServer`,
-:class:`MemoryLink`, :class:`Transcript`, :class:`Finding`; over Streamable HTTP
-(``run(..., transport="http")``): :class:`HttpMemoryLink`, the sans-I/O server
-and client sides :class:`HttpEndpoint` and :class:`HttpClient`, the SSE parser
-(:class:`SseParser`, :class:`SseEvent`), and the transport rules
-(:data:`TRANSPORTS`, :class:`TransportRule`). The simulator's HTTP is in its
-``_http_*`` modules.
+:class:`MemoryLink`, the transport rules (:data:`TRANSPORTS`, :class:`TransportRule`),
+the trace of a run (:func:`render_trace`, :func:`summary_line`) and the negotiation rules
+(:mod:`negotiation`). A run over Streamable HTTP is ``run(..., transport="http")``.
+
+The simulator's rooms, each with its own face:
+
+- :mod:`mcp_skew.simulator.http`: Streamable HTTP sans I/O (the endpoint, the client
+  side, the SSE parser, the in-memory HTTP link), and inside it
+  :mod:`mcp_skew.simulator.http.auth`, authorization (the client's flow, the test
+  authorization server);
+- :mod:`mcp_skew.simulator.findings`: :class:`~mcp_skew.simulator.findings.Finding` and
+  every finding code;
+- :mod:`mcp_skew.simulator.messages`: the JSON-RPC messages a peer sends, and the
+  decoder of a raw line;
+- :mod:`mcp_skew.simulator.machine`: the driven machine and the events it takes
+  (``Reply``, ``Timeout``, ``Closed``).
 
 Shared with mcp-skew's other packages (internal: importable, no promise between
-versions): the driven machine (:class:`Machine`, :data:`Steps`, :func:`ask`,
-:func:`drive`, :class:`Notify`, :class:`Restart`) and the path's step constructors
-(:mod:`path_steps`, :func:`describe_event`) for the probe's own clients and the
-annotation of logs; the message words (:data:`CAPS_KEY`, :data:`CLIENT_INFO_KEY`,
-:data:`SERVER_INFO_KEY`, :func:`notification`); scenario pieces (:func:`play`,
-:data:`LIST_RESOURCES`, :data:`STDIO`, :func:`rule_for`); the decoder of a raw line
-(:func:`decode_rpc`, :func:`batch_element`, :func:`unbatched_methods`, :class:`Junk`,
-:data:`PARSE_ERROR`) and :func:`describe_message` for ``serve``; the HTTP client side's
-pure rules that the real HTTP link applies (:func:`request_headers`, :func:`parse_body`,
-:func:`is_jsonrpc_error`, :func:`is_priming`, :func:`modern_error_codes`,
-:func:`opens_http_sse`, :func:`synthesized_error`, :func:`wants_sse_fallback`,
-:func:`encode_header_value`, :data:`NAME_PARAMS`); the trace (:func:`render_trace`,
-:func:`summary_line`), the number parsers of options (:func:`parse_int`,
-:func:`parse_seconds`) and the matrix's memo (:func:`by_identity2`).
+versions): the path's steps (:class:`PathStep`, :mod:`path_steps`, :func:`event_step`)
+for the probe's own clients and the annotation of logs; scenario pieces (:func:`play`,
+:class:`Step`, :class:`StepResult`, :data:`LIST_RESOURCES`, :data:`LIST_TOOLS`,
+:data:`STDIO`, :func:`rule_for`); :class:`Session`, :func:`check_result`,
+:func:`untyped_tools`, :func:`with_quirks`, :class:`ClientPolicy`, :class:`Reaction`,
+:class:`ClientCache`, :class:`Link`.
 
 The package is pure: no process, socket, thread or wall clock, and it imports
 nothing of mcp-skew but :mod:`mcp_skew.versions`, :mod:`mcp_skew.transcript` (the record
-it keeps of a run) and :mod:`mcp_skew.errors`
-(``tests/unit/test_layers.py`` checks it). Real transports live in
-:mod:`mcp_skew.wire`; named and saved (``@FILE``) peers are resolved by
-:func:`mcp_skew.peers.resolve_peer`.
+it keeps of a run), :mod:`mcp_skew.errors` and the leaves :mod:`mcp_skew._jsontext`,
+:mod:`mcp_skew._memo` and :mod:`mcp_skew._numbers` (``tests/unit/test_layers.py`` checks
+it). Real transports live in :mod:`mcp_skew.wire`; named and saved (``@FILE``) peers are
+resolved by :func:`mcp_skew.peers.resolve_peer`.
 """
 
 from __future__ import annotations
 
 from . import _negotiation as negotiation
 from . import _path as path_steps
-from ._auth_client import AuthResult, Fetch, Fetched, authorize, plan_for
-from ._auth_link import NOT_OVER_STDIO
-from ._auth_server import AS_WELL_KNOWN, AUTH_BODY_BYTES, AuthServer, auth_server_for, guard
 from ._cache import ClientCache
-from ._client import Mark, Session, SimClient, check_result, untyped_tools
-from ._client import describe as describe_event
-from ._decode import PARSE_ERROR, Junk, batch_element, decode_rpc, unbatched_methods
-from ._finding_codes import FINDING_CODES, FindingCode, Severity
-from ._findings import FINDINGS, Finding
-from ._http_client import (
-    HttpClient,
-    is_jsonrpc_error,
-    is_priming,
-    modern_error_codes,
-    opens_http_sse,
-    parse_body,
-    request_headers,
-    synthesized_error,
-    wants_sse_fallback,
-)
-from ._http_endpoint import HttpEndpoint, mcp_route
-from ._http_link import HttpMemoryLink
-from ._http_sse import SseEvent, SseParser
-from ._http_words import (
-    NAME_PARAMS,
-    HttpRequest,
-    HttpResponse,
-    RequestTarget,
-    decode_header_value,
-    encode_header_value,
-    is_loopback,
-    parse_target,
-)
-from ._http_words import describe as describe_message
-from ._link import Closed, Entry, Event, Link, MemoryLink, Note, Reply, Timeout, Transcript
-from ._machine import Machine, Notify, Restart, Steps, ask, drive
-from ._memo import by_identity2
-from ._numbers import parse_int, parse_seconds
-from ._path import Step as PathStep
+from ._client import Mark, Session, SimClient, check_result, event_step, untyped_tools
+from ._link import Link, MemoryLink
+from ._path import PathStep
 from ._peers import KINDS, PeerSpec, parse_peer, with_quirks
 from ._policy import ClientPolicy
 from ._quirks import QUIRKS, Quirk
@@ -84,110 +51,43 @@ from ._scenario import LIST_RESOURCES, LIST_TOOLS, SCENARIOS, Scenario, Step, St
 from ._server import Reaction, SimServer
 from ._trace import render_trace, summary_line
 from ._transport import STDIO, TRANSPORTS, Transport, TransportRule, rule_for
-from ._wire import CAPS_KEY, CLIENT_INFO_KEY, SERVER_INFO_KEY, VERSION_KEY, notification, request_text
 
 __all__ = [
-    "AS_WELL_KNOWN",
-    "AUTH_BODY_BYTES",
-    "CAPS_KEY",
-    "CLIENT_INFO_KEY",
-    "FINDINGS",
-    "FINDING_CODES",
     "KINDS",
     "LIST_RESOURCES",
     "LIST_TOOLS",
-    "NAME_PARAMS",
-    "NOT_OVER_STDIO",
-    "PARSE_ERROR",
     "QUIRKS",
     "SCENARIOS",
-    "SERVER_INFO_KEY",
     "STDIO",
     "TRANSPORTS",
-    "VERSION_KEY",
-    "AuthResult",
-    "AuthServer",
     "ClientCache",
     "ClientPolicy",
-    "Closed",
-    "Entry",
-    "Event",
-    "Fetch",
-    "Fetched",
-    "Finding",
-    "FindingCode",
-    "HttpClient",
-    "HttpEndpoint",
-    "HttpMemoryLink",
-    "HttpRequest",
-    "HttpResponse",
-    "Junk",
     "Link",
-    "Machine",
     "Mark",
     "MemoryLink",
-    "Note",
-    "Notify",
     "PathStep",
     "PeerSpec",
     "Quirk",
     "Reaction",
-    "Reply",
-    "RequestTarget",
-    "Restart",
     "RunRecord",
     "Scenario",
     "Session",
-    "Severity",
     "SimClient",
     "SimServer",
-    "SseEvent",
-    "SseParser",
     "Step",
     "StepResult",
-    "Steps",
-    "Timeout",
-    "Transcript",
     "Transport",
     "TransportRule",
-    "ask",
-    "auth_server_for",
-    "authorize",
-    "batch_element",
-    "by_identity2",
     "check_result",
-    "decode_header_value",
-    "decode_rpc",
-    "describe_event",
-    "describe_message",
-    "drive",
-    "encode_header_value",
-    "guard",
-    "is_jsonrpc_error",
-    "is_loopback",
-    "is_priming",
-    "mcp_route",
-    "modern_error_codes",
+    "event_step",
     "negotiation",
-    "notification",
-    "opens_http_sse",
-    "parse_body",
-    "parse_int",
     "parse_peer",
-    "parse_seconds",
-    "parse_target",
     "path_steps",
-    "plan_for",
     "play",
     "render_trace",
-    "request_headers",
-    "request_text",
     "rule_for",
     "run",
     "summary_line",
-    "synthesized_error",
-    "unbatched_methods",
     "untyped_tools",
-    "wants_sse_fallback",
     "with_quirks",
 ]

@@ -24,7 +24,7 @@ there (direct, downgraded, era fallback, re-probe, retry after -32022).
 Rule: the client asks the profiles which error codes are "recognised modern",
 which result fields are required, and how requests carry their version.
 
-The client is driven (:mod:`._machine`): :meth:`SimClient.negotiation` is a
+The client is driven (:mod:`.machine._machine`): :meth:`SimClient.negotiation` is a
 machine that yields what to send and takes what arrived; :meth:`SimClient.negotiate`
 drives it over a blocking :class:`~._link.Link`, for callers that have one.
 """
@@ -34,22 +34,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from .._memo import by_identity
 from ..versions import REGISTRY, Era, Message, Profile, Registry
 from . import _negotiation as negotiation
 from . import _path as steps
-from . import _wire
 from ._cache import ClientCache
-from ._events import Closed, Event, Reply, Timeout
-from ._findings import Finding
 from ._link import Link, LinkObserver
-from ._machine import Machine, Notify, Observer, Remark, Restart, Send, Steps, ask, drive
-from ._memo import by_identity
 from ._negotiation import Mark
-from ._path import Step
+from ._path import PathStep
 from ._peers import PeerSpec
 from ._transport import STDIO, TransportRule, http_status
+from .findings._finding import Finding
+from .machine._events import Closed, Event, Reply, Timeout
+from .machine._machine import Machine, Notify, Observer, Remark, Restart, Send, Steps, ask, drive
+from .messages import _wire
 
-__all__ = ["Mark", "Session", "SimClient", "check_result", "describe"]
+__all__ = ["Mark", "Session", "SimClient", "check_result", "event_step"]
 
 #: How a modern client learns what a server supports, where its revision has it.
 DISCOVER = "server/discover"
@@ -72,7 +72,7 @@ class Session:
     status: Literal["ok", "failed"] = "failed"
     revision: str | None = None
     era: Era | None = None
-    path: list[Step] = field(default_factory=list)  #: typed steps that read as text
+    path: list[PathStep] = field(default_factory=list)  #: typed steps that read as text
     reason: str = ""
     round_trips: int = 0
     server_capabilities: dict[str, Any] = field(default_factory=dict)
@@ -158,7 +158,7 @@ def check_tools(profile: Profile, result: dict[str, Any], index: int) -> list[Fi
                     f"{profile.revision}: schema.json Tool.inputSchema")]
 
 
-def describe(event: Event) -> Step:
+def event_step(event: Event) -> PathStep:
     """The path step an event is: ``result``, ``error CODE``, ``timeout after N ms``, ``server exited``."""
     if isinstance(event, Reply):
         return steps.error(event.code) if event.error is not None else steps.result()
@@ -301,7 +301,7 @@ class SimClient:
         event = yield from self._send(session, _wire.request(profile, self.next_id(), method,
                                                          {"level": "debug"}),
                                       self.request_timeout_ms)
-        session.path.append(describe(event))
+        session.path.append(event_step(event))
         return session
 
     def renegotiation(self, obs: Observer, session: Session) -> Steps[Session]:
@@ -331,10 +331,10 @@ class SimClient:
         event = yield from self._send(session, _wire.request(profile, self.next_id(), "initialize", params),
                                       self.request_timeout_ms)
         if not isinstance(event, Reply):
-            session.path.append(describe(event))
-            return session.fail(f"initialize {asked}: {describe(event)}")
+            session.path.append(event_step(event))
+            return session.fail(f"initialize {asked}: {event_step(event)}")
         if event.error is not None:
-            session.path.append(describe(event))
+            session.path.append(event_step(event))
             return session.fail(f"initialize {asked} rejected: {_error_text(event)}")
         result = event.result or {}
         answered = result.get("protocolVersion")
@@ -374,7 +374,7 @@ class SimClient:
                 if session.status == "ok":
                     yield from self.keep(obs.now_ms(), profile, method, {}, event.result)
                 return session, None
-            session.path.append(describe(event))
+            session.path.append(event_step(event))
             if not isinstance(event, Reply) or not negotiation.is_modern_error(profile, event.code):
                 return session, event
             supported = ((event.error or {}).get("data") or {}).get("supported") or []
@@ -405,7 +405,7 @@ class SimClient:
     def _not_modern(self, session: Session, method: str, event: Event,
                     why: str = "a modern-only client cannot talk to a server that is not modern",
                     ) -> Session:
-        what = _error_text(event) if isinstance(event, Reply) else describe(event)
+        what = _error_text(event) if isinstance(event, Reply) else event_step(event)
         if self.transport.outcome(event) == "auth":  # over HTTP: 401/403, not an era answer
             why = f"HTTP {http_status(event)} is an authorization failure, not an era answer"
         return session.fail(f"{method}: {what}; {why}")
@@ -500,13 +500,13 @@ class SimClient:
             session.path.append(steps.rule(rule.name, outcome, http_status(probe), quirk=quirk,
                                            modern_code=modern))
         if not rule.falls_back(probe, any_status=any_status):
-            return session.fail(f"{probe_method}: {describe(probe)}; over {rule.title} that is "
+            return session.fail(f"{probe_method}: {event_step(probe)}; over {rule.title} that is "
                                 f"an error, not a sign of a legacy server ({rule.cite})")
         if isinstance(probe, Closed) and not self.policy.restart:
             return session.fail("the server exited during the server/discover probe; "
                                 "this client gives up")
         if self.policy.fallback_only_32601 and not (isinstance(probe, Reply) and probe.code == -32601):
-            return session.fail(f"probe got {describe(probe)}; this client falls back only on -32601")
+            return session.fail(f"probe got {event_step(probe)}; this client falls back only on -32601")
         if isinstance(probe, Closed | Timeout) and self.policy.restart:
             # the probe ran in a process that may be dead or wedged: fall back on a fresh one
             yield Restart()

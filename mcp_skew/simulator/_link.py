@@ -20,10 +20,10 @@ from typing import Any, Protocol
 
 from ..transcript import Entry, Note, Transcript
 from ..versions import Message
-from ._events import Closed, Event, Reply, Timeout
-from ._json import cross
 from ._peers import PeerSpec
 from ._server import SimServer
+from .machine._events import Closed, Event, Reply, Timeout
+from .messages._json import cross
 
 __all__ = [
     "Closed",
@@ -161,7 +161,7 @@ class MemoryLink:
         return taken
 
     def _send(self, message: Message) -> bool:
-        # encoded to JSON text and decoded again (:func:`._json.cross`), as on a real wire:
+        # encoded to JSON text and decoded again (:func:`.messages._json.cross`), as on a real wire:
         # what the server reads is what the transcript records
         wire: Message = cross(message)
         self._apply_due(self._clock)

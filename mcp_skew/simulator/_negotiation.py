@@ -27,8 +27,8 @@ from __future__ import annotations
 from collections.abc import Container, Iterable
 from typing import Any, Literal
 
+from .._memo import by_identity
 from ..versions import Era, Profile, Registry
-from ._memo import by_identity
 
 __all__ = ["UNSUPPORTED", "Mark", "choose_version", "common", "is_modern_error", "mark",
            "modern_codes", "modern_codes_of", "retry_revision", "supported_of", "unsupported_code",

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
 
+from .._numbers import check_quirk_value
 from ..errors import UsageError
 from ..versions import (
     LAYOUTS,
@@ -37,7 +38,6 @@ from ..versions import (
     Role,
     did_you_mean,
 )
-from ._numbers import check_quirk_value
 from ._policy import ClientPolicy, ServerPolicy
 from ._quirks import QUIRKS, client_policy, server_policy
 

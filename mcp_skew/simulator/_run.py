@@ -15,22 +15,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from .._memo import by_identity2
 from ..transcript import RUN_FORMAT, RUN_FORMAT_VERSION
 from ..versions import Era, Profile
-from ._auth_link import NOT_OVER_STDIO, protect
 from ._cache import ClientCache
 from ._client import Mark, Session, SimClient
-from ._findings import Finding
-from ._http_client import HttpClient
-from ._http_endpoint import HttpEndpoint
-from ._http_link import HttpMemoryLink
 from ._link import MemoryLink, ServerChange, Transcript
-from ._memo import by_identity2
 from ._path import served_legacy
 from ._peers import PeerSpec
 from ._scenario import SCENARIOS, Scenario, StepResult, play
 from ._server import SimServer
 from ._transport import Transport, rule_for
+from .findings._finding import Finding
+from .http._client import HttpClient
+from .http._endpoint import HttpEndpoint
+from .http._link import HttpMemoryLink
+from .http.auth._link import NOT_OVER_STDIO, protect
 
 __all__ = ["NEEDS_RESULT", "RunRecord", "mark_era_mismatch", "run"]
 
@@ -156,7 +156,7 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
         server_changes: Sequence[tuple[int, PeerSpec]] = (),
         cache: ClientCache | None = None, server_id: str | None = None) -> RunRecord:
     """Negotiate ``client`` with ``server``, then play ``scenario``, over ``transport``
-    (``stdio``, or ``http``: Streamable HTTP, :mod:`._http_link`).
+    (``stdio``, or ``http``: Streamable HTTP, :mod:`.http._link`).
 
     ``scenario`` is a name in :data:`SCENARIOS` or a :class:`Scenario` of the caller's.
     ``server_changes``: at each ``(ms, spec)`` the server is replaced by a server of

@@ -37,16 +37,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from .._memo import by_identity2
 from ..versions import Era, Message, Profile
 from . import _negotiation as negotiation
 from . import _path as path_steps
 from ._cache import listen_filter
 from ._client import Session, SimClient, check_result
-from ._events import Event, Reply, Timeout
-from ._findings import Finding
 from ._link import Link, LinkObserver
-from ._machine import Machine, Observer, Open, Remark, Steps, Wait, drive
-from ._memo import by_identity2
+from .findings._finding import Finding
+from .machine._events import Event, Reply, Timeout
+from .machine._machine import Machine, Observer, Open, Remark, Steps, Wait, drive
 
 __all__ = ["SCENARIOS", "Listen", "Played", "Scenario", "ServerEvent", "Step", "StepResult",
            "play", "playing"]
@@ -123,7 +123,7 @@ class Scenario:
     steps: tuple[Step | Listen | ServerEvent, ...]
     #: a long-lived client: results and era decisions are cached (see the module docstring)
     keeps_cache: bool = False
-    #: the server is protected: the client authorizes first (over HTTP only; ``_auth_link``)
+    #: the server is protected: the client authorizes first (over HTTP only; ``http.auth._link``)
     protected: bool = False
 
     @property

@@ -31,10 +31,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..versions import Era, Message, Profile, header_named
-from . import _wire
 from ._cache import invalidations
 from ._peers import PeerSpec
 from ._policy import ServerPolicy
+from .messages import _wire
 
 __all__ = ["Reaction", "SimServer"]
 

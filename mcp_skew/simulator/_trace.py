@@ -11,9 +11,9 @@ import json
 from typing import Any
 
 from ..transcript import Record
-from ._http_words import REASONS
 from ._run import RunRecord
 from ._transport import rule_for
+from .http._words import REASONS
 
 __all__ = ["render_trace", "summary_line"]
 

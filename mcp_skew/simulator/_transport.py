@@ -32,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal, get_args
 
-from ._events import Event, Reply, Timeout
+from .machine._events import Event, Reply, Timeout
 
 __all__ = ["ERA_EVIDENCE_STATUS", "HTTP", "RULES", "STDIO", "TRANSPORTS", "Transport",
            "TransportRule", "http_status", "rule_for"]
@@ -49,13 +49,9 @@ ERA_EVIDENCE_STATUS: Final = frozenset({400, 404, 405})
 
 
 def http_status(event: Event) -> int | None:
-    """The HTTP status of an answer read from a bodiless error status (the synthesized error
-    of :func:`mcp_skew.simulator._http_client.synthesized_error` carries it), else None."""
-    if not isinstance(event, Reply) or event.error is None:
-        return None
-    data = event.error.get("data")
-    status = data.get("httpStatus") if isinstance(data, dict) else None
-    return status if isinstance(status, int) and not isinstance(status, bool) else None
+    """The HTTP status of an answer made from a bodiless error status (:attr:`Reply.status`),
+    else None."""
+    return event.status if isinstance(event, Reply) and event.error is not None else None
 
 
 @dataclass(frozen=True, slots=True)

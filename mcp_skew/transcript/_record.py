@@ -34,7 +34,7 @@ class Record:
     #: a message's parsed JSON, or its raw line (a ``str``) when it was not JSON; None on events
     message: Any = None
     #: a message over HTTP: the request's method, path and MCP headers, or the response's
-    #: status and headers (``_http_link``); None on stdio (an event's ``http`` is a field)
+    #: status and headers (``simulator.http._link``); None on stdio (an event's ``http`` is a field)
     http: dict[str, Any] | None = None
     text: str = ""  #: an event's sentence
     #: what happened, as a transcript event name (``timeout``, ``exit``, ``restart``, ...)

@@ -10,8 +10,8 @@ words and where they are. Every revision's rows come in as changes (:func:`chang
 ``docs/generated/profiles`` shows them and a draft profile file can ``replace`` one (a
 draft that changes ``client.prm`` changes the URLs a simulated client asks for).
 
-The values, by row (the simulator in ``mcp_skew.simulator._auth_client`` and
-``_auth_server`` reads nothing else):
+The values, by row (the simulator in ``mcp_skew.simulator.http.auth._client`` and
+``mcp_skew.simulator.http.auth._server`` read nothing else):
 
 - ``client.prm``: where a client looks for protected resource metadata (RFC 9728), in
   order: ``header`` (the ``resource_metadata`` parameter of ``WWW-Authenticate``),

@@ -31,8 +31,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any, Literal, Protocol
 
-from ..simulator import Closed, Event, Reply, Timeout, Transcript
-from ..transcript import as_json, dumps, header, parse_record
+from ..simulator.machine import Closed, Event, Reply, Timeout
+from ..transcript import Transcript, as_json, dumps, header, parse_record
 from ..versions import Message
 
 __all__ = [

@@ -26,7 +26,7 @@ Rules followed, per revision (the profile says which apply):
   §Backwards Compatibility; 2026-07-28 ``streamable-http.mdx`` §HTTP+SSE Transport).
 
 The headers, the synthesized errors and the HTTP+SSE decisions are the
-simulator's HTTP client side (:mod:`mcp_skew.simulator._http_client`), which the
+simulator's HTTP client side (:mod:`mcp_skew.simulator.http._client`), which the
 in-memory HTTP link uses too; this module adds sockets, threads and streaming.
 """
 
@@ -45,11 +45,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..simulator import (
+from ..simulator.http import (
     NAME_PARAMS,
-    Closed,
-    Event,
-    Reply,
     SseEvent,
     SseParser,
     encode_header_value,
@@ -62,6 +59,7 @@ from ..simulator import (
     synthesized_error,
     wants_sse_fallback,
 )
+from ..simulator.machine import Closed, Event, Reply
 from ..versions import REGISTRY, Message, Registry
 from ._base import Limits, RealLink, Recorder, TransportError
 from ._deadline import Deadline, connection, opener
@@ -304,7 +302,7 @@ class HttpLink(RealLink):
             if is_request:
                 synthesized = synthesized_error(msg_id, status, reason, body)
                 self._deliver(synthesized, inbox)
-                self._bind(msg_id, Reply(synthesized), inbox)
+                self._bind(msg_id, Reply(synthesized, status=status), inbox)
             return
         if status >= 300:
             self._note(f"HTTP {status} {reason} to id {msg_id}, with a JSON-RPC error", "http",
@@ -449,7 +447,7 @@ class HttpLink(RealLink):
                     detail: str) -> None:
         synthesized = synthesized_error(msg_id, status, reason, detail)
         self._deliver(synthesized, inbox)
-        self._bind(msg_id, Reply(synthesized), inbox)
+        self._bind(msg_id, Reply(synthesized, status=status), inbox)
 
     def _read_stream(self, stream: _Stream, found: threading.Event,
                      inbox: queue.Queue[Any]) -> None:

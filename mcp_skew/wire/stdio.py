@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._jsontext import dump_line, loads
-from ..simulator import Event
+from ..simulator.machine import Event
 from ._base import Limits, RealLink, Recorder, TransportError
 from ._procs import end, spawn
 

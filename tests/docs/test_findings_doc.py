@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mcp_skew.simulator import QUIRKS
-from mcp_skew.simulator._finding_codes import FINDING_CODES, FindingInfo
-from mcp_skew.simulator._findings import FINDINGS
+from mcp_skew.simulator.findings import FINDINGS
+from mcp_skew.simulator.findings._codes import FINDING_CODES, FindingInfo
 from mcp_skew.versions import REGISTRY, Cite
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ def render_findings_doc() -> str:
     """docs/findings.md, from FINDINGS."""
     anchors = _quirk_anchors()
     out = [
-        "<!-- generated from mcp_skew.simulator._findings.FINDINGS by "
+        "<!-- generated from mcp_skew.simulator.findings.FINDINGS by "
         f"`{REGENERATE}`; do not edit. -->",
         "# Findings",
         "",
@@ -113,7 +113,7 @@ def render_findings_doc() -> str:
         "([probe.md](probe.md#findings)); the summary of `mcp-skew show-log` "
         "([serve-and-record.md](serve-and-record.md#findings)); the card of `mcp-skew probe-client`, "
         "about a client ([probe-client.md](probe-client.md#findings)). The codes are "
-        "`mcp_skew.simulator.FINDING_CODES`.",
+        "`mcp_skew.simulator.findings.FINDING_CODES`.",
         "",
         "| code | severity | reported by | what |",
         "|---|---|---|---|",

@@ -14,10 +14,11 @@ from _fuzz_inputs import redirect_uri, request_target
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcp_skew.simulator import HttpRequest, is_loopback, parse_peer, parse_target
-from mcp_skew.simulator._auth_server import AuthServer, ProtectedEndpoint, pkce_challenge
-from mcp_skew.simulator._http_endpoint import mcp_route
-from mcp_skew.simulator._urlform import form_encode
+from mcp_skew.simulator import parse_peer
+from mcp_skew.simulator.http import HttpRequest, is_loopback, parse_target
+from mcp_skew.simulator.http._endpoint import mcp_route
+from mcp_skew.simulator.http._urlform import form_encode
+from mcp_skew.simulator.http.auth._server import AuthServer, ProtectedEndpoint, pkce_challenge
 from mcp_skew.versions import LAYOUTS
 
 INIT = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 
 from mcp_skew._input import AddressError, parse_url
 from mcp_skew.probe._auth import _fetch
-from mcp_skew.simulator import Fetch, Fetched
+from mcp_skew.simulator.http.auth import Fetch, Fetched
 from mcp_skew.wire.http import endpoint_refused
 
 STREAM = "http://127.0.0.1:8000/sse"

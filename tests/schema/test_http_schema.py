@@ -12,16 +12,10 @@ from __future__ import annotations
 import pytest
 from test_simulator_schema import CONFORMING_QUIRKS, NONCONFORMING, QUIRK_FREE, problems
 
-from mcp_skew.simulator import (
-    HttpEndpoint,
-    HttpMemoryLink,
-    RunRecord,
-    SimClient,
-    parse_peer,
-    run,
-)
+from mcp_skew.simulator import RunRecord, SimClient, parse_peer, run
 from mcp_skew.simulator._scenario import SCENARIOS, play
 from mcp_skew.simulator._transport import HTTP
+from mcp_skew.simulator.http import HttpEndpoint, HttpMemoryLink
 
 
 def over_http(client: str, server: str, scenario: str = "default") -> RunRecord:

@@ -36,7 +36,9 @@ from _strategies import peers
 from hypothesis import given, settings
 from oracle import definition, definition_names, first_defined, validate
 
-from mcp_skew.simulator import Note, PeerSpec, RunRecord, SimServer, _wire, parse_peer, run
+from mcp_skew.simulator import PeerSpec, RunRecord, SimServer, parse_peer, run
+from mcp_skew.simulator.messages import _wire
+from mcp_skew.transcript import Note
 from mcp_skew.versions import REGISTRY, Direction, Era, Kind, unknown_fields
 
 LEGACY = REGISTRY.of_era(Era.LEGACY)

@@ -30,7 +30,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from mcp_skew.simulator import SimServer, parse_peer
-from mcp_skew.simulator._wire import VERSION_KEY
+from mcp_skew.simulator.messages._wire import VERSION_KEY
 
 NAME_PARAMS = {"tools/call": "name", "resources/read": "uri", "prompts/get": "name"}
 

@@ -20,13 +20,13 @@ from hypothesis import given, settings
 from mcp_skew.errors import UsageError
 from mcp_skew.peers import resolve_peer
 from mcp_skew.simulator import SimClient, parse_peer, run
-from mcp_skew.simulator._auth_client import AuthPlan, plan_for
-from mcp_skew.simulator._auth_server import AuthServer, pkce_challenge
-from mcp_skew.simulator._http_endpoint import HttpEndpoint
-from mcp_skew.simulator._http_link import HttpMemoryLink
-from mcp_skew.simulator._http_words import HttpRequest, HttpResponse
 from mcp_skew.simulator._transport import rule_for
-from mcp_skew.simulator._urlform import form_decode, form_encode, split_url
+from mcp_skew.simulator.http._endpoint import HttpEndpoint
+from mcp_skew.simulator.http._link import HttpMemoryLink
+from mcp_skew.simulator.http._urlform import form_decode, form_encode, split_url
+from mcp_skew.simulator.http._words import HttpRequest, HttpResponse
+from mcp_skew.simulator.http.auth._client import AuthPlan, plan_for
+from mcp_skew.simulator.http.auth._server import AuthServer, pkce_challenge
 from mcp_skew.versions import REGISTRY, load_profile_file
 from mcp_skew.versions._auth import LAYOUTS, plain_layout, rule_values
 

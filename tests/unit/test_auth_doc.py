@@ -10,7 +10,7 @@ from pathlib import Path
 
 from _auth_cases import CASES, auth_step, simulate
 
-from mcp_skew.simulator._auth_server import (
+from mcp_skew.simulator.http.auth._server import (
     AUTH_BODY_BYTES,
     FIELD_CHARS,
     MAX_CLIENTS,
@@ -264,7 +264,7 @@ def render_auth_doc() -> str:
         "",
         "It serves real clients on loopback, and anyone who reaches the port reaches it "
         "unauthenticated; so it refuses what an authorization server must refuse, and keeps "
-        "bounded tables (`mcp_skew/simulator/_auth_limits.py`, the attacks in "
+        "bounded tables (`mcp_skew/simulator/http/auth/_limits.py`, the attacks in "
         "`tests/_auth_attacks.py`):",
         "",
         "- **Every request target is read once** (`parse_target`), by the guard and the "

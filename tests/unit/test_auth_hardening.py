@@ -32,9 +32,11 @@ from _auth_attacks import (
 
 from mcp_skew.serve import HttpEndpoint as ServeEndpoint
 from mcp_skew.serve import HttpLimits
-from mcp_skew.simulator import HttpRequest, HttpResponse, parse_peer, parse_target
-from mcp_skew.simulator._auth_client import METADATA_DOCUMENT, REDIRECT_URI
-from mcp_skew.simulator._auth_server import (
+from mcp_skew.simulator import parse_peer
+from mcp_skew.simulator.http import HttpRequest, HttpResponse, parse_target
+from mcp_skew.simulator.http._urlform import form_decode, form_encode, split_url
+from mcp_skew.simulator.http.auth._client import METADATA_DOCUMENT, REDIRECT_URI
+from mcp_skew.simulator.http.auth._server import (
     AUTH_BODY_BYTES,
     FIELD_CHARS,
     MAX_CLIENTS,
@@ -44,7 +46,6 @@ from mcp_skew.simulator._auth_server import (
     ProtectedEndpoint,
     pkce_challenge,
 )
-from mcp_skew.simulator._urlform import form_decode, form_encode, split_url
 from mcp_skew.versions import LAYOUTS
 
 ORIGIN = "http://mcp.example"

@@ -10,7 +10,7 @@ from _auth_cases import auth_step
 
 from mcp_skew.peers import resolve_peer
 from mcp_skew.simulator import parse_peer, run
-from mcp_skew.simulator._auth_client import plan_for
+from mcp_skew.simulator.http.auth._client import plan_for
 from mcp_skew.versions import REGISTRY
 
 NAMED = ("py-mcp@1.30", "ts-sdk@1.32", "inspector@2.12")

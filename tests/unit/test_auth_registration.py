@@ -18,8 +18,8 @@ from pathlib import Path
 from _auth_cases import drive, simulate
 
 from mcp_skew.simulator import parse_peer
-from mcp_skew.simulator._auth_client import Fetch, Fetched, authorize, plan_for
-from mcp_skew.simulator._auth_server import AuthServer
+from mcp_skew.simulator.http.auth._client import Fetch, Fetched, authorize, plan_for
+from mcp_skew.simulator.http.auth._server import AuthServer
 from mcp_skew.versions import LAYOUTS, REGISTRY, load_profile_file, rule_values
 
 MOVES = "+auth=prm+as-moves"

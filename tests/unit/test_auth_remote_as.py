@@ -11,9 +11,9 @@ from _remote_as import RemoteAs
 
 from mcp_skew.probe._auth import discover
 from mcp_skew.simulator import SimClient, parse_peer
-from mcp_skew.simulator._auth_link import protect
-from mcp_skew.simulator._http_link import HttpMemoryLink
 from mcp_skew.simulator._transport import rule_for
+from mcp_skew.simulator.http._link import HttpMemoryLink
+from mcp_skew.simulator.http.auth._link import protect
 from mcp_skew.versions import REGISTRY
 
 

@@ -20,7 +20,8 @@ import pytest
 from _auth_cases import drive, simulate
 
 from mcp_skew.simulator import parse_peer
-from mcp_skew.simulator._auth_client import (
+from mcp_skew.simulator.http._urlform import form_decode
+from mcp_skew.simulator.http.auth._client import (
     STEP_UP_LIMIT,
     AuthResult,
     Fetch,
@@ -28,8 +29,7 @@ from mcp_skew.simulator._auth_client import (
     authorize,
     plan_for,
 )
-from mcp_skew.simulator._auth_server import AuthServer
-from mcp_skew.simulator._urlform import form_decode
+from mcp_skew.simulator.http.auth._server import AuthServer
 from mcp_skew.versions import LAYOUTS, REGISTRY, load_profile_file, rule_values
 
 SCOPED = "dual:2026-07-28,2025-11-25,2025-06-18+auth=scoped"
@@ -176,7 +176,7 @@ def test_the_step_up_run_is_deterministic() -> None:
 
 def test_a_challenge_that_adds_no_scope_gets_no_step_up() -> None:
     """A union client already holding the challenge's scopes asks for nothing (no loop)."""
-    from mcp_skew.simulator._auth_client import AuthPath, step_up
+    from mcp_skew.simulator.http.auth._client import AuthPath, step_up
 
     plan = plan_for(REGISTRY.get("2026-07-28"), parse_peer("modern:2026-07-28",
                                                            "client").client_policy)

@@ -28,7 +28,8 @@ from typing import Any
 import pytest
 
 from mcp_skew.cli import main
-from mcp_skew.simulator import PeerSpec, RunRecord, SimServer, _wire, parse_peer, run
+from mcp_skew.simulator import PeerSpec, RunRecord, SimServer, parse_peer, run
+from mcp_skew.simulator.messages import _wire
 from mcp_skew.versions import REGISTRY, Registry, Role, with_profile_files
 
 BASE = "2026-07-28"

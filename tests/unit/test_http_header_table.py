@@ -13,9 +13,11 @@ import pytest
 
 from mcp_skew.serve._annotate import HTTP_SHOWN
 from mcp_skew.serve._log import LOGGED_HEADERS
-from mcp_skew.simulator import HttpEndpoint, HttpRequest, _wire, parse_peer
-from mcp_skew.simulator._http_client import request_headers
-from mcp_skew.simulator._http_link import RECORDED_REQUEST_HEADERS
+from mcp_skew.simulator import parse_peer
+from mcp_skew.simulator.http import HttpEndpoint, HttpRequest
+from mcp_skew.simulator.http._client import request_headers
+from mcp_skew.simulator.http._link import RECORDED_REQUEST_HEADERS
+from mcp_skew.simulator.messages import _wire
 from mcp_skew.versions import HTTP_HEADERS, REGISTRY, Registry, with_profile_files
 
 NO_NAME_HEADER = """

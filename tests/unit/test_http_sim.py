@@ -27,23 +27,13 @@ from typing import Any, Literal
 import pytest
 
 from mcp_skew.cli import main
-from mcp_skew.simulator import (
-    Closed,
-    HttpClient,
-    HttpEndpoint,
-    HttpMemoryLink,
-    HttpRequest,
-    Reply,
-    RunRecord,
-    SimClient,
-    Timeout,
-    _wire,
-    parse_peer,
-    run,
-)
-from mcp_skew.simulator._http_client import request_headers
-from mcp_skew.simulator._http_endpoint import primes_streams
+from mcp_skew.simulator import RunRecord, SimClient, parse_peer, run
 from mcp_skew.simulator._transport import HTTP, STDIO, rule_for
+from mcp_skew.simulator.http import HttpClient, HttpEndpoint, HttpMemoryLink, HttpRequest
+from mcp_skew.simulator.http._client import request_headers
+from mcp_skew.simulator.http._endpoint import primes_streams
+from mcp_skew.simulator.machine import Closed, Reply, Timeout
+from mcp_skew.simulator.messages import _wire
 from mcp_skew.transcript import parse_record
 from mcp_skew.versions import REGISTRY, Era
 

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_skew.simulator import HttpEndpoint, HttpRequest, RunRecord, parse_peer, run
+from mcp_skew.simulator import RunRecord, parse_peer, run
+from mcp_skew.simulator.http import HttpEndpoint, HttpRequest
 
 M = "2026-07-28"
 ALL_LEGACY = "2025-11-25,2025-06-18,2025-03-26,2024-11-05"

@@ -37,7 +37,7 @@ PACKAGE = "mcp_skew"
 
 #: What the package's own ``__init__`` (``__version__``) and the leaf modules may import.
 _LEAVES = frozenset({PACKAGE, "errors", "_pagedir", "_jsontext", "_input", "_output",
-                     "_stopping", "_markup", "_lazy"})
+                     "_stopping", "_markup", "_lazy", "_memo", "_numbers"})
 #: What every feature may import: the leaves, the profiles, the transcript, the core and the wire.
 _BASE = _LEAVES | {"versions", "transcript", "simulator", "wire"}
 #: The features (DESIGN.md: "features built on the layers below").
@@ -62,6 +62,10 @@ LAYERS: Mapping[str, frozenset[str]] = {
     "_markup": frozenset(),
     # a package face's names read on first use (PEP 562)
     "_lazy": frozenset(),
+    # caches keyed by the identity of frozen values (the simulator's and the matrix's; pure)
+    "_memo": frozenset(),
+    # numbers a person writes (options, quirk values), checked before use (pure)
+    "_numbers": frozenset(),
     # how a signal stops a command (it ends the wire's process families by name, not import)
     "_stopping": frozenset(),
     # profiles: one module per revision; nothing else of mcp_skew but the file readers
@@ -69,7 +73,7 @@ LAYERS: Mapping[str, frozenset[str]] = {
     # the transcript: one record type and its JSON Lines format, every writer and reader (pure)
     "transcript": frozenset({"_jsontext"}),
     # the pure core: sans-I/O state machines on the profiles
-    "simulator": frozenset({"versions", "transcript", "errors", "_jsontext"}),
+    "simulator": frozenset({"versions", "transcript", "errors", "_jsontext", "_memo", "_numbers"}),
     # the edges: stdio and HTTP links to real processes and sockets
     "wire": frozenset({"simulator", "transcript", "versions", "errors", "_jsontext"}),
     # the features
@@ -134,6 +138,22 @@ IO_BY_DESIGN: Mapping[str, str] = {
                                     "the installed entry points into a registry, which the "
                                     "simulator is given; nothing in the simulator calls it",
 }
+
+
+#: The simulator's rooms (its subpackages) and what each may import of the rest of the
+#: simulator (``core``: its top-level modules and its face). The machine and its events carry
+#: the path's steps (``_path``); HTTP stands on the core's peers, server and path; the core
+#: imports ``http`` only where a run is built and traced (:data:`CORE_HTTP`), so a stdio run's
+#: modules do not need HTTP, and the findings and the messages stand on the profiles alone.
+ROOMS: Mapping[str, frozenset[str]] = {
+    "findings": frozenset(),
+    "messages": frozenset(),
+    "machine": frozenset({"core"}),
+    "http": frozenset({"core", "machine", "messages"}),
+    "core": frozenset({"findings", "machine", "messages", "http"}),
+}
+#: The core modules that may import ``http``: the run (it builds the HTTP link) and its trace.
+CORE_HTTP = frozenset({f"{PACKAGE}.simulator._run", f"{PACKAGE}.simulator._trace"})
 
 
 # -- the checker -----------------------------------------------------------------------
@@ -326,6 +346,33 @@ def reached_from(root: Path, layer: str = "simulator",
     return frozenset(seen - set(stops))
 
 
+def room_of(dotted: str, package: str = PACKAGE) -> str | None:
+    """The simulator's room a module is in (``core`` for its top level), else ``None``."""
+    parts = dotted.split(".")
+    if parts[:2] != [package, "simulator"]:
+        return None
+    return parts[2] if len(parts) > 3 or (len(parts) == 3 and not parts[2].startswith("_")) \
+        else "core"
+
+
+def room_violations(root: Path, rooms: Mapping[str, frozenset[str]] = ROOMS,
+                    core_http: frozenset[str] = CORE_HTTP) -> list[str]:
+    """``module:line: ...`` for every import between the simulator's rooms that
+    :data:`ROOMS` does not allow (and of ``http`` by a core module not in ``core_http``)."""
+    package = root_package(root)
+    out = []
+    for path in modules(root):
+        for imp in imports_of(path, root):
+            src, dst = room_of(imp.module, package), room_of(imp.target, package)
+            if src is None or dst is None or src == dst:
+                continue
+            if dst not in rooms.get(src, frozenset()) or (
+                    src == "core" and dst == "http"
+                    and imp.module.replace(package, PACKAGE, 1) not in core_http):
+                out.append(f"{imp.module}:{imp.line}: the simulator's {src} imports {imp.target}")
+    return out
+
+
 # -- the package -----------------------------------------------------------------------
 
 def test_every_module_is_in_a_layer_of_the_table() -> None:
@@ -343,8 +390,15 @@ def test_the_simulator_imports_nothing_above_versions() -> None:
              for imp in imports_of(path, ROOT)
              if layer_of(imp.module) == "simulator"
              and layer_of(imp.target) not in (None, "simulator", "versions", "transcript",
-                                               "errors", "_jsontext")]
+                                               "errors", "_jsontext", "_memo", "_numbers")]
     assert above == []
+
+
+def test_the_simulators_rooms_import_only_what_their_walls_allow() -> None:
+    rooms = {room_of(_module_name(p, ROOT)[0]) for p in modules(ROOT)} - {None}
+    assert rooms == set(ROOMS), "a new room of the simulator: add it to ROOMS (and the docs)"
+    assert all(_is_module(name, ROOT) for name in CORE_HTTP), "a core module moved"
+    assert room_violations(ROOT) == []
 
 
 def test_the_simulator_does_no_io() -> None:
@@ -363,7 +417,7 @@ def test_what_the_simulator_imports_does_no_io() -> None:
     assert {f"{PACKAGE}.transcript._jsonl", f"{PACKAGE}.transcript._read",
             f"{PACKAGE}.versions._registry", f"{PACKAGE}._jsontext"} <= reached
     assert {layer_of(m) for m in reached} == {"simulator", "versions", "transcript", "errors",
-                                               "_jsontext", "_markup"}
+                                               "_jsontext", "_markup", "_memo", "_numbers"}
     assert io_violations(ROOT, only=reached) == []
 
 
@@ -447,8 +501,25 @@ def test_the_checker_catches_upward_imports_of_every_kind(synthetic: Path) -> No
         ("mcp_skew.simulator._evil", 22, "mcp_skew.realpeers._named"),  # __import__
         ("mcp_skew.simulator._evil", 23, "mcp_skew.serve"),  # relative import_module
     }
-    assert all("simulator may import only _jsontext, errors, transcript, versions" in line
-               for line in found)
+    assert all("simulator may import only _jsontext, _memo, _numbers, errors, transcript, versions"
+               in line for line in found)
+
+
+def test_the_checker_keeps_the_simulators_rooms(synthetic: Path) -> None:
+    simulator = synthetic / PACKAGE / "simulator"
+    for room in ("findings", "http"):
+        (simulator / room).mkdir()
+        (simulator / room / "__init__.py").write_text("")
+    (simulator / "_evil.py").write_text("")
+    (simulator / "findings" / "_codes.py").write_text("from .._ok import x\n")  # up to the core
+    (simulator / "http" / "_link.py").write_text("from .._ok import x\n")  # allowed
+    (simulator / "_client.py").write_text("from .http import _link\n")  # the core: not here
+    (simulator / "_run.py").write_text("from .http._link import y\n")  # the run may
+    assert room_violations(synthetic) == [
+        "mcp_skew.simulator._client:1: the simulator's core imports mcp_skew.simulator.http._link",
+        "mcp_skew.simulator.findings._codes:1: the simulator's findings imports "
+        "mcp_skew.simulator._ok",
+    ]
 
 
 def test_the_checker_catches_io_in_the_simulator(synthetic: Path) -> None:

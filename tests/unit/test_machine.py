@@ -15,9 +15,10 @@ import pytest
 from _links import ScriptedLink
 
 from mcp_skew.probe._clients import prober
-from mcp_skew.simulator import Closed, Reply, SimClient, Timeout, parse_peer
+from mcp_skew.simulator import SimClient, parse_peer
 from mcp_skew.simulator._link import LinkObserver
-from mcp_skew.simulator._machine import Finished, Notify, Restart, Send
+from mcp_skew.simulator.machine import Closed, Reply, Timeout
+from mcp_skew.simulator.machine._machine import Finished, Notify, Restart, Send
 
 REV = "2025-11-25"
 

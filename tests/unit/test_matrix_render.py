@@ -37,7 +37,8 @@ from mcp_skew.matrix import (
 )
 from mcp_skew.matrix._render_data import CSV_COLUMNS
 from mcp_skew.matrix._render_text import FAILURE_WORDS, SYMBOLS, legend_lines, stack
-from mcp_skew.simulator import Finding, StepResult, parse_peer
+from mcp_skew.simulator import StepResult, parse_peer
+from mcp_skew.simulator.findings import Finding
 
 
 @cache

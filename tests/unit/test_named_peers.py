@@ -30,16 +30,8 @@ from mcp_skew.peers import (
     resolve_peer,
 )
 from mcp_skew.realpeers._realmatrix import RealCell, real_peers, render_real
-from mcp_skew.simulator import (
-    MemoryLink,
-    PeerSpec,
-    Reaction,
-    SimClient,
-    SimServer,
-    _wire,
-    parse_peer,
-    run,
-)
+from mcp_skew.simulator import MemoryLink, PeerSpec, Reaction, SimClient, SimServer, parse_peer, run
+from mcp_skew.simulator.messages import _wire
 from mcp_skew.versions import REGISTRY
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import json
 
-from mcp_skew.simulator import HttpEndpoint, HttpRequest, _wire, parse_peer, run
-from mcp_skew.simulator._http_client import HttpClient, request_headers
+from mcp_skew.simulator import parse_peer, run
+from mcp_skew.simulator.http import HttpEndpoint, HttpRequest
+from mcp_skew.simulator.http._client import HttpClient, request_headers
+from mcp_skew.simulator.messages import _wire
 from mcp_skew.versions import REGISTRY
 
 M = "2026-07-28"

@@ -33,7 +33,8 @@ from mcp_skew.probe import (
     render,
     save_peer,
 )
-from mcp_skew.simulator import QUIRKS, PeerSpec, Transcript, parse_peer
+from mcp_skew.simulator import QUIRKS, PeerSpec, parse_peer
+from mcp_skew.transcript import Transcript
 from mcp_skew.versions import REGISTRY, Era
 
 LEGACY = list(REGISTRY.of_era(Era.LEGACY))
@@ -283,7 +284,7 @@ def test_bad_peer_files_are_one_line_usage_errors(tmp_path: Path, content: str |
 
 
 def test_every_finding_code_the_probe_emits_is_documented() -> None:
-    from mcp_skew.simulator import FINDING_CODES
+    from mcp_skew.simulator.findings import FINDING_CODES
 
     guide = (Path(__file__).resolve().parents[2] / "docs" / "probe.md").read_text()
     not_from_the_probe = {"unknown-field"}  # the schema field table's finding, not a probe's

@@ -8,7 +8,8 @@ from typing import Any
 from mcp_skew.probe import builtin_clients
 from mcp_skew.probe._runner import ClientRun
 from mcp_skew.probe._startup import allowance, calibrators, slow_for, started_late
-from mcp_skew.simulator import PeerSpec, RunRecord, Session, Transcript, parse_peer
+from mcp_skew.simulator import PeerSpec, RunRecord, Session, parse_peer
+from mcp_skew.transcript import Transcript
 from mcp_skew.versions import REGISTRY
 
 CLIENT = parse_peer("dual:2026-07-28,2025-11-25", "client")

@@ -16,7 +16,7 @@ import pytest
 from _waits import BOUND_S
 
 from mcp_skew.probe._auth import _bounded, _fetch
-from mcp_skew.simulator import Fetch, Fetched
+from mcp_skew.simulator.http.auth import Fetch, Fetched
 from mcp_skew.wire import Deadline, HttpLink, Limits, opener, read_capped
 from mcp_skew.wire.http import endpoint_refused
 

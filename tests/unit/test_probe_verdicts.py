@@ -18,7 +18,8 @@ def test_a_server_that_stops_answering_is_blamed_on_the_request_in_flight() -> N
     from mcp_skew.probe._findings import culprit_finding
     from mcp_skew.probe._peer import RunView, gather
     from mcp_skew.probe._verdict import settle
-    from mcp_skew.simulator import PeerSpec, RunRecord, Session, Transcript, parse_peer
+    from mcp_skew.simulator import PeerSpec, RunRecord, Session, parse_peer
+    from mcp_skew.transcript import Transcript
     from mcp_skew.versions import REGISTRY, Era
 
     t = Transcript()

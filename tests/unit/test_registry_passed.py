@@ -20,8 +20,8 @@ from _sources import Source, modules, source
 from mcp_skew.matrix import build_matrix, render
 from mcp_skew.probe import ProbeOptions, Target, probe
 from mcp_skew.serve import LogEntry, annotate
-from mcp_skew.simulator import _wire as wire
 from mcp_skew.simulator import parse_peer
+from mcp_skew.simulator.messages import _wire as wire
 from mcp_skew.versions import REGISTRY, Registry, with_profile_files
 
 PACKAGE = Path(__file__).resolve().parents[2] / "mcp_skew"
@@ -37,8 +37,8 @@ EDGES = frozenset({
     "mcp_skew.probe._clients:builtin_clients",
     "mcp_skew.probe._target:ProbeOptions.registry",
     "mcp_skew.simulator._client:Session.registry",
-    "mcp_skew.simulator._http_client:HttpClient.__init__",
-    "mcp_skew.simulator._http_client:request_headers",
+    "mcp_skew.simulator.http._client:HttpClient.__init__",
+    "mcp_skew.simulator.http._client:request_headers",
     "mcp_skew.simulator._peers:PeerSpec.registry",
     "mcp_skew.simulator._peers:parse_peer",
     "mcp_skew.wire.http:HttpLink.__init__",

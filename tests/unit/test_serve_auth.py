@@ -12,7 +12,7 @@ import pytest
 from _serve_helpers import http_server, initialize
 
 from mcp_skew.simulator import parse_peer
-from mcp_skew.simulator._auth_client import Fetch, Fetched, authorize, plan_for
+from mcp_skew.simulator.http.auth._client import Fetch, Fetched, authorize, plan_for
 from mcp_skew.versions import REGISTRY
 
 pytestmark = pytest.mark.slow
@@ -95,7 +95,7 @@ def test_a_token_for_another_audience_is_refused() -> None:
 def test_serve_of_the_scoped_layout_answers_403_insufficient_scope_and_steps_up() -> None:
     """2025-11-25 basic/authorization.mdx §Runtime Insufficient Scope Errors, over sockets:
     a token of the 401's scope lists tools, gets 403 for a call, and a step-up token works."""
-    from mcp_skew.simulator._auth_client import step_up
+    from mcp_skew.simulator.http.auth._client import step_up
 
     with http_server("legacy:2025-11-25+auth=scoped") as (url, server):
         server.endpoint.protect(url)

@@ -18,9 +18,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from mcp_skew.simulator import HttpEndpoint, HttpRequest, HttpResponse, _wire, parse_peer
-from mcp_skew.simulator._http_client import request_headers
+from mcp_skew.simulator import parse_peer
 from mcp_skew.simulator._server import PARAM_HEADERS
+from mcp_skew.simulator.http import HttpEndpoint, HttpRequest, HttpResponse
+from mcp_skew.simulator.http._client import request_headers
+from mcp_skew.simulator.messages import _wire
 from mcp_skew.versions import REGISTRY
 
 MODERN = "2026-07-28"

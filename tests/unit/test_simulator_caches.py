@@ -19,9 +19,10 @@ from typing import Any
 
 import pytest
 
-from mcp_skew.simulator import _json, _wire, parse_peer
+from mcp_skew._memo import by_identity
 from mcp_skew.simulator import _path as steps
-from mcp_skew.simulator._memo import by_identity
+from mcp_skew.simulator import parse_peer
+from mcp_skew.simulator.messages import _json, _wire
 from mcp_skew.versions import REGISTRY, Change, Cite, Era, Impact
 
 MODERN = REGISTRY.get("2026-07-28")

@@ -16,16 +16,9 @@ from typing import Any, Literal
 import pytest
 from _links import ScriptedLink
 
-from mcp_skew.simulator import (
-    Event,
-    Reply,
-    RunRecord,
-    SimClient,
-    SimServer,
-    _wire,
-    parse_peer,
-    run,
-)
+from mcp_skew.simulator import RunRecord, SimClient, SimServer, parse_peer, run
+from mcp_skew.simulator.machine import Event, Reply
+from mcp_skew.simulator.messages import _wire
 from mcp_skew.versions import REGISTRY, Era
 
 LATEST_MODERN = REGISTRY.of_era(Era.MODERN)[-1]  # 2026-07-28

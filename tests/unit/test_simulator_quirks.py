@@ -22,19 +22,9 @@ import pytest
 from _links import ScriptedLink
 
 from mcp_skew.errors import UsageError
-from mcp_skew.simulator import (
-    QUIRKS,
-    ClientCache,
-    Event,
-    Quirk,
-    Reply,
-    RunRecord,
-    SimClient,
-    SimServer,
-    _wire,
-    parse_peer,
-    run,
-)
+from mcp_skew.simulator import QUIRKS, ClientCache, Quirk, RunRecord, SimClient, SimServer, parse_peer, run
+from mcp_skew.simulator.machine import Event, Reply
+from mcp_skew.simulator.messages import _wire
 from mcp_skew.versions import REGISTRY, Era
 
 ROOT = Path(__file__).resolve().parents[2]

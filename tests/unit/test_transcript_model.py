@@ -102,14 +102,15 @@ def test_round_trip_is_byte_identical(client: str, server: str) -> None:
 
 
 def test_a_message_and_an_event_are_one_record_type() -> None:
-    """``Entry`` and ``Note`` make :class:`Record` s; the simulator's face names the same."""
+    """``Entry`` and ``Note`` make :class:`Record` s; the transcript's face is their one door
+    (the simulator's face no longer repeats them)."""
     from mcp_skew import simulator
 
     entry = Entry(5, "c2s", {"jsonrpc": "2.0", "id": 0, "method": "ping"})
     note = Note(15, "no answer to id 0 within 10 ms", 1, "timeout")
     line = Entry(20, "s2c", "not json", {"status": 200})
     assert all(isinstance(r, Record) for r in (entry, note, line))
-    assert (simulator.Entry, simulator.Note, simulator.Transcript) == (Entry, Note, Transcript)
+    assert {"Entry", "Note", "Transcript"}.isdisjoint(simulator.__all__)
     assert (note.dir, note.kind, note.after, note.is_event, entry.is_event) == (
         "event", "timeout", 1, True, False)
     with pytest.raises(AttributeError):

@@ -12,8 +12,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from mcp_skew.probe._auth import discover
-from mcp_skew.simulator import AuthServer, HttpRequest, HttpResponse
-from mcp_skew.simulator._auth_server import guard
+from mcp_skew.simulator.http import HttpRequest, HttpResponse
+from mcp_skew.simulator.http.auth import AuthServer
+from mcp_skew.simulator.http.auth._server import guard
 from mcp_skew.versions import LAYOUTS, REGISTRY
 
 

@@ -34,16 +34,10 @@ from _serve_helpers import serve_in_thread
 
 from mcp_skew.serve import HttpEndpoint as ServeEndpoint
 from mcp_skew.serve import make_http_server
-from mcp_skew.simulator import (
-    HttpEndpoint,
-    HttpMemoryLink,
-    HttpRequest,
-    HttpResponse,
-    SimClient,
-    parse_peer,
-)
+from mcp_skew.simulator import SimClient, parse_peer
 from mcp_skew.simulator._scenario import SCENARIOS, play
 from mcp_skew.simulator._transport import HTTP
+from mcp_skew.simulator.http import HttpEndpoint, HttpMemoryLink, HttpRequest, HttpResponse
 from mcp_skew.versions import REGISTRY, Era
 
 LATEST = REGISTRY.of_era(Era.MODERN)[-1]  # 2026-07-28

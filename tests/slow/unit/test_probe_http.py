@@ -10,8 +10,9 @@ import pytest
 from servers.sim_http import SimHttpServer
 
 from mcp_skew.probe import ProbeOptions, Target, probe
-from mcp_skew.simulator import Closed, Reply, SimClient, parse_peer
-from mcp_skew.simulator._wire import CAPS_KEY, VERSION_KEY
+from mcp_skew.simulator import SimClient, parse_peer
+from mcp_skew.simulator.machine import Closed, Reply
+from mcp_skew.simulator.messages._wire import CAPS_KEY, VERSION_KEY
 from mcp_skew.wire import HttpLink, TransportError
 
 DUAL = "dual:2026-07-28,2025-11-25,2025-06-18,2025-03-26,2024-11-05"

@@ -16,7 +16,8 @@ from _paths import SERVERS
 from _waits import BOUND_S, until
 
 from mcp_skew.probe import ProbeOptions, Target, probe
-from mcp_skew.simulator import Closed, Reply, SimClient, Timeout, parse_peer
+from mcp_skew.simulator import SimClient, parse_peer
+from mcp_skew.simulator.machine import Closed, Reply, Timeout
 from mcp_skew.wire import JsonlRecorder, Limits, StdioLink, TransportError
 
 PY = sys.executable

@@ -10,7 +10,7 @@ import pytest
 from _serve_helpers import http_server, initialize, raw_http
 from _waits import until
 
-from mcp_skew.simulator._auth_server import AUTH_BODY_BYTES
+from mcp_skew.simulator.http.auth._server import AUTH_BODY_BYTES
 
 
 def _post(target: str, body: bytes, extra: str = "") -> bytes:

@@ -7,11 +7,12 @@ so a transcript serialises the same way every time.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any, Final
 
-from ..versions import Message, Profile
-from ._memo import by_identity
+from ..._memo import by_identity
+from ...versions import Message, Profile
 
 __all__ = [
     "CAPS_KEY",
@@ -21,6 +22,7 @@ __all__ = [
     "VERSION_KEY",
     "client_capabilities",
     "declares",
+    "describe_message",
     "error",
     "error_code",
     "notification",
@@ -104,7 +106,7 @@ def _copier(node: dict[str, Any]) -> Copy:
     return copy
 
 
-#: The objects below are derived once per profile (:mod:`._memo`) and never handed out:
+#: The objects below are derived once per profile (:mod:`mcp_skew._memo`) and never handed out:
 #: what goes into a message is a copy (:func:`_copier`).
 @by_identity
 def _client_capabilities(profile: Profile) -> dict[str, Any]:
@@ -271,3 +273,19 @@ def request_text(message: dict[str, Any]) -> str:
     meta = params.get("_meta")
     version = meta.get(VERSION_KEY) if isinstance(meta, dict) else None
     return f"{method} {version}" if isinstance(version, str) and version else method
+
+
+def describe_message(message: Any) -> str:
+    """A few words about a message, for a log a person reads."""
+    if not isinstance(message, dict):
+        return f"batch of {len(message)}" if isinstance(message, list) else "not an object"
+    ident = f" id={json.dumps(message['id'])}" if "id" in message else ""
+    if "method" in message:
+        return f"{message['method']}{ident}"
+    error = message.get("error")
+    if isinstance(error, dict):
+        return f"error {error.get('code')}{ident}"
+    result = message.get("result")
+    if isinstance(result, dict) and "protocolVersion" in result:
+        return f"result{ident} (protocolVersion {result['protocolVersion']})"
+    return f"result{ident}"

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..versions import Message
-from ._path import Step
+from ...versions import Message
+from .._path import PathStep
 
 __all__ = ["Closed", "Event", "Reply", "Timeout"]
 
@@ -23,7 +23,12 @@ class Reply:
     message: Message
     #: path steps the transport took on the way (an HTTP+SSE fallback): the client's path
     #: records them before the answer
-    via: tuple[Step, ...] = field(default=(), compare=False)
+    via: tuple[PathStep, ...] = field(default=(), compare=False)
+    #: the HTTP status of a response that carried no JSON-RPC answer, which ``message`` was
+    #: made from (what a client program would see: :func:`mcp_skew.simulator.http.synthesized_error`);
+    #: None for an answer a server sent. The client's rules read the status here, never in
+    #: the made-up error's ``data``.
+    status: int | None = field(default=None, compare=False)
 
     @property
     def error(self) -> dict[str, Any] | None:
@@ -47,7 +52,7 @@ class Timeout:
     """No answer within the wait."""
 
     after_ms: int
-    via: tuple[Step, ...] = field(default=(), compare=False)
+    via: tuple[PathStep, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +60,7 @@ class Closed:
     """The server process ended (or the connection closed) before answering."""
 
     detail: str = "the server process exited"
-    via: tuple[Step, ...] = field(default=(), compare=False)
+    via: tuple[PathStep, ...] = field(default=(), compare=False)
 
 
 Event = Reply | Timeout | Closed

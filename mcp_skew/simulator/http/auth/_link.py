@@ -1,10 +1,10 @@
 """The client's authorization on the in-memory HTTP link: a 401 starts it, every request of
 the discovery goes in the transcript, and the request that got the 401 is sent again.
 
-:class:`AuthAgent` drives :func:`~._auth_client.authorize` against the simulated server's
+:class:`AuthAgent` drives :func:`~._client.authorize` against the simulated server's
 endpoint (the same ``handle`` the MCP POSTs reach), on the link's clock: each request
 reaches the server ``latency_ms`` after it is sent and its answer comes back
-``latency_ms`` later. The link (:mod:`._http_link`) asks :meth:`AuthAgent.wants` of
+``latency_ms`` later. The link (:mod:`.._link`) asks :meth:`AuthAgent.wants` of
 each answer to a request; on a 401 it calls :meth:`AuthAgent.run`, sends the request
 again with the token, and hands the retry's status to :meth:`AuthAgent.settle`, which
 closes the auth path (``... -> token 200 -> retry 200``) and gives the path step the
@@ -12,12 +12,12 @@ client's path records. A client authorizes once per run, and once more when a to
 worked is refused (401: the server moved to another authorization server, say): a further
 401 goes to the client as the error it is (an authorization failure, never a sign of a
 legacy server). The client ids it registered are kept across the two
-(:data:`~._auth_client.Credentials`), keyed as its revision says (``client.credentials``).
+(:data:`~._client.Credentials`), keyed as its revision says (``client.credentials``).
 
 A ``403`` with ``error="insufficient_scope"`` to a client that holds a token starts a
 step-up where the client's revision has one (``client.step-up``,
-:func:`~._auth_client.step_up`): a new token with more scope, and the request again; at
-most :data:`~._auth_client.STEP_UP_LIMIT` times for one method, and not at all when the
+:func:`~._client.step_up`): a new token with more scope, and the request again; at
+most :data:`~._client.STEP_UP_LIMIT` times for one method, and not at all when the
 challenge adds nothing to the scopes it asked for last, so a server that keeps asking
 cannot make it loop. Its path step reads
 ``step-up: 403 insufficient_scope (scope mcp:tools) -> step-up scope mcp:read mcp:tools ->
@@ -31,7 +31,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._auth_client import (
+from ..._link import Transcript
+from ..._path import PathStep
+from ..._peers import PeerSpec
+from .._words import HttpRequest, HttpResponse
+from ._client import (
     STEP_UP_LIMIT,
     AuthPath,
     AuthPlan,
@@ -43,11 +47,7 @@ from ._auth_client import (
     plan_for,
     step_up,
 )
-from ._auth_server import ProtectedEndpoint
-from ._http_words import HttpRequest, HttpResponse
-from ._link import Transcript
-from ._path import Step
-from ._peers import PeerSpec
+from ._server import ProtectedEndpoint
 
 __all__ = ["NOT_OVER_STDIO", "AuthAgent", "auth_step", "protect"]
 
@@ -68,11 +68,11 @@ def protect(client: PeerSpec, server: PeerSpec) -> tuple[ProtectedEndpoint, Auth
 _KEPT: frozenset[str] = frozenset({"www-authenticate", "location"})
 
 
-def auth_step(path: AuthPath, ok: bool, *, stepped_up: bool = False) -> Step:
+def auth_step(path: AuthPath, ok: bool, *, stepped_up: bool = False) -> PathStep:
     """``auth: 401 -> PRM ... 200 -> ... -> retry 200`` (or ``auth failed: ...``); a step-up's
     is ``step-up: ...`` (or ``step-up failed: ...``)."""
     head = "step-up" if stepped_up else "auth"
-    return Step(f"{head}: {path}" if ok else f"{head} failed: {path}", "auth")
+    return PathStep(f"{head}: {path}" if ok else f"{head} failed: {path}", "auth")
 
 
 def _lower(headers: Mapping[str, str]) -> dict[str, str]:
@@ -172,7 +172,7 @@ class AuthAgent:
             self._pending = result
         return result, clock
 
-    def settle(self, status: int) -> Step | None:
+    def settle(self, status: int) -> PathStep | None:
         """The retry's status closes the pending auth path; its step (None: nothing pending)."""
         pending, self._pending = self._pending, None
         if pending is None:
@@ -184,7 +184,7 @@ class AuthAgent:
         self._worked = self._worked or not refused
         return auth_step(pending.path, not refused, stepped_up=self._pending_step_up)
 
-    def failed_step(self) -> Step | None:
+    def failed_step(self) -> PathStep | None:
         """The step of an authorization that found no token (the last one), if any."""
         last = self.results[-1] if self.results else None
         return auth_step(last.path, False, stepped_up=self._pending_step_up) \

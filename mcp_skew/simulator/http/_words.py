@@ -1,10 +1,10 @@
 """Streamable HTTP, sans I/O: the words the simulated server and client share.
 
-The simulator's HTTP is in the ``_http_*`` modules: these shared words (one request
-and one response as values, the header value encoding, loopback hosts, how a
-message is described in a log), the server side (:mod:`._http_endpoint`), the
-client side (:mod:`._http_client`), the SSE parser (:mod:`._http_sse`) and the
-in-memory HTTP link on the simulated clock (:mod:`._http_link`).
+The simulator's HTTP is this package (:mod:`mcp_skew.simulator.http`): these shared words
+(one request and one response as values, the header value encoding, loopback hosts), the
+server side (:mod:`._endpoint`), the
+client side (:mod:`._client`), the SSE parser (:mod:`._sse`) and the
+in-memory HTTP link on the simulated clock (:mod:`._link`).
 
 One implementation serves everything: the in-memory HTTP link of the simulator
 runs it on the simulated clock, ``mcp-skew serve --http``
@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import base64
 import ipaddress
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from .._jsontext import dumps
-from ..versions import HTTP_HEADERS, Message, header_named
+from ..._jsontext import dumps
+from ...versions import HTTP_HEADERS, Message, header_named
 
 __all__ = [
     "ACCEPT",
@@ -33,7 +32,6 @@ __all__ = [
     "HttpResponse",
     "RequestTarget",
     "decode_header_value",
-    "describe",
     "encode_header_value",
     "header_value",
     "invalid_base64_header",
@@ -172,22 +170,6 @@ class HttpResponse:
 
 
 # -- shared words ------------------------------------------------------------------------------
-
-def describe(message: Any) -> str:
-    """A few words about a message, for a log a person reads."""
-    if not isinstance(message, dict):
-        return f"batch of {len(message)}" if isinstance(message, list) else "not an object"
-    ident = f" id={json.dumps(message['id'])}" if "id" in message else ""
-    if "method" in message:
-        return f"{message['method']}{ident}"
-    error = message.get("error")
-    if isinstance(error, dict):
-        return f"error {error.get('code')}{ident}"
-    result = message.get("result")
-    if isinstance(result, dict) and "protocolVersion" in result:
-        return f"result{ident} (protocolVersion {result['protocolVersion']})"
-    return f"result{ident}"
-
 
 def encode_header_value(value: str) -> str:
     """``value`` as is when it is a safe header value, else in the Base64 sentinel form."""

@@ -3,8 +3,8 @@
 :class:`HttpMemoryLink` has the interface of :class:`~._link.MemoryLink`
 (``request``, ``notify``, ``restart``, ``close``, ``now_ms``, ``transcript``), so
 the same driven client machine runs over it. Each message is one POST: the
-client side (:class:`~._http_client.HttpClient`) gives its headers, the server side
-(:class:`~._http_endpoint.HttpEndpoint`) decides the response, and the client side reads
+client side (:class:`~._client.HttpClient`) gives its headers, the server side
+(:class:`~._endpoint.HttpEndpoint`) decides the response, and the client side reads
 it back into the client's event. Nothing sleeps:
 
 - a POST reaches the server ``latency_ms`` after it is sent (or when the server
@@ -65,15 +65,15 @@ import json
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..versions import HTTP_HEADERS, RECORDED_ALSO, Message
-from . import _path as steps
-from ._auth_link import AuthAgent
-from ._events import Closed, Event, Reply, Timeout
-from ._http_client import HttpClient, HttpReading, synthesized_error
-from ._http_endpoint import HttpEndpoint
-from ._http_words import REASONS, HttpRequest, HttpResponse
-from ._link import Transcript
-from ._path import Step
+from ...versions import HTTP_HEADERS, RECORDED_ALSO, Message
+from .. import _path as steps
+from .._link import Transcript
+from .._path import PathStep
+from ..machine._events import Closed, Event, Reply, Timeout
+from ._client import HttpClient, HttpReading, synthesized_error
+from ._endpoint import HttpEndpoint
+from ._words import REASONS, HttpRequest, HttpResponse
+from .auth._link import AuthAgent
 
 __all__ = ["MCP_PATH", "HttpMemoryLink"]
 
@@ -100,6 +100,12 @@ class _Arrival:
     renewed: bool = False
 
 
+def _reply(reading: HttpReading) -> Reply:
+    """The answer a reading gives the client: with its status when it was made from one."""
+    assert reading.answer is not None
+    return Reply(reading.answer, status=reading.status if reading.synthesized else None)
+
+
 def _status_text(status: int) -> str:
     return f"HTTP {status} {REASONS.get(status, '')}".rstrip()
 
@@ -110,7 +116,7 @@ class HttpMemoryLink:
     def __init__(self, endpoint: HttpEndpoint, latency_ms: int = 5, *,
                  client: HttpClient | None = None, auth: AuthAgent | None = None) -> None:
         self.endpoint = endpoint
-        #: the client's authorization (scenario auth): a 401 starts it (:mod:`._auth_link`)
+        #: the client's authorization (scenario auth): a 401 starts it (:mod:`.auth._link`)
         self.auth = auth
         self.client = client or HttpClient(endpoint.spec.registry)
         self.latency_ms = latency_ms
@@ -124,7 +130,7 @@ class HttpMemoryLink:
         self._stream: str | None = None
         self._post_path: str | None = None
         #: transport steps taken while serving the current request (for the event's ``via``)
-        self._via: list[Step] = []
+        self._via: list[PathStep] = []
         #: the last ``initialize`` and ``notifications/initialized`` POSTed: a lost session is
         #: replaced by sending them again (2025-03-26 ``basic/transports.mdx`` §Session Management)
         self._init: Message | None = None
@@ -260,17 +266,17 @@ class HttpMemoryLink:
                         and self.client.session_lost(arrival.message, reading, arrival.session)):
                     if self._renew(arrival.message, reading, deadline):
                         continue  # the request again, in the new session; its answer comes
-                    return self._event(Reply(reading.answer))
+                    return self._event(_reply(reading))
                 if self._stream is None and self.client.wants_sse(arrival.message, reading):
                     self._clock = max(self._clock, at)
                     self._via.append(steps.sse_fallback(reading.status))
                     if self._open_stream() is None and self._post(arrival.message):
                         continue  # initialize again, on the stream; its answer comes there
-                return self._event(Reply(reading.answer))
+                return self._event(_reply(reading))
         return None
 
     def _authorized(self, arrival: _Arrival, reading: HttpReading) -> bool:
-        """A 401: authorize (:mod:`._auth_link`) and send the request again with the token;
+        """A 401: authorize (:mod:`.auth._link`) and send the request again with the token;
         a 403 insufficient_scope: step up, where the client's revision does, and send it
         again. Any other answer after an authorization closes its path (``retry 200``)."""
         assert self.auth is not None and arrival.response is not None
@@ -336,7 +342,7 @@ class HttpMemoryLink:
             return event
         via, self._via = tuple(self._via), []
         if isinstance(event, Reply):
-            return Reply(event.message, via)
+            return Reply(event.message, via, event.status)
         if isinstance(event, Timeout):
             return Timeout(event.after_ms, via)
         return Closed(event.detail, via)
@@ -371,7 +377,7 @@ class HttpMemoryLink:
             if status is not None:
                 made = synthesized_error(message.get("id"), status, REASONS.get(status, ""),
                                          f"GET {MCP_PATH}: no HTTP+SSE stream")
-                return self._event(Reply(made))
+                return self._event(Reply(made, status=status))
         if not self._post(message):
             return self._event(Closed("connection refused"))
         event = self._deliver_until(deadline, message["id"])

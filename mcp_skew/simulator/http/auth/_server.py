@@ -82,8 +82,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ..versions import LAYOUTS, plain_layout
-from ._auth_limits import (
+from ....versions import LAYOUTS, plain_layout
+from ..._peers import PeerSpec
+from .._endpoint import HttpEndpoint, mcp_route
+from .._urlform import form_decode, form_encode
+from .._words import HttpRequest, HttpResponse, RequestTarget
+from ._limits import (
     AUTH_BODY_BYTES,
     FIELD_CHARS,
     MAX_CLIENTS,
@@ -95,10 +99,6 @@ from ._auth_limits import (
     redirect_ok,
     too_long,
 )
-from ._http_endpoint import HttpEndpoint, mcp_route
-from ._http_words import HttpRequest, HttpResponse, RequestTarget
-from ._peers import PeerSpec
-from ._urlform import form_decode, form_encode
 
 __all__ = [
     "AS_PATH",

@@ -1,6 +1,6 @@
 """What each finding about a client means: the ``client-*`` codes, as ``probe-client``
 reports them of a real client against simulated servers (data; the sections of
-``docs/findings.md``, in the order of :data:`~._finding_codes.FindingCode`).
+``docs/findings.md``, in the order of :data:`~._codes.FindingCode`).
 """
 
 from __future__ import annotations
@@ -8,12 +8,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from ..versions import Cite
-from ._finding_codes import LEGACY, LIFECYCLE, MODERN, PROBE, STDIO_LEGACY, FindingCode, FindingInfo
+from ...versions import Cite
+from ._codes import LEGACY, LIFECYCLE, MODERN, PROBE, STDIO_LEGACY, FindingCode, FindingInfo
 
 __all__ = ["CLIENT_FINDINGS"]
 
-#: The client's codes, in the order of :data:`~._finding_codes.FindingCode`.
+#: The client's codes, in the order of :data:`~._codes.FindingCode`.
 CLIENT_FINDINGS: Final[Mapping[FindingCode, FindingInfo]] = {
     "client-fallback-keyed-to-code": FindingInfo(
         summary="a dual-era client falls back from its probe on one error code only",

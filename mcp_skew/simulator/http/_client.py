@@ -17,7 +17,7 @@ What a client of a revision sends, read from the profiles:
 - a 404 to a request that carried a session id means the session is gone
   (:meth:`HttpClient.session_lost`): the client starts a new one with a new
   ``initialize`` without a session id (2025-03-26 and later ``basic/transports.mdx``
-  §Session Management; :mod:`._http_link` does it).
+  §Session Management; :mod:`._link` does it).
 
 And how an answer becomes the client's event (:meth:`HttpClient.read`): a JSON
 body is the message; an SSE body is its ``message`` events, an event with empty
@@ -34,8 +34,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .._jsontext import loads
-from ..versions import (
+from ..._jsontext import loads
+from ...versions import (
     HTTP_HEADERS,
     REGISTRY,
     Era,
@@ -46,10 +46,10 @@ from ..versions import (
     UnknownRevision,
     header_named,
 )
-from . import _wire
-from ._http_sse import SseEvent, SseParser
-from ._http_words import ACCEPT, REASONS, encode_header_value, header_value
-from ._negotiation import modern_codes_of
+from .._negotiation import modern_codes_of
+from ..messages import _wire
+from ._sse import SseEvent, SseParser
+from ._words import ACCEPT, REASONS, encode_header_value, header_value
 
 __all__ = [
     "SSE_FALLBACK_STATUS",

@@ -46,21 +46,21 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
-from ..versions import HTTP_HEADERS, Era, HttpHeader, Message, Profile, Registry, UnknownRevision
-from . import _wire
-from ._decode import Junk, batch_element, decode_rpc, unbatched_methods
-from ._http_words import (
+from ...versions import HTTP_HEADERS, Era, HttpHeader, Message, Profile, Registry, UnknownRevision
+from .._peers import PeerSpec
+from .._server import Reaction, SimServer, param_headers
+from ..messages import _wire
+from ..messages._decode import Junk, batch_element, decode_rpc, unbatched_methods
+from ..messages._wire import describe_message
+from ._words import (
     HttpRequest,
     HttpResponse,
     RequestTarget,
     decode_header_value,
-    describe,
     header_value,
     invalid_base64_header,
     is_loopback,
 )
-from ._peers import PeerSpec
-from ._server import Reaction, SimServer, param_headers
 
 __all__ = ["MODERN_STATUS", "SSE_POST_PATH", "HttpEndpoint", "mcp_route", "primes_streams"]
 
@@ -303,7 +303,7 @@ class HttpEndpoint:
         sid = headers.get("mcp-session-id")
         if sid is None and self.policy.http_one_transport:  # quirk one-transport
             if self.transport_taken:
-                self.say(f"recv {describe(message)}: a new transport; the one server is taken "
+                self.say(f"recv {describe_message(message)}: a new transport; the one server is taken "
                          "(quirk): 500")
                 return HttpResponse(500, _wire.error(message.get("id"), -32603,
                                                  "Internal server error"))
@@ -328,14 +328,14 @@ class HttpEndpoint:
         return self._presession(message)
 
     def _feed(self, server: SimServer, message: Message) -> Reaction:
-        self.say(f"recv {describe(message)}")
+        self.say(f"recv {describe_message(message)}")
         served = len(server.served_eras)
         reaction = server.receive(message)
         self.served_eras += server.served_eras[served:]
         if server.exit_on_next:
             self.doomed = True
         for reply in reaction.replies:
-            self.say(f"send {describe(reply)}")
+            self.say(f"send {describe_message(reply)}")
         return reaction
 
     def _reply(self, message: Message, reaction: Reaction, status_of: Callable[[Message], int],
@@ -347,7 +347,7 @@ class HttpEndpoint:
         if "id" not in message or "method" not in message:
             return HttpResponse(202, None, headers or {})
         if not reaction.replies:
-            self.say(f"no answer to {describe(message)} (holding the request open)")
+            self.say(f"no answer to {describe_message(message)} (holding the request open)")
             return HttpResponse(0, hold=True)
         reply = reaction.replies[0]
         response = HttpResponse(status_of(reply), reply, headers or {})
@@ -371,7 +371,7 @@ class HttpEndpoint:
         if _wire.CAPS_KEY in meta and _has_header("method", names):
             mismatch = self._header_mismatch(message, headers, asked, self.spec.registry, names)
             if mismatch is not None:
-                self.say(f"recv {describe(message)}: {mismatch} (-32020)")
+                self.say(f"recv {describe_message(message)}: {mismatch} (-32020)")
                 if "id" not in message:
                     return HttpResponse(400)
                 return HttpResponse(400, _wire.error(message["id"], -32020, mismatch))
@@ -410,7 +410,7 @@ class HttpEndpoint:
         (2026-07-28 ``basic/index.mdx`` §_meta), ``initialize`` included: not legacy traffic."""
         if "id" not in message:
             return HttpResponse(202)
-        self.say(f"recv {describe(message)}: a modern header, no _meta version; answering -32602")
+        self.say(f"recv {describe_message(message)}: a modern header, no _meta version; answering -32602")
         return HttpResponse(400, SimServer(self.spec).missing_version(message))
 
     def _not_modern(self, message: Message) -> HttpResponse:
@@ -420,7 +420,7 @@ class HttpEndpoint:
         if message.get("method") == "initialize":
             reaction = self._feed(SimServer(self.spec), message)
             return self._reply(message, reaction, lambda reply: 400)
-        self.say(f"recv {describe(message)}: no _meta; answering -32602")
+        self.say(f"recv {describe_message(message)}: no _meta; answering -32602")
         return HttpResponse(400, SimServer(self.spec).missing_version(message))
 
     # -- the legacy era -----------------------------------------------------------------
@@ -435,7 +435,7 @@ class HttpEndpoint:
                 version in self.spec.legacy:
             return None
         named = ", ".join(self.spec.legacy)
-        self.say(f"recv {describe(message)}: MCP-Protocol-Version {version} on initialize "
+        self.say(f"recv {describe_message(message)}: MCP-Protocol-Version {version} on initialize "
                  "(quirk): 400")
         return HttpResponse(400, _wire.error(message.get("id"), -32600, "Bad Request: Unsupported "
                                          f"protocol version (supported versions: {named})"))
@@ -491,13 +491,13 @@ class HttpEndpoint:
 
     def _presession(self, message: Message) -> HttpResponse:
         if self.policy.http_presession == "empty":  # quirk empty-400
-            self.say(f"recv {describe(message)}: no session; 400 with no body (quirk)")
+            self.say(f"recv {describe_message(message)}: no session; 400 with no body (quirk)")
             return HttpResponse(400)
         if self.policy.http_presession == "-32000":  # quirk not-initialized-32000
-            self.say(f"recv {describe(message)}: no session; -32000 (quirk)")
+            self.say(f"recv {describe_message(message)}: no session; -32000 (quirk)")
             return HttpResponse(400, _wire.error(None, -32000, "Bad Request: Server not initialized"))
         if self.policy.http_presession == "-32600":  # quirk missing-session-32600
-            self.say(f"recv {describe(message)}: no session; -32600 (quirk)")
+            self.say(f"recv {describe_message(message)}: no session; -32600 (quirk)")
             return HttpResponse(400, _wire.error(None, -32600, "Bad Request: Missing session ID"))
         reaction = self._feed(self.presession, message)
         return self._reply(message, reaction, lambda reply: 400 if "error" in reply else 200,

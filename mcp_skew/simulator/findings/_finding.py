@@ -1,13 +1,13 @@
 """Findings: where a peer departs from the revision in use. Data, never exceptions.
 
 A :class:`Finding` is one departure; its code is one of
-:data:`~._finding_codes.FindingCode`, stable (kebab-case) and documented in
+:data:`~._codes.FindingCode`, stable (kebab-case) and documented in
 ``docs/findings.md``, which is generated from :data:`FINDINGS`
 (``.venv/bin/python tests/docs/test_findings_doc.py``): every code's
-:class:`~._finding_codes.FindingInfo`, gathered from the tables about servers
-(:mod:`._findings_server`), clients (:mod:`._findings_client`) and authorization
-(:mod:`._findings_auth`). The severities follow the spec's words (the rule is in
-:mod:`._finding_codes`).
+:class:`~._codes.FindingInfo`, gathered from the tables about servers
+(:mod:`._server`), clients (:mod:`._client`) and authorization
+(:mod:`._auth`). The severities follow the spec's words (the rule is in
+:mod:`._codes`).
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final
 
-from ._finding_codes import FindingCode, FindingInfo, Severity
-from ._findings_auth import AUTH_FINDINGS
-from ._findings_client import CLIENT_FINDINGS
-from ._findings_server import SERVER_FINDINGS
+from ._auth import AUTH_FINDINGS
+from ._client import CLIENT_FINDINGS
+from ._codes import FindingCode, FindingInfo, Severity
+from ._server import SERVER_FINDINGS
 
 __all__ = ["FINDINGS", "Finding"]
 
@@ -40,6 +40,6 @@ class Finding:
 
 
 
-#: Every finding code, in the order of :data:`~._finding_codes.FindingCode`.
+#: Every finding code, in the order of :data:`~._codes.FindingCode`.
 FINDINGS: Final[Mapping[FindingCode, FindingInfo]] = MappingProxyType({
     **SERVER_FINDINGS, **CLIENT_FINDINGS, **AUTH_FINDINGS})

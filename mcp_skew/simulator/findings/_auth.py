@@ -1,6 +1,6 @@
 """What each finding about a server's authorization means: the ``auth-*`` codes, as
 ``probe --url`` reports them of a protected server (data; the sections of
-``docs/findings.md``, in the order of :data:`~._finding_codes.FindingCode`).
+``docs/findings.md``, in the order of :data:`~._codes.FindingCode`).
 """
 
 from __future__ import annotations
@@ -8,12 +8,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from ..versions import Cite
-from ._finding_codes import LEGACY, MODERN, FindingCode, FindingInfo
+from ...versions import Cite
+from ._codes import LEGACY, MODERN, FindingCode, FindingInfo
 
 __all__ = ["AUTH_FINDINGS"]
 
-#: The authorization codes, in the order of :data:`~._finding_codes.FindingCode`.
+#: The authorization codes, in the order of :data:`~._codes.FindingCode`.
 AUTH_FINDINGS: Final[Mapping[FindingCode, FindingInfo]] = {
     "auth-required": FindingInfo(
         summary="the server requires authorization: its first request got HTTP 401 (or 403)",

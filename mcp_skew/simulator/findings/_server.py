@@ -1,6 +1,6 @@
 """What each finding about a server means: the codes of negotiation, stdio, results,
 schemas and the lifecycle, as reported of a simulated or real server (data; the
-sections of ``docs/findings.md``, in the order of :data:`~._finding_codes.FindingCode`).
+sections of ``docs/findings.md``, in the order of :data:`~._codes.FindingCode`).
 """
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from ..versions import Cite
-from ._finding_codes import LEGACY, LIFECYCLE, MODERN, PROBE, STDIO_LEGACY, FindingCode, FindingInfo
+from ...versions import Cite
+from ._codes import LEGACY, LIFECYCLE, MODERN, PROBE, STDIO_LEGACY, FindingCode, FindingInfo
 
 __all__ = ["SERVER_FINDINGS"]
 
@@ -21,7 +21,7 @@ _ALL_LEGACY = "(the same words in every legacy revision, 2024-11-05 to 2025-11-2
 _JSONRPC_RESPONSE = "JSON-RPC 2.0 §5 Response object"
 _JSONRPC_ERROR = "JSON-RPC 2.0 §5.1 Error object (-32601 Method not found)"
 
-#: The server's codes, in the order of :data:`~._finding_codes.FindingCode`.
+#: The server's codes, in the order of :data:`~._codes.FindingCode`.
 SERVER_FINDINGS: Final[Mapping[FindingCode, FindingInfo]] = {
     "missing-result-type": FindingInfo(
         summary="a 2026-07-28 result without `resultType`",

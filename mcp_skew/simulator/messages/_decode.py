@@ -38,8 +38,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .._jsontext import WIRE, JsonLimits, JsonTextError, loads
-from ..versions import Message, Profile
+from ..._jsontext import WIRE, JsonLimits, JsonTextError, loads
+from ...versions import Message, Profile
 
 __all__ = ["INVALID_REQUEST", "PARSE_ERROR", "Decoded", "Junk", "Parsed", "batch_element",
            "check_message", "decode_rpc", "invalid_reason", "unbatched_methods"]

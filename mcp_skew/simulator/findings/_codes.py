@@ -6,8 +6,8 @@ Rule: severities follow the spec's words. MUST -> ``error``, SHOULD ->
 ``warning``, a legacy behaviour a newer revision changed (or a field that is
 allowed but tells the peer nothing) -> ``info``. Where one code is reported with
 several severities, :attr:`FindingInfo.severity_rule` says which when. Also the
-spec citations the tables of :mod:`._findings_server`, :mod:`._findings_client`
-and :mod:`._findings_auth` share.
+spec citations the tables of :mod:`._server`, :mod:`._client`
+and :mod:`._auth` share.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from ..versions import Cite
+from ...versions import Cite
 
 __all__ = ["FINDING_CODES", "LEGACY", "LIFECYCLE", "MODERN", "PROBE", "STDIO_LEGACY",
            "FindingCode", "FindingInfo", "Reporter", "Severity"]

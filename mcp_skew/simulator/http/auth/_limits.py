@@ -1,4 +1,4 @@
-"""The limits of the test authorization server (:mod:`._auth_server`): how much of a request
+"""The limits of the test authorization server (:mod:`._server`): how much of a request
 it reads and keeps, and which redirect URIs it takes. Pure, no I/O.
 
 Anyone who reaches ``serve --http ... +auth=LAYOUT`` reaches its authorization URLs
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ._http_words import is_loopback
+from .._words import is_loopback
 
 __all__ = [
     "AUTH_BODY_BYTES",

@@ -26,7 +26,7 @@ from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
-from ..versions import Message
+from ...versions import Message
 from ._events import Closed, Event
 
 __all__ = [

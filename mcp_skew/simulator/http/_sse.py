@@ -1,6 +1,6 @@
 """A server-sent events parser, sans I/O: text in, events out.
 
-Used by the simulator's HTTP client side (:mod:`._http_client`) and by the real HTTP
+Used by the simulator's HTTP client side (:mod:`._client`) and by the real HTTP
 link (:mod:`mcp_skew.wire.http`, through the simulator's face).
 
 Follows the WHATWG HTML "event stream interpretation" rules that Streamable
@@ -11,7 +11,7 @@ with no ``data`` line is not dispatched, though its ``id`` is kept as the last
 event id. An empty ``data`` line does dispatch, an event whose data is ``""``:
 the 2025-11-25 priming event is one (an ``id`` and an empty ``data`` field,
 2025-11-25 ``basic/transports.mdx`` §Sending Messages to the Server), and a
-client reads it as no message (:func:`mcp_skew.simulator._http_client.sse_messages`).
+client reads it as no message (:func:`mcp_skew.simulator.http._client.sse_messages`).
 """
 
 from __future__ import annotations

@@ -49,17 +49,17 @@ from collections.abc import Generator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
-from .._jsontext import loads
-from ..versions import Profile, rule_values
-from ._auth_server import (
+from ...._jsontext import loads
+from ....versions import Profile, rule_values
+from ..._policy import ClientPolicy
+from .._urlform import form_decode, form_encode, split_url
+from ._server import (
     AS_WELL_KNOWN,
     OIDC_WELL_KNOWN,
     PRE_REGISTERED,
     PRM_WELL_KNOWN,
     pkce_challenge,
 )
-from ._policy import ClientPolicy
-from ._urlform import form_decode, form_encode, split_url
 
 __all__ = [
     "REDIRECT_URI",

@@ -12,7 +12,7 @@ cache that grows past :data:`LIMIT` entries starts again (profiles are few; a
 test that makes many does not make a cache grow without bound).
 
 Values are shared: callers never mutate them (the message builders copy what
-goes into a message, :mod:`._wire`).
+goes into a message, :mod:`mcp_skew.simulator.messages._wire`).
 """
 
 from __future__ import annotations

@@ -1,0 +1,39 @@
+"""Authorization over Streamable HTTP, sans I/O: the client's flow, the test authorization
+server, and the link between them.
+
+MCP authorization is defined for HTTP only (2025-06-18 ``basic/authorization.mdx``
+§Protocol Requirements: "Implementations using an HTTP-based transport SHOULD conform to
+this specification"; "Implementations using an STDIO transport SHOULD NOT follow this
+specification"), and every part of it speaks HTTP requests and responses: so it lives
+inside :mod:`mcp_skew.simulator.http`, and the in-memory HTTP link drives it.
+
+:func:`plan_for` reads a revision's rules into a plan, :func:`authorize` runs the
+discovery, registration and token exchange as a driven machine of :class:`Fetch` and
+:class:`Fetched` (an :class:`AuthResult` at the end); :class:`AuthServer` (made by
+:func:`auth_server_for`, in front of an endpoint by :func:`guard`) is the test
+authorization server and protected resource. :data:`NOT_OVER_STDIO` is what a
+protected run says on stdio.
+
+Shared with mcp-skew's other packages (internal): :data:`AS_WELL_KNOWN`,
+:data:`AUTH_BODY_BYTES` (the probe's discovery, ``serve --http``'s limits).
+"""
+
+from __future__ import annotations
+
+from ._client import AuthResult, Fetch, Fetched, authorize, plan_for
+from ._link import NOT_OVER_STDIO
+from ._server import AS_WELL_KNOWN, AUTH_BODY_BYTES, AuthServer, auth_server_for, guard
+
+__all__ = [
+    "AS_WELL_KNOWN",
+    "AUTH_BODY_BYTES",
+    "NOT_OVER_STDIO",
+    "AuthResult",
+    "AuthServer",
+    "Fetch",
+    "Fetched",
+    "auth_server_for",
+    "authorize",
+    "guard",
+    "plan_for",
+]
