@@ -25,10 +25,10 @@ from typing import Any, Final, Literal
 from tabulate import SEPARATING_LINE, tabulate
 
 from .._markup import code_span, markdown_cell
+from ..peers import QUIRK_LABELS, short_revision
 from ..simulator import QUIRKS
 from ._build import Matrix, outcome, steps_failed
 from ._cell import Cell
-from ._peersets import QUIRK_LABELS, short_revision
 
 __all__ = [
     "FAILURE_MEANINGS",

@@ -53,12 +53,25 @@ from ._lookup import (
     split_name,
 )
 from ._saved import PEER_FILE_FORMAT, load_probe_peer
+from ._sets import (
+    BUILTIN_CLIENTS,
+    BUILTIN_SERVERS,
+    QUIRK_LABELS,
+    builtin_peers,
+    label_for,
+    labelled,
+    short_revision,
+    sweep_peers,
+)
 
 __all__ = [
+    "BUILTIN_CLIENTS",
     "BUILTIN_RESOLVER",
+    "BUILTIN_SERVERS",
     "FAMILIES",
     "NAMED_RESOLVERS",
     "PEER_FILE_FORMAT",
+    "QUIRK_LABELS",
     "REAL_CLIENTS",
     "REAL_SERVERS",
     "ROLES",
@@ -70,8 +83,11 @@ __all__ = [
     "Package",
     "Resolved",
     "builtin_peer",
+    "builtin_peers",
     "iter_models",
     "known_names",
+    "label_for",
+    "labelled",
     "load_probe_peer",
     "model_names",
     "named_peer",
@@ -79,7 +95,9 @@ __all__ = [
     "named_suggestion",
     "resolve",
     "resolve_peer",
+    "short_revision",
     "split_name",
+    "sweep_peers",
 ]
 
 

@@ -73,7 +73,8 @@ LAYERS: Mapping[str, frozenset[str]] = {
     # the edges: stdio and HTTP links to real processes and sockets
     "wire": frozenset({"simulator", "transcript", "versions", "errors", "_jsontext"}),
     # the features
-    "matrix": _BASE,
+    # the matrix runs the built-in peer set and labels peers (peers.builtin_peers, label_for)
+    "matrix": _BASE | {"peers"},
     # the probe writes the saved-peer format that peers reads (peers.PEER_FILE_FORMAT)
     "probe": _BASE | {"peers"},
     "migrate": _BASE,

@@ -1,4 +1,4 @@
-"""Peer sets for the matrix: the built-in set, short labels, and the benchmark sweep.
+"""Built-in peer sets: the matrix's built-in set, short labels, and the benchmark sweep.
 
 The built-in set (what ``mcp-skew matrix`` runs with no arguments) covers, for
 each role: one single-revision peer per revision, the common multi-revision
