@@ -24,9 +24,9 @@ that client work with that server.
 
 from __future__ import annotations
 
-import importlib
 from typing import Final
 
+from ..peers import BUILTIN_SERVERS
 from ..simulator import PeerSpec, Transport
 from ..versions import BUILTIN, Cite, Era, Profile, registry_for
 from ._eras import SCENARIO, BothEras, Item, ProofRow, cell, expected, modern_base
@@ -130,14 +130,6 @@ def client_columns(source: Profile, target: Profile) -> tuple[tuple[str, str], .
     )
 
 
-def _builtin_servers() -> tuple[str, ...]:
-    try:
-        matrix = importlib.import_module("mcp_skew.matrix")
-    except ImportError:  # the proof still runs without the matrix package
-        return ()
-    return tuple(str(spec) for spec in getattr(matrix, "BUILTIN_SERVERS", ()))
-
-
 def _quirk_names(spec: str) -> set[str]:
     return {quirk.split("=")[0] for quirk in spec.split("+")[1:]}
 
@@ -163,7 +155,7 @@ def _dedupe(spec: str) -> str:
 
 def proof_server_rows(source: Profile) -> tuple[tuple[Transport, str], ...]:
     """(transport, server spec) of each row: the built-in servers over stdio, then over HTTP."""
-    builtin = _builtin_servers() or (source.revision, f"legacy:{source.revision}+silent")
+    builtin = BUILTIN_SERVERS
     http = tuple(s for s in builtin if not _STDIO_ONLY & _quirk_names(s))
     extra = tuple(_dedupe(spec.format(legacy=_streamable_legacy(source)))
                   for spec in HTTP_SERVERS)

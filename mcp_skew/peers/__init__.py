@@ -56,10 +56,12 @@ from ._saved import PEER_FILE_FORMAT, load_probe_peer
 from ._sets import (
     BUILTIN_CLIENTS,
     BUILTIN_SERVERS,
+    PROBE_CLIENTS,
     QUIRK_LABELS,
     builtin_peers,
     label_for,
     labelled,
+    probe_clients,
     short_revision,
     sweep_peers,
 )
@@ -71,6 +73,7 @@ __all__ = [
     "FAMILIES",
     "NAMED_RESOLVERS",
     "PEER_FILE_FORMAT",
+    "PROBE_CLIENTS",
     "QUIRK_LABELS",
     "REAL_CLIENTS",
     "REAL_SERVERS",
@@ -93,6 +96,7 @@ __all__ = [
     "named_peer",
     "named_peer_names",
     "named_suggestion",
+    "probe_clients",
     "resolve",
     "resolve_peer",
     "short_revision",

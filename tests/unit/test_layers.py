@@ -77,7 +77,8 @@ LAYERS: Mapping[str, frozenset[str]] = {
     "matrix": _BASE | {"peers"},
     # the probe writes the saved-peer format that peers reads (peers.PEER_FILE_FORMAT)
     "probe": _BASE | {"peers"},
-    "migrate": _BASE,
+    # the guide's proofs run the built-in peer sets (peers.BUILTIN_CLIENTS, BUILTIN_SERVERS)
+    "migrate": _BASE | {"peers"},
     # installs of real implementations and the drift checks of their models (the catalogue)
     "realpeers": _BASE | {"peers"},
     "serve": _BASE,
@@ -86,7 +87,7 @@ LAYERS: Mapping[str, frozenset[str]] = {
     # over the core: below every feature
     "peers": _BASE,
     # many probes: the probe on packages installed in the real-peer environments
-    "census": _BASE | {"probe", "realpeers"},
+    "census": _BASE | {"peers", "probe", "realpeers"},
     # a real client against simulated servers: the served simulator (serve) and the log's
     # reading, the probe's saved-peer format
     "probe_client": _BASE | {"serve", "probe"},
@@ -101,15 +102,15 @@ LAYERS: Mapping[str, frozenset[str]] = {
 
 #: (layer, layer it imports) -> why: sideways imports between features, allowed by name.
 EXCEPTIONS: Mapping[tuple[str, str], str] = {
-    ("migrate", "matrix"): "the guide's table runs the matrix's built-in client set "
-                           "(migrate._eras.builtin_clients; lazy, falls back without it)",
-    ("realpeers", "matrix"): "the real-world matrix is a matrix._build.Matrix, and the drift "
-                             "report labels peers with matrix._peersets.label_for",
+    ("realpeers", "matrix"): "the real-world matrix is a matrix._build.Matrix (a matrix of "
+                             "real runs, rendered by the matrix's own renderers): realpeers "
+                             "extends the matrix feature, it does not borrow a word of it",
     ("rollout", "matrix"): "a failed request's cause is the matrix's failure_kind (era, "
                            "revision, quirk, negotiation), one vocabulary",
-    ("realpeers", "probe"): "the server drift checks run the probe's client set "
-                            "(probe._clients.builtin_clients) and give a first answer the "
-                            "probe's startup allowance (probe._startup.allowance)",
+    ("realpeers", "probe"): "the server drift checks must wait for a real server exactly as "
+                            "the probe does, or a drift would be a timing artefact: they "
+                            "read the probe's startup bound and allowance "
+                            "(probe.ProbeOptions, probe._startup.allowance; lazy)",
     ("probe", "migrate"): "the card's steps for the server's author come from the migration "
                           "guide (probe._advice: migrate.build_guide, migrate.checklist; lazy)",
 }
