@@ -18,8 +18,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
+from .._verdicts import failure_kind
 from ..errors import UsageError
-from ..matrix import failure_kind
 from ..peers import resolve_peer
 from ..simulator import PeerSpec, parse_int
 from ..versions import Registry

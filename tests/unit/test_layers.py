@@ -38,8 +38,9 @@ PACKAGE = "mcp_skew"
 #: What the package's own ``__init__`` (``__version__``) and the leaf modules may import.
 _LEAVES = frozenset({PACKAGE, "errors", "_pagedir", "_jsontext", "_input", "_output",
                      "_stopping", "_markup", "_lazy"})
-#: What every feature may import: the leaves, the profiles, the transcript, the core and the wire.
-_BASE = _LEAVES | {"versions", "transcript", "simulator", "wire"}
+#: What every feature may import: the leaves, the profiles, the transcript, the core, the wire,
+#: and the words the features give their verdicts in.
+_BASE = _LEAVES | {"versions", "transcript", "simulator", "wire", "_verdicts"}
 #: The features (DESIGN.md: "features built on the layers below").
 FEATURES = frozenset({"matrix", "probe", "migrate", "realpeers", "serve", "rollout"})
 
@@ -70,6 +71,8 @@ LAYERS: Mapping[str, frozenset[str]] = {
     "transcript": frozenset({"_jsontext"}),
     # the pure core: sans-I/O state machines on the profiles
     "simulator": frozenset({"versions", "transcript", "errors", "_jsontext"}),
+    # the features' shared words: why a pair fails, a step of advice (on the core)
+    "_verdicts": frozenset({"simulator", "versions"}),
     # the edges: stdio and HTTP links to real processes and sockets
     "wire": frozenset({"simulator", "transcript", "versions", "errors", "_jsontext"}),
     # the features
@@ -105,8 +108,6 @@ EXCEPTIONS: Mapping[tuple[str, str], str] = {
     ("realpeers", "matrix"): "the real-world matrix is a matrix._build.Matrix (a matrix of "
                              "real runs, rendered by the matrix's own renderers): realpeers "
                              "extends the matrix feature, it does not borrow a word of it",
-    ("rollout", "matrix"): "a failed request's cause is the matrix's failure_kind (era, "
-                           "revision, quirk, negotiation), one vocabulary",
     ("realpeers", "probe"): "the server drift checks must wait for a real server exactly as "
                             "the probe does, or a drift would be a timing artefact: they "
                             "read the probe's startup bound and allowance "
