@@ -24,10 +24,11 @@ that client work with that server.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Final
 
 from ..peers import BUILTIN_SERVERS
-from ..simulator import PeerSpec, Transport
+from ..simulator import PeerSpec, Transport, split_notation
 from ..versions import BUILTIN, Cite, Era, Profile, registry_for
 from ._eras import SCENARIO, BothEras, Item, ProofRow, cell, expected, modern_base
 
@@ -131,7 +132,7 @@ def client_columns(source: Profile, target: Profile) -> tuple[tuple[str, str], .
 
 
 def _quirk_names(spec: str) -> set[str]:
-    return {quirk.split("=")[0] for quirk in spec.split("+")[1:]}
+    return set(split_notation(spec).quirk_names)
 
 
 def _streamable_legacy(source: Profile) -> str:
@@ -147,10 +148,8 @@ def _streamable_legacy(source: Profile) -> str:
 
 def _dedupe(spec: str) -> str:
     """``legacy:2024-11-05,2024-11-05+q`` -> ``legacy:2024-11-05+q`` (FROM may be 2024-11-05)."""
-    head, _, quirks = spec.partition("+")
-    kind, _, revisions = head.partition(":")
-    unique = ",".join(dict.fromkeys(revisions.split(",")))
-    return f"{kind}:{unique}" + (f"+{quirks}" if quirks else "")
+    notation = split_notation(spec)
+    return replace(notation, revisions=tuple(dict.fromkeys(notation.revisions))).text
 
 
 def proof_server_rows(source: Profile) -> tuple[tuple[Transport, str], ...]:

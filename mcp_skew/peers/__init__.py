@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from ..errors import UsageError
-from ..simulator import PeerSpec, parse_peer, with_quirks
+from ..simulator import PeerSpec, parse_peer, split_notation, with_quirks
 from ..versions import REGISTRY, Registry, Role, did_you_mean
 from ._catalogue import FAMILIES, REAL_CLIENTS, REAL_SERVERS
 from ._family import Family, Line, Model, Package
@@ -140,14 +140,14 @@ def resolve_peer(spec: str, role: Role, registry: Registry = REGISTRY, *,
     text = spec.strip()
     if text.startswith("@"):
         return replace(load_probe_peer(text[1:], role), registry=registry)
-    head, *quirk_texts = text.split("+")
-    if "@" not in head:
+    notation = split_notation(text)
+    if "@" not in notation.head:
         return parse_peer(spec, role, registry)
-    head = head.strip()
+    head = notation.head.strip()
     for resolver in resolvers:
         peer = resolver.resolve(head, role)
         if peer is not None:
-            return with_quirks(replace(peer, registry=registry), quirk_texts, role, spec)
+            return with_quirks(replace(peer, registry=registry), notation.quirks, role, spec)
     names = named_peer_names(resolvers)
     known = ", ".join(names) or "none"
     raise UsageError(f"peer spec {spec!r}: unknown named peer {head!r}"

@@ -76,7 +76,7 @@ from ._machine import Machine, Notify, Restart, Steps, ask, drive
 from ._memo import by_identity2
 from ._numbers import parse_int, parse_seconds
 from ._path import Step as PathStep
-from ._peers import KINDS, PeerSpec, parse_peer, with_quirks
+from ._peers import KINDS, Notation, PeerSpec, parse_peer, split_notation, with_quirks
 from ._policy import ClientPolicy
 from ._quirks import QUIRKS, Quirk
 from ._run import RunRecord, run
@@ -126,6 +126,7 @@ __all__ = [
     "Machine",
     "Mark",
     "MemoryLink",
+    "Notation",
     "Note",
     "Notify",
     "PathStep",
@@ -184,6 +185,7 @@ __all__ = [
     "request_text",
     "rule_for",
     "run",
+    "split_notation",
     "summary_line",
     "synthesized_error",
     "unbatched_methods",
