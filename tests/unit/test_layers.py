@@ -63,7 +63,7 @@ LAYERS: Mapping[str, frozenset[str]] = {
     "_markup": frozenset(),
     # a package face's names read on first use (PEP 562)
     "_lazy": frozenset(),
-    # how a signal stops a command (it ends the wire's process families by name, not import)
+    # how a signal stops a command (it calls the hooks the wire registers with it)
     "_stopping": frozenset(),
     # profiles: one module per revision; nothing else of mcp_skew but the file readers
     "versions": frozenset({"_jsontext", "_input", "_markup"}),
@@ -74,7 +74,8 @@ LAYERS: Mapping[str, frozenset[str]] = {
     # the features' shared words: why a pair fails, a step of advice (on the core)
     "_verdicts": frozenset({"simulator", "versions"}),
     # the edges: stdio and HTTP links to real processes and sockets
-    "wire": frozenset({"simulator", "transcript", "versions", "errors", "_jsontext"}),
+    "wire": frozenset({"simulator", "transcript", "versions", "errors", "_jsontext",
+                       "_stopping"}),
     # the features
     # the matrix runs the built-in peer set and labels peers (peers.builtin_peers, label_for)
     "matrix": _BASE | {"peers"},
