@@ -13,7 +13,7 @@ Public API: :class:`Job`, :class:`Settings`, :class:`CensusDB`, :func:`read_list
 shared with the command line: the sandbox's :func:`sandbox_tool` (:data:`SUPPORTED`,
 :class:`Unsupported`) and the runner's pieces (:func:`max_local_workers`,
 :func:`parse_cluster`, :func:`parse_scheduler`, :func:`check_cluster`,
-:func:`check_scheduler`, :class:`Progress`, :func:`progress_stream`, :data:`MAX_WORKERS_PER_CPU`).
+:func:`check_scheduler`, :class:`CensusProgress`, :func:`progress_stream`, :data:`MAX_WORKERS_PER_CPU`).
 This module imports no Dask, no probe runner and no pydantic: the commands' ``--help``
 reads it.
 """
@@ -23,7 +23,7 @@ from __future__ import annotations
 from ._census import census_peers, run_census
 from ._execute import (
     MAX_WORKERS_PER_CPU,
-    Progress,
+    CensusProgress,
     check_cluster,
     check_scheduler,
     max_local_workers,
@@ -45,9 +45,9 @@ __all__ = [
     "STATUSES",
     "SUPPORTED",
     "CensusDB",
+    "CensusProgress",
     "Job",
     "ListingError",
-    "Progress",
     "Settings",
     "Unsupported",
     "build_report",

@@ -44,9 +44,9 @@ from ._illustrate import simulate
 __all__ = [
     "SCENARIO",
     "BothEras",
-    "Cell",
     "Item",
     "Judge",
+    "ProofCell",
     "ProofRow",
     "both_eras",
     "builtin_clients",
@@ -74,7 +74,7 @@ class Item:
 
 
 @dataclass(frozen=True, slots=True)
-class Cell:
+class ProofCell:
     """One run: the row's peer against one column's peer."""
 
     column: str  #: the column's peer spec
@@ -92,7 +92,7 @@ class ProofRow:
     """One row of a proof: a client (server guide) or a server (client guide), on a transport."""
 
     peer: str
-    cells: tuple[Cell, ...]
+    cells: tuple[ProofCell, ...]
     transport: Transport = "stdio"
 
 
@@ -270,7 +270,7 @@ def _expected_any(client: PeerSpec, server: PeerSpec, transport: Transport) -> t
 
 
 def cell(client: str, server: str, registry: Registry, *, column: str,
-         transport: Transport = "stdio", judge: Judge = _expected_any) -> Cell:
+         transport: Transport = "stdio", judge: Judge = _expected_any) -> ProofCell:
     """Run ``client`` against ``server`` and judge the run against ``judge``'s expectation."""
     record = simulate(client, server, SCENARIO, registry, transport)
     ok, why = judge(parse_peer(client, "client", registry), parse_peer(server, "server", registry),
@@ -286,7 +286,7 @@ def cell(client: str, server: str, registry: Registry, *, column: str,
         text = f"fails: {why}" if not ok else f"fails: {session.reason}"
     if works != ok:
         text = f"unexpected: {text}" + ("" if ok else f" despite {why}")
-    return Cell(column, ok, works, text)
+    return ProofCell(column, ok, works, text)
 
 
 def proof(

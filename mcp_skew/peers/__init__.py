@@ -39,7 +39,7 @@ from ..errors import UsageError
 from ..simulator import PeerSpec, parse_peer, split_notation, with_quirks
 from ..versions import REGISTRY, Registry, Role, did_you_mean
 from ._catalogue import FAMILIES, REAL_CLIENTS, REAL_SERVERS
-from ._family import Family, Line, Model, Package
+from ._family import Family, Model, Package, ReleaseLine
 from ._lookup import (
     ROLES,
     Named,
@@ -79,11 +79,11 @@ __all__ = [
     "REAL_SERVERS",
     "ROLES",
     "Family",
-    "Line",
     "Model",
     "Named",
     "NamedResolver",
     "Package",
+    "ReleaseLine",
     "Resolved",
     "builtin_peer",
     "builtin_peers",
