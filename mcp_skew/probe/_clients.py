@@ -82,7 +82,7 @@ def _legacy_part(session: Session, timeout_ms: int) -> Steps[None]:
         return
     session.path.append(steps.answered(event.result.get("protocolVersion")))
     yield Notify(notification("notifications/initialized"))
-    session.path.append(steps.Step(UNKNOWN_METHOD, "request", method=UNKNOWN_METHOD))
+    session.path.append(steps.PathStep(UNKNOWN_METHOD, "request", method=UNKNOWN_METHOD))
     unknown = {"jsonrpc": "2.0", "id": 2, "method": UNKNOWN_METHOD, "params": {}}
     session.path.append(describe((yield from ask(unknown, timeout_ms))))
     session.round_trips += 1

@@ -75,7 +75,7 @@ from ._link import Closed, Entry, Event, Link, MemoryLink, Note, Reply, Timeout,
 from ._machine import Machine, Notify, Restart, Steps, ask, drive
 from ._memo import by_identity2
 from ._numbers import parse_int, parse_seconds
-from ._path import Step as PathStep
+from ._path import PathStep
 from ._peers import KINDS, Notation, PeerSpec, parse_peer, split_notation, with_quirks
 from ._policy import ClientPolicy
 from ._quirks import QUIRKS, Quirk

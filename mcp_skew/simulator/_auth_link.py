@@ -46,7 +46,7 @@ from ._auth_client import (
 from ._auth_server import ProtectedEndpoint
 from ._http_words import HttpRequest, HttpResponse
 from ._link import Transcript
-from ._path import Step
+from ._path import PathStep
 from ._peers import PeerSpec
 
 __all__ = ["NOT_OVER_STDIO", "AuthAgent", "auth_step", "protect"]
@@ -68,11 +68,11 @@ def protect(client: PeerSpec, server: PeerSpec) -> tuple[ProtectedEndpoint, Auth
 _KEPT: frozenset[str] = frozenset({"www-authenticate", "location"})
 
 
-def auth_step(path: AuthPath, ok: bool, *, stepped_up: bool = False) -> Step:
+def auth_step(path: AuthPath, ok: bool, *, stepped_up: bool = False) -> PathStep:
     """``auth: 401 -> PRM ... 200 -> ... -> retry 200`` (or ``auth failed: ...``); a step-up's
     is ``step-up: ...`` (or ``step-up failed: ...``)."""
     head = "step-up" if stepped_up else "auth"
-    return Step(f"{head}: {path}" if ok else f"{head} failed: {path}", "auth")
+    return PathStep(f"{head}: {path}" if ok else f"{head} failed: {path}", "auth")
 
 
 def _lower(headers: Mapping[str, str]) -> dict[str, str]:
@@ -172,7 +172,7 @@ class AuthAgent:
             self._pending = result
         return result, clock
 
-    def settle(self, status: int) -> Step | None:
+    def settle(self, status: int) -> PathStep | None:
         """The retry's status closes the pending auth path; its step (None: nothing pending)."""
         pending, self._pending = self._pending, None
         if pending is None:
@@ -184,7 +184,7 @@ class AuthAgent:
         self._worked = self._worked or not refused
         return auth_step(pending.path, not refused, stepped_up=self._pending_step_up)
 
-    def failed_step(self) -> Step | None:
+    def failed_step(self) -> PathStep | None:
         """The step of an authorization that found no token (the last one), if any."""
         last = self.results[-1] if self.results else None
         return auth_step(last.path, False, stepped_up=self._pending_step_up) \

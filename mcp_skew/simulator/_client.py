@@ -45,7 +45,7 @@ from ._link import Link, LinkObserver
 from ._machine import Machine, Notify, Observer, Remark, Restart, Send, Steps, ask, drive
 from ._memo import by_identity
 from ._negotiation import Mark
-from ._path import Step
+from ._path import PathStep
 from ._peers import PeerSpec
 from ._transport import STDIO, TransportRule, http_status
 
@@ -72,7 +72,7 @@ class Session:
     status: Literal["ok", "failed"] = "failed"
     revision: str | None = None
     era: Era | None = None
-    path: list[Step] = field(default_factory=list)  #: typed steps that read as text
+    path: list[PathStep] = field(default_factory=list)  #: typed steps that read as text
     reason: str = ""
     round_trips: int = 0
     server_capabilities: dict[str, Any] = field(default_factory=dict)
@@ -158,7 +158,7 @@ def check_tools(profile: Profile, result: dict[str, Any], index: int) -> list[Fi
                     f"{profile.revision}: schema.json Tool.inputSchema")]
 
 
-def describe(event: Event) -> Step:
+def describe(event: Event) -> PathStep:
     """The path step an event is: ``result``, ``error CODE``, ``timeout after N ms``, ``server exited``."""
     if isinstance(event, Reply):
         return steps.error(event.code) if event.error is not None else steps.result()

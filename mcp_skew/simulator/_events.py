@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..versions import Message
-from ._path import Step
+from ._path import PathStep
 
 __all__ = ["Closed", "Event", "Reply", "Timeout"]
 
@@ -23,7 +23,7 @@ class Reply:
     message: Message
     #: path steps the transport took on the way (an HTTP+SSE fallback): the client's path
     #: records them before the answer
-    via: tuple[Step, ...] = field(default=(), compare=False)
+    via: tuple[PathStep, ...] = field(default=(), compare=False)
 
     @property
     def error(self) -> dict[str, Any] | None:
@@ -47,7 +47,7 @@ class Timeout:
     """No answer within the wait."""
 
     after_ms: int
-    via: tuple[Step, ...] = field(default=(), compare=False)
+    via: tuple[PathStep, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +55,7 @@ class Closed:
     """The server process ended (or the connection closed) before answering."""
 
     detail: str = "the server process exited"
-    via: tuple[Step, ...] = field(default=(), compare=False)
+    via: tuple[PathStep, ...] = field(default=(), compare=False)
 
 
 Event = Reply | Timeout | Closed

@@ -73,7 +73,7 @@ from ._http_client import HttpClient, HttpReading, synthesized_error
 from ._http_endpoint import HttpEndpoint
 from ._http_words import REASONS, HttpRequest, HttpResponse
 from ._link import Transcript
-from ._path import Step
+from ._path import PathStep
 
 __all__ = ["MCP_PATH", "HttpMemoryLink"]
 
@@ -124,7 +124,7 @@ class HttpMemoryLink:
         self._stream: str | None = None
         self._post_path: str | None = None
         #: transport steps taken while serving the current request (for the event's ``via``)
-        self._via: list[Step] = []
+        self._via: list[PathStep] = []
         #: the last ``initialize`` and ``notifications/initialized`` POSTed: a lost session is
         #: replaced by sending them again (2025-03-26 ``basic/transports.mdx`` §Session Management)
         self._init: Message | None = None

@@ -1,6 +1,6 @@
 """Path steps: the negotiation as the client lived it, typed and readable.
 
-A :class:`Step` is one step of a run's path (``discover 2026-07-28``, ``error
+A :class:`PathStep` is one step of a run's path (``discover 2026-07-28``, ``error
 -32601``, ``timeout after 3000 ms``, ``initialize 2025-11-25``, ``accepted
 2025-11-25``). It *is* the text a person reads (a ``str``, so a path prints,
 compares and serialises as it always has), and it carries what the text says as
@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any, Final, Literal, ParamSpec
 
 __all__ = [
-    "Step",
+    "PathStep",
     "StepKind",
     "accepted",
     "answered",
@@ -70,7 +70,7 @@ StepKind = Literal[
 ]
 
 
-class Step(str):
+class PathStep(str):
     """One path step: its text, and the fields the text states."""
 
     kind: StepKind
@@ -82,7 +82,7 @@ class Step(str):
 
     def __new__(cls, text: str, kind: StepKind = "note", *, revision: str | None = None,
                 method: str | None = None, code: int | None = None, ms: int | None = None,
-                transport: str | None = None) -> Step:
+                transport: str | None = None) -> PathStep:
         step = super().__new__(cls, text)
         step.kind, step.revision, step.method, step.code, step.ms = kind, revision, method, code, ms
         step.transport = transport
@@ -94,8 +94,8 @@ class Step(str):
         return (_rebuild, (str(self), self.kind, fields))
 
 
-def _rebuild(text: str, kind: StepKind, fields: dict[str, Any]) -> Step:
-    return Step(text, kind, **fields)
+def _rebuild(text: str, kind: StepKind, fields: dict[str, Any]) -> PathStep:
+    return PathStep(text, kind, **fields)
 
 
 P = ParamSpec("P")
@@ -103,18 +103,18 @@ P = ParamSpec("P")
 _SHARED_LIMIT: Final = 4096
 
 
-def _shared(build: Callable[P, Step]) -> Callable[P, Step]:
-    """``build``, giving the same :class:`Step` for the same arguments.
+def _shared(build: Callable[P, PathStep]) -> Callable[P, PathStep]:
+    """``build``, giving the same :class:`PathStep` for the same arguments.
 
     A step never changes once built, and a matrix sweep builds the same few
     thousands of times: sharing them saves the time and most of a path's memory.
     Arguments are keyed with their types (``error(1)`` is not ``error(True)``); an
     unhashable one (a value from the wire) gets a step of its own.
     """
-    cache: dict[tuple[object, ...], Step] = {}
+    cache: dict[tuple[object, ...], PathStep] = {}
 
     @functools.wraps(build)
-    def shared(*args: P.args, **kwargs: P.kwargs) -> Step:
+    def shared(*args: P.args, **kwargs: P.kwargs) -> PathStep:
         key = (*args, *map(type, args))
         try:
             found = None if kwargs else cache.get(key)
@@ -137,93 +137,93 @@ def _revision(value: object) -> str | None:
 
 
 @_shared
-def request(method: str, revision: object) -> Step:
+def request(method: str, revision: object) -> PathStep:
     """``initialize R``, ``discover R`` (for ``server/discover``) or ``METHOD R``."""
     short = "discover" if method == "server/discover" else method
-    return Step(f"{short} {revision}", "request", method=method, revision=_revision(revision))
+    return PathStep(f"{short} {revision}", "request", method=method, revision=_revision(revision))
 
 
 @_shared
-def result() -> Step:
-    return Step("result", "result")
+def result() -> PathStep:
+    return PathStep("result", "result")
 
 
 @_shared
-def error(code: object) -> Step:
+def error(code: object) -> PathStep:
     """``error CODE``; ``code`` is the wire's (an int, or whatever a server sent)."""
     number = code if isinstance(code, int) and not isinstance(code, bool) else None
-    return Step(f"error {code}", "error", code=number)
+    return PathStep(f"error {code}", "error", code=number)
 
 
 @_shared
-def timeout(ms: int) -> Step:
-    return Step(f"timeout after {ms} ms", "timeout", ms=ms)
+def timeout(ms: int) -> PathStep:
+    return PathStep(f"timeout after {ms} ms", "timeout", ms=ms)
 
 
 @_shared
-def exited() -> Step:
-    return Step("server exited", "exited")
+def exited() -> PathStep:
+    return PathStep("server exited", "exited")
 
 
 @_shared
-def counter_offer(revision: object) -> Step:
-    return Step(f"counter-offer {revision}", "counter-offer", revision=_revision(revision))
+def counter_offer(revision: object) -> PathStep:
+    return PathStep(f"counter-offer {revision}", "counter-offer", revision=_revision(revision))
 
 
 @_shared
-def disconnect() -> Step:
-    return Step("disconnect", "disconnect")
+def disconnect() -> PathStep:
+    return PathStep("disconnect", "disconnect")
 
 
 @_shared
-def retry(revision: str) -> Step:
-    return Step(f"retry {revision}", "retry", revision=revision)
+def retry(revision: str) -> PathStep:
+    return PathStep(f"retry {revision}", "retry", revision=revision)
 
 
 @_shared
-def choose(revision: str) -> Step:
-    return Step(f"choose {revision}", "choose", revision=revision)
+def choose(revision: str) -> PathStep:
+    return PathStep(f"choose {revision}", "choose", revision=revision)
 
 
 @_shared
-def legacy_advert() -> Step:
+def legacy_advert() -> PathStep:
     """A DiscoverResult that names no modern revision the client has, read as a legacy
     advertisement: fall back to ``initialize``."""
-    return Step("no modern revision offered: fall back", "note")
+    return PathStep("no modern revision offered: fall back", "note")
 
 
 @_shared
-def restart() -> Step:
-    return Step("restart", "restart")
+def restart() -> PathStep:
+    return PathStep("restart", "restart")
 
 
 @_shared
-def re_probe() -> Step:
-    return Step("re-probe", "re-probe")
+def re_probe() -> PathStep:
+    return PathStep("re-probe", "re-probe")
 
 
 @_shared
-def era_stale(era: str, method: str) -> Step:
+def era_stale(era: str, method: str) -> PathStep:
     """``cached era modern failed on tools/list``: the server changed under the client."""
-    return Step(f"cached era {era} failed on {method}", "era-stale", method=method)
+    return PathStep(f"cached era {era} failed on {method}", "era-stale", method=method)
 
 
 @_shared
-def accepted(revision: str) -> Step:
-    return Step(f"accepted {revision}", "accepted", revision=revision)
+def accepted(revision: str) -> PathStep:
+    return PathStep(f"accepted {revision}", "accepted", revision=revision)
 
 
-def answered(revision: object) -> Step:
-    return Step(f"answered {revision}", "answered", revision=_revision(revision))
+def answered(revision: object) -> PathStep:
+    return PathStep(f"answered {revision}", "answered", revision=_revision(revision))
 
 
 @_shared
-def served_legacy() -> Step:
-    return Step("served under legacy rules", "served-legacy")
+def served_legacy() -> PathStep:
+    return PathStep("served under legacy rules", "served-legacy")
 
 
-def no_answer() -> Step:
-    return Step("no answer", "no-answer")
+def no_answer() -> PathStep:
+    return PathStep("no answer", "no-answer")
 
 
 #: What a transport's rule says of a probe outcome it does not read as "legacy".
@@ -238,7 +238,7 @@ _NOT_LEGACY_STATUS = {"auth": "HTTP {} is an authorization failure, not a legacy
 
 
 def rule(transport: str, outcome: str, status: int | None = None, *,
-         quirk: str | None = None, modern_code: int | None = None) -> Step:
+         quirk: str | None = None, modern_code: int | None = None) -> PathStep:
     """``http: no modern error in the answer, fall back`` (``outcome`` ``error``), or why the
     transport's rule does not fall back: ``http: a timeout is an error, not a legacy server``,
     ``http: HTTP 401 is an authorization failure, not a legacy server``. With ``quirk``, a
@@ -254,52 +254,52 @@ def rule(transport: str, outcome: str, status: int | None = None, *,
     else:
         said = "no modern error in the answer, fall back" if outcome == "error" else \
             _NOT_LEGACY.get(outcome, f"{outcome}: no fallback")
-    return Step(f"{transport}: {said}", "rule", code=status, transport=transport)
+    return PathStep(f"{transport}: {said}", "rule", code=status, transport=transport)
 
 
 @_shared
-def sse_fallback(status: int) -> Step:
+def sse_fallback(status: int) -> PathStep:
     """``http: HTTP 405 to initialize, try HTTP+SSE``: the initialize POST got 400/404/405
     without a modern error, so the client GETs the URL for an HTTP+SSE stream (2025-11-25
     ``basic/transports.mdx`` §Backwards Compatibility)."""
-    return Step(f"http: HTTP {status} to initialize, try HTTP+SSE", "transport", code=status,
+    return PathStep(f"http: HTTP {status} to initialize, try HTTP+SSE", "transport", code=status,
                 transport="http")
 
 
 @_shared
-def sse_opened(post_path: str) -> Step:
+def sse_opened(post_path: str) -> PathStep:
     """``http+sse: endpoint /messages``: the GET opened an SSE stream whose first event named
     the POST endpoint (its query, a session id, left out); the client uses HTTP+SSE from here."""
-    return Step(f"http+sse: endpoint {post_path.split('?', 1)[0]}", "transport",
+    return PathStep(f"http+sse: endpoint {post_path.split('?', 1)[0]}", "transport",
                 transport="http+sse")
 
 
 @_shared
-def sse_refused(status: int) -> Step:
+def sse_refused(status: int) -> PathStep:
     """``http+sse: GET got HTTP 405, no SSE stream``: no HTTP+SSE server at the URL."""
-    return Step(f"http+sse: GET got HTTP {status}, no SSE stream", "transport", code=status,
+    return PathStep(f"http+sse: GET got HTTP {status}, no SSE stream", "transport", code=status,
                 transport="http+sse")
 
 
 @_shared
-def session_lost(method: str, status: int = 404) -> Step:
+def session_lost(method: str, status: int = 404) -> PathStep:
     """``http: HTTP 404 to tools/list in the session, start a new session``: the server no
     longer knows the session (2025-03-26 and later ``basic/transports.mdx`` §Session
     Management: the client MUST send a new initialize without a session id)."""
-    return Step(f"http: HTTP {status} to {method} in the session, start a new session",
+    return PathStep(f"http: HTTP {status} to {method} in the session, start a new session",
                 "session", method=method, code=status, transport="http")
 
 
 @_shared
-def session_renewed(revision: object) -> Step:
+def session_renewed(revision: object) -> PathStep:
     """``http: new session, initialize 2025-11-25 accepted``: the new session is open, and
     the request that found the old one gone is sent again in it."""
-    return Step(f"http: new session, initialize {revision} accepted", "session",
+    return PathStep(f"http: new session, initialize {revision} accepted", "session",
                 revision=_revision(revision), method="initialize", transport="http")
 
 
 @_shared
-def session_refused(code: object) -> Step:
+def session_refused(code: object) -> PathStep:
     """``http: new session refused, error -32600``: the new ``initialize`` failed."""
-    return Step(f"http: new session refused, error {code}", "session",
+    return PathStep(f"http: new session refused, error {code}", "session",
                 code=code if isinstance(code, int) else None, transport="http")

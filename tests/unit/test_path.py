@@ -15,7 +15,7 @@ from _strategies import peers
 from hypothesis import given, settings
 
 from mcp_skew.simulator import PeerSpec, parse_peer, run
-from mcp_skew.simulator._path import Step
+from mcp_skew.simulator._path import PathStep
 from mcp_skew.simulator._path import timeout as timeout_step
 
 #: What the text of each kind looks like, with the fields it names.
@@ -36,7 +36,7 @@ SHAPES = {
 }
 
 
-def _agrees(step: Step) -> str | None:
+def _agrees(step: PathStep) -> str | None:
     """Why ``step``'s text and fields disagree, or None."""
     shape = SHAPES.get(step.kind)
     if shape is None:
@@ -61,7 +61,7 @@ def _agrees(step: Step) -> str | None:
 def test_every_recorded_step_is_typed_and_says_what_its_text_says(client: PeerSpec,
                                                                    server: PeerSpec) -> None:
     path = run(client, server).session.path
-    assert all(type(step) is Step for step in path), [type(s).__name__ for s in path]
+    assert all(type(step) is PathStep for step in path), [type(s).__name__ for s in path]
     problems = [why for step in path if (why := _agrees(step)) is not None]
     assert not problems, problems
 

@@ -12,7 +12,7 @@ from _serve_helpers import C, V
 from mcp_skew.serve import LogEntry, annotate, read_log, render_log
 from mcp_skew.serve._log import NO_MESSAGE
 from mcp_skew.simulator import Entry, parse_peer, run
-from mcp_skew.simulator._path import Step
+from mcp_skew.simulator._path import PathStep
 from mcp_skew.versions import REGISTRY
 
 
@@ -79,7 +79,7 @@ def codes(log: Log) -> list[str]:
 
 # -- the path, in the simulator's words -------------------------------------------------------
 
-def from_simulator(client: str, server: str) -> tuple[list[LogEntry], list[Step]]:
+def from_simulator(client: str, server: str) -> tuple[list[LogEntry], list[PathStep]]:
     """A simulated run's transcript as a wire log, and the simulator's own path."""
     record = run(parse_peer(client, "client"), parse_peer(server, "server"), "handshake")
     log = Log()
