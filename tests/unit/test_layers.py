@@ -113,8 +113,9 @@ EXCEPTIONS: Mapping[tuple[str, str], str] = {
                             "the probe does, or a drift would be a timing artefact: they "
                             "read the probe's startup bound and allowance "
                             "(probe.ProbeOptions, probe._startup.allowance; lazy)",
-    ("probe", "migrate"): "the card's steps for the server's author come from the migration "
-                          "guide (probe._advice: migrate.build_guide, migrate.checklist; lazy)",
+    ("probe", "migrate"): "the card's steps for the server's author are the migration guide's "
+                          "own (probe._advice: migrate.build_guide, migrate.checklist; lazy): "
+                          "the card links each to its guide section, so a copy would drift",
 }
 
 #: Modules that do I/O (processes, sockets, threads, files, the wall clock, the terminal)
