@@ -20,7 +20,7 @@ import time
 from collections.abc import Sequence
 
 from mcp_skew.matrix import build_matrix
-from mcp_skew.matrix._peersets import builtin_peers
+from mcp_skew.peers import builtin_peers
 from mcp_skew.simulator import PeerSpec, parse_peer
 from mcp_skew.versions._auth import LAYOUTS
 

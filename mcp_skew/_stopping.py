@@ -5,7 +5,10 @@ By default Python dies at once on SIGTERM and SIGHUP, skipping every ``finally``
 and workers a command started would be left running. :func:`stopping` (around a command, main
 thread only) turns both into :class:`Terminated`, a ``KeyboardInterrupt``, so each command's
 own Ctrl-C handling runs (census keeps its finished rows, matrix writes nothing), then ends
-every process family still running (:func:`mcp_skew.wire._procs.end_all`). The exit code is
+every process family still running through the hooks the layers that start processes
+register (:func:`register`; :mod:`mcp_skew.wire._procs` registers its ``refuse``,
+``end_all`` and ``reopen`` when it is imported: before that no process was started, and
+this leaf module imports nothing of the package). The exit code is
 128 + the signal number, as a shell reports it. A SIGHUP that is ignored (``nohup``) stays
 ignored; commands that handle signals themselves (``record``, ``serve``) install their own
 handlers inside this one. Processes started by a command that is killed outright (SIGKILL)
@@ -29,13 +32,14 @@ from __future__ import annotations
 
 import contextlib
 import signal
-import sys
 import threading
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from types import FrameType
 from typing import Final
 
-__all__ = ["STOP_SIGNALS", "Terminated", "check", "end_everything", "exit_code", "stopping"]
+__all__ = ["STOP_SIGNALS", "StopHooks", "Terminated", "check", "end_everything", "exit_code",
+           "register", "stopping"]
 
 #: The signals that stop a command as Ctrl-C does (SIGINT is Python's KeyboardInterrupt).
 STOP_SIGNALS: Final = (signal.SIGTERM, signal.SIGHUP)
@@ -53,20 +57,30 @@ class Terminated(KeyboardInterrupt):
 _received: list[int] = []
 
 
-def _procs(name: str) -> Callable[..., None] | None:
-    """The function ``name`` of :mod:`mcp_skew.wire._procs` if that module has been imported
-    (no process was started otherwise) and has defined it: a signal can land while the module
-    is still being imported, when ``sys.modules`` already holds it half made."""
-    module = sys.modules.get("mcp_skew.wire._procs")
-    found = getattr(module, name, None) if module is not None else None
-    return found if callable(found) else None
+@dataclass(frozen=True, slots=True)
+class StopHooks:
+    """What a layer that starts processes does when a command stops."""
+
+    refuse: Callable[[], None]  #: start no new process from now on (from a signal handler)
+    end_all: Callable[[bool], None]  #: end all still running; refuse new ones when given True
+    reopen: Callable[[], None]  #: start processes again (the command is over)
+
+
+#: The registered hooks, by owner; replaced whole, never changed in place, so that a signal
+#: handler reading it while :func:`register` runs sees the old value or the new one.
+_hooks: dict[str, StopHooks] = {}
+
+
+def register(owner: str, hooks: StopHooks) -> None:
+    """Have :func:`stopping` call ``hooks`` (``owner``'s: registering again replaces them)."""
+    global _hooks  # noqa: PLW0603 - replaced whole: see _hooks
+    _hooks = {**_hooks, owner: hooks}
 
 
 def _raise(signum: int, _frame: FrameType | None) -> None:
     _received.append(signum)
-    refuse = _procs("refuse")
-    if refuse is not None:
-        refuse()  # no new process, even where the raise below is swallowed
+    for hooks in _hooks.values():
+        hooks.refuse()  # no new process, even where the raise below is swallowed
     raise Terminated(signum)
 
 
@@ -112,9 +126,8 @@ def _handled_in_exec() -> None:
 def end_everything(*, refuse: bool) -> None:
     """End every process family still running, if any was ever started; with ``refuse``, no
     new one starts in this process from then on (the command is being stopped)."""
-    end_all = _procs("end_all")
-    if end_all is not None:
-        end_all(refuse=refuse)
+    for hooks in _hooks.values():
+        hooks.end_all(refuse)
 
 
 @contextlib.contextmanager
@@ -140,9 +153,8 @@ def stopping() -> Iterator[None]:
         try:
             end_everything(refuse=stopped)
         finally:
-            reopen = _procs("reopen")
-            if reopen is not None:  # the command is over: a caller in-process may spawn again
-                reopen()
+            for hooks in _hooks.values():  # the command is over: a caller in-process may
+                hooks.reopen()  # spawn again
             for sig, handler in previous.items():
                 signal.signal(sig, handler)  # type: ignore[arg-type]
             _received.clear()

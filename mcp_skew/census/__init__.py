@@ -13,7 +13,7 @@ Public API: :class:`Job`, :class:`Settings`, :class:`CensusDB`, :func:`read_list
 shared with the command line: the sandbox's :func:`sandbox_tool` (:data:`SUPPORTED`,
 :class:`Unsupported`) and the runner's pieces (:func:`max_local_workers`,
 :func:`parse_cluster`, :func:`parse_scheduler`, :func:`check_cluster`,
-:func:`check_scheduler`, :func:`parse_install_jobs`, :class:`Progress`,
+:func:`check_scheduler`, :func:`parse_install_jobs`, :class:`CensusProgress`,
 :func:`progress_stream`, :data:`MAX_WORKERS_PER_CPU`, :data:`MOST_INSTALL_JOBS`).
 This module imports no Dask, no probe runner and no pydantic: the commands' ``--help``
 reads it.
@@ -25,7 +25,7 @@ from ._ahead import MOST_INSTALL_JOBS, parse_install_jobs
 from ._census import census_peers, run_census
 from ._execute import (
     MAX_WORKERS_PER_CPU,
-    Progress,
+    CensusProgress,
     check_cluster,
     check_scheduler,
     max_local_workers,
@@ -48,9 +48,9 @@ __all__ = [
     "STATUSES",
     "SUPPORTED",
     "CensusDB",
+    "CensusProgress",
     "Job",
     "ListingError",
-    "Progress",
     "Settings",
     "Unsupported",
     "build_report",

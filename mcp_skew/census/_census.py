@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
 from ._ahead import InstallAhead
-from ._execute import Progress, run_dask, run_local
+from ._execute import CensusProgress, run_dask, run_local
 from ._listing import Job
 from ._store import CensusDB
 from ._work import RETRYABLE, Settings, sweep_scratch
@@ -33,7 +33,7 @@ class CensusRun:
 def run_census(jobs: Sequence[Job], db: CensusDB, settings: Settings, *, source: str,
                workers: int = 2, cluster: str | None = None, scheduler: str | None = None,
                refresh: bool = False, retry_failed: bool = False, install_jobs: int = 0,
-               progress: Callable[[int], Progress] | None = None,
+               progress: Callable[[int], CensusProgress] | None = None,
                on_row: Callable[[dict[str, Any]], None] | None = None) -> CensusRun:
     """Run the jobs the database does not hold yet (all with ``refresh``; with
     ``retry_failed`` also those whose row failed in a way that may pass, :data:`RETRYABLE`);

@@ -37,7 +37,7 @@ from ..errors import UsageError
 from ._listing import Job
 from ._work import Settings, job_row, run_job
 
-__all__ = ["CLUSTER_HINT", "SCHEDULER_BOUND_S", "Progress", "check_cluster", "check_scheduler",
+__all__ = ["CLUSTER_HINT", "SCHEDULER_BOUND_S", "CensusProgress", "check_cluster", "check_scheduler",
            "parse_cluster", "parse_scheduler", "progress_stream", "run_dask", "run_local"]
 
 Store = Callable[[dict[str, Any]], None]
@@ -45,7 +45,7 @@ CLUSTER_HINT: Final = "pip install 'mcp-skew[cluster]'"
 _FAILED: Final = ("start-failed", "install-failed", "error")
 
 
-class Progress:
+class CensusProgress:
     """``done / failed / remaining`` and the rate, on one stderr line that rewrites itself."""
 
     def __init__(self, total: int, stream: TextIO | None, *, tty: bool) -> None:

@@ -37,7 +37,7 @@ from typing import Any, Final
 from ..realpeers import EnvironmentUnavailable, ensure_npm_env, ensure_python_env
 from ._listing import Job
 
-__all__ = ["Install", "Launch", "NeedsConfig", "Unsupported", "install", "limits_argv",
+__all__ = ["InstalledPackage", "LaunchPlan", "NeedsConfig", "Unsupported", "install", "limits_argv",
            "resolve_config", "sandbox_argv", "sandbox_tool"]
 
 #: Package registries the census installs from (registry ``Package.registryType`` examples).
@@ -55,7 +55,7 @@ class Unsupported(Exception):
 
 
 @dataclass(frozen=True, slots=True)
-class Launch:
+class LaunchPlan:
     """The resolved configuration: arguments and environment, before any install."""
 
     runtime_args: tuple[str, ...]
@@ -64,7 +64,7 @@ class Launch:
 
 
 @dataclass(frozen=True, slots=True)
-class Install:
+class InstalledPackage:
     """An installed package: the command that starts it and what is known of its SDK."""
 
     command: tuple[str, ...]
@@ -108,16 +108,16 @@ def _arguments(items: Sequence[Mapping[str, Any]], where: str) -> tuple[str, ...
     return tuple(out)
 
 
-def resolve_config(job: Job) -> Launch:
+def resolve_config(job: Job) -> LaunchPlan:
     """Arguments and environment of a package (or headers of a remote); NeedsConfig if missing."""
     spec = job.spec
     if job.kind == "remote":
         headers = {h["name"]: v for h in spec.get("headers") or []
                    if (v := _value(h, f"header {h['name']}")) is not None}
-        return Launch((), (), headers)
+        return LaunchPlan((), (), headers)
     env = {e["name"]: v for e in spec.get("environmentVariables") or []
            if (v := _value(e, f"environment variable {e['name']}")) is not None}
-    return Launch(_arguments(spec.get("runtimeArguments") or [], "runtimeArguments"),
+    return LaunchPlan(_arguments(spec.get("runtimeArguments") or [], "runtimeArguments"),
                   _arguments(spec.get("packageArguments") or [], "packageArguments"), env)
 
 
@@ -182,7 +182,7 @@ def _console_script(root: Path, identifier: str, dists: Mapping[str, Path]) -> P
 
 
 def install(job: Job, *, cache_dir: Path | None, local_root: Path | None,
-            timeout: float) -> Install:
+            timeout: float) -> InstalledPackage:
     """Install the job's package at its pinned version (cached); EnvironmentUnavailable if not."""
     spec = job.spec
     kind, ident, version = spec["registryType"], spec["identifier"], spec.get("version")
@@ -190,7 +190,7 @@ def install(job: Job, *, cache_dir: Path | None, local_root: Path | None,
         script = (local_root / ident).resolve()
         if not script.is_file() or not script.is_relative_to(local_root.resolve()):
             raise EnvironmentUnavailable(f"no local package {ident!r} under {local_root}")
-        return Install((sys.executable, str(script)), 0.0, True, {})
+        return InstalledPackage((sys.executable, str(script)), 0.0, True, {})
     if kind not in SUPPORTED:
         raise Unsupported(f"registryType {kind!r}: the census installs from "
                           + " and ".join(SUPPORTED))
@@ -201,11 +201,11 @@ def install(job: Job, *, cache_dir: Path | None, local_root: Path | None,
         if node is None:
             raise EnvironmentUnavailable("node is not installed")
         env = ensure_npm_env([f"{ident}@{version}"], cache_dir=cache_dir, timeout=timeout)
-        return Install((node, str(_npm_bin(env.node_modules, ident))), env.install_seconds,
+        return InstalledPackage((node, str(_npm_bin(env.node_modules, ident))), env.install_seconds,
                        env.cached, _npm_sdk(env.node_modules), env.root)
     py = ensure_python_env([f"{ident}=={version}"], cache_dir=cache_dir, timeout=timeout)
     dists = _dists(py.root)
-    return Install((str(_console_script(py.root, ident, dists)),), py.install_seconds,
+    return InstalledPackage((str(_console_script(py.root, ident, dists)),), py.install_seconds,
                    py.cached, _py_sdk(dists), py.root)
 
 
@@ -242,7 +242,7 @@ def sandbox_tool(name: str) -> str | None:
     return None
 
 
-def visible(installed: Install) -> tuple[Path, ...]:
+def visible(installed: InstalledPackage) -> tuple[Path, ...]:
     """What a registry package needs to see when the sandbox hides HOME: its environment, the
     installation of each program it starts (``prefix/bin/prog``: node's, the venv's base
     Python) and the Python that built its venv."""

@@ -9,7 +9,7 @@ name, an error line) goes into the Markdown through :func:`mcp_skew._markup.mark
 (a ``|`` cannot split a table's cell, a line break cannot end a row, a heading or an
 item), and into the HTML through :func:`mcp_skew._markup.escape`.
 
-Client kinds are the probe's built-in clients (``mcp_skew.probe.builtin_clients``):
+Client kinds are the probe's built-in clients (``mcp_skew.peers.probe_clients``):
 a *modern-only* client speaks 2026-07-28 alone; a *dual-era* client tries
 ``server/discover`` and falls back to ``initialize`` (its fallback cost is the time
 from its first request to that ``initialize``); each *legacy* client speaks one
@@ -25,6 +25,7 @@ from statistics import median
 from typing import Any, Final
 
 from .._markup import escape, markdown_cell, page
+from ..peers import probe_clients
 
 __all__ = ["REPORT_FORMAT", "REPORT_FORMATS", "build_report", "render_report", "sdk_label"]
 
@@ -152,10 +153,8 @@ def _failure_kinds(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _client_kinds() -> dict[str, list[str]]:
     """The revisions each kind of client offers (the probe's built-in clients)."""
-    from ..probe import builtin_clients  # noqa: PLC0415 - the report alone needs no runner
-
     out: dict[str, list[str]] = {}
-    for spec in builtin_clients():
+    for spec in probe_clients():
         if spec.quirks:
             continue
         name = {"modern": "modern-only", "dual": "dual-era"}.get(spec.kind)

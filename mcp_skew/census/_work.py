@@ -49,7 +49,7 @@ from typing import Any, Final
 from ..realpeers import EnvironmentUnavailable
 from ..versions.r2026_07_28 import SERVER_INFO_KEY
 from ._launch import (
-    Install,
+    InstalledPackage,
     NeedsConfig,
     Unsupported,
     install,
@@ -193,7 +193,7 @@ def _start_status(report: Any) -> str:
     return "start-failed"
 
 
-def _command(settings: Settings, installed: Install, package_args: tuple[str, ...],
+def _command(settings: Settings, installed: InstalledPackage, package_args: tuple[str, ...],
              scratch: Path) -> tuple[str, ...]:
     tool = sandbox_tool(settings.sandbox)
     registry = installed.root is not None  # a local test script (--local-root) is ours
@@ -217,7 +217,7 @@ NO_SANDBOX: Final = ("no working sandbox here (--sandbox auto found no bwrap or 
 NO_NETWORK: Final = "--no-network needs a sandbox to enforce it (bwrap or firejail)"
 
 
-def _install(job: Job, settings: Settings) -> Install:
+def _install(job: Job, settings: Settings) -> InstalledPackage:
     return install(job, cache_dir=Path(settings.cache_dir) if settings.cache_dir else None,
                    local_root=Path(settings.local_root) if settings.local_root else None,
                    timeout=settings.install_timeout_s)

@@ -210,7 +210,7 @@ def _main(args: argparse.Namespace) -> int:
     from ..census import (  # noqa: PLC0415
         MAX_WORKERS_PER_CPU,
         CensusDB,
-        Progress,
+        CensusProgress,
         check_cluster,
         check_scheduler,
         max_local_workers,
@@ -247,7 +247,7 @@ def _main(args: argparse.Namespace) -> int:
         done = run_census(jobs, db, settings, source=source, workers=args.jobs,
                           cluster=args.cluster, scheduler=args.scheduler, refresh=args.refresh,
                           retry_failed=args.retry_failed, install_jobs=install_jobs,
-                          progress=lambda total: Progress(total, stream, tty=tty))
+                          progress=lambda total: CensusProgress(total, stream, tty=tty))
     except KeyboardInterrupt as exc:
         kept = len(db.done_keys())
         db.close()

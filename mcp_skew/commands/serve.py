@@ -85,12 +85,12 @@ def _main(args: argparse.Namespace) -> int:
 
 
 def _serve_http(args: argparse.Namespace, spec: Any, say: Any, log: LogWriter | None) -> int:
-    from ..serve import HttpEndpoint, HttpLimits, make_http_server, server_url  # noqa: PLC0415
+    from ..serve import HttpLimits, ServedEndpoint, make_http_server, server_url  # noqa: PLC0415
 
     host, port = parse_address(args.http)
     limits = HttpLimits() if args.max_connections is None \
         else HttpLimits(max_connections=args.max_connections)
-    endpoint = HttpEndpoint(spec, say=say, allow_remote=args.allow_remote, limits=limits)
+    endpoint = ServedEndpoint(spec, say=say, allow_remote=args.allow_remote, limits=limits)
     server = make_http_server(endpoint, host, port, log=log)
     url = server_url(server)
     endpoint.protect(url)  # a server with auth=LAYOUT: its authorization server too

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .. import __version__
+from .._verdicts import plain_works
 from ..errors import UsageError
 from ..simulator import SCENARIOS, PeerSpec, Transport, run
 from ..versions import REGISTRY, Registry
@@ -44,7 +45,6 @@ from ._cell import (
     Outcome,
     PlainWorks,
     RealRun,
-    _plain_works,
     failure_kind,
     outcome,
     steps_failed,
@@ -184,7 +184,8 @@ def _axes(data: dict[str, Any], key: str) -> tuple[Axis, ...]:
 
 # -- Building ------------------------------------------------------------------------------
 def _plain_works_memo(transport: Transport = "stdio") -> PlainWorks:
-    """:func:`_plain_works`, run once per plain pair (a sweep asks for the same one per quirk)."""
+    """:func:`~mcp_skew._verdicts.plain_works`, run once per plain pair (a sweep asks for the
+    same one per quirk)."""
     known: dict[tuple[object, ...], bool] = {}
 
     def works(client: PeerSpec, server: PeerSpec) -> bool:
@@ -192,7 +193,7 @@ def _plain_works_memo(transport: Transport = "stdio") -> PlainWorks:
                server.kind, server.revisions, server.registry)
         found = known.get(key)
         if found is None:
-            found = known[key] = _plain_works(client, server, transport)
+            found = known[key] = plain_works(client, server, transport)
         return found
 
     return works

@@ -6,12 +6,11 @@ scenario's results, the features kept and lost, the findings, the transcript
 records (``None`` when the matrix kept none), and two things the matrix derives
 while the run is at hand (:data:`EXTRA_KEYS`):
 
-- ``failure``: why a failed pair fails, as the legend explains it: ``era`` (no
-  era in common: the spec's era table says it fails), ``revision`` (no revision
-  in common), ``quirk`` (the same pair without quirks works), ``negotiation``
-  (they share a revision the one-shot negotiation does not reach), ``result``
-  (connects, then fails: it negotiated, and a list or call the scenario needs got
-  no usable result; the run's ``failed_step``); ``None`` when the pair works;
+- ``failure``: why a failed pair fails, as the legend explains it
+  (:func:`mcp_skew._verdicts.failure_kind`: ``era``, ``revision``, ``quirk``,
+  ``negotiation``), or ``auth``, or ``result`` (connects, then fails: it negotiated,
+  and a list or call the scenario needs got no usable result; the run's
+  ``failed_step``); ``None`` when the pair works;
 - ``features_kept``: the features of the client's newest revision that the
   negotiated revision keeps (the simulator's ``features_lost`` is the rest).
 
@@ -34,16 +33,17 @@ finding codes) are read as they come, not checked against this version's lists.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from .._memo import by_identity2
+from .._verdicts import FailureKind, PlainWorks, failure_kind, plain_works
 from ..errors import UsageError
-from ..simulator import PeerSpec, RunRecord, StepResult, Transport, run
+from ..simulator import RunRecord, StepResult
 from ..simulator.findings import Finding
 from ..transcript import Record, of_json
-from ..versions import Era, Profile
+from ..versions import Profile
 
 __all__ = [
     "EXTRA_KEYS",
@@ -62,7 +62,6 @@ __all__ = [
 EXTRA_KEYS: Final = ("failure", "features_kept")
 
 Outcome = Literal["works", "fallback", "fails"]
-FailureKind = Literal["era", "revision", "quirk", "negotiation", "auth", "result"]
 Status = Literal["ok", "failed"]
 
 #: The ``dir`` of a transcript record.
@@ -72,32 +71,6 @@ _CELL_KEYS: Final = ("client", "server", "status", "revision", "era", "path", "m
 
 
 # -- Deriving what a run does not say ------------------------------------------------------
-def _eras(peer: PeerSpec) -> set[Era]:
-    return {peer.registry.get(r).era for r in peer.revisions}
-
-
-#: Whether a pair works once both peers drop their quirks (:func:`_plain_works`).
-PlainWorks = Callable[[PeerSpec, PeerSpec], bool]
-
-
-def _plain_works(client: PeerSpec, server: PeerSpec, transport: Transport = "stdio") -> bool:
-    """Whether the pair negotiates once both peers drop their quirks (over ``transport``)."""
-    return run(replace(client, quirks=()), replace(server, quirks=()), "handshake",
-               transport=transport).status == "ok"
-
-
-def failure_kind(client: PeerSpec, server: PeerSpec,
-                 works: PlainWorks = _plain_works) -> FailureKind:
-    """Why a failed pair fails, in the legend's words (see the module docstring)."""
-    if not _eras(client) & _eras(server):
-        return "era"
-    if not set(client.revisions) & set(server.revisions):
-        return "revision"
-    if (client.quirks or server.quirks) and works(client, server):
-        return "quirk"
-    return "negotiation"
-
-
 def _auth_failed(path: Sequence[str]) -> bool:
     """Whether the path has an authorization that got no token (scenario auth)."""
     return any(getattr(step, "kind", None) == "auth" and step.startswith("auth failed")
@@ -167,7 +140,7 @@ class Cell:
 
     @classmethod
     def of(cls, record: RunRecord, *, transcript: bool = True,
-           works: PlainWorks = _plain_works) -> Cell:
+           works: PlainWorks = plain_works) -> Cell:
         """One run as a matrix cell. ``transcript=False`` keeps no transcript (the formats
         that show none); ``works`` answers the ``quirk`` test of a failed pair."""
         session = record.session

@@ -39,25 +39,25 @@ Count = Annotated[int, Field(ge=0, le=2**31 - 1)]
 Ms = Annotated[int | float, Field(ge=0, le=MAX_MS, allow_inf_nan=False)]
 
 
-class _Strict(BaseModel):
+class _StrictTypes(BaseModel):
     """No conversion between types; keys a newer writer adds are ignored, not refused."""
 
     model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
 
 
-class _Axis(_Strict):
+class _Axis(_StrictTypes):
     label: Label
     notation: Label
 
 
-class _Step(_Strict):
+class _Step(_StrictTypes):
     name: Text
     ok: bool
     expected: Text
     got: Text
 
 
-class _Finding(_Strict):
+class _Finding(_StrictTypes):
     code: Text = ""
     severity: Text = ""
     message: Text = ""
@@ -65,7 +65,7 @@ class _Finding(_Strict):
     cite: Text = ""
 
 
-class _Real(_Strict):
+class _Real(_StrictTypes):
     ran: bool = False
     agrees: bool | None = None
     status: Text | None = None
@@ -74,7 +74,7 @@ class _Real(_Strict):
     seconds: Ms = 0.0
 
 
-class _OldMessage(_Strict):
+class _OldMessage(_StrictTypes):
     """A message of format versions 1 and 2 (``message`` is any JSON, or the line as text)."""
 
     t_ms: Ms | None = None
@@ -83,7 +83,7 @@ class _OldMessage(_Strict):
     message: Any = None
 
 
-class _OldEvent(_Strict):
+class _OldEvent(_StrictTypes):
     """An event of format versions 1 and 2."""
 
     t_ms: Ms | None = None
@@ -92,7 +92,7 @@ class _OldEvent(_Strict):
     after: Count | None = None
 
 
-class _Cell(_Strict):
+class _Cell(_StrictTypes):
     client: Label
     server: Label
     status: Literal["ok", "failed"]
@@ -124,7 +124,7 @@ class _CellOld(_Cell):
     event_after: list[Count] | None = None  #: version 1
 
 
-class _Document(_Strict):
+class _Document(_StrictTypes):
     format: Literal["mcp-skew-matrix"]
     format_version: Annotated[int, Field(ge=1)]
     mcp_skew_version: Label = ""

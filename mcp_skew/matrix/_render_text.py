@@ -25,10 +25,10 @@ from typing import Any, Final, Literal
 from tabulate import SEPARATING_LINE, tabulate
 
 from .._markup import code_span, markdown_cell
-from ..simulator import QUIRKS
+from ..peers import QUIRK_LABELS, short_revision
+from ..simulator import QUIRKS, split_notation
 from ._build import Matrix, outcome, steps_failed
 from ._cell import Cell
-from ._peersets import QUIRK_LABELS, short_revision
 
 __all__ = [
     "FAILURE_MEANINGS",
@@ -101,13 +101,12 @@ COLOUR_CODES: Final = (*_ANSI.values(), "\x1b[0m")
 # -- Reading notations (no registry needed: a matrix may come from JSON) ---------------
 def notation_revisions(notation: str) -> list[str]:
     """``dual:2026-07-28,2025-11-25+restart`` -> ``["2026-07-28", "2025-11-25"]``."""
-    head = notation.split("+", 1)[0]
-    return [r for r in head.rpartition(":")[2].split(",") if r]
+    return list(split_notation(notation).revisions)
 
 
 def notation_quirks(notation: str) -> list[str]:
     """``legacy:2025-11-25+silent+fixed=2025-03-26`` -> ``["silent", "fixed"]``."""
-    return [q.partition("=")[0] for q in notation.split("+")[1:]]
+    return list(split_notation(notation).quirk_names)
 
 
 def revision_context(matrix: Matrix) -> set[str]:

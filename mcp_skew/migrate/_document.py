@@ -17,12 +17,25 @@ from typing import Final, TypeAlias
 
 from .._markup import escape, markdown_cell, page
 
-__all__ = ["Block", "Bullets", "Comment", "Heading", "Inline", "Link", "Para", "Part", "Pre",
-           "Strong", "Table", "to_html", "to_markdown"]
+__all__ = [
+    "Block",
+    "Bullets",
+    "Comment",
+    "DocLink",
+    "Heading",
+    "Inline",
+    "Para",
+    "Part",
+    "Pre",
+    "Strong",
+    "Table",
+    "to_html",
+    "to_markdown",
+]
 
 
 @dataclass(frozen=True, slots=True)
-class Link:
+class DocLink:
     text: str
     url: str
 
@@ -32,7 +45,7 @@ class Strong:
     text: str
 
 
-Part: TypeAlias = str | Link | Strong
+Part: TypeAlias = str | DocLink | Strong
 Inline: TypeAlias = tuple[Part, ...]
 
 
@@ -89,7 +102,7 @@ def _md_text(text: str, table: bool) -> str:
 def _md(inline: Inline, table: bool = False) -> str:
     out: list[str] = []
     for part in inline:
-        if isinstance(part, Link):
+        if isinstance(part, DocLink):
             out.append(f"[{_md_text(part.text, table)}]({part.url})")
         elif isinstance(part, Strong):
             out.append(f"**{_md_text(part.text, table)}**")
@@ -152,7 +165,7 @@ def _html_text(text: str) -> str:
 def _html(inline: Inline) -> str:
     out: list[str] = []
     for part in inline:
-        if isinstance(part, Link):
+        if isinstance(part, DocLink):
             out.append(f'<a href="{escape(part.url)}">'
                        f"{_html_text(part.text)}</a>")
         elif isinstance(part, Strong):

@@ -24,19 +24,19 @@ what is lost without a dual-era server; the dual-era columns must work for
 every client the spec says they can serve.
 
 The client set (:func:`builtin_clients`) is the matrix's built-in clients
-(``mcp_skew.matrix.BUILTIN_CLIENTS``) plus one client for each client quirk
-that set leaves out, so every quirk meets the dual-era server; without the
-matrix it is :func:`client_set`: each built-in revision alone, a legacy client
+(``mcp_skew.peers.BUILTIN_CLIENTS``) plus one client for each client quirk
+that set leaves out, so every quirk meets the dual-era server. :func:`client_set`
+is a smaller set of the same kind: each built-in revision alone, a legacy client
 of every legacy revision, modern-only and dual-era clients, and every quirk.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from ..peers import BUILTIN_CLIENTS
 from ..simulator import QUIRKS, PeerSpec, Transport, parse_peer
 from ..versions import BUILTIN, Cite, Era, Profile, Registry, Role, registry_for
 from ._illustrate import simulate
@@ -44,9 +44,9 @@ from ._illustrate import simulate
 __all__ = [
     "SCENARIO",
     "BothEras",
-    "Cell",
     "Item",
     "Judge",
+    "ProofCell",
     "ProofRow",
     "both_eras",
     "builtin_clients",
@@ -74,7 +74,7 @@ class Item:
 
 
 @dataclass(frozen=True, slots=True)
-class Cell:
+class ProofCell:
     """One run: the row's peer against one column's peer."""
 
     column: str  #: the column's peer spec
@@ -92,7 +92,7 @@ class ProofRow:
     """One row of a proof: a client (server guide) or a server (client guide), on a transport."""
 
     peer: str
-    cells: tuple[Cell, ...]
+    cells: tuple[ProofCell, ...]
     transport: Transport = "stdio"
 
 
@@ -231,19 +231,8 @@ def _quirk_clients(covered: Sequence[str] = ()) -> tuple[str, ...]:
 
 
 def builtin_clients() -> tuple[str, ...]:
-    """The matrix's built-in clients plus one per client quirk they leave out.
-
-    Falls back to :func:`client_set` when ``mcp_skew.matrix`` has no built-in set.
-    """
-    try:
-        matrix = importlib.import_module("mcp_skew.matrix")
-    except ImportError:
-        return client_set()
-    found = getattr(matrix, "BUILTIN_CLIENTS", None)
-    if not found:
-        return client_set()
-    specs = tuple(item.notation if isinstance(item, PeerSpec) else str(item) for item in found)
-    return (*specs, *_quirk_clients(specs))
+    """The matrix's built-in clients plus one per client quirk they leave out."""
+    return (*BUILTIN_CLIENTS, *_quirk_clients(BUILTIN_CLIENTS))
 
 
 def proof_servers(source: Profile, target: Profile) -> tuple[tuple[str, str], ...]:
@@ -281,7 +270,7 @@ def _expected_any(client: PeerSpec, server: PeerSpec, transport: Transport) -> t
 
 
 def cell(client: str, server: str, registry: Registry, *, column: str,
-         transport: Transport = "stdio", judge: Judge = _expected_any) -> Cell:
+         transport: Transport = "stdio", judge: Judge = _expected_any) -> ProofCell:
     """Run ``client`` against ``server`` and judge the run against ``judge``'s expectation."""
     record = simulate(client, server, SCENARIO, registry, transport)
     ok, why = judge(parse_peer(client, "client", registry), parse_peer(server, "server", registry),
@@ -297,7 +286,7 @@ def cell(client: str, server: str, registry: Registry, *, column: str,
         text = f"fails: {why}" if not ok else f"fails: {session.reason}"
     if works != ok:
         text = f"unexpected: {text}" + ("" if ok else f" despite {why}")
-    return Cell(column, ok, works, text)
+    return ProofCell(column, ok, works, text)
 
 
 def proof(

@@ -17,9 +17,9 @@ from ._document import (
     Block,
     Bullets,
     Comment,
+    DocLink,
     Heading,
     Inline,
-    Link,
     Para,
     Part,
     Pre,
@@ -55,8 +55,8 @@ GENERATED_NOTE: Final = (
 )
 
 
-def _cite(cite: Cite) -> Link:
-    return Link(str(cite), cite.url())
+def _cite(cite: Cite) -> DocLink:
+    return DocLink(str(cite), cite.url())
 
 
 def _cites(cites: Iterable[Cite]) -> Inline:

@@ -30,7 +30,7 @@ from ..simulator import RunRecord, Transport, parse_peer, run, summary_line
 from ..transcript import Entry
 from ..versions import Era, Profile, Registry, registry_for
 
-__all__ = ["ILLUSTRATIONS", "Illustration", "Shown", "Side", "illustrate", "simulate"]
+__all__ = ["ILLUSTRATIONS", "Illustration", "IllustrationSide", "Shown", "illustrate", "simulate"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +71,7 @@ ILLUSTRATIONS: Final[Mapping[str, Illustration]] = {
 
 
 @dataclass(frozen=True, slots=True)
-class Side:
+class IllustrationSide:
     """One run's part of an illustration."""
 
     revision: str
@@ -84,8 +84,8 @@ class Shown:
     """An illustration, run: the same exchange at FROM (before) and at TO (after)."""
 
     title: str
-    before: Side
-    after: Side
+    before: IllustrationSide
+    after: IllustrationSide
 
 
 @lru_cache(maxsize=256)
@@ -148,7 +148,7 @@ def _fill(template: str, revision: str, eras: Mapping[str, str]) -> str | None:
 
 
 def _side(shape: Illustration, revision: str, eras: Mapping[str, str],
-          registry: Registry) -> Side | None:
+          registry: Registry) -> IllustrationSide | None:
     client = _fill(shape.client, revision, eras)
     server = _fill(shape.server, revision, eras)
     if client is None or server is None:
@@ -158,7 +158,7 @@ def _side(shape: Illustration, revision: str, eras: Mapping[str, str],
     if not lines:
         lines = (f"(no {' or '.join(shape.methods)} in this run: {summary_line(record)})",)
     command = f"mcp-skew simulate --client {client} --server {server} --trace"
-    return Side(revision, command, lines)
+    return IllustrationSide(revision, command, lines)
 
 
 def illustrate(rule: str, source: Profile, target: Profile) -> Shown | None:

@@ -24,10 +24,11 @@ that client work with that server.
 
 from __future__ import annotations
 
-import importlib
+from dataclasses import replace
 from typing import Final
 
-from ..simulator import PeerSpec, Transport
+from ..peers import BUILTIN_SERVERS
+from ..simulator import PeerSpec, Transport, split_notation
 from ..versions import BUILTIN, Cite, Era, Profile, registry_for
 from ._eras import SCENARIO, BothEras, Item, ProofRow, cell, expected, modern_base
 
@@ -130,16 +131,8 @@ def client_columns(source: Profile, target: Profile) -> tuple[tuple[str, str], .
     )
 
 
-def _builtin_servers() -> tuple[str, ...]:
-    try:
-        matrix = importlib.import_module("mcp_skew.matrix")
-    except ImportError:  # the proof still runs without the matrix package
-        return ()
-    return tuple(str(spec) for spec in getattr(matrix, "BUILTIN_SERVERS", ()))
-
-
 def _quirk_names(spec: str) -> set[str]:
-    return {quirk.split("=")[0] for quirk in spec.split("+")[1:]}
+    return set(split_notation(spec).quirk_names)
 
 
 def _streamable_legacy(source: Profile) -> str:
@@ -155,15 +148,13 @@ def _streamable_legacy(source: Profile) -> str:
 
 def _dedupe(spec: str) -> str:
     """``legacy:2024-11-05,2024-11-05+q`` -> ``legacy:2024-11-05+q`` (FROM may be 2024-11-05)."""
-    head, _, quirks = spec.partition("+")
-    kind, _, revisions = head.partition(":")
-    unique = ",".join(dict.fromkeys(revisions.split(",")))
-    return f"{kind}:{unique}" + (f"+{quirks}" if quirks else "")
+    notation = split_notation(spec)
+    return replace(notation, revisions=tuple(dict.fromkeys(notation.revisions))).text
 
 
 def proof_server_rows(source: Profile) -> tuple[tuple[Transport, str], ...]:
     """(transport, server spec) of each row: the built-in servers over stdio, then over HTTP."""
-    builtin = _builtin_servers() or (source.revision, f"legacy:{source.revision}+silent")
+    builtin = BUILTIN_SERVERS
     http = tuple(s for s in builtin if not _STDIO_ONLY & _quirk_names(s))
     extra = tuple(_dedupe(spec.format(legacy=_streamable_legacy(source)))
                   for spec in HTTP_SERVERS)

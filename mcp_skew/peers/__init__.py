@@ -36,10 +36,10 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from ..errors import UsageError
-from ..simulator import PeerSpec, parse_peer, with_quirks
+from ..simulator import PeerSpec, parse_peer, split_notation, with_quirks
 from ..versions import REGISTRY, Registry, Role, did_you_mean
 from ._catalogue import FAMILIES, REAL_CLIENTS, REAL_SERVERS
-from ._family import Family, Line, Model, Package
+from ._family import Family, Model, Package, ReleaseLine
 from ._lookup import (
     ROLES,
     Named,
@@ -53,33 +53,55 @@ from ._lookup import (
     split_name,
 )
 from ._saved import PEER_FILE_FORMAT, load_probe_peer
+from ._sets import (
+    BUILTIN_CLIENTS,
+    BUILTIN_SERVERS,
+    PROBE_CLIENTS,
+    QUIRK_LABELS,
+    builtin_peers,
+    label_for,
+    labelled,
+    probe_clients,
+    short_revision,
+    sweep_peers,
+)
 
 __all__ = [
+    "BUILTIN_CLIENTS",
     "BUILTIN_RESOLVER",
+    "BUILTIN_SERVERS",
     "FAMILIES",
     "NAMED_RESOLVERS",
     "PEER_FILE_FORMAT",
+    "PROBE_CLIENTS",
+    "QUIRK_LABELS",
     "REAL_CLIENTS",
     "REAL_SERVERS",
     "ROLES",
     "Family",
-    "Line",
     "Model",
     "Named",
     "NamedResolver",
     "Package",
+    "ReleaseLine",
     "Resolved",
     "builtin_peer",
+    "builtin_peers",
     "iter_models",
     "known_names",
+    "label_for",
+    "labelled",
     "load_probe_peer",
     "model_names",
     "named_peer",
     "named_peer_names",
     "named_suggestion",
+    "probe_clients",
     "resolve",
     "resolve_peer",
+    "short_revision",
     "split_name",
+    "sweep_peers",
 ]
 
 
@@ -118,14 +140,14 @@ def resolve_peer(spec: str, role: Role, registry: Registry = REGISTRY, *,
     text = spec.strip()
     if text.startswith("@"):
         return replace(load_probe_peer(text[1:], role), registry=registry)
-    head, *quirk_texts = text.split("+")
-    if "@" not in head:
+    notation = split_notation(text)
+    if "@" not in notation.head:
         return parse_peer(spec, role, registry)
-    head = head.strip()
+    head = notation.head.strip()
     for resolver in resolvers:
         peer = resolver.resolve(head, role)
         if peer is not None:
-            return with_quirks(replace(peer, registry=registry), quirk_texts, role, spec)
+            return with_quirks(replace(peer, registry=registry), notation.quirks, role, spec)
     names = named_peer_names(resolvers)
     known = ", ".join(names) or "none"
     raise UsageError(f"peer spec {spec!r}: unknown named peer {head!r}"

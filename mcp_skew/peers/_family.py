@@ -23,9 +23,9 @@ __all__ = [
     "TO_0618",
     "Ecosystem",
     "Family",
-    "Line",
     "Model",
     "Package",
+    "ReleaseLine",
     "Version",
 ]
 
@@ -91,7 +91,7 @@ class Model:
 
 
 @dataclass(frozen=True, slots=True)
-class Line:
+class ReleaseLine:
     """A release line: versions ``first`` up to the next line's first, and its models."""
 
     first: Version
@@ -115,7 +115,7 @@ class Family:
 
     name: str  #: the notation's name (``py-mcp``)
     package: str  #: the package, as its registry names it
-    lines: tuple[Line, ...]
+    lines: tuple[ReleaseLine, ...]
     #: the server / client script that runs it (in ``mcp_skew/realpeers/servers/``)
     server_script: str = ""
     client_script: str = ""

@@ -12,7 +12,7 @@ followed by quirks that are added or overridden (``py-mcp@2.3+probe-timeout=3000
   ``ts-server@2.4:modern``); without it the package's default is modelled.
 
 Every model says where it was measured (:attr:`Model.measured`), which version
-the drift checks install (:attr:`Line.installs`), and what the model knowingly
+the drift checks install (:attr:`ReleaseLine.installs`), and what the model knowingly
 leaves out (:attr:`Model.gaps`). The behaviour comes from ``docs/real-peers.md``
 (measured by ``benchmarks/measure_real_peers.py``) and from this module's own
 measurements, which the drift tests repeat (``tests/interop/test_drift_servers.py``,
@@ -36,7 +36,7 @@ from ..errors import UsageError
 from ..simulator import PeerSpec, parse_peer
 from ..versions import Role, did_you_mean
 from ._catalogue import DEFAULT_LABEL, DEFAULT_MODE, FAMILIES
-from ._family import Family, Line, Model, Version
+from ._family import Family, Model, ReleaseLine, Version
 
 __all__ = [
     "CLIENT_TESTS",
@@ -64,7 +64,7 @@ class Resolved:
 
     name: str  #: as written, without quirks (``py-mcp@1.12.3``)
     family: Family
-    line: Line
+    line: ReleaseLine
     role: Role
     mode: str  #: the mode's key ('' = the default set-up)
     model: Model
@@ -115,7 +115,7 @@ def split_name(head: str) -> Named | None:
     return Named(match["family"], match["version"], match["mode"])
 
 
-def _modes(family: Family, line: Line, role: Role) -> set[str]:
+def _modes(family: Family, line: ReleaseLine, role: Role) -> set[str]:
     """The modes a person writes for this line and role (none when it has one set-up)."""
     models = line.models(role)
     if len(models) <= 1 and "" in models:
@@ -148,7 +148,7 @@ def known_names(role: Role | None = None) -> list[str]:
     return names
 
 
-def _pick_line(family: Family, version: str, spec: str, role: Role) -> Line:
+def _pick_line(family: Family, version: str, spec: str, role: Role) -> ReleaseLine:
     match = _VERSION.fullmatch(version)
     if match is None:
         raise UsageError(f"peer spec {spec!r}: {version!r} is not a version (e.g. "
@@ -223,7 +223,7 @@ def model_names(role: Role) -> list[str]:
     return names
 
 
-def iter_models() -> Iterator[tuple[Family, Line, Role, str, Model]]:
+def iter_models() -> Iterator[tuple[Family, ReleaseLine, Role, str, Model]]:
     """Every model of the catalogue."""
     for family in FAMILIES.values():
         for line in family.lines:

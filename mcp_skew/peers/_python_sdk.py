@@ -15,9 +15,9 @@ from ._family import (
     TO_0326,
     TO_0618,
     Family,
-    Line,
     Model,
     Package,
+    ReleaseLine,
 )
 
 __all__ = ["FASTMCP", "PY_MCP"]
@@ -36,7 +36,7 @@ PY_MCP: Final = Family(
     server_script="py_mcp_server.py",
     client_script="py_mcp_client.py",
     lines=(
-        Line((1, 0, 0), "1.0.0-1.8.x", Package("pypi", ("mcp==1.0.0", "pydantic==2.10.*"), "1.0.0"),
+        ReleaseLine((1, 0, 0), "1.0.0-1.8.x", Package("pypi", ("mcp==1.0.0", "pydantic==2.10.*"), "1.0.0"),
              servers={"": Model(
                  "legacy:2024-11-05+silent-exit+strict-lifecycle+fixed=2024-11-05+not-found-code=0"
                  "+drop-unparsable",
@@ -53,7 +53,7 @@ PY_MCP: Final = Family(
                  "§server-everything",
                  args=("--mode", "session"),
                  drift_servers=("legacy:2025-11-25,2024-11-05+asks-roots",))}),
-        Line((1, 9, 0), "1.9.0-1.9.3", Package("pypi", ("mcp==1.9.3", "pydantic==2.11.*"), "1.9.3"),
+        ReleaseLine((1, 9, 0), "1.9.0-1.9.3", Package("pypi", ("mcp==1.9.3", "pydantic==2.11.*"), "1.9.3"),
              servers={"": Model(
                  f"legacy:{TO_0326}+silent-exit+strict-lifecycle+not-found-code=0+drop-unparsable",
                  "initialize negotiates 2025-03-26 / 2024-11-05 (first line to read the request); "
@@ -63,7 +63,7 @@ PY_MCP: Final = Family(
                  f"legacy:{TO_0326}",
                  "ClientSession.initialize sends 2025-03-26, accepts 2025-03-26 and 2024-11-05",
                  args=("--mode", "session"))}),
-        Line((1, 9, 4), "1.9.4-1.9.x", Package("pypi", ("mcp==1.9.4", "pydantic==2.11.*"), "1.9.4"),
+        ReleaseLine((1, 9, 4), "1.9.4-1.9.x", Package("pypi", ("mcp==1.9.4", "pydantic==2.11.*"), "1.9.4"),
              servers={"": Model(
                  f"legacy:{TO_0326}+unknown-32602+strict-lifecycle+not-found-code=0+drop-unparsable",
                  f"{_PY_32602}, ping before initialize too; initialize negotiates 2025-03-26 / "
@@ -73,7 +73,7 @@ PY_MCP: Final = Family(
                  f"legacy:{TO_0326}",
                  "ClientSession.initialize sends 2025-03-26, accepts 2025-03-26 and 2024-11-05",
                  args=("--mode", "session"))}),
-        Line((1, 10, 0), "1.10.0-1.13.x",
+        ReleaseLine((1, 10, 0), "1.10.0-1.13.x",
              Package("pypi", ("mcp==1.10.0", "pydantic==2.11.*"), "1.10.0"),
              servers={"": Model(
                  f"legacy:{TO_0618}+unknown-32602+strict-lifecycle+not-found-code=0+drop-unparsable",
@@ -84,7 +84,7 @@ PY_MCP: Final = Family(
                  "ClientSession.initialize sends 2025-06-18 (types.LATEST_PROTOCOL_VERSION) and "
                  "raises on a revision outside SUPPORTED_PROTOCOL_VERSIONS",
                  args=("--mode", "session"))}),
-        Line((1, 14, 0), "1.14.0-1.23.x", Package("pypi", ("mcp==1.22.0",), "1.22.0"),
+        ReleaseLine((1, 14, 0), "1.14.0-1.23.x", Package("pypi", ("mcp==1.22.0",), "1.22.0"),
              servers={"": Model(
                  f"legacy:{TO_0618}+unknown-32602+not-found-code=0+drop-unparsable",
                  f"{_PY_32602}; ping allowed before initialize from 1.14.0; initialize negotiates "
@@ -93,7 +93,7 @@ PY_MCP: Final = Family(
                  f"legacy:{TO_0618}",
                  "ClientSession.initialize sends 2025-06-18; 1999-01-01 answered -> RuntimeError "
                  "(docs/real-peers.md §Python mcp 1.22.0 client)", args=("--mode", "session"))}),
-        Line((1, 24, 0), "1.24.0-1.x", Package("pypi", ("mcp==1.30.0",), "1.30.0"),
+        ReleaseLine((1, 24, 0), "1.24.0-1.x", Package("pypi", ("mcp==1.30.0",), "1.30.0"),
              servers={"": Model(
                  f"legacy:{ALL_LEGACY}+unknown-32602+not-found-code=0+drop-unparsable",
                  f"{_PY_32602}; ping allowed early; initialize negotiates up to 2025-11-25 "
@@ -102,7 +102,7 @@ PY_MCP: Final = Family(
                  f"legacy:{ALL_LEGACY}{AUTH_1X}",
                  "ClientSession.initialize sends 2025-11-25 (LATEST_PROTOCOL_VERSION from 1.24)"
                  + AUTH_1X_NOTE, args=("--mode", "session"))}),
-        Line((2, 0, 0), "2.0.0-2.x", Package("pypi", ("mcp==2.3.0",), "2.3.0"),
+        ReleaseLine((2, 0, 0), "2.0.0-2.x", Package("pypi", ("mcp==2.3.0",), "2.3.0"),
              servers={"": Model(
                  f"{DUAL_ALL}+sticky-era+early-32602+not-found-code=-32602+drop-unparsable",
                  "MCPServer on mcp/server/runner.py serve_dual_era_loop: the first request fixes "
@@ -144,7 +144,7 @@ FASTMCP: Final = Family(
     package="fastmcp (PyPI)",
     server_script="fastmcp_server.py",
     lines=(
-        Line((4, 0, 0), "4.0.0-4.x", Package("pypi", ("fastmcp==4.2.3",), "4.2.3"),
+        ReleaseLine((4, 0, 0), "4.0.0-4.x", Package("pypi", ("fastmcp==4.2.3",), "4.2.3"),
              servers={"": Model(
                  f"{DUAL_ALL}+sticky-era+early-32602+not-found-code=-32602+drop-unparsable",
                  "runs on mcp 2.3.0: the mcp 2.x seams message for message (docs/real-peers.md "

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ._family import ALL_LEGACY, AUTH_1X, DUAL_ALL, Family, Line, Model, Package
+from ._family import ALL_LEGACY, AUTH_1X, DUAL_ALL, Family, Model, Package, ReleaseLine
 from ._typescript_sdk import STRICT_SERVERS, TS_STRICT
 
 __all__ = ["INSPECTOR", "MCP_REMOTE", "SERVER_EVERYTHING"]
@@ -31,14 +31,14 @@ SERVER_EVERYTHING: Final = Family(
     package="@modelcontextprotocol/server-everything (npm)",
     server_script="server_everything.mjs",
     lines=(
-        Line((2025, 1, 14), "2025.1.14-2025.4.x", _everything("2025.1.14"),
+        ReleaseLine((2025, 1, 14), "2025.1.14-2025.4.x", _everything("2025.1.14"),
              servers={"": Model(
                  "legacy:2024-11-05+lenient+not-found-code=-32603+drop-unparsable+outlives-stdin",
                  f"{_SE_EVIDENCE}; @modelcontextprotocol/sdk 1.0.1 (pinned): 2024-11-05 only; "
                  "a missing resource -> -32603 (its read handler throws); its update timer keeps "
                  "the process alive after stdin closes (docs/real-peers.md §server-everything)",
                  args=("stdio",), drift_scenario="protocol", gaps=(_SE_APP,))}),
-        Line((2025, 5, 12), "2025.5.12-2025.9.x", _everything("2025.5.12"),
+        ReleaseLine((2025, 5, 12), "2025.5.12-2025.9.x", _everything("2025.5.12"),
              servers={"": Model(
                  f"legacy:{ALL_LEGACY}+lenient+not-found-code=-32603+drop-unparsable"
                  "+outlives-stdin+not-initialized-32000+one-transport",
@@ -47,7 +47,7 @@ SERVER_EVERYTHING: Final = Family(
                  "closes (docs/real-peers.md §server-everything)",
                  args=("stdio",), http_args=("streamableHttp",), drift_scenario="protocol",
                  gaps=(_SE_APP,))}),
-        Line((2025, 11, 25), "2025.11.25-2026.1.x", _everything("2025.11.25"),
+        ReleaseLine((2025, 11, 25), "2025.11.25-2026.1.x", _everything("2025.11.25"),
              servers={"": Model(
                  f"legacy:{ALL_LEGACY}+lenient+early-tools-32603+not-found-code=-32603"
                  "+drop-unparsable+outlives-stdin+not-initialized-32000+asks-roots",
@@ -57,7 +57,7 @@ SERVER_EVERYTHING: Final = Family(
                  "§server-everything)",
                  args=("stdio",), http_args=("streamableHttp",), drift_scenario="protocol",
                  gaps=(_SE_APP,))}),
-        Line((2026, 8, 31), "2026.7.4-2026.x", _everything("2026.8.31"),
+        ReleaseLine((2026, 8, 31), "2026.7.4-2026.x", _everything("2026.8.31"),
              servers={"": Model(
                  f"legacy:{ALL_LEGACY}+lenient+not-found-code=-32602+drop-unparsable"
                  "+not-initialized-32000+asks-roots",
@@ -83,7 +83,7 @@ INSPECTOR: Final = Family(
     package="@modelcontextprotocol/inspector (npm)",
     client_script="inspector_client.mjs",
     lines=(
-        Line((2, 12, 0), "2.12.x",
+        ReleaseLine((2, 12, 0), "2.12.x",
              Package("npm", ("@modelcontextprotocol/inspector@2.12.0",), "2.12.0"),
              clients={
                  "legacy": Model(
@@ -161,7 +161,7 @@ MCP_REMOTE: Final = Family(
     package="mcp-remote (npm)",
     client_script="mcp_remote_client.py",
     lines=(
-        Line((0, 1, 0), "0.1.x", Package("npm", ("mcp-remote@0.1.38",), "0.1.38"),
+        ReleaseLine((0, 1, 0), "0.1.x", Package("npm", ("mcp-remote@0.1.38",), "0.1.38"),
              clients={"": Model(
                  _MCP_REMOTE_AUTH,
                  "the stdio-to-Streamable-HTTP proxy (dist/proxy.js): its OAuth is the SDK "

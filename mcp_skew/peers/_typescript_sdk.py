@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ._family import ALL_LEGACY, AUTH_1X, AUTH_1X_NOTE, DUAL_ALL, Family, Line, Model, Package
+from ._family import ALL_LEGACY, AUTH_1X, AUTH_1X_NOTE, DUAL_ALL, Family, Model, Package, ReleaseLine
 
 __all__ = ["STRICT_SERVERS", "TS_CLIENT", "TS_SDK", "TS_SERVER", "TS_STRICT"]
 
@@ -26,7 +26,7 @@ TS_SDK: Final = Family(
     server_script="ts_sdk_server.mjs",
     client_script="ts_client.mjs",
     lines=(
-        Line((1, 25, 0), "1.25.0-1.x",
+        ReleaseLine((1, 25, 0), "1.25.0-1.x",
              Package("npm", ("@modelcontextprotocol/sdk@1.32.2",), "1.32.2"),
              servers={"": Model(
                  f"legacy:{ALL_LEGACY}+lenient+not-found-code=-32602+drop-unparsable",
@@ -51,7 +51,7 @@ TS_SERVER: Final = Family(
     package="@modelcontextprotocol/server (npm)",
     server_script="ts_sdk_server.mjs",
     lines=(
-        Line((2, 4, 0), "2.4.x", Package("npm", _V2_PKGS, "2.4.0"),
+        ReleaseLine((2, 4, 0), "2.4.x", Package("npm", _V2_PKGS, "2.4.0"),
              servers={
                  "dual": Model(
                      f"{DUAL_ALL}+lenient+not-found-code=-32602+drop-unparsable",
@@ -90,7 +90,7 @@ TS_CLIENT: Final = Family(
     package="@modelcontextprotocol/client (npm)",
     client_script="ts_client.mjs",
     lines=(
-        Line((2, 4, 0), "2.4.x", Package("npm", _V2_PKGS, "2.4.0"),
+        ReleaseLine((2, 4, 0), "2.4.x", Package("npm", _V2_PKGS, "2.4.0"),
              clients={
                  "legacy": Model(
                      f"legacy:{ALL_LEGACY}+strict-tools",

@@ -1,9 +1,9 @@
 """The clients a probe runs: every built-in client peer, and one prober with a bogus revision.
 
-The built-in set is read from the registry (never a hand-kept list of dates):
-one legacy client per legacy revision, a legacy client of all of them, a
-modern-only client, a dual-era client, and the dual-era and legacy clients with
-the client quirks (``fallback-32601``, ``strict``, ``exact``).
+The built-in set is the peers' probe set (:func:`mcp_skew.peers.probe_clients`, read
+from the registry like every built-in set): one legacy client per legacy revision, a
+legacy client of all of them, a modern-only client, a dual-era client, and the dual-era
+and legacy clients with the client quirks (``fallback-32601``, ``strict``, ``exact``).
 
 The prober is not a client peer: it asks for revision ``1999-01-01``, which no
 server supports, to see a counter-offer, an echo or a refusal; sends an
@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..simulator import Link, PeerSpec, Session, event_step, parse_peer
+from ..peers import probe_clients
+from ..simulator import Link, PeerSpec, Session, event_step
 from ..simulator import path_steps as steps
 from ..simulator.machine import Machine, Notify, Reply, Restart, Steps, ask, drive
 from ..simulator.messages import CAPS_KEY, CLIENT_INFO_KEY, VERSION_KEY, notification
@@ -43,22 +44,9 @@ _INFO = {"name": "mcp-skew-probe", "version": "0.1.0"}
 
 def builtin_clients(registry: Registry = REGISTRY) -> tuple[PeerSpec, ...]:
     """Every built-in client: each legacy revision, all of them, modern, dual, the quirks;
-    then one client of each revision loaded beside the built-in ones (a draft)."""
-    builtin = [p.revision for p in BUILTIN]
-    legacy = registry.ordered([r for r in builtin if registry.get(r).era is Era.LEGACY])
-    modern = registry.ordered([r for r in builtin if registry.get(r).era is Era.MODERN])
-    every = ",".join(modern + legacy)
-    specs = [f"legacy:{rev}" for rev in reversed(legacy)]
-    specs += [
-        f"legacy:{','.join(legacy)}",
-        f"modern:{','.join(modern)}",
-        f"dual:{every}",
-        f"dual:{every}+fallback-32601",
-        f"dual:{every}+strict",
-        f"legacy:{','.join(legacy)}+exact",
-    ]
-    specs += [f"{registry.get(r).era.value}:{r}" for r in registry.revisions() if r not in builtin]
-    return tuple(parse_peer(spec, "client", registry) for spec in specs)
+    then one client of each revision loaded beside the built-in ones (a draft)
+    (:func:`mcp_skew.peers.probe_clients`)."""
+    return probe_clients(registry)
 
 
 def _initialize(revision: str, msg_id: int) -> dict[str, Any]:

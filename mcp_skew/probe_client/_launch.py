@@ -59,12 +59,25 @@ from typing import IO, Final, Literal
 
 from ..errors import UsageError
 from ..probe import PEER_FILE_FORMAT
-from ..serve import HttpEndpoint, LogEntry, LogWriter, make_http_server, read_log, server_url
+from ..serve import LogEntry, LogWriter, ServedEndpoint, make_http_server, read_log, server_url
 from ..simulator import PeerSpec
 from ..wire import end, family, open_new, spawn
 
-__all__ = ["SERVER_WORD", "TAIL_BYTES", "URL_WORD", "ClientRun", "HttpServing", "Launch", "Running",
-           "expand", "in_word", "read_stamps", "run_client", "run_upgrade", "server_words"]
+__all__ = [
+    "SERVER_WORD",
+    "TAIL_BYTES",
+    "URL_WORD",
+    "HttpServing",
+    "Launch",
+    "RealClientRun",
+    "Running",
+    "expand",
+    "in_word",
+    "read_stamps",
+    "run_client",
+    "run_upgrade",
+    "server_words",
+]
 
 SERVER_WORD: Final = "{server}"
 URL_WORD: Final = "{url}"
@@ -127,7 +140,7 @@ class Launch:
 
 
 @dataclass(slots=True)
-class ClientRun:
+class RealClientRun:
     """One run of the client against one server: what it did and what crossed the wire."""
 
     server: str  #: the server's peer spec, as given
@@ -142,7 +155,7 @@ class ClientRun:
     entries: list[LogEntry] = field(default_factory=list)
     stamps: list[float] = field(default_factory=list)  #: wall-clock starts of server processes
     #: an upgrade case: the first run, against the server before the upgrade
-    before: ClientRun | None = None
+    before: RealClientRun | None = None
     port: int = 0  #: over HTTP: the loopback port it was served on
 
 
@@ -236,7 +249,7 @@ def _settle(pid: int) -> None:
         time.sleep(0.05)
 
 
-def _run_argv(run: ClientRun, launch: Launch) -> None:
+def _run_argv(run: RealClientRun, launch: Launch) -> None:
     started = time.monotonic()
     running = launch.running
     if running is not None and running.stopped:
@@ -281,7 +294,7 @@ def read_stamps(path: Path) -> list[float]:
     return out
 
 
-def _read_entries(run: ClientRun) -> None:
+def _read_entries(run: RealClientRun) -> None:
     if run.log.exists() and run.log.stat().st_size:
         try:
             run.entries, _ = read_log(run.log)
@@ -301,12 +314,12 @@ def fresh_log(path: Path) -> Path:
     return path
 
 
-def _run_stdio(spec: str, index: int, launch: Launch) -> ClientRun:
+def _run_stdio(spec: str, index: int, launch: Launch) -> RealClientRun:
     log = fresh_log(launch.workdir / f"{index:02d}.jsonl")
     stamps = fresh_log(launch.workdir / f"{index:02d}.spawned")
     words = server_words(spec, log, stamps, launch.profile_args)
     with in_word(launch.argv, words) as inside:
-        run = ClientRun(spec, tuple(expand(launch.argv, words, "", inside)), log)
+        run = RealClientRun(spec, tuple(expand(launch.argv, words, "", inside)), log)
         _run_argv(run, launch)
     _read_entries(run)
     run.stamps = read_stamps(stamps)
@@ -319,7 +332,7 @@ class HttpServing:
 
     def __init__(self, peer: PeerSpec, log: Path, port: int = 0) -> None:
         self.writer = LogWriter(log, source="serve")
-        endpoint = HttpEndpoint(peer, say=lambda _text: None)
+        endpoint = ServedEndpoint(peer, say=lambda _text: None)
         try:
             self.server = make_http_server(endpoint, "127.0.0.1", port, log=self.writer)
         except OSError:  # the port was taken in between: another one (a new URL)
@@ -340,11 +353,11 @@ class HttpServing:
 
 
 def _serve_and_run(spec: str, peer: PeerSpec, log: Path, launch: Launch, *, port: int = 0,
-                   before: ClientRun | None = None) -> ClientRun:
+                   before: RealClientRun | None = None) -> RealClientRun:
     """Serve ``peer`` over HTTP on loopback (on ``port``, 0: any), run the client once with
     its ``{url}``, end the server; the run, its wire read back."""
     serving = HttpServing(peer, log, port)
-    run = ClientRun(spec, tuple(expand(launch.argv, [], serving.url)), log, before=before)
+    run = RealClientRun(spec, tuple(expand(launch.argv, [], serving.url)), log, before=before)
     run.port = int(serving.server.server_address[1])
     try:
         _run_argv(run, launch)
@@ -354,11 +367,11 @@ def _serve_and_run(spec: str, peer: PeerSpec, log: Path, launch: Launch, *, port
     return run
 
 
-def _run_http(spec: str, peer: PeerSpec, index: int, launch: Launch) -> ClientRun:
+def _run_http(spec: str, peer: PeerSpec, index: int, launch: Launch) -> RealClientRun:
     return _serve_and_run(spec, peer, fresh_log(launch.workdir / f"{index:02d}.jsonl"), launch)
 
 
-def run_client(spec: str, peer: PeerSpec, index: int, launch: Launch) -> ClientRun:
+def run_client(spec: str, peer: PeerSpec, index: int, launch: Launch) -> RealClientRun:
     """Run the client once against the simulated server ``spec`` (``peer``, resolved)."""
     if launch.transport == "http":
         return _run_http(spec, peer, index, launch)
@@ -383,7 +396,7 @@ def _aside(path: Path, name: str) -> Path:
 
 
 def _upgrade_stdio(before: PeerSpec, after: PeerSpec, index: int,
-                   launch: Launch) -> ClientRun:
+                   launch: Launch) -> RealClientRun:
     log = fresh_log(launch.workdir / f"{index:02d}.jsonl")
     stamps = fresh_log(launch.workdir / f"{index:02d}.spawned")
     served = launch.workdir / f"{index:02d}.server.json"
@@ -391,21 +404,21 @@ def _upgrade_stdio(before: PeerSpec, after: PeerSpec, index: int,
     with in_word(launch.argv, words) as inside:
         argv = tuple(expand(launch.argv, words, "", inside))
         _peer_file(served, before)
-        first = ClientRun(before.notation, argv, log)
+        first = RealClientRun(before.notation, argv, log)
         _run_argv(first, launch)
         _read_entries(first)
         first.stamps = read_stamps(stamps)
         first.log = _aside(log, f"{index:02d}.before.jsonl")
         _aside(stamps, f"{index:02d}.before.spawned")
         _peer_file(served, after)  # the upgrade: the same command now serves AFTER
-        run = ClientRun(after.notation, argv, log, before=first)
+        run = RealClientRun(after.notation, argv, log, before=first)
         _run_argv(run, launch)
     _read_entries(run)
     run.stamps = read_stamps(stamps)
     return run
 
 
-def _upgrade_http(before: PeerSpec, after: PeerSpec, index: int, launch: Launch) -> ClientRun:
+def _upgrade_http(before: PeerSpec, after: PeerSpec, index: int, launch: Launch) -> RealClientRun:
     first = _serve_and_run(before.notation, before,
                            fresh_log(launch.workdir / f"{index:02d}.before.jsonl"), launch)
     # the upgrade: the same URL now serves AFTER
@@ -413,10 +426,10 @@ def _upgrade_http(before: PeerSpec, after: PeerSpec, index: int, launch: Launch)
                           launch, port=first.port, before=first)
 
 
-def run_upgrade(before: PeerSpec, after: PeerSpec, index: int, launch: Launch) -> ClientRun:
+def run_upgrade(before: PeerSpec, after: PeerSpec, index: int, launch: Launch) -> RealClientRun:
     """Run the client twice with the same ``{server}`` words (or ``{url}``): against
     ``before``, then, the server upgraded, against ``after``; the second run, with the
-    first as :attr:`ClientRun.before`."""
+    first as :attr:`RealClientRun.before`."""
     if launch.transport == "http":
         return _upgrade_http(before, after, index, launch)
     return _upgrade_stdio(before, after, index, launch)

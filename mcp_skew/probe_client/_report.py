@@ -21,7 +21,7 @@ from .._markup import escape, markdown_cell, page
 from ..simulator.findings import Finding
 from ._findings import Row, fix_for
 from ._infer import Traits
-from ._launch import ClientRun
+from ._launch import RealClientRun
 from ._runner import ClientReport
 
 __all__ = ["FORMATS", "render", "traits_lines"]
@@ -125,7 +125,7 @@ def render_text(report: ClientReport) -> str:
     return "\n".join(out)
 
 
-def _client_dict(run: ClientRun) -> dict[str, Any]:
+def _client_dict(run: RealClientRun) -> dict[str, Any]:
     out: dict[str, Any] = {"exit_code": run.exit_code, "timed_out": run.timed_out,
                            "seconds": run.seconds,
                            "spawn_error": run.spawn_error, "stdout_tail": run.stdout[-4000:],

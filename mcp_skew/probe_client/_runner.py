@@ -22,7 +22,7 @@ from ..versions import Registry
 from ._expect import era_table_says, plain, predict
 from ._findings import Row, client_findings
 from ._infer import InferredClient, infer
-from ._launch import ClientRun, Launch, Running, Transport, run_client, run_upgrade
+from ._launch import Launch, RealClientRun, Running, Transport, run_client, run_upgrade
 from ._observe import Observation, observe
 from ._servers import ServerCase, split_upgrade
 
@@ -65,7 +65,7 @@ class ClientReport:
     argv: tuple[str, ...]
     transport: str
     rows: list[Row]
-    runs: list[ClientRun]
+    runs: list[RealClientRun]
     inferred: InferredClient
     findings: list[Any] = field(default_factory=list)
     required: tuple[str, ...] = ()
@@ -105,12 +105,12 @@ def _row(index: int, server: Server, obs: Observation, inferred: InferredClient,
 
 
 def _run_all(argv: tuple[str, ...], opts: ProbeClientOptions, workdir: Path,
-             progress: Progress | None) -> list[ClientRun]:
+             progress: Progress | None) -> list[RealClientRun]:
     running = Running()
     launch = Launch(argv, opts.transport, opts.deadline_s, workdir, opts.cwd, opts.env,
                     opts.profile_args, running)
 
-    def one(item: tuple[int, Server]) -> ClientRun:
+    def one(item: tuple[int, Server]) -> RealClientRun:
         index, server = item
         if server.before is not None:
             run = run_upgrade(server.before, server.peer, index, launch)

@@ -32,8 +32,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from ..errors import UsageError
-from ..peers import ROLES, Resolved, known_names, named_suggestion, resolve
-from ..simulator import SCENARIOS, Link, MemoryLink, PeerSpec, Scenario, SimServer, parse_peer, rule_for
+from ..peers import (
+    ROLES,
+    Resolved,
+    known_names,
+    label_for,
+    named_suggestion,
+    probe_clients,
+    resolve,
+)
+from ..simulator import SCENARIOS, Link, MemoryLink, PeerSpec, Scenario, SimServer, rule_for
 from ..simulator.machine import Reply, Timeout
 from ..versions import Message, Role
 from ..wire import end, spawn
@@ -182,24 +190,13 @@ def wait_until_idle(pid: int, limit_s: float = 20.0, quiet_polls: int = 3,
 
 
 def _short(peer: PeerSpec) -> str:
-    """The matrix's short label for a built-in client, when the matrix is there."""
-    try:
-        from ..matrix import label_for  # noqa: PLC0415 - optional sibling
-    except ImportError:  # pragma: no cover
-        return peer.name
+    """The short label of a built-in client (the matrix's labels)."""
     return peer.label or label_for(peer)
 
 
 def drift_clients() -> tuple[PeerSpec, ...]:
     """The probe's client set (every built-in client peer)."""
-    try:
-        from ..probe import builtin_clients  # noqa: PLC0415 - optional sibling
-    except ImportError:  # pragma: no cover - the probe ships with the package
-        specs = ("legacy:2024-11-05", "legacy:2025-06-18", "legacy:2025-11-25",
-                 "legacy:2025-11-25,2025-06-18,2025-03-26,2024-11-05", "modern:2026-07-28",
-                 "dual:2026-07-28,2025-11-25,2025-06-18,2025-03-26,2024-11-05")
-        return tuple(parse_peer(s, "client") for s in specs)
-    return builtin_clients()
+    return probe_clients()
 
 
 def _real_server_run(command: list[str], client: PeerSpec,

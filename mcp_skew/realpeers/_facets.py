@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..peers import (
-    Line,
+    ReleaseLine,
     Resolved,
 )
 from ..simulator import STDIO, Link, PeerSpec, Scenario, SimClient, TransportRule, play
@@ -199,7 +199,7 @@ def report_for(resolved: Resolved, model: PeerSpec) -> DriftReport:
                        gaps=resolved.model.gaps)
 
 
-def install_for(line: Line, report: DriftReport) -> Install | None:
+def install_for(line: ReleaseLine, report: DriftReport) -> Install | None:
     if line.installs is None:
         report.unavailable = "no installable package for this line"
         return None

@@ -12,7 +12,7 @@ no session (2026-07-28 ``basic/versioning.mdx``), so it may land anywhere.
 A :class:`LoadBalancer` picks the instance of a request: ``round-robin``,
 ``random`` (seeded, :class:`Rng`), or ``sticky`` (round robin, but a legacy
 session goes back to the instance that holds it). A :class:`Schedule` is a list
-of :class:`Change` at simulated times: :func:`rolling` replaces instances one at a
+of :class:`FleetChange` at simulated times: :func:`rolling` replaces instances one at a
 time, :func:`client_batches` moves slices of the client population to a new
 spec, :func:`rollback` undoes a rolling change in reverse order.
 
@@ -32,8 +32,8 @@ from ..simulator import PeerSpec
 __all__ = [
     "BALANCERS",
     "Balancer",
-    "Change",
     "Fleet",
+    "FleetChange",
     "LoadBalancer",
     "Rng",
     "Schedule",
@@ -69,7 +69,7 @@ class Rng:
 
 
 @dataclass(frozen=True, slots=True)
-class Change:
+class FleetChange:
     """At ``at_ms``, the servers (instances) or clients ``first .. stop-1`` become ``spec``."""
 
     at_ms: int
@@ -88,7 +88,7 @@ class Change:
 class Schedule:
     """Changes in the order they happen (equal times keep their order)."""
 
-    changes: tuple[Change, ...] = ()
+    changes: tuple[FleetChange, ...] = ()
 
     def __post_init__(self) -> None:
         ordered = tuple(sorted(self.changes, key=lambda c: c.at_ms))
@@ -105,14 +105,14 @@ class Schedule:
 
 def rolling(size: int, to: PeerSpec, *, start_ms: int, every_ms: int) -> Schedule:
     """A rolling upgrade: instance ``i`` becomes ``to`` at ``start_ms + i * every_ms``."""
-    return Schedule(tuple(Change(start_ms + i * every_ms, "server", i, i + 1, to)
+    return Schedule(tuple(FleetChange(start_ms + i * every_ms, "server", i, i + 1, to)
                           for i in range(size)))
 
 
 def rollback(fleet: Sequence[PeerSpec], *, start_ms: int, every_ms: int) -> Schedule:
     """Undo a rolling change: the last instance first, each back to its spec in ``fleet``."""
     last = len(fleet) - 1
-    return Schedule(tuple(Change(start_ms + k * every_ms, "server", last - k, last - k + 1,
+    return Schedule(tuple(FleetChange(start_ms + k * every_ms, "server", last - k, last - k + 1,
                                  fleet[last - k], "rollback") for k in range(len(fleet))))
 
 
@@ -120,7 +120,7 @@ def client_batches(count: int, to: PeerSpec, batches: int, *, start_ms: int,
                    every_ms: int) -> Schedule:
     """The clients ``0 .. count-1`` become ``to`` in ``batches`` slices of near-equal size."""
     bounds = [count * b // batches for b in range(batches + 1)]
-    return Schedule(tuple(Change(start_ms + b * every_ms, "client", bounds[b], bounds[b + 1], to)
+    return Schedule(tuple(FleetChange(start_ms + b * every_ms, "client", bounds[b], bounds[b + 1], to)
                           for b in range(batches) if bounds[b] < bounds[b + 1]))
 
 

@@ -59,7 +59,7 @@ __all__ = ["CATEGORIES", "Category", "Classify", "Outcome", "Outcomes"]
 Category = Literal["ok", "retried", "fell_back", "failed"]
 #: The categories of a request, each request in exactly one.
 CATEGORIES: Final[tuple[Category, ...]] = ("ok", "retried", "fell_back", "failed")
-#: Why a failed pair fails (the commands pass :func:`mcp_skew.matrix.failure_kind`).
+#: Why a failed pair fails (the commands pass :func:`mcp_skew._verdicts.failure_kind`).
 Classify = Callable[[PeerSpec, PeerSpec], str]
 #: The request every client sends: ``call a tool`` of the ``default`` scenario.
 REQUEST_STEP: Final = 1

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from .._numbers import parse_int
+from .._verdicts import failure_kind
 from ..errors import UsageError
-from ..matrix import failure_kind
 from ..peers import resolve_peer
 from ..simulator import PeerSpec
 from ..versions import Registry

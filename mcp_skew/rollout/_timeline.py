@@ -31,7 +31,7 @@ from typing import Any, Final
 
 from ..simulator import ClientCache, PeerSpec
 from ..versions import Era
-from ._fleet import Balancer, Change, Fleet, LoadBalancer, Rng, Schedule
+from ._fleet import Balancer, Fleet, FleetChange, LoadBalancer, Rng, Schedule
 from ._outcomes import CATEGORIES, Classify, Outcome, Outcomes
 
 __all__ = ["FLEET", "Breakage", "Group", "Minute", "Rollout", "Totals"]
@@ -183,7 +183,7 @@ class Rollout:
         self.totals.merge(minute.totals)
         return minute
 
-    def _apply(self, change: Change, minute: Minute) -> None:
+    def _apply(self, change: FleetChange, minute: Minute) -> None:
         size = len(self._fleet) if change.role == "server" else len(self.specs)
         span = range(change.first, min(change.stop, size))
         for i in span:

@@ -20,11 +20,11 @@ from __future__ import annotations
 from ._annotate import Annotator, annotate
 from ._annotation import Annotation
 from ._http import (
-    HttpEndpoint,
     HttpLimits,
     HttpRequest,
     HttpResponse,
     HttpServer,
+    ServedEndpoint,
     StreamBox,
     make_http_server,
     server_url,
@@ -32,7 +32,7 @@ from ._http import (
 from ._log import NO_MESSAGE, LineSplitter, LogEntry, LogWriter, read_log, split_processes
 from ._proxy import run_proxy
 from ._replay import (
-    Exchange,
+    ReplayedExchange,
     ReplayReport,
     json_diff,
     render_replay,
@@ -47,8 +47,6 @@ __all__ = [
     "NO_MESSAGE",
     "Annotation",
     "Annotator",
-    "Exchange",
-    "HttpEndpoint",
     "HttpLimits",
     "HttpRequest",
     "HttpResponse",
@@ -57,6 +55,8 @@ __all__ = [
     "LogEntry",
     "LogWriter",
     "ReplayReport",
+    "ReplayedExchange",
+    "ServedEndpoint",
     "StdioServer",
     "StreamBox",
     "annotate",

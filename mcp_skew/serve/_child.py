@@ -29,11 +29,11 @@ from ..errors import UsageError
 from ..wire import end, spawn
 from ._log import LineSplitter
 
-__all__ = ["Child", "Line"]
+__all__ = ["Child", "ChildLine"]
 
 
 @dataclass(frozen=True, slots=True)
-class Line:
+class ChildLine:
     ms: float
     dir: str  #: s2c or stderr
     raw: bytes
@@ -53,7 +53,7 @@ class Child:
             raise UsageError(f"cannot run {self.argv[0]}: {exc.strerror or exc}") from None
         assert self.proc.stdin
         os.set_blocking(self.proc.stdin.fileno(), False)
-        self.queue: queue.Queue[Line | None] = queue.Queue()
+        self.queue: queue.Queue[ChildLine | None] = queue.Queue()
         self._open = 2
         assert self.proc.stdout and self.proc.stderr
         for stream, name in ((self.proc.stdout, "s2c"), (self.proc.stderr, "stderr")):
@@ -72,10 +72,10 @@ class Child:
             if not chunk:
                 break
             for raw in split.feed(chunk):
-                self.queue.put(Line(self.now_ms(), name, raw))
+                self.queue.put(ChildLine(self.now_ms(), name, raw))
         tail = split.finish()
         if tail is not None:
-            self.queue.put(Line(self.now_ms(), name, tail, partial=True))
+            self.queue.put(ChildLine(self.now_ms(), name, tail, partial=True))
         self.queue.put(None)
 
     def send(self, data: bytes, timeout_s: float) -> bool:
@@ -98,7 +98,7 @@ class Child:
             return False
         return True
 
-    def next_line(self, deadline_ms: float) -> Line | None:
+    def next_line(self, deadline_ms: float) -> ChildLine | None:
         """The next line before ``deadline_ms``, or None (time is up, or both pipes ended)."""
         while self._open:
             wait = (deadline_ms - self.now_ms()) / 1000

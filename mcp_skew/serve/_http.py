@@ -9,7 +9,7 @@ codes, the 2026-07-28 header checks, held requests, a server that exits: see
 its module for every rule and its citation); the in-memory HTTP link of
 ``simulate --transport http`` and ``matrix --transport http`` runs the same one.
 Here it is made safe across threads, given random session ids and an idle
-expiry for sessions (:class:`HttpEndpoint`), and :func:`make_http_server` binds
+expiry for sessions (:class:`ServedEndpoint`), and :func:`make_http_server` binds
 the socket; :meth:`HttpServer.serve_forever` serves it with Starlette and
 Uvicorn (:mod:`._asgi`, imported only then: ``--help`` and the other commands
 never load them). What the HTTP stack adds, with the limits in
@@ -76,11 +76,11 @@ from ._log import LogWriter
 from ._stdio import Say
 
 __all__ = [
-    "HttpEndpoint",
     "HttpLimits",
     "HttpRequest",
     "HttpResponse",
     "HttpServer",
+    "ServedEndpoint",
     "StreamBox",
     "check_host",
     "decode_header_value",
@@ -188,7 +188,7 @@ class StreamBox:
         return self.size + self.in_flight
 
 
-class HttpEndpoint(core.HttpEndpoint):
+class ServedEndpoint(core.HttpEndpoint):
     """The simulator's endpoint, safe across threads, minting random session ids.
 
     Each open HTTP+SSE stream has a queue: after every request, what the stream
@@ -305,7 +305,7 @@ class HttpServer:
     ``server_address``; and ``stop_streams`` to end held requests and streams.
     """
 
-    def __init__(self, endpoint: HttpEndpoint, sock: socket.socket, log: LogWriter | None,
+    def __init__(self, endpoint: ServedEndpoint, sock: socket.socket, log: LogWriter | None,
                  limits: HttpLimits) -> None:
         self.endpoint = endpoint
         self.socket = sock
@@ -358,7 +358,7 @@ class HttpServer:
         self.socket.close()
 
 
-def make_http_server(endpoint: HttpEndpoint, host: str, port: int, *,
+def make_http_server(endpoint: ServedEndpoint, host: str, port: int, *,
                      log: LogWriter | None = None,
                      limits: HttpLimits | None = None) -> HttpServer:
     """Bind and listen (not yet serve): ``server.serve_forever()`` then runs it; port 0

@@ -40,8 +40,8 @@ from ._log import LogEntry, decode_line, entry_of, split_processes
 from ._stdio import StdioServer
 
 __all__ = [
-    "Exchange",
     "ReplayReport",
+    "ReplayedExchange",
     "json_diff",
     "outcome",
     "render_replay",
@@ -106,7 +106,7 @@ _Missing: Any = _MissingType()
 
 
 @dataclass(slots=True)
-class Exchange:
+class ReplayedExchange:
     """One request and its two answers."""
 
     index: int  #: the request's entry in the recorded log
@@ -131,7 +131,7 @@ class Exchange:
 @dataclass(slots=True)
 class ReplayReport:
     target: str
-    exchanges: list[Exchange]
+    exchanges: list[ReplayedExchange]
     recorded: Annotation
     replayed: Annotation
     replayed_entries: list[LogEntry]
@@ -181,14 +181,14 @@ def _pairs(entries: list[LogEntry]) -> list[tuple[LogEntry, Message, Message | N
 
 
 def _compare(recorded: list[LogEntry], replayed: list[LogEntry],
-             ignore: Sequence[str]) -> list[Exchange]:
+             ignore: Sequence[str]) -> list[ReplayedExchange]:
     theirs = _pairs(replayed)
-    out: list[Exchange] = []
+    out: list[ReplayedExchange] = []
     for i, (entry, request, answer) in enumerate(_pairs(recorded)):
         again = theirs[i][2] if i < len(theirs) else None
         diff = (json_diff(answer, again, "", ignore)
                 if answer is not None and again is not None else [])
-        out.append(Exchange(entry.index, request["id"], str(request["method"]), answer, again,
+        out.append(ReplayedExchange(entry.index, request["id"], str(request["method"]), answer, again,
                             diff))
     return out
 

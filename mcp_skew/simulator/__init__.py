@@ -43,7 +43,7 @@ from ._cache import ClientCache
 from ._client import Mark, Session, SimClient, check_result, event_step, untyped_tools
 from ._link import Link, MemoryLink
 from ._path import PathStep
-from ._peers import KINDS, PeerSpec, parse_peer, with_quirks
+from ._peers import KINDS, Notation, PeerSpec, parse_peer, split_notation, with_quirks
 from ._policy import ClientPolicy
 from ._quirks import QUIRKS, Quirk
 from ._run import RunRecord, run
@@ -65,6 +65,7 @@ __all__ = [
     "Link",
     "Mark",
     "MemoryLink",
+    "Notation",
     "PathStep",
     "PeerSpec",
     "Quirk",
@@ -87,6 +88,7 @@ __all__ = [
     "render_trace",
     "rule_for",
     "run",
+    "split_notation",
     "summary_line",
     "untyped_tools",
     "with_quirks",

@@ -377,23 +377,16 @@ class SimClient:
             session.path.append(event_step(event))
             if not isinstance(event, Reply) or not negotiation.is_modern_error(profile, event.code):
                 return session, event
-            supported = ((event.error or {}).get("data") or {}).get("supported") or []
-            common = negotiation.common(revisions, supported)
-            if self.policy.fallback_denylist:
-                if event.code != negotiation.unsupported_code(profile):
-                    return session, event  # the caller falls back to initialize
-                if attempt == 0 and common:
-                    session.path.append(steps.retry(common[0]))  # once, even at the same revision
-                    rev, session.retried = common[0], True
-                    continue
-                named = ((event.error or {}).get("data") or {}).get("supported")
-                if not isinstance(named, list) or any(r in self.spec.legacy for r in named):
-                    return session, event  # unreadable, or names a handshake revision: fall back
-            if attempt == 0 and common and common[0] != rev:
-                session.path.append(steps.retry(common[0]))
-                rev = common[0]
-                session.retried = True
+            action, again = negotiation.after_modern_error(
+                profile, revisions, rev, event.code, event.error, first=attempt == 0,
+                denylist=self.policy.fallback_denylist, legacy=self.spec.legacy)
+            if action == "fall back":
+                return session, event  # the caller falls back to initialize
+            if action == "retry" and again is not None:
+                session.path.append(steps.retry(again))
+                rev, session.retried = again, True
                 continue
+            supported = ((event.error or {}).get("data") or {}).get("supported") or []
             if event.code != negotiation.unsupported_code(profile):
                 return session.fail(f"{method} {rev}: the server is modern but refused the "
                                     f"request: {_error_text(event)}"), None

@@ -12,9 +12,14 @@ real server's answers:
   (:func:`common`), and the one it picks (:func:`choose_version`): a modern
   client takes its newest revision a DiscoverResult's ``supportedVersions`` or a
   -32022's ``data.supported`` names (2026-07-28 ``basic/versioning.mdx``);
+- the revision a legacy server answers ``initialize`` with: the one asked if it
+  supports it, else its latest (2025-11-25 ``basic/lifecycle.mdx`` §Version
+  Negotiation): :func:`answer_version`;
 - the retry after an ``UnsupportedProtocolVersion`` error (-32022 in
-  2026-07-28, ``schema.ts`` ``UnsupportedProtocolVersionError``):
-  :func:`retry_revision`;
+  2026-07-28, ``schema.ts`` ``UnsupportedProtocolVersionError``): what a client
+  does when its first modern request is refused with a modern error
+  (:func:`after_modern_error`: retry once, fall back, or fail), and the revision to
+  retry a later request with (:func:`retry_revision`);
 - how a negotiation got where it did, in one word (:func:`mark`).
 
 Nothing here sends, waits or keeps state: the arguments are profiles, codes,
@@ -24,14 +29,15 @@ lists of revisions and flags, so the rules are tested with plain tuples
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable
+from collections.abc import Container, Iterable, Sequence
 from typing import Any, Literal
 
 from .._memo import by_identity
 from ..versions import Era, Profile, Registry
 
-__all__ = ["UNSUPPORTED", "Mark", "choose_version", "common", "is_modern_error", "mark",
-           "modern_codes", "modern_codes_of", "retry_revision", "supported_of", "unsupported_code",
+__all__ = ["UNSUPPORTED", "Mark", "ModernRefusal", "after_modern_error", "answer_version",
+           "choose_version", "common", "is_modern_error", "mark", "modern_codes",
+           "modern_codes_of", "retry_revision", "supported_of", "unsupported_code",
            "unsupported_codes_of"]
 
 Mark = Literal["direct", "downgraded", "era-fallback", "re-probe", "retry-32022", "failed"]
@@ -85,6 +91,51 @@ def choose_version(mine: Iterable[str], theirs: Container[Any]) -> str | None:
     """The revision the chooser picks: its first one the other side has (None: none)."""
     both = common(mine, theirs)
     return both[0] if both else None
+
+
+def answer_version(asked: Any, supported: Sequence[str], *, reject: bool = False) -> str | None:
+    """The revision a legacy server answers ``initialize`` with: ``asked`` if it is one of
+    ``supported`` (newest first), else its latest (None with ``reject``: it refuses)
+    (2025-11-25 ``basic/lifecycle.mdx`` §Version Negotiation)."""
+    if asked in supported:
+        return str(asked)
+    return None if reject else supported[0]
+
+
+#: What a client does when its first modern request gets a modern error: ``retry`` once
+#: with the revision given, ``fall back`` to ``initialize``, or ``fail``.
+ModernRefusal = Literal["retry", "fall back", "fail"]
+
+
+def after_modern_error(profile: Profile, mine: Sequence[str], current: str, code: Any,
+                       error: Any, *, first: bool, denylist: bool = False,
+                       legacy: Container[Any] = ()) -> tuple[ModernRefusal, str | None]:
+    """What a client of ``mine`` (its modern revisions, newest first) does when a modern
+    request at ``current`` got a modern error (``code``, ``error``); ``first``: it has not
+    retried yet.
+
+    It retries once with its first revision the error's ``data.supported`` names, when that
+    is not ``current`` (2026-07-28 ``basic/versioning.mdx``: "the client retries with a
+    supported version rather than falling back"); else it fails, whatever the code. A
+    ``fallback-denylist`` client (``denylist``) falls back on any error but
+    ``profile``'s UnsupportedProtocolVersion; on that one it retries once with the revision
+    named (even ``current``), and falls back when ``data.supported`` is not a list or names
+    one of its ``legacy`` revisions.
+    """
+    data = (error or {}).get("data") or {}
+    named = data.get("supported")
+    shared = common(mine, named or [])
+    unsupported = code == unsupported_code(profile)
+    if denylist:
+        if not unsupported:
+            return "fall back", None
+        if first and shared:
+            return "retry", shared[0]  # once, even at the same revision
+        if not isinstance(named, list) or any(r in legacy for r in named):
+            return "fall back", None  # unreadable, or names a handshake revision
+    if first and shared and shared[0] != current:
+        return "retry", shared[0]
+    return "fail", None
 
 
 def retry_revision(profile: Profile, mine: Iterable[str], code: Any, error: Any) -> str | None:

@@ -16,6 +16,11 @@ simulator imports nothing above :mod:`mcp_skew.versions`): :func:`parse_peer`
 rejects them with a :class:`~mcp_skew.errors.UsageError` that says so, and
 :func:`mcp_skew.peers.resolve_peer` resolves them through its explicit list of
 resolvers, adding a named peer's ``+QUIRK`` suffixes with :func:`with_quirks`.
+
+:func:`split_notation` is the one reader of the notation's shape (head, kind,
+revisions, quirks), with no registry and no checks: :func:`parse_peer` checks its
+parts, and the matrix's renderers (a matrix read back from JSON has no peers, only
+notations) and the migration guide read them with it.
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ from ..versions import (
 from ._policy import ClientPolicy, ServerPolicy
 from ._quirks import QUIRKS, client_policy, server_policy
 
-__all__ = ["KINDS", "PeerSpec", "parse_peer", "with_quirks"]
+__all__ = ["KINDS", "Notation", "PeerSpec", "parse_peer", "split_notation", "with_quirks"]
 
 KINDS: Final[tuple[PeerKind, ...]] = ("legacy", "modern", "dual")
 #: Where named (``NAME@VERSION``) and saved (``@FILE``) peers are resolved, for the error.
@@ -125,13 +130,44 @@ class PeerSpec:
         return self.name
 
 
+@dataclass(frozen=True, slots=True)
+class Notation:
+    """A peer spec's text split into its parts as written (nothing checked, no registry)."""
+
+    head: str  #: what comes before the first ``+``: ``KIND:REV,...``, ``REV`` or ``NAME@...``
+    kind: str  #: ``legacy``, ``modern``, ``dual`` as written; "" for a bare revision
+    revisions: tuple[str, ...]  #: as written, empty parts dropped
+    quirks: tuple[str, ...]  #: each ``QUIRK[=VALUE]`` as written
+
+    @property
+    def quirk_names(self) -> tuple[str, ...]:
+        """``silent``, ``fixed`` of ``+silent+fixed=2025-03-26``."""
+        return tuple(q.partition("=")[0] for q in self.quirks)
+
+    @property
+    def text(self) -> str:
+        """The notation written back: ``KIND:REV,...+QUIRK...`` (``REV,...`` without a kind)."""
+        revisions = ",".join(self.revisions)
+        head = f"{self.kind}:{revisions}" if self.kind else revisions
+        return head + "".join(f"+{q}" for q in self.quirks)
+
+
+def split_notation(spec: str) -> Notation:
+    """``dual:2026-07-28,2025-11-25+restart`` -> its kind, revisions and quirks, as written."""
+    head, *quirks = spec.split("+")
+    kind, sep, revisions = head.partition(":")
+    if not sep:
+        kind, revisions = "", head
+    return Notation(head, kind, tuple(r for r in revisions.split(",") if r), tuple(quirks))
+
+
 @functools.cache
 def _of_era(registry: Registry, revisions: tuple[str, ...], era: Era) -> tuple[str, ...]:
     return tuple(r for r in revisions if registry.get(r).era is era)
 
 
-def _revisions(text: str, spec: str, registry: Registry) -> tuple[str, ...]:
-    revs = [r.strip() for r in text.split(",") if r.strip()]
+def _revisions(texts: Sequence[str], spec: str, registry: Registry) -> tuple[str, ...]:
+    revs = [r.strip() for r in texts if r.strip()]
     if not revs:
         raise UsageError(f"peer spec {spec!r}: no revision given (e.g. legacy:2025-06-18)")
     for rev in revs:
@@ -207,20 +243,18 @@ def parse_peer(spec: str, role: Role, registry: Registry = REGISTRY) -> PeerSpec
     if text.startswith("@"):
         raise UsageError(f"peer spec {spec!r}: a saved peer (@FILE) is resolved by {RESOLVED_ABOVE}, "
                          "not by the simulator's parse_peer")
-    head, *quirk_texts = text.split("+")
+    notation = split_notation(text)
+    head, quirk_texts, kind_text = notation.head, notation.quirks, notation.kind
     if "@" in head:
         raise UsageError(f"peer spec {spec!r}: a named peer (NAME@VERSION) is resolved by "
                          f"{RESOLVED_ABOVE}, not by the simulator's parse_peer")
-    kind_text, sep, rev_text = head.partition(":")
-    if not sep:
-        if head in KINDS:  # ``legacy`` alone: a kind, not a revision
-            raise UsageError(f"peer spec {spec!r}: no revision given (e.g. {head}:REV)")
-        kind_text, rev_text = "", head
+    if not kind_text and head in KINDS:  # ``legacy`` alone: a kind, not a revision
+        raise UsageError(f"peer spec {spec!r}: no revision given (e.g. {head}:REV)")
     if kind_text and kind_text not in KINDS:
         raise UsageError(f"peer spec {spec!r}: unknown kind {kind_text!r}"
                          f"{did_you_mean(kind_text, KINDS)}; use legacy, modern "
                          "or dual (or a bare revision)")
-    revs = _revisions(rev_text, spec, registry)
+    revs = _revisions(notation.revisions, spec, registry)
     if kind_text:
         kind: PeerKind = kind_text
     else:

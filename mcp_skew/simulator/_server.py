@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..versions import Era, Message, Profile, header_named
+from . import _negotiation as negotiation
 from ._cache import invalidations
 from ._peers import PeerSpec
 from ._policy import ServerPolicy
@@ -159,11 +160,8 @@ class SimServer:
             return self.policy.fixed_revision
         if self.policy.echo and isinstance(asked, str):
             return asked
-        if asked in self.spec.legacy:
-            return str(asked)
-        if self.policy.reject_unsupported:
-            return None
-        return self.spec.legacy[0]
+        return negotiation.answer_version(asked, self.spec.legacy,
+                                          reject=self.policy.reject_unsupported)
 
     def _legacy(self, message: Message, profile: Profile) -> Reaction:
         self.served_eras.append(Era.LEGACY)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from ._auth import LAYOUTS, plain_layout, rule_values
-from ._diff import Step, TableDelta, changes_between, table_delta
+from ._diff import DiffStep, TableDelta, changes_between, table_delta
 from ._http_headers import HTTP_HEADERS, LOGGED_ALSO, RECORDED_ALSO, HttpHeader, header_named
 from ._plain import (
     cite_to_dict,
@@ -83,6 +83,7 @@ __all__ = [
     "Change",
     "Cite",
     "Deprecation",
+    "DiffStep",
     "Direction",
     "Era",
     "ErrorCode",
@@ -99,7 +100,6 @@ __all__ = [
     "ProfileFileError",
     "Registry",
     "Role",
-    "Step",
     "TableDelta",
     "UnknownRevision",
     "WireDirection",

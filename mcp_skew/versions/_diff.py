@@ -13,11 +13,11 @@ from typing import Any
 
 from ._profile import MAPPING_TABLES, SETTINGS, TABLES, Change, Profile
 
-__all__ = ["Step", "TableDelta", "changes_between", "table_delta"]
+__all__ = ["DiffStep", "TableDelta", "changes_between", "table_delta"]
 
 
 @dataclass(frozen=True, slots=True)
-class Step:
+class DiffStep:
     """A change as it applies on the way from one revision to another."""
 
     change: Change
@@ -44,17 +44,17 @@ def _common_ancestor(a: Profile, b: Profile) -> Profile:
     raise ValueError(f"{a.revision} and {b.revision} share no base revision")
 
 
-def changes_between(a: Profile, b: Profile) -> tuple[Step, ...]:
+def changes_between(a: Profile, b: Profile) -> tuple[DiffStep, ...]:
     """Every change on the way from ``a`` to ``b`` (either may be the older)."""
     shared = {p.revision for p in _common_ancestor(a, b).lineage()}
-    steps: list[Step] = []
+    steps: list[DiffStep] = []
     for profile in reversed(a.lineage()):
         if profile.revision in shared:
             break
-        steps += [Step(c, undo=True) for c in reversed(profile.changes)]
+        steps += [DiffStep(c, undo=True) for c in reversed(profile.changes)]
     for profile in b.lineage():
         if profile.revision not in shared:
-            steps += [Step(c, undo=False) for c in profile.changes]
+            steps += [DiffStep(c, undo=False) for c in profile.changes]
     return tuple(steps)
 
 

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ._auth import AuthRule
-from ._diff import Step, TableDelta, changes_between, table_delta
+from ._diff import DiffStep, TableDelta, changes_between, table_delta
 from ._profile import (
     MAPPING_TABLES,
     SETTINGS,
@@ -152,10 +152,10 @@ def settings_before(profile: Profile) -> dict[str, Mapping[str, Any]]:
     return before
 
 
-def step_deltas(a: Profile, b: Profile) -> tuple[tuple[Step, tuple[TableDelta, ...]], ...]:
+def step_deltas(a: Profile, b: Profile) -> tuple[tuple[DiffStep, tuple[TableDelta, ...]], ...]:
     """Each step from ``a`` to ``b`` with its table delta."""
     by_revision = {p.revision: p for p in (*a.lineage(), *b.lineage())}
-    out: list[tuple[Step, tuple[TableDelta, ...]]] = []
+    out: list[tuple[DiffStep, tuple[TableDelta, ...]]] = []
     for step in changes_between(a, b):
         before = settings_before(by_revision[step.change.revision])[step.change.id]
         out.append((step, change_delta(step.change, before, undo=step.undo)))
@@ -236,7 +236,7 @@ def method_counts(profile: Profile) -> tuple[int, int, int, int]:
 # -- diffs ---------------------------------------------------------------------------
 
 
-def path_direction(steps: Iterable[Step]) -> str:
+def path_direction(steps: Iterable[DiffStep]) -> str:
     steps = tuple(steps)
     if not steps:
         return "same"

@@ -61,6 +61,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
+from .._stopping import StopHooks, register
+
 __all__ = ["MARK", "end", "end_all", "family", "refuse", "reopen", "spawn", "subreaper",
            "supervised"]
 
@@ -319,3 +321,9 @@ def _zombie(pid: int) -> bool:
         return True
     state = text.rpartition(")")[2].split()[:1]
     return state == ["Z"]
+
+
+# A stopped command ends every family and refuses new ones (mcp_skew._stopping); registered
+# here, once the functions exist, so no stop can find this module half made.
+register("wire", StopHooks(refuse=refuse, end_all=lambda refusing: end_all(refuse=refusing),
+                           reopen=reopen))

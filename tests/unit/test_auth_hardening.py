@@ -30,8 +30,7 @@ from _auth_attacks import (
     MALFORMED_TARGETS,
 )
 
-from mcp_skew.serve import HttpEndpoint as ServeEndpoint
-from mcp_skew.serve import HttpLimits
+from mcp_skew.serve import HttpLimits, ServedEndpoint
 from mcp_skew.simulator import parse_peer
 from mcp_skew.simulator.http import HttpRequest, HttpResponse, parse_target
 from mcp_skew.simulator.http._urlform import form_decode, form_encode, split_url
@@ -111,7 +110,7 @@ def test_no_request_target_reaches_a_protected_endpoint_without_a_token(
 
 @pytest.mark.parametrize("target", BYPASS_TARGETS)
 def test_serve_s_endpoint_guards_every_target_it_would_serve(target: str) -> None:
-    endpoint = ServeEndpoint(parse_peer("dual:2026-07-28,2025-11-25+auth=prm", "server"),
+    endpoint = ServedEndpoint(parse_peer("dual:2026-07-28,2025-11-25+auth=prm", "server"),
                              say=lambda text: None)
     endpoint.protect("http://127.0.0.1:8000/mcp", b"k")
     assert _post(endpoint, target, _initialize()).status in (400, 401, 404)
@@ -351,7 +350,7 @@ def test_the_tables_keep_at_most_their_caps_the_newest_kept() -> None:
 def test_the_streams_together_keep_at_most_the_global_cap() -> None:
     """Before: the cap was per stream only (16 MiB x 256 streams)."""
     limits = HttpLimits(stream_queue_bytes=4000, streams_total_bytes=6000)
-    endpoint = ServeEndpoint(parse_peer("legacy:2024-11-05", "server"), say=lambda text: None,
+    endpoint = ServedEndpoint(parse_peer("legacy:2024-11-05", "server"), say=lambda text: None,
                              limits=limits)
     streams = []
     for _ in range(4):

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from _serve_helpers import initialize, request
 
-from mcp_skew.serve import HttpEndpoint, HttpRequest, HttpResponse, StdioServer
+from mcp_skew.serve import HttpRequest, HttpResponse, ServedEndpoint, StdioServer
 from mcp_skew.simulator import parse_peer
 from mcp_skew.versions import profile_for
 
@@ -51,7 +51,7 @@ class Http:
     """An initialized legacy session of ``serve --http``'s endpoint."""
 
     def __init__(self, peer: str) -> None:
-        self.endpoint = HttpEndpoint(parse_peer(peer, "server"), say=lambda _: None)
+        self.endpoint = ServedEndpoint(parse_peer(peer, "server"), say=lambda _: None)
         rev = peer.partition(":")[2]
         opened = self.post(initialize(rev=rev), session=False)
         assert opened.status == 200

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from mcp_skew.census import _launch, _work
-from mcp_skew.census._launch import Install
+from mcp_skew.census._launch import InstalledPackage
 from mcp_skew.cli import main
 
 
@@ -66,7 +66,7 @@ def _settings(**fields: Any) -> Any:
 
 def test_on_a_worker_a_registry_package_without_a_sandbox_is_not_started(
         tmp_path: Path, no_sandbox: None) -> None:
-    installed = Install(("node", "server.js"), 0.0, True, {}, root=tmp_path)
+    installed = InstalledPackage(("node", "server.js"), 0.0, True, {}, root=tmp_path)
     with pytest.raises(_launch.Unsupported, match="no working sandbox"):
         _work._command(_settings(), installed, (), tmp_path)
     argv = _work._command(_settings(sandbox="none"), installed, (), tmp_path)

@@ -38,8 +38,9 @@ PACKAGE = "mcp_skew"
 #: What the package's own ``__init__`` (``__version__``) and the leaf modules may import.
 _LEAVES = frozenset({PACKAGE, "errors", "_pagedir", "_jsontext", "_input", "_output",
                      "_stopping", "_markup", "_lazy", "_memo", "_numbers"})
-#: What every feature may import: the leaves, the profiles, the transcript, the core and the wire.
-_BASE = _LEAVES | {"versions", "transcript", "simulator", "wire"}
+#: What every feature may import: the leaves, the profiles, the transcript, the core, the wire,
+#: and the words the features give their verdicts in.
+_BASE = _LEAVES | {"versions", "transcript", "simulator", "wire", "_verdicts"}
 #: The features (DESIGN.md: "features built on the layers below").
 FEATURES = frozenset({"matrix", "probe", "migrate", "realpeers", "serve", "rollout"})
 
@@ -66,7 +67,7 @@ LAYERS: Mapping[str, frozenset[str]] = {
     "_memo": frozenset(),
     # numbers a person writes (options, quirk values), checked before use (pure)
     "_numbers": frozenset(),
-    # how a signal stops a command (it ends the wire's process families by name, not import)
+    # how a signal stops a command (it calls the hooks the wire registers with it)
     "_stopping": frozenset(),
     # profiles: one module per revision; nothing else of mcp_skew but the file readers
     "versions": frozenset({"_jsontext", "_input", "_markup"}),
@@ -74,13 +75,18 @@ LAYERS: Mapping[str, frozenset[str]] = {
     "transcript": frozenset({"_jsontext"}),
     # the pure core: sans-I/O state machines on the profiles
     "simulator": frozenset({"versions", "transcript", "errors", "_jsontext", "_memo", "_numbers"}),
+    # the features' shared words: why a pair fails, a step of advice (on the core)
+    "_verdicts": frozenset({"simulator", "versions"}),
     # the edges: stdio and HTTP links to real processes and sockets
-    "wire": frozenset({"simulator", "transcript", "versions", "errors", "_jsontext"}),
+    "wire": frozenset({"simulator", "transcript", "versions", "errors", "_jsontext",
+                       "_stopping"}),
     # the features
-    "matrix": _BASE,
+    # the matrix runs the built-in peer set and labels peers (peers.builtin_peers, label_for)
+    "matrix": _BASE | {"peers"},
     # the probe writes the saved-peer format that peers reads (peers.PEER_FILE_FORMAT)
     "probe": _BASE | {"peers"},
-    "migrate": _BASE,
+    # the guide's proofs run the built-in peer sets (peers.BUILTIN_CLIENTS, BUILTIN_SERVERS)
+    "migrate": _BASE | {"peers"},
     # installs of real implementations and the drift checks of their models (the catalogue)
     "realpeers": _BASE | {"peers"},
     "serve": _BASE,
@@ -89,7 +95,7 @@ LAYERS: Mapping[str, frozenset[str]] = {
     # over the core: below every feature
     "peers": _BASE,
     # many probes: the probe on packages installed in the real-peer environments
-    "census": _BASE | {"probe", "realpeers"},
+    "census": _BASE | {"peers", "probe", "realpeers"},
     # a real client against simulated servers: the served simulator (serve) and the log's
     # reading, the probe's saved-peer format
     "probe_client": _BASE | {"serve", "probe"},
@@ -104,17 +110,16 @@ LAYERS: Mapping[str, frozenset[str]] = {
 
 #: (layer, layer it imports) -> why: sideways imports between features, allowed by name.
 EXCEPTIONS: Mapping[tuple[str, str], str] = {
-    ("migrate", "matrix"): "the guide's table runs the matrix's built-in client set "
-                           "(migrate._eras.builtin_clients; lazy, falls back without it)",
-    ("realpeers", "matrix"): "the real-world matrix is a matrix._build.Matrix, and the drift "
-                             "report labels peers with matrix._peersets.label_for",
-    ("rollout", "matrix"): "a failed request's cause is the matrix's failure_kind (era, "
-                           "revision, quirk, negotiation), one vocabulary",
-    ("realpeers", "probe"): "the server drift checks run the probe's client set "
-                            "(probe._clients.builtin_clients) and give a first answer the "
-                            "probe's startup allowance (probe._startup.allowance)",
-    ("probe", "migrate"): "the card's steps for the server's author come from the migration "
-                          "guide (probe._advice: migrate.build_guide, migrate.checklist; lazy)",
+    ("realpeers", "matrix"): "the real-world matrix is a matrix._build.Matrix (a matrix of "
+                             "real runs, rendered by the matrix's own renderers): realpeers "
+                             "extends the matrix feature, it does not borrow a word of it",
+    ("realpeers", "probe"): "the server drift checks must wait for a real server exactly as "
+                            "the probe does, or a drift would be a timing artefact: they "
+                            "read the probe's startup bound and allowance "
+                            "(probe.ProbeOptions, probe._startup.allowance; lazy)",
+    ("probe", "migrate"): "the card's steps for the server's author are the migration guide's "
+                          "own (probe._advice: migrate.build_guide, migrate.checklist; lazy): "
+                          "the card links each to its guide section, so a copy would drift",
 }
 
 #: Modules that do I/O (processes, sockets, threads, files, the wall clock, the terminal)

@@ -92,3 +92,43 @@ def test_modern_codes_come_from_the_profile() -> None:
 ])
 def test_supported_of(error: Any, supported: list[str] | None) -> None:
     assert negotiation.supported_of(error) == supported
+
+
+@pytest.mark.parametrize(("asked", "reject", "answer"), [
+    ("2025-06-18", False, "2025-06-18"),  # the one asked, when supported
+    ("2024-11-05", False, "2025-11-25"),  # else the server's latest
+    ("1999-01-01", True, None),  # a server that refuses instead
+    (None, False, "2025-11-25"),
+])
+def test_answer_version(asked: Any, reject: bool, answer: str | None) -> None:
+    supported = ("2025-11-25", "2025-06-18")
+    assert negotiation.answer_version(asked, supported, reject=reject) == answer
+
+
+def _refused(code: int, supported: Any) -> dict[str, Any]:
+    return {"code": code, "message": "refused", "data": {"supported": supported}}
+
+
+UNSUPPORTED = MODERN.error("UnsupportedProtocolVersion").code
+#: (code, data.supported, first, denylist, what the client does)
+REFUSALS = [
+    (UNSUPPORTED, ["2026-01-01"], True, False, ("retry", "2026-01-01")),
+    (UNSUPPORTED, ["2026-01-01"], False, False, ("fail", None)),  # once only
+    (UNSUPPORTED, ["2026-07-28"], True, False, ("fail", None)),  # the same revision: no retry
+    (UNSUPPORTED, ["2025-11-25"], True, False, ("fail", None)),  # nothing in common
+    (UNSUPPORTED, None, True, False, ("fail", None)),
+    (UNSUPPORTED, ["2026-07-28"], True, True, ("retry", "2026-07-28")),  # denylist: even same
+    (UNSUPPORTED, ["2026-07-28"], False, True, ("fail", None)),
+    (UNSUPPORTED, ["2025-11-25"], True, True, ("fall back", None)),  # names a legacy one
+    (UNSUPPORTED, "2025-11-25", True, True, ("fall back", None)),  # not a list
+    (UNSUPPORTED, ["2099-01-01"], True, True, ("fail", None)),  # stays modern
+    (-32021, ["2026-07-28"], True, True, ("fall back", None)),  # denylist: not -32022
+]
+
+
+@pytest.mark.parametrize(("code", "supported", "first", "denylist", "does"), REFUSALS)
+def test_after_modern_error(code: int, supported: Any, first: bool, denylist: bool,
+                            does: tuple[str, str | None]) -> None:
+    assert negotiation.after_modern_error(
+        MODERN, MINE, "2026-07-28", code, _refused(code, supported), first=first,
+        denylist=denylist, legacy=("2025-11-25",)) == does

@@ -11,7 +11,8 @@ import pytest
 
 from mcp_skew.cli import main
 from mcp_skew.errors import UsageError
-from mcp_skew.simulator import KINDS, QUIRKS, PeerSpec, parse_peer
+from mcp_skew.peers import BUILTIN_CLIENTS, BUILTIN_SERVERS
+from mcp_skew.simulator import KINDS, QUIRKS, PeerSpec, parse_peer, split_notation
 from mcp_skew.versions import REGISTRY, Era
 
 LEGACY = REGISTRY.of_era(Era.LEGACY)
@@ -178,3 +179,35 @@ def test_bad_spec_through_the_cli(spec: str, role: str, fragment: str,
 
 def test_kinds_are_the_documented_three() -> None:
     assert KINDS == ("legacy", "modern", "dual")
+
+
+# -- The notation's one reader (split_notation): parse_peer, the renderers, the guide ------
+@pytest.mark.parametrize(("spec", "kind", "revisions", "quirk_names"), [
+    ("dual:2026-07-28,2025-11-25+restart", "dual", ("2026-07-28", "2025-11-25"), ("restart",)),
+    ("legacy:2025-11-25+silent+fixed=2025-03-26", "legacy", ("2025-11-25",),
+     ("silent", "fixed")),
+    ("2025-06-18", "", ("2025-06-18",), ()),
+    ("legacy:", "legacy", (), ()),
+    ("py-mcp@2.3:dual+restart", "py-mcp@2.3", ("dual",), ("restart",)),
+])
+def test_split_notation_reads_the_parts_as_written(spec: str, kind: str,
+                                                   revisions: tuple[str, ...],
+                                                   quirk_names: tuple[str, ...]) -> None:
+    notation = split_notation(spec)
+    assert (notation.kind, notation.revisions, notation.quirk_names) == (kind, revisions,
+                                                                         quirk_names)
+    assert notation.head == spec.partition("+")[0]
+
+
+@pytest.mark.parametrize("spec", ["legacy:2025-11-25,2025-06-18+silent+fixed=2025-03-26",
+                                  "2025-06-18+lenient", "modern:2026-07-28"])
+def test_split_notation_writes_back_what_it_read(spec: str) -> None:
+    assert split_notation(spec).text == spec
+
+
+def test_every_built_in_peer_reads_back_as_parse_peer_made_it() -> None:
+    for spec in (*BUILTIN_CLIENTS, *BUILTIN_SERVERS):
+        peer = parse_peer(spec, "server" if spec in BUILTIN_SERVERS else "client")
+        notation = split_notation(peer.notation)
+        assert (notation.kind, notation.revisions) == (peer.kind, peer.revisions)
+        assert notation.quirk_names == tuple(name for name, _ in peer.quirks)

@@ -28,7 +28,7 @@ from mcp_skew.probe_client import (
 from mcp_skew.probe_client._expect import CONNECT, RESULT, UPGRADED, era_table_says, plain, predict
 from mcp_skew.probe_client._findings import Row, client_findings
 from mcp_skew.probe_client._infer import round_ms
-from mcp_skew.probe_client._launch import ClientRun
+from mcp_skew.probe_client._launch import RealClientRun
 from mcp_skew.probe_client._observe import Observation, rebase
 from mcp_skew.serve import LogEntry
 from mcp_skew.serve._log import entry_of
@@ -180,7 +180,7 @@ def _report(client_spec: str) -> ClientReport:
     inferred = infer(obs, REGISTRY)
     assert inferred.spec is not None
     rows = _rows(inferred.spec, obs)
-    runs = [ClientRun(s.spec, ("client", "<b>&"), Path(f"{i}.jsonl"), exit_code=o.exit_code,
+    runs = [RealClientRun(s.spec, ("client", "<b>&"), Path(f"{i}.jsonl"), exit_code=o.exit_code,
                       stderr="scripted: could not connect\n" if o.outcome != "works" else "")
             for i, (s, o) in enumerate(zip(SERVERS, obs, strict=True), 1)]
     report = ClientReport(("client", "<b>&", "{server}"), "stdio", rows, runs, inferred,

@@ -31,8 +31,9 @@ READERS = ("versions/", "commands/", "cli.py")
 EDGES = frozenset({
     "mcp_skew.matrix._build:Matrix.registry",
     "mcp_skew.matrix._build:Matrix.from_dict",
-    "mcp_skew.matrix._peersets:builtin_peers",
-    "mcp_skew.matrix._peersets:sweep_peers",
+    "mcp_skew.peers._sets:builtin_peers",
+    "mcp_skew.peers._sets:probe_clients",
+    "mcp_skew.peers._sets:sweep_peers",
     "mcp_skew.peers:resolve_peer",
     "mcp_skew.probe._clients:builtin_clients",
     "mcp_skew.probe._target:ProbeOptions.registry",

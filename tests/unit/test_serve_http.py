@@ -10,8 +10,8 @@ from _serve_helpers import MODERN, modern
 from mcp_skew.commands.serve import parse_address
 from mcp_skew.errors import UsageError
 from mcp_skew.serve import (
-    HttpEndpoint,
     HttpRequest,
+    ServedEndpoint,
 )
 from mcp_skew.serve._http import check_host
 from mcp_skew.simulator import parse_peer
@@ -32,7 +32,7 @@ def test_addresses_and_the_loopback_rule() -> None:
 
 
 def test_endpoint_without_sockets() -> None:
-    endpoint = HttpEndpoint(parse_peer("dual:2026-07-28,2025-11-25", "server"),
+    endpoint = ServedEndpoint(parse_peer("dual:2026-07-28,2025-11-25", "server"),
                             say=lambda t: None)
     msg = modern(1, "tools/list")
     ok = endpoint.handle(HttpRequest("POST", "/mcp", {"mcp-protocol-version": MODERN,

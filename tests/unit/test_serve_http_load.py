@@ -18,11 +18,11 @@ import pytest
 from _serve_helpers import initialize, request
 
 from mcp_skew.serve import (
-    HttpEndpoint,
     HttpLimits,
     HttpRequest,
     HttpServer,
     LogWriter,
+    ServedEndpoint,
     StreamBox,
     _asgi,
     read_log,
@@ -41,7 +41,7 @@ def said() -> list[str]:
 @contextmanager
 def make_server(peer: str, limits: HttpLimits, said: list[str],
                 log: LogWriter | None = None) -> Iterator[HttpServer]:
-    endpoint = HttpEndpoint(parse_peer(peer, "server"), say=said.append, limits=limits)
+    endpoint = ServedEndpoint(parse_peer(peer, "server"), say=said.append, limits=limits)
     sock = socket.socket()  # never bound nor connected: the server's address only
     try:
         yield HttpServer(endpoint, sock, log, limits)
@@ -140,14 +140,14 @@ def test_a_box_holds_at_most_its_cap_and_overflows_once() -> None:
     assert calls == [1]
 
 
-def open_stream(endpoint: HttpEndpoint) -> str:
+def open_stream(endpoint: ServedEndpoint) -> str:
     opened = endpoint.handle(HttpRequest("GET", "/mcp", {}))
     return dict(opened.events)["endpoint"]
 
 
 def test_a_stream_whose_client_does_not_read_is_closed_at_the_cap(said: list[str]) -> None:
     limits = HttpLimits(stream_queue_bytes=4000)
-    endpoint = HttpEndpoint(parse_peer(SSE, "server"), say=said.append, limits=limits)
+    endpoint = ServedEndpoint(parse_peer(SSE, "server"), say=said.append, limits=limits)
     path = open_stream(endpoint)
     sid = path.partition("session_id=")[2]
 

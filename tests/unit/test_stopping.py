@@ -94,12 +94,11 @@ def test_a_stop_the_command_handled_is_not_raised_again() -> None:
             assert _stopping.exit_code(exc) == 128 + signal.SIGTERM
 
 
-def test_a_stop_while_the_process_module_is_half_imported_still_stops(
+def test_a_stop_before_the_wire_registered_its_hooks_still_stops(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    # the signal lands while mcp_skew.wire._procs is being imported: sys.modules holds it
-    # without its functions yet; the stop must still be a Terminated, never an AttributeError
-    half_made = type(_procs)("mcp_skew.wire._procs")
-    monkeypatch.setitem(__import__("sys").modules, "mcp_skew.wire._procs", half_made)
+    # the signal lands before mcp_skew.wire._procs registered its clean-up (it is being
+    # imported); the stop must still be a Terminated, never an error
+    monkeypatch.setattr(_stopping, "_hooks", {})
     with pytest.raises(_stopping.Terminated), _stopping.stopping():
         os.kill(os.getpid(), signal.SIGTERM)
         signal.pthread_sigmask(signal.SIG_BLOCK, [])  # a call: the handler has run by now
@@ -141,3 +140,25 @@ def test_a_handled_stop_is_not_reported_by_the_interpreter_as_a_sigint_death() -
         assert flag.value == 1  # the interpreter would end itself by SIGINT at exit
         assert _stopping.exit_code(exc) == 128 + signal.SIGINT
     assert flag.value == 0
+
+
+def test_a_stop_calls_the_hooks_a_layer_registered(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    hooks = _stopping.StopHooks(refuse=lambda: calls.append("refuse"),
+                                end_all=lambda refusing: calls.append(f"end_all {refusing}"),
+                                reopen=lambda: calls.append("reopen"))
+    monkeypatch.setattr(_stopping, "_hooks", {})
+    _stopping.register("test", hooks)
+    with pytest.raises(_stopping.Terminated), _stopping.stopping():
+        os.kill(os.getpid(), signal.SIGTERM)
+        signal.pthread_sigmask(signal.SIG_BLOCK, [])  # a call: the handler has run by now
+    assert calls == ["refuse", "end_all True", "reopen"]
+    calls.clear()
+    with _stopping.stopping():
+        pass
+    assert calls == ["end_all False", "reopen"]
+
+
+def test_the_wire_registers_its_clean_up_on_import() -> None:
+    hooks = _stopping._hooks["wire"]
+    assert (hooks.refuse, hooks.reopen) == (_procs.refuse, _procs.reopen)

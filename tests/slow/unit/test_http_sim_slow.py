@@ -32,8 +32,7 @@ from typing import Any
 import pytest
 from _serve_helpers import serve_in_thread
 
-from mcp_skew.serve import HttpEndpoint as ServeEndpoint
-from mcp_skew.serve import make_http_server
+from mcp_skew.serve import ServedEndpoint, make_http_server
 from mcp_skew.simulator import SimClient, parse_peer
 from mcp_skew.simulator._scenario import SCENARIOS, play
 from mcp_skew.simulator._transport import HTTP
@@ -48,7 +47,7 @@ DUAL = f"dual:{LATEST},2025-11-25"
 
 @contextmanager
 def serving(spec: str) -> Iterator[str]:
-    endpoint = ServeEndpoint(parse_peer(spec, "server"), say=lambda t: None)
+    endpoint = ServedEndpoint(parse_peer(spec, "server"), say=lambda t: None)
     server = make_http_server(endpoint, "127.0.0.1", 0)
     thread = serve_in_thread(server, 0.05)
     try:

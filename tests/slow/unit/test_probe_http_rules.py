@@ -12,7 +12,7 @@ from _serve_helpers import serve_in_thread
 
 from mcp_skew.cli import main
 from mcp_skew.probe import ProbeOptions, Target, probe
-from mcp_skew.serve import HttpEndpoint, make_http_server, server_url
+from mcp_skew.serve import ServedEndpoint, make_http_server, server_url
 from mcp_skew.simulator import SimClient, parse_peer
 from mcp_skew.simulator._transport import HTTP
 from mcp_skew.wire import HttpLink
@@ -22,7 +22,7 @@ M = "2026-07-28"
 
 @contextmanager
 def serving(peer: str, *, sse: bool = False) -> Iterator[str]:
-    endpoint = HttpEndpoint(parse_peer(peer, "server"), say=lambda t: None)
+    endpoint = ServedEndpoint(parse_peer(peer, "server"), say=lambda t: None)
     endpoint.sse = sse  # answers as SSE streams, primed where the revision primes them
     server = make_http_server(endpoint, "127.0.0.1", 0)
     serve_in_thread(server, 0.05)

@@ -23,8 +23,8 @@ from _serve_helpers import MODERN, C, V, initialize, modern, readline, serve_in_
 from _waits import BOUND_S
 
 from mcp_skew.serve import (
-    HttpEndpoint,
     LogWriter,
+    ServedEndpoint,
     make_http_server,
     read_log,
     server_url,
@@ -67,7 +67,7 @@ def call(url: str, message: Any = None, headers: dict[str, str] | None = None, *
 
 @contextmanager
 def running(peer: str, log: LogWriter | None = None) -> Iterator[tuple[str, Any]]:
-    endpoint = HttpEndpoint(parse_peer(peer, "server"), say=lambda t: None)
+    endpoint = ServedEndpoint(parse_peer(peer, "server"), say=lambda t: None)
     server = make_http_server(endpoint, "127.0.0.1", 0, log=log)
     thread = serve_in_thread(server, 0.05)
     try:

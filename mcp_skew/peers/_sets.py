@@ -1,12 +1,20 @@
-"""Peer sets for the matrix: the built-in set, short labels, and the benchmark sweep.
+"""Built-in peer sets: the matrix's built-in set, the probe's clients, short labels, and the
+benchmark sweep.
 
-The built-in set (what ``mcp-skew matrix`` runs with no arguments) covers, for
+Every set is derived from the built-in revisions (``versions.BUILTIN``, the profiles of
+``versions.REGISTRY``) by era, by one rule (the shapes below over "every legacy
+revision", "the newest of each era", ...), never kept by hand as dates; the matrix, the
+probe, the migration guide's proofs, the drift checks and the census read them here.
+
+The matrix's built-in set (what ``mcp-skew matrix`` runs with no arguments) covers, for
 each role: one single-revision peer per revision, the common multi-revision
 legacy peers, a modern-only peer, a dual-era peer; for servers the legacy
 quirks that change outcomes (-32601, -32602, silence, silence then exit,
 lenient); for clients a modern client that probes with ``server/discover`` and
 the two dual-era client behaviours that decide the quirk columns (falling back
-only on -32601, restarting a server that died during the probe).
+only on -32601, restarting a server that died during the probe). The probe's clients
+(:data:`PROBE_CLIENTS`) are each legacy revision alone, a legacy client of all of them,
+a modern-only client, a dual-era client, and the client quirks a server meets differently.
 
 Labels are short and read without the docs: a single-revision legacy peer is
 its date (``2025-06-18``); others are the kind and the revisions, abbreviated
@@ -24,58 +32,86 @@ from typing import Final
 
 from ..errors import UsageError
 from ..simulator import PeerSpec, parse_peer
-from ..versions import BUILTIN, REGISTRY, Era, Registry, Role
+from ..versions import BUILTIN, REGISTRY, Era, Profile, Registry, Role
 
 __all__ = [
     "BUILTIN_CLIENTS",
     "BUILTIN_SERVERS",
+    "PROBE_CLIENTS",
     "QUIRK_LABELS",
     "builtin_peers",
     "label_for",
     "labelled",
     "loaded_specs",
+    "probe_clients",
     "short_revision",
     "sweep_peers",
 ]
 
 # -- The built-in set ------------------------------------------------------------------
+# Every built-in set is made by one rule: from the built-in revisions (``versions.BUILTIN``,
+# the profiles of ``versions.REGISTRY``), by era, never from a hand-kept list of dates; a
+# new built-in revision joins every set it belongs in.
+def _newest_first(era: Era) -> tuple[str, ...]:
+    """The built-in revisions of ``era``, newest first (``BUILTIN`` is oldest first)."""
+    return tuple(p.revision for p in reversed(BUILTIN) if p.era is era)
+
+
+_LEGACY: Final = _newest_first(Era.LEGACY)
+_MODERN: Final = _newest_first(Era.MODERN)
+#: Every legacy revision (``L``), every modern one (``M``), the newest of each era as a
+#: dual-era pair (``pair``), every revision (``every``), and a legacy peer a revision
+#: behind: the two before the newest (``behind``); newest first, as a peer spec lists them.
+_L, _M = ",".join(_LEGACY), ",".join(_MODERN)
+_PAIR, _EVERY, _BEHIND = f"{_MODERN[0]},{_LEGACY[0]}", f"{_M},{_L}", ",".join(_LEGACY[1:3])
+
+
+def _alone(profile: Profile) -> str:
+    """A single-revision peer: a legacy one is its date, a modern one says its kind."""
+    return profile.revision if profile.era is Era.LEGACY else f"modern:{profile.revision}"
+
+
 #: Rows of the default matrix, as peer specs (the simulator's notation).
 BUILTIN_CLIENTS: Final[tuple[str, ...]] = (
-    # one single-revision client per revision (the 2026-07-28 one is the modern-only client)
-    "2024-11-05",
-    "2025-03-26",
-    "2025-06-18",
-    "2025-11-25",
-    "modern:2026-07-28",
+    # one single-revision client per revision (a modern one is the modern-only client)
+    *(_alone(p) for p in BUILTIN),
     # a modern client that probes first, as basic/transports/stdio.mdx RECOMMENDS
-    "modern:2026-07-28+discover",
+    f"modern:{_M}+discover",
     # common multi-revision legacy clients
-    "legacy:2025-06-18,2025-03-26",
-    "legacy:2025-11-25,2025-06-18,2025-03-26,2024-11-05",
+    f"legacy:{_BEHIND}",
+    f"legacy:{_L}",
     # dual-era clients: spec behaviour, then the two behaviours the quirk columns test
-    "dual:2026-07-28,2025-11-25",
-    "dual:2026-07-28,2025-11-25,2025-06-18,2025-03-26,2024-11-05",
-    "dual:2026-07-28,2025-11-25+fallback-32601",
-    "dual:2026-07-28,2025-11-25+restart",
+    f"dual:{_PAIR}",
+    f"dual:{_EVERY}",
+    f"dual:{_PAIR}+fallback-32601",
+    f"dual:{_PAIR}+restart",
 )
 
 #: Columns of the default matrix.
 BUILTIN_SERVERS: Final[tuple[str, ...]] = (
-    "2024-11-05",
-    "2025-03-26",
-    "2025-06-18",
-    "2025-11-25",
-    "legacy:2025-06-18,2025-03-26",
-    "legacy:2025-11-25,2025-06-18,2025-03-26,2024-11-05",
-    "modern:2026-07-28",
-    "dual:2026-07-28,2025-11-25",
+    *(_alone(p) for p in BUILTIN if p.era is Era.LEGACY),
+    f"legacy:{_BEHIND}",
+    f"legacy:{_L}",
+    f"modern:{_M}",
+    f"dual:{_PAIR}",
     # how a legacy server answers an unknown or early request (server/discover, _meta)
-    "legacy:2025-11-25+unknown-32601",
-    "legacy:2025-11-25+unknown-32602",
-    "legacy:2025-11-25+silent",
-    "legacy:2025-11-25+silent-exit",
-    "legacy:2025-11-25+lenient",
+    *(f"legacy:{_LEGACY[0]}+{quirk}" for quirk in
+      ("unknown-32601", "unknown-32602", "silent", "silent-exit", "lenient")),
 )
+
+#: The clients a probe runs: each legacy revision alone, a legacy client of all of them, a
+#: modern-only client, a dual-era client, and the dual-era and legacy clients with the
+#: client quirks that change how a server is met (``fallback-32601``, ``strict``, ``exact``).
+PROBE_CLIENTS: Final[tuple[str, ...]] = (
+    *(f"legacy:{r}" for r in reversed(_LEGACY)),
+    f"legacy:{_L}",
+    f"modern:{_M}",
+    f"dual:{_EVERY}",
+    f"dual:{_EVERY}+fallback-32601",
+    f"dual:{_EVERY}+strict",
+    f"legacy:{_L}+exact",
+)
+
 
 # -- Labels ----------------------------------------------------------------------------
 #: How a quirk reads in a label (the rest read as their own name).
@@ -175,6 +211,14 @@ def builtin_peers(role: Role, registry: Registry = REGISTRY) -> tuple[PeerSpec, 
     revisions ``registry`` holds beside the built-in ones."""
     specs = (BUILTIN_CLIENTS if role == "client" else BUILTIN_SERVERS) + loaded_specs(registry)
     return tuple(labelled(parse_peer(spec, role, registry)) for spec in specs)
+
+
+def probe_clients(registry: Registry = REGISTRY) -> tuple[PeerSpec, ...]:
+    """The probe's clients (:data:`PROBE_CLIENTS`), then one client of each revision
+    ``registry`` holds beside the built-in ones (a draft)."""
+    builtin = {p.revision for p in BUILTIN}
+    loaded = [f"{registry.get(r).era.value}:{r}" for r in registry.revisions() if r not in builtin]
+    return tuple(parse_peer(spec, "client", registry) for spec in (*PROBE_CLIENTS, *loaded))
 
 
 # -- The benchmark sweep ---------------------------------------------------------------
