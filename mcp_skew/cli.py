@@ -1,11 +1,14 @@
 """The ``mcp-skew`` command: one sub-command per module in ``mcp_skew.commands``.
 
-Each command module defines ``register(subparsers) -> None``, which adds its
-parser and sets ``func`` (taking the parsed arguments, returning an exit code).
+Each command's parser module (:mod:`mcp_skew.commands.parsers`) defines
+``register(subparsers) -> None``, which adds its parser and sets ``func`` (taking the
+parsed arguments, returning an exit code): the command's implementation, imported only
+when the command runs.
 Bad input is one clear line on stderr and exit code 2, never a traceback.
 
 ``mcp-skew --version`` (``-V``) is answered before any command module (or pydantic) is
-imported, so it stays fast; ``--help`` builds the whole parser.
+imported, so it stays fast; ``--help`` builds the whole parser, and imports no command's
+implementation.
 
 Standard streams are made safe here, once, for every command (:func:`_safe_streams`):
 a closed standard input reads as empty; a closed standard output is a stand-in whose
@@ -31,6 +34,7 @@ from typing import Any, NoReturn
 
 from ._output import terminal_safe
 from ._stopping import check, exit_code, stopping
+from ._version import __version__
 from .errors import UsageError
 
 __all__ = ["COMMANDS", "main", "version_line"]
@@ -116,21 +120,13 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("-V", "--version", action="version", version=version_line(),
                         help="print the version of mcp-skew and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"mcp_skew.commands.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"mcp_skew.commands.{name}":
-                raise
-            continue
-        module.register(sub)
+    for name in COMMANDS:  # the parsers alone: a command's implementation loads when it runs
+        importlib.import_module(f"mcp_skew.commands.parsers.{name}").register(sub)
     return parser
 
 
 def version_line() -> str:
     """``mcp-skew X.Y.Z``: what ``--version`` prints."""
-    from . import __version__  # noqa: PLC0415 - read from the package metadata on first use
-
     return f"mcp-skew {__version__}"
 
 
@@ -236,7 +232,11 @@ def _main(argv: list[str]) -> int:
     if _wants_version(argv):
         print(version_line())
         return 0
-    # the registry imports pydantic: only for a command
+    global _ARGV  # noqa: PLW0603 - read by the parser's error, in this call only
+    _ARGV = argv
+    parser = _parser()
+    args = parser.parse_args(argv)
+    # the registry (the profiles of every revision): only for a command, not for --help
     from .versions import (  # noqa: PLC0415
         ProfileFileError,
         UnknownRevision,
@@ -244,10 +244,6 @@ def _main(argv: list[str]) -> int:
         with_profile_files,
     )
 
-    global _ARGV  # noqa: PLW0603 - read by the parser's error, in this call only
-    _ARGV = argv
-    parser = _parser()
-    args = parser.parse_args(argv)
     try:
         # the registry of this invocation: the built-ins, installed plugins, --profile files;
         # a new value every command reads from args.registry (nothing global changes)

@@ -1,0 +1,43 @@
+"""``mcp-skew versions``, ``show`` and ``diff``: the parser (name, help, arguments); the implementation is
+:mod:`mcp_skew.commands.versions`, imported when the command runs."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from . import VERSIONS_FORMATS as FORMATS
+from . import Later
+
+__all__ = ["register"]
+
+
+def _add_format(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help="text (default), markdown, or json (machine-readable, sorted keys)",
+    )
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``versions``, ``show`` and ``diff`` sub-commands."""
+    versions = subparsers.add_parser(
+        "versions", help="list the known revisions: era, method counts, headline changes"
+    )
+    _add_format(versions)
+    versions.set_defaults(func=Later("versions", "run_versions"))
+
+    show = subparsers.add_parser("show", help="the full derived profile of one revision")
+    show.add_argument("revision", metavar="REV")
+    _add_format(show)
+    show.set_defaults(func=Later("versions", "run_show"))
+
+    diff = subparsers.add_parser(
+        "diff", help="every change between two revisions (either may be the older)"
+    )
+    diff.add_argument("a", metavar="A")
+    diff.add_argument("b", metavar="B")
+    _add_format(diff)
+    diff.set_defaults(func=Later("versions", "run_diff"))
