@@ -35,42 +35,16 @@ it keeps of a run) and :mod:`mcp_skew.errors`
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Final
+
 from . import _negotiation as negotiation
 from . import _path as path_steps
-from ._auth_client import AuthResult, Fetch, Fetched, authorize, plan_for
-from ._auth_link import NOT_OVER_STDIO
-from ._auth_server import AS_WELL_KNOWN, AUTH_BODY_BYTES, AuthServer, auth_server_for, guard
 from ._cache import ClientCache
 from ._client import Mark, Session, SimClient, check_result, untyped_tools
 from ._client import describe as describe_event
 from ._decode import PARSE_ERROR, Junk, batch_element, decode_rpc, unbatched_methods
 from ._finding_codes import FINDING_CODES, FindingCode, Severity
 from ._findings import FINDINGS, Finding
-from ._http_client import (
-    HttpClient,
-    is_jsonrpc_error,
-    is_priming,
-    modern_error_codes,
-    opens_http_sse,
-    parse_body,
-    request_headers,
-    synthesized_error,
-    wants_sse_fallback,
-)
-from ._http_endpoint import HttpEndpoint, mcp_route
-from ._http_link import HttpMemoryLink
-from ._http_sse import SseEvent, SseParser
-from ._http_words import (
-    NAME_PARAMS,
-    HttpRequest,
-    HttpResponse,
-    RequestTarget,
-    decode_header_value,
-    encode_header_value,
-    is_loopback,
-    parse_target,
-)
-from ._http_words import describe as describe_message
 from ._link import Closed, Entry, Event, Link, MemoryLink, Note, Reply, Timeout, Transcript
 from ._machine import Machine, Notify, Restart, Steps, ask, drive
 from ._memo import by_identity2
@@ -82,9 +56,38 @@ from ._quirks import QUIRKS, Quirk
 from ._run import RunRecord, run
 from ._scenario import LIST_RESOURCES, LIST_TOOLS, SCENARIOS, Scenario, Step, StepResult, play
 from ._server import Reaction, SimServer
-from ._trace import render_trace, summary_line
-from ._transport import STDIO, TRANSPORTS, Transport, TransportRule, rule_for
+from ._transport import NOT_OVER_STDIO, STDIO, TRANSPORTS, Transport, TransportRule, rule_for
 from ._wire import CAPS_KEY, CLIENT_INFO_KEY, SERVER_INFO_KEY, VERSION_KEY, notification, request_text
+
+if TYPE_CHECKING:  # the names read on first use (see _LATER), for type checkers
+    from ._auth_client import AuthResult, Fetch, Fetched, authorize, plan_for
+    from ._auth_server import AS_WELL_KNOWN, AUTH_BODY_BYTES, AuthServer, auth_server_for, guard
+    from ._http_client import (
+        HttpClient,
+        is_jsonrpc_error,
+        is_priming,
+        modern_error_codes,
+        opens_http_sse,
+        parse_body,
+        request_headers,
+        synthesized_error,
+        wants_sse_fallback,
+    )
+    from ._http_endpoint import HttpEndpoint, mcp_route
+    from ._http_link import HttpMemoryLink
+    from ._http_sse import SseEvent, SseParser
+    from ._http_words import (
+        NAME_PARAMS,
+        HttpRequest,
+        HttpResponse,
+        RequestTarget,
+        decode_header_value,
+        encode_header_value,
+        is_loopback,
+        parse_target,
+    )
+    from ._http_words import describe as describe_message
+    from ._trace import render_trace, summary_line
 
 __all__ = [
     "AS_WELL_KNOWN",
@@ -191,3 +194,50 @@ __all__ = [
     "wants_sse_fallback",
     "with_quirks",
 ]
+
+#: HTTP and authorization (and the trace, which names HTTP statuses): name -> its module
+#: (``module:name there`` for a name renamed at the door), imported when a name of theirs is
+#: first read (PEP 562, :func:`__getattr__`): a stdio run loads none of them.
+_LATER: Final[dict[str, str]] = {
+    **dict.fromkeys(("AuthResult", "Fetch", "Fetched", "authorize", "plan_for"), "_auth_client"),
+    **dict.fromkeys(("AS_WELL_KNOWN", "AUTH_BODY_BYTES", "AuthServer", "auth_server_for", "guard"),
+                    "_auth_server"),
+    **dict.fromkeys(("HttpClient", "is_jsonrpc_error", "is_priming", "modern_error_codes",
+                     "opens_http_sse", "parse_body", "request_headers", "synthesized_error",
+                     "wants_sse_fallback"), "_http_client"),
+    **dict.fromkeys(("HttpEndpoint", "mcp_route"), "_http_endpoint"),
+    "HttpMemoryLink": "_http_link",
+    **dict.fromkeys(("SseEvent", "SseParser"), "_http_sse"),
+    **dict.fromkeys(("NAME_PARAMS", "HttpRequest", "HttpResponse", "RequestTarget",
+                     "decode_header_value", "encode_header_value", "is_loopback",
+                     "parse_target"), "_http_words"),
+    "describe_message": "_http_words:describe",
+    **dict.fromkeys(("render_trace", "summary_line"), "_trace"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """A name of :data:`_LATER`: its module is imported now (static imports, no import by
+    name: the simulator stays pure), and the name kept here."""
+    home = _LATER.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from . import (  # noqa: PLC0415 - HTTP and authorization: on first use
+        _auth_client,
+        _auth_server,
+        _http_client,
+        _http_endpoint,
+        _http_link,
+        _http_sse,
+        _http_words,
+        _trace,
+    )
+
+    modules = {"_auth_client": _auth_client, "_auth_server": _auth_server,
+               "_http_client": _http_client, "_http_endpoint": _http_endpoint,
+               "_http_link": _http_link, "_http_sse": _http_sse, "_http_words": _http_words,
+               "_trace": _trace}
+    module, _, there = home.partition(":")
+    value = getattr(modules[module], there or name)
+    globals()[name] = value  # read once
+    return value
