@@ -22,11 +22,13 @@ Each name is imported when it is first read: ``import mcp_skew`` (and so
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any, Final
 
 from ._version import __version__
 
+TYPE_CHECKING = False  # not typing's: --help imports no typing (benchmarks/bench_startup.py)
 if TYPE_CHECKING:  # the names' types, for type checkers; at run time see __getattr__
+    from typing import Any, Final
+
     from .matrix import Matrix, build_matrix, builtin_peers
     from .matrix import render as render_matrix
     from .migrate import build_guide

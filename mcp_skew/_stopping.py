@@ -33,7 +33,10 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from types import FrameType
-from typing import Final
+
+TYPE_CHECKING = False  # not typing's: --help imports no typing (benchmarks/bench_startup.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = ["STOP_SIGNALS", "Terminated", "check", "end_everything", "exit_code", "stopping"]
 

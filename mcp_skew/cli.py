@@ -23,19 +23,20 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import difflib
 import importlib
 import io
 import os
 import re
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
 
-from ._output import terminal_safe
 from ._stopping import check, exit_code, stopping
 from ._version import __version__
 from .errors import UsageError
+
+TYPE_CHECKING = False  # not typing's: --help imports no typing (benchmarks/bench_startup.py)
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
 
 __all__ = ["COMMANDS", "main", "version_line"]
 
@@ -98,6 +99,8 @@ _ARGV: list[str] | None = None  #: the command line being parsed (for the sugges
 
 
 def _closest(word: str, known: Sequence[str]) -> str:
+    import difflib  # noqa: PLC0415 - only for a mistyped word
+
     found = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
     return f"; did you mean {found[0]}?" if found else ""
 
@@ -251,6 +254,8 @@ def _main(argv: list[str]) -> int:
         check()  # a stop that came while the parser and registry loaded: nothing starts
         code = args.func(args)
     except (ProfileFileError, UsageError, UnknownRevision) as exc:
+        from ._output import terminal_safe  # noqa: PLC0415 - shutil, tempfile: not for --help
+
         print(terminal_safe(f"mcp-skew: error: {exc}"), file=sys.stderr)
         return 2
     assert isinstance(code, int)

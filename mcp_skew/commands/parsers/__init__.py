@@ -17,7 +17,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
-from typing import Final
+
+TYPE_CHECKING = False  # not typing's: --help imports no typing (benchmarks/bench_startup.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = ["BALANCERS", "INSTALL_HINT", "MATRIX_FORMATS", "MIGRATE_FORMATS", "MIGRATE_ROLES",
            "PROBE_FORMATS", "ROLES", "SCENARIOS", "TRANSPORTS", "VERSIONS_FORMATS", "VIEWS",

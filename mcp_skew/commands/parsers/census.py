@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Any
 
 from . import Later
+
+TYPE_CHECKING = False  # not typing's: --help imports no typing (benchmarks/bench_startup.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["EPILOG", "TIME_BOUNDS", "register"]
 

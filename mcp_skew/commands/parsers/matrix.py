@@ -4,10 +4,13 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from . import MATRIX_FORMATS as FORMATS
 from . import SCENARIOS, TRANSPORTS, VIEWS, Later
+
+TYPE_CHECKING = False  # not typing's: --help imports no typing (benchmarks/bench_startup.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["TRANSPORT_CHOICES", "register"]
 

@@ -4,11 +4,14 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from . import MIGRATE_FORMATS as FORMATS
 from . import MIGRATE_ROLES as CHOICES
 from . import Later
+
+TYPE_CHECKING = False  # not typing's: --help imports no typing (benchmarks/bench_startup.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["register"]
 

@@ -4,9 +4,12 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from . import ROLES, Later
+
+TYPE_CHECKING = False  # not typing's: --help imports no typing (benchmarks/bench_startup.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["register"]
 
