@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib
 import io
 import os
 import re
@@ -38,22 +37,7 @@ TYPE_CHECKING = False  # not typing's: --help imports no typing (benchmarks/benc
 if TYPE_CHECKING:
     from typing import Any, NoReturn
 
-__all__ = ["COMMANDS", "main", "version_line"]
-
-#: Command modules under ``mcp_skew.commands``, in the order ``--help`` lists them.
-COMMANDS = (
-    "matrix",
-    "simulate",
-    "rollout",
-    "versions",
-    "migrate",
-    "probe",
-    "probe_client",
-    "serve",
-    "record",
-    "verify_peer",
-    "census",
-)
+__all__ = ["main", "version_line"]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -89,9 +73,10 @@ class _Parser(argparse.ArgumentParser):
         words = set(sys.argv[1:] if _ARGV is None else _ARGV)
         for action in self._actions:
             if isinstance(action, argparse._SubParsersAction):
-                for name, sub in action.choices.items():
-                    if name in words:
-                        options += [o for a in sub._actions for o in a.option_strings]
+                for name in action.choices:
+                    if name in words:  # the command's parser, built now (parsers.Commands)
+                        options += [o for a in action.built(name)._actions  # type: ignore[attr-defined]
+                                    for o in a.option_strings]
         return options
 
 
@@ -122,9 +107,11 @@ def _parser() -> argparse.ArgumentParser:
     # (an abbreviation such as --vers) and lists the option in --help.
     parser.add_argument("-V", "--version", action="version", version=version_line(),
                         help="print the version of mcp-skew and exit")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in COMMANDS:  # the parsers alone: a command's implementation loads when it runs
-        importlib.import_module(f"mcp_skew.commands.parsers.{name}").register(sub)
+    # each command named with its help line; its parser is built when it is used, and its
+    # implementation imported when it runs (not for --version: answered before this)
+    from .commands.parsers import Commands  # noqa: PLC0415
+
+    parser.add_subparsers(dest="command", metavar="COMMAND", required=True, action=Commands)
     return parser
 
 

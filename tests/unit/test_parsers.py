@@ -25,17 +25,21 @@ import pytest
 from mcp_skew import matrix, migrate, peers, probe, rollout, simulator, versions
 from mcp_skew.cli import _parser
 from mcp_skew.commands import parsers
-from mcp_skew.commands.parsers import Later
+from mcp_skew.commands.parsers import COMMANDS, Commands, Later
 
 GOLDEN = Path(__file__).resolve().parent / "data" / "cli_help.txt"
 #: The width the help is formatted at (argparse reads COLUMNS).
 COLUMNS = "100"
 
 
+def _commands(parser: argparse.ArgumentParser) -> Commands:
+    return next(a for a in parser._actions if isinstance(a, Commands))
+
+
 def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
-    return {name: sub for action in parser._actions
-            if isinstance(action, argparse._SubParsersAction)
-            for name, sub in action.choices.items()}
+    """Every command's parser (each built now)."""
+    commands = _commands(parser)
+    return {name: commands.built(name) for name in commands.choices}
 
 
 def help_text() -> str:
@@ -82,6 +86,24 @@ def test_every_command_runs_a_function_of_its_implementation() -> None:
         target = getattr(module, func.function, None)
         assert callable(target), f"{name}: {func!r} names nothing"
         assert list(inspect.signature(target).parameters) == ["args"], name
+
+
+def test_a_command_s_parser_is_built_when_it_is_parsed_and_no_other() -> None:
+    parser = _parser()
+    commands = _commands(parser)
+    assert list(commands.choices) == list(COMMANDS)
+    assert set(commands.choices.values()) == {None}  # the names and help lines only
+    args = parser.parse_args(["show", "2025-06-18"])
+    assert args.revision == "2025-06-18" and args.func == Later("versions", "run_show")
+    # versions registers versions, show and diff: its three are built, no other
+    assert {name for name, sub in commands.choices.items() if sub is not None} == {
+        "versions", "show", "diff"}
+
+
+def test_a_command_its_module_does_not_list_is_refused() -> None:
+    commands = _commands(_parser())
+    with pytest.raises(ValueError, match="'nope' is not in"):
+        commands.add_parser("nope", help="a command the help would not list")
 
 
 def test_a_later_func_runs_the_implementation_and_gives_its_code(

@@ -39,7 +39,7 @@ TIME_BOUNDS = (
 
 def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
-        "census", help="probe every server of an MCP Registry listing; `census report` reads it",
+        "census",
         description="Install and probe each package of a listing in the MCP Registry's format "
         "(one row per package in an SQLite database), or, as `census report`, report how ready "
         "the servers are for modern-only, dual-era and legacy clients.",

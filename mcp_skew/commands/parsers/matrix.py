@@ -22,7 +22,6 @@ TRANSPORT_CHOICES = (*TRANSPORTS, "both")
 def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
         "matrix",
-        help="every client against every server: the compatibility matrix",
         description="Run simulated clients (rows) against simulated servers (columns) and "
         "show the revision each pair negotiates and how. With no arguments: the built-in "
         "peers (every revision, multi-revision legacy peers, modern-only, dual-era, and the "

@@ -19,7 +19,6 @@ __all__ = ["register"]
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "migrate",
-        help="the migration guide from one revision to another (either may be the older)",
         description="What changes between two revisions and what to do about it: each change "
         "with its rule id, citation, severity for servers and clients, and concrete steps; "
         "breaking changes shown by simulator runs; from the legacy era to the modern one, "

@@ -28,7 +28,6 @@ examples:
 def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
         "probe",
-        help="drive a real server with clients of every revision and era; a report card",
         description="Run every built-in client (each legacy revision, all legacy revisions, "
         "modern-only, dual-era, and the client quirks) against a real server, infer where it "
         "departs from the spec and which peer it behaves like.",

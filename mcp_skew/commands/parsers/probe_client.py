@@ -31,7 +31,6 @@ examples:
 def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
         "probe-client",
-        help="drive a real client against simulated servers of every revision and era; a card",
         description="Run a client program once per simulated server (every revision, era kind "
         "and the server quirks that change a client's path), read what it did off the wire, "
         "infer which client peer it behaves like and where it departs from the spec. In the "

@@ -17,7 +17,6 @@ __all__ = ["register", "replay_options"]
 def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
         "record",
-        help="a transparent stdio proxy that logs every line between a client and a server",
         description="Configure the client to start `mcp-skew record --log FILE -- COMMAND "
         "ARGS...` instead of the server. Every byte passes through unchanged and in order; "
         "every line is appended to FILE as JSON Lines, with time and direction, flushed at "
@@ -31,7 +30,6 @@ def register(sub: Any) -> None:
 
     s: argparse.ArgumentParser = sub.add_parser(
         "show-log",
-        help="print a wire log as a person reads it, with the negotiation explained",
         description="Print a wire log (from record, or serve --record) with arrows and times, "
         "and annotate it: which revision each side speaks, the negotiation path, and "
         "findings where a message breaks its revision's rules.",
@@ -47,7 +45,6 @@ def register(sub: Any) -> None:
 
     r: argparse.ArgumentParser = sub.add_parser(
         "replay",
-        help="replay a log's client side against a server and compare the answers",
         description="Send the client's lines of a wire log again, to a simulated server "
         "(--server PEER) or to a real one (-- COMMAND ARGS...), and show, request by request, "
         "whether the answers are the same, differ (with a short JSON diff) or are missing. "

@@ -20,7 +20,6 @@ FORMATS = ("text", "json", "html")
 def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
         "rollout",
-        help="a client population against a fleet that is upgraded, rolled back or pruned",
         description="Simulate a population of clients against a fleet of server instances "
         "behind a load balancer while the fleet changes: per simulated minute the requests, "
         "ok, retried, fell back, failed (by cause), extra round trips and cache hit rate; the "

@@ -20,7 +20,6 @@ DEFAULT_HOST = "127.0.0.1"
 def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
         "serve",
-        help="run a simulated server as a real MCP server (stdio, or HTTP with --http)",
         description="Run a simulated server of any revision, kind and quirks as a real MCP "
         "server, e.g. legacy:2025-06-18+silent or dual:2026-07-28,2025-11-25. It offers the "
         "tools echo and fail (a tool error, isError), the resource mem://hello, and no prompts; "

@@ -17,7 +17,6 @@ __all__ = ["register"]
 def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
         "simulate",
-        help="one run: a simulated client against a simulated server",
         description="Negotiate a simulated client with a simulated server, then play a "
         "scenario. Peers use the notation KIND:REV[,REV...][+QUIRK...], e.g. "
         "dual:2026-07-28,2025-11-25 or legacy:2025-06-18+silent.",

@@ -17,7 +17,6 @@ __all__ = ["register"]
 def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
         "verify-peer",
-        help="check a named real peer's model against the real package",
         description="Install the real package behind a named peer (e.g. py-mcp@1.10, "
         "ts-client@2.4:auto) in an isolated cached environment, drive it over stdio, and "
         "compare what it does with what its model predicts. A server is run against the "

@@ -26,20 +26,16 @@ def _add_format(parser: argparse.ArgumentParser) -> None:
 
 def register(subparsers: Any) -> None:
     """Add the ``versions``, ``show`` and ``diff`` sub-commands."""
-    versions = subparsers.add_parser(
-        "versions", help="list the known revisions: era, method counts, headline changes"
-    )
+    versions = subparsers.add_parser("versions")
     _add_format(versions)
     versions.set_defaults(func=Later("versions", "run_versions"))
 
-    show = subparsers.add_parser("show", help="the full derived profile of one revision")
+    show = subparsers.add_parser("show")
     show.add_argument("revision", metavar="REV")
     _add_format(show)
     show.set_defaults(func=Later("versions", "run_show"))
 
-    diff = subparsers.add_parser(
-        "diff", help="every change between two revisions (either may be the older)"
-    )
+    diff = subparsers.add_parser("diff")
     diff.add_argument("a", metavar="A")
     diff.add_argument("b", metavar="B")
     _add_format(diff)

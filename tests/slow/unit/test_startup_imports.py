@@ -24,7 +24,7 @@ import pytest
 
 import mcp_skew
 from mcp_skew.cli import _parser
-from mcp_skew.commands.parsers import Later
+from mcp_skew.commands.parsers import Commands, Later
 
 PACKAGE = Path(mcp_skew.__file__).resolve().parent
 
@@ -57,9 +57,9 @@ def loaded_by(*argvs: list[str]) -> tuple[list[int], set[str]]:
 
 
 def _commands() -> dict[str, argparse.ArgumentParser]:
-    return {name: sub for action in _parser()._actions
-            if isinstance(action, argparse._SubParsersAction)
-            for name, sub in action.choices.items()}
+    """Every command's parser (each built now)."""
+    commands = next(a for a in _parser()._actions if isinstance(a, Commands))
+    return {name: commands.built(name) for name in commands.choices}
 
 
 def implementations() -> set[str]:
@@ -100,6 +100,12 @@ def test_the_rules_name_real_modules() -> None:
     assert http_or_auth("mcp_skew.simulator._auth_client")
     assert http_or_auth("mcp_skew.simulator.http.endpoint")
     assert not http_or_auth("mcp_skew.simulator._client")
+
+
+def test_the_commands_list_builds_no_command_s_parser() -> None:
+    codes, modules = loaded_by(["--help"], ["matrx"])
+    assert codes == [0, 2]
+    assert sorted(m for m in modules if m.startswith("mcp_skew.commands.parsers.")) == []
 
 
 def test_help_and_a_parse_error_load_no_implementation() -> None:
