@@ -2,15 +2,19 @@
 
 A script, not a test (no test depends on the machine's speed). Each round runs, one
 after the other, ``python -c pass``, ``mcp-skew --help`` and ``mcp-skew matrix`` (the
-default run, its output thrown away), each a fresh process of this interpreter; the
-rounds alternate so that a change in the machine's load falls on every command alike.
-It prints each command's median wall time, its ratio to the bare start (the goals of
-issue 34: ``--help`` within 4x, the default ``matrix`` within 10x), and the number of
-modules each has imported when it exits (``sys.modules`` in the child, as the ``-X
-importtime`` listing leaves out what ``importlib.import_module`` loads; and how many of them
-are mcp-skew's).
+default run, its output thrown away), each a fresh process; the rounds alternate so that
+a change in the machine's load falls on every command alike. It prints each command's
+median wall time, its ratio to the bare start (the goals of issue 34: ``--help`` within
+4x, the default ``matrix`` within 10x), and the number of modules each has imported when
+it exits (``sys.modules`` in the child, as the ``-X importtime`` listing leaves out what
+``importlib.import_module`` loads; and how many of them are mcp-skew's; the counting
+harness adds a few modules of its own to every row).
 
-Run: ``.venv/bin/python benchmarks/bench_startup.py [--rounds 15]``.
+``--before DIR`` runs the two mcp-skew commands of another checkout too, in the same
+rounds (its ``.venv/bin/python`` in ``DIR``, whose ``mcp_skew`` it imports): a before and
+after under one load.
+
+Run: ``.venv/bin/python benchmarks/bench_startup.py [--rounds 15] [--before /work/main]``.
 """
 
 from __future__ import annotations
@@ -21,30 +25,13 @@ import statistics
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
+from pathlib import Path
 
-#: name -> the words after the interpreter; mcp-skew runs as ``python -m mcp_skew``
-#: (the console script's ``main``, plus runpy, a few hundred microseconds).
-COMMANDS: dict[str, list[str]] = {
-    "python -c pass": ["-c", "pass"],
-    "mcp-skew --help": ["-m", "mcp_skew", "--help"],
-    "mcp-skew matrix": ["-m", "mcp_skew", "matrix"],
-}
-GOALS = {"mcp-skew --help": 4.0, "mcp-skew matrix": 10.0}
-
-
-def _env() -> dict[str, str]:
-    env = {**os.environ, "COLUMNS": "100"}
-    env.pop("PYTHONPROFILEIMPORTTIME", None)
-    return env
-
-
-def timed(words: list[str]) -> float:
-    """One run's wall time in seconds (it must succeed)."""
-    start = time.perf_counter()
-    subprocess.run([sys.executable, *words], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                   check=True, env=_env())
-    return time.perf_counter() - start
-
+#: mcp-skew runs as ``python -m mcp_skew`` (the console script's ``main``, plus runpy).
+HELP = ["-m", "mcp_skew", "--help"]
+MATRIX = ["-m", "mcp_skew", "matrix"]
+GOALS = {"--help": 4.0, "matrix": 10.0}
 
 #: Run in a child before the words: at exit it writes how many modules were imported.
 _COUNT = (
@@ -63,34 +50,71 @@ _COUNT = (
 )
 
 
-def modules(words: list[str]) -> tuple[int, int]:
-    """(modules in ``sys.modules`` at exit, of them mcp-skew's) of one run of ``words``."""
-    proc = subprocess.run([sys.executable, "-c", _COUNT, *words], stdout=subprocess.DEVNULL,
-                          stderr=subprocess.PIPE, text=True, check=True, env=_env())
-    counts = proc.stderr.rsplit("MODULES ", 1)[1].split()
-    return int(counts[0]), int(counts[1])
+@dataclass(frozen=True)
+class Command:
+    """One row: ``python WORDS`` run in ``cwd`` (the checkout whose mcp_skew it imports)."""
+
+    name: str
+    python: str
+    words: list[str]
+    cwd: str
+    goal: str = ""
+
+    def _run(self, prefix: list[str], stderr: int) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "COLUMNS": "100"}
+        env.pop("PYTHONPROFILEIMPORTTIME", None)
+        return subprocess.run([self.python, *prefix, *self.words], stdout=subprocess.DEVNULL,
+                              stderr=stderr, text=True, check=True, env=env, cwd=self.cwd)
+
+    def timed(self) -> float:
+        """One run's wall time in seconds (it must succeed)."""
+        start = time.perf_counter()
+        self._run([], subprocess.DEVNULL)
+        return time.perf_counter() - start
+
+    def modules(self) -> tuple[int, int]:
+        """(modules in ``sys.modules`` at exit, of them mcp-skew's) of one run."""
+        counts = self._run(["-c", _COUNT], subprocess.PIPE).stderr.rsplit("MODULES ", 1)[1]
+        total, ours = counts.split()
+        return int(total), int(ours)
+
+
+def commands(before: Path | None) -> list[Command]:
+    here = str(Path(__file__).resolve().parents[1])
+    rows = [Command("python -c pass", sys.executable, ["-c", "pass"], here)]
+    if before is not None:
+        python = before / ".venv" / "bin" / "python"
+        if not python.exists():
+            raise SystemExit(f"bench_startup: no {python}: set up the checkout's venv first")
+        rows += [Command(f"before: mcp-skew {w[2]}", str(python), w, str(before), f"{GOALS[w[2]]:g}x")
+                 for w in (HELP, MATRIX)]
+    rows += [Command(f"mcp-skew {w[2]}", sys.executable, w, here, f"{GOALS[w[2]]:g}x")
+             for w in (HELP, MATRIX)]
+    return rows
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=15, help="alternating rounds (default 15)")
-    rounds = parser.parse_args().rounds
-    for words in COMMANDS.values():  # once first: byte-compiled files written, caches warm
-        timed(words)
-    times: dict[str, list[float]] = {name: [] for name in COMMANDS}
-    for _ in range(rounds):
-        for name, words in COMMANDS.items():
-            times[name].append(timed(words))
-    bare = statistics.median(times["python -c pass"])
-    print(f"Python {sys.version.split()[0]} ({sys.executable}), {os.cpu_count()} CPUs, "
-          f"load {os.getloadavg()[0]:.1f}, {rounds} alternating rounds, medians")
-    print(f"{'command':<18} {'median':>9} {'ratio':>7} {'goal':>6} {'modules':>8} {'mcp_skew':>9}")
-    for name, words in COMMANDS.items():
-        median = statistics.median(times[name])
-        total, ours = modules(words)
-        goal = f"{GOALS[name]:g}x" if name in GOALS else ""
-        print(f"{name:<18} {median * 1000:>7.1f}ms {median / bare:>6.1f}x {goal:>6} {total:>8} "
-              f"{ours:>9}")
+    parser.add_argument("--before", type=Path, metavar="DIR",
+                        help="another checkout (with its .venv) to run in the same rounds")
+    args = parser.parse_args()
+    rows = commands(args.before)
+    for row in rows:  # once first: byte-compiled files written, caches warm
+        row.timed()
+    times: dict[str, list[float]] = {row.name: [] for row in rows}
+    for _ in range(args.rounds):
+        for row in rows:
+            times[row.name].append(row.timed())
+    bare = statistics.median(times[rows[0].name])
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load "
+          f"{os.getloadavg()[0]:.1f}, {args.rounds} alternating rounds, medians")
+    print(f"{'command':<26} {'median':>9} {'ratio':>7} {'goal':>6} {'modules':>8} {'mcp_skew':>9}")
+    for row in rows:
+        median = statistics.median(times[row.name])
+        total, ours = row.modules()
+        print(f"{row.name:<26} {median * 1000:>7.1f}ms {median / bare:>6.1f}x {row.goal:>6} "
+              f"{total:>8} {ours:>9}")
     return 0
 
 
