@@ -222,22 +222,25 @@ def __getattr__(name: str) -> Any:
     home = _LATER.get(name)
     if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from . import (  # noqa: PLC0415 - HTTP and authorization: on first use
-        _auth_client,
-        _auth_server,
-        _http_client,
-        _http_endpoint,
-        _http_link,
-        _http_sse,
-        _http_words,
-        _trace,
-    )
-
-    modules = {"_auth_client": _auth_client, "_auth_server": _auth_server,
-               "_http_client": _http_client, "_http_endpoint": _http_endpoint,
-               "_http_link": _http_link, "_http_sse": _http_sse, "_http_words": _http_words,
-               "_trace": _trace}
     module, _, there = home.partition(":")
-    value = getattr(modules[module], there or name)
+    if module == "_trace":  # a stdio run's trace (simulate --trace): with the HTTP words only
+        from . import _trace  # noqa: PLC0415
+
+        value = getattr(_trace, there or name)
+    else:
+        from . import (  # noqa: PLC0415 - HTTP and authorization: on first use
+            _auth_client,
+            _auth_server,
+            _http_client,
+            _http_endpoint,
+            _http_link,
+            _http_sse,
+            _http_words,
+        )
+
+        modules = {"_auth_client": _auth_client, "_auth_server": _auth_server,
+                   "_http_client": _http_client, "_http_endpoint": _http_endpoint,
+                   "_http_link": _http_link, "_http_sse": _http_sse, "_http_words": _http_words}
+        value = getattr(modules[module], there or name)
     globals()[name] = value  # read once
     return value
