@@ -3,12 +3,13 @@
 A script, not a test (no test depends on the machine's speed). Each round runs, one
 after the other, ``python -c pass``, ``mcp-skew --help`` and ``mcp-skew matrix`` (the
 default run, its output thrown away), each a fresh process; the rounds alternate so that
-a change in the machine's load falls on every command alike. It prints each command's
-median wall time, its ratio to the bare start (the goals of issue 34: ``--help`` within
-4x, the default ``matrix`` within 10x), and the number of modules each has imported when
-it exits (``sys.modules`` in the child, as the ``-X importtime`` listing leaves out what
-``importlib.import_module`` loads; and how many of them are mcp-skew's; the counting
-harness adds a few modules of its own to every row).
+a change in the machine's load falls on every command alike (a first run of each, not
+timed, writes the byte-compiled files, whatever ``PYTHONDONTWRITEBYTECODE`` says). It
+prints each command's median wall time, its ratio to the bare start (the goals of issue
+34: ``--help`` within 4x, the default ``matrix`` within 10x), and the number of modules
+each has imported when it exits (``sys.modules`` in the child, as the ``-X importtime``
+listing leaves out what ``importlib.import_module`` loads; and how many of them are
+mcp-skew's; the counting harness adds a few modules of its own to every row).
 
 ``--before DIR`` runs the two mcp-skew commands of another checkout too, in the same
 rounds (its ``.venv/bin/python`` in ``DIR``, whose ``mcp_skew`` it imports): a before and
@@ -63,6 +64,9 @@ class Command:
     def _run(self, prefix: list[str], stderr: int) -> subprocess.CompletedProcess[str]:
         env = {**os.environ, "COLUMNS": "100"}
         env.pop("PYTHONPROFILEIMPORTTIME", None)
+        # byte-compiled files written by the first run and read by the others: a checkout
+        # that has none would compile every module in every run (PYTHONDONTWRITEBYTECODE=1)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         return subprocess.run([self.python, *prefix, *self.words], stdout=subprocess.DEVNULL,
                               stderr=stderr, text=True, check=True, env=env, cwd=self.cwd)
 
