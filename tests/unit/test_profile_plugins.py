@@ -10,6 +10,7 @@ import importlib.metadata
 import json
 import sys
 from collections.abc import Iterator
+from importlib.machinery import PathFinder
 from pathlib import Path
 from typing import Any
 
@@ -316,6 +317,16 @@ def entry_points(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[FakeEn
 
 # -- whether importlib.metadata is asked at all --------------------------------------------------
 
+@pytest.fixture
+def only_the_path_finder(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No finder but the standard path finder lists distributions (a package imported by the
+    test run, importlib_metadata, adds one of its own: may_declare then always says True)."""
+    monkeypatch.setattr(sys, "meta_path", [
+        f for f in sys.meta_path
+        if f is PathFinder or not hasattr(f, "find_distributions")])
+
+
+@pytest.mark.usefixtures("only_the_path_finder")
 def test_a_distribution_that_declares_the_group_is_seen(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "path", [str(tmp_path), str(tmp_path / "absent")])
@@ -327,6 +338,7 @@ def test_a_distribution_that_declares_the_group_is_seen(
     assert may_declare(ENTRY_POINT_GROUP)
 
 
+@pytest.mark.usefixtures("only_the_path_finder")
 def test_no_distribution_declares_it_and_importlib_metadata_is_not_asked(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     def asked(*, group: str) -> list[FakeEntryPoint]:
@@ -338,6 +350,7 @@ def test_no_distribution_declares_it_and_importlib_metadata_is_not_asked(
     assert load_entry_points(registry) is registry
 
 
+@pytest.mark.usefixtures("only_the_path_finder")
 @pytest.mark.parametrize("where", ["zip", "finder", "unreadable"])
 def test_what_it_cannot_tell_is_left_to_importlib_metadata(
         where: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
