@@ -36,7 +36,10 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import FrameType
-from typing import Final
+
+TYPE_CHECKING = False  # not typing's: --help imports no typing (benchmarks/bench_startup.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = ["STOP_SIGNALS", "StopHooks", "Terminated", "check", "end_everything", "exit_code",
            "register", "stopping"]

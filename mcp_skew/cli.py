@@ -1,11 +1,14 @@
 """The ``mcp-skew`` command: one sub-command per module in ``mcp_skew.commands``.
 
-Each command module defines ``register(subparsers) -> None``, which adds its
-parser and sets ``func`` (taking the parsed arguments, returning an exit code).
+Each command's parser module (:mod:`mcp_skew.commands.parsers`) defines
+``register(subparsers) -> None``, which adds its parser and sets ``func`` (taking the
+parsed arguments, returning an exit code): the command's implementation, imported only
+when the command runs.
 Bad input is one clear line on stderr and exit code 2, never a traceback.
 
 ``mcp-skew --version`` (``-V``) is answered before any command module (or pydantic) is
-imported, so it stays fast; ``--help`` builds the whole parser.
+imported, so it stays fast; ``--help`` builds the whole parser, and imports no command's
+implementation.
 
 Standard streams are made safe here, once, for every command (:func:`_safe_streams`):
 a closed standard input reads as empty; a closed standard output is a stand-in whose
@@ -20,35 +23,21 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import difflib
-import importlib
 import io
 import os
 import re
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
 
-from ._output import terminal_safe
 from ._stopping import check, exit_code, stopping
+from ._version import __version__
 from .errors import UsageError
 
-__all__ = ["COMMANDS", "main", "version_line"]
+TYPE_CHECKING = False  # not typing's: --help imports no typing (benchmarks/bench_startup.py)
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
 
-#: Command modules under ``mcp_skew.commands``, in the order ``--help`` lists them.
-COMMANDS = (
-    "matrix",
-    "simulate",
-    "rollout",
-    "versions",
-    "migrate",
-    "probe",
-    "probe_client",
-    "serve",
-    "record",
-    "verify_peer",
-    "census",
-)
+__all__ = ["main", "version_line"]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -84,9 +73,10 @@ class _Parser(argparse.ArgumentParser):
         words = set(sys.argv[1:] if _ARGV is None else _ARGV)
         for action in self._actions:
             if isinstance(action, argparse._SubParsersAction):
-                for name, sub in action.choices.items():
-                    if name in words:
-                        options += [o for a in sub._actions for o in a.option_strings]
+                for name in action.choices:
+                    if name in words:  # the command's parser, built now (parsers.Commands)
+                        options += [o for a in action.built(name)._actions  # type: ignore[attr-defined]
+                                    for o in a.option_strings]
         return options
 
 
@@ -94,6 +84,8 @@ _ARGV: list[str] | None = None  #: the command line being parsed (for the sugges
 
 
 def _closest(word: str, known: Sequence[str]) -> str:
+    import difflib  # noqa: PLC0415 - only for a mistyped word
+
     found = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
     return f"; did you mean {found[0]}?" if found else ""
 
@@ -115,22 +107,16 @@ def _parser() -> argparse.ArgumentParser:
     # (an abbreviation such as --vers) and lists the option in --help.
     parser.add_argument("-V", "--version", action="version", version=version_line(),
                         help="print the version of mcp-skew and exit")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"mcp_skew.commands.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"mcp_skew.commands.{name}":
-                raise
-            continue
-        module.register(sub)
+    # each command named with its help line; its parser is built when it is used, and its
+    # implementation imported when it runs (not for --version: answered before this)
+    from .commands.parsers import Commands  # noqa: PLC0415
+
+    parser.add_subparsers(dest="command", metavar="COMMAND", required=True, action=Commands)
     return parser
 
 
 def version_line() -> str:
     """``mcp-skew X.Y.Z``: what ``--version`` prints."""
-    from . import __version__  # noqa: PLC0415 - read from the package metadata on first use
-
     return f"mcp-skew {__version__}"
 
 
@@ -236,7 +222,11 @@ def _main(argv: list[str]) -> int:
     if _wants_version(argv):
         print(version_line())
         return 0
-    # the registry imports pydantic: only for a command
+    global _ARGV  # noqa: PLW0603 - read by the parser's error, in this call only
+    _ARGV = argv
+    parser = _parser()
+    args = parser.parse_args(argv)
+    # the registry (the profiles of every revision): only for a command, not for --help
     from .versions import (  # noqa: PLC0415
         ProfileFileError,
         UnknownRevision,
@@ -244,10 +234,6 @@ def _main(argv: list[str]) -> int:
         with_profile_files,
     )
 
-    global _ARGV  # noqa: PLW0603 - read by the parser's error, in this call only
-    _ARGV = argv
-    parser = _parser()
-    args = parser.parse_args(argv)
     try:
         # the registry of this invocation: the built-ins, installed plugins, --profile files;
         # a new value every command reads from args.registry (nothing global changes)
@@ -255,6 +241,8 @@ def _main(argv: list[str]) -> int:
         check()  # a stop that came while the parser and registry loaded: nothing starts
         code = args.func(args)
     except (ProfileFileError, UsageError, UnknownRevision) as exc:
+        from ._output import terminal_safe  # noqa: PLC0415 - shutil, tempfile: not for --help
+
         print(terminal_safe(f"mcp-skew: error: {exc}"), file=sys.stderr)
         return 2
     assert isinstance(code, int)

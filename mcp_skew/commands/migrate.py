@@ -11,30 +11,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
 from .._output import terminal_safe
-from ..migrate import CHOICES, FORMATS, build_guide, render
+from ..migrate import build_guide, render
 
-__all__ = ["register"]
-
-
-def register(subparsers: Any) -> None:
-    parser: argparse.ArgumentParser = subparsers.add_parser(
-        "migrate",
-        help="the migration guide from one revision to another (either may be the older)",
-        description="What changes between two revisions and what to do about it: each change "
-        "with its rule id, citation, severity for servers and clients, and concrete steps; "
-        "breaking changes shown by simulator runs; from the legacy era to the modern one, "
-        "how to serve both eras.",
-    )
-    parser.add_argument("source", metavar="FROM", help="the revision you are on")
-    parser.add_argument("target", metavar="TO", help="the revision you are moving to")
-    parser.add_argument("--role", choices=CHOICES, default="both",
-                        help="whose guide: server, client or both (default: %(default)s)")
-    parser.add_argument("--format", choices=FORMATS, default="markdown",
-                        help="markdown (default), json, or html (one self-contained file)")
-    parser.set_defaults(func=run_migrate)
+__all__: list[str] = []  # run through the parser's func (commands.parsers.Later)
 
 
 def run_migrate(args: argparse.Namespace) -> int:

@@ -43,6 +43,8 @@ from .._output import terminal_safe
 from ..errors import UsageError
 from . import probe as probe_command
 from . import probe_client as probe_client_command
+from .parsers import probe as probe_parser
+from .parsers import probe_client as probe_client_parser
 
 __all__ = ["CLIENT_OUTPUTS", "OUTPUTS", "main"]
 
@@ -109,8 +111,8 @@ def _parse(argv: list[str]) -> argparse.Namespace:
 
     parser = argparse.ArgumentParser(prog="mcp-skew", exit_on_error=False)
     sub = parser.add_subparsers(dest="command")
-    probe_command.register(sub)
-    probe_client_command.register(sub)
+    probe_parser.register(sub)
+    probe_client_parser.register(sub)
     try:
         args = parser.parse_args(argv)
     except argparse.ArgumentError as exc:

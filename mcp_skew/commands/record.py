@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
 from .._jsontext import dumps
 from .._output import terminal_safe
 from ..errors import UsageError
 from ..peers import resolve_peer
 from ._args import seconds, whole
+from .parsers.record import replay_options
 
 # ``mcp_skew.serve`` (its logs: pydantic) is imported by each command when it runs, not for --help
 
-__all__ = ["register"]
+__all__: list[str] = []  # run through the parser's func (commands.parsers.Later)
 
 
 def _command(values: list[str], name: str) -> list[str]:
@@ -23,61 +23,6 @@ def _command(values: list[str], name: str) -> list[str]:
         raise UsageError(f"{name}: give the server command after --, e.g. "
                          f"mcp-skew {name} ... -- python server.py")
     return argv
-
-
-def register(sub: Any) -> None:
-    p: argparse.ArgumentParser = sub.add_parser(
-        "record",
-        help="a transparent stdio proxy that logs every line between a client and a server",
-        description="Configure the client to start `mcp-skew record --log FILE -- COMMAND "
-        "ARGS...` instead of the server. Every byte passes through unchanged and in order; "
-        "every line is appended to FILE as JSON Lines, with time and direction, flushed at "
-        "once. The server's standard error passes through and is logged too. The exit code "
-        "is the server's.",
-    )
-    p.add_argument("--log", required=True, metavar="FILE", help="the wire log to append to")
-    p.add_argument("command", nargs=argparse.REMAINDER, metavar="-- COMMAND ARGS...",
-                   help="the server command, run directly (no shell)")
-    p.set_defaults(func=_record)
-
-    s: argparse.ArgumentParser = sub.add_parser(
-        "show-log",
-        help="print a wire log as a person reads it, with the negotiation explained",
-        description="Print a wire log (from record, or serve --record) with arrows and times, "
-        "and annotate it: which revision each side speaks, the negotiation path, and "
-        "findings where a message breaks its revision's rules.",
-    )
-    s.add_argument("file", metavar="FILE")
-    s.add_argument("--full", action="store_true", help="never clip long lines")
-    s.add_argument("--width", default=160, metavar="N",
-                   help="clip lines longer than N characters (default: %(default)s)")
-    s.add_argument("--no-notes", action="store_true", help="only the summary under the lines")
-    s.add_argument("--no-stderr", action="store_true", help="leave out the server's stderr")
-    s.add_argument("--json", action="store_true", help="the annotation as one JSON object")
-    s.set_defaults(func=_show)
-
-    r: argparse.ArgumentParser = sub.add_parser(
-        "replay",
-        help="replay a log's client side against a server and compare the answers",
-        description="Send the client's lines of a wire log again, to a simulated server "
-        "(--server PEER) or to a real one (-- COMMAND ARGS...), and show, request by request, "
-        "whether the answers are the same, differ (with a short JSON diff) or are missing. "
-        "Exit code 0 when every answer is the same, 1 otherwise.",
-    )
-    r.add_argument("file", metavar="FILE")
-    _replay_options(r)
-    r.add_argument("command", nargs=argparse.REMAINDER, metavar="-- COMMAND ARGS...",
-                   help="a real server command, run directly (no shell)")
-    r.set_defaults(func=_replay)
-
-
-def _replay_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--server", metavar="PEER", help="a simulated server peer spec")
-    p.add_argument("--timeout", default=5.0, metavar="S",
-                   help="seconds to wait for each answer of a real server (default: %(default)s)")
-    p.add_argument("--ignore", action="append", default=[], metavar="PATH",
-                   help="a JSON path not to compare, e.g. result.serverInfo (repeatable)")
-    p.add_argument("--json", action="store_true", help="the comparison as one JSON object")
 
 
 def _split_replay(args: argparse.Namespace) -> list[str]:
@@ -96,7 +41,7 @@ def _split_replay(args: argparse.Namespace) -> list[str]:
         options, command = [], rest
     if options:
         late = argparse.ArgumentParser(prog="mcp-skew replay", add_help=False)
-        _replay_options(late)
+        replay_options(late)
         parsed, unknown = late.parse_known_args(options)
         if unknown:
             raise UsageError(f"replay: unexpected {' '.join(unknown)} (a server command goes "

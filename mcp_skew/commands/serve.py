@@ -11,42 +11,15 @@ from .._output import terminal_safe
 from .._stopping import check
 from ..peers import resolve_peer
 from ._args import host_port, whole
+from .parsers.serve import DEFAULT_HOST
 
 if TYPE_CHECKING:  # the server (its logs: pydantic) is imported when it runs, not for --help
     from ..serve import LogWriter
 
-__all__ = ["parse_address", "register"]
+__all__ = ["parse_address"]
 
-DEFAULT_HOST = "127.0.0.1"
 #: The largest ``--max-connections`` (it is lowered to fit the descriptor limit anyway).
 MAX_CONNECTIONS = 1_000_000
-
-
-def register(sub: Any) -> None:
-    p: argparse.ArgumentParser = sub.add_parser(
-        "serve",
-        help="run a simulated server as a real MCP server (stdio, or HTTP with --http)",
-        description="Run a simulated server of any revision, kind and quirks as a real MCP "
-        "server, e.g. legacy:2025-06-18+silent or dual:2026-07-28,2025-11-25. It offers the "
-        "tools echo and fail (a tool error, isError), the resource mem://hello, and no prompts; "
-        "an unknown tool and a missing resource get the protocol errors of the revision in use. "
-        "On stdio it reads newline-delimited JSON-RPC from standard input and writes only MCP "
-        "messages to standard output; everything else goes to standard error.",
-    )
-    p.add_argument("peer", metavar="PEER", help="server peer spec, KIND:REV[,REV...][+QUIRK...]")
-    p.add_argument("--http", metavar="[HOST:]PORT",
-                   help="serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio "
-                   f"(HOST defaults to {DEFAULT_HOST}; PORT 0 picks a free port)")
-    p.add_argument("--allow-remote", action="store_true",
-                   help="allow a HOST that is not loopback, and any Origin and Host header")
-    p.add_argument("--max-connections", metavar="N", default=None,
-                   help="with --http: serve at most N connections at once, half of them "
-                   "HTTP+SSE streams (default 512; past it: 503 with Retry-After)")
-    p.add_argument("--record", metavar="FILE",
-                   help="append the wire log (JSON Lines; see mcp-skew show-log) to FILE")
-    p.add_argument("-q", "--quiet", action="store_true",
-                   help="say nothing on standard error but the address and errors")
-    p.set_defaults(func=_main)
 
 
 def parse_address(text: str) -> tuple[str, int]:

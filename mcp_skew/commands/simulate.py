@@ -10,35 +10,9 @@ from .._numbers import parse_int
 from .._output import terminal_safe
 from ..errors import UsageError
 from ..peers import resolve_peer
-from ..simulator import SCENARIOS, TRANSPORTS, PeerSpec, render_trace, run, summary_line
-from ..simulator.http.auth import NOT_OVER_STDIO
+from ..simulator import NOT_OVER_STDIO, SCENARIOS, PeerSpec, render_trace, run, summary_line
 
-__all__ = ["register"]
-
-
-def register(sub: Any) -> None:
-    p: argparse.ArgumentParser = sub.add_parser(
-        "simulate",
-        help="one run: a simulated client against a simulated server",
-        description="Negotiate a simulated client with a simulated server, then play a "
-        "scenario. Peers use the notation KIND:REV[,REV...][+QUIRK...], e.g. "
-        "dual:2026-07-28,2025-11-25 or legacy:2025-06-18+silent.",
-    )
-    p.add_argument("--client", required=True, metavar="SPEC", help="client peer spec")
-    p.add_argument("--server", required=True, metavar="SPEC", help="server peer spec")
-    p.add_argument("--scenario", default="default", choices=sorted(SCENARIOS),
-                   help="what the client does after negotiating (default: %(default)s)")
-    p.add_argument("--transport", default="stdio", choices=TRANSPORTS,
-                   help="stdio (default), or http: Streamable HTTP, each message a POST; "
-                   "--trace shows each exchange's method, path, status and MCP headers")
-    p.add_argument("--server-change", action="append", default=[], metavar="MS=SPEC",
-                   help="at simulated time MS, replace the server by one of SPEC (an upgrade or "
-                   "a downgrade the client is not told of; stdio only; repeatable), e.g. "
-                   "--scenario long --server-change 100000=legacy:2025-11-25")
-    out = p.add_mutually_exclusive_group()
-    out.add_argument("--trace", action="store_true", help="print the transcript as a wire log")
-    out.add_argument("--json", action="store_true", help="print the run as one JSON object")
-    p.set_defaults(func=_main)
+__all__: list[str] = []  # run through the parser's func (commands.parsers.Later)
 
 
 def _main(args: argparse.Namespace) -> int:

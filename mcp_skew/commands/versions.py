@@ -17,13 +17,11 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from .._output import terminal_safe
 from .._pagedir import pages_main, sync_pages
 from ..versions import (
     BUILTIN,
-    FORMATS,
     REGENERATE,
     Profile,
     Registry,
@@ -38,43 +36,12 @@ from ..versions import (
     versions_to_dict,
 )
 
-__all__ = ["register", "write_reference_pages"]
-
+__all__ = ["write_reference_pages"]
 
 
 def _show(text: str) -> None:
     """``text`` on stdout, a profile file's text shown, never obeyed (its ESC escaped)."""
     sys.stdout.write(terminal_safe(text))
-
-def _add_format(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--format",
-        choices=FORMATS,
-        default="text",
-        help="text (default), markdown, or json (machine-readable, sorted keys)",
-    )
-
-
-def register(subparsers: Any) -> None:
-    """Add the ``versions``, ``show`` and ``diff`` sub-commands."""
-    versions = subparsers.add_parser(
-        "versions", help="list the known revisions: era, method counts, headline changes"
-    )
-    _add_format(versions)
-    versions.set_defaults(func=run_versions)
-
-    show = subparsers.add_parser("show", help="the full derived profile of one revision")
-    show.add_argument("revision", metavar="REV")
-    _add_format(show)
-    show.set_defaults(func=run_show)
-
-    diff = subparsers.add_parser(
-        "diff", help="every change between two revisions (either may be the older)"
-    )
-    diff.add_argument("a", metavar="A")
-    diff.add_argument("b", metavar="B")
-    _add_format(diff)
-    diff.set_defaults(func=run_diff)
 
 
 def _ordered(registry: Registry) -> list[Profile]:

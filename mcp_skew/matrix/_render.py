@@ -15,8 +15,6 @@ from typing import Final, Literal, get_args
 
 from ..errors import UsageError
 from ._build import Matrix
-from ._render_data import render_csv, render_json, render_junit
-from ._render_html import render_html
 from ._render_text import View, render_grid, render_markdown, render_text
 from ._shown import shown
 
@@ -30,15 +28,29 @@ VIEWS: Final[tuple[str, ...]] = get_args(View)
 #: (``build_matrix(..., keep_transcripts=False)``).
 TRANSCRIPT_FORMATS: Final[frozenset[str]] = frozenset({"html", "json", "junit"})
 
+
+def _html(matrix: Matrix, view: View) -> str:
+    from ._render_html import render_html  # noqa: PLC0415 - html: loaded when it is asked for
+
+    return render_html(matrix, view)
+
+
+def _data(matrix: Matrix, fmt: str) -> str:
+    # json, csv and junit (csv, xml.etree): loaded when one of them is asked for
+    from ._render_data import render_csv, render_json, render_junit  # noqa: PLC0415
+
+    return {"json": render_json, "csv": render_csv, "junit": render_junit}[fmt](matrix)
+
+
 _RENDERERS: Final[dict[str, Callable[[Matrix, View, bool], str]]] = {
     "text": lambda m, v, c: render_text(m, v, color=c),
     "grid": lambda m, v, c: render_grid(m, v, color=c),
     "markdown": lambda m, v, c: render_markdown(m, v),
     "github": lambda m, v, c: render_markdown(m, v, github=True),
-    "html": lambda m, v, c: render_html(m, v),
-    "json": lambda m, v, c: render_json(m),
-    "csv": lambda m, v, c: render_csv(m),
-    "junit": lambda m, v, c: render_junit(m),
+    "html": lambda m, v, c: _html(m, v),
+    "json": lambda m, v, c: _data(m, "json"),
+    "csv": lambda m, v, c: _data(m, "csv"),
+    "junit": lambda m, v, c: _data(m, "junit"),
 }
 
 

@@ -50,12 +50,13 @@ from ._run import RunRecord, run
 from ._scenario import LIST_RESOURCES, LIST_TOOLS, SCENARIOS, Scenario, Step, StepResult, play
 from ._server import Reaction, SimServer
 from ._trace import render_trace, summary_line
-from ._transport import STDIO, TRANSPORTS, Transport, TransportRule, rule_for
+from ._transport import NOT_OVER_STDIO, STDIO, TRANSPORTS, Transport, TransportRule, rule_for
 
 __all__ = [
     "KINDS",
     "LIST_RESOURCES",
     "LIST_TOOLS",
+    "NOT_OVER_STDIO",
     "QUIRKS",
     "SCENARIOS",
     "STDIO",
@@ -93,3 +94,4 @@ __all__ = [
     "untyped_tools",
     "with_quirks",
 ]
+

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .._memo import by_identity2
 from ..transcript import RUN_FORMAT, RUN_FORMAT_VERSION
@@ -25,12 +25,11 @@ from ._path import served_legacy
 from ._peers import PeerSpec
 from ._scenario import SCENARIOS, Scenario, StepResult, play
 from ._server import SimServer
-from ._transport import Transport, rule_for
+from ._transport import NOT_OVER_STDIO, Transport, rule_for
 from .findings._finding import Finding
-from .http._client import HttpClient
-from .http._endpoint import HttpEndpoint
-from .http._link import HttpMemoryLink
-from .http.auth._link import NOT_OVER_STDIO, protect
+
+if TYPE_CHECKING:
+    from .http._link import HttpMemoryLink
 
 __all__ = ["NEEDS_RESULT", "RunRecord", "mark_era_mismatch", "run"]
 
@@ -170,6 +169,7 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
     """
     plan = scenario if isinstance(scenario, Scenario) else SCENARIOS[scenario]
     link: MemoryLink | HttpMemoryLink
+    http: HttpMemoryLink | None = None
     if transport == "stdio":
         link = MemoryLink(lambda: SimServer(server), latency_ms,
                           stalls_on_server_request=client.client_policy.stalls_on_server_request)
@@ -179,14 +179,10 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
     else:
         if server_changes:
             raise ValueError("server changes over time are simulated over stdio only")
-        endpoint, auth = protect(client, server) if plan.protected else (HttpEndpoint(server), None)
-        link = HttpMemoryLink(endpoint, latency_ms, auth=auth,
-                              client=HttpClient(client.registry,
-                                                 post_first=client.client_policy.http_post_first,
-                                                 version_on_initialize=client.client_policy
-                                                 .http_version_on_initialize,
-                                                 drops_session=client.client_policy
-                                                 .http_drops_session))
+        # HTTP and authorization load on the first HTTP run: a stdio run imports neither
+        from .http._link import http_link  # noqa: PLC0415
+
+        link = http = http_link(client, server, protected=plan.protected, latency_ms=latency_ms)
         for event in plan.server_events:
             link.transcript.note(0, f"not simulated over Streamable HTTP: {event.name}")
     if cache is None and plan.keeps_cache:
@@ -202,8 +198,8 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
         record.steps, record.findings, record.t_first_useful_ms = play(plan, sim, link, session)
         if session.status == "ok":
             record.features_lost = _features_lost(client, session)
-    if isinstance(link, HttpMemoryLink) and link.auth is not None:  # step-ups come in play
-        record.auth = link.auth.to_list()
+    if http is not None and http.auth is not None:  # step-ups come in play
+        record.auth = http.auth.to_list()
     link.close()
     return record
 

@@ -13,7 +13,6 @@ from typing import Any
 from ..transcript import Record
 from ._run import RunRecord
 from ._transport import rule_for
-from .http._words import REASONS
 
 __all__ = ["render_trace", "summary_line"]
 
@@ -35,6 +34,9 @@ def _http_head(http: dict[str, Any]) -> str:
     if "stream" in http:  # a message on the HTTP+SSE stream the client's GET opened
         return f"SSE event {http.get('sse_event', 'message')} (stream GET {http['stream']})"
     if "status" in http:
+        # an HTTP run's trace only: a stdio run's trace loads no HTTP
+        from .http._words import REASONS  # noqa: PLC0415
+
         status = http["status"]
         head = f"HTTP {status} {REASONS.get(status, '')}".rstrip()
     else:

@@ -34,12 +34,17 @@ from typing import Final, Literal, get_args
 
 from .machine._events import Event, Reply, Timeout
 
-__all__ = ["ERA_EVIDENCE_STATUS", "HTTP", "RULES", "STDIO", "TRANSPORTS", "Transport",
-           "TransportRule", "http_status", "rule_for"]
+__all__ = ["ERA_EVIDENCE_STATUS", "HTTP", "NOT_OVER_STDIO", "RULES", "STDIO", "TRANSPORTS",
+           "Transport", "TransportRule", "http_status", "rule_for"]
 
 Transport = Literal["stdio", "http"]
 #: The transports a run can take, the default first.
 TRANSPORTS: Final[tuple[Transport, ...]] = get_args(Transport)
+#: Why scenario auth does not run over stdio (here, not beside the authorization: a stdio
+#: run, which says it, loads no HTTP and no authorization).
+NOT_OVER_STDIO = ("scenario auth does not apply over stdio: authorization is for HTTP "
+                  "transports (implementations using stdio SHOULD NOT follow it, "
+                  "basic/authorization.mdx §Protocol Requirements); use --transport http")
 
 #: What ends a probe: an answer (an error that is not a recognised modern one),
 #: no answer in time, or the end of the connection.

@@ -45,6 +45,7 @@ __all__ = [
     "ProfileFileError",
     "load_entry_points",
     "load_profile_file",
+    "may_declare",
     "with_profile_files",
 ]
 
@@ -130,13 +131,61 @@ def with_profile_files(paths: list[str] | tuple[str, ...], registry: Registry = 
     return registry
 
 
+def may_declare(group: str) -> bool:
+    """Whether an installed distribution may declare entry points of ``group``.
+
+    False only when it is sure none does: every entry of ``sys.path`` is a folder or
+    absent, no finder but the standard path finder lists distributions, and no
+    ``*.dist-info``/``*.egg-info`` folder in them has an ``entry_points.txt`` that names
+    the group (the places :mod:`importlib.metadata` reads). Then the registry is the
+    built-ins' without importing :mod:`importlib.metadata` (with :mod:`email`,
+    :mod:`zipfile`, :mod:`csv`: more than a plain matrix's run itself) or reading each
+    distribution's metadata; anything it cannot tell (a zip on the path, a file it cannot
+    read) says True, and importlib.metadata decides.
+    """
+    import os  # noqa: PLC0415 - only to look for plugins
+    import sys  # noqa: PLC0415
+    from importlib.machinery import PathFinder  # noqa: PLC0415
+
+    if any(hasattr(finder, "find_distributions") and finder is not PathFinder
+           for finder in sys.meta_path):
+        return True
+    for entry in sys.path:
+        folder = os.fspath(entry) or "."
+        if not isinstance(folder, str):
+            return True
+        try:
+            names = os.listdir(folder)
+        except (FileNotFoundError, NotADirectoryError):
+            if os.path.exists(folder):  # a zip file: importlib.metadata reads inside it
+                return True
+            continue
+        except OSError:
+            return True
+        for name in names:
+            if not name.lower().endswith((".dist-info", ".egg-info")):
+                continue
+            try:
+                with open(os.path.join(folder, name, "entry_points.txt"), "rb") as file:
+                    if group.encode() in file.read():
+                        return True
+            except (FileNotFoundError, NotADirectoryError):
+                continue  # no entry points (or an egg-info file: metadata only)
+            except OSError:
+                return True
+    return False
+
+
 def load_entry_points(registry: Registry = REGISTRY) -> Registry:
     """``registry`` with the profiles of installed packages (group ``mcp_skew.profiles``).
 
     Each entry point names a :class:`Profile` or a callable returning one; one
-    whose revision the registry already has is skipped.
+    whose revision the registry already has is skipped. When no distribution declares
+    the group (:func:`may_declare`), ``registry`` as it is.
     """
-    from importlib import metadata  # noqa: PLC0415 - tens of ms: only when a command runs
+    if not may_declare(ENTRY_POINT_GROUP):
+        return registry
+    from importlib import metadata  # noqa: PLC0415 - tens of ms: only when a plugin is there
 
     for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
         loaded = entry.load()

@@ -1,7 +1,8 @@
 """What a terminal user expects of any command: ``--version``, and an optional dependency named.
 
-- ``mcp-skew --version`` prints ``mcp-skew X.Y.Z`` from the package metadata (else the
-  source tree's pyproject.toml), exits 0, and imports neither pydantic nor a command;
+- ``mcp-skew --version`` prints ``mcp-skew X.Y.Z`` (a literal in ``mcp_skew/_version.py``,
+  equal to pyproject.toml's and the installed metadata's), exits 0, and imports neither
+  pydantic nor a command;
   ``--help`` and ``versions`` import neither pydantic nor the unknown-field table;
 - ``probe --schemas`` needs ``jsonschema``, the ``schemas`` extra: ``--help`` says so, and
   without it the command is one line on stderr and exit code 2.
@@ -18,6 +19,7 @@ import pytest
 from _paths import SERVERS
 
 import mcp_skew
+from mcp_skew import _version
 from mcp_skew.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,35 +79,10 @@ def test_help_lists_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.startswith("usage: mcp-skew") and "--version" in out
 
 
-def test_version_not_installed_falls_back_to_the_source_tree(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    def not_installed(name: str) -> str:
-        raise importlib.metadata.PackageNotFoundError(name)
-
-    monkeypatch.setattr(importlib.metadata, "version", not_installed)
-    assert mcp_skew._find_version() == _pyproject()["version"]
-
-
-@pytest.mark.parametrize("pyproject", [
-    None,  # no source tree: an unpacked copy of the package alone
-    '[project]\nname = "another-project"\nversion = "9.9.9"\n',  # someone else's tree
-    "not = [toml",
-])
-def test_version_neither_installed_nor_in_a_source_tree(
-        pyproject: str | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
-    def not_installed(name: str) -> str:
-        raise importlib.metadata.PackageNotFoundError(name)
-
-    monkeypatch.setattr(importlib.metadata, "version", not_installed)
-    (tmp_path / "mcp_skew").mkdir()
-    if pyproject is not None:
-        (tmp_path / "pyproject.toml").write_text(pyproject, encoding="utf-8")
-    monkeypatch.setattr(mcp_skew, "__file__", str(tmp_path / "mcp_skew" / "__init__.py"))
-    monkeypatch.delattr(mcp_skew, "__version__", raising=False)  # computed again on next use
-    assert mcp_skew._find_version() == mcp_skew.UNKNOWN_VERSION == "0+unknown"
-    assert main(["--version"]) == 0
-    assert capsys.readouterr().out == "mcp-skew 0+unknown\n"
+def test_version_is_the_literal_kept_equal_to_pyproject() -> None:
+    # the version is a literal (reading it imports nothing, not importlib.metadata): this keeps
+    # it equal to the project's; a release that bumps pyproject.toml bumps mcp_skew/_version.py
+    assert mcp_skew.__version__ == _version.__version__ == _pyproject()["version"]
 
 
 # -- jsonschema, the `schemas` extra --------------------------------------------------------------

@@ -36,8 +36,8 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = "mcp_skew"
 
 #: What the package's own ``__init__`` (``__version__``) and the leaf modules may import.
-_LEAVES = frozenset({PACKAGE, "errors", "_pagedir", "_jsontext", "_input", "_output",
-                     "_stopping", "_markup", "_lazy", "_memo", "_numbers"})
+_LEAVES = frozenset({PACKAGE, "_version", "errors", "_pagedir", "_jsontext", "_input",
+                     "_output", "_stopping", "_markup", "_lazy", "_memo", "_numbers"})
 #: What every feature may import: the leaves, the profiles, the transcript, the core, the wire,
 #: and the words the features give their verdicts in.
 _BASE = _LEAVES | {"versions", "transcript", "simulator", "wire", "_verdicts"}
@@ -49,9 +49,10 @@ FEATURES = frozenset({"matrix", "probe", "migrate", "realpeers", "serve", "rollo
 LAYERS: Mapping[str, frozenset[str]] = {
     # the package itself: its __version__ (every layer may read it), and the library's face,
     # which imports the layers behind its names when a name is first read (mcp_skew.API)
-    PACKAGE: frozenset({"versions", "simulator", "peers", "matrix", "probe", "migrate",
-                        "rollout"}),
-    # leaves: the error type, the page-directory mains
+    PACKAGE: frozenset({"_version", "versions", "simulator", "peers", "matrix", "probe",
+                        "migrate", "rollout"}),
+    # leaves: the version (a literal), the error type, the page-directory mains
+    "_version": frozenset(),
     "errors": frozenset(),
     "_pagedir": frozenset(),
     # JSON text from outside read with limits (pure; profile files are read with it too)

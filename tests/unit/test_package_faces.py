@@ -94,10 +94,11 @@ def test_every_name_a_face_lists_is_there(package: str) -> None:
 #: of what other packages use; the other faces at what they list today, so none grows unseen.
 FACE_CEILINGS: Mapping[str, int] = {
     "mcp_skew": 24,
-    "mcp_skew.census": 26,
+    "mcp_skew.census": 28,
+    "mcp_skew.commands.parsers": 14,
     "mcp_skew.matrix": 31,
     "mcp_skew.migrate": 33,
-    "mcp_skew.peers": 25,
+    "mcp_skew.peers": 35,
     "mcp_skew.probe": 18,
     "mcp_skew.probe_client": 22,
     "mcp_skew.realpeers": 15,
@@ -113,10 +114,10 @@ FACE_CEILINGS: Mapping[str, int] = {
     "mcp_skew.versions": 61,
     "mcp_skew.wire": 20,
 }
-#: All the faces together: 469 before the simulator's rooms, 463 after. Issue 34 asks for
-#: at most 250, which the faces outside the simulator (366 names of them) must shrink to reach:
-#: lower this as they do.
-TOTAL_CEILING = 463
+#: All the faces together: 469 before the simulator's rooms, 463 after, 491 with the peer
+#: sets in peers, census --install-jobs and the command parsers' vocabulary. Issue 34 asks for
+#: at most 250, which the faces outside the simulator must shrink to reach: lower this as they do.
+TOTAL_CEILING = 491
 
 
 def face_names(root: Path) -> dict[str, list[str]]:

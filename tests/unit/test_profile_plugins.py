@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+import sys
 from collections.abc import Iterator
+from importlib.machinery import PathFinder
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +33,7 @@ from mcp_skew.versions import (
     load_profile_file,
     with_profile_files,
 )
+from mcp_skew.versions._plugins import may_declare
 
 GOOD_TOML = """\
 revision = "2026-12-vendor"
@@ -290,16 +293,81 @@ def _vendor(revision: str = "2026-12-ep") -> Any:
     return LATEST.evolve(revision=revision, changes=(change,))
 
 
+def declare(folder: Path, name: str, text: str) -> None:
+    """A distribution ``name`` in ``folder`` whose ``entry_points.txt`` is ``text``."""
+    (folder / f"{name}.dist-info").mkdir()
+    (folder / f"{name}.dist-info" / "entry_points.txt").write_text(text, encoding="utf-8")
+
+
 @pytest.fixture
-def entry_points(monkeypatch: pytest.MonkeyPatch) -> list[FakeEntryPoint]:
+def entry_points(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[FakeEntryPoint]:
+    """The installed entry points of the group: importlib.metadata's answer, replaced, and a
+    distribution on sys.path that declares the group (else it is not asked: may_declare)."""
     installed: list[FakeEntryPoint] = []
 
     def fake(*, group: str) -> list[FakeEntryPoint]:
         assert group == ENTRY_POINT_GROUP
         return installed
 
+    declare(tmp_path, "vendor_profiles-1.0", f"[{ENTRY_POINT_GROUP}]\nvendor = vendor:PROFILE\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setattr(importlib.metadata, "entry_points", fake)
     return installed
+
+
+# -- whether importlib.metadata is asked at all --------------------------------------------------
+
+@pytest.fixture
+def only_the_path_finder(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No finder but the standard path finder lists distributions (a package imported by the
+    test run, importlib_metadata, adds one of its own: may_declare then always says True)."""
+    monkeypatch.setattr(sys, "meta_path", [
+        f for f in sys.meta_path
+        if f is PathFinder or not hasattr(f, "find_distributions")])
+
+
+@pytest.mark.usefixtures("only_the_path_finder")
+def test_a_distribution_that_declares_the_group_is_seen(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "path", [str(tmp_path), str(tmp_path / "absent")])
+    declare(tmp_path, "other-2.0", "[console_scripts]\nother = other:main\n")
+    (tmp_path / "plain-1.0.dist-info").mkdir()  # no entry points at all
+    (tmp_path / "old.egg-info").write_text("Metadata-Version: 1.0\n", encoding="utf-8")
+    assert not may_declare(ENTRY_POINT_GROUP)
+    declare(tmp_path, "Vendor-1.0.DIST-INFO", f"[{ENTRY_POINT_GROUP}]\nv = v:P\n")
+    assert may_declare(ENTRY_POINT_GROUP)
+
+
+@pytest.mark.usefixtures("only_the_path_finder")
+def test_no_distribution_declares_it_and_importlib_metadata_is_not_asked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def asked(*, group: str) -> list[FakeEntryPoint]:
+        raise AssertionError("importlib.metadata asked")
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", asked)
+    monkeypatch.setattr(sys, "path", [str(tmp_path)])
+    registry = Registry()
+    assert load_entry_points(registry) is registry
+
+
+@pytest.mark.usefixtures("only_the_path_finder")
+@pytest.mark.parametrize("where", ["zip", "finder", "unreadable"])
+def test_what_it_cannot_tell_is_left_to_importlib_metadata(
+        where: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "path", [str(tmp_path)])
+    assert not may_declare(ENTRY_POINT_GROUP)
+    if where == "zip":  # importlib.metadata reads distributions inside a zip on the path
+        (tmp_path / "plugins.zip").write_bytes(b"PK\x05\x06" + bytes(18))
+        monkeypatch.setattr(sys, "path", [str(tmp_path), str(tmp_path / "plugins.zip")])
+    elif where == "finder":  # a finder of its own lists distributions
+        class Finder:
+            def find_distributions(self, *args: object, **kwargs: object) -> list[object]:
+                return []
+
+        monkeypatch.setattr(sys, "meta_path", [*sys.meta_path, Finder()])
+    else:  # entry_points.txt is a folder: it cannot be read
+        (tmp_path / "odd-1.0.dist-info" / "entry_points.txt").mkdir(parents=True)
+    assert may_declare(ENTRY_POINT_GROUP)
 
 
 def test_entry_points_register_profiles_and_factories(entry_points: list[FakeEntryPoint]) -> None:

@@ -63,7 +63,7 @@ from __future__ import annotations
 import heapq
 import json
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from ...versions import HTTP_HEADERS, RECORDED_ALSO, Message
 from .. import _path as steps
@@ -73,9 +73,12 @@ from ..machine._events import Closed, Event, Reply, Timeout
 from ._client import HttpClient, HttpReading, synthesized_error
 from ._endpoint import HttpEndpoint
 from ._words import REASONS, HttpRequest, HttpResponse
-from .auth._link import AuthAgent
+from .auth._link import AuthAgent, protect
 
-__all__ = ["MCP_PATH", "HttpMemoryLink"]
+if TYPE_CHECKING:
+    from .._peers import PeerSpec
+
+__all__ = ["MCP_PATH", "HttpMemoryLink", "http_link"]
 
 #: The MCP endpoint the simulated client POSTs to.
 MCP_PATH: Final = "/mcp"
@@ -425,3 +428,18 @@ class HttpMemoryLink:
         self._end_session()
         self._close_stream()
         self.transcript.note(self._clock, "client closes the connection", "client-eof")
+
+
+def http_link(client: PeerSpec, server: PeerSpec, *, protected: bool,
+              latency_ms: int) -> HttpMemoryLink:
+    """The link of one run over Streamable HTTP: ``server``'s endpoint (behind its
+    authorization when the scenario is ``protected``) and ``client``'s HTTP side, as its
+    policy has them. :func:`mcp_skew.simulator.run` imports this on the first HTTP run, so a
+    stdio run loads no HTTP and no authorization."""
+    endpoint, auth = protect(client, server) if protected else (HttpEndpoint(server), None)
+    policy = client.client_policy
+    return HttpMemoryLink(endpoint, latency_ms, auth=auth,
+                          client=HttpClient(client.registry, post_first=policy.http_post_first,
+                                            version_on_initialize=policy
+                                            .http_version_on_initialize,
+                                            drops_session=policy.http_drops_session))

@@ -11,8 +11,7 @@ inside :mod:`mcp_skew.simulator.http`, and the in-memory HTTP link drives it.
 discovery, registration and token exchange as a driven machine of :class:`Fetch` and
 :class:`Fetched` (an :class:`AuthResult` at the end); :class:`AuthServer` (made by
 :func:`auth_server_for`, in front of an endpoint by :func:`guard`) is the test
-authorization server and protected resource. :data:`NOT_OVER_STDIO` is what a
-protected run says on stdio.
+authorization server and protected resource.
 
 Shared with mcp-skew's other packages (internal): :data:`AS_WELL_KNOWN`,
 :data:`AUTH_BODY_BYTES` (the probe's discovery, ``serve --http``'s limits).
@@ -21,13 +20,11 @@ Shared with mcp-skew's other packages (internal): :data:`AS_WELL_KNOWN`,
 from __future__ import annotations
 
 from ._client import AuthResult, Fetch, Fetched, authorize, plan_for
-from ._link import NOT_OVER_STDIO
 from ._server import AS_WELL_KNOWN, AUTH_BODY_BYTES, AuthServer, auth_server_for, guard
 
 __all__ = [
     "AS_WELL_KNOWN",
     "AUTH_BODY_BYTES",
-    "NOT_OVER_STDIO",
     "AuthResult",
     "AuthServer",
     "Fetch",

@@ -49,12 +49,7 @@ from ._client import (
 )
 from ._server import ProtectedEndpoint
 
-__all__ = ["NOT_OVER_STDIO", "AuthAgent", "auth_step", "protect"]
-
-#: Why scenario auth does not run over stdio.
-NOT_OVER_STDIO = ("scenario auth does not apply over stdio: authorization is for HTTP "
-                  "transports (implementations using stdio SHOULD NOT follow it, "
-                  "basic/authorization.mdx §Protocol Requirements); use --transport http")
+__all__ = ["AuthAgent", "auth_step", "protect"]
 
 
 def protect(client: PeerSpec, server: PeerSpec) -> tuple[ProtectedEndpoint, AuthAgent]:

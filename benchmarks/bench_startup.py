@@ -1,0 +1,126 @@
+"""How long ``mcp-skew`` takes to start, beside a bare Python start, measured in one run.
+
+A script, not a test (no test depends on the machine's speed). Each round runs, one
+after the other, ``python -c pass``, ``mcp-skew --help`` and ``mcp-skew matrix`` (the
+default run, its output thrown away), each a fresh process; the rounds alternate so that
+a change in the machine's load falls on every command alike (a first run of each, not
+timed, writes the byte-compiled files, whatever ``PYTHONDONTWRITEBYTECODE`` says). It
+prints each command's median wall time, its ratio to the bare start (the goals of issue
+34: ``--help`` within 4x, the default ``matrix`` within 10x), and the number of modules
+each has imported when it exits (``sys.modules`` in the child, as the ``-X importtime``
+listing leaves out what ``importlib.import_module`` loads; and how many of them are
+mcp-skew's; the counting harness adds a few modules of its own to every row).
+
+``--before DIR`` runs the two mcp-skew commands of another checkout too, in the same
+rounds (its ``.venv/bin/python`` in ``DIR``, whose ``mcp_skew`` it imports): a before and
+after under one load.
+
+Run: ``.venv/bin/python benchmarks/bench_startup.py [--rounds 15] [--before /work/main]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+#: mcp-skew runs as ``python -m mcp_skew`` (the console script's ``main``, plus runpy).
+HELP = ["-m", "mcp_skew", "--help"]
+MATRIX = ["-m", "mcp_skew", "matrix"]
+GOALS = {"--help": 4.0, "matrix": 10.0}
+
+#: Run in a child before the words: at exit it writes how many modules were imported.
+_COUNT = (
+    "import atexit, os, sys\n"
+    "def count():\n"
+    "    ours = [m for m in sys.modules if m == 'mcp_skew' or m.startswith('mcp_skew.')]\n"
+    "    os.write(2, f'\\nMODULES {len(sys.modules)} {len(ours)}\\n'.encode())\n"
+    "atexit.register(count)\n"
+    "sys.argv = ['', *sys.argv[1:]]\n"
+    "if sys.argv[1:2] == ['-m']:\n"
+    "    import runpy\n"
+    "    sys.argv = [sys.argv[2], *sys.argv[3:]]\n"
+    "    runpy.run_module(sys.argv[0], run_name='__main__', alter_sys=True)\n"
+    "else:\n"
+    "    exec(sys.argv[2])\n"
+)
+
+
+@dataclass(frozen=True)
+class Command:
+    """One row: ``python WORDS`` run in ``cwd`` (the checkout whose mcp_skew it imports)."""
+
+    name: str
+    python: str
+    words: list[str]
+    cwd: str
+    goal: str = ""
+
+    def _run(self, prefix: list[str], stderr: int) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "COLUMNS": "100"}
+        env.pop("PYTHONPROFILEIMPORTTIME", None)
+        # byte-compiled files written by the first run and read by the others: a checkout
+        # that has none would compile every module in every run (PYTHONDONTWRITEBYTECODE=1)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        return subprocess.run([self.python, *prefix, *self.words], stdout=subprocess.DEVNULL,
+                              stderr=stderr, text=True, check=True, env=env, cwd=self.cwd)
+
+    def timed(self) -> float:
+        """One run's wall time in seconds (it must succeed)."""
+        start = time.perf_counter()
+        self._run([], subprocess.DEVNULL)
+        return time.perf_counter() - start
+
+    def modules(self) -> tuple[int, int]:
+        """(modules in ``sys.modules`` at exit, of them mcp-skew's) of one run."""
+        counts = self._run(["-c", _COUNT], subprocess.PIPE).stderr.rsplit("MODULES ", 1)[1]
+        total, ours = counts.split()
+        return int(total), int(ours)
+
+
+def commands(before: Path | None) -> list[Command]:
+    here = str(Path(__file__).resolve().parents[1])
+    rows = [Command("python -c pass", sys.executable, ["-c", "pass"], here)]
+    if before is not None:
+        python = before / ".venv" / "bin" / "python"
+        if not python.exists():
+            raise SystemExit(f"bench_startup: no {python}: set up the checkout's venv first")
+        rows += [Command(f"before: mcp-skew {w[2]}", str(python), w, str(before), f"{GOALS[w[2]]:g}x")
+                 for w in (HELP, MATRIX)]
+    rows += [Command(f"mcp-skew {w[2]}", sys.executable, w, here, f"{GOALS[w[2]]:g}x")
+             for w in (HELP, MATRIX)]
+    return rows
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=15, help="alternating rounds (default 15)")
+    parser.add_argument("--before", type=Path, metavar="DIR",
+                        help="another checkout (with its .venv) to run in the same rounds")
+    args = parser.parse_args()
+    rows = commands(args.before)
+    for row in rows:  # once first: byte-compiled files written, caches warm
+        row.timed()
+    times: dict[str, list[float]] = {row.name: [] for row in rows}
+    for _ in range(args.rounds):
+        for row in rows:
+            times[row.name].append(row.timed())
+    bare = statistics.median(times[rows[0].name])
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load "
+          f"{os.getloadavg()[0]:.1f}, {args.rounds} alternating rounds, medians")
+    print(f"{'command':<26} {'median':>9} {'ratio':>7} {'goal':>6} {'modules':>8} {'mcp_skew':>9}")
+    for row in rows:
+        median = statistics.median(times[row.name])
+        total, ours = row.modules()
+        print(f"{row.name:<26} {median * 1000:>7.1f}ms {median / bare:>6.1f}x {row.goal:>6} "
+              f"{total:>8} {ours:>9}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,141 @@
+"""A command imports only its own room: what a fresh interpreter has loaded after a command.
+
+- ``mcp-skew --help``, every command's ``--help`` and a bad argument (exit 2) build the
+  parser from ``mcp_skew.commands.parsers``: no command's implementation, no package of
+  the layers behind them (profiles, simulator, features), not ``importlib.metadata``;
+- the default ``mcp-skew matrix`` (stdio) loads neither the simulator's HTTP nor its
+  authorization, nor the real links (``wire``), nor another command's implementation;
+  the same matrix over HTTP does load them (so the rule names modules that exist).
+
+The modules are read from ``sys.modules`` in the child (``-X importtime`` does not list
+what ``importlib.import_module`` loads). Forbidden modules are named by rule, not by a
+hand list. Start-up times are figures, not tests: ``benchmarks/bench_startup.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import mcp_skew
+from mcp_skew.cli import _parser
+from mcp_skew.commands.parsers import Commands, Later
+
+PACKAGE = Path(mcp_skew.__file__).resolve().parent
+
+#: Runs ``mcp-skew`` once per command line given (a JSON list of argv lists), in this
+#: process, then prints the modules loaded (as JSON) on a line of its own.
+CHILD = """
+import contextlib, io, json, sys
+from mcp_skew.cli import main
+for argv in json.loads(sys.argv[1]):
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        try:
+            code = main(argv)
+        except SystemExit as exc:
+            code = exc.code
+    print(json.dumps({"argv": argv, "code": code}))
+print("MODULES " + json.dumps(sorted(sys.modules)))
+"""
+
+
+def loaded_by(*argvs: list[str]) -> tuple[list[int], set[str]]:
+    """(exit codes, modules loaded) of the command lines, run one after the other in one
+    fresh interpreter."""
+    done = subprocess.run([sys.executable, "-c", CHILD, json.dumps(argvs)], capture_output=True,
+                          text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    codes = [json.loads(line)["code"] for line in lines if line.startswith("{")]
+    modules = next(line for line in lines if line.startswith("MODULES "))
+    return codes, set(json.loads(modules.removeprefix("MODULES ")))
+
+
+def _commands() -> dict[str, argparse.ArgumentParser]:
+    """Every command's parser (each built now)."""
+    commands = next(a for a in _parser()._actions if isinstance(a, Commands))
+    return {name: commands.built(name) for name in commands.choices}
+
+
+def implementations() -> set[str]:
+    """The modules the commands' ``func`` run: ``mcp_skew.commands.<module>`` of each."""
+    funcs = [sub.get_default("func") for sub in _commands().values()]
+    assert all(isinstance(func, Later) for func in funcs)
+    return {f"mcp_skew.commands.{func.module}" for func in funcs}
+
+
+def parser_may_load(module: str) -> bool:
+    """What building the parser may load of mcp-skew: the package's face, the command line,
+    its parsers, and the leaf modules (a top-level module file: the version, the errors,
+    the output and stopping helpers), none of the packages behind the commands."""
+    parts = module.split(".")
+    if parts[0] != "mcp_skew" or len(parts) == 1:
+        return True
+    if parts[1] == "commands":
+        return parts[2:3] in ([], ["parsers"])
+    return len(parts) == 2 and (PACKAGE / f"{parts[1]}.py").is_file()
+
+
+def http_or_auth(module: str) -> bool:
+    """The simulator's HTTP and authorization (``_http_*``, ``_auth_*`` modules, or ``http``
+    and ``auth`` subpackages), and the real links (``wire``)."""
+    parts = module.split(".")
+    if parts[:2] == ["mcp_skew", "wire"]:
+        return True
+    return parts[:2] == ["mcp_skew", "simulator"] and any(
+        p.lstrip("_").startswith(("http", "auth")) for p in parts[2:])
+
+
+def test_the_rules_name_real_modules() -> None:
+    assert implementations() >= {"mcp_skew.commands.matrix", "mcp_skew.commands.probe",
+                                 "mcp_skew.commands.census"}
+    assert not any(parser_may_load(m) for m in implementations())
+    assert not parser_may_load("mcp_skew.versions") and not parser_may_load("mcp_skew.peers")
+    assert parser_may_load("mcp_skew.commands.parsers.matrix") and parser_may_load("mcp_skew.cli")
+    assert http_or_auth("mcp_skew.simulator._auth_client")
+    assert http_or_auth("mcp_skew.simulator.http.endpoint")
+    assert not http_or_auth("mcp_skew.simulator._client")
+
+
+def test_the_commands_list_builds_no_command_s_parser() -> None:
+    codes, modules = loaded_by(["--help"], ["matrx"])
+    assert codes == [0, 2]
+    assert sorted(m for m in modules if m.startswith("mcp_skew.commands.parsers.")) == []
+
+
+def test_help_and_a_parse_error_load_no_implementation() -> None:
+    argvs = [["--help"], *([name, "--help"] for name in _commands()),
+             ["matrx"], ["matrix", "--format", "nope"], ["--fromm", "x", "matrix"]]
+    codes, modules = loaded_by(*argvs)
+    assert codes == [0] * (1 + len(_commands())) + [2, 2, 2]
+    assert "mcp_skew.commands.parsers.census" in modules  # the parsers were built
+    assert sorted(m for m in modules if not parser_may_load(m)) == []
+    assert implementations() & modules == set()
+    assert "importlib.metadata" not in modules  # the version is a literal
+    assert not {"pydantic", "email"} & modules
+
+
+def test_a_default_matrix_loads_no_http_no_authorization_and_no_other_command() -> None:
+    codes, modules = loaded_by(["matrix"])
+    assert codes == [0]
+    assert "mcp_skew.simulator._run" in modules and "mcp_skew.commands.matrix" in modules
+    assert sorted(m for m in modules if http_or_auth(m)) == []
+    assert sorted(implementations() & modules) == ["mcp_skew.commands.matrix"]
+
+
+@pytest.mark.parametrize("argv", [
+    ["matrix", "--transport", "http", "--clients", "2025-06-18", "--servers", "2025-06-18"],
+    ["matrix", "--transport", "http", "--scenario", "auth", "--clients", "2025-06-18",
+     "--servers", "2025-06-18"],
+])
+def test_a_matrix_over_http_loads_them_when_it_needs_them(argv: list[str]) -> None:
+    codes, modules = loaded_by(argv)
+    assert codes == [0]
+    assert any(http_or_auth(m) and "http" in m for m in modules)
+    if "auth" in argv:
+        assert any(http_or_auth(m) and "auth" in m for m in modules)
