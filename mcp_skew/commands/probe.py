@@ -114,6 +114,9 @@ def register(sub: Any) -> None:
     out.add_argument("--schemas", metavar="DIR", help="the official schemas "
                      "(<revision>/schema.json) to validate messages (else $MCP_SKEW_SCHEMAS); "
                      f"needs jsonschema: {INSTALL_HINT}")
+    out.add_argument("--label", metavar="NAME", help="the server's name in the card, the saved "
+                     "peer and reports (default: the package the command runs, else the "
+                     "script's folder and name, or the URL's host)")
     out.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     p.add_argument("command", nargs=argparse.REMAINDER,
                    help="the server command, after --")
@@ -147,7 +150,16 @@ def _target(args: argparse.Namespace) -> Target:
     if args.token is not None:
         headers = {**headers, "Authorization": f"Bearer {_token(args.token, args.url)}"}
     return Target(command=tuple(command), url=args.url, sse_url=args.sse_url, cwd=args.cwd,
-                  env=env, headers=headers or None)
+                  env=env, headers=headers or None, name=label(args.label))
+
+
+def label(value: str | None) -> str | None:
+    """``--label``, checked: a name of printable characters, at most 200."""
+    if value is None:
+        return None
+    if not value.strip() or len(value) > 200 or not value.isprintable():
+        raise UsageError(f"--label {value!r}: give a name of 1 to 200 printable characters")
+    return value.strip()
 
 
 def _token(token: str, url: str | None) -> str:
@@ -247,12 +259,24 @@ def start_failure(report: ProbeReport) -> str | None:
     when it did."""
     failed = report.startup.get("failed")
     if failed:
-        return f"the server did not start: {failed}"
+        return f"the server did not start: {failed}" + _said(report)
     if report.runs and all(r.outcome == "spawn-failed" for r in report.runs):
         reason = report.runs[0].record.session.reason or "the command could not be started"
         return reason if report.target.transport == "http" else \
             f"the server did not start: {reason}"
     return None if report.runs else "no clients ran"
+
+
+def _said(report: ProbeReport) -> str:
+    """What a server that never answered last wrote to stderr (its last 3 lines, at most 600
+    characters), as the tail of the one-line error: why it did not start."""
+    from ..probe import stderr_tail  # noqa: PLC0415 - see the imports
+
+    tail = next((stderr_tail(r.stderr, 3) for r in report.runs if r.stderr.strip()), [])
+    if not tail:
+        return ""
+    text = " | ".join(line.strip() for line in tail)
+    return "; its stderr: " + (text if len(text) <= 600 else "..." + text[-597:])
 
 
 def exit_code(report: ProbeReport) -> int:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Final
 from .._lazy import first_use
 
 if TYPE_CHECKING:
+    from ._card import stderr_tail
     from ._clients import BOGUS_REVISION, PROBER, builtin_clients
     from ._peer import PEER_FILE_FORMAT, InferredPeer, load_probe_peer, save_peer
     from ._report import FORMATS, render
@@ -50,6 +51,7 @@ __all__ = [
     "probe",
     "render",
     "save_peer",
+    "stderr_tail",
 ]
 
 #: Where each public name is defined. A name is imported when it is first read, so that
@@ -74,6 +76,7 @@ _HOMES: Final[dict[str, str]] = {
     "Target": "._runner",
     "probe": "._runner",
     "allowance": "._startup",
+    "stderr_tail": "._card",
 }
 
 __getattr__ = first_use(__name__, _HOMES)

@@ -120,7 +120,7 @@ def _seen(report: ProbeReport, method: str, asked: str | None = None) -> str:
     from ._exchanges import exchanges  # noqa: PLC0415
 
     for r in report.runs:
-        if r.prober:
+        if r.prober or not r.real:  # a predicted run's transcript is the simulator's
             continue
         for ex in exchanges(r.record.transcript, r.record.session.registry):
             if ex.method == method and asked in (None, ex.params.get("protocolVersion")):

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 from ..simulator import Finding, PeerSpec
 
 if TYPE_CHECKING:  # read only: the renderers need no runner
-    from ._runner import ProbeReport
+    from ._runner import ClientRun, ProbeReport
 
-__all__ = ["agreement", "grouped", "headline", "plural", "required_lines", "short_name",
+__all__ = ["agreement", "derived_line", "grouped", "headline", "plural", "required_lines", "short_name",
            "stderr_tail", "why_lines"]
 
 
@@ -66,6 +66,14 @@ def grouped(report: ProbeReport) -> list[tuple[Finding, list[str]]]:
     return out
 
 
+def derived_line(run: ClientRun) -> str:
+    """Where a predicted row comes from: nothing of it was sent to the server."""
+    runs = ", ".join(f"#{i}" for i in run.derived_from) or "no real run"
+    return (f"predicted (not run): the simulator's run of this client against the inferred "
+            f"peer, which rests on what the real runs {runs} observed; no request of this "
+            "client was sent to the server")
+
+
 def stderr_tail(text: str, lines: int = 5) -> list[str]:
     """The last non-empty lines a server wrote to stderr."""
     return [line for line in text.splitlines() if line.strip()][-lines:]
@@ -78,7 +86,9 @@ def why_lines(report: ProbeReport) -> list[str]:
         if r.record.status == "ok" or not r.record.reason:
             continue
         out.append(f"  #{r.index} {short_name(r.record.client)}: {r.record.reason}")
-        tail = stderr_tail(r.stderr) if r.culprit is not None else []
+        silent = not any(e.dir == "s2c" for e in r.record.transcript.entries)
+        # a crash, or a server that never said a word (it died at start): its stderr says why
+        tail = stderr_tail(r.stderr) if r.culprit is not None or silent else []
         if not tail:
             continue
         key = "\n".join(tail)

@@ -11,11 +11,12 @@ it against the peer.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..simulator import Finding, PeerSpec, RunRecord, run, with_quirks
 from ..versions import Registry
-from ._compare import disagreement, shapes
+from ._compare import UNMODELLED_STEPS, disagreement, shapes
 from ._exchanges import exchanges
 from ._fast import fill_range
 from ._findings import culprit_finding, findings_for, server_findings
@@ -97,15 +98,42 @@ def predict(runs: list[ClientRun], peer: InferredPeer, opts: ProbeOptions,
             r.record.findings.append(differs)
 
 
+def _observed_steps(sim: RunRecord, real: list[ClientRun]) -> list[int]:
+    """Carry over to a predicted run the steps the simulator does not model (``ping``,
+    :data:`UNMODELLED_STEPS`) as the real runs on a session of the same era observed them
+    (the same revision first); the indexes of the runs they came from."""
+    session = sim.session
+    if session.status != "ok" or session.era is None:
+        return []
+    used: list[int] = []
+    for name in sorted(UNMODELLED_STEPS):
+        if name not in session.profile.methods:
+            continue
+        seen = [(r, s) for r in real for s in r.record.steps
+                if s.name == name and r.record.session.era is session.era]
+        seen.sort(key=lambda pair: pair[0].record.revision != session.revision)
+        if seen:
+            run_, step = seen[0]
+            sim.steps.append(replace(step))
+            used.append(run_.index)
+    return used
+
+
 def predicted_run(index: int, spec: PeerSpec, peer: PeerSpec, opts: ProbeOptions,
-                  make: type[ClientRun]) -> ClientRun:
-    """A client not run for real: the simulator's run of it against the inferred peer."""
+                  make: type[ClientRun], *, real: list[ClientRun] | None = None) -> ClientRun:
+    """A client not run for real: the simulator's run of it against the inferred peer, with
+    what the real runs observed of the steps the simulator does not model; ``derived_from``
+    names the real runs it rests on."""
     sim = run(spec, peer, "lists", request_timeout_ms=opts.timeout_ms, transport="stdio")
     judge(sim)
+    observed = [r for r in real or [] if r.real and not r.prober]
+    carried = _observed_steps(sim, observed)
     useful = [s for s in sim.steps if s.name not in DIAGNOSTIC_STEPS]
-    outcome = ("ok" if all(s.ok for s in useful) else "degraded") if sim.status == "ok" \
+    outcome = ("ok" if all(s.ok for s in useful) else "degraded") if sim.session.status == "ok" \
         else "incompatible"
-    return make(index, sim, False, outcome, predicted=_predicted(sim, None), real=False)
+    made = make(index, sim, False, outcome, predicted=_predicted(sim, None), real=False)
+    made.derived_from = sorted({r.index for r in observed} | set(carried))
+    return made
 
 
 def analyse(runs: list[ClientRun], target: Target, opts: ProbeOptions, *,

@@ -19,6 +19,7 @@ from .._markup import markdown_cell
 from ._advice import advise
 from ._card import (
     agreement,
+    derived_line,
     grouped,
     headline,
     plural,
@@ -196,7 +197,8 @@ def render_summary(report: ProbeReport) -> str:
                          markdown_cell("; ".join(f.partition(": ")[2] for f in failures),
                                        backslash=False, newline=False)])
         out += [tabulate(rows, headers=["required", "verdict", "why"], tablefmt="github"), ""]
-    rows = [[str(r.index), f"`{short_name(r.record.client)}`", ("✅ " if r.record.status == "ok" else "❌ ")
+    rows = [[str(r.index), f"`{short_name(r.record.client)}`" + ("" if r.real else " (predicted)"),
+             ("✅ " if r.record.status == "ok" else "❌ ")
              + r.outcome, r.record.revision or "-",
              markdown_cell(r.record.reason, backslash=False, newline=False)
              if r.record.status != "ok" else ""] for r in clients]
@@ -218,7 +220,8 @@ def _judged(report: ProbeReport) -> set[int] | None:
 
 def _case(suite: ET.Element, r: ClientRun, target: str, judged: set[int] | None) -> None:
     case = ET.SubElement(suite, "testcase", classname=f"mcp-skew.probe.{target}",
-                         name=r.name, time=f"{r.elapsed_ms / 1000:.3f}")
+                         name=r.name + ("" if r.real else " (predicted)"),
+                         time=f"{r.elapsed_ms / 1000:.3f}")
     s = r.record.session
     if r.record.status != "ok" and (judged is None or r.index in judged):  # connects, then fails, too
         failure = ET.SubElement(case, "failure", message=r.record.reason or r.outcome,
@@ -229,8 +232,11 @@ def _case(suite: ET.Element, r: ClientRun, target: str, judged: set[int] | None)
                       f"{r.record.reason or '-'}")
     lines = [f"outcome: {r.outcome}", f"revision: {s.revision or '-'}",
              "path: " + " -> ".join(s.path)]
-    lines += [f"[{f.severity}] {f.code}: {f.message} ({f.cite})"
-              for f in (*s.findings, *r.record.findings)]
+    if not r.real:
+        lines.append(derived_line(r))
+    else:
+        lines += [f"[{f.severity}] {f.code}: {f.message} ({f.cite})"
+                  for f in (*s.findings, *r.record.findings)]
     ET.SubElement(case, "system-out").text = "\n".join(lines)
     if r.stderr.strip():
         ET.SubElement(case, "system-err").text = r.stderr[-4000:]

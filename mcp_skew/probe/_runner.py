@@ -67,6 +67,8 @@ class ClientRun:
     culprit: Culprit | None = None  #: the request in flight when the server exited or went quiet
     shaped: Exchange | None = None  #: the legacy-shaped modern result that failed this client
     real: bool = True  #: run against the server; False: predicted from the inferred peer
+    #: a predicted run: the real runs (by index) whose observations it rests on
+    derived_from: list[int] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -79,6 +81,11 @@ class ClientRun:
                     "stderr": self.stderr[-4000:], "exits": self.exits,
                     "predicted": self.predicted, "recorded": self.recorded, "real": self.real,
                     "culprit": self._culprit_dict()})
+        if not self.real:  # nothing was sent: no transcript nor finding is the server's
+            out["derived_from"] = list(self.derived_from)
+            out["findings"] = []
+            if transcript:
+                out["transcript"] = []
         return out
 
     def _culprit_dict(self) -> dict[str, Any] | None:
@@ -150,7 +157,9 @@ class ProbeReport:
         raise AssertionError("\n".join(lines))
 
     def findings(self) -> list[tuple[ClientRun, Finding]]:
-        return [(r, f) for r in self.runs
+        """Each finding of a real run (a predicted run's would be the simulator's, not the
+        server's: nothing was sent)."""
+        return [(r, f) for r in self.runs if r.real
                 for f in (*r.record.session.findings, *r.record.findings)]
 
     def to_dict(self, *, transcript: bool = True) -> dict[str, Any]:
@@ -205,7 +214,7 @@ def _failed_run(index: int, spec: PeerSpec, target: Target, reason: str) -> Clie
 
 def _run_one(index: int, spec: PeerSpec, target: Target, opts: ProbeOptions, *,
              allowance_ms: int = 0, opened: Callable[[ProbeLink], None] | None = None,
-             ping: bool = False, model_steps: bool = False) -> ClientRun:
+             ping: bool = True, model_steps: bool = False) -> ClientRun:
     prober = spec is PROBER
     started = time.monotonic()
     recorder = _recorder(opts, index, spec.name)
@@ -263,6 +272,15 @@ def required_clients(specs: list[PeerSpec], required: tuple[str, ...],
         if not any(s.revisions == (rev,) and not s.quirks and s is not PROBER for s in out):
             out.append(parse_peer(f"{registry.get(rev).era.value}:{rev}", "client", registry))
     return out
+
+
+#: the peer sentence of a server that never answered anything: nothing to infer from
+NEVER_ANSWERED = "never answered anything: nothing to infer (its stderr says why)"
+
+
+def _answered(run: ClientRun) -> bool:
+    """Did the server say anything at all in this run?"""
+    return any(e.dir == "s2c" for e in run.record.transcript.entries)
 
 
 def _starts(run: ClientRun) -> int:
@@ -420,15 +438,13 @@ def probe(target: Target, opts: ProbeOptions | None = None,
                                     if first is not None else ""))
     started = time.monotonic()
     runs = _Runs(len(numbered), say)
-    pinger = specs[calibrators(specs, opts.registry)[0]]
-    # the fast probe's real clients each ask the model's questions (ping, an unknown method,
-    # initialize after modern) once their session is up: which of them gets one is not
-    # known before (a counter-offer ends a legacy client's run)
+    # every client that negotiates a session with ping pings once its lists are read (in
+    # both modes: its verdict is the same); the fast probe's real clients also ask the
+    # model's questions (an unknown method, initialize after modern) once their session is up
 
     def one(index: int, spec: PeerSpec, allowance_ms: int,
             opened: Callable[[ProbeLink], None] | None) -> ClientRun:
         return _run_one(index, spec, target, opts, allowance_ms=allowance_ms, opened=opened,
-                        ping=first is not None or spec is pinger,
                         model_steps=first is not None)
 
     startup: dict[str, Any] = {}
@@ -446,8 +462,11 @@ def probe(target: Target, opts: ProbeOptions | None = None,
         startup["retried"] = retried
     done = sorted(runs.runs, key=lambda r: r.index)
     peer, schema_note, server = analyse(done, target, opts, assume_range=mode == "fast")
+    if peer.spec is None and not any(_answered(r) for r in done):
+        # a server that never ran (or never said a word) is not a peer that departs from all
+        peer = InferredPeer(None, NEVER_ANSWERED, peer.evidence)
     if peer.spec is not None:
-        done = sorted(done + [predicted_run(i, spec, peer.spec, opts, ClientRun)
+        done = sorted(done + [predicted_run(i, spec, peer.spec, opts, ClientRun, real=done)
                               for i, spec in guess], key=lambda r: r.index)
     auth = None
     if target.url and needs_auth(r.record.transcript.records() for r in done):
@@ -456,6 +475,7 @@ def probe(target: Target, opts: ProbeOptions | None = None,
                         timeout_s=opts.timeout_ms / 1000)
         server += auth.findings if auth is not None else []
     elapsed = int((time.monotonic() - started) * 1000)
-    say(f"done in {elapsed} ms: {peer.sentence}")
+    say(f"done in {elapsed} ms: " + (f"the server did not start: {startup['failed']}"
+                                     if startup.get("failed") else peer.sentence))
     return ProbeReport(target, done, peer, elapsed, opts.jobs, schema_note, startup, server,
                        opts.required, auth, starts=runs.starts, mode=mode)

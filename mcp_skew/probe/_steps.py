@@ -48,9 +48,10 @@ MISSING_TOOL: Final = "mcp-skew-probe-no-such-tool"
 #: a ``ping``: does it exit on the next message?), ``initialize`` after a modern session (is
 #: the era of a process fixed?). Never the client's verdict.
 MODEL_STEPS: Final = ("unknown method", "initialize after modern", "after unknown method")
-#: Steps that check the server rather than serve the client: they never make a run "degraded".
+#: Steps that check the server rather than serve the client: they never make a run "degraded"
+#: (``ping`` is not one: a client that pings and gets no empty result fails it, a MUST).
 DIAGNOSTIC_STEPS: Final = frozenset({"tool input error", "unknown tool", "missing resource",
-                                     "ping", *MODEL_STEPS})
+                                     *MODEL_STEPS})
 _WRONG: Final = {"string": 12345, "integer": "not-a-number", "number": "not-a-number",
                  "boolean": "not-a-boolean", "array": "not-an-array", "object": "not-an-object"}
 
@@ -212,7 +213,7 @@ def _unknown_tool_finding(record: RunRecord, link: ProbeLink) -> None:
 
 
 def run_client(spec: PeerSpec, link: ProbeLink, target: Target, opts: ProbeOptions, *,
-               ping: bool = False, model_steps: bool = False) -> RunRecord:
+               ping: bool = True, model_steps: bool = False) -> RunRecord:
     # over a URL a dual-era client reads its probe by the HTTP rule (a timeout is an error
     # there, not a legacy server), and its path records the rule, as in the simulator
     sim = SimClient(spec, request_timeout_ms=opts.timeout_ms,
@@ -266,8 +267,9 @@ def classify(record: RunRecord, link: ProbeLink) -> str:
     if _junk(link.transcript):
         return "junk"
     if record.session.status == "ok":
-        useful = [s for s in record.steps if s.name not in DIAGNOSTIC_STEPS]
-        return "ok" if all(s.ok for s in useful) else "degraded"
+        # the verdict every format reads (``RunRecord.status``): a step that needed a result
+        # and did not get one (a list, a call, ``ping``) makes it "connects, then fails"
+        return "ok" if record.status == "ok" else "degraded"
     if link.deadline_hit:
         return "deadline"
     if link.closed_seen:
