@@ -97,7 +97,10 @@ def unknown_legacy(specs: Sequence[PeerSpec], ev: Evidence, registry: Registry,
     lo = legacy.index(known[-1])
     below = legacy.index(refused[-1])
     out = []
-    for rev in legacy[lo + 1:below]:
+    # a revision seen only as a counter-offer: its own client's session (its ping, its
+    # lists) was never observed, and a predicted row would rest on it
+    offered = [r for r in legacy if r in ev.answered and r not in ev.legacy]
+    for rev in [*offered, *legacy[lo + 1:below]]:
         found = _plain(specs, "legacy", rev)
         if found is not None and found not in ran:
             out.append(found)

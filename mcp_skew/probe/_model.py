@@ -14,12 +14,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ..simulator import Finding, PeerSpec, RunRecord, run, with_quirks
+from ..simulator import Finding, PeerSpec, RunRecord, SimServer, run, with_quirks
 from ..versions import Registry
 from ._compare import UNMODELLED_STEPS, disagreement, shapes
 from ._exchanges import exchanges
 from ._fast import fill_range
-from ._findings import culprit_finding, findings_for, server_findings
+from ._findings import culprit_finding, discover_findings, findings_for, server_findings
 from ._peer import Evidence, InferredPeer, RunView, gather, infer
 from ._schemas import SchemaCheck, find_schemas
 from ._steps import DIAGNOSTIC_STEPS
@@ -75,7 +75,31 @@ def agrees(runs: list[ClientRun], peer: InferredPeer, opts: ProbeOptions,
     """A peer was inferred, and the simulator agrees with every real client's run."""
     spec = peer.spec
     return spec is not None and all(_prediction(r, spec, opts, target)[1] is None
-                                    for r in runs if _judged(r))
+                                    for r in runs if _judged(r)) \
+        and _discover_agrees(runs, spec, opts.registry)
+
+
+def _kind(message: dict[str, Any] | None) -> str:
+    if message is None:
+        return "no answer"
+    return "result" if "result" in message else f"error {(message.get('error') or {}).get('code')}"
+
+
+def _discover_agrees(runs: list[ClientRun], spec: PeerSpec, registry: Registry) -> bool:
+    """Every ``server/discover`` a real run sent (the fast probe's modern client sends one
+    after its session) got what the inferred peer answers to it: else the dual-era rows,
+    which open with it, cannot be predicted from this peer."""
+    for r in runs:
+        if not _judged(r):
+            continue
+        for ex in exchanges(r.record.transcript, registry):
+            if ex.method != "server/discover" or ex.synthesized:
+                continue
+            replies = SimServer(spec).receive(dict(ex.request)).replies
+            want = _kind(replies[0] if replies else None)
+            if _kind(ex.answer if ex.fate == "answered" else None) != want:
+                return False
+    return True
 
 
 def _predicted(sim: RunRecord, agree: bool | None) -> dict[str, Any]:
@@ -156,4 +180,5 @@ def analyse(runs: list[ClientRun], target: Target, opts: ProbeOptions, *,
     predict(runs, peer, opts, target)
     server = server_findings([r.culprit for r in runs if r.culprit], len(runs), ev,
                              peer.spec.kind if peer.spec else None)
+    server += discover_findings([(r.index, v) for r, v in zip(runs, views, strict=True)], ev)
     return peer, schema_note, server

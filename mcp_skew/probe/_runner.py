@@ -138,7 +138,7 @@ class ProbeReport:
                 lines.append(f"{rev}: no client of this revision in the client set")
             for r in runs:
                 if r.record.status != "ok" or r.record.revision != rev:
-                    got = r.record.session.reason or f"negotiated {r.record.revision}"
+                    got = r.record.reason or f"negotiated {r.record.revision}"
                     lines.append(f"{rev}: {r.name} {r.outcome}: {got}")
         return lines
 

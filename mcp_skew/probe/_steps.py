@@ -47,7 +47,8 @@ MISSING_TOOL: Final = "mcp-skew-probe-no-such-tool"
 #: method on a legacy session (how the server answers what it does not know; after silence,
 #: a ``ping``: does it exit on the next message?), ``initialize`` after a modern session (is
 #: the era of a process fixed?). Never the client's verdict.
-MODEL_STEPS: Final = ("unknown method", "initialize after modern", "after unknown method")
+MODEL_STEPS: Final = ("unknown method", "initialize after modern", "after unknown method",
+                      "discover after modern")
 #: Steps that check the server rather than serve the client: they never make a run "degraded"
 #: (``ping`` is not one: a client that pings and gets no empty result fails it, a MUST).
 DIAGNOSTIC_STEPS: Final = frozenset({"tool input error", "unknown tool", "missing resource",
@@ -156,6 +157,7 @@ def _model_steps(link: ProbeLink, session: Session, record: RunRecord, timeout_m
         message: dict[str, Any] = {"jsonrpc": "2.0", "id": "mcp-skew-unknown",
                                    "method": UNKNOWN_METHOD, "params": {}}
     elif session.era is Era.MODERN:
+        _discover(link, record, timeout_ms)
         name = MODEL_STEPS[1]
         registry = session.registry
         newest = registry.ordered(registry.of_era(Era.LEGACY))[0]
@@ -173,6 +175,22 @@ def _model_steps(link: ProbeLink, session: Session, record: RunRecord, timeout_m
                               "method": "ping"}, timeout_ms)
         record.steps.append(StepResult(MODEL_STEPS[2], True, "any answer",
                                        "an answer" if isinstance(after, Reply) else "no answer"))
+
+
+def _discover(link: ProbeLink, record: RunRecord, timeout_ms: int) -> None:
+    """``server/discover`` with the ``_meta`` of the modern session's first request: the
+    exchange a dual-era client opens with (a MUST for a modern server), observed so that no
+    dual-era row is predicted from a discover never sent."""
+    first = next((e.message for e in link.transcript.entries if e.dir == "c2s"
+                  and isinstance(e.message, dict) and "id" in e.message
+                  and isinstance((e.message.get("params") or {}).get("_meta"), dict)), None)
+    if first is None:
+        return
+    message = {"jsonrpc": "2.0", "id": "mcp-skew-discover", "method": "server/discover",
+               "params": {"_meta": dict(first["params"]["_meta"])}}
+    event = link.request(message, timeout_ms)
+    got = "an answer" if isinstance(event, Reply) else "no answer"
+    record.steps.append(StepResult(MODEL_STEPS[3], True, "any answer", got))
 
 
 def _play(sim: SimClient, link: ProbeLink, session: Session, record: RunRecord,
