@@ -13,8 +13,8 @@ from ..simulator import Finding, PeerSpec
 if TYPE_CHECKING:  # read only: the renderers need no runner
     from ._runner import ClientRun, ProbeReport
 
-__all__ = ["agreement", "derived_line", "grouped", "headline", "plural", "required_lines", "short_name",
-           "stderr_tail", "why_lines"]
+__all__ = ["agreement", "derived_line", "grouped", "headline", "not_checked", "plural",
+           "required_lines", "short_name", "stderr_tail", "why_lines"]
 
 
 def short_name(spec: PeerSpec) -> str:
@@ -72,6 +72,23 @@ def derived_line(run: ClientRun) -> str:
     return (f"predicted (not run): the simulator's run of this client against the inferred "
             f"peer, which rests on what the real runs {runs} observed; no request of this "
             "client was sent to the server")
+
+
+def not_checked(report: ProbeReport) -> list[str]:
+    """The MUSTs the probe checks that no real run could check on this server, and why."""
+    from ._exchanges import exchanges  # noqa: PLC0415 - only what is read
+
+    ev = report.peer.evidence
+    real = [r for r in report.runs if r.real and not r.prober]
+    out = []
+    if (ev.legacy or ev.answered - ev.modern) and not any(
+            s.name == "ping" for r in real for s in r.record.steps):
+        out.append("ping: no real client got a legacy session to send it on")
+    sent = any(ex.method == "server/discover" for r in real
+               for ex in exchanges(r.record.transcript, r.record.session.registry))
+    if (ev.modern or ev.initialize_32022) and not sent:
+        out.append("server/discover: no real client sent it")
+    return out
 
 
 def stderr_tail(text: str, lines: int = 5) -> list[str]:

@@ -22,6 +22,7 @@ from ._card import (
     derived_line,
     grouped,
     headline,
+    not_checked,
     plural,
     required_lines,
     short_name,
@@ -101,6 +102,9 @@ def render_terminal(report: ProbeReport) -> str:
         out += ["", "why:", *why]
     lines = _finding_lines(report)
     out += ["", f"findings ({len(lines)}):" if lines else "findings: none", *lines]
+    unchecked = not_checked(report)
+    if unchecked:
+        out += ["", "not checked:", *(f"  {line}" for line in unchecked)]
     if report.auth is not None:
         out += ["", *report.auth.lines()]
     sentence = report.peer.sentence if report.auth is None else (
@@ -125,6 +129,7 @@ def render_terminal(report: ProbeReport) -> str:
 
 def render_json(report: ProbeReport) -> str:
     doc = report.to_dict()
+    doc["not_checked"] = not_checked(report)
     doc["advice"] = [a.to_dict() for a in advise(report)]
     return json.dumps(doc, indent=2, default=str)
 
@@ -173,6 +178,9 @@ def render_markdown(report: ProbeReport) -> str:
     out += ["", f"## Findings ({len(rows)})", ""]
     out.append(tabulate(rows, headers=["severity", "code", "where", "message", "cite"],
                         tablefmt="github") if rows else "None.")
+    unchecked = not_checked(report)
+    if unchecked:
+        out += ["", "Not checked:", "", *(f"- {line}" for line in unchecked)]
     out += ["", "## Server", "", report.peer.sentence, "", agreement(report), ""]
     if report.required:
         out += ["## Required (`--require`)", "", *(f"- {line.strip()}"

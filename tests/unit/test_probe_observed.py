@@ -168,3 +168,41 @@ def test_the_label_is_the_package_json_name_above_a_dist_script(tmp_path: object
     (root / "dist" / "index.js").write_text("")
     (root / "package.json").write_text('{"name": "@me/weather"}')
     assert command_label(("node", str(root / "dist" / "index.js"))) == "@me/weather"
+
+
+@pytest.mark.parametrize("missing", [None, "versions in the initialize error"])
+def test_a_modern_only_server_gets_a_group_per_legacy_revision_it_loses(
+        missing: str | None) -> None:
+    from mcp_skew.probe._advice import advise
+
+    report = probe(target("modern:2026-07-28", missing), ProbeOptions())
+    groups = {g.revision: g for g in advise(report)}
+    assert set(groups) >= {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
+    for rev in ("2024-11-05", "2025-11-25"):
+        titles = [i.title for i in groups[rev].items]
+        assert titles[0] == "Answer initialize" and groups[rev].failing
+        named = "Name your versions when you refuse one" in titles
+        assert named == (missing is not None)
+    card = render(report, "terminal")
+    assert "what to change: nothing the probe saw" not in card
+
+
+def test_a_legacy_server_refusing_without_versions_is_told_to_name_them() -> None:
+    from mcp_skew.probe._advice import advise
+
+    report = probe(target("legacy:2025-06-18", "versions in the initialize error"),
+                   ProbeOptions())
+    items = [i for g in advise(report) if g.revision == "2024-11-05" for i in g.items]
+    named = [i for i in items if i.title == "Name your versions when you refuse one"]
+    assert named and "names no versions" in named[0].now
+
+
+def test_a_check_no_real_client_could_make_is_listed_as_not_checked() -> None:
+    # a 2025-06-18-only server and clients that cannot negotiate with it: nobody pings it
+    legacy = parse_peer("legacy:2025-11-25", "client")
+    report = probe(target("legacy:2025-06-18", "ping"),
+                   ProbeOptions(clients=(legacy,), prober=False))
+    assert not any(s.name == "ping" for r in report.runs for s in r.record.steps)
+    assert "not checked:" in render(report, "terminal")
+    assert json.loads(render(report, "json"))["not_checked"] == [
+        "ping: no real client got a legacy session to send it on"]
