@@ -30,7 +30,7 @@ from ..errors import UsageError
 from ..peers import resolve_peer
 from ..probe import FORMATS, INSTALL_HINT, check_schemas, jsonschema_problem, render
 from ..simulator import PeerSpec
-from ._args import required_revisions, seconds, url, whole
+from ._args import label, required_revisions, seconds, url, whole
 
 if TYPE_CHECKING:  # the runner (the wire, pydantic) is imported when a probe runs, not for --help
     from ..probe import ProbeOptions, ProbeReport, Target
@@ -151,15 +151,6 @@ def _target(args: argparse.Namespace) -> Target:
         headers = {**headers, "Authorization": f"Bearer {_token(args.token, args.url)}"}
     return Target(command=tuple(command), url=args.url, sse_url=args.sse_url, cwd=args.cwd,
                   env=env, headers=headers or None, name=label(args.label))
-
-
-def label(value: str | None) -> str | None:
-    """``--label``, checked: a name of printable characters, at most 200."""
-    if value is None:
-        return None
-    if not value.strip() or len(value) > 200 or not value.isprintable():
-        raise UsageError(f"--label {value!r}: give a name of 1 to 200 printable characters")
-    return value.strip()
 
 
 def _token(token: str, url: str | None) -> str:

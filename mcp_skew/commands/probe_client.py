@@ -26,7 +26,7 @@ from .._output import (
 from ..errors import UsageError
 from ..peers import resolve_peer
 from ..versions import Era, Registry
-from ._args import required_revisions, seconds, whole
+from ._args import label, required_revisions, seconds, whole
 
 if TYPE_CHECKING:  # the runner (the wire, the serve stack) is imported when it runs
     from ..probe_client import ClientReport, ProbeClientOptions
@@ -86,6 +86,8 @@ def register(sub: Any) -> None:
                    help="keep each run's wire log here (JSON Lines; see mcp-skew show-log)")
     p.add_argument("--save-peer", metavar="FILE",
                    help="save the inferred client for `mcp-skew matrix --clients @FILE`")
+    p.add_argument("--label", metavar="NAME", help="the client's name in the saved peer "
+                   "(default: the package the command runs, else the script's folder and name)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.add_argument("client", nargs=argparse.REMAINDER, help="the client's words, after --")
     p.set_defaults(func=_main)
@@ -160,6 +162,7 @@ def _main(args: argparse.Namespace) -> int:
     from ..probe_client import probe_client, render, save_client_peer  # noqa: PLC0415
 
     words, opts = options(args)
+    name = label(args.label)
     check_distinct({"--out": args.out, "--save-peer": args.save_peer},
                    {"--record": args.record})
     if args.out:
@@ -182,7 +185,7 @@ def _main(args: argparse.Namespace) -> int:
     else:
         print(terminal_safe(text))
     if args.save_peer:
-        save_client_peer(report, args.save_peer)
+        save_client_peer(report, args.save_peer, name or "")
         if not args.quiet:
             progress(f"peer saved to {args.save_peer}: {report.inferred.notation}")
     return exit_code(report)

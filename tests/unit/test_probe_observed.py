@@ -206,3 +206,29 @@ def test_a_check_no_real_client_could_make_is_listed_as_not_checked() -> None:
     assert "not checked:" in render(report, "terminal")
     assert json.loads(render(report, "json"))["not_checked"] == [
         "ping: no real client got a legacy session to send it on"]
+
+
+@pytest.mark.parametrize("command", ["probe", "probe-client"])
+@pytest.mark.parametrize("bad", ["", "   ", "a\x1b[31mb", "x" * 201])
+def test_a_label_that_is_no_name_is_refused_in_one_line(
+        command: str, bad: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from mcp_skew.cli import main
+
+    words = ["--", "python3", "no-such-server.py"] if command == "probe" else \
+        ["--", "python3", "no-such-client.py", "{server}"]
+    assert main([command, "--label", bad, *words]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--label" in err[0]
+
+
+def test_the_saved_peer_carries_the_label(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from mcp_skew.probe import save_peer
+
+    report = probe(Target(inprocess=target("legacy:2025-11-25").inprocess, name="weather"),
+                   ProbeOptions())
+    assert report.peer.spec is not None and report.peer.spec.name == "weather"
+    out = Path(str(tmp_path)) / "peer.json"
+    save_peer(report.peer, out, report.target.describe(), report.target.label())
+    assert json.loads(out.read_text())["label"] == "weather"
