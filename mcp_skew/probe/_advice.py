@@ -106,6 +106,7 @@ def _failing(report: ProbeReport, revision: str) -> tuple[str, ...]:
 
     return tuple(f"#{r.index} {short_name(r.record.client)}" for r in report.runs
                  if not r.prober and r.record.status != "ok" and r.culprit is None
+                 and r.outcome != "not-checked"
                  and r.record.client.revisions and r.record.client.revisions[0] == revision)
 
 

@@ -32,9 +32,11 @@ def plural(n: int, word: str) -> str:
 def headline(report: ProbeReport) -> str:
     clients = sum(not r.prober for r in report.runs)
     prober = " + prober" if any(r.prober for r in report.runs) else ""
-    guessed = sum(not r.real for r in report.runs)
-    how = (f": {clients - guessed} run, {guessed} predicted from the inferred peer, "
-           f"{plural(report.starts, 'server start')}" if guessed else "")
+    guessed = sum(not r.real and r.outcome != "not-checked" for r in report.runs)
+    unchecked = sum(r.outcome == "not-checked" for r in report.runs)
+    how = (f": {clients - guessed - unchecked} run, {guessed} predicted from the inferred peer"
+           + (f", {unchecked} not checked" if unchecked else "")
+           + f", {plural(report.starts, 'server start')}" if guessed or unchecked else "")
     return (f"mcp-skew probe: {report.target.describe()}\n"
             f"({report.target.transport}, {plural(clients, 'client')}{prober}{how}, "
             f"{report.jobs} at a time, {report.elapsed_ms / 1000:.1f} s)")

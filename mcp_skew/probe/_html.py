@@ -48,12 +48,14 @@ def _row(r: ClientRun) -> str:
             lines.append(f"{arrow} {json.dumps(entry.message, default=str)[:600]}")
         transcript = (f"<details><summary>transcript ({len(lines)} messages)</summary>"
                       f"<pre>{escape(chr(10).join(lines))}</pre></details>")
+    elif r.outcome == "not-checked":
+        transcript = f"<br><i>{escape(r.record.reason)}</i>"
     else:  # the simulator's transcript is not the server's: say where the row comes from
         refs = ", ".join(f'<a href="#run-{i}">#{i}</a>' for i in r.derived_from)
         transcript = ("<br><i>predicted (not run): the simulator's run of this client against "
                       "the inferred peer, resting on what the real runs "
                       f"{refs or 'none'} observed; no request of this client was sent</i>")
-    name = short_name(r.record.client) + ("" if r.real else " (predicted)")
+    name = short_name(r.record.client) + r.mark
     return (f'<tr id="run-{r.index}"><td>{r.index}</td><td><code>{escape(name)}</code></td>'
             f'<td class="{cls}">{escape(r.outcome)}</td><td>{escape(s.revision or "-")}</td>'
             f"<td>{escape(' -> '.join(s.path))}{transcript}</td></tr>")

@@ -40,7 +40,7 @@ def _rows(report: ProbeReport) -> list[list[str]]:
     rows = []
     for r in report.runs:
         s = r.record.session
-        name = short_name(r.record.client) + ("" if r.real else " (predicted)")
+        name = short_name(r.record.client) + r.mark
         rows.append([str(r.index), name, r.outcome, s.revision or "-",
                      s.era.value if s.era else "-", " -> ".join(s.path)])
     return rows
@@ -205,8 +205,8 @@ def render_summary(report: ProbeReport) -> str:
                          markdown_cell("; ".join(f.partition(": ")[2] for f in failures),
                                        backslash=False, newline=False)])
         out += [tabulate(rows, headers=["required", "verdict", "why"], tablefmt="github"), ""]
-    rows = [[str(r.index), f"`{short_name(r.record.client)}`" + ("" if r.real else " (predicted)"),
-             ("✅ " if r.record.status == "ok" else "❌ ")
+    rows = [[str(r.index), f"`{short_name(r.record.client)}`" + r.mark,
+             ("✅ " if r.record.status == "ok" else "➖ " if r.outcome == "not-checked" else "❌ ")
              + r.outcome, r.record.revision or "-",
              markdown_cell(r.record.reason, backslash=False, newline=False)
              if r.record.status != "ok" else ""] for r in clients]
@@ -228,10 +228,12 @@ def _judged(report: ProbeReport) -> set[int] | None:
 
 def _case(suite: ET.Element, r: ClientRun, target: str, judged: set[int] | None) -> None:
     case = ET.SubElement(suite, "testcase", classname=f"mcp-skew.probe.{target}",
-                         name=r.name + ("" if r.real else " (predicted)"),
+                         name=r.name + r.mark,
                          time=f"{r.elapsed_ms / 1000:.3f}")
     s = r.record.session
-    if r.record.status != "ok" and (judged is None or r.index in judged):  # connects, then fails, too
+    if r.outcome == "not-checked":  # never run: no verdict to fail
+        ET.SubElement(case, "skipped", message=r.record.reason)
+    elif r.record.status != "ok" and (judged is None or r.index in judged):  # connects, then fails, too
         failure = ET.SubElement(case, "failure", message=r.record.reason or r.outcome,
                                 type=r.outcome)
         failure.text = " -> ".join(s.path)
@@ -240,8 +242,10 @@ def _case(suite: ET.Element, r: ClientRun, target: str, judged: set[int] | None)
                       f"{r.record.reason or '-'}")
     lines = [f"outcome: {r.outcome}", f"revision: {s.revision or '-'}",
              "path: " + " -> ".join(s.path)]
-    if not r.real:
+    if not r.real and r.outcome != "not-checked":
         lines.append(derived_line(r))
+    elif not r.real:
+        lines.append(r.record.reason)
     else:
         lines += [f"[{f.severity}] {f.code}: {f.message} ({f.cite})"
                   for f in (*s.findings, *r.record.findings)]

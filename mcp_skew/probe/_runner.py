@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from .._stopping import end_everything
 from ..errors import UsageError
@@ -50,6 +50,10 @@ __all__ = ["ClientRun", "ProbeOptions", "ProbeReport", "Target", "probe"]
 Progress = Callable[[str], None]
 
 
+#: the outcome of a client the default probe neither ran nor could predict
+NOT_CHECKED: Final = "not-checked"
+
+
 @dataclass(slots=True)
 class ClientRun:
     """One client's run against the real server."""
@@ -66,13 +70,21 @@ class ClientRun:
     first_message_ms: int | None = None  #: when the server first said anything
     culprit: Culprit | None = None  #: the request in flight when the server exited or went quiet
     shaped: Exchange | None = None  #: the legacy-shaped modern result that failed this client
-    real: bool = True  #: run against the server; False: predicted from the inferred peer
+    real: bool = True  #: run against the server; False: predicted, or not checked
     #: a predicted run: the real runs (by index) whose observations it rests on
     derived_from: list[int] = field(default_factory=list)
 
     @property
     def name(self) -> str:
         return self.record.client.name
+
+    @property
+    def mark(self) -> str:
+        """What every format adds to a row that was not run: ``(predicted)``, ``(not
+        checked)``; '' for a real run."""
+        if self.real:
+            return ""
+        return " (not checked)" if self.outcome == NOT_CHECKED else " (predicted)"
 
     def to_dict(self, *, transcript: bool = True) -> dict[str, Any]:
         out = self.record.to_dict(transcript=transcript)
@@ -83,6 +95,7 @@ class ClientRun:
                     "culprit": self._culprit_dict()})
         if not self.real:  # nothing was sent: no transcript nor finding is the server's
             out["derived_from"] = list(self.derived_from)
+            out["checked"] = self.outcome != NOT_CHECKED
             out["findings"] = []
             if transcript:
                 out["transcript"] = []
@@ -177,7 +190,10 @@ class ProbeReport:
             "summary": {"clients": len(clients),
                         "ok": sum(r.record.status == "ok" for r in clients),
                         "findings": dict(sorted(codes.items())),
-                        "real": len(real), "predicted": len(clients) - len(real),
+                        "real": len(real),
+                        "predicted": sum(not r.real and r.outcome != NOT_CHECKED
+                                         for r in clients),
+                        "not_checked": sum(r.outcome == NOT_CHECKED for r in clients),
                         "simulation_agrees": f"{len(agree)}/{len(real)}"},
             "required": {rev: {"ok": not self.failures((rev,)),
                                "clients": [r.name for r in self.clients_of(rev)],
@@ -395,15 +411,42 @@ def _fast_rest(rest: list[tuple[int, PeerSpec]], more: list[tuple[int, PeerSpec]
     specs = [spec for _, spec in more]
     ran = {r.index for r in runs.runs}
     ev = evidence(runs.runs, opts)
-    undecided = {more[i][0] for i in unknown_legacy(specs, ev, opts.registry, set())} - ran
-    retried += _run_rest([m for m in more if m[0] in undecided], one, opts, allowance, runs)
+    undecided = [more[i][0] for i in unknown_legacy(specs, ev, opts.registry, set())
+                 if more[i][0] not in ran]
+    # within the budget of server starts; the legacy clients left undecided are not
+    # predicted (their initialize was never observed): "not checked", and why
+    room = max(0, FAST_STARTS - len(runs.runs))
+    chosen, skipped = undecided[:room], undecided[room:]
+    retried += _run_rest([m for m in more if m[0] in chosen], one, opts, allowance, runs)
     left = [m for m in more if m[0] not in undecided and m[0] not in ran]
     peer = model(runs.runs, target, opts, assume_range=True)
     if agrees(runs.runs, peer, opts, target):
+        for i, spec in more:
+            if i in skipped:
+                runs.runs.append(_unchecked(i, spec, target, FAST_STARTS))
         return "fast", [m for m in left if m[1] is not PROBER], retried
     runs.say("a real run disagrees with the inferred peer: running every client for real")
-    retried += _run_rest(left, one, opts, allowance, runs)
+    retried += _run_rest(left + [m for m in more if m[0] in skipped], one, opts, allowance,
+                         runs)
     return "fast, then thorough", [], retried
+
+
+#: The default probe's budget of server starts on stdio (the model's clients, then the legacy
+#: clients it cannot decide); a real run that disagrees with the model runs every client.
+FAST_STARTS: Final = 4
+
+
+def _unchecked(index: int, spec: PeerSpec, target: Target, budget: int) -> ClientRun:
+    """A client the default probe neither ran nor can predict: its first exchange (an
+    ``initialize`` of a revision between what the server accepted and what it refused) was
+    never observed."""
+    session = Session()
+    rev = spec.revisions[0] if spec.revisions else "?"
+    session.path.append(Step("not run", "note"))
+    session.fail(f"not checked: initialize {rev} was never sent (the default probe's "
+                 f"{budget} server starts went to the model's clients); --thorough runs it")
+    record = RunRecord(spec, server_placeholder(target), "none", session, Transcript())
+    return ClientRun(index, record, False, NOT_CHECKED, real=False)
 
 
 def probe(target: Target, opts: ProbeOptions | None = None,

@@ -242,6 +242,10 @@ def run_client(spec: PeerSpec, link: ProbeLink, target: Target, opts: ProbeOptio
     record = RunRecord(spec, server_placeholder(target), _scenario_name(opts), session,
                        link.transcript)
     if session.status != "ok":
+        if model_steps and spec.kind == "modern" and not link.closed_seen:
+            # a server that refused the modern client's first request: how it answers the
+            # dual-era clients' first request, server/discover (read by _model's check)
+            _discover(link, record, opts.timeout_ms)
         return record
     lists = [s for s, key in ((LIST_TOOLS, "tools"), (LIST_RESOURCES, "resources"))
              if _declared(session, key)]

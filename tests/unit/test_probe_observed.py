@@ -41,6 +41,7 @@ def test_the_default_probe_and_thorough_give_every_client_the_same_verdict(
         spec: str, missing: str) -> None:
     fast = probe(target(spec, missing), ProbeOptions())
     thorough = probe(target(spec, missing), ProbeOptions(thorough=True))
+    assert not any(r.outcome == "not-checked" for r in fast.runs)
     assert _verdicts(fast) == _verdicts(thorough)
     # the MUST findings are the same whichever mode saw them
     must = {"discover-missing", "ping-unanswered"}
@@ -122,7 +123,9 @@ def test_a_predicted_row_is_marked_everywhere_and_shows_no_simulated_transcript(
 
 
 def test_the_default_probe_starts_at_most_four_servers_on_a_conforming_server() -> None:
-    for spec in ("modern:2026-07-28", f"dual:2026-07-28,{ALL}", f"legacy:{ALL}"):
+    for spec in ("modern:2026-07-28", f"dual:2026-07-28,{ALL}", f"legacy:{ALL}",
+                 "legacy:2025-11-25+unknown-32602", "legacy:2025-06-18",
+                 "dual:2026-07-28,2025-11-25+sticky-era+silent"):
         report = probe(target(spec), ProbeOptions())
         assert report.mode == "fast" and report.starts <= 4, (spec, report.starts)
         assert report.starts == sum(r.real for r in report.runs)
@@ -232,3 +235,16 @@ def test_the_saved_peer_carries_the_label(tmp_path: object) -> None:
     out = Path(str(tmp_path)) / "peer.json"
     save_peer(report.peer, out, report.target.describe(), report.target.label())
     assert json.loads(out.read_text())["label"] == "weather"
+
+
+def test_a_legacy_client_past_the_budget_is_not_checked_never_predicted() -> None:
+    report = probe(target("legacy:2025-11-25+unknown-32602"), ProbeOptions())
+    (row,) = [r for r in report.runs if r.outcome == "not-checked"]
+    assert not row.real and row.mark == " (not checked)" and "--thorough" in row.record.reason
+    assert report.starts == 4
+    assert "1 not checked" in render(report, "terminal").splitlines()[1]
+    junit = ET.fromstring(render(report, "junit"))
+    case = next(c for c in junit.iter("testcase") if c.get("name", "").startswith(row.name))
+    assert case.find("skipped") is not None and case.find("failure") is None
+    thorough = probe(target("legacy:2025-11-25+unknown-32602"), ProbeOptions(thorough=True))
+    assert all(r.outcome != "not-checked" for r in thorough.runs)
