@@ -205,16 +205,24 @@ def advise(report: ProbeReport) -> list[Advice]:
 
 
 # -- the clients a server loses: keep them (separate from the vocabulary above) -------------
-def _plain_refusal(report: ProbeReport) -> str:
-    """Where a real run's ``initialize`` was refused with an error whose data names no
-    versions (no ``data.supported``): the client cannot say why, nor pick one; else ''."""
+def _plain_refusal(report: ProbeReport, revision: str | None = None) -> str:
+    """Where a real run's ``initialize`` (of ``revision``, first; else of any) was refused
+    with an error whose data names no versions (no ``data.supported``): the client cannot
+    say why, nor pick one; else ''."""
+    if revision is not None:
+        return _plain_refusal_of(report, revision) or _plain_refusal_of(report, None)
+    return _plain_refusal_of(report, None)
+
+
+def _plain_refusal_of(report: ProbeReport, revision: str | None) -> str:
     from ._exchanges import exchanges  # noqa: PLC0415 - see the module docstring
 
     for r in report.runs:
         if r.prober or not r.real:
             continue
         for ex in exchanges(r.record.transcript, r.record.session.registry):
-            if ex.method != "initialize" or ex.error is None or ex.synthesized:
+            if ex.method != "initialize" or ex.error is None or ex.synthesized \
+                    or revision not in (None, ex.params.get("protocolVersion")):
                 continue
             data = ex.error.get("data")
             if not (isinstance(data, dict) and isinstance(data.get("supported"), list)):
@@ -239,7 +247,7 @@ def _name_versions(report: ProbeReport, now: str) -> AdviceItem:
 
 def _with_versions_named(report: ProbeReport, advice: Advice) -> Advice:
     """A legacy group, plus naming the versions where the server refused without them."""
-    now = _plain_refusal(report)
+    now = _plain_refusal(report, advice.revision)
     if not now:
         return advice
     return replace(advice, items=(*advice.items, _name_versions(report, now)))
@@ -260,7 +268,7 @@ def _lost_legacy(report: ProbeReport, target: str) -> Advice:
         "carry _meta stay modern (the guide's serve-both-eras checklist).",
         _links(_section(page, "Serve both eras"), lifecycle),
         _seen(report, "initialize", target))]
-    plain = _plain_refusal(report)
+    plain = _plain_refusal(report, target)
     if plain:
         items.append(_name_versions(report, plain))
     return Advice(target, f"to serve {target} clients", tuple(items), "", page,
