@@ -10,6 +10,7 @@ probe's ``starts`` counts them.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -18,7 +19,7 @@ from mcp_skew.probe._links import SimulatedLink
 from mcp_skew.simulator import PeerSpec, SimServer, parse_peer
 from mcp_skew.simulator._server import Reaction
 
-__all__ = ["MISSING", "HandLink", "target"]
+__all__ = ["MISSING", "OWN_WORDS", "HandLink", "target"]
 
 Override = Callable[[dict[str, Any]], Reaction | None]
 
@@ -67,29 +68,49 @@ MISSING: dict[str, Callable[[PeerSpec], Override]] = {
 }
 
 
+#: what a hand-written server calls itself and its tools instead of the simulated server's
+#: words (``own_words``): a card of it must show these, never the simulated server's
+OWN_WORDS: dict[str, str] = {"mcp-skew-server": "weather-server", '"echo"': '"forecast"',
+                             '"fail"': '"alerts"'}
+
+
 class _HandServer(SimServer):
     """A simulated server whose override answers first."""
 
     override: Override | None = None
+    own_words: bool = False
 
     def receive(self, message: dict[str, Any]) -> Reaction:
         if not self.dead and "method" in message and self.override is not None:
             found = self.override(message)
             if found is not None:
                 return found
-        return SimServer.receive(self, message)
+        reaction = SimServer.receive(self, message)
+        if self.own_words:
+            reaction.replies = [_reworded(r) for r in reaction.replies]
+        return reaction
+
+
+def _reworded(reply: dict[str, Any]) -> dict[str, Any]:
+    text = json.dumps(reply)
+    for theirs, ours in OWN_WORDS.items():
+        text = text.replace(theirs, ours)
+    reworded: dict[str, Any] = json.loads(text)
+    return reworded
 
 
 class HandLink(SimulatedLink):
     """A link to a fresh hand-written server; its start is noted as a real link's is."""
 
-    def __init__(self, spec: PeerSpec, override: Override | None) -> None:
-        self._spec, self._override = spec, override
+    def __init__(self, spec: PeerSpec, override: Override | None, *,
+                 own_words: bool = False) -> None:
+        self._spec, self._override, self._own_words = spec, override, own_words
         super().__init__(spec)
 
     def _make(self) -> SimServer:
         server = _HandServer(self._spec)
         server.override = self._override
+        server.own_words = self._own_words
         return server
 
     def _start(self) -> None:
@@ -98,8 +119,10 @@ class HandLink(SimulatedLink):
         self.transcript.note(self._clock, "started an in-process server", "start")
 
 
-def target(spec: str, missing: str | None = None) -> Target:
-    """A Target whose links are fresh servers of ``spec`` with the MUST ``missing`` left out."""
+def target(spec: str, missing: str | None = None, *, own_words: bool = False) -> Target:
+    """A Target whose links are fresh servers of ``spec`` with the MUST ``missing`` left out
+    (``own_words``: it names itself and its tools as :data:`OWN_WORDS` says)."""
     peer = parse_peer(spec, "server")
     override = MISSING[missing](peer) if missing else None
-    return Target(inprocess=lambda: HandLink(peer, override), name=f"hand:{spec}")
+    return Target(inprocess=lambda: HandLink(peer, override, own_words=own_words),
+                  name=f"hand:{spec}")

@@ -92,7 +92,7 @@ def test_a_client_whose_ping_fails_is_degraded_in_every_format() -> None:
 
 
 def test_a_predicted_row_is_marked_everywhere_and_shows_no_simulated_transcript() -> None:
-    report = probe(target(f"legacy:{ALL}", "ping"), ProbeOptions())
+    report = probe(target(f"legacy:{ALL}", "ping", own_words=True), ProbeOptions())
     guessed = [r for r in report.runs if not r.real]
     assert guessed and report.mode == "fast"
     real = {r.index for r in report.runs if r.real}
@@ -101,8 +101,9 @@ def test_a_predicted_row_is_marked_everywhere_and_shows_no_simulated_transcript(
     html = render(report, "html")
     for r in guessed:
         assert f"{r.name} (predicted)" in html or "(predicted)" in html
-    # the simulated server's own words never appear as the server's
-    assert '"echo"' not in html and "mcp-skew-sim" not in html.lower()
+    # the server's own words are in its real transcripts; the simulated server's never are
+    assert "weather-server" in html and "forecast" in html
+    assert "mcp-skew-server" not in html and "echo" not in html and "alerts" in html
     for r in report.runs:
         if r.real:
             continue
