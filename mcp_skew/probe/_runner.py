@@ -403,7 +403,8 @@ def _run_rest(numbered: list[tuple[int, PeerSpec]], one: RunOne, opts: ProbeOpti
 
 def _fast_rest(rest: list[tuple[int, PeerSpec]], more: list[tuple[int, PeerSpec]],
                one: RunOne, *, opts: ProbeOptions, allowance: int, runs: _Runs,
-               target: Target) -> tuple[str, list[tuple[int, PeerSpec]], list[str]]:
+               target: Target, required: int = 0) -> tuple[str, list[tuple[int, PeerSpec]],
+                                                           list[str]]:
     """The fast probe after calibration (:mod:`._fast`): the model's other clients for real,
     then the legacy clients it cannot decide; the mode, the clients left to predict (none
     when a real run disagrees with the model: then they ran for real), the clients retried."""
@@ -415,7 +416,7 @@ def _fast_rest(rest: list[tuple[int, PeerSpec]], more: list[tuple[int, PeerSpec]
                  if more[i][0] not in ran]
     # within the budget of server starts; the legacy clients left undecided are not
     # predicted (their initialize was never observed): "not checked", and why
-    room = max(0, FAST_STARTS - len(runs.runs))
+    room = max(0, FAST_STARTS + required - len(runs.runs))  # --require's clients are extra
     chosen, skipped = undecided[:room], undecided[room:]
     retried += _run_rest([m for m in more if m[0] in chosen], one, opts, allowance, runs)
     left = [m for m in more if m[0] not in undecided and m[0] not in ran]
@@ -432,7 +433,8 @@ def _fast_rest(rest: list[tuple[int, PeerSpec]], more: list[tuple[int, PeerSpec]
 
 
 #: The default probe's budget of server starts on stdio (the model's clients, then the legacy
-#: clients it cannot decide); a real run that disagrees with the model runs every client.
+#: clients it cannot decide; each ``--require``-d client is one more); a real run that
+#: disagrees with the model runs every client.
 FAST_STARTS: Final = 4
 
 
@@ -497,8 +499,9 @@ def probe(target: Target, opts: ProbeOptions | None = None,
     mode, guess = "thorough", list[tuple[int, PeerSpec]]()
     if first is not None and not startup.get("failed"):
         runs.total = len(specs)
+        extra = len(first or []) - len(first_clients(specs, opts.registry) or [])
         mode, guess, retried = _fast_rest(numbered, more, one, opts=opts, allowance=allowance,
-                                          runs=runs, target=target)
+                                          runs=runs, target=target, required=extra)
     else:
         retried = _run_rest(numbered, one, opts, allowance, runs)
     if startup:
