@@ -14,7 +14,9 @@ Public API: :func:`probe`, :class:`Target`, :class:`ProbeOptions`,
 :func:`builtin_clients`, :func:`load_probe_peer`, :func:`save_peer`,
 :func:`render`, :data:`FORMATS`, :func:`allowance` (the extra wait a process's first
 answer gets once a cold start is known). Shared with the command line (internal): the schema
-check's :func:`check_schemas`, :func:`jsonschema_problem` and :data:`INSTALL_HINT`.
+check's :func:`check_schemas`, :func:`jsonschema_problem` and :data:`INSTALL_HINT`; a
+command's default label, :func:`command_label` (``probe-client --save-peer``), and
+:func:`stderr_tail` (``probe``'s one-line error).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ if TYPE_CHECKING:
     from ._runner import ClientRun, ProbeOptions, ProbeReport, Target, probe
     from ._schemas import INSTALL_HINT, check_schemas, jsonschema_problem
     from ._startup import allowance
+    from ._target import command_label
 
 __all__ = [
     "BOGUS_REVISION",
@@ -46,6 +49,7 @@ __all__ = [
     "allowance",
     "builtin_clients",
     "check_schemas",
+    "command_label",
     "jsonschema_problem",
     "load_probe_peer",
     "probe",
@@ -76,6 +80,7 @@ _HOMES: Final[dict[str, str]] = {
     "Target": "._runner",
     "probe": "._runner",
     "allowance": "._startup",
+    "command_label": "._target",
     "stderr_tail": "._card",
 }
 

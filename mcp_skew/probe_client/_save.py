@@ -12,7 +12,7 @@ import shlex
 from pathlib import Path
 
 from .._output import write_output
-from ..probe import PEER_FILE_FORMAT
+from ..probe import PEER_FILE_FORMAT, command_label
 from ._runner import ClientReport
 
 __all__ = ["save_client_peer"]
@@ -21,8 +21,6 @@ __all__ = ["save_client_peer"]
 def save_client_peer(report: ClientReport, path: str | Path, label: str = "") -> None:
     """Write the inferred client to ``path`` (whole or not at all), named ``label``
     (``--label``), else after the package or script the client's command runs."""
-    from ..probe._target import command_label  # noqa: PLC0415 - only when a peer is saved
-
     inferred = report.inferred
     words = tuple(w for w in report.argv if "{server}" not in w and "{url}" not in w)
     default = f"probe-client:{command_label(words)}" if words else f"@{Path(path).name}"
