@@ -25,7 +25,7 @@ from ..versions import REVISION_CUTOFF, did_you_mean
 if TYPE_CHECKING:
     from ..versions import Registry
 
-__all__ = ["host_port", "required_revisions", "seconds", "url", "whole"]
+__all__ = ["host_port", "label", "required_revisions", "seconds", "url", "whole"]
 
 
 def whole(value: str | int, option: str, low: int = 1, high: int = 10_000) -> int:
@@ -75,3 +75,12 @@ def required_revisions(text: str, registry: Registry) -> tuple[str, ...]:
                              f"{did_you_mean(rev, registry.revisions(), REVISION_CUTOFF)}; known: "
                              + ", ".join(registry.revisions()))
     return revs
+
+
+def label(value: str | None) -> str | None:
+    """``--label`` (probe, probe-client), checked: a name of 1 to 200 printable characters."""
+    if value is None:
+        return None
+    if not value.strip() or len(value) > 200 or not value.isprintable():
+        raise UsageError(f"--label {value!r}: give a name of 1 to 200 printable characters")
+    return value.strip()

@@ -30,7 +30,7 @@ from ..errors import UsageError
 from ..peers import resolve_peer
 from ..probe import INSTALL_HINT, check_schemas, jsonschema_problem, render
 from ..simulator import PeerSpec
-from ._args import required_revisions, seconds, url, whole
+from ._args import label, required_revisions, seconds, url, whole
 
 if TYPE_CHECKING:  # the runner (the wire, pydantic) is imported when a probe runs, not for --help
     from ..probe import ProbeOptions, ProbeReport, Target
@@ -65,7 +65,7 @@ def _target(args: argparse.Namespace) -> Target:
     if args.token is not None:
         headers = {**headers, "Authorization": f"Bearer {_token(args.token, args.url)}"}
     return Target(command=tuple(command), url=args.url, sse_url=args.sse_url, cwd=args.cwd,
-                  env=env, headers=headers or None)
+                  env=env, headers=headers or None, name=label(args.label))
 
 
 def _token(token: str, url: str | None) -> str:
@@ -165,12 +165,24 @@ def start_failure(report: ProbeReport) -> str | None:
     when it did."""
     failed = report.startup.get("failed")
     if failed:
-        return f"the server did not start: {failed}"
+        return f"the server did not start: {failed}" + _said(report)
     if report.runs and all(r.outcome == "spawn-failed" for r in report.runs):
         reason = report.runs[0].record.session.reason or "the command could not be started"
         return reason if report.target.transport == "http" else \
             f"the server did not start: {reason}"
     return None if report.runs else "no clients ran"
+
+
+def _said(report: ProbeReport) -> str:
+    """What a server that never answered last wrote to stderr (its last 3 lines, at most 600
+    characters), as the tail of the one-line error: why it did not start."""
+    from ..probe import stderr_tail  # noqa: PLC0415 - see the imports
+
+    tail = next((stderr_tail(r.stderr, 3) for r in report.runs if r.stderr.strip()), [])
+    if not tail:
+        return ""
+    text = " | ".join(line.strip() for line in tail)
+    return "; its stderr: " + (text if len(text) <= 600 else "..." + text[-597:])
 
 
 def exit_code(report: ProbeReport) -> int:

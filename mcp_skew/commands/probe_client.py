@@ -26,7 +26,7 @@ from .._output import (
 from ..errors import UsageError
 from ..peers import resolve_peer
 from ..versions import Era, Registry
-from ._args import required_revisions, seconds, whole
+from ._args import label, required_revisions, seconds, whole
 
 if TYPE_CHECKING:  # the runner (the wire, the serve stack) is imported when it runs
     from ..probe_client import ClientReport, ProbeClientOptions
@@ -109,6 +109,7 @@ def _main(args: argparse.Namespace) -> int:
     from ..probe_client import probe_client, render, save_client_peer  # noqa: PLC0415
 
     words, opts = options(args)
+    name = label(args.label)
     check_distinct({"--out": args.out, "--save-peer": args.save_peer},
                    {"--record": args.record})
     if args.out:
@@ -131,7 +132,7 @@ def _main(args: argparse.Namespace) -> int:
     else:
         print(terminal_safe(text))
     if args.save_peer:
-        save_client_peer(report, args.save_peer)
+        save_client_peer(report, args.save_peer, name or "")
         if not args.quiet:
             progress(f"peer saved to {args.save_peer}: {report.inferred.notation}")
     return exit_code(report)

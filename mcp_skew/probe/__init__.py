@@ -14,7 +14,9 @@ Public API: :func:`probe`, :class:`Target`, :class:`ProbeOptions`,
 :func:`builtin_clients`, :func:`load_probe_peer`, :func:`save_peer`,
 :func:`render`, :data:`FORMATS`, :func:`allowance` (the extra wait a process's first
 answer gets once a cold start is known). Shared with the command line (internal): the schema
-check's :func:`check_schemas`, :func:`jsonschema_problem` and :data:`INSTALL_HINT`.
+check's :func:`check_schemas`, :func:`jsonschema_problem` and :data:`INSTALL_HINT`; a
+command's default label, :func:`command_label` (``probe-client --save-peer``), and
+:func:`stderr_tail` (``probe``'s one-line error).
 """
 
 from __future__ import annotations
@@ -24,12 +26,14 @@ from typing import TYPE_CHECKING, Final
 from .._lazy import first_use
 
 if TYPE_CHECKING:
+    from ._card import stderr_tail
     from ._clients import BOGUS_REVISION, PROBER, builtin_clients
     from ._peer import PEER_FILE_FORMAT, InferredPeer, load_probe_peer, save_peer
     from ._report import FORMATS, render
     from ._runner import ClientRun, ProbeOptions, ProbeReport, Target, probe
     from ._schemas import INSTALL_HINT, check_schemas, jsonschema_problem
     from ._startup import allowance
+    from ._target import command_label
 
 __all__ = [
     "BOGUS_REVISION",
@@ -45,11 +49,13 @@ __all__ = [
     "allowance",
     "builtin_clients",
     "check_schemas",
+    "command_label",
     "jsonschema_problem",
     "load_probe_peer",
     "probe",
     "render",
     "save_peer",
+    "stderr_tail",
 ]
 
 #: Where each public name is defined. A name is imported when it is first read, so that
@@ -74,6 +80,8 @@ _HOMES: Final[dict[str, str]] = {
     "Target": "._runner",
     "probe": "._runner",
     "allowance": "._startup",
+    "command_label": "._target",
+    "stderr_tail": "._card",
 }
 
 __getattr__ = first_use(__name__, _HOMES)

@@ -16,6 +16,7 @@ server does not serve, oldest first (the modern era last).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING, Final
 
 from .._verdicts import Advice, AdviceItem
@@ -75,6 +76,7 @@ def _failing(report: ProbeReport, revision: str) -> tuple[str, ...]:
 
     return tuple(f"#{r.index} {short_name(r.record.client)}" for r in report.runs
                  if not r.prober and r.record.status != "ok" and r.culprit is None
+                 and r.outcome != "not-checked"
                  and r.record.client.revisions and r.record.client.revisions[0] == revision)
 
 
@@ -89,7 +91,7 @@ def _seen(report: ProbeReport, method: str, asked: str | None = None) -> str:
     from ._exchanges import exchanges  # noqa: PLC0415
 
     for r in report.runs:
-        if r.prober:
+        if r.prober or not r.real:  # a predicted run's transcript is the simulator's
             continue
         for ex in exchanges(r.record.transcript, r.record.session.registry):
             if ex.method == method and asked in (None, ex.params.get("protocolVersion")):
@@ -159,10 +161,85 @@ def advise(report: ProbeReport) -> list[Advice]:
     legacy = registry.ordered(sorted(ev.legacy))
     builtin = registry.ordered([p.revision for p in BUILTIN])
     for target in reversed(builtin):  # oldest first
-        if target in served or not legacy:
+        if target in served:
+            continue
+        if not legacy:  # a modern-only server: the legacy clients it loses
+            if registry.get(target).era is Era.LEGACY:
+                out.append(_lost_legacy(report, target))
             continue
         if registry.get(target).era is Era.MODERN:
             out.append(_modern(report, legacy[0], target))
         else:
-            out.append(_legacy(report, legacy[0], target))
+            out.append(_with_versions_named(report, _legacy(report, legacy[0], target)))
     return out
+
+
+# -- the clients a server loses: keep them (separate from the vocabulary above) -------------
+def _plain_refusal(report: ProbeReport, revision: str | None = None) -> str:
+    """Where a real run's ``initialize`` (of ``revision``, first; else of any) was refused
+    with an error whose data names no versions (no ``data.supported``): the client cannot
+    say why, nor pick one; else ''."""
+    if revision is not None:
+        return _plain_refusal_of(report, revision) or _plain_refusal_of(report, None)
+    return _plain_refusal_of(report, None)
+
+
+def _plain_refusal_of(report: ProbeReport, revision: str | None) -> str:
+    from ._exchanges import exchanges  # noqa: PLC0415 - see the module docstring
+
+    for r in report.runs:
+        if r.prober or not r.real:
+            continue
+        for ex in exchanges(r.record.transcript, r.record.session.registry):
+            if ex.method != "initialize" or ex.error is None or ex.synthesized \
+                    or revision not in (None, ex.params.get("protocolVersion")):
+                continue
+            data = ex.error.get("data")
+            if not (isinstance(data, dict) and isinstance(data.get("supported"), list)):
+                return (f"initialize {ex.params.get('protocolVersion')} got error {ex.code} "
+                        f"whose data names no versions (#{r.index} msg {ex.index})")
+    return ""
+
+
+def _name_versions(report: ProbeReport, now: str) -> AdviceItem:
+    registry = report.peer.evidence.registry
+    modern = registry.ordered(registry.of_era(Era.MODERN))
+    legacy = registry.ordered(registry.of_era(Era.LEGACY))
+    links = _links(Cite(legacy[0], "basic/lifecycle.mdx", "Version Negotiation").url(),
+                   *(Cite(modern[0], "basic/versioning.mdx").url() for _ in modern[:1]))
+    return AdviceItem(
+        "Name your versions when you refuse one",
+        "An initialize you refuse gets an error whose data has supported (the revisions you "
+        "serve) and requested, as the lifecycle page's example does (-32602), and a modern "
+        "request for a revision you do not serve gets -32022 with data.supported and "
+        "data.requested: the client can then say why, or pick one of yours.", links, now)
+
+
+def _with_versions_named(report: ProbeReport, advice: Advice) -> Advice:
+    """A legacy group, plus naming the versions where the server refused without them."""
+    now = _plain_refusal(report, advice.revision)
+    if not now:
+        return advice
+    return replace(advice, items=(*advice.items, _name_versions(report, now)))
+
+
+def _lost_legacy(report: ProbeReport, target: str) -> Advice:
+    """A modern-only server and the clients of a legacy revision: they speak only
+    ``initialize``; what keeps them (answer it) and what at least tells them why."""
+    registry = report.peer.evidence.registry
+    served = registry.ordered(sorted(report.peer.evidence.modern))
+    lifecycle = Cite(target, "basic/lifecycle.mdx", "Version Negotiation").url()
+    page = _guide_page(registry, target, served[0]) if served else ""
+    items = [AdviceItem(
+        "Answer initialize",
+        f"A {target} client opens with initialize and cannot speak the modern era: answer "
+        f"initialize {target} with {target} (or your latest legacy revision as a "
+        "counter-offer), then serve that session under legacy rules, while requests that "
+        "carry _meta stay modern (the guide's serve-both-eras checklist).",
+        _links(_section(page, "Serve both eras"), lifecycle),
+        _seen(report, "initialize", target))]
+    plain = _plain_refusal(report, target)
+    if plain:
+        items.append(_name_versions(report, plain))
+    return Advice(target, f"to serve {target} clients", tuple(items), "", page,
+                  _failing(report, target))

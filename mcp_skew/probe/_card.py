@@ -12,10 +12,10 @@ from ..simulator import PeerSpec
 from ..simulator.findings import Finding
 
 if TYPE_CHECKING:  # read only: the renderers need no runner
-    from ._runner import ProbeReport
+    from ._runner import ClientRun, ProbeReport
 
-__all__ = ["agreement", "grouped", "headline", "plural", "required_lines", "short_name",
-           "stderr_tail", "why_lines"]
+__all__ = ["agreement", "derived_line", "grouped", "headline", "not_checked", "plural",
+           "required_lines", "short_name", "stderr_tail", "why_lines"]
 
 
 def short_name(spec: PeerSpec) -> str:
@@ -33,9 +33,11 @@ def plural(n: int, word: str) -> str:
 def headline(report: ProbeReport) -> str:
     clients = sum(not r.prober for r in report.runs)
     prober = " + prober" if any(r.prober for r in report.runs) else ""
-    guessed = sum(not r.real for r in report.runs)
-    how = (f": {clients - guessed} run, {guessed} predicted from the inferred peer, "
-           f"{plural(report.starts, 'server start')}" if guessed else "")
+    guessed = sum(not r.real and r.outcome != "not-checked" for r in report.runs)
+    unchecked = sum(r.outcome == "not-checked" for r in report.runs)
+    how = (f": {clients - guessed - unchecked} run, {guessed} predicted from the inferred peer"
+           + (f", {unchecked} not checked" if unchecked else "")
+           + f", {plural(report.starts, 'server start')}" if guessed or unchecked else "")
     return (f"mcp-skew probe: {report.target.describe()}\n"
             f"({report.target.transport}, {plural(clients, 'client')}{prober}{how}, "
             f"{report.jobs} at a time, {report.elapsed_ms / 1000:.1f} s)")
@@ -67,6 +69,31 @@ def grouped(report: ProbeReport) -> list[tuple[Finding, list[str]]]:
     return out
 
 
+def derived_line(run: ClientRun) -> str:
+    """Where a predicted row comes from: nothing of it was sent to the server."""
+    runs = ", ".join(f"#{i}" for i in run.derived_from) or "no real run"
+    return (f"predicted (not run): the simulator's run of this client against the inferred "
+            f"peer, which rests on what the real runs {runs} observed; no request of this "
+            "client was sent to the server")
+
+
+def not_checked(report: ProbeReport) -> list[str]:
+    """The MUSTs the probe checks that no real run could check on this server, and why."""
+    from ._exchanges import exchanges  # noqa: PLC0415 - only what is read
+
+    ev = report.peer.evidence
+    real = [r for r in report.runs if r.real and not r.prober]
+    out = []
+    if (ev.legacy or ev.answered - ev.modern) and not any(
+            s.name == "ping" for r in real for s in r.record.steps):
+        out.append("ping: no real client got a legacy session to send it on")
+    sent = any(ex.method == "server/discover" for r in real
+               for ex in exchanges(r.record.transcript, r.record.session.registry))
+    if (ev.modern or ev.initialize_32022) and not sent:
+        out.append("server/discover: no real client sent it")
+    return out
+
+
 def stderr_tail(text: str, lines: int = 5) -> list[str]:
     """The last non-empty lines a server wrote to stderr."""
     return [line for line in text.splitlines() if line.strip()][-lines:]
@@ -79,7 +106,9 @@ def why_lines(report: ProbeReport) -> list[str]:
         if r.record.status == "ok" or not r.record.reason:
             continue
         out.append(f"  #{r.index} {short_name(r.record.client)}: {r.record.reason}")
-        tail = stderr_tail(r.stderr) if r.culprit is not None else []
+        silent = not any(e.dir == "s2c" for e in r.record.transcript.entries)
+        # a crash, or a server that never said a word (it died at start): its stderr says why
+        tail = stderr_tail(r.stderr) if r.culprit is not None or silent else []
         if not tail:
             continue
         key = "\n".join(tail)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from ..simulator.messages import VERSION_KEY
 from ..transcript import Record, Transcript
@@ -74,6 +74,10 @@ class Exchange:
         return isinstance(data, dict) and "mcpSkew" in data
 
 
+#: how the HTTP link notes an error status whose body is a JSON-RPC error (``wire.http``)
+_HTTP_ERROR_BODY: Final = ", with a JSON-RPC error"
+
+
 def modern_version(request: dict[str, Any]) -> str | None:
     """The revision a modern request names in ``params._meta``, if it names one."""
     params = request.get("params")
@@ -105,6 +109,10 @@ class _Walker:
         self.pending: dict[Any, Exchange] = {}
         self.generation = 0
         self.agreed: str | None = None
+        #: the request whose POST got an HTTP error status with a JSON-RPC error body (as
+        #: the link's note or the record's status says): that body answers it, whatever its id
+        self.http_error_for: Any = None
+        self.last_id: Any = None
 
     def entry(self, index: int, entry: Record) -> None:
         message = entry.message
@@ -113,17 +121,35 @@ class _Walker:
                 sent = Exchange(index, message, self.generation, self.agreed)
                 self.out.append(sent)
                 self.pending[message["id"]] = sent
+                self.last_id = message["id"]
             return
+        status = (entry.http or {}).get("status")
+        bound_to = self.http_error_for
+        if bound_to is None and isinstance(status, int) and status >= 300:
+            bound_to = self.last_id
+        self.http_error_for = None
         for answer in _answers(message):
             ex = self.pending.pop(answer.get("id"), None)
             if ex is None and answer.get("id") is None and len(self.pending) == 1:
                 ex = self.pending.pop(next(iter(self.pending)))
+            if ex is None and "error" in answer and bound_to is not None:
+                # Streamable HTTP: an error body in a 4xx/5xx answer to a POST answers that
+                # POST, whatever its id (null, the request's, or "server-error" as Python
+                # mcp 1.x's streamable_http.py sends)
+                ex = next((e for key, e in self.pending.items() if str(key) == str(bound_to)),
+                          None)
+                if ex is not None:
+                    self.pending = {k: v for k, v in self.pending.items() if v is not ex}
             if ex is not None:
                 ex.answer, ex.answer_index, ex.fate = answer, index, "answered"
                 if ex.method == "initialize" and _agreed(ex, self.registry):
                     self.agreed = _agreed(ex, self.registry)
 
     def note(self, note: Record) -> None:
+        text = note.text
+        if text.startswith("HTTP ") and text.endswith(_HTTP_ERROR_BODY) and " to id " in text:
+            self.http_error_for = text.rsplit(" to id ", 1)[1].removesuffix(_HTTP_ERROR_BODY)
+            return
         if is_restart(note):
             self._close_generation("unanswered")
             self.generation += 1

@@ -9,8 +9,10 @@ checks that the simulator agrees with each real run). So, for the default
 client set on stdio, the probe runs for real only the clients whose answers the
 model needs, one server each:
 
-- the plain client of the newest legacy revision (a legacy handshake: which
-  revision the server answers, its lists, ``ping``),
+- the client of every legacy revision (it opens as the newest legacy revision's plain
+  client does, with ``initialize`` of that revision, and accepts a counter-offer: which
+  revision the server answers, and a session's lists and ``ping`` wherever the server
+  serves any legacy revision; the plain client when its revision is ``--require``-d),
 - the plain client of the newest modern revision (modern requests: which modern
   revisions it names, how a legacy server answers a modern request),
 - the plain client of the oldest legacy revision (the other end of the legacy
@@ -49,8 +51,14 @@ def first_clients(specs: Sequence[PeerSpec], registry: Registry,
     one of the three (a set the caller chose: then every client runs for real)."""
     legacy = registry.ordered(registry.of_era(Era.LEGACY))
     modern = registry.ordered(registry.of_era(Era.MODERN))
-    picks = [_plain(specs, "legacy", legacy[0]), _plain(specs, "modern", modern[0]),
-             _plain(specs, "legacy", legacy[-1])]
+    # the client of every legacy revision opens with the newest's initialize (the plain
+    # newest client's first exchange) and accepts a counter-offer: its session (lists,
+    # ping) is observed whenever the server serves any legacy revision
+    every = next((i for i, s in enumerate(specs) if s.kind == "legacy" and not s.quirks
+                  and s.revisions == tuple(legacy)), None)
+    newest = every if every is not None and legacy[0] not in required \
+        else _plain(specs, "legacy", legacy[0])
+    picks = [newest, _plain(specs, "modern", modern[0]), _plain(specs, "legacy", legacy[-1])]
     if any(p is None for p in picks):
         return None
     out = [p for p in picks if p is not None]

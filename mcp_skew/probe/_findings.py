@@ -23,8 +23,8 @@ from ._peer import Evidence, RunView
 from ._schemas import SchemaCheck
 from ._verdict import Culprit
 
-__all__ = ["RAW_LIMIT", "culprit_finding", "findings_for", "server_findings",
-           "tool_input_finding"]
+__all__ = ["RAW_LIMIT", "culprit_finding", "discover_findings", "findings_for",
+           "server_findings", "tool_input_finding"]
 
 #: Non-JSON lines reported one by one per run; the rest are counted in one finding.
 RAW_LIMIT: Final = 5
@@ -262,3 +262,37 @@ def server_findings(culprits: list[Culprit], runs: int, ev: Evidence, kind: str 
             "under legacy rules: a 2026-07-28 client believes it speaks 2026-07-28 and does not",
             None, "2026-07-28: basic/versioning.mdx §Compatibility Matrix"))
     return found
+
+
+#: the page that requires ``server/discover`` of every 2026-07-28 server
+_DISCOVER = "2026-07-28: server/discover.mdx (servers MUST implement it)"
+#: the error a modern server answers a discover of a revision it does not serve with
+_UNSUPPORTED_VERSION = -32022
+
+
+def discover_findings(views: list[tuple[int, RunView]], ev: Evidence) -> list[Finding]:
+    """A server that speaks the modern era (it served modern requests, or refused
+    ``initialize`` naming modern revisions) but answered a ``server/discover`` it was sent
+    with another error than a modern refusal, or not at all: one server-level
+    ``discover-missing``, saying where it was seen. Nothing when no discover was sent."""
+    if not (ev.modern or ev.initialize_32022):
+        return []
+    seen: list[str] = []
+    got = ""
+    for index, view in views:
+        if view.prober:
+            continue
+        for ex in view.exchanges:
+            if ex.method != "server/discover" or ex.synthesized:
+                continue
+            if ex.result is not None or ex.code == _UNSUPPORTED_VERSION:
+                continue
+            seen.append(f"#{index} msg {ex.index}")
+            got = got or (f"error {ex.code}" if ex.error is not None else "no answer")
+    if not seen:
+        return []
+    served = ", ".join(ev.registry.ordered(sorted(ev.modern))) or "the modern era"
+    return [Finding("discover-missing", "error",
+                    f"server/discover got {got} ({', '.join(seen)}), though the server serves "
+                    f"{served}: servers MUST implement it, and a dual-era client reads the "
+                    "error as a legacy server", None, _DISCOVER)]

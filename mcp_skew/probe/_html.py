@@ -8,7 +8,14 @@ from typing import TYPE_CHECKING, Final
 
 from .._markup import escape, page
 from ._advice import advise
-from ._card import agreement, grouped, headline, required_lines, short_name, why_lines
+from ._card import (
+    agreement,
+    grouped,
+    headline,
+    required_lines,
+    short_name,
+    why_lines,
+)
 
 if TYPE_CHECKING:
     from ._runner import ClientRun, ProbeReport
@@ -33,14 +40,23 @@ def _link(url: str) -> str:
 
 def _row(r: ClientRun) -> str:
     s = r.record.session
-    cls = "ok" if s.status == "ok" else "bad"
-    lines = []
-    for entry in r.record.transcript.entries:
-        arrow = "->" if entry.dir == "c2s" else "<-"
-        lines.append(f"{arrow} {json.dumps(entry.message, default=str)[:600]}")
-    transcript = (f"<details><summary>transcript ({len(lines)} messages)</summary>"
-                  f"<pre>{escape(chr(10).join(lines))}</pre></details>")
-    return (f"<tr><td>{r.index}</td><td><code>{escape(short_name(r.record.client))}</code></td>"
+    cls = "ok" if r.record.status == "ok" else "bad"
+    if r.real:
+        lines = []
+        for entry in r.record.transcript.entries:
+            arrow = "->" if entry.dir == "c2s" else "<-"
+            lines.append(f"{arrow} {json.dumps(entry.message, default=str)[:600]}")
+        transcript = (f"<details><summary>transcript ({len(lines)} messages)</summary>"
+                      f"<pre>{escape(chr(10).join(lines))}</pre></details>")
+    elif r.outcome == "not-checked":
+        transcript = f"<br><i>{escape(r.record.reason)}</i>"
+    else:  # the simulator's transcript is not the server's: say where the row comes from
+        refs = ", ".join(f'<a href="#run-{i}">#{i}</a>' for i in r.derived_from)
+        transcript = ("<br><i>predicted (not run): the simulator's run of this client against "
+                      "the inferred peer, resting on what the real runs "
+                      f"{refs or 'none'} observed; no request of this client was sent</i>")
+    name = short_name(r.record.client) + r.mark
+    return (f'<tr id="run-{r.index}"><td>{r.index}</td><td><code>{escape(name)}</code></td>'
             f'<td class="{cls}">{escape(r.outcome)}</td><td>{escape(s.revision or "-")}</td>'
             f"<td>{escape(' -> '.join(s.path))}{transcript}</td></tr>")
 

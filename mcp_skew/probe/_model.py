@@ -11,15 +11,16 @@ it against the peer.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ..simulator import PeerSpec, RunRecord, run, with_quirks
+from ..simulator import PeerSpec, RunRecord, SimServer, run, with_quirks
 from ..simulator.findings import Finding
 from ..versions import Registry
-from ._compare import disagreement, shapes
+from ._compare import UNMODELLED_STEPS, disagreement, shapes
 from ._exchanges import exchanges
 from ._fast import fill_range
-from ._findings import culprit_finding, findings_for, server_findings
+from ._findings import culprit_finding, discover_findings, findings_for, server_findings
 from ._peer import Evidence, InferredPeer, RunView, gather, infer
 from ._schemas import SchemaCheck, find_schemas
 from ._steps import DIAGNOSTIC_STEPS
@@ -75,7 +76,31 @@ def agrees(runs: list[ClientRun], peer: InferredPeer, opts: ProbeOptions,
     """A peer was inferred, and the simulator agrees with every real client's run."""
     spec = peer.spec
     return spec is not None and all(_prediction(r, spec, opts, target)[1] is None
-                                    for r in runs if _judged(r))
+                                    for r in runs if _judged(r)) \
+        and _discover_agrees(runs, spec, opts.registry)
+
+
+def _kind(message: dict[str, Any] | None) -> str:
+    if message is None:
+        return "no answer"
+    return "result" if "result" in message else f"error {(message.get('error') or {}).get('code')}"
+
+
+def _discover_agrees(runs: list[ClientRun], spec: PeerSpec, registry: Registry) -> bool:
+    """Every ``server/discover`` a real run sent (the fast probe's modern client sends one
+    after its session) got what the inferred peer answers to it: else the dual-era rows,
+    which open with it, cannot be predicted from this peer."""
+    for r in runs:
+        if not _judged(r):
+            continue
+        for ex in exchanges(r.record.transcript, registry):
+            if ex.method != "server/discover" or ex.synthesized:
+                continue
+            replies = SimServer(spec).receive(dict(ex.request)).replies
+            want = _kind(replies[0] if replies else None)
+            if _kind(ex.answer if ex.fate == "answered" else None) != want:
+                return False
+    return True
 
 
 def _predicted(sim: RunRecord, agree: bool | None) -> dict[str, Any]:
@@ -98,15 +123,42 @@ def predict(runs: list[ClientRun], peer: InferredPeer, opts: ProbeOptions,
             r.record.findings.append(differs)
 
 
+def _observed_steps(sim: RunRecord, real: list[ClientRun]) -> list[int]:
+    """Carry over to a predicted run the steps the simulator does not model (``ping``,
+    :data:`UNMODELLED_STEPS`) as the real runs on a session of the same era observed them
+    (the same revision first); the indexes of the runs they came from."""
+    session = sim.session
+    if session.status != "ok" or session.era is None:
+        return []
+    used: list[int] = []
+    for name in sorted(UNMODELLED_STEPS):
+        if name not in session.profile.methods:
+            continue
+        seen = [(r, s) for r in real for s in r.record.steps
+                if s.name == name and r.record.session.era is session.era]
+        seen.sort(key=lambda pair: pair[0].record.revision != session.revision)
+        if seen:
+            run_, step = seen[0]
+            sim.steps.append(replace(step))
+            used.append(run_.index)
+    return used
+
+
 def predicted_run(index: int, spec: PeerSpec, peer: PeerSpec, opts: ProbeOptions,
-                  make: type[ClientRun]) -> ClientRun:
-    """A client not run for real: the simulator's run of it against the inferred peer."""
+                  make: type[ClientRun], *, real: list[ClientRun] | None = None) -> ClientRun:
+    """A client not run for real: the simulator's run of it against the inferred peer, with
+    what the real runs observed of the steps the simulator does not model; ``derived_from``
+    names the real runs it rests on."""
     sim = run(spec, peer, "lists", request_timeout_ms=opts.timeout_ms, transport="stdio")
     judge(sim)
+    observed = [r for r in real or [] if r.real and not r.prober]
+    carried = _observed_steps(sim, observed)
     useful = [s for s in sim.steps if s.name not in DIAGNOSTIC_STEPS]
-    outcome = ("ok" if all(s.ok for s in useful) else "degraded") if sim.status == "ok" \
+    outcome = ("ok" if all(s.ok for s in useful) else "degraded") if sim.session.status == "ok" \
         else "incompatible"
-    return make(index, sim, False, outcome, predicted=_predicted(sim, None), real=False)
+    made = make(index, sim, False, outcome, predicted=_predicted(sim, None), real=False)
+    made.derived_from = sorted({r.index for r in observed} | set(carried))
+    return made
 
 
 def analyse(runs: list[ClientRun], target: Target, opts: ProbeOptions, *,
@@ -129,4 +181,5 @@ def analyse(runs: list[ClientRun], target: Target, opts: ProbeOptions, *,
     predict(runs, peer, opts, target)
     server = server_findings([r.culprit for r in runs if r.culprit], len(runs), ev,
                              peer.spec.kind if peer.spec else None)
+    server += discover_findings([(r.index, v) for r, v in zip(runs, views, strict=True)], ev)
     return peer, schema_note, server

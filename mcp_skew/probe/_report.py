@@ -19,8 +19,10 @@ from .._markup import markdown_cell
 from ._advice import advise
 from ._card import (
     agreement,
+    derived_line,
     grouped,
     headline,
+    not_checked,
     plural,
     required_lines,
     short_name,
@@ -38,7 +40,7 @@ def _rows(report: ProbeReport) -> list[list[str]]:
     rows = []
     for r in report.runs:
         s = r.record.session
-        name = short_name(r.record.client) + ("" if r.real else " (predicted)")
+        name = short_name(r.record.client) + r.mark
         rows.append([str(r.index), name, r.outcome, s.revision or "-",
                      s.era.value if s.era else "-", " -> ".join(s.path)])
     return rows
@@ -100,6 +102,9 @@ def render_terminal(report: ProbeReport) -> str:
         out += ["", "why:", *why]
     lines = _finding_lines(report)
     out += ["", f"findings ({len(lines)}):" if lines else "findings: none", *lines]
+    unchecked = not_checked(report)
+    if unchecked:
+        out += ["", "not checked:", *(f"  {line}" for line in unchecked)]
     if report.auth is not None:
         out += ["", *report.auth.lines()]
     sentence = report.peer.sentence if report.auth is None else (
@@ -124,6 +129,7 @@ def render_terminal(report: ProbeReport) -> str:
 
 def render_json(report: ProbeReport) -> str:
     doc = report.to_dict()
+    doc["not_checked"] = not_checked(report)
     doc["advice"] = [a.to_dict() for a in advise(report)]
     return json.dumps(doc, indent=2, default=str)
 
@@ -172,6 +178,9 @@ def render_markdown(report: ProbeReport) -> str:
     out += ["", f"## Findings ({len(rows)})", ""]
     out.append(tabulate(rows, headers=["severity", "code", "where", "message", "cite"],
                         tablefmt="github") if rows else "None.")
+    unchecked = not_checked(report)
+    if unchecked:
+        out += ["", "Not checked:", "", *(f"- {line}" for line in unchecked)]
     out += ["", "## Server", "", report.peer.sentence, "", agreement(report), ""]
     if report.required:
         out += ["## Required (`--require`)", "", *(f"- {line.strip()}"
@@ -196,7 +205,8 @@ def render_summary(report: ProbeReport) -> str:
                          markdown_cell("; ".join(f.partition(": ")[2] for f in failures),
                                        backslash=False, newline=False)])
         out += [tabulate(rows, headers=["required", "verdict", "why"], tablefmt="github"), ""]
-    rows = [[str(r.index), f"`{short_name(r.record.client)}`", ("✅ " if r.record.status == "ok" else "❌ ")
+    rows = [[str(r.index), f"`{short_name(r.record.client)}`" + r.mark,
+             ("✅ " if r.record.status == "ok" else "➖ " if r.outcome == "not-checked" else "❌ ")
              + r.outcome, r.record.revision or "-",
              markdown_cell(r.record.reason, backslash=False, newline=False)
              if r.record.status != "ok" else ""] for r in clients]
@@ -218,9 +228,12 @@ def _judged(report: ProbeReport) -> set[int] | None:
 
 def _case(suite: ET.Element, r: ClientRun, target: str, judged: set[int] | None) -> None:
     case = ET.SubElement(suite, "testcase", classname=f"mcp-skew.probe.{target}",
-                         name=r.name, time=f"{r.elapsed_ms / 1000:.3f}")
+                         name=r.name + r.mark,
+                         time=f"{r.elapsed_ms / 1000:.3f}")
     s = r.record.session
-    if r.record.status != "ok" and (judged is None or r.index in judged):  # connects, then fails, too
+    if r.outcome == "not-checked":  # never run: no verdict to fail
+        ET.SubElement(case, "skipped", message=r.record.reason)
+    elif r.record.status != "ok" and (judged is None or r.index in judged):  # connects, then fails, too
         failure = ET.SubElement(case, "failure", message=r.record.reason or r.outcome,
                                 type=r.outcome)
         failure.text = " -> ".join(s.path)
@@ -229,8 +242,13 @@ def _case(suite: ET.Element, r: ClientRun, target: str, judged: set[int] | None)
                       f"{r.record.reason or '-'}")
     lines = [f"outcome: {r.outcome}", f"revision: {s.revision or '-'}",
              "path: " + " -> ".join(s.path)]
-    lines += [f"[{f.severity}] {f.code}: {f.message} ({f.cite})"
-              for f in (*s.findings, *r.record.findings)]
+    if not r.real and r.outcome != "not-checked":
+        lines.append(derived_line(r))
+    elif not r.real:
+        lines.append(r.record.reason)
+    else:
+        lines += [f"[{f.severity}] {f.code}: {f.message} ({f.cite})"
+                  for f in (*s.findings, *r.record.findings)]
     ET.SubElement(case, "system-out").text = "\n".join(lines)
     if r.stderr.strip():
         ET.SubElement(case, "system-err").text = r.stderr[-4000:]

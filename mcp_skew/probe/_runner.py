@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from .._stopping import end_everything
 from ..errors import UsageError
@@ -51,6 +51,10 @@ __all__ = ["ClientRun", "ProbeOptions", "ProbeReport", "Target", "probe"]
 Progress = Callable[[str], None]
 
 
+#: the outcome of a client the default probe neither ran nor could predict
+NOT_CHECKED: Final = "not-checked"
+
+
 @dataclass(slots=True)
 class ClientRun:
     """One client's run against the real server."""
@@ -67,11 +71,21 @@ class ClientRun:
     first_message_ms: int | None = None  #: when the server first said anything
     culprit: Culprit | None = None  #: the request in flight when the server exited or went quiet
     shaped: Exchange | None = None  #: the legacy-shaped modern result that failed this client
-    real: bool = True  #: run against the server; False: predicted from the inferred peer
+    real: bool = True  #: run against the server; False: predicted, or not checked
+    #: a predicted run: the real runs (by index) whose observations it rests on
+    derived_from: list[int] = field(default_factory=list)
 
     @property
     def name(self) -> str:
         return self.record.client.name
+
+    @property
+    def mark(self) -> str:
+        """What every format adds to a row that was not run: ``(predicted)``, ``(not
+        checked)``; '' for a real run."""
+        if self.real:
+            return ""
+        return " (not checked)" if self.outcome == NOT_CHECKED else " (predicted)"
 
     def to_dict(self, *, transcript: bool = True) -> dict[str, Any]:
         out = self.record.to_dict(transcript=transcript)
@@ -80,6 +94,12 @@ class ClientRun:
                     "stderr": self.stderr[-4000:], "exits": self.exits,
                     "predicted": self.predicted, "recorded": self.recorded, "real": self.real,
                     "culprit": self._culprit_dict()})
+        if not self.real:  # nothing was sent: no transcript nor finding is the server's
+            out["derived_from"] = list(self.derived_from)
+            out["checked"] = self.outcome != NOT_CHECKED
+            out["findings"] = []
+            if transcript:
+                out["transcript"] = []
         return out
 
     def _culprit_dict(self) -> dict[str, Any] | None:
@@ -132,7 +152,7 @@ class ProbeReport:
                 lines.append(f"{rev}: no client of this revision in the client set")
             for r in runs:
                 if r.record.status != "ok" or r.record.revision != rev:
-                    got = r.record.session.reason or f"negotiated {r.record.revision}"
+                    got = r.record.reason or f"negotiated {r.record.revision}"
                     lines.append(f"{rev}: {r.name} {r.outcome}: {got}")
         return lines
 
@@ -151,7 +171,9 @@ class ProbeReport:
         raise AssertionError("\n".join(lines))
 
     def findings(self) -> list[tuple[ClientRun, Finding]]:
-        return [(r, f) for r in self.runs
+        """Each finding of a real run (a predicted run's would be the simulator's, not the
+        server's: nothing was sent)."""
+        return [(r, f) for r in self.runs if r.real
                 for f in (*r.record.session.findings, *r.record.findings)]
 
     def to_dict(self, *, transcript: bool = True) -> dict[str, Any]:
@@ -169,7 +191,10 @@ class ProbeReport:
             "summary": {"clients": len(clients),
                         "ok": sum(r.record.status == "ok" for r in clients),
                         "findings": dict(sorted(codes.items())),
-                        "real": len(real), "predicted": len(clients) - len(real),
+                        "real": len(real),
+                        "predicted": sum(not r.real and r.outcome != NOT_CHECKED
+                                         for r in clients),
+                        "not_checked": sum(r.outcome == NOT_CHECKED for r in clients),
                         "simulation_agrees": f"{len(agree)}/{len(real)}"},
             "required": {rev: {"ok": not self.failures((rev,)),
                                "clients": [r.name for r in self.clients_of(rev)],
@@ -206,7 +231,7 @@ def _failed_run(index: int, spec: PeerSpec, target: Target, reason: str) -> Clie
 
 def _run_one(index: int, spec: PeerSpec, target: Target, opts: ProbeOptions, *,
              allowance_ms: int = 0, opened: Callable[[ProbeLink], None] | None = None,
-             ping: bool = False, model_steps: bool = False) -> ClientRun:
+             ping: bool = True, model_steps: bool = False) -> ClientRun:
     prober = spec is PROBER
     started = time.monotonic()
     recorder = _recorder(opts, index, spec.name)
@@ -264,6 +289,15 @@ def required_clients(specs: list[PeerSpec], required: tuple[str, ...],
         if not any(s.revisions == (rev,) and not s.quirks and s is not PROBER for s in out):
             out.append(parse_peer(f"{registry.get(rev).era.value}:{rev}", "client", registry))
     return out
+
+
+#: the peer sentence of a server that never answered anything: nothing to infer from
+NEVER_ANSWERED = "never answered anything: nothing to infer (its stderr says why)"
+
+
+def _answered(run: ClientRun) -> bool:
+    """Did the server say anything at all in this run?"""
+    return any(e.dir == "s2c" for e in run.record.transcript.entries)
 
 
 def _starts(run: ClientRun) -> int:
@@ -370,7 +404,8 @@ def _run_rest(numbered: list[tuple[int, PeerSpec]], one: RunOne, opts: ProbeOpti
 
 def _fast_rest(rest: list[tuple[int, PeerSpec]], more: list[tuple[int, PeerSpec]],
                one: RunOne, *, opts: ProbeOptions, allowance: int, runs: _Runs,
-               target: Target) -> tuple[str, list[tuple[int, PeerSpec]], list[str]]:
+               target: Target, required: int = 0) -> tuple[str, list[tuple[int, PeerSpec]],
+                                                           list[str]]:
     """The fast probe after calibration (:mod:`._fast`): the model's other clients for real,
     then the legacy clients it cannot decide; the mode, the clients left to predict (none
     when a real run disagrees with the model: then they ran for real), the clients retried."""
@@ -378,15 +413,43 @@ def _fast_rest(rest: list[tuple[int, PeerSpec]], more: list[tuple[int, PeerSpec]
     specs = [spec for _, spec in more]
     ran = {r.index for r in runs.runs}
     ev = evidence(runs.runs, opts)
-    undecided = {more[i][0] for i in unknown_legacy(specs, ev, opts.registry, set())} - ran
-    retried += _run_rest([m for m in more if m[0] in undecided], one, opts, allowance, runs)
+    undecided = [more[i][0] for i in unknown_legacy(specs, ev, opts.registry, set())
+                 if more[i][0] not in ran]
+    # within the budget of server starts; the legacy clients left undecided are not
+    # predicted (their initialize was never observed): "not checked", and why
+    room = max(0, FAST_STARTS + required - len(runs.runs))  # --require's clients are extra
+    chosen, skipped = undecided[:room], undecided[room:]
+    retried += _run_rest([m for m in more if m[0] in chosen], one, opts, allowance, runs)
     left = [m for m in more if m[0] not in undecided and m[0] not in ran]
     peer = model(runs.runs, target, opts, assume_range=True)
     if agrees(runs.runs, peer, opts, target):
+        for i, spec in more:
+            if i in skipped:
+                runs.runs.append(_unchecked(i, spec, target, FAST_STARTS))
         return "fast", [m for m in left if m[1] is not PROBER], retried
     runs.say("a real run disagrees with the inferred peer: running every client for real")
-    retried += _run_rest(left, one, opts, allowance, runs)
+    retried += _run_rest(left + [m for m in more if m[0] in skipped], one, opts, allowance,
+                         runs)
     return "fast, then thorough", [], retried
+
+
+#: The default probe's budget of server starts on stdio (the model's clients, then the legacy
+#: clients it cannot decide; each ``--require``-d client is one more); a real run that
+#: disagrees with the model runs every client.
+FAST_STARTS: Final = 4
+
+
+def _unchecked(index: int, spec: PeerSpec, target: Target, budget: int) -> ClientRun:
+    """A client the default probe neither ran nor can predict: its first exchange (an
+    ``initialize`` of a revision between what the server accepted and what it refused) was
+    never observed."""
+    session = Session()
+    rev = spec.revisions[0] if spec.revisions else "?"
+    session.path.append(PathStep("not run", "note"))
+    session.fail(f"not checked: initialize {rev} was never sent (the default probe's "
+                 f"{budget} server starts went to the model's clients); --thorough runs it")
+    record = RunRecord(spec, server_placeholder(target), "none", session, Transcript())
+    return ClientRun(index, record, False, NOT_CHECKED, real=False)
 
 
 def probe(target: Target, opts: ProbeOptions | None = None,
@@ -421,15 +484,13 @@ def probe(target: Target, opts: ProbeOptions | None = None,
                                     if first is not None else ""))
     started = time.monotonic()
     runs = _Runs(len(numbered), say)
-    pinger = specs[calibrators(specs, opts.registry)[0]]
-    # the fast probe's real clients each ask the model's questions (ping, an unknown method,
-    # initialize after modern) once their session is up: which of them gets one is not
-    # known before (a counter-offer ends a legacy client's run)
+    # every client that negotiates a session with ping pings once its lists are read (in
+    # both modes: its verdict is the same); the fast probe's real clients also ask the
+    # model's questions (an unknown method, initialize after modern) once their session is up
 
     def one(index: int, spec: PeerSpec, allowance_ms: int,
             opened: Callable[[ProbeLink], None] | None) -> ClientRun:
         return _run_one(index, spec, target, opts, allowance_ms=allowance_ms, opened=opened,
-                        ping=first is not None or spec is pinger,
                         model_steps=first is not None)
 
     startup: dict[str, Any] = {}
@@ -439,16 +500,20 @@ def probe(target: Target, opts: ProbeOptions | None = None,
     mode, guess = "thorough", list[tuple[int, PeerSpec]]()
     if first is not None and not startup.get("failed"):
         runs.total = len(specs)
+        extra = len(first or []) - len(first_clients(specs, opts.registry) or [])
         mode, guess, retried = _fast_rest(numbered, more, one, opts=opts, allowance=allowance,
-                                          runs=runs, target=target)
+                                          runs=runs, target=target, required=extra)
     else:
         retried = _run_rest(numbered, one, opts, allowance, runs)
     if startup:
         startup["retried"] = retried
     done = sorted(runs.runs, key=lambda r: r.index)
     peer, schema_note, server = analyse(done, target, opts, assume_range=mode == "fast")
+    if peer.spec is None and not any(_answered(r) for r in done):
+        # a server that never ran (or never said a word) is not a peer that departs from all
+        peer = InferredPeer(None, NEVER_ANSWERED, peer.evidence)
     if peer.spec is not None:
-        done = sorted(done + [predicted_run(i, spec, peer.spec, opts, ClientRun)
+        done = sorted(done + [predicted_run(i, spec, peer.spec, opts, ClientRun, real=done)
                               for i, spec in guess], key=lambda r: r.index)
     auth = None
     if target.url and needs_auth(r.record.transcript.records() for r in done):
@@ -457,6 +522,7 @@ def probe(target: Target, opts: ProbeOptions | None = None,
                         timeout_s=opts.timeout_ms / 1000)
         server += auth.findings if auth is not None else []
     elapsed = int((time.monotonic() - started) * 1000)
-    say(f"done in {elapsed} ms: {peer.sentence}")
+    say(f"done in {elapsed} ms: " + (f"the server did not start: {startup['failed']}"
+                                     if startup.get("failed") else peer.sentence))
     return ProbeReport(target, done, peer, elapsed, opts.jobs, schema_note, startup, server,
                        opts.required, auth, starts=runs.starts, mode=mode)

@@ -46,10 +46,12 @@ MISSING_TOOL: Final = "mcp-skew-probe-no-such-tool"
 #: method on a legacy session (how the server answers what it does not know; after silence,
 #: a ``ping``: does it exit on the next message?), ``initialize`` after a modern session (is
 #: the era of a process fixed?). Never the client's verdict.
-MODEL_STEPS: Final = ("unknown method", "initialize after modern", "after unknown method")
-#: Steps that check the server rather than serve the client: they never make a run "degraded".
+MODEL_STEPS: Final = ("unknown method", "initialize after modern", "after unknown method",
+                      "discover after modern")
+#: Steps that check the server rather than serve the client: they never make a run "degraded"
+#: (``ping`` is not one: a client that pings and gets no empty result fails it, a MUST).
 DIAGNOSTIC_STEPS: Final = frozenset({"tool input error", "unknown tool", "missing resource",
-                                     "ping", *MODEL_STEPS})
+                                     *MODEL_STEPS})
 _WRONG: Final = {"string": 12345, "integer": "not-a-number", "number": "not-a-number",
                  "boolean": "not-a-boolean", "array": "not-an-array", "object": "not-an-object"}
 
@@ -154,6 +156,7 @@ def _model_steps(link: ProbeLink, session: Session, record: RunRecord, timeout_m
         message: dict[str, Any] = {"jsonrpc": "2.0", "id": "mcp-skew-unknown",
                                    "method": UNKNOWN_METHOD, "params": {}}
     elif session.era is Era.MODERN:
+        _discover(link, record, timeout_ms)
         name = MODEL_STEPS[1]
         registry = session.registry
         newest = registry.ordered(registry.of_era(Era.LEGACY))[0]
@@ -171,6 +174,22 @@ def _model_steps(link: ProbeLink, session: Session, record: RunRecord, timeout_m
                               "method": "ping"}, timeout_ms)
         record.steps.append(StepResult(MODEL_STEPS[2], True, "any answer",
                                        "an answer" if isinstance(after, Reply) else "no answer"))
+
+
+def _discover(link: ProbeLink, record: RunRecord, timeout_ms: int) -> None:
+    """``server/discover`` with the ``_meta`` of the modern session's first request: the
+    exchange a dual-era client opens with (a MUST for a modern server), observed so that no
+    dual-era row is predicted from a discover never sent."""
+    first = next((e.message for e in link.transcript.entries if e.dir == "c2s"
+                  and isinstance(e.message, dict) and "id" in e.message
+                  and isinstance((e.message.get("params") or {}).get("_meta"), dict)), None)
+    if first is None:
+        return
+    message = {"jsonrpc": "2.0", "id": "mcp-skew-discover", "method": "server/discover",
+               "params": {"_meta": dict(first["params"]["_meta"])}}
+    event = link.request(message, timeout_ms)
+    got = "an answer" if isinstance(event, Reply) else "no answer"
+    record.steps.append(StepResult(MODEL_STEPS[3], True, "any answer", got))
 
 
 def _play(sim: SimClient, link: ProbeLink, session: Session, record: RunRecord,
@@ -211,7 +230,7 @@ def _unknown_tool_finding(record: RunRecord, link: ProbeLink) -> None:
 
 
 def run_client(spec: PeerSpec, link: ProbeLink, target: Target, opts: ProbeOptions, *,
-               ping: bool = False, model_steps: bool = False) -> RunRecord:
+               ping: bool = True, model_steps: bool = False) -> RunRecord:
     # over a URL a dual-era client reads its probe by the HTTP rule (a timeout is an error
     # there, not a legacy server), and its path records the rule, as in the simulator
     sim = SimClient(spec, request_timeout_ms=opts.timeout_ms,
@@ -222,6 +241,10 @@ def run_client(spec: PeerSpec, link: ProbeLink, target: Target, opts: ProbeOptio
     record = RunRecord(spec, server_placeholder(target), _scenario_name(opts), session,
                        link.transcript)
     if session.status != "ok":
+        if model_steps and spec.kind == "modern" and not link.closed_seen:
+            # a server that refused the modern client's first request: how it answers the
+            # dual-era clients' first request, server/discover (read by _model's check)
+            _discover(link, record, opts.timeout_ms)
         return record
     lists = [s for s, key in ((LIST_TOOLS, "tools"), (LIST_RESOURCES, "resources"))
              if _declared(session, key)]
@@ -265,8 +288,9 @@ def classify(record: RunRecord, link: ProbeLink) -> str:
     if _junk(link.transcript):
         return "junk"
     if record.session.status == "ok":
-        useful = [s for s in record.steps if s.name not in DIAGNOSTIC_STEPS]
-        return "ok" if all(s.ok for s in useful) else "degraded"
+        # the verdict every format reads (``RunRecord.status``): a step that needed a result
+        # and did not get one (a list, a call, ``ping``) makes it "connects, then fails"
+        return "ok" if record.status == "ok" else "degraded"
     if link.deadline_hit:
         return "deadline"
     if link.closed_seen:

@@ -12,16 +12,19 @@ import shlex
 from pathlib import Path
 
 from .._output import write_output
-from ..probe import PEER_FILE_FORMAT
+from ..probe import PEER_FILE_FORMAT, command_label
 from ._runner import ClientReport
 
 __all__ = ["save_client_peer"]
 
 
 def save_client_peer(report: ClientReport, path: str | Path, label: str = "") -> None:
-    """Write the inferred client to ``path`` (whole or not at all)."""
+    """Write the inferred client to ``path`` (whole or not at all), named ``label``
+    (``--label``), else after the package or script the client's command runs."""
     inferred = report.inferred
+    words = tuple(w for w in report.argv if "{server}" not in w and "{url}" not in w)
+    default = f"probe-client:{command_label(words)}" if words else f"@{Path(path).name}"
     doc = {"format": PEER_FILE_FORMAT, "role": "client", "peer": inferred.notation,
-           "label": label or f"@{Path(path).name}", "sentence": inferred.sentence,
+           "label": label or default, "sentence": inferred.sentence,
            "target": shlex.join(report.argv), "evidence": inferred.to_dict()}
     write_output(path, json.dumps(doc, indent=2) + "\n", "--save-peer")

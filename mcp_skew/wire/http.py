@@ -285,9 +285,13 @@ class HttpLink(RealLink):
         msg_id = message.get("id") if isinstance(message, dict) else None
         is_request = isinstance(message, dict) and "method" in message and "id" in message
         sid = resp.headers.get("Mcp-Session-Id") if resp.headers is not None else None
-        if sid and (message.get("method") == "initialize" or self.session_id is None):
-            self.session_id = sid
+        # a session id is adopted only from a successful initialize (2025-03-26 on,
+        # basic/transports.mdx §Session Management: assigned "at initialization time", with
+        # the InitializeResult), never from an error: a 400 that carries one is no session
+        initialize = isinstance(message, dict) and message.get("method") == "initialize"
         if "text/event-stream" in ctype and status < 300:
+            if sid and initialize:
+                self.session_id = sid
             self._read_sse_body(resp, message, inbox)
             return
         body = self._read_body(resp)
@@ -309,10 +313,16 @@ class HttpLink(RealLink):
                        http={"status": status})
             if is_request and self._fallback_to_sse(message, status, inbox, deadline, parsed):
                 return
+        if sid and initialize and status < 300 and isinstance(parsed, dict) \
+                and "result" in parsed:
+            self.session_id = sid
         self._learn(message, parsed)
         self._deliver(parsed, inbox)
-        if is_request and isinstance(parsed, dict) and "error" in parsed and \
-                parsed.get("id") in (None, msg_id):
+        # an error body answers the request it came with: with id null or the request's on
+        # any status, and on a 4xx/5xx whatever its id (Python mcp 1.x sends the constant
+        # "server-error" with its 400s, mcp/server/streamable_http.py)
+        if is_request and isinstance(parsed, dict) and "error" in parsed and "method" not in \
+                parsed and (parsed.get("id") in (None, msg_id) or status >= 300):
             self._bind(msg_id, Reply({**parsed, "id": msg_id}), inbox)
 
     @staticmethod

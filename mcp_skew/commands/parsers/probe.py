@@ -52,7 +52,8 @@ def register(sub: Any) -> None:
     what.add_argument("--thorough", action="store_true",
                       help="run every client for real, a server process each (default on "
                       "stdio with the built-in set: run the clients the server's model needs, "
-                      "at most 3 starts for most servers, and predict the others from it)")
+                      "at most 4 starts, every client for real when a run departs from the model, and "
+                      "predict the others from what those runs saw)")
     what.add_argument("--no-prober", action="store_true",
                       help="skip the extra client that asks for revision 1999-01-01")
     what.add_argument("--tool", help="a tool that is safe to call (by default only list "
@@ -91,6 +92,9 @@ def register(sub: Any) -> None:
     out.add_argument("--schemas", metavar="DIR", help="the official schemas "
                      "(<revision>/schema.json) to validate messages (else $MCP_SKEW_SCHEMAS); "
                      f"needs jsonschema: {INSTALL_HINT}")
+    out.add_argument("--label", metavar="NAME", help="the server's name in the card, the saved "
+                     "peer and reports (default: the package the command runs, else the "
+                     "script's folder and name, or the URL's host)")
     out.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     p.add_argument("command", nargs=argparse.REMAINDER,
                    help="the server command, after --")

@@ -61,6 +61,8 @@ def register(sub: Any) -> None:
                    help="keep each run's wire log here (JSON Lines; see mcp-skew show-log)")
     p.add_argument("--save-peer", metavar="FILE",
                    help="save the inferred client for `mcp-skew matrix --clients @FILE`")
+    p.add_argument("--label", metavar="NAME", help="the client's name in the saved peer "
+                   "(default: the package the command runs, else the script's folder and name)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.add_argument("client", nargs=argparse.REMAINDER, help="the client's words, after --")
     p.set_defaults(func=Later("probe_client", "_main"))

@@ -31,6 +31,7 @@ FindingCode = Literal[
     "crash-on-unknown",
     "resource-not-found-code",
     "ping-unanswered",
+    "discover-missing",
     "tool-input-error-as-protocol-error",
     "not-json",
     "schema-violation",

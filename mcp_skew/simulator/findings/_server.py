@@ -215,6 +215,20 @@ SERVER_FINDINGS: Final[Mapping[FindingCode, FindingInfo]] = {
         cites=(Cite(LEGACY, "basic/utilities/ping.mdx", "Behavior Requirements"),),
         reported_by=("probe",),
     ),
+    "discover-missing": FindingInfo(
+        summary="a server that speaks 2026-07-28 but does not answer `server/discover`",
+        when="probe: the server serves modern requests (or refuses `initialize` as a modern-only "
+        "server does), and a `server/discover` it was sent got an error other than a "
+        "recognised modern one (-32601 most often) or no answer.",
+        rule="2026-07-28: servers MUST implement `server/discover`; a dual-era client on stdio "
+        "probes with it before any other request and reads any other error, or silence, as a "
+        "legacy server: it falls back to `initialize`, or fails against a modern-only server.",
+        fix="Servers: answer `server/discover` with a DiscoverResult: `supportedVersions` (your "
+        "modern revisions), `capabilities`, `resultType`, `ttlMs` and `cacheScope`.",
+        severities=("error",),
+        cites=(Cite(MODERN, "server/discover.mdx"), PROBE),
+        reported_by=("probe",),
+    ),
     "tool-input-error-as-protocol-error": FindingInfo(
         summary="invalid tool arguments answered with a JSON-RPC error where the revision wants "
         "`isError`",

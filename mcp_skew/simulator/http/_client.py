@@ -321,8 +321,7 @@ class HttpClient:
         is_request = isinstance(message, dict) and "method" in message and "id" in message
         lower = {k.lower(): v for k, v in headers.items()}
         sid = lower.get("mcp-session-id")
-        if sid and (message.get("method") == "initialize" or self.session_id is None):
-            self.session_id = sid
+        initialize = isinstance(message, dict) and message.get("method") == "initialize"
         text = body.decode("utf-8", errors="replace")
         if "text/event-stream" in lower.get("content-type", "") and status < 300:
             events = SseParser().feed(text + "\n\n")
@@ -331,6 +330,7 @@ class HttpClient:
             answer = next((p.message for p in parts if isinstance(p.message, dict)
                            and p.message.get("id") == msg_id and "method" not in p.message), None)
             self.learn(message, answer)
+            self._adopt(sid, initialize, answer)
             return HttpReading(status, parts, primed, answer if is_request else None)
         if status == 202 or (status < 300 and not text.strip()):
             return HttpReading(status)
@@ -345,9 +345,19 @@ class HttpClient:
         if is_request and isinstance(parsed, dict) and "method" not in parsed:
             if parsed.get("id") == msg_id:
                 answer = parsed
-            elif "error" in parsed and parsed.get("id") is None:
+            elif "error" in parsed and (parsed.get("id") is None or status >= 300):
+                # an error body in a 4xx/5xx answers the POST whatever its id (Python mcp
+                # 1.x: "server-error"); on a 2xx only with id null
                 answer = {**parsed, "id": msg_id}
+        self._adopt(sid, initialize, answer)
         return HttpReading(status, (BodyPart(parsed),), (), answer)
+
+    def _adopt(self, sid: str | None, initialize: bool, answer: Any) -> None:
+        """Take the session id of a successful initialize's answer, and of nothing else
+        (2025-03-26 on, basic/transports.mdx §Session Management: the server assigns it "at
+        initialization time"): a 400 that carries one starts no session."""
+        if sid and initialize and isinstance(answer, dict) and "result" in answer:
+            self.session_id = sid
 
     def learn(self, message: Any, answer: Any) -> None:
         """Remember the revision an initialize agreed on, for the version header, and the
