@@ -19,6 +19,7 @@ cannot be reached.
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -32,7 +33,7 @@ import pytest
 from mcp_skew.census import CensusDB
 from mcp_skew.census._report import _kind_and_cause
 from mcp_skew.cli import main
-from mcp_skew.realpeers._envs import MARKER_NAME, find_uv
+from mcp_skew.realpeers._envs import MARKER_NAME, cache_root, find_uv
 
 pytestmark = pytest.mark.realpeer
 
@@ -119,19 +120,30 @@ def test_the_census_of_real_packages(idle_rows: dict[str, dict[str, Any]]) -> No
     assert "404" in rows["io.example/no-such-package@0.0.1#package0"]["error"]
 
 
+def _verdicts(rows: dict[str, dict[str, Any]], cache: Path) -> dict[str, str]:
+    """Each row's verdict, its environment cache's path named ``$CACHE`` (a server that dies
+    at import says where the module it could not import lies: under the cache)."""
+    def named(row: dict[str, Any]) -> dict[str, Any]:
+        error = row.get("error")
+        return {**row, "error": error.replace(str(cache), "$CACHE") if error else error}
+
+    return {k: json.dumps(_untimed(named(r)), sort_keys=True) for k, r in rows.items()}
+
+
 def test_uv_and_pip_give_the_same_rows(tmp_path: Path, idle_rows: dict[str, dict[str, Any]],
                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """The census fills each server's venv with uv when it can: cold, with uv and with pip
     (each in an empty cache), the same verdicts as each other and as the shared cache's."""
     if find_uv() is None:
         pytest.skip("no uv here (the test extra installs it)")
+    idle = _verdicts(idle_rows, cache_root())
     rows = {}
     for tool in ("uv", "pip"):
         cache = tmp_path / f"cache-{tool}"
         monkeypatch.setenv("MCP_SKEW_INSTALLER", tool)
         monkeypatch.setenv("MCP_SKEW_CACHE", str(cache))
-        rows[tool] = {k: _untimed(r) for k, r in _census(tmp_path / f"{tool}.sqlite").items()}
+        rows[tool] = _verdicts(_census(tmp_path / f"{tool}.sqlite"), cache)
         markers = sorted((cache / "envs").glob(f"py-*/{MARKER_NAME}"))
         assert len(markers) == 3  # the three mcp-server-time releases
         assert all(f'"installer": "{tool}"' in m.read_text() for m in markers)
-    assert rows["uv"] == rows["pip"] == {k: _untimed(r) for k, r in idle_rows.items()}
+    assert rows["uv"] == rows["pip"] == idle
