@@ -25,7 +25,11 @@ def default_signals() -> None:
 def children(pid: int) -> list[int]:
     """Children of a process, started by any of its threads."""
     out = []
-    for task in Path(f"/proc/{pid}/task").glob("*"):
+    try:  # the process may end while its tasks are read: then it has no children
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return []
+    for task in tasks:
         try:
             out += [int(p) for p in (task / "children").read_text().split()]
         except OSError:
