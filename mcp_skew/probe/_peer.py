@@ -172,14 +172,15 @@ def _initialize(ex: Exchange, ev: Evidence, first: bool) -> None:
 def _modern(ex: Exchange, ev: Evidence, codes: frozenset[int]) -> None:
     version = modern_version(ex.request)
     if ex.result is not None and ex.method == "server/discover":
-        offered = ex.result.get("supportedVersions") or []
+        offered = ex.result.get("supportedVersions")
+        offered = offered if isinstance(offered, list) else []
         named = {v for v in offered if _era(ev.registry, v) is Era.MODERN}
         ev.modern |= named
         if not named and isinstance(offered, list) and _era(ev.registry, version) is Era.MODERN:
             ev.discover_legacy = True  # it answered at that modern version, listing none
             ev.modern.add(str(version))
     elif ex.code in codes:
-        supported = ((ex.error or {}).get("data") or {}).get("supported") or []
+        supported = negotiation.supported_of(ex.error) or []
         ev.modern |= {v for v in supported if isinstance(v, str) and _era(ev.registry, v) is Era.MODERN}
     elif ex.result is not None and "resultType" in ex.result and _era(ev.registry, version) is Era.MODERN:
         ev.modern.add(str(version))

@@ -386,7 +386,7 @@ class SimClient:
                 session.path.append(steps.retry(again))
                 rev, session.retried = again, True
                 continue
-            supported = ((event.error or {}).get("data") or {}).get("supported") or []
+            supported = negotiation.supported_of(event.error) or []
             if event.code != negotiation.unsupported_code(profile):
                 return session.fail(f"{method} {rev}: the server is modern but refused the "
                                     f"request: {_error_text(event)}"), None

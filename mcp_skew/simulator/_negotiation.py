@@ -122,9 +122,10 @@ def after_modern_error(profile: Profile, mine: Sequence[str], current: str, code
     named (even ``current``), and falls back when ``data.supported`` is not a list or names
     one of its ``legacy`` revisions.
     """
-    data = (error or {}).get("data") or {}
-    named = data.get("supported")
-    shared = common(mine, named or [])
+    data = error.get("data") if isinstance(error, dict) else None
+    named = data.get("supported") if isinstance(data, dict) else None
+    # a list, or a string read as the client's `in` reads it; anything else names nothing
+    shared = common(mine, named if isinstance(named, (list, str)) else [])
     unsupported = code == unsupported_code(profile)
     if denylist:
         if not unsupported:

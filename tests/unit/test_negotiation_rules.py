@@ -132,3 +132,27 @@ def test_after_modern_error(code: int, supported: Any, first: bool, denylist: bo
     assert negotiation.after_modern_error(
         MODERN, MINE, "2026-07-28", code, _refused(code, supported), first=first,
         denylist=denylist, legacy=("2025-11-25",)) == does
+
+
+#: An error a server wrote, not one the spec shapes: ``data`` (or ``data.supported``) of
+#: any JSON type names nothing (a list or a number as ``data`` raised AttributeError).
+MALFORMED_ERRORS: list[Any] = [
+    {"code": UNSUPPORTED, "message": "refused", "data": ["2026-01-01"]},
+    {"code": UNSUPPORTED, "message": "refused", "data": 7},
+    {"code": UNSUPPORTED, "message": "refused", "data": "2026-01-01"},
+    {"code": UNSUPPORTED, "message": "refused", "data": {"supported": 7}},
+    {"code": UNSUPPORTED, "message": "refused", "data": {"supported": {"2026-01-01": 1}}},
+    ["not", "an", "object"],
+    None,
+]
+
+
+@pytest.mark.parametrize("error", MALFORMED_ERRORS)
+@pytest.mark.parametrize("denylist", [False, True])
+def test_a_malformed_refusal_names_nothing(error: Any, denylist: bool) -> None:
+    action, again = negotiation.after_modern_error(
+        MODERN, MINE, "2026-07-28", UNSUPPORTED, error, first=True, denylist=denylist,
+        legacy=("2025-11-25",))
+    assert again is None
+    assert action == ("fall back" if denylist else "fail")
+    assert negotiation.supported_of(error) is None
