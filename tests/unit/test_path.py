@@ -33,6 +33,8 @@ SHAPES = {
     "re-probe": re.compile(r"re-probe"),
     "accepted": re.compile(r"accepted (?P<revision>\S+)"),
     "served-legacy": re.compile(r"served under legacy rules"),
+    # a DiscoverResult that names no modern revision the client has (path_steps.legacy_advert)
+    "note": re.compile(r"no modern revision offered: fall back"),
 }
 
 
@@ -64,6 +66,15 @@ def test_every_recorded_step_is_typed_and_says_what_its_text_says(client: PeerSp
     assert all(type(step) is PathStep for step in path), [type(s).__name__ for s in path]
     problems = [why for step in path if (why := _agrees(step)) is not None]
     assert not problems, problems
+
+
+def test_a_legacy_advertisement_is_a_note_step_of_its_shape() -> None:
+    """Found by the property above: a discover-fallback client reads a DiscoverResult that
+    lists only legacy revisions as a legacy advertisement, a step of kind ``note``."""
+    path = run(parse_peer("dual:2026-07-28,2025-11-25+discover-fallback", "client"),
+               parse_peer("dual:2026-07-28,2025-11-25+discover-legacy", "server")).session.path
+    assert [step.kind for step in path] == ["request", "note", "request", "accepted"]
+    assert [_agrees(step) for step in path] == [None] * 4
 
 
 def test_a_fallback_path_reads_the_same_and_carries_its_fields() -> None:
