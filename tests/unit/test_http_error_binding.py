@@ -11,7 +11,7 @@ import queue
 from typing import Any
 
 import pytest
-from mcp_skew.simulator._http_client import HttpClient
+from mcp_skew.simulator.http import HttpClient
 
 from mcp_skew.probe._exchanges import exchanges
 from mcp_skew.simulator import Reply, Transcript
