@@ -11,10 +11,11 @@ import queue
 from typing import Any
 
 import pytest
-from mcp_skew.simulator.http import HttpClient
 
 from mcp_skew.probe._exchanges import exchanges
-from mcp_skew.simulator import Reply, Transcript
+from mcp_skew.simulator.http import HttpClient
+from mcp_skew.simulator.machine import Reply
+from mcp_skew.transcript import Transcript
 from mcp_skew.versions import REGISTRY
 from mcp_skew.wire import HttpLink
 from mcp_skew.wire.http import _Answer
