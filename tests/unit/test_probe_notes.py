@@ -1,0 +1,43 @@
+"""The notes of a card follow its rows (issue 35): no note says a client did what its row
+shows it did not, and no text is put in the mouth of a peer that did not write it."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from mcp_skew.probe import ProbeOptions, Target, probe, render
+from mcp_skew.simulator import parse_peer
+from mcp_skew.simulator.machine import Event
+from tests._hand_servers import HandLink
+
+ALL = "2025-11-25,2025-06-18,2025-03-26,2024-11-05"
+
+
+class _SlowStart(HandLink):
+    """A server whose start takes 2.5 s; the first request in its process waits for it as a
+    real link's does (its timeout plus the startup allowance the probe gives)."""
+
+    def __init__(self) -> None:
+        super().__init__(parse_peer(f"dual:2026-07-28,{ALL}+slow=2500", "server"), None)
+
+    def request(self, message: dict[str, Any], timeout_ms: int) -> Event:
+        if self.first_message_ms is None:
+            timeout_ms += self.startup_allowance_ms
+        return super().request(message, timeout_ms)
+
+
+@pytest.mark.parametrize("thorough", [False, True], ids=["default", "thorough"])
+def test_the_cold_start_note_names_no_client_whose_row_reached_discovery(
+        thorough: bool) -> None:
+    report = probe(Target(inprocess=_SlowStart),
+                   ProbeOptions(probe_timeout_ms=800, timeout_ms=800, thorough=thorough))
+    assert report.startup["cold_start_ms"] >= 2500
+    dual = [r for r in report.runs if r.record.client.kind == "dual"]
+    assert dual and all(r.record.revision == "2026-07-28" for r in dual)
+    card = render(report, "terminal")
+    assert "give up on discovery" not in card, card
+    assert report.startup["slow_for"] == []
+    assert json.loads(render(report, "json"))["startup"]["slow_for"] == []
