@@ -11,7 +11,7 @@ import pytest
 from mcp_skew.probe import ProbeOptions, Target, probe, render
 from mcp_skew.simulator import parse_peer
 from mcp_skew.simulator.machine import Event
-from tests._hand_servers import HandLink
+from tests._hand_servers import HandLink, target
 
 ALL = "2025-11-25,2025-06-18,2025-03-26,2024-11-05"
 
@@ -41,3 +41,25 @@ def test_the_cold_start_note_names_no_client_whose_row_reached_discovery(
     assert "give up on discovery" not in card, card
     assert report.startup["slow_for"] == []
     assert json.loads(render(report, "json"))["startup"]["slow_for"] == []
+
+
+#: legacy servers that serve a modern client's first request under legacy rules
+LENIENT = ["legacy:2025-06-18,2025-03-26+lenient", f"legacy:{ALL}+lenient",
+           "legacy:2025-11-25+lenient"]
+
+
+@pytest.mark.parametrize("spec", LENIENT)
+@pytest.mark.parametrize("thorough", [False, True], ids=["default", "thorough"])
+def test_no_path_says_accepted_for_a_client_that_did_not_connect(spec: str,
+                                                                 thorough: bool) -> None:
+    report = probe(target(spec), ProbeOptions(thorough=thorough))
+    doc = {c["client"]: c for c in json.loads(render(report, "json"))["clients"]}
+    failed = [r for r in report.runs if r.outcome == "incompatible" and not r.prober]
+    assert any(r.record.client.kind == "modern" for r in failed)
+    for r in failed:
+        accepted = [str(s) for s in r.record.session.path if s.kind == "accepted"]
+        assert not accepted, (r.name, [str(s) for s in r.record.session.path])
+        assert not any(str(s).startswith("accepted ") for s in doc[r.name]["path"])
+    row = next(line for line in render(report, "terminal").splitlines()
+               if "modern:2026-07-28" in line and "incompatible" in line)
+    assert "accepted 2026-07-28" not in row and "tools/list 2026-07-28 -> result" in row
