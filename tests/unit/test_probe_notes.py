@@ -63,3 +63,73 @@ def test_no_path_says_accepted_for_a_client_that_did_not_connect(spec: str,
     row = next(line for line in render(report, "terminal").splitlines()
                if "modern:2026-07-28" in line and "incompatible" in line)
     assert "accepted 2026-07-28" not in row and "tools/list 2026-07-28 -> result" in row
+
+
+# -- probe-client: its card says what the runs showed, each text in its writer's name -------
+def _client_card(client_spec: str, stderr: str) -> str:
+    """probe-client's text card of a simulated client (its logs built in this process, as
+    test_probe_client_infer builds them), every failing run's stderr ``stderr``."""
+    from pathlib import Path
+
+    from mcp_skew.probe_client import ClientReport, infer, observe
+    from mcp_skew.probe_client import render as render_client
+    from mcp_skew.probe_client._findings import client_findings
+    from mcp_skew.probe_client._launch import RealClientRun
+    from mcp_skew.versions import REGISTRY
+    from tests.unit.test_probe_client_infer import SERVERS, _log, _rows
+
+    client = parse_peer(client_spec, "client")
+    obs = []
+    for s in SERVERS:
+        entries, code = _log(client, s.peer, s.before)
+        obs.append(observe(s.spec, entries, [], code, False, registry=REGISTRY))
+    inferred = infer(obs, REGISTRY)
+    assert inferred.spec is not None
+    rows = _rows(inferred.spec, obs)
+    runs = [RealClientRun(s.spec, ("client",), Path(f"{i}.jsonl"), exit_code=o.exit_code,
+                          stderr=stderr if o.outcome != "works" else "")
+            for i, (s, o) in enumerate(zip(SERVERS, obs, strict=True), 1)]
+    report = ClientReport(("client", "{server}"), "stdio", rows, runs, inferred)
+    report.findings = client_findings(rows, inferred.spec.kind)
+    return render_client(report, "text")
+
+
+#: (client, what its card says of strict validation): only a client that received a modern
+#: result lacking a required field was seen validating it or not
+STRICTNESS = [
+    ("legacy:2025-11-25", "not checked"),
+    ("legacy:2025-06-18,2025-03-26", "not checked"),
+    ("modern:2026-07-28", "no"),
+    (f"dual:2026-07-28,{ALL}", "no"),
+    ("dual:2026-07-28,2025-11-25+strict", "strict"),
+    ("modern:2026-07-28+discover+strict-results", "strict-results"),
+]
+
+
+@pytest.mark.parametrize(("client", "says"), STRICTNESS)
+def test_strict_validation_is_said_only_when_a_modern_result_was_received(
+        client: str, says: str) -> None:
+    card = _client_card(client, "")
+    (line,) = [x for x in card.splitlines() if "validates results strictly:" in x]
+    assert line.split(": ", 1)[1].split(" (")[0] == says, line
+
+
+#: (the client's stderr, what the card says the client said, what the simulated server said)
+STDERR = [
+    ("mcp-skew: stopped (SIGTERM)\n", None, "mcp-skew: stopped (SIGTERM)"),
+    ("Error: connection closed\nmcp-skew: stopped (SIGTERM)\n", "Error: connection closed",
+     "mcp-skew: stopped (SIGTERM)"),
+    ("Error: connection closed\n", "Error: connection closed", None),
+]
+
+
+@pytest.mark.parametrize(("stderr", "client_said", "server_said"), STDERR)
+def test_the_simulated_servers_words_are_never_the_clients(
+        stderr: str, client_said: str | None, server_said: str | None) -> None:
+    card = _client_card("legacy:2025-11-25", stderr)
+    said = [x.split("client said: ", 1)[1] for x in card.splitlines() if "client said: " in x]
+    served = [x.split("(on the client's stderr): ", 1)[1] for x in card.splitlines()
+              if "the simulated server said" in x]
+    assert said == ([client_said] * len(said)) and (client_said is None) == (not said)
+    assert served == ([server_said] * len(served)) and (server_said is None) == (not served)
+    assert all("mcp-skew:" not in x for x in said)
