@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from mcp_skew.probe import Target
 from mcp_skew.probe._links import SimulatedLink
 from mcp_skew.simulator import PeerSpec, SimServer, parse_peer
 from mcp_skew.simulator._server import Reaction
 
-__all__ = ["MISSING", "OWN_WORDS", "HandLink", "target"]
+__all__ = ["MISSING", "OWN_WORDS", "SEEDS", "HandLink", "seed_target", "target"]
 
 Override = Callable[[dict[str, Any]], Reaction | None]
 
@@ -72,6 +72,118 @@ MISSING: dict[str, Callable[[PeerSpec], Override]] = {
 #: words (``own_words``): a card of it must show these, never the simulated server's
 OWN_WORDS: dict[str, str] = {"mcp-skew-server": "weather-server", '"echo"': '"forecast"',
                              '"fail"': '"alerts"'}
+
+
+# -- the seed servers (/work/shared/seeds): the behaviour of each, written here anew ---------
+def _result(message: dict[str, Any], result: dict[str, Any]) -> Reaction:
+    return Reaction([{"jsonrpc": "2.0", "id": message["id"], "result": result}])
+
+
+def _text(words: str, is_error: bool | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"content": [{"type": "text", "text": words}]}
+    if is_error is not None:
+        out["isError"] = is_error
+    return out
+
+
+def _schema(**fields: str) -> dict[str, Any]:
+    return {"type": "object", "properties": {n: {"type": t} for n, t in fields.items()},
+            "required": list(fields)}
+
+
+class _Seed:
+    """A seed's dispatcher: every message is its own, never the simulated server's.
+
+    What the seeds share: a notification is read and never answered; ``initialize`` is
+    answered with one fixed revision whatever the client asked (no session is kept, so any
+    request is served before or without it); a method it does not know gets -32601."""
+
+    name = ""
+    revision = ""
+    tools: tuple[dict[str, Any], ...] = ()
+    answers_ping = True
+
+    def __call__(self, message: dict[str, Any]) -> Reaction:
+        if "id" not in message:
+            return Reaction()
+        method, params = message.get("method"), message.get("params") or {}
+        if method == "initialize":
+            return _result(message, {"protocolVersion": self.revision,
+                                     "capabilities": {"tools": {}},
+                                     "serverInfo": {"name": self.name, "version": "0.1.0"}})
+        if method == "ping" and self.answers_ping:
+            return _result(message, {})
+        if method == "tools/list":
+            return _result(message, {"tools": list(self.tools)})
+        if method == "tools/call":
+            return self.call(message, params.get("name"), params.get("arguments") or {})
+        return _error(message, -32601, f"Method not found: {method}")
+
+    def call(self, message: dict[str, Any], tool: Any, args: dict[str, Any]) -> Reaction:
+        raise NotImplementedError
+
+
+class _Adder(_Seed):
+    """000: the 100-line server with no SDK. It answers 2025-06-18 to every ``initialize``
+    (2025-11-25 included), answers ``ping``, and reports an unknown tool as a tool that ran
+    and failed (``isError``)."""
+
+    name, revision = "json-rpc-study", "2025-06-18"
+    tools = ({"name": "add", "description": "add two numbers",
+              "inputSchema": _schema(a="number", b="number")},)
+
+    def call(self, message: dict[str, Any], tool: Any, args: dict[str, Any]) -> Reaction:
+        if tool != "add":
+            return _result(message, _text(f"unknown tool: {tool}", True))
+        a, b = args.get("a"), args.get("b")
+        total = a + b if isinstance(a, int | float) and isinstance(b, int | float) else "NaN"
+        return _result(message, _text(f"{a} + {b} = {total}"))
+
+
+class _Shop(_Seed):
+    """004: the lesson's shop server. It answers 2024-11-05 to every ``initialize``, has no
+    ``ping`` (-32601, as for any unknown method), answers an unknown tool with the JSON-RPC
+    error -32602, and an item it does not sell with ``isError``."""
+
+    name, revision, answers_ping = "shop", "2024-11-05", False
+    tools = ({"name": "get_price", "description": "the price of an item, in yen",
+              "inputSchema": _schema(item="string")},)
+    prices: Final = {"rice ball": 150, "tea": 140}
+
+    def call(self, message: dict[str, Any], tool: Any, args: dict[str, Any]) -> Reaction:
+        if tool != "get_price":
+            return _error(message, -32602, f"unknown tool: {tool}")
+        price = self.prices.get(str(args.get("item")))
+        if price is None:
+            return _result(message, _text("unknown item", True))
+        return _result(message, _text(f"{price} yen", False))
+
+
+class _Calendar(_Seed):
+    """003: the calendar server a dual-era client once sent ``server/discover`` to. It
+    answers 2025-11-25 to every ``initialize``, answers ``ping``, and -32601 to
+    ``server/discover`` (it knows no such method); its one tool lists a day's events."""
+
+    name, revision = "calendar", "2025-11-25"
+    tools = ({"name": "get_events", "description": "the calendar's events of a day",
+              "inputSchema": _schema(date="string")},)
+
+    def call(self, message: dict[str, Any], tool: Any, args: dict[str, Any]) -> Reaction:
+        events = [{"start": "10:00", "end": "10:30", "title": "weekly meeting"}] \
+            if args.get("date") == "2026-10-02" else []
+        return _result(message, _text(json.dumps(events), False))
+
+
+#: the seed servers, by the seed they were written from
+SEEDS: dict[str, _Seed] = {"000-adder": _Adder(), "004-shop": _Shop(), "003-calendar": _Calendar()}
+
+
+def seed_target(seed: str) -> Target:
+    """A Target whose links are fresh seed servers: every message goes to the seed's own
+    dispatcher (the simulated server behind it is never reached)."""
+    server = SEEDS[seed]
+    peer = parse_peer(f"legacy:{server.revision}", "server")
+    return Target(inprocess=lambda: HandLink(peer, server), name=f"seed:{seed}")
 
 
 class _HandServer(SimServer):

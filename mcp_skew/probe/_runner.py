@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 from pathlib import Path
 from typing import Any, Final
 
@@ -311,8 +312,30 @@ def _watch(opts: ProbeOptions, specs: list[PeerSpec]) -> list[PeerSpec]:
     dual = next((s for s in specs if s.kind == "dual" and not s.has("probe-timeout")), None)
     own = [] if dual is None else [replace(with_quirks(
         dual, [f"probe-timeout={opts.probe_timeout_ms}"], "client", dual.name),
-        label="this probe's dual-era clients (--probe-timeout)")]
+        label=_OWN_DUAL)]
     return [*opts.named_clients, *own]
+
+
+#: the name the probe's own dual-era clients have in ``startup["slow_for"]``
+_OWN_DUAL = "this probe's dual-era clients (--probe-timeout)"
+
+
+def _gave_up_on_discovery(runs: list[ClientRun]) -> bool:
+    """A dual-era row of this card shows its ``server/discover`` timing out."""
+    for r in runs:
+        path = list(r.record.session.path)
+        if r.record.client.kind == "dual" and any(
+                step.kind == "request" and step.method == "server/discover"
+                and nxt.kind == "timeout" for step, nxt in pairwise(path)):
+            return True
+    return False
+
+
+def _slow_for_rows(slow: list[dict[str, Any]], runs: list[ClientRun]) -> list[dict[str, Any]]:
+    """The cold-start note follows the rows: this probe's dual-era clients (each given the
+    startup allowance on its first request) are named only when a row shows one giving up on
+    ``server/discover``; the named clients, not run here, keep their own waits' verdict."""
+    return [s for s in slow if s["client"] != _OWN_DUAL or _gave_up_on_discovery(runs)]
 
 
 def _startup_line(startup: dict[str, Any]) -> str:
@@ -515,6 +538,8 @@ def probe(target: Target, opts: ProbeOptions | None = None,
     if peer.spec is not None:
         done = sorted(done + [predicted_run(i, spec, peer.spec, opts, ClientRun, real=done)
                               for i, spec in guess], key=lambda r: r.index)
+    if startup.get("slow_for"):
+        startup["slow_for"] = _slow_for_rows(startup["slow_for"], done)
     auth = None
     if target.url and needs_auth(r.record.transcript.records() for r in done):
         say("authorization required: discovering as each revision's clients do")

@@ -143,7 +143,7 @@ def _ping(link: ProbeLink, session: Session, record: RunRecord, timeout_ms: int)
         return
     index = len(link.transcript.entries) - 1 if answer is not None else None
     record.findings.append(Finding(
-        "ping-unanswered", "warning", f"ping got {got}: the receiver MUST respond promptly "
+        "ping-unanswered", "error", f"ping got {got}: the receiver MUST respond promptly "
         "with an empty result", index,
         f"{session.revision}: basic/utilities/ping.mdx §Behavior Requirements"))
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from ..simulator import PathStep, RunRecord
+from ..simulator import PathStep, RunRecord, path_steps
 from ..simulator.findings import Finding
 from ..versions import Era, Registry
 from ._exchanges import Exchange, exchanges, modern_version
@@ -70,11 +70,23 @@ def judge(record: RunRecord) -> Exchange | None:
         return None
     shaped = next((ex for ex in exchanges(record.transcript, registry) if legacy_shaped(ex, registry)), None)
     if shaped is not None:
+        _unaccept(session.path, shaped.method)
         session.path.append(PathStep(f"{shaped.method}: result without {_missing(shaped, registry)}",
                                  "served-legacy", method=shaped.method))
         session.fail(f"{shaped.method} got a result without {_missing(shaped, registry)} (legacy-shaped): "
                      f"{STRICT_CLIENTS} rejects it")
     return shaped
+
+
+def _unaccept(path: list[PathStep], method: str) -> None:
+    """The opening request answered legacy-shaped was not accepted after all: its
+    ``accepted R`` step says what happened, ``result`` (a session failed by :func:`judge`
+    never reads "accepted 2026-07-28" on a row whose outcome is ``incompatible``)."""
+    for i in range(len(path) - 1, 0, -1):
+        before = path[i - 1]
+        if path[i].kind == "accepted" and before.kind == "request" and before.method == method:
+            path[i] = path_steps.result()
+            return
 
 
 def shaped_result(record: RunRecord) -> Exchange | None:

@@ -41,7 +41,8 @@ from ..versions import Era, Registry
 from ._observe import Observation
 from ._servers import split_upgrade
 
-__all__ = ["DEFAULT_PROBE_MS", "ROUND_MS", "InferredClient", "infer", "round_ms"]
+__all__ = ["DEFAULT_PROBE_MS", "ROUND_MS", "InferredClient", "infer", "round_ms",
+           "strictness_checked"]
 
 #: The simulator's default probe wait (``ClientPolicy.probe_timeout_ms``).
 DEFAULT_PROBE_MS: Final = 3_000
@@ -143,11 +144,21 @@ def _fallback(obs: list[Observation], t: Traits) -> None:
     t.stops_on = sorted(set(t.stops_on) - set(t.falls_back_on))
 
 
+def _short_results(o: Observation) -> bool:
+    """A run where the client reached the modern era of a server whose modern results lack
+    a field their revision requires: what its strictness is read from."""
+    return (("+no-result-type" in o.server or "+no-cache-hints" in o.server)
+            and o.status == "ok" and o.era == "modern")
+
+
+def strictness_checked(obs: list[Observation]) -> bool:
+    """Whether any run showed the client such a result (else its strictness is not seen)."""
+    return any(_short_results(o) for o in obs)
+
+
 def _strictness(obs: list[Observation], t: Traits) -> None:
     for o in obs:
-        if "+no-result-type" not in o.server and "+no-cache-hints" not in o.server:
-            continue
-        if o.status != "ok" or o.era != "modern" or o.outcome == "works":
+        if not _short_results(o) or o.outcome == "works":
             continue
         after = [r for r in o.requests if not r.startswith("server/discover")]
         if not after:

@@ -20,7 +20,7 @@ from tabulate import tabulate
 from .._markup import escape, markdown_cell, page
 from ..simulator.findings import Finding
 from ._findings import Row, fix_for
-from ._infer import Traits
+from ._infer import Traits, strictness_checked
 from ._launch import RealClientRun
 from ._runner import ClientReport
 
@@ -60,10 +60,33 @@ def _why_lines(report: ClientReport) -> list[str]:
                    f"{run.spawn_error or exit_text}")
         if r.spec is not None and r.spec.outcome != o.outcome:
             out.append(f"      the spec's client: {r.spec.outcome}: {' -> '.join(r.spec.path)}")
-        tail = (run.stderr.strip() or run.stdout.strip()).splitlines()[-2:]
+        theirs, served = _split_words(run.stderr)
+        tail = (theirs or run.stdout.strip().splitlines())[-2:]
         if tail:
             out.append(f"      client said: {_cut(' | '.join(tail), 200)}")
+        if served:
+            out.append("      the simulated server said (on the client's stderr): "
+                       f"{_cut(' | '.join(served[-2:]), 200)}")
     return out
+
+
+#: How every line the simulated server (an ``mcp-skew serve`` command) writes to stderr
+#: begins; a client spawning it usually passes its stderr on as its own.
+_SERVER_PREFIX = "mcp-skew: "
+
+
+def _split_words(stderr: str) -> tuple[list[str], list[str]]:
+    """The client's stderr lines, and the lines the simulated server it spawned wrote there
+    (each attributed to whoever wrote it, never the server's words as the client's)."""
+    lines = [line for line in stderr.strip().splitlines() if line.strip()]
+    served = [line for line in lines if line.startswith(_SERVER_PREFIX)]
+    return [line for line in lines if not line.startswith(_SERVER_PREFIX)], served
+
+
+def _not_strict(report: ClientReport) -> str:
+    """``no`` when the client was seen taking a modern result that lacks a required field
+    and going on; ``not checked`` when it never received such a result."""
+    return "no" if strictness_checked([r.observed for r in report.rows]) else "not checked"
 
 
 def traits_lines(report: ClientReport) -> list[str]:
@@ -86,7 +109,7 @@ def traits_lines(report: ClientReport) -> list[str]:
            f"  fresh process for the fallback: {'yes' if t.restarts else 'not seen'}",
            f"  retries -32022: {'yes' if t.retries_32022 else 'not seen'}",
            f"  caches ttlMs: {'no' if t.caches is False else 'not seen'}",
-           f"  validates results strictly: {t.strict or 'no'}"
+           f"  validates results strictly: {t.strict or _not_strict(report)}"
            + (" (and sends the refused request again)" if t.raw_retry else "")]
     if t.refused:
         out.append(f"  refused counter-offers: {', '.join(t.refused)}")

@@ -34,8 +34,9 @@ def test_a_start_slower_than_every_request_timeout_gives_the_same_peer_and_verdi
     assert slow.peer.spec.notation == fast.peer.spec.notation == DUAL
     assert _verdicts(slow) == _verdicts(fast)
     assert slow.startup["cold_start_ms"] >= 2500 and slow.startup["failed"] is None
-    # the probe's own dual-era clients wait 800 ms for server/discover: a cold start beats them
-    assert [s["probe_timeout_ms"] for s in slow.startup["slow_for"]] == [800]
+    # the probe's own dual-era clients wait 800 ms for server/discover, but their first
+    # request waits for the start too: their rows reach discovery, so no note says otherwise
+    assert slow.startup["slow_for"] == []
     doc = slow.to_dict(transcript=False)
     assert doc["startup"]["cold_start_ms"] == slow.startup["cold_start_ms"]
     assert doc["starts"] == slow.starts >= sum(r.real for r in slow.runs)

@@ -211,7 +211,7 @@ SERVER_FINDINGS: Final[Mapping[FindingCode, FindingInfo]] = {
         "connection and end it. 2026-07-28 removes `ping`.",
         fix="Servers: answer `ping` with `{}` at any time of a legacy session (the SDKs do; a "
         "hand-written dispatcher often forgets it).",
-        severities=("warning",),
+        severities=("error",),
         cites=(Cite(LEGACY, "basic/utilities/ping.mdx", "Behavior Requirements"),),
         reported_by=("probe",),
     ),
