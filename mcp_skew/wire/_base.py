@@ -243,8 +243,11 @@ class RealLink:
             return bytes(self._stderr_tail).decode("utf-8", errors="replace")
 
     # -- from the I/O threads ---------------------------------------------------------
-    def _deliver(self, message: Any, inbox: queue.Queue[_Item] | None = None) -> None:
-        """Record a server message and hand it to the waiting client (if any)."""
+    def _deliver(self, message: Any, inbox: queue.Queue[_Item] | None = None, *,
+                 hand: bool = True) -> None:
+        """Record a server message and hand it to the waiting client (if any); with ``hand``
+        False only record it: an answer made up from an HTTP status reaches the client as the
+        :class:`Reply` bound after it, which carries the status (:attr:`Reply.status`)."""
         target = inbox if inbox is not None else self._inbox
         self._received += 1
         if target is self._inbox and not self._heard:
@@ -257,7 +260,8 @@ class RealLink:
             self._cut_noted = True
             self._note(f"the transcript keeps the first {self.limits.recorded} server "
                        "messages; later ones are counted, not recorded")
-        target.put(message)
+        if hand:
+            target.put(message)
 
     def _end(self, detail: str, inbox: queue.Queue[_Item] | None = None, kind: str = "exit",
              **fields: Any) -> None:

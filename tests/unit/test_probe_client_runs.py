@@ -68,7 +68,8 @@ def test_a_fallback_keyed_to_32601_is_inferred_found_and_saved(
     assert main(["matrix", "--clients", f"@{peer}", "--servers", "legacy:2025-11-25+unknown-32602",
                  "--format", "json"]) == 0
     cell = json.loads(capsys.readouterr().out)["cells"][0][0]
-    assert cell["client"] == "@client.json" and cell["status"] == "failed"
+    # the saved peer is named after the script the client runs (probe-client --label sets it)
+    assert cell["client"] == "probe-client:clients/scripted_client.py" and cell["status"] == "failed"
     assert cell["path"] == rows[1]["observed"]["path"]  # the saved peer predicts the real run
     assert _left_running() == []
 
