@@ -15,7 +15,7 @@ mcp-skew's; the counting harness adds a few modules of its own to every row).
 rounds (its ``.venv/bin/python`` in ``DIR``, whose ``mcp_skew`` it imports): a before and
 after under one load.
 
-Run: ``.venv/bin/python benchmarks/bench_startup.py [--rounds 15] [--before /work/main]``.
+Run: ``.venv/bin/python benchmarks/bench_startup.py [--rounds 15] [--before OTHER_CHECKOUT]``.
 """
 
 from __future__ import annotations

@@ -74,7 +74,7 @@ OWN_WORDS: dict[str, str] = {"mcp-skew-server": "weather-server", '"echo"': '"fo
                              '"fail"': '"alerts"'}
 
 
-# -- the seed servers (/work/shared/seeds): the behaviour of each, written here anew ---------
+# -- the seed servers (../shared/seeds): the behaviour of each, written here anew ---------
 def _result(message: dict[str, Any], result: dict[str, Any]) -> Reaction:
     return Reaction([{"jsonrpc": "2.0", "id": message["id"], "result": result}])
 

@@ -1,4 +1,4 @@
-"""The seed servers (/work/shared/seeds: the hand-written stdio servers the project grew
+"""The seed servers (../shared/seeds: the hand-written stdio servers the project grew
 from), written anew in ``tests/_hand_servers.py`` and probed in this process: the default
 probe and ``--thorough`` give each client the same verdict, every MUST a seed misses is an
 error finding at its page, and no row says more than happened."""
