@@ -307,7 +307,7 @@ def changes(revision: str) -> tuple[Change, ...]:
             id="auth-oauth21", summary="Authorization (OAuth 2.1) for HTTP: authorization "
             "server metadata (RFC 8414) at the MCP origin, else /authorize, /token, /register "
             "there; dynamic client registration SHOULD", cite=Cite(_R03, _A03),
-            impact=Impact.ADDITIVE, add={"auth": _ROWS_2025_03_26}),)
+            impact=Impact.ADDITIVE, add={"auth": _ROWS_2025_03_26}, transport="http"),)
     if revision == _R06:
         return (Change(
             id="auth-protected-resource-metadata", summary="Clients find the authorization "
@@ -316,7 +316,7 @@ def changes(revision: str) -> tuple[Change, ...]:
             "on every authorization and token request", cite=Cite(_R06, _A06,
                                                                  "Authorization Server "
                                                                  "Discovery"),
-            impact=Impact.BREAKING,
+            impact=Impact.BREAKING, transport="http",
             add={"auth": {k: v for k, v in _ROWS_2025_06_18.items()
                           if k in _NEW_2025_06_18}},
             replace={"auth": {k: v for k, v in _ROWS_2025_06_18.items()
@@ -336,7 +336,7 @@ def changes(revision: str) -> tuple[Change, ...]:
             "selection (the 401's scope, else scopes_supported) and step-up on 403 "
             "insufficient_scope",
             cite=Cite(_R11, _A11, "Authorization Server Discovery"),
-            impact=Impact.BEHAVIOUR,
+            impact=Impact.BEHAVIOUR, transport="http",
             add={"auth": {k: v for k, v in _ROWS_2025_11_25.items() if k in _NEW_2025_11_25}},
             replace={"auth": {k: v for k, v in _ROWS_2025_11_25.items()
                               if k not in _NEW_2025_11_25}},
@@ -357,7 +357,7 @@ def changes(revision: str) -> tuple[Change, ...]:
             "with application_type; client credentials kept per authorization server; a "
             "step-up asks for the union of the scopes asked for before and the challenge's",
             cite=Cite(_R26, _A26, "Authorization Response Validation"),
-            impact=Impact.BEHAVIOUR, add={"auth": _ROWS_2026_07_28},
+            impact=Impact.BEHAVIOUR, transport="http", add={"auth": _ROWS_2026_07_28},
             replace={"auth": _REPLACED_2026_07_28},
             steps=("Authorization servers: send iss in the authorization response and "
                    "advertise authorization_response_iss_parameter_supported.",

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from ._auth import AuthRule
 
 __all__ = [
+    "CHANGE_TRANSPORTS",
     "MAPPING_TABLES",
     "SETTINGS",
     "SET_TABLES",
@@ -59,6 +60,10 @@ __all__ = [
 
 class ProfileDefinitionError(TypeError):
     """A profile or a delta contradicts the revision it builds on."""
+
+
+#: The transports a change may be about (:attr:`Change.transport`).
+CHANGE_TRANSPORTS: Final = ("any", "http", "stdio")
 
 
 class Era(enum.Enum):
@@ -253,9 +258,19 @@ class Change:
     #: servers MUST send it). A role absent here: the guide derives its severity from
     #: the impact and the edits.
     severity: Mapping[str, Binding] = field(default_factory=dict)
+    #: The transport the change is about: ``"any"``, or only ``"http"`` (Streamable HTTP and
+    #: HTTP+SSE, including authorization, which is defined for HTTP transports only:
+    #: 2025-03-26 basic/authorization.mdx §Protocol Requirements) or only ``"stdio"``. A
+    #: guide for one transport (``migrate --transport``) leaves out the others' changes.
+    transport: str = "any"
     revision: str = ""  #: filled in by ``evolve``
 
     def __post_init__(self) -> None:
+        if self.transport not in CHANGE_TRANSPORTS:
+            raise ProfileDefinitionError(
+                f"change {self.id!r}: transport is one of {', '.join(CHANGE_TRANSPORTS)}, "
+                f"not {self.transport!r}"
+            )
         unknown = sorted(set(self.severity) - {"server", "client"})
         if unknown:
             raise ProfileDefinitionError(

@@ -180,6 +180,7 @@ class _ChangeIn(_Strict):
     settings: _SettingsIn = Field(default_factory=_SettingsIn)
     steps: list[str] = Field(default_factory=list)
     severity: dict[Literal["server", "client"], _BindingIn] = Field(default_factory=dict)
+    transport: Literal["any", "http", "stdio"] = "any"
 
 
 class ProfileIn(_Strict):
@@ -246,6 +247,7 @@ def _change(c: _ChangeIn) -> Change:
         severity={role: Binding(Obligation(b.level), b.rule,
                                 None if b.cite is None else _cite(b.cite))
                   for role, b in c.severity.items()},
+        transport=c.transport,
     )
 
 

@@ -27,6 +27,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             "with optional sessions in the Mcp-Session-Id header",
             cite=Cite(REV, "basic/transports.mdx", "Streamable HTTP"),
             impact=Impact.BREAKING,
+            transport="http",
             add={"http_headers": ["Mcp-Session-Id"], "features": ["streamable-http", "sessions"]},
             settings={"http_transport": "streamable-http", "sessions": True},
             steps=(
@@ -46,6 +47,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             summary="The HTTP+SSE transport of 2024-11-05 is deprecated",
             cite=Cite(REV, "basic/transports.mdx", "Backwards Compatibility"),
             impact=Impact.DEPRECATION,
+            transport="http",
             add={
                 "deprecations": {
                     "HTTP+SSE transport": Deprecation(
@@ -131,6 +133,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             summary="An authorization framework based on OAuth 2.1 for HTTP transports",
             cite=Cite(REV, "basic/authorization.mdx"),
             impact=Impact.ADDITIVE,
+            transport="http",
             add={"features": ["oauth-authorization"]},
         ),
         *_auth.changes(REV),  # the authorization rules (``_auth``)

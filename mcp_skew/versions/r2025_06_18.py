@@ -79,6 +79,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             "initialize; a server that sees none SHOULD assume 2025-03-26",
             cite=Cite(REV, "basic/transports.mdx", "Protocol Version Header"),
             impact=Impact.BEHAVIOUR,
+            transport="http",
             add={"http_headers": ["MCP-Protocol-Version"]},
             settings={"version_header_absent": "2025-03-26"},
             steps=(
@@ -139,6 +140,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             "(RFC 8707)",
             cite=Cite(REV, "basic/authorization.mdx"),
             impact=Impact.BREAKING,
+            transport="http",
             steps=(
                 "HTTP clients with authorization: send the `resource` parameter (RFC 8707).",
                 "Servers with authorization: accept only access tokens issued for you as the "

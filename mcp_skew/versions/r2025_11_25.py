@@ -142,6 +142,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             "with GET; an invalid Origin gets 403",
             cite=Cite(REV, "basic/transports.mdx", "Streamable HTTP"),
             impact=Impact.BEHAVIOUR,
+            transport="http",
             steps=(
                 "Servers: before closing an SSE stream early, send a priming event (an id and "
                 "empty data) and a retry hint; answer an invalid Origin with 403.",

@@ -481,6 +481,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             "GET and DELETE get 405",
             cite=Cite(REV, "basic/transports/streamable-http.mdx"),
             impact=Impact.BREAKING,
+            transport="http",
             remove={"http_headers": ["Mcp-Session-Id"], "features": ["sessions"]},
             settings={"sessions": False, "http_transport": "streamable-http (POST only)"},
             steps=(
@@ -497,6 +498,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             "and prompts/get; a mismatch with the body is -32020 HeaderMismatch (HTTP 400)",
             cite=Cite(REV, "basic/transports/streamable-http.mdx", "Server Validation"),
             impact=Impact.BREAKING,
+            transport="http",
             add={
                 "http_headers": ["Mcp-Method", "Mcp-Name"],
                 "errors": {"HeaderMismatch": ErrorCode(-32020, "Header mismatch")},
@@ -525,6 +527,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             "HeaderMismatch, HTTP 400)",
             cite=Cite(REV, _HTTP, "Custom Headers from Tool Parameters"),
             impact=Impact.ADDITIVE,
+            transport="http",
             add={"http_headers": ["Mcp-Param-{Name}"]},
             steps=(
                 "Clients: on tools/call over HTTP, send Mcp-Param-{Name} with the value of every "
@@ -557,6 +560,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             "legacy HTTP+SSE server",
             cite=Cite(REV, _HTTP, "Protocol Version Header"),
             impact=Impact.BEHAVIOUR,
+            transport="http",
             steps=(
                 "Servers: over HTTP, answer a method you do not implement with 404 Not Found and "
                 "a JSON-RPC error -32601 in the body.",
@@ -576,6 +580,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             "version; when absent a server MAY assume 2025-03-26 only if it serves such clients",
             cite=Cite(REV, "basic/transports/streamable-http.mdx", "Protocol Version Header"),
             impact=Impact.BREAKING,
+            transport="http",
             settings={"version_header_absent": "reject (400), or 2025-03-26 for dual-era servers"},
             steps=(
                 "Clients: send MCP-Protocol-Version on every POST, equal to the _meta "
@@ -596,6 +601,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             "the request and the client reissues it with a new id",
             cite=Cite(REV, "changelog.mdx", "Major changes, item 9"),
             impact=Impact.BREAKING,
+            transport="http",
             steps=(
                 "Servers: ignore Last-Event-ID; do not replay streams.",
                 "Clients: when a response stream breaks, reissue the request with a new id instead "
@@ -612,6 +618,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             "cancelled is only for stdio",
             cite=Cite(REV, "basic/patterns/cancellation.mdx"),
             impact=Impact.BEHAVIOUR,
+            transport="http",
             steps=(
                 "Servers: on HTTP, treat a closed response stream as cancellation of its request.",
                 "Clients: on HTTP, cancel by closing the response stream; send "
@@ -716,6 +723,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             "redeeming the code",
             cite=Cite(REV, "basic/authorization/index.mdx", "Authorization Response Validation"),
             impact=Impact.BEHAVIOUR,
+            transport="http",
             steps=(
                 "HTTP clients with authorization: record the issuer of the authorization server's "
                 "validated metadata before redirecting; on the response, compare a present iss "
@@ -743,6 +751,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             cite=Cite(REV, "basic/authorization/client-registration.mdx",
                    "Application Type and Redirect URI Constraints"),
             impact=Impact.BEHAVIOUR,
+            transport="http",
             steps=(
                 'HTTP clients with authorization: send application_type in Dynamic Client '
                 'Registration: "native" for desktop, mobile, CLI and localhost apps, "web" for '
@@ -762,6 +771,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             cite=Cite(REV, "basic/authorization/client-registration.mdx",
                    "Authorization Server Binding"),
             impact=Impact.BEHAVIOUR,
+            transport="http",
             steps=(
                 "HTTP clients with authorization: store client credentials keyed by the issuer "
                 "identifier; when the protected resource metadata names another authorization "
@@ -799,6 +809,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             "Documents",
             cite=_DEPRECATED,
             impact=Impact.DEPRECATION,
+            transport="http",
             add={
                 "deprecations": {
                     "Dynamic Client Registration": Deprecation(
@@ -812,6 +823,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             summary="HTTP+SSE gets a removal date: three months after SEP-2596 reaches Final",
             cite=_DEPRECATED,
             impact=Impact.DEPRECATION,
+            transport="http",
             replace={
                 "deprecations": {
                     "HTTP+SSE transport": Deprecation(
