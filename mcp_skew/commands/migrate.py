@@ -21,5 +21,6 @@ __all__: list[str] = []  # run through the parser's func (commands.parsers.Later
 def run_migrate(args: argparse.Namespace) -> int:
     source, target = args.registry.get(args.source), args.registry.get(args.target)
     # a profile file's text shown, never obeyed (its ESC escaped)
-    sys.stdout.write(terminal_safe(render(build_guide(source, target, args.role), args.format)))
+    guide = build_guide(source, target, args.role, transport=args.transport)
+    sys.stdout.write(terminal_safe(render(guide, args.format)))
     return 0

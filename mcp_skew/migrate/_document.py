@@ -2,10 +2,12 @@
 
 A guide is built (:func:`~._format.document`) as blocks of a small model:
 headings, paragraphs, lists, tables, preformatted blocks and comments, with
-inline text that may hold `code spans` in backticks; links and bold text are
-separate parts. :func:`to_markdown` and :func:`to_html` render the same blocks,
-so the two say the same thing. HTML escapes every piece of text and every
-attribute, and carries its own stylesheet: no script, no external resource.
+inline text that may hold `code spans` in backticks; links, links within the page
+and bold text are separate parts. :func:`to_markdown` and :func:`to_html` render the
+same blocks, so the two say the same thing. HTML escapes every piece of text and every
+attribute, and carries its own stylesheet: no script, no external resource. In HTML,
+every section and subsection heading has an id, and a contents list with a link to
+each follows the title; a :class:`Ref` links to a heading's id (markdown shows its text).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ __all__ = [
     "Para",
     "Part",
     "Pre",
+    "Ref",
     "Strong",
     "Table",
     "to_html",
@@ -45,7 +48,15 @@ class Strong:
     text: str
 
 
-Part: TypeAlias = str | DocLink | Strong
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A link to a heading of the same page (its :attr:`Heading.anchor`); plain text in markdown."""
+
+    text: str
+    anchor: str
+
+
+Part: TypeAlias = str | DocLink | Strong | Ref
 Inline: TypeAlias = tuple[Part, ...]
 
 
@@ -53,6 +64,7 @@ Inline: TypeAlias = tuple[Part, ...]
 class Heading:
     level: int
     text: Inline
+    anchor: str = ""  #: the HTML id; empty: made from the text (as GitHub makes its anchors)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +118,8 @@ def _md(inline: Inline, table: bool = False) -> str:
             out.append(f"[{_md_text(part.text, table)}]({part.url})")
         elif isinstance(part, Strong):
             out.append(f"**{_md_text(part.text, table)}**")
+        elif isinstance(part, Ref):
+            out.append(_md_text(part.text, table))
         else:
             out.append(_md_text(part, table))
     return "".join(out)
@@ -170,16 +184,60 @@ def _html(inline: Inline) -> str:
                        f"{_html_text(part.text)}</a>")
         elif isinstance(part, Strong):
             out.append(f"<strong>{_html_text(part.text)}</strong>")
+        elif isinstance(part, Ref):
+            out.append(f'<a href="#{escape(part.anchor)}">{_html_text(part.text)}</a>')
         else:
             out.append(_html_text(part))
     return "".join(out)
 
 
-def _html_block(block: Block) -> str:
+_SLUG_DROP = re.compile(r"[^a-z0-9 _-]")
+
+
+def slug(text: Inline) -> str:
+    """A heading's anchor made from its text: lower case, punctuation dropped, spaces as -."""
+    words = "".join(p if isinstance(p, str) else p.text for p in text).lower()
+    return _SLUG_DROP.sub("", words).strip().replace(" ", "-") or "section"
+
+
+def _anchors(blocks: tuple[Block, ...]) -> dict[int, str]:
+    """The id of each heading of level 2 or 3 (by position), made unique with -2, -3, ..."""
+    seen: dict[str, int] = {}
+    out: dict[int, str] = {}
+    for i, block in enumerate(blocks):
+        if isinstance(block, Heading) and block.level in (2, 3):
+            base = block.anchor or slug(block.text)
+            seen[base] = seen.get(base, 0) + 1
+            out[i] = base if seen[base] == 1 else f"{base}-{seen[base]}"
+    return out
+
+
+def _contents(blocks: tuple[Block, ...], anchors: dict[int, str]) -> str:
+    """The contents list: each section, with its subsections nested under it."""
+    out: list[str] = []
+    open_sub = False
+    for i, anchor in anchors.items():
+        block = blocks[i]
+        assert isinstance(block, Heading)
+        link = f'<a href="#{escape(anchor)}">{_html(block.text)}</a>'
+        if block.level == 2:
+            out.append("</ul></li>" if open_sub else "</li>" if out else "")
+            out.append(f"<li>{link}")
+            open_sub = False
+        else:
+            out.append(f"<li>{link}</li>" if open_sub else f"<ul><li>{link}</li>")
+            open_sub = True
+    if out:
+        out.append("</ul></li>" if open_sub else "</li>")
+    return '<nav><h2>Contents</h2><ul>' + "".join(out) + "</ul></nav>"
+
+
+def _html_block(block: Block, anchor: str = "") -> str:
     if isinstance(block, Comment):
         return f"<!-- {escape(block.text).replace('--', '- -')} -->"
     if isinstance(block, Heading):
-        return f"<h{block.level}>{_html(block.text)}</h{block.level}>"
+        ident = f' id="{escape(anchor)}"' if anchor else ""
+        return f"<h{block.level}{ident}>{_html(block.text)}</h{block.level}>"
     if isinstance(block, Para):
         return f"<p>{_html(block.text)}</p>"
     if isinstance(block, Bullets):
@@ -195,6 +253,13 @@ def _html_block(block: Block) -> str:
 
 
 def to_html(title: str, blocks: Iterable[Block]) -> str:
-    """The blocks as one self-contained HTML page (inline style, no script, all text escaped)."""
-    body = "\n".join(_html_block(block) for block in blocks)
-    return page(title, body, style=_STYLE)
+    """The blocks as one self-contained HTML page (inline style, no script, all text escaped),
+    with a contents list after the title when the page has sections."""
+    blocks = tuple(blocks)
+    anchors = _anchors(blocks)
+    parts = [_html_block(block, anchors.get(i, "")) for i, block in enumerate(blocks)]
+    if anchors:
+        first = next((i for i, b in enumerate(blocks) if isinstance(b, Heading) and b.level == 1),
+                     -1)
+        parts.insert(first + 1, _contents(blocks, anchors))
+    return page(title, "\n".join(parts), style=_STYLE)

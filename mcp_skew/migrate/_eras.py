@@ -71,6 +71,7 @@ class Item:
     title: str
     text: str
     cites: tuple[Cite, ...]
+    transport: str = "any"  #: as :attr:`~mcp_skew.versions.Change.transport`
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +188,7 @@ def checklist(source: Profile, target: Profile) -> tuple[Item, ...]:
             "-32020); a POST without the header may be read as 2025-03-26 only because you "
             "still serve clients older than 2025-06-18.",
             (Cite(modern, "basic/transports/streamable-http.mdx", "Protocol Version Header"),),
+            "http",
         ),
     )
 

@@ -23,6 +23,7 @@ from ._document import (
     Para,
     Part,
     Pre,
+    Ref,
     Strong,
     Table,
     to_html,
@@ -143,7 +144,27 @@ def _intro(guide: Guide) -> list[Block]:
             "everything lost.",)))
     else:
         blocks.append(Para((f"An {guide.direction}, {eras}: {what}.",)))
+    if guide.transport is not None:
+        blocks.append(Para((_left_out_text(guide),)))
     return blocks
+
+
+_TRANSPORT_NAMES: Final = {"stdio": "stdio", "http": "Streamable HTTP (and HTTP+SSE)"}
+
+
+def _left_out_text(guide: Guide) -> str:
+    """What a guide for one transport leaves out, by rule id (nothing is dropped unsaid)."""
+    assert guide.transport is not None
+    name = _TRANSPORT_NAMES[guide.transport]
+    others = sorted({c.transport for c in guide.left_out})
+    if not guide.left_out:
+        return f"For {name}: every change on the way applies to it."
+    where = " or ".join(_TRANSPORT_NAMES[t] for t in others)
+    ids = ", ".join(f"`{c.id}`" for c in guide.left_out)
+    n = len(guide.left_out)
+    return (f"For {name} only: left out {n} change{'s' if n != 1 else ''} that appl"
+            f"{'y' if n != 1 else 'ies'} only to {where} ({ids}); leave out `--transport` "
+            "for the whole guide.")
 
 
 def _reading(guide: Guide) -> list[Block]:
@@ -222,7 +243,7 @@ def _change_blocks(guide: Guide, item: GuideChange) -> list[Block]:
     change = item.change
     undone = ", undone" if item.undo else ""
     blocks: list[Block] = [
-        Heading(3, (f"`{change.id}` ({change.revision}{undone})",)),
+        Heading(3, (f"`{change.id}` ({change.revision}{undone})",), anchor=f"change-{change.id}"),
         Para((change.summary + ".",)),
     ]
     facts: list[Inline] = [("Citation: ", _cite(change.cite))]
@@ -298,9 +319,8 @@ _PROOF_TEXT: Final[dict[Role, str]] = {
               "server share a revision, except that two peers that both speak the modern era but "
               "share no modern revision fail: the server's -32022 tells the client it is modern, "
               "and the client must not fall back to initialize (",
-    "client": "Each client below against every server of the built-in set, over stdio and over "
-              "Streamable HTTP (where silence is not an answer, and with the servers whose HTTP "
-              "answers differ), scenario `{scenario}`. A cell works when negotiation succeeds and "
+    "client": "Each client below against every server of the built-in set, {over}, "
+              "scenario `{scenario}`. A cell works when negotiation succeeds and "
               "every step gets the answer its revision prescribes. Expected: a pair works exactly "
               "when client and server share a revision (two modern-capable peers need a modern "
               "one: -32022 keeps the client modern), except where a dual-era client must fall "
@@ -323,6 +343,20 @@ def _verdict(both: BothEras) -> str:
             "era.")
 
 
+_HTTP_ROWS: Final = ("Streamable HTTP (where silence is not an answer, and with the servers "
+                     "whose HTTP answers differ)")
+
+
+def _over(both: BothEras) -> str:
+    """The transports of a proof's rows, as the proof's text names them."""
+    transports = {row.transport for row in both.rows}
+    if transports == {"stdio"}:
+        return "over stdio"
+    if transports == {"http"}:
+        return "over " + _HTTP_ROWS
+    return "over stdio and over " + _HTTP_ROWS
+
+
 def _both_eras_blocks(guide: Guide, both: BothEras) -> list[Block]:
     fill = {"src": guide.source.revision, "dst": guide.target.revision}
     row_head = both.row_role + (", transport" if both.role == "client" else "")
@@ -338,7 +372,8 @@ def _both_eras_blocks(guide: Guide, both: BothEras) -> list[Block]:
         Bullets(tuple((Strong(item.title + "."), f" {item.text} (", *_cites(item.cites), ")")
                       for item in both.checklist), numbered=True),
         Heading(3, ("Proof from the simulator",)),
-        Para((_PROOF_TEXT[both.role].format(scenario=both.scenario), *_cites(both.cites), ").")),
+        Para((_PROOF_TEXT[both.role].format(scenario=both.scenario, over=_over(both)),
+              *_cites(both.cites), ").")),
         Bullets(tuple((f"{label}: `{spec}`",) for label, spec in both.columns)),
         Table((row_head, *(label for label, _ in both.columns)), rows),
         Para((_verdict(both),)),
@@ -418,8 +453,9 @@ def _checklist(guide: Guide, role: Role) -> tuple[Inline, ...]:
             steps = item.steps[role]
             first = _first_clause(steps[0])
             tail = " (more in its section)" if len(steps) > 1 or first != steps[0] else ""
-            items.append((f"`{item.id}` ({item.severity[role].labels[0].value}): "
-                          f"{first.rstrip('.')}.{tail}",))
+            items.append((Ref(f"`{item.id}`", f"change-{item.id}"),
+                          f" ({item.severity[role].labels[0].value}): "
+                          f"{first.rstrip('.')}.{tail}"))
     return tuple(items)
 
 

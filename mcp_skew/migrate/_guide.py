@@ -22,7 +22,7 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
 from ..versions import (
@@ -53,17 +53,26 @@ from ._talk import client_proof
 __all__ = [
     "CHOICES",
     "GROUPS",
+    "TRANSPORTS",
     "Guide",
     "GuideChange",
+    "GuideTransport",
     "Lost",
     "RoleChoice",
+    "applies",
     "build_guide",
+    "for_transport",
     "roles_of",
     "steps_for",
 ]
 
 RoleChoice = Literal["server", "client", "both"]
 CHOICES: Final[tuple[RoleChoice, ...]] = ("server", "client", "both")
+
+#: A guide for one transport (``migrate --transport``) keeps the changes, checklist items and
+#: proof rows of that transport and of every transport (``Change.transport == "any"``).
+GuideTransport = Literal["stdio", "http"]
+TRANSPORTS: Final[tuple[GuideTransport, ...]] = ("stdio", "http")
 
 #: Impact -> section title, in the order a guide shows them.
 GROUPS: Final[Mapping[Impact, str]] = {
@@ -155,6 +164,9 @@ class Guide:
     lost: tuple[Lost, ...]
     both_eras: BothEras | None  #: "Serve both eras", for servers
     talk_eras: BothEras | None = None  #: "Talk to both eras", for clients
+    transport: GuideTransport | None = None  #: None: every transport
+    #: The changes on the way left out because they apply only to another transport.
+    left_out: tuple[Change, ...] = ()
 
     @property
     def eras(self) -> tuple[BothEras, ...]:
@@ -177,7 +189,8 @@ class Guide:
 
     @property
     def command(self) -> str:
-        return f"mcp-skew migrate {self.source.revision} {self.target.revision} --role {self.role}"
+        command = f"mcp-skew migrate {self.source.revision} {self.target.revision} --role {self.role}"
+        return command if self.transport is None else f"{command} --transport {self.transport}"
 
 
 # -- steps ----------------------------------------------------------------------------
@@ -322,17 +335,29 @@ def _lost(source: Profile, target: Profile, changes: tuple[GuideChange, ...]) ->
     return tuple(sorted(found.values(), key=lambda x: (order.get(x.table, 99), x.name)))
 
 
+def applies(change_transport: str, transport: GuideTransport | None) -> bool:
+    """Whether a change (or checklist item) of ``change_transport`` belongs in a guide for
+    ``transport`` (None: a guide for every transport)."""
+    return transport is None or change_transport in ("any", transport)
+
+
 def build_guide(source: Profile, target: Profile, role: RoleChoice = "both", *,
-                proof: bool = True) -> Guide:
+                proof: bool = True, transport: GuideTransport | None = None) -> Guide:
     """The guide from ``source`` to ``target`` (either may be the older) for ``role``.
 
     ``proof=False`` leaves out the both-eras sections (serve both eras for
     servers, talk to both eras for clients), for callers that only need the changes.
+    ``transport`` keeps only what applies on that transport; the changes left out are
+    named in :attr:`Guide.left_out`.
     """
     roles = roles_of(role)
     items: list[GuideChange] = []
+    left_out: list[Change] = []
     for step, deltas in step_deltas(source, target):
         change = step.change
+        if not applies(change.transport, transport):
+            left_out.append(change)
+            continue
         net = net_deltas(deltas, source, target)
         cancelled = bool(deltas) and not net
         effects = Effects() if cancelled else effects_of(change, step.undo, net, (source, target))
@@ -369,9 +394,25 @@ def build_guide(source: Profile, target: Profile, role: RoleChoice = "both", *,
         direction=_direction([c.undo for c in changes]),
         changes=changes,
         lost=_lost(source, target, changes),
-        both_eras=both_eras(source, target) if proof and "server" in roles else None,
-        talk_eras=_talk(source, target) if proof and "client" in roles else None,
+        both_eras=(for_transport(both_eras(source, target), transport)
+                   if proof and "server" in roles else None),
+        talk_eras=(for_transport(_talk(source, target), transport)
+                   if proof and "client" in roles else None),
+        transport=transport,
+        left_out=tuple(left_out),
     )
+
+
+def for_transport(both: BothEras | None, transport: GuideTransport | None) -> BothEras | None:
+    """A both-eras section cut to one transport: its checklist items, and its proof rows
+    where the proof runs on more than one transport (a proof over stdio alone shows the
+    era logic, which no transport changes, and stays whole)."""
+    if both is None or transport is None:
+        return both
+    rows = tuple(r for r in both.rows if r.transport == transport)
+    return replace(both,
+                   checklist=tuple(i for i in both.checklist if applies(i.transport, transport)),
+                   rows=rows or both.rows)
 
 
 def _talk(source: Profile, target: Profile) -> BothEras | None:

@@ -64,7 +64,7 @@ def _both_to_dict(both: BothEras) -> dict[str, Any]:
     column = both.role
     return {
         "checklist": [
-            {"title": item.title, "text": item.text,
+            {"title": item.title, "text": item.text, "transport": item.transport,
              "cites": [cite_to_dict(c) for c in item.cites]}
             for item in both.checklist
         ],
@@ -91,6 +91,9 @@ def guide_to_dict(guide: Guide) -> dict[str, Any]:
         "role": guide.role,
         "direction": guide.direction,
         "eras": {"from": guide.source.era.value, "to": guide.target.era.value},
+        "transport": guide.transport,  # null: every transport
+        "left_out": [{"id": c.id, "revision": c.revision, "transport": c.transport}
+                     for c in guide.left_out],
         "changes": [_change_to_dict(c) for c in guide.changes],
         "lost": [_lost_to_dict(x) for x in guide.lost],
         "serve_both_eras": None if guide.both_eras is None else _both_to_dict(guide.both_eras),

@@ -53,8 +53,12 @@ def _index(guides: list[Guide]) -> str:
         "to both eras, each with the simulator's proof. Each opens with a summary: what breaks "
         "for whom, then the ordered checklist for each role.",
         "",
-        "For any other pair, or one role, or JSON or HTML: "
-        "`mcp-skew migrate FROM TO [--role server|client|both] [--format markdown|json|html]`.",
+        "For any other pair, or one role, or one transport, or JSON or HTML: "
+        "`mcp-skew migrate FROM TO [--role server|client|both] [--transport stdio|http] "
+        "[--format markdown|json|html]`. `--transport stdio` leaves out the changes that "
+        "apply only to Streamable HTTP (and authorization, which the spec defines for HTTP "
+        "only) and names each one it leaves out; the HTML guide has a contents list with a "
+        "link to every section and change.",
         f"Regenerate these pages with `{REGENERATE}`.",
         "",
         "| guide | eras | changes | breaking | both eras (servers, clients) |",

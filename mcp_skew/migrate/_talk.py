@@ -68,7 +68,7 @@ def client_checklist(source: Profile, target: Profile) -> tuple[Item, ...]:
             "Before any other request, send server/discover with your preferred modern "
             "version in _meta (SHOULD). A DiscoverResult means the server is modern: pick a "
             "version from supportedVersions and stay modern.",
-            (stdio,),
+            (stdio,), "stdio",
         ),
         Item(
             "A modern error means a modern server",
@@ -82,7 +82,7 @@ def client_checklist(source: Profile, target: Profile) -> tuple[Item, ...]:
             f"Any other error (-32601, -32602, -32000, ...), no answer within a reasonable "
             f"timeout, or a server process that exits: fall back to initialize with your latest "
             f"legacy revision ({source.revision}); if the process exited, restart it first.",
-            (stdio,),
+            (stdio,), "stdio",
         ),
         Item(
             "Never key the fallback to one error code",
@@ -105,14 +105,14 @@ def client_checklist(source: Profile, target: Profile) -> tuple[Item, ...]:
             "initialize, keeping the legacy version for later requests. A 404 whose body is "
             "-32601 is a modern server without that method.",
             (http, Cite(modern, "basic/transports/streamable-http.mdx",
-                        "Protocol Version Header")),
+                        "Protocol Version Header")), "http",
         ),
         Item(
             "Fall back to HTTP+SSE only on 400, 404 or 405 without a modern error",
             "If the POST fails with 400, 404 or 405 and the body is not a recognised modern "
             "error, GET the URL and expect an SSE stream whose first event is endpoint; when it "
             "arrives the server speaks the deprecated HTTP+SSE transport (2024-11-05).",
-            (sse,),
+            (sse,), "http",
         ),
     )
 

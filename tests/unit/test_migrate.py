@@ -408,8 +408,10 @@ def test_html_is_one_self_contained_escaped_file(capsys: pytest.CaptureFixture[s
     parser.feed(out)
     assert parser.tags["html"] == parser.tags["body"] == parser.tags["style"] == 1
     assert not {"script", "link", "img", "iframe"} & set(parser.tags)
-    assert {name for name, _ in parser.attrs} <= {"href", "lang", "charset"}
-    assert all(v is not None and v.startswith("https://github.com/modelcontextprotocol/")
+    assert {name for name, _ in parser.attrs} <= {"href", "lang", "charset", "id"}
+    ids = {v for name, v in parser.attrs if name == "id"}
+    assert all(v is not None and (v.startswith("https://github.com/modelcontextprotocol/")
+                                  or (v[1:] in ids and v.startswith("#")))
                for name, v in parser.attrs if name == "href")
     # a step says `MCP-Protocol-Version: <negotiated>`: text, never a tag
     assert "&lt;negotiated&gt;" in out and "<negotiated>" not in out

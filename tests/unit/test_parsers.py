@@ -26,6 +26,7 @@ from mcp_skew import matrix, migrate, peers, probe, rollout, simulator, versions
 from mcp_skew.cli import _parser
 from mcp_skew.commands import parsers
 from mcp_skew.commands.parsers import COMMANDS, Commands, Later
+from mcp_skew.migrate import _guide as migrate_guide
 
 GOLDEN = Path(__file__).resolve().parent / "data" / "cli_help.txt"
 #: The width the help is formatted at (argparse reads COLUMNS).
@@ -68,6 +69,7 @@ def test_the_golden_help_names_every_command() -> None:
     (parsers.VIEWS, matrix.VIEWS),
     (parsers.MIGRATE_ROLES, migrate.CHOICES),
     (parsers.MIGRATE_FORMATS, migrate.FORMATS),
+    (parsers.TRANSPORTS, migrate_guide.TRANSPORTS),
     (parsers.PROBE_FORMATS, tuple(sorted(probe.FORMATS))),
     (parsers.INSTALL_HINT, probe.INSTALL_HINT),
     (parsers.BALANCERS, rollout.BALANCERS),

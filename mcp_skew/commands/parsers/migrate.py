@@ -7,7 +7,7 @@ import argparse
 
 from . import MIGRATE_FORMATS as FORMATS
 from . import MIGRATE_ROLES as CHOICES
-from . import Later
+from . import TRANSPORTS, Later
 
 TYPE_CHECKING = False  # not typing's: --help imports no typing (benchmarks/bench_startup.py)
 if TYPE_CHECKING:
@@ -28,6 +28,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("target", metavar="TO", help="the revision you are moving to")
     parser.add_argument("--role", choices=CHOICES, default="both",
                         help="whose guide: server, client or both (default: %(default)s)")
+    parser.add_argument("--transport", choices=TRANSPORTS, default=None,
+                        help="keep only the changes, checklist items and proof rows that apply "
+                        "on this transport (stdio or http); the others are named, not shown "
+                        "(default: every transport)")
     parser.add_argument("--format", choices=FORMATS, default="markdown",
                         help="markdown (default), json, or html (one self-contained file)")
     parser.set_defaults(func=Later("migrate", "run_migrate"))
