@@ -85,6 +85,9 @@ class Traits:
     caches: bool | None = None
     keeps_era: bool | None = None  #: stayed legacy after an upgrade (None: no upgrade case)
     hangs: list[str] = field(default_factory=list)  #: servers where it ran to the deadline
+    #: the longest a probe was still waited on when a run ended at the deadline (its wait is
+    #: longer: not a hang)
+    waits_beyond_ms: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__slots__}
@@ -212,7 +215,10 @@ def gather(obs: list[Observation], registry: Registry) -> Traits:
         t.retries_32022 = True
     _strictness(obs, t)
     _caching(obs, t)
-    t.hangs = [o.server for o in obs if o.timed_out]
+    t.hangs = [o.server for o in obs if o.timed_out and not o.waiting]
+    beyond = [o.waiting_ms for o in obs if o.waiting and o.waiting_ms is not None
+              and o.probe is not None and o.waiting.startswith(o.probe.method)]
+    t.waits_beyond_ms = max(beyond) if beyond else None
     return t
 
 
@@ -281,7 +287,10 @@ def _unknown(kind: str, t: Traits) -> tuple[str, ...]:
                    "handshake revision: +fallback-denylist): no simulated server sends one")
         out.append("what it does with a server/discover result listing no modern revision it "
                    "speaks (+discover-fallback): no default server answers so")
-        if t.probe_ms is None and t.gives_up_ms is None:
+        if t.probe_ms is None and t.gives_up_ms is None and t.waits_beyond_ms is not None:
+            out.append(f"its probe wait: longer than {t.waits_beyond_ms} ms (still waiting "
+                       "when the run ended; a longer --timeout shows it)")
+        elif t.probe_ms is None and t.gives_up_ms is None:
             out.append("its probe wait: no silent probe ended before the deadline")
         if t.keeps_era is None:
             out.append("whether it keeps a legacy era after its server was upgraded "
