@@ -39,6 +39,8 @@ __all__ = ["HEADER", "RELAY", "StdioServing", "relay_words"]
 RELAY: Final = Path(__file__).resolve().with_name("_relay.py")
 #: The first word of the line a relay sends before the client's bytes.
 HEADER: Final = b"mcp-skew-relay"
+#: How often the accepting thread looks whether the run is over.
+ACCEPT_POLL_S: Final = 0.1
 #: The longest socket path the platforms take (``sun_path``, less its NUL).
 _SUN_PATH: Final = 100
 
@@ -89,6 +91,7 @@ class StdioServing:
         self._listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self._listener.bind(self.path)
         self._listener.listen(16)
+        self._listener.settimeout(ACCEPT_POLL_S)  # the accept ends soon after stop(), anywhere
         self.words = relay_words(python, self.path)
         self._accepting = threading.Thread(target=self._accept, daemon=True)
         self._accepting.start()
@@ -106,8 +109,13 @@ class StdioServing:
         while True:
             try:
                 conn, _ = self._listener.accept()
+            except TimeoutError:
+                if self._closed:
+                    return
+                continue
             except OSError:
                 return  # closed: the run is over
+            conn.settimeout(None)
             with self._lock:
                 if self._closed:
                     conn.close()
@@ -160,10 +168,8 @@ class StdioServing:
         """End every connection, the listener and the log; remove the socket's folder."""
         with self._lock:
             self._closed = True
-        with contextlib.suppress(OSError):
-            self._listener.shutdown(socket.SHUT_RDWR)  # wakes the accept (Linux)
-        self._listener.close()
         self._accepting.join(timeout=5)
+        self._listener.close()
         self._end_connections()
         with self._lock:
             self.writer.close()

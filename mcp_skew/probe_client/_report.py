@@ -117,7 +117,10 @@ def traits_lines(report: ClientReport) -> list[str]:
            f"  retries -32022: {'yes' if t.retries_32022 else 'not seen'}",
            f"  caches ttlMs: {'no' if t.caches is False else 'not seen'}",
            f"  validates results strictly: {t.strict or _not_strict(report)}"
-           + (" (and sends the refused request again)" if t.raw_retry else "")]
+           + (" (and sends the refused request again)" if t.raw_retry else ""),
+           "  an incomplete server/discover result: " + {
+               True: "read as a failed probe (strict-discover)", False: "taken as it is",
+               None: "not seen"}[t.strict_discover]]
     if t.refused:
         out.append(f"  refused counter-offers: {', '.join(t.refused)}")
     out += [f"  not seen: {u}" for u in inferred.unknown]

@@ -1,0 +1,85 @@
+"""probe-client measures the client, not itself (issue 37): a client whose probe wait is 1 s
+gives the same card and the same saved peer whatever the machine's load, the wait it infers
+is its own (1 s, within 20 %), and it fails with no server that answers in time.
+
+It used to read the simulated server's start-up (a fresh Python process, 0.5 to 3 s) as the
+client's: a 1 s probe timed out against servers that answer at once, the card blamed the
+client (``client-fails-where-spec-works``) and changed with the load. The runs here are the
+default server set, once as the machine is and once with every CPU kept busy by processes
+the test starts (and ends).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _paths import TESTS
+
+from mcp_skew.cli import main
+
+CLIENT = [sys.executable, str(TESTS / "clients" / "scripted_client.py")]
+
+
+@contextmanager
+def _busy_cpus() -> Iterator[None]:
+    """Every CPU kept busy by a spinning process while the block runs; ended after it."""
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"],
+                                 stdin=subprocess.DEVNULL)
+                for _ in range(os.cpu_count() or 2)]
+    try:
+        yield
+    finally:
+        for proc in spinners:
+            proc.kill()
+        for proc in spinners:
+            proc.wait()
+
+
+def _probe(tmp_path: Path, name: str, capsys: pytest.CaptureFixture[str]
+           ) -> tuple[dict[str, Any], dict[str, Any]]:
+    out, peer = tmp_path / f"{name}.json", tmp_path / f"{name}.peer.json"
+    code = main(["probe-client", "--quiet", "--format", "json", "--out", str(out),
+                 "--save-peer", str(peer), "--label", "scripted", "--",
+                 *CLIENT, "--probe-timeout", "1", "--restart", "--", "{server}"])
+    capsys.readouterr()
+    assert code == 0
+    return (json.loads(out.read_text(encoding="utf-8")),
+            json.loads(peer.read_text(encoding="utf-8")))
+
+
+def _card(card: dict[str, Any]) -> list[tuple[str, str, str | None, str]]:
+    """Each row's server, outcome, revision and path, the measured times left out."""
+    return [(r["server"], r["observed"]["outcome"], r["observed"]["revision"],
+             re.sub(r"\d+ ms", "N ms", " -> ".join(r["observed"]["path"])))
+            for r in card["rows"]]
+
+
+def _probe_waits(peer: dict[str, Any]) -> list[int]:
+    return [w["waited_ms"] for w in peer["waits"] if w["request"].startswith("server/discover")]
+
+
+def test_a_1s_probe_wait_is_read_the_same_at_any_load(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    quiet_card, quiet_peer = _probe(tmp_path, "as-is", capsys)
+    with _busy_cpus():
+        busy_card, busy_peer = _probe(tmp_path, "busy", capsys)
+    assert _card(quiet_card) == _card(busy_card)
+    assert quiet_peer["peer"] == busy_peer["peer"]
+    assert "+probe-timeout=1000" in quiet_peer["peer"]
+    for card, peer in ((quiet_card, quiet_peer), (busy_card, busy_peer)):
+        # every server answers in time but the silent ones, and the client works with all
+        assert [r["observed"]["outcome"] for r in card["rows"]] == ["works"] * len(card["rows"])
+        assert not [f for f in card["findings"] if f["severity"] in ("error", "warning")]
+        waits = _probe_waits(peer)
+        assert len(waits) == 2  # the two silent servers, each once
+        assert all(800 <= w <= 1200 for w in waits), waits
+        assert 800 <= card["inferred"]["traits"]["probe_ms"] <= 1200
