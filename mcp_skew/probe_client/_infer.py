@@ -187,7 +187,7 @@ def _discover_check(obs: list[Observation], t: Traits) -> None:
         p = o.probe
         if INCOMPLETE_DISCOVER not in o.server or p is None or p.answer != "result":
             continue
-        if p.then == "initialize" or (o.outcome == "fails" and o.era is None and not [
+        if p.then == "initialize" or (o.outcome != "works" and not [
                 r for r in o.requests if not r.startswith(p.method)]):
             t.strict_discover = True
         elif o.era == "modern" and t.strict_discover is None:

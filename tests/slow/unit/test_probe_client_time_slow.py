@@ -1,4 +1,4 @@
-"""probe-client measures the client, not itself (issue 37): a client whose probe wait is 1 s
+"""probe-client and time (issue 37). It measures the client, not itself: a client whose probe wait is 1 s
 gives the same card and the same saved peer whatever the machine's load, the wait it infers
 is its own (1 s, within 20 %), and it fails with no server that answers in time.
 
@@ -7,6 +7,10 @@ client's: a 1 s probe timed out against servers that answer at once, the card bl
 client (``client-fails-where-spec-works``) and changed with the load. The runs here are the
 default server set, once as the machine is and once with every CPU kept busy by processes
 the test starts (and ends).
+
+A client that reads an incomplete ``server/discover`` result as a failed probe is inferred
+with ``+strict-discover`` from the server that sends one, and its saved peer predicts every
+run; one that takes the result as it is, without.
 """
 
 from __future__ import annotations
@@ -25,6 +29,9 @@ import pytest
 from _paths import TESTS
 
 from mcp_skew.cli import main
+from mcp_skew.peers import resolve_peer
+from mcp_skew.probe_client import predict
+from mcp_skew.probe_client._servers import split_upgrade
 
 CLIENT = [sys.executable, str(TESTS / "clients" / "scripted_client.py")]
 
@@ -83,3 +90,43 @@ def test_a_1s_probe_wait_is_read_the_same_at_any_load(
         assert len(waits) == 2  # the two silent servers, each once
         assert all(800 <= w <= 1200 for w in waits), waits
         assert 800 <= card["inferred"]["traits"]["probe_ms"] <= 1200
+
+
+def _predicts(peer_file: Path, card: dict[str, Any]) -> list[str]:
+    """The rows the saved client peer does not predict (outcome and revision)."""
+    client = resolve_peer(f"@{peer_file}", "client")
+    wrong = []
+    for row in card["rows"]:
+        before, after = split_upgrade(row["server"])
+        server = resolve_peer(after, "server")
+        first = resolve_peer(before, "server") if before is not None else None
+        model = predict(client, server, "stdio", before=first)
+        seen = row["observed"]
+        if (model.outcome, model.revision) != (seen["outcome"], seen["revision"]):
+            wrong.append(f"{row['server']}: model {model.outcome} {model.revision}, "
+                         f"seen {seen['outcome']} {seen['revision']}")
+    return wrong
+
+
+@pytest.mark.parametrize("strict", [True, False], ids=["strict-discover", "lenient"])
+def test_a_client_that_falls_back_on_an_incomplete_discover_result_is_inferred_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], strict: bool) -> None:
+    out, peer = tmp_path / "card.json", tmp_path / "peer.json"
+    code = main(["probe-client", "--quiet", "--format", "json", "--out", str(out),
+                 "--save-peer", str(peer), "--",
+                 *CLIENT, "--restart", *(["--strict-discover"] if strict else []),
+                 "--", "{server}"])
+    capsys.readouterr()
+    assert code == 0
+    card = json.loads(out.read_text(encoding="utf-8"))
+    (row,) = [r for r in card["rows"] if r["server"].endswith("+discover-incomplete")]
+    saved = json.loads(peer.read_text(encoding="utf-8"))["peer"]
+    if strict:  # it read the incomplete result as a failed probe and fell back
+        assert row["observed"]["path"][:3] == ["discover 2026-07-28", "accepted 2026-07-28",
+                                               "initialize 2025-11-25"]
+        assert row["observed"]["revision"] == "2025-11-25"
+        assert "+strict-discover" in saved
+    else:
+        assert row["observed"]["revision"] == "2026-07-28"
+        assert "+strict-discover" not in saved
+    assert _predicts(peer, card) == []
