@@ -23,6 +23,7 @@ the listener and the log; the relays, in the client's process family, are ended 
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import socket
 import tempfile
@@ -30,7 +31,8 @@ import threading
 from pathlib import Path
 from typing import Final
 
-from ..serve import LogWriter, serve_stdio
+from ..serve import LineSplitter, LogWriter, serve_stdio
+from ..serve._log import LINE_CAP
 from ..simulator import PeerSpec
 
 __all__ = ["HEADER", "RELAY", "StdioServing", "relay_words"]
@@ -39,6 +41,8 @@ __all__ = ["HEADER", "RELAY", "StdioServing", "relay_words"]
 RELAY: Final = Path(__file__).resolve().with_name("_relay.py")
 #: The first word of the line a relay sends before the client's bytes.
 HEADER: Final = b"mcp-skew-relay"
+#: The most read from a relay at once.
+CHUNK: Final = 65536
 #: How often the accepting thread looks whether the run is over.
 ACCEPT_POLL_S: Final = 0.1
 #: The longest socket path the platforms take (``sun_path``, less its NUL).
@@ -71,6 +75,51 @@ def _header(line: bytes) -> tuple[float, int] | None:
         return float(words[1]), int(words[2])
     except ValueError:
         return None
+
+
+def _read_header(conn: socket.socket) -> tuple[bytes, bytes]:
+    """The relay's first line, and what came after it in the same reads."""
+    got = b""
+    while b"\n" not in got and len(got) < 200:
+        try:
+            chunk = conn.recv(200)
+        except OSError:
+            return b"", b""
+        if not chunk:
+            return b"", b""
+        got += chunk
+    head, _, rest = got.partition(b"\n")
+    return head, rest
+
+
+def _pump(conn: socket.socket, first: bytes, write_fd: int, log: LogWriter) -> None:
+    """The client's bytes, logged line by line as they arrive (a server asleep in its cold
+    start or latency reads them later: the log times them when the client sent them), then
+    passed to the server on a pipe; its end closes the pipe (the server's end of input)."""
+    lines = LineSplitter(LINE_CAP)
+    chunk = first
+    try:
+        while True:
+            for line in lines.feed(chunk):
+                log.line("c2s", line)
+            with contextlib.suppress(OSError):  # the server ended: the bytes go nowhere
+                _write_all(write_fd, chunk)
+            try:
+                chunk = conn.recv(CHUNK)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                break
+        tail = lines.finish()
+        if tail is not None:
+            log.line("c2s", tail, partial=True)
+    finally:
+        os.close(write_fd)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    while data:
+        data = data[os.write(fd, data):]
 
 
 class StdioServing:
@@ -131,25 +180,29 @@ class StdioServing:
             if ending.wait(seconds):
                 raise _Stopped
 
-        reader, writer = conn.makefile("rb"), conn.makefile("wb")
+        head, rest = _read_header(conn)
+        header = _header(head)
+        if header is None:  # not a relay of ours
+            conn.close()
+            return
+        with self._lock:
+            peer, log = self.peer, self.writer
+            self.stamps.append(header[0])
+            log.event("start", f"mcp-skew probe-client serves {peer.notation} on stdio "
+                      f"(relay pid {header[1]})", peer=peer.notation, pid=header[1])
+        read_fd, write_fd = os.pipe()
+        pump = threading.Thread(target=_pump, args=(conn, rest, write_fd, log), daemon=True)
+        pump.start()
         try:
-            header = _header(reader.readline(200))
-            if header is None:
-                return  # not a relay of ours
-            with self._lock:
-                peer, log = self.peer, self.writer
-                self.stamps.append(header[0])
-                log.event("start", f"mcp-skew probe-client serves {peer.notation} on stdio "
-                          f"(relay pid {header[1]})", peer=peer.notation, pid=header[1])
-            serve_stdio(peer, reader, writer, say=lambda _text: None, log=log, sleep=sleep)
+            with open(read_fd, "rb") as reader, conn.makefile("wb") as writer:
+                serve_stdio(peer, reader, writer, say=lambda _text: None, log=log, sleep=sleep,
+                            logs_input=False)
         except (_Stopped, OSError, ValueError):
             pass  # ended with the run, or the relay went: as a killed server's, its log stops
         finally:
-            for stream in (reader, writer):
-                with contextlib.suppress(OSError, ValueError):
-                    stream.close()
             with contextlib.suppress(OSError):
                 conn.shutdown(socket.SHUT_RDWR)
+            pump.join(timeout=5)
             conn.close()
 
     def _end_connections(self) -> None:

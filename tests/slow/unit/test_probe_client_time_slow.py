@@ -130,3 +130,26 @@ def test_a_client_that_falls_back_on_an_incomplete_discover_result_is_inferred_s
         assert row["observed"]["revision"] == "2026-07-28"
         assert "+strict-discover" not in saved
     assert _predicts(peer, card) == []
+
+
+def test_a_servers_cold_start_is_played_and_raced_by_the_clients_wait(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a 1 s probe wait against a server that answers at once, and one whose first answer
+    # comes 4 s after its start (+slow=4000): the second race is lost, the client falls back
+    # on the same process, and the log times its lines when it sent them, not when the
+    # server, asleep, read them
+    out = tmp_path / "card.json"
+    words = ["--", "{server}"]
+    code = main(["probe-client", "--quiet", "--format", "json", "--out", str(out),
+                 "--server", "dual:2026-07-28,2025-11-25",
+                 "--server", "dual:2026-07-28,2025-11-25+slow=4000", "--",
+                 *CLIENT, "--probe-timeout", "1", *words])
+    capsys.readouterr()
+    assert code == 0
+    at_once, slow = json.loads(out.read_text(encoding="utf-8"))["rows"]
+    assert (at_once["observed"]["outcome"], at_once["observed"]["revision"]) == (
+        "works", "2026-07-28")
+    assert slow["observed"]["path"][:2] == ["discover 2026-07-28", "timeout after "
+                                            f"{slow['observed']['probe']['waited_ms']} ms"]
+    assert 800 <= slow["observed"]["probe"]["waited_ms"] <= 1200
+    assert slow["observed"]["revision"] == "2025-11-25"
