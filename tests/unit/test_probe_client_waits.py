@@ -9,6 +9,7 @@ run would have reached its deadline.
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import re
 from pathlib import Path
@@ -24,7 +25,7 @@ from mcp_skew.probe_client._findings import Row, client_findings
 from mcp_skew.probe_client._launch import RealClientRun
 from mcp_skew.probe_client._observe import Observation, measured_waits
 from mcp_skew.probe_client._runner import DEFAULT_DEADLINE_S
-from mcp_skew.serve import NO_MESSAGE, LogEntry
+from mcp_skew.serve import NO_MESSAGE, LogEntry, LogWriter, serve_stdio
 from mcp_skew.serve._log import entry_of
 from mcp_skew.simulator import PeerSpec, run
 from mcp_skew.transcript import records_of
@@ -151,3 +152,20 @@ def test_the_card_says_still_waiting(tmp_path: Path) -> None:
 def test_still_waiting_whatever_the_deadline(cut_ms: float) -> None:
     o = _observe("dual:2026-07-28,2025-11-25+probe-timeout=60000", SILENT, cut_ms=cut_ms)
     assert o.waiting and o.waits[-1]["then"] == "still waiting at the deadline"
+
+
+def test_the_served_server_answers_after_its_cold_start_and_its_latency() -> None:
+    discover = {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "1"}}}}
+    slept: list[float] = []
+    out, logged = io.BytesIO(), io.StringIO()
+    log = LogWriter(logged, source="serve")
+    peer = resolve_peer("modern:2026-07-28+slow=4000+latency=250", "server")
+    code = serve_stdio(peer, io.BytesIO((json.dumps(discover) + "\n").encode()), out,
+                       say=lambda _t: None, log=log, sleep=slept.append, logs_input=False)
+    assert code == 0 and slept == [4.0, 0.25]
+    assert json.loads(out.getvalue())["id"] == 1
+    dirs = [json.loads(line).get("dir") for line in logged.getvalue().splitlines()[1:]]
+    assert "c2s" not in dirs and "s2c" in dirs  # its caller logs the input, as it arrives
