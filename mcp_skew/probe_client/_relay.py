@@ -26,6 +26,8 @@ import sys
 import time
 from _socket import AF_UNIX, SHUT_WR, SOCK_STREAM, socket
 
+__all__ = ["main"]
+
 CHUNK = 65536
 
 
