@@ -122,12 +122,14 @@ PY_MCP: Final = Family(
                  # real-peer test)
                  "": Model(
                      f"{DUAL_ALL}+probe-timeout=10000+fallback-denylist+strict-results"
-                     "+discover-fallback",
+                     "+discover-fallback+strict-discover",
                      "Client(mode='auto'), the default: server/discover at 2026-07-28 with a 10 s "
                      "timeout, every error but a disjoint -32022 falls back to initialize "
                      "2025-11-25, and so does a DiscoverResult offering no modern revision "
-                     "(mcp/client/_probe.py negotiate_auto; docs/real-peers.md §Python "
-                     "mcp 2.3.0 client)", args=("--mode", "auto"),
+                     "or failing validation (strict-discover: except ValidationError) "
+                     "(mcp/client/_probe.py negotiate_auto; the 10 s probe wait is "
+                     "mcp/client/session.py DISCOVER_TIMEOUT_SECONDS; docs/real-peers.md "
+                     "§Python mcp 2.3.0 client)", args=("--mode", "auto"),
                      gaps=("a -32022 answer to the fallback initialize re-probes at once; the "
                            "model re-probes only after a probe timeout",)),
                  "legacy": Model(

@@ -78,6 +78,16 @@ _INSPECTOR_CLI = ("`inspector --cli --protocol-era ERA --method tools/list` with
                   "the CLI bundles @modelcontextprotocol/client 2.3.1 and maps the era to its "
                   "versionNegotiation (clients/cli/build/index.js eraToVersionNegotiation)")
 
+#: The CLI's waits, in every era (docs/time.md): its connect timeout bounds the whole connect
+#: (clients/cli/build/index.js, core/cli/handlers/connect-timeout.ts: DEFAULT_CONNECT_TIMEOUT_MS
+#: = 15e3, --connect-timeout), and each request of the bundled @modelcontextprotocol/client
+#: 2.3.1 waits its DEFAULT_REQUEST_TIMEOUT_MSEC = 6e4 (dist/src-*.mjs)
+_INSPECTOR_WAITS = "+connect-timeout=15000+request-timeout=60000"
+_INSPECTOR_WAITS_NOTE = ("the CLI's --connect-timeout (15000 ms, DEFAULT_CONNECT_TIMEOUT_MS) bounds "
+                         "the whole connect, each request waits the bundled client's 60 s "
+                         "(DEFAULT_REQUEST_TIMEOUT_MSEC): a server that first answers after "
+                         "15 s fails the connect (exit 4 'Connection timed out after 15000 ms')")
+
 INSPECTOR: Final = Family(
     name="inspector",
     package="@modelcontextprotocol/inspector (npm)",
@@ -88,7 +98,7 @@ INSPECTOR: Final = Family(
              clients={
                  "legacy": Model(
                      f"legacy:{ALL_LEGACY}{AUTH_1X}+dcr-native+reauthorize-same-scope"
-                     "+era-set-level",
+                     f"+era-set-level{_INSPECTOR_WAITS}",
                      f"{_INSPECTOR_CLI}; legacy (the default for an ad-hoc target) -> {{mode: "
                      "'legacy'}: initialize 2025-11-25, a counter-offer it supports accepted "
                      "(docs/real-peers.md §Inspector); its OAuth (the bundled client's, with "
@@ -98,30 +108,32 @@ INSPECTOR: Final = Family(
                      "scope it asked for first, and retry once (withCliAuthRecoveryRetry): "
                      "measured headless against serve's layouts "
                      "(tests/interop/test_auth_realpeer.py); connected to a server that "
-                     "declares logging it sends logging/setLevel debug (era-set-level)",
+                     "declares logging it sends logging/setLevel debug (era-set-level); "
+                     f"{_INSPECTOR_WAITS_NOTE}",
                      args=("--era", "legacy"), drift_servers=_LOGGING_SERVERS),
                  "auto": Model(
-                     f"{DUAL_ALL}+restart+probe-timeout=60000+connect-timeout=15000"
+                     f"{DUAL_ALL}+restart+probe-timeout=60000{_INSPECTOR_WAITS}"
                      "+fallback-denylist+strict-results+raw-retry+discover-fallback"
-                     "+era-set-level",
+                     "+era-set-level+strict-discover",
                      f"{_INSPECTOR_CLI}; auto -> {{mode: 'auto'}}: the SDK's probe and fallback "
                      "(as ts-client@2.4:auto), but the CLI's --connect-timeout (15000 ms) ends a "
                      "silent probe first (exit 4 'Connection timed out after 15000 ms'); "
                      f"{TS_STRICT}; a refused tools/list is sent once more as 'inspector-ext-1' "
                      "(docs/real-peers.md §Inspector); logging/setLevel on connect in the "
-                     "legacy era only, where the server declares logging (era-set-level)",
+                     "legacy era only, where the server declares logging (era-set-level); an "
+                     "incomplete DiscoverResult is a failed probe (strict-discover: the bundled "
+                     f"client's classifyResult); {_INSPECTOR_WAITS_NOTE}",
                      args=("--era", "auto"), drift_servers=STRICT_SERVERS + _LOGGING_SERVERS,
                      gaps=("the probe runs in a throwaway process and the session on a fresh "
                            "one; the model restarts only after a timeout or an exit",)),
                  "modern": Model(
-                     "modern:2026-07-28+discover+strict-results+raw-retry",
+                     "modern:2026-07-28+discover+strict-results+raw-retry+strict-discover"
+                     f"{_INSPECTOR_WAITS}",
                      f"{_INSPECTOR_CLI}; modern -> {{mode: {{pin: '2026-07-28'}}}}: as "
                      "ts-client@2.4:pin, no fallback; a refused tools/list is sent once more "
-                     "(docs/real-peers.md §Inspector)",
+                     f"(docs/real-peers.md §Inspector); {_INSPECTOR_WAITS_NOTE}",
                      args=("--era", "modern"),
-                     drift_servers=STRICT_SERVERS + _LOGGING_SERVERS[1:],
-                     gaps=("a silent probe ends at the CLI's 15 s connect timeout (exit 4); "
-                           "the model waits its request timeout (10 s); both fail",)),
+                     drift_servers=STRICT_SERVERS + _LOGGING_SERVERS[1:]),
              }),
     ),
 )

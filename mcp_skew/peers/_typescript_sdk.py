@@ -100,13 +100,14 @@ TS_CLIENT: Final = Family(
                      args=("--v2", "--mode", "legacy")),
                  "auto": Model(
                      f"{DUAL_ALL}+restart+probe-timeout=60000+fallback-denylist+strict-results"
-                     "+discover-fallback",
+                     "+discover-fallback+strict-discover",
                      "versionNegotiation {mode: 'auto'}: server/discover on a throwaway sibling "
                      "process with the request timeout (60 s); a timeout, a closed process, "
                      "any non-modern error or a DiscoverResult offering no modern revision -> "
                      "initialize on the session process; one corrective "
                      "re-probe on -32022 (dist/public-*.mjs negotiateEra, classifyProbeOutcome, "
-                     "classifyResult); "
+                     "classifyResult; a DiscoverResult that fails validation is legacy: "
+                     "strict-discover); "
                      f"{TS_STRICT}",
                      args=("--v2", "--mode", "auto"), drift_probe_ms=3000,
                      drift_servers=STRICT_SERVERS,
@@ -115,7 +116,7 @@ TS_CLIENT: Final = Family(
                            "a -32022 naming a shared modern revision twice fails the connect; "
                            "the model falls back when it also names a handshake revision")),
                  "pin": Model(
-                     "modern:2026-07-28+discover+strict-results",
+                     "modern:2026-07-28+discover+strict-results+strict-discover",
                      "versionNegotiation {mode: {pin: '2026-07-28'}}: server/discover at "
                      "2026-07-28 on a throwaway sibling process; a DiscoverResult offering "
                      "2026-07-28 -> the session speaks it on a fresh process; anything else (an "

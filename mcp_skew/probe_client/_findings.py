@@ -33,13 +33,13 @@ class Row:
 
     @property
     def as_spec_says(self) -> bool | None:
-        if self.spec is None:
+        if self.spec is None or self.observed.waiting:  # a run cut short: its end not seen
             return None
         return (self.observed.outcome == "works") == (self.spec.outcome == "works")
 
     @property
     def model_agrees(self) -> bool | None:
-        if self.model is None:
+        if self.model is None or self.observed.waiting:
             return None
         o, m = self.observed, self.model
         return (o.outcome, o.revision) == (m.outcome, m.revision)
@@ -57,8 +57,8 @@ def fix_for(code: str) -> str:
 
 def _probe_findings(row: Row, kind: str) -> list[Finding]:
     o, p = row.observed, row.observed.probe
-    if kind != "dual" or p is None or o.outcome != "fails" or p.then != "stop":
-        return []
+    if kind != "dual" or p is None or o.outcome != "fails" or p.then != "stop" or o.waiting:
+        return []  # still waiting at the deadline: what it does next is not seen
     cite = "2026-07-28: basic/transports/stdio.mdx §Backward Compatibility"
     if p.answer == "error" and p.code not in (-32022, -32020, -32021):
         return [Finding("client-fallback-keyed-to-code", "error",
@@ -95,6 +95,8 @@ def _upgrade_findings(row: Row, kind: str, rows: list[Row]) -> list[Finding]:
 def _row_findings(row: Row, kind: str, rows: list[Row]) -> list[Finding]:
     o = row.observed
     out = _probe_findings(row, kind) + _upgrade_findings(row, kind, rows)
+    if o.waiting:
+        return out  # still waiting for an answer when the run ended: no hang, and no failure seen
     if o.timed_out:
         out.append(Finding("client-hangs", "warning", f"{row.server}: the client was still "
                            "running at the deadline and was ended with its process family",

@@ -85,6 +85,12 @@ class Traits:
     caches: bool | None = None
     keeps_era: bool | None = None  #: stayed legacy after an upgrade (None: no upgrade case)
     hangs: list[str] = field(default_factory=list)  #: servers where it ran to the deadline
+    #: what it does with a server/discover result that lacks a required field: True, reads it
+    #: as a failed probe (``+strict-discover``); False, goes on with it; None: not seen
+    strict_discover: bool | None = None
+    #: the longest a probe was still waited on when a run ended at the deadline (its wait is
+    #: longer: not a hang)
+    waits_beyond_ms: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__slots__}
@@ -169,6 +175,25 @@ def _strictness(obs: list[Observation], t: Traits) -> None:
                 t.raw_retry = True
 
 
+#: The server quirk of a ``server/discover`` result that lacks a field the schema requires.
+INCOMPLETE_DISCOVER: Final = "+discover-incomplete"
+
+
+def _discover_check(obs: list[Observation], t: Traits) -> None:
+    """``strict_discover`` from the runs against a server whose discover result is incomplete:
+    a client that got the result and then sent ``initialize`` (a dual one falling back), or
+    sent nothing more and failed (a modern one), read it as a failed probe."""
+    for o in obs:
+        p = o.probe
+        if INCOMPLETE_DISCOVER not in o.server or p is None or p.answer != "result":
+            continue
+        if p.then == "initialize" or (o.outcome != "works" and not [
+                r for r in o.requests if not r.startswith(p.method)]):
+            t.strict_discover = True
+        elif o.era == "modern" and t.strict_discover is None:
+            t.strict_discover = False
+
+
 def _caching(obs: list[Observation], t: Traits) -> None:
     for o in obs:
         if o.era != "modern" or o.listed_again_ms is None or o.first_ttl_ms is None:
@@ -211,8 +236,12 @@ def gather(obs: list[Observation], registry: Registry) -> Traits:
     if any(o.retried_32022 for o in obs):
         t.retries_32022 = True
     _strictness(obs, t)
+    _discover_check(obs, t)
     _caching(obs, t)
-    t.hangs = [o.server for o in obs if o.timed_out]
+    t.hangs = [o.server for o in obs if o.timed_out and not o.waiting]
+    beyond = [o.waiting_ms for o in obs if o.waiting and o.waiting_ms is not None
+              and o.probe is not None and o.waiting.startswith(o.probe.method)]
+    t.waits_beyond_ms = max(beyond) if beyond else None
     return t
 
 
@@ -251,6 +280,8 @@ def _quirks(kind: str, t: Traits) -> list[str]:
         quirks += _dual_quirks(t)
     if kind == "modern" and t.discover_first:
         quirks.append("discover")
+    if kind in ("modern", "dual") and t.strict_discover:
+        quirks.append("strict-discover")
     if kind in ("modern", "dual") and t.strict:
         quirks.append(t.strict)
         if t.raw_retry:
@@ -267,6 +298,8 @@ PHRASES: Final = {
     "connect-timeout": "gives up on a silent probe after {value} ms",
     "discover": "opens with server/discover",
     "strict": "refuses a server/discover result that lacks a required field",
+    "strict-discover": "reads a server/discover result that lacks a required field as a "
+    "failed probe",
     "strict-results": "fails a request whose result lacks a field its revision requires",
     "raw-retry": "sends a refused request once more",
     "no-cache": "asks again while a result is fresh (no ttlMs cache)",
@@ -281,11 +314,14 @@ def _unknown(kind: str, t: Traits) -> tuple[str, ...]:
                    "handshake revision: +fallback-denylist): no simulated server sends one")
         out.append("what it does with a server/discover result listing no modern revision it "
                    "speaks (+discover-fallback): no default server answers so")
-        if t.probe_ms is None and t.gives_up_ms is None:
+        if t.probe_ms is None and t.gives_up_ms is None and t.waits_beyond_ms is None:
             out.append("its probe wait: no silent probe ended before the deadline")
         if t.keeps_era is None:
             out.append("whether it keeps a legacy era after its server was upgraded "
                        "(+keeps-era): no upgrade case (BEFORE->AFTER) was run")
+    if t.probe_ms is None and t.gives_up_ms is None and t.waits_beyond_ms is not None:
+        out.append(f"its probe wait: longer than {t.waits_beyond_ms} ms (still waiting when "
+                   "the run ended; a longer --timeout shows it)")
     out.append("whether it refuses tools whose inputSchema is not an object schema "
                "(+strict-tools): no default server lists such a tool")
     out.append("how it finds and uses a server's authorization (the auth quirks, e.g. "

@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import json
 import os
 import re
 import shlex
@@ -58,10 +57,10 @@ from pathlib import Path
 from typing import IO, Final, Literal
 
 from ..errors import UsageError
-from ..probe import PEER_FILE_FORMAT
 from ..serve import LogEntry, LogWriter, ServedEndpoint, make_http_server, read_log, server_url
 from ..simulator import PeerSpec
 from ..wire import end, family, open_new, spawn
+from ._relayed import StdioServing
 
 __all__ = [
     "SERVER_WORD",
@@ -314,15 +313,20 @@ def fresh_log(path: Path) -> Path:
     return path
 
 
-def _run_stdio(spec: str, index: int, launch: Launch) -> RealClientRun:
+def _run_stdio(spec: str, peer: PeerSpec, index: int, launch: Launch) -> RealClientRun:
+    """Serve ``peer`` here (ready before the client starts: :mod:`._relayed`), run the client
+    once with the relay's words for ``{server}``, end the server; the run, its wire read
+    back."""
     log = fresh_log(launch.workdir / f"{index:02d}.jsonl")
-    stamps = fresh_log(launch.workdir / f"{index:02d}.spawned")
-    words = server_words(spec, log, stamps, launch.profile_args)
-    with in_word(launch.argv, words) as inside:
-        run = RealClientRun(spec, tuple(expand(launch.argv, words, "", inside)), log)
-        _run_argv(run, launch)
+    serving = StdioServing(peer, log, sys.executable)
+    try:
+        with in_word(launch.argv, serving.words) as inside:
+            run = RealClientRun(spec, tuple(expand(launch.argv, serving.words, "", inside)), log)
+            _run_argv(run, launch)
+    finally:
+        serving.stop()
     _read_entries(run)
-    run.stamps = read_stamps(stamps)
+    run.stamps = list(serving.stamps)
     return run
 
 
@@ -375,46 +379,29 @@ def run_client(spec: str, peer: PeerSpec, index: int, launch: Launch) -> RealCli
     """Run the client once against the simulated server ``spec`` (``peer``, resolved)."""
     if launch.transport == "http":
         return _run_http(spec, peer, index, launch)
-    return _run_stdio(spec, index, launch)
-
-
-def _peer_file(path: Path, peer: PeerSpec) -> None:
-    """The served spec as a saved peer (``serve @FILE`` reads it), replaced whole."""
-    doc = {"format": PEER_FILE_FORMAT, "role": "server", "peer": peer.notation,
-           "label": peer.notation, "sentence": "served by mcp-skew probe-client"}
-    tmp = fresh_log(path.with_name(path.name + ".tmp"))
-    tmp.write_text(json.dumps(doc) + "\n", encoding="utf-8")
-    tmp.replace(path)
-
-
-def _aside(path: Path, name: str) -> Path:
-    """Move the first run's file out of the second run's way (kept for --record)."""
-    target = path.with_name(name)
-    if path.exists():
-        path.replace(target)
-    return target
+    return _run_stdio(spec, peer, index, launch)
 
 
 def _upgrade_stdio(before: PeerSpec, after: PeerSpec, index: int,
                    launch: Launch) -> RealClientRun:
-    log = fresh_log(launch.workdir / f"{index:02d}.jsonl")
-    stamps = fresh_log(launch.workdir / f"{index:02d}.spawned")
-    served = launch.workdir / f"{index:02d}.server.json"
-    words = server_words(f"@{served}", log, stamps, launch.profile_args)
-    with in_word(launch.argv, words) as inside:
-        argv = tuple(expand(launch.argv, words, "", inside))
-        _peer_file(served, before)
-        first = RealClientRun(before.notation, argv, log)
-        _run_argv(first, launch)
-        _read_entries(first)
-        first.stamps = read_stamps(stamps)
-        first.log = _aside(log, f"{index:02d}.before.jsonl")
-        _aside(stamps, f"{index:02d}.before.spawned")
-        _peer_file(served, after)  # the upgrade: the same command now serves AFTER
-        run = RealClientRun(after.notation, argv, log, before=first)
-        _run_argv(run, launch)
+    log = fresh_log(launch.workdir / f"{index:02d}.before.jsonl")
+    serving = StdioServing(before, log, sys.executable)
+    try:
+        with in_word(launch.argv, serving.words) as inside:
+            argv = tuple(expand(launch.argv, serving.words, "", inside))
+            first = RealClientRun(before.notation, argv, log)
+            _run_argv(first, launch)
+            first.stamps = list(serving.stamps)
+            # the upgrade: the same command now serves AFTER
+            log = fresh_log(launch.workdir / f"{index:02d}.jsonl")
+            serving.upgrade(after, log)
+            _read_entries(first)
+            run = RealClientRun(after.notation, argv, log, before=first)
+            _run_argv(run, launch)
+    finally:
+        serving.stop()
     _read_entries(run)
-    run.stamps = read_stamps(stamps)
+    run.stamps = list(serving.stamps)
     return run
 
 

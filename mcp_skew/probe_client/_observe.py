@@ -32,7 +32,8 @@ from ..simulator.findings import Finding
 from ..simulator.messages import VERSION_KEY, request_text
 from ..versions import Registry
 
-__all__ = ["FIRST_LINE_S", "Observation", "Outcome", "ProbeFate", "observe", "rebase"]
+__all__ = ["FIRST_LINE_S", "Observation", "Outcome", "ProbeFate", "measured_waits", "observe",
+           "rebase"]
 
 #: A process's first line read this soon after its start had waited in the pipe.
 FIRST_LINE_S: Final = 0.05
@@ -122,6 +123,13 @@ class Observation:
     findings: list[Finding] = field(default_factory=list)  #: the log's, on the client's lines
     listed_again_ms: int | None = None  #: a second tools/list, ms after the first answer
     first_ttl_ms: int | None = None  #: the ttlMs of the first tools/list answer
+    #: ended at the deadline while waiting for an answer: the request (``method revision``)
+    #: and how long it had waited; the client was not hanging, its wait was longer
+    waiting: str = ""
+    waiting_ms: int | None = None
+    #: every wait the wire shows (:func:`measured_waits`): a request that got no answer
+    #: before the client's next move
+    waits: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {"server": self.server, "outcome": self.outcome, "status": self.status,
@@ -133,6 +141,8 @@ class Observation:
                 "processes": self.processes, "retried_32022": self.retried_32022,
                 "requests": self.requests, "failed_on": self.failed_on,
                 "exit_code": self.exit_code, "timed_out": self.timed_out,
+                "waiting": self.waiting or None, "waiting_ms": self.waiting_ms,
+                "waits": self.waits,
                 "findings": [f.to_dict() for f in self.findings]}
 
 
@@ -230,6 +240,59 @@ def _listing(entries: list[LogEntry]) -> tuple[int | None, int | None]:
     return None, None
 
 
+def _still_waiting(entries: list[LogEntry], timed_out: bool) -> tuple[str, int | None]:
+    """The request the client was still waiting on when the run ended at the deadline (its
+    last one, unanswered), and for how long (ms from sending it to the log's last record:
+    the client's end); ``("", None)`` when it was not waiting for the server."""
+    sent = _requests(entries)
+    if not timed_out or not sent:
+        return "", None
+    entry, message = sent[-1]
+    if _answer_text(entries, message["id"]) != "no answer":
+        return "", None
+    later = [e for e in entries if e.index > entry.index and e.dir == "c2s"]
+    if later:  # it moved on (a notification, a new line): not waiting on this one
+        return "", None
+    return request_text(message), round(entries[-1].t_ms - entry.t_ms)
+
+
+def _move(entry: LogEntry) -> str:
+    """The client's move an entry is: its request, a line, a new server process, its end."""
+    m = entry.message
+    if entry.dir == "event":
+        return {"start": "a fresh server process", "client-eof": "closed the server's input"
+                }.get(entry.kind or "", entry.kind or "an event")
+    if isinstance(m, dict) and "method" in m:
+        return request_text(m) if "id" in m else str(m["method"])
+    return "a line"
+
+
+def measured_waits(entries: list[LogEntry], timed_out: bool) -> list[dict[str, Any]]:
+    """Each request that got no answer before the client's next move (a line it sent, a
+    fresh server process it started, its input closed), with the time between, ms: the
+    waits a client has, measured from the wire (entries on one clock: :func:`rebase`). A
+    request still unanswered at the end of a run ended at the deadline is a wait still
+    going (``then``: ``still waiting at the deadline``)."""
+    out: list[dict[str, Any]] = []
+    moves = [e for e in entries if e.dir == "c2s" or (e.dir == "event" and e.kind in (
+        "start", "client-eof"))]
+    for entry, message in _requests(entries):
+        answered = [e for e in entries if e.dir == "s2c" and isinstance(e.message, dict)
+                    and "method" not in e.message and e.message.get("id") == message["id"]]
+        nxt = next((e for e in moves if e.index > entry.index), None)
+        if answered and (nxt is None or answered[0].index < nxt.index):
+            continue
+        if nxt is None or (nxt.kind == "client-eof" and timed_out):
+            if timed_out and entries:
+                out.append({"request": request_text(message),
+                            "waited_ms": round(entries[-1].t_ms - entry.t_ms),
+                            "then": "still waiting at the deadline"})
+            continue
+        out.append({"request": request_text(message), "waited_ms": round(nxt.t_ms - entry.t_ms),
+                    "then": _move(nxt)})
+    return out
+
+
 def _outcome(note: Annotation, exit_code: int | None, timed_out: bool) -> Outcome:
     if note.status != "ok":
         return "fails"
@@ -249,6 +312,7 @@ def observe(server: str, entries: list[LogEntry], stamps: list[float], exit_code
     modern = [v for _, m in sent if (v := _modern_revision(m)) is not None]
     client_lines = {e.index for e in entries if e.dir == "c2s"}
     again, ttl = _listing(entries)
+    waiting, waiting_ms = _still_waiting(entries, timed_out)
     return Observation(
         server, outcome, note.status, note.revision, note.era.value if note.era else None,
         note.mark, [str(s) for s in note.path], note.reason,
@@ -260,7 +324,8 @@ def observe(server: str, entries: list[LogEntry], stamps: list[float], exit_code
         exit_code=exit_code, timed_out=timed_out,
         findings=[f for f in note.findings if f.index in client_lines
                   and f.code in CLIENT_CODES],
-        listed_again_ms=again, first_ttl_ms=ttl)
+        listed_again_ms=again, first_ttl_ms=ttl, waiting=waiting, waiting_ms=waiting_ms,
+        waits=measured_waits(entries, timed_out))
 
 
 def describe(observation: Observation) -> str:

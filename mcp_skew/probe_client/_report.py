@@ -56,6 +56,11 @@ def _why_lines(report: ClientReport) -> list[str]:
             continue
         o = r.observed
         exit_text = "ended at the deadline" if o.timed_out else f"exit {o.exit_code}"
+        if o.waiting:
+            out.append(f"  {r.index} {r.server}: still waiting for an answer to {o.waiting} "
+                       f"after {o.waiting_ms} ms when the run ended at the deadline (--timeout): "
+                       "not a hang; its wait is longer")
+            continue
         out.append(f"  {r.index} {r.server}: failed on {o.failed_on or o.reason or '-'}; "
                    f"{run.spawn_error or exit_text}")
         if r.spec is not None and r.spec.outcome != o.outcome:
@@ -99,6 +104,8 @@ def traits_lines(report: ClientReport) -> list[str]:
         probe = f"falls back after about {t.probe_ms} ms"
     elif t.gives_up_ms is not None:
         probe = f"gives up after about {t.gives_up_ms} ms"
+    elif t.waits_beyond_ms is not None:
+        probe = f"still waiting after {t.waits_beyond_ms} ms when the run ended (not a hang)"
     out = [f"  peer spec: {inferred.notation or '(none)'}",
            f"  offers: {', '.join(offers) or 'nothing mcp-skew knows'}",
            f"  era kind: {inferred.spec.kind if inferred.spec else '-'}"
@@ -110,7 +117,10 @@ def traits_lines(report: ClientReport) -> list[str]:
            f"  retries -32022: {'yes' if t.retries_32022 else 'not seen'}",
            f"  caches ttlMs: {'no' if t.caches is False else 'not seen'}",
            f"  validates results strictly: {t.strict or _not_strict(report)}"
-           + (" (and sends the refused request again)" if t.raw_retry else "")]
+           + (" (and sends the refused request again)" if t.raw_retry else ""),
+           "  an incomplete server/discover result: " + {
+               True: "read as a failed probe (strict-discover)", False: "taken as it is",
+               None: "not seen"}[t.strict_discover]]
     if t.refused:
         out.append(f"  refused counter-offers: {', '.join(t.refused)}")
     out += [f"  not seen: {u}" for u in inferred.unknown]

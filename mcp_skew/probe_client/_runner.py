@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from ..simulator import PeerSpec
 from ..versions import Registry
@@ -26,9 +26,13 @@ from ._launch import Launch, RealClientRun, Running, Transport, run_client, run_
 from ._observe import Observation, observe
 from ._servers import ServerCase, split_upgrade
 
-__all__ = ["ClientReport", "ProbeClientOptions", "Server", "probe_client"]
+__all__ = ["DEFAULT_DEADLINE_S", "ClientReport", "ProbeClientOptions", "Server", "probe_client"]
 
 Progress = Callable[[str], None]
+#: One client run's deadline (``--timeout``), seconds: longer than the longest wait of any
+#: named client (the TypeScript v2 client's and the Inspector's 60 s probe wait), so that a
+#: client's own waits end before the run does (issue 37; tested against the catalogue).
+DEFAULT_DEADLINE_S: Final = 90.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +53,7 @@ class ProbeClientOptions:
     servers: tuple[Server, ...]
     registry: Registry
     transport: Transport = "stdio"
-    deadline_s: float = 30.0
+    deadline_s: float = DEFAULT_DEADLINE_S
     jobs: int = 1
     record_dir: Path | None = None
     cwd: str | None = None

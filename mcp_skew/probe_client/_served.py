@@ -4,23 +4,26 @@ the observation of what the client did (the pytest plugin's ``mcp_skew_server`` 
 :func:`simulated_server` gives a :class:`SimulatedServer` of a peer spec:
 
 - ``transport="stdio"``: :attr:`SimulatedServer.command` is the words of a command that
-  runs the simulated server on stdio (the same command ``probe-client`` puts in place of
-  ``{server}``); the client under test spawns it, once or several times;
+  joins the client to the simulated server on stdio (the relay ``probe-client`` puts in
+  place of ``{server}``: the server is served in this process, ready before the client
+  starts, each spawn a fresh server); the client under test spawns it, once or several
+  times;
 - ``transport="http"``: :attr:`SimulatedServer.url` is a simulated Streamable HTTP server
   already served on loopback (port 0), in a thread of this process.
 
 Either way the wire goes to one log, and :meth:`SimulatedServer.observation` reads it by
 the client rules probe-client uses (:func:`~._observe.observe`): the revision and era
 reached, the path, the probe's fate, the request the client failed on.
-:meth:`SimulatedServer.close` ends the HTTP server, and every stdio server process the
-client left running (found by the log path in its command line), so nothing outlives
-the test.
+:meth:`SimulatedServer.close` ends the HTTP server, and every stdio relay the client left
+running (found by the socket path in its command line) and the server it reached, so
+nothing outlives the test.
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import sys
 import time
 from pathlib import Path
 from typing import Final, Literal
@@ -28,8 +31,9 @@ from typing import Final, Literal
 from ..serve import LogEntry, read_log
 from ..simulator import PeerSpec
 from ..versions import Registry
-from ._launch import SETTLE_S, HttpServing, read_stamps, server_words
+from ._launch import SETTLE_S, HttpServing
 from ._observe import Observation, observe
+from ._relayed import StdioServing
 
 __all__ = ["SimulatedServer", "simulated_server"]
 
@@ -39,7 +43,7 @@ TERM_GRACE_S: Final = 1.0
 
 
 def _holding(log: Path) -> list[int]:
-    """Running processes whose command line names ``log`` (the stdio servers of this log)."""
+    """Running processes whose command line names ``log`` (the relays to one server)."""
     needle = os.fsencode(str(log))
     found = []
     try:
@@ -84,8 +88,8 @@ class SimulatedServer:
         self.spec, self.peer, self.transport, self.registry = spec, peer, transport, registry
         workdir.mkdir(parents=True, exist_ok=True)
         self.log = workdir / "wire.jsonl"
-        self._stamps = workdir / "wire.spawned"
         self._http: HttpServing | None = None
+        self._stdio: StdioServing | None = None
         #: the stdio command's words (``transport="stdio"``), else empty
         self.command: list[str] = []
         #: the server's URL (``transport="http"``), else None
@@ -94,12 +98,14 @@ class SimulatedServer:
             self._http = HttpServing(peer, self.log)
             self.url = self._http.url
         else:
-            self.command = server_words(peer.notation, self.log, self._stamps)
+            self._stdio = StdioServing(peer, self.log, sys.executable)
+            self._socket = Path(self._stdio.path)
+            self.command = list(self._stdio.words)
 
     def _settle(self) -> None:
         """Give the stdio servers the client left a moment to see their input close and log it."""
         if self.transport == "stdio":
-            _wait_gone(self.log, SETTLE_S)
+            _wait_gone(self._socket, SETTLE_S)
 
     def observation(self, exit_code: int | None = 0, *, timed_out: bool = False) -> Observation:
         """What the client did so far, read off the wire by the client rules. ``exit_code``
@@ -114,7 +120,8 @@ class SimulatedServer:
                 entries, _ = read_log(self.log)
             except UsageError:
                 entries = []
-        return observe(self.spec, entries, read_stamps(self._stamps), exit_code, timed_out,
+        stamps = list(self._stdio.stamps) if self._stdio is not None else []
+        return observe(self.spec, entries, stamps, exit_code, timed_out,
                        registry=self.registry)
 
     def close(self) -> None:
@@ -123,11 +130,14 @@ class SimulatedServer:
             self._http.stop()
             self._http = None
         if self.transport == "stdio":
-            left = _wait_gone(self.log, 0.0)
+            left = _wait_gone(self._socket, 0.0)
             _signal(left, signal.SIGTERM)
-            left = _wait_gone(self.log, TERM_GRACE_S)
+            left = _wait_gone(self._socket, TERM_GRACE_S)
             _signal(left, signal.SIGKILL)
-            _wait_gone(self.log, TERM_GRACE_S)
+            _wait_gone(self._socket, TERM_GRACE_S)
+            if self._stdio is not None:
+                self._stdio.stop()
+                self._stdio = None
 
     def __enter__(self) -> SimulatedServer:
         return self

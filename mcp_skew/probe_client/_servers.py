@@ -4,7 +4,8 @@ Every revision of the registry is served (a legacy server of each legacy revisio
 modern one of each modern revision, a dual-era one of all), and the server quirks that
 change a client's path: how a legacy server answers the ``server/discover`` probe
 (-32601, -32602, nothing, nothing and an exit), a modern server's -32022 to
-``initialize``, and modern results without ``resultType`` or the caching hints.
+``initialize``, modern results without ``resultType`` or the caching hints, and a
+``server/discover`` result that lacks a field the schema requires (``+discover-incomplete``).
 
 An **upgrade** case, ``BEFORE->AFTER`` (:data:`UPGRADE`): the client runs twice with
 the same server command (or URL), first against ``BEFORE`` (legacy only), then, the
@@ -71,6 +72,9 @@ def default_servers(registry: Registry) -> tuple[ServerCase, ...]:
         every = ",".join(reversed((*legacy, *modern)))
         out.append(ServerCase(f"dual:{every}", "both eras: does the client prefer the modern "
                               "one?"))
+        out.append(ServerCase(f"dual:{every}+discover-incomplete", "a server/discover result "
+                              "that lacks the required capabilities: does the client take it, "
+                              "or read it as a failed probe and fall back to initialize?"))
         out.append(ServerCase(f"legacy:{legacy[-1]}{UPGRADE}dual:{every}", "the same server "
                               "command, legacy-only for a first run, then upgraded to both eras: "
                               "does the client find the modern era, or keep the legacy one?"))

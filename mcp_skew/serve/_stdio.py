@@ -5,9 +5,10 @@ Theory of operation
 One line in, one :meth:`SimServer.receive`, its replies out: newline-delimited
 JSON-RPC, one message per line, flushed at once (``basic/transports`` stdio
 framing of every revision). The quirks act in real time: ``slow=MS`` sleeps
-before the first read, ``silent`` leaves a request unanswered, ``silent-exit``
-ends the process on the next input, and any :class:`Reaction` with ``exit``
-ends it (exit code 1, as a crashed server's would be).
+before the first read (the cold start), ``latency=MS`` before each answer,
+``silent`` leaves a request unanswered, ``silent-exit`` ends the process on the next
+input, and any :class:`Reaction` with ``exit`` ends it (exit code 1, as a crashed
+server's would be).
 
 What the simulated server cannot read is answered here, at the edge: a line
 that is not JSON gets ``-32700 Parse error`` (or nothing, under ``drop-unparsable``:
@@ -140,9 +141,11 @@ def _read_line(stdin: IO[bytes]) -> bytes:
 
 
 def serve_stdio(spec: PeerSpec, stdin: IO[bytes], stdout: IO[bytes], *, say: Say,
-                log: LogWriter | None = None, sleep: Callable[[float], None] = time.sleep
-                ) -> int:
-    """Serve until standard input ends (exit code 0) or the server exits (1)."""
+                log: LogWriter | None = None, sleep: Callable[[float], None] = time.sleep,
+                logs_input: bool = True) -> int:
+    """Serve until standard input ends (exit code 0) or the server exits (1). With
+    ``logs_input`` False the client's lines are logged by the caller, as they arrive (a
+    server asleep in its cold start reads them later)."""
     loop = StdioServer(spec, say)
     delay = loop.server.startup_ms
     if delay:
@@ -153,7 +156,7 @@ def serve_stdio(spec: PeerSpec, stdin: IO[bytes], stdout: IO[bytes], *, say: Say
         if isinstance(raw, CutLine):
             say(f"recv a line of {raw.size} bytes, over the cap of {LINE_CAP}: answered as "
                 "not JSON")
-            if log:
+            if log and logs_input:
                 log.line("c2s", raw)
             for reply in loop.server.unparsable(f"a line of {raw.size} bytes, over the "
                                                 f"cap of {LINE_CAP}").replies:
@@ -171,9 +174,12 @@ def serve_stdio(spec: PeerSpec, stdin: IO[bytes], stdout: IO[bytes], *, say: Say
             return 0
         partial = not raw.endswith(b"\n")
         text = decode_line(raw[:-1] if not partial else raw)
-        if log:
+        if log and logs_input:
             log.line("c2s", text, partial=partial)
-        for reply in loop.handle_line(text):
+        replies = loop.handle_line(text)
+        if replies and loop.server.latency_ms:  # latency=MS: each answer that much later
+            sleep(loop.server.latency_ms / 1000)
+        for reply in replies:
             line = encode(reply)
             if log:  # logged before it is sent: a client may kill the process on reading it
                 log.line("s2c", line[:-1])

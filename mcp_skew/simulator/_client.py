@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .._memo import by_identity
-from ..versions import REGISTRY, Era, Message, Profile, Registry
+from ..versions import REGISTRY, Era, Message, Profile, Registry, required_fields
 from . import _negotiation as negotiation
 from . import _path as steps
 from ._cache import ClientCache
@@ -60,9 +60,11 @@ FIRST_REQUEST = "tools/list"
 @dataclass(frozen=True, slots=True)
 class LegacyAdvert:
     """A DiscoverResult that names no modern revision the dual-era client has, read as
-    "speak ``revision`` through ``initialize``" (see :meth:`SimClient._legacy_advert`)."""
+    "speak ``revision`` through ``initialize``" (see :meth:`SimClient._legacy_advert`), or
+    one this client refused as incomplete (client quirk ``strict-discover``: ``why``)."""
 
     revision: str
+    why: PathStep | None = None
 
 
 @dataclass(slots=True)
@@ -183,7 +185,11 @@ class SimClient:
         #: the transport's rule for reading a probe that did not keep the client modern
         self.transport = transport
         self.policy = spec.client_policy
+        if self.policy.request_timeout_ms is not None:  # quirk request-timeout
+            self.request_timeout_ms = self.policy.request_timeout_ms
         self.probe_timeout_ms = self.policy.probe_timeout_ms
+        #: while connecting under a connect timeout: the clock, and when the connect ends
+        self._connect: tuple[Observer, int] | None = None
         self._next_id = 0
         #: the client's caches (results and era decisions), in scenarios that keep them;
         #: None: nothing is cached (every built-in run but those scenarios)
@@ -235,10 +241,15 @@ class SimClient:
         """Negotiate; with ``session`` (a re-probe in the middle of a scenario) its path and
         counts go on, and its outcome is overwritten."""
         session = session or Session(registry=self.spec.registry)
-        session = yield from self._negotiate_kind(obs, session)
-        if session.status == "ok" and (self.policy.legacy_set_level or (
-                self.policy.era_set_level and session.era is Era.LEGACY)):
-            session = yield from self._set_level(session)
+        bound = self.policy.connect_timeout_ms
+        self._connect = None if bound is None else (obs, obs.now_ms() + bound)
+        try:
+            session = yield from self._negotiate_kind(obs, session)
+            if session.status == "ok" and (self.policy.legacy_set_level or (
+                    self.policy.era_set_level and session.era is Era.LEGACY)):
+                session = yield from self._set_level(session)
+        finally:
+            self._connect = None
         if self.cache is not None and session.status == "ok" and session.era is not None:
             assert session.revision is not None
             self.cache.remember_era(obs.now_ms(), self.server_id, session.era, session.revision)
@@ -281,6 +292,8 @@ class SimClient:
             method = self._probe_method() if self.policy.discover_first else FIRST_REQUEST
             session, event = yield from self._modern(obs, session, method, self.request_timeout_ms)
             assert not isinstance(event, LegacyAdvert)  # only a dual-era client reads one
+            if event is not None and self._connect_spent(event):
+                return self._connect_failed(session, method)
             return session if event is None else self._not_modern(session, method, event)
         return (yield from self._dual(obs, session))
 
@@ -314,10 +327,29 @@ class SimClient:
         session.fell_back = session.downgraded = session.retried = session.reprobed = False
         return (yield from self._negotiation(obs, session))
 
-    @staticmethod
-    def _send(session: Session, message: Message, timeout_ms: int) -> Steps[Event]:
+    def _wait(self, timeout_ms: int) -> int:
+        """How long a request may wait: its own timeout, cut to what is left of the connect
+        timeout while connecting (client quirk ``connect-timeout``: one deadline spans the
+        probe, the fallback ``initialize`` and any re-probe)."""
+        if self._connect is None:
+            return timeout_ms
+        obs, deadline = self._connect
+        return max(0, min(timeout_ms, deadline - obs.now_ms()))
+
+    def _connect_spent(self, event: Event) -> bool:
+        """``event`` is a timeout, and the connect timeout has run out."""
+        if self._connect is None or not isinstance(event, Timeout):
+            return False
+        obs, deadline = self._connect
+        return obs.now_ms() >= deadline
+
+    def _connect_failed(self, session: Session, during: str) -> Session:
+        return session.fail(f"the connect timed out after {self.policy.connect_timeout_ms} ms, "
+                            f"during {during} (this client's connect timeout)")
+
+    def _send(self, session: Session, message: Message, timeout_ms: int) -> Steps[Event]:
         session.round_trips += 1
-        event = yield from ask(message, timeout_ms)
+        event = yield from ask(message, self._wait(timeout_ms))
         session.path += event.via  # what the transport did on the way (HTTP+SSE), typed steps
         return event
 
@@ -332,6 +364,8 @@ class SimClient:
                                       self.request_timeout_ms)
         if not isinstance(event, Reply):
             session.path.append(event_step(event))
+            if self._connect_spent(event):
+                return self._connect_failed(session, f"initialize {asked}")
             return session.fail(f"initialize {asked}: {event_step(event)}")
         if event.error is not None:
             session.path.append(event_step(event))
@@ -367,6 +401,14 @@ class SimClient:
             index = obs.position()
             event = yield from self._send(session, _wire.request(profile, self.next_id(), method), timeout_ms)
             if isinstance(event, Reply) and event.result is not None:
+                missing = self._incomplete(method, rev, event.result)
+                if missing and self.spec.kind == "dual" and self.spec.legacy:
+                    return session, LegacyAdvert(self.spec.legacy[0], steps.incomplete(missing))
+                if missing:
+                    session.path.append(steps.incomplete(missing, fall_back=False))
+                    return session.fail(f"{method} {rev}: the result lacks "
+                                        f"{', '.join(missing)}, which the schema requires; this "
+                                        "client reads it as a failed probe"), None
                 advert = self._legacy_advert(method, event.result)
                 if advert is not None:
                     return session, advert
@@ -460,6 +502,17 @@ class SimClient:
         common = [r for r in self.spec.legacy if r in offered]
         return LegacyAdvert(common[0]) if common else None
 
+    def _incomplete(self, method: str, revision: str, result: dict[str, Any]) -> list[str]:
+        """Client quirk ``strict-discover``: the fields the revision's schema requires on a
+        DiscoverResult that ``result`` lacks (the envelope fields every result or cacheable
+        result carries are left to the SDKs' defaults); [] when complete or not checked."""
+        if method != DISCOVER or not self.policy.strict_discover:
+            return []
+        profile = self.spec.profile(revision)
+        defaulted = profile.names("result_fields_required") | profile.names("cache_fields")
+        return sorted(f for f in required_fields(revision, method) - defaulted
+                      if f not in result)
+
     def _probe_method(self) -> str:
         """``server/discover`` where the newest modern revision has it, else the first request."""
         profile = self.spec.profile(self.spec.modern[0])
@@ -467,19 +520,16 @@ class SimClient:
 
     def _dual(self, obs: Observer, session: Session) -> Steps[Session]:
         probe_method = self._probe_method()
-        bound = self.policy.connect_timeout_ms
-        wait = self.probe_timeout_ms if bound is None else min(bound, self.probe_timeout_ms)
-        session, probe = yield from self._modern(obs, session, probe_method, wait)
+        session, probe = yield from self._modern(obs, session, probe_method, self.probe_timeout_ms)
         if probe is None:
             return session
         if isinstance(probe, LegacyAdvert):
-            session.path.append(steps.legacy_advert() if self.policy.discover_fallback
-                                else steps.choose(probe.revision))
+            session.path.append(probe.why or (steps.legacy_advert() if self.policy.discover_fallback
+                                              else steps.choose(probe.revision)))
             session.fell_back = True
             return (yield from self._legacy(session, probe.revision))
-        if isinstance(probe, Timeout) and bound is not None and bound <= self.probe_timeout_ms:
-            return session.fail(f"the connect timed out after {bound} ms, during the "
-                                f"{probe_method} probe (this client's connect timeout)")
+        if self._connect_spent(probe):
+            return self._connect_failed(session, f"the {probe_method} probe")
         rule = self.transport
         any_status = self.policy.http_fallback_any_status
         if rule.recorded:  # over HTTP the path says which rule read the probe
@@ -507,6 +557,10 @@ class SimClient:
         session.fell_back = True
         session = yield from self._legacy(session)
         if session.status == "failed" and isinstance(probe, Timeout) and session.path[-1].kind == "error":
+            if self.policy.no_reprobe:
+                session.reason += ("; this client does not probe again after its fallback "
+                                   "failed (quirk no-reprobe)")
+                return session
             session.path.append(steps.re_probe())
             session.fell_back, session.reprobed = False, True
             session, again = yield from self._modern(obs, session, probe_method,

@@ -169,11 +169,14 @@ class MemoryLink:
         if self._closed_at is not None and self._closed_at <= self._clock:
             return False
         read_at = max(self._clock + self.latency_ms, self._ready_at)
-        self._ready_at = read_at
         reaction = self.server.receive(wire)
+        # a request keeps the server busy for its own latency (quirk latency); a notification
+        # is read at once
+        done = read_at + (self.server.latency_ms if "id" in wire and "method" in wire else 0)
+        self._ready_at = done
         for reply in reaction.replies:
             self._seq += 1
-            heapq.heappush(self._pending, (read_at + self.latency_ms, self._seq, reply))
+            heapq.heappush(self._pending, (done + self.latency_ms, self._seq, reply))
         if reaction.exit:
             self._closed_at = read_at + self.latency_ms
         return True

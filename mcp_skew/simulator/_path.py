@@ -27,6 +27,7 @@ __all__ = [
     "era_stale",
     "error",
     "exited",
+    "incomplete",
     "legacy_advert",
     "no_answer",
     "re_probe",
@@ -190,6 +191,13 @@ def legacy_advert() -> PathStep:
     """A DiscoverResult that names no modern revision the client has, read as a legacy
     advertisement: fall back to ``initialize``."""
     return PathStep("no modern revision offered: fall back", "note")
+
+
+def incomplete(missing: list[str], *, fall_back: bool = True) -> PathStep:
+    """A DiscoverResult the client refused for lacking fields the schema requires (client
+    quirk ``strict-discover``): read as a failed probe, so a dual-era client falls back."""
+    text = f"incomplete result (no {', '.join(missing)})"
+    return PathStep(text + (": fall back" if fall_back else ""), "note")
 
 
 @_shared

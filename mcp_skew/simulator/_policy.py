@@ -58,8 +58,13 @@ class ServerPolicy:
     echo: bool = False
     #: an unsupported revision in ``initialize`` gets -32602 instead of a counter-offer
     reject_unsupported: bool = False
-    #: simulated ms before the server starts reading its input
+    #: the cold start: simulated ms from the process start until it reads its first input, so
+    #: its first answer comes this long after the start (what ``probe`` measures)
     startup_ms: int = 0
+    #: simulated ms every request takes on the server before its answer is sent
+    latency_ms: int = 0
+    #: ``server/discover`` is answered without ``capabilities`` (the schema requires it)
+    discover_incomplete: bool = False
     #: the error code for an unknown resource, instead of the revision's
     not_found_code: int | None = None
     #: a modern-only server answers ``initialize`` and requests naming no version with -32022
@@ -159,8 +164,16 @@ class ClientPolicy:
     #: results are served from the client's cache while their ``ttlMs`` says they are fresh
     #: (in scenarios that keep a cache); False: every request goes on the wire
     cache: bool = True
-    #: simulated ms the whole connect may take: a probe still unanswered then ends it
+    #: simulated ms the whole connect may take (probe, fallback ``initialize``, re-probe): each
+    #: request of the connect waits at most what is left; a probe cut by it ends the connect
     connect_timeout_ms: int | None = None
+    #: simulated ms each request waits for its answer; None: the run's request timeout
+    request_timeout_ms: int | None = None
+    #: after a timed-out probe, an error to the fallback ``initialize`` ends the connect
+    #: (no second probe)
+    no_reprobe: bool = False
+    #: a DiscoverResult lacking a field the schema requires is read as a failed probe
+    strict_discover: bool = False
     #: a refused result (``strict_results``) is asked for once more, raw, before failing
     raw_retry: bool = False
     #: once the server sends it a request, the client reads no more answers

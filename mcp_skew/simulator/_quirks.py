@@ -90,11 +90,28 @@ QUIRKS: Final[dict[str, Quirk]] = {
            kinds=("legacy", "dual"),
            effects=(Effect("reject_unsupported"),)),
         Quirk("slow", "server",
-           "takes this many simulated ms to start reading its input (a slow start that "
-           "races a client's probe timeout)",
-           "servers that load models or indexes before reading stdin; npx cold starts",
+           "its cold start: its first answer comes this many simulated ms after the process "
+           "starts (it reads nothing before), the value mcp-skew probe measures as the cold "
+           "start; it races a client's probe, connect and request timeouts",
+           "servers that load models or indexes before reading stdin; npx cold starts; a "
+           "Python mcp 2.3 server on a busy 2-core machine (7-19 s to its first answer, "
+           "issue 37)",
            value="ms",
            effects=(Effect("startup_ms", convert=int),)),
+        Quirk("latency", "server",
+           "takes this many simulated ms over every request before answering (on top of the "
+           "link's own delay each way)",
+           "servers that call a slow backend per request; remote servers far away",
+           value="ms",
+           effects=(Effect("latency_ms", convert=int),)),
+        Quirk("discover-incomplete", "server",
+           "answers server/discover with a DiscoverResult that lacks capabilities (the "
+           "2026-07-28 schema's DiscoverResult requires supportedVersions, capabilities, "
+           "resultType, ttlMs and cacheScope)",
+           "early modern servers that answer the probe with supportedVersions only; "
+           "hand-written probe answers (issue 37)",
+           kinds=("modern", "dual"),
+           effects=(Effect("discover_incomplete"),)),
         Quirk("strict-lifecycle", "server",
            "also refuses ping before initialize (answered like any early request)",
            "Python mcp 1.9.4-1.13 servers (ping allowed early from 1.14.0): docs/real-peers.md",
@@ -367,12 +384,44 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "client strictness)",
            effects=(Effect("strict_results"),)),
         Quirk("connect-timeout", "client",
-           "bounds the whole connect by this many simulated ms: a server/discover probe still "
-           "unanswered then fails the connection instead of falling back",
-           "the MCP Inspector 2.12 CLI (--connect-timeout, default 15000 ms, shorter than its "
-           "SDK client's 60 s probe wait): docs/real-peers.md §Inspector",
-           value="ms", kinds=("dual",),
+           "bounds the whole connect by this many simulated ms, one deadline over the "
+           "server/discover probe, the fallback initialize and any re-probe (each waits at "
+           "most what is left): a probe it cuts fails the connection instead of falling "
+           "back, and an initialize still unanswered then fails it",
+           "the MCP Inspector 2.12 CLI in every era (--connect-timeout, default 15000 ms: "
+           "clients/cli/build/index.js DEFAULT_CONNECT_TIMEOUT_MS = 15e3, shorter than its "
+           "SDK client's 60 s request timeout): docs/time.md",
+           value="ms",
            effects=(Effect("connect_timeout_ms", convert=int),)),
+        Quirk("request-timeout", "client",
+           "waits this many simulated ms for the answer to each request, initialize "
+           "included (during the connect a connect-timeout may cut it shorter), instead of "
+           "the run's request timeout (10000)",
+           "TypeScript @modelcontextprotocol/sdk 1.x and @modelcontextprotocol/client 2.x: "
+           "60000 (DEFAULT_REQUEST_TIMEOUT_MSEC in dist/esm/shared/protocol.js, "
+           "dist/src-*.mjs): docs/time.md",
+           value="ms",
+           effects=(Effect("request_timeout_ms", convert=int),)),
+        Quirk("no-reprobe", "client",
+           "after its server/discover probe timed out, an error to the fallback initialize "
+           "(a sticky server's -32022: it read the late probe and fixed the modern era) ends "
+           "the connect; it does not probe again",
+           "dual-era clients that fall back once and surface the handshake's error (issue 37: "
+           "a client with a 1 s probe wait against a slow-starting Python mcp 2.3 server); "
+           "the Python mcp 2.3 client re-probes (mcp/client/_probe.py negotiate_auto)",
+           kinds=("dual",),
+           effects=(Effect("no_reprobe"),)),
+        Quirk("strict-discover", "client",
+           "validates the DiscoverResult: one that lacks a field the schema requires "
+           "(supportedVersions, capabilities; the SDKs default resultType, ttlMs and "
+           "cacheScope) is a failed probe: a dual-era client falls back to initialize, a "
+           "modern one fails",
+           "Python mcp 2.3.0 Client(mode='auto') (mcp/client/_probe.py negotiate_auto: "
+           "except ValidationError -> session.initialize()); TypeScript "
+           "@modelcontextprotocol/client 2.4.0 (dist/public-*.mjs classifyResult: a result "
+           "that fails validateResult('server/discover') -> legacy)",
+           kinds=("modern", "dual"),
+           effects=(Effect("strict_discover"),)),
         Quirk("raw-retry", "client",
            "after refusing a result (strict-results), sends the same request once more, raw, "
            "and fails all the same",
@@ -567,8 +616,11 @@ QUIRKS: Final[dict[str, Quirk]] = {
            kinds=("dual",), effects=(Effect("keeps_era"),)),
         Quirk("probe-timeout", "client",
            "how many simulated ms the client waits for the server/discover probe "
-           "(default 3000)",
-           "Python mcp 2.x: 10 s", value="ms", kinds=("dual", "modern"),
+           "(default 3000); a legacy client sends no probe, so there it does nothing",
+           "Python mcp 2.x: 10000 (mcp/client/session.py DISCOVER_TIMEOUT_SECONDS = 10.0); "
+           "TypeScript @modelcontextprotocol/client 2.x: its request timeout, 60000 "
+           "(dist/public-*.mjs negotiateEra: probe.timeoutMs ?? defaultTimeoutMs)",
+           value="ms",
            effects=(Effect("probe_timeout_ms", convert=int),)),
     )
 }

@@ -81,6 +81,11 @@ class SimServer:
     def startup_ms(self) -> int:
         return self.policy.startup_ms
 
+    @property
+    def latency_ms(self) -> int:
+        """Simulated ms each request takes on the server (quirk ``latency``)."""
+        return self.policy.latency_ms
+
     # -- entry point ----------------------------------------------------------------
     def receive(self, message: Message) -> Reaction:
         if self.dead:
@@ -285,6 +290,8 @@ class SimServer:
             listed = self.spec.legacy if self.policy.discover_legacy_only else self.spec.modern
             found: dict[str, Any] = {"supportedVersions": list(listed),
                                      "capabilities": self._capabilities(profile)}
+            if self.policy.discover_incomplete:  # quirk discover-incomplete
+                del found["capabilities"]
             return self._reply(self._result(profile, msg_id, method, found))
         capability = row.capability
         if capability is not None and not self._declares(profile, capability):

@@ -52,7 +52,7 @@ from ._profile import (
     create,
 )
 from ._registry import BUILTIN, LATEST, REGISTRY, Registry, UnknownRevision, registry_for
-from ._unknown_fields import unknown_fields
+from ._unknown_fields import required_fields, unknown_fields
 from ._words import REVISION_CUTOFF, Message, PeerKind, Role, WireDirection, did_you_mean
 
 if TYPE_CHECKING:
@@ -120,6 +120,7 @@ __all__ = [
     "reference_pages",
     "registry_for",
     "render",
+    "required_fields",
     "rule_values",
     "step_deltas",
     "table_delta",

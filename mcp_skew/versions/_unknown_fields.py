@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, TypeAlias
 
-__all__ = ["format_loc", "unknown_fields"]
+__all__ = ["format_loc", "required_fields", "unknown_fields"]
 
 #: A location inside a result: keys and list indices.
 Loc: TypeAlias = tuple[str | int, ...]
@@ -60,6 +60,18 @@ def unknown_fields(revision: str, method: str, result: object) -> list[str]:
         return [format_loc(loc) for loc in list(_object(revision, alternatives, result, ()))]
     except _Misfit:
         return []
+
+
+def required_fields(revision: str, method: str) -> frozenset[str]:
+    """The properties the official schema of ``revision`` requires on every result of
+    ``method`` (those all its alternatives require); empty for a revision or a method the
+    official schemas do not have (2026-07-28 ``DiscoverResult``: ``supportedVersions``,
+    ``capabilities``, ``resultType``, ``ttlMs``, ``cacheScope``)."""
+    alternatives = _tables()[0].get(revision, {}).get(method)
+    if alternatives is None:
+        return frozenset()
+    kinds = _flat(revision, alternatives)
+    return frozenset.intersection(*(k.required for k in kinds)) if kinds else frozenset()
 
 
 def _tables() -> tuple[Mapping[str, Mapping[str, tuple[str, ...]]],

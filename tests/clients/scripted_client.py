@@ -3,7 +3,8 @@
 Usage::
 
     python scripted_client.py [--era legacy|modern|dual] [--revisions R,R...]
-        [--fallback any|32601] [--probe-timeout S] [--strict] [--restart] [--hang]
+        [--fallback any|32601] [--probe-timeout S] [--strict] [--strict-discover] [--restart]
+        [--hang]
         [--keeps-era FILE] (-- SERVER_COMMAND... | --url URL)
 
 With ``--url`` it speaks Streamable HTTP (JSON responses, the session id and protocol
@@ -11,7 +12,10 @@ version headers; a modern request carries ``MCP-Protocol-Version`` and ``Mcp-Met
 
 It starts the server command, negotiates by its rule, lists the tools once, and exits 0
 when the tools were listed, 1 otherwise (a line on stderr says why). ``--hang`` makes it
-wait for ever after connecting, as a client that waits for input does. ``--keeps-era FILE``
+wait for ever after connecting, as a client that waits for input does. ``--strict-discover``
+reads a ``server/discover`` result that lacks ``supportedVersions`` or ``capabilities`` (both
+required by the 2026-07-28 schema's DiscoverResult) as a failed probe: a dual client falls
+back to ``initialize``, a modern one fails. ``--keeps-era FILE``
 keeps the era it reached per server command (or URL) in FILE, across runs: a legacy one
 kept makes the next run open with ``initialize`` at that revision, probing only when that
 fails. Standalone: it imports nothing of mcp-skew.
@@ -175,6 +179,12 @@ def _connect(args: argparse.Namespace, command: list[str]
         return server, _initialize(server, revisions, 5)
     modern = next(r for r in revisions if r in MODERN)
     answer = server.request("server/discover", _modern_params(modern), args.probe_timeout)
+    incomplete = isinstance(answer, dict) and isinstance(answer.get("result"), dict) and any(
+        key not in answer["result"] for key in ("supportedVersions", "capabilities"))
+    if args.strict_discover and incomplete:
+        if args.era == "modern":
+            return server, None
+        return server, _initialize(server, revisions, 5)
     if isinstance(answer, dict) and "result" in answer:
         offered = answer["result"].get("supportedVersions") or []
         return server, modern if modern in offered else None
@@ -234,6 +244,7 @@ def main() -> int:
     parser.add_argument("--fallback", choices=("any", "32601"), default="any")
     parser.add_argument("--probe-timeout", type=float, default=1.0)
     parser.add_argument("--strict", action="store_true")
+    parser.add_argument("--strict-discover", action="store_true")
     parser.add_argument("--restart", action="store_true")
     parser.add_argument("--hang", action="store_true")
     parser.add_argument("--url", help="a Streamable HTTP server, instead of a command")

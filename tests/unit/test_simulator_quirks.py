@@ -12,6 +12,7 @@ by this module; a golden test keeps it current. To rewrite it::
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 from collections.abc import Callable
@@ -139,6 +140,11 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
     "one-transport": (DUAL, "legacy:2025-11-25+not-initialized-32000+one-transport"),
     "connect-timeout": (f"{DUAL}+probe-timeout=60000+connect-timeout=15000",
                         "legacy:2025-11-25+silent"),
+    "latency": (DUAL, f"{DUAL}+latency=4000"),
+    "request-timeout": ("legacy:2025-11-25+request-timeout=15000", "legacy:2025-11-25+slow=12000"),
+    "no-reprobe": (f"{DUAL}+probe-timeout=1000+no-reprobe", f"{DUAL}+slow=2000+sticky-era"),
+    "discover-incomplete": (f"{DUAL}+strict-discover", f"{DUAL}+discover-incomplete"),
+    "strict-discover": (f"{DUAL}+strict-discover", f"{DUAL}+discover-incomplete"),
     "raw-retry": (f"modern:{MODERN}+strict-results+raw-retry", f"modern:{MODERN}+no-result-type"),
     "asks-roots": ("legacy:2024-11-05+stalls-on-server-request",
                    "legacy:2025-11-25,2024-11-05+asks-roots"),
@@ -1429,6 +1435,113 @@ def test_a_client_that_drops_the_session_works_only_with_a_stateless_server() ->
     probe = simulate(DUAL, "legacy:2025-11-25+missing-session-32600", "handshake",
                      transport="http")
     assert probe.revision == "2025-11-25" and probe.mark == "era-fallback"  # no modern error
+
+
+# -- time: latency, the waits of a client, and what they race ---------------------------------
+
+@pins("latency")
+def test_latency_delays_each_answer_and_keeps_the_server_busy() -> None:
+    """Each request takes the server its latency: the answer comes after it, and a second
+    request sent meanwhile waits for the first to be done."""
+    record = simulate("legacy:2025-11-25", "legacy:2025-11-25+latency=300", "lists")
+    answers = [e.t_ms for e in record.transcript.entries if e.dir == "s2c"]
+    assert answers[0] == 5 + 300 + 5
+    assert all(later - earlier >= 300 for earlier, later in itertools.pairwise(answers))
+    plain = simulate("legacy:2025-11-25", "legacy:2025-11-25", "lists")
+    assert next(e.t_ms for e in plain.transcript.entries if e.dir == "s2c") == 10
+
+
+@pins("latency", "slow")
+def test_latency_is_added_to_the_cold_start_of_the_first_answer() -> None:
+    record = simulate("legacy:2025-11-25", "legacy:2025-11-25+slow=700+latency=100", "handshake")
+    assert [e.t_ms for e in record.transcript.entries[:2]] == [0, 805]
+
+
+@pins("connect-timeout")
+@pytest.mark.parametrize(("cold", "outcome"), [
+    (2000, ("ok", "direct")),  # the probe is answered in time
+    (4000, ("ok", "era-fallback")),  # the probe times out (3 s), initialize fits in what is left
+    (6000, ("failed", "failed")),  # initialize still unanswered when the 5 s run out
+])
+def test_one_connect_timeout_spans_the_probe_and_initialize(cold: int,
+                                                            outcome: tuple[str, str]) -> None:
+    """Issue 37's second race: a client whose single 5 s timeout covers both the probe and
+    ``initialize``, against a server that starts in 2, 4 or 6 s: it works, goes legacy, fails."""
+    record = simulate(f"{DUAL}+connect-timeout=5000", f"{DUAL}+slow={cold}", "handshake")
+    assert (record.status, record.mark) == outcome
+    if record.status == "failed":
+        assert record.session.path[-1] == "timeout after 2000 ms"  # what was left of 5 s
+        assert record.session.reason == ("the connect timed out after 5000 ms, during "
+                                         "initialize 2025-11-25 (this client's connect timeout)")
+
+
+@pins("connect-timeout", "request-timeout")
+def test_a_legacy_client_takes_a_connect_timeout() -> None:
+    """The Inspector's legacy mode: its 15 s connect timeout bounds initialize, which its
+    request timeout (60 s) alone would not."""
+    client = "legacy:2025-11-25+connect-timeout=15000+request-timeout=60000"
+    assert simulate(client, "legacy:2025-11-25+slow=12000").status == "ok"
+    late = simulate(client, "legacy:2025-11-25+slow=20000")
+    assert late.session.path == ["initialize 2025-11-25", "timeout after 15000 ms"]
+    assert "connect timed out after 15000 ms" in late.session.reason
+    assert simulate("legacy:2025-11-25", "legacy:2025-11-25+slow=12000").status == "failed"
+
+
+@pins("request-timeout")
+def test_request_timeout_replaces_the_runs_wait_after_the_connect_too() -> None:
+    client = parse_peer("modern:2026-07-28+request-timeout=60000", "client")
+    assert SimClient(client).request_timeout_ms == 60_000
+    assert SimClient(parse_peer("modern:2026-07-28", "client")).request_timeout_ms == 10_000
+    late = simulate("modern:2026-07-28+request-timeout=500", f"modern:{MODERN}+slow=1000")
+    assert late.session.path[-1] == "timeout after 500 ms"
+
+
+@pins("no-reprobe")
+def test_no_reprobe_fails_where_the_plain_dual_client_probes_again() -> None:
+    """Issue 37's first race: a 1 s probe wait against a sticky server that starts in 2 s:
+    the late probe fixes the modern era, the fallback initialize gets -32022."""
+    server = f"{DUAL}+slow=2000+sticky-era"
+    plain = simulate(f"{DUAL}+probe-timeout=1000", server, "handshake")
+    assert plain.status == "ok" and plain.mark == "re-probe"
+    record = simulate(f"{DUAL}+probe-timeout=1000+no-reprobe", server, "handshake")
+    assert record.status == "failed"
+    assert record.session.path == [f"discover {MODERN}", "timeout after 1000 ms",
+                                   "initialize 2025-11-25", "error -32022"]
+    assert record.session.reason.endswith("(quirk no-reprobe)")
+    in_time = simulate(f"{DUAL}+probe-timeout=3000+no-reprobe", server, "handshake")
+    assert in_time.status == "ok" and in_time.mark == "direct"
+
+
+@pins("discover-incomplete")
+def test_discover_incomplete_leaves_capabilities_out_of_the_discover_result() -> None:
+    srv = server(f"{DUAL}+discover-incomplete")
+    profile = REGISTRY.get(MODERN)
+    reply = srv.receive(_wire.request(profile, 1, "server/discover")).replies[0]
+    assert "capabilities" not in reply["result"] and reply["result"]["supportedVersions"]
+    plain = server(DUAL).receive(_wire.request(profile, 1, "server/discover")).replies[0]
+    assert "capabilities" in plain["result"]
+
+
+@pins("strict-discover", "discover-incomplete")
+def test_strict_discover_falls_back_on_an_incomplete_discover_result() -> None:
+    record = simulate(f"{DUAL}+strict-discover", f"{DUAL}+discover-incomplete", "handshake")
+    assert record.status == "ok" and record.revision == "2025-11-25"
+    assert record.mark == "era-fallback"
+    assert "incomplete result (no capabilities): fall back" in record.session.path
+    lenient = simulate(DUAL, f"{DUAL}+discover-incomplete", "handshake")
+    assert lenient.status == "ok" and lenient.revision == MODERN
+    complete = simulate(f"{DUAL}+strict-discover", DUAL, "handshake")
+    assert complete.revision == MODERN  # nothing missing: read as modern
+
+
+@pins("strict-discover")
+def test_strict_discover_fails_a_modern_client_and_ignores_the_envelope_fields() -> None:
+    record = simulate(f"modern:{MODERN}+discover+strict-discover", f"{DUAL}+discover-incomplete")
+    assert record.status == "failed" and "lacks capabilities" in record.session.reason
+    # resultType and the caching hints are defaulted by the SDKs: not an incomplete result
+    hints = simulate(f"{DUAL}+strict-discover", f"{DUAL}+no-cache-hints+no-result-type",
+                     "handshake")
+    assert hints.revision == MODERN
 
 
 # -- docs/quirks.md ---------------------------------------------------------------------------

@@ -42,9 +42,9 @@ def register(sub: Any) -> None:
                    help="a server peer spec (repeatable; replaces the default set)")
     p.add_argument("--transport", choices=("stdio", "http"),
                    help="stdio ({server}) or http ({url}); default: the placeholder the words use")
-    p.add_argument("--timeout", default=30.0, metavar="SECONDS",
+    p.add_argument("--timeout", default=90.0, metavar="SECONDS",
                    help="one client run's deadline; then it is ended with its process family "
-                   "(default 30)")
+                   "(default 90: longer than any named client's longest wait)")
     p.add_argument("--jobs", help="client runs at once, 1 to 16 (default 2, or 1 on a machine "
                    "with one CPU)")
     p.add_argument("--cwd", help="working directory of the client")

@@ -176,6 +176,11 @@ class HttpEndpoint:
     def startup_ms(self) -> int:
         return self.presession.startup_ms
 
+    @property
+    def latency_ms(self) -> int:
+        """Simulated ms each request takes on the server (quirk ``latency``)."""
+        return self.presession.latency_ms
+
     # -- entry point ------------------------------------------------------------------
     def handle(self, request: HttpRequest) -> HttpResponse:
         target = request.target  # the one reading of the target, the guard's too

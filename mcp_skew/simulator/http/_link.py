@@ -174,6 +174,8 @@ class HttpMemoryLink:
         self.transcript.add(self._clock, "c2s", wire,
                             http={"method": "POST", "path": path, "headers": shown})
         read_at = max(self._clock + self.latency_ms, self._ready_at)
+        if "id" in wire and "method" in wire:  # a request keeps it busy (quirk latency)
+            read_at += self.endpoint.latency_ms
         self._ready_at = read_at
         lower = {k.lower(): v for k, v in headers.items()}
         if wire.get("method") == "initialize":
