@@ -31,8 +31,7 @@ import threading
 from pathlib import Path
 from typing import Final
 
-from ..serve import LineSplitter, LogWriter, serve_stdio
-from ..serve._log import LINE_CAP
+from ..serve import LINE_CAP, LineSplitter, LogWriter, serve_stdio
 from ..simulator import PeerSpec
 
 __all__ = ["HEADER", "RELAY", "StdioServing", "relay_words"]

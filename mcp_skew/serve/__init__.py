@@ -29,7 +29,7 @@ from ._http import (
     make_http_server,
     server_url,
 )
-from ._log import NO_MESSAGE, LineSplitter, LogEntry, LogWriter, read_log, split_processes
+from ._log import LINE_CAP, NO_MESSAGE, LineSplitter, LogEntry, LogWriter, read_log, split_processes
 from ._proxy import run_proxy
 from ._replay import (
     ReplayedExchange,
@@ -44,6 +44,7 @@ from ._show import render_log, render_processes
 from ._stdio import StdioServer, serve_stdio
 
 __all__ = [
+    "LINE_CAP",
     "NO_MESSAGE",
     "Annotation",
     "Annotator",
