@@ -356,7 +356,8 @@ class HttpMemoryLink:
         headers = dict(response.headers)
         if response.content_type is not None:
             headers = {"Content-Type": response.content_type, **headers}
-        reading = self.client.read(arrival.message, response.status, headers, response.encoded())
+        reading = self.client.read(arrival.message,
+                                   HttpResponse(response.status, response.encoded(), headers))
         http: dict[str, Any] = {"status": response.status, "headers": headers}
         for event_id in reading.primed:
             self.transcript.note(at, f"{_status_text(response.status)}, SSE priming event (id "
