@@ -322,7 +322,7 @@ class HttpLink(RealLink):
                 return
             if is_request:
                 synthesized = synthesized_error(msg_id, status, reason, body)
-                self._deliver(synthesized, inbox, hand=False)
+                self._deliver(synthesized, inbox, hand=False, http={"status": status})
                 self._bind(msg_id, Reply(synthesized, status=status), inbox)
             return
         if status >= 300:
@@ -473,7 +473,7 @@ class HttpLink(RealLink):
     def _synthesize(self, msg_id: Any, inbox: queue.Queue[Any], status: int, reason: str,
                     detail: str) -> None:
         synthesized = synthesized_error(msg_id, status, reason, detail)
-        self._deliver(synthesized, inbox, hand=False)
+        self._deliver(synthesized, inbox, hand=False, http={"status": status})
         self._bind(msg_id, Reply(synthesized, status=status), inbox)
 
     def _read_stream(self, stream: _Stream, found: threading.Event,
