@@ -22,6 +22,7 @@ from mcp_skew.probe._compare import answer_shape
 from mcp_skew.probe._exchanges import exchanges
 from mcp_skew.simulator import SimClient, parse_peer, rule_for
 from mcp_skew.simulator.http import HttpEndpoint, HttpMemoryLink, HttpRequest, HttpResponse, synthesized_error
+from mcp_skew.simulator.http._link import http_link
 from mcp_skew.simulator.machine import Reply
 from mcp_skew.transcript import Transcript
 from mcp_skew.versions import REGISTRY
@@ -120,3 +121,21 @@ def test_a_note_about_another_request_gives_no_status() -> None:
     transcript.add(6, "s2c", {"jsonrpc": "2.0", "id": 2, "result": {"tools": []}})
     (ex,) = exchanges(transcript, REGISTRY)
     assert ex.fate == "answered" and ex.status is None
+
+
+def test_why_an_authorization_failed_is_a_field_not_the_errors_message() -> None:
+    # case 0 of tests/_auth_cases.py: a 2025-03-26 client finds no registration endpoint
+    client = parse_peer("legacy:2025-03-26", "client")
+    server = parse_peer("legacy:2025-06-18,2025-03-26", "server")
+    link = http_link(client, server, protected=True, latency_ms=5)
+    asked = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+             "params": {"protocolVersion": "2025-03-26", "capabilities": {},
+                        "clientInfo": {"name": "t", "version": "1"}}}
+    event = link.request(asked, 10_000)
+    assert isinstance(event, Reply) and event.status == 401
+    assert event.reason.startswith("authorization failed: ")
+    assert event.error is not None and event.error["message"] == "HTTP 401 Unauthorized"
+    # the client says both, in the words it always did
+    session = SimClient(client, transport=HTTP).negotiate(
+        http_link(client, server, protected=True, latency_ms=5))
+    assert f"-32600 HTTP 401 Unauthorized: {event.reason}" in str(session.reason)
