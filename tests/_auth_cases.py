@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcp_skew.simulator import RunRecord, parse_peer, run
-from mcp_skew.simulator.http import HttpRequest
-from mcp_skew.simulator.http.auth import AuthServer, Fetch, Fetched
+from mcp_skew.simulator.http import HttpRequest, HttpResponse
+from mcp_skew.simulator.http.auth import AuthServer
 from mcp_skew.versions import REGISTRY
 
 __all__ = ["ALL_REVS", "CASES", "Case", "auth_step", "drive", "simulate"]
@@ -118,17 +118,18 @@ CASES = (
 )
 
 
-def drive(machine: Generator[Fetch, Fetched, Any], server: AuthServer) -> tuple[Any, list[Fetch]]:
+def drive(machine: Generator[HttpRequest, HttpResponse, Any], server: AuthServer,
+          ) -> tuple[Any, list[HttpRequest]]:
     """Answer each request of an ``authorize`` machine with ``server``'s own answer; the
     machine's result and every request it made."""
-    asked: list[Fetch] = []
+    asked: list[HttpRequest] = []
     try:
         fetch = next(machine)
         while True:
             asked.append(fetch)
-            got = server.handle(HttpRequest(fetch.method, fetch.target, {}, fetch.body))
-            assert got is not None, fetch.target
-            fetch = machine.send(Fetched(got.status, {k.lower(): v for k, v in got.headers.items()},
-                                         got.encoded()))
+            got = server.handle(HttpRequest(fetch.method, fetch.path, {}, fetch.body))
+            assert got is not None, fetch.path
+            fetch = machine.send(HttpResponse(got.status, got.encoded(),
+                                              {k.lower(): v for k, v in got.headers.items()}))
     except StopIteration as done:
         return done.value, asked

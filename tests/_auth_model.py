@@ -8,8 +8,8 @@ import urllib.parse
 from collections.abc import Mapping
 
 from mcp_skew.simulator import PeerSpec, RunRecord
-from mcp_skew.simulator.http import HttpRequest
-from mcp_skew.simulator.http.auth import Fetched, auth_server_for, authorize, plan_for
+from mcp_skew.simulator.http import HttpRequest, HttpResponse
+from mcp_skew.simulator.http.auth import auth_server_for, authorize, plan_for
 
 _ORIGIN = "http://127.0.0.1:1"
 
@@ -24,18 +24,19 @@ def first_scope(client: PeerSpec, server: PeerSpec) -> str:
     auth = auth_server_for(server, _ORIGIN)
     assert auth is not None, "not a protected server"
     plan = plan_for(client.profile(client.revisions[0]), client.client_policy)
-    machine = authorize(plan, Fetched(401, _lower(auth.challenge().headers)), _ORIGIN + "/mcp")
+    machine = authorize(plan, HttpResponse(401, headers=_lower(auth.challenge().headers)),
+                        _ORIGIN + "/mcp")
     try:
         fetch = next(machine)
-        while "/authorize?" not in fetch.target:
-            answer = auth.handle(HttpRequest(fetch.method, fetch.target, _lower(fetch.headers),
+        while "/authorize?" not in fetch.path:
+            answer = auth.handle(HttpRequest(fetch.method, fetch.path, _lower(fetch.headers),
                                              fetch.body))
             # None: not an authorization URL (the MCP server's 404)
-            fetch = machine.send(Fetched(404, {}) if answer is None else Fetched(
-                answer.status, _lower(answer.headers), answer.encoded()))
+            fetch = machine.send(HttpResponse(404) if answer is None else HttpResponse(
+                answer.status, answer.encoded(), _lower(answer.headers)))
     except StopIteration:
         return ""
-    query = urllib.parse.parse_qs(urllib.parse.urlsplit(fetch.target).query)
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(fetch.path).query)
     return " ".join(query.get("scope", []))
 
 

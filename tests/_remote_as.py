@@ -9,18 +9,17 @@ from dataclasses import dataclass, field
 
 from mcp_skew.simulator.http import HttpRequest, HttpResponse
 from mcp_skew.simulator.http.auth import AuthServer
-from mcp_skew.simulator.http.auth._client import Fetch, Fetched
 from mcp_skew.simulator.http.auth._server import guard
 from mcp_skew.versions import LAYOUTS
 
 __all__ = ["RemoteAs", "answer_of"]
 
 
-def answer_of(response: HttpResponse | None) -> Fetched:
+def answer_of(response: HttpResponse | None) -> HttpResponse:
     if response is None:
-        return Fetched(404, {}, b"")
-    return Fetched(response.status, {k.lower(): v for k, v in response.headers.items()},
-                   response.encoded())
+        return HttpResponse(404, b"")
+    return HttpResponse(response.status, response.encoded(),
+                        {k.lower(): v for k, v in response.headers.items()})
 
 
 @dataclass
@@ -40,7 +39,7 @@ class RemoteAs:
     def url(self) -> str:
         return self.mcp_origin + "/mcp"
 
-    def fetch(self, url: str, ask: Fetch, headers: Mapping[str, str]) -> Fetched:
+    def fetch(self, url: str, ask: HttpRequest, headers: Mapping[str, str]) -> HttpResponse:
         """What ``mcp_skew.probe._auth.discover`` calls for each request."""
         scheme, _, rest = url.partition("://")
         host, _, path = rest.partition("/")
@@ -52,4 +51,4 @@ class RemoteAs:
             return answer_of(guard(self.auth, request))
         if origin == self.as_origin:
             return answer_of(self.auth.handle(request, at_as=True))
-        return Fetched(0, {})  # nobody there
+        return HttpResponse(0)  # nobody there

@@ -38,7 +38,8 @@ from typing import Any, Final
 
 from .. import _jsontext
 from ..errors import UsageError
-from ..wire import Deadline, opener, read_capped
+from ..simulator.http import HttpRequest
+from ..wire import Deadline, read_capped, send
 
 __all__ = ["Job", "ListingError", "read_listing", "read_registry", "server_jobs"]
 
@@ -298,17 +299,17 @@ def _list_url(base: str) -> str:
 
 
 def _get_page(url: str, timeout: float) -> Any:
-    request = urllib.request.Request(url, headers={"Accept": "application/json",
-                                                   "User-Agent": "mcp-skew-census"})
+    request = HttpRequest("GET", url, {"Accept": "application/json",
+                                       "User-Agent": "mcp-skew-census"})
     # One page in ``timeout`` seconds in all, however slowly the server sends it (a socket
     # timeout alone starts again with every byte), http(s) only, redirects included.
     with Deadline(timeout) as deadline:
         try:
-            with opener(deadline, urllib.request.HTTPRedirectHandler()).open(
-                    request, timeout=timeout) as response:
+            answer, response = send(request, deadline, urllib.request.HTTPRedirectHandler())
+            with response:
+                if answer.status >= 300:
+                    raise ListingError(f"{url}: HTTP {answer.status} {answer.reason}")
                 body, more = read_capped(response, _MAX_PAGE_BYTES)
-        except urllib.error.HTTPError as exc:
-            raise ListingError(f"{url}: HTTP {exc.code} {exc.reason}") from None
         except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
             reason = getattr(exc, "reason", exc)
             raise ListingError(f"{url}: cannot read: {reason}") from None

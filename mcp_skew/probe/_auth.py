@@ -23,18 +23,17 @@ from __future__ import annotations
 import http.client
 import json
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from .._input import AddressError, parse_url
 from ..simulator import ClientPolicy
 from ..simulator.findings import Finding
-from ..simulator.http.auth import AS_WELL_KNOWN, AuthResult, Fetch, Fetched, authorize, plan_for
+from ..simulator.http import HttpRequest, HttpResponse
+from ..simulator.http.auth import AS_WELL_KNOWN, AuthResult, authorize, plan_for
 from ..versions import Registry, rule_values
-from ..wire import Deadline, opener, read_capped
+from ..wire import Deadline, read_capped, send
 
 __all__ = ["AuthCheck", "discover", "needs_auth", "refused_status"]
 
@@ -87,44 +86,41 @@ def needs_auth(transcripts: Iterable[Iterable[Mapping[str, Any]]]) -> bool:
 
 
 #: How a discovery request is made: the absolute URL, the request, the headers to add.
-Fetcher = Callable[[str, Fetch, Mapping[str, str]], Fetched]
+Fetcher = Callable[[str, HttpRequest, Mapping[str, str]], HttpResponse]
 
 
-def _fetch(url: str, ask: Fetch, headers: Mapping[str, str], *,
-           timeout_s: float = TIMEOUT_S) -> Fetched:
-    """One request over real HTTP, all of it (connect, headers, body) within ``timeout_s``;
-    no redirect followed; the body read up to :data:`BODY_CAP`. Status 0 and ``error`` when
-    there is no answer (the URL is not valid, the connection failed, the time is up)."""
+def _fetch(url: str, ask: HttpRequest, headers: Mapping[str, str], *,
+           timeout_s: float = TIMEOUT_S) -> HttpResponse:
+    """One request over real HTTP (:func:`mcp_skew.wire.send`), all of it (connect,
+    headers, body) within ``timeout_s``; no redirect followed; the body read up to
+    :data:`BODY_CAP`. Status 0 and ``error`` when there is no answer (the URL is not valid,
+    the connection failed, the time is up)."""
     try:
         parse_url(url, ("http", "https"))
     except AddressError as exc:
-        return Fetched(0, {}, error=f"not asked: not a valid http(s) URL: {exc}")
-    req = urllib.request.Request(url, data=ask.body or None,
-                                 headers={**headers, **ask.headers}, method=ask.method)
+        return HttpResponse(0, error=f"not asked: not a valid http(s) URL: {exc}")
     with Deadline(timeout_s) as deadline:
         try:
-            with opener(deadline, _NoRedirect()).open(req, timeout=timeout_s) as resp:
-                return _answer(resp.status, resp.headers.items(), resp, deadline)
-        except urllib.error.HTTPError as err:
-            with err:
-                return _answer(err.code, err.headers.items(), err, deadline)
+            answer, resp = send(HttpRequest(ask.method, url, {**headers, **ask.headers},
+                                            ask.body), deadline)
         except (OSError, ValueError, http.client.HTTPException) as exc:
-            return Fetched(0, {}, error=_cut(deadline)
-                           or f"no answer: {getattr(exc, 'reason', None) or exc}"[:300])
+            return HttpResponse(0, error=_cut(deadline)
+                                or f"no answer: {getattr(exc, 'reason', None) or exc}"[:300])
+        with resp:
+            return _read(answer, resp, deadline)
 
 
-def _answer(status: int, headers: Iterable[tuple[str, str]], resp: Any,
-            deadline: Deadline) -> Fetched:
-    lowered = _lower(headers)
+def _read(answer: HttpResponse, resp: Any, deadline: Deadline) -> HttpResponse:
+    """``answer`` with its body, read up to :data:`BODY_CAP` within ``deadline``, or why not."""
     try:
         body, more = read_capped(resp, BODY_CAP)
     except (OSError, ValueError, http.client.HTTPException) as exc:
-        return Fetched(status, lowered, error=_cut(deadline) or f"the body was cut: {exc}")
+        return replace(answer, error=_cut(deadline) or f"the body was cut: {exc}")
     if deadline.expired:  # cut at the deadline: what came is not the whole answer
-        return Fetched(status, lowered, error=_cut(deadline) or "")
+        return replace(answer, error=_cut(deadline) or "")
     if more:
-        return Fetched(status, lowered, error=f"a body over {BODY_CAP} bytes, not read")
-    return Fetched(status, lowered, body)
+        return replace(answer, error=f"a body over {BODY_CAP} bytes, not read")
+    return replace(answer, body=body)
 
 
 def _cut(deadline: Deadline) -> str | None:
@@ -137,16 +133,16 @@ def _bounded(fetch: Fetcher | None, timeout_s: float) -> Fetcher:
     """``fetch`` (else :func:`_fetch` with ``timeout_s``), each request asked once (the
     revisions ask the same URLs), and none after :data:`ROUNDS` times ``timeout_s``."""
     give_up = time.monotonic() + ROUNDS * timeout_s
-    asked: dict[tuple[Any, ...], Fetched] = {}
+    asked: dict[tuple[Any, ...], HttpResponse] = {}
 
-    def bounded(url: str, ask: Fetch, headers: Mapping[str, str]) -> Fetched:
+    def bounded(url: str, ask: HttpRequest, headers: Mapping[str, str]) -> HttpResponse:
         key = (ask.method, url, ask.body, tuple(sorted({**headers, **ask.headers}.items())))
         if key in asked:
             return asked[key]
         left = give_up - time.monotonic()
         if left <= 0:
-            return Fetched(0, {}, error=f"not asked: the discovery's {ROUNDS * timeout_s:g} s "
-                           f"({ROUNDS} x --timeout) are spent")
+            return HttpResponse(0, error=f"not asked: the discovery's {ROUNDS * timeout_s:g} "
+                                f"s ({ROUNDS} x --timeout) are spent")
         got = fetch(url, ask, headers) if fetch is not None else \
             _fetch(url, ask, headers, timeout_s=min(timeout_s, left))
         asked[key] = got
@@ -154,30 +150,21 @@ def _bounded(fetch: Fetcher | None, timeout_s: float) -> Fetcher:
     return bounded
 
 
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-
-def _lower(items: Iterable[tuple[str, str]]) -> dict[str, str]:
-    return {k.lower(): v for k, v in items}
-
-
 def _origin(url: str) -> str:
     scheme, _, rest = url.partition("://")
     return f"{scheme}://{rest.split('/', 1)[0]}"
 
 
-def _challenge(url: str, headers: Mapping[str, str], fetch: Fetcher) -> Fetched:
+def _challenge(url: str, headers: Mapping[str, str], fetch: Fetcher) -> HttpResponse:
     body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {},
         "clientInfo": {"name": "mcp-skew-probe", "version": "0"}}}).encode()
-    ask = Fetch("POST", "", {"Content-Type": "application/json",
-                             "Accept": "application/json, text/event-stream"}, body)
+    ask = HttpRequest("POST", "", {"Content-Type": "application/json",
+                                   "Accept": "application/json, text/event-stream"}, body)
     return fetch(url, ask, headers)
 
 
-def _run(revision: str, challenge: Fetched, url: str, headers: Mapping[str, str],
+def _run(revision: str, challenge: HttpResponse, url: str, headers: Mapping[str, str],
          registry: Registry, *, fetch: Fetcher) -> AuthResult:
     plan = plan_for(registry.get(revision), ClientPolicy())
     machine = authorize(plan, challenge, url, discover_only=True)
@@ -185,8 +172,8 @@ def _run(revision: str, challenge: Fetched, url: str, headers: Mapping[str, str]
     try:
         ask = next(machine)
         while True:
-            where = ask.target if ask.target.startswith(("http://", "https://")) else \
-                origin + ask.target  # an authorization server on another origin: as named
+            where = ask.path if ask.path.startswith(("http://", "https://")) else \
+                origin + ask.path  # an authorization server on another origin: as named
             ask = machine.send(fetch(where, ask, headers if _origin(where) == origin else {}))
     except StopIteration as done:
         result: AuthResult = done.value

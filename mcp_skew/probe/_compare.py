@@ -32,8 +32,7 @@ def answer_shape(ex: Exchange) -> str:
     if ex.fate != "answered":
         return "no answer (timeout)" if ex.fate == "timeout" else f"no answer ({ex.fate})"
     if ex.error is not None and ex.synthesized:
-        status = (ex.error.get("data") or {}).get("httpStatus")
-        return f"HTTP {status} without a JSON-RPC body (read as error {ex.code})"
+        return f"HTTP {ex.status} without a JSON-RPC body (read as error {ex.code})"
     if ex.error is not None:
         return f"error {ex.code}"
     result = ex.result or {}

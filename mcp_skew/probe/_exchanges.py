@@ -42,6 +42,9 @@ class Exchange:
     fate: Fate = "unanswered"
     timed_out: bool = False  #: the client stopped waiting (the answer may still come later)
     next_fate: Fate | None = field(default=None)  #: fate of the next request to this process
+    #: the HTTP status the answer came with, where the transcript says it (the answer's
+    #: record's ``http``, or the link's note of a bodiless error status just before it)
+    status: int | None = None
 
     @property
     def method(self) -> str:
@@ -76,6 +79,16 @@ class Exchange:
 
 #: how the HTTP link notes an error status whose body is a JSON-RPC error (``wire.http``)
 _HTTP_ERROR_BODY: Final = ", with a JSON-RPC error"
+
+
+def _noted_for(ex: Exchange, noted: tuple[int, str] | None) -> int | None:
+    """The status of the link's note ``HTTP 401 Unauthorized to id 1: ...`` when it is about
+    ``ex``'s request, else None."""
+    if noted is None:
+        return None
+    status, about = noted
+    return status if about.startswith((f"{ex.request.get('id')}:",
+                                       f"{ex.request.get('id')},")) else None
 
 
 def modern_version(request: dict[str, Any]) -> str | None:
@@ -113,6 +126,9 @@ class _Walker:
         #: the link's note or the record's status says): that body answers it, whatever its id
         self.http_error_for: Any = None
         self.last_id: Any = None
+        #: the last HTTP error status the link noted, and what its note says after "to id "
+        #: (a transcript written before a made-up answer's record carried its status)
+        self.noted: tuple[int, str] | None = None
 
     def entry(self, index: int, entry: Record) -> None:
         message = entry.message
@@ -124,6 +140,7 @@ class _Walker:
                 self.last_id = message["id"]
             return
         status = (entry.http or {}).get("status")
+        noted, self.noted = self.noted, None
         bound_to = self.http_error_for
         if bound_to is None and isinstance(status, int) and status >= 300:
             bound_to = self.last_id
@@ -142,11 +159,16 @@ class _Walker:
                     self.pending = {k: v for k, v in self.pending.items() if v is not ex}
             if ex is not None:
                 ex.answer, ex.answer_index, ex.fate = answer, index, "answered"
+                ex.status = status if isinstance(status, int) else _noted_for(ex, noted)
                 if ex.method == "initialize" and _agreed(ex, self.registry):
                     self.agreed = _agreed(ex, self.registry)
 
     def note(self, note: Record) -> None:
         text = note.text
+        http = note.get("http")
+        if note.kind == "http" and isinstance(http, dict) and isinstance(http.get("status"), int) \
+                and " to id " in text:
+            self.noted = (http["status"], text.rsplit(" to id ", 1)[1])
         if text.startswith("HTTP ") and text.endswith(_HTTP_ERROR_BODY) and " to id " in text:
             self.http_error_for = text.rsplit(" to id ", 1)[1].removesuffix(_HTTP_ERROR_BODY)
             return

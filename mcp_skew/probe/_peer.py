@@ -137,7 +137,7 @@ def _token(ex: Exchange) -> str:
     """How the server answered: an error code (``http-400`` when made up from a bare
     HTTP status), ``result``, ``exit``, ``silent`` or ``silent-exit``."""
     if ex.fate == "answered" and ex.error is not None:
-        status = ((ex.error.get("data") or {}).get("httpStatus")) if ex.synthesized else None
+        status = ex.status if ex.synthesized else None
         return f"http-{status}" if status else str(ex.code)
     if ex.fate == "answered":
         return "result"

@@ -170,8 +170,10 @@ def event_step(event: Event) -> PathStep:
 
 
 def _error_text(reply: Reply) -> str:
+    """The error's code and message, and the transport's reason for it (:attr:`Reply.reason`)."""
     err = reply.error or {}
-    return f"{err.get('code')} {err.get('message', '')}".strip()
+    text = f"{err.get('code')} {err.get('message', '')}".strip()
+    return f"{text}: {reply.reason}" if reply.reason else text
 
 
 class SimClient:

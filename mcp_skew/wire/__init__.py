@@ -13,16 +13,17 @@ once (:class:`JsonlRecorder` writes the transcript format of
 Public API: :class:`StdioLink`, :class:`HttpLink`, :class:`Limits`,
 :class:`JsonlRecorder`, :class:`Recorder`, :class:`TransportError`,
 :class:`NdjsonDecoder`, :class:`SseParser`, :class:`SseEvent`. Shared (internal, for
-the probe's authorization discovery): :class:`Deadline` and :func:`opener` (an HTTP
-exchange bounded in all, http(s) only), :func:`read_capped`.
+the probe's authorization discovery and the census): :func:`send`, the one real HTTP client
+(an :class:`~mcp_skew.simulator.http.HttpRequest` sent within a :class:`Deadline`, bounded
+in all, http(s) only), :func:`read_capped`.
 """
 
 from __future__ import annotations
 
 from ._base import JsonlRecorder, Limits, RealLink, Recorder, TransportError, open_new
-from ._deadline import Deadline, opener, read_capped
+from ._deadline import Deadline, read_capped
 from ._procs import end, family, spawn
-from .http import HttpLink, SseEvent, SseParser, encode_header_value
+from .http import HttpLink, SseEvent, SseParser, encode_header_value, send
 from .stdio import Line, NdjsonDecoder, StdioLink, parse_line
 
 __all__ = [
@@ -42,8 +43,8 @@ __all__ = [
     "end",
     "family",
     "open_new",
-    "opener",
     "parse_line",
     "read_capped",
+    "send",
     "spawn",
 ]

@@ -209,11 +209,12 @@ class RealLink:
     def now_ms(self) -> int:
         return int((time.monotonic() - self._t0) * 1000)
 
-    def _record(self, direction: Direction, message: Any) -> None:
+    def _record(self, direction: Direction, message: Any,
+                http: dict[str, Any] | None = None) -> None:
         with self._lock:
             if self._closed:
                 return
-            self.transcript.add(self.now_ms(), direction, message)
+            self.transcript.add(self.now_ms(), direction, message, http)
             if self.recorder is not None:
                 self.recorder.line(as_json(self.transcript.entries[-1]))
 
@@ -244,9 +245,10 @@ class RealLink:
 
     # -- from the I/O threads ---------------------------------------------------------
     def _deliver(self, message: Any, inbox: queue.Queue[_Item] | None = None, *,
-                 hand: bool = True) -> None:
-        """Record a server message and hand it to the waiting client (if any); with ``hand``
-        False only record it: an answer made up from an HTTP status reaches the client as the
+                 hand: bool = True, http: dict[str, Any] | None = None) -> None:
+        """Record a server message (with its ``http`` field, where given) and hand it to the
+        waiting client (if any); with ``hand`` False only record it: an answer made up from an
+        HTTP status is recorded with that status (``http``) and reaches the client as the
         :class:`Reply` bound after it, which carries the status (:attr:`Reply.status`)."""
         target = inbox if inbox is not None else self._inbox
         self._received += 1
@@ -255,7 +257,7 @@ class RealLink:
             if self.first_message_ms is None:
                 self.first_message_ms = self.now_ms()
         if self._received <= self.limits.recorded:
-            self._record("s2c", message)
+            self._record("s2c", message, http)
         elif not self._cut_noted:
             self._cut_noted = True
             self._note(f"the transcript keeps the first {self.limits.recorded} server "

@@ -42,11 +42,12 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Final
 
 from ..simulator.http import (
     NAME_PARAMS,
+    HttpRequest,
+    HttpResponse,
     SseEvent,
     SseParser,
     encode_header_value,
@@ -64,7 +65,7 @@ from ..versions import REGISTRY, Message, Registry
 from ._base import Limits, RealLink, Recorder, TransportError
 from ._deadline import Deadline, connection, opener
 
-__all__ = ["NAME_PARAMS", "HttpLink", "SseEvent", "SseParser", "encode_header_value"]
+__all__ = ["NAME_PARAMS", "HttpLink", "SseEvent", "SseParser", "encode_header_value", "send"]
 
 _BODY_CAP: Final = 16 << 20
 #: How long an exchange no request's timeout bounds may take in all (a notification's POST,
@@ -72,16 +73,6 @@ _BODY_CAP: Final = 16 << 20
 _EXCHANGE_MS: Final = 30_000
 #: The DELETE that ends a session, in all.
 _DELETE_S: Final = 2.0
-
-
-@dataclass(frozen=True, slots=True)
-class _Answer:
-    """An HTTP response: status, reason, content type, and the object to read the body from."""
-
-    status: int
-    reason: str
-    ctype: str
-    resp: Any
 
 
 class _Stream:
@@ -145,6 +136,38 @@ class _SameOriginRedirects(urllib.request.HTTPRedirectHandler):
         if _origin(newurl) != _origin(req.full_url):
             return None
         return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    """Follows no redirect: the 3xx is the answer."""
+
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+def send(request: HttpRequest, deadline: Deadline,
+         redirects: urllib.request.HTTPRedirectHandler | None = None,
+         ) -> tuple[HttpResponse, Any]:
+    """The one real HTTP client of mcp-skew (the HTTP link's POSTs and DELETE, the probe's
+    authorization discovery, the census's registry pages): ``request``, whose ``path`` is
+    an absolute http(s) URL, sent within ``deadline`` (:func:`opener`: http(s) only, every
+    connection watched); redirects as ``redirects`` says (None: none followed, the 3xx is the
+    answer). It gives the answer's status, reason and headers (lower-case names; the body
+    not read) and the open response to read the body from, which the caller closes. An
+    error status is an answer; no answer raises (:class:`OSError`, :class:`ValueError`,
+    :class:`http.client.HTTPException`)."""
+    req = urllib.request.Request(request.path, data=request.body or None,
+                                 headers=dict(request.headers), method=request.method)
+    try:
+        resp = opener(deadline, redirects or _NoRedirects()).open(req, timeout=deadline.left())
+    except urllib.error.HTTPError as err:
+        return _answer(err.code, err.reason, err.headers), err
+    return _answer(resp.status, resp.reason, resp.headers), resp
+
+
+def _answer(status: int, reason: Any, headers: Any) -> HttpResponse:
+    lower = {k.lower(): v for k, v in headers.items()} if headers is not None else {}
+    return HttpResponse(status, headers=lower, reason=str(reason or ""))
 
 
 def endpoint_refused(stream_url: str, endpoint: str) -> str | None:
@@ -245,9 +268,9 @@ class HttpLink(RealLink):
             return
         target = self._post_url or self.url
         try:
-            answer = self._post(target, message, deadline)
-            with contextlib.closing(answer.resp):
-                self._read_answer(message, answer, inbox, deadline)
+            answer, resp = self._post(target, message, deadline)
+            with contextlib.closing(resp):
+                self._read_answer(message, answer, resp, inbox, deadline)
         except (OSError, ValueError, http.client.HTTPException) as exc:
             # a refused connection, a 1 MB header (LineTooLong), bad chunking (ValueError,
             # IncompleteRead), the deadline: the request failed, said once, never a traceback
@@ -267,24 +290,18 @@ class HttpLink(RealLink):
         return (f"HTTP exchange cut at its deadline ({int(deadline.seconds * 1000)} ms in "
                 "all): the answer did not come in time")
 
-    def _post(self, url: str, message: Any, deadline: Deadline) -> _Answer:
+    def _post(self, url: str, message: Any, deadline: Deadline) -> tuple[HttpResponse, Any]:
         data = json.dumps(message, ensure_ascii=False).encode()
-        req = urllib.request.Request(url, data=data, headers=self._headers(message),
-                                     method="POST")
-        try:
-            resp = opener(deadline, _SameOriginRedirects()).open(req, timeout=deadline.left())
-        except urllib.error.HTTPError as err:
-            return _Answer(err.code, str(err.reason or ""), err.headers.get("Content-Type", ""),
-                           err)
-        return _Answer(resp.status, str(resp.reason or ""),
-                       resp.headers.get("Content-Type", ""), resp)
+        return send(HttpRequest("POST", url, self._headers(message), data), deadline,
+                    _SameOriginRedirects())
 
-    def _read_answer(self, message: Any, answer: _Answer, inbox: queue.Queue[Any],
-                     deadline: Deadline) -> None:
-        status, reason, ctype, resp = answer.status, answer.reason, answer.ctype, answer.resp
+    def _read_answer(self, message: Any, answer: HttpResponse, resp: Any,
+                     inbox: queue.Queue[Any], deadline: Deadline) -> None:
+        status, reason = answer.status, answer.reason
+        ctype = answer.headers.get("content-type", "")
         msg_id = message.get("id") if isinstance(message, dict) else None
         is_request = isinstance(message, dict) and "method" in message and "id" in message
-        sid = resp.headers.get("Mcp-Session-Id") if resp.headers is not None else None
+        sid = answer.headers.get("mcp-session-id")
         # a session id is adopted only from a successful initialize (2025-03-26 on,
         # basic/transports.mdx §Session Management: assigned "at initialization time", with
         # the InitializeResult), never from an error: a 400 that carries one is no session
@@ -305,7 +322,7 @@ class HttpLink(RealLink):
                 return
             if is_request:
                 synthesized = synthesized_error(msg_id, status, reason, body)
-                self._deliver(synthesized, inbox, hand=False)
+                self._deliver(synthesized, inbox, hand=False, http={"status": status})
                 self._bind(msg_id, Reply(synthesized, status=status), inbox)
             return
         if status >= 300:
@@ -456,7 +473,7 @@ class HttpLink(RealLink):
     def _synthesize(self, msg_id: Any, inbox: queue.Queue[Any], status: int, reason: str,
                     detail: str) -> None:
         synthesized = synthesized_error(msg_id, status, reason, detail)
-        self._deliver(synthesized, inbox, hand=False)
+        self._deliver(synthesized, inbox, hand=False, http={"status": status})
         self._bind(msg_id, Reply(synthesized, status=status), inbox)
 
     def _read_stream(self, stream: _Stream, found: threading.Event,
@@ -516,13 +533,16 @@ class HttpLink(RealLink):
             self.session_id = None
             return
         headers = {"Mcp-Session-Id": self.session_id, **self.extra_headers}
-        req = urllib.request.Request(self.url, headers=headers, method="DELETE")
         try:
-            with Deadline(_DELETE_S) as deadline, \
-                    opener(deadline, _SameOriginRedirects()).open(req, timeout=_DELETE_S) as resp:
-                self._note(f"DELETE session: HTTP {resp.status}")
+            with Deadline(_DELETE_S) as deadline:
+                answer, resp = send(HttpRequest("DELETE", self.url, headers), deadline,
+                                    _SameOriginRedirects())
+                resp.close()
+            # an error status as urllib's HTTPError said it (the log's words unchanged)
+            self._note(f"DELETE session: HTTP {answer.status}" if answer.status < 300
+                       else f"DELETE session: {answer.status}")
         except (OSError, ValueError, http.client.HTTPException) as exc:
-            self._note(f"DELETE session: {getattr(exc, 'code', None) or exc}")
+            self._note(f"DELETE session: {exc}")
         self.session_id = None
 
     def restart(self) -> bool:

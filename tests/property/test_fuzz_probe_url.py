@@ -11,7 +11,7 @@ from hypothesis import given, settings
 
 from mcp_skew._input import AddressError, parse_url
 from mcp_skew.probe._auth import _fetch
-from mcp_skew.simulator.http.auth import Fetch, Fetched
+from mcp_skew.simulator.http import HttpRequest, HttpResponse
 from mcp_skew.wire.http import endpoint_refused
 
 STREAM = "http://127.0.0.1:8000/sse"
@@ -33,7 +33,7 @@ def test_only_an_endpoint_on_the_streams_origin_is_followed(data: str) -> None:
 @settings(max_examples=examples(200))
 @given(body=metadata_body())
 def test_a_metadata_body_is_a_json_object_or_a_reason(body: bytes) -> None:
-    got = Fetched(200, {}, body)
+    got = HttpResponse(200, body)
     value = got.json()
     assert (got.problem() is None) == isinstance(value, dict)
 
@@ -44,5 +44,5 @@ def test_a_url_that_is_no_url_is_not_asked(data: str) -> None:
     try:
         parse_url(data, ("http", "https"))
     except AddressError:
-        got = _fetch(data, Fetch("GET", data), {})  # refused before any connection
+        got = _fetch(data, HttpRequest("GET", data), {})  # refused before any connection
         assert got.status == 0 and got.error.startswith("not asked: ")

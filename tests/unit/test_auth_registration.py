@@ -18,7 +18,8 @@ from pathlib import Path
 from _auth_cases import drive, simulate
 
 from mcp_skew.simulator import parse_peer
-from mcp_skew.simulator.http.auth._client import Fetch, Fetched, authorize, plan_for
+from mcp_skew.simulator.http import HttpRequest, HttpResponse
+from mcp_skew.simulator.http.auth._client import authorize, plan_for
 from mcp_skew.simulator.http.auth._server import AuthServer
 from mcp_skew.versions import LAYOUTS, REGISTRY, load_profile_file, rule_values
 
@@ -88,21 +89,21 @@ def test_a_second_authorization_at_the_same_issuer_reuses_the_client_id() -> Non
     assert kept == {"http://mcp.example/auth": first.client_id}
     assert second.client_id == first.client_id and second.token
     assert "client id kept for this issuer" in str(second.path)
-    assert not any(f.target == "/auth/register" for f in asked)
+    assert not any(f.path == "/auth/register" for f in asked)
 
 
 # -- application_type --------------------------------------------------------------------
 
 def _drive(plan: object, server: AuthServer,
-           kept: dict[str, str] | None = None) -> tuple[object, list[Fetch]]:
+           kept: dict[str, str] | None = None) -> tuple[object, list[HttpRequest]]:
     machine = authorize(plan, _challenge(server), "http://mcp.example/mcp",  # type: ignore[arg-type]
                         credentials=kept)
     return drive(machine, server)
 
 
-def _challenge(server: AuthServer) -> Fetched:
+def _challenge(server: AuthServer) -> HttpResponse:
     answer = server.challenge()
-    return Fetched(401, {k.lower(): v for k, v in answer.headers.items()}, answer.encoded())
+    return HttpResponse(401, answer.encoded(), {k.lower(): v for k, v in answer.headers.items()})
 
 
 def test_a_2026_registration_says_native_and_an_older_one_says_nothing() -> None:
@@ -110,7 +111,7 @@ def test_a_2026_registration_says_native_and_an_older_one_says_nothing() -> None
         spec = parse_peer(f"{client}+dcr-only", "client")
         plan = plan_for(spec.profile(spec.revisions[0]), spec.client_policy)
         _, asked = _drive(plan, AuthServer("http://mcp.example", LAYOUTS["prm"]))
-        body = json.loads(next(f for f in asked if f.target == "/auth/register").body)
+        body = json.loads(next(f for f in asked if f.path == "/auth/register").body)
         assert body.get("application_type") == expected, client
 
 

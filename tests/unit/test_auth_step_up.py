@@ -20,12 +20,11 @@ import pytest
 from _auth_cases import drive, simulate
 
 from mcp_skew.simulator import parse_peer
+from mcp_skew.simulator.http import HttpRequest, HttpResponse
 from mcp_skew.simulator.http._urlform import form_decode
 from mcp_skew.simulator.http.auth._client import (
     STEP_UP_LIMIT,
     AuthResult,
-    Fetch,
-    Fetched,
     authorize,
     plan_for,
 )
@@ -42,7 +41,8 @@ def _steps(record: object, head: str) -> list[str]:
 
 # -- scope selection, sans I/O ----------------------------------------------------------
 
-def _drive(revision: str, server: AuthServer, challenge: Fetched) -> tuple[AuthResult, list[Fetch]]:
+def _drive(revision: str, server: AuthServer, challenge: HttpResponse,
+           ) -> tuple[AuthResult, list[HttpRequest]]:
     """``authorize`` against ``server``'s URLs; the result and every request it made."""
     plan = plan_for(REGISTRY.get(revision), parse_peer(f"legacy:{revision}",
                                                        "client").client_policy)
@@ -50,13 +50,13 @@ def _drive(revision: str, server: AuthServer, challenge: Fetched) -> tuple[AuthR
     return drive(machine, server)
 
 
-def _scope_asked(asked: list[Fetch]) -> str | None:
-    authorization = next(f for f in asked if f.target.startswith("/auth/authorize"))
-    return form_decode(authorization.target.partition("?")[2]).get("scope")
+def _scope_asked(asked: list[HttpRequest]) -> str | None:
+    authorization = next(f for f in asked if f.path.startswith("/auth/authorize"))
+    return form_decode(authorization.path.partition("?")[2]).get("scope")
 
 
-def _challenge(value: str) -> Fetched:
-    return Fetched(401, {"www-authenticate": value})
+def _challenge(value: str) -> HttpResponse:
+    return HttpResponse(401, headers={"www-authenticate": value})
 
 
 PRM_HEADER = 'Bearer resource_metadata="http://mcp.example/.well-known/oauth-protected-resource/mcp"'
@@ -77,7 +77,7 @@ def test_scope_selection_follows_the_spec_order(layout: str, header: str,
                            _challenge(header))
     assert result.token is not None, result.reason
     assert _scope_asked(asked) == scope
-    token = next(f for f in asked if f.target == "/auth/token")
+    token = next(f for f in asked if f.path == "/auth/token")
     assert form_decode(token.body.decode()).get("scope") is None  # scope goes on the request
 
 
@@ -182,8 +182,9 @@ def test_a_challenge_that_adds_no_scope_gets_no_step_up() -> None:
                                                            "client").client_policy)
     held = AuthResult(AuthPath(), token="t", scope="mcp:read mcp:tools", client_id="c",
                       endpoints={"authorization": "/a", "token": "/t"})
-    machine = step_up(plan, held, Fetched(403, {"www-authenticate": 'Bearer error='
-                                                '"insufficient_scope", scope="mcp:tools"'}),
+    machine = step_up(plan, held, HttpResponse(403, headers={"www-authenticate": 'Bearer error='
+                                                             '"insufficient_scope", '
+                                                             'scope="mcp:tools"'}),
                       MCP_URL)
     with pytest.raises(StopIteration) as done:
         next(machine)

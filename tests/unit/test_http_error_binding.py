@@ -13,12 +13,11 @@ from typing import Any
 import pytest
 
 from mcp_skew.probe._exchanges import exchanges
-from mcp_skew.simulator.http import HttpClient
+from mcp_skew.simulator.http import HttpClient, HttpResponse
 from mcp_skew.simulator.machine import Reply
 from mcp_skew.transcript import Transcript
 from mcp_skew.versions import REGISTRY
 from mcp_skew.wire import HttpLink
-from mcp_skew.wire.http import _Answer
 
 DISCOVER = {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {}}
 INIT = {"jsonrpc": "2.0", "id": 2, "method": "initialize",
@@ -42,8 +41,8 @@ def test_the_simulated_client_binds_an_error_body_to_its_post(
         status: int, body_id: Any, answers: bool) -> None:
     client = HttpClient()
     body = json.dumps({"jsonrpc": "2.0", "id": body_id, "error": ERROR}).encode()
-    reading = client.read(DISCOVER, status, {"Content-Type": "application/json",
-                                             "Mcp-Session-Id": "abc"}, body)
+    reading = client.read(DISCOVER, HttpResponse(status, body, {"Content-Type": "application/json",
+                                                                "Mcp-Session-Id": "abc"}))
     assert (reading.answer is not None) == answers
     if answers:
         assert reading.answer is not None and reading.answer["id"] == 1
@@ -54,13 +53,14 @@ def test_the_simulated_client_binds_an_error_body_to_its_post(
 def test_the_simulated_client_takes_the_session_of_a_successful_initialize_only() -> None:
     client = HttpClient()
     refused = json.dumps({"jsonrpc": "2.0", "id": "server-error", "error": ERROR}).encode()
-    client.read(INIT, 400, {"Content-Type": "application/json", "Mcp-Session-Id": "bad"},
-                refused)
+    client.read(INIT, HttpResponse(400, refused, {"Content-Type": "application/json",
+                                                  "Mcp-Session-Id": "bad"}))
     assert client.session_id is None
     ok = json.dumps({"jsonrpc": "2.0", "id": 2, "result": {
         "protocolVersion": "2025-11-25", "capabilities": {},
         "serverInfo": {"name": "s", "version": "1"}}}).encode()
-    client.read(INIT, 200, {"Content-Type": "application/json", "Mcp-Session-Id": "good"}, ok)
+    client.read(INIT, HttpResponse(200, ok, {"Content-Type": "application/json",
+                                             "Mcp-Session-Id": "good"}))
     assert client.session_id == "good"
 
 
@@ -81,8 +81,9 @@ def test_the_http_link_binds_an_error_body_to_its_post(
     link = HttpLink("http://127.0.0.1:9/mcp")
     inbox: queue.Queue[Any] = queue.Queue()
     resp = _Resp({"jsonrpc": "2.0", "id": body_id, "error": ERROR}, "abc")
-    link._read_answer(DISCOVER, _Answer(status, "Bad Request", "application/json", resp),
-                      inbox, None)  # type: ignore[arg-type]
+    answer = HttpResponse(status, headers={"content-type": "application/json",
+                                           "mcp-session-id": "abc"}, reason="Bad Request")
+    link._read_answer(DISCOVER, answer, resp, inbox, None)  # type: ignore[arg-type]
     items = [inbox.get_nowait() for _ in range(inbox.qsize())]
     bound = [i for i in items if hasattr(i, "event")]
     assert bool(bound) == answers

@@ -65,8 +65,8 @@ def test_a_redirect_to_another_origin_is_not_followed_and_gets_no_credentials() 
     with server(elsewhere) as other, server(probed, redirect=f"{other}/mcp") as origin:
         link = HttpLink(f"{origin}/mcp", headers={"Authorization": "Bearer s3cret"})
         with Deadline(BOUND_S) as deadline:
-            answer = link._post(f"{origin}/mcp", PING, deadline)
-            answer.resp.close()
+            answer, resp = link._post(f"{origin}/mcp", PING, deadline)
+            resp.close()
     assert answer.status == 302
     assert probed and probed[0]["authorization"] == "Bearer s3cret"
     assert elsewhere == []  # never asked, so never given the secret
@@ -77,8 +77,8 @@ def test_a_redirect_within_the_origin_is_followed_with_the_credentials() -> None
     with server(seen) as origin:
         link = HttpLink(f"{origin}/mcp", headers={"Authorization": "Bearer s3cret"})
         with Deadline(BOUND_S) as deadline:
-            answer = link._post(f"{origin}/old", PING, deadline)
-            answer.resp.close()
+            answer, resp = link._post(f"{origin}/old", PING, deadline)
+            resp.close()
     assert answer.status == 200
     assert [s["path"] for s in seen] == ["/old", "/mcp"]
     assert all(s["authorization"] == "Bearer s3cret" for s in seen)

@@ -29,7 +29,7 @@ import pytest
 from mcp_skew.cli import main
 from mcp_skew.simulator import RunRecord, SimClient, parse_peer, run
 from mcp_skew.simulator._transport import HTTP, STDIO, rule_for
-from mcp_skew.simulator.http import HttpClient, HttpEndpoint, HttpMemoryLink, HttpRequest
+from mcp_skew.simulator.http import HttpClient, HttpEndpoint, HttpMemoryLink, HttpRequest, HttpResponse
 from mcp_skew.simulator.http._client import request_headers
 from mcp_skew.simulator.http._endpoint import primes_streams
 from mcp_skew.simulator.machine import Closed, Reply, Timeout
@@ -112,7 +112,7 @@ JSON = {"Content-Type": "application/json"}
 
 def test_a_json_body_is_the_answer() -> None:
     answer = {"jsonrpc": "2.0", "id": 7, "result": {"tools": []}}
-    reading = HttpClient().read(REQUEST, 200, JSON, json.dumps(answer).encode())
+    reading = HttpClient().read(REQUEST, HttpResponse(200, json.dumps(answer).encode(), JSON))
     assert reading.answer == answer and not reading.synthesized
     assert [p.message for p in reading.parts] == [answer]
 
@@ -125,7 +125,8 @@ def test_an_sse_body_is_its_message_events_and_the_priming_event_is_no_message()
     answer = {"jsonrpc": "2.0", "id": 7, "result": {"tools": []}}
     body = (f"id: p0\ndata:\n\n: a comment\n\nevent: message\ndata: {json.dumps(note)}\n\n"
             f"id: 3\ndata: {json.dumps(answer)}\n\n").encode()
-    reading = HttpClient().read(REQUEST, 200, {"Content-Type": "text/event-stream"}, body)
+    reading = HttpClient().read(REQUEST, HttpResponse(200, body,
+                                                      {"Content-Type": "text/event-stream"}))
     assert reading.primed == ("p0",)
     assert [p.message for p in reading.parts] == [note, answer]
     assert reading.parts[1].event_id == "3"
@@ -136,7 +137,7 @@ def test_a_400_with_a_jsonrpc_error_body_is_that_error() -> None:
     """2026-07-28 streamable-http.mdx §Backward Compatibility: inspect the body of a 400."""
     error = _wire.error(7, -32022, "Unsupported protocol version",
                     {"supported": [LATEST], "requested": "1999-01-01"})
-    reading = HttpClient().read(REQUEST, 400, JSON, json.dumps(error).encode())
+    reading = HttpClient().read(REQUEST, HttpResponse(400, json.dumps(error).encode(), JSON))
     assert reading.answer == error and not reading.synthesized
 
 
@@ -144,7 +145,7 @@ def test_a_400_with_a_jsonrpc_error_body_is_that_error() -> None:
                                               (500, -32603)])
 def test_an_error_status_without_a_body_is_an_error_the_client_can_read(status: int,
                                                                         code: int) -> None:
-    reading = HttpClient().read(REQUEST, status, {}, b"")
+    reading = HttpClient().read(REQUEST, HttpResponse(status, b"", {}))
     assert reading.synthesized and reading.answer is not None
     assert reading.answer["id"] == 7 and reading.answer["error"]["code"] == code
     assert reading.answer["error"]["data"]["httpStatus"] == status
@@ -158,7 +159,8 @@ def test_a_session_id_is_kept_from_initialize_and_sent_after() -> None:
                       "clientInfo": _wire.implementation("t")})
     assert "Mcp-Session-Id" not in client.headers(init)
     answer = {"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": "2025-11-25"}}
-    client.read(init, 200, {**JSON, "Mcp-Session-Id": "abc"}, json.dumps(answer).encode())
+    client.read(init, HttpResponse(200, json.dumps(answer).encode(),
+                                   {**JSON, "Mcp-Session-Id": "abc"}))
     later = client.headers(_wire.request(REGISTRY.get("2025-11-25"), 2, "tools/list"))
     assert later["Mcp-Session-Id"] == "abc" and later["MCP-Protocol-Version"] == "2025-11-25"
     client.forget()
@@ -166,8 +168,8 @@ def test_a_session_id_is_kept_from_initialize_and_sent_after() -> None:
 
 
 def test_a_notification_gets_202_and_no_answer() -> None:
-    reading = HttpClient().read({"jsonrpc": "2.0", "method": "notifications/initialized"}, 202,
-                                {}, b"")
+    reading = HttpClient().read({"jsonrpc": "2.0", "method": "notifications/initialized"},
+                                HttpResponse(202, b"", {}))
     assert reading.answer is None and reading.parts == () and not reading.synthesized
 
 
@@ -191,8 +193,8 @@ def test_the_endpoint_answers_in_sse_where_asked_with_priming_from_2025_11_25() 
     assert response.content_type == "text/event-stream" and response.priming == "1"
     text = response.encoded().decode()
     assert text.startswith("id: 1\ndata:\n\n")
-    reading = HttpClient().read(init, 200, {"Content-Type": "text/event-stream"},
-                                response.encoded())
+    reading = HttpClient().read(init, HttpResponse(200, response.encoded(),
+                                                   {"Content-Type": "text/event-stream"}))
     assert reading.primed == ("1",) and reading.answer is not None
     assert reading.answer["result"]["protocolVersion"] == "2025-11-25"
 

@@ -1,6 +1,6 @@
 """The pieces that keep ``probe --url`` safe from a hostile server, in this process: which
 HTTP+SSE ``endpoint`` URIs are refused, the total deadline of an HTTP exchange (on a socket
-pair), openers that speak http(s) only, and authorization answers that are nested too deep
+pair), the one HTTP client speaks http(s) only, and authorization answers that are nested too deep
 or name URLs that are no URLs (``tests/slow/unit/test_probe_url_hostile_slow.py`` runs the
 same against a real hostile server)."""
 
@@ -16,8 +16,8 @@ import pytest
 from _waits import BOUND_S
 
 from mcp_skew.probe._auth import _bounded, _fetch
-from mcp_skew.simulator.http.auth import Fetch, Fetched
-from mcp_skew.wire import Deadline, HttpLink, Limits, opener, read_capped
+from mcp_skew.simulator.http import HttpRequest, HttpResponse
+from mcp_skew.wire import Deadline, HttpLink, Limits, read_capped, send
 from mcp_skew.wire.http import endpoint_refused
 
 STREAM = "http://127.0.0.1:8000/sse"
@@ -94,10 +94,10 @@ def test_a_socket_watched_after_the_deadline_is_shut_at_once() -> None:
 
 @pytest.mark.parametrize("url", ["file:///etc/passwd", "data:text/plain,hi",
                                  "ftp://127.0.0.1/x"])
-def test_an_exchange_opener_speaks_http_only(url: str) -> None:
+def test_the_http_client_speaks_http_only(url: str) -> None:
     with Deadline(BOUND_S) as deadline, pytest.raises(urllib.error.URLError,
                                                       match="unknown url type"):
-        opener(deadline, urllib.request.HTTPRedirectHandler()).open(url)
+        send(HttpRequest("GET", url), deadline, urllib.request.HTTPRedirectHandler())
 
 
 class _Body:
@@ -114,12 +114,12 @@ def test_a_body_over_its_cap_is_said_to_be() -> None:
 
 
 def test_nested_metadata_is_no_value_and_says_why() -> None:
-    got = Fetched(200, {}, DEEP)
+    got = HttpResponse(200, DEEP)
     assert got.json() is None
     assert got.problem() == "the body is not JSON: nested deeper than 128 levels"
-    assert Fetched(200, {}, b"[1]").problem() == "the body is not a JSON object"
-    assert Fetched(200, {}, b"{}").problem() is None
-    assert Fetched(404, {}, b"").problem() is None
+    assert HttpResponse(200, b"[1]").problem() == "the body is not a JSON object"
+    assert HttpResponse(200, b"{}").problem() is None
+    assert HttpResponse(404, b"").problem() is None
 
 
 @pytest.mark.parametrize(("url", "said"), [
@@ -130,7 +130,7 @@ def test_nested_metadata_is_no_value_and_says_why() -> None:
     ("http://127.0.0.1:0x50/token", "port '0x50'"),
 ])
 def test_a_metadata_url_that_is_no_url_is_not_asked(url: str, said: str) -> None:
-    got = _fetch(url, Fetch("GET", url), {})  # no socket: refused before any connection
+    got = _fetch(url, HttpRequest("GET", url), {})  # no socket: refused before any connection
     assert got.status == 0 and got.error.startswith("not asked: not a valid http(s) URL")
     assert said in got.error
 
@@ -138,16 +138,16 @@ def test_a_metadata_url_that_is_no_url_is_not_asked(url: str, said: str) -> None
 def test_the_discovery_asks_each_request_once_and_stops_when_its_time_is_spent() -> None:
     asked: list[str] = []
 
-    def fetch(url: str, ask: Fetch, headers: object) -> Fetched:
+    def fetch(url: str, ask: HttpRequest, headers: object) -> HttpResponse:
         asked.append(url)
-        return Fetched(404, {})
+        return HttpResponse(404)
 
     bounded = _bounded(fetch, 60.0)
-    assert bounded("http://a/x", Fetch("GET", "/x"), {}).status == 404
-    assert bounded("http://a/x", Fetch("GET", "/x"), {}).status == 404
+    assert bounded("http://a/x", HttpRequest("GET", "/x"), {}).status == 404
+    assert bounded("http://a/x", HttpRequest("GET", "/x"), {}).status == 404
     assert asked == ["http://a/x"]
     spent = _bounded(fetch, 0.0)
-    got = spent("http://a/y", Fetch("GET", "/y"), {})
+    got = spent("http://a/y", HttpRequest("GET", "/y"), {})
     assert got.status == 0 and "are spent" in got.error and asked == ["http://a/x"]
 
 

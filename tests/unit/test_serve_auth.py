@@ -4,46 +4,38 @@ against it over real sockets, headless (the test authorization server approves a
 from __future__ import annotations
 
 import json
-import urllib.error
-import urllib.request
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from _serve_helpers import http_server, initialize
 
 from mcp_skew.simulator import parse_peer
-from mcp_skew.simulator.http.auth._client import Fetch, Fetched, authorize, plan_for
+from mcp_skew.simulator.http import HttpRequest, HttpResponse
+from mcp_skew.simulator.http.auth._client import authorize, plan_for
 from mcp_skew.versions import REGISTRY
+from mcp_skew.wire import Deadline, send
 
 pytestmark = pytest.mark.slow
 
 
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
-        return None  # the client reads the 302's Location itself
+def fetch(origin: str, ask: HttpRequest) -> HttpResponse:
+    """``ask`` sent to ``origin`` by mcp-skew's one real HTTP client (no redirect followed:
+    the client reads the 302's Location itself), its body read."""
+    with Deadline(10) as deadline:
+        answer, resp = send(HttpRequest(ask.method, origin + ask.path, ask.headers, ask.body),
+                            deadline)
+        with resp:
+            return replace(answer, body=resp.read())
 
 
-_OPENER = urllib.request.build_opener(_NoRedirect)
-
-
-def fetch(origin: str, ask: Fetch) -> Fetched:
-    req = urllib.request.Request(origin + ask.target, data=ask.body or None,
-                                 headers=dict(ask.headers), method=ask.method)
-    try:
-        with _OPENER.open(req, timeout=10) as resp:
-            return Fetched(resp.status, {k.lower(): v for k, v in resp.headers.items()},
-                           resp.read())
-    except urllib.error.HTTPError as err:
-        return Fetched(err.code, {k.lower(): v for k, v in err.headers.items()}, err.read())
-
-
-def post(url: str, message: dict[str, Any], token: str | None = None) -> Fetched:
+def post(url: str, message: dict[str, Any], token: str | None = None) -> HttpResponse:
     headers = {"Content-Type": "application/json",
                "Accept": "application/json, text/event-stream"}
     if token:
         headers["Authorization"] = f"Bearer {token}"
     origin, _, path = url.partition("/mcp")
-    return fetch(origin, Fetch("POST", "/mcp" + path, headers, json.dumps(message).encode()))
+    return fetch(origin, HttpRequest("POST", "/mcp" + path, headers, json.dumps(message).encode()))
 
 
 @pytest.mark.parametrize(("client_rev", "layout"), [
@@ -84,7 +76,7 @@ def test_a_token_for_another_audience_is_refused() -> None:
         origin = url.removesuffix("/mcp")
         form = (b"grant_type=client_credentials&client_id=mcp-skew-preregistered&"
                 b"client_secret=mcp-skew-secret")
-        got = fetch(origin, Fetch("POST", "/auth/token",
+        got = fetch(origin, HttpRequest("POST", "/auth/token",
                                   {"Content-Type": "application/x-www-form-urlencoded"}, form))
         token = json.loads(got.body)["access_token"]  # no resource: no audience
         refused = post(url, initialize(1, "2025-11-25"), token)
@@ -119,14 +111,14 @@ def test_serve_of_the_scoped_layout_answers_403_insufficient_scope_and_steps_up(
         assert opened.status == 200
         session = opened.headers.get("mcp-session-id")
 
-        def call(token: str) -> Fetched:
+        def call(token: str) -> HttpResponse:
             headers = {"Content-Type": "application/json", "Authorization": f"Bearer {token}",
                        "Accept": "application/json, text/event-stream",
                        "MCP-Protocol-Version": "2025-11-25",
                        **({"Mcp-Session-Id": session} if session else {})}
             body = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
                     "params": {"name": "echo", "arguments": {"text": "hi"}}}
-            return fetch(origin, Fetch("POST", "/mcp", headers, json.dumps(body).encode()))
+            return fetch(origin, HttpRequest("POST", "/mcp", headers, json.dumps(body).encode()))
 
         refused = call(first.token)
         assert refused.status == 403

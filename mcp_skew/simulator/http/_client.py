@@ -49,7 +49,7 @@ from ...versions import (
 from .._negotiation import modern_codes_of
 from ..messages import _wire
 from ._sse import SseEvent, SseParser
-from ._words import ACCEPT, REASONS, encode_header_value, header_value
+from ._words import ACCEPT, REASONS, HttpResponse, encode_header_value, header_value
 
 __all__ = [
     "SSE_FALLBACK_STATUS",
@@ -242,14 +242,19 @@ class BodyPart:
 
 @dataclass(frozen=True, slots=True)
 class HttpReading:
-    """What a client makes of one HTTP response."""
+    """What a client makes of one HTTP response (the response, and what its body meant)."""
 
-    status: int
+    response: HttpResponse  #: as received: its status, headers and body's bytes
     parts: tuple[BodyPart, ...] = ()  #: the messages the body carried, in order
     primed: tuple[str, ...] = ()  #: ids of SSE events without data (priming), not messages
     #: the answer to the request: from the body, or synthesized from a bodiless error status
     answer: Message | None = None
     synthesized: bool = False
+
+    @property
+    def status(self) -> int:
+        """The response's status."""
+        return self.response.status
 
 
 class HttpClient:
@@ -314,9 +319,10 @@ class HttpClient:
         """A new connection: no session, no negotiated revision."""
         self.session_id = self.legacy_revision = None
 
-    def read(self, message: Any, status: int, headers: Mapping[str, str],
-             body: bytes) -> HttpReading:
-        """What the response to ``message`` means; learns its session id and revision."""
+    def read(self, message: Any, response: HttpResponse) -> HttpReading:
+        """What ``response`` (as received: its body's bytes) to ``message`` means; learns its
+        session id and revision."""
+        status, headers, body = response.status, response.headers, response.encoded()
         msg_id = message.get("id") if isinstance(message, dict) else None
         is_request = isinstance(message, dict) and "method" in message and "id" in message
         lower = {k.lower(): v for k, v in headers.items()}
@@ -331,15 +337,15 @@ class HttpClient:
                            and p.message.get("id") == msg_id and "method" not in p.message), None)
             self.learn(message, answer)
             self._adopt(sid, initialize, answer)
-            return HttpReading(status, parts, primed, answer if is_request else None)
+            return HttpReading(response, parts, primed, answer if is_request else None)
         if status == 202 or (status < 300 and not text.strip()):
-            return HttpReading(status)
+            return HttpReading(response)
         parsed = parse_body(text)
         if status >= 300 and not is_jsonrpc_error(parsed):
             if not is_request:
-                return HttpReading(status)
+                return HttpReading(response)
             made = synthesized_error(msg_id, status, REASONS.get(status, ""), text)
-            return HttpReading(status, answer=made, synthesized=True)
+            return HttpReading(response, answer=made, synthesized=True)
         self.learn(message, parsed)
         answer = None
         if is_request and isinstance(parsed, dict) and "method" not in parsed:
@@ -350,7 +356,7 @@ class HttpClient:
                 # 1.x: "server-error"); on a 2xx only with id null
                 answer = {**parsed, "id": msg_id}
         self._adopt(sid, initialize, answer)
-        return HttpReading(status, (BodyPart(parsed),), (), answer)
+        return HttpReading(response, (BodyPart(parsed),), (), answer)
 
     def _adopt(self, sid: str | None, initialize: bool, answer: Any) -> None:
         """Take the session id of a successful initialize's answer, and of nothing else

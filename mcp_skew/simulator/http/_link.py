@@ -103,10 +103,13 @@ class _Arrival:
     renewed: bool = False
 
 
-def _reply(reading: HttpReading) -> Reply:
-    """The answer a reading gives the client: with its status when it was made from one."""
+def _reply(reading: HttpReading, reason: str = "") -> Reply:
+    """The answer a reading gives the client: with its status (and ``reason``, why it stays a
+    failure) when it was made from one."""
     assert reading.answer is not None
-    return Reply(reading.answer, status=reading.status if reading.synthesized else None)
+    if not reading.synthesized:
+        return Reply(reading.answer)
+    return Reply(reading.answer, status=reading.status, reason=reason)
 
 
 def _status_text(status: int) -> str:
@@ -138,6 +141,8 @@ class HttpMemoryLink:
         #: replaced by sending them again (2025-03-26 ``basic/transports.mdx`` §Session Management)
         self._init: Message | None = None
         self._initialized: Message | None = None
+        #: why the last answer's status stays a failure (the authorization's word; or "")
+        self._refused = ""
 
     @property
     def server(self) -> HttpEndpoint:
@@ -263,21 +268,23 @@ class HttpMemoryLink:
                     return self._event(Closed())
                 continue
             reading = self._record(at, arrival)
+            self._refused = ""
             if wanted and reading.answer is not None and self.auth is not None \
                     and self._authorized(arrival, reading):
                 continue  # the request again, with the token; its answer comes
+            refused = self._refused
             if wanted and reading.answer is not None:
                 if (not arrival.renewed and self._stream is None
                         and self.client.session_lost(arrival.message, reading, arrival.session)):
                     if self._renew(arrival.message, reading, deadline):
                         continue  # the request again, in the new session; its answer comes
-                    return self._event(_reply(reading))
+                    return self._event(_reply(reading, refused))
                 if self._stream is None and self.client.wants_sse(arrival.message, reading):
                     self._clock = max(self._clock, at)
                     self._via.append(steps.sse_fallback(reading.status))
                     if self._open_stream() is None and self._post(arrival.message):
                         continue  # initialize again, on the stream; its answer comes there
-                return self._event(_reply(reading))
+                return self._event(_reply(reading, refused))
         return None
 
     def _authorized(self, arrival: _Arrival, reading: HttpReading) -> bool:
@@ -295,8 +302,7 @@ class HttpMemoryLink:
             refusal = self.auth.refusal(reading.status, headers, method)
             if refusal and reading.synthesized and reading.answer is not None:
                 self.transcript.note(self._clock, refusal, "auth", refused=reading.status)
-                error = reading.answer["error"]
-                error["message"] = f"{error['message']}: {refusal}"
+                self._refused = refusal  # the client says it after the error
             return False
         result, self._clock = self.auth.run(arrival.response, self.endpoint.handle,
                                             self._clock, self.latency_ms, self.transcript,
@@ -305,9 +311,8 @@ class HttpMemoryLink:
             failed = self.auth.failed_step()
             if failed is not None:
                 self._via.append(failed)
-            if reading.synthesized and reading.answer is not None:  # say why, in the error
-                error = reading.answer["error"]
-                error["message"] = f"{error['message']}: authorization failed: {result.reason}"
+            if reading.synthesized and reading.answer is not None:  # why, beside the error
+                self._refused = f"authorization failed: {result.reason}"
             return False
         self.client.authorization = f"Bearer {result.token}"
         return self._post(arrival.message)
@@ -347,7 +352,7 @@ class HttpMemoryLink:
             return event
         via, self._via = tuple(self._via), []
         if isinstance(event, Reply):
-            return Reply(event.message, via, event.status)
+            return Reply(event.message, via, event.status, event.reason)
         if isinstance(event, Timeout):
             return Timeout(event.after_ms, via)
         return Closed(event.detail, via)
@@ -358,7 +363,8 @@ class HttpMemoryLink:
         headers = dict(response.headers)
         if response.content_type is not None:
             headers = {"Content-Type": response.content_type, **headers}
-        reading = self.client.read(arrival.message, response.status, headers, response.encoded())
+        reading = self.client.read(arrival.message,
+                                   HttpResponse(response.status, response.encoded(), headers))
         http: dict[str, Any] = {"status": response.status, "headers": headers}
         for event_id in reading.primed:
             self.transcript.note(at, f"{_status_text(response.status)}, SSE priming event (id "

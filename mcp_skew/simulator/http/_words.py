@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ..._jsontext import dumps
+from ..._jsontext import dumps, loads
 from ...versions import HTTP_HEADERS, Message, header_named
 
 __all__ = [
@@ -114,11 +114,16 @@ def parse_target(text: str) -> RequestTarget | None:
 
 @dataclass(frozen=True, slots=True)
 class HttpRequest:
-    """One HTTP request, as the server reads it."""
+    """One HTTP request: the one request type of mcp-skew's HTTP, whoever sends it (the
+    simulated client, the authorization flow, the real HTTP client of :mod:`mcp_skew.wire`)
+    and whoever reads it (the simulated server, ``serve --http``)."""
 
     method: str
-    path: str  #: the request target as sent (read it through :attr:`target`)
-    headers: Mapping[str, str]  #: lower-case names
+    #: the request target as sent: the origin form (``/mcp?x=1``), or an absolute URL (read
+    #: it through :attr:`target`)
+    path: str
+    #: lower-case names where a server reads it; as the sender writes them where it sends it
+    headers: Mapping[str, str] = field(default_factory=dict)
     body: bytes = b""
 
     @property
@@ -129,10 +134,16 @@ class HttpRequest:
 
 @dataclass(slots=True)
 class HttpResponse:
-    """What the server answers one request with."""
+    """One HTTP response: the one response type of mcp-skew's HTTP, what a server answers
+    (the simulated one, ``serve --http``) and what a client received (the simulated client,
+    the authorization flow, the real HTTP client of :mod:`mcp_skew.wire`): a status, headers
+    and a body. What a server answers may also say how it is sent (an SSE stream, held
+    open, the process ending); what a client received may say why it is not whole
+    (:attr:`error`)."""
 
-    status: int
-    body: Any = None  #: JSON to send; None sends no body
+    status: int  #: 0: no answer came (:attr:`error` says why)
+    #: JSON to send; ``bytes``: the body as it is (as received); None: no body
+    body: Any = None
     headers: dict[str, str] = field(default_factory=dict)
     hold: bool = False  #: never answer: keep the request open until the client leaves
     exit: bool = False  #: the server process ends: close unanswered and stop
@@ -143,16 +154,24 @@ class HttpResponse:
     #: messages sent after ``body`` on the same SSE response, before it ends (the result
     #: that closes a ``subscriptions/listen`` stream); the in-memory link does not read them
     then: tuple[Message, ...] = ()
+    #: the reason phrase as received (a server's own words; the simulated ones: :data:`REASONS`)
+    reason: str = ""
+    #: received: why there is no (whole) answer: status 0, or a body cut or not read
+    error: str = ""
 
     @property
     def content_type(self) -> str | None:
+        """The content type the body is sent with (None: no body, or ``bytes`` whose headers
+        say it)."""
         if self.events:
             return "text/event-stream"
-        if self.body is None:
+        if self.body is None or isinstance(self.body, bytes):
             return None
         return "text/event-stream" if self.stream else "application/json"
 
     def encoded(self) -> bytes:
+        if isinstance(self.body, bytes):
+            return self.body
         if self.events:
             return "".join(f"event: {name}\ndata: {data}\n\n" for name, data in self.events
                            ).encode()
@@ -167,6 +186,27 @@ class HttpResponse:
             return f"event: message\ndata: {text}\n\n{more}".encode()
         return f"id: {self.priming}\ndata:\n\nid: {self.priming}-1\nevent: message\n" \
                f"data: {text}\n\n".encode()
+
+    def json(self) -> Any:
+        """The body's JSON value (read with the limits of every JSON text from outside:
+        100,000 ``[`` are no value, never a RecursionError), or None."""
+        try:
+            return loads(self.encoded() or b"null")
+        except ValueError:
+            return None
+
+    def problem(self) -> str | None:
+        """Why this answer is no usable JSON object, said in an auth path's hop; None when
+        it is one, or when its status says enough."""
+        if self.error:
+            return self.error
+        if self.status != 200:
+            return None
+        try:
+            value = loads(self.encoded() or b"null")
+        except ValueError as exc:
+            return f"the body is not JSON: {exc}"
+        return None if isinstance(value, dict) else "the body is not a JSON object"
 
 
 # -- shared words ------------------------------------------------------------------------------

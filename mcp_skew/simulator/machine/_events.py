@@ -29,6 +29,10 @@ class Reply:
     #: None for an answer a server sent. The client's rules read the status here, never in
     #: the made-up error's ``data``.
     status: int | None = field(default=None, compare=False)
+    #: why that status stays the request's failure, where the transport knows more than the
+    #: status (over HTTP: the client's authorization found no token, or made no step-up);
+    #: the client says it after the error (never appended to the made-up error's message)
+    reason: str = field(default="", compare=False)
 
     @property
     def error(self) -> dict[str, Any] | None:

@@ -8,10 +8,11 @@ specification"), and every part of it speaks HTTP requests and responses: so it 
 inside :mod:`mcp_skew.simulator.http`, and the in-memory HTTP link drives it.
 
 :func:`plan_for` reads a revision's rules into a plan, :func:`authorize` runs the
-discovery, registration and token exchange as a driven machine of :class:`Fetch` and
-:class:`Fetched` (an :class:`AuthResult` at the end); :class:`AuthServer` (made by
-:func:`auth_server_for`, in front of an endpoint by :func:`guard`) is the test
-authorization server and protected resource.
+discovery, registration and token exchange as a driven machine of HTTP requests and
+responses (the package's one :class:`~mcp_skew.simulator.http.HttpRequest` and
+:class:`~mcp_skew.simulator.http.HttpResponse`; an :class:`AuthResult` at the end);
+:class:`AuthServer` (made by :func:`auth_server_for`, in front of an endpoint by
+:func:`guard`) is the test authorization server and protected resource.
 
 Shared with mcp-skew's other packages (internal): :data:`AS_WELL_KNOWN`,
 :data:`AUTH_BODY_BYTES` (the probe's discovery, ``serve --http``'s limits).
@@ -19,7 +20,7 @@ Shared with mcp-skew's other packages (internal): :data:`AS_WELL_KNOWN`,
 
 from __future__ import annotations
 
-from ._client import AuthResult, Fetch, Fetched, authorize, plan_for
+from ._client import AuthResult, authorize, plan_for
 from ._server import AS_WELL_KNOWN, AUTH_BODY_BYTES, AuthServer, auth_server_for, guard
 
 __all__ = [
@@ -27,8 +28,6 @@ __all__ = [
     "AUTH_BODY_BYTES",
     "AuthResult",
     "AuthServer",
-    "Fetch",
-    "Fetched",
     "auth_server_for",
     "authorize",
     "guard",

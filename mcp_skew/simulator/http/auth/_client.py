@@ -6,9 +6,9 @@ Theory of operation
 :func:`plan_for` reads a client's newest revision's ``auth`` rows (``client.*``,
 :mod:`mcp_skew.versions._auth`) and its quirks into an :class:`AuthPlan`; nothing here
 asks which revision it is. :func:`authorize` is a generator: it yields each
-:class:`Fetch` (an HTTP request to the MCP origin) and takes its :class:`Fetched` answer,
-and returns an :class:`AuthResult`: a bearer token or the reason there is none, and every
-hop of the way (:class:`AuthPath`, which reads ``401 -> PRM
+HTTP request (:class:`~.._words.HttpRequest`, to the MCP origin) and takes its response
+(:class:`~.._words.HttpResponse`), and returns an :class:`AuthResult`: a bearer token or
+the reason there is none, and every hop of the way (:class:`AuthPath`, which reads ``401 -> PRM
 /.well-known/oauth-protected-resource/mcp 404 -> PRM /.well-known/oauth-protected-resource
 200 -> AS metadata /.well-known/oauth-authorization-server/auth 200 -> register 201 ->
 authorize 302 -> token 200``; the link adds ``retry 200``).
@@ -49,10 +49,10 @@ from collections.abc import Generator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
-from ...._jsontext import loads
 from ....versions import Profile, rule_values
 from ..._policy import ClientPolicy
 from .._urlform import form_decode, form_encode, split_url
+from .._words import HttpRequest, HttpResponse
 from ._server import (
     AS_WELL_KNOWN,
     OIDC_WELL_KNOWN,
@@ -67,8 +67,6 @@ __all__ = [
     "AuthPath",
     "AuthPlan",
     "AuthResult",
-    "Fetch",
-    "Fetched",
     "authorize",
     "challenge_param",
     "plan_for",
@@ -90,48 +88,6 @@ STEP_UP_LIMIT: Final = 2
 #: What a client with quirk openid-scope asks for when it finds no scope (mcp-remote's
 #: default, OpenID Connect's basic scopes).
 OPENID_SCOPE: Final = "openid email profile"
-
-
-@dataclass(frozen=True, slots=True)
-class Fetch:
-    """One HTTP request of the authorization (to the MCP origin)."""
-
-    method: str
-    target: str  #: the path and query
-    headers: Mapping[str, str] = field(default_factory=dict)
-    body: bytes = b""
-
-
-@dataclass(frozen=True, slots=True)
-class Fetched:
-    """Its answer."""
-
-    status: int
-    headers: Mapping[str, str]  #: lower-case names
-    body: bytes = b""
-    #: why there is no (whole) answer: status 0, or a body cut or not read (the fetcher's words)
-    error: str = ""
-
-    def json(self) -> Any:
-        """The body's JSON value (read with the limits of every JSON text from outside:
-        100,000 ``[`` are no value, never a RecursionError), or None."""
-        try:
-            return loads(self.body or b"null")
-        except ValueError:
-            return None
-
-    def problem(self) -> str | None:
-        """Why this answer is no usable JSON object, said in an auth path's hop; None when
-        it is one, or when its status says enough."""
-        if self.error:
-            return self.error
-        if self.status != 200:
-            return None
-        try:
-            value = loads(self.body or b"null")
-        except ValueError as exc:
-            return f"the body is not JSON: {exc}"
-        return None if isinstance(value, dict) else "the body is not a JSON object"
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,7 +217,7 @@ def resource_metadata_of(headers: Mapping[str, str]) -> str | None:
     return challenge_param(headers, "resource_metadata")
 
 
-def _first_scope(plan: AuthPlan, challenge: Fetched, prm: dict[str, Any] | None) -> str | None:
+def _first_scope(plan: AuthPlan, challenge: HttpResponse, prm: dict[str, Any] | None) -> str | None:
     """The scope of the first authorization, by ``client.scope``'s order."""
     for source in plan.scope_from:
         if source == "challenge" and challenge_param(challenge.headers, "scope"):
@@ -298,14 +254,14 @@ def _issuer_urls(issuer: str, kinds: tuple[str, ...]) -> list[tuple[str, str]]:
     return urls
 
 
-Machine = Generator[Fetch, Fetched, AuthResult]
+Machine = Generator[HttpRequest, HttpResponse, AuthResult]
 
 
 #: Client ids a client has registered, by what it keys them (:attr:`AuthPlan.credentials_by_issuer`).
 Credentials = dict[str, str]
 
 
-def authorize(plan: AuthPlan, challenge: Fetched, mcp_url: str, *,
+def authorize(plan: AuthPlan, challenge: HttpResponse, mcp_url: str, *,
               discover_only: bool = False, credentials: Credentials | None = None) -> Machine:
     """The authorization after ``challenge`` (the 401), as a driven machine. With
     ``discover_only`` it stops once the authorization server's metadata is found (nothing
@@ -385,7 +341,7 @@ def _kept_client(plan: AuthPlan, credentials: Credentials | None, *, issuer: str
     return kept
 
 
-def step_up(plan: AuthPlan, previous: AuthResult, challenge: Fetched, mcp_url: str) -> Machine:
+def step_up(plan: AuthPlan, previous: AuthResult, challenge: HttpResponse, mcp_url: str) -> Machine:
     """A new token after ``challenge``, a ``403`` with ``error="insufficient_scope"``, as a
     driven machine: the scopes by ``client.step-up`` (the challenge's, or their union with
     the scopes asked for before: 2026-07-28 ``basic/authorization/index.mdx`` §Step-Up
@@ -417,8 +373,8 @@ def step_up(plan: AuthPlan, previous: AuthResult, challenge: Fetched, mcp_url: s
     return _settled(result, token_or_reason, path)
 
 
-def _protected_resource(plan: AuthPlan, challenge: Fetched, origin: str, mcp_path: str,
-                        path: AuthPath) -> Generator[Fetch, Fetched, dict[str, Any] | None]:
+def _protected_resource(plan: AuthPlan, challenge: HttpResponse, origin: str, mcp_path: str,
+                        path: AuthPath) -> Generator[HttpRequest, HttpResponse, dict[str, Any] | None]:
     tried: list[str] = []
     for source in plan.prm:
         if source == "header":
@@ -433,7 +389,7 @@ def _protected_resource(plan: AuthPlan, challenge: Fetched, origin: str, mcp_pat
         if target is None or target in tried:
             continue
         tried.append(target)
-        got = yield Fetch("GET", target, {"Accept": "application/json"})
+        got = yield HttpRequest("GET", target, {"Accept": "application/json"})
         path.add("prm", f"PRM {target}", got.status, target, got.problem())
         doc = got.json()
         if got.status == 200 and isinstance(doc, dict):
@@ -442,7 +398,7 @@ def _protected_resource(plan: AuthPlan, challenge: Fetched, origin: str, mcp_pat
 
 
 def _as_metadata(plan: AuthPlan, issuers: list[str], origin: str, path: AuthPath,
-                 ) -> Generator[Fetch, Fetched, tuple[dict[str, Any] | str | None, str]]:
+                 ) -> Generator[HttpRequest, HttpResponse, tuple[dict[str, Any] | str | None, str]]:
     """The first metadata document that answers, for the first issuer that has one; or a
     reason to stop (a string); or None and the last issuer."""
     for issuer in issuers:
@@ -450,7 +406,7 @@ def _as_metadata(plan: AuthPlan, issuers: list[str], origin: str, path: AuthPath
             target = _local(url, origin)
             if target is None:
                 continue
-            got = yield Fetch("GET", target, {"Accept": "application/json"})
+            got = yield HttpRequest("GET", target, {"Accept": "application/json"})
             path.add("as-metadata", f"AS metadata {target}", got.status, target, got.problem())
             doc = got.json()
             if got.status != 200 or not isinstance(doc, dict):
@@ -481,7 +437,7 @@ def _endpoints(plan: AuthPlan, metadata: dict[str, Any] | None, origin: str,
 
 def _client_id(plan: AuthPlan, metadata: dict[str, Any] | None,
                endpoints: dict[str, str | None], path: AuthPath, refused: list[str],
-               ) -> Generator[Fetch, Fetched, str | None]:
+               ) -> Generator[HttpRequest, HttpResponse, str | None]:
     """A client id by the first usable way of the plan's registration order; a refused
     registration's error goes in ``refused``."""
     for way in plan.registration:
@@ -495,7 +451,7 @@ def _client_id(plan: AuthPlan, metadata: dict[str, Any] | None,
                     "grant_types": ["authorization_code"], "token_endpoint_auth_method": "none"}
             if plan.application_type:
                 body["application_type"] = plan.application_type
-            got = yield Fetch("POST", target, {"Content-Type": "application/json"},
+            got = yield HttpRequest("POST", target, {"Content-Type": "application/json"},
                               json.dumps(body).encode())
             path.add("register", "register", got.status, target)
             doc = got.json()
@@ -512,7 +468,7 @@ def _client_id(plan: AuthPlan, metadata: dict[str, Any] | None,
 
 def _token(plan: AuthPlan, metadata: dict[str, Any] | None, endpoints: dict[str, str | None],
            *, issuer: str, resource: str, path: AuthPath,
-           result: AuthResult) -> Generator[Fetch, Fetched, str]:
+           result: AuthResult) -> Generator[HttpRequest, HttpResponse, str]:
     """``token:<token>``, or the reason there is none; ``result`` keeps the client id, and
     gives the scope to ask for."""
     scope = {"scope": result.scope} if result.scope else {}
@@ -540,7 +496,7 @@ def _token(plan: AuthPlan, metadata: dict[str, Any] | None, endpoints: dict[str,
     if plan.resource:
         query["resource"] = resource
     sep = "&" if "?" in target else "?"
-    got = yield Fetch("GET", f"{target}{sep}{form_encode(query)}")
+    got = yield HttpRequest("GET", f"{target}{sep}{form_encode(query)}")
     path.add("authorize", "authorize", got.status, target)
     answer = form_decode(split_url(got.headers.get("location", ""))[2])
     if got.status != 302 or "code" not in answer:
@@ -573,13 +529,13 @@ def _iss_refused(plan: AuthPlan, metadata: dict[str, Any] | None, answer: dict[s
 
 
 def _exchange(plan: AuthPlan, form: dict[str, str], endpoints: dict[str, str | None],
-              resource: str, path: AuthPath) -> Generator[Fetch, Fetched, str]:
+              resource: str, path: AuthPath) -> Generator[HttpRequest, HttpResponse, str]:
     target = endpoints.get("token")
     if not target:
         return "no token endpoint"
     if plan.resource:
         form = {**form, "resource": resource}
-    got = yield Fetch("POST", target, {"Content-Type": "application/x-www-form-urlencoded"},
+    got = yield HttpRequest("POST", target, {"Content-Type": "application/x-www-form-urlencoded"},
                       form_encode(form).encode())
     path.add("token", "token", got.status, target)
     doc = got.json()

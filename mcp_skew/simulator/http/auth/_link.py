@@ -40,8 +40,6 @@ from ._client import (
     AuthPath,
     AuthPlan,
     AuthResult,
-    Fetch,
-    Fetched,
     authorize,
     challenge_param,
     plan_for,
@@ -137,12 +135,13 @@ class AuthAgent:
         stepping = challenge.status == 403 and held is not None
         if stepping and held is not None:
             self.step_ups[method or ""] = self.step_ups.get(method or "", 0) + 1
-            machine = step_up(self.plan, held, Fetched(challenge.status, lower), self.mcp_url)
+            machine = step_up(self.plan, held, HttpResponse(challenge.status, headers=lower),
+                              self.mcp_url)
             transcript.note(clock, f"HTTP 403 insufficient_scope: the client "
                             f"({self.plan.revision} rules) steps up "
                             f"({'+'.join(self.plan.step_up)})", "auth")
         else:
-            machine = authorize(self.plan, Fetched(challenge.status, lower), self.mcp_url,
+            machine = authorize(self.plan, HttpResponse(challenge.status, headers=lower), self.mcp_url,
                                 credentials=self.credentials)
             again = "its token refused, " if self._rounds else ""
             self._rounds += 1
@@ -195,19 +194,21 @@ class AuthAgent:
                 for r in self.results]
 
 
-def _request(fetch: Fetch) -> HttpRequest:
+def _request(fetch: HttpRequest) -> HttpRequest:
+    """The flow's request as the server reads it: lower-case header names."""
     headers = {k.lower(): v for k, v in fetch.headers.items()}
-    return HttpRequest(fetch.method, fetch.target, headers, fetch.body)
+    return HttpRequest(fetch.method, fetch.path, headers, fetch.body)
 
 
-def _fetched(answer: HttpResponse) -> Fetched:
-    headers: Mapping[str, str] = {k.lower(): v for k, v in answer.headers.items()}
-    return Fetched(answer.status, headers, answer.encoded())
+def _fetched(answer: HttpResponse) -> HttpResponse:
+    """The server's answer as the flow receives it: lower-case header names, the body's bytes."""
+    return HttpResponse(answer.status, answer.encoded(),
+                        {k.lower(): v for k, v in answer.headers.items()})
 
 
-def _record(transcript: Transcript, clock: int, fetch: Fetch, answer: HttpResponse) -> None:
+def _record(transcript: Transcript, clock: int, fetch: HttpRequest, answer: HttpResponse) -> None:
     kept = {k: v for k, v in answer.headers.items() if k.lower() in _KEPT}
-    target = fetch.target.split("?", 1)[0]
+    target = fetch.path.split("?", 1)[0]
     transcript.note(clock, f"{fetch.method} {target} -> HTTP {answer.status}", "http",
                     http={"method": fetch.method, "path": target, "status": answer.status,
                           **({"headers": kept} if kept else {})})
