@@ -11,39 +11,31 @@ once (:class:`JsonlRecorder` writes the transcript format of
 ``mcp_skew.transcript`` as JSON Lines, and the server's stderr beside them).
 
 Public API: :class:`StdioLink`, :class:`HttpLink`, :class:`Limits`,
-:class:`JsonlRecorder`, :class:`Recorder`, :class:`TransportError`,
-:class:`NdjsonDecoder`, :class:`SseParser`, :class:`SseEvent`. Shared (internal, for
+:class:`JsonlRecorder`, :class:`TransportError` (the SSE parser is
+:mod:`mcp_skew.simulator.http`'s). Shared (internal, for
 the probe's authorization discovery): :class:`Deadline` and :func:`opener` (an HTTP
 exchange bounded in all, http(s) only), :func:`read_capped`.
 """
 
 from __future__ import annotations
 
-from ._base import JsonlRecorder, Limits, RealLink, Recorder, TransportError, open_new
+from ._base import JsonlRecorder, Limits, TransportError, open_new
 from ._deadline import Deadline, opener, read_capped
 from ._procs import end, family, spawn
-from .http import HttpLink, SseEvent, SseParser, encode_header_value
-from .stdio import Line, NdjsonDecoder, StdioLink, parse_line
+from .http import HttpLink
+from .stdio import StdioLink
 
 __all__ = [
     "Deadline",
     "HttpLink",
     "JsonlRecorder",
     "Limits",
-    "Line",
-    "NdjsonDecoder",
-    "RealLink",
-    "Recorder",
-    "SseEvent",
-    "SseParser",
     "StdioLink",
     "TransportError",
-    "encode_header_value",
     "end",
     "family",
     "open_new",
     "opener",
-    "parse_line",
     "read_capped",
     "spawn",
 ]

@@ -20,7 +20,8 @@ from _auth_cases import drive, simulate
 from mcp_skew.simulator import parse_peer
 from mcp_skew.simulator.http.auth._client import Fetch, Fetched, authorize, plan_for
 from mcp_skew.simulator.http.auth._server import AuthServer
-from mcp_skew.versions import LAYOUTS, REGISTRY, load_profile_file, rule_values
+from mcp_skew.versions import LAYOUTS, REGISTRY, rule_values
+from mcp_skew.versions._plugins import load_profile_file
 
 MOVES = "+auth=prm+as-moves"
 
