@@ -36,7 +36,8 @@ from pathlib import Path
 from typing import Any
 
 from mcp_skew import __version__
-from mcp_skew.probe import ProbeOptions, Target, builtin_clients, probe
+from mcp_skew.probe import ProbeOptions, Target, probe
+from mcp_skew.probe._clients import builtin_clients
 from mcp_skew.realpeers import EnvironmentUnavailable, ensure_python_env
 from mcp_skew.simulator import SimClient, parse_peer
 from mcp_skew.wire import StdioLink

@@ -29,8 +29,9 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from mcp_skew.matrix import failure_kind
-from mcp_skew.rollout import Balancer, Group, Rollout, rolling
+from mcp_skew.matrix._build import failure_kind
+from mcp_skew.rollout._fleet import Balancer, rolling
+from mcp_skew.rollout._timeline import Group, Rollout
 from mcp_skew.simulator import parse_peer
 
 ROOT = Path(__file__).resolve().parents[1]

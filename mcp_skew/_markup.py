@@ -13,7 +13,6 @@ with five spellings of the same page).
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable, Sequence
 from typing import Final
@@ -36,6 +35,8 @@ def escape(text: object) -> str:
     """``text`` (any value, as ``str``) safe in HTML text and in a quoted attribute; its
     control characters (ESC, C0, C1, DEL), lone surrogates and bidirectional overrides
     written ``\\uXXXX``, shown as the terminal shows them (``_output.terminal_safe``)."""
+    import html  # noqa: PLC0415 - the HTML reports only: the terminal matrix needs none
+
     shown = _CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", str(text))
     return html.escape(shown, quote=True)
 

@@ -30,7 +30,6 @@ from __future__ import annotations
 import os
 import re
 import stat
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Final
@@ -193,6 +192,8 @@ def _write_through(target: Path, data: bytes) -> None:
 
 def _replace(target: Path, data: bytes, mode: int | None) -> None:
     """A temporary file beside ``target``, written, given the old mode, renamed over it."""
+    import tempfile  # noqa: PLC0415 - a file written, not the terminal (no start-up cost)
+
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:

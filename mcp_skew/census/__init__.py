@@ -7,21 +7,20 @@ cluster, each server installed at its pinned version in a cached environment and
 started in isolation (:mod:`._work`); :func:`build_report` and :func:`render_report`
 read the database back; :func:`census_peers` gives the inferred peers to the matrix.
 
-Public API: :class:`Job`, :class:`Settings`, :class:`CensusDB`, :func:`read_listing`,
+Public API: :class:`Settings`, :class:`CensusDB`, :func:`read_listing`,
 :func:`read_registry`, :func:`run_census`, :func:`build_report`, :func:`render_report`,
-:func:`census_peers`, :func:`is_census_db`, :data:`REPORT_FORMATS`, :data:`STATUSES`;
-shared with the command line: the sandbox's :func:`sandbox_tool` (:data:`SUPPORTED`,
-:class:`Unsupported`) and the runner's pieces (:func:`max_local_workers`,
-:func:`parse_cluster`, :func:`parse_scheduler`, :func:`check_cluster`,
+:func:`census_peers`, :func:`is_census_db`; shared with the command line: the sandbox's
+:func:`sandbox_tool` (:data:`SUPPORTED`, :class:`Unsupported`) and the runner's pieces
+(:func:`max_local_workers`, :func:`parse_cluster`, :func:`parse_scheduler`, :func:`check_cluster`,
 :func:`check_scheduler`, :func:`parse_install_jobs`, :class:`CensusProgress`,
-:func:`progress_stream`, :data:`MAX_WORKERS_PER_CPU`, :data:`MOST_INSTALL_JOBS`).
+:func:`progress_stream`, :data:`MAX_WORKERS_PER_CPU`).
 This module imports no Dask, no probe runner and no pydantic: the commands' ``--help``
 reads it.
 """
 
 from __future__ import annotations
 
-from ._ahead import MOST_INSTALL_JOBS, parse_install_jobs
+from ._ahead import parse_install_jobs
 from ._census import census_peers, run_census
 from ._execute import (
     MAX_WORKERS_PER_CPU,
@@ -34,23 +33,18 @@ from ._execute import (
     progress_stream,
 )
 from ._launch import SUPPORTED, Unsupported, sandbox_tool
-from ._listing import Job, ListingError, read_listing, read_registry
-from ._report import REPORT_FORMATS, build_report, render_report
+from ._listing import read_listing, read_registry
+from ._report import build_report, render_report
 from ._store import CensusDB, is_census_db
-from ._work import NO_NETWORK, NO_SANDBOX, STATUSES, Settings
+from ._work import NO_NETWORK, NO_SANDBOX, Settings
 
 __all__ = [
     "MAX_WORKERS_PER_CPU",
-    "MOST_INSTALL_JOBS",
     "NO_NETWORK",
     "NO_SANDBOX",
-    "REPORT_FORMATS",
-    "STATUSES",
     "SUPPORTED",
     "CensusDB",
     "CensusProgress",
-    "Job",
-    "ListingError",
     "Settings",
     "Unsupported",
     "build_report",

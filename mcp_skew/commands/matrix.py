@@ -38,12 +38,11 @@ from ..matrix import (
     build_matrix,
     builtin_peers,
     cell_text,
-    labelled,
     render,
     render_text,
     shown,
 )
-from ..peers import resolve_peer
+from ..peers import labelled, resolve_peer
 from ..simulator import NOT_OVER_STDIO, SCENARIOS, TRANSPORTS, PeerSpec, Transport
 from ..versions import Registry, Role
 

@@ -22,13 +22,12 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final, Literal
 
-from tabulate import SEPARATING_LINE, tabulate
-
 from .._markup import code_span, markdown_cell
 from ..peers import QUIRK_LABELS, short_revision
 from ..simulator import QUIRKS, split_notation
 from ._build import Matrix, outcome, steps_failed
 from ._cell import Cell
+from ._simple_table import simple_table
 
 __all__ = [
     "FAILURE_MEANINGS",
@@ -385,9 +384,9 @@ def _widths(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[int]:
 
 
 def _simple(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """A ``simple`` table with the header as a row: tabulate pads real headers by two."""
-    return tabulate([list(headers), SEPARATING_LINE, *rows], tablefmt="simple",
-                    disable_numparse=True)
+    """A ``simple`` table with the header as a row: tabulate pads real headers by two (laid
+    out without importing tabulate, which the default matrix would wait for)."""
+    return simple_table(headers, rows)
 
 
 def _blocks_legend(servers: int, blocks: int, width: int) -> tuple[str, str]:
@@ -429,6 +428,8 @@ def render_text(matrix: Matrix, view: View = "pairs", *, color: bool = False,
     if tablefmt == "simple":
         table = _simple(headers, rows)
     else:
+        from tabulate import tabulate  # noqa: PLC0415 - the ruled formats only (_simple_table)
+
         table = tabulate(rows, headers, tablefmt=tablefmt, disable_numparse=True)
     return "\n".join([title, "", table, *_footer(matrix, view)]) + "\n"
 
@@ -442,6 +443,8 @@ def render_markdown(matrix: Matrix, view: View = "pairs", *, github: bool = Fals
     """Markdown (a pipe table); ``github`` adds colour marks and a list of failures."""
     def decorate(cell: Cell, text: str) -> str:
         return f"{_EMOJI[outcome(cell)]} {markdown_cell(text)}" if github else markdown_cell(text)
+
+    from tabulate import tabulate  # noqa: PLC0415 - markdown only (see _simple_table)
 
     headers, rows = _grid(matrix, view, decorate, markdown_cell)
     rows = [[markdown_cell(row[0]), *row[1:]] for row in rows]

@@ -1,12 +1,10 @@
 """Migration guides between any two revisions, generated from the profiles and real runs.
 
-Public API: :func:`build_guide` (a :class:`Guide`: every change from one revision
-to another, seen from a role), :func:`render` with :data:`FORMATS` (markdown,
-json, html), :func:`guide_to_dict`, the generated pages (:func:`pages`,
-:func:`write_pages`, :data:`REGENERATE`), the illustrations table
-(:data:`ILLUSTRATIONS`), the serve-both-eras pieces (:func:`both_eras`,
-:func:`builtin_clients`) and the talk-to-both-eras ones (:func:`client_proof`,
-:func:`talk_expected`).
+Public API: :func:`build_guide` (a ``Guide``: every change from one revision
+to another, seen from a role) and :func:`render` (markdown, json, html). Shared with the
+probe's card (internal): :func:`checklist`, :func:`guide_pairs`, :func:`page_name` and
+:class:`Label`. The rest (the guide's types, the generated pages, the illustrations table,
+the serve-both-eras and talk-to-both-eras proofs) is private, in the modules below.
 
 Theory of operation
 -------------------
@@ -29,46 +27,17 @@ Layers: ``_severity``, ``_illustrate``, ``_eras`` and ``_talk`` feed ``_guide`` 
 
 from __future__ import annotations
 
-from ._eras import BothEras, both_eras, builtin_clients, checklist, client_set
-from ._format import FORMATS, Format, guide_to_dict, render, render_html, render_json, render_markdown
-from ._guide import CHOICES, Guide, GuideChange, RoleChoice, build_guide, steps_for
-from ._illustrate import ILLUSTRATIONS, Illustration
-from ._pages import REGENERATE, guide_pairs, page_name, pages, write_pages
-from ._severity import ROLES, SIDES_WITHOUT_EDITS, Effects, Label, Role, RoleSeverity
-from ._talk import client_proof, talk_expected
+from ._eras import checklist
+from ._format import render
+from ._guide import build_guide
+from ._pages import guide_pairs, page_name
+from ._severity import Label
 
 __all__ = [
-    "CHOICES",
-    "FORMATS",
-    "ILLUSTRATIONS",
-    "REGENERATE",
-    "ROLES",
-    "SIDES_WITHOUT_EDITS",
-    "BothEras",
-    "Effects",
-    "Format",
-    "Guide",
-    "GuideChange",
-    "Illustration",
     "Label",
-    "Role",
-    "RoleChoice",
-    "RoleSeverity",
-    "both_eras",
     "build_guide",
-    "builtin_clients",
     "checklist",
-    "client_proof",
-    "client_set",
     "guide_pairs",
-    "guide_to_dict",
     "page_name",
-    "pages",
     "render",
-    "render_html",
-    "render_json",
-    "render_markdown",
-    "steps_for",
-    "talk_expected",
-    "write_pages",
 ]

@@ -40,23 +40,11 @@ from ..simulator import PeerSpec, parse_peer, split_notation, with_quirks
 from ..versions import REGISTRY, Registry, Role, did_you_mean
 from ._catalogue import FAMILIES, REAL_CLIENTS, REAL_SERVERS
 from ._family import Family, Model, Package, ReleaseLine
-from ._lookup import (
-    ROLES,
-    Named,
-    Resolved,
-    builtin_peer,
-    iter_models,
-    known_names,
-    model_names,
-    named_peer,
-    resolve,
-    split_name,
-)
+from ._lookup import ROLES, Resolved, builtin_peer, known_names, model_names, named_peer, resolve
 from ._saved import PEER_FILE_FORMAT, load_probe_peer
 from ._sets import (
     BUILTIN_CLIENTS,
     BUILTIN_SERVERS,
-    PROBE_CLIENTS,
     QUIRK_LABELS,
     builtin_peers,
     label_for,
@@ -68,39 +56,31 @@ from ._sets import (
 
 __all__ = [
     "BUILTIN_CLIENTS",
-    "BUILTIN_RESOLVER",
     "BUILTIN_SERVERS",
     "FAMILIES",
-    "NAMED_RESOLVERS",
     "PEER_FILE_FORMAT",
-    "PROBE_CLIENTS",
     "QUIRK_LABELS",
     "REAL_CLIENTS",
     "REAL_SERVERS",
     "ROLES",
     "Family",
     "Model",
-    "Named",
-    "NamedResolver",
     "Package",
     "ReleaseLine",
     "Resolved",
     "builtin_peer",
     "builtin_peers",
-    "iter_models",
     "known_names",
     "label_for",
     "labelled",
     "load_probe_peer",
     "model_names",
     "named_peer",
-    "named_peer_names",
     "named_suggestion",
     "probe_clients",
     "resolve",
     "resolve_peer",
     "short_revision",
-    "split_name",
     "sweep_peers",
 ]
 

@@ -27,31 +27,23 @@ from .._lazy import first_use
 
 if TYPE_CHECKING:
     from ._card import stderr_tail
-    from ._clients import BOGUS_REVISION, PROBER, builtin_clients
-    from ._peer import PEER_FILE_FORMAT, InferredPeer, load_probe_peer, save_peer
-    from ._report import FORMATS, render
-    from ._runner import ClientRun, ProbeOptions, ProbeReport, Target, probe
+    from ._peer import PEER_FILE_FORMAT, save_peer
+    from ._report import render
+    from ._runner import ProbeOptions, ProbeReport, Target, probe
     from ._schemas import INSTALL_HINT, check_schemas, jsonschema_problem
     from ._startup import allowance
     from ._target import command_label
 
 __all__ = [
-    "BOGUS_REVISION",
-    "FORMATS",
     "INSTALL_HINT",
     "PEER_FILE_FORMAT",
-    "PROBER",
-    "ClientRun",
-    "InferredPeer",
     "ProbeOptions",
     "ProbeReport",
     "Target",
     "allowance",
-    "builtin_clients",
     "check_schemas",
     "command_label",
     "jsonschema_problem",
-    "load_probe_peer",
     "probe",
     "render",
     "save_peer",
@@ -62,19 +54,12 @@ __all__ = [
 #: importing a light part of the package (``_report.FORMATS``, ``_schemas``: what
 #: ``mcp-skew --help`` needs) does not import the runner, the wire and pydantic.
 _HOMES: Final[dict[str, str]] = {
-    "BOGUS_REVISION": "._clients",
-    "PROBER": "._clients",
-    "builtin_clients": "._clients",
-    "InferredPeer": "._peer",
     "PEER_FILE_FORMAT": "._peer",
-    "load_probe_peer": "._peer",
     "save_peer": "._peer",
-    "FORMATS": "._report",
     "render": "._report",
     "INSTALL_HINT": "._schemas",
     "check_schemas": "._schemas",
     "jsonschema_problem": "._schemas",
-    "ClientRun": "._runner",
     "ProbeOptions": "._runner",
     "ProbeReport": "._runner",
     "Target": "._runner",

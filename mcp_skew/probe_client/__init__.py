@@ -9,45 +9,31 @@ the spec's client of that kind and the inferred model do (:mod:`._expect`); find
 say where the client departs (:func:`client_findings`).
 
 Public API: :func:`probe_client`, :class:`ProbeClientOptions`, :class:`ClientReport`,
-:func:`render`, :func:`save_client_peer`, :func:`observe`, :func:`infer`,
-:func:`default_servers`; :func:`simulated_server` (one server for a client's own test:
-the pytest plugin's ``mcp_skew_server``).
+:func:`render`, :func:`save_client_peer`, :func:`default_servers`, :func:`cases`
+(:class:`ServerCase`), and the words the command line takes (:data:`SERVER_WORD`,
+:data:`URL_WORD`); :func:`simulated_server` (one server for a client's own test: the
+pytest plugin's ``mcp_skew_server``).
 """
 
 from __future__ import annotations
 
-from ._expect import ERA_TABLE, predict, same_model
-from ._findings import client_findings
-from ._infer import InferredClient, infer
 from ._launch import SERVER_WORD, URL_WORD
-from ._observe import Observation, observe
-from ._report import FORMATS, render
-from ._runner import ClientReport, ProbeClientOptions, Server, cases, probe_client
+from ._report import render
+from ._runner import ClientReport, ProbeClientOptions, cases, probe_client
 from ._save import save_client_peer
-from ._served import SimulatedServer, simulated_server
+from ._served import simulated_server
 from ._servers import ServerCase, default_servers
 
 __all__ = [
-    "ERA_TABLE",
-    "FORMATS",
     "SERVER_WORD",
     "URL_WORD",
     "ClientReport",
-    "InferredClient",
-    "Observation",
     "ProbeClientOptions",
-    "Server",
     "ServerCase",
-    "SimulatedServer",
     "cases",
-    "client_findings",
     "default_servers",
-    "infer",
-    "observe",
-    "predict",
     "probe_client",
     "render",
-    "same_model",
     "save_client_peer",
     "simulated_server",
 ]

@@ -13,34 +13,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from .._lazy import first_use
-from ._envs import (
-    MARKER_NAME,
-    EnvironmentUnavailable,
-    NpmEnv,
-    PythonEnv,
-    cache_root,
-    ensure_npm_env,
-    ensure_python_env,
-    env_key,
-    npm_env,
-    python_env,
-)
+from ._envs import EnvironmentUnavailable, ensure_npm_env, ensure_python_env
 
 if TYPE_CHECKING:
     from ._drift import verify, verify_server_http
     from ._realmatrix import real_peers, render_real, run_real
 
 __all__ = [
-    "MARKER_NAME",
     "EnvironmentUnavailable",
-    "NpmEnv",
-    "PythonEnv",
-    "cache_root",
     "ensure_npm_env",
     "ensure_python_env",
-    "env_key",
-    "npm_env",
-    "python_env",
     "real_peers",
     "render_real",
     "run_real",

@@ -12,10 +12,7 @@ plan as text, JSON or a self-contained HTML page.
 
 from __future__ import annotations
 
-from ._fleet import BALANCERS, Balancer, Schedule, client_batches, rollback, rolling
-from ._outcomes import CATEGORIES
 from ._render import (
-    clock,
     render_html,
     render_plan,
     render_plan_html,
@@ -23,38 +20,11 @@ from ._render import (
     render_text_row,
     render_text_tail,
 )
-from ._study import (
-    FORMAT,
-    FORMAT_VERSION,
-    LIMITS,
-    ORDERS,
-    Plan,
-    Setup,
-    Study,
-    default_clients_to,
-    groups_of,
-    parse_counted,
-    plan,
-    study,
-)
-from ._timeline import Group, Rollout
+from ._study import LIMITS, Setup, default_clients_to, groups_of, parse_counted, plan, study
 
 __all__ = [
-    "BALANCERS",
-    "CATEGORIES",
-    "FORMAT",
-    "FORMAT_VERSION",
     "LIMITS",
-    "ORDERS",
-    "Balancer",
-    "Group",
-    "Plan",
-    "Rollout",
-    "Schedule",
     "Setup",
-    "Study",
-    "client_batches",
-    "clock",
     "default_clients_to",
     "groups_of",
     "parse_counted",
@@ -65,7 +35,5 @@ __all__ = [
     "render_text_head",
     "render_text_row",
     "render_text_tail",
-    "rollback",
-    "rolling",
     "study",
 ]

@@ -17,51 +17,24 @@ The log format is described in :mod:`mcp_skew.serve._log`.
 
 from __future__ import annotations
 
-from ._annotate import Annotator, annotate
+from ._annotate import annotate
 from ._annotation import Annotation
-from ._http import (
-    HttpLimits,
-    HttpRequest,
-    HttpResponse,
-    HttpServer,
-    ServedEndpoint,
-    StreamBox,
-    make_http_server,
-    server_url,
-)
-from ._log import LINE_CAP, NO_MESSAGE, LineSplitter, LogEntry, LogWriter, read_log, split_processes
+from ._http import HttpLimits, ServedEndpoint, make_http_server, server_url
+from ._log import LINE_CAP, LineSplitter, LogEntry, LogWriter, read_log, split_processes
 from ._proxy import run_proxy
-from ._replay import (
-    ReplayedExchange,
-    ReplayReport,
-    json_diff,
-    render_replay,
-    replay_command,
-    replay_processes,
-    replay_simulated,
-)
+from ._replay import render_replay, replay_command, replay_processes, replay_simulated
 from ._show import render_log, render_processes
-from ._stdio import StdioServer, serve_stdio
+from ._stdio import serve_stdio
 
 __all__ = [
     "LINE_CAP",
-    "NO_MESSAGE",
     "Annotation",
-    "Annotator",
     "HttpLimits",
-    "HttpRequest",
-    "HttpResponse",
-    "HttpServer",
     "LineSplitter",
     "LogEntry",
     "LogWriter",
-    "ReplayReport",
-    "ReplayedExchange",
     "ServedEndpoint",
-    "StdioServer",
-    "StreamBox",
     "annotate",
-    "json_diff",
     "make_http_server",
     "read_log",
     "render_log",

@@ -40,12 +40,12 @@ from __future__ import annotations
 from . import _negotiation as negotiation
 from . import _path as path_steps
 from ._cache import ClientCache
-from ._client import Mark, Session, SimClient, check_result, event_step, untyped_tools
+from ._client import Session, SimClient, check_result, event_step, untyped_tools
 from ._link import Link, MemoryLink
 from ._path import PathStep
-from ._peers import KINDS, Notation, PeerSpec, parse_peer, split_notation, with_quirks
+from ._peers import PeerSpec, parse_peer, split_notation, with_quirks
 from ._policy import ClientPolicy
-from ._quirks import QUIRKS, Quirk
+from ._quirks import QUIRKS
 from ._run import RunRecord, run
 from ._scenario import LIST_RESOURCES, LIST_TOOLS, SCENARIOS, Scenario, Step, StepResult, play
 from ._server import Reaction, SimServer
@@ -53,7 +53,6 @@ from ._trace import render_trace, summary_line
 from ._transport import NOT_OVER_STDIO, STDIO, TRANSPORTS, Transport, TransportRule, rule_for
 
 __all__ = [
-    "KINDS",
     "LIST_RESOURCES",
     "LIST_TOOLS",
     "NOT_OVER_STDIO",
@@ -64,12 +63,9 @@ __all__ = [
     "ClientCache",
     "ClientPolicy",
     "Link",
-    "Mark",
     "MemoryLink",
-    "Notation",
     "PathStep",
     "PeerSpec",
-    "Quirk",
     "Reaction",
     "RunRecord",
     "Scenario",

@@ -21,76 +21,52 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from ._names import DIRECTIONS, EVENTS, FORMAT, FORMAT_VERSION, RUN_FORMAT, RUN_FORMAT_VERSION
-from ._record import Direction, Entry, Note, Record, Transcript, as_json, of_json
+from ._names import RUN_FORMAT, RUN_FORMAT_VERSION
+from ._record import Entry, Note, Record, Transcript, as_json, of_json
 
 if TYPE_CHECKING:  # the format's names, for type checkers; at run time see __getattr__
     from ._jsonl import (
         MAX_MS,
         CheckedRecord,
-        EventRecord,
-        Header,
-        MessageRecord,
-        StderrRecord,
         TranscriptError,
         dump_lines,
         dumps,
-        has_offset,
         header,
-        parse_header,
         parse_record,
         record_dict,
         records_of,
     )
-    from ._read import Loaded, load_text
-    from ._upgrade import Elapsed, classify_note, legacy_run_records, upgrade_record
+    from ._read import load_text
+    from ._upgrade import legacy_run_records
 
 __all__ = [
-    "DIRECTIONS",
-    "EVENTS",
-    "FORMAT",
-    "FORMAT_VERSION",
     "MAX_MS",
     "RUN_FORMAT",
     "RUN_FORMAT_VERSION",
     "CheckedRecord",
-    "Direction",
-    "Elapsed",
     "Entry",
-    "EventRecord",
-    "Header",
-    "Loaded",
-    "MessageRecord",
     "Note",
     "Record",
-    "StderrRecord",
     "Transcript",
     "TranscriptError",
     "as_json",
-    "classify_note",
     "dump_lines",
     "dumps",
-    "has_offset",
     "header",
     "legacy_run_records",
     "load_text",
     "of_json",
-    "parse_header",
     "parse_record",
     "record_dict",
     "records_of",
-    "upgrade_record",
 ]
 
 #: The modules of the format's names (imported on first use).
 _LAZY: Final[dict[str, str]] = {
-    **dict.fromkeys(("MAX_MS", "CheckedRecord", "EventRecord", "Header",
-                     "MessageRecord", "StderrRecord", "TranscriptError", "dump_lines", "dumps",
-                     "has_offset", "header", "parse_header", "parse_record", "record_dict",
-                     "records_of"), "_jsonl"),
-    **dict.fromkeys(("Loaded", "load_text"), "_read"),
-    **dict.fromkeys(("Elapsed", "classify_note", "legacy_run_records", "upgrade_record"),
-                    "_upgrade"),
+    **dict.fromkeys(("MAX_MS", "CheckedRecord", "TranscriptError", "dump_lines", "dumps",
+                     "header", "parse_record", "record_dict", "records_of"), "_jsonl"),
+    "load_text": "_read",
+    "legacy_run_records": "_upgrade",
 }
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from ._auth import LAYOUTS, plain_layout, rule_values
-from ._diff import DiffStep, TableDelta, changes_between, table_delta
+from ._diff import TableDelta, table_delta
 from ._http_headers import HTTP_HEADERS, LOGGED_ALSO, RECORDED_ALSO, HttpHeader, header_named
 from ._plain import (
     cite_to_dict,
@@ -27,37 +27,26 @@ from ._plain import (
     to_json,
     versions_to_dict,
 )
-from ._plugins import (
-    ENTRY_POINT_GROUP,
-    ProfileFileError,
-    load_entry_points,
-    load_profile_file,
-    with_profile_files,
-)
+from ._plugins import ProfileFileError, load_entry_points, with_profile_files
 from ._profile import (
-    Binding,
     Change,
     Cite,
     Deprecation,
     Direction,
     Era,
-    ErrorCode,
     Impact,
     Invalidation,
     Kind,
     Method,
     Obligation,
     Profile,
-    ProfileDefinitionError,
-    create,
 )
-from ._registry import BUILTIN, LATEST, REGISTRY, Registry, UnknownRevision, registry_for
+from ._registry import BUILTIN, REGISTRY, Registry, UnknownRevision, registry_for
 from ._unknown_fields import required_fields, unknown_fields
-from ._words import REVISION_CUTOFF, Message, PeerKind, Role, WireDirection, did_you_mean
+from ._words import REVISION_CUTOFF, Message, PeerKind, Role, did_you_mean
 
 if TYPE_CHECKING:
     from ._render import (
-        FORMATS,
         REGENERATE,
         diff_document,
         profile_document,
@@ -68,25 +57,18 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BUILTIN",
-    "ENTRY_POINT_GROUP",
-    "FORMATS",
     "HTTP_HEADERS",
-    "LATEST",
     "LAYOUTS",
     "LOGGED_ALSO",
     "RECORDED_ALSO",
     "REGENERATE",
     "REGISTRY",
-    "REVISIONS",
     "REVISION_CUTOFF",
-    "Binding",
     "Change",
     "Cite",
     "Deprecation",
-    "DiffStep",
     "Direction",
     "Era",
-    "ErrorCode",
     "HttpHeader",
     "Impact",
     "Invalidation",
@@ -96,26 +78,20 @@ __all__ = [
     "Obligation",
     "PeerKind",
     "Profile",
-    "ProfileDefinitionError",
     "ProfileFileError",
     "Registry",
     "Role",
     "TableDelta",
     "UnknownRevision",
-    "WireDirection",
-    "changes_between",
     "cite_to_dict",
-    "create",
     "delta_to_dict",
     "did_you_mean",
     "diff_document",
     "diff_to_dict",
     "header_named",
     "load_entry_points",
-    "load_profile_file",
     "plain_layout",
     "profile_document",
-    "profile_for",
     "profile_to_dict",
     "reference_pages",
     "registry_for",

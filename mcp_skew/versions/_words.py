@@ -16,7 +16,6 @@ The era of a revision is :class:`~mcp_skew.versions.Era`, the kind of a method
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from typing import Any, Literal, TypeAlias
 
@@ -44,6 +43,8 @@ def did_you_mean(word: str, known: Iterable[str], cutoff: float = NAME_CUTOFF) -
     """`` (did you mean X?)`` for the known name closest to a mistyped ``word``, or ``""``
     when none is close (:func:`difflib.get_close_matches`, :data:`NAME_CUTOFF`, and
     :data:`REVISION_CUTOFF` for revisions); ``word`` itself is never suggested."""
+    import difflib  # noqa: PLC0415 - only a mistyped name needs it, not a start-up
+
     names = [name for name in dict.fromkeys(known) if name != word]
     found = difflib.get_close_matches(word[:200], names, n=1, cutoff=cutoff)
     return f" (did you mean {found[0]}?)" if found else ""

@@ -11,39 +11,31 @@ once (:class:`JsonlRecorder` writes the transcript format of
 ``mcp_skew.transcript`` as JSON Lines, and the server's stderr beside them).
 
 Public API: :class:`StdioLink`, :class:`HttpLink`, :class:`Limits`,
-:class:`JsonlRecorder`, :class:`Recorder`, :class:`TransportError`,
-:class:`NdjsonDecoder`, :class:`SseParser`, :class:`SseEvent`. Shared (internal, for
-the probe's authorization discovery and the census): :func:`send`, the one real HTTP client
-(an :class:`~mcp_skew.simulator.http.HttpRequest` sent within a :class:`Deadline`, bounded
+:class:`JsonlRecorder`, :class:`TransportError` (the SSE parser is
+:mod:`mcp_skew.simulator.http`'s). Shared (internal, for the probe's authorization
+discovery and the census): :func:`send`, the one real HTTP client (an
+:class:`~mcp_skew.simulator.http.HttpRequest` sent within a :class:`Deadline`, bounded
 in all, http(s) only), :func:`read_capped`.
 """
 
 from __future__ import annotations
 
-from ._base import JsonlRecorder, Limits, RealLink, Recorder, TransportError, open_new
+from ._base import JsonlRecorder, Limits, TransportError, open_new
 from ._deadline import Deadline, read_capped
 from ._procs import end, family, spawn
-from .http import HttpLink, SseEvent, SseParser, encode_header_value, send
-from .stdio import Line, NdjsonDecoder, StdioLink, parse_line
+from .http import HttpLink, send
+from .stdio import StdioLink
 
 __all__ = [
     "Deadline",
     "HttpLink",
     "JsonlRecorder",
     "Limits",
-    "Line",
-    "NdjsonDecoder",
-    "RealLink",
-    "Recorder",
-    "SseEvent",
-    "SseParser",
     "StdioLink",
     "TransportError",
-    "encode_header_value",
     "end",
     "family",
     "open_new",
-    "parse_line",
     "read_capped",
     "send",
     "spawn",

@@ -5,10 +5,7 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
-from mcp_skew.migrate import (
-    REGENERATE,
-    write_pages,
-)
+from mcp_skew.migrate._pages import REGENERATE, write_pages
 from mcp_skew.versions import (
     BUILTIN,
     Era,

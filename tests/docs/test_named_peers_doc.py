@@ -5,12 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from mcp_skew.peers import (
-    REAL_CLIENTS,
-    REAL_SERVERS,
-    ROLES,
-    iter_models,
-)
+from mcp_skew.peers import REAL_CLIENTS, REAL_SERVERS, ROLES
+from mcp_skew.peers._lookup import iter_models
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from mcp_skew.cli import main
-from mcp_skew.rollout import FORMAT_VERSION
+from mcp_skew.rollout._study import FORMAT_VERSION
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = (ROOT / "docs" / "rollout.md", ROOT / "README.md")

@@ -9,7 +9,9 @@ from typing import get_args
 import pytest
 
 from mcp_skew.cli import main
-from mcp_skew.simulator import KINDS, SCENARIOS, Mark, parse_peer, run
+from mcp_skew.simulator import SCENARIOS, parse_peer, run
+from mcp_skew.simulator._client import Mark
+from mcp_skew.simulator._peers import KINDS
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = ROOT / "docs" / "simulator.md"

@@ -22,7 +22,8 @@ from _drift_helpers import install_all, installed_model
 
 from mcp_skew.cli import main
 from mcp_skew.peers import resolve_peer
-from mcp_skew.probe_client import cases, default_servers, predict, same_model
+from mcp_skew.probe_client import cases, default_servers
+from mcp_skew.probe_client._expect import predict, same_model
 from mcp_skew.realpeers._installs import Install, client_command, install
 from mcp_skew.simulator import QUIRKS, PeerSpec
 from mcp_skew.versions import REGISTRY

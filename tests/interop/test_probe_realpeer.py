@@ -23,7 +23,8 @@ import pytest
 from _spec import SPEC_DIR
 
 from mcp_skew.peers import resolve_peer
-from mcp_skew.probe import ProbeOptions, ProbeReport, Target, builtin_clients, probe
+from mcp_skew.probe import ProbeOptions, ProbeReport, Target, probe
+from mcp_skew.probe._clients import builtin_clients
 from mcp_skew.realpeers import EnvironmentUnavailable, ensure_python_env
 
 pytestmark = pytest.mark.realpeer

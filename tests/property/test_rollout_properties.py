@@ -25,17 +25,10 @@ from _strategies import peers
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcp_skew.matrix import failure_kind
-from mcp_skew.rollout import (
-    BALANCERS,
-    CATEGORIES,
-    Balancer,
-    Group,
-    Rollout,
-    Schedule,
-    rollback,
-    rolling,
-)
+from mcp_skew.matrix._build import failure_kind
+from mcp_skew.rollout._fleet import BALANCERS, Balancer, Schedule, rollback, rolling
+from mcp_skew.rollout._outcomes import CATEGORIES
+from mcp_skew.rollout._timeline import Group, Rollout
 from mcp_skew.simulator import PeerSpec, parse_peer, run
 from mcp_skew.versions import REGISTRY, Era
 

@@ -30,28 +30,33 @@ from hypothesis import strategies as st
 
 from mcp_skew.versions import (
     BUILTIN,
-    LATEST,
     REGISTRY,
     REVISIONS,
     Change,
     Cite,
     Direction,
     Era,
-    ErrorCode,
     Impact,
     Kind,
     Method,
     Profile,
-    ProfileDefinitionError,
     Registry,
     UnknownRevision,
-    changes_between,
-    create,
     profile_for,
     step_deltas,
     table_delta,
 )
-from mcp_skew.versions._profile import MAPPING_TABLES, SET_TABLES, SETTINGS, TABLES
+from mcp_skew.versions._diff import changes_between
+from mcp_skew.versions._profile import (
+    MAPPING_TABLES,
+    SET_TABLES,
+    SETTINGS,
+    TABLES,
+    ErrorCode,
+    ProfileDefinitionError,
+    create,
+)
+from mcp_skew.versions._registry import LATEST
 
 C2S, S2C, BOTH = Direction.C2S, Direction.S2C, Direction.BOTH
 REQUEST, NOTIFICATION = Kind.REQUEST, Kind.NOTIFICATION

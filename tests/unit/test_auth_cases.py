@@ -27,8 +27,9 @@ from mcp_skew.simulator.http._urlform import form_decode, form_encode, split_url
 from mcp_skew.simulator.http._words import HttpRequest, HttpResponse
 from mcp_skew.simulator.http.auth._client import AuthPlan, plan_for
 from mcp_skew.simulator.http.auth._server import AuthServer, pkce_challenge
-from mcp_skew.versions import REGISTRY, load_profile_file
+from mcp_skew.versions import REGISTRY
 from mcp_skew.versions._auth import LAYOUTS, plain_layout, rule_values
+from mcp_skew.versions._plugins import load_profile_file
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])

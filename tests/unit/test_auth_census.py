@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from mcp_skew.census import STATUSES
 from mcp_skew.census._report import build_report, render_report
+from mcp_skew.census._work import STATUSES
 
 
 def _row(key: str, found: dict[str, bool]) -> dict[str, Any]:

@@ -21,7 +21,8 @@ from mcp_skew.simulator import parse_peer
 from mcp_skew.simulator.http import HttpRequest, HttpResponse
 from mcp_skew.simulator.http.auth._client import authorize, plan_for
 from mcp_skew.simulator.http.auth._server import AuthServer
-from mcp_skew.versions import LAYOUTS, REGISTRY, load_profile_file, rule_values
+from mcp_skew.versions import LAYOUTS, REGISTRY, rule_values
+from mcp_skew.versions._plugins import load_profile_file
 
 MOVES = "+auth=prm+as-moves"
 

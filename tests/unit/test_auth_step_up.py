@@ -29,7 +29,8 @@ from mcp_skew.simulator.http.auth._client import (
     plan_for,
 )
 from mcp_skew.simulator.http.auth._server import AuthServer
-from mcp_skew.versions import LAYOUTS, REGISTRY, load_profile_file, rule_values
+from mcp_skew.versions import LAYOUTS, REGISTRY, rule_values
+from mcp_skew.versions._plugins import load_profile_file
 
 SCOPED = "dual:2026-07-28,2025-11-25,2025-06-18+auth=scoped"
 MCP_URL = "http://mcp.example/mcp"

@@ -20,7 +20,9 @@ from typing import Any
 import pytest
 from _serve_helpers import initialize, request
 
-from mcp_skew.serve import HttpRequest, HttpResponse, ServedEndpoint, StdioServer
+from mcp_skew.serve import ServedEndpoint
+from mcp_skew.serve._http import HttpRequest, HttpResponse
+from mcp_skew.serve._stdio import StdioServer
 from mcp_skew.simulator import parse_peer
 from mcp_skew.versions import profile_for
 

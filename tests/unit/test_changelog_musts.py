@@ -15,7 +15,9 @@ from functools import cache
 
 import pytest
 
-from mcp_skew.migrate import build_guide, render_markdown, steps_for
+from mcp_skew.migrate import build_guide
+from mcp_skew.migrate._format import render_markdown
+from mcp_skew.migrate._guide import steps_for
 from mcp_skew.versions import BUILTIN, Change, Obligation, profile_for
 
 LATEST = BUILTIN[-1].revision

@@ -17,20 +17,9 @@ from functools import cache
 import pytest
 from _era_table import ERA_TABLE
 
-from mcp_skew.matrix import (
-    BUILTIN_CLIENTS,
-    BUILTIN_SERVERS,
-    EXTRA_KEYS,
-    FORMAT_VERSION,
-    Cell,
-    Matrix,
-    build_matrix,
-    builtin_peers,
-    failure_kind,
-    label_for,
-    short_revision,
-    sweep_peers,
-)
+from mcp_skew.matrix import Cell, Matrix, build_matrix, builtin_peers
+from mcp_skew.matrix._build import EXTRA_KEYS, FORMAT_VERSION, failure_kind
+from mcp_skew.peers import BUILTIN_CLIENTS, BUILTIN_SERVERS, label_for, short_revision, sweep_peers
 from mcp_skew.simulator import PeerSpec, parse_peer, run
 from mcp_skew.versions import BUILTIN, REGISTRY, Era
 
@@ -132,7 +121,7 @@ def test_features_kept_and_lost_partition_the_clients_features() -> None:
 
 
 def test_event_positions_interleave_the_transcript_exactly() -> None:
-    from mcp_skew.matrix import timeline
+    from mcp_skew.matrix._build import timeline
 
     i, j = next((i, j) for i, j, c in default_matrix().pairs()
                 if c.path[1:2] == ("timeout after 3000 ms",))

@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 
 from mcp_skew.cli import main
 from mcp_skew.commands import matrix as command
-from mcp_skew.matrix import VIEWS, Matrix, build_matrix, builtin_peers, render, sweep_peers
+from mcp_skew.matrix import Matrix, build_matrix, builtin_peers, render
+from mcp_skew.matrix._render import VIEWS
 from mcp_skew.matrix._render_text import (
     cell_text,
     column_blocks,
@@ -32,6 +33,7 @@ from mcp_skew.matrix._render_text import (
     revision_context,
     stack,
 )
+from mcp_skew.peers import sweep_peers
 
 WIDTHS = (80, 100, 200)
 _RULE = re.compile(r"-+(?: +-+)*")

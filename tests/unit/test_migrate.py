@@ -13,32 +13,15 @@ import pytest
 from _guides import blocks, section
 
 from mcp_skew.cli import main
-from mcp_skew.migrate import (
-    ILLUSTRATIONS,
-    SIDES_WITHOUT_EDITS,
-    Guide,
-    Label,
-    build_guide,
-    builtin_clients,
-    client_set,
-    guide_to_dict,
-    render_html,
-    render_markdown,
-    steps_for,
-)
-from mcp_skew.migrate._guide import _step_role
+from mcp_skew.migrate import Label, build_guide
+from mcp_skew.migrate._eras import builtin_clients, client_set
+from mcp_skew.migrate._format import guide_to_dict, render_html, render_markdown
+from mcp_skew.migrate._guide import Guide, _step_role, steps_for
+from mcp_skew.migrate._illustrate import ILLUSTRATIONS
+from mcp_skew.migrate._severity import SIDES_WITHOUT_EDITS
 from mcp_skew.simulator import QUIRKS, parse_peer
-from mcp_skew.versions import (
-    BUILTIN,
-    Change,
-    Cite,
-    Era,
-    Impact,
-    Obligation,
-    changes_between,
-    diff_to_dict,
-    profile_for,
-)
+from mcp_skew.versions import BUILTIN, Change, Cite, Era, Impact, Obligation, diff_to_dict, profile_for
+from mcp_skew.versions._diff import changes_between
 
 PAIRS = [(a.revision, b.revision) for a, b in itertools.permutations(BUILTIN, 2)]
 LEGACY = [p.revision for p in BUILTIN if p.era is Era.LEGACY]

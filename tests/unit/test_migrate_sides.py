@@ -12,22 +12,13 @@ import pytest
 from _guides import blocks, section
 
 from mcp_skew.cli import main
-from mcp_skew.migrate import Guide, Label, build_guide, steps_for
+from mcp_skew.migrate import Label, build_guide
+from mcp_skew.migrate._guide import Guide, steps_for
 from mcp_skew.migrate._talk import client_checklist, talk_expected
 from mcp_skew.simulator import parse_peer
-from mcp_skew.versions import (
-    BUILTIN,
-    Binding,
-    Change,
-    Cite,
-    Era,
-    Impact,
-    Obligation,
-    ProfileDefinitionError,
-    ProfileFileError,
-    load_profile_file,
-    profile_for,
-)
+from mcp_skew.versions import BUILTIN, Change, Cite, Era, Impact, Obligation, ProfileFileError, profile_for
+from mcp_skew.versions._plugins import load_profile_file
+from mcp_skew.versions._profile import Binding, ProfileDefinitionError
 
 LEGACY = [p.revision for p in BUILTIN if p.era is Era.LEGACY]
 LATEST = BUILTIN[-1].revision

@@ -22,7 +22,9 @@ from pathlib import Path
 import pytest
 
 from mcp_skew.cli import main
-from mcp_skew.migrate import Guide, build_guide, guide_to_dict, render_html, render_markdown
+from mcp_skew.migrate import build_guide
+from mcp_skew.migrate._format import guide_to_dict, render_html, render_markdown
+from mcp_skew.migrate._guide import Guide
 from mcp_skew.versions import BUILTIN, Era, profile_for, with_profile_files
 
 PAIRS = [(a.revision, b.revision) for a, b in itertools.permutations(BUILTIN, 2)]

@@ -23,12 +23,12 @@ from mcp_skew.peers import (
     REAL_CLIENTS,
     REAL_SERVERS,
     NamedResolver,
-    iter_models,
     known_names,
     named_peer_names,
     resolve,
     resolve_peer,
 )
+from mcp_skew.peers._lookup import iter_models
 from mcp_skew.realpeers._realmatrix import RealCell, real_peers, render_real
 from mcp_skew.simulator import MemoryLink, PeerSpec, Reaction, SimClient, SimServer, parse_peer, run
 from mcp_skew.simulator.messages import _wire

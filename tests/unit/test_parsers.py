@@ -22,11 +22,16 @@ from pathlib import Path
 
 import pytest
 
-from mcp_skew import matrix, migrate, peers, probe, rollout, simulator, versions
+from mcp_skew import peers, probe, simulator, versions
 from mcp_skew.cli import _parser
 from mcp_skew.commands import parsers
 from mcp_skew.commands.parsers import COMMANDS, Commands, Later
-from mcp_skew.migrate import _guide as migrate_guide
+from mcp_skew.matrix import _render as matrix
+from mcp_skew.migrate import _format as migrate_format
+from mcp_skew.migrate import _guide as migrate
+from mcp_skew.probe import _report as probe_report
+from mcp_skew.rollout import _fleet as rollout
+from mcp_skew.versions import _render as versions_render
 
 GOLDEN = Path(__file__).resolve().parent / "data" / "cli_help.txt"
 #: The width the help is formatted at (argparse reads COLUMNS).
@@ -68,13 +73,13 @@ def test_the_golden_help_names_every_command() -> None:
     (parsers.MATRIX_FORMATS, matrix.FORMATS),
     (parsers.VIEWS, matrix.VIEWS),
     (parsers.MIGRATE_ROLES, migrate.CHOICES),
-    (parsers.MIGRATE_FORMATS, migrate.FORMATS),
-    (parsers.TRANSPORTS, migrate_guide.TRANSPORTS),
-    (parsers.PROBE_FORMATS, tuple(sorted(probe.FORMATS))),
+    (parsers.MIGRATE_FORMATS, migrate_format.FORMATS),
+    (parsers.PROBE_FORMATS, tuple(sorted(probe_report.FORMATS))),
+    (parsers.TRANSPORTS, migrate.TRANSPORTS),
     (parsers.INSTALL_HINT, probe.INSTALL_HINT),
     (parsers.BALANCERS, rollout.BALANCERS),
     (parsers.ROLES, peers.ROLES),
-    (parsers.VERSIONS_FORMATS, versions.FORMATS),
+    (parsers.VERSIONS_FORMATS, versions_render.FORMATS),
 ], ids=lambda value: str(value)[:30])
 def test_each_literal_choice_is_its_vocabulary(literal: object, source: object) -> None:
     assert literal == source

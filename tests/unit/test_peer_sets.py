@@ -11,9 +11,11 @@ import ast
 import re
 from pathlib import Path
 
-from mcp_skew import migrate, peers
-from mcp_skew.peers import BUILTIN_CLIENTS, BUILTIN_SERVERS, PROBE_CLIENTS, probe_clients
-from mcp_skew.probe import builtin_clients
+from mcp_skew import peers
+from mcp_skew.migrate import _eras as migrate
+from mcp_skew.peers import BUILTIN_CLIENTS, BUILTIN_SERVERS, probe_clients
+from mcp_skew.peers._sets import PROBE_CLIENTS
+from mcp_skew.probe._clients import builtin_clients
 from mcp_skew.simulator import parse_peer
 from mcp_skew.versions import BUILTIN, Era
 

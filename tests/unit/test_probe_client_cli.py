@@ -66,7 +66,7 @@ def test_the_placeholders_are_filled_in_as_words_or_inside_a_word() -> None:
 
 
 def test_every_client_finding_is_in_the_guide() -> None:
-    from mcp_skew.simulator.findings import FINDING_CODES
+    from mcp_skew.simulator.findings._codes import FINDING_CODES
 
     guide = (Path(__file__).resolve().parents[2] / "docs" / "probe-client.md").read_text()
     missing = [c for c in FINDING_CODES if c.startswith("client-") and f"`{c}`" not in guide]

@@ -15,25 +15,25 @@ import pytest
 from _era_table import ERA_TABLE as SPEC_ERA_TABLE
 
 from mcp_skew.peers import resolve_peer
-from mcp_skew.probe_client import (
+from mcp_skew.probe_client import ClientReport, cases, default_servers, render
+from mcp_skew.probe_client._expect import (
+    CONNECT,
     ERA_TABLE,
-    ClientReport,
-    cases,
-    default_servers,
-    infer,
-    observe,
-    render,
+    RESULT,
+    UPGRADED,
+    era_table_says,
+    plain,
+    predict,
     same_model,
 )
-from mcp_skew.probe_client._expect import CONNECT, RESULT, UPGRADED, era_table_says, plain, predict
 from mcp_skew.probe_client._findings import Row, client_findings
-from mcp_skew.probe_client._infer import round_ms
+from mcp_skew.probe_client._infer import infer, round_ms
 from mcp_skew.probe_client._launch import RealClientRun
-from mcp_skew.probe_client._observe import Observation, rebase
+from mcp_skew.probe_client._observe import Observation, observe, rebase
 from mcp_skew.serve import LogEntry
 from mcp_skew.serve._log import entry_of
 from mcp_skew.simulator import ClientCache, PeerSpec, parse_peer, run
-from mcp_skew.transcript import records_of
+from mcp_skew.transcript._jsonl import records_of
 from mcp_skew.versions import REGISTRY
 
 SERVERS = cases(default_servers(REGISTRY), lambda s: resolve_peer(s, "server"))

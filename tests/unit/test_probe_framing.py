@@ -9,14 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcp_skew.wire import (
-    Line,
-    NdjsonDecoder,
-    SseEvent,
-    SseParser,
-    encode_header_value,
-    parse_line,
-)
+from mcp_skew.wire.http import SseEvent, SseParser, encode_header_value
+from mcp_skew.wire.stdio import Line, NdjsonDecoder, parse_line
 
 # -- newline-delimited JSON -----------------------------------------------------------------
 

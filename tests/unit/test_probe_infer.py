@@ -22,17 +22,10 @@ from hypothesis import strategies as st
 from mcp_skew.cli import main
 from mcp_skew.errors import UsageError
 from mcp_skew.peers import resolve_peer
-from mcp_skew.probe import (
-    FORMATS,
-    ProbeOptions,
-    ProbeReport,
-    Target,
-    builtin_clients,
-    load_probe_peer,
-    probe,
-    render,
-    save_peer,
-)
+from mcp_skew.probe import ProbeOptions, ProbeReport, Target, probe, render, save_peer
+from mcp_skew.probe._clients import builtin_clients
+from mcp_skew.probe._peer import load_probe_peer
+from mcp_skew.probe._report import FORMATS
 from mcp_skew.simulator import QUIRKS, PeerSpec, parse_peer
 from mcp_skew.transcript import Transcript
 from mcp_skew.versions import REGISTRY, Era
@@ -284,7 +277,7 @@ def test_bad_peer_files_are_one_line_usage_errors(tmp_path: Path, content: str |
 
 
 def test_every_finding_code_the_probe_emits_is_documented() -> None:
-    from mcp_skew.simulator.findings import FINDING_CODES
+    from mcp_skew.simulator.findings._codes import FINDING_CODES
 
     guide = (Path(__file__).resolve().parents[2] / "docs" / "probe.md").read_text()
     not_from_the_probe = {"unknown-field"}  # the schema field table's finding, not a probe's

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp_skew.probe import builtin_clients
+from mcp_skew.probe._clients import builtin_clients
 from mcp_skew.probe._runner import ClientRun
 from mcp_skew.probe._startup import allowance, calibrators, slow_for, started_late
 from mcp_skew.simulator import PeerSpec, RunRecord, Session, parse_peer

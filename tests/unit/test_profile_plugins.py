@@ -18,8 +18,6 @@ import pytest
 
 from mcp_skew.cli import main
 from mcp_skew.versions import (
-    ENTRY_POINT_GROUP,
-    LATEST,
     REGISTRY,
     Change,
     Cite,
@@ -30,10 +28,10 @@ from mcp_skew.versions import (
     ProfileFileError,
     Registry,
     load_entry_points,
-    load_profile_file,
     with_profile_files,
 )
-from mcp_skew.versions._plugins import may_declare
+from mcp_skew.versions._plugins import ENTRY_POINT_GROUP, load_profile_file, may_declare
+from mcp_skew.versions._registry import LATEST
 
 GOOD_TOML = """\
 revision = "2026-12-vendor"

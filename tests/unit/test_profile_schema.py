@@ -18,7 +18,6 @@ from _fuzz import run_cli
 from _fuzz_inputs import FULL_PROFILE, toml_text
 
 from mcp_skew.versions import (
-    LATEST,
     Change,
     Cite,
     Impact,
@@ -30,6 +29,7 @@ from mcp_skew.versions import (
 )
 from mcp_skew.versions._profile import MAPPING_TABLES, SET_TABLES, SETTINGS
 from mcp_skew.versions._profile_file import _ROW_MODELS, ProfileIn
+from mcp_skew.versions._registry import LATEST
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "profiles.md"
 REV = FULL_PROFILE["revision"]

@@ -7,7 +7,8 @@ import os
 import time
 from pathlib import Path
 
-from mcp_skew.serve import LineSplitter, LogWriter, read_log
+from mcp_skew.serve import LogWriter, read_log
+from mcp_skew.serve._log import LineSplitter
 
 # -- the pieces ---------------------------------------------------------------------------------
 

@@ -9,22 +9,19 @@ from pathlib import Path
 import pytest
 
 from mcp_skew.cli import main
-from mcp_skew.matrix import failure_kind
-from mcp_skew.rollout import (
+from mcp_skew.matrix._build import failure_kind
+from mcp_skew.rollout import Setup, default_clients_to, groups_of, plan, study
+from mcp_skew.rollout._fleet import (
     Balancer,
-    Group,
-    Rollout,
+    Fleet,
+    LoadBalancer,
+    Rng,
     Schedule,
-    Setup,
     client_batches,
-    default_clients_to,
-    groups_of,
-    plan,
     rollback,
     rolling,
-    study,
 )
-from mcp_skew.rollout._fleet import Fleet, LoadBalancer, Rng
+from mcp_skew.rollout._timeline import Group, Rollout
 from mcp_skew.simulator import PeerSpec, parse_peer
 from mcp_skew.versions import REGISTRY, Change, Cite, Impact
 

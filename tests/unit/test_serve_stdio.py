@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from _serve_helpers import initialize, meta, request
 
-from mcp_skew.serve import StdioServer, serve_stdio
+from mcp_skew.serve import serve_stdio
+from mcp_skew.serve._stdio import StdioServer
 from mcp_skew.simulator import parse_peer
 
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}

@@ -23,7 +23,8 @@ import pytest
 from _links import ScriptedLink
 
 from mcp_skew.errors import UsageError
-from mcp_skew.simulator import QUIRKS, ClientCache, Quirk, RunRecord, SimClient, SimServer, parse_peer, run
+from mcp_skew.simulator import QUIRKS, ClientCache, RunRecord, SimClient, SimServer, parse_peer, run
+from mcp_skew.simulator._quirks import Quirk
 from mcp_skew.simulator.machine import Event, Reply
 from mcp_skew.simulator.messages import _wire
 from mcp_skew.versions import REGISTRY, Era

@@ -24,30 +24,30 @@ from mcp_skew.serve import LogWriter, annotate, read_log
 from mcp_skew.serve._log import entry_of
 from mcp_skew.simulator import RunRecord, parse_peer, run
 from mcp_skew.transcript import (
-    EVENTS,
-    FORMAT,
-    FORMAT_VERSION,
     Entry,
-    EventRecord,
-    Header,
-    MessageRecord,
     Note,
     Record,
     Transcript,
     TranscriptError,
     as_json,
-    classify_note,
-    dump_lines,
     dumps,
     header,
     legacy_run_records,
     load_text,
     of_json,
-    parse_header,
     parse_record,
     record_dict,
+)
+from mcp_skew.transcript._jsonl import (
+    EventRecord,
+    Header,
+    MessageRecord,
+    dump_lines,
+    parse_header,
     records_of,
 )
+from mcp_skew.transcript._names import EVENTS, FORMAT, FORMAT_VERSION
+from mcp_skew.transcript._upgrade import classify_note
 from mcp_skew.versions import REGISTRY
 
 #: Runs of every shape: timeouts, exits, restarts, failures, fallbacks.

@@ -24,7 +24,8 @@ import json
 import pytest
 
 from mcp_skew.simulator import RunRecord, parse_peer, run
-from mcp_skew.versions import REGISTRY, Registry, load_profile_file
+from mcp_skew.versions import REGISTRY, Registry
+from mcp_skew.versions._plugins import load_profile_file
 
 SERVER = "dual:2026-07-28,2025-11-25+supported-all"
 TRANSPORTS = ("stdio", "http")

@@ -22,9 +22,9 @@ TYPE_CHECKING = False  # not typing's: --help imports no typing (benchmarks/benc
 if TYPE_CHECKING:
     from typing import Any, Final
 
-__all__ = ["BALANCERS", "COMMANDS", "INSTALL_HINT", "MATRIX_FORMATS", "MIGRATE_FORMATS",
-           "MIGRATE_ROLES", "PROBE_FORMATS", "ROLES", "SCENARIOS", "TRANSPORTS",
-           "VERSIONS_FORMATS", "VIEWS", "Commands", "Later"]
+#: The face: what the command line (``cli``) builds its parser with. The choices below and
+#: :class:`Later` are the command parsers' own vocabulary (``from . import SCENARIOS``).
+__all__ = ["Commands"]
 
 #: The names of :data:`mcp_skew.simulator.SCENARIOS`, sorted.
 SCENARIOS: Final = ("auth", "cache", "default", "era-gated", "handshake", "listen", "lists",

@@ -15,7 +15,7 @@ import pytest
 from _paths import SERVERS
 
 from mcp_skew.cli import main
-from mcp_skew.probe import load_probe_peer
+from mcp_skew.probe._peer import load_probe_peer
 
 SIM = [sys.executable, str(SERVERS / "sim_stdio_server.py")]
 FEW = ["--client", "legacy:2025-06-18", "--client", "modern:2026-07-28", "--no-prober"]

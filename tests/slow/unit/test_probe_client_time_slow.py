@@ -30,7 +30,7 @@ from _paths import TESTS
 
 from mcp_skew.cli import main
 from mcp_skew.peers import resolve_peer
-from mcp_skew.probe_client import predict
+from mcp_skew.probe_client._expect import predict
 from mcp_skew.probe_client._servers import split_upgrade
 
 CLIENT = [sys.executable, str(TESTS / "clients" / "scripted_client.py")]

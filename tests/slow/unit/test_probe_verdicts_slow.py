@@ -25,7 +25,7 @@ import pytest
 from _paths import ROOT, SERVERS
 
 from mcp_skew.cli import main
-from mcp_skew.probe import builtin_clients
+from mcp_skew.probe._clients import builtin_clients
 
 LENIENT = [sys.executable, str(SERVERS / "legacy_lenient.py")]
 TOOL = ["--tool", "echo", "--args", '{"text": "hi"}', "--error-probes"]

@@ -18,7 +18,8 @@ import pytest
 from _paths import ADVERSARY
 from _waits import BOUND_S, until
 
-from mcp_skew.serve import LineSplitter, read_log
+from mcp_skew.serve import read_log
+from mcp_skew.serve._log import LineSplitter
 
 pytestmark = pytest.mark.slow
 

@@ -5,7 +5,8 @@
   the layers behind them (profiles, simulator, features), not ``importlib.metadata``;
 - the default ``mcp-skew matrix`` (stdio) loads neither the simulator's HTTP nor its
   authorization, nor the real links (``wire``), nor another command's implementation;
-  the same matrix over HTTP does load them (so the rule names modules that exist).
+  the same matrix over HTTP does load them (so the rule names modules that exist); nor
+  tabulate (the terminal table is the matrix's own), which a ruled matrix does load.
 
 The modules are read from ``sys.modules`` in the child (``-X importtime`` does not list
 what ``importlib.import_module`` loads). Forbidden modules are named by rule, not by a
@@ -130,6 +131,21 @@ def test_a_default_matrix_loads_no_http_no_authorization_and_no_other_command() 
     assert "mcp_skew.simulator._run" in modules and "mcp_skew.commands.matrix" in modules
     assert sorted(m for m in modules if http_or_auth(m)) == []
     assert sorted(implementations() & modules) == ["mcp_skew.commands.matrix"]
+
+
+#: What the default matrix printed to a terminal does not need: tabulate (its import reads
+#: every installed distribution's metadata), the HTML escaper, a temporary file, difflib.
+NOT_FOR_THE_TERMINAL = ("tabulate", "email", "html", "tempfile", "difflib")
+
+
+def test_a_default_matrix_loads_no_tabulate_and_a_ruled_one_does() -> None:
+    codes, modules = loaded_by(["matrix"])
+    assert codes == [0]
+    assert sorted(m for m in modules if m.split(".")[0] in NOT_FOR_THE_TERMINAL
+                  or m == "importlib.metadata") == []
+    codes, modules = loaded_by(["matrix", "--format", "grid"])
+    assert codes == [0]
+    assert "tabulate" in modules
 
 
 @pytest.mark.parametrize("argv", [

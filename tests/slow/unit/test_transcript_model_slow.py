@@ -23,17 +23,8 @@ from _serve_helpers import initialize, modern, request
 from _waits import BOUND_S
 
 from mcp_skew.cli import main
-from mcp_skew.transcript import (
-    EVENTS,
-    FORMAT,
-    FORMAT_VERSION,
-    TranscriptError,
-    dumps,
-    header,
-    load_text,
-    parse_record,
-    record_dict,
-)
+from mcp_skew.transcript import TranscriptError, dumps, header, load_text, parse_record, record_dict
+from mcp_skew.transcript._names import EVENTS, FORMAT, FORMAT_VERSION
 
 TIMEOUT = BOUND_S
 SIM = [sys.executable, str(SERVERS / "sim_stdio_server.py")]

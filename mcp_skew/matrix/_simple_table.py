@@ -1,0 +1,58 @@
+"""The terminal view's table, laid out as ``tabulate``'s ``simple`` format, without tabulate.
+
+The default ``mcp-skew matrix`` prints one such table, and importing ``tabulate`` costs more
+than the rest of the matrix's start-up together (it reads every installed distribution's
+metadata for its own version at import). This module lays out the same table, byte for
+byte, for the cells the matrix writes: strings, lines broken by ``\\n``, colour codes (CSI
+escape sequences, which take no width); ``tests/unit/test_simple_table.py`` compares the two
+on such cells. The other formats (``grid``, markdown) still come from tabulate.
+
+The layout: a rule of dashes over each column, the header row, a rule, the rows, a rule;
+columns two spaces apart, each as wide as its widest line; cells stripped of surrounding
+white space and flush left; a row as tall as its tallest cell; each line without trailing
+spaces.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Final
+
+__all__ = ["simple_table"]
+
+try:  # tabulate measures a line with wcwidth when it is installed: so does this
+    from wcwidth import wcswidth as _measure  # type: ignore[import-not-found, unused-ignore]
+except ImportError:
+    _measure = len
+
+_WIDTH: Final[Callable[[str], int]] = _measure
+#: A CSI escape sequence (ECMA-48 5.4: parameter, intermediate and final bytes): invisible.
+_CSI: Final = re.compile(r"\x1b\[[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]")
+_GAP: Final = "  "
+
+
+def _width(line: str) -> int:
+    return _WIDTH(_CSI.sub("", line))
+
+
+def simple_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """The table with ``header`` as its first row, ruled above, below it and at the end."""
+    tall = any("\n" in cell or "\r" in cell for row in (header, *rows) for cell in row)
+    table = [[cell.strip() for cell in row] for row in (header, *rows)]
+    widths = [max(_width(line) for cell in column for line in cell.split("\n"))
+              for column in zip(*table, strict=True)]
+    rule = _GAP.join("-" * width for width in widths).rstrip()
+    lines = [rule]
+    for index, row in enumerate(table):
+        cells = [[line + " " * (width - _width(line)) for line in
+                  (cell.split("\n") if cell or not tall else [])]
+                 for cell, width in zip(row, widths, strict=True)]
+        height = max(len(cell) for cell in cells)
+        for at in range(height):
+            lines.append(_GAP.join(cell[at] if at < len(cell) else " " * width
+                                   for cell, width in zip(cells, widths, strict=True)).rstrip())
+        if index == 0:
+            lines.append(rule)
+    lines.append(rule)
+    return "\n".join(lines)
