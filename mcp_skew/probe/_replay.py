@@ -154,4 +154,5 @@ def replayed_run(index: int, spec: PeerSpec, found: Replayed, *, real: Sequence[
         record.steps = list(source.record.steps)
     made = make(index, record, False, found.outcome, real=False)
     made.derived_from = [found.source]
+    made.replayed = True
     return made

@@ -76,6 +76,9 @@ class ClientRun:
     real: bool = True  #: run against the server; False: predicted, or not checked
     #: a predicted run: the real runs (by index) whose observations it rests on
     derived_from: list[int] = field(default_factory=list)
+    #: a row not run: its requests answered from an observed process (``_replay``), not
+    #: predicted from the inferred peer
+    replayed: bool = False
 
     @property
     def name(self) -> str:
@@ -98,6 +101,7 @@ class ClientRun:
                     "culprit": self._culprit_dict()})
         if not self.real:  # nothing was sent: no transcript nor finding is the server's
             out["derived_from"] = list(self.derived_from)
+            out["replayed"] = self.replayed
             out["checked"] = self.outcome != NOT_CHECKED
             out["findings"] = []
             if transcript:
@@ -197,6 +201,7 @@ class ProbeReport:
                         "predicted": sum(not r.real and r.outcome != NOT_CHECKED
                                          for r in clients),
                         "not_checked": sum(r.outcome == NOT_CHECKED for r in clients),
+                        "replayed": sum(r.replayed for r in clients),
                         "simulation_agrees": f"{len(agree)}/{len(real)}"},
             "required": {rev: {"ok": not self.failures((rev,)),
                                "clients": [r.name for r in self.clients_of(rev)],

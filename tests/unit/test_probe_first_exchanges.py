@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_skew.probe import ProbeOptions, ProbeReport, probe
+from mcp_skew.probe import ProbeOptions, ProbeReport, probe, render
 from mcp_skew.probe._exchanges import exchanges, modern_version
 from mcp_skew.versions import REGISTRY
 from tests._hand_servers import seed_target, target
@@ -102,6 +102,9 @@ def test_a_run_that_departs_from_the_model_starts_no_more_servers(spec: str, mis
             continue
         assert r.derived_from and set(r.derived_from) <= real, r.name
         assert ours[r.name] == theirs[r.name], r.name
+    replayed = sum(r.replayed for r in fast.runs)
+    assert replayed and f"{replayed} replayed from observed runs" in render(fast, "terminal")
+    assert fast.to_dict(transcript=False)["summary"]["replayed"] == replayed
 
 
 def test_a_server_that_answers_one_initialize_per_process_leaves_the_middle_unchecked() -> None:
