@@ -33,7 +33,7 @@ one cannot be decided by the model (:func:`unknown_legacy`): run for real while 
 budget lasts, else not checked. Then every other client is predicted; when a real
 run departs from the simulator's prediction, no more servers are started: the clients
 of that run's kind are replayed from the observed processes (:mod:`._replay`), or not
-checked (the same as ``--thorough``, which runs every client for real, is a flag away).
+checked (``--thorough`` runs every client for real).
 """
 
 from __future__ import annotations

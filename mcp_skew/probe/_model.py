@@ -111,8 +111,8 @@ def _kind(message: dict[str, Any] | None) -> str:
 
 
 def _discover_agrees(runs: list[ClientRun], spec: PeerSpec, registry: Registry) -> bool:
-    """Every ``server/discover`` a real run sent (the fast probe's modern client sends one
-    after its session) got what the inferred peer answers to it: else the dual-era rows,
+    """Every ``server/discover`` a real run sent (the fast probe's dual-era client opens its
+    process with one) got what the inferred peer answers to it: else the dual-era rows,
     which open with it, cannot be predicted from this peer."""
     for r in runs:
         if not _judged(r):

@@ -135,7 +135,8 @@ class ProbeReport:
     auth: AuthCheck | None = None
     starts: int = 0  #: server processes the probe started (on stdio), tries included
     #: ``thorough`` (every client run for real), ``fast`` (the model's clients run, the
-    #: others predicted), ``fast, then thorough`` (a real run disagreed with the model)
+    #: others predicted), ``fast, replayed`` (a real run departed from the model: the clients
+    #: of its kind replayed from observed processes, or not checked)
     mode: str = "thorough"
 
     def clients_of(self, revision: str) -> list[ClientRun]:
