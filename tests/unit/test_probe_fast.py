@@ -68,4 +68,4 @@ def test_required_clients_run_for_real_and_the_card_says_what_was_predicted() ->
     card = render(report, "terminal")
     head = card.splitlines()[1]
     assert ": 5 run, 5 predicted from the inferred peer, 5 server starts," in head
-    assert "dual:2026-07-28..2024-11-05 (predicted)" in card
+    assert "dual:2026-07-28..2024-11-05+strict (predicted)" in card
