@@ -84,6 +84,16 @@ class _OnceInitialize:
         return None
 
 
+class _SilentToASecondInitialize(_OnceInitialize):
+    """A server that answers the first ``initialize`` of its process and is silent to any
+    later one."""
+
+    def __call__(self, message: dict[str, Any]) -> Reaction | None:
+        if message.get("method") == "initialize" and "id" in message and self.seen:
+            return Reaction()
+        return super().__call__(message)
+
+
 class _DiscoverOnlyLater:
     """``server/discover`` as the first request of a process gets -32601; later in the
     process it is answered (a server that sets its discovery up on its first request)."""
@@ -102,6 +112,7 @@ class _DiscoverOnlyLater:
 #: per server process)
 ODD: dict[str, Callable[[PeerSpec], Override]] = {
     "one initialize per process": _OnceInitialize,
+    "silent to a second initialize": _SilentToASecondInitialize,
     "discover only later": _DiscoverOnlyLater,
 }
 

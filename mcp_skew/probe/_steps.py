@@ -179,7 +179,17 @@ def _reinitialize(link: ProbeLink, record: RunRecord, revisions: Sequence[str],
                   timeout_ms: int) -> None:
     """The oldest legacy client's extra ``initialize`` requests (:func:`._fast.reinitialize`):
     each revision's in turn, the last one the control; read by the inference, never the
-    client's verdict."""
+    client's verdict (a timeout or an exit here leaves the link's counts, which classify
+    the run, as the client left them)."""
+    counts = (link.timeouts, link.closed_seen, link.deadline_hit)
+    try:
+        _ask_again(link, record, revisions, timeout_ms)
+    finally:
+        link.timeouts, link.closed_seen, link.deadline_hit = counts
+
+
+def _ask_again(link: ProbeLink, record: RunRecord, revisions: Sequence[str],
+               timeout_ms: int) -> None:
     for n, rev in enumerate(revisions):
         last = n == len(revisions) - 1
         message = {"jsonrpc": "2.0", "id": REINIT_CONTROL if last else f"mcp-skew-reinit-{rev}",

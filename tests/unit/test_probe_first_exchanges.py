@@ -115,3 +115,20 @@ def test_a_server_that_answers_one_initialize_per_process_leaves_the_middle_unch
     unchecked = {r.name for r in report.runs if r.outcome == "not-checked"}
     assert unchecked == {"legacy:2025-06-18", "legacy:2025-03-26"} and report.starts == 4
     assert all(not r.real and not r.derived_from for r in report.runs if r.name in unchecked)
+
+
+#: servers whose answer to an initialize asked again in a process is not a fresh one's
+AGAIN = [("legacy:2025-11-25", "one initialize per process"),
+         ("legacy:2025-11-25", "silent to a second initialize"),
+         ("modern:2026-07-28", "silent to a second initialize")]
+
+
+@pytest.mark.parametrize(("spec", "odd"), AGAIN, ids=[f"{s}-{o.split()[0]}" for s, o in AGAIN])
+def test_the_initializes_asked_again_never_change_the_oldest_clients_verdict(
+        spec: str, odd: str) -> None:
+    fast = probe(target(spec, odd=odd), ProbeOptions())
+    thorough = probe(target(spec, odd=odd), ProbeOptions(thorough=True))
+    ours, theirs = _verdicts(fast), _verdicts(thorough)
+    assert ours["legacy:2024-11-05"] == theirs["legacy:2024-11-05"]
+    assert {n: v for n, v in ours.items() if v[0] != "not-checked"} == \
+        {n: v for n, v in theirs.items() if n in ours and ours[n][0] != "not-checked"}
