@@ -19,7 +19,7 @@ from mcp_skew.probe._links import SimulatedLink
 from mcp_skew.simulator import PeerSpec, SimServer, parse_peer
 from mcp_skew.simulator._server import Reaction
 
-__all__ = ["MISSING", "OWN_WORDS", "SEEDS", "HandLink", "seed_target", "target"]
+__all__ = ["MISSING", "ODD", "OWN_WORDS", "SEEDS", "HandLink", "seed_target", "target"]
 
 Override = Callable[[dict[str, Any]], Reaction | None]
 
@@ -65,6 +65,55 @@ MISSING: dict[str, Callable[[PeerSpec], Override]] = {
     "server/discover": lambda _spec: _no_discover,
     "ping": lambda _spec: _no_ping,
     "versions in the initialize error": _PlainRefusal,
+}
+
+
+class _OnceInitialize:
+    """A server that answers only the first ``initialize`` of its process; a second one
+    gets -32600 "already initialized" (as some SDK servers answer)."""
+
+    def __init__(self, _spec: PeerSpec) -> None:
+        self.seen = False
+
+    def __call__(self, message: dict[str, Any]) -> Reaction | None:
+        if message.get("method") != "initialize" or "id" not in message:
+            return None
+        if self.seen:
+            return _error(message, -32600, "already initialized")
+        self.seen = True
+        return None
+
+
+class _SilentToASecondInitialize(_OnceInitialize):
+    """A server that answers the first ``initialize`` of its process and is silent to any
+    later one."""
+
+    def __call__(self, message: dict[str, Any]) -> Reaction | None:
+        if message.get("method") == "initialize" and "id" in message and self.seen:
+            return Reaction()
+        return super().__call__(message)
+
+
+class _DiscoverOnlyLater:
+    """``server/discover`` as the first request of a process gets -32601; later in the
+    process it is answered (a server that sets its discovery up on its first request)."""
+
+    def __init__(self, _spec: PeerSpec) -> None:
+        self.first = True
+
+    def __call__(self, message: dict[str, Any]) -> Reaction | None:
+        first, self.first = self.first, False
+        if first and message.get("method") == "server/discover" and "id" in message:
+            return _error(message, -32601, "Method not found")
+        return None
+
+
+#: behaviours of a process that the probe must observe, not assume (each a fresh object
+#: per server process)
+ODD: dict[str, Callable[[PeerSpec], Override]] = {
+    "one initialize per process": _OnceInitialize,
+    "silent to a second initialize": _SilentToASecondInitialize,
+    "discover only later": _DiscoverOnlyLater,
 }
 
 
@@ -215,13 +264,14 @@ class HandLink(SimulatedLink):
     """A link to a fresh hand-written server; its start is noted as a real link's is."""
 
     def __init__(self, spec: PeerSpec, override: Override | None, *,
-                 own_words: bool = False) -> None:
+                 own_words: bool = False, fresh: Callable[[], Override] | None = None) -> None:
         self._spec, self._override, self._own_words = spec, override, own_words
+        self._fresh = fresh  # an override made anew for every process
         super().__init__(spec)
 
     def _make(self) -> SimServer:
         server = _HandServer(self._spec)
-        server.override = self._override
+        server.override = self._fresh() if self._fresh is not None else self._override
         server.own_words = self._own_words
         return server
 
@@ -231,10 +281,15 @@ class HandLink(SimulatedLink):
         self.transcript.note(self._clock, "started an in-process server", "start")
 
 
-def target(spec: str, missing: str | None = None, *, own_words: bool = False) -> Target:
+def target(spec: str, missing: str | None = None, *, own_words: bool = False,
+           odd: str | None = None) -> Target:
     """A Target whose links are fresh servers of ``spec`` with the MUST ``missing`` left out
-    (``own_words``: it names itself and its tools as :data:`OWN_WORDS` says)."""
+    (``own_words``: it names itself and its tools as :data:`OWN_WORDS` says; ``odd``: with
+    that behaviour of :data:`ODD`, fresh in every process)."""
     peer = parse_peer(spec, "server")
+    if odd is not None:
+        return Target(inprocess=lambda: HandLink(peer, None, fresh=lambda: ODD[odd](peer)),
+                      name=f"hand:{spec}")
     override = MISSING[missing](peer) if missing else None
     return Target(inprocess=lambda: HandLink(peer, override, own_words=own_words),
                   name=f"hand:{spec}")

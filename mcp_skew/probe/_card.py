@@ -35,7 +35,9 @@ def headline(report: ProbeReport) -> str:
     prober = " + prober" if any(r.prober for r in report.runs) else ""
     guessed = sum(not r.real and r.outcome != "not-checked" for r in report.runs)
     unchecked = sum(r.outcome == "not-checked" for r in report.runs)
-    how = (f": {clients - guessed - unchecked} run, {guessed} predicted from the inferred peer"
+    replayed = sum(r.replayed for r in report.runs)
+    how = (f": {clients - guessed - unchecked} run, {guessed - replayed} predicted from the "
+           "inferred peer" + (f", {replayed} replayed from observed runs" if replayed else "")
            + (f", {unchecked} not checked" if unchecked else "")
            + f", {plural(report.starts, 'server start')}" if guessed or unchecked else "")
     return (f"mcp-skew probe: {report.target.describe()}\n"

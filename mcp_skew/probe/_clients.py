@@ -28,6 +28,7 @@ __all__ = [
     "BOGUS_REVISION",
     "MISSING_URI",
     "PROBER",
+    "REINIT_CONTROL",
     "UNKNOWN_METHOD",
     "builtin_clients",
     "run_prober",
@@ -35,6 +36,8 @@ __all__ = [
 
 BOGUS_REVISION: Final = "1999-01-01"
 UNKNOWN_METHOD: Final = "mcp-skew/no-such-method"
+#: The id of the control among the fast probe's extra initializes (``_fast.reinitialize``).
+REINIT_CONTROL: Final = "mcp-skew-reinit-control"
 #: The URI the error probes read; no server has it.
 MISSING_URI: Final = "mcp-skew-probe://no-such-resource"
 #: The prober's entry in a report (not a peer the simulator can run).

@@ -6,27 +6,34 @@ Today's probe starts a server per client (about a dozen starts). Most of those
 runs ask what the others already showed: once a server's model is known, the
 simulator says what every other client does against it (and the probe already
 checks that the simulator agrees with each real run). So, for the default
-client set on stdio, the probe runs for real only the clients whose answers the
-model needs, one server each:
+client set on stdio, the probe runs for real one client per distinct first
+exchange a built-in client makes, each in a fresh process (a budget of 4 starts):
 
 - the client of every legacy revision (it opens as the newest legacy revision's plain
   client does, with ``initialize`` of that revision, and accepts a counter-offer: which
   revision the server answers, and a session's lists and ``ping`` wherever the server
   serves any legacy revision; the plain client when its revision is ``--require``-d),
-- the plain client of the newest modern revision (modern requests: which modern
-  revisions it names, how a legacy server answers a modern request),
+- the plain client of the newest modern revision (the modern client's first request
+  without ``server/discover``: which modern revisions it names, how a legacy server
+  answers a modern request),
+- the plain dual-era client (``server/discover`` as the first request of a process, the
+  modern client's first request with it, and the fallback from it),
 - the plain client of the oldest legacy revision (the other end of the legacy
-  range: accepted, or counter-offered),
+  range: accepted, or counter-offered); its process is then asked ``initialize`` of each
+  revision between, and of the newest again as a control (:func:`reinitialize`): when
+  the control gets what a fresh process got, those answers stand for their clients'
+  first exchanges,
 
 plus the plain client of each ``--require``-d revision (the gate judges real runs
 only). Legacy servers support a range of revisions (every SDK does); when both
 ends of what the server accepts are known, the revisions between them are taken
 as supported (:func:`fill_range`, noted in the evidence). When the oldest was not
-accepted, the legacy clients between it and the oldest known one are run for
-real too (:func:`unknown_legacy`): the model cannot decide them. Then every other
-client is predicted; when any real run disagrees with the simulator's
-prediction, the model is wrong somewhere and the rest run for real after all
-(the same as ``--thorough``, which runs every client for real).
+accepted and the control failed, the legacy clients between it and the oldest known
+one cannot be decided by the model (:func:`unknown_legacy`): run for real while the
+budget lasts, else not checked. Then every other client is predicted; when a real
+run departs from the simulator's prediction, no more servers are started: the clients
+of that run's kind are replayed from the observed processes (:mod:`._replay`), or not
+checked (``--thorough`` runs every client for real).
 """
 
 from __future__ import annotations
@@ -37,7 +44,7 @@ from ..simulator import PeerSpec
 from ..versions import Era, Registry
 from ._peer import Evidence
 
-__all__ = ["fill_range", "first_clients", "unknown_legacy"]
+__all__ = ["fill_range", "first_clients", "reinitialize", "unknown_legacy"]
 
 
 def _plain(specs: Sequence[PeerSpec], kind: str, revision: str) -> int | None:
@@ -58,7 +65,11 @@ def first_clients(specs: Sequence[PeerSpec], registry: Registry,
                   and s.revisions == tuple(legacy)), None)
     newest = every if every is not None and legacy[0] not in required \
         else _plain(specs, "legacy", legacy[0])
-    picks = [newest, _plain(specs, "modern", modern[0]), _plain(specs, "legacy", legacy[-1])]
+    # the dual-era client opens a fresh process with server/discover (the modern client's
+    # first request with it; the plain modern client's is without) and falls back from it
+    dual = next((i for i, s in enumerate(specs) if s.kind == "dual" and not s.quirks), None)
+    picks = [newest, _plain(specs, "modern", modern[0]), dual,
+             _plain(specs, "legacy", legacy[-1])]
     if any(p is None for p in picks):
         return None
     out = [p for p in picks if p is not None]
@@ -106,7 +117,21 @@ def unknown_legacy(specs: Sequence[PeerSpec], ev: Evidence, registry: Registry,
     below = legacy.index(refused[-1])
     out = []
     for rev in legacy[lo + 1:below]:
+        if rev in ev.asked:  # its initialize was answered (a refusal: not supported)
+            continue
         found = _plain(specs, "legacy", rev)
         if found is not None and found not in ran:
             out.append(found)
     return out
+
+
+def reinitialize(registry: Registry) -> list[str]:
+    """What the oldest legacy client's process is asked once its own first exchange is done:
+    ``initialize`` of each legacy revision between the newest and the oldest (their clients'
+    first exchanges, with no start of their own in the budget of 4), then, last, the control:
+    ``initialize`` of the newest again, whose answer in a fresh process the newest client's
+    run observed. Only when the control gets the answer a fresh process gave are the others
+    read as first exchanges (:func:`mcp_skew.probe._peer.gather`); else their clients are not
+    checked."""
+    legacy = registry.ordered(registry.of_era(Era.LEGACY))
+    return [*legacy[1:-1], legacy[0]] if len(legacy) > 2 else []

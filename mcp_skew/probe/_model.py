@@ -22,6 +22,7 @@ from ._exchanges import exchanges
 from ._fast import fill_range
 from ._findings import culprit_finding, discover_findings, findings_for, server_findings
 from ._peer import Evidence, InferredPeer, RunView, gather, infer
+from ._peer import reinit_trusted as _trusted_views
 from ._schemas import SchemaCheck, find_schemas
 from ._steps import DIAGNOSTIC_STEPS
 from ._target import ProbeOptions, Target
@@ -30,7 +31,8 @@ from ._verdict import era_findings, judge
 if TYPE_CHECKING:
     from ._runner import ClientRun
 
-__all__ = ["agrees", "analyse", "evidence", "model", "predict", "predicted_run"]
+__all__ = ["agrees", "analyse", "departing_kinds", "evidence", "model", "predict",
+           "predicted_run", "reinit_trusted"]
 
 
 def _views(runs: list[ClientRun], registry: Registry) -> list[RunView]:
@@ -80,6 +82,28 @@ def agrees(runs: list[ClientRun], peer: InferredPeer, opts: ProbeOptions,
         and _discover_agrees(runs, spec, opts.registry)
 
 
+def departing_kinds(runs: list[ClientRun], peer: InferredPeer, opts: ProbeOptions,
+                    target: Target) -> set[str]:
+    """The kinds of client (legacy, modern, dual) whose real runs the inferred peer does not
+    predict (every kind when no peer was inferred): the model is no evidence for the clients
+    of those kinds that did not run. A ``server/discover`` the peer would answer otherwise
+    than the server did departs for the dual-era kind, which opens with it."""
+    judged = [r for r in runs if _judged(r)]
+    spec = peer.spec
+    if spec is None:
+        return {"legacy", "modern", "dual"}
+    out: set[str] = {r.record.client.kind for r in judged
+           if _prediction(r, spec, opts, target)[1] is not None}
+    if not _discover_agrees(runs, spec, opts.registry):
+        out.add("dual")
+    return out
+
+
+def reinit_trusted(runs: list[ClientRun], opts: ProbeOptions) -> bool:
+    """The oldest client's extra initializes read as first exchanges (``_peer``)."""
+    return _trusted_views(_views(runs, opts.registry))
+
+
 def _kind(message: dict[str, Any] | None) -> str:
     if message is None:
         return "no answer"
@@ -87,8 +111,8 @@ def _kind(message: dict[str, Any] | None) -> str:
 
 
 def _discover_agrees(runs: list[ClientRun], spec: PeerSpec, registry: Registry) -> bool:
-    """Every ``server/discover`` a real run sent (the fast probe's modern client sends one
-    after its session) got what the inferred peer answers to it: else the dual-era rows,
+    """Every ``server/discover`` a real run sent (the fast probe's dual-era client opens its
+    process with one) got what the inferred peer answers to it: else the dual-era rows,
     which open with it, cannot be predicted from this peer."""
     for r in runs:
         if not _judged(r):

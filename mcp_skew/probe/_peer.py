@@ -30,11 +30,11 @@ from ..peers import PEER_FILE_FORMAT, load_probe_peer
 from ..simulator import PeerSpec, negotiation, parse_peer, untyped_tools
 from ..transcript import Transcript
 from ..versions import Era, Registry
-from ._clients import BOGUS_REVISION, MISSING_URI, UNKNOWN_METHOD
+from ._clients import BOGUS_REVISION, MISSING_URI, REINIT_CONTROL, UNKNOWN_METHOD
 from ._exchanges import Exchange, modern_version
 
 __all__ = ["PEER_FILE_FORMAT", "Evidence", "InferredPeer", "RunView", "gather", "infer",
-           "load_probe_peer", "save_peer"]
+           "load_probe_peer", "reinit_trusted", "save_peer"]
 
 
 #: How each quirk reads in the sentence.
@@ -249,9 +249,14 @@ def gather(views: list[RunView], registry: Registry) -> Evidence:
     """Evidence from every run of a probe; revisions are looked up in ``registry``."""
     ev = Evidence(registry=registry)
     codes = negotiation.modern_codes_of(registry)
+    trusted = reinit_trusted(views)
     for view in views:
         seen: set[int] = set()
         for ex in view.exchanges:
+            if _reinit(ex):
+                if trusted:  # read as the first exchange of a fresh process
+                    _initialize(ex, ev, True)
+                continue
             if ex.method == "initialize":
                 _initialize(ex, ev, ex.generation not in seen)
             elif modern_version(ex.request) is not None:
@@ -268,6 +273,45 @@ def gather(views: list[RunView], registry: Registry) -> Evidence:
             _sticky_after(view, ev, codes)
         ev.asks_roots = ev.asks_roots or _asks_roots(view)
     return ev
+
+
+def _reinit(ex: Exchange) -> bool:
+    """One of the fast probe's extra initializes in the oldest client's process."""
+    return ex.method == "initialize" and str(ex.request.get("id", "")).startswith(
+        "mcp-skew-reinit-")
+
+
+def _answer_kind(ex: Exchange) -> str | None:
+    if ex.fate != "answered" or ex.synthesized:
+        return None
+    if ex.result is not None:
+        return f"result {ex.result.get('protocolVersion')}"
+    return f"error {ex.code}"
+
+
+def reinit_trusted(views: list[RunView]) -> bool:
+    """The extra initializes (``_fast.reinitialize``) are read as first exchanges only when
+    their control, the newest revision's initialize asked again last, got what that
+    initialize got as the first request of a fresh process: a server that answers a second
+    initialize otherwise (refuses it, keeps the first revision) says nothing here of the
+    clients that would open with one."""
+    control = next((ex for v in views for ex in v.exchanges
+                    if ex.request.get("id") == REINIT_CONTROL), None)
+    if control is None or _answer_kind(control) is None:
+        return False
+    asked = control.params.get("protocolVersion")
+    fresh = [_answer_kind(group[0]) for v in views if not v.prober
+             for group in _processes(v.exchanges)
+             if group[0].method == "initialize" and not _reinit(group[0])
+             and group[0].params.get("protocolVersion") == asked]
+    return bool(fresh) and all(kind == _answer_kind(control) for kind in fresh)
+
+
+def _processes(exchanges: list[Exchange]) -> list[list[Exchange]]:
+    groups: dict[int, list[Exchange]] = {}
+    for ex in exchanges:
+        groups.setdefault(ex.generation, []).append(ex)
+    return list(groups.values())
 
 
 def _asks_roots(view: RunView) -> bool:

@@ -21,7 +21,7 @@ import errno
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
@@ -38,10 +38,11 @@ from ..wire import JsonlRecorder, TransportError
 from ._auth import AuthCheck, discover, needs_auth
 from ._clients import PROBER, builtin_clients
 from ._exchanges import Exchange
-from ._fast import first_clients, unknown_legacy
+from ._fast import first_clients, reinitialize, unknown_legacy
 from ._links import ProbeLink
-from ._model import agrees, analyse, evidence, model, predicted_run
+from ._model import analyse, departing_kinds, evidence, model, predicted_run, reinit_trusted
 from ._peer import InferredPeer
+from ._replay import replay, replayed_run
 from ._startup import RunOne, calibrate, calibrators, slow_for, started_late
 from ._steps import classify, run_client, run_prober_record, server_placeholder
 from ._target import ProbeOptions, Target
@@ -75,6 +76,9 @@ class ClientRun:
     real: bool = True  #: run against the server; False: predicted, or not checked
     #: a predicted run: the real runs (by index) whose observations it rests on
     derived_from: list[int] = field(default_factory=list)
+    #: a row not run: its requests answered from an observed process (``_replay``), not
+    #: predicted from the inferred peer
+    replayed: bool = False
 
     @property
     def name(self) -> str:
@@ -97,6 +101,7 @@ class ClientRun:
                     "culprit": self._culprit_dict()})
         if not self.real:  # nothing was sent: no transcript nor finding is the server's
             out["derived_from"] = list(self.derived_from)
+            out["replayed"] = self.replayed
             out["checked"] = self.outcome != NOT_CHECKED
             out["findings"] = []
             if transcript:
@@ -130,7 +135,8 @@ class ProbeReport:
     auth: AuthCheck | None = None
     starts: int = 0  #: server processes the probe started (on stdio), tries included
     #: ``thorough`` (every client run for real), ``fast`` (the model's clients run, the
-    #: others predicted), ``fast, then thorough`` (a real run disagreed with the model)
+    #: others predicted), ``fast, replayed`` (a real run departed from the model: the clients
+    #: of its kind replayed from observed processes, or not checked)
     mode: str = "thorough"
 
     def clients_of(self, revision: str) -> list[ClientRun]:
@@ -196,6 +202,7 @@ class ProbeReport:
                         "predicted": sum(not r.real and r.outcome != NOT_CHECKED
                                          for r in clients),
                         "not_checked": sum(r.outcome == NOT_CHECKED for r in clients),
+                        "replayed": sum(r.replayed for r in clients),
                         "simulation_agrees": f"{len(agree)}/{len(real)}"},
             "required": {rev: {"ok": not self.failures((rev,)),
                                "clients": [r.name for r in self.clients_of(rev)],
@@ -232,7 +239,8 @@ def _failed_run(index: int, spec: PeerSpec, target: Target, reason: str) -> Clie
 
 def _run_one(index: int, spec: PeerSpec, target: Target, opts: ProbeOptions, *,
              allowance_ms: int = 0, opened: Callable[[ProbeLink], None] | None = None,
-             ping: bool = True, model_steps: bool = False) -> ClientRun:
+             ping: bool = True, model_steps: bool = False,
+             reinit: Sequence[str] = ()) -> ClientRun:
     prober = spec is PROBER
     started = time.monotonic()
     recorder = _recorder(opts, index, spec.name)
@@ -253,7 +261,7 @@ def _run_one(index: int, spec: PeerSpec, target: Target, opts: ProbeOptions, *,
     try:
         record = (run_prober_record(link, target, opts) if prober
                   else run_client(spec, link, target, opts, ping=ping,
-                                  model_steps=model_steps))
+                                  model_steps=model_steps, reinit=reinit))
         if not prober:  # the verdict, from this client's own transcript alone (run_client
             shaped = shaped_result(record)  # judged a legacy-shaped result: see _verdict)
             blamed = None if shaped else settle(record)
@@ -355,6 +363,8 @@ class _Runs:
 
     def __init__(self, total: int, say: Progress) -> None:
         self.runs: list[ClientRun] = []
+        #: rows made from the real runs without a run of their own (replayed, not checked)
+        self.made: list[ClientRun] = []
         self.starts = 0
         self.total = total
         self.say = say
@@ -430,8 +440,9 @@ def _fast_rest(rest: list[tuple[int, PeerSpec]], more: list[tuple[int, PeerSpec]
                target: Target, required: int = 0) -> tuple[str, list[tuple[int, PeerSpec]],
                                                            list[str]]:
     """The fast probe after calibration (:mod:`._fast`): the model's other clients for real,
-    then the legacy clients it cannot decide; the mode, the clients left to predict (none
-    when a real run disagrees with the model: then they ran for real), the clients retried."""
+    then the legacy clients it cannot decide, within the budget; the mode, the clients left
+    to predict from the inferred peer (those of a kind whose real run departs from it are
+    replayed or not checked instead: ``runs.made``), the clients retried."""
     retried = _run_rest(rest, one, opts, allowance, runs)
     specs = [spec for _, spec in more]
     ran = {r.index for r in runs.runs}
@@ -445,20 +456,34 @@ def _fast_rest(rest: list[tuple[int, PeerSpec]], more: list[tuple[int, PeerSpec]
     retried += _run_rest([m for m in more if m[0] in chosen], one, opts, allowance, runs)
     left = [m for m in more if m[0] not in undecided and m[0] not in ran]
     peer = model(runs.runs, target, opts, assume_range=True)
-    if agrees(runs.runs, peer, opts, target):
-        for i, spec in more:
-            if i in skipped:
-                runs.runs.append(_unchecked(i, spec, target, FAST_STARTS))
-        return "fast", [m for m in left if m[1] is not PROBER], retried
-    runs.say("a real run disagrees with the inferred peer: running every client for real")
-    retried += _run_rest(left + [m for m in more if m[0] in skipped], one, opts, allowance,
-                         runs)
-    return "fast, then thorough", [], retried
+    for i, spec in more:
+        if i in skipped:
+            runs.runs.append(_unchecked(i, spec, target, FAST_STARTS))
+    guess = [m for m in left if m[1] is not PROBER]
+    departs = departing_kinds(runs.runs, peer, opts, target)
+    if not departs:
+        return "fast", guess, retried
+    # a real run departs from the inferred peer: the budget is spent, and the model is not
+    # evidence for the clients that open as that run's client does; each is replayed against
+    # the observed processes (:mod:`._replay`), else it is not checked, and why
+    runs.say(f"a real run departs from the inferred peer ({', '.join(sorted(departs))} "
+             "clients): the others of its kind are replayed from what was observed")
+    views_ok = reinit_trusted(runs.runs, opts)
+    kept = []
+    for i, spec in guess:
+        if spec.kind not in departs:
+            kept.append((i, spec))
+            continue
+        found = replay(spec, runs.runs, opts, reinit_ok=views_ok)
+        runs.made.append(replayed_run(i, spec, found, real=runs.runs, target=target,
+                                      make=ClientRun)
+                         if found is not None else _departed(i, spec, target, departs))
+    return "fast, replayed", kept, retried
 
 
 #: The default probe's budget of server starts on stdio (the model's clients, then the legacy
 #: clients it cannot decide; each ``--require``-d client is one more); a real run that
-#: disagrees with the model runs every client.
+#: departs from the model starts no more servers (:mod:`._replay`).
 FAST_STARTS: Final = 4
 
 
@@ -471,6 +496,19 @@ def _unchecked(index: int, spec: PeerSpec, target: Target, budget: int) -> Clien
     session.path.append(PathStep("not run", "note"))
     session.fail(f"not checked: initialize {rev} was never sent (the default probe's "
                  f"{budget} server starts went to the model's clients); --thorough runs it")
+    record = RunRecord(spec, server_placeholder(target), "none", session, Transcript())
+    return ClientRun(index, record, False, NOT_CHECKED, real=False)
+
+
+def _departed(index: int, spec: PeerSpec, target: Target, departs: set[str]) -> ClientRun:
+    """A client of a kind whose real run departs from the inferred peer, whose conversation
+    no observed process covers: not checked (the budget of server starts is spent)."""
+    session = Session()
+    session.path.append(PathStep("not run", "note"))
+    session.fail(f"not checked: a real run of a {'/'.join(sorted(departs))} client departs "
+                 "from the inferred peer, so the model is no evidence for this client, and "
+                 f"no observed process was asked what it asks (the default probe's "
+                 f"{FAST_STARTS} server starts are spent); --thorough runs it")
     record = RunRecord(spec, server_placeholder(target), "none", session, Transcript())
     return ClientRun(index, record, False, NOT_CHECKED, real=False)
 
@@ -511,10 +549,17 @@ def probe(target: Target, opts: ProbeOptions | None = None,
     # both modes: its verdict is the same); the fast probe's real clients also ask the
     # model's questions (an unknown method, initialize after modern) once their session is up
 
+    # the oldest legacy client's process is also asked the middle legacy revisions'
+    # initialize, with a control (``_fast.reinitialize``): their clients have no start of
+    # their own in the budget
+    oldest = first[3] + 1 if first is not None else None
+    again = reinitialize(opts.registry)
+
     def one(index: int, spec: PeerSpec, allowance_ms: int,
             opened: Callable[[ProbeLink], None] | None) -> ClientRun:
         return _run_one(index, spec, target, opts, allowance_ms=allowance_ms, opened=opened,
-                        model_steps=first is not None)
+                        model_steps=first is not None,
+                        reinit=again if index == oldest else ())
 
     startup: dict[str, Any] = {}
     allowance = 0
@@ -531,13 +576,14 @@ def probe(target: Target, opts: ProbeOptions | None = None,
     if startup:
         startup["retried"] = retried
     done = sorted(runs.runs, key=lambda r: r.index)
-    peer, schema_note, server = analyse(done, target, opts, assume_range=mode == "fast")
+    peer, schema_note, server = analyse(done, target, opts, assume_range=mode != "thorough")
     if peer.spec is None and not any(_answered(r) for r in done):
         # a server that never ran (or never said a word) is not a peer that departs from all
         peer = InferredPeer(None, NEVER_ANSWERED, peer.evidence)
     if peer.spec is not None:
         done = sorted(done + [predicted_run(i, spec, peer.spec, opts, ClientRun, real=done)
                               for i, spec in guess], key=lambda r: r.index)
+    done = sorted(done + runs.made, key=lambda r: r.index)
     if startup.get("slow_for"):
         startup["slow_for"] = _slow_for_rows(startup["slow_for"], done)
     auth = None

@@ -9,7 +9,7 @@ tool (``--tool``) and the error probes (``--error-probes``); the checking steps
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from ..simulator import (
@@ -30,7 +30,7 @@ from ..simulator.machine import Reply, Timeout
 from ..transcript import Transcript
 from ..versions import Era
 from ._auth import refused_status
-from ._clients import MISSING_URI, PROBER, UNKNOWN_METHOD, run_prober
+from ._clients import MISSING_URI, PROBER, REINIT_CONTROL, UNKNOWN_METHOD, run_prober
 from ._exchanges import exchanges
 from ._findings import tool_input_finding
 from ._links import ProbeLink
@@ -47,7 +47,7 @@ MISSING_TOOL: Final = "mcp-skew-probe-no-such-tool"
 #: a ``ping``: does it exit on the next message?), ``initialize`` after a modern session (is
 #: the era of a process fixed?). Never the client's verdict.
 MODEL_STEPS: Final = ("unknown method", "initialize after modern", "after unknown method",
-                      "discover after modern")
+                      "discover after modern", "initialize again")
 #: Steps that check the server rather than serve the client: they never make a run "degraded"
 #: (``ping`` is not one: a client that pings and gets no empty result fails it, a MUST).
 DIAGNOSTIC_STEPS: Final = frozenset({"tool input error", "unknown tool", "missing resource",
@@ -156,7 +156,6 @@ def _model_steps(link: ProbeLink, session: Session, record: RunRecord, timeout_m
         message: dict[str, Any] = {"jsonrpc": "2.0", "id": "mcp-skew-unknown",
                                    "method": UNKNOWN_METHOD, "params": {}}
     elif session.era is Era.MODERN:
-        _discover(link, record, timeout_ms)
         name = MODEL_STEPS[1]
         registry = session.registry
         newest = registry.ordered(registry.of_era(Era.LEGACY))[0]
@@ -176,20 +175,32 @@ def _model_steps(link: ProbeLink, session: Session, record: RunRecord, timeout_m
                                        "an answer" if isinstance(after, Reply) else "no answer"))
 
 
-def _discover(link: ProbeLink, record: RunRecord, timeout_ms: int) -> None:
-    """``server/discover`` with the ``_meta`` of the modern session's first request: the
-    exchange a dual-era client opens with (a MUST for a modern server), observed so that no
-    dual-era row is predicted from a discover never sent."""
-    first = next((e.message for e in link.transcript.entries if e.dir == "c2s"
-                  and isinstance(e.message, dict) and "id" in e.message
-                  and isinstance((e.message.get("params") or {}).get("_meta"), dict)), None)
-    if first is None:
-        return
-    message = {"jsonrpc": "2.0", "id": "mcp-skew-discover", "method": "server/discover",
-               "params": {"_meta": dict(first["params"]["_meta"])}}
-    event = link.request(message, timeout_ms)
-    got = "an answer" if isinstance(event, Reply) else "no answer"
-    record.steps.append(StepResult(MODEL_STEPS[3], True, "any answer", got))
+def _reinitialize(link: ProbeLink, record: RunRecord, revisions: Sequence[str],
+                  timeout_ms: int) -> None:
+    """The oldest legacy client's extra ``initialize`` requests (:func:`._fast.reinitialize`):
+    each revision's in turn, the last one the control; read by the inference, never the
+    client's verdict (a timeout or an exit here leaves the link's counts, which classify
+    the run, as the client left them)."""
+    counts = (link.timeouts, link.closed_seen, link.deadline_hit)
+    try:
+        _ask_again(link, record, revisions, timeout_ms)
+    finally:
+        link.timeouts, link.closed_seen, link.deadline_hit = counts
+
+
+def _ask_again(link: ProbeLink, record: RunRecord, revisions: Sequence[str],
+               timeout_ms: int) -> None:
+    for n, rev in enumerate(revisions):
+        last = n == len(revisions) - 1
+        message = {"jsonrpc": "2.0", "id": REINIT_CONTROL if last else f"mcp-skew-reinit-{rev}",
+                   "method": "initialize",
+                   "params": {"protocolVersion": rev, "capabilities": {},
+                              "clientInfo": {"name": "mcp-skew-probe", "version": "0.1.0"}}}
+        event = link.request(message, timeout_ms)
+        got = "an answer" if isinstance(event, Reply) else "no answer"
+        record.steps.append(StepResult(MODEL_STEPS[4], True, "any answer", got))
+        if not isinstance(event, Reply):
+            return
 
 
 def _play(sim: SimClient, link: ProbeLink, session: Session, record: RunRecord,
@@ -230,7 +241,8 @@ def _unknown_tool_finding(record: RunRecord, link: ProbeLink) -> None:
 
 
 def run_client(spec: PeerSpec, link: ProbeLink, target: Target, opts: ProbeOptions, *,
-               ping: bool = True, model_steps: bool = False) -> RunRecord:
+               ping: bool = True, model_steps: bool = False,
+               reinit: Sequence[str] = ()) -> RunRecord:
     # over a URL a dual-era client reads its probe by the HTTP rule (a timeout is an error
     # there, not a legacy server), and its path records the rule, as in the simulator
     sim = SimClient(spec, request_timeout_ms=opts.timeout_ms,
@@ -241,10 +253,8 @@ def run_client(spec: PeerSpec, link: ProbeLink, target: Target, opts: ProbeOptio
     record = RunRecord(spec, server_placeholder(target), _scenario_name(opts), session,
                        link.transcript)
     if session.status != "ok":
-        if model_steps and spec.kind == "modern" and not link.closed_seen:
-            # a server that refused the modern client's first request: how it answers the
-            # dual-era clients' first request, server/discover (read by _model's check)
-            _discover(link, record, opts.timeout_ms)
+        if reinit and not link.closed_seen:
+            _reinitialize(link, record, reinit, opts.timeout_ms)
         return record
     lists = [s for s, key in ((LIST_TOOLS, "tools"), (LIST_RESOURCES, "resources"))
              if _declared(session, key)]
@@ -260,6 +270,8 @@ def run_client(spec: PeerSpec, link: ProbeLink, target: Target, opts: ProbeOptio
         _ping(link, session, record, opts.timeout_ms)
     if model_steps:
         _model_steps(link, session, record, opts.timeout_ms)
+    if reinit and not link.closed_seen:
+        _reinitialize(link, record, reinit, opts.timeout_ms)
     if opts.error_probes:
         _play(sim, link, session, record, _error_steps(_declared(session, "resources")))
         _unknown_tool_finding(record, link)

@@ -176,7 +176,7 @@ def _step_of(record: RunRecord, ex: Exchange) -> str | None:
 
 #: the fast probe's extra requests (``_steps.MODEL_STEPS``, which imports this module)
 _MODEL_STEPS: Final = ("unknown method", "initialize after modern", "after unknown method",
-                       "discover after modern")
+                       "discover after modern", "initialize again")
 
 
 def settle(record: RunRecord) -> Culprit | None:

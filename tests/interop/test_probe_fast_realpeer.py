@@ -1,7 +1,8 @@
 """The default probe against ``--thorough`` on real servers: ``mcp`` 2.3.0, 1.9.4 and 1.0.0
 and fastmcp 4.2.3 (each in a cached isolated environment). The default probe starts at
-most 3 server processes for ``mcp`` 2.3.0 and gives the per-client verdicts and the peer
-of the thorough probe (a process per client).
+most 4 server processes (one per distinct first exchange of a built-in client) and gives
+the per-client verdicts and the peer of the thorough probe (a process per client); a row
+it could not check says so and gives no verdict.
 
 Skipped, with the installer's reason, when an environment cannot be built.
 """
@@ -20,15 +21,16 @@ pytestmark = [pytest.mark.realpeer, pytest.mark.slow]
 
 SERVERS = Path(__file__).resolve().parents[2] / "mcp_skew" / "realpeers" / "servers"
 ENVS = {
-    "mcp-2.3.0": (("mcp==2.3.0",), "py_mcp_server.py", 3),
+    "mcp-2.3.0": (("mcp==2.3.0",), "py_mcp_server.py", 4),
     "mcp-1.9.4": (("mcp==1.9.4", "pydantic==2.11.*"), "py_mcp_server.py", 4),
-    "mcp-1.0.0": (("mcp==1.0.0", "pydantic==2.10.*"), "py_mcp_server.py", 3),
-    "fastmcp-4.2.3": (("fastmcp==4.2.3",), "fastmcp_server.py", 3),
+    "mcp-1.0.0": (("mcp==1.0.0", "pydantic==2.10.*"), "py_mcp_server.py", 4),
+    "fastmcp-4.2.3": (("fastmcp==4.2.3",), "fastmcp_server.py", 4),
 }
 
 
-def _verdicts(report: ProbeReport) -> list[tuple[str, str, str | None]]:
-    return [(r.name, r.record.status, r.record.revision) for r in report.runs if not r.prober]
+def _verdicts(report: ProbeReport, skip: set[str]) -> list[tuple[str, str, str | None]]:
+    return [(r.name, r.record.status, r.record.revision) for r in report.runs
+            if not r.prober and r.name not in skip]
 
 
 @pytest.mark.parametrize("name", sorted(ENVS))
@@ -41,8 +43,10 @@ def test_the_default_probe_agrees_with_thorough_on_a_real_server(name: str) -> N
     target = Target(command=(str(env.python), str(SERVERS / script)))
     fast = probe(target, ProbeOptions())
     thorough = probe(target, ProbeOptions(thorough=True))
-    assert fast.mode == "fast", fast.mode
-    assert _verdicts(fast) == _verdicts(thorough)
+    assert fast.mode in ("fast", "fast, replayed"), fast.mode
+    unchecked = {r.name for r in fast.runs if r.outcome == "not-checked"}
+    assert all(not r.real and not r.derived_from for r in fast.runs if r.name in unchecked)
+    assert _verdicts(fast, unchecked) == _verdicts(thorough, unchecked)
     assert fast.peer.spec is not None and thorough.peer.spec is not None
     assert fast.peer.spec.notation == thorough.peer.spec.notation
     assert fast.starts <= most < thorough.starts
