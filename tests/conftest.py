@@ -84,6 +84,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(getattr(pytest.mark, kind))
         if kind == "interop":
             item.add_marker(pytest.mark.realpeer)
+        if item.get_closest_marker("realpeer") and item.get_closest_marker(SLOW):
+            # it would run twice in CI, installs and all: in the slow step and the real-peer one
+            raise pytest.UsageError(
+                f"{item.nodeid} is marked both realpeer and slow: a real-peer test is not slow "
+                "as well (-m slow would install SDKs, and .ci/run would run it twice)")
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:

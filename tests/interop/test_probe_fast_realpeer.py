@@ -17,7 +17,7 @@ import pytest
 from mcp_skew.probe import ProbeOptions, ProbeReport, Target, probe
 from mcp_skew.realpeers import EnvironmentUnavailable, ensure_python_env
 
-pytestmark = [pytest.mark.realpeer, pytest.mark.slow]
+pytestmark = pytest.mark.realpeer
 
 SERVERS = Path(__file__).resolve().parents[2] / "mcp_skew" / "realpeers" / "servers"
 ENVS = {

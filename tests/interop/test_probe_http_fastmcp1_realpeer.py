@@ -21,7 +21,7 @@ from mcp_skew.peers import resolve_peer
 from mcp_skew.probe import ProbeOptions, Target, probe
 from mcp_skew.simulator import run
 
-pytestmark = [pytest.mark.realpeer, pytest.mark.slow]
+pytestmark = pytest.mark.realpeer
 
 SERVER = Path(__file__).resolve().parents[2] / "mcp_skew" / "realpeers" / "servers" / \
     "fastmcp1_http_server.py"

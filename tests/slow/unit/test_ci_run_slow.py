@@ -21,8 +21,12 @@ from _waits import BOUND_S
 README_COMMAND = ("python3 -m venv .venv && .venv/bin/pip install -q '.[test]' && "
                   ".venv/bin/python -m pytest -q")
 STEPS = ["setup (.venv with the dev extra)", "ruff", "mypy (strict, package)",
-         "tests (the README's test command)", "slow (python -m pytest -m slow)",
-         "real peers (python -m pytest -m realpeer)"]
+         "tests (the README's test command)", "slow (python -m pytest -m slow, 2 workers)",
+         "real-peer environments (built ahead, 4 at a time)",
+         "real peers (python -m pytest -m realpeer, 2 workers)"]
+SLOW = "python -m pytest -q -m slow -n 2 --dist loadfile"
+REALPEER = "python -m pytest -q -m realpeer -n 2 --dist loadfile"
+PREBUILD = "python tests/_realpeer_envs.py --jobs 4"
 STUB = """#!/bin/sh
 echo "$(basename "$0") $*" >> "$STUB_LOG"
 case "$(basename "$0") $*" in $STUB_FAIL) exit 3;; esac
@@ -67,15 +71,19 @@ def test_each_step_prints_its_time_and_the_total(tmp_path: Path) -> None:
     times = _times(out)
     assert list(times) == [*STEPS, "total"]
     assert all(re.fullmatch(r"\d+ s", took) for took in times.values()), times
-    assert ran[-3:] == ["python -m pytest -q", "python -m pytest -q -m slow",
-                        "python -m pytest -q -m realpeer"]
+    tests = [word for word in ran if " pytest " in word]
+    assert tests == ["python -m pytest -q", SLOW, REALPEER]
+    # the environments are built in the background, after the setup and before the real peers
+    assert ran.count(PREBUILD) == 1
+    assert ran.index("pip install -q .[dev]") < ran.index(PREBUILD) < ran.index(REALPEER)
 
 
 @pytest.mark.parametrize(("fail", "step"), [
     ("ruff *", "ruff"),
     ("python -m pytest -q", "tests (the README's test command)"),  # the last of the && list
     ("pip install -q .\\[test\\]", "tests (the README's test command)"),  # inside the list
-    ("python -m pytest -q -m slow", "slow (python -m pytest -m slow)"),
+    (SLOW, "slow (python -m pytest -m slow, 2 workers)"),
+    (PREBUILD, "real-peer environments (built ahead, 4 at a time)"),
 ])
 def test_a_failing_step_fails_ci_and_the_summary_names_it(tmp_path: Path, fail: str,
                                                           step: str) -> None:
@@ -84,4 +92,4 @@ def test_a_failing_step_fails_ci_and_the_summary_names_it(tmp_path: Path, fail: 
     times = _times(out)
     assert times[step].endswith("s  (failed: exit 3)")
     assert list(times)[-2:] == [step, "total"]  # no step after it ran
-    assert "python -m pytest -q -m realpeer" not in ran
+    assert REALPEER not in ran
