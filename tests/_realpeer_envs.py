@@ -39,7 +39,8 @@ sys.path.insert(0, str(TESTS.parent))
 #: (module, attribute) of the real-peer tests' own requirement lists beside the named peers:
 #: an attribute is a requirement list, one requirement, or a dict whose values start with one
 PYTHON_LISTS = (("test_probe_realpeer", "ENVS"), ("test_probe_fast_realpeer", "ENVS"),
-                ("test_serve_realpeer", "SDK"), ("test_auth_realpeer", "SDK"))
+                ("test_serve_realpeer", "SDK"), ("test_auth_realpeer", "SDK"),
+                ("test_probe_http_bridge_realpeer", "BRIDGE"))
 NPM_LISTS = (("test_ts_http_realpeer", "PACKAGES"), ("test_auth_realpeer", "TS_SDK"),
              ("test_auth_realpeer", "INSPECTOR"))
 #: the conformance suite installs its package and a Node.js binary in one environment
@@ -58,7 +59,7 @@ def _lists(value: object) -> Iterable[tuple[str, ...]]:
 
 def wanted() -> list[tuple[str, tuple[str, ...]]]:
     """Every environment the real-peer tests use: ``(ecosystem, requirements)``, no repeats."""
-    from mcp_skew.peers import iter_models  # after sys.path holds this checkout
+    from mcp_skew.peers._lookup import iter_models  # after sys.path holds this checkout
 
     for folder in (TESTS, INTEROP):
         if str(folder) not in sys.path:

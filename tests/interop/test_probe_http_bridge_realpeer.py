@@ -58,16 +58,19 @@ def _listening(port: int) -> bool:
     return True
 
 
+#: The bridge and the SDK its child runs on (tests/_realpeer_envs.py builds it ahead in CI).
+BRIDGE = ("mcp-proxy==0.13.0", "mcp==1.30.0")
+
+
 @pytest.fixture(scope="module", params=["stateful", "stateless"])
 def url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
         ) -> Iterator[str]:
     from mcp_skew.realpeers import EnvironmentUnavailable, ensure_python_env
 
     try:
-        env = ensure_python_env(("mcp-proxy==0.13.0", "mcp==1.30.0"),
-                                base_python=sys.executable)
+        env = ensure_python_env(BRIDGE, base_python=sys.executable)
     except EnvironmentUnavailable as exc:
-        pytest.skip(f"cannot build mcp-proxy==0.13.0 with mcp==1.30.0: {exc}")
+        pytest.skip(f"cannot build {' with '.join(BRIDGE)}: {exc}")
     backend = tmp_path_factory.mktemp("bridge") / "backend.py"
     backend.write_text(BACKEND)
     proxy = Path(env.python).parent / "mcp-proxy"

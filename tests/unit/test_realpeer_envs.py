@@ -8,7 +8,7 @@ import importlib
 import _realpeer_envs
 import pytest
 
-from mcp_skew.peers import iter_models
+from mcp_skew.peers._lookup import iter_models
 
 
 def _keys(envs: list[tuple[str, tuple[str, ...]]]) -> list[tuple[str, frozenset[str]]]:
