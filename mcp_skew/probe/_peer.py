@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
+import statistics
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -33,8 +35,8 @@ from ..versions import Era, Registry
 from ._clients import BOGUS_REVISION, MISSING_URI, UNKNOWN_METHOD
 from ._exchanges import Exchange, modern_version
 
-__all__ = ["PEER_FILE_FORMAT", "Evidence", "InferredPeer", "RunView", "gather", "infer",
-           "load_probe_peer", "save_peer"]
+__all__ = ["PEER_FILE_FORMAT", "Evidence", "InferredPeer", "RunView", "cold_start_record",
+           "gather", "infer", "load_probe_peer", "save_peer"]
 
 
 #: How each quirk reads in the sentence.
@@ -433,9 +435,38 @@ def infer(ev: Evidence, label: str = "") -> InferredPeer:
 
 
 # -- saving and loading ------------------------------------------------------------------
-def save_peer(peer: InferredPeer, path: str | Path, target: str, label: str) -> None:
-    """Write the inferred peer where ``mcp-skew matrix --servers @FILE`` can read it."""
+def cold_start_record(startup: dict[str, Any], first_answers: list[int | None]
+                      ) -> dict[str, Any] | None:
+    """What a saved peer keeps of the server's start (``cold_start`` in the file): the cold
+    start the probe measured (its calibrating start's first answer, ms after the process
+    started), the first answers of every start it made as samples (their count and spread),
+    and the load it was measured under (the 1-minute load average when the probe ended, the
+    machine's CPUs). None when no start was measured. ``--servers @FILE`` reads ``ms`` as the
+    server's quirk ``slow``."""
+    cold = startup.get("cold_start_ms")
+    if not isinstance(cold, int):
+        return None
+    samples = sorted(ms for ms in first_answers if ms is not None)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    return {"ms": cold, "samples": len(samples),
+            "min_ms": samples[0] if samples else cold,
+            "median_ms": int(statistics.median(samples)) if samples else cold,
+            "max_ms": samples[-1] if samples else cold,
+            "load_1m": None if load is None else round(load, 2), "cpus": os.cpu_count(),
+            "how": "the first answer after each server start of this probe, in ms from the "
+                   "start; ms: the calibrating start's (docs/time.md)"}
+
+
+def save_peer(peer: InferredPeer, path: str | Path, target: str, label: str, *,
+              startup: dict[str, Any] | None = None,
+              first_answers: list[int | None] | None = None) -> None:
+    """Write the inferred peer where ``mcp-skew matrix --servers @FILE`` can read it, with the
+    cold start the probe measured (``startup``: the report's; ``first_answers``: each run's
+    first answer, :func:`cold_start_record`) where there is one."""
+    cold_start = None if startup is None else cold_start_record(startup, first_answers or [])
     doc = {"format": PEER_FILE_FORMAT, "peer": peer.spec.notation if peer.spec else None,
            "label": label, "sentence": peer.sentence, "target": target,
            "evidence": peer.evidence.to_dict()}
+    if cold_start is not None:
+        doc["cold_start"] = cold_start
     write_output(path, json.dumps(doc, indent=2) + "\n", "--save-peer")
