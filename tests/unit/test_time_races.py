@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from _fuzz import run_cli
@@ -18,6 +19,8 @@ from mcp_skew.matrix import build_matrix
 from mcp_skew.peers import load_probe_peer, resolve_peer
 from mcp_skew.probe import InferredPeer, save_peer
 from mcp_skew.probe._peer import Evidence
+from mcp_skew.probe._report import risk_line
+from mcp_skew.probe._startup import at_risk, first_wait
 from mcp_skew.simulator import PeerSpec, parse_peer, run
 from mcp_skew.versions import REGISTRY
 
@@ -174,3 +177,45 @@ def test_a_race_is_decided_the_same_way_every_time(tmp_path: Path) -> None:
                 "inspector@2.12:legacy", "py-mcp@2.3")]
     first = build_matrix(clients, [server]).to_dict()
     assert build_matrix(clients, [server]).to_dict() == first
+
+
+# -- the probe names the real clients a cold start endangers ---------------------------------
+
+def test_first_wait_is_the_probe_the_first_request_or_the_connect_timeout() -> None:
+    assert first_wait(resolve_peer("py-mcp@2.3", "client")) == ("server/discover wait", 10_000)
+    assert first_wait(resolve_peer("inspector@2.12:legacy", "client")) == ("connect timeout",
+                                                                           15_000)
+    assert first_wait(resolve_peer("inspector@2.12:auto", "client")) == ("connect timeout",
+                                                                         15_000)
+    assert first_wait(resolve_peer("ts-client@2.4:auto", "client")) == ("server/discover wait",
+                                                                        60_000)
+    assert first_wait(parse_peer("legacy:2025-11-25+request-timeout=60000", "client")) == (
+        "initialize wait", 60_000)
+    # no stated wait: the simulator's default is not a real client's
+    assert first_wait(parse_peer("legacy:2025-11-25", "client")) is None
+    assert first_wait(resolve_peer("py-mcp@1.22", "client")) is None
+
+
+def test_at_risk_names_the_clients_a_cold_start_and_its_spread_endanger() -> None:
+    clients = [resolve_peer(n, "client") for n in
+               ("py-mcp@2.3", "inspector@2.12:legacy", "ts-client@2.4:auto")]
+    assert at_risk(12_000, [12_000, 13_000], clients) == [
+        {"client": "py-mcp@2.3", "wait": "server/discover wait", "wait_ms": 10_000,
+         "risk": "gives up"},
+        {"client": "inspector@2.12:legacy", "wait": "connect timeout", "wait_ms": 15_000,
+         "risk": "at risk"},
+    ]
+    assert at_risk(1_400, [900, 2_800], clients) == []  # 2 x 2.8 s is below every wait
+    assert at_risk(None, [], clients) == []
+
+
+def test_the_card_names_the_endangered_clients_with_their_numbers() -> None:
+    clients = [resolve_peer(n, "client") for n in ("py-mcp@2.3", "inspector@2.12:legacy")]
+    startup = {"cold_start_ms": 12_000, "spread_ms": [11_000, 13_000],
+               "at_risk": at_risk(12_000, [11_000, 13_000], clients)}
+    line = risk_line(SimpleNamespace(startup=startup))  # type: ignore[arg-type]
+    assert line == ("named clients this cold start endangers (12000 ms; 11000-13000 ms over the "
+                    "probe's starts): give up before it answers: py-mcp@2.3 (server/discover "
+                    "wait 10000 ms); at risk on a busier machine (within twice the slowest "
+                    "start): inspector@2.12:legacy (connect timeout 15000 ms)")
+    assert risk_line(SimpleNamespace(startup={"cold_start_ms": 300})) is None  # type: ignore[arg-type]
