@@ -55,6 +55,7 @@ PHRASES: Final = {
     "not-found-code": "error {value} for a missing resource",
     "asks-roots": "a roots/list request to a client that declares roots",
     "discover-legacy": "a server/discover that lists only its legacy revisions",
+    "discover-incomplete": "a server/discover result without capabilities",
     "untyped-input-schema": "tools whose inputSchema has no \"type\": \"object\"",
 }
 _UNKNOWN_QUIRK: Final = {"-32602": "unknown-32602", "silent": "silent", "silent-exit": "silent-exit",
@@ -97,6 +98,8 @@ class Evidence:
     asks_roots: bool = False
     #: a DiscoverResult listed no modern revision (server quirk ``discover-legacy``)
     discover_legacy: bool = False
+    #: a DiscoverResult lacked ``capabilities`` (server quirk ``discover-incomplete``)
+    discover_incomplete: bool = False
     #: a ``tools/list`` result listed a tool whose inputSchema lacks ``"type": "object"``
     untyped_tools: bool = False
     #: the server answered at least one request (with something it wrote, not an HTTP status)
@@ -118,6 +121,7 @@ class Evidence:
             "sticky": self.sticky,
             "no_result_type": self.no_result_type, "no_cache_hints": self.no_cache_hints,
             "asks_roots": self.asks_roots, "discover_legacy": self.discover_legacy,
+            "discover_incomplete": self.discover_incomplete,
             "untyped_tools": self.untyped_tools,
             "alive": self.alive, "notes": list(self.notes),
         }
@@ -181,6 +185,8 @@ def _modern(ex: Exchange, ev: Evidence, codes: frozenset[int]) -> None:
         if not named and isinstance(offered, list) and _era(ev.registry, version) is Era.MODERN:
             ev.discover_legacy = True  # it answered at that modern version, listing none
             ev.modern.add(str(version))
+        if "capabilities" not in ex.result:
+            ev.discover_incomplete = True
     elif ex.code in codes:
         supported = negotiation.supported_of(ex.error) or []
         ev.modern |= {v for v in supported if isinstance(v, str) and _era(ev.registry, v) is Era.MODERN}
@@ -397,6 +403,8 @@ def _quirks(kind: str, ev: Evidence) -> tuple[list[str], list[str]]:
         quirks.append("sticky-era")
     if kind == "dual" and ev.discover_legacy:
         quirks.append("discover-legacy")
+    if kind in ("modern", "dual") and ev.discover_incomplete:
+        quirks.append("discover-incomplete")
     if ev.untyped_tools:
         quirks.append("untyped-input-schema")
     if kind in ("legacy", "dual") and ev.asks_roots:

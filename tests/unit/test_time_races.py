@@ -17,7 +17,7 @@ from _fuzz import run_cli
 
 from mcp_skew.matrix import build_matrix
 from mcp_skew.peers import load_probe_peer, resolve_peer
-from mcp_skew.probe import InferredPeer, save_peer
+from mcp_skew.probe import InferredPeer, ProbeOptions, Target, probe, save_peer
 from mcp_skew.probe._peer import Evidence
 from mcp_skew.probe._report import risk_line
 from mcp_skew.probe._startup import at_risk, first_wait
@@ -219,3 +219,14 @@ def test_the_card_names_the_endangered_clients_with_their_numbers() -> None:
                     "wait 10000 ms); at risk on a busier machine (within twice the slowest "
                     "start): inspector@2.12:legacy (connect timeout 15000 ms)")
     assert risk_line(SimpleNamespace(startup={"cold_start_ms": 300})) is None  # type: ignore[arg-type]
+
+
+def test_the_probe_infers_an_incomplete_discover_answer_and_the_matrix_predicts_it() -> None:
+    spec = parse_peer(f"{PLAIN_DUAL_SERVER}+discover-incomplete", "server")
+    report = probe(Target(simulated=spec), ProbeOptions())
+    assert report.peer.spec is not None
+    assert report.peer.spec.notation == f"{PLAIN_DUAL_SERVER}+discover-incomplete"
+    assert "server/discover result without capabilities" in report.peer.sentence
+    assert cell("py-mcp@2.3", report.peer.spec)[:3] == ("ok", "2025-11-25", "era-fallback")
+    plain = probe(Target(simulated=parse_peer(PLAIN_DUAL_SERVER, "server")), ProbeOptions())
+    assert plain.peer.spec is not None and not plain.peer.spec.has("discover-incomplete")
