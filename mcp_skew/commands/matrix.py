@@ -45,6 +45,7 @@ from ..matrix import (
 from ..peers import labelled, resolve_peer
 from ..simulator import NOT_OVER_STDIO, SCENARIOS, TRANSPORTS, PeerSpec, Transport
 from ..versions import Registry, Role
+from ._args import whole
 
 __all__ = ["Progress", "differing", "text_width"]
 
@@ -137,6 +138,8 @@ def _matrix(args: argparse.Namespace, transport: Transport = "stdio") -> Matrix:
     peer_set = getattr(args, "peer_set", "builtin")
     clients = _peers(args.clients, "client", args.registry, peer_set)
     servers = _peers(args.servers, "server", args.registry, peer_set)
+    if args.cold_start is not None:
+        servers = _cold_started(servers, whole(args.cold_start, "--cold-start", 0, 3_600_000))
     tty = sys.stderr.isatty()
     progress = (Progress(sys.stderr, tty=tty) if (tty or args.progress) and not args.quiet
                 else None)
@@ -148,6 +151,15 @@ def _matrix(args: argparse.Namespace, transport: Transport = "stdio") -> Matrix:
     finally:
         if progress is not None:
             progress.clear()
+
+
+def _cold_started(servers: tuple[PeerSpec, ...], ms: int) -> tuple[PeerSpec, ...]:
+    """``--cold-start MS``: every server starting in ``ms`` (quirk ``slow``, replacing any)."""
+    out = []
+    for server in servers:
+        quirks = tuple((n, v) for n, v in server.quirks if n != "slow")
+        out.append(replace(server, quirks=quirks + ((("slow", str(ms)),) if ms else ())))
+    return tuple(out)
 
 
 def _color(args: argparse.Namespace) -> bool:

@@ -153,7 +153,9 @@ def _main(args: argparse.Namespace) -> int:
     else:
         print(terminal_safe(text))  # a server's ESC sequences shown, never obeyed
     if args.save_peer:
-        save_peer(report.peer, args.save_peer, target.describe(), target.label())
+        save_peer(report.peer, args.save_peer, target.describe(), target.label(),
+                  startup=report.startup,
+                  first_answers=[r.first_message_ms for r in report.runs])
         if not args.quiet:
             progress(f"peer saved to {args.save_peer}: {report.peer.sentence}")
     return exit_code(report)

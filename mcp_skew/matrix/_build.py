@@ -30,7 +30,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from .. import __version__
@@ -50,6 +50,7 @@ from ._cell import (
     steps_failed,
     timeline,
 )
+from ._race import race_of
 
 __all__ = [
     "EXTRA_KEYS",
@@ -248,7 +249,9 @@ def build_matrix(clients: Sequence[PeerSpec], servers: Sequence[PeerSpec],
             row: list[Cell] = []
             for server in servers:
                 record = run(client, server, scenario, transport=transport)
-                row.append(Cell.of(record, transcript=keep_transcripts, works=works))
+                cell = Cell.of(record, transcript=keep_transcripts, works=works)
+                race = race_of(client, server, record, scenario, transport)
+                row.append(cell if race is None else replace(cell, race=race))
                 if progress is not None:
                     progress(len(rows) * len(servers) + len(row), total)
             rows.append(tuple(row))

@@ -137,6 +137,9 @@ class Cell:
     failure: str | None = None  #: a :data:`FailureKind` when the pair fails
     features_kept: tuple[str, ...] = ()
     real: RealRun | None = None  #: what the real packages did (``--run-real``)
+    #: the outcome depends on the server's cold start against a wait of the client's: the
+    #: sentence that says how (:mod:`._race`); None: no race
+    race: str | None = None
 
     @classmethod
     def of(cls, record: RunRecord, *, transcript: bool = True,
@@ -195,6 +198,8 @@ class Cell:
         out["features_kept"] = list(self.features_kept)
         if self.real is not None:
             out["real"] = self.real.to_dict()
+        if self.race is not None:
+            out["race"] = self.race
         return out
 
     @classmethod
@@ -234,7 +239,8 @@ class Cell:
             transcript=_transcript(data, version),
             failure=_optional(data, "failure", str, "a string or null"),
             features_kept=_names(data, "features_kept"),
-            real=None if real is None else RealRun.from_dict(real))
+            real=None if real is None else RealRun.from_dict(real),
+            race=_optional(data, "race", str, "a string or null"))
 
 
 # -- Reading JSON --------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from ..peers import QUIRK_LABELS, short_revision
 from ..simulator import QUIRKS, split_notation
 from ._build import Matrix, outcome, steps_failed
 from ._cell import Cell
+from ._race import MARK as RACE_MARK
 from ._simple_table import simple_table
 
 __all__ = [
@@ -153,9 +154,10 @@ def _kept(cell: Cell) -> tuple[int, int]:
 def cell_text(cell: Cell, view: View = "pairs",
               context: Iterable[str] | None = None) -> str:
     """``25-11``, ``25-03 ↓``, ``✗ era``; in the features view ``17/24``."""
+    raced = f" {RACE_MARK}" if cell.race is not None else ""
     if cell.status != "ok":
-        return f"✗ {FAILURE_WORDS.get(cell.failure or '', '')}".rstrip()
-    broken = " !" if steps_failed(cell) else ""
+        return f"✗ {FAILURE_WORDS.get(cell.failure or '', '')}".rstrip() + raced
+    broken = (" !" if steps_failed(cell) else "") + raced
     if view == "features":
         kept, total = _kept(cell)
         return f"{kept}/{total}{broken}"
@@ -238,7 +240,18 @@ def legend_lines(matrix: Matrix, view: View = "pairs") -> list[tuple[str, str]]:
                                              if s != full)
                       or ", ".join(full for _, full in key)))
     lines += _quirk_lines(matrix)
+    lines += race_lines(matrix)
     return lines
+
+
+def race_lines(matrix: Matrix) -> list[tuple[str, str]]:
+    """One legend line per cell that is a race of time (:mod:`._race`), with its sentence."""
+    out = []
+    for i, j, cell in matrix.pairs():
+        if cell.race is not None:
+            out.append((RACE_MARK, f"{matrix.clients[i].label} × {matrix.servers[j].label}: "
+                                   f"{cell.race}"))
+    return out
 
 
 def features_groups(matrix: Matrix) -> list[tuple[str, str, int, list[str]]]:

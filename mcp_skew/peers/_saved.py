@@ -3,7 +3,9 @@
 The format (``docs/api.md``: ``mcp-skew-probe-peer/1``) is a JSON object: ``format``,
 ``peer`` (the inferred notation, or null when the probe could not infer one, with
 ``sentence`` saying why), ``role`` (``server``; ``probe-client`` saves clients with
-``client``), ``label``, ``target`` and ``sentence``. The probe writes it
+``client``), ``label``, ``target`` and ``sentence``, and for a server the measured
+``cold_start`` (``ms``, and how it was measured: ``samples``, their spread, the load),
+which the peer carries as its quirk ``slow=MS``. The probe writes it
 (``mcp_skew.probe.save_peer``); ``--servers @FILE`` reads it here, below every feature,
 so resolving a peer spec needs no feature.
 """
@@ -43,5 +45,22 @@ def load_probe_peer(path: str | Path, role: Role = "server") -> PeerSpec:
                          f"({doc.get('sentence', 'no reason given')})")
     spec = parse_peer(notation, role)
     label = doc.get("label") if isinstance(doc.get("label"), str) else ""
-    return replace(spec, label=label or f"@{Path(path).name}",
-                   note=f"probed: {doc.get('target', '?')}; {doc.get('sentence', '')}")
+    note = f"probed: {doc.get('target', '?')}; {doc.get('sentence', '')}"
+    cold = _cold_start_ms(doc, path)
+    if cold is not None and not spec.has("slow"):
+        spec = replace(spec, quirks=(*spec.quirks, ("slow", str(cold))))
+        note += f"; measured cold start {cold} ms (quirk slow)"
+    return replace(spec, label=label or f"@{Path(path).name}", note=note)
+
+
+def _cold_start_ms(doc: dict[str, object], path: str | Path) -> int | None:
+    """The measured cold start a probe saved (``cold_start.ms``), which the peer carries as
+    its quirk ``slow`` (docs/time.md); None when the file has none."""
+    record = doc.get("cold_start")
+    if record is None:
+        return None
+    ms = record.get("ms") if isinstance(record, dict) else None
+    if not isinstance(ms, int) or isinstance(ms, bool) or not 0 <= ms <= 3_600_000:
+        raise UsageError(f"{str(path)!r}: cold_start.ms must be a whole number of ms "
+                         "(0 to 3600000)")
+    return ms

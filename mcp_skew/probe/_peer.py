@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
+import statistics
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -33,8 +35,8 @@ from ..versions import Era, Registry
 from ._clients import BOGUS_REVISION, MISSING_URI, REINIT_CONTROL, UNKNOWN_METHOD
 from ._exchanges import Exchange, modern_version
 
-__all__ = ["PEER_FILE_FORMAT", "Evidence", "InferredPeer", "RunView", "gather", "infer",
-           "load_probe_peer", "reinit_trusted", "save_peer"]
+__all__ = ["PEER_FILE_FORMAT", "Evidence", "InferredPeer", "RunView", "cold_start_record",
+           "gather", "infer", "load_probe_peer", "reinit_trusted", "save_peer"]
 
 
 #: How each quirk reads in the sentence.
@@ -53,6 +55,7 @@ PHRASES: Final = {
     "not-found-code": "error {value} for a missing resource",
     "asks-roots": "a roots/list request to a client that declares roots",
     "discover-legacy": "a server/discover that lists only its legacy revisions",
+    "discover-incomplete": "a server/discover result without capabilities",
     "untyped-input-schema": "tools whose inputSchema has no \"type\": \"object\"",
 }
 _UNKNOWN_QUIRK: Final = {"-32602": "unknown-32602", "silent": "silent", "silent-exit": "silent-exit",
@@ -95,6 +98,8 @@ class Evidence:
     asks_roots: bool = False
     #: a DiscoverResult listed no modern revision (server quirk ``discover-legacy``)
     discover_legacy: bool = False
+    #: a DiscoverResult lacked ``capabilities`` (server quirk ``discover-incomplete``)
+    discover_incomplete: bool = False
     #: a ``tools/list`` result listed a tool whose inputSchema lacks ``"type": "object"``
     untyped_tools: bool = False
     #: the server answered at least one request (with something it wrote, not an HTTP status)
@@ -116,6 +121,7 @@ class Evidence:
             "sticky": self.sticky,
             "no_result_type": self.no_result_type, "no_cache_hints": self.no_cache_hints,
             "asks_roots": self.asks_roots, "discover_legacy": self.discover_legacy,
+            "discover_incomplete": self.discover_incomplete,
             "untyped_tools": self.untyped_tools,
             "alive": self.alive, "notes": list(self.notes),
         }
@@ -179,6 +185,8 @@ def _modern(ex: Exchange, ev: Evidence, codes: frozenset[int]) -> None:
         if not named and isinstance(offered, list) and _era(ev.registry, version) is Era.MODERN:
             ev.discover_legacy = True  # it answered at that modern version, listing none
             ev.modern.add(str(version))
+        if "capabilities" not in ex.result:
+            ev.discover_incomplete = True
     elif ex.code in codes:
         supported = negotiation.supported_of(ex.error) or []
         ev.modern |= {v for v in supported if isinstance(v, str) and _era(ev.registry, v) is Era.MODERN}
@@ -439,6 +447,8 @@ def _quirks(kind: str, ev: Evidence) -> tuple[list[str], list[str]]:
         quirks.append("sticky-era")
     if kind == "dual" and ev.discover_legacy:
         quirks.append("discover-legacy")
+    if kind in ("modern", "dual") and ev.discover_incomplete:
+        quirks.append("discover-incomplete")
     if ev.untyped_tools:
         quirks.append("untyped-input-schema")
     if kind in ("legacy", "dual") and ev.asks_roots:
@@ -477,9 +487,38 @@ def infer(ev: Evidence, label: str = "") -> InferredPeer:
 
 
 # -- saving and loading ------------------------------------------------------------------
-def save_peer(peer: InferredPeer, path: str | Path, target: str, label: str) -> None:
-    """Write the inferred peer where ``mcp-skew matrix --servers @FILE`` can read it."""
+def cold_start_record(startup: dict[str, Any], first_answers: list[int | None]
+                      ) -> dict[str, Any] | None:
+    """What a saved peer keeps of the server's start (``cold_start`` in the file): the cold
+    start the probe measured (its calibrating start's first answer, ms after the process
+    started), the first answers of every start it made as samples (their count and spread),
+    and the load it was measured under (the 1-minute load average when the probe ended, the
+    machine's CPUs). None when no start was measured. ``--servers @FILE`` reads ``ms`` as the
+    server's quirk ``slow``."""
+    cold = startup.get("cold_start_ms")
+    if not isinstance(cold, int):
+        return None
+    samples = sorted(ms for ms in first_answers if ms is not None)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    return {"ms": cold, "samples": len(samples),
+            "min_ms": samples[0] if samples else cold,
+            "median_ms": int(statistics.median(samples)) if samples else cold,
+            "max_ms": samples[-1] if samples else cold,
+            "load_1m": None if load is None else round(load, 2), "cpus": os.cpu_count(),
+            "how": "the first answer after each server start of this probe, in ms from the "
+                   "start; ms: the calibrating start's (docs/time.md)"}
+
+
+def save_peer(peer: InferredPeer, path: str | Path, target: str, label: str, *,
+              startup: dict[str, Any] | None = None,
+              first_answers: list[int | None] | None = None) -> None:
+    """Write the inferred peer where ``mcp-skew matrix --servers @FILE`` can read it, with the
+    cold start the probe measured (``startup``: the report's; ``first_answers``: each run's
+    first answer, :func:`cold_start_record`) where there is one."""
+    cold_start = None if startup is None else cold_start_record(startup, first_answers or [])
     doc = {"format": PEER_FILE_FORMAT, "peer": peer.spec.notation if peer.spec else None,
            "label": label, "sentence": peer.sentence, "target": target,
            "evidence": peer.evidence.to_dict()}
+    if cold_start is not None:
+        doc["cold_start"] = cold_start
     write_output(path, json.dumps(doc, indent=2) + "\n", "--save-peer")

@@ -93,6 +93,28 @@ def startup_line(report: ProbeReport) -> str | None:
     return line
 
 
+def risk_line(report: ProbeReport) -> str | None:
+    """The named clients the measured cold start (and its spread) endangers, with numbers."""
+    st = report.startup
+    rows = st.get("at_risk") or []
+    if not rows:
+        return None
+    spread = st.get("spread_ms")
+    seen = (f"; {spread[0]}-{spread[1]} ms over the probe's starts" if spread else "")
+    gives = [r for r in rows if r["risk"] == "gives up"]
+    risky = [r for r in rows if r["risk"] == "at risk"]
+    parts = []
+    if gives:
+        parts.append("give up before it answers: " + ", ".join(
+            f"{r['client']} ({r['wait']} {r['wait_ms']} ms)" for r in gives))
+    if risky:
+        parts.append("at risk on a busier machine (within twice the slowest start): "
+                     + ", ".join(f"{r['client']} ({r['wait']} {r['wait_ms']} ms)"
+                                 for r in risky))
+    return (f"named clients this cold start endangers ({st.get('cold_start_ms')} ms{seen}): "
+            + "; ".join(parts))
+
+
 def render_terminal(report: ProbeReport) -> str:
     out = [headline(report), ""]
     out.append(tabulate(_rows(report), headers=["#", "client", "outcome", "revision", "era",
@@ -119,6 +141,9 @@ def render_terminal(report: ProbeReport) -> str:
     start = startup_line(report)
     if start:
         out.append(start)
+    risk = risk_line(report)
+    if risk:
+        out.append(risk)
     if report.required:
         out += ["", "required (--require):", *required_lines(report)]
     advice = _advice_lines(report)

@@ -43,7 +43,7 @@ from ._links import ProbeLink
 from ._model import analyse, departing_kinds, evidence, model, predicted_run, reinit_trusted
 from ._peer import InferredPeer
 from ._replay import replay, replayed_run
-from ._startup import RunOne, calibrate, calibrators, slow_for, started_late
+from ._startup import RunOne, at_risk, calibrate, calibrators, slow_for, started_late
 from ._steps import classify, run_client, run_prober_record, server_placeholder
 from ._target import ProbeOptions, Target
 from ._verdict import Culprit, culprit, settle, shaped_result
@@ -586,6 +586,10 @@ def probe(target: Target, opts: ProbeOptions | None = None,
     done = sorted(done + runs.made, key=lambda r: r.index)
     if startup.get("slow_for"):
         startup["slow_for"] = _slow_for_rows(startup["slow_for"], done)
+    if startup.get("cold_start_ms") is not None:  # its spread, and the named clients it races
+        firsts = sorted(r.first_message_ms for r in done if r.first_message_ms is not None)
+        startup["spread_ms"] = [firsts[0], firsts[-1]] if firsts else None
+        startup["at_risk"] = at_risk(startup["cold_start_ms"], firsts, opts.named_clients)
     auth = None
     if target.url and needs_auth(r.record.transcript.records() for r in done):
         say("authorization required: discovering as each revision's clients do")

@@ -26,7 +26,10 @@ starting: :func:`started_late` finds it and the runner runs that client once
 more with the whole startup bound, so one late answer never becomes evidence.
 
 :func:`slow_for` says which clients' discovery waits the cold start exceeds
-(named clients carry their ``probe-timeout`` and ``connect-timeout``).
+(named clients carry their ``probe-timeout`` and ``connect-timeout``); :func:`at_risk`
+compares the cold start and its spread over every start of the probe with the first
+wait of each named client of every kind (docs/time.md): the ones a start this slow, or
+twice the slowest seen (what a busier machine adds), makes give up.
 """
 
 from __future__ import annotations
@@ -47,7 +50,8 @@ from ._links import ProbeLink
 if TYPE_CHECKING:
     from ._runner import ClientRun
 
-__all__ = ["Calibration", "RunOne", "allowance", "calibrate", "calibrators", "slow_for", "started_late"]
+__all__ = ["Calibration", "RunOne", "allowance", "at_risk", "calibrate", "calibrators", "first_wait",
+           "slow_for", "started_late"]
 
 #: ``run_one(index, spec, allowance_ms, opened)``: one client's run (the runner's).
 RunOne = Callable[[int, PeerSpec, int, Callable[[ProbeLink], None] | None], "ClientRun"]
@@ -215,4 +219,51 @@ def slow_for(cold_ms: int | None, clients: Iterable[PeerSpec]) -> list[dict[str,
         wait = _discovery_wait(spec)
         if wait is not None and wait < cold_ms:
             out.append({"client": spec.name, "probe_timeout_ms": wait})
+    return out
+
+
+#: A wait within this factor of the slowest start seen is at risk (a busier machine).
+_AT_RISK = 2
+
+
+def first_wait(spec: PeerSpec) -> tuple[str, int] | None:
+    """What a client waits for the server's first answer, and how long (ms), as its model
+    states it: a dual-era client's ``server/discover`` probe (quirk ``probe-timeout``), else
+    its first request (``initialize``, or a modern one: quirk ``request-timeout``), each cut
+    by a connect timeout (quirk ``connect-timeout``). None where the model states no wait
+    (the simulator's defaults are not a real client's)."""
+    policy = spec.client_policy
+    bound = policy.connect_timeout_ms if spec.has("connect-timeout") else None
+    if spec.kind == "dual":
+        what = "server/discover wait"
+        wait = policy.probe_timeout_ms if spec.has("probe-timeout") else None
+    else:
+        what = "initialize wait" if spec.kind == "legacy" else "first request wait"
+        wait = policy.request_timeout_ms if spec.has("request-timeout") else None
+    if bound is not None and (wait is None or bound < wait):
+        return "connect timeout", bound
+    return None if wait is None else (what, wait)
+
+
+def at_risk(cold_ms: int | None, samples: Iterable[int | None],
+            clients: Iterable[PeerSpec]) -> list[dict[str, Any]]:
+    """The clients whose first wait the cold start races: ``gives up`` where the measured
+    cold start is longer, ``at risk`` where the slowest start seen, doubled, is; with the
+    numbers."""
+    if cold_ms is None:
+        return []
+    slowest = max([cold_ms, *(ms for ms in samples if ms is not None)])
+    out = []
+    for spec in clients:
+        stated = first_wait(spec)
+        if stated is None:
+            continue
+        what, wait = stated
+        if wait < cold_ms:
+            risk = "gives up"
+        elif wait < _AT_RISK * slowest:
+            risk = "at risk"
+        else:
+            continue
+        out.append({"client": spec.name, "wait": what, "wait_ms": wait, "risk": risk})
     return out

@@ -30,7 +30,7 @@ from mcp_skew.peers import resolve_peer
 from mcp_skew.probe import ProbeOptions, Target, probe
 from mcp_skew.simulator import run
 
-pytestmark = [pytest.mark.realpeer, pytest.mark.slow]
+pytestmark = pytest.mark.realpeer
 
 AUTO = ("py-mcp@2.3", "ts-client@2.4:auto", "inspector@2.12:auto")
 #: the server behind the bridge: FastMCP over stdio, one tool

@@ -50,6 +50,7 @@ NONCONFORMING = {
     "no-result-type": "2026-07-28 results without the required resultType",
     "no-cache-hints": "2026-07-28 cacheable results without the required ttlMs and cacheScope",
     "untyped-input-schema": "tools whose inputSchema lacks the required \"type\": \"object\"",
+    "discover-incomplete": "a 2026-07-28 DiscoverResult without the required capabilities",
 }
 # ``echo`` and ``fixed`` lie about the revision (an InitializeResult naming one the
 # server does not speak). The lie is not a schema violation, so they are checked
@@ -368,6 +369,7 @@ def test_legacy_32022_validates_as_unsupported_protocol_version_error(message: d
     ("no-result-type", f"modern:{NEWEST}", f"modern:{NEWEST}+no-result-type"),
     ("no-cache-hints", f"modern:{NEWEST}", f"modern:{NEWEST}+no-cache-hints"),
     ("untyped-input-schema", "legacy:2025-11-25", "legacy:2025-11-25+untyped-input-schema"),
+    ("discover-incomplete", f"dual:{NEWEST},2025-11-25", f"dual:{NEWEST},2025-11-25+discover-incomplete"),
 ])
 def test_nonconforming_quirks_do_break_the_schema(quirk: str, client: str, server: str) -> None:
     """Why they are excluded: their runs hold messages the schema rejects."""

@@ -34,7 +34,7 @@ LEGACY = list(REGISTRY.of_era(Era.LEGACY))
 MODERN = list(REGISTRY.of_era(Era.MODERN))
 ALL = "2026-07-28,2025-11-25,2025-06-18,2025-03-26,2024-11-05"
 #: quirks whose effect depends on time, which the probe does not infer
-TIMING = {"slow", "ttl"}
+TIMING = {"slow", "ttl", "latency"}
 
 
 def probed(spec: str, **opts: object) -> ProbeReport:

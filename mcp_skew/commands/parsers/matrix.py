@@ -59,6 +59,10 @@ def register(sub: Any) -> None:
                    "status codes, headers, sessions, and the dual-era client's HTTP rule), or "
                    "both: the two matrices one after the other, then the pairs that differ "
                    "(text, grid, markdown and github formats)")
+    p.add_argument("--cold-start", metavar="MS", default=None,
+                   help="what if every server's first answer came MS simulated ms after it "
+                   "started (its cold start, quirk slow=MS; a saved peer's measured one is "
+                   "replaced): cells whose outcome then races a client's wait are marked ⏱")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="colour the text and grid formats (auto: on a terminal, unless "
                    "NO_COLOR is set)")

@@ -57,7 +57,9 @@ def test_the_full_probe_with_json_record_and_save_peer(tmp_path: Path,
                for p in record.glob("*.stderr.log") if "bogus" not in p.name)
     assert json.loads((record / "report.json").read_text())["peer"] == data["peer"]
     assert all(c["stderr"] == "server log line\n" for c in data["clients"] if not c["prober"])
-    assert load_probe_peer(peer).notation == "legacy:2025-11-25,2025-06-18+unknown-32602"
+    cold = json.loads(peer.read_text())["cold_start"]["ms"]  # the measured start, kept
+    assert load_probe_peer(peer).notation == ("legacy:2025-11-25,2025-06-18+unknown-32602"
+                                              f"+slow={cold}")
 
 
 def test_terminal_and_junit_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
