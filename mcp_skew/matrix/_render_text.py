@@ -387,10 +387,48 @@ def _widths(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[int]:
             for column in zip(headers, *rows, strict=True)]
 
 
-def _simple(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """A ``simple`` table with the header as a row: tabulate pads real headers by two."""
-    return tabulate([list(headers), SEPARATING_LINE, *rows], tablefmt="simple",
-                    disable_numparse=True)
+#: Cells of a large table tabulate lays out at a time (:func:`_simple`), in whole rows.
+CHUNK_CELLS: Final = 20_000
+
+
+def _simple(headers: Sequence[str], rows: Sequence[Sequence[str]],
+            chunk: int | None = None) -> str:
+    """A ``simple`` table with the header as a row: tabulate pads real headers by two.
+
+    tabulate holds several working copies of every cell (a million cells: hundreds of
+    MB), so a table of more than ``chunk`` rows (default: :data:`CHUNK_CELLS` cells'
+    worth) is laid out ``chunk`` rows at a time,
+    each time beside a guide row that holds the widest text of every column, so that
+    every chunk has the whole table's widths; the guide's line is then left out. The
+    text is the same as one call's (a row of several lines is laid out in one call)."""
+    def table(body: Sequence[Sequence[str]]) -> list[str]:
+        return tabulate([list(headers), SEPARATING_LINE, *body], tablefmt="simple",
+                        disable_numparse=True).split("\n")
+
+    chunk = chunk or max(1, CHUNK_CELLS // len(headers))
+    if len(rows) <= chunk or any("\n" in text for row in rows for text in row):
+        return "\n".join(table(rows))
+    guide = [_widest(column) for column in zip(*rows, strict=True)]
+    head = 1 + max(text.count("\n") for text in headers) + 1  # the line above, the header
+    lines: list[str] = []
+    for start in range(0, len(rows), chunk):
+        laid = table([guide, *rows[start:start + chunk]])
+        if start == 0:
+            lines += laid[:head + 1]  # the line above, the header and the line under it
+        lines += laid[head + 2:-1]
+        if start + chunk >= len(rows):
+            lines.append(laid[-1])  # the line below
+    return "\n".join(lines)
+
+
+def _widest(column: Iterable[str]) -> str:
+    """The text of ``column`` tabulate lays out widest: the one it pads least (by its own
+    measure of width, which need not be ``len``: colour codes, wide characters). A column
+    of ``|`` beside it keeps the padding, which tabulate strips at the end of a line."""
+    texts = list(dict.fromkeys(column))
+    laid = tabulate([[text, "|"] for text in texts], tablefmt="simple",
+                    disable_numparse=True).split("\n")[1:-1]
+    return min(zip(texts, laid, strict=True), key=lambda pair: len(pair[1]) - len(pair[0]))[0]
 
 
 def _blocks_legend(servers: int, blocks: int, width: int) -> tuple[str, str]:
