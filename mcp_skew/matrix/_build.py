@@ -47,6 +47,7 @@ from ._cell import (
     RealRun,
     failure_kind,
     outcome,
+    sharing,
     steps_failed,
     timeline,
 )
@@ -243,17 +244,22 @@ def build_matrix(clients: Sequence[PeerSpec], servers: Sequence[PeerSpec],
         raise UsageError("a matrix needs at least one client and one server")
     total = len(clients) * len(servers)
     works = _plain_works_memo(transport)
+    # the labels made once per axis, and what many cells say kept once (Cell.of's share)
+    share = sharing()
+    rows_axes = tuple(share(Axis.of(client)) for client in clients)
+    columns = tuple(share(Axis.of(server)) for server in servers)
     rows: list[tuple[Cell, ...]] = []
     with _collector_paused():
-        for client in clients:
+        for client, row_axis in zip(clients, rows_axes, strict=True):
             row: list[Cell] = []
-            for server in servers:
+            for server, column in zip(servers, columns, strict=True):
                 record = run(client, server, scenario, transport=transport)
-                cell = Cell.of(record, transcript=keep_transcripts, works=works)
+                cell = Cell.of(record, transcript=keep_transcripts, works=works,
+                               labels=(row_axis.label, column.label), share=share)
                 race = race_of(client, server, record, scenario, transport)
                 row.append(cell if race is None else replace(cell, race=race))
                 if progress is not None:
                     progress(len(rows) * len(servers) + len(row), total)
             rows.append(tuple(row))
-    return Matrix(scenario, tuple(map(Axis.of, clients)), tuple(map(Axis.of, servers)),
-                  tuple(rows), transport=transport, registry=clients[0].registry)
+    return Matrix(scenario, rows_axes, columns, tuple(rows), transport=transport,
+                  registry=clients[0].registry)

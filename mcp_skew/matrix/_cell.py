@@ -33,7 +33,7 @@ finding codes) are read as they come, not checked against this version's lists.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
@@ -54,6 +54,7 @@ __all__ = [
     "RealRun",
     "failure_kind",
     "outcome",
+    "sharing",
     "steps_failed",
     "timeline",
 ]
@@ -82,6 +83,30 @@ def _features_kept(best: Profile, negotiated: Profile) -> tuple[str, ...]:
     """The features of the client's newest revision the negotiated one keeps, sorted
     (the run's ``features_lost`` is the rest: ``sorted(best - negotiated)``)."""
     return tuple(sorted(best.names("features") & negotiated.names("features")))
+
+
+# -- Sharing equal values between cells -------------------------------------------------
+Share = Callable[[Any], Any]
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _shared_int(value: Any, share: Share) -> Any:
+    """An int shared (one object per number); anything else as it is (``1.0`` stays a float)."""
+    return share(value) if type(value) is int else value
+
+
+def sharing() -> Share:
+    """A fresh ``share`` for :meth:`Cell.of`: ``share(value)`` is the first value equal to
+    ``value`` it was given (``value`` itself the first time). Values must be hashable."""
+    seen: dict[Any, Any] = {}
+
+    def share(value: Any) -> Any:
+        return seen.setdefault(value, value)
+
+    return share
 
 
 # -- The cell ------------------------------------------------------------------------------
@@ -143,9 +168,17 @@ class Cell:
 
     @classmethod
     def of(cls, record: RunRecord, *, transcript: bool = True,
-           works: PlainWorks = plain_works) -> Cell:
+           works: PlainWorks = plain_works, labels: tuple[str, str] | None = None,
+           share: Share | None = None) -> Cell:
         """One run as a matrix cell. ``transcript=False`` keeps no transcript (the formats
-        that show none); ``works`` answers the ``quirk`` test of a failed pair."""
+        that show none); ``works`` answers the ``quirk`` test of a failed pair.
+
+        For a large matrix (:func:`~._build.build_matrix`): ``labels`` are the row's and
+        the column's labels, made once per axis (else the peers' names, built per cell);
+        ``share`` returns, for a value, an equal one seen before (:func:`sharing`), so that
+        the many cells that say the same thing (a path, a reason, the steps, the findings)
+        hold one copy of it, not one each.
+        """
         session = record.session
         failure: FailureKind | None
         kept: tuple[str, ...]
@@ -161,14 +194,16 @@ class Cell:
             kept = ()
         era = session.era
         status: Status = "ok" if record.status == "ok" else "failed"
+        client, server = labels or (record.client.name, record.server.name)
+        same = share or _same
         return cls(
-            client=record.client.name, server=record.server.name, status=status,
+            client=client, server=server, status=status,
             revision=session.revision, era=era.value if era else None,
-            path=tuple(session.path), mark=session.mark, reason=record.reason,
+            path=same(tuple(session.path)), mark=session.mark, reason=same(record.reason),
             scenario=record.scenario, round_trips=session.round_trips,
-            t_first_useful_ms=record.t_first_useful_ms, steps=tuple(record.steps),
-            features_lost=tuple(record.features_lost),
-            findings=(*session.findings, *record.findings), transport=record.transport,
+            t_first_useful_ms=_shared_int(record.t_first_useful_ms, same), steps=same(tuple(record.steps)),
+            features_lost=same(tuple(record.features_lost)),
+            findings=same((*session.findings, *record.findings)), transport=record.transport,
             failed_step=record.failed_step,
             transcript=tuple(record.transcript.records()) if transcript else None,
             failure=failure, features_kept=kept)

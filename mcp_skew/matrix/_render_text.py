@@ -169,7 +169,10 @@ def cell_text(cell: Cell, view: View = "pairs",
 def _grid(matrix: Matrix, view: View, decorate: Any, header: Any) -> tuple[list[Any], list[Any]]:
     context = revision_context(matrix)
     headers = ["client \\ server", *(header(a.label) for a in matrix.servers)]
-    rows = [[client.label, *(decorate(cell, cell_text(cell, view, context)) for cell in row)]
+    # a large matrix has a few texts in many cells: each kept once, not once a cell
+    texts: dict[str, str] = {}
+    rows = [[client.label, *(texts.setdefault(text, text) for text in (
+                decorate(cell, cell_text(cell, view, context)) for cell in row))]
             for client, row in zip(matrix.clients, matrix.cells, strict=True)]
     return headers, rows
 

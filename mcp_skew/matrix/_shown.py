@@ -16,8 +16,10 @@ Applying it twice is applying it once: its output holds nothing it changes.
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any
+from typing import Any, Final
 
 from .._output import terminal_safe
 from ..simulator import StepResult
@@ -78,10 +80,73 @@ def _cell(cell: Cell) -> Cell:
         real=_real(cell.real))
 
 
+def _safe(value: Any) -> bool:
+    """Whether showing ``value`` (a cell's field) changes nothing: no string in it has a
+    character :func:`terminal_safe` escapes. False for anything it does not know."""
+    if value is None or isinstance(value, bool | int | float):
+        return True
+    if isinstance(value, str):
+        return terminal_safe(value) == value
+    if isinstance(value, tuple):
+        return all(map(_safe, value))
+    if isinstance(value, StepResult):
+        return _safe((value.name, value.expected, value.got))
+    if isinstance(value, Finding):
+        return _safe((value.code, value.severity, value.message, value.cite))
+    return False
+
+
+#: How many of a matrix's shared values :func:`shown` remembers as safe (by identity).
+_MEMO: Final = 1 << 16
+
+
+def _plain_cells(matrix: Matrix) -> Iterator[bool]:
+    """For each cell in reading order, whether showing it changes nothing.
+
+    A built matrix's cells share their tuples (``Cell.of``'s ``share``): each is looked
+    at once, remembered by identity while the matrix holds it (a bounded memo: a document
+    read back shares nothing)."""
+    known: dict[int, bool] = {}
+    for row in matrix.cells:
+        for cell in row:
+            if cell.transcript is not None or cell.real is not None:
+                yield False
+                continue
+            plain = _safe((cell.client, cell.server, cell.revision, cell.era, cell.mark,
+                           cell.reason, cell.scenario, cell.transport, cell.failed_step,
+                           cell.failure))
+            for part in (cell.path, cell.steps, cell.features_lost, cell.findings,
+                         cell.features_kept):
+                if not plain:
+                    break
+                found = known.get(id(part))
+                if found is None:
+                    if len(known) >= _MEMO:
+                        known.clear()
+                    found = known[id(part)] = _safe(part)
+                plain = found
+            yield plain
+
+
 def shown(matrix: Matrix) -> Matrix:
-    """``matrix`` with every string from outside made safe to show (module docstring)."""
-    return replace(matrix, scenario=terminal_safe(matrix.scenario),
-                   clients=tuple(map(_axis, matrix.clients)),
-                   servers=tuple(map(_axis, matrix.servers)),
-                   cells=tuple(tuple(map(_cell, row)) for row in matrix.cells),
-                   version=terminal_safe(matrix.version), transport=terminal_safe(matrix.transport))
+    """``matrix`` with every string from outside made safe to show (module docstring).
+
+    A cell with nothing to escape is kept as it is, not copied (a matrix of a million
+    cells would be held twice), and so is a matrix with nothing to escape anywhere."""
+    plain = _plain_cells(matrix)
+    cells = tuple(_row(row, plain) for row in matrix.cells)
+    clients, servers = tuple(map(_axis, matrix.clients)), tuple(map(_axis, matrix.servers))
+    changed = replace(matrix, scenario=terminal_safe(matrix.scenario), clients=clients,
+                      servers=servers, cells=cells, version=terminal_safe(matrix.version),
+                      transport=terminal_safe(matrix.transport))
+    if (changed.scenario, changed.version, changed.transport, clients, servers) == (
+            matrix.scenario, matrix.version, matrix.transport, matrix.clients,
+            matrix.servers) and all(map(operator.is_, cells, matrix.cells)):
+        return matrix
+    return changed
+
+
+def _row(row: tuple[Cell, ...], plain: Iterator[bool]) -> tuple[Cell, ...]:
+    """The row shown: the same tuple when none of its cells changes."""
+    cells = [cell if next(plain) else _cell(cell) for cell in row]
+    return row if all(map(operator.is_, cells, row)) else tuple(cells)

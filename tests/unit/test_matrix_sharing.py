@@ -1,0 +1,72 @@
+"""A large matrix keeps what many cells say once: shared labels and values, no copy to show it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from mcp_skew.matrix import Matrix, build_matrix, render, shown
+from mcp_skew.peers import resolve_peer
+from mcp_skew.peers._sets import sweep_peers
+
+
+def _matrix(keep: bool = False) -> Matrix:
+    clients = [resolve_peer(s, "client") for s in ("legacy:2025-11-25", "2025-06-18",
+                                                  "legacy:2025-11-25")]
+    servers = [resolve_peer(s, "server") for s in ("legacy:2025-11-25", "legacy:2025-06-18",
+                                                  "legacy:2025-11-25+silent")]
+    return build_matrix(clients, servers, keep_transcripts=keep)
+
+
+def test_cells_share_labels_and_equal_values() -> None:
+    matrix = _matrix()
+    first, _, third = matrix.cells
+    # one label object per row and per column, however many cells name it
+    assert all(cell.client is first[0].client for cell in first)
+    assert all(row[1].server is matrix.cells[0][1].server for row in matrix.cells)
+    assert first[0].client is matrix.clients[0].label
+    # the same client twice: equal cells, and every value they hold is the same object
+    for a, b in zip(first, third, strict=True):
+        assert a == b
+        for name in ("path", "reason", "steps", "features_lost", "findings", "features_kept"):
+            assert getattr(a, name) is getattr(b, name), name
+
+
+def test_sharing_changes_no_output() -> None:
+    """The values shared are equal to those each cell would hold on its own."""
+    matrix = _matrix(keep=True)
+    again = _matrix(keep=True)
+    assert render(matrix, "json") == render(again, "json")
+    for _, _, cell in matrix.pairs():
+        assert cell.path == tuple(cell.to_dict()["path"])
+
+
+def test_shown_keeps_a_plain_matrix_as_it_is() -> None:
+    matrix = _matrix()
+    assert shown(matrix) is matrix
+
+
+def test_shown_copies_only_the_cells_it_changes() -> None:
+    matrix = _matrix()
+    bad = replace(matrix.cells[1][2], reason="a reason with \x1b[31m in it")
+    rows = [list(row) for row in matrix.cells]
+    rows[1][2] = bad
+    changed = replace(matrix, cells=tuple(map(tuple, rows)))
+    out = shown(changed)
+    assert out is not changed
+    assert out.cells[0] is changed.cells[0] and out.cells[2] is changed.cells[2]
+    assert out.cells[1][0] is changed.cells[1][0]
+    assert out.cells[1][2].reason == "a reason with \\u001b[31m in it"
+    assert out.cells[1][2].path == bad.path
+
+
+def test_shown_looks_into_shared_values() -> None:
+    """A value many cells share is checked once, but an unsafe one is still escaped."""
+    matrix = build_matrix(sweep_peers("client", ())[:3], sweep_peers("server", ())[:3],
+                          keep_transcripts=False)
+    cell = matrix.cells[0][0]
+    unsafe = (*cell.path, "step \x07")
+    rows = [[replace(c, path=unsafe) if j == 1 else c for j, c in enumerate(row)]
+            for row in matrix.cells]
+    out = shown(replace(matrix, cells=tuple(map(tuple, rows))))
+    assert all(row[1].path[-1] == "step \\u0007" for row in out.cells)
+    assert all(row[0] is orig[0] for row, orig in zip(out.cells, matrix.cells, strict=True))
