@@ -43,7 +43,15 @@ from ._links import ProbeLink
 from ._model import analyse, departing_kinds, evidence, model, predicted_run, reinit_trusted
 from ._peer import InferredPeer
 from ._replay import replay, replayed_run
-from ._startup import RunOne, at_risk, calibrate, calibrators, slow_for, started_late
+from ._startup import (
+    RunOne,
+    at_risk,
+    calibrate,
+    calibrators,
+    slow_for,
+    started_late,
+    startup_line,
+)
 from ._steps import classify, run_client, run_prober_record, server_placeholder
 from ._target import ProbeOptions, Target
 from ._verdict import Culprit, culprit, settle, shaped_result
@@ -346,18 +354,6 @@ def _slow_for_rows(slow: list[dict[str, Any]], runs: list[ClientRun]) -> list[di
     return [s for s in slow if s["client"] != _OWN_DUAL or _gave_up_on_discovery(runs)]
 
 
-def _startup_line(startup: dict[str, Any]) -> str:
-    cold, names = startup.get("cold_start_ms"), startup.get("calibrated_with", "")
-    if startup.get("failed"):
-        return f"the server did not start: {startup['failed']}"
-    if cold is None:
-        return f"cold start unknown ({names}'s server said nothing); no startup allowance"
-    line = f"cold start {cold} ms; startup allowance {startup['allowance_ms']} ms"
-    if startup.get("attempts", 1) > 1:
-        line += " (the first start timed out and was tried again)"
-    return line
-
-
 class _Runs:
     """The runs of one probe as they finish, the server starts they took, the progress."""
 
@@ -408,7 +404,7 @@ def _calibrate(numbered: list[tuple[int, PeerSpec]], one: RunOne, opts: ProbeOpt
         runs.finished(r)
     startup = cal.to_dict(opts.startup_timeout_ms)
     startup["slow_for"] = slow_for(cal.cold_ms, _watch(opts, specs))
-    runs.say(_startup_line(startup))
+    runs.say(startup_line(startup))
     return ([] if cal.failed else rest), startup, cal.allowance_ms
 
 

@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from ._runner import ClientRun
 
 __all__ = ["Calibration", "RunOne", "allowance", "at_risk", "calibrate", "calibrators", "first_wait",
-           "slow_for", "started_late"]
+           "slow_for", "started_late", "startup_line"]
 
 #: ``run_one(index, spec, allowance_ms, opened)``: one client's run (the runner's).
 RunOne = Callable[[int, PeerSpec, int, Callable[[ProbeLink], None] | None], "ClientRun"]
@@ -267,3 +267,16 @@ def at_risk(cold_ms: int | None, samples: Iterable[int | None],
             continue
         out.append({"client": spec.name, "wait": what, "wait_ms": wait, "risk": risk})
     return out
+
+
+def startup_line(startup: dict[str, Any]) -> str:
+    """The probe's line on its server's start: the cold start and the allowance it gives."""
+    cold, names = startup.get("cold_start_ms"), startup.get("calibrated_with", "")
+    if startup.get("failed"):
+        return f"the server did not start: {startup['failed']}"
+    if cold is None:
+        return f"cold start unknown ({names}'s server said nothing); no startup allowance"
+    line = f"cold start {cold} ms; startup allowance {startup['allowance_ms']} ms"
+    if startup.get("attempts", 1) > 1:
+        line += " (the first start timed out and was tried again)"
+    return line
