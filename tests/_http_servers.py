@@ -10,7 +10,7 @@ from collections.abc import Iterator, Sequence
 import pytest
 from _waits import BOUND_S
 
-__all__ = ["announced_url", "free_port", "serving"]
+__all__ = ["AUTO", "announced_url", "assert_probed_as_the_wire_answers", "free_port", "serving"]
 
 
 def free_port() -> int:
@@ -61,3 +61,29 @@ def serving(argv: Sequence[str], port: int, what: str, start_s: float = BOUND_S
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+#: The named auto-mode clients a saved peer of a Python mcp 1.x Streamable HTTP server (or a
+#: bridge built on it) must predict as the real ones behave (issue 35).
+AUTO = ("py-mcp@2.3", "ts-client@2.4:auto", "inspector@2.12:auto")
+
+
+def assert_probed_as_the_wire_answers(url: str) -> None:
+    """The default probe of a Python mcp 1.x Streamable HTTP server at ``url``: no timeout,
+    no ``silent`` peer, the plain dual-era client falls back on the 400 to 2025-11-25, and the
+    saved peer predicts :data:`AUTO` doing the same."""
+    from mcp_skew.peers import resolve_peer
+    from mcp_skew.probe import ProbeOptions, Target, probe
+    from mcp_skew.simulator import run
+
+    report = probe(Target(url=url), ProbeOptions(timeout_ms=5000, probe_timeout_ms=3000))
+    clients = [r for r in report.runs if not r.prober]
+    assert not any(r.outcome == "timeout" for r in clients), [
+        (r.name, list(r.record.session.path)) for r in clients if r.outcome == "timeout"]
+    assert report.peer.spec is not None and "silent" not in report.peer.spec.notation
+    dual = next(r for r in clients if r.record.client.kind == "dual" and not r.record.client.quirks)
+    assert (dual.record.status, dual.record.revision) == ("ok", "2025-11-25"), \
+        list(dual.record.session.path)
+    for name in AUTO:
+        sim = run(resolve_peer(name, "client"), report.peer.spec, "handshake", transport="http")
+        assert (sim.status, sim.revision) == ("ok", "2025-11-25"), (name, list(sim.session.path))

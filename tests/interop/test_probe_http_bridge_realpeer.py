@@ -23,16 +23,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from _http_servers import free_port
+from _http_servers import assert_probed_as_the_wire_answers, free_port
 from _waits import BOUND_S
-
-from mcp_skew.peers import resolve_peer
-from mcp_skew.probe import ProbeOptions, Target, probe
-from mcp_skew.simulator import run
 
 pytestmark = pytest.mark.realpeer
 
-AUTO = ("py-mcp@2.3", "ts-client@2.4:auto", "inspector@2.12:auto")
 #: the server behind the bridge: FastMCP over stdio, one tool
 BACKEND = '''
 from mcp.server.fastmcp import FastMCP
@@ -95,14 +90,4 @@ def url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 
 
 def test_a_bridge_built_on_mcp1_is_probed_as_the_wire_answers(url: str) -> None:
-    report = probe(Target(url=url), ProbeOptions(timeout_ms=5000, probe_timeout_ms=3000))
-    clients = [r for r in report.runs if not r.prober]
-    assert not any(r.outcome == "timeout" for r in clients), [
-        (r.name, list(r.record.session.path)) for r in clients if r.outcome == "timeout"]
-    assert report.peer.spec is not None and "silent" not in report.peer.spec.notation
-    dual = next(r for r in clients if r.record.client.kind == "dual" and not r.record.client.quirks)
-    assert (dual.record.status, dual.record.revision) == ("ok", "2025-11-25"), \
-        list(dual.record.session.path)
-    for name in AUTO:
-        sim = run(resolve_peer(name, "client"), report.peer.spec, "handshake", transport="http")
-        assert (sim.status, sim.revision) == ("ok", "2025-11-25"), (name, list(sim.session.path))
+    assert_probed_as_the_wire_answers(url)
