@@ -27,7 +27,7 @@ from datetime import datetime
 from typing import Any, Final, Literal
 
 from ..serve import Annotation, LogEntry, annotate
-from ..simulator import PathStep
+from ..simulator import PathStep, split_notation
 from ..simulator.findings import Finding
 from ..simulator.messages import VERSION_KEY, request_text
 from ..versions import Registry
@@ -293,10 +293,26 @@ def measured_waits(entries: list[LogEntry], timed_out: bool) -> list[dict[str, A
     return out
 
 
-def _outcome(note: Annotation, exit_code: int | None, timed_out: bool) -> Outcome:
-    if note.status != "ok":
+def _outcome(note: Annotation, exit_code: int | None, timed_out: bool,
+             stopped_at_incomplete: bool = False) -> Outcome:
+    if note.status != "ok" or stopped_at_incomplete:
         return "fails"
     return "works" if exit_code == 0 and not timed_out else "connects, then fails"
+
+
+#: The reason of a client that stopped at the served server's incomplete DiscoverResult.
+INCOMPLETE: Final = ("stopped at the server/discover result, which lacks the required "
+                     "capabilities (the server served it so: discover-incomplete)")
+
+
+def _stopped_at_incomplete(server: str, sent: list[tuple[LogEntry, dict[str, Any]]],
+                           exit_code: int | None) -> bool:
+    """The client sent nothing but ``server/discover`` to a server whose DiscoverResult lacks
+    ``capabilities`` (2026-07-28 schema DiscoverResult), and ended unsuccessfully: it refused
+    the answer, so it never connected (the log's annotation reads any result as accepted)."""
+    return (exit_code != 0 and bool(sent)
+            and "discover-incomplete" in split_notation(server).quirk_names
+            and all(m["method"] == "server/discover" for _, m in sent))
 
 
 def observe(server: str, entries: list[LogEntry], stamps: list[float], exit_code: int | None,
@@ -306,7 +322,8 @@ def observe(server: str, entries: list[LogEntry], stamps: list[float], exit_code
     note = annotate(entries, registry)
     sent = _requests(entries)
     processes = sum(1 for e in entries if e.dir == "event" and e.kind == "start")
-    outcome = _outcome(note, exit_code, timed_out)
+    refused = _stopped_at_incomplete(server, sent, exit_code)
+    outcome = _outcome(note, exit_code, timed_out, refused)
     legacy = [str(_params(m).get("protocolVersion")) for _, m in sent
               if m["method"] == "initialize"]
     modern = [v for _, m in sent if (v := _modern_revision(m)) is not None]
@@ -315,7 +332,7 @@ def observe(server: str, entries: list[LogEntry], stamps: list[float], exit_code
     waiting, waiting_ms = _still_waiting(entries, timed_out)
     return Observation(
         server, outcome, note.status, note.revision, note.era.value if note.era else None,
-        note.mark, [str(s) for s in note.path], note.reason,
+        note.mark, [str(s) for s in note.path], INCOMPLETE if refused else note.reason,
         offered_legacy=list(dict.fromkeys(legacy)), offered_modern=list(dict.fromkeys(modern)),
         counter_offers=_offers(note.path), first=sent[0][1]["method"] if sent else None,
         probe=_probe(note.path, processes), processes=processes,

@@ -20,7 +20,7 @@ from mcp_skew.cli import _parser as build_parser
 from mcp_skew.errors import UsageError
 from mcp_skew.peers import named_peer_names, resolve_peer
 from mcp_skew.probe_client import ClientReport, render, save_client_peer
-from mcp_skew.probe_client._expect import CONNECT, RESULT
+from mcp_skew.probe_client._expect import CONNECT, RESULT, predict
 from mcp_skew.probe_client._findings import Row, client_findings
 from mcp_skew.probe_client._infer import infer
 from mcp_skew.probe_client._launch import RealClientRun
@@ -170,3 +170,32 @@ def test_the_served_server_answers_after_its_cold_start_and_its_latency() -> Non
     assert json.loads(out.getvalue())["id"] == 1
     dirs = [json.loads(line).get("dir") for line in logged.getvalue().splitlines()[1:]]
     assert "c2s" not in dirs and "s2c" in dirs  # its caller logs the input, as it arrives
+
+
+INCOMPLETE_SERVER = "dual:2026-07-28,2025-11-25+discover-incomplete"
+
+
+def test_a_client_that_stops_at_an_incomplete_discover_answer_never_connected() -> None:
+    # the real Inspector in modern mode sends server/discover, gets a result without the
+    # required capabilities, and exits 1: the log's annotation reads the result as accepted,
+    # but the client refused it, as its model (+strict-discover) predicts: it fails
+    o = _observe("modern:2026-07-28+discover+strict-discover", INCOMPLETE_SERVER)
+    assert o.requests == ["server/discover 2026-07-28"] and o.exit_code == 1
+    assert o.outcome == "fails" and "lacks the required capabilities" in o.reason
+    assert predict(resolve_peer("modern:2026-07-28+discover+strict-discover", "client"),
+                   resolve_peer(INCOMPLETE_SERVER, "server")).outcome == "fails"
+
+
+def test_a_client_that_takes_the_incomplete_answer_and_goes_on_connects() -> None:
+    o = _observe("modern:2026-07-28+discover", INCOMPLETE_SERVER)
+    assert o.outcome == "works" and "tools/list 2026-07-28" in o.requests
+
+
+def test_a_complete_discover_answer_then_an_exit_still_connects_then_fails() -> None:
+    # the rule is about the served incomplete answer only: a client that stops after a
+    # complete DiscoverResult did connect
+    entries, _ = _entries("modern:2026-07-28+discover", "dual:2026-07-28,2025-11-25")
+    first = [e for e in entries if not (e.dir == "c2s" and isinstance(e.message, dict)
+                                        and e.message.get("method") == "tools/list")]
+    o = observe("dual:2026-07-28,2025-11-25", first, [], 1, False, registry=REGISTRY)
+    assert o.outcome == "connects, then fails"
