@@ -331,7 +331,9 @@ def observe(server: str, entries: list[LogEntry], stamps: list[float], exit_code
     again, ttl = _listing(entries)
     waiting, waiting_ms = _still_waiting(entries, timed_out)
     return Observation(
-        server, outcome, note.status, note.revision, note.era.value if note.era else None,
+        server, outcome, "failed" if refused else note.status,
+        None if refused else note.revision,
+        None if refused or note.era is None else note.era.value,
         note.mark, [str(s) for s in note.path], INCOMPLETE if refused else note.reason,
         offered_legacy=list(dict.fromkeys(legacy)), offered_modern=list(dict.fromkeys(modern)),
         counter_offers=_offers(note.path), first=sent[0][1]["method"] if sent else None,

@@ -182,6 +182,7 @@ def test_a_client_that_stops_at_an_incomplete_discover_answer_never_connected() 
     o = _observe("modern:2026-07-28+discover+strict-discover", INCOMPLETE_SERVER)
     assert o.requests == ["server/discover 2026-07-28"] and o.exit_code == 1
     assert o.outcome == "fails" and "lacks the required capabilities" in o.reason
+    assert (o.status, o.revision, o.era) == ("failed", None, None)  # as the model says
     assert predict(resolve_peer("modern:2026-07-28+discover+strict-discover", "client"),
                    resolve_peer(INCOMPLETE_SERVER, "server")).outcome == "fails"
 
