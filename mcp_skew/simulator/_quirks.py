@@ -12,9 +12,9 @@ import functools
 from typing import Final
 
 from ..versions import Role
-from ._auth_quirks import CLIENT_AUTH, SERVER_AUTH
 from ._policy import ClientPolicy, Effect, ServerPolicy, compose
 from ._quirk import Quirk
+from ._quirks_auth import CLIENT_AUTH, SERVER_AUTH
 
 __all__ = ["QUIRKS", "Quirk", "Role", "client_policy", "server_policy"]
 
