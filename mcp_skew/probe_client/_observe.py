@@ -27,10 +27,10 @@ from datetime import datetime
 from typing import Any, Final, Literal
 
 from ..serve import Annotation, LogEntry, annotate
-from ..simulator import PathStep, split_notation
+from ..simulator import PathStep
 from ..simulator.findings import Finding
 from ..simulator.messages import VERSION_KEY, request_text
-from ..versions import Registry
+from ..versions import Registry, required_fields
 
 __all__ = ["FIRST_LINE_S", "Observation", "Outcome", "ProbeFate", "measured_waits", "observe",
            "rebase"]
@@ -300,19 +300,28 @@ def _outcome(note: Annotation, exit_code: int | None, timed_out: bool,
     return "works" if exit_code == 0 and not timed_out else "connects, then fails"
 
 
-#: The reason of a client that stopped at the served server's incomplete DiscoverResult.
-INCOMPLETE: Final = ("stopped at the server/discover result, which lacks the required "
-                     "capabilities (the server served it so: discover-incomplete)")
-
-
-def _stopped_at_incomplete(server: str, sent: list[tuple[LogEntry, dict[str, Any]]],
-                           exit_code: int | None) -> bool:
-    """The client sent nothing but ``server/discover`` to a server whose DiscoverResult lacks
-    ``capabilities`` (2026-07-28 schema DiscoverResult), and ended unsuccessfully: it refused
-    the answer, so it never connected (the log's annotation reads any result as accepted)."""
-    return (exit_code != 0 and bool(sent)
-            and "discover-incomplete" in split_notation(server).quirk_names
-            and all(m["method"] == "server/discover" for _, m in sent))
+def _incomplete_discover(entries: list[LogEntry], sent: list[tuple[LogEntry, dict[str, Any]]],
+                         exit_code: int | None, registry: Registry) -> list[str]:
+    """The fields a DiscoverResult on the wire lacked (its revision's schema requires them;
+    the envelope fields every result or cacheable result carries aside, as the client quirk
+    ``strict-discover`` reads it), when the client sent nothing but ``server/discover`` and
+    ended unsuccessfully: it refused that answer, so it never connected (the log's
+    annotation reads any result as accepted). [] otherwise."""
+    if exit_code == 0 or not sent or any(m["method"] != "server/discover" for _, m in sent):
+        return []
+    results = {e.message.get("id"): e.message["result"] for e in entries
+               if e.dir == "s2c" and isinstance(e.message, dict)
+               and isinstance(e.message.get("result"), dict)}
+    for _, message in sent:
+        result, revision = results.get(message["id"]), _modern_revision(message)
+        if result is not None and revision is not None and revision in registry:
+            profile = registry.get(revision)
+            envelope = profile.names("result_fields_required") | profile.names("cache_fields")
+            missing = sorted(required_fields(revision, "server/discover") - envelope
+                             - set(result))
+            if missing:
+                return missing
+    return []
 
 
 def observe(server: str, entries: list[LogEntry], stamps: list[float], exit_code: int | None,
@@ -322,7 +331,10 @@ def observe(server: str, entries: list[LogEntry], stamps: list[float], exit_code
     note = annotate(entries, registry)
     sent = _requests(entries)
     processes = sum(1 for e in entries if e.dir == "event" and e.kind == "start")
-    refused = _stopped_at_incomplete(server, sent, exit_code)
+    lacked = _incomplete_discover(entries, sent, exit_code, registry)
+    refused = bool(lacked)
+    reason = (f"stopped at the server/discover result, which lacks the required "
+              f"{', '.join(lacked)}" if refused else note.reason)
     outcome = _outcome(note, exit_code, timed_out, refused)
     legacy = [str(_params(m).get("protocolVersion")) for _, m in sent
               if m["method"] == "initialize"]
@@ -334,7 +346,7 @@ def observe(server: str, entries: list[LogEntry], stamps: list[float], exit_code
         server, outcome, "failed" if refused else note.status,
         None if refused else note.revision,
         None if refused or note.era is None else note.era.value,
-        note.mark, [str(s) for s in note.path], INCOMPLETE if refused else note.reason,
+        note.mark, [str(s) for s in note.path], reason,
         offered_legacy=list(dict.fromkeys(legacy)), offered_modern=list(dict.fromkeys(modern)),
         counter_offers=_offers(note.path), first=sent[0][1]["method"] if sent else None,
         probe=_probe(note.path, processes), processes=processes,
