@@ -62,6 +62,10 @@ BOTH_FORMATS = ("text", "grid", "markdown", "github")
 def _peers(specs: list[str] | None, role: Role, registry: Registry, peer_set: str = "builtin"
            ) -> tuple[PeerSpec, ...]:
     if not specs:
+        if peer_set == "apps":  # the AI apps' named peers (docs/apps.md)
+            from ..peers import app_peers  # noqa: PLC0415
+
+            return app_peers(role, registry)
         if peer_set == "real":  # named real peers (mcp_skew.realpeers)
             from ..realpeers import real_peers  # noqa: PLC0415
 

@@ -38,7 +38,7 @@ from typing import Final
 from ..errors import UsageError
 from ..simulator import PeerSpec, parse_peer, split_notation, with_quirks
 from ..versions import REGISTRY, Registry, Role, did_you_mean
-from ._catalogue import FAMILIES, REAL_CLIENTS, REAL_SERVERS
+from ._catalogue import APP_CLIENTS, APP_SERVERS, FAMILIES, REAL_CLIENTS, REAL_SERVERS
 from ._family import Family, Model, Package, ReleaseLine
 from ._lookup import ROLES, Resolved, builtin_peer, known_names, model_names, named_peer, resolve
 from ._saved import PEER_FILE_FORMAT, load_probe_peer
@@ -55,6 +55,7 @@ from ._sets import (
 )
 
 __all__ = [
+    "APP_CLIENTS",
     "BUILTIN_CLIENTS",
     "BUILTIN_SERVERS",
     "FAMILIES",
@@ -68,6 +69,7 @@ __all__ = [
     "Package",
     "ReleaseLine",
     "Resolved",
+    "app_peers",
     "builtin_peer",
     "builtin_peers",
     "known_names",
@@ -144,3 +146,13 @@ def named_suggestion(head: str, names: Sequence[str]) -> str:
         if close:
             return close.replace("?)", f"@{rest}?)")
     return did_you_mean(head, [name.partition("[")[0] for name in names])
+
+
+def app_peers(role: Role, registry: Registry = REGISTRY) -> tuple[PeerSpec, ...]:
+    """The apps matrix (``matrix --set apps``): the AI apps' named peers as rows (``client``);
+    as columns (``server``) the built-in server kinds and :data:`APP_SERVERS`, labelled."""
+    if role == "client":
+        return tuple(builtin_peer(name, "client") for name in APP_CLIENTS)
+    return (*builtin_peers("server", registry),
+            *(labelled(replace(parse_peer(spec, "server"), registry=registry))
+              for spec in APP_SERVERS))

@@ -88,6 +88,10 @@ class Model:
     #: the drift test that checks this model, where the stdio drift check cannot (a client
     #: that speaks only Streamable HTTP upstream: its authorization against serve --http)
     checked_by: str = ""
+    #: public reports this model is built from (links), where the release cannot be run here
+    #: (an account needed, or the behaviour behind a flag the vendor sets): the model is
+    #: marked ``reported`` wherever it shows, never as measured
+    reported: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -85,6 +85,8 @@ class Resolved:
         how = "" if self.model.checked_by else f" (mcp-skew verify-peer {self.canonical})"
         measured = (f"drift-checked on {installs.text} by {test}{how}" if installs
                     else "not installable; model from sources")
+        if self.model.reported:
+            measured = f"reported, not measured: {', '.join(self.model.reported)}"
         mode = f", {self.mode or self.default_mode or 'default'} set-up" if (
             self.mode or self.default_mode) else ""
         return (f"{self.family.package} {self.line.span} {self.role}{mode}: "
@@ -92,7 +94,8 @@ class Resolved:
 
     def peer(self) -> PeerSpec:
         spec = parse_peer(self.model.notation, self.role)
-        return replace(spec, label=self.name, note=self.note())
+        label = f"{self.name} (reported)" if self.model.reported else self.name
+        return replace(spec, label=label, note=self.note())
 
 
 _NAME = re.compile(r"(?P<family>[a-z][a-z0-9-]*)@(?P<version>[^:]*)(?::(?P<mode>.*))?")

@@ -26,7 +26,17 @@ from ..peers import (
     Resolved,
     builtin_peer,
 )
-from ..simulator import LIST_TOOLS, MemoryLink, PeerSpec, Scenario, SimClient, SimServer, parse_peer, play
+from ..simulator import (
+    LIST_TOOLS,
+    MemoryLink,
+    PeerSpec,
+    Scenario,
+    SimClient,
+    SimServer,
+    Step,
+    parse_peer,
+    play,
+)
 from ..simulator.messages import request_text
 from ..versions import BUILTIN
 from ..wire import end, spawn
@@ -42,8 +52,15 @@ __all__ = [
     "verify_client",
 ]
 
+#: the prefix of the 2026-07-28 ``_meta`` keys (basic/index.mdx §_meta)
+MCP_META: Final = "io.modelcontextprotocol/"
 #: What a real client driver does once connected: list the tools.
 CONNECT_SCENARIO: Final = Scenario("connect", "connect, then list the tools", (LIST_TOOLS,))
+#: What an app whose health check pings instead does once connected (a client model's
+#: ``drift_scenario`` ``ping``: Gemini CLI's `mcp list`).
+PING_SCENARIO: Final = Scenario("ping", "connect, then ping",
+                                (Step("ping", "ping", {}, "result", gated=True),))
+_CONNECT_SCENARIOS: Final = {"drift": CONNECT_SCENARIO, "ping": PING_SCENARIO}
 #: Simulated servers a real client is driven against: each hits a decision point.
 CLIENT_DRIFT_SERVERS: Final[tuple[str, ...]] = (
     "py-mcp@1.0",  # silent on the probe, exits on the next input; answers 2024-11-05 always
@@ -76,6 +93,39 @@ def _requests(log: Path) -> tuple[list[str], int]:
             continue
         requests.append(request_text(message))
     return requests, starts
+
+
+def _negotiated(log: Path) -> str | None:
+    """The revision a served simulated server's wire log shows in use: the last answered
+    ``initialize``'s ``protocolVersion``, or the revision in the ``_meta`` of the last answered
+    modern request after the probe (None: nothing answered)."""
+    asked: dict[object, tuple[str, object]] = {}
+    revision: str | None = None
+    try:
+        text = log.read_text(encoding="utf-8")
+    except OSError:
+        return None
+    for line in text.splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        message = record.get("message") if isinstance(record, dict) else None
+        if not isinstance(message, dict):
+            continue
+        if record.get("dir") == "c2s" and "method" in message and "id" in message:
+            params = message.get("params")
+            meta = params.get("_meta") if isinstance(params, dict) else None
+            rev = meta.get(f"{MCP_META}protocolVersion") if isinstance(meta, dict) else None
+            asked[json.dumps(message["id"])] = (str(message["method"]), rev)
+        elif record.get("dir") == "s2c" and isinstance(message.get("result"), dict):
+            method, rev = asked.get(json.dumps(message.get("id")), ("", None))
+            if method == "initialize":
+                answered = message["result"].get("protocolVersion")
+                revision = answered if isinstance(answered, str) else revision
+            elif method and method != "server/discover" and isinstance(rev, str):
+                revision = rev
+    return revision
 
 
 def _era_of(revision: str | None) -> str | None:
@@ -145,6 +195,9 @@ def _real_client_run(command_for: Callable[[list[str]], list[str]], server_spec:
         run = run_driver(command_for(serve_command(server_spec, log)))
         result, err = run.result, run.stderr
         requests, _ = _requests(log)
+        if result.get("ok") and "protocol_version" not in result:
+            # an app's own check does not say the revision (servers/app_client.mjs): the wire does
+            result["protocol_version"] = _negotiated(log)
     if not result:
         tail = " ".join(err.strip().splitlines()[-3:])[:300]
         return Facets("failed", None, None, requests=requests, detail=f"no RESULT: {tail}")
@@ -161,7 +214,7 @@ def _server_peer(spec: str) -> PeerSpec:
     return builtin_peer(spec, "server") if "@" in spec else parse_peer(spec, "server")
 
 
-def _model_client_run(model: PeerSpec, server_spec: str) -> Facets:
+def _model_client_run(model: PeerSpec, server_spec: str, scenario: str = "drift") -> Facets:
     server = _server_peer(server_spec)
     link = MemoryLink(lambda: SimServer(server),
                       stalls_on_server_request=model.client_policy.stalls_on_server_request)
@@ -169,7 +222,7 @@ def _model_client_run(model: PeerSpec, server_spec: str) -> Facets:
     session = sim.negotiate(link)
     status = session.status
     if status == "ok":
-        results, _, _ = play(CONNECT_SCENARIO, sim, link, session)
+        results, _, _ = play(_CONNECT_SCENARIOS[scenario], sim, link, session)
         if not all(r.got == "result" for r in results):
             status = "failed"
     link.close()
@@ -217,7 +270,7 @@ def verify_client(resolved: Resolved, *, jobs: int = 2, servers: Sequence[str] |
     def one(server_spec: str) -> Comparison:
         started = time.monotonic()
         real = _real_client_run(command_for, server_spec)
-        mine = _model_client_run(model, server_spec)
+        mine = _model_client_run(model, server_spec, resolved.model.drift_scenario)
         c = Comparison(server_spec, mine, real, CLIENT_FACETS, time.monotonic() - started)
         if progress:
             progress(f"{resolved.name} x {server_spec}: {'agrees' if c.agrees else 'DIFFERS'}")

@@ -520,9 +520,26 @@ class SimClient:
         profile = self.spec.profile(self.spec.modern[0])
         return DISCOVER if DISCOVER in profile.methods else FIRST_REQUEST
 
+    def _init_after_discover(self, session: Session) -> Steps[Session]:
+        """Client quirk ``init-after-discover``: the probe succeeded, yet the client sends
+        ``initialize`` with its newest legacy revision on the same connection and keeps what
+        that answer says. The spec's client stays modern (2026-07-28 ``basic/versioning.mdx``:
+        a DiscoverResult listing a revision both support selects it), and a server that fixed
+        the modern era on the probe (``sticky-era``) or speaks no legacy revision refuses
+        the handshake, as github/copilot-cli issues 4525 and 4888 and anthropics/claude-code
+        issue 96183 report (-32022)."""
+        session.fell_back = True
+        session = yield from self._legacy(session)
+        if session.status == "failed":
+            session.reason += ("; it sent initialize after a successful server/discover "
+                               "(quirk init-after-discover)")
+        return session
+
     def _dual(self, obs: Observer, session: Session) -> Steps[Session]:
         probe_method = self._probe_method()
         session, probe = yield from self._modern(obs, session, probe_method, self.probe_timeout_ms)
+        if probe is None and session.status == "ok" and self.policy.init_after_discover:
+            return (yield from self._init_after_discover(session))
         if probe is None:
             return session
         if isinstance(probe, LegacyAdvert):
@@ -558,6 +575,12 @@ class SimClient:
             session.path.append(steps.restart())
         session.fell_back = True
         session = yield from self._legacy(session)
+        if (session.status == "failed" and self.policy.restart_after_exit
+                and session.path[-1].kind == "exited"):
+            # the fallback went to the process that kept the probe; it died: a fresh one
+            yield Restart()
+            session.path.append(steps.restart())
+            session = yield from self._legacy(session)
         if session.status == "failed" and isinstance(probe, Timeout) and session.path[-1].kind == "error":
             if self.policy.no_reprobe:
                 session.reason += ("; this client does not probe again after its fallback "

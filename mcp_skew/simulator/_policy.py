@@ -174,6 +174,12 @@ class ClientPolicy:
     no_reprobe: bool = False
     #: a DiscoverResult lacking a field the schema requires is read as a failed probe
     strict_discover: bool = False
+    #: after a successful DiscoverResult the client sends ``initialize`` anyway, on the same
+    #: connection, and takes its answer (an error ends the connect; accepted: legacy era)
+    init_after_discover: bool = False
+    #: the server exited on the fallback ``initialize`` (after a timed-out probe): the client
+    #: starts a fresh process and sends ``initialize`` once more
+    restart_after_exit: bool = False
     #: a refused result (``strict_results``) is asked for once more, raw, before failing
     raw_retry: bool = False
     #: once the server sends it a request, the client reads no more answers

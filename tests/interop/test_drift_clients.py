@@ -29,9 +29,10 @@ from mcp_skew.realpeers._installs import Install
 pytestmark = pytest.mark.realpeer
 
 #: every named client model, by the name of its line (and mode), but those checked by a test
-#: of their own (mcp-remote: an HTTP-only proxy, checked by its authorization)
+#: of their own (mcp-remote: an HTTP-only proxy, checked by its authorization) and those built
+#: from public reports (an app that needs an account: nothing to install and drive)
 NAMES = [n for n in model_names("client")
-         if not (r := resolve(n, "client")) or not r.model.checked_by]
+         if not (r := resolve(n, "client")) or not (r.model.checked_by or r.model.reported)]
 
 
 @pytest.fixture(scope="module")

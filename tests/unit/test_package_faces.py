@@ -98,7 +98,7 @@ FACE_CEILINGS: Mapping[str, int] = {
     "mcp_skew.commands.parsers": 1,
     "mcp_skew.matrix": 11,
     "mcp_skew.migrate": 6,
-    "mcp_skew.peers": 27,
+    "mcp_skew.peers": 29,
     "mcp_skew.probe": 13,
     "mcp_skew.probe_client": 11,
     "mcp_skew.realpeers": 8,

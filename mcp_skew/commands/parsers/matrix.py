@@ -67,9 +67,11 @@ def register(sub: Any) -> None:
                    help="colour the text and grid formats (auto: on a terminal, unless "
                    "NO_COLOR is set)")
     # -- named real peers (owned by mcp_skew.realpeers) ----------------------------------
-    p.add_argument("--set", dest="peer_set", choices=("builtin", "real"), default="builtin",
-                   help="the default rows and columns: builtin (simulated peers) or real (named "
-                   "real implementations: py-mcp@2.3, ts-server@2.4:dual, ...)")
+    p.add_argument("--set", dest="peer_set", choices=("builtin", "real", "apps"),
+                   default="builtin",
+                   help="the default rows and columns: builtin (simulated peers), real (named "
+                   "real implementations: py-mcp@2.3, ts-server@2.4:dual, ...) or apps (the AI "
+                   "apps' named peers against the built-in server kinds: docs/apps.md)")
     p.add_argument("--run-real", action="store_true",
                    help="also run each pair of named peers with the real packages (installed "
                    "in cached environments) and mark where prediction and reality differ")
