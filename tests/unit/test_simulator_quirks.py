@@ -144,6 +144,10 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
     "latency": (DUAL, f"{DUAL}+latency=4000"),
     "request-timeout": ("legacy:2025-11-25+request-timeout=15000", "legacy:2025-11-25+slow=12000"),
     "no-reprobe": (f"{DUAL}+probe-timeout=1000+no-reprobe", f"{DUAL}+slow=2000+sticky-era"),
+    "init-after-discover": (f"{DUAL}+init-after-discover", f"{DUAL}+sticky-era"),
+    "both-at-once": (f"{DUAL}+both-at-once", f"{DUAL}+sticky-era"),
+    "exit-fatal": (f"{DUAL}+restart+exit-fatal", "legacy:2025-11-25+silent-exit"),
+    "restart-after-exit": (f"{DUAL}+restart-after-exit", "legacy:2025-11-25+silent-exit"),
     "discover-incomplete": (f"{DUAL}+strict-discover", f"{DUAL}+discover-incomplete"),
     "strict-discover": (f"{DUAL}+strict-discover", f"{DUAL}+discover-incomplete"),
     "raw-retry": (f"modern:{MODERN}+strict-results+raw-retry", f"modern:{MODERN}+no-result-type"),
@@ -1543,6 +1547,42 @@ def test_strict_discover_fails_a_modern_client_and_ignores_the_envelope_fields()
     hints = simulate(f"{DUAL}+strict-discover", f"{DUAL}+no-cache-hints+no-result-type",
                      "handshake")
     assert hints.revision == MODERN
+
+
+# -- the apps' reported behaviours (issue 39; tests/unit/test_apps.py runs the named apps) ------
+
+@pins("init-after-discover")
+def test_init_after_discover_is_refused_by_a_sticky_server_and_accepted_by_a_plain_one() -> None:
+    sticky = simulate(f"{DUAL}+init-after-discover", f"{DUAL}+sticky-era", "handshake")
+    assert sticky.status == "failed" and "-32022" in sticky.session.reason
+    assert sticky.session.path[:3] == ["discover 2026-07-28", "accepted 2026-07-28",
+                                       "initialize 2025-11-25"]
+    plain = simulate(f"{DUAL}+init-after-discover", DUAL, "handshake")
+    assert (plain.status, plain.revision) == ("ok", "2025-11-25")
+    # the spec's client stays modern with either server
+    assert simulate(DUAL, f"{DUAL}+sticky-era", "handshake").revision == MODERN
+
+
+@pins("both-at-once")
+def test_both_at_once_sends_the_handshake_before_the_probe_is_answered() -> None:
+    record = simulate(f"{DUAL}+both-at-once", f"{DUAL}+sticky-era", "handshake")
+    sent = [e.message.get("method") for e in record.transcript.entries
+            if e.dir == "c2s" and isinstance(e.message, dict)]
+    first_answer = next(i for i, e in enumerate(record.transcript.entries) if e.dir == "s2c")
+    before = [e.message.get("method") for e in record.transcript.entries[:first_answer]
+              if e.dir == "c2s" and isinstance(e.message, dict)]
+    assert before == ["server/discover", "initialize"] and sent.count("server/discover") == 1
+    assert record.status == "failed" and "-32022" in record.session.reason
+
+
+@pins("exit-fatal", "restart-after-exit")
+def test_an_exit_is_fatal_or_restarted() -> None:
+    server = "legacy:2025-11-25+silent-exit"
+    assert simulate(f"{DUAL}+restart", server, "handshake").status == "ok"
+    assert simulate(f"{DUAL}+restart+exit-fatal", server, "handshake").status == "failed"
+    again = simulate(f"{DUAL}+restart-after-exit", server, "handshake")
+    assert again.status == "ok"
+    assert again.session.path[2:5] == ["initialize 2025-11-25", "server exited", "restart"]
 
 
 # -- docs/quirks.md ---------------------------------------------------------------------------
