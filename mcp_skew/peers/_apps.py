@@ -59,7 +59,9 @@ CLAUDE_CODE: Final = Family(
                        "start than 2.5 s (a fresh `mcp-skew serve` on a loaded machine) gets "
                        "initialize before it answers the probe; a modern-only or sticky-era "
                        "server then answers -32022 and it probes again and stays modern (the "
-                       "model's re-probe), but the drift check's requests differ",))}),
+                       "model's re-probe); the drift driver starts each server before the "
+                       "app asks for it and hands the app a relay, so it measures the app, "
+                       "not the machine",))}),
     ),
 )
 

@@ -18,6 +18,7 @@
 // The app's exit status says nothing (each exits 0 either way), so the line is read.
 import { spawn } from "node:child_process";
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync, realpathSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -61,7 +62,36 @@ const env = {
   OPENCODE_DISABLE_MODELS_FETCH: "1",
   OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
 };
-const stdio = { type: "stdio", command: server[0], args: server.slice(1) };
+// The server is started here, before the app, and the app gets a relay to it: an app's probe
+// wait runs from the moment it spawns its server (Claude Code: about 2.5 s), and a Python
+// server on a loaded machine can take longer than that to start, which would measure the
+// machine, not the app. The relay (a few lines of Node) connects its stdin and stdout to a
+// Unix socket; each connection is handed the next server process, started ahead of it (an
+// app that restarts its server gets a fresh process, as it would). Every process started
+// here is in this script's process group and ends with it.
+const spares = [];
+function startServer() {
+  const proc = spawn(server[0], server.slice(1), { stdio: ["pipe", "pipe", "inherit"] });
+  proc.on("error", () => {});
+  proc.stdin.on("error", () => {});
+  spares.push(proc);
+}
+const socketPath = join(home, "relay.sock");
+const relayCode = [
+  'const s = require("node:net").connect(process.argv[1]);',
+  "process.stdin.pipe(s); s.pipe(process.stdout);",
+  's.on("close", () => process.exit(0)); s.on("error", () => process.exit(1));',
+].join(" ");
+const relay = createServer((sock) => {
+  const proc = spares.shift();
+  startServer();
+  sock.on("error", () => {});
+  sock.pipe(proc.stdin);
+  proc.stdout.pipe(sock);
+  proc.on("exit", () => sock.destroy());
+  sock.on("close", () => { proc.stdin.end(); });
+});
+const stdio = { type: "stdio", command: process.execPath, args: ["-e", relayCode, socketPath] };
 let command;
 let connected;
 let failed;
@@ -80,7 +110,7 @@ if (app === "claude-code") {
   failed = /^✗ sim: /m;
 } else if (app === "opencode") {
   writeFileSync(join(work, "opencode.json"), JSON.stringify({
-    mcp: { [NAME]: { type: "local", command: server, enabled: true } } }));
+    mcp: { [NAME]: { type: "local", command: [stdio.command, ...stdio.args], enabled: true } } }));
   command = [join(nodeModules, ".bin", "opencode"), "mcp", "list"];
   connected = /✓ sim\s+connected/;
   failed = /✗ sim\b/;
@@ -88,6 +118,8 @@ if (app === "claude-code") {
   usage(`--app must be claude-code, gemini-cli or opencode, not ${app}`);
 }
 
+startServer();
+await new Promise((resolve) => relay.listen(socketPath, resolve));
 const started = Date.now();
 const child = spawn(command[0], command.slice(1), { cwd: work, env, stdio: ["ignore", "pipe", "pipe"] });
 let out = "";
@@ -107,7 +139,11 @@ function finish(code, why) {
   const ok = connected.test(said);
   const line = said.split("\n").find((l) => l.includes(NAME) && (connected.test(l) || failed.test(l)));
   const error = ok ? null : (line ?? why ?? `exit ${code}: no status line for ${NAME}`).trim();
+  relay.close();
+  for (const proc of spares) proc.kill("SIGTERM");
   rmSync(home, { recursive: true, force: true });
   process.stdout.write(`RESULT ${JSON.stringify({ ok, error, elapsed_s: (Date.now() - started) / 1000, said: said.trim().slice(-2000) })}\n`);
   process.exitCode = ok ? 0 : 1;
+  // servers still connected end with their relays; give them a moment, then leave
+  setTimeout(() => process.exit(ok ? 0 : 1), 500).unref();
 }
