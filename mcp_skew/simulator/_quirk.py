@@ -29,3 +29,6 @@ class Quirk:
     transports: tuple[str, ...] = ("stdio", "http")
     #: It shows only in scenarios that keep a client cache (``cache``, ``listen``, ``long``).
     caching_only: bool = False
+    #: A behaviour the spec forbids, seen in a released client (a bug of one release line):
+    #: the migration guides, which prove what the spec promises, leave it out.
+    against_spec: bool = False

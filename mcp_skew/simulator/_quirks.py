@@ -491,6 +491,7 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "1.0.85 and 1.0.86-2 against FastMCP 4.0.3/4.0.4 on Python mcp 2.2.0 (reported: "
            "https://github.com/github/copilot-cli/issues/4888)",
            kinds=("dual",),
+           against_spec=True,
            effects=(Effect("init_after_discover"),)),
         Quirk("both-at-once", "client",
            "sends server/discover and initialize back to back (ids 0 and 1) before any answer, "
@@ -502,6 +503,7 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "\"server/discover timed out; retrying with legacy initialize\" (reported: "
            "https://github.com/github/copilot-cli/issues/4525, wire timings in its comments)",
            kinds=("dual",),
+           against_spec=True,
            effects=(Effect("probe_timeout_ms", 0, rank=1), Effect("no_reprobe"))),
         Quirk("exit-fatal", "client",
            "takes the exit of a server during its server/discover probe (a strict legacy "
