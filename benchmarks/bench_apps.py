@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT))  # this checkout's mcp_skew, not an installed one
 
 from mcp_skew.matrix import build_matrix, render  # noqa: E402
 from mcp_skew.peers import app_peers  # noqa: E402
+from mcp_skew.versions import REGISTRY  # noqa: E402
 
 TARGET_S = 1.0
 
@@ -50,7 +51,7 @@ def main() -> int:
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
 
-    clients, servers = app_peers("client"), app_peers("server")
+    clients, servers = app_peers("client", REGISTRY), app_peers("server", REGISTRY)
     print(f"matrix --set apps: {len(clients)} apps x {len(servers)} servers = "
           f"{len(clients) * len(servers)} cells")
     for fmt in ("text", "markdown"):
@@ -62,7 +63,7 @@ def main() -> int:
     rounds = []
     for _ in range(args.repeat):
         started = time.process_time()
-        render(build_matrix(app_peers("client"), app_peers("server")), "text")
+        render(build_matrix(app_peers("client", REGISTRY), app_peers("server", REGISTRY)), "text")
         rounds.append(time.process_time() - started)
     print(f"  in process (build + render)  CPU best {min(rounds):.3f} s, median "
           f"{statistics.median(rounds):.3f} s")

@@ -148,7 +148,7 @@ def named_suggestion(head: str, names: Sequence[str]) -> str:
     return did_you_mean(head, [name.partition("[")[0] for name in names])
 
 
-def app_peers(role: Role, registry: Registry = REGISTRY) -> tuple[PeerSpec, ...]:
+def app_peers(role: Role, registry: Registry) -> tuple[PeerSpec, ...]:
     """The apps matrix (``matrix --set apps``): the AI apps' named peers as rows (``client``);
     as columns (``server``) the built-in server kinds and :data:`APP_SERVERS`, labelled."""
     if role == "client":

@@ -19,6 +19,7 @@ if __name__ == "__main__":  # run as a script: this checkout's mcp_skew, not an 
 from mcp_skew.matrix import build_matrix, render  # noqa: E402
 from mcp_skew.peers import APP_CLIENTS, FAMILIES, app_peers, resolve  # noqa: E402
 from mcp_skew.peers._apps import APP_DRIVES  # noqa: E402
+from mcp_skew.versions import REGISTRY  # noqa: E402
 
 _INTRO = """\
 # The AI apps, measured
@@ -69,7 +70,7 @@ def _apps_table() -> list[str]:
 
 def page() -> str:
     """docs/apps.md as the catalogue and the simulator give it today."""
-    table = render(build_matrix(app_peers("client"), app_peers("server")), "markdown")
+    table = render(build_matrix(app_peers("client", REGISTRY), app_peers("server", REGISTRY)), "markdown")
     head, _, rest = table.partition("\n")
     assert head.startswith("# "), head
     return "\n".join([

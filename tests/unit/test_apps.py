@@ -16,6 +16,7 @@ from mcp_skew.peers._apps import APP_DRIVES
 from mcp_skew.peers._catalogue import APP_SERVERS
 from mcp_skew.simulator import RunRecord, parse_peer, run
 from mcp_skew.transcript import Entry
+from mcp_skew.versions import REGISTRY
 
 #: the servers of the reports: Python mcp 2.x / FastMCP 4.x on stdio fix the era on the probe
 STICKY = "py-mcp@2.3"
@@ -131,11 +132,11 @@ def test_at_least_three_apps_are_measured() -> None:
 
 
 def test_apps_set_rows_and_columns() -> None:
-    clients, servers = app_peers("client"), app_peers("server")
+    clients, servers = app_peers("client", REGISTRY), app_peers("server", REGISTRY)
     assert [c.label for c in clients][:3] == list(APP_CLIENTS[:3])
     assert len(clients) == len(APP_CLIENTS)
     assert any("sticky-era" in str(s) for s in servers)
-    assert len(servers) == len(app_peers("server")) and APP_SERVERS
+    assert len(servers) == len(app_peers("server", REGISTRY)) and APP_SERVERS
 
 
 def _matrix_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:
