@@ -394,6 +394,37 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "2.x (core schemas, 2.4.0); the Python mcp client is lenient (inputSchema: dict, "
            "1.x and mcp-types 2.3.0)",
            effects=(Effect("strict_tools"),)),
+        Quirk("dialect-2020-12-only", "client",
+           "refuses to call a tool whose outputSchema declares any $schema dialect but JSON "
+           "Schema 2020-12 (draft-07 included): the call fails with -32602 'has an invalid "
+           "outputSchema' before it is sent (2025-11-25 basic/index.mdx §JSON Schema Usage "
+           "allows a declared dialect)",
+           "@modelcontextprotocol/client 2.0.0-beta.1 to 2.0.0-beta.5 (AjvJsonSchemaValidator: "
+           "'The default validator supports JSON Schema 2020-12 only', dist/ajvProvider-*.mjs); "
+           "typescript-sdk issues 2532 and 2721",
+           effects=(Effect("output_dialects", "2020-12", rank=1),)),
+        Quirk("declared-dialects", "client",
+           "calls a tool whose outputSchema declares JSON Schema 2020-12, 2019-09, draft-07 or "
+           "draft-06 and validates with that dialect; any other $schema (draft-04 and older) "
+           "fails the call with -32602 before it is sent",
+           "@modelcontextprotocol/client 2.0.0 to 2.4.0 (declaredDialect in "
+           "dist/dialects-*.mjs: 'supports JSON Schema 2020-12, 2019-09, draft-07, and "
+           "draft-06'; typescript-sdk PR 2534)",
+           effects=(Effect("output_dialects", "2020-12,2019-09,draft-07,draft-06"),)),
+        Quirk("needs-structured-content", "client",
+           "fails a call whose result has no structuredContent (and no isError: true) when the "
+           "listed tool has an outputSchema: -32600 'has an output schema but did not return "
+           "structured content'",
+           "TypeScript @modelcontextprotocol/sdk 1.29.0, 1.30.0 and 1.32.2 (Client.callTool, "
+           "dist/esm/client/index.js) and @modelcontextprotocol/client 2.0.0-beta.5 and 2.4.0 "
+           "(callTool)",
+           effects=(Effect("needs_structured_content"),)),
+        Quirk("checks-structured-content", "client",
+           "fails a call whose structuredContent does not validate against the listed tool's "
+           "outputSchema: -32602 'Structured content does not match the tool's output schema'",
+           "TypeScript @modelcontextprotocol/sdk 1.29.0, 1.30.0 and 1.32.2 (Client.callTool) "
+           "and @modelcontextprotocol/client 2.0.0-beta.5 and 2.4.0 (callTool)",
+           effects=(Effect("checks_structured_content"),)),
         Quirk("fallback-32601", "client",
            "falls back from the server/discover probe to initialize only on -32601; any "
            "other error or a timeout ends the connection",
