@@ -16,6 +16,7 @@ import itertools
 import json
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -161,6 +162,10 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
     "untyped-input-schema": ("legacy:2025-11-25+strict-tools",
                              "legacy:2025-11-25+untyped-input-schema"),
     "strict-tools": ("legacy:2025-11-25+strict-tools", "legacy:2025-11-25+untyped-input-schema"),
+    # read by the probe's call step (docs/calls.md): the simulated server lists no
+    # outputSchema and the simulated scenarios call no tool that has one
+    "dialect-2020-12-only": None, "declared-dialects": None,
+    "needs-structured-content": None, "checks-structured-content": None,
     "checks-header-on-initialize": ("legacy:2025-11-25,2025-06-18+header-on-initialize",
                                     "legacy:2025-06-18+checks-header-on-initialize"),
     "header-on-initialize": ("legacy:2025-11-25,2025-06-18+header-on-initialize",
@@ -229,6 +234,11 @@ NO_EXAMPLE.update({
     "outlives-stdin": "a run has no process; tests/unit/test_serve_stdio.py serves it on "
     "standard input",
 })
+NO_EXAMPLE.update(dict.fromkeys(
+    ("dialect-2020-12-only", "declared-dialects", "needs-structured-content",
+     "checks-structured-content"),
+    "the simulated server lists no outputSchema, so no run shows it; the probe's call step "
+    "reads it (test_call_quirks_refuse_what_the_sdk_refuses, tests/unit/test_probe_calls.py)"))
 #: quirks that name the default behaviour, so their twin run is identical
 DEFAULTS = {"unknown-32601"}
 
@@ -1379,6 +1389,58 @@ def test_the_era_gated_scenario_expects_32601_where_the_era_removed_the_method()
 
 
 # -- tool definitions clients reject ----------------------------------------------------------
+
+@pins("dialect-2020-12-only", "declared-dialects", "needs-structured-content",
+      "checks-structured-content")
+def test_call_quirks_refuse_what_the_sdk_refuses() -> None:
+    """@modelcontextprotocol/client 2.0.0-beta.5 refuses a draft-07 outputSchema, 2.0.0-2.4.0
+    read it and refuse draft-04 (PR 2534); the TypeScript clients' callTool refuses a result
+    without structuredContent (-32600) or with one that does not match (-32602)."""
+    from mcp_skew.probe._calls import call_findings, dialect_findings
+    from mcp_skew.probe._exchanges import Exchange
+
+    beta = replace(parse_peer("legacy:2025-11-25+dialect-2020-12-only", "client"), label="beta")
+    after = replace(parse_peer("legacy:2025-11-25+declared-dialects+needs-structured-content"
+                               "+checks-structured-content", "client"), label="after")
+    plain = replace(parse_peer("legacy:2025-11-25", "client"), label="plain")
+    named = (beta, after, plain)
+    profile = REGISTRY.get("2025-11-25")
+
+    def lists(uri: str) -> dict[str, Any]:
+        return {"name": "t", "inputSchema": {"type": "object"},
+                "outputSchema": {"$schema": uri, "type": "object"}}
+
+    draft7 = dialect_findings([lists("http://json-schema.org/draft-07/schema#")], profile, 3,
+                              named)
+    assert [f.code for f in draft7] == ["output-schema-dialect"]
+    assert beta.name in draft7[0].message and after.name not in draft7[0].message
+    draft4 = dialect_findings([lists("http://json-schema.org/draft-04/schema#")], profile, 3,
+                              named)
+    assert beta.name in draft4[0].message and after.name in draft4[0].message
+    assert plain.name not in draft4[0].message
+    assert not dialect_findings([lists("https://json-schema.org/draft/2020-12/schema")],
+                                profile, 3, named)
+    tool = {"name": "t", "inputSchema": {"type": "object"},
+            "outputSchema": {"type": "object", "required": ["n"],
+                             "properties": {"n": {"type": "integer"}}}}
+
+    def answer(result: dict[str, Any]) -> Exchange:
+        return Exchange(4, {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                            "params": {"name": "t", "arguments": {}}}, 0, "2025-11-25",
+                        answer_index=5, answer={"jsonrpc": "2.0", "id": 2, "result": result},
+                        fate="answered")
+
+    text = [{"type": "text", "text": "{}"}]
+    missing = call_findings(answer({"content": text}), tool, {}, profile, named)
+    assert [f.code for f in missing] == ["structured-content-missing"]
+    assert after.name in missing[0].message and beta.name not in missing[0].message
+    wrong = call_findings(answer({"content": text, "structuredContent": {"n": "x"}}), tool, {},
+                          profile, named)
+    assert [f.code for f in wrong] == ["structured-content-mismatch"]
+    assert after.name in wrong[0].message
+    assert not call_findings(answer({"content": text, "structuredContent": {"n": 1}}), tool, {},
+                             profile, named)
+
 
 @pins("untyped-input-schema", "strict-tools")
 def test_strict_tools_fails_a_list_with_an_untyped_input_schema() -> None:
