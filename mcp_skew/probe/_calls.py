@@ -24,10 +24,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..simulator import QUIRKS, ClientPolicy, PeerSpec, Step, StepResult, parse_peer
+from ..simulator import QUIRKS, ClientPolicy, PeerSpec, Step, StepResult, dialect_of, parse_peer
 from ..simulator.findings import Finding
-from ..versions import Profile
-from ._exchanges import Exchange
+from ..versions import Profile, Registry
+from ._exchanges import Exchange, modern_version
 from ._schemas import _jsonschema
 
 __all__ = [
@@ -45,27 +45,6 @@ __all__ = [
 CALL_STEP: Final = "tool call"
 #: At most this many tools are tried for arguments before the step gives up.
 _TOOLS_TRIED: Final = 5
-#: ``$schema`` URIs (trailing ``#`` and the scheme's ``s`` ignored) -> the dialect's short name.
-_DIALECTS: Final = {
-    "json-schema.org/draft/2020-12/schema": "2020-12",
-    "json-schema.org/draft/2019-09/schema": "2019-09",
-    "json-schema.org/draft-07/schema": "draft-07",
-    "json-schema.org/draft-06/schema": "draft-06",
-    "json-schema.org/draft-04/schema": "draft-04",
-    "json-schema.org/draft-03/schema": "draft-03",
-}
-
-
-def dialect_of(schema: object) -> str | None:
-    """The dialect a schema declares in ``$schema`` (``draft-07``; the URI itself when it
-    is none of the known ones); None without a ``$schema`` string."""
-    if not isinstance(schema, dict) or not isinstance(schema.get("$schema"), str):
-        return None
-    uri = schema["$schema"].strip().rstrip("#")
-    bare = uri.split("://", 1)[-1]
-    return _DIALECTS.get(bare) or uri[:120]
-
-
 @dataclass(frozen=True, slots=True)
 class Choice:
     """The tool the step calls and its arguments, or why nothing is called."""
@@ -273,6 +252,34 @@ def call_findings(ex: Exchange, tool: Mapping[str, Any], arguments: Mapping[str,
     return [Finding("structured-content-mismatch", "error",
                     f"tools/call {name}: structuredContent does not match the outputSchema "
                     f"({problem}); {who}", ex.answer_index, cite)]
+
+
+def outputs_seen(exs: Sequence[Exchange], registry: Registry) -> tuple[str | None, bool]:
+    """What one run showed of the server's tool output, for the inferred peer (a saved peer
+    keeps these traits, not the schemas): the first ``outputSchema`` dialect other than
+    2020-12 it listed, and whether a call of a tool with an ``outputSchema`` was answered
+    (not ``isError``) without ``structuredContent``; each on a revision that has them."""
+    dialect: str | None = None
+    missing = False
+    listed: dict[Any, dict[str, Any]] = {}
+    for ex in exs:
+        rev = modern_version(ex.request) or ex.after_initialize
+        if not isinstance(rev, str) or rev not in registry or ex.result is None:
+            continue
+        profile = registry.get(rev)
+        if "outputSchema" not in profile.names("tool_fields"):
+            continue
+        if ex.method == "tools/list" and isinstance(ex.result.get("tools"), list):
+            listed = {t.get("name"): t for t in ex.result["tools"] if isinstance(t, dict)}
+            found = [d for t in listed.values()
+                     if (d := dialect_of(t.get("outputSchema"))) not in (None, "2020-12")]
+            dialect = dialect or (found[0] if found else None)
+        elif ex.method == "tools/call" and profile.settings["structured_content"] is not None:
+            tool = listed.get(ex.params.get("name")) or {}
+            missing = missing or (isinstance(tool.get("outputSchema"), dict)
+                                  and ex.result.get("isError") is not True
+                                  and "structuredContent" not in ex.result)
+    return dialect, missing
 
 
 def not_called(why: str) -> StepResult:

@@ -76,6 +76,11 @@ class ServerPolicy:
     result_type: bool = True
     #: cacheable results carry ``ttlMs`` and ``cacheScope`` where the revision requires them
     cache_hints: bool = True
+    #: the echo tool lists an ``outputSchema`` in this dialect where the revision has it
+    #: (``2020-12``: no ``$schema``; ``draft-07``, ``draft-04``: a ``$schema`` naming it)
+    output_schema: str | None = None
+    #: a call of a tool with an ``outputSchema`` answers without ``structuredContent``
+    omits_structured_content: bool = False
     #: the ``ttlMs`` on cacheable results (2026-07-28 schema ``CacheableResult``)
     ttl_ms: int = 60_000
     #: the first request of a connection fixes its era

@@ -264,6 +264,27 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "the reference server @modelcontextprotocol/server-filesystem 2025.1.14 (10 of its "
            "11 tools, schemas made from zod without a top-level type)",
            effects=(Effect("untyped_input_schema"),)),
+        Quirk("draft-07-output-schema", "server",
+           "its echo tool lists an outputSchema whose $schema declares JSON Schema draft-07 "
+           "(where the revision has outputSchema), and its result carries matching "
+           "structuredContent",
+           "TypeScript @modelcontextprotocol/sdk 1.x servers with an outputSchema: "
+           "zod-to-json-schema stamps draft-07 (the reference server-filesystem 2026.7.10, "
+           "typescript-sdk issues 2532 and 2721)",
+           effects=(Effect("output_schema", "draft-07", rank=1),)),
+        Quirk("draft-04-output-schema", "server",
+           "its echo tool lists an outputSchema whose $schema declares JSON Schema draft-04",
+           "servers that ship hand-written or generated draft-04 schemas (2025-11-25 "
+           "basic/index.mdx §JSON Schema Usage lets a schema declare its dialect)",
+           effects=(Effect("output_schema", "draft-04", rank=2),)),
+        Quirk("no-structured-content", "server",
+           "its echo tool lists an outputSchema, and its results carry no structuredContent "
+           "(every revision with outputSchema says servers MUST provide it)",
+           "servers that declare an output schema and answer with text only, which the "
+           "TypeScript SDK clients fail with -32600 (callTool in @modelcontextprotocol/sdk "
+           "1.29.0-1.32.2 and @modelcontextprotocol/client 2.x: docs/calls.md)",
+           effects=(Effect("omits_structured_content"),
+                    Effect("output_schema", "2020-12", rank=0))),
         Quirk("early-tools-32603", "server",
            "answers tools/list before initialize with -32603 Internal error (its handler reads "
            "the client's capabilities, which only initialize tells), while serving other early "

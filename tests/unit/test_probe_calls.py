@@ -145,3 +145,34 @@ def test_args_without_tool_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[
     assert main(["probe", "--quiet", "--args", '{"a": 1}', "--", "x"]) == 2
     err = capsys.readouterr().err
     assert "--args needs --tool NAME" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(("case", "quirk", "refused_by"), [
+    ("no-structured", "no-structured-content", "ts-client@2.4:legacy"),
+    ("draft-07", "draft-07-output-schema", None),
+])
+def test_a_saved_peer_keeps_the_traits_and_the_matrix_predicts_the_refusal(
+        case: str, quirk: str, refused_by: str | None, tmp_path: Any) -> None:
+    """The saved peer keeps what clients refuse (a quirk), not the schemas; the matrix plays
+    it against the named clients: ts-client@2.4 fails the call of a tool without
+    structuredContent (-32600) and reads a draft-07 outputSchema (PR 2534); a client with
+    dialect-2020-12-only refuses draft-07."""
+    from mcp_skew.probe import save_peer  # noqa: PLC0415
+
+    report = _probe(case)
+    assert report.peer.spec is not None and report.peer.spec.has(quirk)
+    saved = tmp_path / "peer.json"
+    save_peer(report.peer, saved, "x", f"tools:{case}")
+    assert "outputSchema" not in saved.read_text(encoding="utf-8")
+    out = tmp_path / "matrix.json"
+    assert main(["matrix", "--quiet", "--servers", f"@{saved}", "--clients",
+                 "ts-client@2.4:legacy", "--clients", "legacy:2025-11-25+dialect-2020-12-only",
+                 "--clients", "legacy:2025-11-25", "--format", "json", "--out", str(out)]) == 0
+    cells = {c["client"]: c for row in json.loads(out.read_text(encoding="utf-8"))["cells"]
+             for c in row}
+    failed = {name for name, c in cells.items() if c.get("failed_step") == "call a tool"}
+    assert "2025-11-25" not in failed
+    if refused_by is not None:
+        assert failed == {refused_by}
+    else:
+        assert failed == {"legacy 25-11 dialect-2020-12-only"}  # its label in the matrix

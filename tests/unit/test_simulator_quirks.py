@@ -162,10 +162,20 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
     "untyped-input-schema": ("legacy:2025-11-25+strict-tools",
                              "legacy:2025-11-25+untyped-input-schema"),
     "strict-tools": ("legacy:2025-11-25+strict-tools", "legacy:2025-11-25+untyped-input-schema"),
-    # read by the probe's call step (docs/calls.md): the simulated server lists no
-    # outputSchema and the simulated scenarios call no tool that has one
-    "dialect-2020-12-only": None, "declared-dialects": None,
-    "needs-structured-content": None, "checks-structured-content": None,
+    # how a client reads a tool call (docs/calls.md)
+    "dialect-2020-12-only": ("legacy:2025-11-25+dialect-2020-12-only",
+                             "legacy:2025-11-25+draft-07-output-schema"),
+    "draft-07-output-schema": ("legacy:2025-11-25+dialect-2020-12-only",
+                               "legacy:2025-11-25+draft-07-output-schema"),
+    "declared-dialects": ("legacy:2025-11-25+declared-dialects",
+                          "legacy:2025-11-25+draft-04-output-schema"),
+    "draft-04-output-schema": ("legacy:2025-11-25+declared-dialects",
+                               "legacy:2025-11-25+draft-04-output-schema"),
+    "needs-structured-content": ("legacy:2025-11-25+needs-structured-content",
+                                 "legacy:2025-11-25+no-structured-content"),
+    "no-structured-content": ("legacy:2025-11-25+needs-structured-content",
+                              "legacy:2025-11-25+no-structured-content"),
+    "checks-structured-content": None,
     "checks-header-on-initialize": ("legacy:2025-11-25,2025-06-18+header-on-initialize",
                                     "legacy:2025-06-18+checks-header-on-initialize"),
     "header-on-initialize": ("legacy:2025-11-25,2025-06-18+header-on-initialize",
@@ -234,11 +244,10 @@ NO_EXAMPLE.update({
     "outlives-stdin": "a run has no process; tests/unit/test_serve_stdio.py serves it on "
     "standard input",
 })
-NO_EXAMPLE.update(dict.fromkeys(
-    ("dialect-2020-12-only", "declared-dialects", "needs-structured-content",
-     "checks-structured-content"),
-    "the simulated server lists no outputSchema, so no run shows it; the probe's call step "
-    "reads it (test_call_quirks_refuse_what_the_sdk_refuses, tests/unit/test_probe_calls.py)"))
+NO_EXAMPLE["checks-structured-content"] = (
+    "the simulated server's structuredContent always matches its outputSchema, so no run shows "
+    "it; the probe's call step reads it (test_call_quirks_refuse_what_the_sdk_refuses, "
+    "tests/unit/test_probe_calls.py)")
 #: quirks that name the default behaviour, so their twin run is identical
 DEFAULTS = {"unknown-32601"}
 
@@ -1391,7 +1400,8 @@ def test_the_era_gated_scenario_expects_32601_where_the_era_removed_the_method()
 # -- tool definitions clients reject ----------------------------------------------------------
 
 @pins("dialect-2020-12-only", "declared-dialects", "needs-structured-content",
-      "checks-structured-content")
+      "checks-structured-content", "draft-07-output-schema", "draft-04-output-schema",
+      "no-structured-content")
 def test_call_quirks_refuse_what_the_sdk_refuses() -> None:
     """@modelcontextprotocol/client 2.0.0-beta.5 refuses a draft-07 outputSchema, 2.0.0-2.4.0
     read it and refuse draft-04 (PR 2534); the TypeScript clients' callTool refuses a result
@@ -1440,6 +1450,21 @@ def test_call_quirks_refuse_what_the_sdk_refuses() -> None:
     assert after.name in wrong[0].message
     assert not call_findings(answer({"content": text, "structuredContent": {"n": 1}}), tool, {},
                              profile, named)
+    # the simulator plays them on the default scenario's "call a tool" (where the revision
+    # has outputSchema: a 2025-03-26 pair lists none, so nothing is refused)
+    for client, srv, got in [
+            ("dialect-2020-12-only", "draft-07-output-schema",
+             "refused before sending: outputSchema declares draft-07 (-32602)"),
+            ("declared-dialects", "draft-04-output-schema",
+             "refused before sending: outputSchema declares draft-04 (-32602)"),
+            ("needs-structured-content", "no-structured-content",
+             "error -32600 (an outputSchema but no structuredContent)")]:
+        refused = simulate(f"legacy:2025-11-25+{client}", f"legacy:2025-11-25+{srv}")
+        assert refused.failed_step == "call a tool" and refused.steps[1].got == got
+        assert simulate("legacy:2025-11-25", f"legacy:2025-11-25+{srv}").status == "ok"
+        assert simulate(f"legacy:2025-03-26+{client}", f"legacy:2025-03-26+{srv}").status == "ok"
+    assert simulate("legacy:2025-11-25+declared-dialects",
+                    "legacy:2025-11-25+draft-07-output-schema").status == "ok"
 
 
 @pins("untyped-input-schema", "strict-tools")
