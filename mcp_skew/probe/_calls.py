@@ -114,8 +114,11 @@ def _generate(schema: dict[str, Any]) -> dict[str, Any] | str:
     except ImportError as exc:  # a broken install: the step says so, the probe goes on
         return f"no argument generator ({exc.name} is not installed)"
     bare = {k: v for k, v in schema.items() if k != "$schema"}
+    # every setting that matters given here, so a caller's Hypothesis profile (a test suite
+    # using the pytest plugin, derandomize in CI) does not change the arguments
     rules = settings(database=None, max_examples=20, deadline=None, phases=[Phase.generate],
-                     suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet)
+                     suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet,
+                     derandomize=False)
     try:
         found = find(from_schema(bare), lambda _value: True, settings=rules,
                      random=random.Random(0))
