@@ -17,6 +17,8 @@ whose quirks refuse it, as a prediction from their models (nothing was sent by t
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import json
 import random
 import threading
@@ -38,7 +40,9 @@ __all__ = [
     "choose",
     "dialect_findings",
     "dialect_of",
+    "outputs_seen",
     "refusers",
+    "warm",
 ]
 
 #: The name of the default call step (a checking step: never the run's verdict).
@@ -93,6 +97,23 @@ def choose(tools: Sequence[dict[str, Any]]) -> Choice:
 # -- arguments from a schema ----------------------------------------------------------------
 _lock = threading.Lock()
 _made: dict[str, dict[str, Any] | str] = {}
+_warming: list[threading.Thread] = []
+
+
+def warm() -> None:
+    """Import the generator in the background, once per process: its import (most of the
+    step's own cost) then overlaps a server's cold start instead of following a list."""
+    with _lock:
+        if _warming:
+            return
+        thread = threading.Thread(target=_import_generator, name="mcp-skew-warm", daemon=True)
+        _warming.append(thread)
+    thread.start()
+
+
+def _import_generator() -> None:
+    with contextlib.suppress(ImportError):  # the step says so when it needs it
+        importlib.import_module("hypothesis_jsonschema")
 
 
 def arguments_for(schema: object) -> dict[str, Any] | str:

@@ -30,7 +30,7 @@ from ..simulator.machine import Reply, Timeout
 from ..transcript import Transcript
 from ..versions import Era
 from ._auth import refused_status
-from ._calls import CALL_STEP, call_findings, choose, dialect_findings, not_called
+from ._calls import CALL_STEP, call_findings, choose, dialect_findings, not_called, warm
 from ._clients import MISSING_URI, PROBER, REINIT_CONTROL, UNKNOWN_METHOD, run_prober
 from ._exchanges import exchanges
 from ._findings import tool_input_finding
@@ -292,6 +292,8 @@ def run_client(spec: PeerSpec, link: ProbeLink, target: Target, opts: ProbeOptio
                     transport=rule_for("http" if target.transport == "http" else "stdio"))
     if not spec.has("probe-timeout"):
         sim.probe_timeout_ms = opts.probe_timeout_ms
+    if not opts.tool:
+        warm()  # the call step's generator, imported while the server starts
     session = sim.negotiate(link)
     record = RunRecord(spec, server_placeholder(target), _scenario_name(opts), session,
                        link.transcript)
