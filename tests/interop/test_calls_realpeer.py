@@ -4,7 +4,8 @@ whose outputSchema carries draft-07 ``$schema`` (tests/servers/tool_server.py dr
 @modelcontextprotocol/client 2.0.0-beta.5 refuses every call of its tool ("supports JSON
 Schema 2020-12 only", quirk dialect-2020-12-only); 2.4.0 reads draft-07 (PR 2534, quirk
 declared-dialects); and mcp-skew's default probe of the same server names the first and not
-the second. The environments are in tests/_realpeer_envs.py (NPM_LISTS)."""
+the second; 2.4.0 fails a call without structuredContent (-32600) or with one that does not match
+(-32602). The environments are in tests/_realpeer_envs.py (NPM_LISTS)."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ SERVER = [sys.executable, str(SERVERS / "tool_server.py"), "draft-07"]
 TOOL = "list_allowed_directories"
 
 
-def _call(packages: tuple[str, ...]) -> dict[str, Any]:
+def _call(packages: tuple[str, ...], case: str = "draft-07") -> dict[str, Any]:
     node = shutil.which("node")
     if node is None:
         pytest.skip("no node on PATH")
@@ -41,7 +42,7 @@ def _call(packages: tuple[str, ...]) -> dict[str, Any]:
     except EnvironmentUnavailable as exc:
         pytest.skip(f"cannot build {packages[0]}: {exc}")
     done = subprocess.run([node, str(DRIVER), str(env.node_modules), "--v2", "--call", TOOL,
-                           "--", *SERVER], capture_output=True, text=True, timeout=120,
+                           "--", *SERVER[:-1], case], capture_output=True, text=True, timeout=120,
                           check=False)
     line = next((x for x in done.stdout.splitlines() if x.startswith("RESULT ")), None)
     assert line is not None, done.stderr[-2000:]
@@ -63,3 +64,14 @@ def test_the_default_probe_names_the_release_that_refuses() -> None:
     assert found
     assert all("+dialect-2020-12-only (@modelcontextprotocol/client 2.0.0-beta.1" in m
                and "ts-client@2.4" not in m for m in found)
+
+
+def test_2_4_fails_a_call_without_structured_content_and_one_that_does_not_match() -> None:
+    """needs-structured-content (-32600) and checks-structured-content (-32602), as the
+    named model ts-client@2.4 carries them."""
+    missing = _call(AFTER, "no-structured")
+    assert not missing["call"]["ok"]
+    assert "did not return structured content" in missing["call"]["error"], missing
+    wrong = _call(AFTER, "mismatch")
+    assert not wrong["call"]["ok"]
+    assert "does not match the tool's output schema" in wrong["call"]["error"], wrong

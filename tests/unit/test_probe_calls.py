@@ -12,7 +12,7 @@ from _tool_servers import target
 
 from mcp_skew.cli import main
 from mcp_skew.commands.probe import _named_clients
-from mcp_skew.probe import ProbeOptions, ProbeReport, probe
+from mcp_skew.probe import ProbeOptions, ProbeReport, probe, save_peer
 from mcp_skew.probe._calls import CALL_STEP, arguments_for, choose, dialect_of
 from mcp_skew.probe._exchanges import exchanges
 from mcp_skew.versions import REGISTRY
@@ -157,8 +157,6 @@ def test_a_saved_peer_keeps_the_traits_and_the_matrix_predicts_the_refusal(
     it against the named clients: ts-client@2.4 fails the call of a tool without
     structuredContent (-32600) and reads a draft-07 outputSchema (PR 2534); a client with
     dialect-2020-12-only refuses draft-07."""
-    from mcp_skew.probe import save_peer  # noqa: PLC0415
-
     report = _probe(case)
     assert report.peer.spec is not None and report.peer.spec.has(quirk)
     saved = tmp_path / "peer.json"
