@@ -42,7 +42,8 @@ PYTHON_LISTS = (("test_probe_realpeer", "ENVS"), ("test_probe_fast_realpeer", "E
                 ("test_serve_realpeer", "SDK"), ("test_auth_realpeer", "SDK"),
                 ("test_probe_http_bridge_realpeer", "BRIDGE"))
 NPM_LISTS = (("test_ts_http_realpeer", "PACKAGES"), ("test_auth_realpeer", "TS_SDK"),
-             ("test_auth_realpeer", "INSPECTOR"), ("test_apps_realpeer", "PACKAGES"))
+             ("test_auth_realpeer", "INSPECTOR"), ("test_apps_realpeer", "PACKAGES"),
+             ("test_calls_realpeer", "BETA"), ("test_calls_realpeer", "AFTER"))
 #: the conformance suite installs its package and a Node.js binary in one environment
 NPM_TOGETHER = (("test_conformance_suite", ("SUITE", "NODE")),)
 

@@ -82,8 +82,10 @@ def _token(token: str, url: str | None) -> str:
 def _options(args: argparse.Namespace) -> ProbeOptions:
     from ..probe import ProbeOptions  # noqa: PLC0415 - see the imports
 
+    if args.args is not None and not args.tool:
+        raise UsageError("--args needs --tool NAME (the tool they are for)")
     try:
-        tool_args = loads(args.args, FILE)
+        tool_args = loads("{}" if args.args is None else args.args, FILE)
     except JsonTextError as exc:
         raise UsageError(f"--args is not JSON: {exc}") from None
     if not isinstance(tool_args, dict):

@@ -17,6 +17,10 @@ _TS_LENIENT = ("no lifecycle gate (requests before initialize are served, _meta 
 _TS_APP = ("tools/call of an unknown tool is an isError result in 1.x and -32602 in 2.x; the "
            "drift scenario leaves it out")
 
+#: how callTool reads a result (docs/calls.md): the structured-content checks (1.29.0, 1.30.0,
+#: 1.32.2 dist/esm/client/index.js; 2.4.0 callTool), and 2.x's declared dialects (PR 2534)
+_CALLS_1X = "+needs-structured-content+checks-structured-content"
+_CALLS_2X = f"+declared-dialects{_CALLS_1X}"
 #: a tools/list whose tools' inputSchema has no type (server-filesystem 2025.1.14)
 _UNTYPED_TOOLS = ("legacy:2025-11-25+untyped-input-schema",)
 
@@ -35,7 +39,7 @@ TS_SDK: Final = Family(
                  "(docs/real-peers.md §TypeScript @modelcontextprotocol/sdk 1.32.2)",
                  args=("--v1",), gaps=(_TS_APP,))},
              clients={"": Model(
-                 f"legacy:{ALL_LEGACY}+strict-tools{AUTH_1X}",
+                 f"legacy:{ALL_LEGACY}+strict-tools{_CALLS_1X}{AUTH_1X}",
                  "Client.connect: initialize 2025-11-25, raises on a revision outside "
                  "SUPPORTED_PROTOCOL_VERSIONS (dist/esm/client/index.js); listTools validates "
                  "each tool with ToolSchema (inputSchema type z.literal('object'), "
@@ -93,14 +97,14 @@ TS_CLIENT: Final = Family(
         ReleaseLine((2, 4, 0), "2.4.x", Package("npm", _V2_PKGS, "2.4.0"),
              clients={
                  "legacy": Model(
-                     f"legacy:{ALL_LEGACY}+strict-tools",
+                     f"legacy:{ALL_LEGACY}+strict-tools{_CALLS_2X}",
                      "Client with versionNegotiation absent (mode 'legacy', the default): "
                      "initialize 2025-11-25 ('byte-identical' 2025 sequence); listTools "
                      "validates inputSchema type 'object' (core schemas)",
                      args=("--v2", "--mode", "legacy")),
                  "auto": Model(
                      f"{DUAL_ALL}+restart+probe-timeout=60000+fallback-denylist+strict-results"
-                     "+discover-fallback+strict-discover",
+                     f"+discover-fallback+strict-discover{_CALLS_2X}",
                      "versionNegotiation {mode: 'auto'}: server/discover on a throwaway sibling "
                      "process with the request timeout (60 s); a timeout, a closed process, "
                      "any non-modern error or a DiscoverResult offering no modern revision -> "
@@ -116,7 +120,7 @@ TS_CLIENT: Final = Family(
                            "a -32022 naming a shared modern revision twice fails the connect; "
                            "the model falls back when it also names a handshake revision")),
                  "pin": Model(
-                     "modern:2026-07-28+discover+strict-results+strict-discover",
+                     f"modern:2026-07-28+discover+strict-results+strict-discover{_CALLS_2X}",
                      "versionNegotiation {mode: {pin: '2026-07-28'}}: server/discover at "
                      "2026-07-28 on a throwaway sibling process; a DiscoverResult offering "
                      "2026-07-28 -> the session speaks it on a fresh process; anything else (an "

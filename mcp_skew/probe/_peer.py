@@ -32,6 +32,7 @@ from ..peers import PEER_FILE_FORMAT, load_probe_peer
 from ..simulator import PeerSpec, negotiation, parse_peer, untyped_tools
 from ..transcript import Transcript
 from ..versions import Era, Registry
+from ._calls import outputs_seen
 from ._clients import BOGUS_REVISION, MISSING_URI, REINIT_CONTROL, UNKNOWN_METHOD
 from ._exchanges import Exchange, modern_version
 
@@ -102,6 +103,10 @@ class Evidence:
     discover_incomplete: bool = False
     #: a ``tools/list`` result listed a tool whose inputSchema lacks ``"type": "object"``
     untyped_tools: bool = False
+    #: a listed outputSchema declared this dialect, not 2020-12 (``draft-07-output-schema``)
+    output_dialect: str | None = None
+    #: a call of a tool with an outputSchema got no structuredContent (``no-structured-content``)
+    no_structured: bool = False
     #: the server answered at least one request (with something it wrote, not an HTTP status)
     alive: bool = False
     notes: list[str] = field(default_factory=list)
@@ -123,8 +128,14 @@ class Evidence:
             "asks_roots": self.asks_roots, "discover_legacy": self.discover_legacy,
             "discover_incomplete": self.discover_incomplete,
             "untyped_tools": self.untyped_tools,
+            "output_dialect": self.output_dialect, "no_structured": self.no_structured,
             "alive": self.alive, "notes": list(self.notes),
         }
+
+
+#: an observed outputSchema dialect -> the server quirk that lists one
+_OUTPUT_DIALECTS: Final = {"draft-07": "draft-07-output-schema", "draft-06": "draft-07-output-schema",
+                           "draft-04": "draft-04-output-schema", "draft-03": "draft-04-output-schema"}
 
 
 def _era(registry: Registry, revision: Any) -> Era | None:
@@ -280,6 +291,9 @@ def gather(views: list[RunView], registry: Registry) -> Evidence:
         else:
             _sticky_after(view, ev, codes)
         ev.asks_roots = ev.asks_roots or _asks_roots(view)
+        dialect, missing = outputs_seen(view.exchanges, registry)
+        ev.output_dialect = ev.output_dialect or dialect
+        ev.no_structured = ev.no_structured or missing
     return ev
 
 
@@ -451,6 +465,10 @@ def _quirks(kind: str, ev: Evidence) -> tuple[list[str], list[str]]:
         quirks.append("discover-incomplete")
     if ev.untyped_tools:
         quirks.append("untyped-input-schema")
+    # the tool-output traits a client refuses (docs/calls.md), not the schemas themselves
+    dialect = _OUTPUT_DIALECTS.get(ev.output_dialect or "")
+    quirks += [q for q, on in ((dialect, dialect is not None),
+                               ("no-structured-content", ev.no_structured)) if on and q]
     if kind in ("legacy", "dual") and ev.asks_roots:
         quirks.append("asks-roots")
     code = _not_found_code(ev, kind)

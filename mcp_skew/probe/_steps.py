@@ -30,6 +30,7 @@ from ..simulator.machine import Reply, Timeout
 from ..transcript import Transcript
 from ..versions import Era
 from ._auth import refused_status
+from ._calls import CALL_STEP, call_findings, choose, dialect_findings, not_called, warm
 from ._clients import MISSING_URI, PROBER, REINIT_CONTROL, UNKNOWN_METHOD, run_prober
 from ._exchanges import exchanges
 from ._findings import tool_input_finding
@@ -51,7 +52,7 @@ MODEL_STEPS: Final = ("unknown method", "initialize after modern", "after unknow
 #: Steps that check the server rather than serve the client: they never make a run "degraded"
 #: (``ping`` is not one: a client that pings and gets no empty result fails it, a MUST).
 DIAGNOSTIC_STEPS: Final = frozenset({"tool input error", "unknown tool", "missing resource",
-                                     *MODEL_STEPS})
+                                     CALL_STEP, *MODEL_STEPS})
 _WRONG: Final = {"string": 12345, "integer": "not-a-number", "number": "not-a-number",
                  "boolean": "not-a-boolean", "array": "not-an-array", "object": "not-an-object"}
 
@@ -68,6 +69,16 @@ def _scenario_name(opts: ProbeOptions) -> str:
 def _declared(session: Session, key: str) -> bool:
     caps = session.server_capabilities
     return key in caps if caps else key == "tools"
+
+
+def _dialects(link: ProbeLink, session: Session, opts: ProbeOptions) -> list[Finding]:
+    """The listed tools' outputSchema dialects a named client refuses (``_calls``)."""
+    lists = [ex for ex in exchanges(link.transcript, session.registry)
+             if ex.method == "tools/list" and ex.result is not None]
+    if not lists:
+        return []
+    return dialect_findings(_tools(link, session), session.profile, lists[-1].answer_index,
+                            opts.named_clients)
 
 
 def _tools(link: ProbeLink, session: Session) -> list[dict[str, Any]]:
@@ -110,6 +121,38 @@ def _tool_steps(session: Session, link: ProbeLink, opts: ProbeOptions
                           "tool-error" if as_tool_error else "error",
                           lambda p: frozenset({p.error("InvalidParams").code})))
     return steps, []
+
+
+def _read_call(record: RunRecord, link: ProbeLink, session: Session, opts: ProbeOptions, *,
+               tool: dict[str, Any], arguments: Mapping[str, Any]) -> None:
+    """The findings of the first call of ``tool``, as a client of the session reads it."""
+    calls = [ex for ex in exchanges(link.transcript, session.registry)
+             if ex.method == "tools/call" and ex.params.get("name") == tool.get("name")]
+    if calls:
+        record.findings += call_findings(calls[0], tool, arguments, session.profile,
+                                         opts.named_clients)
+
+
+def _call(sim: SimClient, link: ProbeLink, session: Session, record: RunRecord,
+          opts: ProbeOptions) -> bool:
+    """The call step (:mod:`._calls`): one tool called with arguments from its schema, read
+    as the revision reads it; a checking step, never the run's verdict. False when the call
+    went unanswered (the process is busy or gone: no more questions for it)."""
+    choice = choose(_tools(link, session))
+    step = choice.step()
+    if step is None or choice.tool is None or choice.arguments is None:
+        record.steps.append(not_called(choice.why))
+        return True
+    before = len(record.steps)
+    _play(sim, link, session, record, [step])
+    answered = True
+    for n in range(before, len(record.steps)):
+        s = record.steps[n]
+        answered = s.got not in ("timeout", "server exited")
+        record.steps[n] = StepResult(s.name, answered, f"an answer to {choice.tool['name']}",
+                                     s.got)
+    _read_call(record, link, session, opts, tool=choice.tool, arguments=choice.arguments)
+    return answered
 
 
 def _error_steps(resources: bool) -> list[Step]:
@@ -249,6 +292,8 @@ def run_client(spec: PeerSpec, link: ProbeLink, target: Target, opts: ProbeOptio
                     transport=rule_for("http" if target.transport == "http" else "stdio"))
     if not spec.has("probe-timeout"):
         sim.probe_timeout_ms = opts.probe_timeout_ms
+    if not opts.tool:
+        warm()  # the call step's generator, imported while the server starts
     session = sim.negotiate(link)
     record = RunRecord(spec, server_placeholder(target), _scenario_name(opts), session,
                        link.transcript)
@@ -266,10 +311,18 @@ def run_client(spec: PeerSpec, link: ProbeLink, target: Target, opts: ProbeOptio
         record.steps += missing
         _play(sim, link, session, record, steps)
         _tool_finding(record, link)
+        tool = next((t for t in _tools(link, session) if t.get("name") == opts.tool), None)
+        if tool is not None:
+            _read_call(record, link, session, opts, tool=tool, arguments=opts.tool_args)
+    if _declared(session, "tools"):
+        record.findings += _dialects(link, session, opts)
     if ping:
         _ping(link, session, record, opts.timeout_ms)
     if model_steps:
         _model_steps(link, session, record, opts.timeout_ms)
+    if not opts.tool and _declared(session, "tools") and not link.closed_seen \
+            and not _call(sim, link, session, record, opts):
+        reinit = ()  # the call went unanswered: the process cannot answer the model's questions
     if reinit and not link.closed_seen:
         _reinitialize(link, record, reinit, opts.timeout_ms)
     if opts.error_probes:

@@ -186,6 +186,8 @@ def settle(record: RunRecord) -> Culprit | None:
         return None  # an unanswered ping is its own finding (ping-unanswered), not a verdict
     if found is not None and found.step in _MODEL_STEPS:
         return None  # the fast probe's questions for the model are findings, never a verdict
+    if found is not None and found.step == "tool call":  # the call step (``_calls``): the
+        return found  # request in flight is a finding, never the verdict
     session = record.session
     if found is not None and session.status == "ok":
         session.fail(found.sentence())

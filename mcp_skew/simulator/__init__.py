@@ -42,6 +42,7 @@ from . import _path as path_steps
 from ._cache import ClientCache
 from ._client import Session, SimClient, check_result, event_step, untyped_tools
 from ._link import Link, MemoryLink
+from ._outputs import dialect_of
 from ._path import PathStep
 from ._peers import PeerSpec, parse_peer, split_notation, with_quirks
 from ._policy import ClientPolicy
@@ -77,6 +78,7 @@ __all__ = [
     "Transport",
     "TransportRule",
     "check_result",
+    "dialect_of",
     "event_step",
     "negotiation",
     "parse_peer",

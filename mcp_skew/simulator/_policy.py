@@ -76,6 +76,11 @@ class ServerPolicy:
     result_type: bool = True
     #: cacheable results carry ``ttlMs`` and ``cacheScope`` where the revision requires them
     cache_hints: bool = True
+    #: the echo tool lists an ``outputSchema`` in this dialect where the revision has it
+    #: (``2020-12``: no ``$schema``; ``draft-07``, ``draft-04``: a ``$schema`` naming it)
+    output_schema: str | None = None
+    #: a call of a tool with an ``outputSchema`` answers without ``structuredContent``
+    omits_structured_content: bool = False
     #: the ``ttlMs`` on cacheable results (2026-07-28 schema ``CacheableResult``)
     ttl_ms: int = 60_000
     #: the first request of a connection fixes its era
@@ -186,6 +191,16 @@ class ClientPolicy:
     stalls_on_server_request: bool = False
     #: a ``tools/list`` whose tools' ``inputSchema`` lacks ``"type": "object"`` fails
     strict_tools: bool = False
+    #: the JSON Schema dialects a tool's ``outputSchema`` may declare in ``$schema`` (comma
+    #: separated: ``2020-12``, ``2019-09``, ``draft-07``, ``draft-06``, ``draft-04``); a call
+    #: of a tool declaring another fails before it is sent; None: any dialect is read
+    output_dialects: str | None = None
+    #: a result without ``structuredContent`` (and not ``isError``) from a tool with an
+    #: ``outputSchema`` fails the call (-32600)
+    needs_structured_content: bool = False
+    #: ``structuredContent`` that does not validate against the tool's ``outputSchema`` fails
+    #: the call (-32602)
+    checks_structured_content: bool = False
     #: once connected to a server that declares ``logging``, the client sets the level with
     #: ``logging/setLevel`` whatever the era; where the revision lacks it the connect fails
     legacy_set_level: bool = False

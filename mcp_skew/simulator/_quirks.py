@@ -264,6 +264,27 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "the reference server @modelcontextprotocol/server-filesystem 2025.1.14 (10 of its "
            "11 tools, schemas made from zod without a top-level type)",
            effects=(Effect("untyped_input_schema"),)),
+        Quirk("draft-07-output-schema", "server",
+           "its echo tool lists an outputSchema whose $schema declares JSON Schema draft-07 "
+           "(where the revision has outputSchema), and its result carries matching "
+           "structuredContent",
+           "TypeScript @modelcontextprotocol/sdk 1.x servers with an outputSchema: "
+           "zod-to-json-schema stamps draft-07 (the reference server-filesystem 2026.7.10, "
+           "typescript-sdk issues 2532 and 2721)",
+           effects=(Effect("output_schema", "draft-07", rank=1),)),
+        Quirk("draft-04-output-schema", "server",
+           "its echo tool lists an outputSchema whose $schema declares JSON Schema draft-04",
+           "servers that ship hand-written or generated draft-04 schemas (2025-11-25 "
+           "basic/index.mdx §JSON Schema Usage lets a schema declare its dialect)",
+           effects=(Effect("output_schema", "draft-04", rank=2),)),
+        Quirk("no-structured-content", "server",
+           "its echo tool lists an outputSchema, and its results carry no structuredContent "
+           "(every revision with outputSchema says servers MUST provide it)",
+           "servers that declare an output schema and answer with text only, which the "
+           "TypeScript SDK clients fail with -32600 (callTool in @modelcontextprotocol/sdk "
+           "1.29.0-1.32.2 and @modelcontextprotocol/client 2.x: docs/calls.md)",
+           effects=(Effect("omits_structured_content"),
+                    Effect("output_schema", "2020-12", rank=0))),
         Quirk("early-tools-32603", "server",
            "answers tools/list before initialize with -32603 Internal error (its handler reads "
            "the client's capabilities, which only initialize tells), while serving other early "
@@ -394,6 +415,37 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "2.x (core schemas, 2.4.0); the Python mcp client is lenient (inputSchema: dict, "
            "1.x and mcp-types 2.3.0)",
            effects=(Effect("strict_tools"),)),
+        Quirk("dialect-2020-12-only", "client",
+           "refuses to call a tool whose outputSchema declares any $schema dialect but JSON "
+           "Schema 2020-12 (draft-07 included): the call fails with -32602 'has an invalid "
+           "outputSchema' before it is sent (2025-11-25 basic/index.mdx §JSON Schema Usage "
+           "allows a declared dialect)",
+           "@modelcontextprotocol/client 2.0.0-beta.1 to 2.0.0-beta.5 (AjvJsonSchemaValidator: "
+           "'The default validator supports JSON Schema 2020-12 only', dist/ajvProvider-*.mjs); "
+           "typescript-sdk issues 2532 and 2721",
+           effects=(Effect("output_dialects", "2020-12", rank=1),)),
+        Quirk("declared-dialects", "client",
+           "calls a tool whose outputSchema declares JSON Schema 2020-12, 2019-09, draft-07 or "
+           "draft-06 and validates with that dialect; any other $schema (draft-04 and older) "
+           "fails the call with -32602 before it is sent",
+           "@modelcontextprotocol/client 2.0.0 to 2.4.0 (declaredDialect in "
+           "dist/dialects-*.mjs: 'supports JSON Schema 2020-12, 2019-09, draft-07, and "
+           "draft-06'; typescript-sdk PR 2534)",
+           effects=(Effect("output_dialects", "2020-12,2019-09,draft-07,draft-06"),)),
+        Quirk("needs-structured-content", "client",
+           "fails a call whose result has no structuredContent (and no isError: true) when the "
+           "listed tool has an outputSchema: -32600 'has an output schema but did not return "
+           "structured content'",
+           "TypeScript @modelcontextprotocol/sdk 1.29.0, 1.30.0 and 1.32.2 (Client.callTool, "
+           "dist/esm/client/index.js) and @modelcontextprotocol/client 2.0.0-beta.5 and 2.4.0 "
+           "(callTool)",
+           effects=(Effect("needs_structured_content"),)),
+        Quirk("checks-structured-content", "client",
+           "fails a call whose structuredContent does not validate against the listed tool's "
+           "outputSchema: -32602 'Structured content does not match the tool's output schema'",
+           "TypeScript @modelcontextprotocol/sdk 1.29.0, 1.30.0 and 1.32.2 (Client.callTool) "
+           "and @modelcontextprotocol/client 2.0.0-beta.5 and 2.4.0 (callTool)",
+           effects=(Effect("checks_structured_content"),)),
         Quirk("fallback-32601", "client",
            "falls back from the server/discover probe to initialize only on -32601; any "
            "other error or a timeout ends the connection",

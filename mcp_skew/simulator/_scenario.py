@@ -44,6 +44,7 @@ from . import _path as path_steps
 from ._cache import listen_filter
 from ._client import Session, SimClient, check_result
 from ._link import Link, LinkObserver
+from ._outputs import refused_before, refused_result
 from .findings._finding import Finding
 from .machine._events import Event, Reply, Timeout
 from .machine._machine import Machine, Observer, Open, Remark, Steps, Wait, drive
@@ -277,6 +278,7 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
     results: list[StepResult] = []
     findings: list[Finding] = []
     first_useful: int | None = None
+    listed: dict[str, dict[str, Any]] = {}  #: the tools the last tools/list gave, by name
     for step in scenario.steps:
         if isinstance(step, ServerEvent):
             continue  # the run schedules it on the link
@@ -293,11 +295,15 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
         expected = _expected(step, profile)
         cached = yield from _from_cache(client, session, step, obs)
         if cached is not None:
+            _note_tools(listed, step, cached.result)
             ok, got = _judge(step, profile, cached)
             if ok and first_useful is None and step.expect == "result":
                 first_useful = obs.now_ms()
             results.append(_result_of(step.name, ok, expected, got + " (cached)"))
             continue
+        if (refused := refused_before(client.policy, _tool(listed, step))) is not None:
+            results.append(_result_of(step.name, False, expected, refused))
+            continue  # the client's validator refuses the tool: nothing is sent
         index = obs.position()
         event = yield from _ask(client, session, step, obs)
         profile = session.profile if session.status == "ok" else profile
@@ -306,7 +312,7 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
             got = "timeout" if isinstance(event, Timeout) else "server exited"
             results.append(_result_of(step.name, False, expected, got))
             continue
-        ok, got = _judge(step, profile, event)
+        ok, got = _read(step, profile, event, listed, client)
         result = event.result
         if result is not None:
             found = check_result(profile, step.method, result, index + 1)
@@ -322,6 +328,33 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
             first_useful = obs.now_ms()
         results.append(_result_of(step.name, ok, expected, got))
     return results, findings, first_useful
+
+
+def _tool(listed: dict[str, dict[str, Any]], step: Step) -> dict[str, Any] | None:
+    """The listed tool a ``tools/call`` step calls, as the last list gave it."""
+    return listed.get(str(step.params.get("name"))) if step.method == "tools/call" else None
+
+
+def _read(step: Step, profile: Profile, reply: Reply, listed: dict[str, dict[str, Any]],
+          client: SimClient) -> tuple[bool, str]:
+    """:func:`_judge`, then what the client's own reading of a tool call refuses
+    (``_outputs``); a ``tools/list`` result's tools are kept for the calls after it."""
+    ok, got = _judge(step, profile, reply)
+    result = reply.result
+    failed = refused_result(client.policy, _tool(listed, step), result) \
+        if result is not None else None
+    _note_tools(listed, step, result)
+    return (False, failed) if failed is not None else (ok, got)
+
+
+def _note_tools(listed: dict[str, dict[str, Any]], step: Step,
+                result: dict[str, Any] | None) -> None:
+    """Keep the tools a ``tools/list`` result gave (a later call reads their schemas)."""
+    tools = result.get("tools") if step.method == "tools/list" and result is not None else None
+    if isinstance(tools, list):
+        listed.clear()
+        listed.update({t["name"]: t for t in tools
+                       if isinstance(t, dict) and isinstance(t.get("name"), str)})
 
 
 def _ask(client: SimClient, session: Session, step: Step, obs: Observer) -> Steps[Event]:

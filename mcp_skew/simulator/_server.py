@@ -33,6 +33,7 @@ from typing import Any
 from ..versions import Era, Message, Profile, header_named
 from . import _negotiation as negotiation
 from ._cache import invalidations
+from ._outputs import with_outputs
 from ._peers import PeerSpec
 from ._policy import ServerPolicy
 from .messages import _wire
@@ -307,6 +308,8 @@ class SimServer:
         if handler is None:
             return self._reply(self._result(profile, msg_id, method, {}))
         body = handler(profile, params)
+        if method in ("tools/list", "tools/call"):
+            body = with_outputs(self.policy, profile, method, params, body)
         if method == "tools/list" and self.policy.untyped_input_schema:
             body["tools"] = [{**t, "inputSchema": {k: v for k, v in t["inputSchema"].items()
                                                    if k != "type"}} for t in body["tools"]]

@@ -233,6 +233,12 @@ SETTINGS: Final = (
     "stdio_framing",
     "resource_not_found",  # the error name a server uses for an unknown resource
     "tool_input_errors",  # "protocol error" | "tool execution error (isError)"
+    # the JSON Schema dialect of a tool schema without ``$schema`` (None: the revision names
+    # none); ``basic/index.mdx`` §JSON Schema Usage from 2025-11-25
+    "tool_schema_dialect",
+    # what CallToolResult.structuredContent may be (None: the revision has no structured
+    # output): "object" (2025-06-18 schema) or "any JSON value" (2026-07-28 schema)
+    "structured_content",
 )
 
 

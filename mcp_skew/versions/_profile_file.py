@@ -164,6 +164,8 @@ class _SettingsIn(_Strict):
     stdio_framing: str | None = None
     resource_not_found: Name | None = None  #: the name of an error in the profile's table
     tool_input_errors: Literal["protocol error", "tool execution error (isError)"] | None = None
+    tool_schema_dialect: str | None = None
+    structured_content: Literal["object", "any JSON value"] | None = None
 
 
 assert set(_SettingsIn.model_fields) == set(SETTINGS)

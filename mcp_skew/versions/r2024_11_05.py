@@ -118,5 +118,7 @@ PROFILE: Final[Profile] = create(
         "stdio_framing": "newline-delimited JSON-RPC; no embedded newlines; stderr for logs",
         "resource_not_found": "ResourceNotFound",
         "tool_input_errors": "protocol error",
+        "tool_schema_dialect": None,  # the revision names no dialect for tool schemas
+        "structured_content": None,  # no structured tool output (2025-06-18 adds it)
     },
 )

@@ -41,6 +41,9 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
                 "call_tool_result_fields": ["structuredContent"],
                 "features": ["structured-tool-output"],
             },
+            # schema.json CallToolResult.structuredContent: {"type": "object"}; Tool.outputSchema
+            # is an object schema with "type": "object" at its root
+            settings={"structured_content": "object"},
             steps=(
                 "Servers: with an outputSchema, return structuredContent that conforms to it.",
                 "Servers: also return the serialised JSON as a text block for older clients.",

@@ -129,6 +129,7 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             summary="JSON Schema 2020-12 is the default dialect of inputSchema and outputSchema",
             cite=Cite(REV, "basic/index.mdx", "JSON Schema Usage"),
             impact=Impact.BEHAVIOUR,
+            settings={"tool_schema_dialect": "2020-12"},
             steps=(
                 "Servers: write inputSchema and outputSchema as JSON Schema 2020-12, or name "
                 "another dialect in $schema.",

@@ -631,6 +631,8 @@ PROFILE: Final[Profile] = _previous.PROFILE.evolve(
             "structuredContent may be any JSON value",
             cite=Cite(REV, "basic/index.mdx", "JSON Schema Usage"),
             impact=Impact.BEHAVIOUR,
+            # schema.json CallToolResult.structuredContent: no type (any JSON value)
+            settings={"structured_content": "any JSON value"},
             steps=(
                 "Servers: any JSON Schema 2020-12 keyword may appear in inputSchema and "
                 "outputSchema, and structuredContent may be any JSON value; never dereference a "

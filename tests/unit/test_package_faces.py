@@ -104,7 +104,7 @@ FACE_CEILINGS: Mapping[str, int] = {
     "mcp_skew.realpeers": 8,
     "mcp_skew.rollout": 13,
     "mcp_skew.serve": 20,
-    "mcp_skew.simulator": 36,
+    "mcp_skew.simulator": 37,
     "mcp_skew.simulator.findings": 4,
     "mcp_skew.simulator.http": 22,
     "mcp_skew.simulator.http.auth": 11,
@@ -120,8 +120,9 @@ FACE_CEILINGS: Mapping[str, int] = {
 #: a name from the module that defines it; the transcript's writer stays, docs/transcripts.md
 #: shows it); 331 with serve's line splitter and cap (probe_client's relayed server) and
 #: versions' required_fields (the probe's discover-incomplete). Issue 34 asks for at most
-#: 250: lower this as the faces shrink.
-TOTAL_CEILING = 331
+#: 250: lower this as the faces shrink. 332 with the simulator's dialect_of (the probe's call
+#: step names an outputSchema's dialect as the simulator does, docs/calls.md).
+TOTAL_CEILING = 332
 
 
 def face_names(root: Path) -> dict[str, list[str]]:

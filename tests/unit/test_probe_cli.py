@@ -10,8 +10,9 @@ from mcp_skew.cli import main
 @pytest.mark.parametrize(("args", "message"), [
     ([], "give a server command after -- or --url URL"),
     (["--url", "http://127.0.0.1:1/mcp", "--", "server"], "one of the two"),
-    (["--args", "[1", "--", "x"], "--args is not JSON"),
-    (["--args", "[1]", "--", "x"], "--args must be a JSON object"),
+    (["--tool", "t", "--args", "[1", "--", "x"], "--args is not JSON"),
+    (["--tool", "t", "--args", "[1]", "--", "x"], "--args must be a JSON object"),
+    (["--args", "{}", "--", "x"], "--args needs --tool NAME"),
     (["--require", "2030-01-01", "--", "x"], "--require: unknown revision '2030-01-01'"),
     (["--client", "legacy:2030-01-01", "--", "x"], "unknown revision"),
     (["--jobs", "0", "--", "x"], "--jobs: 0 is out of range (1 to 64)"),

@@ -16,6 +16,7 @@ import itertools
 import json
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -165,6 +166,20 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
     "untyped-input-schema": ("legacy:2025-11-25+strict-tools",
                              "legacy:2025-11-25+untyped-input-schema"),
     "strict-tools": ("legacy:2025-11-25+strict-tools", "legacy:2025-11-25+untyped-input-schema"),
+    # how a client reads a tool call (docs/calls.md)
+    "dialect-2020-12-only": ("legacy:2025-11-25+dialect-2020-12-only",
+                             "legacy:2025-11-25+draft-07-output-schema"),
+    "draft-07-output-schema": ("legacy:2025-11-25+dialect-2020-12-only",
+                               "legacy:2025-11-25+draft-07-output-schema"),
+    "declared-dialects": ("legacy:2025-11-25+declared-dialects",
+                          "legacy:2025-11-25+draft-04-output-schema"),
+    "draft-04-output-schema": ("legacy:2025-11-25+declared-dialects",
+                               "legacy:2025-11-25+draft-04-output-schema"),
+    "needs-structured-content": ("legacy:2025-11-25+needs-structured-content",
+                                 "legacy:2025-11-25+no-structured-content"),
+    "no-structured-content": ("legacy:2025-11-25+needs-structured-content",
+                              "legacy:2025-11-25+no-structured-content"),
+    "checks-structured-content": None,
     "checks-header-on-initialize": ("legacy:2025-11-25,2025-06-18+header-on-initialize",
                                     "legacy:2025-06-18+checks-header-on-initialize"),
     "header-on-initialize": ("legacy:2025-11-25,2025-06-18+header-on-initialize",
@@ -233,6 +248,10 @@ NO_EXAMPLE.update({
     "outlives-stdin": "a run has no process; tests/unit/test_serve_stdio.py serves it on "
     "standard input",
 })
+NO_EXAMPLE["checks-structured-content"] = (
+    "the simulated server's structuredContent always matches its outputSchema, so no run shows "
+    "it; the probe's call step reads it (test_call_quirks_refuse_what_the_sdk_refuses, "
+    "tests/unit/test_probe_calls.py)")
 #: quirks that name the default behaviour, so their twin run is identical
 DEFAULTS = {"unknown-32601"}
 
@@ -1383,6 +1402,74 @@ def test_the_era_gated_scenario_expects_32601_where_the_era_removed_the_method()
 
 
 # -- tool definitions clients reject ----------------------------------------------------------
+
+@pins("dialect-2020-12-only", "declared-dialects", "needs-structured-content",
+      "checks-structured-content", "draft-07-output-schema", "draft-04-output-schema",
+      "no-structured-content")
+def test_call_quirks_refuse_what_the_sdk_refuses() -> None:
+    """@modelcontextprotocol/client 2.0.0-beta.5 refuses a draft-07 outputSchema, 2.0.0-2.4.0
+    read it and refuse draft-04 (PR 2534); the TypeScript clients' callTool refuses a result
+    without structuredContent (-32600) or with one that does not match (-32602)."""
+    from mcp_skew.probe._calls import call_findings, dialect_findings
+    from mcp_skew.probe._exchanges import Exchange
+
+    beta = replace(parse_peer("legacy:2025-11-25+dialect-2020-12-only", "client"), label="beta")
+    after = replace(parse_peer("legacy:2025-11-25+declared-dialects+needs-structured-content"
+                               "+checks-structured-content", "client"), label="after")
+    plain = replace(parse_peer("legacy:2025-11-25", "client"), label="plain")
+    named = (beta, after, plain)
+    profile = REGISTRY.get("2025-11-25")
+
+    def lists(uri: str) -> dict[str, Any]:
+        return {"name": "t", "inputSchema": {"type": "object"},
+                "outputSchema": {"$schema": uri, "type": "object"}}
+
+    draft7 = dialect_findings([lists("http://json-schema.org/draft-07/schema#")], profile, 3,
+                              named)
+    assert [f.code for f in draft7] == ["output-schema-dialect"]
+    assert beta.name in draft7[0].message and after.name not in draft7[0].message
+    draft4 = dialect_findings([lists("http://json-schema.org/draft-04/schema#")], profile, 3,
+                              named)
+    assert beta.name in draft4[0].message and after.name in draft4[0].message
+    assert plain.name not in draft4[0].message
+    assert not dialect_findings([lists("https://json-schema.org/draft/2020-12/schema")],
+                                profile, 3, named)
+    tool = {"name": "t", "inputSchema": {"type": "object"},
+            "outputSchema": {"type": "object", "required": ["n"],
+                             "properties": {"n": {"type": "integer"}}}}
+
+    def answer(result: dict[str, Any]) -> Exchange:
+        return Exchange(4, {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                            "params": {"name": "t", "arguments": {}}}, 0, "2025-11-25",
+                        answer_index=5, answer={"jsonrpc": "2.0", "id": 2, "result": result},
+                        fate="answered")
+
+    text = [{"type": "text", "text": "{}"}]
+    missing = call_findings(answer({"content": text}), tool, {}, profile, named)
+    assert [f.code for f in missing] == ["structured-content-missing"]
+    assert after.name in missing[0].message and beta.name not in missing[0].message
+    wrong = call_findings(answer({"content": text, "structuredContent": {"n": "x"}}), tool, {},
+                          profile, named)
+    assert [f.code for f in wrong] == ["structured-content-mismatch"]
+    assert after.name in wrong[0].message
+    assert not call_findings(answer({"content": text, "structuredContent": {"n": 1}}), tool, {},
+                             profile, named)
+    # the simulator plays them on the default scenario's "call a tool" (where the revision
+    # has outputSchema: a 2025-03-26 pair lists none, so nothing is refused)
+    for client, srv, got in [
+            ("dialect-2020-12-only", "draft-07-output-schema",
+             "refused before sending: outputSchema declares draft-07 (-32602)"),
+            ("declared-dialects", "draft-04-output-schema",
+             "refused before sending: outputSchema declares draft-04 (-32602)"),
+            ("needs-structured-content", "no-structured-content",
+             "error -32600 (an outputSchema but no structuredContent)")]:
+        refused = simulate(f"legacy:2025-11-25+{client}", f"legacy:2025-11-25+{srv}")
+        assert refused.failed_step == "call a tool" and refused.steps[1].got == got
+        assert simulate("legacy:2025-11-25", f"legacy:2025-11-25+{srv}").status == "ok"
+        assert simulate(f"legacy:2025-03-26+{client}", f"legacy:2025-03-26+{srv}").status == "ok"
+    assert simulate("legacy:2025-11-25+declared-dialects",
+                    "legacy:2025-11-25+draft-07-output-schema").status == "ok"
+
 
 @pins("untyped-input-schema", "strict-tools")
 def test_strict_tools_fails_a_list_with_an_untyped_input_schema() -> None:

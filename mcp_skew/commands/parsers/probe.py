@@ -56,9 +56,11 @@ def register(sub: Any) -> None:
                       "predict the others from what those runs saw)")
     what.add_argument("--no-prober", action="store_true",
                       help="skip the extra client that asks for revision 1999-01-01")
-    what.add_argument("--tool", help="a tool that is safe to call (by default only list "
-                      "methods are called)")
-    what.add_argument("--args", default="{}", metavar="JSON", help="arguments for --tool")
+    what.add_argument("--tool", help="the tool each client calls (by default the first tool "
+                      "whose inputSchema gives arguments, never one annotated destructiveHint; "
+                      "docs/calls.md)")
+    what.add_argument("--args", metavar="JSON", help="arguments for --tool, a JSON object "
+                      "(default {})")
     what.add_argument("--error-probes", action="store_true",
                       help="also read a resource and call a tool that do not exist "
                       "(-32002 vs -32602, unknown tool)")

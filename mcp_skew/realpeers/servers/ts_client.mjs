@@ -6,7 +6,9 @@
 //          --mode pin sets versionNegotiation {mode: {pin: '2026-07-28'}} (default: legacy, the
 //          package's default); --probe-timeout sets probe.timeoutMs
 // The client connects, lists the tools once and closes. RESULT carries ok, protocol_version,
-// tools, error and elapsed_s. Packages are loaded with createRequire rooted at the prefix.
+// tools, error and elapsed_s. --call NAME then calls that tool with no arguments through
+// callTool (which reads the result as the SDK does: outputSchema dialect, structuredContent),
+// and RESULT.call carries {ok, error}. Packages are loaded with createRequire rooted at the prefix.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -27,6 +29,7 @@ const req = createRequire(path.join(path.resolve(nodeModules), '..', 'package.js
 const v2 = own.includes('--v2');
 const mode = option('--mode') ?? 'legacy';
 const probeTimeout = option('--probe-timeout');
+const callName = option('--call');
 
 const started = Date.now();
 let out;
@@ -59,6 +62,14 @@ try {
   }
   const tools = await client.listTools();
   out = { ok: true, protocol_version: negotiated, tools: tools.tools.map((t) => t.name) };
+  if (callName) {
+    try {
+      const result = await client.callTool({ name: callName, arguments: {} });
+      out.call = { ok: result.isError !== true, error: null };
+    } catch (error) {
+      out.call = { ok: false, error: `${error?.name ?? 'Error'}: ${error?.message ?? String(error)}`.slice(0, 600) };
+    }
+  }
 } catch (error) {
   out = { ok: false, error: `${error?.name ?? 'Error'}: ${error?.message ?? String(error)}`.slice(0, 600) };
 }

@@ -57,6 +57,10 @@ FindingCode = Literal[
     "auth-required",
     "auth-undiscoverable",
     "auth-metadata-inconsistent",
+    "tool-call-failed",
+    "output-schema-dialect",
+    "structured-content-missing",
+    "structured-content-mismatch",
 ]
 Severity = Literal["error", "warning", "info"]
 #: The commands whose output carries findings (``show-log`` annotates a wire log; ``probe-client``

@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from ._auth import AUTH_FINDINGS
+from ._calls import CALL_FINDINGS
 from ._client import CLIENT_FINDINGS
 from ._codes import FindingCode, FindingInfo, Severity
 from ._server import SERVER_FINDINGS
@@ -42,4 +43,4 @@ class Finding:
 
 #: Every finding code, in the order of :data:`~._codes.FindingCode`.
 FINDINGS: Final[Mapping[FindingCode, FindingInfo]] = MappingProxyType({
-    **SERVER_FINDINGS, **CLIENT_FINDINGS, **AUTH_FINDINGS})
+    **SERVER_FINDINGS, **CLIENT_FINDINGS, **AUTH_FINDINGS, **CALL_FINDINGS})
