@@ -95,6 +95,37 @@ def _figures(db: Path) -> dict[str, float | None]:
             "busy_s": round(sum(r[5] for r in rows if r[5] is not None), 1)}
 
 
+def _verdicts(db: Path, cache: Path) -> dict[str, str]:
+    """Each row's verdict (what load and the installer must not change: times, costs, the
+    worker and the environment cache's path left out), by row key."""
+    from mcp_skew.census import CensusDB  # noqa: PLC0415 - the benchmark's own check
+    from mcp_skew.census._report import _kind_and_cause  # noqa: PLC0415
+
+    store = CensusDB(db, create=False)
+    try:
+        rows = store.rows(report=False)
+    finally:
+        store.close()
+    out = {}
+    for got in rows:
+        error = got.get("error")
+        row = {**got, "error": error.replace(str(cache), "$CACHE") if error else error}
+        ready = {k: v for k, v in (row["readiness"] or {}).items() if not k.endswith("_ms")}
+        out[row["key"]] = json.dumps(
+            {"status": row["status"], "peer": row["peer"], "sentence": row["sentence"],
+             "readiness": ready, "server_info": row["server_info"],
+             "dependencies": row["dependencies"], "failure": _kind_and_cause(row)},
+            sort_keys=True)
+    return out
+
+
+def _same(name: str, left: dict[str, str], right: dict[str, str]) -> str:
+    differ = sorted(k for k in left.keys() | right.keys() if left.get(k) != right.get(k))
+    if not differ:
+        return f"verdict rows, {name}: identical ({len(left)} rows)"
+    return f"verdict rows, {name}: {len(differ)} of {len(left | right)} differ: " + ", ".join(differ)
+
+
 def _run(listing: Path, db: Path, extra: list[str], env: dict[str, str] | None = None) -> float:
     argv = [sys.executable, "-m", "mcp_skew", "census", str(listing), "--db", str(db),
             "--local-root", str(SERVERS), *extra]
@@ -135,7 +166,9 @@ def _listing_runs(args: argparse.Namespace, executors: list[tuple[str, list[str]
     print(said, flush=True)
     extra_all = [*box, *(["--install-jobs", str(args.install_jobs)]
                          if args.install_jobs is not None else [])]
-    for installer in args.installers.split(","):
+    verdicts: dict[tuple[str, str, str], dict[str, str]] = {}
+    installers = args.installers.split(",")
+    for installer in installers:
         for name, extra in executors:
             cache = tmp / f"cache-{installer}-{name.split()[0]}"
             env = {"MCP_SKEW_CACHE": str(cache), "MCP_SKEW_INSTALLER": installer}
@@ -145,6 +178,14 @@ def _listing_runs(args: argparse.Namespace, executors: list[tuple[str, list[str]
                 db = tmp / f"{installer}-{name.split()[0]}-{state}.sqlite"
                 seconds = _run(args.listing, db, [*extra, *extra_all], env)
                 print(_line(f"{installer}, {name}, {state}", seconds, _figures(db), args.jobs),
+                      flush=True)
+                verdicts[installer, name, state] = _verdicts(db, cache)
+    # the same listing must give the same verdicts whichever installer filled the venvs
+    for name, _ in executors:
+        for state in ("cold", "warm"):
+            runs = [verdicts[i, name, state] for i in installers]
+            if len(runs) == 2:
+                print(_same(f"{' against '.join(installers)} ({name}, {state})", *runs),
                       flush=True)
 
 
