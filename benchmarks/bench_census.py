@@ -46,6 +46,27 @@ So cold, a census entry took 41.6 s as it was and 10.0 s with uv and installs ah
 lighter load: 16.4 s with uv alone at the heavier one). Of this listing's 7 entries only 3
 are probed (2 crash at start, 1 is missing, 1 needs an API key): the figures are not yet
 the issue's listing of 20 real packages.
+
+Measured 2026-12-05 on ``benchmarks/census-listing.json`` (22 real packages in the
+registry's server.json format: 11 from PyPI, 11 from npm; one declares a required API key
+and is not installed) with ``--installers uv,pip --jobs 2`` (``--install-jobs`` 3), no
+sandbox tool here (``--sandbox none``), on the 2 shared cores at a load average of 14 to 35
+(five other sessions' test runs beside it). Seconds an entry, wall over entries; 17 of the
+22 entries probed in every run:
+
+    installer, executor     cold     warm
+    uv, local pool          11.9     10.8
+    uv, dask local:2        21.7     13.4
+    pip, local pool         41.6     17.9
+    pip, dask local:2       48.5     16.1
+
+With uv, a cold entry costs about 1 s more than a warm one: the install is no longer what
+a census waits for. What is left is the probe: a median 16 to 24 s a row, several cold
+starts of the server (a median 5.6 to 6.9 s each at this load). The goal of 5.8 s an entry
+cold is not met at this load; cold uv is 3.5x faster than cold pip in the local pool.
+The verdict rows of uv and pip were not all identical: mcp-text-editor 1.2.2 differed in
+all four pairs of runs, wikipedia-mcp (Dask, cold) and notion-mcp-server (Dask, warm) once
+each; the line per row now names the fields that differ.
 """
 
 from __future__ import annotations
@@ -123,7 +144,13 @@ def _same(name: str, left: dict[str, str], right: dict[str, str]) -> str:
     differ = sorted(k for k in left.keys() | right.keys() if left.get(k) != right.get(k))
     if not differ:
         return f"verdict rows, {name}: identical ({len(left)} rows)"
-    return f"verdict rows, {name}: {len(differ)} of {len(left | right)} differ: " + ", ".join(differ)
+    lines = [f"verdict rows, {name}: {len(differ)} of {len(left | right)} differ:"]
+    for key in differ:  # each row's fields that differ, as each installer's run gave them
+        one, two = (json.loads(side.get(key, "{}")) for side in (left, right))
+        fields = sorted(f for f in one.keys() | two.keys() if one.get(f) != two.get(f))
+        lines += [f"  {key}: " + "; ".join(f"{f}: {one.get(f)!r} / {two.get(f)!r}"
+                                             for f in fields)]
+    return "\n".join(lines)
 
 
 def _run(listing: Path, db: Path, extra: list[str], env: dict[str, str] | None = None) -> float:
