@@ -66,7 +66,10 @@ starts of the server (a median 5.6 to 6.9 s each at this load). The goal of 5.8 
 cold is not met at this load; cold uv is 3.5x faster than cold pip in the local pool.
 The verdict rows of uv and pip were not all identical: mcp-text-editor 1.2.2 differed in
 all four pairs of runs, wikipedia-mcp (Dask, cold) and notion-mcp-server (Dask, warm) once
-each; the line per row now names the fields that differ.
+each; the line per row now names the fields that differ. For mcp-text-editor (rerun alone)
+both installers fail to install it and the status is the same (install-failed); only the
+report's failure kind differs, read from each installer's own words: pip's error reads as
+``missing package``, uv's as ``install failed`` (census/_report.py matches pip's wording).
 """
 
 from __future__ import annotations
