@@ -46,6 +46,30 @@ So cold, a census entry took 41.6 s as it was and 10.0 s with uv and installs ah
 lighter load: 16.4 s with uv alone at the heavier one). Of this listing's 7 entries only 3
 are probed (2 crash at start, 1 is missing, 1 needs an API key): the figures are not yet
 the issue's listing of 20 real packages.
+
+Measured 2026-12-05 on ``benchmarks/census-listing.json`` (22 real packages in the
+registry's server.json format: 11 from PyPI, 11 from npm; one declares a required API key
+and is not installed) with ``--installers uv,pip --jobs 2`` (``--install-jobs`` 3), no
+sandbox tool here (``--sandbox none``), on the 2 shared cores at a load average of 14 to 35
+(five other sessions' test runs beside it). Seconds an entry, wall over entries; 17 of the
+22 entries probed in every run:
+
+    installer, executor     cold     warm
+    uv, local pool          11.9     10.8
+    uv, dask local:2        21.7     13.4
+    pip, local pool         41.6     17.9
+    pip, dask local:2       48.5     16.1
+
+With uv, a cold entry costs about 1 s more than a warm one: the install is no longer what
+a census waits for. What is left is the probe: a median 16 to 24 s a row, several cold
+starts of the server (a median 5.6 to 6.9 s each at this load). The goal of 5.8 s an entry
+cold is not met at this load; cold uv is 3.5x faster than cold pip in the local pool.
+The verdict rows of uv and pip were not all identical: mcp-text-editor 1.2.2 differed in
+all four pairs of runs, wikipedia-mcp (Dask, cold) and notion-mcp-server (Dask, warm) once
+each; the line per row now names the fields that differ. For mcp-text-editor (rerun alone)
+both installers fail to install it and the status is the same (install-failed); only the
+report's failure kind differs, read from each installer's own words: pip's error reads as
+``missing package``, uv's as ``install failed`` (census/_report.py matches pip's wording).
 """
 
 from __future__ import annotations
@@ -95,6 +119,43 @@ def _figures(db: Path) -> dict[str, float | None]:
             "busy_s": round(sum(r[5] for r in rows if r[5] is not None), 1)}
 
 
+def _verdicts(db: Path, cache: Path) -> dict[str, str]:
+    """Each row's verdict (what load and the installer must not change: times, costs, the
+    worker and the environment cache's path left out), by row key."""
+    from mcp_skew.census import CensusDB  # noqa: PLC0415 - the benchmark's own check
+    from mcp_skew.census._report import _kind_and_cause  # noqa: PLC0415
+
+    store = CensusDB(db, create=False)
+    try:
+        rows = store.rows(report=False)
+    finally:
+        store.close()
+    out = {}
+    for got in rows:
+        error = got.get("error")
+        row = {**got, "error": error.replace(str(cache), "$CACHE") if error else error}
+        ready = {k: v for k, v in (row["readiness"] or {}).items() if not k.endswith("_ms")}
+        out[row["key"]] = json.dumps(
+            {"status": row["status"], "peer": row["peer"], "sentence": row["sentence"],
+             "readiness": ready, "server_info": row["server_info"],
+             "dependencies": row["dependencies"], "failure": _kind_and_cause(row)},
+            sort_keys=True)
+    return out
+
+
+def _same(name: str, left: dict[str, str], right: dict[str, str]) -> str:
+    differ = sorted(k for k in left.keys() | right.keys() if left.get(k) != right.get(k))
+    if not differ:
+        return f"verdict rows, {name}: identical ({len(left)} rows)"
+    lines = [f"verdict rows, {name}: {len(differ)} of {len(left | right)} differ:"]
+    for key in differ:  # each row's fields that differ, as each installer's run gave them
+        one, two = (json.loads(side.get(key, "{}")) for side in (left, right))
+        fields = sorted(f for f in one.keys() | two.keys() if one.get(f) != two.get(f))
+        lines += [f"  {key}: " + "; ".join(f"{f}: {one.get(f)!r} / {two.get(f)!r}"
+                                             for f in fields)]
+    return "\n".join(lines)
+
+
 def _run(listing: Path, db: Path, extra: list[str], env: dict[str, str] | None = None) -> float:
     argv = [sys.executable, "-m", "mcp_skew", "census", str(listing), "--db", str(db),
             "--local-root", str(SERVERS), *extra]
@@ -135,7 +196,9 @@ def _listing_runs(args: argparse.Namespace, executors: list[tuple[str, list[str]
     print(said, flush=True)
     extra_all = [*box, *(["--install-jobs", str(args.install_jobs)]
                          if args.install_jobs is not None else [])]
-    for installer in args.installers.split(","):
+    verdicts: dict[tuple[str, str, str], dict[str, str]] = {}
+    installers = args.installers.split(",")
+    for installer in installers:
         for name, extra in executors:
             cache = tmp / f"cache-{installer}-{name.split()[0]}"
             env = {"MCP_SKEW_CACHE": str(cache), "MCP_SKEW_INSTALLER": installer}
@@ -145,6 +208,14 @@ def _listing_runs(args: argparse.Namespace, executors: list[tuple[str, list[str]
                 db = tmp / f"{installer}-{name.split()[0]}-{state}.sqlite"
                 seconds = _run(args.listing, db, [*extra, *extra_all], env)
                 print(_line(f"{installer}, {name}, {state}", seconds, _figures(db), args.jobs),
+                      flush=True)
+                verdicts[installer, name, state] = _verdicts(db, cache)
+    # the same listing must give the same verdicts whichever installer filled the venvs
+    for name, _ in executors:
+        for state in ("cold", "warm"):
+            runs = [verdicts[i, name, state] for i in installers]
+            if len(runs) == 2:
+                print(_same(f"{' against '.join(installers)} ({name}, {state})", *runs),
                       flush=True)
 
 

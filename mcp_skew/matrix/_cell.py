@@ -176,8 +176,9 @@ class Cell:
         For a large matrix (:func:`~._build.build_matrix`): ``labels`` are the row's and
         the column's labels, made once per axis (else the peers' names, built per cell);
         ``share`` returns, for a value, an equal one seen before (:func:`sharing`), so that
-        the many cells that say the same thing (a path, a reason, the steps, the findings)
-        hold one copy of it, not one each.
+        the many cells that say the same thing (a revision, a path, a reason, the steps, the
+        findings) hold one copy of it, not one each (a revision read from the wire is a new
+        string per run).
         """
         session = record.session
         failure: FailureKind | None
@@ -198,7 +199,7 @@ class Cell:
         same = share or _same
         return cls(
             client=client, server=server, status=status,
-            revision=session.revision, era=era.value if era else None,
+            revision=same(session.revision), era=era.value if era else None,
             path=same(tuple(session.path)), mark=session.mark, reason=same(record.reason),
             scenario=record.scenario, round_trips=session.round_trips,
             t_first_useful_ms=_shared_int(record.t_first_useful_ms, same), steps=same(tuple(record.steps)),

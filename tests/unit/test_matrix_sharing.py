@@ -27,7 +27,8 @@ def test_cells_share_labels_and_equal_values() -> None:
     # the same client twice: equal cells, and every value they hold is the same object
     for a, b in zip(first, third, strict=True):
         assert a == b
-        for name in ("path", "reason", "steps", "features_lost", "findings", "features_kept"):
+        for name in ("revision", "path", "reason", "steps", "features_lost", "findings",
+                     "features_kept"):
             assert getattr(a, name) is getattr(b, name), name
 
 
