@@ -69,7 +69,8 @@ all four pairs of runs, wikipedia-mcp (Dask, cold) and notion-mcp-server (Dask, 
 each; the line per row now names the fields that differ. For mcp-text-editor (rerun alone)
 both installers fail to install it and the status is the same (install-failed); only the
 report's failure kind differs, read from each installer's own words: pip's error reads as
-``missing package``, uv's as ``install failed`` (census/_report.py matches pip's wording).
+``missing package``, uv's as ``install failed`` (census/_report.py matched pip's wording
+only; it now reads both, and the kind of this cause is ``needs another Python``).
 """
 
 from __future__ import annotations

@@ -65,8 +65,15 @@ def _exception_line(text: str | None) -> str | None:
     return None
 
 
+#: a package (or version) the registry does not have, in pip's, uv's and npm's words
 _MISSING: Final = ("no such package", "not found", "no matching distribution", "404",
-                   "no local package", "could not find a version", "e404")
+                   "no local package", "could not find a version", "e404",
+                   "there is no version of")
+#: a package whose releases all need another Python, in pip's ("Ignored the following
+#: versions that require a different python version") and uv's ("the current Python
+#: version (3.11.7) does not satisfy Python>=3.13") words: checked before _MISSING, as pip
+#: also says it "could not find a version"
+_PYTHON: Final = ("require a different python version", "current python version")
 _NETWORK: Final = ("unreachable", "could not resolve", "name resolution", "enotfound",
                    "connection", "timed out", "timeout", "network", "eai_again")
 
@@ -81,7 +88,8 @@ def _kind_and_cause(row: dict[str, Any]) -> tuple[str, str] | None:
         return ("protocol", f"modern-only client fails: {reason}") if ready.get("modern") \
             is False else None
     if status == "install-failed":
-        kind = "missing package" if any(m in low for m in _MISSING) else \
+        kind = "needs another Python" if any(m in low for m in _PYTHON) else \
+            "missing package" if any(m in low for m in _MISSING) else \
             "registry unreachable" if any(m in low for m in _NETWORK) else "install failed"
         return kind, f"{status}: {_first_line(error)}"
     if status == "start-timeout":
