@@ -33,7 +33,7 @@ from ..versions import REGISTRY, REVISION_CUTOFF, Registry, did_you_mean
 from ._peers import PeerSpec, parse_peer
 from ._transport import TRANSPORTS, Transport
 
-__all__ = ["BRIDGE_QUIRKS", "BridgeQuirk", "BridgeSpec", "parse_bridge"]
+__all__ = ["BRIDGE_QUIRKS", "BridgeQuirk", "BridgeSpec", "parse_bridge", "with_bridge_quirks"]
 
 #: The head of a bridge's notation.
 HEAD: Final = "bridge"

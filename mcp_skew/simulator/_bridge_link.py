@@ -318,7 +318,7 @@ class BridgeLink:
         not support that one answers 400 (2025-06-18 ``basic/transports.mdx`` §Protocol
         Version Header: "If the server receives a request with an invalid or unsupported
         MCP-Protocol-Version, it MUST respond with 400 Bad Request")."""
-        if not self.bridge.has("forwards-version-header") or self.bridge.upstream != "http":
+        if not self.bridge.has("forwards-version-header"):
             return None
         assert self._own is not None
         params = message.get("params")
