@@ -80,6 +80,7 @@ class BridgeLink:
         self._children = 0
         self._child: MemoryLink | None = None
         self._copied = 0  #: records of the current child's transcript already copied
+        self._relayed = 0  #: messages of the current child's transcript already looked at
         self._initialized = False  #: the current child has been initialized (by anyone)
         self._own_ids = 0
         self._refused_upstream = ""  #: why the bridge refused its server (a quirk), if it did
@@ -175,6 +176,7 @@ class BridgeLink:
         server = self.server_spec
         self._child = MemoryLink(lambda: SimServer(server), self.latency_ms, start_ms=self._clock)
         self._copied = 0
+        self._relayed = 0
         self._initialized = False
         self.transcript.note(self._clock, f"the bridge starts server process {self._children} "
                              f"({why})", "bridge", child=self._children)
@@ -214,13 +216,18 @@ class BridgeLink:
         return event
 
     def _answer_server_requests(self, child: MemoryLink) -> None:
-        """Quirk refuses-server-requests: the server's requests are the bridge's to answer."""
-        if not self.bridge.has("refuses-server-requests"):
-            return
-        asked = [e.message for e in child.transcript.entries
+        """The server's requests to the client: passed on downstream, or (quirk
+        refuses-server-requests) the bridge's to answer."""
+        entries = child.transcript.entries
+        asked = [e.message for e in entries[self._relayed:]
                  if e.dir == "s2c" and isinstance(e.message, dict) and "method" in e.message
                  and "id" in e.message]
-        for request in asked[-1:]:
+        self._relayed = len(entries)
+        if not self.bridge.has("refuses-server-requests"):
+            for request in asked:
+                self.transcript.add(self._clock + self.latency_ms, "s2c", request)
+            return
+        for request in asked:
             if request["method"] == "ping":
                 child.notify({"jsonrpc": "2.0", "id": request["id"], "result": {}})
             else:
@@ -338,6 +345,8 @@ class BridgeLink:
         self.transcript.note(self._clock + self.latency_ms, f"server -> bridge  HTTP 400  {text}",
                              "upstream", side="s2c", status=400, child=self._children)
         self._clock += 2 * self.latency_ms
+        self.upstream_path.append(f"#{self._children} {forward['method']} "
+                                  f"(MCP-Protocol-Version: {sent}) -> HTTP 400")
         return text
 
 
