@@ -41,7 +41,7 @@ from typing import Final
 from ..errors import UsageError
 from ..simulator import PeerSpec, parse_peer, split_notation, with_quirks
 from ..versions import REGISTRY, Registry, Role, did_you_mean
-from ._bridges import NAMED_BRIDGES, NamedBridge, bridge_names, named_bridge, resolve_bridge
+from ._bridges import NAMED_BRIDGES, NamedBridge, named_bridge, resolve_bridge
 from ._catalogue import FAMILIES, REAL_CLIENTS, REAL_SERVERS
 from ._family import Family, Model, Package, ReleaseLine
 from ._lookup import ROLES, Resolved, builtin_peer, known_names, model_names, named_peer, resolve
@@ -74,7 +74,6 @@ __all__ = [
     "Package",
     "ReleaseLine",
     "Resolved",
-    "bridge_names",
     "builtin_peer",
     "builtin_peers",
     "known_names",

@@ -16,8 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from ..errors import UsageError
-from ..simulator import BridgeSpec, parse_bridge, with_bridge_quirks
-from ..simulator._transport import Transport
+from ..simulator import BridgeSpec, Transport, parse_bridge
 from ..versions import REGISTRY, Registry, did_you_mean
 from ._family import Package
 from ._lookup import named_peer
@@ -121,13 +120,12 @@ def resolve_bridge(spec: str, registry: Registry = REGISTRY) -> BridgeSpec:
             family, [n.partition("@")[0] for n in names])
         raise UsageError(f"bridge {spec!r}: unknown named bridge {head!r}{hint}; known: "
                          f"{', '.join(names)} (or bridge[:REV,...][+QUIRK...])")
-    bridge = parse_bridge(found.notation, registry)
+    bridge = parse_bridge("+".join((found.notation, *quirks)), registry)
     exposes = bridge.exposes
     if found.exposes:
         exposes = named_peer(found.exposes, "server")
         if exposes is None:  # the catalogue lost the line: a table error, not the user's
             raise ValueError(f"named bridge {found.name}: no server model {found.exposes}")
         exposes = replace(exposes, registry=registry)
-    bridge = replace(bridge, exposes=exposes, downstream=found.downstream,
-                     upstream=found.upstream, label=found.name, note=found.evidence)
-    return with_bridge_quirks(bridge, quirks, spec)
+    return replace(bridge, exposes=exposes, downstream=found.downstream, upstream=found.upstream,
+                   label=found.name + "".join(f"+{q}" for q in quirks), note=found.evidence)

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from . import _negotiation as negotiation
 from . import _path as path_steps
-from ._bridge import BRIDGE_QUIRKS, BridgeSpec, parse_bridge, with_bridge_quirks
+from ._bridge import BRIDGE_QUIRKS, BridgeSpec, parse_bridge
 from ._bridge_link import BridgeLink
 from ._cache import ClientCache
 from ._client import Session, SimClient, check_result, event_step, untyped_tools
@@ -95,7 +95,6 @@ __all__ = [
     "split_notation",
     "summary_line",
     "untyped_tools",
-    "with_bridge_quirks",
     "with_quirks",
 ]
 

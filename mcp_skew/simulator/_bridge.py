@@ -25,7 +25,7 @@ link that plays both legs on the virtual clock is :mod:`._bridge_link`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from ..errors import UsageError
@@ -33,7 +33,7 @@ from ..versions import REGISTRY, REVISION_CUTOFF, Registry, did_you_mean
 from ._peers import PeerSpec, parse_peer
 from ._transport import TRANSPORTS, Transport
 
-__all__ = ["BRIDGE_QUIRKS", "BridgeQuirk", "BridgeSpec", "parse_bridge", "with_bridge_quirks"]
+__all__ = ["BRIDGE_QUIRKS", "BridgeQuirk", "BridgeSpec", "parse_bridge"]
 
 #: The head of a bridge's notation.
 HEAD: Final = "bridge"
@@ -179,16 +179,6 @@ def _quirk(text: str, spec: str, registry: Registry) -> tuple[str, str | None]:
     return name, value
 
 
-def with_bridge_quirks(bridge: BridgeSpec, quirk_texts: list[str], spec: str) -> BridgeSpec:
-    """``bridge`` (a named one) with ``spec``'s ``+QUIRK`` suffixes added or overridden."""
-    if not quirk_texts:
-        return bridge
-    added = [_quirk(q, spec, bridge.registry) for q in quirk_texts]
-    names = {n for n, _ in added}
-    quirks = tuple(q for q in bridge.quirks if q[0] not in names) + tuple(added)
-    return replace(bridge, quirks=quirks, label=bridge.name + "".join(f"+{q}" for q in quirk_texts))
-
-
 def parse_bridge(spec: str, registry: Registry = REGISTRY) -> BridgeSpec:
     """Parse ``bridge[:REV,...][+QUIRK[=VALUE]...]``; a wrong spec is one clear line."""
     text = spec.strip()
@@ -203,7 +193,9 @@ def parse_bridge(spec: str, registry: Registry = REGISTRY) -> BridgeSpec:
         revs = [r for r in revisions.split(",") if r]
         kind_text = _kind_of(revs, spec, registry)
         exposes = parse_peer(f"{kind_text}:{','.join(revs)}", "server", registry)
-    quirks = tuple(_quirk(q, spec, registry) for q in quirk_texts)
+    parsed = [_quirk(q, spec, registry) for q in quirk_texts]
+    # a quirk given again (a named bridge's, overridden by the user's suffix) keeps the last
+    quirks = tuple(q for n, q in enumerate(parsed) if q[0] not in {p[0] for p in parsed[n + 1:]})
     return BridgeSpec(exposes=exposes, quirks=quirks, registry=registry)
 
 

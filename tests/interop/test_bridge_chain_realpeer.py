@@ -14,25 +14,22 @@ SDK ``mcp`` 1.30.0, modelled as ``py-mcp@1.30``) behave as the simulator's chain
   itself an initialize (sent on with capabilities {}) or a modern request (sent as it is);
   mcp-proxy one process, initialized once at 2025-11-25 with no capabilities.
 
-Each bridge and the servers it starts are one process family (started as mcp-skew starts
-its children), ended when the module is done. Skipped, with the installer's reason, when an
+Each bridge is started as ``probe --via`` starts it (:func:`mcp_skew.realpeers.start_bridge`:
+its package installed, its table's start line, one process family with the servers it
+starts), and ended when the module is done. Skipped, with the installer's reason, when an
 environment cannot be built.
 """
 
 from __future__ import annotations
 
 import json
-import socket
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-from _http_servers import free_port
 from _waits import BOUND_S
 
 pytestmark = pytest.mark.realpeer
@@ -89,14 +86,6 @@ class Chain:
     log: Path  #: what the server processes read
 
 
-def _listening(port: int) -> bool:
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-    except OSError:
-        return False
-    return True
-
-
 def _env(reqs: tuple[str, ...]) -> Any:
     from mcp_skew.realpeers import EnvironmentUnavailable, ensure_python_env
 
@@ -106,32 +95,12 @@ def _env(reqs: tuple[str, ...]) -> Any:
         pytest.skip(f"cannot build {' with '.join(reqs)}: {exc}")
 
 
-def _start(argv: list[str], port: int, where: Path) -> subprocess.Popen[bytes]:
-    """The bridge, started as mcp-skew starts every process (``wire._procs.spawn``: a family
-    of its own; the client drivers end the processes re-parented to the test that it did not
-    start that way)."""
-    from mcp_skew.wire._procs import end, spawn
-
-    err = (where / "bridge-stderr.log").open("wb")
-    # its standard input a pipe kept open: supergateway ends when its stdin ends (onSignals
-    # drainStdin), and the test's own stdin may be closed
-    proc = spawn(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=err)
-    err.close()
-    deadline = time.monotonic() + BOUND_S
-    while not _listening(port):
-        if proc.poll() is not None or time.monotonic() > deadline:
-            end(proc)
-            pytest.fail(f"{argv[0]} did not start: "
-                        f"{(where / 'bridge-stderr.log').read_text()[-2000:]}")
-        time.sleep(0.1)
-    return proc
-
-
 @pytest.fixture(scope="module", params=["supergateway@4", "mcp-proxy-py@0.13"])
 def chain(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
           ) -> Iterator[Chain]:
+    from mcp_skew.errors import UsageError
     from mcp_skew.peers import named_bridge
-    from mcp_skew.realpeers import EnvironmentUnavailable, ensure_npm_env
+    from mcp_skew.realpeers import start_bridge, stop_bridge
 
     backend_env = _env(BACKEND_ENV)
     where = tmp_path_factory.mktemp("chain")
@@ -141,32 +110,16 @@ def chain(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
     server = [str(backend_env.python), str(script), str(log)]
     named = named_bridge(request.param)
     assert named is not None
-    port = free_port()
-    if request.param.startswith("supergateway"):
-        try:
-            modules = ensure_npm_env(SUPERGATEWAY).node_modules
-        except EnvironmentUnavailable as exc:
-            pytest.skip(f"cannot install {SUPERGATEWAY[0]}: {exc}")
-        entry = ["node", str(modules / "supergateway" / "dist" / "index.js")]
-    else:
-        entry = [str(Path(backend_env.python).parent / "mcp-proxy")]
-    argv: list[str] = []
-    for part in named.argv:  # the named bridge's own start line, as probe --via uses it
-        if part == "{bin}":
-            argv += entry
-        elif part == "{argv}":
-            argv += server
-        else:
-            argv.append(part.format(port=port, cmd=" ".join(server)))
-    proc = _start(argv, port, where)
+    try:  # the bridge as probe --via starts it: its package installed, its start line
+        url, proc = start_bridge(named, server, timeout_s=BOUND_S)
+    except UsageError as exc:  # an install the machine cannot make skips; the rest fails
+        if "cannot install" not in str(exc):
+            raise
+        pytest.skip(str(exc))
     try:
-        yield Chain(request.param, f"http://127.0.0.1:{port}/mcp", log)
+        yield Chain(request.param, url, log)
     finally:
-        from mcp_skew.wire._procs import end
-
-        end(proc)  # the bridge and every server it started
-        if proc.stdin is not None:
-            proc.stdin.close()
+        stop_bridge(proc)  # the bridge and every server it started
 
 
 def _predicted(client: str, bridge: str, scenario: str = "handshake") -> Any:

@@ -187,3 +187,52 @@ def test_matrix_and_rollout_via() -> None:
     assert code == 0
     assert '"via": "mcp-proxy-py@0.13"' in out
     parse_bridge("bridge")  # the plain notation is a pass-through bridge
+
+
+def _seen(entries: list[tuple[str, dict[str, Any]]], kind: str = "legacy") -> Any:
+    """A real client run as the probe keeps it (what bridge_summary reads of it)."""
+    from types import SimpleNamespace
+
+    from mcp_skew.transcript import Entry
+
+    record = SimpleNamespace(client=SimpleNamespace(kind=kind), transcript=SimpleNamespace(
+        entries=[Entry(n, d, m) for n, (d, m) in enumerate(entries)]))
+    return SimpleNamespace(real=True, record=record)
+
+
+def _report(transport: str, *runs: Any) -> Any:
+    from types import SimpleNamespace
+
+    return SimpleNamespace(target=SimpleNamespace(transport=transport), runs=list(runs))
+
+
+def test_the_probe_tells_a_bridge_by_its_signs() -> None:
+    from mcp_skew.probe._bridge import bridge_lines, bridge_summary
+
+    early = [("c2s", {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+             ("s2c", {"jsonrpc": "2.0", "id": 1, "result": {"tools": []}})]
+    refused = [early[0], ("s2c", {"jsonrpc": "2.0", "id": 1,
+                                  "error": {"code": -32600, "message": "not initialized"}})]
+    named = [("c2s", {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}),
+             ("s2c", {"jsonrpc": "2.0", "id": 1, "result": {
+                 "protocolVersion": "2025-11-25", "serverInfo": {"name": "my-gateway"}}})]
+    assert bridge_summary(_report("http", _seen(refused))) is None
+    assert bridge_summary(_report("stdio", _seen(early))) is None  # a lenient stdio server
+    auto = bridge_summary(_report("http", _seen(early)))
+    assert auto is not None and "as if initialized" in auto["signs"][0]
+    by_name = bridge_summary(_report("http", _seen(named)))
+    assert by_name is not None and "my-gateway" in by_name["signs"][0]
+    started = bridge_summary(_report("http", _seen(refused)), resolve_bridge("supergateway@4"))
+    assert started is not None and started["name"] == "supergateway@4" and started["started"]
+    lines = bridge_lines(started)
+    assert lines[0].startswith("bridge: supergateway@4, started by the probe")
+    assert any("initializes it at 2024-11-05" in line for line in lines)
+
+
+def test_probe_via_needs_a_named_bridge_and_a_command() -> None:
+    code, _, err = run_cli(["probe", "--via", "supergateway@4", "--url", "http://127.0.0.1:9/"])
+    assert code == 2 and "--via" in err and len(err.strip().splitlines()) == 1
+    code, _, err = run_cli(["probe", "--via", "bridge+child-per-request", "--", "true"])
+    assert code == 2 and "simulated only" in err
+    code, _, err = run_cli(["probe", "--via", "mcp-remote@0.1", "--", "true"])
+    assert code == 2 and "not in front of a command" in err
