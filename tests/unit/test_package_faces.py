@@ -119,9 +119,11 @@ FACE_CEILINGS: Mapping[str, int] = {
 #: label; 328 once each face lists only what another package imports from it (tests import
 #: a name from the module that defines it; the transcript's writer stays, docs/transcripts.md
 #: shows it); 331 with serve's line splitter and cap (probe_client's relayed server) and
-#: versions' required_fields (the probe's discover-incomplete). Issue 34 asks for at most
-#: 250: lower this as the faces shrink.
-TOTAL_CEILING = 331
+#: versions' required_fields (the probe's discover-incomplete); 339 with the bridges (issue
+#: 39: simulator's BridgeSpec, BridgeLink, parse_bridge, BRIDGE_QUIRKS; peers' named bridges;
+#: realpeers' start_bridge, stop_bridge). Issue 34 asks for at most 250: lower this as the
+#: faces shrink.
+TOTAL_CEILING = 339
 
 
 def face_names(root: Path) -> dict[str, list[str]]:
