@@ -40,10 +40,13 @@ sys.path.insert(0, str(TESTS.parent))
 #: an attribute is a requirement list, one requirement, or a dict whose values start with one
 PYTHON_LISTS = (("test_probe_realpeer", "ENVS"), ("test_probe_fast_realpeer", "ENVS"),
                 ("test_serve_realpeer", "SDK"), ("test_auth_realpeer", "SDK"),
-                ("test_probe_http_bridge_realpeer", "BRIDGE"))
+                ("test_probe_http_bridge_realpeer", "BRIDGE"),
+                ("test_bridge_chain_realpeer", "BACKEND_ENV"),
+                ("test_bridge_chain_realpeer", "CLIENT_ENV"))
 NPM_LISTS = (("test_ts_http_realpeer", "PACKAGES"), ("test_auth_realpeer", "TS_SDK"),
              ("test_auth_realpeer", "INSPECTOR"), ("test_apps_realpeer", "PACKAGES"),
-             ("test_calls_realpeer", "BETA"), ("test_calls_realpeer", "AFTER"))
+             ("test_calls_realpeer", "BETA"), ("test_calls_realpeer", "AFTER"),
+             ("test_bridge_chain_realpeer", "SUPERGATEWAY"))
 #: the conformance suite installs its package and a Node.js binary in one environment
 NPM_TOGETHER = (("test_conformance_suite", ("SUITE", "NODE")),)
 

@@ -42,8 +42,8 @@ from ..matrix import (
     render_text,
     shown,
 )
-from ..peers import labelled, resolve_peer
-from ..simulator import NOT_OVER_STDIO, SCENARIOS, TRANSPORTS, PeerSpec, Transport
+from ..peers import labelled, resolve_bridge, resolve_peer
+from ..simulator import NOT_OVER_STDIO, SCENARIOS, TRANSPORTS, BridgeSpec, PeerSpec, Transport
 from ..versions import Registry, Role
 from ._args import whole
 
@@ -144,6 +144,7 @@ def _matrix(args: argparse.Namespace, transport: Transport = "stdio") -> Matrix:
     servers = _peers(args.servers, "server", args.registry, peer_set)
     if args.cold_start is not None:
         servers = _cold_started(servers, whole(args.cold_start, "--cold-start", 0, 3_600_000))
+    via = _via(args)
     tty = sys.stderr.isatty()
     progress = (Progress(sys.stderr, tty=tty) if (tty or args.progress) and not args.quiet
                 else None)
@@ -151,7 +152,7 @@ def _matrix(args: argparse.Namespace, transport: Transport = "stdio") -> Matrix:
         # only the formats that show transcripts keep them (a large text matrix fits in memory)
         return build_matrix(clients, servers, args.scenario or "default", progress=progress,
                             keep_transcripts=args.format in TRANSCRIPT_FORMATS,
-                            transport=transport)
+                            transport=transport, via=via)
     finally:
         if progress is not None:
             progress.clear()
@@ -203,6 +204,21 @@ def _render(matrix: Matrix, args: argparse.Namespace) -> str:
     if width is None:
         return render(matrix, args.format, args.view, color=_color(args))
     return render_text(matrix, args.view, color=_color(args), width=width)
+
+
+def _via(args: argparse.Namespace) -> BridgeSpec | None:
+    """``--via BRIDGE``, resolved; the options a chain does not take are refused."""
+    text = getattr(args, "via", None)
+    if text is None:
+        return None
+    if getattr(args, "transport", "stdio") != "stdio":
+        raise UsageError("--via: the bridge sets the clients' transport (its downstream "
+                         "side); it takes no --transport")
+    if getattr(args, "run_real", False) or args.cold_start is not None:
+        raise UsageError("--via is simulated only: it takes no --run-real or --cold-start")
+    if SCENARIOS[args.scenario or "default"].protected:
+        raise UsageError("--via: authorization (scenario auth) is not simulated behind a bridge")
+    return resolve_bridge(text, args.registry)
 
 
 def _transports(args: argparse.Namespace) -> tuple[Transport, ...]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -142,7 +143,10 @@ def _main(args: argparse.Namespace) -> int:
     def progress(text: str) -> None:
         print(terminal_safe(f"mcp-skew probe: {text}"), file=sys.stderr, flush=True)
 
-    report = probe(target, opts, None if args.quiet else progress)
+    if args.via is not None:
+        report = _through_bridge(args, target, opts, progress)
+    else:
+        report = probe(target, opts, None if args.quiet else progress)
     if opts.record_dir is not None:
         write_in_dir(opts.record_dir / "report.json", render(report, "json") + "\n", "--record")
     failed = start_failure(report)
@@ -161,6 +165,37 @@ def _main(args: argparse.Namespace) -> int:
         if not args.quiet:
             progress(f"peer saved to {args.save_peer}: {report.peer.sentence}")
     return exit_code(report)
+
+
+def _through_bridge(args: argparse.Namespace, target: Target, opts: ProbeOptions,
+                    progress: Callable[[str], None]) -> ProbeReport:
+    """``--via BRIDGE``: the named bridge started in front of the command, probed at its URL,
+    ended (with every server process it started) when the probe is done."""
+    from dataclasses import replace  # noqa: PLC0415
+
+    from ..peers import named_bridge, resolve_bridge  # noqa: PLC0415
+    from ..probe import probe  # noqa: PLC0415
+    from ..realpeers import start_bridge, stop_bridge  # noqa: PLC0415
+
+    if not target.command:
+        raise UsageError("--via starts a bridge in front of a server command: give the "
+                         "command after -- (not --url)")
+    named = named_bridge(args.via.strip())
+    if named is None:
+        resolve_bridge(args.via, args.registry)  # the one-line error of an unknown name
+        raise UsageError(f"--via {args.via!r}: name a bridge (e.g. supergateway@4); a "
+                         "bridge notation is simulated only (simulate --via)")
+    if not args.quiet:
+        progress(f"starting {named.name} in front of the server ({named.package.text})")
+    url, proc = start_bridge(named, target.command,
+                             timeout_s=max(opts.startup_timeout_ms / 1000, 60.0))
+    try:
+        bridged = replace(target, command=(), url=url,
+                          name=target.name or f"{target.describe()} via {named.name}")
+        return probe(bridged, replace(opts, via=resolve_bridge(named.name, args.registry)),
+                     None if args.quiet else progress)
+    finally:
+        stop_bridge(proc)
 
 
 def start_failure(report: ProbeReport) -> str | None:

@@ -20,7 +20,7 @@ import sys
 
 from .._output import check_output, terminal_safe, write_output
 from ..errors import UsageError
-from ..peers import resolve_peer
+from ..peers import resolve_bridge, resolve_peer
 from ..rollout import (
     LIMITS,
     Setup,
@@ -84,7 +84,8 @@ def _setup(args: argparse.Namespace) -> Setup:
                  start_ms=parse_duration(args.start, "--start", zero=True), every_ms=every,
                  rollback_at_ms=rollback, balancer=args.balancer,
                  seed=whole(args.seed, "--seed", 0, 2**64 - 1),
-                 keep=whole(args.keep_transcripts, "--keep-transcripts", 0, LIMITS["clients"]))
+                 keep=whole(args.keep_transcripts, "--keep-transcripts", 0, LIMITS["clients"]),
+                 via=resolve_bridge(args.via, registry) if args.via is not None else None)
 
 
 def _emit(args: argparse.Namespace, text: str, summary: str) -> None:

@@ -36,7 +36,7 @@ from typing import Any, Final
 from .. import __version__
 from .._verdicts import plain_works
 from ..errors import UsageError
-from ..simulator import SCENARIOS, PeerSpec, Transport, run
+from ..simulator import SCENARIOS, BridgeSpec, PeerSpec, Transport, run
 from ..versions import REGISTRY, Registry
 from ._cell import (
     EXTRA_KEYS,
@@ -123,6 +123,7 @@ class Matrix:
     transport: str = "stdio"  #: what the runs went over: ``stdio`` or ``http``
     #: where the labels and cells' revisions are looked up (the peers' registry)
     registry: Registry = field(default=REGISTRY, compare=False, repr=False)
+    via: str = ""  #: the bridge every pair went through (``--via``), "" for none
 
     def pairs(self) -> Iterator[tuple[int, int, Cell]]:
         """``(row, column, cell)`` in reading order."""
@@ -144,6 +145,7 @@ class Matrix:
             "mcp_skew_version": self.version,
             "scenario": self.scenario,
             **({"transport": self.transport} if self.transport != "stdio" else {}),
+            **({"via": self.via} if self.via else {}),
             "clients": [a.to_dict() for a in self.clients],
             "servers": [a.to_dict() for a in self.servers],
             "summary": self.summary().to_dict(),
@@ -172,7 +174,7 @@ class Matrix:
         cells = tuple(tuple(Cell.from_dict(cell, version) for cell in row) for row in rows)
         return cls(str(data.get("scenario", "")), clients, servers, cells,
                    str(data.get("mcp_skew_version", "")), str(data.get("transport", "stdio")),
-                   registry)
+                   registry, str(data.get("via", "")))
 
 
 def _axes(data: dict[str, Any], key: str) -> tuple[Axis, ...]:
@@ -230,20 +232,23 @@ def _collector_paused() -> Iterator[None]:
 
 def build_matrix(clients: Sequence[PeerSpec], servers: Sequence[PeerSpec],
                  scenario: str = "default", *, progress: Progress | None = None,
-                 keep_transcripts: bool = True, transport: Transport = "stdio") -> Matrix:
+                 keep_transcripts: bool = True, transport: Transport = "stdio",
+                 via: BridgeSpec | None = None) -> Matrix:
     """Run every client against every server; ``progress(done, total)`` after each cell.
 
     ``keep_transcripts=False`` keeps no cell's transcript: what the formats that show
     none need (:data:`~._render.TRANSCRIPT_FORMATS` are those that do), and a fraction
     of the memory. ``transport`` is what every run goes over: ``stdio``, or ``http``
-    (Streamable HTTP; a failed pair's ``quirk`` test runs over it too).
+    (Streamable HTTP; a failed pair's ``quirk`` test runs over it too). ``via``: a bridge
+    every pair goes through (client -> bridge -> server; the client meets its downstream
+    transport, and a failed pair's ``quirk`` test goes through it too).
     """
     if scenario not in SCENARIOS:
         raise UsageError(f"unknown scenario {scenario!r}; known: {', '.join(sorted(SCENARIOS))}")
     if not clients or not servers:
         raise UsageError("a matrix needs at least one client and one server")
     total = len(clients) * len(servers)
-    works = _plain_works_memo(transport)
+    works = _plain_works_memo(transport) if via is None else _bridged_works(via)
     # the labels made once per axis, and what many cells say kept once (Cell.of's share)
     share = sharing()
     rows_axes = tuple(share(Axis.of(client)) for client in clients)
@@ -253,13 +258,31 @@ def build_matrix(clients: Sequence[PeerSpec], servers: Sequence[PeerSpec],
         for client, row_axis in zip(clients, rows_axes, strict=True):
             row: list[Cell] = []
             for server, column in zip(servers, columns, strict=True):
-                record = run(client, server, scenario, transport=transport)
+                record = run(client, server, scenario, transport=transport, via=via)
                 cell = Cell.of(record, transcript=keep_transcripts, works=works,
                                labels=(row_axis.label, column.label), share=share)
-                race = race_of(client, server, record, scenario, transport)
+                race = None if via is not None else race_of(
+                    client, server, record, scenario, transport)
                 row.append(cell if race is None else replace(cell, race=race))
                 if progress is not None:
                     progress(len(rows) * len(servers) + len(row), total)
             rows.append(tuple(row))
-    return Matrix(scenario, rows_axes, columns, tuple(rows), transport=transport,
-                  registry=clients[0].registry)
+    return Matrix(scenario, rows_axes, columns, tuple(rows),
+                  transport=transport if via is None else via.downstream,
+                  registry=clients[0].registry, via="" if via is None else via.name)
+
+
+def _bridged_works(via: BridgeSpec) -> PlainWorks:
+    """Whether the pair negotiates through ``via`` once both peers drop their quirks (the
+    bridge keeps its own): a pair the bridge breaks is not a peer's ``quirk``."""
+    known: dict[tuple[object, ...], bool] = {}
+
+    def works(client: PeerSpec, server: PeerSpec) -> bool:
+        key = (client.kind, client.revisions, server.kind, server.revisions)
+        found = known.get(key)
+        if found is None:
+            found = known[key] = run(replace(client, quirks=()), replace(server, quirks=()),
+                                     "handshake", via=via).status == "ok"
+        return found
+
+    return works

@@ -190,7 +190,8 @@ def _scenario_words(matrix: Matrix) -> str:
     """``scenario default``, and the transport when it is not stdio."""
     over = "" if matrix.transport == "stdio" else (
         ", over Streamable HTTP" if matrix.transport == "http" else f", over {matrix.transport}")
-    return f"scenario {matrix.scenario}{over}"
+    via = f", via {matrix.via}" if matrix.via else ""
+    return f"scenario {matrix.scenario}{via}{over}"
 
 
 def summary_line(matrix: Matrix) -> str:
@@ -314,7 +315,10 @@ def _footer(matrix: Matrix, view: View, width: int | None = None,
 
 
 def _transport_option(matrix: Matrix) -> str:
-    """`` --transport http`` for a matrix run over HTTP; nothing for stdio, the default."""
+    """`` --transport http`` for a matrix run over HTTP; nothing for stdio, the default;
+    `` --via BRIDGE`` for one through a bridge (which sets the transport)."""
+    if matrix.via:
+        return f" --via '{matrix.via}'"
     return "" if matrix.transport == "stdio" else f" --transport {matrix.transport}"
 
 

@@ -12,6 +12,9 @@ A spec is one of
   (:func:`mcp_skew.simulator.with_quirks`);
 - anything else: the simulator's own notation (:func:`mcp_skew.simulator.parse_peer`).
 
+A bridge (``--via``) is resolved by :func:`resolve_bridge`: a named one from
+:data:`NAMED_BRIDGES` (:mod:`._bridges`), else the simulator's bridge notation.
+
 Everything that takes a peer spec from a person (the commands, the pytest plugin)
 calls :func:`resolve_peer`; code that writes its own notation strings may call
 ``parse_peer``, which knows no names and no files. The resolvers are an explicit
@@ -38,6 +41,7 @@ from typing import Final
 from ..errors import UsageError
 from ..simulator import PeerSpec, parse_peer, split_notation, with_quirks
 from ..versions import REGISTRY, Registry, Role, did_you_mean
+from ._bridges import NAMED_BRIDGES, NamedBridge, named_bridge, resolve_bridge
 from ._catalogue import APP_CLIENTS, APP_SERVERS, FAMILIES, REAL_CLIENTS, REAL_SERVERS
 from ._family import Family, Model, Package, ReleaseLine
 from ._lookup import ROLES, Resolved, builtin_peer, known_names, model_names, named_peer, resolve
@@ -59,6 +63,7 @@ __all__ = [
     "BUILTIN_CLIENTS",
     "BUILTIN_SERVERS",
     "FAMILIES",
+    "NAMED_BRIDGES",
     "PEER_FILE_FORMAT",
     "QUIRK_LABELS",
     "REAL_CLIENTS",
@@ -66,6 +71,7 @@ __all__ = [
     "ROLES",
     "Family",
     "Model",
+    "NamedBridge",
     "Package",
     "ReleaseLine",
     "Resolved",
@@ -77,10 +83,12 @@ __all__ = [
     "labelled",
     "load_probe_peer",
     "model_names",
+    "named_bridge",
     "named_peer",
     "named_suggestion",
     "probe_clients",
     "resolve",
+    "resolve_bridge",
     "resolve_peer",
     "short_revision",
     "sweep_peers",

@@ -133,6 +133,10 @@ def render_terminal(report: ProbeReport) -> str:
         f"authorization required (HTTP {report.auth.status}): the clients' outcomes are about "
         "authorization, not eras; probe again with --token TOKEN")
     out += ["", f"server: {sentence}", agreement(report)]
+    if report.bridge is not None:
+        from ._bridge import bridge_lines  # noqa: PLC0415 - only where a bridge was seen
+
+        out += bridge_lines(report.bridge)
     noisy = [r for r in report.runs if r.stderr.strip()]
     if noisy:
         out.append(f"stderr: the server wrote to stderr in {len(noisy)} of {len(report.runs)} "
@@ -207,6 +211,10 @@ def render_markdown(report: ProbeReport) -> str:
     if unchecked:
         out += ["", "Not checked:", "", *(f"- {line}" for line in unchecked)]
     out += ["", "## Server", "", report.peer.sentence, "", agreement(report), ""]
+    if report.bridge is not None:
+        from ._bridge import bridge_lines  # noqa: PLC0415 - only where a bridge was seen
+
+        out += [f"- {line.strip()}" for line in bridge_lines(report.bridge)] + [""]
     if report.required:
         out += ["## Required (`--require`)", "", *(f"- {line.strip()}"
                                                    for line in required_lines(report)), ""]

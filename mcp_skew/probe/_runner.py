@@ -36,6 +36,7 @@ from ..transcript import Transcript
 from ..versions import Registry
 from ..wire import JsonlRecorder, TransportError
 from ._auth import AuthCheck, discover, needs_auth
+from ._bridge import bridge_summary
 from ._clients import PROBER, builtin_clients
 from ._exchanges import Exchange
 from ._fast import first_clients, reinitialize, unknown_legacy
@@ -146,6 +147,9 @@ class ProbeReport:
     #: others predicted), ``fast, replayed`` (a real run departed from the model: the clients
     #: of its kind replayed from observed processes, or not checked)
     mode: str = "thorough"
+    #: a bridge in front of the server: the one the probe started (``--via``) or the signs
+    #: of one (:func:`._bridge.bridge_summary`), else None
+    bridge: dict[str, Any] | None = None
 
     def clients_of(self, revision: str) -> list[ClientRun]:
         """The client of one revision: the quirk-free single-revision client (``legacy:R``,
@@ -218,6 +222,7 @@ class ProbeReport:
             "server_findings": [f.to_dict() for f in self.server_findings],
             "clients": [r.to_dict(transcript=transcript) for r in self.runs],
             **({"auth": self.auth.to_dict()} if self.auth is not None else {}),
+            **({"bridge": self.bridge} if self.bridge is not None else {}),
         }
 
 
@@ -595,5 +600,12 @@ def probe(target: Target, opts: ProbeOptions | None = None,
     elapsed = int((time.monotonic() - started) * 1000)
     say(f"done in {elapsed} ms: " + (f"the server did not start: {startup['failed']}"
                                      if startup.get("failed") else peer.sentence))
-    return ProbeReport(target, done, peer, elapsed, opts.jobs, schema_note, startup, server,
-                       opts.required, auth, starts=runs.starts, mode=mode)
+    return _with_bridge(ProbeReport(target, done, peer, elapsed, opts.jobs, schema_note, startup,
+                                    server, opts.required, auth, starts=runs.starts, mode=mode),
+                        opts)
+
+
+def _with_bridge(report: ProbeReport, opts: ProbeOptions) -> ProbeReport:
+    """The report with what it tells of a bridge in front (:mod:`._bridge`)."""
+    report.bridge = bridge_summary(report, opts.via)
+    return report

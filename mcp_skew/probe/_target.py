@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from ..simulator import PeerSpec
+from ..simulator import BridgeSpec, PeerSpec
 from ..versions import REGISTRY, Registry
 from ..wire import HttpLink, JsonlRecorder, Limits, StdioLink
 from ._links import ProbeLink, SimulatedLink
@@ -183,3 +183,5 @@ class ProbeOptions:
     thorough: bool = False
     #: named clients (with their own discovery waits) the cold start is compared with
     named_clients: tuple[PeerSpec, ...] = ()
+    #: the bridge the probe started in front of the server (``probe --via``), its model
+    via: BridgeSpec | None = None

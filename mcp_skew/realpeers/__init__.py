@@ -26,6 +26,8 @@ __all__ = [
     "real_peers",
     "render_real",
     "run_real",
+    "start_bridge",
+    "stop_bridge",
     "verify",
     "verify_server_http",
 ]
@@ -37,6 +39,8 @@ _HOMES: Final[dict[str, str]] = {
     "real_peers": "._realmatrix",
     "render_real": "._realmatrix",
     "run_real": "._realmatrix",
+    "start_bridge": "._bridge_start",
+    "stop_bridge": "._bridge_start",
 }
 
 __getattr__ = first_use(__name__, _HOMES)

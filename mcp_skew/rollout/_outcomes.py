@@ -43,6 +43,8 @@ from typing import Any, Final, Literal
 from ..simulator import (
     QUIRKS,
     SCENARIOS,
+    BridgeLink,
+    BridgeSpec,
     MemoryLink,
     PeerSpec,
     Scenario,
@@ -50,6 +52,7 @@ from ..simulator import (
     SimClient,
     SimServer,
     play,
+    rule_for,
     run,
 )
 from ..versions import Era, PeerKind
@@ -95,8 +98,10 @@ def _derived(client: PeerSpec, kind: PeerKind, revisions: tuple[str, ...]) -> Pe
 class Outcomes:
     """The memo of outcomes, derived from the simulator's runs (module docstring)."""
 
-    def __init__(self, classify: Classify) -> None:
+    def __init__(self, classify: Classify, via: BridgeSpec | None = None) -> None:
         self.classify = classify
+        #: the bridge every request goes through (client -> bridge -> server), if any
+        self.via = via
         self._fresh: dict[tuple[PeerSpec, PeerSpec], Outcome] = {}
         self._cached: dict[tuple[PeerSpec, PeerSpec, str], Outcome] = {}
         self.runs = 0  #: simulations run (for the benchmark)
@@ -111,7 +116,7 @@ class Outcomes:
 
     def _derive_fresh(self, client: PeerSpec, server: PeerSpec) -> Outcome:
         self.runs += 1
-        record = run(client, server, "default")
+        record = run(client, server, "default", via=self.via)
         session = record.session
         path = tuple(session.path)
         opener = session.path[0] if session.path else None
@@ -140,7 +145,8 @@ class Outcomes:
 
     def _derive_cached(self, client: PeerSpec, server: PeerSpec, revision: str) -> Outcome:
         self.runs += 1
-        ok, got, session = _call(_derived(client, "modern", client.modern), server, revision)
+        ok, got, session = _call(_derived(client, "modern", client.modern), server, revision,
+                                 self.via)
         cached = f"cached {revision}"
         if ok and session.revision != revision:  # a -32022 named another revision: retried
             return Outcome("retried", None, 1, Era.MODERN, session.revision, None,
@@ -191,15 +197,20 @@ def _discover_result(entries: Sequence[Any]) -> dict[str, Any] | None:
     return None
 
 
-def _call(client: PeerSpec, server: PeerSpec, revision: str) -> tuple[bool, str, Session]:
+def _call(client: PeerSpec, server: PeerSpec, revision: str,
+          via: BridgeSpec | None = None) -> tuple[bool, str, Session]:
     """One request at ``revision`` with no negotiation (the simulator's client, server and
     scenario step, which retries a -32022 with a revision from ``data.supported``); a modern
     request a legacy server ran under legacy rules fails (the era table's Modern/Legacy row,
     as :func:`~mcp_skew.simulator.run` judges it). Returns whether it was answered right, what it got,
-    and the session (its revision after a retry, and the path of the retry)."""
-    link = MemoryLink(lambda: SimServer(server))
+    and the session (its revision after a retry, and the path of the retry). ``via``: the
+    request goes through that bridge."""
+    link: MemoryLink | BridgeLink = (MemoryLink(lambda: SimServer(server)) if via is None
+                                     else BridgeLink(via, server))
     session = Session(status="ok", revision=revision, era=Era.MODERN, registry=client.registry)
-    steps, _, _ = play(_CALL, SimClient(client), link, session)
+    sim = SimClient(client) if via is None else SimClient(client,
+                                                          transport=rule_for(via.downstream))
+    steps, _, _ = play(_CALL, sim, link, session)
     served = link.server.served_eras
     if served and served[-1] is Era.LEGACY:
         return False, "served under legacy rules", session

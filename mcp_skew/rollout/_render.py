@@ -51,7 +51,8 @@ def render_text_head(study: Study) -> str:
               f"{clock(s.start_ms)}" if s.to else " (unchanged)")
     if s.rollback_at_ms is not None:
         change += f", rolled back from {clock(s.rollback_at_ms)}"
-    lines = [f"rollout: {s.clients:,} clients ({population})", f"fleet: {fleet}{change}",
+    via = f" (each behind {s.via.name})" if s.via is not None else ""
+    lines = [f"rollout: {s.clients:,} clients ({population})", f"fleet: {fleet}{change}{via}",
              f"{clock(s.duration_ms)} simulated, {s.rate} requests a minute per client, "
              f"balancer {s.balancer}, seed {s.seed}", ""]
     lines.append("  ".join(f"{name:>{width}}" for name, width in _HEAD) + "  failed by cause")

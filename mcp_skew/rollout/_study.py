@@ -22,7 +22,7 @@ from .._numbers import parse_int
 from .._verdicts import failure_kind
 from ..errors import UsageError
 from ..peers import resolve_peer
-from ..simulator import PeerSpec
+from ..simulator import BridgeSpec, PeerSpec
 from ..versions import Registry
 from ._fleet import Balancer, Schedule, client_batches, rollback, rolling
 from ._outcomes import Outcomes
@@ -74,6 +74,7 @@ class Setup:
     balancer: Balancer = "sticky"
     seed: int = 0
     keep: int = 0
+    via: BridgeSpec | None = None  #: a bridge in front of every instance (``--via``)
 
     def check(self) -> None:
         clients = sum(g.count for g in self.groups)
@@ -117,7 +118,8 @@ class Setup:
                 "to": self.to.name if self.to else None, "duration_ms": self.duration_ms,
                 "rate_per_minute": self.rate, "start_ms": self.start_ms,
                 "every_ms": self.every_ms, "rollback_at_ms": self.rollback_at_ms,
-                "balancer": self.balancer, "seed": self.seed}
+                "balancer": self.balancer, "seed": self.seed,
+                **({"via": self.via.name} if self.via is not None else {})}
 
 
 def _run(setup: Setup, schedule: Schedule, outcomes: Outcomes, keep: int = 0) -> Rollout:
@@ -189,7 +191,7 @@ def _breakage(b: Breakage, end_ms: int) -> dict[str, Any]:
 def study(setup: Setup) -> Study:
     """The rollout ``setup`` asks for, and its baseline (the fleet left as it is)."""
     setup.check()
-    outcomes = Outcomes(failure_kind)  # shared: the baseline costs no new simulation
+    outcomes = Outcomes(failure_kind, setup.via)  # shared: the baseline costs no new simulation
     schedule = setup.schedule()
     baseline = _run(setup, Schedule(), outcomes) if schedule.changes else None
     return Study(setup, schedule, _run(setup, schedule, outcomes, setup.keep), baseline)
@@ -251,7 +253,7 @@ def plan(setup: Setup, clients_to: PeerSpec,
                                     start_ms=setup.start_ms + phase_ms, every_ms=setup.every_ms)
     long = replace(setup, duration_ms=duration)
     long.check()
-    outcomes = Outcomes(failure_kind)
+    outcomes = Outcomes(failure_kind, setup.via)
     results = []
     for name, schedule in zip(ORDERS, (fleet_first.then(clients_second),
                                        clients_first.then(fleet_second)), strict=True):

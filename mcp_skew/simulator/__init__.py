@@ -1,6 +1,7 @@
 """The negotiation simulator: peers, quirks, links, scenarios and runs.
 
-Public API: :func:`parse_peer`, :class:`PeerSpec`, :data:`QUIRKS`, :func:`run`,
+Public API: :func:`parse_peer`, :class:`PeerSpec`, :data:`QUIRKS`, :func:`run`, the bridges
+(:class:`BridgeSpec`, :func:`parse_bridge`, :data:`BRIDGE_QUIRKS`; ``run(..., via=bridge)``),
 :class:`RunRecord`, :data:`SCENARIOS`, :class:`SimClient`, :class:`SimServer`,
 :class:`MemoryLink`, the transport rules (:data:`TRANSPORTS`, :class:`TransportRule`),
 the trace of a run (:func:`render_trace`, :func:`summary_line`) and the negotiation rules
@@ -25,7 +26,7 @@ for the probe's own clients and the annotation of logs; scenario pieces (:func:`
 :class:`Step`, :class:`StepResult`, :data:`LIST_RESOURCES`, :data:`LIST_TOOLS`,
 :data:`STDIO`, :func:`rule_for`); :class:`Session`, :func:`check_result`,
 :func:`untyped_tools`, :func:`with_quirks`, :class:`ClientPolicy`, :class:`Reaction`,
-:class:`ClientCache`, :class:`Link`.
+:class:`ClientCache`, :class:`Link`, :class:`BridgeLink` (the rollout's single requests).
 
 The package is pure: no process, socket, thread or wall clock, and it imports
 nothing of mcp-skew but :mod:`mcp_skew.versions`, :mod:`mcp_skew.transcript` (the record
@@ -39,6 +40,8 @@ from __future__ import annotations
 
 from . import _negotiation as negotiation
 from . import _path as path_steps
+from ._bridge import BRIDGE_QUIRKS, BridgeSpec, parse_bridge
+from ._bridge_link import BridgeLink
 from ._cache import ClientCache
 from ._client import Session, SimClient, check_result, event_step, untyped_tools
 from ._link import Link, MemoryLink
@@ -54,6 +57,7 @@ from ._trace import render_trace, summary_line
 from ._transport import NOT_OVER_STDIO, STDIO, TRANSPORTS, Transport, TransportRule, rule_for
 
 __all__ = [
+    "BRIDGE_QUIRKS",
     "LIST_RESOURCES",
     "LIST_TOOLS",
     "NOT_OVER_STDIO",
@@ -61,6 +65,8 @@ __all__ = [
     "SCENARIOS",
     "STDIO",
     "TRANSPORTS",
+    "BridgeLink",
+    "BridgeSpec",
     "ClientCache",
     "ClientPolicy",
     "Link",
@@ -81,6 +87,7 @@ __all__ = [
     "dialect_of",
     "event_step",
     "negotiation",
+    "parse_bridge",
     "parse_peer",
     "path_steps",
     "play",

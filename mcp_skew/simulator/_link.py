@@ -95,14 +95,15 @@ class MemoryLink:
     """
 
     def __init__(self, server_factory: Callable[[], SimServer], latency_ms: int = 5, *,
-                 stalls_on_server_request: bool = False) -> None:
+                 stalls_on_server_request: bool = False, start_ms: int = 0) -> None:
         self._factory = server_factory
         self.latency_ms = latency_ms
         #: the client reads no answer after the server's first request to it (a client quirk)
         self.stalls_on_server_request = stalls_on_server_request
         self.stalled = False
         self.transcript = Transcript()
-        self._clock = 0
+        #: a link may start later than the run (a bridge's child process, :mod:`._bridge_link`)
+        self._clock = start_ms
         self._seq = 0
         self._pending: list[tuple[int, int, Message]] = []  # heap of (arrives, seq, message)
         #: what happens to the server at simulated times (:meth:`schedule`), a heap

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any, Final
 from .._memo import by_identity2
 from ..transcript import RUN_FORMAT, RUN_FORMAT_VERSION
 from ..versions import Era, Profile
+from ._bridge import BridgeSpec
+from ._bridge_link import BridgeLink
 from ._cache import ClientCache
 from ._client import Mark, Session, SimClient
 from ._link import MemoryLink, ServerChange, Transcript
@@ -54,6 +56,10 @@ class RunRecord:
     transport: Transport = "stdio"  #: ``stdio``, or ``http`` (Streamable HTTP)
     #: the client's authorizations (scenario auth): path, hops, outcome; empty otherwise
     auth: list[dict[str, Any]] = field(default_factory=list)
+    #: the bridge between them (client -> bridge -> server), None for a direct pair
+    via: BridgeSpec | None = None
+    #: behind a bridge: the upstream leg's path (each request the bridge sent, what it met)
+    upstream_path: list[str] = field(default_factory=list)
 
     @property
     def status(self) -> str:
@@ -112,6 +118,9 @@ class RunRecord:
         }
         if self.transport != "stdio":  # a stdio run's JSON is as it always was
             out["transport"] = self.transport
+        if self.via is not None:  # only a chain's run has one
+            out["via"] = self.via.name
+            out["upstream_path"] = list(self.upstream_path)
         if self.auth:  # only a protected server's run has one
             out["auth"] = self.auth
         if self.failed_step is not None:  # only where it connected and then failed
@@ -153,7 +162,8 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
         latency_ms: int = 5, request_timeout_ms: int = 10_000,
         transport: Transport = "stdio",
         server_changes: Sequence[tuple[int, PeerSpec]] = (),
-        cache: ClientCache | None = None, server_id: str | None = None) -> RunRecord:
+        cache: ClientCache | None = None, server_id: str | None = None,
+        via: BridgeSpec | None = None) -> RunRecord:
     """Negotiate ``client`` with ``server``, then play ``scenario``, over ``transport``
     (``stdio``, or ``http``: Streamable HTTP, :mod:`.http._link`).
 
@@ -166,11 +176,18 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
     restart of its server: results, era decisions), used whatever the scenario;
     ``server_id``: the key they hold the server under (default: the server's name; give the
     same to two runs for a server that was restarted as another spec, an upgrade).
+    ``via``: a bridge between them (:mod:`._bridge_link`): the client meets its downstream
+    side (its transport, not ``transport``) and the bridge plays the upstream leg.
     """
     plan = scenario if isinstance(scenario, Scenario) else SCENARIOS[scenario]
-    link: MemoryLink | HttpMemoryLink
+    link: MemoryLink | HttpMemoryLink | BridgeLink
     http: HttpMemoryLink | None = None
-    if transport == "stdio":
+    if via is not None:
+        if server_changes:
+            raise ValueError("server changes over time are not simulated behind a bridge")
+        link = BridgeLink(via, server, latency_ms)
+        transport = via.downstream
+    elif transport == "stdio":
         link = MemoryLink(lambda: SimServer(server), latency_ms,
                           stalls_on_server_request=client.client_policy.stalls_on_server_request)
         _schedule(link, plan, server_changes)
@@ -193,11 +210,14 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
     served = link.server.served_eras
     if session.era is Era.MODERN and served and served[-1] is Era.LEGACY:
         mark_era_mismatch(session)
-    record = RunRecord(client, server, plan.name, session, link.transcript, transport=transport)
+    record = RunRecord(client, server, plan.name, session, link.transcript, transport=transport,
+                       via=via)
     if session.status == "ok":
         record.steps, record.findings, record.t_first_useful_ms = play(plan, sim, link, session)
         if session.status == "ok":
             record.features_lost = _features_lost(client, session)
+    if isinstance(link, BridgeLink):
+        record.upstream_path = link.upstream_path
     if http is not None and http.auth is not None:  # step-ups come in play
         record.auth = http.auth.to_list()
     link.close()

@@ -21,6 +21,8 @@ ARROWS = {"c2s": "->", "s2c": "<-"}
 
 def _line(item: Record, width: int) -> str:
     stamp = f"{item.t_ms:>{width}} ms"
+    if item.kind == "upstream":  # behind a bridge: the bridge <-> server leg
+        return f"{stamp}   >  {item.text}"
     if item.is_event:
         return f"{stamp}  ..  {item.text}"
     text = item.message if isinstance(item.message, str) else json.dumps(item.message)
@@ -50,7 +52,8 @@ def _http_head(http: dict[str, Any]) -> str:
 def summary_line(record: RunRecord) -> str:
     s = record.session
     over = "" if record.transport == "stdio" else f" over {rule_for(record.transport).title}"
-    head = f"{record.client.name}  x  {record.server.name}{over}: "
+    via = f"  x  {record.via.name}" if record.via is not None else ""
+    head = f"{record.client.name}{via}  x  {record.server.name}{over}: "
     if s.status == "ok":
         said = f"{s.revision} ({s.era.value if s.era else '?'}, {s.mark})"
         if record.failed_step is not None:  # connects, then fails
@@ -66,6 +69,9 @@ def render_trace(record: RunRecord) -> str:
     lines = [summary_line(record), ""]
     lines += [_line(item, width) for item in timeline]
     lines += ["", "path: " + " -> ".join(record.session.path)]
+    if record.via is not None:
+        lines.append(f"upstream path ({record.via.name}): " + (
+            "; ".join(record.upstream_path) or "nothing reached the server"))
     if record.steps:
         lines.append("steps:")
         lines += [f"  {'ok  ' if st.ok else 'FAIL'} {st.name}: expected {st.expected}, got {st.got}"

@@ -41,5 +41,10 @@ EVENTS: Final[Mapping[str, str]] = {
     "cache": "the client's cache: a hit, a miss, a result kept or not, an invalidation, "
              "an era decision reused or dropped (simulated runs)",
     "server-change": "the simulated server was replaced by another (an upgrade, a downgrade)",
+    "upstream": "behind a bridge: a message between the bridge and the server (`side`: `c2s` "
+                "bridge to server, `s2c` server to bridge; `message`; `child`, which server "
+                "process), or an event of that leg (`event`)",
+    "bridge": "what a bridge did itself: started a server process (`child`), answered a "
+              "request itself, refused its server",
     "note": "anything else, said in `text`",
 }

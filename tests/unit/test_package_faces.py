@@ -98,13 +98,13 @@ FACE_CEILINGS: Mapping[str, int] = {
     "mcp_skew.commands.parsers": 1,
     "mcp_skew.matrix": 11,
     "mcp_skew.migrate": 6,
-    "mcp_skew.peers": 29,
+    "mcp_skew.peers": 33,
     "mcp_skew.probe": 13,
     "mcp_skew.probe_client": 11,
-    "mcp_skew.realpeers": 8,
+    "mcp_skew.realpeers": 10,
     "mcp_skew.rollout": 13,
     "mcp_skew.serve": 20,
-    "mcp_skew.simulator": 37,
+    "mcp_skew.simulator": 41,
     "mcp_skew.simulator.findings": 4,
     "mcp_skew.simulator.http": 22,
     "mcp_skew.simulator.http.auth": 11,
@@ -119,10 +119,12 @@ FACE_CEILINGS: Mapping[str, int] = {
 #: label; 328 once each face lists only what another package imports from it (tests import
 #: a name from the module that defines it; the transcript's writer stays, docs/transcripts.md
 #: shows it); 331 with serve's line splitter and cap (probe_client's relayed server) and
-#: versions' required_fields (the probe's discover-incomplete). Issue 34 asks for at most
-#: 250: lower this as the faces shrink. 332 with the simulator's dialect_of (the probe's call
-#: step names an outputSchema's dialect as the simulator does, docs/calls.md).
-TOTAL_CEILING = 332
+#: versions' required_fields (the probe's discover-incomplete); 332 with the simulator's
+#: dialect_of (the probe's call step names an outputSchema's dialect as the simulator does,
+#: docs/calls.md); 342 with the bridges and the apps (issue 39: simulator's BridgeSpec, BridgeLink,
+#: parse_bridge, BRIDGE_QUIRKS; peers' named bridges; realpeers' start_bridge, stop_bridge).
+#: Issue 34 asks for at most 250: lower this as the faces shrink.
+TOTAL_CEILING = 342
 
 
 def face_names(root: Path) -> dict[str, list[str]]:

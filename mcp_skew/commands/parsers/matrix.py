@@ -59,6 +59,10 @@ def register(sub: Any) -> None:
                    "status codes, headers, sessions, and the dual-era client's HTTP rule), or "
                    "both: the two matrices one after the other, then the pairs that differ "
                    "(text, grid, markdown and github formats)")
+    p.add_argument("--via", metavar="BRIDGE", default=None,
+                   help="every pair through a bridge (client -> bridge -> server): a named "
+                   "one (supergateway@4, mcp-proxy-py@0.13, ...) or bridge[:REV,...][+QUIRK...]; "
+                   "the clients meet its downstream side (its transport)")
     p.add_argument("--cold-start", metavar="MS", default=None,
                    help="what if every server's first answer came MS simulated ms after it "
                    "started (its cold start, quirk slow=MS; a saved peer's measured one is "

@@ -35,6 +35,10 @@ def register(sub: Any) -> None:
     )
     where = p.add_argument_group("the server")
     where.add_argument("--url", help="Streamable HTTP endpoint (instead of a command)")
+    p.add_argument("--via", metavar="BRIDGE", default=None,
+                   help="start the named bridge (supergateway@4, mcp-proxy-py@0.13, "
+                   "mcp-proxy-js@6) in front of the server command and probe through it; the "
+                   "card says what it hides (it and the servers it starts end with the probe)")
     where.add_argument("--sse-url", help="where a 2024-11-05 client opens its HTTP+SSE stream "
                        "(default: --url)")
     where.add_argument("--header", action="append", default=[], metavar="NAME:VALUE",

@@ -43,6 +43,10 @@ def register(sub: Any) -> None:
     p.add_argument("--balancer", default="sticky", choices=BALANCERS,
                    help="sticky (round robin; a legacy session stays on its instance; the "
                    "default), round-robin, or random (seeded)")
+    p.add_argument("--via", metavar="BRIDGE", default=None,
+                   help="a bridge in front of every instance (client -> bridge -> server): a "
+                   "named one (supergateway@4, mcp-proxy-py@0.13, ...) or "
+                   "bridge[:REV,...][+QUIRK...]")
     p.add_argument("--seed", default="0", help="seed of the clients' phases and the random "
                    "balancer (default: %(default)s)")
     p.add_argument("--plan", action="store_true", help="compare upgrading the servers first "

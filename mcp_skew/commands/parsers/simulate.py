@@ -32,6 +32,11 @@ def register(sub: Any) -> None:
                    help="at simulated time MS, replace the server by one of SPEC (an upgrade or "
                    "a downgrade the client is not told of; stdio only; repeatable), e.g. "
                    "--scenario long --server-change 100000=legacy:2025-11-25")
+    p.add_argument("--via", metavar="BRIDGE",
+                   help="a bridge between them (client -> bridge -> server): a named one "
+                   "(supergateway@4, mcp-proxy-py@0.13, mcp-proxy-js@6, mcp-remote@0.1) or "
+                   "bridge[:REV,...][+QUIRK...]; the client meets its downstream side, "
+                   "--trace shows both legs")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--trace", action="store_true", help="print the transcript as a wire log")
     out.add_argument("--json", action="store_true", help="print the run as one JSON object")

@@ -3,6 +3,10 @@
 Usage::
 
     <venv>/bin/python py_mcp_client.py --mode session|auto|legacy [--probe-timeout S] -- CMD...
+    <venv>/bin/python py_mcp_client.py --mode auto|legacy --url URL
+
+* ``--url URL``: ``Client(URL, mode=...)`` over Streamable HTTP instead of a stdio server
+  (2.x; a bridge's HTTP side, tests/interop/test_bridge_chain_realpeer.py);
 
 * ``session``: ``ClientSession(read, write).initialize()``, the classic pattern (every release);
 * ``auto`` / ``legacy``: ``mcp.client.client.Client(StdioServerParameters, mode=...)`` (2.x);
@@ -66,7 +70,9 @@ async def _client(params: Any, mode: str) -> dict[str, Any]:
 
 async def _main(args: argparse.Namespace) -> dict[str, Any]:
     mcp: Any = importlib.import_module("mcp")
-    params = mcp.StdioServerParameters(command=args.command[0], args=list(args.command[1:]))
+    params: Any = args.url
+    if args.url is None:
+        params = mcp.StdioServerParameters(command=args.command[0], args=list(args.command[1:]))
     if args.probe_timeout is not None:
         session_mod: Any = importlib.import_module("mcp.client.session")
         session_mod.DISCOVER_TIMEOUT_SECONDS = args.probe_timeout
@@ -79,8 +85,11 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--mode", default="session", choices=("session", "auto", "legacy"))
     ap.add_argument("--probe-timeout", type=float, default=None)
-    ap.add_argument("command", nargs="+")
+    ap.add_argument("--url", default=None)
+    ap.add_argument("command", nargs="*")
     args = ap.parse_args()
+    if (args.url is None) == (not args.command) or (args.url and args.mode == "session"):
+        ap.error("give a server command, or --url with --mode auto or legacy")
     anyio: Any = importlib.import_module("anyio")
     try:
         out = anyio.run(_main, args)

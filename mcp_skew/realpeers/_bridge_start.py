@@ -1,0 +1,105 @@
+"""A named bridge, installed and started in front of a stdio server command (``probe --via``).
+
+The bridge's package is installed in a cached environment as every real peer's is
+(:mod:`._envs`); it is started with its table's start line (:class:`~mcp_skew.peers.NamedBridge`
+``argv``) on a port the system chose, as a process family of its own
+(:func:`mcp_skew.wire.spawn`: it and every server process it starts end with it, and with
+the command), with a standard input kept open (supergateway ends when its standard input ends).
+"""
+
+from __future__ import annotations
+
+import shlex
+import socket
+import subprocess
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..errors import UsageError
+from ..peers import NamedBridge
+from ..wire import end, spawn
+from ._envs import EnvironmentUnavailable, ensure_npm_env, ensure_python_env
+
+__all__ = ["start_bridge", "stop_bridge"]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port
+
+
+def _listening(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+    except OSError:
+        return False
+    return True
+
+
+def _entry(bridge: NamedBridge) -> list[str]:
+    """The bridge's executable, from its installed package."""
+    package = bridge.package
+    try:
+        if package.ecosystem == "npm":
+            modules = ensure_npm_env(package.requirements).node_modules
+            name = package.requirements[0].rsplit("@", 1)[0]
+            return ["node", str(modules / name / _npm_bin(modules / name))]
+        env = ensure_python_env(package.requirements)
+    except EnvironmentUnavailable as exc:
+        raise UsageError(f"--via {bridge.name}: cannot install {package.text}: {exc}") from None
+    name = package.requirements[0].split("==")[0]
+    return [str(Path(env.python).parent / name)]
+
+
+def _npm_bin(folder: Path) -> str:
+    """The package's own ``bin`` entry (``package.json``)."""
+    import json  # noqa: PLC0415
+
+    data = json.loads((folder / "package.json").read_text())
+    found = data.get("bin")
+    if isinstance(found, dict):
+        found = next(iter(found.values()), None)
+    if not isinstance(found, str):
+        raise UsageError(f"{folder.name}: its package.json names no bin entry")
+    return found
+
+
+def start_bridge(bridge: NamedBridge, command: Sequence[str], *, timeout_s: float = 60.0
+                 ) -> tuple[str, subprocess.Popen[bytes]]:
+    """Start ``bridge`` in front of ``command``; its URL and its process, once it listens.
+    A bridge that exits or does not listen within ``timeout_s`` is one clear line."""
+    if not bridge.argv:
+        raise UsageError(f"--via {bridge.name}: a bridge to a remote server, not in front of a "
+                         "command (its model runs in simulate --via)")
+    port = _free_port()
+    argv: list[str] = []
+    for part in bridge.argv:
+        if part == "{bin}":
+            argv += _entry(bridge)
+        elif part == "{argv}":
+            argv += list(command)
+        else:
+            argv.append(part.format(port=port, cmd=shlex.join(command)))
+    try:
+        proc = spawn(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                     stderr=subprocess.DEVNULL)
+    except OSError as exc:
+        raise UsageError(f"--via {bridge.name}: cannot start it: {exc}") from None
+    deadline = time.monotonic() + timeout_s
+    while not _listening(port):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            stop_bridge(proc)
+            raise UsageError(f"--via {bridge.name}: it did not listen on port {port} within "
+                             f"{timeout_s:g} s")
+        time.sleep(0.1)
+    return f"http://127.0.0.1:{port}/mcp", proc
+
+
+def stop_bridge(proc: subprocess.Popen[bytes]) -> None:
+    """End the bridge and every server process it started."""
+    end(proc)
+    if proc.stdin is not None:
+        proc.stdin.close()
