@@ -111,7 +111,7 @@ FACE_CEILINGS: Mapping[str, int] = {
     "mcp_skew.simulator.machine": 10,
     "mcp_skew.simulator.messages": 12,
     "mcp_skew.transcript": 19,
-    "mcp_skew.versions": 49,
+    "mcp_skew.versions": 50,
     "mcp_skew.wire": 12,
 }
 #: All the faces together: 469 before the simulator's rooms, 463 after, 493 with the peer
