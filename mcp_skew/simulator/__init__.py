@@ -41,6 +41,7 @@ from . import _negotiation as negotiation
 from . import _path as path_steps
 from ._cache import ClientCache
 from ._client import Session, SimClient, check_result, event_step, untyped_tools
+from ._extensions import ExtensionsSeen, read_extensions
 from ._link import Link, MemoryLink
 from ._path import PathStep
 from ._peers import PeerSpec, parse_peer, split_notation, with_quirks
@@ -62,6 +63,7 @@ __all__ = [
     "TRANSPORTS",
     "ClientCache",
     "ClientPolicy",
+    "ExtensionsSeen",
     "Link",
     "MemoryLink",
     "PathStep",
@@ -82,6 +84,7 @@ __all__ = [
     "parse_peer",
     "path_steps",
     "play",
+    "read_extensions",
     "render_trace",
     "rule_for",
     "run",
