@@ -60,7 +60,9 @@ class ExtensionsReport:
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        return {**self.seen.to_dict(), "advertised_by": dict(sorted(self.advertised_by.items())),
+        seen = self.seen.to_dict()
+        return {"offered": seen["offered"], "tools": seen["tools"],
+                "advertised_by": dict(sorted(self.advertised_by.items())),
                 "named_clients": self.named, "checked_with": self.checked_with}
 
 
