@@ -29,3 +29,5 @@ class Quirk:
     transports: tuple[str, ...] = ("stdio", "http")
     #: It shows only in scenarios that keep a client cache (``cache``, ``listen``, ``long``).
     caching_only: bool = False
+    #: It shows only on a peer with extensions (``+ext=...``): without them it does nothing.
+    extensions_only: bool = False
