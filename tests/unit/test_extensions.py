@@ -20,6 +20,8 @@ from mcp_skew.errors import UsageError
 from mcp_skew.peers import resolve_peer
 from mcp_skew.probe._extensions import check_extensions
 from mcp_skew.probe_client._extensions import app_fates, with_extensions
+from mcp_skew.probe_client._findings import Row, client_findings
+from mcp_skew.probe_client._observe import Observation
 from mcp_skew.probe_client._infer import InferredClient, Traits
 from mcp_skew.simulator import ExtensionsSeen, RunRecord, parse_peer, read_extensions, run
 from mcp_skew.versions import EXTENSIONS, REGISTRY
@@ -229,3 +231,20 @@ def test_probe_client_leaves_a_client_that_advertises_nothing_as_it_was() -> Non
     seen = ExtensionsSeen(offered={UI})
     inferred = _inferred(DUAL)
     assert with_extensions(inferred, [seen]) is inferred
+
+
+def _row(seen: ExtensionsSeen) -> Row:
+    observed = Observation("dual:2026-07-28,2025-11-25+ext=ui", "works", "ok", "2026-07-28",
+                           "modern", "direct", [], "", extensions=seen)
+    return Row(1, observed.server, "dual", "", observed, None, None, None)
+
+
+def test_probe_client_finds_an_app_advertised_and_never_read() -> None:
+    never = read_extensions(pairs(sim(f"{DUAL}+no-ui-read+ext=ui", f"{DUAL}+ext=ui")))
+    (finding,) = client_findings([_row(never)], "dual")
+    assert finding.code == "client-never-reads-app" and APP in finding.message
+    reads = read_extensions(pairs(sim(f"{DUAL}+ext=ui", f"{DUAL}+ext=ui")))
+    assert client_findings([_row(reads)], "dual") == []
+    # a client that does not advertise it was never listed the app: nothing to read
+    plain = read_extensions(pairs(sim(DUAL, f"{DUAL}+ext=ui")))
+    assert client_findings([_row(plain)], "dual") == []

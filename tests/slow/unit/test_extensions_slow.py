@@ -85,6 +85,9 @@ def test_probe_client_sees_whether_the_client_reads_the_app(
     spec = card["inferred"]["spec"]
     assert spec.endswith("+ext=ui") and ("no-ui-read" in spec) is not read
     assert json.loads(saved.read_text(encoding="utf-8"))["peer"] == spec
+    codes = [(f["code"], f["index"]) for f in card["findings"]]
+    never = [("client-never-reads-app", 1), ("client-never-reads-app", 2)]
+    assert [c for c in codes if c[0] == "client-never-reads-app"] == ([] if read else never)
 
 
 def test_probe_client_text_card_says_it_never_read_the_app(
