@@ -248,3 +248,17 @@ def test_probe_client_finds_an_app_advertised_and_never_read() -> None:
     # a client that does not advertise it was never listed the app: nothing to read
     plain = read_extensions(pairs(sim(DUAL, f"{DUAL}+ext=ui")))
     assert client_findings([_row(plain)], "dual") == []
+
+
+def test_a_stateless_http_server_never_sees_the_initialize_that_declared_them() -> None:
+    # each request is served alone by a fresh server (quirk stateless-http): the extensions the
+    # client declared once, in initialize, are gone by tools/list, as in airbytehq/PyAirbyte
+    # PR 1097 (FastMCP's stateless_http: no client params left for client_supports_extension)
+    client = parse_peer("legacy:2025-11-25+ext=ui", "client")
+    stateful = run(client, parse_peer("legacy:2025-11-25+ext=ui", "server"), "apps",
+                   transport="http")
+    assert stateful.status == "ok"
+    stateless = run(client, parse_peer("legacy:2025-11-25+ext=ui+stateless-http", "server"),
+                    "apps", transport="http")
+    assert stateless.revision == "2025-11-25" and stateless.status != "ok"
+    assert "no listed tool points at an app" in next(st.got for st in stateless.steps if not st.ok)
