@@ -21,8 +21,8 @@ from mcp_skew.peers import resolve_peer
 from mcp_skew.probe._extensions import check_extensions
 from mcp_skew.probe_client._extensions import app_fates, with_extensions
 from mcp_skew.probe_client._findings import Row, client_findings
-from mcp_skew.probe_client._observe import Observation
 from mcp_skew.probe_client._infer import InferredClient, Traits
+from mcp_skew.probe_client._observe import Observation
 from mcp_skew.simulator import ExtensionsSeen, RunRecord, parse_peer, read_extensions, run
 from mcp_skew.versions import EXTENSIONS, REGISTRY
 

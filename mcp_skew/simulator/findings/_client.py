@@ -136,15 +136,15 @@ CLIENT_FINDINGS: Final[Mapping[FindingCode, FindingInfo]] = {
         "`_meta.ui.resourceUri` names a `ui://` resource, and the client never sent "
         "`resources/read` for it: the app never mounts, the user sees the text fallback. "
         "Quirk `no-ui-read` (docs/extensions.md).",
-        rule="MCP Apps (ext-apps 2026-01-26 apps.mdx, Resource Discovery): if `ui.resourceUri` "
+        rule="MCP Apps (github.com/modelcontextprotocol/ext-apps, "
+        "specification/2026-01-26/apps.mdx, Resource Discovery): if `ui.resourceUri` "
         "is present and the host supports MCP Apps, the host renders tool results using the "
         "specified UI resource; the host MUST use `resources/read` to fetch it.",
         fix="Clients: read the `ui://` resource a tool's `_meta.ui.resourceUri` names (at "
         "listing or at the call) and render it; or stop advertising the extension, so servers "
         "serve text.",
         severities=("warning",),
-        cites=(Cite("ext-apps 2026-01-26", "https://github.com/modelcontextprotocol/ext-apps/"
-                    "blob/main/specification/2026-01-26/apps.mdx", "Resource Discovery"),),
+        cites=(Cite(MODERN, "basic/versioning.mdx", "Extension Negotiation"),),
         reported_by=("probe-client",),
         quirks=("no-ui-read",),
     ),
