@@ -17,12 +17,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..simulator import ExtensionsSeen, PeerSpec, RunRecord, read_extensions
 from ..versions import EXTENSIONS
+from ._peer import InferredPeer
 
-__all__ = ["ExtensionsReport", "check_extensions"]
+if TYPE_CHECKING:
+    from ._runner import ProbeReport
+
+__all__ = ["ExtensionsReport", "check_extensions", "with_extensions"]
 
 
 @dataclass(slots=True)
@@ -100,3 +104,19 @@ def check_extensions(records: Sequence[RunRecord], named: Sequence[PeerSpec],
 
 def _short(ids: Sequence[str]) -> list[str]:
     return [row.short if (row := EXTENSIONS.get(e)) is not None else e for e in ids]
+
+
+def with_extensions(report: ProbeReport, named: Sequence[PeerSpec],
+                    run_again: Callable[[int, PeerSpec], RunRecord]) -> ProbeReport:
+    """``report`` with the extensions the server offers (one more run, ``run_again`` with the
+    next client number, where it offers some), its inferred peer carrying them (a saved peer
+    keeps them)."""
+    index = max((r.index for r in report.runs), default=0) + 1
+    ext = check_extensions([r.record for r in report.runs if r.real and not r.prober], named,
+                           lambda spec: run_again(index, spec))
+    report.extensions = ext
+    peer = report.peer
+    if ext is not None and peer.spec is not None and ext.known():
+        report.peer = InferredPeer(replace(peer.spec, extensions=ext.known()), peer.sentence,
+                                   peer.evidence)
+    return report

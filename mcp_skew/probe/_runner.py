@@ -38,7 +38,7 @@ from ..wire import JsonlRecorder, TransportError
 from ._auth import AuthCheck, discover, needs_auth
 from ._clients import PROBER, builtin_clients
 from ._exchanges import Exchange
-from ._extensions import ExtensionsReport, check_extensions
+from ._extensions import ExtensionsReport, with_extensions
 from ._fast import first_clients, reinitialize, unknown_legacy
 from ._links import ProbeLink
 from ._model import analyse, departing_kinds, evidence, model, predicted_run, reinit_trusted
@@ -601,22 +601,8 @@ def probe(target: Target, opts: ProbeOptions | None = None,
     elapsed = int((time.monotonic() - started) * 1000)
     say(f"done in {elapsed} ms: " + (f"the server did not start: {startup['failed']}"
                                      if startup.get("failed") else peer.sentence))
-    return _with_extensions(ProbeReport(target, done, peer, elapsed, opts.jobs, schema_note,
-                                        startup, server, opts.required, auth,
-                                        starts=runs.starts, mode=mode), opts, allowance)
-
-
-def _with_extensions(report: ProbeReport, opts: ProbeOptions, allowance_ms: int) -> ProbeReport:
-    """``report`` with the extensions the server offers (:mod:`._extensions`: one more run
-    where it offers some), its inferred peer carrying them (a saved peer keeps them)."""
-    index = max((r.index for r in report.runs), default=0) + 1
-    ext = check_extensions([r.record for r in report.runs if r.real and not r.prober],
-                           opts.named_clients,
-                           lambda spec: _run_one(index, spec, report.target, opts,
-                                                 allowance_ms=allowance_ms, ping=False).record)
-    report.extensions = ext
-    peer = report.peer
-    if ext is not None and peer.spec is not None and ext.known():
-        report.peer = InferredPeer(replace(peer.spec, extensions=ext.known()), peer.sentence,
-                                   peer.evidence)
-    return report
+    return with_extensions(ProbeReport(target, done, peer, elapsed, opts.jobs, schema_note,
+                                       startup, server, opts.required, auth, starts=runs.starts,
+                                       mode=mode), opts.named_clients,
+                           lambda n, spec: _run_one(n, spec, target, opts, allowance_ms=allowance,
+                                                    ping=False).record)
