@@ -17,8 +17,6 @@ waits on its own.
 from __future__ import annotations
 
 import contextlib
-import errno
-import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -29,12 +27,11 @@ from pathlib import Path
 from typing import Any, Final
 
 from .._stopping import end_everything
-from ..errors import UsageError
 from ..simulator import PathStep, PeerSpec, RunRecord, Session, parse_peer, with_quirks
 from ..simulator.findings import Finding
 from ..transcript import Transcript
 from ..versions import Registry
-from ..wire import JsonlRecorder, TransportError
+from ..wire import TransportError
 from ._auth import AuthCheck, discover, needs_auth
 from ._clients import PROBER, builtin_clients
 from ._exchanges import Exchange
@@ -43,6 +40,7 @@ from ._fast import first_clients, reinitialize, unknown_legacy
 from ._links import ProbeLink
 from ._model import analyse, departing_kinds, evidence, model, predicted_run, reinit_trusted
 from ._peer import InferredPeer
+from ._recording import recorder as _recorder
 from ._replay import replay, replayed_run
 from ._startup import (
     RunOne,
@@ -225,22 +223,6 @@ class ProbeReport:
             **({"extensions": self.extensions.to_dict()} if self.extensions is not None
                else {}),
         }
-
-
-def _slug(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9.+-]+", "_", name)[:60]
-
-
-def _recorder(opts: ProbeOptions, index: int, name: str) -> JsonlRecorder | None:
-    if opts.record_dir is None:
-        return None
-    stem = f"{index:02d}-{_slug(name)}"
-    path = opts.record_dir / f"{stem}.jsonl"
-    try:
-        return JsonlRecorder(path, opts.record_dir / f"{stem}.stderr.log")
-    except OSError as exc:  # a directory or a FIFO nobody reads where a transcript goes
-        why = "a FIFO with no reader" if exc.errno == errno.ENXIO else exc.strerror or str(exc)
-        raise UsageError(f"--record {exc.filename or path}: {why}") from None
 
 
 def _failed_run(index: int, spec: PeerSpec, target: Target, reason: str) -> ClientRun:
