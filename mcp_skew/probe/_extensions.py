@@ -15,6 +15,7 @@ advertises it (``+ext=...``, :mod:`mcp_skew.peers`), given by the caller.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -112,9 +113,13 @@ def with_extensions(report: ProbeReport, named: Sequence[PeerSpec],
     next client number, where it offers some), its inferred peer carrying them (a saved peer
     keeps them)."""
     index = max((r.index for r in report.runs), default=0) + 1
+    started = time.monotonic()
     ext = check_extensions([r.record for r in report.runs if r.real and not r.prober], named,
                            lambda spec: run_again(index, spec))
     report.extensions = ext
+    if ext is not None and ext.checked_with is not None:  # the extra run counts in the totals
+        report.elapsed_ms += int((time.monotonic() - started) * 1000)
+        report.starts += report.target.transport == "stdio"
     peer = report.peer
     if ext is not None and peer.spec is not None and ext.known():
         report.peer = InferredPeer(replace(peer.spec, extensions=ext.known()), peer.sentence,

@@ -41,6 +41,8 @@ def test_probe_names_the_extension_its_app_tool_and_the_named_clients(
     # the built-in clients advertise nothing, so the app's tool shows only to the extra run
     assert ext["tools"] == {UI: {"show": APP}} and ext["checked_with"].endswith("+ext=ui")
     assert ext["advertised_by"] == {UI: []} and ext["named_clients"] > 0
+    # the extra run is a server start of its own, counted with the others
+    assert card["starts"] >= sum(1 for c in card["clients"] if c["real"]) + 1
     assert card["peer"]["spec"].endswith("+ext=ui")
     assert json.loads(saved.read_text(encoding="utf-8"))["peer"].endswith("+ext=ui")
     # the default clients' own runs stay as they were: none of them saw the app tool
