@@ -221,8 +221,8 @@ def _quirk_clients(covered: Sequence[str] = ()) -> tuple[str, ...]:
     for name, quirk in QUIRKS.items():
         if quirk.role != "client" or name in used or "stdio" not in quirk.transports:
             continue  # (these runs are over stdio, where an HTTP-only quirk does nothing)
-        if quirk.caching_only:
-            continue  # (nor do these runs keep a cache)
+        if quirk.caching_only or quirk.extensions_only:
+            continue  # (nor do these runs keep a cache, nor are their peers' extensions set)
         if quirk.against_spec:
             continue  # (a released client's bug: the proofs show what the spec promises)
         kind = next(k for k in ("dual", "modern", "legacy") if k in quirk.kinds)

@@ -89,6 +89,12 @@ def bridge_summary(report: ProbeReport, started: BridgeSpec | None = None) -> di
             "started": started is not None, "signs": signs, "hides": hides}
 
 
+def with_bridge(report: ProbeReport, started: BridgeSpec | None = None) -> ProbeReport:
+    """The report with what it tells of a bridge in front (:func:`bridge_summary`)."""
+    report.bridge = bridge_summary(report, started)
+    return report
+
+
 def bridge_lines(summary: dict[str, Any]) -> list[str]:
     """The card's ``bridge:`` lines."""
     name = summary["name"]

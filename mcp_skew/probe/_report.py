@@ -127,6 +127,8 @@ def render_terminal(report: ProbeReport) -> str:
     unchecked = not_checked(report)
     if unchecked:
         out += ["", "not checked:", *(f"  {line}" for line in unchecked)]
+    if report.extensions is not None:
+        out += ["", *report.extensions.lines()]
     if report.auth is not None:
         out += ["", *report.auth.lines()]
     sentence = report.peer.sentence if report.auth is None else (

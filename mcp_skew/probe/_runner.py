@@ -17,8 +17,6 @@ waits on its own.
 from __future__ import annotations
 
 import contextlib
-import errno
-import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -29,20 +27,21 @@ from pathlib import Path
 from typing import Any, Final
 
 from .._stopping import end_everything
-from ..errors import UsageError
 from ..simulator import PathStep, PeerSpec, RunRecord, Session, parse_peer, with_quirks
 from ..simulator.findings import Finding
 from ..transcript import Transcript
 from ..versions import Registry
-from ..wire import JsonlRecorder, TransportError
+from ..wire import TransportError
 from ._auth import AuthCheck, discover, needs_auth
-from ._bridge import bridge_summary
+from ._bridge import with_bridge
 from ._clients import PROBER, builtin_clients
 from ._exchanges import Exchange
+from ._extensions import ExtensionsReport, with_extensions
 from ._fast import first_clients, reinitialize, unknown_legacy
 from ._links import ProbeLink
 from ._model import analyse, departing_kinds, evidence, model, predicted_run, reinit_trusted
 from ._peer import InferredPeer
+from ._recording import recorder as _recorder
 from ._replay import replay, replayed_run
 from ._startup import (
     RunOne,
@@ -150,6 +149,9 @@ class ProbeReport:
     #: a bridge in front of the server: the one the probe started (``--via``) or the signs
     #: of one (:func:`._bridge.bridge_summary`), else None
     bridge: dict[str, Any] | None = None
+    #: the extensions the server offers and the named clients that advertise them (None:
+    #: it offers none)
+    extensions: ExtensionsReport | None = None
 
     def clients_of(self, revision: str) -> list[ClientRun]:
         """The client of one revision: the quirk-free single-revision client (``legacy:R``,
@@ -223,23 +225,9 @@ class ProbeReport:
             "clients": [r.to_dict(transcript=transcript) for r in self.runs],
             **({"auth": self.auth.to_dict()} if self.auth is not None else {}),
             **({"bridge": self.bridge} if self.bridge is not None else {}),
+            **({"extensions": self.extensions.to_dict()} if self.extensions is not None
+               else {}),
         }
-
-
-def _slug(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9.+-]+", "_", name)[:60]
-
-
-def _recorder(opts: ProbeOptions, index: int, name: str) -> JsonlRecorder | None:
-    if opts.record_dir is None:
-        return None
-    stem = f"{index:02d}-{_slug(name)}"
-    path = opts.record_dir / f"{stem}.jsonl"
-    try:
-        return JsonlRecorder(path, opts.record_dir / f"{stem}.stderr.log")
-    except OSError as exc:  # a directory or a FIFO nobody reads where a transcript goes
-        why = "a FIFO with no reader" if exc.errno == errno.ENXIO else exc.strerror or str(exc)
-        raise UsageError(f"--record {exc.filename or path}: {why}") from None
 
 
 def _failed_run(index: int, spec: PeerSpec, target: Target, reason: str) -> ClientRun:
@@ -600,12 +588,8 @@ def probe(target: Target, opts: ProbeOptions | None = None,
     elapsed = int((time.monotonic() - started) * 1000)
     say(f"done in {elapsed} ms: " + (f"the server did not start: {startup['failed']}"
                                      if startup.get("failed") else peer.sentence))
-    return _with_bridge(ProbeReport(target, done, peer, elapsed, opts.jobs, schema_note, startup,
-                                    server, opts.required, auth, starts=runs.starts, mode=mode),
-                        opts)
-
-
-def _with_bridge(report: ProbeReport, opts: ProbeOptions) -> ProbeReport:
-    """The report with what it tells of a bridge in front (:mod:`._bridge`)."""
-    report.bridge = bridge_summary(report, opts.via)
-    return report
+    return with_bridge(with_extensions(
+        ProbeReport(target, done, peer, elapsed, opts.jobs, schema_note, startup, server,
+                    opts.required, auth, starts=runs.starts, mode=mode), opts.named_clients,
+        lambda n, spec: _run_one(n, spec, target, opts, allowance_ms=allowance,
+                                 ping=False).record), opts.via)

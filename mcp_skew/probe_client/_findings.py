@@ -92,9 +92,23 @@ def _upgrade_findings(row: Row, kind: str, rows: list[Row]) -> list[Finding]:
                     _cite("client-keeps-legacy-after-upgrade"))]
 
 
+def _app_findings(row: Row) -> list[Finding]:
+    """MCP Apps: the client advertised the extension, was listed an app, and never read it."""
+    seen = row.observed.extensions
+    if seen is None or "io.modelcontextprotocol/ui" not in seen.advertised:
+        return []
+    unread = sorted(seen.unread())
+    if not unread:
+        return []
+    return [Finding("client-never-reads-app", "warning", f"{row.server}: the client advertised "
+                    f"io.modelcontextprotocol/ui and never read {', '.join(unread)}, which its "
+                    "tool's _meta.ui.resourceUri names", row.index,
+                    _cite("client-never-reads-app"))]
+
+
 def _row_findings(row: Row, kind: str, rows: list[Row]) -> list[Finding]:
     o = row.observed
-    out = _probe_findings(row, kind) + _upgrade_findings(row, kind, rows)
+    out = _probe_findings(row, kind) + _upgrade_findings(row, kind, rows) + _app_findings(row)
     if o.waiting:
         return out  # still waiting for an answer when the run ended: no hang, and no failure seen
     if o.timed_out:

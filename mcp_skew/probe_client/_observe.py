@@ -27,7 +27,7 @@ from datetime import datetime
 from typing import Any, Final, Literal
 
 from ..serve import Annotation, LogEntry, annotate
-from ..simulator import PathStep
+from ..simulator import ExtensionsSeen, PathStep, read_extensions
 from ..simulator.findings import Finding
 from ..simulator.messages import VERSION_KEY, request_text
 from ..versions import Registry, required_fields
@@ -130,6 +130,9 @@ class Observation:
     #: every wait the wire shows (:func:`measured_waits`): a request that got no answer
     #: before the client's next move
     waits: list[dict[str, Any]] = field(default_factory=list)
+    #: what either side declared of extensions, and the apps offered, called and read (None:
+    #: neither side declared any)
+    extensions: ExtensionsSeen | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"server": self.server, "outcome": self.outcome, "status": self.status,
@@ -143,7 +146,8 @@ class Observation:
                 "exit_code": self.exit_code, "timed_out": self.timed_out,
                 "waiting": self.waiting or None, "waiting_ms": self.waiting_ms,
                 "waits": self.waits,
-                "findings": [f.to_dict() for f in self.findings]}
+                "findings": [f.to_dict() for f in self.findings],
+                **({"extensions": self.extensions.to_dict()} if self.extensions else {})}
 
 
 def _params(message: Any) -> dict[str, Any]:
@@ -356,7 +360,14 @@ def observe(server: str, entries: list[LogEntry], stamps: list[float], exit_code
         findings=[f for f in note.findings if f.index in client_lines
                   and f.code in CLIENT_CODES],
         listed_again_ms=again, first_ttl_ms=ttl, waiting=waiting, waiting_ms=waiting_ms,
-        waits=measured_waits(entries, timed_out))
+        waits=measured_waits(entries, timed_out), extensions=_extensions(entries))
+
+
+def _extensions(entries: list[LogEntry]) -> ExtensionsSeen | None:
+    """What the wire shows of extensions (:func:`mcp_skew.simulator.read_extensions`)."""
+    seen = read_extensions(("->" if e.dir == "c2s" else "<-", e.message) for e in entries
+                           if e.dir in ("c2s", "s2c"))
+    return seen if seen.advertised or seen.offered else None
 
 
 def describe(observation: Observation) -> str:

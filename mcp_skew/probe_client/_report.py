@@ -19,6 +19,7 @@ from tabulate import tabulate
 
 from .._markup import escape, markdown_cell, page
 from ..simulator.findings import Finding
+from ._extensions import extension_lines, extensions_dict
 from ._findings import Row, fix_for
 from ._infer import Traits, strictness_checked
 from ._launch import RealClientRun
@@ -151,6 +152,9 @@ def render_text(report: ClientReport) -> str:
     if why:
         out += ["", "why:", *why]
     out += ["", f"the client: {report.inferred.sentence}", *traits_lines(report)]
+    seen = [r.observed.extensions for r in report.rows]
+    if any(seen):
+        out += ["", "extensions:", *extension_lines(seen, [r.server for r in report.rows])]
     lines = _finding_lines(report.findings)
     out += ["", f"findings ({len(report.findings)}):" if lines else "findings: none", *lines]
     if report.required:
@@ -181,7 +185,9 @@ def to_dict(report: ClientReport) -> dict[str, Any]:
             "transport": report.transport, "inferred": report.inferred.to_dict(),
             "rows": [_row_dict(r, report) for r in report.rows],
             "findings": [{**f.to_dict(), "fix": fix_for(f.code)} for f in report.findings],
-            "required": {rev: report.reached(rev) for rev in report.required}}
+            "required": {rev: report.reached(rev) for rev in report.required},
+            **({"extensions": extensions_dict([r.observed.extensions for r in report.rows])}
+               if any(r.observed.extensions for r in report.rows) else {})}
 
 
 def render_json(report: ClientReport) -> str:

@@ -20,6 +20,7 @@ from typing import Any, Final
 from ..simulator import PeerSpec
 from ..versions import Registry
 from ._expect import era_table_says, plain, predict
+from ._extensions import with_extensions
 from ._findings import Row, client_findings
 from ._infer import InferredClient, infer
 from ._launch import Launch, RealClientRun, Running, Transport, run_client, run_upgrade
@@ -152,7 +153,8 @@ def probe_client(argv: Sequence[str], opts: ProbeClientOptions,
     observations = [observe(s.spec, r.entries, r.stamps, r.exit_code, r.timed_out,
                             registry=opts.registry)
                     for s, r in zip(opts.servers, runs, strict=True)]
-    inferred = infer(observations, opts.registry, label="")
+    inferred = with_extensions(infer(observations, opts.registry, label=""),
+                               [o.extensions for o in observations])
     rows = [_row(i, s, o, inferred, opts.transport)
             for i, (s, o) in enumerate(zip(opts.servers, observations, strict=True), 1)]
     kind = inferred.spec.kind if inferred.spec else None

@@ -72,6 +72,9 @@ def default_servers(registry: Registry) -> tuple[ServerCase, ...]:
         every = ",".join(reversed((*legacy, *modern)))
         out.append(ServerCase(f"dual:{every}", "both eras: does the client prefer the modern "
                               "one?"))
+        out.append(ServerCase(f"dual:{every}+ext=ui", "offers MCP Apps "
+                              "(io.modelcontextprotocol/ui): does the client advertise it, and "
+                              "read the ui:// resource its tool names?"))
         out.append(ServerCase(f"dual:{every}+discover-incomplete", "a server/discover result "
                               "that lacks the required capabilities: does the client take it, "
                               "or read it as a failed probe and fall back to initialize?"))

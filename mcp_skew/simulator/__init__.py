@@ -44,6 +44,7 @@ from ._bridge import BRIDGE_QUIRKS, BridgeSpec, parse_bridge
 from ._bridge_link import BridgeLink
 from ._cache import ClientCache
 from ._client import Session, SimClient, check_result, event_step, untyped_tools
+from ._extensions import ExtensionsSeen, read_extensions
 from ._link import Link, MemoryLink
 from ._outputs import dialect_of
 from ._path import PathStep
@@ -69,6 +70,7 @@ __all__ = [
     "BridgeSpec",
     "ClientCache",
     "ClientPolicy",
+    "ExtensionsSeen",
     "Link",
     "MemoryLink",
     "PathStep",
@@ -91,6 +93,7 @@ __all__ = [
     "parse_peer",
     "path_steps",
     "play",
+    "read_extensions",
     "render_trace",
     "rule_for",
     "run",

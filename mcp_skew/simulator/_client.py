@@ -39,6 +39,7 @@ from ..versions import REGISTRY, Era, Message, Profile, Registry, required_field
 from . import _negotiation as negotiation
 from . import _path as steps
 from ._cache import ClientCache
+from ._extensions import advertise, app_resource
 from ._link import Link, LinkObserver
 from ._negotiation import Mark
 from ._path import PathStep
@@ -198,6 +199,8 @@ class SimClient:
         self.cache = cache
         #: the server the caches key on: its process (stdio) or origin (HTTP)
         self.server_id = server_id
+        #: the ``ui://`` resource the last ``tools/list`` pointed at (MCP Apps, ``+ext=ui``)
+        self.listed_app: str | None = None
 
     @property
     def caches_results(self) -> bool:
@@ -207,6 +210,8 @@ class SimClient:
     def keep(self, now_ms: int, profile: Profile, method: str, params: dict[str, Any],
              result: dict[str, Any]) -> Steps[None]:
         """Put a result in the cache (where results are cached) and say so in the transcript."""
+        if method == "tools/list" and self.spec.extensions:  # MCP Apps: the app it points at
+            self.listed_app = app_resource(result)
         if self.cache is None or not self.policy.cache:
             return
         stored = self.cache.put(now_ms, method, params, result, profile=profile,
@@ -225,6 +230,8 @@ class SimClient:
     def call(self, session: Session, method: str, params: dict[str, Any]) -> Send:
         """One request under the negotiated revision, as an action to perform."""
         message = _wire.request(session.profile, self.next_id(), method, params)
+        if self.spec.extensions:  # +ext=...: declared in each request's _meta where it rides
+            message = advertise(message, self.spec)
         return Send(message, self.request_timeout_ms)
 
     def strict(self) -> bool:
@@ -351,6 +358,8 @@ class SimClient:
 
     def _send(self, session: Session, message: Message, timeout_ms: int) -> Steps[Event]:
         session.round_trips += 1
+        if self.spec.extensions:  # +ext=...: in initialize, or in the request's _meta
+            message = advertise(message, self.spec)
         event = yield from ask(message, self._wait(timeout_ms))
         session.path += event.via  # what the transport did on the way (HTTP+SSE), typed steps
         return event

@@ -6,7 +6,10 @@ Notation (the CLI and the library share it)::
     REV[+QUIRK...]                           2025-06-18 (a single-revision peer of its era)
 
 ``KIND`` is ``legacy`` (``initialize`` only), ``modern`` (per-request ``_meta``
-only) or ``dual`` (both). A wrong spec raises :class:`~mcp_skew.errors.UsageError`
+only) or ``dual`` (both). ``+ext=NAME[,NAME...]`` is not a quirk but the second axis:
+the extensions the peer supports (a server offers them, a client advertises them), by
+short name or id from :data:`~mcp_skew.versions.EXTENSIONS` (``+ext=ui,tasks``).
+A wrong spec raises :class:`~mcp_skew.errors.UsageError`
 with one line saying what is wrong.
 
 A head with ``@`` names a real implementation (``py-mcp@1.10``,
@@ -33,6 +36,7 @@ from typing import Final
 from .._numbers import check_quirk_value
 from ..errors import UsageError
 from ..versions import (
+    EXTENSIONS,
     LAYOUTS,
     REGISTRY,
     REVISION_CUTOFF,
@@ -46,11 +50,14 @@ from ..versions import (
 from ._policy import ClientPolicy, ServerPolicy
 from ._quirks import QUIRKS, client_policy, server_policy
 
-__all__ = ["KINDS", "Notation", "PeerSpec", "parse_peer", "split_notation", "with_quirks"]
+__all__ = ["EXT", "KINDS", "Notation", "PeerSpec", "ext_suffix", "parse_peer", "split_notation",
+           "with_quirks"]
 
 KINDS: Final[tuple[PeerKind, ...]] = ("legacy", "modern", "dual")
 #: Where named (``NAME@VERSION``) and saved (``@FILE``) peers are resolved, for the error.
 RESOLVED_ABOVE: Final = "mcp_skew.peers.resolve_peer"
+#: The notation's word for the extensions a peer supports (``+ext=ui,tasks``).
+EXT: Final = "ext"
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +71,9 @@ class PeerSpec:
     note: str = field(default="", compare=False)  #: where a named peer's behaviour was measured
     #: the revisions its profiles come from (a draft loaded with ``--profile`` is in it)
     registry: Registry = field(default=REGISTRY, compare=False, repr=False)
+    #: the extensions it supports, by id (``+ext=...``): a server offers them, a client
+    #: advertises them (:data:`~mcp_skew.versions.EXTENSIONS`)
+    extensions: tuple[str, ...] = ()
     #: its legacy and its modern revisions, derived on first use (:meth:`of_era`)
     _eras: tuple[tuple[str, ...], tuple[str, ...]] | None = field(
         default=None, init=False, compare=False, repr=False)
@@ -120,7 +130,7 @@ class PeerSpec:
     @property
     def notation(self) -> str:
         quirks = "".join(f"+{n}" + (f"={v}" if v is not None else "") for n, v in self.quirks)
-        return f"{self.kind}:{','.join(self.revisions)}{quirks}"
+        return f"{self.kind}:{','.join(self.revisions)}{quirks}{ext_suffix(self.extensions)}"
 
     @property
     def name(self) -> str:
@@ -223,15 +233,52 @@ def _quirk(text: str, role: Role, kind: PeerKind, spec: str,
     return name, value
 
 
+def ext_suffix(extensions: Sequence[str]) -> str:
+    """``+ext=ui,tasks`` for these extension ids ("" for none): short names where known."""
+    if not extensions:
+        return ""
+    names = [row.short if (row := EXTENSIONS.get(e)) is not None else e for e in extensions]
+    return f"+{EXT}={','.join(names)}"
+
+
+def _split_ext(quirk_texts: Sequence[str], spec: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``(quirk texts, extension ids)``: the ``+ext=...`` suffixes are the second axis."""
+    quirks: list[str] = []
+    found: list[str] = []
+    for text in quirk_texts:
+        name, _, value = text.partition("=")
+        if name != EXT:
+            quirks.append(text)
+            continue
+        if not value:
+            raise UsageError(f"peer spec {spec!r}: {EXT} needs the extensions it supports "
+                             f"({EXT}={','.join(EXTENSIONS.names())})")
+        for part in value.split(","):
+            row = EXTENSIONS.named(part.strip())
+            if row is None:
+                raise UsageError(f"peer spec {spec!r}: unknown extension {part.strip()!r}"
+                                 f"{did_you_mean(part.strip(), EXTENSIONS.names())}; known: "
+                                 f"{', '.join(EXTENSIONS.names())}")
+            if row.id not in found:
+                found.append(row.id)
+    return tuple(quirks), tuple(found)
+
+
 def with_quirks(peer: PeerSpec, quirk_texts: Sequence[str], role: Role, spec: str) -> PeerSpec:
     """``peer`` (a named one, resolved above the simulator) with the quirks of ``spec``'s
-    ``+QUIRK[=VALUE]`` suffixes added or overridden, checked as :func:`parse_peer` checks them."""
+    ``+QUIRK[=VALUE]`` suffixes added or overridden, checked as :func:`parse_peer` checks them
+    (``+ext=...`` sets its extensions)."""
     if not quirk_texts:
         return peer
+    suffix = "".join(f"+{q}" for q in quirk_texts)
+    quirk_texts, extensions = _split_ext(quirk_texts, spec)
+    if extensions:
+        peer = replace(peer, extensions=extensions)
+    if not quirk_texts:
+        return replace(peer, label=peer.name + suffix)
     added = [_quirk(q, role, peer.kind, spec, peer.registry) for q in quirk_texts]
     names = {name for name, _ in added}
     quirks = tuple(q for q in peer.quirks if q[0] not in names) + tuple(added)
-    suffix = "".join(f"+{q}" for q in quirk_texts)
     return replace(peer, quirks=quirks, label=peer.name + suffix)
 
 
@@ -263,6 +310,8 @@ def parse_peer(spec: str, role: Role, registry: Registry = REGISTRY) -> PeerSpec
                              "(legacy:..., modern:... or dual:...)")
         kind = "modern" if registry.get(revs[0]).era is Era.MODERN else "legacy"
     _check_kind(kind, revs, spec, registry)
+    quirk_texts, extensions = _split_ext(quirk_texts, spec)
     quirks = tuple(_quirk(q, role, kind, spec, registry) for q in quirk_texts)
-    return PeerSpec(kind=kind, revisions=revs, quirks=quirks, registry=registry)
+    return PeerSpec(kind=kind, revisions=revs, quirks=quirks, extensions=extensions,
+                    registry=registry)
 

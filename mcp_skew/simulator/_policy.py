@@ -99,6 +99,9 @@ class ServerPolicy:
     declares_logging: bool = False
     #: listed tools' ``inputSchema`` has no ``"type"`` (the schema requires ``"object"``)
     untyped_input_schema: bool = False
+    #: the client's extensions are read once per connection, from ``initialize``: where they
+    #: arrive per request (``_meta``), the server never sees them
+    ext_once: bool = False
     # -- over stdio only (the HTTP server never reads these) --------------------------------
     #: a line that is not JSON is dropped without an answer (instead of -32700, id null)
     drop_unparsable: bool = False
@@ -207,6 +210,10 @@ class ClientPolicy:
     #: once connected in the legacy era to a server that declares ``logging``, the client
     #: sets the level with ``logging/setLevel``; in the modern era it sends nothing
     era_set_level: bool = False
+    #: the client declares none of its extensions in ``capabilities.extensions``
+    ext_unadvertised: bool = False
+    #: the client advertises MCP Apps but never ``resources/read``s a tool's ``ui://`` resource
+    no_ui_read: bool = False
     # -- over HTTP only ---------------------------------------------------------------------
     #: a client asking for a revision of the HTTP+SSE transport (2024-11-05) POSTs
     #: ``initialize`` first and opens the SSE stream only on 400/404/405

@@ -32,3 +32,5 @@ class Quirk:
     #: A behaviour the spec forbids, seen in a released client (a bug of one release line):
     #: the migration guides, which prove what the spec promises, leave it out.
     against_spec: bool = False
+    #: It shows only on a peer with extensions (``+ext=...``): without them it does nothing.
+    extensions_only: bool = False

@@ -575,6 +575,30 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "legacy:2025-11-25+silent-exit and Python mcp 1.0's model, docs/apps.md)",
            kinds=("dual",),
            effects=(Effect("restart_after_exit"),)),
+        # -- Extensions (the peer's +ext=...): how real peers lose one --------------------
+        Quirk("ext-unadvertised", "client",
+           "declares none of its extensions in capabilities.extensions (initialize, or each "
+           "request's _meta): a server offering MCP Apps serves it text only",
+           "Claude Code (anthropics/claude-code issue 95149: capabilities.extensions does not "
+           "advertise io.modelcontextprotocol/ui; the same server's app mounts in other hosts)",
+           effects=(Effect("ext_unadvertised"),), extensions_only=True),
+        Quirk("no-ui-read", "client",
+           "advertises MCP Apps (io.modelcontextprotocol/ui) and calls the tool, but never "
+           "sends resources/read for the ui:// resource the tool's _meta.ui.resourceUri names "
+           "(the extension says the host MUST): the app never mounts",
+           "claude.ai remote connectors on 2026-07-28 (anthropics/claude-ai-mcp issue 1060; "
+           "modelcontextprotocol/ext-apps issue 671: capability negotiated, tool invoked, text "
+           "fallback)",
+           effects=(Effect("no_ui_read"),), extensions_only=True),
+        Quirk("ext-once", "server",
+           "reads the client's extensions once per connection, from initialize; on 2026-07-28, "
+           "where they arrive in each request's _meta, it never sees them and lists its tools "
+           "without their app (_meta.ui)",
+           "FastMCP's client_supports_extension reads the capabilities captured at initialize "
+           "(airbytehq/PyAirbyte PR 1097: app tools missing over stateless HTTP; "
+           "tableau/tableau-mcp PR 861's known limitation; modelcontextprotocol/ext-apps "
+           "issue 671)",
+           effects=(Effect("ext_once"),), extensions_only=True),
         Quirk("probe-timeout", "client",
            "how many simulated ms the client waits for the server/discover probe "
            "(default 3000); a legacy client sends no probe, so there it does nothing",

@@ -43,6 +43,7 @@ from . import _negotiation as negotiation
 from . import _path as path_steps
 from ._cache import listen_filter
 from ._client import Session, SimClient, check_result
+from ._extensions import UI as UI_ID
 from ._link import Link, LinkObserver
 from ._outputs import refused_before, refused_result
 from .findings._finding import Finding
@@ -70,6 +71,9 @@ class Step:
     #: era-gated: where the negotiated revision lacks the method (the modern era removed
     #: ``ping`` and ``logging/setLevel``), the answer should be -32601 Method not found
     gated: bool = False
+    #: MCP Apps: read the resource the listed tools' ``_meta.ui.resourceUri`` names, as a
+    #: host that advertises the extension does (:func:`_open_app`)
+    app: bool = False
 
     def expects(self, profile: Profile) -> Expect:
         """What a server of ``profile`` should answer: ``expect``, or an error where the
@@ -197,6 +201,14 @@ ERA_GATED_STEPS = (
     LIST_TOOLS,
 )
 
+#: ``apps``: a host of MCP Apps lists the tools and opens the app a tool points at
+#: (ext-apps 2026-01-26 ``apps.mdx`` §Resource Discovery: "Host MUST use resources/read to
+#: fetch the referenced resource URI").
+APPS_STEPS = (
+    LIST_TOOLS,
+    Step("open the app (resources/read ui://)", "resources/read", {}, "result", app=True),
+)
+
 SCENARIOS: Final[dict[str, Scenario]] = {
     s.name: s
     for s in (
@@ -216,6 +228,9 @@ SCENARIOS: Final[dict[str, Scenario]] = {
         Scenario("long", "a caching client lists tools and calls one every minute for five "
                  "minutes (use --server-change to change the server under it)", LONG_STEPS,
                  keeps_cache=True),
+        Scenario("apps", "MCP Apps (io.modelcontextprotocol/ui, peers with +ext=ui): list "
+                 "the tools, then read the ui:// resource a tool's _meta.ui.resourceUri names",
+                 APPS_STEPS),
         Scenario("auth", "a protected server (Streamable HTTP only): the client discovers its "
                  "authorization server by its revision's rules, gets a token, lists tools "
                  "and calls one (server quirk auth=LAYOUT: what the server publishes)",
@@ -301,9 +316,9 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
                 first_useful = obs.now_ms()
             results.append(_result_of(step.name, ok, expected, got + " (cached)"))
             continue
-        if (refused := refused_before(client.policy, _tool(listed, step))) is not None:
+        if (refused := _unsent(client, step, listed)) is not None:
             results.append(_result_of(step.name, False, expected, refused))
-            continue  # the client's validator refuses the tool: nothing is sent
+            continue  # no app to read, or the client's validator refuses the tool: nothing sent
         index = obs.position()
         event = yield from _ask(client, session, step, obs)
         profile = session.profile if session.status == "ok" else profile
@@ -328,6 +343,13 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
             first_useful = obs.now_ms()
         results.append(_result_of(step.name, ok, expected, got))
     return results, findings, first_useful
+
+
+def _unsent(client: SimClient, step: Step, listed: dict[str, dict[str, Any]]) -> str | None:
+    """Why the client sends nothing for this step, or None: the app it cannot read (scenario
+    ``apps``, which keeps no cache), or a tool its validator refuses (``_outputs``)."""
+    return (_app_unread(client) if step.app else None) \
+        or refused_before(client.policy, _tool(listed, step))
 
 
 def _tool(listed: dict[str, dict[str, Any]], step: Step) -> dict[str, Any] | None:
@@ -357,10 +379,23 @@ def _note_tools(listed: dict[str, dict[str, Any]], step: Step,
                        if isinstance(t, dict) and isinstance(t.get("name"), str)})
 
 
+def _app_unread(client: SimClient) -> str | None:
+    """Why the client reads no app (scenario ``apps``), or None: it reads the one the last
+    ``tools/list`` pointed at (:attr:`SimClient.listed_app`)."""
+    if UI_ID not in client.spec.extensions or client.policy.ext_unadvertised:
+        return "no app: the client does not advertise io.modelcontextprotocol/ui"
+    if client.listed_app is None:
+        return "no listed tool points at an app (no _meta.ui.resourceUri)"
+    if client.policy.no_ui_read:
+        return f"not read: the client never reads {client.listed_app} (quirk no-ui-read)"
+    return None
+
+
 def _ask(client: SimClient, session: Session, step: Step, obs: Observer) -> Steps[Event]:
     """Send the step's request; retry it after a -32022, or after a re-probe when it failed
     under the cached era decision (see the module docstring)."""
-    event = yield client.call(session, step.method, step.params)
+    params = {"uri": client.listed_app} if step.app else step.params
+    event = yield client.call(session, step.method, params)
     if event is not None:  # what the transport did on the way (a new HTTP session)
         session.path += event.via
     assert event is not None
@@ -372,7 +407,7 @@ def _ask(client: SimClient, session: Session, step: Step, obs: Observer) -> Step
             client.cache.remember_era(obs.now_ms(), client.server_id, Era.MODERN, revision)
         yield Remark(f"-32022 on {step.method}: retry with {revision} from data.supported",
                      "note")
-        event = yield client.call(session, step.method, step.params)
+        event = yield client.call(session, step.method, params)
         assert event is not None
         return event
     if _era_failed(client, session, step, event):
@@ -383,7 +418,7 @@ def _ask(client: SimClient, session: Session, step: Step, obs: Observer) -> Step
         yield from client.renegotiation(obs, session)
         if session.status != "ok":
             return event
-        event = yield client.call(session, step.method, step.params)
+        event = yield client.call(session, step.method, params)
         assert event is not None
     return event
 

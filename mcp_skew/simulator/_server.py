@@ -33,6 +33,7 @@ from typing import Any
 from ..versions import Era, Message, Profile, header_named
 from . import _negotiation as negotiation
 from ._cache import invalidations
+from ._extensions import APP_TOOL, APP_URI, UI, app_html, app_tool, client_extensions, offered
 from ._outputs import with_outputs
 from ._peers import PeerSpec
 from ._policy import ServerPolicy
@@ -73,6 +74,8 @@ class SimServer:
     #: open ``subscriptions/listen`` streams: (request id, agreed filter, profile)
     listeners: list[tuple[Any, dict[str, Any], Profile]] = field(default_factory=list)
     client_roots: bool = False  #: the client's initialize declared the roots capability
+    #: the extensions the client declared: in ``initialize``, or in the request being served
+    client_extensions: frozenset[str] = frozenset()
     policy: ServerPolicy = field(init=False)  #: what it does where servers differ
 
     def __post_init__(self) -> None:
@@ -139,6 +142,7 @@ class SimServer:
         asked = params.get("protocolVersion")
         capabilities = params.get("capabilities")
         self.client_roots = isinstance(capabilities, dict) and "roots" in capabilities
+        self.client_extensions = client_extensions(message)
         if self.policy.sticky_era and self.era is Era.MODERN:
             data = {"supported": list(self.spec.modern), "requested": asked}
             profile = self.spec.profile(self.spec.modern[0])
@@ -222,6 +226,8 @@ class SimServer:
             code = _wire.error_code(profile, "InvalidParams")
             return self._reply(_wire.error(msg_id, code, f"Missing _meta {', '.join(missing)}"))
         self.served_eras.append(Era.MODERN)
+        if self.spec.extensions and not self.policy.ext_once:  # declared per request
+            self.client_extensions = client_extensions(message)
         return self._serve(message, profile)
 
     def _no_version(self, message: Message) -> Message:
@@ -307,9 +313,16 @@ class SimServer:
             return self._reply(_wire.error(msg_id, -32601, f"Method not found: {method}"))
         if handler is None:
             return self._reply(self._result(profile, msg_id, method, {}))
+        if self.spec.extensions and UI in self.spec.extensions:
+            app = self._app(method, profile, params)
+            if app is not None:
+                return self._reply(self._result(profile, msg_id, method, app))
         body = handler(profile, params)
         if method in ("tools/list", "tools/call"):
             body = with_outputs(self.policy, profile, method, params, body)
+        if (method == "tools/list" and UI in self.spec.extensions
+                and UI in self.client_extensions):  # the app's tool, to a client that asked
+            body["tools"].append(_tool(profile, app_tool()))
         if method == "tools/list" and self.policy.untyped_input_schema:
             body["tools"] = [{**t, "inputSchema": {k: v for k, v in t["inputSchema"].items()
                                                    if k != "type"}} for t in body["tools"]]
@@ -322,11 +335,25 @@ class SimServer:
 
     def _capabilities(self, profile: Profile) -> dict[str, Any]:
         """What the server declares: tools and resources, and ``logging`` under its quirk
-        where the revision has that capability."""
+        where the revision has that capability; its extensions (``+ext=...``), on any
+        revision (:mod:`._extensions`)."""
         found = _wire.server_capabilities(profile)
         if self.policy.declares_logging and "logging" in profile.names("server_capabilities"):
             found["logging"] = {}
+        if self.spec.extensions:
+            found["extensions"] = offered(self.spec)
         return found
+
+    def _app(self, method: str, profile: Profile, params: dict[str, Any]) -> dict[str, Any] | None:
+        """MCP Apps: the app's HTML on ``resources/read``, and its tool's call (the text
+        fallback every UI tool MUST return: ext-apps ``apps.mdx`` §Graceful Degradation)."""
+        if method == "resources/read" and params.get("uri") == APP_URI:
+            return app_html(profile)
+        if method == "tools/call" and params.get("name") == APP_TOOL:
+            args = params.get("arguments") or {}
+            text = str(args.get("text", "")) if isinstance(args, dict) else ""
+            return {"content": [{"type": "text", "text": text}], "isError": False}
+        return None
 
     def _declares(self, profile: Profile, capability: str) -> bool:
         if capability == "logging" and self.policy.declares_logging:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ._auth import LAYOUTS, plain_layout, rule_values
 from ._diff import TableDelta, table_delta
+from ._extensions import EXTENSIONS
 from ._http_headers import HTTP_HEADERS, LOGGED_ALSO, RECORDED_ALSO, HttpHeader, header_named
 from ._plain import (
     cite_to_dict,
@@ -57,6 +58,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BUILTIN",
+    "EXTENSIONS",
     "HTTP_HEADERS",
     "LAYOUTS",
     "LOGGED_ALSO",

@@ -4,7 +4,7 @@ Usage::
 
     python scripted_client.py [--era legacy|modern|dual] [--revisions R,R...]
         [--fallback any|32601] [--probe-timeout S] [--strict] [--strict-discover] [--restart]
-        [--hang]
+        [--hang] [--apps read|no-read]
         [--keeps-era FILE] (-- SERVER_COMMAND... | --url URL)
 
 With ``--url`` it speaks Streamable HTTP (JSON responses, the session id and protocol
@@ -18,7 +18,11 @@ required by the 2026-07-28 schema's DiscoverResult) as a failed probe: a dual cl
 back to ``initialize``, a modern one fails. ``--keeps-era FILE``
 keeps the era it reached per server command (or URL) in FILE, across runs: a legacy one
 kept makes the next run open with ``initialize`` at that revision, probing only when that
-fails. Standalone: it imports nothing of mcp-skew.
+fails. ``--apps`` advertises MCP Apps (``io.modelcontextprotocol/ui`` in its capabilities:
+``initialize``, or each request's ``_meta``) and, after listing, calls the first tool whose
+``_meta.ui.resourceUri`` names an app; ``read`` then reads that ``ui://`` resource, as the
+extension says a host MUST, ``no-read`` never does (a host that never mounts the app).
+Standalone: it imports nothing of mcp-skew.
 """
 
 from __future__ import annotations
@@ -37,6 +41,9 @@ from typing import Any
 VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 LEGACY = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
 MODERN = ("2026-07-28",)
+UI = "io.modelcontextprotocol/ui"
+#: the capabilities it declares (``--apps`` adds the MCP Apps extension)
+CAPS: dict[str, Any] = {}
 
 
 class Server:
@@ -140,14 +147,14 @@ class HttpServer:
 
 
 def _modern_params(revision: str) -> dict[str, Any]:
-    return {"_meta": {VERSION_KEY: revision, "io.modelcontextprotocol/clientCapabilities": {},
+    return {"_meta": {VERSION_KEY: revision, "io.modelcontextprotocol/clientCapabilities": CAPS,
                       "io.modelcontextprotocol/clientInfo": {"name": "scripted", "version": "1"}}}
 
 
 def _initialize(server: Server | HttpServer, revisions: list[str], timeout_s: float) -> str | None:
     legacy = [r for r in revisions if r in LEGACY]
     answer = server.request("initialize", {
-        "protocolVersion": legacy[0], "capabilities": {},
+        "protocolVersion": legacy[0], "capabilities": CAPS,
         "clientInfo": {"name": "scripted", "version": "1"}}, timeout_s)
     if not isinstance(answer, dict) or "result" not in answer:
         return None
@@ -237,6 +244,18 @@ def _connect_keeping(args: argparse.Namespace, command: list[str]
     return server, revision
 
 
+def _open_app(server: Server | HttpServer, params: dict[str, Any], listed: dict[str, Any], *,
+              read: bool) -> None:
+    """Call the first tool that names an app, and read the app unless told not to."""
+    for tool in listed.get("tools") or []:
+        uri = ((tool.get("_meta") or {}).get("ui") or {}).get("resourceUri")
+        if isinstance(uri, str):
+            server.request("tools/call", {**params, "name": tool["name"], "arguments": {}}, 5)
+            if read:
+                server.request("resources/read", {**params, "uri": uri}, 5)
+            return
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--era", choices=("legacy", "modern", "dual"), default="dual")
@@ -250,8 +269,11 @@ def main() -> int:
     parser.add_argument("--url", help="a Streamable HTTP server, instead of a command")
     parser.add_argument("--keeps-era", metavar="FILE",
                         help="keep the era reached per server in FILE, across runs")
+    parser.add_argument("--apps", choices=("read", "no-read"))
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args()
+    if args.apps:
+        CAPS["extensions"] = {UI: {"mimeTypes": ["text/html;profile=mcp-app"]}}
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     server, revision = _connect_keeping(args, command)
     if revision is None:
@@ -266,6 +288,8 @@ def main() -> int:
     if ok and args.strict and revision in MODERN and "resultType" not in answer["result"]:
         print("scripted: tools/list result lacks resultType", file=sys.stderr)
         ok = False
+    if ok and args.apps:
+        _open_app(server, params, answer["result"], read=args.apps == "read")
     print(f"scripted: {revision} {'ok' if ok else 'failed'}")
     server.close()
     return 0 if ok else 1

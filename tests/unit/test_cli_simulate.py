@@ -87,7 +87,8 @@ def test_json_transcript_is_the_timeline_in_order(
 @pytest.mark.parametrize("scenario", sorted(SCENARIOS))
 def test_every_scenario(scenario: str, capsys: pytest.CaptureFixture[str]) -> None:
     over = ("--transport", "http") if SCENARIOS[scenario].protected else ()  # auth: HTTP only
-    code, out, _ = cli(capsys, "--client", "2025-11-25", "--server", "2025-11-25",
+    ext = "+ext=ui" if scenario == "apps" else ""  # MCP Apps needs both sides to support it
+    code, out, _ = cli(capsys, "--client", f"2025-11-25{ext}", "--server", f"2025-11-25{ext}",
                        "--scenario", scenario, "--json", *over)
     record = json.loads(out)
     assert code == 0 and record["scenario"] == scenario

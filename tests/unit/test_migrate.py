@@ -108,11 +108,13 @@ def test_the_proof_covers_every_revision_era_kind_and_client_quirk() -> None:
         assert {p.kind for p in peers} == {"legacy", "modern", "dual"}
         assert any(p.kind == "legacy" and len(p.revisions) > 1 for p in peers)
         # the proof runs over stdio, where an HTTP-only quirk does nothing, and keeps no
-        # cache, so a caching-only quirk does nothing either; it proves what the spec
-        # promises, so a released client's bug the spec forbids is left out
+        # cache, so a caching-only quirk does nothing either; nor do its peers carry
+        # extensions, without which an extension-only quirk does nothing; it proves what the
+        # spec promises, so a released client's bug the spec forbids is left out
         client_quirks = {name for name, q in QUIRKS.items()
                          if q.role == "client" and "stdio" in q.transports
-                         and not q.caching_only and not q.against_spec}
+                         and not q.caching_only and not q.extensions_only
+                         and not q.against_spec}
         assert {name for p in peers for name, _ in p.quirks} == client_quirks
 
 

@@ -217,9 +217,14 @@ EXAMPLES: dict[str, tuple[str, str] | None] = {
                       "legacy:2025-11-25+auth=prm+strict-scopes"),
     "reauthorize-same-scope": ("legacy:2025-11-25+dcr-only+reauthorize-same-scope",
                                "legacy:2025-11-25+auth=scoped"),
+    # extensions (+ext=...): the MCP Apps host loses its app (scenario apps)
+    "ext-unadvertised": (f"{DUAL}+ext-unadvertised+ext=ui", f"{DUAL}+ext=ui"),
+    "no-ui-read": (f"{DUAL}+no-ui-read+ext=ui", f"{DUAL}+ext=ui"),
+    "ext-once": (f"{DUAL}+ext=ui", f"{DUAL}+ext-once+ext=ui"),
 }
 #: quirk -> the scenario its example runs in (default: ``default``)
-SCENARIO_OF = {"ttl": "cache", "no-cache": "cache"}
+SCENARIO_OF = {"ttl": "cache", "no-cache": "cache", "ext-unadvertised": "apps",
+               "no-ui-read": "apps", "ext-once": "apps"}
 SCENARIO_OF.update(dict.fromkeys(("auth", "no-iss", "wrong-iss", "auth-origin-fallback",
                                   "rfc8414-only", "dcr-only", "client-credentials",
                                   "auth-fallback", "resource-with-prm-only",
@@ -1670,6 +1675,52 @@ def test_an_exit_is_fatal_or_restarted() -> None:
     again = simulate(f"{DUAL}+restart-after-exit", server, "handshake")
     assert again.status == "ok"
     assert again.session.path[2:5] == ["initialize 2025-11-25", "server exited", "restart"]
+
+
+# -- extensions: how an MCP App is lost (scenario apps) ----------------------------------------
+
+APP = "ui://mcp-skew/app.html"
+
+
+def _why(record: RunRecord) -> str:
+    """What the failed step got (the reason the app was lost)."""
+    return next(st.got for st in record.steps if not st.ok)
+
+
+def _reads(record: RunRecord) -> list[str]:
+    return [e.message["params"]["uri"] for e in record.transcript.entries
+            if e.dir == "c2s" and isinstance(e.message, dict)
+            and e.message.get("method") == "resources/read"]
+
+
+@pins("ext-unadvertised")
+def test_a_host_that_does_not_advertise_the_extension_gets_no_app() -> None:
+    plain = simulate(f"{DUAL}+ext=ui", f"{DUAL}+ext=ui", "apps")
+    assert plain.status == "ok" and _reads(plain) == [APP]
+    record = simulate(f"{DUAL}+ext-unadvertised+ext=ui", f"{DUAL}+ext=ui", "apps")
+    assert "does not advertise" in _why(record)
+    caps = [e.message for e in record.transcript.entries if e.dir == "c2s"]
+    assert all("extensions" not in json.dumps(m) for m in caps)  # declared nowhere
+    assert _reads(record) == []
+
+
+@pins("no-ui-read")
+def test_a_host_that_negotiates_the_app_and_never_reads_it() -> None:
+    record = simulate(f"{DUAL}+no-ui-read+ext=ui", f"{DUAL}+ext=ui", "apps")
+    sent = [e.message for e in record.transcript.entries if e.dir == "c2s"]
+    assert any("io.modelcontextprotocol/ui" in json.dumps(m) for m in sent)  # it advertises
+    assert _reads(record) == [] and "never reads" in _why(record)
+
+
+@pins("ext-once")
+def test_a_server_that_reads_extensions_once_loses_them_per_request() -> None:
+    # on 2026-07-28 the client's extensions ride in each request's _meta: never in initialize
+    modern = simulate(f"{DUAL}+ext=ui", f"{DUAL}+ext-once+ext=ui", "apps")
+    assert modern.revision == MODERN and _reads(modern) == []
+    assert "no listed tool points at an app" in _why(modern)
+    # on a handshake revision they arrive in initialize, which it reads: the app works
+    legacy = simulate("legacy:2025-11-25+ext=ui", f"{DUAL}+ext-once+ext=ui", "apps")
+    assert legacy.status == "ok" and _reads(legacy) == [APP]
 
 
 # -- docs/quirks.md ---------------------------------------------------------------------------

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 __all__ = ["Commands"]
 
 #: The names of :data:`mcp_skew.simulator.SCENARIOS`, sorted.
-SCENARIOS: Final = ("auth", "cache", "default", "era-gated", "handshake", "listen", "lists",
+SCENARIOS: Final = ("apps", "auth", "cache", "default", "era-gated", "handshake", "listen", "lists",
                     "long")
 #: :data:`mcp_skew.simulator.TRANSPORTS`.
 TRANSPORTS: Final = ("stdio", "http")

@@ -129,6 +129,25 @@ CLIENT_FINDINGS: Final[Mapping[FindingCode, FindingInfo]] = {
         reported_by=("probe-client",),
         quirks=("keeps-era",),
     ),
+    "client-never-reads-app": FindingInfo(
+        summary="a client advertises MCP Apps and never reads the app's ui:// resource",
+        when="probe-client: the client declared `io.modelcontextprotocol/ui` in "
+        "`capabilities.extensions`, a served server (`+ext=ui`) listed it a tool whose "
+        "`_meta.ui.resourceUri` names a `ui://` resource, and the client never sent "
+        "`resources/read` for it: the app never mounts, the user sees the text fallback. "
+        "Quirk `no-ui-read` (docs/extensions.md).",
+        rule="MCP Apps (github.com/modelcontextprotocol/ext-apps, "
+        "specification/2026-01-26/apps.mdx, Resource Discovery): if `ui.resourceUri` "
+        "is present and the host supports MCP Apps, the host renders tool results using the "
+        "specified UI resource; the host MUST use `resources/read` to fetch it.",
+        fix="Clients: read the `ui://` resource a tool's `_meta.ui.resourceUri` names (at "
+        "listing or at the call) and render it; or stop advertising the extension, so servers "
+        "serve text.",
+        severities=("warning",),
+        cites=(Cite(MODERN, "basic/versioning.mdx", "Extension Negotiation"),),
+        reported_by=("probe-client",),
+        quirks=("no-ui-read",),
+    ),
     "client-fails-where-spec-works": FindingInfo(
         summary="the client cannot reach a server the spec says it can",
         when="probe-client: the client failed against a server that the plain client of its "

@@ -52,6 +52,7 @@ FindingCode = Literal[
     "client-refuses-result",
     "client-prefers-legacy",
     "client-keeps-legacy-after-upgrade",
+    "client-never-reads-app",
     "client-fails-where-spec-works",
     "client-model-disagrees",
     "auth-required",
