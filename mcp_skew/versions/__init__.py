@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ._auth import LAYOUTS, plain_layout, rule_values
 from ._diff import TableDelta, table_delta
+from ._features import carriage, lost_features
 from ._http_headers import HTTP_HEADERS, LOGGED_ALSO, RECORDED_ALSO, HttpHeader, header_named
 from ._plain import (
     cite_to_dict,
@@ -83,6 +84,7 @@ __all__ = [
     "Role",
     "TableDelta",
     "UnknownRevision",
+    "carriage",
     "cite_to_dict",
     "delta_to_dict",
     "did_you_mean",
@@ -90,6 +92,7 @@ __all__ = [
     "diff_to_dict",
     "header_named",
     "load_entry_points",
+    "lost_features",
     "plain_layout",
     "profile_document",
     "profile_to_dict",
