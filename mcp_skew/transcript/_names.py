@@ -41,5 +41,7 @@ EVENTS: Final[Mapping[str, str]] = {
     "cache": "the client's cache: a hit, a miss, a result kept or not, an invalidation, "
              "an era decision reused or dropped (simulated runs)",
     "server-change": "the simulated server was replaced by another (an upgrade, a downgrade)",
+    "mrtr": "a multi round-trip round: the client answers an input_required result's "
+            "inputRequests and retries the request with requestState (simulated runs)",
     "note": "anything else, said in `text`",
 }
