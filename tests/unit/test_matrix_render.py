@@ -393,3 +393,21 @@ def test_a_matrix_naming_revisions_this_registry_lacks_still_renders() -> None:
         for view in VIEWS:
             assert render(matrix, fmt, view)
     assert "2027 = 2027-01-01" in render(matrix, "text")
+
+
+def test_the_features_view_says_the_same_losses_in_every_format() -> None:
+    """Markdown and HTML show each cell's losses on one line, as CSV and JSON list them."""
+    from mcp_skew.matrix._render_text import losses_text
+
+    matrix = default_matrix()
+    markdown, html = render(matrix, "markdown", "features"), render(matrix, "html", "features")
+    rows = {(r["client"], r["server"]): r
+            for r in csv.DictReader(io.StringIO(render(matrix, "csv")))}
+    lost = [c for _, _, c in matrix.pairs() if c.client_loses or c.server_loses]
+    assert lost
+    for cell in lost:
+        said = losses_text(cell)
+        assert f"| {said}" in markdown and said in html
+        row = rows[(cell.client, cell.server)]
+        assert row["client_loses"].split() == list(cell.client_loses)
+        assert row["server_loses"].split() == list(cell.server_loses)
