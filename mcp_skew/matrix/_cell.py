@@ -12,7 +12,11 @@ while the run is at hand (:data:`EXTRA_KEYS`):
   and a list or call the scenario needs got no usable result; the run's
   ``failed_step``); ``None`` when the pair works;
 - ``features_kept``: the features of the client's newest revision that the
-  negotiated revision keeps (the simulator's ``features_lost`` is the rest).
+  negotiated revision keeps (the simulator's ``features_lost`` is the rest);
+- ``client_loses`` and ``server_loses``: the named capability-gated features
+  (:mod:`mcp_skew.versions._features`) of the client's newest revision, and of the
+  server's, that the negotiated revision cannot carry: what the client's users never
+  get, and what of the server never reaches this client. Empty when the pair fails.
 
 ``mcp-skew matrix --run-real`` adds ``real`` (:class:`RealRun`): what the real
 packages did with the pair.
@@ -43,7 +47,7 @@ from ..errors import UsageError
 from ..simulator import RunRecord, StepResult
 from ..simulator.findings import Finding
 from ..transcript import Record, of_json
-from ..versions import Profile
+from ..versions import Profile, lost_features
 
 __all__ = [
     "EXTRA_KEYS",
@@ -60,7 +64,7 @@ __all__ = [
 ]
 
 #: Keys a matrix cell adds to ``RunRecord.to_dict()``.
-EXTRA_KEYS: Final = ("failure", "features_kept")
+EXTRA_KEYS: Final = ("failure", "features_kept", "client_loses", "server_loses")
 
 Outcome = Literal["works", "fallback", "fails"]
 Status = Literal["ok", "failed"]
@@ -83,6 +87,10 @@ def _features_kept(best: Profile, negotiated: Profile) -> tuple[str, ...]:
     """The features of the client's newest revision the negotiated one keeps, sorted
     (the run's ``features_lost`` is the rest: ``sorted(best - negotiated)``)."""
     return tuple(sorted(best.names("features") & negotiated.names("features")))
+
+
+#: A side's named features the negotiated revision cannot carry, once per pair of profiles.
+_loses = by_identity2(lost_features)
 
 
 # -- Sharing equal values between cells -------------------------------------------------
@@ -161,6 +169,10 @@ class Cell:
     transcript: tuple[dict[str, Any], ...] | None = None
     failure: str | None = None  #: a :data:`FailureKind` when the pair fails
     features_kept: tuple[str, ...] = ()
+    #: the named features of the client's newest revision the pair cannot carry
+    client_loses: tuple[str, ...] = ()
+    #: the named features of the server's newest revision the pair cannot carry
+    server_loses: tuple[str, ...] = ()
     real: RealRun | None = None  #: what the real packages did (``--run-real``)
     #: the outcome depends on the server's cold start against a wait of the client's: the
     #: sentence that says how (:mod:`._race`); None: no race
@@ -183,11 +195,14 @@ class Cell:
         session = record.session
         failure: FailureKind | None
         kept: tuple[str, ...]
+        loses: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
         if record.failed_step is not None:
             failure, kept = "result", ()
         elif session.status == "ok":
             failure = None
             kept = _features_kept(record.client.profile(), session.profile)
+            loses = (_loses(record.client.profile(), session.profile),
+                     _loses(record.server.profile(), session.profile))
         else:
             failure = failure_kind(record.client, record.server, works)
             if failure in ("quirk", "negotiation") and _auth_failed(session.path):
@@ -207,7 +222,7 @@ class Cell:
             findings=same((*session.findings, *record.findings)), transport=record.transport,
             failed_step=record.failed_step,
             transcript=tuple(record.transcript.records()) if transcript else None,
-            failure=failure, features_kept=kept)
+            failure=failure, features_kept=kept, client_loses=loses[0], server_loses=loses[1])
 
     def to_dict(self) -> dict[str, Any]:
         """The cell of the matrix JSON format: ``RunRecord.to_dict()`` plus :data:`EXTRA_KEYS`
@@ -232,6 +247,8 @@ class Cell:
             out["transcript"] = list(self.transcript)
         out["failure"] = self.failure
         out["features_kept"] = list(self.features_kept)
+        out["client_loses"] = list(self.client_loses)
+        out["server_loses"] = list(self.server_loses)
         if self.real is not None:
             out["real"] = self.real.to_dict()
         if self.race is not None:
@@ -275,6 +292,8 @@ class Cell:
             transcript=_transcript(data, version),
             failure=_optional(data, "failure", str, "a string or null"),
             features_kept=_names(data, "features_kept"),
+            client_loses=_names(data, "client_loses"),
+            server_loses=_names(data, "server_loses"),
             real=None if real is None else RealRun.from_dict(real),
             race=_optional(data, "race", str, "a string or null"))
 

@@ -111,6 +111,8 @@ class _Cell(_StrictTypes):
     failed_step: Text | None = None
     failure: Label | None = None
     features_kept: list[Label] | None = None
+    client_loses: list[Label] | None = None
+    server_loses: list[Label] | None = None
     real: _Real | None = None
 
 

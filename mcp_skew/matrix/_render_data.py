@@ -5,7 +5,7 @@
   bytes.
 - CSV has one row per cell: the pair, the outcome, the path, the reason, and
   the step and feature counts; lists are joined (path with `` -> ``, features
-  with spaces).
+  with spaces); the last two columns are the named features each side loses.
 - JUnit has one ``testcase`` per cell (``classname`` the client, ``name`` the
   pair) and a ``failure`` for a pair that fails or negotiates but fails a
   scenario step; ``system-out`` holds the wire log, as CI shows it.
@@ -28,7 +28,7 @@ __all__ = ["CSV_COLUMNS", "render_csv", "render_json", "render_junit", "wire_log
 CSV_COLUMNS: Final = (
     "client", "server", "client_spec", "server_spec", "status", "outcome", "revision", "era",
     "mark", "failure", "path", "reason", "scenario", "round_trips", "t_first_useful_ms",
-    "steps_ok", "steps_failed", "features_kept", "features_lost",
+    "steps_ok", "steps_failed", "features_kept", "features_lost", "client_loses", "server_loses",
 )
 _ARROWS: Final = {"c2s": "->", "s2c": "<-", "event": ".."}
 #: Characters XML 1.0 cannot carry, even escaped (a real peer may print them).
@@ -58,6 +58,7 @@ def render_csv(matrix: Matrix) -> str:
             _blank(cell.round_trips), _blank(cell.t_first_useful_ms),
             len(cell.steps) - len(failed), len(failed),
             " ".join(cell.features_kept), " ".join(cell.features_lost),
+            " ".join(cell.client_loses), " ".join(cell.server_loses),
         ])
     return out.getvalue()
 

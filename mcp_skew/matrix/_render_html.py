@@ -18,10 +18,13 @@ from ._build import Matrix, outcome, steps_failed, timeline
 from ._cell import Cell
 from ._render_text import (
     FAILURE_MEANINGS,
+    LOSSES_HEADING,
     View,
     cell_text,
     features_groups,
     legend_lines,
+    losses_groups,
+    losses_line,
     revision_context,
     short,
     summary_line,
@@ -169,8 +172,12 @@ def _features_lost(matrix: Matrix) -> str:
         f"<dt><code>{escape(short(matrix, new))} → {escape(short(matrix, got))}</code></dt>"
         f"<dd>{n} pair{'s' * (n != 1)}: {escape(', '.join(lost))}</dd>"
         for new, got, n, lost in groups)
+    sides = "".join(f"<dt><code>{escape(k)}</code></dt><dd>{escape(t)}</dd>"
+                    for k, t in (losses_line(matrix, g) for g in losses_groups(matrix)))
+    by_side = (f"<h2>{escape(LOSSES_HEADING.rstrip(':'))}</h2><dl class=\"legend\">{sides}</dl>"
+               if sides else "")
     return ("<h2>Features lost (client's newest revision → negotiated revision)</h2>"
-            f'<dl class="legend">{items}</dl>')
+            f'<dl class="legend">{items}</dl>{by_side}')
 
 
 def _summary(matrix: Matrix) -> str:
@@ -200,6 +207,8 @@ def _facts(matrix: Matrix, i: int, j: int, cell: Cell) -> str:
         kept, lost = cell.features_kept, cell.features_lost
         facts.append(("features kept", f"{len(kept)}: {escape(', '.join(kept)) or '—'}"))
         facts.append(("features lost", f"{len(lost)}: {escape(', '.join(lost)) or '—'}"))
+        facts.append(("client loses", escape(", ".join(cell.client_loses)) or "—"))
+        facts.append(("server loses", escape(", ".join(cell.server_loses)) or "—"))
     for f in cell.findings:
         facts.append((f"finding ({escape(f.severity)})",
                       f"<code>{escape(f.code)}</code> {escape(f.message)} <small>{escape(f.cite)}</small>"))

@@ -3,8 +3,9 @@
 Every view is a table (rows clients, columns servers) followed by a legend and a
 summary line, so the output reads without the docs. The ``pairs`` view puts the
 negotiated revision in each cell with a mark for the path; the ``features``
-view puts how many features of the client's newest revision survive, then lists
-what is lost. Pure functions of a :class:`~mcp_skew.matrix.Matrix`: they read
+view names, in each cell, the capability-gated features the pair loses from each
+side (``ok, loses url-elicitation; server loses ping``), then lists by revision
+what is lost of all the client's features. Pure functions of a :class:`~mcp_skew.matrix.Matrix`: they read
 its cells, never the simulator, so a matrix read back from JSON renders
 the same.
 
@@ -33,6 +34,7 @@ from ._simple_table import simple_table
 __all__ = [
     "FAILURE_MEANINGS",
     "FAILURE_WORDS",
+    "LOSSES_HEADING",
     "SYMBOLS",
     "View",
     "cell_text",
@@ -40,6 +42,9 @@ __all__ = [
     "example_command",
     "features_groups",
     "legend_lines",
+    "losses_groups",
+    "losses_line",
+    "losses_text",
     "notation_quirks",
     "notation_revisions",
     "render_grid",
@@ -146,33 +151,58 @@ def revision_key(matrix: Matrix) -> list[tuple[str, str]]:
 
 
 # -- Cells ----------------------------------------------------------------------------
-def _kept(cell: Cell) -> tuple[int, int]:
-    kept = len(cell.features_kept)
-    return kept, kept + len(cell.features_lost)
+def losses_text(cell: Cell) -> str:
+    """What a working pair loses, by side: ``ok``, ``ok, loses elicitation, sampling``,
+    ``ok, server loses ping``, ``ok, loses a; server loses b``."""
+    said = []
+    if cell.client_loses:
+        said.append("loses " + ", ".join(cell.client_loses))
+    if cell.server_loses:
+        said.append("server loses " + ", ".join(cell.server_loses))
+    return "ok, " + "; ".join(said) if said else "ok"
 
 
 def cell_text(cell: Cell, view: View = "pairs",
               context: Iterable[str] | None = None) -> str:
-    """``25-11``, ``25-03 ↓``, ``✗ era``; in the features view ``17/24``."""
+    """``25-11``, ``25-03 ↓``, ``✗ era``; in the features view ``ok, loses tasks``."""
     raced = f" {RACE_MARK}" if cell.race is not None else ""
     if cell.status != "ok":
         return f"✗ {FAILURE_WORDS.get(cell.failure or '', '')}".rstrip() + raced
     broken = (" !" if steps_failed(cell) else "") + raced
     if view == "features":
-        kept, total = _kept(cell)
-        return f"{kept}/{total}{broken}"
+        return losses_text(cell) + broken
     short = short_revision(cell.revision or "", cell.era, context)
     symbol = SYMBOLS.get(cell.mark, "?")
     return f"{short} {symbol}".rstrip() + broken
 
 
-def _grid(matrix: Matrix, view: View, decorate: Any, header: Any) -> tuple[list[Any], list[Any]]:
+#: The terminal tables break a features-view cell into lines of at most this many columns
+#: (between the names it lists; a longer name keeps its line).
+CELL_LINES: Final = 20
+
+
+def _lines(text: str, decorate: Callable[[str], str]) -> str:
+    """A features-view cell on lines of at most :data:`CELL_LINES` (never inside a name),
+    each line decorated on its own (a colour code never spans a line break)."""
+    lines = textwrap.wrap(text, CELL_LINES, break_on_hyphens=False, break_long_words=False)
+    return "\n".join(decorate(line) for line in lines)
+
+
+def _grid(matrix: Matrix, view: View, decorate: Any, header: Any,
+          tall: bool = False) -> tuple[list[Any], list[Any]]:
+    """Headers and rows; ``tall`` (the terminal tables) puts a long features-view cell on
+    several lines (:func:`_lines`)."""
     context = revision_context(matrix)
     headers = ["client \\ server", *(header(a.label) for a in matrix.servers)]
     # a large matrix has a few texts in many cells: each kept once, not once a cell
     texts: dict[str, str] = {}
-    rows = [[client.label, *(texts.setdefault(text, text) for text in (
-                decorate(cell, cell_text(cell, view, context)) for cell in row))]
+    if tall and view == "features":
+        def show(cell: Cell) -> str:
+            return _lines(cell_text(cell, view, context), lambda line: decorate(cell, line))
+    else:
+        def show(cell: Cell) -> str:
+            return str(decorate(cell, cell_text(cell, view, context)))
+    rows = [[client.label, *(texts.setdefault(text, text) for text in map(show, row))]
             for client, row in zip(matrix.clients, matrix.cells, strict=True)]
     return headers, rows
 
@@ -181,7 +211,7 @@ def _grid(matrix: Matrix, view: View, decorate: Any, header: Any) -> tuple[list[
 def title_line(matrix: Matrix, view: View = "pairs") -> str:
     """What the table shows, in one sentence."""
     what = ("the revision the pair speaks" if view == "pairs" else
-            "how many features of the client's newest revision survive")
+            "the named features the pair loses, the client's and the server's")
     return (f"Rows are clients, columns are servers, each cell {what} "
             f"({_scenario_words(matrix)}).")
 
@@ -225,8 +255,15 @@ def legend_lines(matrix: Matrix, view: View = "pairs") -> list[tuple[str, str]]:
     cells = [c for _, _, c in matrix.pairs()]
     lines: list[tuple[str, str]] = []
     if view == "features":
-        lines.append(("kept/all", "of the features of the client's newest revision, how many the "
-                               "negotiated revision keeps (list below)"))
+        lines += [
+            ("ok", "the pair works and loses no named feature of either side's newest revision"),
+            ("loses …", "named features (elicitation, sampling, roots, ping, …) of the client's "
+                        "newest revision that the negotiated revision cannot carry: the "
+                        "client's users never get them from this server"),
+            ("server loses …", "named features of the server's newest revision that the "
+                               "negotiated revision cannot carry: they never reach this "
+                               "client"),
+        ]
     else:
         marks = {c.mark for c in cells} | {"direct"}
         lines += [(key, text) for mark, key, text in _MARK_LEGEND if mark in marks]
@@ -270,6 +307,40 @@ def features_groups(matrix: Matrix) -> list[tuple[str, str, int, list[str]]]:
     return [(new, got, n, list(lost)) for (new, got, lost), n in ordered]
 
 
+def losses_groups(matrix: Matrix) -> list[tuple[str, str, str, int, list[str]]]:
+    """(side, that side's newest revision, negotiated, pairs, named features lost) for every
+    loss of a working pair, clients first, then most pairs first: what a client's users never
+    get, and what of a server never reaches the clients that negotiate an older revision."""
+    groups: dict[tuple[str, str, str, tuple[str, ...]], int] = defaultdict(int)
+    for i, j, cell in matrix.pairs():
+        if cell.status != "ok":
+            continue
+        for side, axis, lost in (("client", matrix.clients[i], cell.client_loses),
+                                 ("server", matrix.servers[j], cell.server_loses)):
+            if lost:
+                newest = notation_revisions(axis.notation)[0]
+                groups[(side, newest, cell.revision or "", lost)] += 1
+    ordered = sorted(groups.items(), key=lambda kv: (kv[0][0], -kv[1], kv[0][1:]))
+    return [(side, new, got, n, list(lost)) for (side, new, got, lost), n in ordered]
+
+
+def losses_line(matrix: Matrix, group: tuple[str, str, str, int, list[str]]) -> tuple[str, str]:
+    """One by-side loss (a :func:`losses_groups` entry) as (key, text): ``server 25-11 →
+    25-03``, ``elicitation, tasks never reach a client that negotiates 25-03 (2 pairs)``."""
+    side, new, got, n, lost = group
+    head = f"{side} {short(matrix, new)} → {short(matrix, got)}"
+    pairs = f"{n} pair{'s' * (n != 1)}"
+    if side == "server":
+        return head, (f"{', '.join(lost)} never reach{'es' * (len(lost) == 1)} a client that "
+                      f"negotiates {short(matrix, got)} ({pairs})")
+    return head, f"its users never get {', '.join(lost)} ({pairs})"
+
+
+#: The heading of the by-side list of the features view.
+LOSSES_HEADING: Final = ("Named features lost, by side (that side's newest revision → "
+                         "negotiated revision):")
+
+
 def example_command(matrix: Matrix) -> str:
     """A ``simulate --trace`` command for the most telling pair: a quirk failure, else any."""
     cells = list(matrix.pairs())
@@ -307,6 +378,11 @@ def _footer(matrix: Matrix, view: View, width: int | None = None,
             for new, got, n, lost in groups:
                 head = f"{short(matrix, new)} → {short(matrix, got)}"
                 lines += _wrap(head, f"{n} pair{'s' * (n != 1)}: {', '.join(lost)}", 15, prose)
+        sides = losses_groups(matrix)
+        if sides:
+            lines += ["", *_prose(LOSSES_HEADING, width)]
+            for key, text in (losses_line(matrix, g) for g in sides):
+                lines += _wrap(key, text, 21, prose)
     return [*lines, "", *_prose(summary_line(matrix), width),
             *_command("One pair in detail:", example_command(matrix), width),
             *_command("Every pair with its transcript:",
@@ -419,7 +495,8 @@ def _blocks_legend(servers: int, blocks: int, width: int) -> tuple[str, str]:
 def _fitted(matrix: Matrix, view: View, decorate: Callable[[Cell, str], str],
             title: str, width: int) -> str:
     """The fitted layout: blocks of columns, each within ``width``; prose wrapped at it."""
-    headers, rows = _grid(matrix, view, decorate, lambda label: stack(label, whole_words=True))
+    headers, rows = _grid(matrix, view, decorate, lambda label: stack(label, whole_words=True),
+                          tall=True)
     blocks = column_blocks(_widths(headers, rows), width)
     tables = [_simple([headers[0], *(headers[j] for j in block)],
                       [[row[0], *(row[j] for j in block)] for row in rows]) for block in blocks]
@@ -444,7 +521,7 @@ def render_text(matrix: Matrix, view: View = "pairs", *, color: bool = False,
         if tablefmt != "simple":
             raise ValueError(f"width fits the simple table only, not {tablefmt!r}")
         return _fitted(matrix, view, decorate, title, width)
-    headers, rows = _grid(matrix, view, decorate, stack)
+    headers, rows = _grid(matrix, view, decorate, stack, tall=True)
     if tablefmt == "simple":
         table = _simple(headers, rows)
     else:
@@ -480,6 +557,11 @@ def render_markdown(matrix: Matrix, view: View = "pairs", *, github: bool = Fals
         lines += [f"- {short(matrix, new)} → {short(matrix, got)} ({n} pair{'s' * (n != 1)}): "
                   f"{', '.join(lost)}"
                   for new, got, n, lost in features_groups(matrix)]
+        sides = losses_groups(matrix)
+        if sides:
+            lines += ["", LOSSES_HEADING, ""]
+            lines += [f"- {k}: {markdown_cell(t)}" for k, t in
+                      (losses_line(matrix, g) for g in sides)]
     peers = [[role, code_span(markdown_cell(a.label, code=True)),
               code_span(markdown_cell(a.notation, code=True))]
              for role, axes in (("client", matrix.clients), ("server", matrix.servers))

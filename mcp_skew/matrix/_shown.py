@@ -77,6 +77,8 @@ def _cell(cell: Cell) -> Cell:
             _json(record) for record in cell.transcript),
         failure=_text(cell.failure),
         features_kept=tuple(terminal_safe(f) for f in cell.features_kept),
+        client_loses=tuple(terminal_safe(f) for f in cell.client_loses),
+        server_loses=tuple(terminal_safe(f) for f in cell.server_loses),
         real=_real(cell.real))
 
 
@@ -116,7 +118,7 @@ def _plain_cells(matrix: Matrix) -> Iterator[bool]:
                            cell.reason, cell.scenario, cell.transport, cell.failed_step,
                            cell.failure))
             for part in (cell.path, cell.steps, cell.features_lost, cell.findings,
-                         cell.features_kept):
+                         cell.features_kept, cell.client_loses, cell.server_loses):
                 if not plain:
                     break
                 found = known.get(id(part))

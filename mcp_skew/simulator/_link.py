@@ -101,6 +101,9 @@ class MemoryLink:
         #: the client reads no answer after the server's first request to it (a client quirk)
         self.stalls_on_server_request = stalls_on_server_request
         self.stalled = False
+        #: how the client answers a request of the server's (the ``features`` scenario:
+        #: :func:`._feature_calls.response_to`); None: it leaves them unanswered
+        self.answers: Callable[[Message], Message] | None = None
         self.transcript = Transcript()
         #: a link may start later than the run (a bridge's child process, :mod:`._bridge_link`)
         self._clock = start_ms
@@ -201,6 +204,8 @@ class MemoryLink:
                 self._notices.append((at, message))  # a notification: the client reads it later
             if "method" in message and "id" in message and self.stalls_on_server_request:
                 self.stalled = True  # quirk stalls-on-server-request
+            elif "method" in message and "id" in message and self.answers is not None:
+                self._send(self.answers(message))  # the user answers; the server goes on
             if want_id is not None and message.get("id") == want_id and "method" not in message \
                     and not self.stalled:
                 return Reply(message)

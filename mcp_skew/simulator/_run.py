@@ -22,6 +22,7 @@ from ._bridge import BridgeSpec
 from ._bridge_link import BridgeLink
 from ._cache import ClientCache
 from ._client import Mark, Session, SimClient
+from ._feature_calls import response_to
 from ._link import MemoryLink, ServerChange, Transcript
 from ._path import served_legacy
 from ._peers import PeerSpec
@@ -191,6 +192,8 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
         link = MemoryLink(lambda: SimServer(server), latency_ms,
                           stalls_on_server_request=client.client_policy.stalls_on_server_request)
         _schedule(link, plan, server_changes)
+        if plan.answers:
+            link.answers = response_to
         if plan.protected:  # the commands refuse it; a library caller gets it said
             link.transcript.note(0, f"{NOT_OVER_STDIO}: the server is not protected here")
     else:
@@ -200,6 +203,8 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
         from .http._link import http_link  # noqa: PLC0415
 
         link = http = http_link(client, server, protected=plan.protected, latency_ms=latency_ms)
+        if plan.answers:
+            http.answers = response_to
         for event in plan.server_events:
             link.transcript.note(0, f"not simulated over Streamable HTTP: {event.name}")
     if cache is None and plan.keeps_cache:

@@ -44,6 +44,7 @@ from . import _path as path_steps
 from ._cache import listen_filter
 from ._client import Session, SimClient, check_result
 from ._extensions import UI as UI_ID
+from ._feature_calls import answer_request, feature_expect
 from ._link import Link, LinkObserver
 from ._outputs import refused_before, refused_result
 from .findings._finding import Finding
@@ -74,17 +75,25 @@ class Step:
     #: MCP Apps: read the resource the listed tools' ``_meta.ui.resourceUri`` names, as a
     #: host that advertises the extension does (:func:`_open_app`)
     app: bool = False
+    #: a named feature the call needs (the ``features`` scenario): what to expect is read
+    #: from how the negotiated revision carries it (:func:`._feature_calls.feature_expect`)
+    needs: str | None = None
 
     def expects(self, profile: Profile) -> Expect:
         """What a server of ``profile`` should answer: ``expect``, or an error where the
-        step is era-gated and the revision lacks the method."""
+        step is era-gated and the revision lacks the method; for a step that needs a
+        feature, what the revision and the client's capabilities make of it."""
         if self.gated and self.method not in profile.methods:
             return "error"
+        if self.needs is not None:
+            return feature_expect(profile, self.needs)
         return self.expect
 
     def codes_in(self, profile: Profile) -> frozenset[int]:
         if self.gated and self.method not in profile.methods:
             return frozenset({profile.error("MethodNotFound").code})
+        if self.needs is not None and "MissingRequiredClientCapability" in profile.errors:
+            return frozenset({profile.error("MissingRequiredClientCapability").code})
         return self.codes(profile)
 
 
@@ -130,6 +139,9 @@ class Scenario:
     keeps_cache: bool = False
     #: the server is protected: the client authorizes first (over HTTP only; ``http.auth._link``)
     protected: bool = False
+    #: the client answers the server's requests (elicitation, sampling, roots) as a user
+    #: would (:func:`._feature_calls.response_to`); else it leaves them unanswered
+    answers: bool = False
 
     @property
     def requests(self) -> tuple[Step, ...]:
@@ -209,6 +221,23 @@ APPS_STEPS = (
     Step("open the app (resources/read ui://)", "resources/read", {}, "result", app=True),
 )
 
+#: ``features``: calls that need the client's input, carried as the negotiated revision
+#: carries it (``versions._features``; the tools: :mod:`._feature_calls`): elicitation and
+#: sampling as server requests on a legacy revision, as an ``input_required`` round and a
+#: retry with ``requestState`` on 2026-07-28 (``basic/patterns/mrtr.mdx``); URL-mode
+#: elicitation, which the client does not declare, as -32021 on 2026-07-28 (``basic/
+#: index.mdx`` §_meta) and a tool error before it.
+FEATURE_STEPS = (
+    Step("elicitation (form)", "tools/call", {"name": "ask-name", "arguments": {}}, "result",
+         needs="elicitation"),
+    Step("sampling", "tools/call", {"name": "ask-model", "arguments": {}}, "result",
+         needs="sampling"),
+    Step("elicitation (URL mode, not declared)", "tools/call",
+         {"name": "open-url", "arguments": {}}, "result", needs="url-elicitation"),
+)
+#: How many ``input_required`` rounds a client answers for one request before it gives up.
+MAX_INPUT_ROUNDS: Final = 3
+
 SCENARIOS: Final[dict[str, Scenario]] = {
     s.name: s
     for s in (
@@ -235,6 +264,10 @@ SCENARIOS: Final[dict[str, Scenario]] = {
                  "authorization server by its revision's rules, gets a token, lists tools "
                  "and calls one (server quirk auth=LAYOUT: what the server publishes)",
                  (LIST_TOOLS, CALL_ECHO), protected=True),
+        Scenario("features", "calls that need the user's input: elicitation and sampling as "
+                 "server requests (legacy) or an input_required round then a retry with "
+                 "requestState (2026-07-28), and URL elicitation the client did not declare "
+                 "(-32021 on 2026-07-28)", FEATURE_STEPS, answers=True),
     )
 }
 
@@ -410,6 +443,8 @@ def _ask(client: SimClient, session: Session, step: Step, obs: Observer) -> Step
         event = yield client.call(session, step.method, params)
         assert event is not None
         return event
+    if "mrtr" in session.profile.names("features"):
+        event = yield from _input_rounds(client, session, step, event)
     if _era_failed(client, session, step, event):
         era = session.era.value if session.era else "?"
         yield Remark(f"cache: the era decision ({era}) failed on {step.method} "
@@ -421,6 +456,38 @@ def _ask(client: SimClient, session: Session, step: Step, obs: Observer) -> Step
         event = yield client.call(session, step.method, params)
         assert event is not None
     return event
+
+
+def _input_rounds(client: SimClient, session: Session, step: Step,
+                  event: Event) -> Steps[Event]:
+    """Answer an ``input_required`` result and retry the request, as a 2026-07-28 client
+    MUST (``basic/patterns/mrtr.mdx`` §Client Requirements): the inputs first, then the
+    original request with a new id, ``inputResponses`` under the same keys and
+    ``requestState`` echoed exactly (none where none came)."""
+    for _ in range(MAX_INPUT_ROUNDS):
+        result = event.result if isinstance(event, Reply) else None
+        if result is None or result.get("resultType") != "input_required":
+            break
+        asks = result.get("inputRequests")
+        params = dict(step.params)
+        said = "no input requests"
+        if isinstance(asks, dict) and asks:
+            params["inputResponses"] = {key: answer_request(ask) or {}
+                                        for key, ask in asks.items()}
+            said = "answer " + ", ".join(f"{key} ({_method_of(ask)})" for key, ask in asks.items())
+        if "requestState" in result:
+            params["requestState"] = result["requestState"]
+            said += ", echo requestState"
+        yield Remark(f"input_required on {step.method}: {said}; retry with a new id", "mrtr")
+        answer = yield client.call(session, step.method, params)
+        assert answer is not None
+        event = answer
+    return event
+
+
+def _method_of(ask: Any) -> str:
+    method = ask.get("method") if isinstance(ask, dict) else None
+    return str(method) if method is not None else "?"
 
 
 def _what(event: Event) -> str:

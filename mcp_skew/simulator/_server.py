@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..versions import Era, Message, Profile, header_named
+from . import _feature_calls as feature_calls
 from . import _negotiation as negotiation
 from ._cache import invalidations
 from ._extensions import APP_TOOL, APP_URI, UI, app_html, app_tool, client_extensions, offered
@@ -76,6 +77,11 @@ class SimServer:
     client_roots: bool = False  #: the client's initialize declared the roots capability
     #: the extensions the client declared: in ``initialize``, or in the request being served
     client_extensions: frozenset[str] = frozenset()
+    #: the capabilities the client's initialize declared (legacy; a modern request carries its own)
+    client_caps: Any = None
+    #: the ``features`` scenario: the server's open asks (its request id -> (the call's id,
+    #: the feature, the profile)), each answered when the client's response arrives
+    asking: dict[Any, tuple[Any, str, Profile]] = field(default_factory=dict)
     policy: ServerPolicy = field(init=False)  #: what it does where servers differ
 
     def __post_init__(self) -> None:
@@ -97,8 +103,8 @@ class SimServer:
         if self.exit_on_next:
             self.dead = True
             return Reaction(exit=True)
-        if "method" not in message:
-            return Reaction()  # a response to us; the simulated server sends no requests
+        if "method" not in message:  # a response to one of our asks (the features scenario)
+            return self._answered(message)
         if "id" not in message:
             return self._notification(message)
         return self._request(message)
@@ -143,6 +149,7 @@ class SimServer:
         capabilities = params.get("capabilities")
         self.client_roots = isinstance(capabilities, dict) and "roots" in capabilities
         self.client_extensions = client_extensions(message)
+        self.client_caps = capabilities
         if self.policy.sticky_era and self.era is Era.MODERN:
             data = {"supported": list(self.spec.modern), "requested": asked}
             profile = self.spec.profile(self.spec.modern[0])
@@ -303,6 +310,8 @@ class SimServer:
         capability = row.capability
         if capability is not None and not self._declares(profile, capability):
             return self._reply(_wire.error(msg_id, -32601, f"Method not found: {method}"))
+        if method == "tools/call" and params.get("name") in feature_calls.FEATURE_TOOLS:
+            return self._feature_call(message, profile)
         handler = _HANDLERS.get(method)
         answer = row.answer
         if handler is None and answer is not None:  # a method a draft or vendor profile adds
@@ -416,6 +425,24 @@ class SimServer:
             body = {**params, "_meta": {_wire.SUBSCRIPTION_KEY: listen_id}}
             sent.append(_wire.notification(method, body))
         return sent
+
+    # -- the features scenario's tools (:mod:`._feature_calls`) ---------------------
+    def _feature_call(self, message: Message, profile: Profile) -> Reaction:
+        meta = (message.get("params") or {}).get("_meta")
+        caps = meta.get(_wire.CAPS_KEY) if isinstance(meta, dict) and _wire.CAPS_KEY in meta \
+            else self.client_caps
+        sent, waiting = feature_calls.serve_call(profile, message, caps)
+        if waiting is not None:
+            self.asking[sent["id"]] = (*waiting, profile)
+        return self._reply(sent)
+
+    def _answered(self, message: Message) -> Reaction:
+        """The client's response to an ask: the call it belongs to gets its result."""
+        asked = self.asking.pop(message.get("id"), None)
+        if asked is None:
+            return Reaction()
+        call_id, feature, profile = asked
+        return self._reply(feature_calls.done(profile, call_id, feature, message.get("result")))
 
     @staticmethod
     def _reply(message: Message) -> Reaction:

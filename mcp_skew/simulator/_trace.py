@@ -33,6 +33,9 @@ def _line(item: Record, width: int) -> str:
 
 def _http_head(http: dict[str, Any]) -> str:
     """``POST /mcp  Mcp-Method: tools/list``, or ``HTTP 200 OK  Content-Type: ...``."""
+    if "post_stream" in http:  # more on the response stream of a POST (features scenario)
+        return (f"SSE event {http.get('sse_event', 'message')} (on the POST {http['post_stream']} "
+                "stream)")
     if "stream" in http:  # a message on the HTTP+SSE stream the client's GET opened
         return f"SSE event {http.get('sse_event', 'message')} (stream GET {http['stream']})"
     if "status" in http:

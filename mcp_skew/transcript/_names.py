@@ -46,5 +46,7 @@ EVENTS: Final[Mapping[str, str]] = {
                 "process), or an event of that leg (`event`)",
     "bridge": "what a bridge did itself: started a server process (`child`), answered a "
               "request itself, refused its server",
+    "mrtr": "a multi round-trip round: the client answers an input_required result's "
+            "inputRequests and retries the request with requestState (simulated runs)",
     "note": "anything else, said in `text`",
 }

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 from ._auth import LAYOUTS, plain_layout, rule_values
 from ._diff import TableDelta, table_delta
 from ._extensions import EXTENSIONS
+from ._features import carriage, lost_features
 from ._http_headers import HTTP_HEADERS, LOGGED_ALSO, RECORDED_ALSO, HttpHeader, header_named
 from ._plain import (
     cite_to_dict,
@@ -85,6 +86,7 @@ __all__ = [
     "Role",
     "TableDelta",
     "UnknownRevision",
+    "carriage",
     "cite_to_dict",
     "delta_to_dict",
     "did_you_mean",
@@ -92,6 +94,7 @@ __all__ = [
     "diff_to_dict",
     "header_named",
     "load_entry_points",
+    "lost_features",
     "plain_layout",
     "profile_document",
     "profile_to_dict",

@@ -42,7 +42,7 @@ from hypothesis import strategies as st
 
 from mcp_skew.simulator import QUIRKS, SCENARIOS, PeerSpec, RunRecord, parse_peer, run
 from mcp_skew.simulator.messages import _wire
-from mcp_skew.versions import REGISTRY, Era, Role
+from mcp_skew.versions import REGISTRY, Era, Role, carriage
 
 SETTINGS = settings(max_examples=100, deadline=None)
 
@@ -211,8 +211,15 @@ def test_records_are_well_formed(client: PeerSpec, server: PeerSpec, scenario: s
         if entry.dir == "c2s" and "id" in entry.message:
             asked.add(entry.message["id"])
         elif entry.dir == "s2c" and "method" in entry.message and "id" in entry.message:
-            # the server's own request
-            assert entry.message["method"] == "roots/list" and server.has("asks-roots")
+            # the server's own request: asks-roots' roots/list, or in the features scenario an
+            # ask the negotiated revision carries as a server request (versions._features)
+            method = entry.message["method"]
+            asks = method == "roots/list" and server.has("asks-roots")
+            if scenario == "features" and record.revision is not None:
+                carried = carriage(client.registry.get(record.revision)).values()
+                asks = asks or any(c.how == "server request" and method in c.via
+                                   for c in carried)
+            assert asks, method
         elif entry.dir == "s2c" and "id" in entry.message:
             assert entry.message["id"] in asked
         elif entry.dir == "s2c":  # a notification on a listen stream the client opened

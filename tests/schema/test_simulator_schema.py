@@ -156,14 +156,18 @@ def _server_checks(message: dict[str, Any], request: dict[str, Any], revision: s
         return
     yield Check(where, revision,
                 first_defined(revision, "JSONRPCResultResponse", "JSONRPCResponse"), message)
-    yield Check(where, revision, result_definition(revision, request["method"]),
-                message["result"], request["method"], "result")
+    result = message["result"]
+    name = result_definition(revision, request["method"])
+    if isinstance(result, dict) and result.get("resultType") == "input_required":
+        name = "InputRequiredResult"  # a multi round-trip answer (2026-07-28 mrtr.mdx)
+    yield Check(where, revision, name, result, request["method"], "result")
 
 
 def checks(record: RunRecord) -> Iterator[Check]:
     """What to validate for every message of a run, in the revision its sender speaks."""
     server = record.server
     requests: dict[Any, tuple[dict[str, Any], str]] = {}
+    server_asks: dict[Any, tuple[dict[str, Any], str]] = {}  # the server's requests
     legacy_revision: str | None = None  # negotiated by initialize on this connection
     for index, item in enumerate(record.transcript.timeline()):
         if isinstance(item, Note):
@@ -171,6 +175,10 @@ def checks(record: RunRecord) -> Iterator[Check]:
                 legacy_revision = None
             continue
         message, where = item.message, f"#{index} {item.dir} at {item.t_ms} ms"
+        if item.dir == "c2s" and "method" not in message:  # the client answers the server
+            request, revision = server_asks[message["id"]]
+            yield from _server_checks(message, request, revision, where)
+            continue
         if item.dir == "c2s":
             revision = _meta_version(message) or (
                 message["params"]["protocolVersion"] if message["method"] == "initialize"
@@ -181,6 +189,7 @@ def checks(record: RunRecord) -> Iterator[Check]:
             yield from _client_checks(message, revision, where)
             continue
         if "method" in message and "id" in message:  # the server's own request (asks-roots)
+            server_asks[message["id"]] = (message, legacy_revision or server.revisions[0])
             yield from _client_checks(message, legacy_revision or server.revisions[0], where)
             continue
         if "id" not in message:  # a server notification (on a listen stream): the run's revision
@@ -402,3 +411,23 @@ def test_the_unknown_field_check_catches_a_field_of_a_newer_revision() -> None:
         if tools:
             tools[0]["title"] = "Echo"  # Tool.title is added in 2025-06-18
     assert any("tools/list result" in p and "tools[0].title" in p for p in unknown_field_problems(record))
+
+
+@pytest.mark.parametrize(("client", "server"), [
+    *((f"legacy:{r}", f"legacy:{r}") for r in LEGACY), (f"modern:{NEWEST}", f"modern:{NEWEST}"),
+    (f"dual:{NEWEST},2025-11-25", "legacy:2025-11-25")])
+def test_every_message_of_a_features_run_validates(client: str, server: str) -> None:
+    """The features scenario's messages: server requests (elicitation/create,
+    sampling/createMessage) and the client's answers on legacy revisions; on 2026-07-28 the
+    InputRequiredResult, the retry with inputResponses and requestState, and the
+    MissingRequiredClientCapabilityError (-32021)."""
+    record = simulate(client, server, "features")
+    found = problems(record)
+    assert not found, "\n".join(found)
+    assert all(step.ok for step in record.steps), record.steps
+
+
+def test_the_features_run_checks_the_mrtr_and_32021_messages() -> None:
+    seen = {check.name for check in checks(simulate(f"modern:{NEWEST}", f"modern:{NEWEST}",
+                                                    "features"))}
+    assert {"InputRequiredResult", "MissingRequiredClientCapabilityError"} <= seen, seen

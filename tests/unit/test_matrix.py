@@ -120,6 +120,37 @@ def test_features_kept_and_lost_partition_the_clients_features() -> None:
         assert kept <= REGISTRY.get(cell.revision).names("features")
 
 
+def test_each_side_loses_the_named_features_its_newest_revision_has_and_the_pair_cannot_carry(
+) -> None:
+    """``client_loses`` / ``server_loses``: the named features (``versions._features``) of
+    each side's newest revision the negotiated one does not carry; empty when it fails."""
+    from mcp_skew.versions._features import carriage
+
+    for i, j, cell in default_matrix().pairs():
+        if cell.status != "ok":
+            assert cell.client_loses == cell.server_loses == ()
+            continue
+        assert cell.revision is not None
+        have = set(carriage(REGISTRY.get(cell.revision)))
+        for spec, lost in ((CLIENTS[i], cell.client_loses), (SERVERS[j], cell.server_loses)):
+            newest = set(carriage(REGISTRY.get(spec.revisions[0])))
+            assert set(lost) == newest - have, _pair_id((i, j))
+
+
+def test_a_2025_11_25_servers_elicitation_never_reaches_a_2025_03_26_client() -> None:
+    """The server author's sentence, from the JSON: elicitation is new in 2025-06-18
+    (``client/elicitation.mdx``), URL mode and sampling tools in 2025-11-25; the client
+    itself, at its newest revision, loses nothing."""
+    i = next(n for n, c in enumerate(CLIENTS) if c.revisions == ("2025-03-26",))
+    j = next(n for n, s in enumerate(SERVERS) if s.revisions[0] == "2025-11-25"
+             and "2025-03-26" in s.revisions and not s.quirks)
+    cell = default_matrix().cells[i][j].to_dict()
+    assert cell["revision"] == "2025-03-26"
+    assert cell["server_loses"] == ["elicitation", "url-elicitation", "sampling-with-tools",
+                                    "tasks"]
+    assert cell["client_loses"] == []
+
+
 def test_event_positions_interleave_the_transcript_exactly() -> None:
     from mcp_skew.matrix._build import timeline
 

@@ -186,10 +186,27 @@ def test_bad_json_is_a_usage_error(data: Any, message: str) -> None:
 
 
 # -- Text ---------------------------------------------------------------------------------
-@pytest.mark.parametrize("view", VIEWS)
-def test_the_terminal_table_fits_160_columns(view: str) -> None:
-    text = render(default_matrix(), "text", view)
+def test_the_terminal_table_fits_160_columns() -> None:
+    text = render(default_matrix(), "text", "pairs")
     assert max(len(line) for line in text.splitlines()) <= 160
+
+
+def test_the_features_view_names_what_each_pair_loses_and_fits_when_fitted() -> None:
+    """The features view names the lost features in each cell, a name per line at most
+    (``CELL_LINES``): too wide for one table of 160 columns, so fitted to 160 it comes in
+    blocks, and every cell's names are there."""
+    from mcp_skew.matrix._render_text import CELL_LINES, render_text
+
+    matrix = default_matrix()
+    text = render_text(matrix, "features", width=160)
+    assert max(len(line) for line in text.splitlines()) <= 160
+    table = text.split("Legend:")[0]
+    for _, _, cell in matrix.pairs():
+        for name in (*cell.client_loses, *cell.server_loses):
+            assert name in table
+    rule = render(matrix, "text", "features").splitlines()[2]
+    assert set(rule) == {"-", " "}
+    assert max(len(dashes) for dashes in rule.split()[1:]) <= CELL_LINES
 
 
 def test_the_terminal_view_has_a_legend_for_every_mark_and_a_summary() -> None:
@@ -249,7 +266,10 @@ def test_features_view_lists_what_is_lost() -> None:
     text = render(default_matrix(), "text", "features")
     assert "Features lost" in text
     assert "2026 → 25-11" in text and "caching-hints" in text
-    assert re.search(r"\b\d+/\d+\b", text)
+    assert "its users never get elicitation" in text and "server loses" in text
+    said = " ".join(text.split())  # the footer's prose, unwrapped
+    assert ("server 25-11 → 25-03 elicitation, url-elicitation, sampling-with-tools, tasks "
+            "never reach a client that negotiates 25-03 (1 pair)") in said
 
 
 # -- Machine formats -----------------------------------------------------------------------
@@ -373,3 +393,21 @@ def test_a_matrix_naming_revisions_this_registry_lacks_still_renders() -> None:
         for view in VIEWS:
             assert render(matrix, fmt, view)
     assert "2027 = 2027-01-01" in render(matrix, "text")
+
+
+def test_the_features_view_says_the_same_losses_in_every_format() -> None:
+    """Markdown and HTML show each cell's losses on one line, as CSV and JSON list them."""
+    from mcp_skew.matrix._render_text import losses_text
+
+    matrix = default_matrix()
+    markdown, html = render(matrix, "markdown", "features"), render(matrix, "html", "features")
+    rows = {(r["client"], r["server"]): r
+            for r in csv.DictReader(io.StringIO(render(matrix, "csv")))}
+    lost = [c for _, _, c in matrix.pairs() if c.client_loses or c.server_loses]
+    assert lost
+    for cell in lost:
+        said = losses_text(cell)
+        assert f"| {said}" in markdown and said in html
+        row = rows[(cell.client, cell.server)]
+        assert row["client_loses"].split() == list(cell.client_loses)
+        assert row["server_loses"].split() == list(cell.server_loses)

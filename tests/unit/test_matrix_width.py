@@ -68,7 +68,8 @@ def tables(text: str) -> list[Table]:
     """Every table of a terminal view as (header pieces per column, rows of cells).
 
     Columns are read off the ``-----`` rule above each table, so this reads what
-    a person sees, not what the renderer meant.
+    a person sees, not what the renderer meant; a cell on several lines is read as its
+    lines joined by spaces.
     """
     lines = text.splitlines()
     rules = [i for i, line in enumerate(lines) if _RULE.fullmatch(line)]
@@ -82,7 +83,13 @@ def tables(text: str) -> list[Table]:
 
         heads = [cut(line) for line in lines[top + 1:middle]]
         columns = [[h[j] for h in heads if h[j]] for j in range(len(spans))]
-        out.append((columns, [cut(line) for line in lines[middle + 1:bottom]]))
+        rows: list[list[str]] = []
+        for cells in map(cut, lines[middle + 1:bottom]):
+            if cells[0] or not rows:
+                rows.append(cells)
+            else:  # a tall row's next line (the features view breaks long cells)
+                rows[-1] = [f"{a} {b}".strip() for a, b in zip(rows[-1], cells, strict=True)]
+        out.append((columns, rows))
     return out
 
 

@@ -27,8 +27,8 @@ if TYPE_CHECKING:
 __all__ = ["Commands"]
 
 #: The names of :data:`mcp_skew.simulator.SCENARIOS`, sorted.
-SCENARIOS: Final = ("apps", "auth", "cache", "default", "era-gated", "handshake", "listen", "lists",
-                    "long")
+SCENARIOS: Final = ("apps", "auth", "cache", "default", "era-gated", "features", "handshake",
+                    "listen", "lists", "long")
 #: :data:`mcp_skew.simulator.TRANSPORTS`.
 TRANSPORTS: Final = ("stdio", "http")
 #: :data:`mcp_skew.matrix.FORMATS` and :data:`mcp_skew.matrix.VIEWS`.

@@ -159,6 +159,10 @@ class HttpEndpoint:
         #: the stream and not yet sent (``take_events``)
         self.streams: dict[str, SimServer] = {}
         self.outbox: dict[str, list[Message]] = {}
+        #: what the server said in reaction to a client's response (the ``features``
+        #: scenario: the result of a call once its elicitation is answered), for the open
+        #: stream of the request it belongs to (:meth:`take_late`)
+        self.late: list[Message] = []
         #: the ``Authorization`` header each stream was opened with; a POST to a stream must
         #: carry the same where :attr:`binds_streams` (a protected server)
         self.stream_credentials: dict[str, str] = {}
@@ -253,6 +257,11 @@ class HttpEndpoint:
             return HttpResponse(0, exit=True)
         self.outbox[sid] += reaction.replies
         return HttpResponse(202)
+
+    def take_late(self) -> list[Message]:
+        """What the server said after a client's response (:attr:`late`), taken."""
+        taken, self.late = self.late, []
+        return taken
 
     def take_events(self, sid: str) -> list[Message]:
         """The messages the server of stream ``sid`` has said since the last call."""
@@ -350,6 +359,8 @@ class HttpEndpoint:
             self.say("the simulated server exits now (quirk), without answering")
             return HttpResponse(0, exit=True)
         if "id" not in message or "method" not in message:
+            if "method" not in message:  # a client's response: what follows goes on the
+                self.late += reaction.replies  # stream of the request it belongs to
             return HttpResponse(202, None, headers or {})
         if not reaction.replies:
             self.say(f"no answer to {describe_message(message)} (holding the request open)")
@@ -361,6 +372,9 @@ class HttpEndpoint:
             if profile is not None and message.get("method") == "subscriptions/listen":
                 # the stateless server ends the stream with the response: it says so
                 response.then = (SimServer(self.spec).closing(message["id"], profile),)
+        elif "method" in reply:  # the server asks the client first: an SSE stream, held
+            response.stream = True  # open for the answer (basic/transports.mdx §Sending
+            #                          Messages to the Server: requests before the response)
         elif self.sse and response.status == 200:
             response.stream = True
             if profile is not None and primes_streams(profile):

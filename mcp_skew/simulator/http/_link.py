@@ -62,6 +62,7 @@ from __future__ import annotations
 
 import heapq
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -101,6 +102,9 @@ class _Arrival:
     session: str | None = None
     #: the request was sent again in a new session (it is not renewed twice)
     renewed: bool = False
+    #: ``streamed`` comes on the response stream of the POST of ``message`` (after the
+    #: client answered the server's request there), not on the HTTP+SSE stream
+    on_post: bool = False
 
 
 def _reply(reading: HttpReading, reason: str = "") -> Reply:
@@ -143,6 +147,9 @@ class HttpMemoryLink:
         self._initialized: Message | None = None
         #: why the last answer's status stays a failure (the authorization's word; or "")
         self._refused = ""
+        #: how the client answers a request of the server's (the ``features`` scenario); None:
+        #: it leaves them unanswered
+        self.answers: Callable[[Message], Message] | None = None
 
     @property
     def server(self) -> HttpEndpoint:
@@ -254,10 +261,14 @@ class HttpMemoryLink:
                 and "method" in arrival.message
             if arrival.streamed is not None:
                 said = arrival.streamed
-                self.transcript.add(at, "s2c", said, http={"sse_event": "message",
-                                                           "stream": MCP_PATH})
+                where = {"post_stream": MCP_PATH} if arrival.on_post else {"stream": MCP_PATH}
+                self.transcript.add(at, "s2c", said, http={"sse_event": "message", **where})
                 self.client.learn(arrival.message, said)
-                if wanted and said.get("id") == want_id and "method" not in said:
+                if "method" in said and "id" in said and self.answers is not None:
+                    self._post(self.answers(said))  # the server asks on the stream: answered
+                # after the client POSTed an answer, the stream carries the call's result
+                answered = want_id is not None and "method" not in arrival.message
+                if (wanted or answered) and said.get("id") == want_id and "method" not in said:
                     return self._event(Reply(said))
                 continue
             if arrival.response is None:
@@ -268,6 +279,7 @@ class HttpMemoryLink:
                     return self._event(Closed())
                 continue
             reading = self._record(at, arrival)
+            self._answer_asks(arrival, reading)
             self._refused = ""
             if wanted and reading.answer is not None and self.auth is not None \
                     and self._authorized(arrival, reading):
@@ -286,6 +298,20 @@ class HttpMemoryLink:
                         continue  # initialize again, on the stream; its answer comes there
                 return self._event(_reply(reading, refused))
         return None
+
+    def _answer_asks(self, arrival: _Arrival, reading: HttpReading) -> None:
+        """The server's requests on a response stream, answered (the ``features`` scenario:
+        :attr:`answers`): each answer is POSTed; what the server then says for the open
+        request comes on its stream."""
+        if self.answers is None:
+            return
+        for part in reading.parts:
+            asked = part.message
+            if isinstance(asked, dict) and "method" in asked and "id" in asked:
+                self._post(self.answers(asked))
+                for said in self.endpoint.take_late():
+                    self._push(self._ready_at + self.latency_ms,
+                               _Arrival(arrival.message, None, said, on_post=True))
 
     def _authorized(self, arrival: _Arrival, reading: HttpReading) -> bool:
         """A 401: authorize (:mod:`.auth._link`) and send the request again with the token;
