@@ -422,7 +422,8 @@ class SimClient:
             if not isinstance(event, Reply) or not negotiation.is_modern_error(profile, event.code):
                 return session, event
             action, again = negotiation.after_modern_error(
-                profile, revisions, rev, event.code, event.error, first=attempt == 0,
+                profile, revisions, rev, event.code, self._heard_error(event.error),
+                first=attempt == 0,
                 denylist=self.policy.fallback_denylist, legacy=self.spec.legacy)
             if action == "fall back":
                 return session, event  # the caller falls back to initialize
@@ -455,7 +456,7 @@ class SimClient:
         revision = profile.revision
         if method == "server/discover":
             offered = result.get("supportedVersions") or []
-            common = negotiation.common(self.spec.modern, offered)
+            common = negotiation.common(self.spec.modern, self.spec.heard(offered))
             if not common:
                 return session.fail(f"server/discover offers {offered}; no revision in common")
             if common[0] != revision:
@@ -464,6 +465,17 @@ class SimClient:
                 revision = common[0]
             session.server_capabilities = dict(result.get("capabilities") or {})
         return session.accept(revision, Era.MODERN)
+
+    def _heard_error(self, error: Any) -> Any:
+        """``error`` with a ``data.supported`` list read as this client's revisions (the wire
+        strings it names, each as the revisions of this client that put it on the wire,
+        beside the strings that are none of them)."""
+        named = negotiation.supported_of(error)
+        if named is None or all(self.spec.identity(v, self.spec.revisions) == v for v in named):
+            return error
+        heard = self.spec.heard(named)
+        rest = [v for v in named if self.spec.identity(v, self.spec.revisions) is None]
+        return {**error, "data": {**error["data"], "supported": heard + rest}}
 
     def _handshake_note(self, supported: list[Any]) -> str:
         """Why a -32022 listing handshake-era revisions ends it: a modern-only client does not
@@ -497,7 +509,7 @@ class SimClient:
             return None
         offered = result.get("supportedVersions")
         offered = offered if isinstance(offered, list) else []
-        if any(r in offered for r in self.spec.modern):
+        if self.spec.heard(offered, self.spec.modern):
             return None
         if self.policy.discover_fallback:
             return LegacyAdvert(self.spec.legacy[0])

@@ -236,11 +236,34 @@ def _judge(step: Step, profile: Profile, reply: Reply) -> tuple[bool, str]:
         code = reply.code
         return expect == "error" and code in _codes(step, profile), f"error {code}"
     result = reply.result or {}
+    shape = _unreadable(step.method, profile, result)
+    if shape is not None:
+        return False, shape
     is_error = result.get("isError") is True
     got = "tool error (isError)" if is_error else "result"
     if expect == "tool-error":
         return is_error, got
     return expect == "result" and not is_error, got
+
+
+#: The fields of a ``CallToolResult`` that carry a tool's output, in any revision: ``content``
+#: (2024-11-05 on), ``structuredContent`` (2025-06-18 on), ``outputs`` (SEP-3279, which
+#: replaces both). Which of them a revision defines is its ``call_tool_result_fields``.
+_OUTPUT_FIELDS = ("content", "structuredContent", "outputs")
+
+
+def _unreadable(method: str, profile: Profile, result: dict[str, Any]) -> str | None:
+    """What the client got where a ``tools/call`` result carries its output only in fields
+    the client's revision does not define (a SEP-3279 server's ``outputs`` to a client that
+    reads ``content``: the result-shape boundary), as the step's "got"; None: readable."""
+    if method != "tools/call":
+        return None
+    carried = [f for f in _OUTPUT_FIELDS if f in result]
+    known = profile.names("call_tool_result_fields")
+    if not carried or any(f in known for f in carried):
+        return None
+    return (f"a result in another shape: {', '.join(carried)}, which {profile.revision} does "
+            "not define (result shape)")
 
 
 def _expected(step: Step, profile: Profile | None) -> str:
@@ -308,6 +331,10 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
             continue
         ok, got = _judge(step, profile, event)
         result = event.result
+        if result is not None and _unreadable(step.method, profile, result) is not None:
+            shape = path_steps.result_shape(step.method, [f for f in _OUTPUT_FIELDS if f in result])
+            if shape not in session.path:  # once: the boundary, not each call across it
+                session.path.append(shape)
         if result is not None:
             found = check_result(profile, step.method, result, index + 1)
             findings += found
@@ -366,7 +393,10 @@ def _retry_revision(client: SimClient, session: Session, event: Event) -> str | 
     in ``data.supported`` (None: not a -32022, or no revision in common)."""
     if session.era is not Era.MODERN or not isinstance(event, Reply) or event.error is None:
         return None
-    return negotiation.retry_revision(session.profile, client.spec.modern, event.code, event.error)
+    return negotiation.retry_revision(session.profile, client.spec.modern, event.code,
+                                      event.error if negotiation.supported_of(event.error) is None
+                                      else {"data": {"supported": client.spec.heard(
+                                          negotiation.supported_of(event.error))}})
 
 
 def _era_failed(client: SimClient, session: Session, step: Step, event: Event) -> bool:

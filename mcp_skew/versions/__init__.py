@@ -3,6 +3,7 @@
 Public API: :data:`REGISTRY`, :func:`profile_for`, :data:`REVISIONS`, :data:`LATEST`,
 the profile types in ``_profile``, :func:`changes_between` and :func:`table_delta`,
 and the plugin loaders :func:`load_profile_file` and :func:`load_entry_points`; the
+built-in drafts (``next``, ``next+sep-3279``: :func:`with_drafts`, :func:`drafts_named`); the
 documents of profiles and diffs (:func:`profile_document`, :func:`diff_document`,
 :func:`versions_section` with :func:`render` and :data:`FORMATS`; as plain data
 :func:`profile_to_dict`, :func:`diff_to_dict`, :func:`versions_to_dict`, dumped by
@@ -42,6 +43,7 @@ from ._profile import (
     Profile,
 )
 from ._registry import BUILTIN, REGISTRY, Registry, UnknownRevision, registry_for
+from ._seps import drafts_named, with_drafts
 from ._unknown_fields import required_fields, unknown_fields
 from ._words import REVISION_CUTOFF, Message, PeerKind, Role, did_you_mean
 
@@ -88,6 +90,7 @@ __all__ = [
     "did_you_mean",
     "diff_document",
     "diff_to_dict",
+    "drafts_named",
     "header_named",
     "load_entry_points",
     "plain_layout",
@@ -104,6 +107,7 @@ __all__ = [
     "unknown_fields",
     "versions_section",
     "versions_to_dict",
+    "with_drafts",
     "with_profile_files",
 ]
 

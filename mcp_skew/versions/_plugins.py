@@ -125,8 +125,16 @@ def load_profile_file(path: str | Path, registry: Registry = REGISTRY) -> Profil
 
 
 def with_profile_files(paths: list[str] | tuple[str, ...], registry: Registry = REGISTRY) -> Registry:
-    """``registry`` with the profile of each file added, in order (a file may extend the one before)."""
+    """``registry`` with the profile of each file added, in order (a file may extend the one before).
+
+    A built-in draft's name (``next``, ``next+sep-3279``: :mod:`._seps`) that names no file
+    adds that draft."""
+    from . import _seps  # noqa: PLC0415 - the drafts, only where a --profile is given
+
     for path in paths:
+        if _seps.is_draft_name(str(path)) and not Path(path).exists():
+            registry = _seps.with_drafts([str(path)], registry)
+            continue
         registry = registry.with_profile(load_profile_file(path, registry))
     return registry
 
