@@ -231,3 +231,40 @@ def test_sep_3221_a_direct_call_without_the_extension_gets_32021() -> None:
                              {"name": "deploy", "arguments": {}})
     (served,) = SimServer(peer("modern:next+sep-3279+sep-3221", "server")).receive(declared).replies
     assert served["result"]["isError"] is False
+
+
+FILE_DRAFT = """
+revision = "draft-2027-03"
+extends = "next+sep-3279"
+wire = "2026-07-28"
+title = "A team's reading of the March 2027 draft"
+
+[[changes]]
+id = "team-x-note"
+summary = "A feature of its own"
+impact = "additive"
+cite = { revision = "draft-2027-03", source = "https://example.com/spec" }
+add = { features = ["team-x"] }
+"""
+
+
+def test_a_profile_file_names_its_layers_and_its_wire_string(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "draft.toml"
+    path.write_text(FILE_DRAFT, encoding="utf-8")
+    assert main(["--profile", str(path), "simulate", "--client", "modern:draft-2027-03",
+                 "--server", "modern:next+sep-3279", "--trace"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].endswith("ok, draft-2027-03 (modern, direct)")
+    sent = [line for line in out.splitlines() if "->  {" in line]
+    assert sent and all(f'"{VERSION_KEY}": "2026-07-28"' in line for line in sent)
+    assert not any("draft-2027-03" in line for line in sent)
+    assert main(["--profile", str(path), "show", "draft-2027-03", "--format", "json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["wire"] == "2026-07-28"
+    assert shown["lineage"][-3:] == ["next", "next+sep-3279", "draft-2027-03"]
+
+
+def test_a_released_revisions_profile_has_no_wire_field(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["show", "2026-07-28", "--format", "json"]) == 0
+    assert "wire" not in json.loads(capsys.readouterr().out)
