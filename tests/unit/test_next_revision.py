@@ -268,3 +268,18 @@ def test_a_profile_file_names_its_layers_and_its_wire_string(
 def test_a_released_revisions_profile_has_no_wire_field(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["show", "2026-07-28", "--format", "json"]) == 0
     assert "wire" not in json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("command", ["probe", "probe-client"])
+def test_with_an_unknown_revision_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str],
+                                                         command: str) -> None:
+    assert main([command, "--with", "2099-01-01", "--", "no-such-program-x", "{server}"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unknown revision '2099-01-01'" in err
+
+
+def test_with_a_layer_that_does_not_exist_is_one_line_and_exit_2(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["probe", "--with", "next+sep-1", "--", "no-such-program-x"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unknown SEP layer 'sep-1'" in err
