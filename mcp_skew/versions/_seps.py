@@ -59,7 +59,8 @@ DRAFT: Final = "next"
 #: The revision every layer changes.
 BASE: Final[Profile] = _base.PROFILE
 #: What a draft puts on the wire: the draft schema's ``LATEST_PROTOCOL_VERSION``
-#: (``schema/draft/schema.ts`` at b0f60ba, 2026-08-22).
+#: (``schema/draft/schema.ts`` at b0f60ba, 2026-08-22, the commit the stored texts'
+#: digests are of).
 WIRE: Final = BASE.revision
 
 _REPO: Final = "https://github.com/modelcontextprotocol/modelcontextprotocol"
@@ -86,10 +87,16 @@ class Layer:
     #: the earliest release it may ship in, where its source sets one (empty: the next)
     earliest: str = ""
     #: the path of its text in the spec repository, where one is stored (for
-    #: ``benchmarks/check_seps.py``); empty: the text is in a pull request only
+    #: ``tests/generated/check_seps.py``); empty: the text is in a pull request only
     path: str = ""
     #: the sha256 of that text as last checked (empty: none stored)
     digest: str = ""
+    #: the extension id where the SEP is an extension (its methods and fields are not in the
+    #: core schema: ``tests/generated/check_seps.py`` leaves them out of the comparison)
+    extension: str = ""
+    #: the status its stored text states, where the layer's own differs on purpose (the
+    #: tasks extension is Final; moving it into core is only its stated intent)
+    source_status: str = ""
 
     @property
     def in_next(self) -> bool:
@@ -133,6 +140,8 @@ LAYERS: Final[tuple[Layer, ...]] = (
         status=Status.FINAL,
         checked=_CHECKED,
         sources=(_pr(2640), _sep_file("seps/2640-skills-extension.md")),
+        path="seps/2640-skills-extension.md",
+        extension=_SKILLS_EXT,
         changes=(
             Change(
                 id="sep-2640-skills",
@@ -166,7 +175,7 @@ LAYERS: Final[tuple[Layer, ...]] = (
         checked=_CHECKED,
         sources=(_sep_file("docs/specification/2026-07-28/deprecated.mdx"), _pr(2596)),
         path="docs/specification/2026-07-28/deprecated.mdx",
-        digest="",
+        digest="6ec5fc903d1be37e5ab0afda2acd7765aaf2909b90a2dca405e1aaea8936225b",
         changes=(
             Change(
                 id="sep-2596-http-sse-removed",
@@ -234,6 +243,7 @@ LAYERS: Final[tuple[Layer, ...]] = (
         status=Status.DRAFT,
         checked=_CHECKED,
         sources=(_pr(3221),),
+        extension=_SECURE,
         changes=(
             Change(
                 id="sep-3221-secure-params",
@@ -290,6 +300,8 @@ LAYERS: Final[tuple[Layer, ...]] = (
         checked=_CHECKED,
         sources=(_sep_file("seps/2663-tasks-extension.md"), _pr(2663)),
         path="seps/2663-tasks-extension.md",
+        source_status="Final",
+        digest="2bd75e527a0796ffbc07ed34c47307a43c78de1e3001eada52e601051c09a385",
         changes=(
             Change(
                 id="sep-2663-tasks-in-core",
@@ -323,6 +335,7 @@ LAYERS: Final[tuple[Layer, ...]] = (
         sources=(_sep_file("seps/2577-deprecate-roots-sampling-and-logging.md"), _pr(2577),
                  _pr(2858)),
         path="seps/2577-deprecate-roots-sampling-and-logging.md",
+        digest="ff22b7a6f476b0462e346f79c1dcb091db4e8f487e5d6ee300f7f7fcf32abd7b",
         changes=(
             Change(
                 id="sep-2577-roots-sampling-logging-removed",
