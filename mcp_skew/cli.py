@@ -224,10 +224,10 @@ def _with_named_drafts(argv: list[str], registry: Registry) -> Registry:
     """``registry`` with the built-in drafts the arguments name (``diff 2026-07-28 next``,
     ``--servers modern:next+sep-3279``, ``--with next``), not those after ``--`` (a server's
     own command line); the default matrix names none, so it never meets them."""
-    from .versions import drafts_named, with_drafts  # noqa: PLC0415
+    from .versions import with_drafts_named  # noqa: PLC0415
 
     ours = argv[: argv.index("--")] if "--" in argv else argv
-    return with_drafts(drafts_named(ours), registry)  # a bad layer: ProfileFileError
+    return with_drafts_named(ours, registry)  # a bad layer: ProfileFileError
 
 
 def _main(argv: list[str]) -> int:

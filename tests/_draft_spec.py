@@ -26,8 +26,8 @@ from typing import Any
 
 from oracle import SPEC_DIR
 
-from mcp_skew.versions import REGISTRY, Direction, Kind, Profile, with_drafts
-from mcp_skew.versions._seps import LAYERS, Layer
+from mcp_skew.versions import REGISTRY, Direction, Kind, Profile
+from mcp_skew.versions._seps import LAYERS, Layer, with_drafts
 
 __all__ = ["draft_mismatches", "layer_report", "spec_root", "stored_draft"]
 

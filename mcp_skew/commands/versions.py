@@ -51,12 +51,9 @@ def _ordered(registry: Registry) -> list[Profile]:
 
 def run_versions(args: argparse.Namespace) -> int:
     if args.seps:
-        from ..versions import _seps  # noqa: PLC0415 - the drafts, only for --seps
+        from ..versions import seps_document  # noqa: PLC0415 - the drafts, only for --seps
 
-        if args.format == "json":
-            _show(to_json(_seps.seps_to_dict()))
-        else:
-            _show(_seps.seps_text(markdown=args.format == "markdown"))
+        _show(seps_document(args.format))
         return 0
     profiles, builtin = _ordered(args.registry), [p.revision for p in BUILTIN]
     if args.format == "json":

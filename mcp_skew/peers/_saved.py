@@ -20,7 +20,7 @@ from .._input import read_user_text
 from .._jsontext import DOCUMENT, JsonTextError, loads
 from ..errors import UsageError
 from ..simulator import PeerSpec, parse_peer
-from ..versions import REGISTRY, Registry, Role, drafts_named, with_drafts
+from ..versions import REGISTRY, Registry, Role, with_drafts_named
 
 __all__ = ["PEER_FILE_FORMAT", "load_probe_peer"]
 
@@ -47,7 +47,7 @@ def load_probe_peer(path: str | Path, role: Role = "server",
     if not isinstance(notation, str):
         raise UsageError(f"{str(path)!r}: the probe could not infer a peer "
                          f"({doc.get('sentence', 'no reason given')})")
-    spec = parse_peer(notation, role, with_drafts(drafts_named([notation]), registry))
+    spec = parse_peer(notation, role, with_drafts_named([notation], registry))
     label = doc.get("label") if isinstance(doc.get("label"), str) else ""
     note = f"probed: {doc.get('target', '?')}; {doc.get('sentence', '')}"
     cold = _cold_start_ms(doc, path)

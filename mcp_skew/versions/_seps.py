@@ -49,9 +49,11 @@ __all__ = [
     "is_draft_name",
     "layer",
     "next_layers",
+    "seps_document",
     "seps_text",
     "seps_to_dict",
     "with_drafts",
+    "with_drafts_named",
 ]
 
 #: The built-in draft's identity.
@@ -444,6 +446,21 @@ def drafts_named(texts: Iterable[str]) -> tuple[str, ...]:
         for match in _MENTION.finditer(text):
             found[match.group(0)] = None
     return tuple(found)
+
+
+def with_drafts_named(texts: Iterable[str], registry: Registry) -> Registry:
+    """``registry`` with the built-in drafts ``texts`` name (:func:`drafts_named`); a layer
+    that does not exist raises :class:`UnknownLayer` (one line)."""
+    return with_drafts(drafts_named(texts), registry)
+
+
+def seps_document(fmt: str) -> str:
+    """``versions --seps`` in ``fmt``: ``json``, ``markdown`` or ``text``."""
+    if fmt == "json":
+        from ._plain import to_json  # noqa: PLC0415 - the JSON writer, for --format json
+
+        return to_json(seps_to_dict())
+    return seps_text(markdown=fmt == "markdown")
 
 
 def seps_to_dict() -> dict[str, object]:

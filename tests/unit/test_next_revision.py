@@ -27,8 +27,8 @@ from mcp_skew.cli import main
 from mcp_skew.peers import PEER_FILE_FORMAT, resolve_peer
 from mcp_skew.simulator import PeerSpec, RunRecord, SimServer, parse_peer, run
 from mcp_skew.simulator.messages import _wire
-from mcp_skew.versions import REGISTRY, drafts_named, with_drafts
-from mcp_skew.versions._seps import LAYERS, Status, compose, next_layers
+from mcp_skew.versions import REGISTRY
+from mcp_skew.versions._seps import LAYERS, Status, compose, drafts_named, next_layers, with_drafts
 
 VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 DRAFTS = with_drafts(["next+sep-3279+sep-3221", "next+sep-2663"], REGISTRY)

@@ -111,7 +111,7 @@ FACE_CEILINGS: Mapping[str, int] = {
     "mcp_skew.simulator.machine": 10,
     "mcp_skew.simulator.messages": 12,
     "mcp_skew.transcript": 19,
-    "mcp_skew.versions": 49,
+    "mcp_skew.versions": 51,
     "mcp_skew.wire": 12,
 }
 #: All the faces together: 469 before the simulator's rooms, 463 after, 493 with the peer
@@ -120,8 +120,9 @@ FACE_CEILINGS: Mapping[str, int] = {
 #: a name from the module that defines it; the transcript's writer stays, docs/transcripts.md
 #: shows it); 331 with serve's line splitter and cap (probe_client's relayed server) and
 #: versions' required_fields (the probe's discover-incomplete). Issue 34 asks for at most
-#: 250: lower this as the faces shrink.
-TOTAL_CEILING = 331
+#: 250: lower this as the faces shrink. 333 with versions' built-in drafts
+#: (with_drafts_named, seps_document: the CLI, saved peers and versions --seps; issue 40).
+TOTAL_CEILING = 333
 
 
 def face_names(root: Path) -> dict[str, list[str]]:
