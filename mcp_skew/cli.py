@@ -227,7 +227,17 @@ def _with_named_drafts(argv: list[str], registry: Registry) -> Registry:
     from .versions import with_drafts_named  # noqa: PLC0415
 
     ours = argv[: argv.index("--")] if "--" in argv else argv
-    return with_drafts_named(ours, registry)  # a bad layer: ProfileFileError
+    named = [word for before, word in zip(["", *ours], ours, strict=False)
+             if before not in _FREE_TEXT and word.partition("=")[0] not in _FREE_TEXT]
+    return with_drafts_named(named, registry)  # a bad layer: ProfileFileError
+
+
+#: Options whose value is a name, a path or text, never a revision: a value ``next`` there
+#: (``--label next``, ``--out next``) names no draft.
+_FREE_TEXT = frozenset({
+    "--args", "--cwd", "--env", "--header", "--label", "--log", "--out", "--record",
+    "--save-peer", "--schemas", "--sse-url", "--token", "--tool", "--url", "--from",
+})
 
 
 def _main(argv: list[str]) -> int:

@@ -283,3 +283,13 @@ def test_with_a_layer_that_does_not_exist_is_one_line_and_exit_2(
     assert main(["probe", "--with", "next+sep-1", "--", "no-such-program-x"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "unknown SEP layer 'sep-1'" in err
+
+
+def test_a_free_text_value_named_next_adds_no_draft() -> None:
+    from mcp_skew import cli
+
+    assert "next" not in cli._with_named_drafts(["matrix", "--out", "next"], REGISTRY)
+    assert "next" not in cli._with_named_drafts(["probe", "--label=next", "--", "x"], REGISTRY)
+    assert "next" not in cli._with_named_drafts(["probe", "--label", "next", "--", "x"], REGISTRY)
+    assert "next" in cli._with_named_drafts(["probe", "--with", "next", "--", "x"], REGISTRY)
+    assert "next" not in cli._with_named_drafts(["probe", "--", "server", "next"], REGISTRY)
