@@ -32,9 +32,8 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from . import r2026_07_28 as _base
-from ._plugins import ProfileFileError
 from ._profile import Binding, Change, Cite, Direction, Impact, Kind, Method, Obligation, Profile
-from ._registry import Registry
+from ._registry import Registry, UnknownRevision
 
 __all__ = [
     "BASE",
@@ -374,9 +373,13 @@ LAYERS: Final[tuple[Layer, ...]] = (
 )
 
 
-class UnknownLayer(ProfileFileError):
-    """A draft name naming a layer that is not in :data:`LAYERS` (one line, as a bad
-    profile file's)."""
+class UnknownLayer(UnknownRevision):
+    """A draft name naming a layer that is not in :data:`LAYERS` (one line, as an unknown
+    revision's)."""
+
+    def __init__(self, message: str) -> None:
+        LookupError.__init__(self, message)
+        self.revision, self.known = "", ()
 
 
 def layer(name: str) -> Layer:

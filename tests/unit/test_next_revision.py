@@ -139,9 +139,9 @@ def test_each_layer_is_a_cited_checked_delta(layer: Any) -> None:
 
 
 def test_a_layer_already_in_next_or_unknown_is_refused() -> None:
-    with pytest.raises(ValueError, match="already in next"):
+    with pytest.raises(LookupError, match="already in next"):
         compose("next+sep-2640")
-    with pytest.raises(ValueError, match="unknown SEP layer"):
+    with pytest.raises(LookupError, match="unknown SEP layer"):
         compose("next+sep-1")
 
 
