@@ -109,7 +109,7 @@ def load_profile_file(path: str | Path, registry: Registry = REGISTRY) -> Profil
         base = _base(spec.extends, registry)
         profile = base.evolve(revision=spec.revision, title=spec.title, changes=changes(spec),
                               wire=spec.wire or "")
-        registry_for(profile, base=registry)  # new to the registry, holds what its era needs
+        _with(profile, registry)  # new to the registry, and holds what its era needs
     except OSError as exc:
         raise ProfileFileError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except (tomllib.TOMLDecodeError, JsonTextError) as exc:
@@ -136,8 +136,15 @@ def with_profile_files(paths: list[str] | tuple[str, ...], registry: Registry = 
         if _seps.is_draft_name(str(path)) and not Path(path).exists():
             registry = _seps.with_drafts([str(path)], registry)
             continue
-        registry = registry_for(load_profile_file(path, registry), base=registry)
+        registry = _with(load_profile_file(path, registry), registry)
     return registry
+
+
+def _with(profile: Profile, registry: Registry) -> Registry:
+    """``registry`` with ``profile``, after the built-in draft it extends where that is not
+    in it yet (a revision ``registry`` already has is refused)."""
+    assert profile.previous is not None  # a file's profile extends a revision
+    return registry_for(profile.previous, base=registry).with_profile(profile)
 
 
 def _base(revision: str, registry: Registry) -> Profile:

@@ -31,6 +31,7 @@ READERS = ("versions/", "commands/", "cli.py")
 EDGES = frozenset({
     "mcp_skew.matrix._build:Matrix.registry",
     "mcp_skew.matrix._build:Matrix.from_dict",
+    "mcp_skew.peers._saved:load_probe_peer",  # a saved peer naming a draft (issue 40)
     "mcp_skew.peers._sets:builtin_peers",
     "mcp_skew.peers._sets:probe_clients",
     "mcp_skew.peers._sets:sweep_peers",
