@@ -37,6 +37,8 @@ TYPE_CHECKING = False  # not typing's: --help imports no typing (benchmarks/benc
 if TYPE_CHECKING:
     from typing import Any, NoReturn
 
+    from .versions import Registry
+
 __all__ = ["main", "version_line"]
 
 
@@ -218,6 +220,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
+def _with_named_drafts(argv: list[str], registry: Registry) -> Registry:
+    """``registry`` with the built-in drafts the arguments name (``diff 2026-07-28 next``,
+    ``--servers modern:next+sep-3279``, ``--with next``), not those after ``--`` (a server's
+    own command line); the default matrix names none, so it never meets them."""
+    from .versions import with_drafts_named  # noqa: PLC0415
+
+    ours = argv[: argv.index("--")] if "--" in argv else argv
+    named = [word for before, word in zip(["", *ours], ours, strict=False)
+             if before not in _FREE_TEXT and word.partition("=")[0] not in _FREE_TEXT]
+    return with_drafts_named(named, registry)  # a bad layer: ProfileFileError
+
+
+#: Options whose value is a name, a path or text, never a revision: a value ``next`` there
+#: (``--label next``, ``--out next``) names no draft.
+_FREE_TEXT = frozenset({
+    "--args", "--cwd", "--env", "--header", "--label", "--log", "--out", "--record",
+    "--save-peer", "--schemas", "--sse-url", "--token", "--tool", "--url", "--from",
+})
+
+
 def _main(argv: list[str]) -> int:
     if _wants_version(argv):
         print(version_line())
@@ -238,6 +260,7 @@ def _main(argv: list[str]) -> int:
         # the registry of this invocation: the built-ins, installed plugins, --profile files;
         # a new value every command reads from args.registry (nothing global changes)
         args.registry = with_profile_files(args.profile, load_entry_points())
+        args.registry = _with_named_drafts(argv, args.registry)
         check()  # a stop that came while the parser and registry loaded: nothing starts
         code = args.func(args)
     except (ProfileFileError, UsageError, UnknownRevision) as exc:

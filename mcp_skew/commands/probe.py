@@ -99,6 +99,8 @@ def _options(args: argparse.Namespace) -> ProbeOptions:
         if problem is not None:
             raise UsageError(f"--schemas: {problem}; install it with: {INSTALL_HINT}")
     check_schemas(args.schemas)  # a bad schema file fails now, before the probe runs
+    for revision in args.with_revisions:  # named on the command line: the registry has it
+        args.registry.get(revision)  # (an unknown one: UnknownRevision, one line, exit 2)
     clients = tuple(resolve_peer(c, "client", args.registry) for c in args.client) or None
     return ProbeOptions(
         timeout_ms=int(args.timeout * 1000), probe_timeout_ms=int(args.probe_timeout * 1000),

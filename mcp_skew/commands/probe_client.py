@@ -63,6 +63,8 @@ def _servers(args: argparse.Namespace, required: tuple[str, ...]) -> list[Any]:
     from ..probe_client import ServerCase, cases, default_servers  # noqa: PLC0415
 
     registry: Registry = args.registry
+    for revision in args.with_revisions:  # named on the command line: the registry has it
+        registry.get(revision)  # (an unknown one: UnknownRevision, one line, exit 2)
     chosen = [ServerCase(s, "") for s in args.server] or list(default_servers(registry))
     resolved = cases(chosen, lambda s: resolve_peer(s, "server", registry))
     added = []

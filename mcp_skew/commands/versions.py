@@ -50,6 +50,11 @@ def _ordered(registry: Registry) -> list[Profile]:
 
 
 def run_versions(args: argparse.Namespace) -> int:
+    if args.seps:
+        from ..versions import seps_document  # noqa: PLC0415 - the drafts, only for --seps
+
+        _show(seps_document(args.format))
+        return 0
     profiles, builtin = _ordered(args.registry), [p.revision for p in BUILTIN]
     if args.format == "json":
         _show(to_json(versions_to_dict(profiles, builtin)))

@@ -129,7 +129,7 @@ def resolve_peer(spec: str, role: Role, registry: Registry = REGISTRY, *,
     """
     text = spec.strip()
     if text.startswith("@"):
-        return replace(load_probe_peer(text[1:], role), registry=registry)
+        return load_probe_peer(text[1:], role, registry)
     notation = split_notation(text)
     if "@" not in notation.head:
         return parse_peer(spec, role, registry)

@@ -20,15 +20,19 @@ from .._input import read_user_text
 from .._jsontext import DOCUMENT, JsonTextError, loads
 from ..errors import UsageError
 from ..simulator import PeerSpec, parse_peer
-from ..versions import Role
+from ..versions import REGISTRY, Registry, Role, with_drafts_named
 
 __all__ = ["PEER_FILE_FORMAT", "load_probe_peer"]
 
 PEER_FILE_FORMAT: Final = "mcp-skew-probe-peer/1"
 
 
-def load_probe_peer(path: str | Path, role: Role = "server") -> PeerSpec:
-    """The peer a probe saved with ``--save-peer``; raises UsageError with one line."""
+def load_probe_peer(path: str | Path, role: Role = "server",
+                    registry: Registry = REGISTRY) -> PeerSpec:
+    """The peer a probe saved with ``--save-peer``; raises UsageError with one line.
+
+    Its revisions come from ``registry``, with the built-in drafts its notation names (a
+    peer saved as ``modern:next`` stays a next peer, not its wire string's 2026-07-28)."""
     text = read_user_text(path, "cannot read probe peer file", max_bytes=1 << 20)
     try:
         doc = loads(text, DOCUMENT)
@@ -43,7 +47,7 @@ def load_probe_peer(path: str | Path, role: Role = "server") -> PeerSpec:
     if not isinstance(notation, str):
         raise UsageError(f"{str(path)!r}: the probe could not infer a peer "
                          f"({doc.get('sentence', 'no reason given')})")
-    spec = parse_peer(notation, role)
+    spec = parse_peer(notation, role, with_drafts_named([notation], registry))
     label = doc.get("label") if isinstance(doc.get("label"), str) else ""
     note = f"probed: {doc.get('target', '?')}; {doc.get('sentence', '')}"
     cold = _cold_start_ms(doc, path)

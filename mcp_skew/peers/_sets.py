@@ -215,9 +215,15 @@ def builtin_peers(role: Role, registry: Registry = REGISTRY) -> tuple[PeerSpec, 
 
 def probe_clients(registry: Registry = REGISTRY) -> tuple[PeerSpec, ...]:
     """The probe's clients (:data:`PROBE_CLIENTS`), then one client of each revision
-    ``registry`` holds beside the built-in ones (a draft)."""
+    ``registry`` holds beside the built-in ones (a draft); a modern draft that puts another
+    revision's string on the wire (``next``: 2026-07-28) also as a dual-era client with the
+    newest legacy revision, as the SDKs that follow a draft ship it."""
     builtin = {p.revision for p in BUILTIN}
     loaded = [f"{registry.get(r).era.value}:{r}" for r in registry.revisions() if r not in builtin]
+    legacy = registry.of_era(Era.LEGACY)
+    loaded += [f"dual:{r},{legacy[-1]}" for r in registry.revisions()
+               if r not in builtin and registry.get(r).wire and legacy
+               and registry.get(r).era is Era.MODERN]
     return tuple(parse_peer(spec, "client", registry) for spec in (*PROBE_CLIENTS, *loaded))
 
 

@@ -171,7 +171,42 @@ def advise(report: ProbeReport) -> list[Advice]:
             out.append(_modern(report, legacy[0], target))
         else:
             out.append(_with_versions_named(report, _legacy(report, legacy[0], target)))
+    out += [a for a in (_draft(report, r) for r in registry.revisions() if r not in builtin)
+            if a is not None]
     return out
+
+
+def _draft(report: ProbeReport, target: str) -> Advice | None:
+    """A revision beyond the built-ins (``--with next+sep-3279``, a ``--profile`` draft)
+    whose clients failed here: the server steps of each change it makes over the newest
+    built-in revision of its lineage (a SEP layer's), with their citations, and what the
+    failing run met. None where its clients all worked."""
+    failed = [r for r in report.runs if not r.prober and r.record.status != "ok"
+              and r.record.client.revisions and r.record.client.revisions[0] == target]
+    if not failed:
+        return None
+    from ._card import short_name  # noqa: PLC0415 - the renderers import this module
+
+    builtin = {p.revision for p in BUILTIN}
+    lineage = report.peer.evidence.registry.get(target).lineage()
+    base = [p.revision for p in lineage if p.revision in builtin][-1]
+    now = f"{failed[0].record.reason} (#{failed[0].index})"
+    items: list[AdviceItem] = []
+    for node in lineage:
+        if node.revision in builtin:
+            continue
+        first = True  # what the failing run met goes with the target's own first change
+        for change in node.changes:
+            steps = [s.removeprefix("Servers: ") for s in change.steps
+                     if not s.startswith("Clients")]
+            if steps:
+                seen = now if node.revision == target and first else ""
+                first = False
+                items.append(AdviceItem(f"{change.id} ({node.revision})", " ".join(steps),
+                                        _links(change.cite.url()), seen))
+    return Advice(target, f"to serve {target} clients", tuple(items),
+                  f"mcp-skew migrate {base} {target} --role server", "",
+                  tuple(f"#{r.index} {short_name(r.record.client)}" for r in failed))
 
 
 # -- the clients a server loses: keep them (separate from the vocabulary above) -------------

@@ -43,7 +43,7 @@ from . import _path as path_steps
 from ._bridge import BRIDGE_QUIRKS, BridgeSpec, parse_bridge
 from ._bridge_link import BridgeLink
 from ._cache import ClientCache
-from ._client import Session, SimClient, check_result, event_step, untyped_tools
+from ._client import Session, SimClient, event_step
 from ._extensions import ExtensionsSeen, read_extensions
 from ._link import Link, MemoryLink
 from ._outputs import dialect_of
@@ -51,6 +51,7 @@ from ._path import PathStep
 from ._peers import PeerSpec, parse_peer, split_notation, with_quirks
 from ._policy import ClientPolicy
 from ._quirks import QUIRKS
+from ._result_checks import check_result, untyped_tools
 from ._run import RunRecord, run
 from ._scenario import LIST_RESOURCES, LIST_TOOLS, SCENARIOS, Scenario, Step, StepResult, play
 from ._server import Reaction, SimServer

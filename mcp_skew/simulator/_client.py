@@ -34,7 +34,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .._memo import by_identity
 from ..versions import REGISTRY, Era, Message, Profile, Registry, required_fields
 from . import _negotiation as negotiation
 from . import _path as steps
@@ -44,13 +43,14 @@ from ._link import Link, LinkObserver
 from ._negotiation import Mark
 from ._path import PathStep
 from ._peers import PeerSpec
+from ._result_checks import check_result
 from ._transport import STDIO, TransportRule, http_status
 from .findings._finding import Finding
 from .machine._events import Closed, Event, Reply, Timeout
 from .machine._machine import Machine, Notify, Observer, Remark, Restart, Send, Steps, ask, drive
 from .messages import _wire
 
-__all__ = ["Mark", "Session", "SimClient", "check_result", "event_step"]
+__all__ = ["Mark", "Session", "SimClient", "event_step"]
 
 #: How a modern client learns what a server supports, where its revision has it.
 DISCOVER = "server/discover"
@@ -107,58 +107,6 @@ class Session:
         self.reason = reason
         self.path.append(steps.accepted(revision))
         return self
-
-
-@by_identity
-def _result_rules(profile: Profile) -> tuple[tuple[str, ...], frozenset[str], tuple[str, ...]]:
-    """What :func:`check_result` reads from ``profile``, sorted once: the fields every result
-    requires, the cacheable methods, the caching hints they carry."""
-    return (tuple(sorted(profile.names("result_fields_required"))),
-            profile.names("cacheable_results"), tuple(sorted(profile.names("cache_fields"))))
-
-
-def check_result(profile: Profile, method: str, result: dict[str, Any], index: int) -> list[Finding]:
-    """Findings for fields the revision requires on this method's result."""
-    found: list[Finding] = []
-    required, cacheable, cache_fields = _result_rules(profile)
-    missing = [f for f in required if f not in result]
-    if missing:
-        found.append(Finding("missing-result-type", "error",
-                             f"{method} result lacks {', '.join(missing)}", index,
-                             f"{profile.revision}: basic/index.mdx §ResultType"))
-    if method in cacheable:
-        absent = [f for f in cache_fields if f not in result]
-        if absent:
-            found.append(Finding("missing-cache-hints", "error",
-                                 f"{method} result lacks {', '.join(absent)}", index,
-                                 f"{profile.revision}: server/utilities/caching.mdx"))
-    if method == "tools/list":
-        found += check_tools(profile, result, index)
-    return found
-
-
-def untyped_tools(result: dict[str, Any]) -> list[str]:
-    """The names of the listed tools whose ``inputSchema`` is not an object schema with
-    ``"type": "object"`` (every revision's schema requires it: ``Tool.inputSchema.type``)."""
-    tools = result.get("tools")
-    bad = []
-    for tool in tools if isinstance(tools, list) else []:
-        schema = tool.get("inputSchema") if isinstance(tool, dict) else None
-        if not (isinstance(schema, dict) and schema.get("type") == "object"):
-            bad.append(str(tool.get("name")) if isinstance(tool, dict) else "?")
-    return bad
-
-
-def check_tools(profile: Profile, result: dict[str, Any], index: int) -> list[Finding]:
-    """A finding for tools whose ``inputSchema`` lacks ``"type": "object"``."""
-    bad = untyped_tools(result)
-    if not bad:
-        return []
-    listed = len(result.get("tools") or [])
-    return [Finding("tool-schema-not-object", "error",
-                    f"{len(bad)} of {listed} tools have an inputSchema without "
-                    f"\"type\": \"object\" ({', '.join(bad[:5])})", index,
-                    f"{profile.revision}: schema.json Tool.inputSchema")]
 
 
 def event_step(event: Event) -> PathStep:
@@ -431,7 +379,8 @@ class SimClient:
             if not isinstance(event, Reply) or not negotiation.is_modern_error(profile, event.code):
                 return session, event
             action, again = negotiation.after_modern_error(
-                profile, revisions, rev, event.code, event.error, first=attempt == 0,
+                profile, revisions, rev, event.code, self._heard_error(event.error),
+                first=attempt == 0,
                 denylist=self.policy.fallback_denylist, legacy=self.spec.legacy)
             if action == "fall back":
                 return session, event  # the caller falls back to initialize
@@ -464,7 +413,7 @@ class SimClient:
         revision = profile.revision
         if method == "server/discover":
             offered = result.get("supportedVersions") or []
-            common = negotiation.common(self.spec.modern, offered)
+            common = negotiation.common(self.spec.modern, self.spec.heard(offered))
             if not common:
                 return session.fail(f"server/discover offers {offered}; no revision in common")
             if common[0] != revision:
@@ -473,6 +422,17 @@ class SimClient:
                 revision = common[0]
             session.server_capabilities = dict(result.get("capabilities") or {})
         return session.accept(revision, Era.MODERN)
+
+    def _heard_error(self, error: Any) -> Any:
+        """``error`` with a ``data.supported`` list read as this client's revisions (the wire
+        strings it names, each as the revisions of this client that put it on the wire,
+        beside the strings that are none of them)."""
+        named = negotiation.supported_of(error)
+        if named is None or all(self.spec.identity(v, self.spec.revisions) == v for v in named):
+            return error
+        heard = self.spec.heard(named)
+        rest = [v for v in named if self.spec.identity(v, self.spec.revisions) is None]
+        return {**error, "data": {**error["data"], "supported": heard + rest}}
 
     def _handshake_note(self, supported: list[Any]) -> str:
         """Why a -32022 listing handshake-era revisions ends it: a modern-only client does not
@@ -506,7 +466,7 @@ class SimClient:
             return None
         offered = result.get("supportedVersions")
         offered = offered if isinstance(offered, list) else []
-        if any(r in offered for r in self.spec.modern):
+        if self.spec.heard(offered, self.spec.modern):
             return None
         if self.policy.discover_fallback:
             return LegacyAdvert(self.spec.legacy[0])

@@ -84,3 +84,33 @@ def refused_result(policy: ClientPolicy, tool: Mapping[str, Any] | None,
             or result.get("isError") is True or "structuredContent" in result:
         return None
     return "error -32600 (an outputSchema but no structuredContent)"
+
+
+#: The fields of a ``CallToolResult`` that carry a tool's output, in any revision: ``content``
+#: (2024-11-05 on), ``structuredContent`` (2025-06-18 on), ``outputs`` (SEP-3279, which
+#: replaces both). Which of them a revision defines is its ``call_tool_result_fields``.
+OUTPUT_FIELDS = ("content", "structuredContent", "outputs")
+
+
+def unreadable(method: str, profile: Profile, result: dict[str, Any]) -> str | None:
+    """What the client got where a ``tools/call`` result carries its output only in fields
+    the client's revision does not define (a SEP-3279 server's ``outputs`` to a client that
+    reads ``content``: the result-shape boundary), as the step's "got"; None: readable."""
+    if method != "tools/call":
+        return None
+    carried = [f for f in OUTPUT_FIELDS if f in result]
+    known = profile.names("call_tool_result_fields")
+    if not carried or any(f in known for f in carried):
+        return None
+    return (f"a result in another shape: {', '.join(carried)}, which {profile.revision} does "
+            "not define (result shape)")
+
+
+def note_tools(listed: dict[str, dict[str, Any]], method: str,
+               result: dict[str, Any] | None) -> None:
+    """Keep the tools a ``tools/list`` result gave (a later call reads their schemas)."""
+    tools = result.get("tools") if method == "tools/list" and result is not None else None
+    if isinstance(tools, list):
+        listed.clear()
+        listed.update({t["name"]: t for t in tools
+                       if isinstance(t, dict) and isinstance(t.get("name"), str)})

@@ -216,6 +216,13 @@ def era_stale(era: str, method: str) -> PathStep:
     return PathStep(f"cached era {era} failed on {method}", "era-stale", method=method)
 
 
+def result_shape(method: str, fields: list[str]) -> PathStep:
+    """``tools/call: result shape outputs``: the result carried its output only in fields the
+    client's revision does not define (SEP-3279's ``outputs`` to a client that reads
+    ``content``)."""
+    return PathStep(f"{method}: result shape {', '.join(fields)}", "note", method=method)
+
+
 @_shared
 def accepted(revision: str) -> PathStep:
     return PathStep(f"accepted {revision}", "accepted", revision=revision)

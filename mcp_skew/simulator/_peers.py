@@ -29,6 +29,7 @@ notations) and the migration guide read them with it.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
@@ -127,6 +128,28 @@ class PeerSpec:
     def profile(self, revision: str | None = None) -> Profile:
         return self.registry.get(revision or self.revisions[0])
 
+    def wire(self, revision: str) -> str:
+        """The version string ``revision`` puts on the wire (a draft's may be its base's)."""
+        return self.registry.get(revision).wire_version
+
+    def wires(self, revisions: Sequence[str]) -> list[str]:
+        """The wire strings of ``revisions``, in order, each once."""
+        return list(dict.fromkeys(self.wire(r) for r in revisions))
+
+    def heard(self, versions: object, among: Sequence[str] | None = None) -> list[str]:
+        """The revisions of ``among`` (default: all of this peer's, newest first) whose wire
+        string ``versions`` (a list read from the wire) names."""
+        if not isinstance(versions, (list, tuple, str)):
+            return []
+        return [r for r in (self.revisions if among is None else among)
+                if self.wire(r) in versions]
+
+    def identity(self, version: object, among: Sequence[str]) -> str | None:
+        """The revision of ``among`` (newest first) a version string read from the wire
+        stands for: the newest whose wire string it is (two revisions of one peer that share
+        a wire string cannot be told apart on the wire: it serves its newest)."""
+        return next((r for r in among if self.wire(r) == version), None)
+
     @property
     def notation(self) -> str:
         quirks = "".join(f"+{n}" + (f"={v}" if v is not None else "") for n, v in self.quirks)
@@ -162,13 +185,24 @@ class Notation:
         return head + "".join(f"+{q}" for q in self.quirks)
 
 
-def split_notation(spec: str) -> Notation:
-    """``dual:2026-07-28,2025-11-25+restart`` -> its kind, revisions and quirks, as written."""
+def split_notation(spec: str, joined: Sequence[str] = ()) -> Notation:
+    """``dual:2026-07-28,2025-11-25+restart`` -> its kind, revisions and quirks, as written.
+
+    ``joined``: revision names that hold a ``+`` themselves (a composed draft,
+    ``next+sep-3279``), read as one revision where they stand whole, not as a quirk."""
+    for name in sorted(joined, key=len, reverse=True):
+        spec = re.sub(rf"(?<=[:,=])({re.escape(name)})(?=[,+]|$)|^({re.escape(name)})(?=[,+]|$)",
+                      lambda m: m.group(0).replace("+", _JOIN), spec)
     head, *quirks = spec.split("+")
+    head, quirks = head.replace(_JOIN, "+"), [q.replace(_JOIN, "+") for q in quirks]
     kind, sep, revisions = head.partition(":")
     if not sep:
         kind, revisions = "", head
     return Notation(head, kind, tuple(r for r in revisions.split(",") if r), tuple(quirks))
+
+
+#: What stands for the ``+`` inside a joined revision name while a notation is split.
+_JOIN: Final = "\x00"
 
 
 @functools.cache
@@ -290,7 +324,7 @@ def parse_peer(spec: str, role: Role, registry: Registry = REGISTRY) -> PeerSpec
     if text.startswith("@"):
         raise UsageError(f"peer spec {spec!r}: a saved peer (@FILE) is resolved by {RESOLVED_ABOVE}, "
                          "not by the simulator's parse_peer")
-    notation = split_notation(text)
+    notation = split_notation(text, tuple(r for r in registry.revisions() if "+" in r))
     head, quirk_texts, kind_text = notation.head, notation.quirks, notation.kind
     if "@" in head:
         raise UsageError(f"peer spec {spec!r}: a named peer (NAME@VERSION) is resolved by "

@@ -14,7 +14,9 @@ from typing import Final
 from ..versions import Role
 from ._policy import ClientPolicy, Effect, ServerPolicy, compose
 from ._quirk import Quirk
+from ._quirks_apps import APP_QUIRKS
 from ._quirks_auth import CLIENT_AUTH, SERVER_AUTH
+from ._quirks_ext import EXTENSION_QUIRKS
 
 __all__ = ["QUIRKS", "Quirk", "Role", "client_policy", "server_policy"]
 
@@ -532,73 +534,8 @@ QUIRKS: Final[dict[str, Quirk]] = {
            "fails: 2026-07-28 basic/versioning.mdx)",
            "clients that store the negotiated protocol version with a server's configuration",
            kinds=("dual",), effects=(Effect("keeps_era"),)),
-        Quirk("init-after-discover", "client",
-           "sends initialize after a successful server/discover, on the same connection, and "
-           "keeps what that answer says: a server that fixed the modern era on the probe "
-           "(sticky-era) or speaks no legacy revision refuses it (-32022) and the connect "
-           "fails; a dual-era server that is not sticky accepts it and the connection is "
-           "legacy (the spec's client stays modern: 2026-07-28 basic/versioning.mdx)",
-           "Claude Code 2.1.280 with its stdio negotiation flag on (reported: "
-           "https://github.com/anthropics/claude-code/issues/96183); GitHub Copilot CLI "
-           "1.0.85 and 1.0.86-2 against FastMCP 4.0.3/4.0.4 on Python mcp 2.2.0 (reported: "
-           "https://github.com/github/copilot-cli/issues/4888)",
-           kinds=("dual",),
-           against_spec=True,
-           effects=(Effect("init_after_discover"),)),
-        Quirk("both-at-once", "client",
-           "sends server/discover and initialize back to back (ids 0 and 1) before any answer, "
-           "takes initialize's answer and does not probe again: a server that reads the probe "
-           "first and fixes the modern era (sticky-era) refuses the handshake with -32022 and "
-           "the connect fails; it overrides probe-timeout (a wait of 0 ms) and implies "
-           "no-reprobe",
-           "GitHub Copilot CLI 1.0.81-1.0.86: both requests on the wire before either answer, "
-           "\"server/discover timed out; retrying with legacy initialize\" (reported: "
-           "https://github.com/github/copilot-cli/issues/4525, wire timings in its comments)",
-           kinds=("dual",),
-           against_spec=True,
-           effects=(Effect("probe_timeout_ms", 0, rank=1), Effect("no_reprobe"))),
-        Quirk("exit-fatal", "client",
-           "takes the exit of a server during its server/discover probe (a strict legacy "
-           "server that ends on a first request other than initialize, or exits on its next "
-           "input) for a broken connection and gives up, even where its model restarts a dead "
-           "server (it overrides restart)",
-           "GitHub Copilot CLI 1.0.83's native connector: \"broken pipe\", the server's tools "
-           "lost (reported: https://github.com/github/copilot-cli/issues/4809)",
-           kinds=("dual",),
-           effects=(Effect("restart", False, rank=1),)),
-        Quirk("restart-after-exit", "client",
-           "falls back on the process that kept its probe; when that server exits on the "
-           "fallback initialize (a strict legacy server: silent, then exits on its next input), "
-           "it starts a fresh process and sends initialize once more (where restart starts "
-           "the fresh process before the fallback)",
-           "Claude Code 2.1.332 (`claude mcp list` measured by probe-client against "
-           "legacy:2025-11-25+silent-exit and Python mcp 1.0's model, docs/apps.md)",
-           kinds=("dual",),
-           effects=(Effect("restart_after_exit"),)),
-        # -- Extensions (the peer's +ext=...): how real peers lose one --------------------
-        Quirk("ext-unadvertised", "client",
-           "declares none of its extensions in capabilities.extensions (initialize, or each "
-           "request's _meta): a server offering MCP Apps serves it text only",
-           "Claude Code (anthropics/claude-code issue 95149: capabilities.extensions does not "
-           "advertise io.modelcontextprotocol/ui; the same server's app mounts in other hosts)",
-           effects=(Effect("ext_unadvertised"),), extensions_only=True),
-        Quirk("no-ui-read", "client",
-           "advertises MCP Apps (io.modelcontextprotocol/ui) and calls the tool, but never "
-           "sends resources/read for the ui:// resource the tool's _meta.ui.resourceUri names "
-           "(the extension says the host MUST): the app never mounts",
-           "claude.ai remote connectors on 2026-07-28 (anthropics/claude-ai-mcp issue 1060; "
-           "modelcontextprotocol/ext-apps issue 671: capability negotiated, tool invoked, text "
-           "fallback)",
-           effects=(Effect("no_ui_read"),), extensions_only=True),
-        Quirk("ext-once", "server",
-           "reads the client's extensions once per connection, from initialize; on 2026-07-28, "
-           "where they arrive in each request's _meta, it never sees them and lists its tools "
-           "without their app (_meta.ui)",
-           "FastMCP's client_supports_extension reads the capabilities captured at initialize "
-           "(airbytehq/PyAirbyte PR 1097: app tools missing over stateless HTTP; "
-           "tableau/tableau-mcp PR 861's known limitation; modelcontextprotocol/ext-apps "
-           "issue 671)",
-           effects=(Effect("ext_once"),), extensions_only=True),
+        *APP_QUIRKS,
+        *EXTENSION_QUIRKS,
         Quirk("probe-timeout", "client",
            "how many simulated ms the client waits for the server/discover probe "
            "(default 3000); a legacy client sends no probe, so there it does nothing",

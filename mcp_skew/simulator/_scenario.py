@@ -42,11 +42,12 @@ from ..versions import Era, Message, Profile
 from . import _negotiation as negotiation
 from . import _path as path_steps
 from ._cache import listen_filter
-from ._client import Session, SimClient, check_result
+from ._client import Session, SimClient
 from ._extensions import UI as UI_ID
 from ._feature_calls import answer_request, feature_expect
 from ._link import Link, LinkObserver
-from ._outputs import refused_before, refused_result
+from ._outputs import OUTPUT_FIELDS, note_tools, refused_before, refused_result, unreadable
+from ._result_checks import check_result
 from .findings._finding import Finding
 from .machine._events import Event, Reply, Timeout
 from .machine._machine import Machine, Observer, Open, Remark, Steps, Wait, drive
@@ -285,6 +286,9 @@ def _judge(step: Step, profile: Profile, reply: Reply) -> tuple[bool, str]:
         code = reply.code
         return expect == "error" and code in _codes(step, profile), f"error {code}"
     result = reply.result or {}
+    shape = unreadable(step.method, profile, result)
+    if shape is not None:
+        return False, shape
     is_error = result.get("isError") is True
     got = "tool error (isError)" if is_error else "result"
     if expect == "tool-error":
@@ -343,7 +347,7 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
         expected = _expected(step, profile)
         cached = yield from _from_cache(client, session, step, obs)
         if cached is not None:
-            _note_tools(listed, step, cached.result)
+            note_tools(listed, step.method, cached.result)
             ok, got = _judge(step, profile, cached)
             if ok and first_useful is None and step.expect == "result":
                 first_useful = obs.now_ms()
@@ -360,7 +364,7 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
             got = "timeout" if isinstance(event, Timeout) else "server exited"
             results.append(_result_of(step.name, False, expected, got))
             continue
-        ok, got = _read(step, profile, event, listed, client)
+        ok, got = _read(step, profile, event, listed, client, path=session.path)
         result = event.result
         if result is not None:
             found = check_result(profile, step.method, result, index + 1)
@@ -391,25 +395,21 @@ def _tool(listed: dict[str, dict[str, Any]], step: Step) -> dict[str, Any] | Non
 
 
 def _read(step: Step, profile: Profile, reply: Reply, listed: dict[str, dict[str, Any]],
-          client: SimClient) -> tuple[bool, str]:
+          client: SimClient, *, path: list[path_steps.PathStep]) -> tuple[bool, str]:
     """:func:`_judge`, then what the client's own reading of a tool call refuses
-    (``_outputs``); a ``tools/list`` result's tools are kept for the calls after it."""
+    (``_outputs``); a ``tools/list`` result's tools are kept for the calls after it, and a
+    result in a shape the client's revision does not define puts the result-shape boundary
+    in the path, once (the boundary, not each call across it)."""
     ok, got = _judge(step, profile, reply)
     result = reply.result
+    if result is not None and unreadable(step.method, profile, result) is not None:
+        shape = path_steps.result_shape(step.method, [f for f in OUTPUT_FIELDS if f in result])
+        if shape not in path:
+            path.append(shape)
     failed = refused_result(client.policy, _tool(listed, step), result) \
         if result is not None else None
-    _note_tools(listed, step, result)
+    note_tools(listed, step.method, result)
     return (False, failed) if failed is not None else (ok, got)
-
-
-def _note_tools(listed: dict[str, dict[str, Any]], step: Step,
-                result: dict[str, Any] | None) -> None:
-    """Keep the tools a ``tools/list`` result gave (a later call reads their schemas)."""
-    tools = result.get("tools") if step.method == "tools/list" and result is not None else None
-    if isinstance(tools, list):
-        listed.clear()
-        listed.update({t["name"]: t for t in tools
-                       if isinstance(t, dict) and isinstance(t.get("name"), str)})
 
 
 def _app_unread(client: SimClient) -> str | None:
@@ -501,7 +501,10 @@ def _retry_revision(client: SimClient, session: Session, event: Event) -> str | 
     in ``data.supported`` (None: not a -32022, or no revision in common)."""
     if session.era is not Era.MODERN or not isinstance(event, Reply) or event.error is None:
         return None
-    return negotiation.retry_revision(session.profile, client.spec.modern, event.code, event.error)
+    return negotiation.retry_revision(session.profile, client.spec.modern, event.code,
+                                      event.error if negotiation.supported_of(event.error) is None
+                                      else {"data": {"supported": client.spec.heard(
+                                          negotiation.supported_of(event.error))}})
 
 
 def _era_failed(client: SimClient, session: Session, step: Step, event: Event) -> bool:

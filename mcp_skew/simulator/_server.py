@@ -151,7 +151,7 @@ class SimServer:
         self.client_extensions = client_extensions(message)
         self.client_caps = capabilities
         if self.policy.sticky_era and self.era is Era.MODERN:
-            data = {"supported": list(self.spec.modern), "requested": asked}
+            data = {"supported": self.spec.wires(self.spec.modern), "requested": asked}
             profile = self.spec.profile(self.spec.modern[0])
             code = _wire.error_code(profile, "UnsupportedProtocolVersion")
             return self._reply(_wire.error(message["id"], code, "Connection serves the modern era", data))
@@ -220,13 +220,14 @@ class SimServer:
         self.era = self.era or Era.MODERN
         asked = meta.get(_wire.VERSION_KEY)
         modern = self.spec.modern
-        if asked not in modern:
+        revision = self.spec.identity(asked, modern)  # the wire string -> the revision served
+        if revision is None:
             profile = self.spec.profile(modern[0])
             listed = self.spec.revisions if self.policy.supported_all else modern
-            data = {"supported": list(listed), "requested": asked}
+            data = {"supported": self.spec.wires(listed), "requested": asked}
             code = _wire.error_code(profile, "UnsupportedProtocolVersion")
             return self._reply(_wire.error(msg_id, code, "Unsupported protocol version", data))
-        profile = self.spec.profile(str(asked))
+        profile = self.spec.profile(revision)
         required = profile.names("request_meta_required")
         if not required <= meta.keys():
             missing = sorted(required - meta.keys())
@@ -249,7 +250,7 @@ class SimServer:
         profile = self.spec.profile(self.spec.modern[0])
         asked = (message.get("params") or {}).get("protocolVersion")
         code = _wire.error_code(profile, "UnsupportedProtocolVersion")
-        data: dict[str, Any] = {"supported": list(self.spec.modern)}
+        data: dict[str, Any] = {"supported": self.spec.wires(self.spec.modern)}
         if isinstance(asked, str):
             data["requested"] = asked
             return _wire.error(message["id"], code, f"Unsupported protocol version: {asked}"
@@ -266,8 +267,8 @@ class SimServer:
         required field is missing, so the request is malformed (2026-07-28 ``basic/index.mdx``
         §_meta: the server "MUST reject it with JSON-RPC error code -32602"), over stdio as
         over HTTP (where the status is 400)."""
-        supported = list(self.spec.modern)
-        profile = self.spec.profile(supported[0])
+        supported = self.spec.wires(self.spec.modern)
+        profile = self.spec.profile(self.spec.modern[0])
         text = (f"Invalid params: missing _meta {_wire.VERSION_KEY} (this server speaks "
                 f"{', '.join(supported)} only)")
         return _wire.error(message["id"], _wire.error_code(profile, "InvalidParams"), text,
@@ -283,8 +284,8 @@ class SimServer:
                             "error": {"code": -32700, "message": f"Parse error: {detail}"}})
 
     def _reject_initialize(self, message: Message) -> Message:
-        supported = ", ".join(self.spec.modern)
-        data = {"supported": list(self.spec.modern)}
+        supported = ", ".join(self.spec.wires(self.spec.modern))
+        data = {"supported": self.spec.wires(self.spec.modern)}
         return _wire.error(message["id"], -32601,
                        f"Method not found: initialize (this server speaks {supported} only)", data)
 
@@ -302,7 +303,7 @@ class SimServer:
             return self._listen(message, profile)
         if method == "server/discover":
             listed = self.spec.legacy if self.policy.discover_legacy_only else self.spec.modern
-            found: dict[str, Any] = {"supportedVersions": list(listed),
+            found: dict[str, Any] = {"supportedVersions": self.spec.wires(listed),
                                      "capabilities": self._capabilities(profile)}
             if self.policy.discover_incomplete:  # quirk discover-incomplete
                 del found["capabilities"]
@@ -480,17 +481,54 @@ def _tool(profile: Profile, tool: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: The tool a server lists with host-injected parameters, where its revision's Tool has
+#: ``secureInputSchema`` (SEP-3221, pull request 3221 of modelcontextprotocol/
+#: modelcontextprotocol: "tools/list: a sibling secureInputSchema field alongside
+#: inputSchema"); only to a client that declares :data:`SECURE_PARAMS`.
+SECURE_TOOL = {"name": "deploy", "title": "Deploy", "description": "Deploys to the host's project.",
+               "inputSchema": {"type": "object", "properties": {}},
+               "secureInputSchema": {"type": "object", "properties": {
+                   "project_id": {"type": "string"}}, "required": ["project_id"]}}
+SECURE_PARAMS = "io.modelcontextprotocol/secure-params"
+
+
+def _secure(profile: Profile) -> bool:
+    """Whether the revision's tools may have host-injected parameters (SEP-3221)."""
+    return "secureInputSchema" in profile.names("tool_fields")
+
+
 def _list_tools(profile: Profile, params: dict[str, Any]) -> dict[str, Any]:
-    return {"tools": [_tool(profile, t) for t in TOOLS]}
+    tools = [_tool(profile, t) for t in TOOLS]
+    if _secure(profile) and SECURE_PARAMS in _wire.declared_extensions(params):
+        tools.append(_tool(profile, SECURE_TOOL))  # hidden from the others (SEP-3221)
+    return {"tools": tools}
 
 
 def _call_tool(profile: Profile, params: dict[str, Any]) -> dict[str, Any]:
     name, args = params.get("name"), params.get("arguments") or {}
     if name == "echo":
-        return {"content": [{"type": "text", "text": str(args.get("text", ""))}], "isError": False}
+        return _output(profile, [{"type": "text", "text": str(args.get("text", ""))}], False)
     if name == "fail":
-        return {"content": [{"type": "text", "text": "the tool ran and failed"}], "isError": True}
+        return _output(profile, [{"type": "text", "text": "the tool ran and failed"}], True)
+    if name == SECURE_TOOL["name"] and _secure(profile):
+        if SECURE_PARAMS not in _wire.declared_extensions(params):
+            # SEP-3221: "Standard -32021 (MISSING_REQUIRED_CLIENT_CAPABILITY)"
+            code = _wire.error_code(profile, "MissingRequiredClientCapability")
+            return {"error": {"code": code, "message": "Missing required client capability",
+                              "data": {"requiredCapabilities": {
+                                  "extensions": {SECURE_PARAMS: {}}}}}}
+        return _output(profile, [{"type": "text", "text": "deployed"}], False)
     return {"error": {"code": -32602, "message": f"Unknown tool: {name}"}}
+
+
+def _output(profile: Profile, content: list[dict[str, Any]], is_error: bool) -> dict[str, Any]:
+    """A tool's output in the shape of the revision's ``CallToolResult``: ``content``, or
+    ``outputs`` where that replaces it (SEP-3279, pull request 3279: "CallToolResult.outputs
+    replaces content and structuredContent"), one variant for the assistant."""
+    fields = profile.names("call_tool_result_fields")
+    if "content" not in fields and "outputs" in fields:
+        return {"outputs": [{"audience": "assistant", "content": content}], "isError": is_error}
+    return {"content": content, "isError": is_error}
 
 
 def _list_resources(profile: Profile, params: dict[str, Any]) -> dict[str, Any]:

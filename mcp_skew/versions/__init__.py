@@ -3,6 +3,8 @@
 Public API: :data:`REGISTRY`, :func:`profile_for`, :data:`REVISIONS`, :data:`LATEST`,
 the profile types in ``_profile``, :func:`changes_between` and :func:`table_delta`,
 and the plugin loaders :func:`load_profile_file` and :func:`load_entry_points`; the
+built-in drafts (``next``, ``next+sep-3279``: :func:`with_drafts_named`, and the SEP layers
+they are made of, :func:`seps_document`); the
 documents of profiles and diffs (:func:`profile_document`, :func:`diff_document`,
 :func:`versions_section` with :func:`render` and :data:`FORMATS`; as plain data
 :func:`profile_to_dict`, :func:`diff_to_dict`, :func:`versions_to_dict`, dumped by
@@ -44,6 +46,7 @@ from ._profile import (
     Profile,
 )
 from ._registry import BUILTIN, REGISTRY, Registry, UnknownRevision, registry_for
+from ._seps import seps_document, with_drafts_named
 from ._unknown_fields import required_fields, unknown_fields
 from ._words import REVISION_CUTOFF, Message, PeerKind, Role, did_you_mean
 
@@ -103,12 +106,14 @@ __all__ = [
     "render",
     "required_fields",
     "rule_values",
+    "seps_document",
     "step_deltas",
     "table_delta",
     "to_json",
     "unknown_fields",
     "versions_section",
     "versions_to_dict",
+    "with_drafts_named",
     "with_profile_files",
 ]
 

@@ -38,7 +38,7 @@ from typing import Any
 
 from .._jsontext import DOCUMENT, FILE, JsonTextError, check_depth, check_text, loads
 from ._profile import Profile, ProfileDefinitionError
-from ._registry import REGISTRY, Registry, UnknownRevision
+from ._registry import REGISTRY, Registry, UnknownRevision, registry_for
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -106,9 +106,10 @@ def load_profile_file(path: str | Path, registry: Registry = REGISTRY) -> Profil
     try:
         document = _read(path)
         spec = ProfileIn.model_validate(document)
-        base = registry.get(spec.extends)
-        profile = base.evolve(revision=spec.revision, title=spec.title, changes=changes(spec))
-        registry.with_profile(profile)  # new to the registry, and holds what its era needs
+        base = _base(spec.extends, registry)
+        profile = base.evolve(revision=spec.revision, title=spec.title, changes=changes(spec),
+                              wire=spec.wire or "")
+        _with(profile, registry)  # new to the registry, and holds what its era needs
     except OSError as exc:
         raise ProfileFileError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except (tomllib.TOMLDecodeError, JsonTextError) as exc:
@@ -125,10 +126,35 @@ def load_profile_file(path: str | Path, registry: Registry = REGISTRY) -> Profil
 
 
 def with_profile_files(paths: list[str] | tuple[str, ...], registry: Registry = REGISTRY) -> Registry:
-    """``registry`` with the profile of each file added, in order (a file may extend the one before)."""
+    """``registry`` with the profile of each file added, in order (a file may extend the one before).
+
+    A built-in draft's name (``next``, ``next+sep-3279``: :mod:`._seps`) that names no file
+    adds that draft."""
+    from . import _seps  # noqa: PLC0415 - the drafts, only where a --profile is given
+
     for path in paths:
-        registry = registry.with_profile(load_profile_file(path, registry))
+        if _seps.is_draft_name(str(path)) and not Path(path).exists():
+            registry = _seps.with_drafts([str(path)], registry)
+            continue
+        registry = _with(load_profile_file(path, registry), registry)
     return registry
+
+
+def _with(profile: Profile, registry: Registry) -> Registry:
+    """``registry`` with ``profile``, after the built-in draft it extends where that is not
+    in it yet (a revision ``registry`` already has is refused)."""
+    assert profile.previous is not None  # a file's profile extends a revision
+    return registry_for(profile.previous, base=registry).with_profile(profile)
+
+
+def _base(revision: str, registry: Registry) -> Profile:
+    """The profile a file extends: a revision of ``registry``, or a built-in draft
+    (``extends = "next+sep-3279"``), which comes with it."""
+    from . import _seps  # noqa: PLC0415 - the drafts, only where a file names one
+
+    if revision not in registry and _seps.is_draft_name(revision):
+        return _seps.compose(revision)[-1]
+    return registry.get(revision)
 
 
 def may_declare(group: str) -> bool:

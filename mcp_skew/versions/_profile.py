@@ -308,6 +308,15 @@ class Profile:
     changes: tuple[Change, ...] = ()  #: the changes from ``previous``
     previous: Profile | None = None
     title: str = ""
+    #: The version string it puts on the wire, where that is not its name: a draft's
+    #: identity (``next``) and its wire string (the spec repository's draft declares its
+    #: base's ``LATEST_PROTOCOL_VERSION``, 2026-07-28) are two values. Empty: the name.
+    wire: str = ""
+
+    @property
+    def wire_version(self) -> str:
+        """The version string this revision sends and recognises on the wire."""
+        return self.wire or self.revision
 
     # -- reading -------------------------------------------------------------
     @property
@@ -368,8 +377,10 @@ class Profile:
         return found if self.has(table, name) else None
 
     # -- deriving ------------------------------------------------------------
-    def evolve(self, *, revision: str, changes: Iterable[Change], title: str = "") -> Profile:
-        """A new revision: this one with ``changes`` applied, checked."""
+    def evolve(self, *, revision: str, changes: Iterable[Change], title: str = "",
+               wire: str = "") -> Profile:
+        """A new revision: this one with ``changes`` applied, checked; ``wire``: the version
+        string it puts on the wire where that is not ``revision`` (a draft's)."""
         tables = {name: _thaw(rows) for name, rows in self.tables.items()}
         settings = dict(self.settings)
         stamped = tuple(replace(change, revision=revision) for change in changes)
@@ -383,6 +394,7 @@ class Profile:
             changes=stamped,
             previous=self,
             title=title,
+            wire="" if wire == revision else wire,
         )
 
 

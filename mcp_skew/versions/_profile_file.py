@@ -191,6 +191,9 @@ class ProfileIn(_Strict):
     revision: Name
     extends: Name
     title: str = ""
+    #: the version string it puts on the wire, where that is not ``revision`` (a draft
+    #: that declares its base's, as the spec's draft does); default: ``revision``
+    wire: Name | None = None
     changes: list[_ChangeIn] = Field(min_length=1)
 
 

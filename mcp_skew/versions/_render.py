@@ -342,6 +342,8 @@ def profile_sections(profile: Profile, fmt: TextFormat = "markdown") -> tuple[Se
 def profile_document(profile: Profile, fmt: TextFormat) -> str:
     """The full derived profile as one markdown or text document."""
     title = f"MCP {profile.revision}"
+    if profile.wire:  # a draft's identity is not its wire string
+        title = f"{title} (on the wire: {profile.wire})"
     title = f"{title}: {profile.title}" if profile.title else title
     return render(title, profile_sections(profile, fmt), fmt)
 

@@ -111,7 +111,7 @@ FACE_CEILINGS: Mapping[str, int] = {
     "mcp_skew.simulator.machine": 10,
     "mcp_skew.simulator.messages": 12,
     "mcp_skew.transcript": 19,
-    "mcp_skew.versions": 52,
+    "mcp_skew.versions": 54,
     "mcp_skew.wire": 12,
 }
 #: All the faces together: 469 before the simulator's rooms, 463 after, 493 with the peer
@@ -125,9 +125,10 @@ FACE_CEILINGS: Mapping[str, int] = {
 #: BridgeLink, parse_bridge, BRIDGE_QUIRKS; peers' named bridges and app sets; realpeers'
 #: start_bridge, stop_bridge); 345 with the extensions (issue 38: versions' extension table,
 #: the simulator's extension notation); 347 with versions' carriage and lost_features (the
-#: named features, issue 38).
+#: named features, issue 38); 349 with versions' built-in drafts (with_drafts_named,
+#: seps_document: the CLI, saved peers and versions --seps; issue 40).
 #: Issue 34 asks for at most 250: lower this as the faces shrink.
-TOTAL_CEILING = 347
+TOTAL_CEILING = 349
 
 
 def face_names(root: Path) -> dict[str, list[str]]:

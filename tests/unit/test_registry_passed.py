@@ -31,10 +31,12 @@ READERS = ("versions/", "commands/", "cli.py")
 EDGES = frozenset({
     "mcp_skew.matrix._build:Matrix.registry",
     "mcp_skew.matrix._build:Matrix.from_dict",
+    "mcp_skew.peers._saved:load_probe_peer",  # a saved peer naming a draft (issue 40)
     "mcp_skew.peers._sets:builtin_peers",
     "mcp_skew.peers._sets:probe_clients",
     "mcp_skew.peers._sets:sweep_peers",
     "mcp_skew.peers:resolve_peer",
+    "mcp_skew.peers._bridges:resolve_bridge",  # a bridge spec, as resolve_peer (issue 39)
     "mcp_skew.probe._clients:builtin_clients",
     "mcp_skew.probe._target:ProbeOptions.registry",
     "mcp_skew.simulator._client:Session.registry",
@@ -42,6 +44,8 @@ EDGES = frozenset({
     "mcp_skew.simulator.http._client:request_headers",
     "mcp_skew.simulator._peers:PeerSpec.registry",
     "mcp_skew.simulator._peers:parse_peer",
+    "mcp_skew.simulator._bridge:BridgeSpec.registry",  # as PeerSpec.registry (issue 39)
+    "mcp_skew.simulator._bridge:parse_bridge",  # as parse_peer (issue 39)
     "mcp_skew.wire.http:HttpLink.__init__",
 })
 DRAFT = """

@@ -53,6 +53,10 @@ def register(sub: Any) -> None:
     what = p.add_argument_group("what to run")
     what.add_argument("--client", action="append", default=[], metavar="SPEC",
                       help="a client peer spec (repeatable; replaces the built-in set)")
+    what.add_argument("--with", dest="with_revisions", action="append", default=[],
+                      metavar="REV", help="add the clients of REV, from the registry with its "
+                      "drafts (next, next+sep-3279: mcp-skew versions --seps) or a --profile "
+                      "file's revision")
     what.add_argument("--thorough", action="store_true",
                       help="run every client for real, a server process each (default on "
                       "stdio with the built-in set: run the clients the server's model needs, "

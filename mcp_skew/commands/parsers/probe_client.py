@@ -40,6 +40,9 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--server", action="append", default=[], metavar="SPEC",
                    help="a server peer spec (repeatable; replaces the default set)")
+    p.add_argument("--with", dest="with_revisions", action="append", default=[], metavar="REV",
+                   help="add the servers of REV to the default set, from the registry with its "
+                   "drafts (next, next+sep-3279: mcp-skew versions --seps)")
     p.add_argument("--transport", choices=("stdio", "http"),
                    help="stdio ({server}) or http ({url}); default: the placeholder the words use")
     p.add_argument("--timeout", default=90.0, metavar="SECONDS",

@@ -28,6 +28,10 @@ def register(subparsers: Any) -> None:
     """Add the ``versions``, ``show`` and ``diff`` sub-commands."""
     versions = subparsers.add_parser("versions")
     _add_format(versions)
+    versions.add_argument(
+        "--seps", action="store_true",
+        help="the SEPs in flight as layers over 2026-07-28 (status, date checked, sources, "
+        "changes); next = 2026-07-28 + the Final ones, next+LAYER composes another")
     versions.set_defaults(func=Later("versions", "run_versions"))
 
     show = subparsers.add_parser("show")

@@ -169,7 +169,10 @@ class HttpEndpoint:
         self.binds_streams = False
         self.http_sse = http_sse and not self.policy.http_no_get and any(
             self.spec.profile(r).settings.get("http_transport") == "http+sse"
-            for r in self.spec.legacy)
+            for r in self.spec.legacy) and all(
+            # a revision that removed the transport (the next revision's SSE removal, 2026-07-28
+            # deprecated.mdx) lacks its feature: a server of it no longer serves the endpoint
+            self.spec.profile(r).has("features", "http+sse") for r in self.spec.revisions)
         #: whether POST on the MCP endpoint is Streamable HTTP (a revision after 2024-11-05,
         #: or a 2024-11-05 server without the SSE endpoint: quirk no-get)
         self.streamable = self.policy.http_no_get or any(
@@ -398,8 +401,9 @@ class HttpEndpoint:
         return self._reply(message, reaction, _modern_status, profile=profile)
 
     def _profile(self, asked: Any) -> Profile:
-        if isinstance(asked, str) and asked in self.spec.modern:
-            return self.spec.profile(asked)
+        revision = self.spec.identity(asked, self.spec.modern)
+        if revision is not None:
+            return self.spec.profile(revision)
         return self.spec.profile(self.spec.modern[0])
 
     @staticmethod

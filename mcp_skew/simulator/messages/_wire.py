@@ -110,7 +110,22 @@ def _copier(node: dict[str, Any]) -> Copy:
 #: what goes into a message is a copy (:func:`_copier`).
 @by_identity
 def _client_capabilities(profile: Profile) -> dict[str, Any]:
-    return _capabilities(profile.names("client_capabilities"), CLIENT_WANTS)
+    caps = _capabilities(profile.names("client_capabilities"), CLIENT_WANTS)
+    # a feature named by an extension id (``io.modelcontextprotocol/secure-params``, a draft
+    # layer's) is declared in capabilities.extensions (2026-07-28 basic/versioning.mdx
+    # §Extension Negotiation)
+    extensions = sorted(f for f in profile.names("features") if "/" in f)
+    if extensions and "extensions" in profile.names("client_capabilities"):
+        caps["extensions"] = {name: {} for name in extensions}
+    return caps
+
+
+def declared_extensions(params: Any) -> frozenset[str]:
+    """The extension ids a request's ``_meta`` client capabilities declare."""
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    caps = meta.get(CAPS_KEY) if isinstance(meta, dict) else None
+    found = caps.get("extensions") if isinstance(caps, dict) else None
+    return frozenset(found) if isinstance(found, dict) else frozenset()
 
 
 @by_identity
@@ -166,7 +181,7 @@ def _request_meta(profile: Profile) -> dict[str, Any]:
     if not required:
         return {}
     known: dict[str, Any] = {
-        VERSION_KEY: profile.revision,
+        VERSION_KEY: profile.wire_version,  # a draft may put its base's string on the wire
         CAPS_KEY: _client_capabilities(profile),
         CLIENT_INFO_KEY: implementation(CLIENT_NAME),
     }

@@ -1,0 +1,67 @@
+"""What a simulated client checks in a result it receives: the fields its revision
+requires (``resultType``, 2026-07-28 basic/index.mdx), the caching hints of a cacheable
+result (2026-07-28 server/utilities/caching.mdx), and the listed tools' input schemas
+(every revision's ``Tool.inputSchema.type``). A finding for each departure.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._memo import by_identity
+from ..versions import Profile
+from .findings._finding import Finding
+
+__all__ = ["check_result", "check_tools", "untyped_tools"]
+
+
+@by_identity
+def _result_rules(profile: Profile) -> tuple[tuple[str, ...], frozenset[str], tuple[str, ...]]:
+    """What :func:`check_result` reads from ``profile``, sorted once: the fields every result
+    requires, the cacheable methods, the caching hints they carry."""
+    return (tuple(sorted(profile.names("result_fields_required"))),
+            profile.names("cacheable_results"), tuple(sorted(profile.names("cache_fields"))))
+
+
+def check_result(profile: Profile, method: str, result: dict[str, Any], index: int) -> list[Finding]:
+    """Findings for fields the revision requires on this method's result."""
+    found: list[Finding] = []
+    required, cacheable, cache_fields = _result_rules(profile)
+    missing = [f for f in required if f not in result]
+    if missing:
+        found.append(Finding("missing-result-type", "error",
+                             f"{method} result lacks {', '.join(missing)}", index,
+                             f"{profile.revision}: basic/index.mdx §ResultType"))
+    if method in cacheable:
+        absent = [f for f in cache_fields if f not in result]
+        if absent:
+            found.append(Finding("missing-cache-hints", "error",
+                                 f"{method} result lacks {', '.join(absent)}", index,
+                                 f"{profile.revision}: server/utilities/caching.mdx"))
+    if method == "tools/list":
+        found += check_tools(profile, result, index)
+    return found
+
+
+def untyped_tools(result: dict[str, Any]) -> list[str]:
+    """The names of the listed tools whose ``inputSchema`` is not an object schema with
+    ``"type": "object"`` (every revision's schema requires it: ``Tool.inputSchema.type``)."""
+    tools = result.get("tools")
+    bad = []
+    for tool in tools if isinstance(tools, list) else []:
+        schema = tool.get("inputSchema") if isinstance(tool, dict) else None
+        if not (isinstance(schema, dict) and schema.get("type") == "object"):
+            bad.append(str(tool.get("name")) if isinstance(tool, dict) else "?")
+    return bad
+
+
+def check_tools(profile: Profile, result: dict[str, Any], index: int) -> list[Finding]:
+    """A finding for tools whose ``inputSchema`` lacks ``"type": "object"``."""
+    bad = untyped_tools(result)
+    if not bad:
+        return []
+    listed = len(result.get("tools") or [])
+    return [Finding("tool-schema-not-object", "error",
+                    f"{len(bad)} of {listed} tools have an inputSchema without "
+                    f"\"type\": \"object\" ({', '.join(bad[:5])})", index,
+                    f"{profile.revision}: schema.json Tool.inputSchema")]
