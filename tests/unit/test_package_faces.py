@@ -94,7 +94,7 @@ def test_every_name_a_face_lists_is_there(package: str) -> None:
 #: of what other packages use; the other faces at what they list today, so none grows unseen.
 FACE_CEILINGS: Mapping[str, int] = {
     "mcp_skew": 24,
-    "mcp_skew.census": 23,
+    "mcp_skew.census": 11,
     "mcp_skew.commands.parsers": 1,
     "mcp_skew.matrix": 11,
     "mcp_skew.migrate": 6,
@@ -119,9 +119,11 @@ FACE_CEILINGS: Mapping[str, int] = {
 #: label; 328 once each face lists only what another package imports from it (tests import
 #: a name from the module that defines it; the transcript's writer stays, docs/transcripts.md
 #: shows it); 331 with serve's line splitter and cap (probe_client's relayed server) and
-#: versions' required_fields (the probe's discover-incomplete). Issue 34 asks for at most
-#: 250: lower this as the faces shrink.
-TOTAL_CEILING = 331
+#: versions' required_fields (the probe's discover-incomplete); 317 once the census command's
+#: implementation is in the census package (census/_command.py: its face names the command's
+#: entry point, run_command, not the 13 sandbox and runner pieces only the command used).
+#: Issue 34 asks for at most 250: lower this as the faces shrink.
+TOTAL_CEILING = 317
 
 
 def face_names(root: Path) -> dict[str, list[str]]:
