@@ -34,7 +34,6 @@ import contextlib
 import signal
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from types import FrameType
 
 TYPE_CHECKING = False  # not typing's: --help imports no typing (benchmarks/bench_startup.py)
@@ -60,13 +59,20 @@ class Terminated(KeyboardInterrupt):
 _received: list[int] = []
 
 
-@dataclass(frozen=True, slots=True)
 class StopHooks:
-    """What a layer that starts processes does when a command stops."""
+    """What a layer that starts processes does when a command stops.
 
-    refuse: Callable[[], None]  #: start no new process from now on (from a signal handler)
-    end_all: Callable[[bool], None]  #: end all still running; refuse new ones when given True
-    reopen: Callable[[], None]  #: start processes again (the command is over)
+    A plain class, not a dataclass: the command line imports this module before its parser,
+    and ``dataclasses`` (with ``inspect``, ``ast``, ``dis``) is a tenth of ``--help``'s start.
+    """
+
+    __slots__ = ("end_all", "refuse", "reopen")
+
+    def __init__(self, refuse: Callable[[], None], end_all: Callable[[bool], None],
+                 reopen: Callable[[], None]) -> None:
+        self.refuse = refuse  #: start no new process from now on (from a signal handler)
+        self.end_all = end_all  #: end all still running; refuse new ones when given True
+        self.reopen = reopen  #: start processes again (the command is over)
 
 
 #: The registered hooks, by owner; replaced whole, never changed in place, so that a signal

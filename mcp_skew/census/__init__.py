@@ -9,57 +9,32 @@ read the database back; :func:`census_peers` gives the inferred peers to the mat
 
 Public API: :class:`Settings`, :class:`CensusDB`, :func:`read_listing`,
 :func:`read_registry`, :func:`run_census`, :func:`build_report`, :func:`render_report`,
-:func:`census_peers`, :func:`is_census_db`; shared with the command line: the sandbox's
-:func:`sandbox_tool` (:data:`SUPPORTED`, :class:`Unsupported`) and the runner's pieces
-(:func:`max_local_workers`, :func:`parse_cluster`, :func:`parse_scheduler`, :func:`check_cluster`,
-:func:`check_scheduler`, :func:`parse_install_jobs`, :class:`CensusProgress`,
-:func:`progress_stream`, :data:`MAX_WORKERS_PER_CPU`).
-This module imports no Dask, no probe runner and no pydantic: the commands' ``--help``
-reads it.
+:func:`census_peers`, :func:`is_census_db`, :func:`parse_install_jobs`; the command's entry
+point :func:`run_command` (``mcp-skew census``, in :mod:`._command`: the command line's parser
+names it, and the sandbox and runner pieces it uses stay inside this package).
+This module imports no Dask, no probe runner and no pydantic.
 """
 
 from __future__ import annotations
 
 from ._ahead import parse_install_jobs
 from ._census import census_peers, run_census
-from ._execute import (
-    MAX_WORKERS_PER_CPU,
-    CensusProgress,
-    check_cluster,
-    check_scheduler,
-    max_local_workers,
-    parse_cluster,
-    parse_scheduler,
-    progress_stream,
-)
-from ._launch import SUPPORTED, Unsupported, sandbox_tool
+from ._command import run_command
 from ._listing import read_listing, read_registry
 from ._report import build_report, render_report
 from ._store import CensusDB, is_census_db
-from ._work import NO_NETWORK, NO_SANDBOX, Settings
+from ._work import Settings
 
 __all__ = [
-    "MAX_WORKERS_PER_CPU",
-    "NO_NETWORK",
-    "NO_SANDBOX",
-    "SUPPORTED",
     "CensusDB",
-    "CensusProgress",
     "Settings",
-    "Unsupported",
     "build_report",
     "census_peers",
-    "check_cluster",
-    "check_scheduler",
     "is_census_db",
-    "max_local_workers",
-    "parse_cluster",
     "parse_install_jobs",
-    "parse_scheduler",
-    "progress_stream",
     "read_listing",
     "read_registry",
     "render_report",
     "run_census",
-    "sandbox_tool",
+    "run_command",
 ]

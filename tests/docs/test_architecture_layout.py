@@ -1,4 +1,5 @@
-"""docs/architecture.md names only paths that exist, and names every package.
+"""docs/architecture.md names only paths that exist, and names every package; docs/api.md
+names only paths and modules that exist.
 
 The page is a newcomer's map, so it goes stale silently when a module moves. Read from the
 package tree: every path the page gives in backticks (``simulator/http/``,
@@ -18,6 +19,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "architecture.md"
+#: The library's page: the modules and names it gives must exist (it need not name every package).
+API_PAGE = ROOT / "docs" / "api.md"
 
 _CODE = re.compile(r"`([^`\n]+)`")
 _PATH = re.compile(r"[A-Za-z_][\w.-]*(/[\w.-]+)*(/|\.py)")
@@ -63,8 +66,9 @@ def named_paths(page: str) -> set[str]:
     return out
 
 
-def problems(page: str, root: Path) -> list[str]:
-    """What the page names that is not in the tree, and the packages it does not name."""
+def problems(page: str, root: Path, *, every_package: bool = True) -> list[str]:
+    """What the page names that is not in the tree, and (``every_package``) the packages it
+    does not name."""
     found = []
     paths = named_paths(page)
     for path in sorted(paths):
@@ -80,7 +84,7 @@ def problems(page: str, root: Path) -> list[str]:
             owner = _module_file(root, parts[:-1])
             if owner is None or not _defines(owner, parts[-1]):
                 found.append(f"names {token}, which is no module (nor a name in one)")
-    for init in sorted((root / "mcp_skew").rglob("__init__.py")):
+    for init in sorted((root / "mcp_skew").rglob("__init__.py")) if every_package else ():
         package = init.parent.relative_to(root).as_posix() + "/"
         if package != "mcp_skew/" and package not in paths:
             found.append(f"does not name the package {package.removeprefix('mcp_skew/')}")
@@ -89,6 +93,12 @@ def problems(page: str, root: Path) -> list[str]:
 
 def test_the_architecture_page_matches_the_package_tree() -> None:
     assert problems(PAGE.read_text(encoding="utf-8"), ROOT) == []
+
+
+def test_the_api_page_names_modules_that_exist() -> None:
+    page = API_PAGE.read_text(encoding="utf-8")
+    assert _DOTTED.search(page), "the page names the modules behind the public names"
+    assert problems(page, ROOT, every_package=False) == []
 
 
 def _tree(tmp_path: Path) -> Path:
@@ -115,4 +125,10 @@ def test_the_check_finds_a_stale_path_a_stale_module_and_a_missing_package(
         "names mcp_skew.simulator._http_link, which is no module (nor a name in one)",
         "names mcp_skew.simulator._run.nothing, which is no module (nor a name in one)",
         "does not name the package simulator/http/",
+    ]
+    assert problems(page, _tree(tmp_path), every_package=False) == [
+        "names mcp_skew/simulator/_http_link.py, which does not exist",
+        "names mcp_skew/simulator/gone/, which does not exist",
+        "names mcp_skew.simulator._http_link, which is no module (nor a name in one)",
+        "names mcp_skew.simulator._run.nothing, which is no module (nor a name in one)",
     ]

@@ -94,7 +94,7 @@ def test_every_name_a_face_lists_is_there(package: str) -> None:
 #: of what other packages use; the other faces at what they list today, so none grows unseen.
 FACE_CEILINGS: Mapping[str, int] = {
     "mcp_skew": 24,
-    "mcp_skew.census": 23,
+    "mcp_skew.census": 11,
     "mcp_skew.commands.parsers": 1,
     "mcp_skew.matrix": 11,
     "mcp_skew.migrate": 6,
@@ -126,9 +126,12 @@ FACE_CEILINGS: Mapping[str, int] = {
 #: start_bridge, stop_bridge); 345 with the extensions (issue 38: versions' extension table,
 #: the simulator's extension notation); 347 with versions' carriage and lost_features (the
 #: named features, issue 38); 349 with versions' built-in drafts (with_drafts_named,
-#: seps_document: the CLI, saved peers and versions --seps; issue 40).
+#: seps_document: the CLI, saved peers and versions --seps; issue 40); 337 once the census
+#: command's implementation is in the census package (census/_command.py: its face names the
+#: command's entry point, run_command, not the 13 sandbox and runner pieces only the command
+#: used).
 #: Issue 34 asks for at most 250: lower this as the faces shrink.
-TOTAL_CEILING = 349
+TOTAL_CEILING = 337
 
 
 def face_names(root: Path) -> dict[str, list[str]]:

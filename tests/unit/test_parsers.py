@@ -89,7 +89,7 @@ def test_every_command_runs_a_function_of_its_implementation() -> None:
     funcs = {name: sub.get_default("func") for name, sub in _subparsers(_parser()).items()}
     assert all(isinstance(func, Later) for func in funcs.values()), funcs
     for name, func in funcs.items():
-        module = importlib.import_module(f"mcp_skew.commands.{func.module}")
+        module = importlib.import_module(func.path)
         target = getattr(module, func.function, None)
         assert callable(target), f"{name}: {func!r} names nothing"
         assert list(inspect.signature(target).parameters) == ["args"], name

@@ -2,7 +2,8 @@
 
 ``mcp_skew.commands.parsers.<name>`` defines ``register(subparsers) -> None``, which adds
 the command's parser(s) and sets ``func`` to a :class:`Later`: the implementation
-(``mcp_skew.commands.<name>``, with the feature packages behind it) is imported when the
+(``mcp_skew.commands.<name>``, or the entry point a feature's face names, with the feature
+packages behind it) is imported when the
 command runs, so ``mcp-skew --help`` and a parse error load none of them, and a command
 loads only its own.
 
@@ -118,23 +119,28 @@ class Commands(argparse._SubParsersAction):  # type: ignore[type-arg]
 
 
 class Later:
-    """A command's ``func``: ``function`` of ``mcp_skew.commands.<module>``, imported on call."""
+    """A command's ``func``: ``function`` of ``mcp_skew.commands.<module>``, imported on call;
+    with ``feature=True``, of the feature package ``mcp_skew.<module>`` (its face names the
+    command's entry point: the command's implementation lives in its feature's room)."""
 
-    def __init__(self, module: str, function: str) -> None:
+    def __init__(self, module: str, function: str, *, feature: bool = False) -> None:
         self.module, self.function = module, function
+        #: the module imported on call
+        self.path = f"mcp_skew.{module}" if feature else f"mcp_skew.commands.{module}"
 
     def __call__(self, args: argparse.Namespace) -> int:
-        implementation = importlib.import_module(f"mcp_skew.commands.{self.module}")
+        implementation = importlib.import_module(self.path)
         code = getattr(implementation, self.function)(args)
         assert isinstance(code, int)
         return code
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Later) and (self.module, self.function) == (
-            other.module, other.function)
+        return isinstance(other, Later) and (self.path, self.function) == (
+            other.path, other.function)
 
     def __hash__(self) -> int:
-        return hash((self.module, self.function))
+        return hash((self.path, self.function))
 
     def __repr__(self) -> str:
-        return f"Later({self.module!r}, {self.function!r})"
+        feature = ", feature=True" if self.path == f"mcp_skew.{self.module}" else ""
+        return f"Later({self.module!r}, {self.function!r}{feature})"

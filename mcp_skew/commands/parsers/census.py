@@ -1,5 +1,5 @@
 """``mcp-skew census``: the parser (name, help, arguments); the implementation is
-:mod:`mcp_skew.commands.census`, imported when the command runs."""
+:func:`mcp_skew.census.run_command`, imported when the command runs."""
 
 from __future__ import annotations
 
@@ -94,4 +94,4 @@ def register(sub: Any) -> None:
     rep.add_argument("--format", choices=("markdown", "html", "json", "text"),
                      default="markdown")
     rep.add_argument("--out", metavar="FILE", help="write the report here")
-    p.set_defaults(func=Later("census", "_main"))
+    p.set_defaults(func=Later("census", "run_command", feature=True))

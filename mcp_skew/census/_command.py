@@ -20,7 +20,7 @@ from .._output import check_output, terminal_safe, write_output
 from .._stopping import exit_code
 from ..errors import UsageError
 
-__all__: list[str] = []  # run through the parser's func (commands.parsers.Later)
+__all__ = ["run_command"]  # the census face names it: the parser's func (commands.parsers.Later)
 
 
 
@@ -39,7 +39,7 @@ def _positive(args: argparse.Namespace, *names: str) -> None:
 
 
 def _settings(args: argparse.Namespace) -> Any:
-    from ..census import Settings  # noqa: PLC0415 - the census only when it runs
+    from ._work import Settings  # noqa: PLC0415 - the census only when it runs
 
     _positive(args, "jobs", "max_pages", "cpu", "memory", "procs", "fsize", "timeout",
               "probe_timeout", "client_timeout", "startup_timeout", "probe_jobs",
@@ -50,7 +50,7 @@ def _settings(args: argparse.Namespace) -> Any:
             raise UsageError(f"--local-root {args.local_root}: not a folder")
         local_root = str(Path(args.local_root).resolve())
     if args.sandbox not in ("auto", "none"):
-        from ..census import Unsupported, sandbox_tool  # noqa: PLC0415
+        from ._launch import Unsupported, sandbox_tool  # noqa: PLC0415
 
         try:
             sandbox_tool(args.sandbox)
@@ -70,7 +70,8 @@ def _settings(args: argparse.Namespace) -> Any:
 def _check_sandbox(args: argparse.Namespace, jobs: Any) -> None:
     """Before anything runs: registry packages need a working sandbox unless ``--sandbox
     none`` says otherwise, and ``--no-network`` needs one to be enforced (UsageError)."""
-    from ..census import NO_NETWORK, NO_SANDBOX, SUPPORTED, Unsupported, sandbox_tool  # noqa: PLC0415
+    from ._launch import SUPPORTED, Unsupported, sandbox_tool  # noqa: PLC0415
+    from ._work import NO_NETWORK, NO_SANDBOX  # noqa: PLC0415
 
     registry = any(job.kind == "package" and job.spec.get("registryType") in SUPPORTED
                    for job in jobs)
@@ -89,7 +90,8 @@ def _check_sandbox(args: argparse.Namespace, jobs: Any) -> None:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from ..census import CensusDB, build_report, render_report  # noqa: PLC0415
+    from ._report import build_report, render_report  # noqa: PLC0415
+    from ._store import CensusDB  # noqa: PLC0415
 
     if len(args.source) > 1:
         raise UsageError("census report takes no SOURCE; give the database with --db")
@@ -110,7 +112,7 @@ def _report(args: argparse.Namespace) -> int:
 
 def _jobs(args: argparse.Namespace) -> tuple[list[Any], str]:
     """The listing's jobs; each entry set aside (not text) is one line on stderr."""
-    from ..census import read_listing, read_registry  # noqa: PLC0415
+    from ._listing import read_listing, read_registry  # noqa: PLC0415
 
     if bool(args.source) == bool(args.registry_url):
         raise UsageError("give a listing (SOURCE...) or --registry URL (one of the two)")
@@ -125,22 +127,23 @@ def _jobs(args: argparse.Namespace) -> tuple[list[Any], str]:
     return found, source
 
 
-def _main(args: argparse.Namespace) -> int:
+def run_command(args: argparse.Namespace) -> int:
+    """``mcp-skew census`` (and ``census report``) on the parsed arguments; the exit code."""
     if args.source[:1] == ["report"]:
         return _report(args)
-    from ..census import (  # noqa: PLC0415
+    from ._ahead import parse_install_jobs  # noqa: PLC0415
+    from ._census import run_census  # noqa: PLC0415
+    from ._execute import (  # noqa: PLC0415
         MAX_WORKERS_PER_CPU,
-        CensusDB,
         CensusProgress,
         check_cluster,
         check_scheduler,
         max_local_workers,
         parse_cluster,
-        parse_install_jobs,
         parse_scheduler,
         progress_stream,
-        run_census,
     )
+    from ._store import CensusDB  # noqa: PLC0415
 
     settings = _settings(args)
     install_jobs = parse_install_jobs(args.install_jobs)
