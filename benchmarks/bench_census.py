@@ -168,7 +168,7 @@ def _run(listing: Path, db: Path, extra: list[str], env: dict[str, str] | None =
 
 def _sandbox() -> tuple[list[str], str]:
     """The census's sandbox options for a listing of registry packages, and what to say."""
-    from mcp_skew.census import sandbox_tool  # noqa: PLC0415 - the benchmark's own check
+    from mcp_skew.census._launch import sandbox_tool  # noqa: PLC0415 - the benchmark's own check
 
     tool = sandbox_tool("auto")
     if tool is not None:
