@@ -188,11 +188,17 @@ def _abandon_cluster(local: Any) -> None:
     # start it cut short (a nanny's task "never retrieved", a worker it lost) is not news
     for name in ("asyncio", "distributed", "tornado"):
         logging.getLogger(name).disabled = True
-    if local is not None:
-        with contextlib.suppress(Exception):
-            local.close(timeout=2)
-    for child in multiprocessing.active_children():  # the nannies' worker processes
-        child.kill()
+    # the nannies' worker processes end first: a worker still starting reads its process
+    # object from the nanny, whose semaphore the close below unlinks, and a worker that
+    # finds it gone prints a FileNotFoundError traceback (seen with SIGTERM); then again
+    # after the close, for any the close started
+    for _ in range(2):
+        for child in multiprocessing.active_children():
+            child.kill()
+        if local is not None:
+            with contextlib.suppress(Exception):
+                local.close(timeout=2)
+            local = None
     spec = sys.modules.get("distributed.deploy.spec")
     instances = getattr(getattr(spec, "SpecCluster", None), "_instances", None)
     if instances is not None:
