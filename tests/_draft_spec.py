@@ -1,5 +1,5 @@
 """The built-in draft (``next``) against the spec's own draft, and each SEP layer's stored
-text against a spec checkout: what ``tests/generated/check_seps.py`` prints and
+text against a spec checkout: what ``tests/check_seps.py`` prints and
 ``tests/schema/test_draft_schema.py`` asserts.
 
 Where the spec is: ``$MCP_SKEW_SPEC_CHECKOUT`` (a checkout of

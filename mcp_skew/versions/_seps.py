@@ -88,12 +88,12 @@ class Layer:
     #: the earliest release it may ship in, where its source sets one (empty: the next)
     earliest: str = ""
     #: the path of its text in the spec repository, where one is stored (for
-    #: ``tests/generated/check_seps.py``); empty: the text is in a pull request only
+    #: ``tests/check_seps.py``); empty: the text is in a pull request only
     path: str = ""
     #: the sha256 of that text as last checked (empty: none stored)
     digest: str = ""
     #: the extension id where the SEP is an extension (its methods and fields are not in the
-    #: core schema: ``tests/generated/check_seps.py`` leaves them out of the comparison)
+    #: core schema: ``tests/check_seps.py`` leaves them out of the comparison)
     extension: str = ""
     #: the status its stored text states, where the layer's own differs on purpose (the
     #: tasks extension is Final; moving it into core is only its stated intent)

@@ -3,7 +3,7 @@ checkout, ``$MCP_SKEW_SPEC_CHECKOUT``, or ``../shared/spec/schemas/draft``): the
 string its ``schema.ts`` declares, the fields of ``Tool`` and ``CallToolResult``, the
 requests of each direction. When the spec's draft moves on (a layer becomes Final, the
 draft gets its own version string), this fails: update ``mcp_skew/versions/_seps.py``
-(``tests/generated/check_seps.py`` says what moved). Skipped, with the reason, where no
+(``tests/check_seps.py`` says what moved). Skipped, with the reason, where no
 draft schema is at hand.
 """
 

@@ -6,7 +6,7 @@ checkout against the digest recorded when it was last checked, and the built-in 
 and per mismatch; the exit code is 1 where something needs a look, 0 where all is current,
 2 where no spec is found.
 
-Run: ``.venv/bin/python tests/generated/check_seps.py [SPEC_CHECKOUT]`` (default:
+Run: ``.venv/bin/python tests/check_seps.py [SPEC_CHECKOUT]`` (default:
 ``$MCP_SKEW_SPEC_CHECKOUT``, else ``../shared/spec``). ``tests/schema/test_draft_schema.py``
 fails on the same mismatches of the draft schema.
 """
@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' helpers
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the tests' helpers
 
 from _draft_spec import builtin_draft, draft_mismatches, layer_report, spec_root, stored_draft
 
