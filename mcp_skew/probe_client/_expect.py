@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
-from ..simulator import LIST_TOOLS, ClientCache, PeerSpec, Scenario, run
+from ..simulator import LIST_TOOLS, ClientCache, ClientPolicy, PeerSpec, Scenario, run
 from ..simulator.messages import request_text
 from ._observe import Outcome
 
@@ -103,7 +103,17 @@ def era_table_says(client: PeerSpec, server: PeerSpec) -> bool:
     return ERA_TABLE[(client.kind, server.kind)] and bool(shared)
 
 
+def _seen(policy: ClientPolicy) -> ClientPolicy:
+    """The policy without what a client does with a tool call's result (the call quirks of
+    docs/calls.md: the dialects its validator accepts, structured content required or
+    checked): probe-client's served servers give the client under test no such result, so
+    it cannot see these, and :func:`same_model` leaves them out of the comparison."""
+    return replace(policy, output_dialects=None, needs_structured_content=False,
+                   checks_structured_content=False)
+
+
 def same_model(a: PeerSpec, b: PeerSpec) -> bool:
-    """Whether two client specs behave the same: kind, revisions and policy."""
+    """Whether two client specs behave the same where probe-client can see it: kind,
+    revisions and policy (but what :func:`_seen` leaves out)."""
     return (a.kind == b.kind and set(a.revisions) == set(b.revisions)
-            and a.client_policy == b.client_policy)
+            and _seen(a.client_policy) == _seen(b.client_policy))

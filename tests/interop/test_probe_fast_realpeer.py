@@ -1,6 +1,7 @@
 """The default probe against ``--thorough`` on real servers: ``mcp`` 2.3.0, 1.9.4 and 1.0.0
 and fastmcp 4.2.3 (each in a cached isolated environment). The default probe starts at
-most 4 server processes (one per distinct first exchange of a built-in client) and gives
+most 4 server processes (one per distinct first exchange of a built-in client; one more
+for a server that offers an extension) and gives
 the per-client verdicts and the peer of the thorough probe (a process per client); a row
 it could not check says so and gives no verdict.
 
@@ -24,7 +25,10 @@ ENVS = {
     "mcp-2.3.0": (("mcp==2.3.0",), "py_mcp_server.py", 4),
     "mcp-1.9.4": (("mcp==1.9.4", "pydantic==2.11.*"), "py_mcp_server.py", 4),
     "mcp-1.0.0": (("mcp==1.0.0", "pydantic==2.10.*"), "py_mcp_server.py", 4),
-    "fastmcp-4.2.3": (("fastmcp==4.2.3",), "fastmcp_server.py", 4),
+    # and one start more: FastMCP declares MCP Apps, so the probe asks once more with a client
+    # that advertises it (a server may list its app tools only to such a client,
+    # docs/extensions.md)
+    "fastmcp-4.2.3": (("fastmcp==4.2.3",), "fastmcp_server.py", 5),
 }
 
 

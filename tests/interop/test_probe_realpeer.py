@@ -83,12 +83,20 @@ def common_checks(report: ProbeReport) -> None:
     assert "not-json" not in codes(report)
 
 
+#: The extensions a server offers, as the peer notation says them: FastMCP 4.2.3 declares
+#: MCP Apps (io.modelcontextprotocol/ui) in every initialize and discover result,
+#: unconditionally (fastmcp/server/low_level.py, the capabilities' "extensions"), which the
+#: probe reads since issue 38; the Python SDK declares none.
+OFFERS = {"mcp-2.3.0": "", "fastmcp-4.2.3": "+ext=ui"}
+
+
 @pytest.mark.parametrize("name", ["mcp-2.3.0", "fastmcp-4.2.3"])
 def test_the_current_sdk_and_fastmcp_are_dual_era_and_sticky(name: str) -> None:
     report = probed(name)
     assert report.peer.spec is not None
-    assert report.peer.spec.notation == f"dual:{ALL}+sticky-era+not-found-code=-32602"
-    assert report.peer.spec.notation == observable("py-mcp@2.3")
+    assert report.peer.spec.notation == \
+        f"dual:{ALL}+sticky-era+not-found-code=-32602{OFFERS[name]}"
+    assert report.peer.spec.notation == observable("py-mcp@2.3") + OFFERS[name]
     assert report.peer.sentence == (
         f"behaves like dual:{ALL} with the era of a process fixed by its first request and "
         "error -32602 for a missing resource")

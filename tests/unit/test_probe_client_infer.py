@@ -258,3 +258,16 @@ def test_a_client_that_probes_again_is_not_found_on_the_upgrade_row(spec: str) -
     row = next(r for r in rows if r.server == UPGRADE_ROW)
     expected = "legacy" if client.kind == "legacy" else "modern"
     assert row.observed.era == expected and row.model_agrees
+
+
+def test_same_model_leaves_out_only_what_probe_client_cannot_see() -> None:
+    """The call quirks (what a client does with a tool call's result) are not served to the
+    client under test, so a named model that carries them is the same model as one inferred
+    without them (the real-peer step saw ts-client@2.4 differ by these alone); any other
+    quirk still makes a difference."""
+    plain = parse_peer("legacy:2025-11-25,2025-06-18", "client")
+    calls = parse_peer("legacy:2025-11-25,2025-06-18+declared-dialects+needs-structured-content"
+                       "+checks-structured-content", "client")
+    assert same_model(plain, calls) and same_model(calls, plain)
+    assert not same_model(plain, parse_peer("legacy:2025-11-25,2025-06-18+strict-results",
+                                            "client"))
