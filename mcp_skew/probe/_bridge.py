@@ -99,7 +99,10 @@ def bridge_lines(summary: dict[str, Any]) -> list[str]:
     """The card's ``bridge:`` lines."""
     name = summary["name"]
     head = (f"bridge: {name}, started by the probe in front of the server command"
-            if summary["started"] else "bridge: the probe met a bridge, not the server itself")
+            if summary["started"] else
+            "bridge: signs of a bridge in front of the server (inferred from what it answered)")
     out = [head, *(f"  sign: {s}" for s in summary["signs"])]
-    out += [f"  it hides: {h}" for h in summary["hides"]]
+    # a bridge the probe started hides these; one only inferred from signs may
+    hides = "it hides" if summary["started"] else "it may hide"
+    out += [f"  {hides}: {h}" for h in summary["hides"]]
     return out

@@ -19,16 +19,10 @@ from pathlib import Path
 from ..errors import UsageError
 from ..peers import NamedBridge
 from ..wire import end, spawn
+from ._drift import _free_port
 from ._envs import EnvironmentUnavailable, ensure_npm_env, ensure_python_env
 
 __all__ = ["start_bridge", "stop_bridge"]
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-    return port
 
 
 def _listening(port: int) -> bool:

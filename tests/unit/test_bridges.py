@@ -236,3 +236,17 @@ def test_probe_via_needs_a_named_bridge_and_a_command() -> None:
     assert code == 2 and "simulated only" in err
     code, _, err = run_cli(["probe", "--via", "mcp-remote@0.1", "--", "true"])
     assert code == 2 and "not in front of a command" in err
+
+
+def test_a_bridge_only_inferred_from_signs_is_said_as_inferred() -> None:
+    """The card says a bridge the probe started hides things; one it only inferred from the
+    server's answers is said as inferred, and what it may hide as a possibility."""
+    from mcp_skew.probe._bridge import bridge_lines  # noqa: PLC0415
+
+    inferred = bridge_lines({"name": None, "started": False, "signs": ["the name says so"],
+                             "hides": ["the server's era"]})
+    assert "inferred" in inferred[0] and inferred[-1] == "  it may hide: the server's era"
+    started = bridge_lines({"name": "supergateway@4", "started": True, "signs": [],
+                            "hides": ["the server's era"]})
+    assert started[0].startswith("bridge: supergateway@4, started by the probe")
+    assert started[-1] == "  it hides: the server's era"
