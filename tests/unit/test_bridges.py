@@ -241,7 +241,7 @@ def test_probe_via_needs_a_named_bridge_and_a_command() -> None:
 def test_a_bridge_only_inferred_from_signs_is_said_as_inferred() -> None:
     """The card says a bridge the probe started hides things; one it only inferred from the
     server's answers is said as inferred, and what it may hide as a possibility."""
-    from mcp_skew.probe._bridge import bridge_lines  # noqa: PLC0415
+    from mcp_skew.probe._bridge import bridge_lines
 
     inferred = bridge_lines({"name": None, "started": False, "signs": ["the name says so"],
                              "hides": ["the server's era"]})
