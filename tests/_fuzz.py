@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from mcp_skew.cli import main
 from mcp_skew.peers import named_peer_names
-from mcp_skew.simulator._quirks import QUIRKS
+from mcp_skew.simulator.quirks._table import QUIRKS
 from mcp_skew.versions import REGISTRY
 
 REVISIONS = [p.revision for p in REGISTRY]

@@ -40,8 +40,6 @@ from __future__ import annotations
 
 from . import _negotiation as negotiation
 from . import _path as path_steps
-from ._bridge import BRIDGE_QUIRKS, BridgeSpec, parse_bridge
-from ._bridge_link import BridgeLink
 from ._cache import ClientCache
 from ._client import Session, SimClient, event_step
 from ._extensions import ExtensionsSeen, read_extensions
@@ -49,14 +47,16 @@ from ._link import Link, MemoryLink
 from ._outputs import dialect_of
 from ._path import PathStep
 from ._peers import PeerSpec, parse_peer, split_notation, with_quirks
-from ._policy import ClientPolicy
-from ._quirks import QUIRKS
 from ._result_checks import check_result, untyped_tools
 from ._run import RunRecord, run
 from ._scenario import LIST_RESOURCES, LIST_TOOLS, SCENARIOS, Scenario, Step, StepResult, play
 from ._server import Reaction, SimServer
 from ._trace import render_trace, summary_line
 from ._transport import NOT_OVER_STDIO, STDIO, TRANSPORTS, Transport, TransportRule, rule_for
+from .bridges._link import BridgeLink
+from .bridges._spec import BRIDGE_QUIRKS, BridgeSpec, parse_bridge
+from .quirks._policy import ClientPolicy
+from .quirks._table import QUIRKS
 
 __all__ = [
     "BRIDGE_QUIRKS",

@@ -105,7 +105,7 @@ class MemoryLink:
         #: :func:`._feature_calls.response_to`); None: it leaves them unanswered
         self.answers: Callable[[Message], Message] | None = None
         self.transcript = Transcript()
-        #: a link may start later than the run (a bridge's child process, :mod:`._bridge_link`)
+        #: a link may start later than the run (a bridge's child process, :mod:`.bridges._link`)
         self._clock = start_ms
         self._seq = 0
         self._pending: list[tuple[int, int, Message]] = []  # heap of (arrives, seq, message)

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from ..versions import Profile
-from ._policy import ClientPolicy, ServerPolicy
+from .quirks._policy import ClientPolicy, ServerPolicy
 
 __all__ = ["DIALECT_URIS", "dialect_of", "refused_before", "refused_result", "with_outputs"]
 

@@ -48,8 +48,8 @@ from ..versions import (
     Role,
     did_you_mean,
 )
-from ._policy import ClientPolicy, ServerPolicy
-from ._quirks import QUIRKS, client_policy, server_policy
+from .quirks._policy import ClientPolicy, ServerPolicy
+from .quirks._table import QUIRKS, client_policy, server_policy
 
 __all__ = ["EXT", "KINDS", "Notation", "PeerSpec", "ext_suffix", "parse_peer", "split_notation",
            "with_quirks"]
@@ -92,12 +92,12 @@ class PeerSpec:
 
     @property
     def server_policy(self) -> ServerPolicy:
-        """What this peer does as a server, from its quirks (:mod:`._policy`)."""
+        """What this peer does as a server, from its quirks (:mod:`.quirks._policy`)."""
         return server_policy(self.quirks)
 
     @property
     def client_policy(self) -> ClientPolicy:
-        """What this peer does as a client, from its quirks (:mod:`._policy`)."""
+        """What this peer does as a client, from its quirks (:mod:`.quirks._policy`)."""
         return client_policy(self.quirks)
 
     def of_era(self, era: Era) -> tuple[str, ...]:

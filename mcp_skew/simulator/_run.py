@@ -18,8 +18,6 @@ from typing import TYPE_CHECKING, Any, Final
 from .._memo import by_identity2
 from ..transcript import RUN_FORMAT, RUN_FORMAT_VERSION
 from ..versions import Era, Profile
-from ._bridge import BridgeSpec
-from ._bridge_link import BridgeLink
 from ._cache import ClientCache
 from ._client import Mark, Session, SimClient
 from ._feature_calls import response_to
@@ -29,6 +27,8 @@ from ._peers import PeerSpec
 from ._scenario import SCENARIOS, Scenario, StepResult, play
 from ._server import SimServer
 from ._transport import NOT_OVER_STDIO, Transport, rule_for
+from .bridges._link import BridgeLink
+from .bridges._spec import BridgeSpec
 from .findings._finding import Finding
 
 if TYPE_CHECKING:
@@ -177,7 +177,7 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
     restart of its server: results, era decisions), used whatever the scenario;
     ``server_id``: the key they hold the server under (default: the server's name; give the
     same to two runs for a server that was restarted as another spec, an upgrade).
-    ``via``: a bridge between them (:mod:`._bridge_link`): the client meets its downstream
+    ``via``: a bridge between them (:mod:`.bridges._link`): the client meets its downstream
     side (its transport, not ``transport``) and the bridge plays the upstream leg.
     """
     plan = scenario if isinstance(scenario, Scenario) else SCENARIOS[scenario]

@@ -37,8 +37,8 @@ from ._cache import invalidations
 from ._extensions import APP_TOOL, APP_URI, UI, app_html, app_tool, client_extensions, offered
 from ._outputs import with_outputs
 from ._peers import PeerSpec
-from ._policy import ServerPolicy
 from .messages import _wire
+from .quirks._policy import ServerPolicy
 
 __all__ = ["Reaction", "SimServer"]
 

@@ -148,15 +148,19 @@ IO_BY_DESIGN: Mapping[str, str] = {
 
 #: The simulator's rooms (its subpackages) and what each may import of the rest of the
 #: simulator (``core``: its top-level modules and its face). The machine and its events carry
-#: the path's steps (``_path``); HTTP stands on the core's peers, server and path; the core
-#: imports ``http`` only where a run is built and traced (:data:`CORE_HTTP`), so a stdio run's
-#: modules do not need HTTP, and the findings and the messages stand on the profiles alone.
+#: the path's steps (``_path``); HTTP stands on the core's peers, server and path (and the
+#: client's policy, for authorization); a bridge on the core's peers, server and links; the
+#: core imports ``http`` only where a run is built and traced (:data:`CORE_HTTP`), so a stdio
+#: run's modules do not need HTTP; the findings, the messages and the quirks (with the
+#: policies they set) stand on the profiles alone.
 ROOMS: Mapping[str, frozenset[str]] = {
     "findings": frozenset(),
     "messages": frozenset(),
+    "quirks": frozenset(),
     "machine": frozenset({"core"}),
-    "http": frozenset({"core", "machine", "messages"}),
-    "core": frozenset({"findings", "machine", "messages", "http"}),
+    "http": frozenset({"core", "machine", "messages", "quirks"}),
+    "bridges": frozenset({"core", "machine", "messages"}),
+    "core": frozenset({"findings", "machine", "messages", "quirks", "bridges", "http"}),
 }
 #: The core modules that may import ``http``: the run (it builds the HTTP link) and its trace.
 CORE_HTTP = frozenset({f"{PACKAGE}.simulator._run", f"{PACKAGE}.simulator._trace"})

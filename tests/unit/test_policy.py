@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcp_skew.simulator import QUIRKS, PeerSpec, parse_peer
-from mcp_skew.simulator._policy import ClientPolicy, Effect, ServerPolicy, compose
+from mcp_skew.simulator.quirks._policy import ClientPolicy, Effect, ServerPolicy, compose
 
 SIMULATOR = Path(__file__).resolve().parents[2] / "mcp_skew" / "simulator"
 POLICY = {"server": ServerPolicy, "client": ClientPolicy}

@@ -44,8 +44,8 @@ EDGES = frozenset({
     "mcp_skew.simulator.http._client:request_headers",
     "mcp_skew.simulator._peers:PeerSpec.registry",
     "mcp_skew.simulator._peers:parse_peer",
-    "mcp_skew.simulator._bridge:BridgeSpec.registry",  # as PeerSpec.registry (issue 39)
-    "mcp_skew.simulator._bridge:parse_bridge",  # as parse_peer (issue 39)
+    "mcp_skew.simulator.bridges._spec:BridgeSpec.registry",  # as PeerSpec.registry (issue 39)
+    "mcp_skew.simulator.bridges._spec:parse_bridge",  # as parse_peer (issue 39)
     "mcp_skew.wire.http:HttpLink.__init__",
 })
 DRAFT = """

@@ -25,9 +25,9 @@ from _links import ScriptedLink
 
 from mcp_skew.errors import UsageError
 from mcp_skew.simulator import QUIRKS, ClientCache, RunRecord, SimClient, SimServer, parse_peer, run
-from mcp_skew.simulator._quirks import Quirk
 from mcp_skew.simulator.machine import Event, Reply
 from mcp_skew.simulator.messages import _wire
+from mcp_skew.simulator.quirks._table import Quirk
 from mcp_skew.versions import REGISTRY, Era
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -1785,7 +1785,7 @@ def render_quirks_doc() -> str:
         "to the same run without the quirk, and the tests that pin it.",
         "",
         "The simulator reads no quirk names: each quirk sets fields of the peer's policy "
-        "(`ServerPolicy` or `ClientPolicy` in `mcp_skew/simulator/_policy.py`, whose defaults "
+        "(`ServerPolicy` or `ClientPolicy` in `mcp_skew/simulator/quirks/_policy.py`, whose defaults "
         "are the spec's behaviour), and the policy drives what the peer does. Where two quirks "
         "set the same field, the higher rank wins, whatever their order in the spec.",
         "",

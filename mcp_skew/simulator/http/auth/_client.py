@@ -50,7 +50,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from ....versions import Profile, rule_values
-from ..._policy import ClientPolicy
+from ...quirks._policy import ClientPolicy
 from .._urlform import form_decode, form_encode, split_url
 from .._words import HttpRequest, HttpResponse
 from ._server import (

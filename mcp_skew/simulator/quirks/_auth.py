@@ -1,5 +1,5 @@
 """The authorization quirks (scenario auth, over Streamable HTTP): what a protected server
-publishes and how a client finds its way to a token. Part of :data:`~._quirks.QUIRKS`, in
+publishes and how a client finds its way to a token. Part of :data:`~._table.QUIRKS`, in
 its order: the server ones after the stdio-only servers', the client ones after
 ``auth-fallback``.
 """

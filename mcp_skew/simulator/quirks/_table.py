@@ -11,12 +11,12 @@ from __future__ import annotations
 import functools
 from typing import Final
 
-from ..versions import Role
+from ...versions import Role
+from ._apps import APP_QUIRKS
+from ._auth import CLIENT_AUTH, SERVER_AUTH
+from ._ext import EXTENSION_QUIRKS
 from ._policy import ClientPolicy, Effect, ServerPolicy, compose
 from ._quirk import Quirk
-from ._quirks_apps import APP_QUIRKS
-from ._quirks_auth import CLIENT_AUTH, SERVER_AUTH
-from ._quirks_ext import EXTENSION_QUIRKS
 
 __all__ = ["QUIRKS", "Quirk", "Role", "client_policy", "server_policy"]
 

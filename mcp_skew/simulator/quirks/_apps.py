@@ -1,6 +1,6 @@
 """The quirks of released AI apps' clients (issue 39; docs/apps.md): how Claude Code and
 GitHub Copilot CLI were seen or reported to depart from the spec's dual-era client. Part of
-:data:`~._quirks.QUIRKS`, in its order: after the clients' era quirks, before the extension
+:data:`~._table.QUIRKS`, in its order: after the clients' era quirks, before the extension
 quirks.
 """
 

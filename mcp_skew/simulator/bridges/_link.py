@@ -1,14 +1,14 @@
 """A bridge between a simulated client and a simulated server, both legs on one virtual clock.
 
-:class:`BridgeLink` is a :class:`~._link.Link`: the client talks to it as to a server. Its
+:class:`BridgeLink` is a :class:`~.._link.Link`: the client talks to it as to a server. Its
 transcript keeps the **downstream** leg (client <-> bridge) as messages, as every link
 does, and the **upstream** leg (bridge <-> server) as ``upstream`` events, each with its
 message (``side`` ``c2s``: bridge to server; ``s2c``: server to bridge), in the order they
 happened; the bridge's own doings (a child started, an answer it made itself) are
-``bridge`` events. The server runs in :class:`~._link.MemoryLink` children started at
+``bridge`` events. The server runs in :class:`~.._link.MemoryLink` children started at
 the bridge's clock, so latency, start-up and timeouts are the same simulated milliseconds.
 
-What the bridge does is read from its :class:`~._bridge.BridgeSpec` (its quirks), never
+What the bridge does is read from its :class:`~._spec.BridgeSpec` (its quirks), never
 from its name:
 
 - pass-through (no ``exposes``): each message is forwarded; ``child-per-request`` starts a
@@ -21,7 +21,7 @@ from its name:
   its one upstream session, which it opened at start with ``initialize-at``; an error
   upstream is the client's error, a result is served in the bridge's own revision;
 - ``refuses-modern``, ``modern-empty-capabilities``, ``forwards-version-header``,
-  ``refuses-modern-upstream``, ``refuses-server-requests``: :data:`~._bridge.BRIDGE_QUIRKS`.
+  ``refuses-modern-upstream``, ``refuses-server-requests``: :data:`~._spec.BRIDGE_QUIRKS`.
 
 A server process that ends while the bridge waits is, downstream, the bridge's -32603
 "MCP server process failed" (supergateway 4.0.0 ``handleChildFailure``).
@@ -34,15 +34,15 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ..transcript import Transcript
-from ..versions import Era, Message
-from ._bridge import BridgeSpec
-from ._link import MemoryLink
-from ._peers import PeerSpec
-from ._server import SimServer
-from .machine._events import Closed, Event, Reply, Timeout
-from .messages import _wire
-from .messages._json import cross
+from ...transcript import Transcript
+from ...versions import Era, Message
+from .._link import MemoryLink
+from .._peers import PeerSpec
+from .._server import SimServer
+from ..machine._events import Closed, Event, Reply, Timeout
+from ..messages import _wire
+from ..messages._json import cross
+from ._spec import BridgeSpec
 
 __all__ = ["BridgeLink", "is_modern"]
 

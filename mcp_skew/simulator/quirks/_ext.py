@@ -1,5 +1,5 @@
 """The extension quirks (a peer's ``+ext=...``): how real peers lose an extension they
-both support. Part of :data:`~._quirks.QUIRKS`, in its order: after the clients' and
+both support. Part of :data:`~._table.QUIRKS`, in its order: after the clients' and
 servers' other quirks, before the clients' waits (``probe-timeout``).
 """
 

@@ -1,12 +1,12 @@
 """A named quirk: one way a real client or server departs from the plain spec behaviour
-(the table of them is :data:`~._quirks.QUIRKS`)."""
+(the table of them is :data:`~._table.QUIRKS`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Literal
 
-from ..versions import Role
+from ...versions import Role
 from ._policy import Effect
 
 __all__ = ["Quirk"]

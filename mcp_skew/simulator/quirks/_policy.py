@@ -14,7 +14,7 @@ reads only the policy, never the quirk names.
 Two quirks may set the same field (``+silent+unknown-32602``); the effect with
 the higher ``rank`` wins, whatever their order in the spec, so a peer's policy
 does not depend on how its quirks were written down. The ranks are in the
-quirk table (:data:`~._quirks.QUIRKS`) and in ``docs/quirks.md``.
+quirk table (:data:`~._table.QUIRKS`) and in ``docs/quirks.md``.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ Notation (the CLI's ``--via``; a named bridge, ``supergateway@4``, is resolved b
 
 ``bridge:REV,...`` is a terminating bridge whose own server speaks those revisions (its
 kind from their eras, as a peer spec's); a bare ``bridge`` passes messages through. The
-link that plays both legs on the virtual clock is :mod:`._bridge_link`.
+link that plays both legs on the virtual clock is :mod:`._link`.
 """
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
-from ..errors import UsageError
-from ..versions import REGISTRY, REVISION_CUTOFF, Registry, did_you_mean
-from ._peers import PeerSpec, parse_peer
-from ._transport import TRANSPORTS, Transport
+from ...errors import UsageError
+from ...versions import REGISTRY, REVISION_CUTOFF, Registry, did_you_mean
+from .._peers import PeerSpec, parse_peer
+from .._transport import TRANSPORTS, Transport
 
 __all__ = ["BRIDGE_QUIRKS", "BridgeQuirk", "BridgeSpec", "parse_bridge"]
 
