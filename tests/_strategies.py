@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from mcp_skew.simulator import QUIRKS, PeerSpec, parse_peer
+from mcp_skew.simulator import PeerSpec, parse_peer
 from mcp_skew.simulator._peers import KINDS
+from mcp_skew.simulator.quirks import QUIRKS
 from mcp_skew.versions import REGISTRY, Era, Role
 from mcp_skew.versions._auth import LAYOUTS
 

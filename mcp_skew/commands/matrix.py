@@ -43,7 +43,8 @@ from ..matrix import (
     shown,
 )
 from ..peers import labelled, resolve_bridge, resolve_peer
-from ..simulator import NOT_OVER_STDIO, SCENARIOS, TRANSPORTS, BridgeSpec, PeerSpec, Transport
+from ..simulator import NOT_OVER_STDIO, SCENARIOS, TRANSPORTS, PeerSpec, Transport
+from ..simulator.bridges import BridgeSpec
 from ..versions import Registry, Role
 from ._args import whole
 

@@ -36,7 +36,8 @@ from typing import Any, Final
 from .. import __version__
 from .._verdicts import plain_works
 from ..errors import UsageError
-from ..simulator import SCENARIOS, BridgeSpec, PeerSpec, Transport, run
+from ..simulator import SCENARIOS, PeerSpec, Transport, run
+from ..simulator.bridges import BridgeSpec
 from ..versions import REGISTRY, Registry
 from ._cell import (
     EXTRA_KEYS,

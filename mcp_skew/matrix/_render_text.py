@@ -25,7 +25,8 @@ from typing import Any, Final, Literal
 
 from .._markup import code_span, markdown_cell
 from ..peers import QUIRK_LABELS, short_revision
-from ..simulator import QUIRKS, split_notation
+from ..simulator import split_notation
+from ..simulator.quirks import QUIRKS
 from ._build import Matrix, outcome, steps_failed
 from ._cell import Cell
 from ._race import MARK as RACE_MARK

@@ -37,7 +37,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from ..peers import BUILTIN_CLIENTS
-from ..simulator import QUIRKS, PeerSpec, Transport, parse_peer
+from ..simulator import PeerSpec, Transport, parse_peer
+from ..simulator.quirks import QUIRKS
 from ..versions import BUILTIN, Cite, Era, Profile, Registry, Role, registry_for
 from ._illustrate import simulate
 

@@ -1,5 +1,5 @@
 """Named bridges (data): ``supergateway@4``, ``mcp-proxy-py@0.13``, ``mcp-proxy-js@6``,
-``mcp-remote@0.1``, each a :class:`~mcp_skew.simulator.BridgeSpec` in the simulator's
+``mcp-remote@0.1``, each a :class:`~mcp_skew.simulator.bridges.BridgeSpec` in the simulator's
 bridge notation, with the package it models, how it is started in front of a stdio server
 (``probe --via``, the real-peer test) and where each trait was read.
 
@@ -7,7 +7,7 @@ A bridge's notation is the simulator's (``bridge[:REV,...][+QUIRK...]``); a term
 bridge's own server may instead be a named server model (``exposes``: the SDK its HTTP side
 is built on). :func:`resolve_bridge` reads ``NAME@VERSION[+QUIRK...]`` or the notation.
 The gateways known from public reports only are bridge quirks with their sources
-(:data:`mcp_skew.simulator.BRIDGE_QUIRKS`), not named bridges: none of them is installed.
+(:data:`mcp_skew.simulator.bridges._spec.BRIDGE_QUIRKS`), not named bridges: none of them is installed.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from ..errors import UsageError
-from ..simulator import BridgeSpec, Transport, parse_bridge
+from ..simulator import Transport
+from ..simulator.bridges import BridgeSpec, parse_bridge
 from ..versions import REGISTRY, Registry, did_you_mean
 from ._family import Package
 from ._lookup import named_peer

@@ -28,10 +28,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from .._input import AddressError, parse_url
-from ..simulator import ClientPolicy
 from ..simulator.findings import Finding
 from ..simulator.http import HttpRequest, HttpResponse
 from ..simulator.http.auth import AS_WELL_KNOWN, AuthResult, authorize, plan_for
+from ..simulator.quirks import ClientPolicy
 from ..versions import Registry, rule_values
 from ..wire import Deadline, read_capped, send
 

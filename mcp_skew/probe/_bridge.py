@@ -3,7 +3,7 @@
 The probe cannot see past a bridge, but some of its marks show on the downstream side:
 
 - the probe started it (``probe --via BRIDGE -- CMD``): it knows which, and its model says
-  what it hides (:meth:`mcp_skew.simulator.BridgeSpec.hides`);
+  what it hides (:meth:`mcp_skew.simulator.bridges.BridgeSpec.hides`);
 - a server name that says so (``serverInfo.name`` of an initialize answer, or the modern
   ``_meta`` server identity, naming a known bridge: ``supergateway``, ``mcp-proxy``,
   ``mcp-remote``, or a gateway or proxy);
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Final
 from ..simulator.messages import SERVER_INFO_KEY
 
 if TYPE_CHECKING:
-    from ..simulator import BridgeSpec
+    from ..simulator.bridges import BridgeSpec
     from ._runner import ProbeReport
 
 __all__ = ["bridge_lines", "bridge_summary"]

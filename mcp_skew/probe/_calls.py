@@ -26,8 +26,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..simulator import QUIRKS, ClientPolicy, PeerSpec, Step, StepResult, dialect_of, parse_peer
+from ..simulator import PeerSpec, Step, StepResult, dialect_of, parse_peer
 from ..simulator.findings import Finding
+from ..simulator.quirks import QUIRKS, ClientPolicy
 from ..versions import Profile, Registry
 from ._exchanges import Exchange, modern_version
 from ._schemas import _jsonschema

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from ..simulator import BridgeSpec, PeerSpec
+from ..simulator import PeerSpec
+from ..simulator.bridges import BridgeSpec
 from ..versions import REGISTRY, Registry
 from ..wire import HttpLink, JsonlRecorder, Limits, StdioLink
 from ._links import ProbeLink, SimulatedLink

@@ -22,8 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
-from ..simulator import LIST_TOOLS, ClientCache, ClientPolicy, PeerSpec, Scenario, run
+from ..simulator import LIST_TOOLS, ClientCache, PeerSpec, Scenario, run
 from ..simulator.messages import request_text
+from ..simulator.quirks import ClientPolicy
 from ._observe import Outcome
 
 __all__ = ["CONNECT", "ERA_TABLE", "RESULT", "UPGRADED", "Prediction", "era_table_says", "plain", "predict",

@@ -41,10 +41,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
 from ..simulator import (
-    QUIRKS,
     SCENARIOS,
-    BridgeLink,
-    BridgeSpec,
     MemoryLink,
     PeerSpec,
     Scenario,
@@ -55,6 +52,8 @@ from ..simulator import (
     rule_for,
     run,
 )
+from ..simulator.bridges import BridgeLink, BridgeSpec
+from ..simulator.quirks import QUIRKS
 from ..versions import Era, PeerKind
 
 __all__ = ["CATEGORIES", "Category", "Classify", "Outcome", "Outcomes"]

@@ -22,7 +22,8 @@ from .._numbers import parse_int
 from .._verdicts import failure_kind
 from ..errors import UsageError
 from ..peers import resolve_peer
-from ..simulator import BridgeSpec, PeerSpec
+from ..simulator import PeerSpec
+from ..simulator.bridges import BridgeSpec
 from ..versions import Registry
 from ._fleet import Balancer, Schedule, client_batches, rollback, rolling
 from ._outcomes import Outcomes

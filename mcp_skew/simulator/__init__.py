@@ -1,14 +1,18 @@
 """The negotiation simulator: peers, quirks, links, scenarios and runs.
 
-Public API: :func:`parse_peer`, :class:`PeerSpec`, :data:`QUIRKS`, :func:`run`, the bridges
-(:class:`BridgeSpec`, :func:`parse_bridge`, :data:`BRIDGE_QUIRKS`; ``run(..., via=bridge)``),
-:class:`RunRecord`, :data:`SCENARIOS`, :class:`SimClient`, :class:`SimServer`,
-:class:`MemoryLink`, the transport rules (:data:`TRANSPORTS`, :class:`TransportRule`),
-the trace of a run (:func:`render_trace`, :func:`summary_line`) and the negotiation rules
-(:mod:`negotiation`). A run over Streamable HTTP is ``run(..., transport="http")``.
+Public API: :func:`parse_peer`, :class:`PeerSpec`, :func:`run` (``run(..., via=bridge)``
+with a bridge of :mod:`mcp_skew.simulator.bridges`), :class:`RunRecord`, :data:`SCENARIOS`,
+:class:`SimClient`, :class:`SimServer`, :class:`MemoryLink`, the transport rules
+(:data:`TRANSPORTS`, :class:`TransportRule`), the trace of a run (:func:`render_trace`,
+:func:`summary_line`) and the negotiation rules (:mod:`negotiation`). A run over Streamable
+HTTP is ``run(..., transport="http")``.
 
 The simulator's rooms, each with its own face:
 
+- :mod:`mcp_skew.simulator.quirks`: the named quirks (``QUIRKS``) and the policies they set
+  (``ClientPolicy``);
+- :mod:`mcp_skew.simulator.bridges`: a bridge between a client and a server
+  (``BridgeSpec``, ``parse_bridge``, ``BridgeLink``);
 - :mod:`mcp_skew.simulator.http`: Streamable HTTP sans I/O (the endpoint, the client
   side, the SSE parser, the in-memory HTTP link), and inside it
   :mod:`mcp_skew.simulator.http.auth`, authorization (the client's flow, the test
@@ -25,8 +29,8 @@ versions): the path's steps (:class:`PathStep`, :mod:`path_steps`, :func:`event_
 for the probe's own clients and the annotation of logs; scenario pieces (:func:`play`,
 :class:`Step`, :class:`StepResult`, :data:`LIST_RESOURCES`, :data:`LIST_TOOLS`,
 :data:`STDIO`, :func:`rule_for`); :class:`Session`, :func:`check_result`,
-:func:`untyped_tools`, :func:`with_quirks`, :class:`ClientPolicy`, :class:`Reaction`,
-:class:`ClientCache`, :class:`Link`, :class:`BridgeLink` (the rollout's single requests).
+:func:`untyped_tools`, :func:`with_quirks`, :class:`Reaction`, :class:`ClientCache`,
+:class:`Link`.
 
 The package is pure: no process, socket, thread or wall clock, and it imports
 nothing of mcp-skew but :mod:`mcp_skew.versions`, :mod:`mcp_skew.transcript` (the record
@@ -53,24 +57,15 @@ from ._scenario import LIST_RESOURCES, LIST_TOOLS, SCENARIOS, Scenario, Step, St
 from ._server import Reaction, SimServer
 from ._trace import render_trace, summary_line
 from ._transport import NOT_OVER_STDIO, STDIO, TRANSPORTS, Transport, TransportRule, rule_for
-from .bridges._link import BridgeLink
-from .bridges._spec import BRIDGE_QUIRKS, BridgeSpec, parse_bridge
-from .quirks._policy import ClientPolicy
-from .quirks._table import QUIRKS
 
 __all__ = [
-    "BRIDGE_QUIRKS",
     "LIST_RESOURCES",
     "LIST_TOOLS",
     "NOT_OVER_STDIO",
-    "QUIRKS",
     "SCENARIOS",
     "STDIO",
     "TRANSPORTS",
-    "BridgeLink",
-    "BridgeSpec",
     "ClientCache",
-    "ClientPolicy",
     "ExtensionsSeen",
     "Link",
     "MemoryLink",
@@ -90,7 +85,6 @@ __all__ = [
     "dialect_of",
     "event_step",
     "negotiation",
-    "parse_bridge",
     "parse_peer",
     "path_steps",
     "play",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mcp_skew.peers import NAMED_BRIDGES
-from mcp_skew.simulator import BRIDGE_QUIRKS
+from mcp_skew.simulator.bridges._spec import BRIDGE_QUIRKS
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -20,9 +20,9 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mcp_skew.simulator import QUIRKS
 from mcp_skew.simulator.findings import FINDINGS
 from mcp_skew.simulator.findings._codes import FINDING_CODES, FindingInfo
+from mcp_skew.simulator.quirks import QUIRKS
 from mcp_skew.versions import REGISTRY, Cite
 
 if TYPE_CHECKING:

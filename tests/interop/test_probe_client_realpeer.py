@@ -25,7 +25,8 @@ from mcp_skew.peers import resolve_peer
 from mcp_skew.probe_client import cases, default_servers
 from mcp_skew.probe_client._expect import predict, same_model
 from mcp_skew.realpeers._installs import Install, client_command, install
-from mcp_skew.simulator import QUIRKS, PeerSpec
+from mcp_skew.simulator import PeerSpec
+from mcp_skew.simulator.quirks import QUIRKS
 from mcp_skew.versions import REGISTRY
 
 pytestmark = pytest.mark.realpeer

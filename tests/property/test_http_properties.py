@@ -18,7 +18,8 @@ import itertools
 from _strategies import peers
 from hypothesis import given, settings
 
-from mcp_skew.simulator import QUIRKS, PeerSpec, run
+from mcp_skew.simulator import PeerSpec, run
+from mcp_skew.simulator.quirks import QUIRKS
 
 UNANSWERED = frozenset({"timeout", "exited", "restart"})
 

@@ -40,8 +40,9 @@ from _strategies import VALUES, peers
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcp_skew.simulator import QUIRKS, SCENARIOS, PeerSpec, RunRecord, parse_peer, run
+from mcp_skew.simulator import SCENARIOS, PeerSpec, RunRecord, parse_peer, run
 from mcp_skew.simulator.messages import _wire
+from mcp_skew.simulator.quirks import QUIRKS
 from mcp_skew.versions import REGISTRY, Era, Role, carriage
 
 SETTINGS = settings(max_examples=100, deadline=None)

@@ -11,7 +11,9 @@ from _fuzz import run_cli
 
 from mcp_skew.errors import UsageError
 from mcp_skew.peers import NAMED_BRIDGES, resolve_bridge, resolve_peer
-from mcp_skew.simulator import BRIDGE_QUIRKS, RunRecord, parse_bridge, render_trace, run
+from mcp_skew.simulator import RunRecord, render_trace, run
+from mcp_skew.simulator.bridges import parse_bridge
+from mcp_skew.simulator.bridges._spec import BRIDGE_QUIRKS
 
 DUAL = "dual:2026-07-28,2025-11-25"
 LEGACY = "legacy:2025-11-25"

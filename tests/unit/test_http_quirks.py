@@ -8,8 +8,9 @@ import json
 
 import pytest
 
-from mcp_skew.simulator import QUIRKS, parse_peer, run
+from mcp_skew.simulator import parse_peer, run
 from mcp_skew.simulator.http import HttpEndpoint, HttpRequest
+from mcp_skew.simulator.quirks import QUIRKS
 
 M = "2026-07-28"
 HTTP_ONLY = ("not-initialized-32000", "empty-400", "no-get", "post-first", "session-expiry")

@@ -13,7 +13,7 @@ every module its imports reach (:func:`reached_from`: the transcript, the profil
 leaves), but the ones that do I/O by design, each named with its reason
 (:data:`IO_BY_DESIGN`). ``importlib`` counts as I/O there: an import by name, which this
 check could not follow, is refused. So is the rollout's core (:data:`ROLLOUT_CORE`), which
-imports only the simulator's face and the profiles.
+imports only the simulator's faces (its own and its rooms') and the profiles.
 
 Sideways imports between features are named exceptions (:data:`EXCEPTIONS`), each
 with its reason; a test fails when one is no longer used, so the list only shrinks.
@@ -133,7 +133,7 @@ IO_MODULES = frozenset({
 #: Built-ins that do I/O.
 IO_CALLS = frozenset({"print", "open", "input"})
 #: The rollout's core: the fleet and its schedules, what a request meets, the timeline. Pure
-#: like the simulator (no I/O), on the simulator's face and the profiles only.
+#: like the simulator (no I/O), on the simulator's faces (its own, its rooms') and the profiles only.
 ROLLOUT_CORE = frozenset({"mcp_skew.rollout._fleet", "mcp_skew.rollout._outcomes",
                           "mcp_skew.rollout._timeline"})
 
@@ -325,13 +325,19 @@ def io_violations(root: Path, layer: str = "simulator",
 
 def core_violations(root: Path, core: frozenset[str]) -> list[str]:
     """``module:line: target`` for every import in ``core`` of the package but the
-    simulator's face, the profiles and the core's own modules."""
+    simulator's faces (its own and its rooms', no private module), the profiles and the
+    core's own modules."""
     package = root_package(root)
-    fine = {f"{package}.simulator", *core}
+
+    def fine(target: str) -> bool:
+        parts = target.split(".")
+        return target in core or (parts[:2] == [package, "simulator"] and _is_module(
+            target, root) and not any(p.startswith("_") for p in parts[2:]))
+
     return [f"{imp.module}:{imp.line}: {imp.target}" for path in modules(root)
             if _module_name(path, root)[0] in core for imp in imports_of(path, root)
             if layer_of(imp.target, package) not in (None, "versions")
-            and imp.target not in fine]
+            and not fine(imp.target)]
 
 
 def reached_from(root: Path, layer: str = "simulator",
@@ -542,13 +548,17 @@ def test_the_checker_catches_io_in_the_simulator(synthetic: Path) -> None:
 
 
 def test_the_checker_keeps_a_core_on_the_simulators_face(synthetic: Path) -> None:
+    (synthetic / PACKAGE / "simulator" / "room").mkdir()
+    (synthetic / PACKAGE / "simulator" / "room" / "__init__.py").write_text("")
+    (synthetic / PACKAGE / "simulator" / "room" / "_inner.py").write_text("")
     (synthetic / PACKAGE / "serve" / "_core.py").write_text(
         "from ..simulator import _ok, x\nfrom ..versions import y\nfrom . import _more\n"
-        "from ..wire import z\n")
+        "from ..wire import z\nfrom ..simulator.room import w\nfrom ..simulator.room._inner import v\n")
     (synthetic / PACKAGE / "serve" / "_more.py").write_text("")
     core = frozenset({"mcp_skew.serve._core", "mcp_skew.serve._more"})
     assert core_violations(synthetic, core) == [
-        "mcp_skew.serve._core:1: mcp_skew.simulator._ok", "mcp_skew.serve._core:4: mcp_skew.wire"]
+        "mcp_skew.serve._core:1: mcp_skew.simulator._ok", "mcp_skew.serve._core:4: mcp_skew.wire",
+        "mcp_skew.serve._core:6: mcp_skew.simulator.room._inner"]
 
 
 def test_the_checker_follows_the_simulator_into_what_it_imports(tmp_path: Path) -> None:

@@ -19,7 +19,8 @@ from mcp_skew.migrate._format import guide_to_dict, render_html, render_markdown
 from mcp_skew.migrate._guide import Guide, _step_role, steps_for
 from mcp_skew.migrate._illustrate import ILLUSTRATIONS
 from mcp_skew.migrate._severity import SIDES_WITHOUT_EDITS
-from mcp_skew.simulator import QUIRKS, parse_peer
+from mcp_skew.simulator import parse_peer
+from mcp_skew.simulator.quirks import QUIRKS
 from mcp_skew.versions import BUILTIN, Change, Cite, Era, Impact, Obligation, diff_to_dict, profile_for
 from mcp_skew.versions._diff import changes_between
 

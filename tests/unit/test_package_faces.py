@@ -104,12 +104,14 @@ FACE_CEILINGS: Mapping[str, int] = {
     "mcp_skew.realpeers": 10,
     "mcp_skew.rollout": 13,
     "mcp_skew.serve": 20,
-    "mcp_skew.simulator": 43,
+    "mcp_skew.simulator": 37,
+    "mcp_skew.simulator.bridges": 3,
     "mcp_skew.simulator.findings": 4,
     "mcp_skew.simulator.http": 22,
     "mcp_skew.simulator.http.auth": 11,
     "mcp_skew.simulator.machine": 10,
     "mcp_skew.simulator.messages": 12,
+    "mcp_skew.simulator.quirks": 2,
     "mcp_skew.transcript": 19,
     "mcp_skew.versions": 54,
     "mcp_skew.wire": 12,
@@ -131,7 +133,7 @@ FACE_CEILINGS: Mapping[str, int] = {
 #: command's entry point, run_command, not the 13 sandbox and runner pieces only the command
 #: used).
 #: Issue 34 asks for at most 250: lower this as the faces shrink.
-TOTAL_CEILING = 337
+TOTAL_CEILING = 336
 
 
 def face_names(root: Path) -> dict[str, list[str]]:

@@ -12,8 +12,9 @@ import pytest
 from mcp_skew.cli import main
 from mcp_skew.errors import UsageError
 from mcp_skew.peers import BUILTIN_CLIENTS, BUILTIN_SERVERS
-from mcp_skew.simulator import QUIRKS, PeerSpec, parse_peer, split_notation
+from mcp_skew.simulator import PeerSpec, parse_peer, split_notation
 from mcp_skew.simulator._peers import KINDS
+from mcp_skew.simulator.quirks import QUIRKS
 from mcp_skew.versions import REGISTRY, Era
 
 LEGACY = REGISTRY.of_era(Era.LEGACY)

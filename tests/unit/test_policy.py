@@ -22,7 +22,8 @@ from _strategies import peers
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcp_skew.simulator import QUIRKS, PeerSpec, parse_peer
+from mcp_skew.simulator import PeerSpec, parse_peer
+from mcp_skew.simulator.quirks import QUIRKS
 from mcp_skew.simulator.quirks._policy import ClientPolicy, Effect, ServerPolicy, compose
 
 SIMULATOR = Path(__file__).resolve().parents[2] / "mcp_skew" / "simulator"

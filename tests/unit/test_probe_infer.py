@@ -26,7 +26,8 @@ from mcp_skew.probe import ProbeOptions, ProbeReport, Target, probe, render, sav
 from mcp_skew.probe._clients import builtin_clients
 from mcp_skew.probe._peer import load_probe_peer
 from mcp_skew.probe._report import FORMATS
-from mcp_skew.simulator import QUIRKS, PeerSpec, parse_peer
+from mcp_skew.simulator import PeerSpec, parse_peer
+from mcp_skew.simulator.quirks import QUIRKS
 from mcp_skew.transcript import Transcript
 from mcp_skew.versions import REGISTRY, Era
 

@@ -24,9 +24,10 @@ import pytest
 from _links import ScriptedLink
 
 from mcp_skew.errors import UsageError
-from mcp_skew.simulator import QUIRKS, ClientCache, RunRecord, SimClient, SimServer, parse_peer, run
+from mcp_skew.simulator import ClientCache, RunRecord, SimClient, SimServer, parse_peer, run
 from mcp_skew.simulator.machine import Event, Reply
 from mcp_skew.simulator.messages import _wire
+from mcp_skew.simulator.quirks import QUIRKS
 from mcp_skew.simulator.quirks._table import Quirk
 from mcp_skew.versions import REGISTRY, Era
 
@@ -1774,7 +1775,7 @@ def _effects(quirk: Quirk) -> str:
 def render_quirks_doc() -> str:
     """docs/quirks.md, from QUIRKS, the examples and the tests that pin each quirk."""
     out = [
-        "<!-- generated from mcp_skew.simulator.QUIRKS by "
+        "<!-- generated from mcp_skew.simulator.quirks.QUIRKS by "
         "`PYTHONPATH=tests .venv/bin/python tests/unit/test_simulator_quirks.py`; do not edit. -->",
         "# Quirks",
         "",
