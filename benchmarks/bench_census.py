@@ -123,8 +123,8 @@ def _figures(db: Path) -> dict[str, float | None]:
 def _verdicts(db: Path, cache: Path) -> dict[str, str]:
     """Each row's verdict (what load and the installer must not change: times, costs, the
     worker and the environment cache's path left out), by row key."""
-    from mcp_skew.census import CensusDB  # noqa: PLC0415 - the benchmark's own check
     from mcp_skew.census._report import _kind_and_cause  # noqa: PLC0415
+    from mcp_skew.census._store import CensusDB  # noqa: PLC0415 - the benchmark's own check
 
     store = CensusDB(db, create=False)
     try:

@@ -388,7 +388,7 @@ def write_census_db(path: Any, edits: list[tuple[str, tuple[Any, ...]]]) -> None
     import sqlite3
     from pathlib import Path
 
-    from mcp_skew.census import CensusDB
+    from mcp_skew.census._store import CensusDB
 
     for suffix in ("", "-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)

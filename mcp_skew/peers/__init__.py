@@ -13,7 +13,7 @@ A spec is one of
 - anything else: the simulator's own notation (:func:`mcp_skew.simulator.parse_peer`).
 
 A bridge (``--via``) is resolved by :func:`resolve_bridge`: a named one from
-:data:`NAMED_BRIDGES` (:mod:`._bridges`), else the simulator's bridge notation.
+``_bridges.NAMED_BRIDGES``, else the simulator's bridge notation.
 
 Everything that takes a peer spec from a person (the commands, the pytest plugin)
 calls :func:`resolve_peer`; code that writes its own notation strings may call
@@ -41,7 +41,7 @@ from typing import Final
 from ..errors import UsageError
 from ..simulator import PeerSpec, parse_peer, split_notation, with_quirks
 from ..versions import REGISTRY, Registry, Role, did_you_mean
-from ._bridges import NAMED_BRIDGES, NamedBridge, named_bridge, resolve_bridge
+from ._bridges import NamedBridge, named_bridge, resolve_bridge
 from ._catalogue import APP_CLIENTS, APP_SERVERS, FAMILIES, REAL_CLIENTS, REAL_SERVERS
 from ._family import Family, Model, Package, ReleaseLine
 from ._lookup import ROLES, Resolved, builtin_peer, known_names, model_names, named_peer, resolve
@@ -55,15 +55,12 @@ from ._sets import (
     labelled,
     probe_clients,
     short_revision,
-    sweep_peers,
 )
 
 __all__ = [
-    "APP_CLIENTS",
     "BUILTIN_CLIENTS",
     "BUILTIN_SERVERS",
     "FAMILIES",
-    "NAMED_BRIDGES",
     "PEER_FILE_FORMAT",
     "QUIRK_LABELS",
     "REAL_CLIENTS",
@@ -91,7 +88,6 @@ __all__ = [
     "resolve_bridge",
     "resolve_peer",
     "short_revision",
-    "sweep_peers",
 ]
 
 

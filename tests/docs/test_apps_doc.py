@@ -17,8 +17,9 @@ if __name__ == "__main__":  # run as a script: this checkout's mcp_skew, not an 
     sys.path.insert(0, str(ROOT))
 
 from mcp_skew.matrix import build_matrix, render  # noqa: E402
-from mcp_skew.peers import APP_CLIENTS, FAMILIES, app_peers, resolve  # noqa: E402
+from mcp_skew.peers import FAMILIES, app_peers, resolve  # noqa: E402
 from mcp_skew.peers._apps import APP_DRIVES  # noqa: E402
+from mcp_skew.peers._catalogue import APP_CLIENTS  # noqa: E402
 from mcp_skew.versions import REGISTRY  # noqa: E402
 
 _INTRO = """\

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mcp_skew.peers import NAMED_BRIDGES
+from mcp_skew.peers._bridges import NAMED_BRIDGES
 from mcp_skew.simulator.bridges._spec import BRIDGE_QUIRKS
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -30,8 +30,8 @@ from typing import Any
 
 import pytest
 
-from mcp_skew.census import CensusDB
 from mcp_skew.census._report import _kind_and_cause
+from mcp_skew.census._store import CensusDB
 from mcp_skew.cli import main
 from mcp_skew.realpeers._envs import MARKER_NAME, cache_root, find_uv
 

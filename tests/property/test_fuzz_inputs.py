@@ -37,7 +37,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mcp_skew._input import AddressError, parse_host_port, parse_url
-from mcp_skew.census import read_listing
+from mcp_skew.census._listing import read_listing
 
 SETTINGS = settings(max_examples=40, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture,

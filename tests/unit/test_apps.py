@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from mcp_skew.cli import main
-from mcp_skew.peers import APP_CLIENTS, app_peers, builtin_peer, resolve
+from mcp_skew.peers import app_peers, builtin_peer, resolve
 from mcp_skew.peers._apps import APP_DRIVES
-from mcp_skew.peers._catalogue import APP_SERVERS
+from mcp_skew.peers._catalogue import APP_CLIENTS, APP_SERVERS
 from mcp_skew.simulator import RunRecord, parse_peer, run
 from mcp_skew.transcript import Entry
 from mcp_skew.versions import REGISTRY

@@ -10,7 +10,8 @@ import pytest
 from _fuzz import run_cli
 
 from mcp_skew.errors import UsageError
-from mcp_skew.peers import NAMED_BRIDGES, resolve_bridge, resolve_peer
+from mcp_skew.peers import resolve_bridge, resolve_peer
+from mcp_skew.peers._bridges import NAMED_BRIDGES
 from mcp_skew.simulator import RunRecord, render_trace, run
 from mcp_skew.simulator.bridges import parse_bridge
 from mcp_skew.simulator.bridges._spec import BRIDGE_QUIRKS

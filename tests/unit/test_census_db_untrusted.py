@@ -14,7 +14,8 @@ import pytest
 from _fuzz import run_cli
 
 from mcp_skew import _stopping
-from mcp_skew.census import CensusDB, _store
+from mcp_skew.census import _store
+from mcp_skew.census._store import CensusDB
 from mcp_skew.errors import UsageError
 
 COLUMNS = ", ".join(_store.COLUMNS)

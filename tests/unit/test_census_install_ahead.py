@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 from _fuzz import check_outcome, run_cli
 
-from mcp_skew.census import CensusDB, Settings, _ahead, _census, _work, parse_install_jobs
-from mcp_skew.census._ahead import InstallAhead
+from mcp_skew.census import _ahead, _census, _work
+from mcp_skew.census._ahead import InstallAhead, parse_install_jobs
 from mcp_skew.census._listing import Job
-from mcp_skew.census._work import install_ahead, job_row
+from mcp_skew.census._store import CensusDB
+from mcp_skew.census._work import Settings, install_ahead, job_row
 from mcp_skew.errors import UsageError
 from mcp_skew.realpeers import EnvironmentUnavailable
 

@@ -10,13 +10,12 @@ from typing import Any
 
 import pytest
 
-from mcp_skew.census import read_listing
 from mcp_skew.census._launch import (
     NeedsConfig,
     resolve_config,
     sandbox_argv,
 )
-from mcp_skew.census._listing import Job, ListingError, server_jobs
+from mcp_skew.census._listing import Job, ListingError, read_listing, server_jobs
 from mcp_skew.cli import main
 
 LISTING = Path(__file__).resolve().parents[1] / "census" / "listing.json"

@@ -11,8 +11,7 @@ from typing import Any
 
 import pytest
 
-from mcp_skew.census import read_listing
-from mcp_skew.census._listing import ListingError
+from mcp_skew.census._listing import ListingError, read_listing
 
 
 def _server(name: str, version: str = "1.0.0", **more: Any) -> dict[str, Any]:

@@ -14,7 +14,10 @@ from typing import Any
 
 import pytest
 
-from mcp_skew.census import CensusDB, Settings, read_listing, run_census
+from mcp_skew.census._census import run_census
+from mcp_skew.census._listing import read_listing
+from mcp_skew.census._store import CensusDB
+from mcp_skew.census._work import Settings
 from mcp_skew.cli import main
 
 pytestmark = pytest.mark.slow

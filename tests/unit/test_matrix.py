@@ -19,7 +19,8 @@ from _era_table import ERA_TABLE
 
 from mcp_skew.matrix import Cell, Matrix, build_matrix, builtin_peers
 from mcp_skew.matrix._build import EXTRA_KEYS, FORMAT_VERSION, failure_kind
-from mcp_skew.peers import BUILTIN_CLIENTS, BUILTIN_SERVERS, label_for, short_revision, sweep_peers
+from mcp_skew.peers import BUILTIN_CLIENTS, BUILTIN_SERVERS, label_for, short_revision
+from mcp_skew.peers._sets import sweep_peers
 from mcp_skew.simulator import PeerSpec, parse_peer, run
 from mcp_skew.versions import BUILTIN, REGISTRY, Era
 

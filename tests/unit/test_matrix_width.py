@@ -33,7 +33,7 @@ from mcp_skew.matrix._render_text import (
     revision_context,
     stack,
 )
-from mcp_skew.peers import sweep_peers
+from mcp_skew.peers._sets import sweep_peers
 
 WIDTHS = (80, 100, 200)
 _RULE = re.compile(r"-+(?: +-+)*")

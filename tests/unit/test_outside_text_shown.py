@@ -18,7 +18,7 @@ from _fuzz_inputs import FULL_PROFILE, MATRIX_FORMATS, MATRIX_VIEWS
 
 from mcp_skew._markup import code_span, escape
 from mcp_skew._output import terminal_safe
-from mcp_skew.census import CensusDB
+from mcp_skew.census._store import CensusDB
 
 #: What a terminal acts on (tab and newline aside).
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")

@@ -94,11 +94,11 @@ def test_every_name_a_face_lists_is_there(package: str) -> None:
 #: of what other packages use; the other faces at what they list today, so none grows unseen.
 FACE_CEILINGS: Mapping[str, int] = {
     "mcp_skew": 24,
-    "mcp_skew.census": 11,
+    "mcp_skew.census": 3,
     "mcp_skew.commands.parsers": 1,
     "mcp_skew.matrix": 11,
     "mcp_skew.migrate": 6,
-    "mcp_skew.peers": 33,
+    "mcp_skew.peers": 30,
     "mcp_skew.probe": 13,
     "mcp_skew.probe_client": 11,
     "mcp_skew.realpeers": 10,
@@ -133,7 +133,7 @@ FACE_CEILINGS: Mapping[str, int] = {
 #: command's entry point, run_command, not the 13 sandbox and runner pieces only the command
 #: used).
 #: Issue 34 asks for at most 250: lower this as the faces shrink.
-TOTAL_CEILING = 336
+TOTAL_CEILING = 325
 
 
 def face_names(root: Path) -> dict[str, list[str]]:

@@ -61,7 +61,7 @@ def test_simulate_shows_a_peer_label_escaped(peer_file: Path, extra: list[str],
 
 def test_census_report_shows_a_registry_name_escaped(tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
-    from mcp_skew.census import CensusDB
+    from mcp_skew.census._store import CensusDB
 
     db_path = tmp_path / "c.sqlite"
     db = CensusDB(db_path)

@@ -20,13 +20,12 @@ from typing import Any
 import pytest
 from _waits import BOUND_S
 
-from mcp_skew.census import read_registry
 from mcp_skew.census._launch import (
     limits_argv,
     sandbox_argv,
     sandbox_tool,
 )
-from mcp_skew.census._listing import ListingError
+from mcp_skew.census._listing import ListingError, read_registry
 
 
 def _server(name: str, **extra: Any) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from _http_servers import free_port, serving
 from _paths import TESTS
 from _proctree import probing_workers
 
-from mcp_skew.census import CensusDB
+from mcp_skew.census._store import CensusDB
 from mcp_skew.cli import main
 
 LISTING = TESTS / "census" / "listing.json"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from _paths import TESTS
 
-from mcp_skew.census import CensusDB
+from mcp_skew.census._store import CensusDB
 
 LOCAL = ["--local-root", str(TESTS / "servers"), "--probe-jobs", "2", "--sandbox", "none"]
 
