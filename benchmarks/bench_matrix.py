@@ -52,7 +52,8 @@ from typing import Any, TypeVar
 from tabulate import tabulate
 
 from mcp_skew import __version__
-from mcp_skew.matrix import Matrix, build_matrix, builtin_peers, render
+from mcp_skew.matrix import Matrix, build_matrix, render
+from mcp_skew.peers import builtin_peers
 from mcp_skew.peers._sets import sweep_peers
 from mcp_skew.simulator import PeerSpec
 

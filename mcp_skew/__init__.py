@@ -29,11 +29,11 @@ TYPE_CHECKING = False  # not typing's: --help imports no typing (benchmarks/benc
 if TYPE_CHECKING:  # the names' types, for type checkers; at run time see __getattr__
     from typing import Any, Final
 
-    from .matrix import Matrix, build_matrix, builtin_peers
+    from .matrix import Matrix, build_matrix
     from .matrix import render as render_matrix
     from .migrate import build_guide
     from .migrate import render as render_guide
-    from .peers import resolve_peer
+    from .peers import builtin_peers, resolve_peer
     from .probe import ProbeOptions, ProbeReport, Target
     from .probe import probe as probe_server
     from .probe import render as render_probe
@@ -81,7 +81,7 @@ API: Final[dict[str, tuple[str, str]]] = {
     "SCENARIOS": ("mcp_skew.simulator", "SCENARIOS"),
     "Matrix": ("mcp_skew.matrix", "Matrix"),
     "build_matrix": ("mcp_skew.matrix", "build_matrix"),
-    "builtin_peers": ("mcp_skew.matrix", "builtin_peers"),
+    "builtin_peers": ("mcp_skew.peers", "builtin_peers"),
     "render_matrix": ("mcp_skew.matrix", "render"),
     "probe_server": ("mcp_skew.probe", "probe"),
     "Target": ("mcp_skew.probe", "Target"),

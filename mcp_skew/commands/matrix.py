@@ -36,13 +36,12 @@ from ..matrix import (
     TRANSCRIPT_FORMATS,
     Matrix,
     build_matrix,
-    builtin_peers,
     cell_text,
     render,
     render_text,
     shown,
 )
-from ..peers import labelled, resolve_bridge, resolve_peer
+from ..peers import builtin_peers, labelled, resolve_bridge, resolve_peer
 from ..simulator import NOT_OVER_STDIO, SCENARIOS, TRANSPORTS, PeerSpec, Transport
 from ..simulator.bridges import BridgeSpec
 from ..versions import Registry, Role

@@ -27,7 +27,7 @@ from .._lazy import first_use
 
 if TYPE_CHECKING:
     from ._card import stderr_tail
-    from ._peer import PEER_FILE_FORMAT, save_peer
+    from ._peer import save_peer
     from ._report import render
     from ._runner import ProbeOptions, ProbeReport, Target, probe
     from ._schemas import INSTALL_HINT, check_schemas, jsonschema_problem
@@ -36,7 +36,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "INSTALL_HINT",
-    "PEER_FILE_FORMAT",
     "ProbeOptions",
     "ProbeReport",
     "Target",
@@ -54,7 +53,6 @@ __all__ = [
 #: importing a light part of the package (``_report.FORMATS``, ``_schemas``: what
 #: ``mcp-skew --help`` needs) does not import the runner, the wire and pydantic.
 _HOMES: Final[dict[str, str]] = {
-    "PEER_FILE_FORMAT": "._peer",
     "save_peer": "._peer",
     "render": "._report",
     "INSTALL_HINT": "._schemas",

@@ -5,7 +5,7 @@ no answer before the client's next move, how long the client waited and what it 
 a wait still going when the run ended says so), beside the inferred spec whose
 ``+probe-timeout=MS`` rounds them.
 
-The file is the probe's saved-peer format (:data:`mcp_skew.probe.PEER_FILE_FORMAT`) with
+The file is the probe's saved-peer format (:data:`mcp_skew.peers.PEER_FILE_FORMAT`) with
 ``"role": "client"``, read back by :func:`mcp_skew.probe.load_probe_peer` (through
 :func:`mcp_skew.peers.resolve_peer`) wherever a client spec is accepted.
 """
@@ -17,7 +17,8 @@ import shlex
 from pathlib import Path
 
 from .._output import write_output
-from ..probe import PEER_FILE_FORMAT, command_label
+from ..peers import PEER_FILE_FORMAT
+from ..probe import command_label
 from ._runner import ClientReport
 
 __all__ = ["save_client_peer"]

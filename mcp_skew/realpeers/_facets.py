@@ -16,7 +16,7 @@ from ..peers import (
     ReleaseLine,
     Resolved,
 )
-from ..simulator import STDIO, Link, PeerSpec, Scenario, SimClient, TransportRule, play
+from ..simulator import Link, PeerSpec, Scenario, SimClient, TransportRule, play, rule_for
 from ..transcript import Transcript
 from ._envs import EnvironmentUnavailable
 from ._installs import Install, install
@@ -33,6 +33,8 @@ __all__ = [
     "run_client",
 ]
 
+#: the stdio transport's rules, the default of a run here (the simulator's, by name)
+STDIO: Final = rule_for("stdio")
 #: Every facet, in the order reports show them.
 FACETS: Final = ("status", "revision", "era", "mark", "path", "codes", "steps", "requests",
                  "answers")

@@ -28,7 +28,7 @@ Shared with mcp-skew's other packages (internal: importable, no promise between
 versions): the path's steps (:class:`PathStep`, :mod:`path_steps`, :func:`event_step`)
 for the probe's own clients and the annotation of logs; scenario pieces (:func:`play`,
 :class:`Step`, :class:`StepResult`, :data:`LIST_RESOURCES`, :data:`LIST_TOOLS`,
-:data:`STDIO`, :func:`rule_for`); :class:`Session`, :func:`check_result`,
+:func:`rule_for`: a transport's rules by its name); :class:`Session`, :func:`check_result`,
 :func:`untyped_tools`, :func:`with_quirks`, :class:`Reaction`, :class:`ClientCache`,
 :class:`Link`.
 
@@ -56,14 +56,13 @@ from ._run import RunRecord, run
 from ._scenario import LIST_RESOURCES, LIST_TOOLS, SCENARIOS, Scenario, Step, StepResult, play
 from ._server import Reaction, SimServer
 from ._trace import render_trace, summary_line
-from ._transport import NOT_OVER_STDIO, STDIO, TRANSPORTS, Transport, TransportRule, rule_for
+from ._transport import NOT_OVER_STDIO, TRANSPORTS, Transport, TransportRule, rule_for
 
 __all__ = [
     "LIST_RESOURCES",
     "LIST_TOOLS",
     "NOT_OVER_STDIO",
     "SCENARIOS",
-    "STDIO",
     "TRANSPORTS",
     "ClientCache",
     "ExtensionsSeen",

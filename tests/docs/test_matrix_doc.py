@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from mcp_skew.commands.matrix import REGENERATE
-from mcp_skew.matrix import build_matrix, builtin_peers, render
+from mcp_skew.matrix import build_matrix, render
+from mcp_skew.peers import builtin_peers
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "matrix.md"
 

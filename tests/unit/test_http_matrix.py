@@ -15,8 +15,9 @@ import pytest
 
 from mcp_skew.cli import main
 from mcp_skew.commands.matrix import differing
-from mcp_skew.matrix import Matrix, build_matrix, builtin_peers
+from mcp_skew.matrix import Matrix, build_matrix
 from mcp_skew.matrix._render_text import cell_text
+from mcp_skew.peers import builtin_peers
 
 STDIO_RULE = "2026-07-28: basic/transports/stdio.mdx §Backward Compatibility"
 HTTP_RULE = "2026-07-28: basic/transports/streamable-http.mdx §Backward Compatibility"

@@ -98,8 +98,8 @@ LAYERS: Mapping[str, frozenset[str]] = {
     # many probes: the probe on packages installed in the real-peer environments
     "census": _BASE | {"peers", "probe", "realpeers"},
     # a real client against simulated servers: the served simulator (serve) and the log's
-    # reading, the probe's saved-peer format
-    "probe_client": _BASE | {"serve", "probe"},
+    # reading, the probe's command label; the saved-peer format is peers' (below every feature)
+    "probe_client": _BASE | {"serve", "probe", "peers"},
     # the start-time stamp in front of the served simulator (probe-client's {server})
     "_stamp": frozenset({"cli"}),
     # argument parsing and output

@@ -17,9 +17,9 @@ from functools import cache
 import pytest
 from _era_table import ERA_TABLE
 
-from mcp_skew.matrix import Cell, Matrix, build_matrix, builtin_peers
+from mcp_skew.matrix import Cell, Matrix, build_matrix
 from mcp_skew.matrix._build import EXTRA_KEYS, FORMAT_VERSION, failure_kind
-from mcp_skew.peers import BUILTIN_CLIENTS, BUILTIN_SERVERS, label_for, short_revision
+from mcp_skew.peers import BUILTIN_CLIENTS, BUILTIN_SERVERS, builtin_peers, label_for, short_revision
 from mcp_skew.peers._sets import sweep_peers
 from mcp_skew.simulator import PeerSpec, parse_peer, run
 from mcp_skew.versions import BUILTIN, REGISTRY, Era

@@ -14,7 +14,8 @@ import pytest
 
 from mcp_skew.cli import main
 from mcp_skew.commands import matrix as command
-from mcp_skew.matrix import TRANSCRIPT_FORMATS, Matrix, build_matrix, builtin_peers, render
+from mcp_skew.matrix import TRANSCRIPT_FORMATS, Matrix, build_matrix, render
+from mcp_skew.peers import builtin_peers
 
 
 @pytest.fixture(autouse=True)

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from mcp_skew.cli import main
 from mcp_skew.commands import matrix as command
-from mcp_skew.matrix import Matrix, build_matrix, builtin_peers, render
+from mcp_skew.matrix import Matrix, build_matrix, render
 from mcp_skew.matrix._render import VIEWS
 from mcp_skew.matrix._render_text import (
     cell_text,
@@ -33,6 +33,7 @@ from mcp_skew.matrix._render_text import (
     revision_context,
     stack,
 )
+from mcp_skew.peers import builtin_peers
 from mcp_skew.peers._sets import sweep_peers
 
 WIDTHS = (80, 100, 200)

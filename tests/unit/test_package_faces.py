@@ -96,15 +96,15 @@ FACE_CEILINGS: Mapping[str, int] = {
     "mcp_skew": 24,
     "mcp_skew.census": 3,
     "mcp_skew.commands.parsers": 1,
-    "mcp_skew.matrix": 11,
+    "mcp_skew.matrix": 10,
     "mcp_skew.migrate": 6,
     "mcp_skew.peers": 30,
-    "mcp_skew.probe": 13,
+    "mcp_skew.probe": 12,
     "mcp_skew.probe_client": 11,
     "mcp_skew.realpeers": 10,
     "mcp_skew.rollout": 13,
     "mcp_skew.serve": 20,
-    "mcp_skew.simulator": 37,
+    "mcp_skew.simulator": 36,
     "mcp_skew.simulator.bridges": 3,
     "mcp_skew.simulator.findings": 4,
     "mcp_skew.simulator.http": 22,
@@ -133,7 +133,7 @@ FACE_CEILINGS: Mapping[str, int] = {
 #: command's entry point, run_command, not the 13 sandbox and runner pieces only the command
 #: used).
 #: Issue 34 asks for at most 250: lower this as the faces shrink.
-TOTAL_CEILING = 325
+TOTAL_CEILING = 322
 
 
 def face_names(root: Path) -> dict[str, list[str]]:

@@ -19,7 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcp_skew.cli import main
-from mcp_skew.matrix import Cell, build_matrix, builtin_peers
+from mcp_skew.matrix import Cell, build_matrix
+from mcp_skew.peers import builtin_peers
 from mcp_skew.serve import LogWriter, annotate, read_log
 from mcp_skew.serve._log import entry_of
 from mcp_skew.simulator import RunRecord, parse_peer, run
