@@ -29,7 +29,27 @@ wall time, best of ``--help-repeat`` runs. Run it with
 timing sweep, ``--repeat N`` for more timing rounds; ``--memory-cells N`` for
 another size of the memory sweep, 0 to skip it). It also runs against an older
 checkout (``PYTHONPATH=OLD``): a ``build_matrix`` without ``keep_transcripts``
-keeps them always, and the text rows say so.
+keeps them always, and the text rows say so. ``--memory-only`` runs only the
+peak-memory subprocesses (``--memory-only --memory-cells 0 --million``: the million
+alone).
+
+Memory of ``mcp-skew matrix --format text`` (issue 36: a million cells in at most
+400 MB). A cell holds its two labels, its transcript (none for the text formats) and a
+reference to what it says (``Said``), which the cells that say the same thing share (a
+sweep of 20,332 pairs says 114 things): 64 bytes a cell, where a cell of 23 slots took
+216. And the command writes the text a line at a time as it lays it out, where it held
+the whole text several times over (the table's lines, joined, the page joined, made
+terminal-safe, encoded). VmHWM of the process, the same command line both times:
+
+- 100,334 pairs (the default memory sweep): 62 MB before, 43 MB after (24 MB at start:
+  379 then 189 bytes a cell over it; after the build, 48 then 32 MB); the same text,
+  byte for byte.
+- 1,000,246 pairs (``--million``): 425 MB before (about 750 s on a quiet machine).
+  After: not run to its end on 2026-12-05, when the machine's load was 20 to 40 on
+  2 CPUs (the run got about 5% of a CPU: hours for its 15 minutes of CPU). Projected
+  from the 100,334-pair run, start plus its bytes a cell times a million: about 215 MB
+  (the same projection gives 403 MB before, against 425 MB measured). Confirm with
+  ``.venv/bin/python benchmarks/bench_matrix.py --memory-only --memory-cells 0 --million``.
 """
 
 from __future__ import annotations
@@ -305,17 +325,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--million", action="store_true",
                         help=f"also the peak memory over {MILLION:,} pairs (minutes of CPU)")
     parser.add_argument("--help-repeat", type=int, default=5, help="runs of `mcp-skew --help`")
+    parser.add_argument("--memory-only", action="store_true",
+                        help="only the peak memory runs (--memory-cells, --million), no timings")
     args = parser.parse_args(argv)
     print(f"mcp-skew {__version__} ({Path(inspect.getfile(build_matrix)).parents[2]}), "
           f"Python {platform.python_version()}, {os.cpu_count()} CPUs, {platform.machine()} "
           f"{platform.system()}; CPU time (process_time), best of {args.repeat} (default "
           f"matrix) and {args.sweep_repeat} (sweep) rounds")
-    rows = default_matrix(args.repeat) + sweep(args.sweep_repeat, args.quick)
+    rows: list[list[Any]] = [] if args.memory_only else default_matrix(args.repeat) + sweep(
+        args.sweep_repeat, args.quick)
     if args.memory_cells > 0:
         rows += peak_rss(args.memory_cells)
     if args.million:
         rows += peak_rss(MILLION, MILLION_MB)
-    rows += start_up(args.help_repeat)
+    if not args.memory_only:
+        rows += start_up(args.help_repeat)
     print(tabulate(rows, ["measure", "value", "target"], tablefmt="github",
                    disable_numparse=True))
     return 0

@@ -7,7 +7,9 @@ specs after it: specs contain commas, so commas never separate them),
 ``--format`` and ``--out`` choose the output, ``--from`` renders a JSON matrix
 written earlier without running anything. Progress goes to stderr when stderr
 is a terminal and the run takes a while, or always with ``--progress``. Output
-is written only once it is complete: an interrupted run writes nothing.
+is written only once the run is complete: an interrupted run writes nothing. The
+text format goes to stdout a line at a time as it is laid out (a large matrix's
+text is not held whole); every other output is written whole.
 
 The text format fits a width (:func:`text_width`): ``COLUMNS`` when it is a
 positive integer, else the terminal's width when stdout is one; output that
@@ -38,7 +40,7 @@ from ..matrix import (
     build_matrix,
     cell_text,
     render,
-    render_text,
+    render_text_pieces,
     shown,
 )
 from ..peers import builtin_peers, labelled, resolve_bridge, resolve_peer
@@ -203,7 +205,7 @@ def _render(matrix: Matrix, args: argparse.Namespace) -> str:
     width = text_width(args)
     if width is None:
         return render(matrix, args.format, args.view, color=_color(args))
-    return render_text(matrix, args.view, color=_color(args), width=width)
+    return "".join(render_text_pieces(matrix, args.view, color=_color(args), width=width))
 
 
 def _via(args: argparse.Namespace) -> BridgeSpec | None:
@@ -324,6 +326,14 @@ def _main(args: argparse.Namespace) -> int:
 
         matrix = _stoppable(lambda stop: run_real(matrix, stop=stop, progress=Progress(
             sys.stderr, tty=sys.stderr.isatty())))
+    if args.out is None and args.format == "text" and len(matrices) == 1 and not getattr(
+            args, "run_real", False):
+        # a line at a time, each written as it comes: nothing written is kept (a large matrix's
+        # text would be held several times over); the matrix was shown above
+        for piece in render_text_pieces(matrix, args.view, color=_color(args),
+                                        width=text_width(args)):
+            sys.stdout.write(terminal_safe_keeping(piece, COLOUR_CODES))
+        return 0
     text = _render(matrix, args) if len(matrices) == 1 else _render_both(matrices, args)
     if getattr(args, "run_real", False) and args.format in ("text", "markdown", "github"):
         text += render_real(matrix, args.format)

@@ -4,9 +4,9 @@ Public API: :func:`build_matrix` (run the pairs), :class:`Matrix` (plain data;
 ``to_dict`` / ``from_dict`` are the JSON format) of :class:`Cell` (one run, typed), :func:`render`;
 the built-in peer set is :func:`mcp_skew.peers.builtin_peers` (with the sets themselves and
 the short peer labels). Shared with the command line (internal):
-the text view's :func:`render_text`, :func:`cell_text`, :data:`COLOUR_CODES` and
-:func:`shown`, and :data:`TRANSCRIPT_FORMATS`; with the real-world matrix (``realpeers``):
-:class:`RealRun`.
+the text view in pieces (:func:`render_text_pieces`, written as they come),
+:func:`cell_text`, :data:`COLOUR_CODES` and :func:`shown`, and :data:`TRANSCRIPT_FORMATS`;
+with the real-world matrix (``realpeers``): :class:`RealRun`.
 
 Layering: ``_build`` uses the simulator and the registry (the built-in peer set and the
 labels live in :mod:`mcp_skew.peers`, below every feature); the
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ._build import Cell, Matrix, RealRun, build_matrix
 from ._render import TRANSCRIPT_FORMATS, render, shown
-from ._render_text import COLOUR_CODES, cell_text, render_text
+from ._render_text import COLOUR_CODES, cell_text, render_text_pieces
 
 __all__ = [
     "COLOUR_CODES",
@@ -29,6 +29,6 @@ __all__ = [
     "build_matrix",
     "cell_text",
     "render",
-    "render_text",
+    "render_text_pieces",
     "shown",
 ]

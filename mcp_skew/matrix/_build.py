@@ -260,11 +260,11 @@ def build_matrix(clients: Sequence[PeerSpec], servers: Sequence[PeerSpec],
             row: list[Cell] = []
             for server, column in zip(servers, columns, strict=True):
                 record = run(client, server, scenario, transport=transport, via=via)
-                cell = Cell.of(record, transcript=keep_transcripts, works=works,
-                               labels=(row_axis.label, column.label), share=share)
                 race = None if via is not None else race_of(
                     client, server, record, scenario, transport)
-                row.append(cell if race is None else replace(cell, race=race))
+                row.append(Cell.of(record, transcript=keep_transcripts, works=works,
+                                   labels=(row_axis.label, column.label), share=share,
+                                   race=race))
                 if progress is not None:
                     progress(len(rows) * len(servers) + len(row), total)
             rows.append(tuple(row))

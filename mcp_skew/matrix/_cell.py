@@ -38,7 +38,7 @@ finding codes) are read as they come, not checked against this version's lists.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import FrozenInstanceError, dataclass, replace
 from typing import Any, Final, Literal
 
 from .._memo import by_identity2
@@ -144,44 +144,227 @@ class RealRun:
                    seconds if isinstance(seconds, int | float) else 0.0)
 
 
-@dataclass(frozen=True, slots=True)
-class Cell:
-    """One run of the matrix, as the renderers read it; see the module docstring."""
+#: What a cell says of its pair, in :class:`Cell`'s order (its fields but the labels and
+#: the transcript, which are the cell's own).
+_SAID: Final = ("status", "revision", "era", "path", "mark", "reason", "scenario", "round_trips",
+                "t_first_useful_ms", "steps", "features_lost", "findings", "transport",
+                "failed_step", "failure", "features_kept", "client_loses", "server_loses",
+                "real", "race")
+#: Every field of a :class:`Cell`, in order (its constructor's, its ``repr``'s).
+_FIELDS: Final = ("client", "server", *_SAID[:14], "transcript", *_SAID[14:])
+_FIELDS_SAID: Final = dict.fromkeys(_SAID)
 
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """What a :class:`Cell` says of its pair, apart from the pair's labels and transcript.
+
+    The cells of a large matrix say few different things (a sweep of 20,000 pairs: about a
+    hundred), so :meth:`Cell.of` given a ``share`` hands the cells that say the same thing
+    one ``Said``: a cell is then its two labels, its transcript and a reference."""
+
+    status: Status
+    revision: str | None
+    era: str | None
+    path: tuple[str, ...]
+    mark: str
+    reason: str
+    scenario: str | None
+    round_trips: int | None
+    t_first_useful_ms: int | float | None
+    steps: tuple[StepResult, ...]
+    features_lost: tuple[str, ...]
+    findings: tuple[Finding, ...]
+    transport: str
+    failed_step: str | None
+    failure: str | None
+    features_kept: tuple[str, ...]
+    client_loses: tuple[str, ...]
+    server_loses: tuple[str, ...]
+    real: RealRun | None
+    race: str | None
+
+
+class Cell:
+    """One run of the matrix, as the renderers read it; see the module docstring.
+
+    Frozen, compared and hashed field by field, like a frozen dataclass; :meth:`replace`
+    is ``dataclasses.replace``. A cell holds its labels (``client``, ``server``, the row's
+    and the column's), its ``transcript`` and a :class:`Said` (``said``), which equal cells
+    of a matrix share; every other field reads the ``said``.
+    """
+
+    __slots__ = ("client", "said", "server", "transcript")
     client: str  #: the row's label
     server: str  #: the column's label
-    status: Status
-    revision: str | None  #: the revision the pair speaks; None when it fails
-    era: str | None  #: its era (``legacy``, ``modern``)
-    path: tuple[str, ...]  #: the negotiation's steps (the simulator's typed ``PathStep`` strings)
-    mark: str  #: how it got there: ``direct``, ``downgraded``, ... (``failed`` when it fails)
-    reason: str
-    scenario: str | None = None  #: None: a document that did not say (the matrix's scenario)
-    round_trips: int | None = None
-    t_first_useful_ms: int | float | None = None
-    steps: tuple[StepResult, ...] = ()
-    features_lost: tuple[str, ...] = ()
-    findings: tuple[Finding, ...] = ()
-    transport: str = "stdio"  #: ``stdio`` or ``http``
-    #: the step that failed after negotiating ("connects, then fails"); None: none did
-    failed_step: str | None = None
     #: the transcript records (the JSON of ``mcp_skew.transcript``); None: not kept
-    transcript: tuple[dict[str, Any], ...] | None = None
-    failure: str | None = None  #: a :data:`FailureKind` when the pair fails
-    features_kept: tuple[str, ...] = ()
-    #: the named features of the client's newest revision the pair cannot carry
-    client_loses: tuple[str, ...] = ()
-    #: the named features of the server's newest revision the pair cannot carry
-    server_loses: tuple[str, ...] = ()
-    real: RealRun | None = None  #: what the real packages did (``--run-real``)
-    #: the outcome depends on the server's cold start against a wait of the client's: the
-    #: sentence that says how (:mod:`._race`); None: no race
-    race: str | None = None
+    transcript: tuple[dict[str, Any], ...] | None
+    said: Said  #: everything else the cell says (the fields below)
+
+    def __init__(self, *, client: str, server: str, status: Status, revision: str | None,
+                 era: str | None, path: tuple[str, ...], mark: str, reason: str,
+                 scenario: str | None = None, round_trips: int | None = None,
+                 t_first_useful_ms: int | float | None = None,
+                 steps: tuple[StepResult, ...] = (), features_lost: tuple[str, ...] = (),
+                 findings: tuple[Finding, ...] = (), transport: str = "stdio",
+                 failed_step: str | None = None,
+                 transcript: tuple[dict[str, Any], ...] | None = None,
+                 failure: str | None = None, features_kept: tuple[str, ...] = (),
+                 client_loses: tuple[str, ...] = (), server_loses: tuple[str, ...] = (),
+                 real: RealRun | None = None, race: str | None = None) -> None:
+        said = Said(status, revision, era, path, mark, reason, scenario, round_trips,
+                    t_first_useful_ms, steps, features_lost, findings, transport, failed_step,
+                    failure, features_kept, client_loses, server_loses, real, race)
+        self._set(client, server, transcript, said)
+
+    def _set(self, client: str, server: str, transcript: tuple[dict[str, Any], ...] | None,
+             said: Said) -> None:
+        for name, value in (("client", client), ("server", server), ("transcript", transcript),
+                            ("said", said)):
+            object.__setattr__(self, name, value)
+
+    @classmethod
+    def of_said(cls, client: str, server: str, said: Said,
+                transcript: tuple[dict[str, Any], ...] | None = None) -> Cell:
+        """A cell of its labels, a :class:`Said` (shared with other cells) and a transcript."""
+        cell = cls.__new__(cls)
+        cell._set(client, server, transcript, said)
+        return cell
+
+    def replace(self, **changes: Any) -> Cell:
+        """This cell with ``changes`` (field names), as ``dataclasses.replace`` makes one."""
+        unknown = [name for name in changes if name not in _FIELDS]
+        if unknown:
+            raise TypeError(f"Cell has no field {unknown[0]!r}")
+        said = self.said
+        if not _FIELDS_SAID.keys().isdisjoint(changes):
+            said = replace(said, **{k: v for k, v in changes.items() if k in _FIELDS_SAID})
+        return Cell.of_said(changes.get("client", self.client), changes.get("server", self.server),
+                            said, changes.get("transcript", self.transcript))
+
+    __replace__ = replace  # copy.replace (Python 3.13)
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.client, self.server, self.transcript, self.said)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Cell)
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return "Cell(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in _FIELDS) + ")"
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Cell.of_said, (self.client, self.server, self.said, self.transcript))
+
+    @property
+    def status(self) -> Status:
+        return self.said.status
+
+    @property
+    def revision(self) -> str | None:
+        """The revision the pair speaks; None when it fails."""
+        return self.said.revision
+
+    @property
+    def era(self) -> str | None:
+        """Its era (``legacy``, ``modern``)."""
+        return self.said.era
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """The negotiation's steps (the simulator's typed ``PathStep`` strings)."""
+        return self.said.path
+
+    @property
+    def mark(self) -> str:
+        """How it got there: ``direct``, ``downgraded``, ... (``failed`` when it fails)."""
+        return self.said.mark
+
+    @property
+    def reason(self) -> str:
+        return self.said.reason
+
+    @property
+    def scenario(self) -> str | None:
+        """None: a document that did not say (the matrix's scenario)."""
+        return self.said.scenario
+
+    @property
+    def round_trips(self) -> int | None:
+        return self.said.round_trips
+
+    @property
+    def t_first_useful_ms(self) -> int | float | None:
+        return self.said.t_first_useful_ms
+
+    @property
+    def steps(self) -> tuple[StepResult, ...]:
+        return self.said.steps
+
+    @property
+    def features_lost(self) -> tuple[str, ...]:
+        return self.said.features_lost
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        return self.said.findings
+
+    @property
+    def transport(self) -> str:
+        """``stdio`` or ``http``."""
+        return self.said.transport
+
+    @property
+    def failed_step(self) -> str | None:
+        """The step that failed after negotiating ("connects, then fails"); None: none did."""
+        return self.said.failed_step
+
+    @property
+    def failure(self) -> str | None:
+        """A :data:`FailureKind` when the pair fails."""
+        return self.said.failure
+
+    @property
+    def features_kept(self) -> tuple[str, ...]:
+        return self.said.features_kept
+
+    @property
+    def client_loses(self) -> tuple[str, ...]:
+        """The named features of the client's newest revision the pair cannot carry."""
+        return self.said.client_loses
+
+    @property
+    def server_loses(self) -> tuple[str, ...]:
+        """The named features of the server's newest revision the pair cannot carry."""
+        return self.said.server_loses
+
+    @property
+    def real(self) -> RealRun | None:
+        """What the real packages did (``--run-real``)."""
+        return self.said.real
+
+    @property
+    def race(self) -> str | None:
+        """The outcome depends on the server's cold start against a wait of the client's:
+        the sentence that says how (:mod:`._race`); None: no race."""
+        return self.said.race
 
     @classmethod
     def of(cls, record: RunRecord, *, transcript: bool = True,
            works: PlainWorks = plain_works, labels: tuple[str, str] | None = None,
-           share: Share | None = None) -> Cell:
+           share: Share | None = None, race: str | None = None) -> Cell:
         """One run as a matrix cell. ``transcript=False`` keeps no transcript (the formats
         that show none); ``works`` answers the ``quirk`` test of a failed pair.
 
@@ -190,7 +373,8 @@ class Cell:
         ``share`` returns, for a value, an equal one seen before (:func:`sharing`), so that
         the many cells that say the same thing (a revision, a path, a reason, the steps, the
         findings) hold one copy of it, not one each (a revision read from the wire is a new
-        string per run).
+        string per run), and the cells that say the same thing one :class:`Said`. ``race``:
+        the sentence of a race of time (:mod:`._race`).
         """
         session = record.session
         failure: FailureKind | None
@@ -212,17 +396,20 @@ class Cell:
         status: Status = "ok" if record.status == "ok" else "failed"
         client, server = labels or (record.client.name, record.server.name)
         same = share or _same
-        return cls(
-            client=client, server=server, status=status,
-            revision=same(session.revision), era=era.value if era else None,
+        said = Said(
+            status=status, revision=same(session.revision), era=era.value if era else None,
             path=same(tuple(session.path)), mark=session.mark, reason=same(record.reason),
             scenario=record.scenario, round_trips=session.round_trips,
-            t_first_useful_ms=_shared_int(record.t_first_useful_ms, same), steps=same(tuple(record.steps)),
-            features_lost=same(tuple(record.features_lost)),
+            t_first_useful_ms=_shared_int(record.t_first_useful_ms, same),
+            steps=same(tuple(record.steps)), features_lost=same(tuple(record.features_lost)),
             findings=same((*session.findings, *record.findings)), transport=record.transport,
-            failed_step=record.failed_step,
-            transcript=tuple(record.transcript.records()) if transcript else None,
-            failure=failure, features_kept=kept, client_loses=loses[0], server_loses=loses[1])
+            failed_step=record.failed_step, failure=failure, features_kept=kept,
+            client_loses=loses[0], server_loses=loses[1], real=None, race=race)
+        if share is not None:
+            # equal, and of the same types (1 == 1.0, but the JSON writes them apart)
+            said = share((said, type(said.round_trips), type(said.t_first_useful_ms)))[0]
+        return cls.of_said(client, server, said,
+                           tuple(record.transcript.records()) if transcript else None)
 
     def to_dict(self) -> dict[str, Any]:
         """The cell of the matrix JSON format: ``RunRecord.to_dict()`` plus :data:`EXTRA_KEYS`

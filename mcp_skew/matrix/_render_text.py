@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import textwrap
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Final, Literal
 
 from .._markup import code_span, markdown_cell
@@ -30,7 +30,7 @@ from ..simulator.quirks import QUIRKS
 from ._build import Matrix, outcome, steps_failed
 from ._cell import Cell
 from ._race import MARK as RACE_MARK
-from ._simple_table import simple_table
+from ._simple_table import simple_table, simple_table_lines
 
 __all__ = [
     "FAILURE_MEANINGS",
@@ -51,6 +51,7 @@ __all__ = [
     "render_grid",
     "render_markdown",
     "render_text",
+    "render_text_pieces",
     "revision_context",
     "revision_key",
     "short",
@@ -513,6 +514,17 @@ def render_text(matrix: Matrix, view: View = "pairs", *, color: bool = False,
     ``width`` fits it into that many columns (the module's fitted layout, for the
     ``simple`` table); ``None`` gives one wide table.
     """
+    return "".join(render_text_pieces(matrix, view, color=color, tablefmt=tablefmt,
+                                      width=width))
+
+
+def render_text_pieces(matrix: Matrix, view: View = "pairs", *, color: bool = False,
+                       tablefmt: str = "simple", width: int | None = None) -> Iterator[str]:
+    """:func:`render_text` in pieces, each made when it is asked for: the title, the wide
+    ``simple`` table a line at a time, then each line under it (the fitted layout and the
+    ruled table come in one piece). A caller that writes each piece as it comes keeps
+    none it has written: the text of a million cells is tens of MB, held several times
+    over while one string is joined, made terminal-safe and encoded."""
     def decorate(cell: Cell, text: str) -> str:
         return f"{_ANSI[outcome(cell)]}{text}\x1b[0m" if color else text
 
@@ -521,15 +533,18 @@ def render_text(matrix: Matrix, view: View = "pairs", *, color: bool = False,
     if width is not None:
         if tablefmt != "simple":
             raise ValueError(f"width fits the simple table only, not {tablefmt!r}")
-        return _fitted(matrix, view, decorate, title, width)
+        yield _fitted(matrix, view, decorate, title, width)
+        return
     headers, rows = _grid(matrix, view, decorate, stack, tall=True)
+    yield f"{title}\n\n"
     if tablefmt == "simple":
-        table = _simple(headers, rows)
+        yield from (f"{line}\n" for line in simple_table_lines(headers, rows))
     else:
         from tabulate import tabulate  # noqa: PLC0415 - the ruled formats only (_simple_table)
 
-        table = tabulate(rows, headers, tablefmt=tablefmt, disable_numparse=True)
-    return "\n".join([title, "", table, *_footer(matrix, view)]) + "\n"
+        yield tabulate(rows, headers, tablefmt=tablefmt, disable_numparse=True) + "\n"
+    del headers, rows  # the cells' texts: what is left to write needs none of them
+    yield from (f"{line}\n" for line in _footer(matrix, view))
 
 
 def render_grid(matrix: Matrix, view: View = "pairs", *, color: bool = False) -> str:

@@ -63,8 +63,8 @@ def _finding(finding: Finding) -> Finding:
 
 
 def _cell(cell: Cell) -> Cell:
-    return replace(
-        cell, client=terminal_safe(cell.client), server=terminal_safe(cell.server),
+    return cell.replace(
+        client=terminal_safe(cell.client), server=terminal_safe(cell.server),
         revision=_text(cell.revision), era=_text(cell.era),
         path=tuple(terminal_safe(step) for step in cell.path), mark=terminal_safe(cell.mark),
         reason=terminal_safe(cell.reason), scenario=_text(cell.scenario),

@@ -16,10 +16,10 @@ spaces.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Final
 
-__all__ = ["simple_table"]
+__all__ = ["simple_table", "simple_table_lines"]
 
 try:  # tabulate measures a line with wcwidth when it is installed: so does this
     from wcwidth import wcswidth as _measure  # type: ignore[import-not-found, unused-ignore]
@@ -38,21 +38,25 @@ def _width(line: str) -> int:
 
 def simple_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     """The table with ``header`` as its first row, ruled above, below it and at the end."""
+    return "\n".join(simple_table_lines(header, rows))
+
+
+def simple_table_lines(header: Sequence[str], rows: Sequence[Sequence[str]]) -> Iterator[str]:
+    """:func:`simple_table`'s lines, one at a time (each made when it is asked for)."""
     tall = any("\n" in cell or "\r" in cell for row in (header, *rows) for cell in row)
     table = [[cell.strip() for cell in row] for row in (header, *rows)]
     widths = [max(_width(line) for cell in column for line in cell.split("\n"))
               for column in zip(*table, strict=True)]
     rule = _GAP.join("-" * width for width in widths).rstrip()
-    lines = [rule]
+    yield rule
     for index, row in enumerate(table):
         cells = [[line + " " * (width - _width(line)) for line in
                   (cell.split("\n") if cell or not tall else [])]
                  for cell, width in zip(row, widths, strict=True)]
         height = max(len(cell) for cell in cells)
         for at in range(height):
-            lines.append(_GAP.join(cell[at] if at < len(cell) else " " * width
-                                   for cell, width in zip(cells, widths, strict=True)).rstrip())
+            yield _GAP.join(cell[at] if at < len(cell) else " " * width
+                            for cell, width in zip(cells, widths, strict=True)).rstrip()
         if index == 0:
-            lines.append(rule)
-    lines.append(rule)
-    return "\n".join(lines)
+            yield rule
+    yield rule

@@ -145,7 +145,7 @@ def run_real(matrix: Matrix, *, jobs: int = 2,
 
     with ThreadPoolExecutor(max(1, jobs)) as pool:
         results = dict(zip(jobs_list, pool.map(one, jobs_list), strict=True))
-    rows = tuple(tuple(replace(cell, real=results[(i, j)].result())
+    rows = tuple(tuple(cell.replace(real=results[(i, j)].result())
                        for j, cell in enumerate(row)) for i, row in enumerate(matrix.cells))
     return replace(matrix, cells=rows)
 

@@ -200,3 +200,44 @@ def test_only_the_formats_that_show_transcripts_keep_them(
     assert code == 0 and out
     assert kept == [fmt in ("html", "json", "junit")]
     assert kept == [fmt in TRANSCRIPT_FORMATS]
+
+
+class _Writes(io.StringIO):
+    """A stdout that keeps each write apart."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.writes: list[str] = []
+
+    def write(self, text: str) -> int:
+        self.writes.append(text)
+        return super().write(text)
+
+
+def test_the_text_matrix_is_written_a_line_at_a_time(monkeypatch: pytest.MonkeyPatch,
+                                                      tmp_path: Path) -> None:
+    """The text format goes out as it is laid out (nothing written is kept): the same text
+    as the whole rendering (``--out``), in one write per line of the table and of the prose
+    under it."""
+    out = _Writes()
+    monkeypatch.setattr("sys.stdout", out)
+    argv = ["matrix", "--clients", "2025-11-25", "legacy:2025-06-18", "--servers", "2025-11-25",
+            "legacy:2024-11-05+silent"]
+    assert main(argv) == 0
+    assert main([*argv, "--out", str(tmp_path / "m.txt")]) == 0
+    whole = (tmp_path / "m.txt").read_text(encoding="utf-8")
+    assert out.getvalue() == whole and "silent" in whole and "✗" in whole
+    assert out.writes[0] == whole.split("\n", 1)[0] + "\n\n"  # the title and its blank line
+    assert out.writes[1:] == [f"{line}\n" for line in whole.split("\n")[2:-1]]
+
+
+def test_other_outputs_are_written_whole(monkeypatch: pytest.MonkeyPatch,
+                                         tmp_path: Path) -> None:
+    out = _Writes()
+    monkeypatch.setattr("sys.stdout", out)
+    assert main(["matrix", "--clients", "2025-11-25", "--servers", "2025-11-25",
+                 "--format", "markdown"]) == 0
+    assert len(out.writes) == 1 and out.writes[0].startswith("# Compatibility matrix")
+    assert main(["matrix", "--clients", "2025-11-25", "--servers", "2025-11-25",
+                 "--out", str(tmp_path / "m.txt")]) == 0
+    assert (tmp_path / "m.txt").read_text(encoding="utf-8").startswith("MCP compatibility")

@@ -10,7 +10,6 @@ import csv
 import io
 import json
 import re
-from dataclasses import replace
 from functools import cache
 from html.parser import HTMLParser
 from typing import Any
@@ -154,8 +153,8 @@ def test_a_cell_is_typed_and_its_json_is_the_runs() -> None:
 
 
 def test_a_cells_real_run_round_trips_and_goes_last() -> None:
-    cell = replace(default_matrix().cells[0][0],
-                   real=RealRun(True, False, "ok", "2025-03-26", "differs", 1.25))
+    cell = default_matrix().cells[0][0].replace(
+        real=RealRun(True, False, "ok", "2025-03-26", "differs", 1.25))
     data = cell.to_dict()
     assert list(data)[-1] == "real"
     assert data["real"] == {"ran": True, "agrees": False, "status": "ok",

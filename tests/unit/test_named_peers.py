@@ -482,7 +482,7 @@ def test_render_real_marks_each_cell() -> None:
         for cell in row:
             real = reals[len(cells) * 2 + len(out)]
             real.predicted_status, real.predicted_revision = cell.status, cell.revision
-            out.append(replace(cell, real=real.result()))
+            out.append(cell.replace(real=real.result()))
         cells.append(tuple(out))
     text = render_real(replace(matrix, cells=tuple(cells)))
     assert "3 of 4 cells ran with the real packages; 2 agree with the prediction, 1 differ" in text
