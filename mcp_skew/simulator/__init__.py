@@ -38,10 +38,10 @@ resolved by :func:`mcp_skew.peers.resolve_peer`.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from . import _negotiation as negotiation
 from . import _path as path_steps
-from ._bridge import BRIDGE_QUIRKS, BridgeSpec, parse_bridge
-from ._bridge_link import BridgeLink
 from ._cache import ClientCache
 from ._client import Session, SimClient, event_step
 from ._extensions import ExtensionsSeen, read_extensions
@@ -57,6 +57,10 @@ from ._scenario import LIST_RESOURCES, LIST_TOOLS, SCENARIOS, Scenario, Step, St
 from ._server import Reaction, SimServer
 from ._trace import render_trace, summary_line
 from ._transport import NOT_OVER_STDIO, STDIO, TRANSPORTS, Transport, TransportRule, rule_for
+
+if TYPE_CHECKING:
+    from ._bridge import BRIDGE_QUIRKS, BridgeSpec, parse_bridge
+    from ._bridge_link import BridgeLink
 
 __all__ = [
     "BRIDGE_QUIRKS",
@@ -104,3 +108,16 @@ __all__ = [
     "with_quirks",
 ]
 
+#: The names read on first use (PEP 562): the bridges, which a run through none (the default
+#: matrix) does not load.
+_BRIDGES = frozenset({"BRIDGE_QUIRKS", "BridgeSpec", "parse_bridge", "BridgeLink"})
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _BRIDGES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from . import _bridge, _bridge_link  # noqa: PLC0415 - on first use (see _BRIDGES)
+
+    value = getattr(_bridge_link if name == "BridgeLink" else _bridge, name)
+    globals()[name] = value  # read once
+    return value

@@ -18,8 +18,6 @@ from typing import TYPE_CHECKING, Any, Final
 from .._memo import by_identity2
 from ..transcript import RUN_FORMAT, RUN_FORMAT_VERSION
 from ..versions import Era, Profile
-from ._bridge import BridgeSpec
-from ._bridge_link import BridgeLink
 from ._cache import ClientCache
 from ._client import Mark, Session, SimClient
 from ._feature_calls import response_to
@@ -32,6 +30,8 @@ from ._transport import NOT_OVER_STDIO, Transport, rule_for
 from .findings._finding import Finding
 
 if TYPE_CHECKING:
+    from ._bridge import BridgeSpec
+    from ._bridge_link import BridgeLink
     from .http._link import HttpMemoryLink
 
 __all__ = ["NEEDS_RESULT", "RunRecord", "mark_era_mismatch", "run"]
@@ -183,10 +183,14 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
     plan = scenario if isinstance(scenario, Scenario) else SCENARIOS[scenario]
     link: MemoryLink | HttpMemoryLink | BridgeLink
     http: HttpMemoryLink | None = None
+    bridge: BridgeLink | None = None
     if via is not None:
         if server_changes:
             raise ValueError("server changes over time are not simulated behind a bridge")
-        link = BridgeLink(via, server, latency_ms)
+        # the bridges load on the first run through one: a direct run imports none
+        from ._bridge_link import BridgeLink  # noqa: PLC0415
+
+        link = bridge = BridgeLink(via, server, latency_ms)
         transport = via.downstream
     elif transport == "stdio":
         link = MemoryLink(lambda: SimServer(server), latency_ms,
@@ -221,8 +225,8 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
         record.steps, record.findings, record.t_first_useful_ms = play(plan, sim, link, session)
         if session.status == "ok":
             record.features_lost = _features_lost(client, session)
-    if isinstance(link, BridgeLink):
-        record.upstream_path = link.upstream_path
+    if bridge is not None:
+        record.upstream_path = bridge.upstream_path
     if http is not None and http.auth is not None:  # step-ups come in play
         record.auth = http.auth.to_list()
     link.close()
