@@ -38,11 +38,10 @@ resolved by :func:`mcp_skew.peers.resolve_peer`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from . import _negotiation as negotiation
 from . import _path as path_steps
-from ._cache import ClientCache
 from ._client import Session, SimClient, event_step
 from ._extensions import ExtensionsSeen, read_extensions
 from ._link import Link, MemoryLink
@@ -61,6 +60,7 @@ from ._transport import NOT_OVER_STDIO, STDIO, TRANSPORTS, Transport, TransportR
 if TYPE_CHECKING:
     from ._bridge import BRIDGE_QUIRKS, BridgeSpec, parse_bridge
     from ._bridge_link import BridgeLink
+    from ._cache import ClientCache
 
 __all__ = [
     "BRIDGE_QUIRKS",
@@ -108,16 +108,22 @@ __all__ = [
     "with_quirks",
 ]
 
-#: The names read on first use (PEP 562): the bridges, which a run through none (the default
-#: matrix) does not load.
-_BRIDGES = frozenset({"BRIDGE_QUIRKS", "BridgeSpec", "parse_bridge", "BridgeLink"})
+#: The names read on first use (PEP 562), from the modules a plain run (the default matrix)
+#: does not load: the bridges, and the client's caches (``ClientCache``).
+_BRIDGES: Final = frozenset({"BRIDGE_QUIRKS", "BridgeSpec", "parse_bridge", "BridgeLink"})
 
 
 def __getattr__(name: str) -> Any:
-    if name not in _BRIDGES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from . import _bridge, _bridge_link  # noqa: PLC0415 - on first use (see _BRIDGES)
+    value: Any
+    if name == "ClientCache":
+        from . import _cache  # noqa: PLC0415 - on first use (see _BRIDGES)
 
-    value = getattr(_bridge_link if name == "BridgeLink" else _bridge, name)
+        value = _cache.ClientCache
+    elif name in _BRIDGES:
+        from . import _bridge, _bridge_link  # noqa: PLC0415
+
+        value = getattr(_bridge_link if name == "BridgeLink" else _bridge, name)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value  # read once
     return value

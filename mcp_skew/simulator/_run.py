@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any, Final
 from .._memo import by_identity2
 from ..transcript import RUN_FORMAT, RUN_FORMAT_VERSION
 from ..versions import Era, Profile
-from ._cache import ClientCache
 from ._client import Mark, Session, SimClient
 from ._feature_calls import response_to
 from ._link import MemoryLink, ServerChange, Transcript
@@ -32,6 +31,7 @@ from .findings._finding import Finding
 if TYPE_CHECKING:
     from ._bridge import BridgeSpec
     from ._bridge_link import BridgeLink
+    from ._cache import ClientCache
     from .http._link import HttpMemoryLink
 
 __all__ = ["NEEDS_RESULT", "RunRecord", "mark_era_mismatch", "run"]
@@ -212,6 +212,8 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
         for event in plan.server_events:
             link.transcript.note(0, f"not simulated over Streamable HTTP: {event.name}")
     if cache is None and plan.keeps_cache:
+        from ._cache import ClientCache  # noqa: PLC0415 - the caches load for the scenarios that keep them
+
         cache = ClientCache()
     sim = SimClient(client, request_timeout_ms=request_timeout_ms, transport=rule_for(transport),
                     cache=cache, server_id=server.name if server_id is None else server_id)
