@@ -34,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..versions import REGISTRY, Era, Message, Profile, Registry, required_fields
+from ..versions import REGISTRY, Era, Message, Profile, Registry
 from . import _negotiation as negotiation
 from . import _path as steps
 from ._extensions import advertise, app_resource
@@ -481,6 +481,8 @@ class SimClient:
         result carries are left to the SDKs' defaults); [] when complete or not checked."""
         if method != DISCOVER or not self.policy.strict_discover:
             return []
+        from ..versions import required_fields  # noqa: PLC0415 - the schemas' table, on first use
+
         profile = self.spec.profile(revision)
         defaulted = profile.names("result_fields_required") | profile.names("cache_fields")
         return sorted(f for f in required_fields(revision, method) - defaulted
