@@ -223,13 +223,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _with_named_drafts(argv: list[str], registry: Registry) -> Registry:
     """``registry`` with the built-in drafts the arguments name (``diff 2026-07-28 next``,
     ``--servers modern:next+sep-3279``, ``--with next``), not those after ``--`` (a server's
-    own command line); the default matrix names none, so it never meets them."""
-    from .versions import with_drafts_named  # noqa: PLC0415
-
+    own command line); the default matrix names none, so it never meets them (nor loads
+    the drafts' layers: every draft's name has ``_DRAFT`` in it)."""
     ours = argv[: argv.index("--")] if "--" in argv else argv
     named = [word for before, word in zip(["", *ours], ours, strict=False)
              if before not in _FREE_TEXT and word.partition("=")[0] not in _FREE_TEXT]
+    if not any(_DRAFT in word for word in named):
+        return registry
+    from .versions import with_drafts_named  # noqa: PLC0415
+
     return with_drafts_named(named, registry)  # a bad layer: ProfileFileError
+
+
+#: The built-in draft's name (``versions._seps.DRAFT``, not imported for it: a test keeps
+#: them equal), in each name of a draft and its layers (``next``, ``next+sep-3279``).
+_DRAFT = "next"
 
 
 #: Options whose value is a name, a path or text, never a revision: a value ``next`` there

@@ -26,7 +26,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from .._input import read_user_text
 from .._jsontext import DOCUMENT, JsonTextError, loads
@@ -43,11 +43,13 @@ from ..matrix import (
     render_text_pieces,
     shown,
 )
-from ..peers import builtin_peers, labelled, resolve_bridge, resolve_peer
+from ..peers import builtin_peers, labelled, resolve_peer
 from ..simulator import NOT_OVER_STDIO, SCENARIOS, TRANSPORTS, PeerSpec, Transport
-from ..simulator.bridges import BridgeSpec
 from ..versions import Registry, Role
 from ._args import whole
+
+if TYPE_CHECKING:
+    from ..simulator.bridges import BridgeSpec
 
 __all__ = ["Progress", "differing", "text_width"]
 
@@ -220,6 +222,8 @@ def _via(args: argparse.Namespace) -> BridgeSpec | None:
         raise UsageError("--via is simulated only: it takes no --run-real or --cold-start")
     if SCENARIOS[args.scenario or "default"].protected:
         raise UsageError("--via: authorization (scenario auth) is not simulated behind a bridge")
+    from ..peers import resolve_bridge  # noqa: PLC0415 - the bridges load only for --via
+
     return resolve_bridge(text, args.registry)
 
 

@@ -31,13 +31,12 @@ import gc
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .. import __version__
 from .._verdicts import plain_works
 from ..errors import UsageError
 from ..simulator import SCENARIOS, PeerSpec, Transport, run
-from ..simulator.bridges import BridgeSpec
 from ..versions import REGISTRY, Registry
 from ._cell import (
     EXTRA_KEYS,
@@ -53,6 +52,9 @@ from ._cell import (
     timeline,
 )
 from ._race import race_of
+
+if TYPE_CHECKING:
+    from ..simulator.bridges import BridgeSpec
 
 __all__ = [
     "EXTRA_KEYS",

@@ -36,16 +36,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
+from .._lazy import first_use
 from ..errors import UsageError
 from ..simulator import PeerSpec, parse_peer, split_notation, with_quirks
 from ..versions import REGISTRY, Registry, Role, did_you_mean
-from ._bridges import NamedBridge, named_bridge, resolve_bridge
-from ._catalogue import APP_CLIENTS, APP_SERVERS, FAMILIES, REAL_CLIENTS, REAL_SERVERS
-from ._family import Family, Model, Package, ReleaseLine
-from ._lookup import ROLES, Resolved, builtin_peer, known_names, model_names, named_peer, resolve
-from ._saved import PEER_FILE_FORMAT, load_probe_peer
 from ._sets import (
     BUILTIN_CLIENTS,
     BUILTIN_SERVERS,
@@ -56,6 +52,13 @@ from ._sets import (
     probe_clients,
     short_revision,
 )
+
+if TYPE_CHECKING:
+    from ._bridges import NamedBridge, named_bridge, resolve_bridge
+    from ._catalogue import FAMILIES, REAL_CLIENTS, REAL_SERVERS
+    from ._family import Family, Model, Package, ReleaseLine
+    from ._lookup import ROLES, Resolved, builtin_peer, known_names, model_names, named_peer, resolve
+    from ._saved import PEER_FILE_FORMAT, load_probe_peer
 
 __all__ = [
     "BUILTIN_CLIENTS",
@@ -105,8 +108,21 @@ class NamedResolver:
     names: Callable[[], Sequence[str]]
 
 
-#: The catalogue of real implementations in :mod:`._catalogue`.
-BUILTIN_RESOLVER: Final = NamedResolver(named_peer, known_names)
+def _named_peer(head: str, role: Role) -> PeerSpec | None:
+    from ._lookup import named_peer  # noqa: PLC0415 - the catalogue loads on a first name
+
+    return named_peer(head, role)
+
+
+def _known_names() -> list[str]:
+    from ._lookup import known_names  # noqa: PLC0415 - the catalogue loads on a first name
+
+    return known_names()
+
+
+#: The catalogue of real implementations in :mod:`._catalogue` (:func:`named_peer`,
+#: :func:`known_names`), read on first use.
+BUILTIN_RESOLVER: Final = NamedResolver(_named_peer, _known_names)
 #: The resolvers :func:`resolve_peer` consults, in order.
 NAMED_RESOLVERS: Final[tuple[NamedResolver, ...]] = (BUILTIN_RESOLVER,)
 
@@ -125,6 +141,8 @@ def resolve_peer(spec: str, role: Role, registry: Registry = REGISTRY, *,
     """
     text = spec.strip()
     if text.startswith("@"):
+        from ._saved import load_probe_peer  # noqa: PLC0415 - only for @FILE
+
         return load_probe_peer(text[1:], role, registry)
     notation = split_notation(text)
     if "@" not in notation.head:
@@ -155,8 +173,25 @@ def named_suggestion(head: str, names: Sequence[str]) -> str:
 def app_peers(role: Role, registry: Registry) -> tuple[PeerSpec, ...]:
     """The apps matrix (``matrix --set apps``): the AI apps' named peers as rows (``client``);
     as columns (``server``) the built-in server kinds and :data:`APP_SERVERS`, labelled."""
+    from ._catalogue import APP_CLIENTS, APP_SERVERS  # noqa: PLC0415 - the catalogue, on first use
+    from ._lookup import builtin_peer  # noqa: PLC0415
+
     if role == "client":
         return tuple(builtin_peer(name, "client") for name in APP_CLIENTS)
     return (*builtin_peers("server", registry),
             *(labelled(replace(parse_peer(spec, "server"), registry=registry))
               for spec in APP_SERVERS))
+
+
+#: The names read on first use (PEP 562): the catalogue of real implementations, the named
+#: bridges and the saved peers, which the built-in peer sets (the default matrix) do not need.
+_HOMES: Final[dict[str, str]] = {
+    **dict.fromkeys(("NamedBridge", "named_bridge", "resolve_bridge"), "._bridges"),
+    **dict.fromkeys(("FAMILIES", "REAL_CLIENTS", "REAL_SERVERS"), "._catalogue"),
+    **dict.fromkeys(("Family", "Model", "Package", "ReleaseLine"), "._family"),
+    **dict.fromkeys(("ROLES", "Resolved", "builtin_peer", "known_names", "model_names",
+                     "named_peer", "resolve"), "._lookup"),
+    **dict.fromkeys(("PEER_FILE_FORMAT", "load_probe_peer"), "._saved"),
+}
+
+__getattr__ = first_use(__name__, _HOMES)

@@ -42,9 +42,10 @@ resolved by :func:`mcp_skew.peers.resolve_peer`.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from . import _negotiation as negotiation
 from . import _path as path_steps
-from ._cache import ClientCache
 from ._client import Session, SimClient, event_step
 from ._extensions import ExtensionsSeen, read_extensions
 from ._link import Link, MemoryLink
@@ -57,6 +58,9 @@ from ._scenario import LIST_RESOURCES, LIST_TOOLS, SCENARIOS, Scenario, Step, St
 from ._server import Reaction, SimServer
 from ._trace import render_trace, summary_line
 from ._transport import NOT_OVER_STDIO, TRANSPORTS, Transport, TransportRule, rule_for
+
+if TYPE_CHECKING:
+    from ._cache import ClientCache
 
 __all__ = [
     "LIST_RESOURCES",
@@ -97,3 +101,16 @@ __all__ = [
     "with_quirks",
 ]
 
+#: The name read on first use (PEP 562), from a module a plain run (the default matrix) does
+#: not load: the client's caches (``ClientCache``). The bridges are their own room
+#: (:mod:`mcp_skew.simulator.bridges`), imported by whoever needs one.
+
+
+def __getattr__(name: str) -> Any:
+    if name != "ClientCache":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from . import _cache  # noqa: PLC0415 - on first use (see above)
+
+    value: Any = _cache.ClientCache
+    globals()[name] = value  # read once
+    return value

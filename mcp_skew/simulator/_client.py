@@ -32,12 +32,11 @@ drives it over a blocking :class:`~._link.Link`, for callers that have one.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from ..versions import REGISTRY, Era, Message, Profile, Registry, required_fields
+from ..versions import REGISTRY, Era, Message, Profile, Registry
 from . import _negotiation as negotiation
 from . import _path as steps
-from ._cache import ClientCache
 from ._extensions import advertise, app_resource
 from ._link import Link, LinkObserver
 from ._negotiation import Mark
@@ -49,6 +48,9 @@ from .findings._finding import Finding
 from .machine._events import Closed, Event, Reply, Timeout
 from .machine._machine import Machine, Notify, Observer, Remark, Restart, Send, Steps, ask, drive
 from .messages import _wire
+
+if TYPE_CHECKING:
+    from ._cache import ClientCache
 
 __all__ = ["Mark", "Session", "SimClient", "event_step"]
 
@@ -479,6 +481,8 @@ class SimClient:
         result carries are left to the SDKs' defaults); [] when complete or not checked."""
         if method != DISCOVER or not self.policy.strict_discover:
             return []
+        from ..versions import required_fields  # noqa: PLC0415 - the schemas' table, on first use
+
         profile = self.spec.profile(revision)
         defaulted = profile.names("result_fields_required") | profile.names("cache_fields")
         return sorted(f for f in required_fields(revision, method) - defaulted

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any, Final
 from .._memo import by_identity2
 from ..transcript import RUN_FORMAT, RUN_FORMAT_VERSION
 from ..versions import Era, Profile
-from ._cache import ClientCache
 from ._client import Mark, Session, SimClient
 from ._feature_calls import response_to
 from ._link import MemoryLink, ServerChange, Transcript
@@ -27,11 +26,11 @@ from ._peers import PeerSpec
 from ._scenario import SCENARIOS, Scenario, StepResult, play
 from ._server import SimServer
 from ._transport import NOT_OVER_STDIO, Transport, rule_for
-from .bridges._link import BridgeLink
-from .bridges._spec import BridgeSpec
 from .findings._finding import Finding
 
 if TYPE_CHECKING:
+    from ._cache import ClientCache
+    from .bridges import BridgeLink, BridgeSpec
     from .http._link import HttpMemoryLink
 
 __all__ = ["NEEDS_RESULT", "RunRecord", "mark_era_mismatch", "run"]
@@ -183,10 +182,14 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
     plan = scenario if isinstance(scenario, Scenario) else SCENARIOS[scenario]
     link: MemoryLink | HttpMemoryLink | BridgeLink
     http: HttpMemoryLink | None = None
+    bridge: BridgeLink | None = None
     if via is not None:
         if server_changes:
             raise ValueError("server changes over time are not simulated behind a bridge")
-        link = BridgeLink(via, server, latency_ms)
+        # the bridges load on the first run through one: a direct run imports none
+        from .bridges import BridgeLink  # noqa: PLC0415
+
+        link = bridge = BridgeLink(via, server, latency_ms)
         transport = via.downstream
     elif transport == "stdio":
         link = MemoryLink(lambda: SimServer(server), latency_ms,
@@ -208,6 +211,8 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
         for event in plan.server_events:
             link.transcript.note(0, f"not simulated over Streamable HTTP: {event.name}")
     if cache is None and plan.keeps_cache:
+        from ._cache import ClientCache  # noqa: PLC0415 - the caches load for the scenarios that keep them
+
         cache = ClientCache()
     sim = SimClient(client, request_timeout_ms=request_timeout_ms, transport=rule_for(transport),
                     cache=cache, server_id=server.name if server_id is None else server_id)
@@ -221,8 +226,8 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
         record.steps, record.findings, record.t_first_useful_ms = play(plan, sim, link, session)
         if session.status == "ok":
             record.features_lost = _features_lost(client, session)
-    if isinstance(link, BridgeLink):
-        record.upstream_path = link.upstream_path
+    if bridge is not None:
+        record.upstream_path = bridge.upstream_path
     if http is not None and http.auth is not None:  # step-ups come in play
         record.auth = http.auth.to_list()
     link.close()

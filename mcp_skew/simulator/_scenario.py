@@ -41,7 +41,6 @@ from .._memo import by_identity2
 from ..versions import Era, Message, Profile
 from . import _negotiation as negotiation
 from . import _path as path_steps
-from ._cache import listen_filter
 from ._client import Session, SimClient
 from ._extensions import UI as UI_ID
 from ._feature_calls import answer_request, feature_expect
@@ -548,6 +547,8 @@ def _listen(client: SimClient, session: Session, step: Listen) -> Steps[None]:
         yield Remark(f"no subscriptions/listen in {session.revision}: nothing to listen on",
                      "note")
         return
+    from ._cache import listen_filter  # noqa: PLC0415 - the caches' table, on a first listen
+
     wanted = listen_filter(session.profile, step.methods)
     yield Open(client.call(session, "subscriptions/listen", {"notifications": wanted}).message)
 

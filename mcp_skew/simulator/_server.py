@@ -33,7 +33,6 @@ from typing import Any
 from ..versions import Era, Message, Profile, header_named
 from . import _feature_calls as feature_calls
 from . import _negotiation as negotiation
-from ._cache import invalidations
 from ._extensions import APP_TOOL, APP_URI, UI, app_html, app_tool, client_extensions, offered
 from ._outputs import with_outputs
 from ._peers import PeerSpec
@@ -381,6 +380,8 @@ class SimServer:
         message is ``notifications/subscriptions/acknowledged`` with the subset of the asked
         filter this server honours (schema ``SubscriptionsAcknowledgedNotificationParams``:
         types it does not support are left out); the stream stays open, unanswered."""
+        from ._cache import invalidations  # noqa: PLC0415 - the caches' table, on a first listen
+
         asked = (message.get("params") or {}).get("notifications")
         if not isinstance(asked, dict):  # required (schema SubscriptionsListenRequestParams)
             return self._reply(_wire.error(message["id"], _wire.error_code(profile, "InvalidParams"),
@@ -414,6 +415,8 @@ class SimServer:
         """The notification ``method`` (something changed on the server), sent on every open
         listen stream whose agreed filter asked for it (the profile's
         ``cache_invalidations`` row names the filter key)."""
+        from ._cache import invalidations  # noqa: PLC0415 - the caches' table, on a first listen
+
         sent: list[Message] = []
         for listen_id, agreed, profile in self.listeners:
             row = invalidations(profile).get(method)

@@ -18,19 +18,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from ._auth import LAYOUTS, plain_layout, rule_values
-from ._diff import TableDelta, table_delta
 from ._extensions import EXTENSIONS
 from ._features import carriage, lost_features
 from ._http_headers import HTTP_HEADERS, LOGGED_ALSO, RECORDED_ALSO, HttpHeader, header_named
-from ._plain import (
-    cite_to_dict,
-    delta_to_dict,
-    diff_to_dict,
-    profile_to_dict,
-    step_deltas,
-    to_json,
-    versions_to_dict,
-)
 from ._plugins import ProfileFileError, load_entry_points, with_profile_files
 from ._profile import (
     Change,
@@ -46,11 +36,19 @@ from ._profile import (
     Profile,
 )
 from ._registry import BUILTIN, REGISTRY, Registry, UnknownRevision, registry_for
-from ._seps import seps_document, with_drafts_named
-from ._unknown_fields import required_fields, unknown_fields
 from ._words import REVISION_CUTOFF, Message, PeerKind, Role, did_you_mean
 
 if TYPE_CHECKING:
+    from ._diff import TableDelta, table_delta
+    from ._plain import (
+        cite_to_dict,
+        delta_to_dict,
+        diff_to_dict,
+        profile_to_dict,
+        step_deltas,
+        to_json,
+        versions_to_dict,
+    )
     from ._render import (
         REGENERATE,
         diff_document,
@@ -59,6 +57,8 @@ if TYPE_CHECKING:
         render,
         versions_section,
     )
+    from ._seps import seps_document, with_drafts_named
+    from ._unknown_fields import required_fields, unknown_fields
 
 __all__ = [
     "BUILTIN",
@@ -126,20 +126,46 @@ def profile_for(revision: str, registry: Registry = REGISTRY) -> Profile:
     return registry.get(revision)
 
 
-#: The names read on first use: the documents of profiles and diffs for people (their text
-#: tables need ``tabulate``), which the commands import, not the simulator's use of the
-#: profiles. Their plain data (``profile_to_dict``, ...) is imported with the package.
-_DOCUMENTS: Final = frozenset({
-    "FORMATS", "REGENERATE", "diff_document", "profile_document", "reference_pages", "render",
-    "versions_section",
-})
+#: The names read on first use, by module: the documents of profiles and diffs for people
+#: (their text tables need ``tabulate``), which the commands import, not the simulator's use
+#: of the profiles; the profiles and diffs as plain data and the diffs' tables (``versions``,
+#: ``diff``, ``migrate``), the built-in drafts (a command line that names one), the fields
+#: the schemas require (a probe, one client quirk): the default matrix reads none of them.
+_LATER: Final[dict[str, str]] = {
+    **dict.fromkeys(("FORMATS", "REGENERATE", "diff_document", "profile_document",
+                     "reference_pages", "render", "versions_section"), "_render"),
+    **dict.fromkeys(("cite_to_dict", "delta_to_dict", "diff_to_dict", "profile_to_dict",
+                     "step_deltas", "to_json", "versions_to_dict"), "_plain"),
+    **dict.fromkeys(("TableDelta", "table_delta"), "_diff"),
+    **dict.fromkeys(("seps_document", "with_drafts_named"), "_seps"),
+    **dict.fromkeys(("required_fields", "unknown_fields"), "_unknown_fields"),
+}
 
 
 def __getattr__(name: str) -> Any:
-    if name not in _DOCUMENTS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from . import _render  # noqa: PLC0415 - on first use (see _DOCUMENTS)
+    home = _LATER.get(name)
+    value: Any
+    if home == "_render":  # on first use (see _LATER)
+        from . import _render  # noqa: PLC0415
 
-    value = getattr(_render, name)
+        value = getattr(_render, name)
+    elif home == "_plain":
+        from . import _plain  # noqa: PLC0415
+
+        value = getattr(_plain, name)
+    elif home == "_diff":
+        from . import _diff  # noqa: PLC0415
+
+        value = getattr(_diff, name)
+    elif home == "_seps":
+        from . import _seps  # noqa: PLC0415
+
+        value = getattr(_seps, name)
+    elif home == "_unknown_fields":
+        from . import _unknown_fields  # noqa: PLC0415
+
+        value = getattr(_unknown_fields, name)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value  # read once
     return value

@@ -130,6 +130,8 @@ def with_profile_files(paths: list[str] | tuple[str, ...], registry: Registry = 
 
     A built-in draft's name (``next``, ``next+sep-3279``: :mod:`._seps`) that names no file
     adds that draft."""
+    if not paths:
+        return registry
     from . import _seps  # noqa: PLC0415 - the drafts, only where a --profile is given
 
     for path in paths:

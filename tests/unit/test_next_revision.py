@@ -23,12 +23,21 @@ from typing import Any
 
 import pytest
 
+from mcp_skew import cli
 from mcp_skew.cli import main
 from mcp_skew.peers import PEER_FILE_FORMAT, resolve_peer
 from mcp_skew.simulator import PeerSpec, RunRecord, SimServer, parse_peer, run
 from mcp_skew.simulator.messages import _wire
 from mcp_skew.versions import REGISTRY
-from mcp_skew.versions._seps import LAYERS, Status, compose, drafts_named, next_layers, with_drafts
+from mcp_skew.versions._seps import (
+    DRAFT,
+    LAYERS,
+    Status,
+    compose,
+    drafts_named,
+    next_layers,
+    with_drafts,
+)
 
 VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 DRAFTS = with_drafts(["next+sep-3279+sep-3221", "next+sep-2663"], REGISTRY)
@@ -293,3 +302,11 @@ def test_a_free_text_value_named_next_adds_no_draft() -> None:
     assert "next" not in cli._with_named_drafts(["probe", "--label", "next", "--", "x"], REGISTRY)
     assert "next" in cli._with_named_drafts(["probe", "--with", "next", "--", "x"], REGISTRY)
     assert "next" not in cli._with_named_drafts(["probe", "--", "server", "next"], REGISTRY)
+
+
+def test_the_command_line_looks_for_the_drafts_name() -> None:
+    # the command line loads the drafts only for a word with their name in it (the default
+    # matrix never loads them): that name is the drafts' own, and every draft has it
+    assert cli._DRAFT == DRAFT
+    assert all(cli._DRAFT in name for name in drafts_named(
+        ["next", "modern:next+sep-3279", "--with=next+sep-2640"]))

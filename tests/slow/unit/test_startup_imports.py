@@ -6,7 +6,11 @@
 - the default ``mcp-skew matrix`` (stdio) loads neither the simulator's HTTP nor its
   authorization, nor the real links (``wire``), nor another command's implementation;
   the same matrix over HTTP does load them (so the rule names modules that exist); nor
-  tabulate (the terminal table is the matrix's own), which a ruled matrix does load.
+  tabulate (the terminal table is the matrix's own), which a ruled matrix does load;
+- nor what the faces read on first use for the other commands and options: any bridge (the
+  simulator's, the named ones), the client's caches, the catalogue of real implementations
+  and saved peers, the profiles as plain data, their diffs, the built-in drafts and the
+  schemas' required fields; the command lines that need each do load it.
 
 The modules are read from ``sys.modules`` in the child (``-X importtime`` does not list
 what ``importlib.import_module`` loads). Forbidden modules are named by rule, not by a
@@ -160,3 +164,47 @@ def test_a_matrix_over_http_loads_them_when_it_needs_them(argv: list[str]) -> No
     assert any(http_or_auth(m) and "http" in m for m in modules)
     if "auth" in argv:
         assert any(http_or_auth(m) and "auth" in m for m in modules)
+
+
+def later_only(module: str) -> bool:
+    """What the default matrix does not need, read on first use by the command lines that do:
+    any bridge (``simulator._bridge*``, a bridge room, ``peers._bridges``), the client's caches
+    (``simulator._cache``), the catalogue of real implementations and the saved peers (in
+    ``peers``), the profiles as plain data, their diffs and documents, the built-in drafts
+    and the schemas' fields (in ``versions``)."""
+    parts = module.split(".")
+    if parts[0] != "mcp_skew" or len(parts) < 3:
+        return False
+    leaf = parts[-1].lstrip("_")
+    if "bridge" in module:
+        return True
+    if parts[1] == "simulator":
+        return leaf == "cache"
+    if parts[1] == "peers":
+        return leaf in {"catalogue", "lookup", "family", "saved", "apps", "python_sdk",
+                        "typescript_sdk", "typescript_apps"}
+    if parts[1] == "versions":
+        return leaf in {"plain", "diff", "seps", "unknown_fields", "schema_fields", "render",
+                        "profile_file"}
+    return False
+
+
+def test_a_default_matrix_loads_nothing_read_on_first_use() -> None:
+    codes, modules = loaded_by(["matrix"])
+    assert codes == [0]
+    assert sorted(m for m in modules if later_only(m)) == []
+
+
+@pytest.mark.parametrize(("argv", "needed"), [
+    (["matrix", "--via", "supergateway@4", "--clients", "2025-06-18", "--servers", "2025-06-18"],
+     "bridge"),
+    (["simulate", "--client", "dual:2026-07-28,2025-11-25", "--server", "2026-07-28",
+      "--scenario", "cache"], "cache"),
+    (["matrix", "--clients", "py-mcp@2.3", "--servers", "2025-06-18"], "catalogue"),
+    (["versions", "--format", "json"], "plain"),
+    (["diff", "2026-07-28", "next"], "seps"),
+])
+def test_the_command_lines_that_need_them_load_them(argv: list[str], needed: str) -> None:
+    codes, modules = loaded_by(argv)
+    assert codes == [0]
+    assert any(later_only(m) and needed in m for m in modules)
