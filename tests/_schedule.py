@@ -49,7 +49,10 @@ SPREAD = frozenset({
     "interop/test_drift_matrix.py",
 })
 
-#: a file's seconds in its step on two busy workers (--durations, setup + call + teardown)
+#: a file's seconds in its step (setup + call + teardown of its tests). The real-peer files'
+#: are estimates from what each test starts and waits for (the probe-client cards: 39 to
+#: 129 s each at --jobs 2, issue 36; the census's cold uv and pip runs; the 20 s start-up
+#: and 15 s connect timeout of the time test ...), to be replaced by --durations figures
 SECONDS: dict[str, float] = {
     "interop/test_probe_client_realpeer.py": 500,
     "interop/test_census_realpeer.py": 300,
