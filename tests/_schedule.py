@@ -67,6 +67,30 @@ SECONDS: dict[str, float] = {
     "interop/test_bridge_chain_realpeer.py": 80,
     "interop/test_auth_mcp_remote_realpeer.py": 50,
     "interop/test_drift_matrix.py": 40,
+    # the slow step's files over 30 s, measured (--durations=60, two workers beside other
+    # work at load 20 to 39, so about ten times a quiet machine's; the order is what counts)
+    "unit/test_census_load.py": 707,
+    "slow/unit/test_census_run.py": 383,
+    "slow/unit/test_adversaries.py": 366,
+    "slow/unit/test_probe_client_time_slow.py": 331,
+    "slow/unit/test_census_surrogates_slow.py": 302,
+    "slow/schema/test_generated_slow.py": 282,
+    "slow/unit/test_census_scratch_slow.py": 245,
+    "slow/unit/test_record_processes.py": 224,
+    "slow/unit/test_probe_plugin_slow.py": 221,
+    "slow/unit/test_probe_action_slow.py": 204,
+    "slow/unit/test_matrix_run_real_signals.py": 190,
+    "slow/unit/test_census_pool.py": 186,
+    "unit/test_signals_end_families.py": 183,
+    "slow/unit/test_probe_verdicts_slow.py": 112,
+    "slow/unit/test_census_cluster_stop_slow.py": 100,
+    "slow/unit/test_record_showlog_slow.py": 97,
+    "unit/test_record_delivery.py": 95,
+    "slow/unit/test_probe_url_hostile_slow.py": 86,
+    "slow/property/test_serve_http_fuzz.py": 72,
+    "slow/unit/test_record_replay_slow.py": 62,
+    "unit/test_probe_connects_then_fails.py": 40,
+    "unit/test_probe_fast.py": 34,
 }
 
 
