@@ -16,8 +16,8 @@
 
 Without ``--dist loadgroup`` (the fast step, a file run by hand) nothing here applies.
 The figures are a guide, not a contract: a stale one makes the run slower, never wrong.
-Refresh them from ``python -m pytest -q -m realpeer -n 4 --dist loadgroup --durations=0``
-(and ``-m slow -n 2``), summed by file.
+Refresh them from ``python -m pytest -q -m realpeer -n 2 --dist loadgroup --durations=0``
+(and ``-m slow``), summed by file.
 """
 
 from __future__ import annotations
