@@ -42,6 +42,7 @@ import os
 from pathlib import Path
 
 import _cost_guard
+import _schedule
 import pytest
 from hypothesis import settings
 from oracle import SPEC_DIR, spec_present
@@ -119,6 +120,9 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 
 def pytest_configure(config: pytest.Config) -> None:
     _cost_guard.install()
+    # under `--dist loadgroup` (.ci/run's slow and real-peer steps): the workers' units of
+    # work, longest first (tests/_schedule.py)
+    config.pluginmanager.register(_schedule, "mcp_skew_schedule")
 
 
 @pytest.hookimpl(wrapper=True)

@@ -1,0 +1,147 @@
+"""How the slow and real-peer steps share their tests between workers (``--dist loadgroup``).
+
+``.ci/run`` runs those steps with ``-n N --dist loadgroup``, and this module's scheduler
+(:func:`pytest_xdist_make_scheduler`) shares them out:
+
+- **a unit of work** is a file, as under ``--dist loadfile`` (its tests, and its module
+  fixtures and caches, stay on one worker), except for the files in :data:`SPREAD`, whose
+  tests share nothing costly (their environments are built ahead, their servers are
+  started per test) and so go to whichever worker is free, one test at a time: a long file
+  no longer holds one worker while the other idles;
+- **the longest units go first** (:data:`SECONDS`, measured with ``--durations``), so
+  that no worker is handed a long file at the end (the longest-first rule); a file not
+  in the table comes after them, in the order pytest collected it. xdist's own order
+  for units (``--loadscope-reorder``, its default: the files with the most tests first) is
+  turned off, as it would put a long file of three tests last.
+
+Without ``--dist loadgroup`` (the fast step, a file run by hand) nothing here applies.
+The figures are a guide, not a contract: a stale one makes the run slower, never wrong.
+Refresh them from ``python -m pytest -q -m realpeer -n 2 --dist loadgroup --durations=0``
+(and ``-m slow``), summed by file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+__all__ = ["SECONDS", "SPREAD", "order", "pytest_collection_modifyitems",
+           "pytest_xdist_make_scheduler", "unit_of"]
+
+TESTS = Path(__file__).resolve().parent
+
+#: files (under tests/) whose tests go to workers one at a time: each test starts what it
+#: needs itself, and what the file shares (a built environment, a script written once) is
+#: cheap to get again on the other worker
+SPREAD = frozenset({
+    "interop/test_serve_realpeer.py",
+    "interop/test_auth_realpeer.py",
+    "interop/test_auth_mcp_remote_realpeer.py",
+    "interop/test_drift_servers.py",
+    "interop/test_drift_clients.py",
+    "interop/test_drift_servers_http.py",
+    "interop/test_probe_client_realpeer.py",
+    "interop/test_probe_fast_realpeer.py",
+    "interop/test_conformance_suite.py",
+    "interop/test_time_realpeer.py",
+    "interop/test_drift_matrix.py",
+})
+
+#: a file's seconds in its step (setup + call + teardown of its tests). The real-peer files'
+#: are estimates from what each test starts and waits for (the probe-client cards: 39 to
+#: 129 s each at --jobs 2, issue 36; the census's cold uv and pip runs; the 20 s start-up
+#: and 15 s connect timeout of the time test ...), to be replaced by --durations figures
+SECONDS: dict[str, float] = {
+    "interop/test_probe_client_realpeer.py": 500,
+    "interop/test_census_realpeer.py": 300,
+    "interop/test_serve_realpeer.py": 200,
+    "interop/test_auth_realpeer.py": 150,
+    "interop/test_drift_clients.py": 150,
+    "interop/test_probe_realpeer.py": 140,
+    "interop/test_conformance_suite.py": 120,
+    "interop/test_time_realpeer.py": 120,
+    "interop/test_probe_fast_realpeer.py": 100,
+    "interop/test_drift_servers.py": 80,
+    "interop/test_bridge_chain_realpeer.py": 80,
+    "interop/test_auth_mcp_remote_realpeer.py": 50,
+    "interop/test_drift_matrix.py": 40,
+    # the slow step's files over 30 s, measured (--durations=60, two workers beside other
+    # work at load 20 to 39, so about ten times a quiet machine's; the order is what counts)
+    "unit/test_census_load.py": 707,
+    "slow/unit/test_census_run.py": 383,
+    "slow/unit/test_adversaries.py": 366,
+    "slow/unit/test_probe_client_time_slow.py": 331,
+    "slow/unit/test_census_surrogates_slow.py": 302,
+    "slow/schema/test_generated_slow.py": 282,
+    "slow/unit/test_census_scratch_slow.py": 245,
+    "slow/unit/test_record_processes.py": 224,
+    "slow/unit/test_probe_plugin_slow.py": 221,
+    "slow/unit/test_probe_action_slow.py": 204,
+    "slow/unit/test_matrix_run_real_signals.py": 190,
+    "slow/unit/test_census_pool.py": 186,
+    "unit/test_signals_end_families.py": 183,
+    "slow/unit/test_probe_verdicts_slow.py": 112,
+    "slow/unit/test_census_cluster_stop_slow.py": 100,
+    "slow/unit/test_record_showlog_slow.py": 97,
+    "unit/test_record_delivery.py": 95,
+    "slow/unit/test_probe_url_hostile_slow.py": 86,
+    "slow/property/test_serve_http_fuzz.py": 72,
+    "slow/unit/test_record_replay_slow.py": 62,
+    "unit/test_probe_connects_then_fails.py": 40,
+    "unit/test_probe_fast.py": 34,
+}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # on a worker of `--dist loadgroup` (xdist sets the worker's own `dist` to "no"); the
+    # controller collects nothing and schedules what the workers collected, in their order
+    if getattr(config.option, "loadgroup", False):
+        order(items, TESTS)
+
+
+@pytest.hookimpl(optionalhook=True)  # xdist's hook: absent with -p no:xdist
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """The controller's scheduler for ``--dist loadgroup``: units of work by file, but for
+    :data:`SPREAD` (xdist's own ``loadgroup`` groups by the ``xdist_group`` mark, which
+    pytest 9.2 no longer lets it read: it renames the item's ``_nodeid``, which pytest
+    stopped using, so every test became a unit of its own)."""
+    if config.getoption("dist", "no") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class FileUnits(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            return unit_of(nodeid, config.rootpath)
+
+    config.option.loadscopereorder = False  # the order is the workers' collection's, below
+    return FileUnits(config, log)
+
+
+def _name(path: Path, tests: Path) -> str:
+    path = path.resolve()
+    return path.relative_to(tests).as_posix() if path.is_relative_to(tests) else str(path)
+
+
+def unit_of(nodeid: str, root: Path) -> str:
+    """The unit of work a test belongs to: its file, or itself for a file in :data:`SPREAD`."""
+    file = nodeid.split("::", 1)[0]
+    return nodeid if _name(root / file, TESTS) in SPREAD else file
+
+
+def order(items: list[pytest.Item], tests: Path) -> None:
+    """Order ``items`` by unit of work, the longest first (:data:`SECONDS`), in place."""
+    files: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        files.setdefault(_name(Path(str(item.path)), tests), []).append(item)
+    units: list[tuple[float, int, list[pytest.Item]]] = []
+    for name, members in files.items():
+        if name in SPREAD:
+            each = SECONDS.get(name, 0.0) / len(members)
+            units += [(each, len(units), [item]) for item in members]
+        else:
+            units.append((SECONDS.get(name, 0.0), len(units), members))
+    units.sort(key=lambda unit: (-unit[0], unit[1]))
+    items[:] = [item for _, _, members in units for item in members]
