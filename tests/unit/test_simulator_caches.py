@@ -23,8 +23,9 @@ import pytest
 
 from mcp_skew._memo import by_identity
 from mcp_skew.peers import builtin_peers
-from mcp_skew.simulator import SCENARIOS, parse_bridge, parse_peer, run
+from mcp_skew.simulator import SCENARIOS, parse_peer, run
 from mcp_skew.simulator import _path as steps
+from mcp_skew.simulator.bridges import parse_bridge
 from mcp_skew.simulator.messages import _json, _wire
 from mcp_skew.versions import REGISTRY, Change, Cite, Era, Impact
 
