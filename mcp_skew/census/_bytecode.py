@@ -10,13 +10,16 @@ compiling was most of a cold uv install's CPU (about 5 of 6 CPU-seconds a venv).
 So the census installs without it and :func:`compile_venv` compiles the venv itself, as
 ``compileall`` does (a timestamp ``.pyc`` in each ``__pycache__``, optimisation level 0,
 the files that do not compile left without one), and keeps a hard link of each ``.pyc``
-of a hard-linked source in a store beside the environments (``$MCP_SKEW_CACHE/pyc``), named
-by that source's inode, mtime and size: the next venv holding the same file gets a link
-to it, not a compile. Where no link can be made (another file system), each venv compiles
-its own, as before.
+in a store beside the environments (``$MCP_SKEW_CACHE/pyc``), named by what the ``.pyc``
+records of its source (mtime in seconds, size) and a hash of the source's bytes: the next
+venv holding the same file (the same bytes, mtime and size: a hard link of the same file
+of uv's cache is all three) gets a link to it, not a compile. Where no link can be made
+(another file system), each venv compiles its own, as before. The name holds the source's
+hash, not its inode, so a file that takes the inode of one uv pruned from its cache never
+gets that file's code. The store may be deleted at any time (it is built again).
 
-A ``.pyc`` records its source's mtime and size, which a hard link shares, so Python takes
-the linked one as fresh, and the import system sets the code's file name to the path it
+A ``.pyc`` is taken as fresh when the mtime and size it records are its source's, which
+holds for the linked one, and the import system sets the code's file name to the path it
 imported it from (``importlib._bootstrap_external._compile_bytecode``, which calls
 ``_imp._fix_co_filename``): a traceback names the venv's own file. Nothing writes into an
 existing ``.pyc``: an import that finds one stale writes a new file over its name
@@ -26,6 +29,7 @@ existing ``.pyc``: an import that finds one stale writes a new file over its nam
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib.util
 import os
 import py_compile
@@ -45,9 +49,16 @@ def _site_packages(root: Path) -> Path | None:
     return found if found.is_dir() else None
 
 
-def _stored(store: Path, source: os.stat_result) -> Path:
-    return store / (f"{source.st_dev:x}-{source.st_ino:x}-{source.st_mtime_ns:x}-"
-                    f"{source.st_size:x}.{_TAG}.pyc")
+def _stored(store: Path, path: str, source: os.stat_result) -> Path | None:
+    """The store's name for the ``.pyc`` of ``path``: what the ``.pyc`` records of its source
+    (its mtime in seconds and its size) and a hash of the source's bytes; None when it cannot
+    be read."""
+    try:
+        with open(path, "rb") as handle:
+            digest = hashlib.file_digest(handle, "sha256").hexdigest()[:40]
+    except OSError:
+        return None
+    return store / f"{digest}-{int(source.st_mtime) & 0xFFFFFFFF:x}-{source.st_size:x}.{_TAG}.pyc"
 
 
 def _keep(compiled: str, kept: Path) -> None:
@@ -70,8 +81,7 @@ def _one(path: str, store: Path) -> str:
         source = os.stat(path)
     except OSError:
         return "skipped"
-    shared = source.st_nlink > 1  # a file of uv's cache, in other venvs too
-    kept = _stored(store, source) if shared else None
+    kept = _stored(store, path, source)
     if kept is not None:
         with contextlib.suppress(OSError):
             os.makedirs(os.path.dirname(cfile), exist_ok=True)

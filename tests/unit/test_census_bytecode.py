@@ -53,9 +53,12 @@ def test_a_shared_file_is_compiled_once_and_linked_into_the_next_venv(tmp_path: 
     cache, one, two = _venvs(tmp_path)
     assert compile_venv(one) == {"compiled": 2, "linked": 0, "skipped": 1}
     assert compile_venv(two) == {"compiled": 1, "linked": 1, "skipped": 1}
-    # the shared file's .pyc is one file in both venvs and the store (cache/pyc)
+    # the shared file's .pyc is one file in both venvs and the store (cache/pyc), which
+    # holds the own files' too (a .pyc for each distinct source)
     assert os.path.samefile(_pyc(one, "shared.py"), _pyc(two, "shared.py"))
-    assert [p.name.endswith(".pyc") for p in (cache / "pyc").iterdir()] == [True]
+    stored = list((cache / "pyc").iterdir())
+    assert len(stored) == 3 and all(p.name.endswith(".pyc") for p in stored)
+    assert any(os.path.samefile(p, _pyc(one, "shared.py")) for p in stored)
     # each venv's own file has its own; the file that does not compile has none
     assert not os.path.samefile(_pyc(one, "own.py"), _pyc(two, "own.py"))
     assert not _pyc(one, "broken.py").exists() and not _pyc(two, "broken.py").exists()
@@ -79,12 +82,38 @@ def test_the_linked_bytecode_is_fresh_and_names_its_own_venv(tmp_path: Path) -> 
     assert module.code_file() == own
 
 
-def test_a_file_not_linked_from_a_cache_is_compiled_in_each_venv(tmp_path: Path) -> None:
-    cache, one, two = _venvs(tmp_path)
-    for root in (one, two):  # copies, not links: nothing to share
-        shared = root / SITE / "pkg" / "shared.py"
-        shared.unlink()
-        shared.write_text(SHARED)
-    assert compile_venv(one)["linked"] == 0
+def test_a_copy_with_the_same_bytes_and_mtime_shares_the_pyc(tmp_path: Path) -> None:
+    """What a ``.pyc`` is checked against is its source's mtime and size: a copy of the same
+    bytes with the same mtime (uv copies where it cannot link) gets the same one."""
+    _, one, two = _venvs(tmp_path)
+    shared = two / SITE / "pkg" / "shared.py"
+    stamp = shared.stat().st_mtime_ns
+    shared.unlink()
+    shared.write_text(SHARED)
+    os.utime(shared, ns=(stamp, stamp))
+    compile_venv(one)
+    assert compile_venv(two) == {"compiled": 1, "linked": 1, "skipped": 1}
+    assert _load(two, "shared.py").code_file() == str(shared)
+
+
+def test_other_bytes_or_another_mtime_get_a_pyc_of_their_own(tmp_path: Path) -> None:
+    """Never another file's code: the same size and mtime with other bytes (a file that took
+    the inode of one uv pruned) is compiled; the same bytes with another mtime too (the
+    linked .pyc would be stale)."""
+    _, one, two = _venvs(tmp_path)
+    original = one / SITE / "pkg" / "shared.py"
+    stamp = original.stat().st_mtime_ns
+    compile_venv(one)
+    shared = two / SITE / "pkg" / "shared.py"
+    shared.unlink()
+    shared.write_text(SHARED.replace("__file__", "__name__"))  # other bytes, the same size
+    assert shared.stat().st_size == original.stat().st_size
+    os.utime(shared, ns=(stamp, stamp))
     assert compile_venv(two) == {"compiled": 2, "linked": 0, "skipped": 1}
-    assert not (cache / "pyc").exists() or not list((cache / "pyc").iterdir())
+    assert _load(two, "shared.py").where() == "census_bytecode_py-two"
+    third = _venvs(tmp_path / "more")[1]
+    moved = third / SITE / "pkg" / "shared.py"
+    moved.unlink()
+    moved.write_text(SHARED)
+    os.utime(moved, ns=(stamp + 5_000_000_000, stamp + 5_000_000_000))
+    assert compile_venv(third)["linked"] == 0
