@@ -15,7 +15,10 @@ cold in an empty environment cache of its own (``MCP_SKEW_CACHE`` set to a new f
 uv's download cache in it too), warm on the same cache again, each line with its seconds
 an entry (wall time over entries: the amortised figure a 5,000-server census scales by).
 A listing's packages run in a sandbox where one works (bwrap or firejail), else with
-``--sandbox none``: the first line says which.
+``--sandbox none``: the first line says which. Each line also gives the CPU seconds of the
+run (user + system of the census and every process it waited for: workers, installers,
+servers, from ``getrusage(RUSAGE_CHILDREN)``), per entry: what a census costs, which the
+load of the machine changes far less than its wall time.
 
 Run it with ``.venv/bin/python benchmarks/bench_census.py [--servers 12] [--jobs 2]``, or
 ``.venv/bin/python benchmarks/bench_census.py --listing tests/census/real-listing.json
@@ -71,6 +74,51 @@ both installers fail to install it and the status is the same (install-failed); 
 report's failure kind differs, read from each installer's own words: pip's error reads as
 ``missing package``, uv's as ``install failed`` (census/_report.py matched pip's wording
 only; it now reads both, and the kind of this cause is ``needs another Python``).
+
+Later on 2026-12-05, where a cold census's CPU goes (``--listing
+benchmarks/census-listing.json --installers uv --jobs 2 --no-dask``, ``--install-jobs`` 3,
+no sandbox tool): on a quiet machine it was 6.7 s an entry cold and 3.4 warm, both CPUs
+busy (the workers 97% of the wall time), so what a cold entry costs is CPU. The CPU
+seconds of the census and its children, at a load average of 9 to 18 (others' tests):
+
+    before     cold 297.4 CPU-s = 13.52 an entry (303.7 s wall)   warm 155.8 = 7.08 (211.1 s)
+
+Phase by phase (the same installs and probes one at a time, at a load average of 17 to 25):
+a PyPI venv's uv install 3.9 to 15 CPU-s (6.4 a venv), of which ``uv pip install
+--compile-bytecode`` compiling every file was about 5 (0.7 without it, measured on
+mcp-server-fetch: 963 files); an npm install 1.9 to 12.7 CPU-s (8.9 an entry; 1.2 for
+npm to find nothing to do); a probe's servers 4 starts (5 where the server offers an
+extension), a Python server's start 1.5 to 2 CPU-s (importing the SDK: ``mcp.types`` alone
+1.9 s of import time), a Node server's about 0.7; the probe's own work in the worker 0.3 to
+0.9 CPU-s an entry (``cProfile``: the threads wait on the servers).
+
+So the census now compiles a uv venv's bytecode itself, each distinct file once for the
+whole census (census/_bytecode.py: of 10,009 ``.py`` files in 8 venvs, 3,805 were
+distinct, the SDK and its dependencies hard linked from uv's cache into each), with the
+same ``.pyc`` files in every venv as before (Python imports them as fresh: ``python -v``
+shows no stale or written one). At a load average of 19 to 26 (with the store then keyed
+by the source's inode; it is now keyed by a hash of the source's bytes, which reads each
+file once more):
+
+    after      cold 254.5 CPU-s = 11.57 an entry (372.5 s wall)   warm 152.1 = 6.92 (287.0 s)
+
+a cut of 14% of a cold census's CPU, at a higher load than before (warm is unchanged:
+the same probes). Scaled from the
+quiet machine's 146.8 s, a cold census takes about 146.8 x 254.5 / 297.4 = 126 s = 5.7 s
+an entry there (a projection from the CPU, not measured: no quiet machine was to be had).
+Not cut: each server start (every real run is in the stored report and its verdict), the
+npm installs (``--prefer-offline`` resolves from cached metadata however old: an older
+dependency than a fresh install picks, or ETARGET for a newer pinned version, so other
+rows; ``--ignore-scripts`` saves nothing where no package has an install script, as none
+of server-memory's 94 has, and which scripts a server needs cannot be told).
+The verdicts are the same: ``tests/interop/test_census_realpeer.py``'s
+``test_uv_and_pip_give_the_same_rows`` (cold uv and cold pip, each in an empty cache)
+passed with this change. A run of both executors (this script without ``--no-dask``) was
+then started at a load average of 19 to 37 (that real-peer test and the slow census tests
+beside it): its local pool, cold, took 875.1 s = 39.8 s an entry and 337.5 CPU-s = 15.34
+an entry, with the same server starts as before (none tried again: at such a load the CPU
+seconds grow too, the same work taking more cycles); it was stopped before its Dask runs,
+for want of time.
 """
 
 from __future__ import annotations
@@ -79,6 +127,7 @@ import argparse
 import importlib.util
 import json
 import os
+import resource
 import sqlite3
 import subprocess
 import sys
@@ -157,12 +206,24 @@ def _same(name: str, left: dict[str, str], right: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
+#: CPU seconds (user + system) of the last census run and every process it waited for
+#: (its workers, the installers, the servers): what the run cost, whatever the machine's load
+CPU: dict[str, float] = {}
+
+
+def _children_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
 def _run(listing: Path, db: Path, extra: list[str], env: dict[str, str] | None = None) -> float:
     argv = [sys.executable, "-m", "mcp_skew", "census", str(listing), "--db", str(db),
             "--local-root", str(SERVERS), *extra]
+    cpu = _children_cpu()
     started = time.monotonic()
     subprocess.run(argv, check=True, stdout=subprocess.DEVNULL,
                    env=None if env is None else {**os.environ, **env})
+    CPU["last"] = _children_cpu() - cpu
     return time.monotonic() - started
 
 
@@ -182,8 +243,10 @@ def _line(name: str, seconds: float, fig: dict[str, float | None], jobs: int) ->
     rate = rows / (seconds / 60) if rows else 0.0
     hours = 5_000 / (rate * 60) if rate else float("inf")
     busy = 100 * (fig["busy_s"] or 0.0) / (seconds * jobs)
+    cpu = CPU.get("last", 0.0)
     return (f"{name}: {rows} entries ({fig['probed']} probed) in {seconds:.1f} s = "
-            f"{seconds / rows if rows else float('nan'):.1f} s an entry = {rate:.1f} servers/min "
+            f"{seconds / rows if rows else float('nan'):.1f} s an entry, CPU {cpu:.1f} s = "
+            f"{cpu / rows if rows else float('nan'):.2f} CPU-s an entry = {rate:.1f} servers/min "
             f"= {rate * 60:.0f} servers/hour (5,000 servers: {hours:.1f} h); median install "
             f"{fig['install_s']} s ({fig['cache_hits']} cache hits), cold start "
             f"{fig['start_ms']} ms, probe {fig['probe_ms']} ms; median job {fig['job_s']} s, "

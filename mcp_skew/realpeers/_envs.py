@@ -45,7 +45,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -231,32 +231,37 @@ def installer() -> tuple[str, str | None]:
 
 
 def install_command(tool: tuple[str, str | None], python: Path, requirements: Sequence[str],
-                    cache: Path) -> list[str]:
+                    cache: Path, *, compile_bytecode: bool = True) -> list[str]:
     """The command that installs ``requirements`` into the venv of ``python``.
 
     uv: ``uv pip install --python PY``, its download cache ``cache/uv`` (``UV_CACHE_DIR``
     wins when set), no progress bars, and the modules compiled to bytecode as pip does: a
     server whose venv has no ``.pyc`` compiles what it imports at every start when it cannot
     write them (a census sandbox shows the venv read-only; ``PYTHONDONTWRITEBYTECODE``), which
-    would slow each cold start the census and the probes measure. pip: the venv's own
+    would slow each cold start the census and the probes measure (``compile_bytecode=False``:
+    not compiled here, for a caller that compiles them itself). pip: the venv's own
     ``python -m pip install``. The requirements are given as they are, pins and all."""
     name, uv = tool
     if name == "uv" and uv is not None:
         cache_args = [] if os.environ.get("UV_CACHE_DIR") else ["--cache-dir", str(cache / "uv")]
         return [uv, "pip", "install", "--python", str(python), *cache_args, "--no-progress",
-                "--compile-bytecode", *requirements]
+                *(["--compile-bytecode"] if compile_bytecode else []), *requirements]
     return [str(python), "-m", "pip", "install", "--disable-pip-version-check", "--no-input",
             "--progress-bar", "off", *requirements]
 
 
 def _build_venv(base: str, root: Path, reqs: Sequence[str], tool: tuple[str, str | None], *,
-                cache: Path, timeout: float) -> None:
-    """A venv at ``root`` made by ``base`` (with pip only when pip fills it), then filled."""
+                cache: Path, timeout: float,
+                compile_bytecode: Callable[[Path], object] | None = None) -> None:
+    """A venv at ``root`` made by ``base`` (with pip only when pip fills it), then filled
+    (and compiled by ``compile_bytecode`` when uv filled it and it is given)."""
     python = _venv_python(root)
     venv = [base, "-m", "venv", *(["--without-pip"] if tool[0] == "uv" else []), str(root)]
     _run(venv, "venv creation", timeout=timeout)
-    _run(install_command(tool, python, reqs, cache), f"{tool[0]} install {' '.join(reqs)}",
-         timeout=timeout)
+    _run(install_command(tool, python, reqs, cache, compile_bytecode=compile_bytecode is None),
+         f"{tool[0]} install {' '.join(reqs)}", timeout=timeout)
+    if compile_bytecode is not None and tool[0] == "uv":
+        compile_bytecode(root)
 
 
 def ensure_python_env(
@@ -265,11 +270,14 @@ def ensure_python_env(
     cache_dir: Path | None = None,
     base_python: str | None = None,
     timeout: float = _DEFAULT_TIMEOUT,
+    compile_bytecode: Callable[[Path], object] | None = None,
 ) -> PythonEnv:
     """Build (or reuse) a venv with ``requirements`` installed; return its description.
 
     ``base_python`` is the interpreter that creates the venv (default: the
     running one).  Raises :class:`EnvironmentUnavailable` if the install fails.
+    ``compile_bytecode(root)``, when given, compiles a venv uv filled (uv then does not),
+    before the venv is marked ready (pip compiles its own).
     """
     reqs = tuple(requirements)
     if not reqs:
@@ -291,7 +299,8 @@ def ensure_python_env(
         started = time.monotonic()
         try:
             try:
-                _build_venv(base, root, reqs, tool, cache=cache, timeout=timeout)
+                _build_venv(base, root, reqs, tool, cache=cache, timeout=timeout,
+                            compile_bytecode=compile_bytecode)
             except _CannotRun:
                 if tool[0] != "uv" or _wanted() == "uv":
                     raise

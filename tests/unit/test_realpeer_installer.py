@@ -110,6 +110,14 @@ def test_uv_command_line(tmp_path: Path) -> None:
         "--no-progress", "--compile-bytecode", "mcp==1.0.0", "pydantic==2.10.*"]
 
 
+def test_uv_command_line_without_bytecode_for_a_caller_that_compiles(tmp_path: Path) -> None:
+    python = tmp_path / "envs" / "py-x" / "bin" / "python"
+    cmd = install_command(("uv", "/x/uv"), python, REQS, tmp_path, compile_bytecode=False)
+    assert "--compile-bytecode" not in cmd
+    assert cmd == [a for a in install_command(("uv", "/x/uv"), python, REQS, tmp_path)
+                   if a != "--compile-bytecode"]
+
+
 def test_uv_command_line_leaves_a_configured_cache(monkeypatch: pytest.MonkeyPatch,
                                                    tmp_path: Path) -> None:
     monkeypatch.setenv("UV_CACHE_DIR", "/somewhere")
@@ -155,6 +163,27 @@ def test_uv_builds_a_venv_without_pip_then_fills_it(monkeypatch: pytest.MonkeyPa
         ["/base/python3", "-m", "venv", "--without-pip", str(root)],
         install_command(("uv", "/x/uv"), root / "bin" / "python", REQS, tmp_path)]
     assert json.loads((root / MARKER_NAME).read_text())["installer"] == "uv"
+
+
+def test_a_caller_compiles_a_uv_venv_before_it_is_marked_ready(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``compile_bytecode``: uv does not compile; the caller's compiler runs on the filled venv
+    before the marker (a worker that finds the venv ready finds it compiled); pip compiles
+    its own, and the compiler is not called."""
+    monkeypatch.setattr(_envs, "find_uv", lambda: "/x/uv")
+    run = Recorder()
+    monkeypatch.setattr(_envs, "_run", run)
+    seen: list[tuple[Path, bool]] = []
+    env = ensure_python_env(REQS, cache_dir=tmp_path, base_python="/base/python3",
+                            compile_bytecode=lambda root: seen.append(
+                                (root, (root / MARKER_NAME).exists())))
+    assert seen == [(env.root, False)] and (env.root / MARKER_NAME).exists()
+    assert run.commands[1] == install_command(("uv", "/x/uv"), env.python, REQS, tmp_path,
+                                              compile_bytecode=False)
+    monkeypatch.setenv("MCP_SKEW_INSTALLER", "pip")
+    other = ensure_python_env(REQS[:1], cache_dir=tmp_path, base_python="/base/python3",
+                              compile_bytecode=lambda root: seen.append((root, True)))
+    assert other.installer == "pip" and len(seen) == 1
 
 
 def test_pip_builds_a_venv_with_pip(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
