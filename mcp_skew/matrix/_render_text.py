@@ -30,7 +30,7 @@ from ..simulator.quirks import QUIRKS
 from ._build import Matrix, outcome, steps_failed
 from ._cell import Cell
 from ._race import MARK as RACE_MARK
-from ._simple_table import simple_table, simple_table_lines
+from ._simple_table import simple_table, simple_table_lines, stack
 
 __all__ = [
     "FAILURE_MEANINGS",
@@ -55,7 +55,6 @@ __all__ = [
     "revision_context",
     "revision_key",
     "short",
-    "stack",
     "summary_line",
     "title_line",
 ]
@@ -424,37 +423,6 @@ def _command(intro: str, command: str, width: int | None) -> list[str]:
 
 
 # -- Renderers ------------------------------------------------------------------------
-_DATE_LIKE = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-#: Where a label word longer than the stack width may break: wide layout, fitted layout.
-_BREAKS: Final = (re.compile(r"(?=\+)|(?<=\.\.)|(?<=[a-z]-)"), re.compile(r"(?=\+)|(?<=\.\.)"))
-
-
-def stack(label: str, width: int = 7, *, whole_words: bool = False) -> str:
-    """A column label on several short lines: ``legacy\n25-06\n+25-03``.
-
-    Words split at spaces; a longer word splits before ``+``, after ``..`` or
-    after ``-`` (a full date stays whole). With ``whole_words`` it splits only
-    between the revisions it lists (before ``+``, after ``..``), so a quirk name
-    such as ``silent-exit`` stays whole.
-    """
-    breaks = _BREAKS[whole_words]
-    lines: list[str] = []
-    for word in label.split(" "):
-        if len(word) <= width or _DATE_LIKE.fullmatch(word):
-            lines.append(word)
-            continue
-        line = ""
-        for piece in (p for p in breaks.split(word) if p):
-            if line and len(line) + len(piece) > width:
-                lines.append(line)
-                line = ""
-            line += piece
-        lines.append(line)
-    return "\n".join(lines)
-
-
 def column_blocks(widths: Sequence[int], width: int) -> list[list[int]]:
     """Server columns packed in order into blocks that fit ``width``.
 

@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import Final
 
-__all__ = ["simple_table", "simple_table_lines"]
+__all__ = ["simple_table", "simple_table_lines", "stack"]
 
 try:  # tabulate measures a line with wcwidth when it is installed: so does this
     from wcwidth import wcswidth as _measure  # type: ignore[import-not-found, unused-ignore]
@@ -60,3 +60,35 @@ def simple_table_lines(header: Sequence[str], rows: Sequence[Sequence[str]]) -> 
         if index == 0:
             yield rule
     yield rule
+
+
+# -- A column label on short lines --------------------------------------------------
+_DATE_LIKE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+#: Where a label word longer than the stack width may break: wide layout, fitted layout.
+_BREAKS: Final = (re.compile(r"(?=\+)|(?<=\.\.)|(?<=[a-z]-)"), re.compile(r"(?=\+)|(?<=\.\.)"))
+
+
+def stack(label: str, width: int = 7, *, whole_words: bool = False) -> str:
+    """A column label on several short lines: ``legacy\n25-06\n+25-03``.
+
+    Words split at spaces; a longer word splits before ``+``, after ``..`` or
+    after ``-`` (a full date stays whole). With ``whole_words`` it splits only
+    between the revisions it lists (before ``+``, after ``..``), so a quirk name
+    such as ``silent-exit`` stays whole.
+    """
+    breaks = _BREAKS[whole_words]
+    lines: list[str] = []
+    for word in label.split(" "):
+        if len(word) <= width or _DATE_LIKE.fullmatch(word):
+            lines.append(word)
+            continue
+        line = ""
+        for piece in (p for p in breaks.split(word) if p):
+            if line and len(line) + len(piece) > width:
+                lines.append(line)
+                line = ""
+            line += piece
+        lines.append(line)
+    return "\n".join(lines)

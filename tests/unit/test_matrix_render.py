@@ -24,7 +24,8 @@ from mcp_skew.matrix import Cell, Matrix, RealRun, build_matrix, render
 from mcp_skew.matrix._build import FORMAT_VERSION, outcome, timeline
 from mcp_skew.matrix._render import FORMATS, VIEWS
 from mcp_skew.matrix._render_data import CSV_COLUMNS
-from mcp_skew.matrix._render_text import FAILURE_WORDS, SYMBOLS, legend_lines, stack
+from mcp_skew.matrix._render_text import FAILURE_WORDS, SYMBOLS, legend_lines
+from mcp_skew.matrix._simple_table import stack
 from mcp_skew.peers import builtin_peers
 from mcp_skew.peers._sets import sweep_peers
 from mcp_skew.simulator import StepResult, parse_peer
