@@ -22,21 +22,6 @@ a few quirks on top, thousands of pairs. Prints each figure next to its target
   ``mcp-skew versions``) imports pydantic or the unknown-field table
   (``mcp_skew.versions._schema_fields``), read from ``python -X importtime``.
 
-Issue 36 (sweep <= 2x the floor), 2026-12-05, this 2-CPU machine under a load average of
-18 to 32 (other sessions' test suites), ``bench_matrix.py --memory-cells 0 --help-repeat 1``:
-before (main 9bf2ca8) the sweep's text ratio was 3.3 (transcripts kept 4.0; 5.11 s for
-7,097 pairs, floor 1.56 s); after the link decodes each distinct text once
-(``simulator/messages/_json.py``) the same command printed 4.1 / 4.0 (6.66 s, floor
-1.61 s) at a load near 30, so the ratio is not measurable to better than about +-30% on
-a machine this busy (interleaved runs of main and this branch on 1,812 pairs gave 3.8 / 4.9
-and 4.2 / 3.9). Measured by parts on 1,812 pairs (21,666 messages), in one process:
-crossing the messages alone cost 1.6-1.7x the floor before (per-message decoding is
-dearer than the floor's one ``json.loads`` of a whole transcript) and 0.44x after; the
-rest of a run is about 2.9-3.3x the floor, ~89 Python calls a message (cProfile), spread
-over the client's machines, the server and the link: the 2x goal is NOT met. Peak
-traced memory of the sweep with transcripts kept fell from 147.8 to 18.3 MiB (the
-decoded messages are shared between cells).
-
 Times are CPU time of this process (``process_time``: a busy machine delays the
 run but does not bill it here), best of several rounds; the ``--help`` time is
 wall time, best of ``--help-repeat`` runs. Run it with
