@@ -13,15 +13,6 @@ defaults and the decoder's scanner (what ``raw_decode`` runs) reads the text:
   after the value is an error, as there;
 - :func:`cross` is one then the other: a message as the other side reads it.
 
-:func:`cross` encodes every message, and decodes each text once: the value read from
-a text is kept (:data:`LIMIT` texts at most) and handed out again for the same text,
-which is what decoding it again would give. A sweep sends the same few dozen texts
-thousands of times (the same ``initialize``, the same ``tools/list`` result), and the
-decoding is most of a message's cost. The values are therefore shared between runs
-and, like the simulator's other shared values, never mutated: the peers, the links
-and the transcripts only read what crossed (``tests/unit/test_sim_wire_shared.py``
-runs the scenarios with read-only messages).
-
 Without the C accelerator (an interpreter that has none), the text comes from
 ``json.JSONEncoder().encode``: the same text, the slower way.
 """
@@ -32,7 +23,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-__all__ = ["LIMIT", "cross", "decode", "encode"]
+__all__ = ["cross", "decode", "encode"]
 
 _DEFAULTS: Final = json.JSONEncoder()  #: json.dumps's settings: ensure_ascii, ", ", ": "
 _DECODER: Final = json.JSONDecoder()
@@ -77,23 +68,16 @@ def decode(text: str) -> Any:
     return value
 
 
-#: Texts whose decoded value :func:`cross` keeps before it starts again.
-LIMIT: Final = 4096
-#: The value each text crossed so far decodes to (read-only: shared by every reader).
-_READ: Final[dict[str, Any]] = {}
-
-
 def cross(message: Any) -> Any:
-    """``decode(encode(message))`` in one call (the link crosses every message); the same
-    text gives the same (shared, read-only) value, decoded once."""
+    """``decode(encode(message))`` in one call (the link crosses every message)."""
     if _C_ENCODER is None or isinstance(message, str):
         text = _DEFAULTS.encode(message)
     else:
         text = "".join(_C_ENCODER(message, 0))
-    value = _READ.get(text)
-    if value is None:
-        if len(_READ) >= LIMIT:
-            _READ.clear()
-        value = _READ[text] = decode(text)
+    try:
+        value, end = _scan(text, 0)
+    except StopIteration as stop:  # not reached: the text is JSON just written
+        raise json.JSONDecodeError("Expecting value", text, stop.value) from None
+    if end != len(text):
+        raise json.JSONDecodeError("Extra data", text, end)
     return value
-
