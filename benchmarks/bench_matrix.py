@@ -45,11 +45,10 @@ terminal-safe, encoded). VmHWM of the process, the same command line both times:
   379 then 189 bytes a cell over it; after the build, 48 then 32 MB); the same text,
   byte for byte.
 - 1,000,246 pairs (``--million``): 425 MB before (about 750 s on a quiet machine).
-  After: not run to its end on 2026-12-05, when the machine's load was 20 to 40 on
-  2 CPUs (the run got about 5% of a CPU: hours for its 15 minutes of CPU). Projected
-  from the 100,334-pair run, start plus its bytes a cell times a million: about 215 MB
-  (the same projection gives 403 MB before, against 425 MB measured). Confirm with
-  ``.venv/bin/python benchmarks/bench_matrix.py --memory-only --memory-cells 0 --million``.
+  After: 228 MB (0.2 kB a cell over 14 MB at start), measured on 2026-12-05 with
+  ``.venv/bin/python benchmarks/bench_matrix.py --memory-only --memory-cells 0 --million``
+  (niced, beside a ``.ci/run``: 1,739 s wall). The projection from the 100,334-pair run,
+  start plus its bytes a cell times a million, had said about 215 MB.
 """
 
 from __future__ import annotations
