@@ -16,19 +16,22 @@
 
 Without ``--dist loadgroup`` (the fast step, a file run by hand) nothing here applies.
 The figures are a guide, not a contract: a stale one makes the run slower, never wrong.
-Refresh them from ``python -m pytest -q -m realpeer -n 2 --dist loadgroup --durations=0``
-(and ``-m slow``), summed by file.
+Refresh them from the ``--durations`` lines ``.ci/run`` prints for the slow and real-peer
+steps, summed by file: ``python tests/_schedule.py SAVED-OUTPUT`` prints them as table lines.
 """
 
 from __future__ import annotations
 
+import re
+import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-__all__ = ["SECONDS", "SPREAD", "order", "pytest_collection_modifyitems",
-           "pytest_xdist_make_scheduler", "unit_of"]
+__all__ = ["SECONDS", "SPREAD", "main", "order", "pytest_collection_modifyitems",
+           "pytest_xdist_make_scheduler", "seconds_by_file", "unit_of"]
 
 TESTS = Path(__file__).resolve().parent
 
@@ -144,3 +147,45 @@ def order(items: list[pytest.Item], tests: Path) -> None:
             units.append((SECONDS.get(name, 0.0), len(units), members))
     units.sort(key=lambda unit: (-unit[0], unit[1]))
     items[:] = [item for _, _, members in units for item in members]
+
+
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)s\s+(?:setup|call|teardown)\s+(tests/[^:\s]+)::")
+
+
+def seconds_by_file(lines: Iterable[str]) -> dict[str, float]:
+    """Each file's seconds (setup + call + teardown of its tests), from the lines pytest's
+    ``--durations`` prints (``12.34s call     tests/interop/test_x.py::test_y``), named as
+    :data:`SECONDS` names them (from ``tests/``); the longest first."""
+    files: dict[str, float] = {}
+    for line in lines:
+        found = _DURATION.match(line)
+        if found:
+            name = found[2].removeprefix("tests/")
+            files[name] = files.get(name, 0.0) + float(found[1])
+    return dict(sorted(files.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python tests/_schedule.py OUTPUT...``: the files' seconds from saved pytest output
+    (``.ci/run`` prints ``--durations`` for the slow and real-peer steps), as lines of
+    :data:`SECONDS`; ``-`` reads standard input."""
+    args = sys.argv[1:] if argv is None else argv
+    if not args:
+        print("usage: python tests/_schedule.py OUTPUT... (pytest --durations output; - for stdin)",
+              file=sys.stderr)
+        return 2
+    lines: list[str] = []
+    for arg in args:
+        try:
+            text = sys.stdin.read() if arg == "-" else Path(arg).read_text(errors="replace")
+        except OSError as exc:
+            print(f"_schedule.py: cannot read {arg}: {exc.strerror}", file=sys.stderr)
+            return 2
+        lines += text.splitlines()
+    for name, seconds in seconds_by_file(lines).items():
+        print(f'    "{name}": {round(seconds)},')
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -50,3 +50,24 @@ def test_the_longest_units_go_first_and_a_files_tests_stay_together(
 def test_every_listed_file_exists() -> None:
     for name in (*_schedule.SPREAD, *_schedule.SECONDS):
         assert (TESTS / name).is_file(), name
+
+
+def test_the_durations_pytest_printed_are_summed_by_file_the_longest_first(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    saved = tmp_path / "ci.out"
+    saved.write_text(
+        "============================= slowest durations ==============================\n"
+        "61.50s call     tests/interop/test_b.py::test_one[py-mcp@2.3]\n"
+        "20.25s setup    tests/interop/test_a.py::test_x\n"
+        "12.00s call     tests/interop/test_a.py::Klass::test_y\n"
+        "3.00s teardown tests/interop/test_b.py::test_two\n"
+        "(412 durations < 1s hidden.  Use -vv to show these durations.)\n"
+        "FAILED tests/interop/test_a.py::test_x - assert 1 == 2\n")
+    assert _schedule.seconds_by_file(saved.read_text().splitlines()) == {
+        "interop/test_b.py": 64.5, "interop/test_a.py": 32.25}
+    assert list(_schedule.seconds_by_file(saved.read_text().splitlines())) == [
+        "interop/test_b.py", "interop/test_a.py"]
+    assert _schedule.main([str(saved)]) == 0
+    assert capsys.readouterr().out == '    "interop/test_b.py": 64,\n    "interop/test_a.py": 32,\n'
+    assert _schedule.main([str(tmp_path / "missing.out")]) == 2
+    assert "cannot read" in capsys.readouterr().err
