@@ -24,6 +24,10 @@ imported it from (``importlib._bootstrap_external._compile_bytecode``, which cal
 ``_imp._fix_co_filename``): a traceback names the venv's own file. Nothing writes into an
 existing ``.pyc``: an import that finds one stale writes a new file over its name
 (``_write_atomic``), leaving the store's untouched.
+
+The census compiles in a child process (:func:`compile_venv_apart`, this file run as a
+script): its install threads share one interpreter lock, so compiling there made the venvs
+being installed ahead compile one at a time on one core, while the first probes waited.
 """
 
 from __future__ import annotations
@@ -31,13 +35,15 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import importlib.util
+import json
 import os
 import py_compile
+import subprocess
 import sys
 from pathlib import Path
 from typing import Final
 
-__all__ = ["compile_venv"]
+__all__ = ["compile_venv", "compile_venv_apart"]
 
 _TAG: Final = sys.implementation.cache_tag
 
@@ -116,3 +122,38 @@ def compile_venv(root: Path, store: Path | None = None) -> dict[str, int]:
             if name.endswith(".py"):
                 counts[_one(os.path.join(folder, name), store)] += 1
     return counts
+
+
+def compile_venv_apart(root: Path, store: Path | None = None, *,
+                       timeout: float = 600.0) -> dict[str, int]:
+    """:func:`compile_venv` in a child process of its own (a family of ours, ended with
+    whatever ends mcp-skew): venvs installed side by side compile on every CPU. A child that
+    fails or outlasts ``timeout`` seconds makes the venv unavailable, as a failed install does
+    (:class:`~mcp_skew.realpeers.EnvironmentUnavailable`: the venv is removed, the row says
+    why)."""
+    # imported here: run as a script (the child), this module imports the standard library only
+    from ..realpeers import EnvironmentUnavailable  # noqa: PLC0415
+    from ..wire import end, spawn  # noqa: PLC0415 - processes only when compiling
+
+    argv = [sys.executable, "-I", str(Path(__file__).resolve()), str(root),
+            *([str(store)] if store is not None else [])]
+    proc = spawn(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                 stderr=subprocess.PIPE)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired as exc:
+        raise EnvironmentUnavailable(
+            f"bytecode compile of {root}: timed out after {timeout:.0f} s") from exc
+    finally:
+        end(proc, term=False)
+    if proc.returncode != 0:
+        said = (err or b"").decode("utf-8", "replace").strip().splitlines()
+        raise EnvironmentUnavailable(f"bytecode compile of {root}: exit code {proc.returncode}"
+                                     + (f": {said[-1]}" if said else ""))
+    counts: dict[str, int] = json.loads(out)
+    return counts
+
+
+if __name__ == "__main__":  # compile_venv_apart's child: ROOT [STORE]; the counts as JSON
+    _store = Path(sys.argv[2]) if len(sys.argv) > 2 else None
+    print(json.dumps(compile_venv(Path(sys.argv[1]), _store)))

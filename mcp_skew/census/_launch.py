@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from ..realpeers import EnvironmentUnavailable, ensure_npm_env, ensure_python_env
-from ._bytecode import compile_venv
+from ._bytecode import compile_venv_apart
 from ._listing import Job
 
 __all__ = ["InstalledPackage", "LaunchPlan", "NeedsConfig", "Unsupported", "install", "limits_argv",
@@ -204,9 +204,11 @@ def install(job: Job, *, cache_dir: Path | None, local_root: Path | None,
         env = ensure_npm_env([f"{ident}@{version}"], cache_dir=cache_dir, timeout=timeout)
         return InstalledPackage((node, str(_npm_bin(env.node_modules, ident))), env.install_seconds,
                        env.cached, _npm_sdk(env.node_modules), env.root)
-    # uv's files are hard links of its cache: each shared file is compiled once (._bytecode)
+    # uv's files are hard links of its cache: each shared file is compiled once (._bytecode),
+    # in a child process, so that venvs installed side by side compile on every CPU
     py = ensure_python_env([f"{ident}=={version}"], cache_dir=cache_dir, timeout=timeout,
-                           compile_bytecode=compile_venv)
+                           compile_bytecode=functools.partial(compile_venv_apart,
+                                                              timeout=timeout))
     dists = _dists(py.root)
     return InstalledPackage((str(_console_script(py.root, ident, dists)),), py.install_seconds,
                    py.cached, _py_sdk(dists), py.root)
