@@ -132,6 +132,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from statistics import median
@@ -209,6 +210,8 @@ def _same(name: str, left: dict[str, str], right: dict[str, str]) -> str:
 #: CPU seconds (user + system) of the last census run and every process it waited for
 #: (its workers, the installers, the servers): what the run cost, whatever the machine's load
 CPU: dict[str, float] = {}
+#: the last run's CPU seconds by kind of process (:class:`_Split`), largest first
+SPLIT: dict[str, float] = {}
 
 
 def _children_cpu() -> float:
@@ -216,13 +219,96 @@ def _children_cpu() -> float:
     return used.ru_utime + used.ru_stime
 
 
+def _kind(argv: list[str]) -> str:
+    """What a process of a census run is, by its command line (``/proc/PID/cmdline``)."""
+    line, first = " ".join(argv), Path(argv[0]).name if argv else ""
+    if first == "npm" or line.startswith("npm ") or "/npm/bin/npm-cli" in line:
+        return "npm installs"  # npm sets its title to "npm install ..."
+    if first.startswith("node"):
+        return "node servers"
+    if first == "uv":
+        return "uv"
+    if "_super.py" in line:
+        return "supervisors"
+    if "multiprocessing" in line:
+        return "census workers (the probes' own work)"
+    if " -m venv " in line:
+        return "python -m venv"
+    if "/envs/py-" in line:  # a venv's python: a server (or uv asking what the python is)
+        return "python servers"
+    if " -m mcp_skew census " in f" {line} ":
+        return "census (with the installs' bytecode compile)"
+    return "other"
+
+
+class _Split(threading.Thread):
+    """CPU seconds of a process's descendants by :func:`_kind`, read from ``/proc`` ten
+    times a second (Linux only; a process's last tenth of a second, and a process shorter
+    than that, is missed: the split's total is below the run's)."""
+
+    def __init__(self, root: int) -> None:
+        super().__init__(daemon=True)
+        self.root, self.stopped = root, threading.Event()
+        self.seen: dict[tuple[int, str], tuple[str, float]] = {}  #: (pid, start) -> kind, CPU
+
+    def run(self) -> None:
+        tick, ours = os.sysconf("SC_CLK_TCK"), {self.root}
+        while not self.stopped.wait(0.1):
+            parents, cpu = {}, {}
+            for name in os.listdir("/proc"):
+                if name.isdigit():
+                    try:
+                        fields = Path(f"/proc/{name}/stat").read_text().rpartition(")")[2].split()
+                    except OSError:
+                        continue
+                    parents[int(name)] = int(fields[1])  # ppid, utime + stime, start time
+                    cpu[int(name)] = ((int(fields[11]) + int(fields[12])) / tick, fields[19])
+            ours &= parents.keys()  # a pid that ended may be another process's next
+            ours.add(self.root)
+            grew = True
+            while grew:  # the descendants, however deep (found here before their parent ends)
+                grew = False
+                for pid, parent in parents.items():
+                    if pid not in ours and parent in ours:
+                        ours.add(pid)
+                        grew = True
+            for pid in ours & cpu.keys():
+                try:
+                    argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+                except OSError:
+                    continue
+                key = (pid, cpu[pid][1])
+                old = self.seen.get(key)
+                kind = _kind(argv.split("\0")[:-1]) if argv else (old[0] if old else "other")
+                self.seen[key] = (kind, cpu[pid][0])
+
+    def split(self) -> dict[str, float]:
+        self.stopped.set()
+        self.join()
+        out: dict[str, float] = {}
+        for kind, seconds in self.seen.values():
+            out[kind] = out.get(kind, 0.0) + seconds
+        return dict(sorted(out.items(), key=lambda item: -item[1]))
+
+
 def _run(listing: Path, db: Path, extra: list[str], env: dict[str, str] | None = None) -> float:
     argv = [sys.executable, "-m", "mcp_skew", "census", str(listing), "--db", str(db),
             "--local-root", str(SERVERS), *extra]
     cpu = _children_cpu()
     started = time.monotonic()
-    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL,
-                   env=None if env is None else {**os.environ, **env})
+    with subprocess.Popen(argv, stdout=subprocess.DEVNULL,
+                          env=None if env is None else {**os.environ, **env}) as proc:
+        split = _Split(proc.pid)
+        if Path("/proc/self/stat").is_file():
+            split.start()
+        try:
+            code = proc.wait()
+        finally:
+            if split.is_alive():
+                SPLIT.clear()
+                SPLIT.update(split.split())
+    if code:
+        raise subprocess.CalledProcessError(code, argv)
     CPU["last"] = _children_cpu() - cpu
     return time.monotonic() - started
 
@@ -250,7 +336,10 @@ def _line(name: str, seconds: float, fig: dict[str, float | None], jobs: int) ->
             f"= {rate * 60:.0f} servers/hour (5,000 servers: {hours:.1f} h); median install "
             f"{fig['install_s']} s ({fig['cache_hits']} cache hits), cold start "
             f"{fig['start_ms']} ms, probe {fig['probe_ms']} ms; median job {fig['job_s']} s, "
-            f"the workers busy {busy:.0f}% of the wall time ({fig['busy_s']} job-seconds)")
+            f"the workers busy {busy:.0f}% of the wall time ({fig['busy_s']} job-seconds)"
+            + (("\n  CPU-s an entry by process: " + ", ".join(
+                f"{kind} {seconds / rows:.2f}" for kind, seconds in SPLIT.items())
+                + f" (of {sum(SPLIT.values()) / rows:.2f} sampled)") if SPLIT and rows else ""))
 
 
 def _listing_runs(args: argparse.Namespace, executors: list[tuple[str, list[str]]],
