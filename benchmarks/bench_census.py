@@ -119,6 +119,40 @@ beside it): its local pool, cold, took 875.1 s = 39.8 s an entry and 337.5 CPU-s
 an entry, with the same server starts as before (none tried again: at such a load the CPU
 seconds grow too, the same work taking more cycles); it was stopped before its Dask runs,
 for want of time.
+
+Each line is now followed by the run's CPU an entry split by kind of process (read from
+``/proc`` ten times a second: npm installs, node servers, python servers, uv, the census
+process with the bytecode compile its install threads run, its workers, the supervisors).
+Late morning of 2026-12-05, on the merged tree (``--listing benchmarks/census-listing.json
+--installers uv --jobs 2 --no-dask``, ``--install-jobs`` 3, no sandbox tool), at a load
+average of 14 to 23 (others' test runs):
+
+    cold   284.9 CPU-s = 12.95 an entry (398.5 s wall = 18.1 s an entry)
+           npm installs 4.21, python servers 4.05, node servers 1.75, census with the
+           bytecode compile 1.36, census workers 0.69, uv 0.42, supervisors 0.17 (12.67 sampled)
+    warm   143.4 CPU-s = 6.52 an entry (199.1 s wall = 9.0 s an entry)
+           python servers 3.88, node servers 1.67, census workers 0.63, supervisors 0.12,
+           census 0.05 (6.36 sampled)
+
+So of a cold entry's CPU, half is what a warm census also spends (the probes: 37 Python
+server starts at 2.3 to 2.7 CPU-s each at this load, most of it importing the SDK, and 38
+Node ones at about 1 each, 4 starts a probed entry, 5 for one, 2 for a server that does not
+start), and of the other half, two thirds is npm: about 9 CPU-s an npm install, which
+writes 1,500 to 6,800 files (3,900 typical: the SDK, zod, express) and spends its time
+extracting them (tar, the file system: about 40% of a profile of one) and parsing full
+packuments (npm 11 fetches them, not the abbreviated ones). The bytecode store does its
+part: of the 12,605 ``.py`` files of the listing's venvs it compiled 4,885 once each (the
+census process: about 30 CPU-s a census, as uv would take for those files alone, hashing
+included); a venv whose files are all in the store costs 0.3 to 0.4 CPU-s to link (963
+files of mcp-server-fetch) where compiling them took 6.1 to 7.1 (uv's
+``--compile-bytecode``: 6.1 to 6.4). Each ``.pyc`` is used: ``python -v`` on a server of
+such a venv imports 614 modules, each from its ``.pyc`` ("matches"), none compiled or
+written. Tried and not kept, for saving nothing measurable or for changing a server: a
+venv made by ``uv venv`` (0.1 CPU-s less a venv), node's ``--max-semi-space-size`` for
+npm (the same GC time in a profile), the server's GC off at start (0.2 CPU-s of 2.7 a
+start, and it changes the server's run). Python 3.11 already starts from frozen modules;
+the venvs hold no ``.pth`` file; ``PYTHONNODEBUGRANGES`` changes only code compiled at
+run time, and none is.
 """
 
 from __future__ import annotations
