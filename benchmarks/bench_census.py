@@ -337,6 +337,10 @@ def _run(listing: Path, db: Path, extra: list[str], env: dict[str, str] | None =
             split.start()
         try:
             code = proc.wait()
+        except BaseException:  # as subprocess.run: a stopped benchmark stops its census
+            proc.kill()
+            proc.wait()
+            raise
         finally:
             if split.is_alive():
                 SPLIT.clear()
