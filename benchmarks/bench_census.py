@@ -119,6 +119,40 @@ beside it): its local pool, cold, took 875.1 s = 39.8 s an entry and 337.5 CPU-s
 an entry, with the same server starts as before (none tried again: at such a load the CPU
 seconds grow too, the same work taking more cycles); it was stopped before its Dask runs,
 for want of time.
+
+Each line is now followed by the run's CPU an entry split by kind of process (read from
+``/proc`` ten times a second: npm installs, node servers, python servers, uv, the census
+process with the bytecode compile its install threads run, its workers, the supervisors).
+Late morning of 2026-12-05, on the merged tree (``--listing benchmarks/census-listing.json
+--installers uv --jobs 2 --no-dask``, ``--install-jobs`` 3, no sandbox tool), at a load
+average of 14 to 23 (others' test runs):
+
+    cold   284.9 CPU-s = 12.95 an entry (398.5 s wall = 18.1 s an entry)
+           npm installs 4.21, python servers 4.05, node servers 1.75, census with the
+           bytecode compile 1.36, census workers 0.69, uv 0.42, supervisors 0.17 (12.67 sampled)
+    warm   143.4 CPU-s = 6.52 an entry (199.1 s wall = 9.0 s an entry)
+           python servers 3.88, node servers 1.67, census workers 0.63, supervisors 0.12,
+           census 0.05 (6.36 sampled)
+
+So of a cold entry's CPU, half is what a warm census also spends (the probes: 37 Python
+server starts at 2.3 to 2.7 CPU-s each at this load, most of it importing the SDK, and 38
+Node ones at about 1 each, 4 starts a probed entry, 5 for one, 2 for a server that does not
+start), and of the other half, two thirds is npm: about 9 CPU-s an npm install, which
+writes 1,500 to 6,800 files (3,900 typical: the SDK, zod, express) and spends its time
+extracting them (tar, the file system: about 40% of a profile of one) and parsing full
+packuments (npm 11 fetches them, not the abbreviated ones). The bytecode store does its
+part: of the 12,605 ``.py`` files of the listing's venvs it compiled 4,885 once each (the
+census process: about 30 CPU-s a census, as uv would take for those files alone, hashing
+included); a venv whose files are all in the store costs 0.3 to 0.4 CPU-s to link (963
+files of mcp-server-fetch) where compiling them took 6.1 to 7.1 (uv's
+``--compile-bytecode``: 6.1 to 6.4). Each ``.pyc`` is used: ``python -v`` on a server of
+such a venv imports 614 modules, each from its ``.pyc`` ("matches"), none compiled or
+written. Tried and not kept, for saving nothing measurable or for changing a server: a
+venv made by ``uv venv`` (0.1 CPU-s less a venv), node's ``--max-semi-space-size`` for
+npm (the same GC time in a profile), the server's GC off at start (0.2 CPU-s of 2.7 a
+start, and it changes the server's run). Python 3.11 already starts from frozen modules;
+the venvs hold no ``.pth`` file; ``PYTHONNODEBUGRANGES`` changes only code compiled at
+run time, and none is.
 """
 
 from __future__ import annotations
@@ -132,6 +166,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from statistics import median
@@ -209,6 +244,8 @@ def _same(name: str, left: dict[str, str], right: dict[str, str]) -> str:
 #: CPU seconds (user + system) of the last census run and every process it waited for
 #: (its workers, the installers, the servers): what the run cost, whatever the machine's load
 CPU: dict[str, float] = {}
+#: the last run's CPU seconds by kind of process (:class:`_Split`), largest first
+SPLIT: dict[str, float] = {}
 
 
 def _children_cpu() -> float:
@@ -216,13 +253,100 @@ def _children_cpu() -> float:
     return used.ru_utime + used.ru_stime
 
 
+def _kind(argv: list[str]) -> str:
+    """What a process of a census run is, by its command line (``/proc/PID/cmdline``)."""
+    line, first = " ".join(argv), Path(argv[0]).name if argv else ""
+    if first == "npm" or line.startswith("npm ") or "/npm/bin/npm-cli" in line:
+        return "npm installs"  # npm sets its title to "npm install ..."
+    if first.startswith("node"):
+        return "node servers"
+    if first == "uv":
+        return "uv"
+    if "_super.py" in line:
+        return "supervisors"
+    if "multiprocessing" in line:
+        return "census workers (the probes' own work)"
+    if " -m venv " in line:
+        return "python -m venv"
+    if "/envs/py-" in line:  # a venv's python: a server (or uv asking what the python is)
+        return "python servers"
+    if " -m mcp_skew census " in f" {line} ":
+        return "census (with the installs' bytecode compile)"
+    return "other"
+
+
+class _Split(threading.Thread):
+    """CPU seconds of a process's descendants by :func:`_kind`, read from ``/proc`` ten
+    times a second (Linux only; a process's last tenth of a second, and a process shorter
+    than that, is missed: the split's total is below the run's)."""
+
+    def __init__(self, root: int) -> None:
+        super().__init__(daemon=True)
+        self.root, self.stopped = root, threading.Event()
+        self.seen: dict[tuple[int, str], tuple[str, float]] = {}  #: (pid, start) -> kind, CPU
+
+    def run(self) -> None:
+        tick, ours = os.sysconf("SC_CLK_TCK"), {self.root}
+        while not self.stopped.wait(0.1):
+            parents, cpu = {}, {}
+            for name in os.listdir("/proc"):
+                if name.isdigit():
+                    try:
+                        fields = Path(f"/proc/{name}/stat").read_text().rpartition(")")[2].split()
+                    except OSError:
+                        continue
+                    parents[int(name)] = int(fields[1])  # ppid, utime + stime, start time
+                    cpu[int(name)] = ((int(fields[11]) + int(fields[12])) / tick, fields[19])
+            ours &= parents.keys()  # a pid that ended may be another process's next
+            ours.add(self.root)
+            grew = True
+            while grew:  # the descendants, however deep (found here before their parent ends)
+                grew = False
+                for pid, parent in parents.items():
+                    if pid not in ours and parent in ours:
+                        ours.add(pid)
+                        grew = True
+            for pid in ours & cpu.keys():
+                try:
+                    argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+                except OSError:
+                    continue
+                key = (pid, cpu[pid][1])
+                old = self.seen.get(key)
+                kind = _kind(argv.split("\0")[:-1]) if argv else (old[0] if old else "other")
+                self.seen[key] = (kind, cpu[pid][0])
+
+    def split(self) -> dict[str, float]:
+        self.stopped.set()
+        self.join()
+        out: dict[str, float] = {}
+        for kind, seconds in self.seen.values():
+            out[kind] = out.get(kind, 0.0) + seconds
+        return dict(sorted(out.items(), key=lambda item: -item[1]))
+
+
 def _run(listing: Path, db: Path, extra: list[str], env: dict[str, str] | None = None) -> float:
     argv = [sys.executable, "-m", "mcp_skew", "census", str(listing), "--db", str(db),
             "--local-root", str(SERVERS), *extra]
     cpu = _children_cpu()
     started = time.monotonic()
-    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL,
-                   env=None if env is None else {**os.environ, **env})
+    with subprocess.Popen(argv, stdout=subprocess.DEVNULL,
+                          env=None if env is None else {**os.environ, **env}) as proc:
+        split = _Split(proc.pid)
+        if Path("/proc/self/stat").is_file():
+            split.start()
+        try:
+            code = proc.wait()
+        except BaseException:  # as subprocess.run: a stopped benchmark stops its census
+            proc.kill()
+            proc.wait()
+            raise
+        finally:
+            if split.is_alive():
+                SPLIT.clear()
+                SPLIT.update(split.split())
+    if code:
+        raise subprocess.CalledProcessError(code, argv)
     CPU["last"] = _children_cpu() - cpu
     return time.monotonic() - started
 
@@ -250,7 +374,10 @@ def _line(name: str, seconds: float, fig: dict[str, float | None], jobs: int) ->
             f"= {rate * 60:.0f} servers/hour (5,000 servers: {hours:.1f} h); median install "
             f"{fig['install_s']} s ({fig['cache_hits']} cache hits), cold start "
             f"{fig['start_ms']} ms, probe {fig['probe_ms']} ms; median job {fig['job_s']} s, "
-            f"the workers busy {busy:.0f}% of the wall time ({fig['busy_s']} job-seconds)")
+            f"the workers busy {busy:.0f}% of the wall time ({fig['busy_s']} job-seconds)"
+            + (("\n  CPU-s an entry by process: " + ", ".join(
+                f"{kind} {seconds / rows:.2f}" for kind, seconds in SPLIT.items())
+                + f" (of {sum(SPLIT.values()) / rows:.2f} sampled)") if SPLIT and rows else ""))
 
 
 def _listing_runs(args: argparse.Namespace, executors: list[tuple[str, list[str]]],
