@@ -268,10 +268,12 @@ def _kind(argv: list[str]) -> str:
         return "census workers (the probes' own work)"
     if " -m venv " in line:
         return "python -m venv"
+    if "census/_bytecode.py" in line:  # the census compiles each venv in a child of its own
+        return "bytecode compile"
     if "/envs/py-" in line:  # a venv's python: a server (or uv asking what the python is)
         return "python servers"
     if " -m mcp_skew census " in f" {line} ":
-        return "census (with the installs' bytecode compile)"
+        return "census"
     return "other"
 
 
