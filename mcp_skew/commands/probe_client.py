@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .._args import label, required_revisions, seconds, whole
 from .._output import (
     check_distinct,
     check_output,
@@ -26,7 +27,6 @@ from .._output import (
 from ..errors import UsageError
 from ..peers import resolve_peer
 from ..versions import Era, Registry
-from ._args import label, required_revisions, seconds, whole
 
 if TYPE_CHECKING:  # the runner (the wire, the serve stack) is imported when it runs
     from ..probe_client import ClientReport, ProbeClientOptions

@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .._args import seconds, whole
 from .._jsontext import dumps
 from .._output import terminal_safe
 from ..errors import UsageError
 from ..peers import resolve_peer
-from ._args import seconds, whole
 from .parsers.record import replay_options
 
 # ``mcp_skew.serve`` (its logs: pydantic) is imported by each command when it runs, not for --help

@@ -18,6 +18,7 @@ import json
 import re
 import sys
 
+from .._args import whole
 from .._output import check_output, terminal_safe, write_output
 from ..errors import UsageError
 from ..peers import resolve_bridge, resolve_peer
@@ -38,7 +39,6 @@ from ..rollout import (
 )
 from ..simulator import PeerSpec
 from ..versions import Registry
-from ._args import whole
 
 __all__ = ["parse_duration"]
 

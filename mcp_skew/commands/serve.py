@@ -7,10 +7,10 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
+from .._args import host_port, whole
 from .._output import terminal_safe
 from .._stopping import check
 from ..peers import resolve_peer
-from ._args import host_port, whole
 from .parsers.serve import DEFAULT_HOST
 
 if TYPE_CHECKING:  # the server (its logs: pydantic) is imported when it runs, not for --help

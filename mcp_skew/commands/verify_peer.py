@@ -13,9 +13,9 @@ import argparse
 import json
 import sys
 
+from .._args import whole
 from ..errors import UsageError
 from ..peers import FAMILIES, ROLES, known_names, named_suggestion
-from ._args import whole
 
 __all__: list[str] = []  # run through the parser's func (commands.parsers.Later)
 
