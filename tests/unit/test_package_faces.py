@@ -101,7 +101,7 @@ FACE_CEILINGS: Mapping[str, int] = {
     "mcp_skew.migrate": 6,
     "mcp_skew.peers": 30,
     "mcp_skew.probe": 12,
-    "mcp_skew.probe_client": 11,
+    "mcp_skew.probe_client": 6,
     "mcp_skew.realpeers": 10,
     "mcp_skew.rollout": 4,
     "mcp_skew.serve": 20,
@@ -124,7 +124,7 @@ FACE_CEILINGS: Mapping[str, int] = {
 #: census face its command's entry point and what the matrix reads, and no name re-exported by
 #: a second face (builtin_peers, PEER_FILE_FORMAT). Issue 34 asks for at most 250: lower this
 #: as the faces shrink.
-TOTAL_CEILING = 313
+TOTAL_CEILING = 308
 
 
 def face_names(root: Path) -> dict[str, list[str]]:
