@@ -93,7 +93,9 @@ LAYERS: Mapping[str, frozenset[str]] = {
     "migrate": _BASE | {"peers"},
     # installs of real implementations and the drift checks of their models (the catalogue)
     "realpeers": _BASE | {"peers"},
-    "serve": _BASE,
+    # the served simulator, the proxy and the logs; its commands resolve the peer they serve
+    # or replay against (peers, below every feature)
+    "serve": _BASE | {"peers"},
     "rollout": _BASE | {"peers"},
     # peer specs as a person writes them, the named catalogue (data) and a probe-saved @FILE,
     # over the core: below every feature
