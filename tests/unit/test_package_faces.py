@@ -102,7 +102,7 @@ FACE_CEILINGS: Mapping[str, int] = {
     "mcp_skew.peers": 30,
     "mcp_skew.probe": 12,
     "mcp_skew.probe_client": 6,
-    "mcp_skew.realpeers": 10,
+    "mcp_skew.realpeers": 9,
     "mcp_skew.rollout": 4,
     "mcp_skew.serve": 15,
     "mcp_skew.simulator": 36,
@@ -124,7 +124,7 @@ FACE_CEILINGS: Mapping[str, int] = {
 #: census face its command's entry point and what the matrix reads, and no name re-exported by
 #: a second face (builtin_peers, PEER_FILE_FORMAT). Issue 34 asks for at most 250: lower this
 #: as the faces shrink.
-TOTAL_CEILING = 298
+TOTAL_CEILING = 297
 
 
 def face_names(root: Path) -> dict[str, list[str]]:
