@@ -108,7 +108,7 @@ FACE_CEILINGS: Mapping[str, int] = {
     "mcp_skew.simulator": 36,
     "mcp_skew.simulator.bridges": 3,
     "mcp_skew.simulator.findings": 4,
-    "mcp_skew.simulator.http": 22,
+    "mcp_skew.simulator.http": 19,
     "mcp_skew.simulator.http.auth": 8,
     "mcp_skew.simulator.machine": 10,
     "mcp_skew.simulator.messages": 6,
@@ -124,7 +124,7 @@ FACE_CEILINGS: Mapping[str, int] = {
 #: census face its command's entry point and what the matrix reads, and no name re-exported by
 #: a second face (builtin_peers, PEER_FILE_FORMAT). Issue 34 asks for at most 250: lower this
 #: as the faces shrink.
-TOTAL_CEILING = 291
+TOTAL_CEILING = 288
 
 
 def face_names(root: Path) -> dict[str, list[str]]:
