@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Final
 from ._auth import LAYOUTS, plain_layout, rule_values
 from ._extensions import EXTENSIONS
 from ._features import carriage, lost_features
-from ._http_headers import HTTP_HEADERS, LOGGED_ALSO, RECORDED_ALSO, HttpHeader, header_named
+from ._http_headers import HTTP_HEADERS, HttpHeader
 from ._plugins import ProfileFileError, load_entry_points, with_profile_files
 from ._profile import (
     Change,
@@ -57,8 +57,6 @@ __all__ = [
     "EXTENSIONS",
     "HTTP_HEADERS",
     "LAYOUTS",
-    "LOGGED_ALSO",
-    "RECORDED_ALSO",
     "REGENERATE",
     "REGISTRY",
     "REVISION_CUTOFF",
@@ -86,7 +84,6 @@ __all__ = [
     "delta_to_dict",
     "did_you_mean",
     "diff_view",
-    "header_named",
     "load_entry_points",
     "lost_features",
     "plain_layout",

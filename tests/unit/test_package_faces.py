@@ -114,7 +114,7 @@ FACE_CEILINGS: Mapping[str, int] = {
     "mcp_skew.simulator.messages": 6,
     "mcp_skew.simulator.quirks": 2,
     "mcp_skew.transcript": 19,
-    "mcp_skew.versions": 49,
+    "mcp_skew.versions": 46,
     "mcp_skew.wire": 12,
 }
 #: All the faces together: 469 before the simulator's rooms; 328 once each face listed only
@@ -124,7 +124,7 @@ FACE_CEILINGS: Mapping[str, int] = {
 #: census face its command's entry point and what the matrix reads, and no name re-exported by
 #: a second face (builtin_peers, PEER_FILE_FORMAT). Issue 34 asks for at most 250: lower this
 #: as the faces shrink.
-TOTAL_CEILING = 288
+TOTAL_CEILING = 285
 
 
 def face_names(root: Path) -> dict[str, list[str]]:
