@@ -122,8 +122,12 @@ FACE_CEILINGS: Mapping[str, int] = {
 #: 349 with the bridges, apps, extensions and drafts (issues 38-40); 337 with the census
 #: command in its package; 322 with the quirks and bridges rooms (each name on one face), the
 #: census face its command's entry point and what the matrix reads, and no name re-exported by
-#: a second face (builtin_peers, PEER_FILE_FORMAT). Issue 34 asks for at most 250: lower this
-#: as the faces shrink.
+#: a second face (builtin_peers, PEER_FILE_FORMAT); 285 with the rollout, probe-client and
+#: verify-peer commands in their features' rooms and serve's commands' work in serve's (each
+#: face names an entry point, not the pieces the command used), the views versions, show and
+#: diff print, the stdio edge's line reading in the simulator (not the messages room's
+#: decoder lent to serve), the header table one value, and no face re-exporting a name for
+#: a test. Issue 34 asks for at most 250: lower this as the faces shrink.
 TOTAL_CEILING = 285
 
 
