@@ -25,7 +25,9 @@ import time
 from pathlib import Path
 
 from mcp_skew.peers import resolve_peer
-from mcp_skew.probe_client import ProbeClientOptions, cases, default_servers, probe_client
+from mcp_skew.probe_client import probe_client
+from mcp_skew.probe_client._runner import ProbeClientOptions, cases
+from mcp_skew.probe_client._servers import default_servers
 from mcp_skew.versions import REGISTRY
 
 ROOT = Path(__file__).resolve().parents[1]

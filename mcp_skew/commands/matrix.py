@@ -28,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TextIO
 
+from .._args import whole
 from .._input import read_user_text
 from .._jsontext import DOCUMENT, JsonTextError, loads
 from .._output import check_output, terminal_safe_keeping, write_output
@@ -46,7 +47,6 @@ from ..matrix import (
 from ..peers import builtin_peers, labelled, resolve_peer
 from ..simulator import NOT_OVER_STDIO, SCENARIOS, TRANSPORTS, PeerSpec, Transport
 from ..versions import Registry, Role
-from ._args import whole
 
 if TYPE_CHECKING:
     from ..simulator.bridges import BridgeSpec

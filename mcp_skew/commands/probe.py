@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .._args import label, required_revisions, seconds, url, whole
 from .._jsontext import FILE, JsonTextError, loads
 from .._output import (
     check_distinct,
@@ -31,7 +32,6 @@ from ..errors import UsageError
 from ..peers import resolve_peer
 from ..probe import INSTALL_HINT, check_schemas, jsonschema_problem, render
 from ..simulator import PeerSpec
-from ._args import label, required_revisions, seconds, url, whole
 
 if TYPE_CHECKING:  # the runner (the wire, pydantic) is imported when a probe runs, not for --help
     from ..probe import ProbeOptions, ProbeReport, Target

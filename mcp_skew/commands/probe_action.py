@@ -42,7 +42,6 @@ from typing import Final
 from .._output import terminal_safe
 from ..errors import UsageError
 from . import probe as probe_command
-from . import probe_client as probe_client_command
 from .parsers import probe as probe_parser
 from .parsers import probe_client as probe_client_parser
 
@@ -165,15 +164,15 @@ def _paths(out: Path, outputs: Mapping[str, str]) -> dict[str, str]:
 
 def _run_client(env: Mapping[str, str], args: argparse.Namespace) -> int:
     """Client mode: one ``probe-client`` run, its files, summary and outputs."""
-    from ..probe_client import probe_client, render  # noqa: PLC0415
+    from ..probe_client import exit_code, options, probe_client, render  # noqa: PLC0415
 
-    words, opts = probe_client_command.options(args)
+    words, opts = options(args)
     out = _out_dir(env, "mcp-skew-probe-client")
     report = probe_client(words, opts, None if args.quiet else _progress("probe-client"))
     if all(r.spawn_error for r in report.runs):
         raise UsageError(str(report.runs[0].spawn_error))
     _publish(env, out, CLIENT_OUTPUTS, lambda fmt: render(report, fmt), screen="text")
-    code = probe_client_command.exit_code(report)
+    code = exit_code(report)
     _outputs(env, {**_paths(out, CLIENT_OUTPUTS), "peer": report.inferred.notation or "",
                    "exit-code": str(code)})
     return code

@@ -1,15 +1,14 @@
-"""``mcp-skew record``, ``show-log`` and ``replay``: wire logs of real MCP traffic."""
+"""``mcp-skew record``, ``show-log`` and ``replay``: wire logs of real MCP traffic.
+
+The command line reads what only it knows (the server command after ``--``, the options
+written after a log's FILE, which its parser defines); the work is the serve feature's
+(:func:`mcp_skew.serve.run_record`, ``run_show_log``, ``run_replay``)."""
 
 from __future__ import annotations
 
 import argparse
-import sys
 
-from .._jsontext import dumps
-from .._output import terminal_safe
 from ..errors import UsageError
-from ..peers import resolve_peer
-from ._args import seconds, whole
 from .parsers.record import replay_options
 
 # ``mcp_skew.serve`` (its logs: pydantic) is imported by each command when it runs, not for --help
@@ -56,80 +55,18 @@ def _split_replay(args: argparse.Namespace) -> list[str]:
 
 
 def _record(args: argparse.Namespace) -> int:
-    from ..serve import LogWriter, run_proxy  # noqa: PLC0415 - see the imports
+    from ..serve import run_record  # noqa: PLC0415 - see the imports
 
-    argv = _command(args.command, "record")
-    log = LogWriter(args.log)
-    try:
-        return run_proxy(argv, log)
-    finally:
-        log.close()
-
-
-def _warn(warnings: list[str]) -> None:
-    for text in warnings:
-        print(terminal_safe(f"mcp-skew: warning: {text}"), file=sys.stderr)
+    return run_record(args, _command(args.command, "record"))
 
 
 def _show(args: argparse.Namespace) -> int:
-    from ..serve import (  # noqa: PLC0415 - see the imports
-        annotate,
-        read_log,
-        render_log,
-        render_processes,
-        split_processes,
-    )
+    from ..serve import run_show_log  # noqa: PLC0415 - see the imports
 
-    entries, warnings = read_log(args.file)
-    _warn(warnings)
-    processes = split_processes(entries)
-    width = None if args.full else whole(args.width, "--width", 20, 100_000)
-    if len(processes) > 1:  # each recorded server process is a session of its own
-        if args.json:
-            print(terminal_safe(dumps({"processes": [
-                {"process": p.number, "start": p.start, "offset_s": p.offset_s,
-                 **annotate(p.entries, args.registry).to_dict()} for p in processes]}, indent=2)))
-            return 0
-        print(terminal_safe(render_processes(
-            processes, args.registry, width=width, notes=not args.no_notes, stderr=not args.no_stderr,
-            title=f"wire log {args.file} ({len(entries)} entries, "
-                  f"{len(processes)} server processes)\n")))
-        return 0
-    annotation = annotate(entries, args.registry)
-    if args.json:
-        print(terminal_safe(dumps(annotation.to_dict(), indent=2)))
-        return 0
-    print(terminal_safe(render_log(annotation, width=width, notes=not args.no_notes,
-                     stderr=not args.no_stderr,
-                     title=f"wire log {args.file} ({len(entries)} entries)\n")))
-    return 0
+    return run_show_log(args)
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from ..serve import (  # noqa: PLC0415 - see the imports
-        read_log,
-        render_replay,
-        replay_command,
-        replay_processes,
-        replay_simulated,
-    )
+    from ..serve import run_replay  # noqa: PLC0415 - see the imports
 
-    entries, warnings = read_log(args.file)
-    _warn(warnings)
-    command = _split_replay(args)
-    if (args.server is None) == (not command):
-        raise UsageError("replay: give either --server PEER or -- COMMAND ARGS...")
-
-    if args.server is not None:
-        spec = resolve_peer(args.server, "server", args.registry)
-        report = replay_processes(entries, lambda part: replay_simulated(part, spec, args.ignore))
-    else:
-        timeout_s = seconds(args.timeout, "--timeout")
-        report = replay_processes(entries, lambda part: replay_command(
-            part, command, registry=args.registry, timeout_s=timeout_s, ignore=args.ignore))
-    if args.json:
-        print(terminal_safe(dumps(report.to_dict(), indent=2)))
-    else:
-        print(terminal_safe(render_replay(report, title=f"replay of {args.file} against "
-                                                        f"{report.target}")))
-    return 0 if report.ok else 1
+    return run_replay(args, _split_replay)

@@ -1,6 +1,7 @@
 """``mcp-skew versions``, ``show REV`` and ``diff A B``: the profiles, read from the registry.
 
-Every view is rendered by :mod:`mcp_skew.versions` (its documents and their plain data); this module only
+Every view is rendered by :mod:`mcp_skew.versions` (:func:`~mcp_skew.versions.versions_view`,
+``profile_view``, ``diff_view``: its documents and their plain data); this module only
 parses arguments, looks revisions up (an unknown one raises
 :class:`~mcp_skew.versions.UnknownRevision`, which the CLI turns into one error
 line and exit code 2) and writes the result to stdout.
@@ -20,21 +21,7 @@ from pathlib import Path
 
 from .._output import terminal_safe
 from .._pagedir import pages_main, sync_pages
-from ..versions import (
-    BUILTIN,
-    REGENERATE,
-    Profile,
-    Registry,
-    diff_document,
-    diff_to_dict,
-    profile_document,
-    profile_to_dict,
-    reference_pages,
-    render,
-    to_json,
-    versions_section,
-    versions_to_dict,
-)
+from ..versions import BUILTIN, REGENERATE, diff_view, profile_view, reference_pages, versions_view
 
 __all__ = ["write_reference_pages"]
 
@@ -44,41 +31,19 @@ def _show(text: str) -> None:
     sys.stdout.write(terminal_safe(text))
 
 
-def _ordered(registry: Registry) -> list[Profile]:
-    """The registry's profiles, oldest first (third-party ones just after their base)."""
-    return sorted(registry, key=lambda p: registry.index(p.revision))
-
-
 def run_versions(args: argparse.Namespace) -> int:
-    if args.seps:
-        from ..versions import seps_document  # noqa: PLC0415 - the drafts, only for --seps
-
-        _show(seps_document(args.format))
-        return 0
-    profiles, builtin = _ordered(args.registry), [p.revision for p in BUILTIN]
-    if args.format == "json":
-        _show(to_json(versions_to_dict(profiles, builtin)))
-    else:
-        section = versions_section(profiles, builtin)
-        _show(render("MCP revisions", (section,), args.format))
+    _show(versions_view(args.registry, args.format, seps=args.seps))
     return 0
 
 
 def run_show(args: argparse.Namespace) -> int:
-    profile = args.registry.get(args.revision)
-    if args.format == "json":
-        _show(to_json(profile_to_dict(profile)))
-    else:
-        _show(profile_document(profile, args.format))
+    _show(profile_view(args.registry.get(args.revision), args.format))
     return 0
 
 
 def run_diff(args: argparse.Namespace) -> int:
     a, b = args.registry.get(args.a), args.registry.get(args.b)
-    if args.format == "json":
-        _show(to_json(diff_to_dict(a, b)))
-    else:
-        _show(diff_document(a, b, args.format))
+    _show(diff_view(a, b, args.format))
     return 0
 
 

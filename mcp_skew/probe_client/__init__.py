@@ -8,32 +8,38 @@ inferred model as a peer spec (:func:`infer`); the simulator says, per server, w
 the spec's client of that kind and the inferred model do (:mod:`._expect`); findings
 say where the client departs (:func:`client_findings`).
 
-Public API: :func:`probe_client`, :class:`ProbeClientOptions`, :class:`ClientReport`,
-:func:`render`, :func:`save_client_peer`, :func:`default_servers`, :func:`cases`
-(:class:`ServerCase`), and the words the command line takes (:data:`SERVER_WORD`,
-:data:`URL_WORD`); :func:`simulated_server` (one server for a client's own test: the
-pytest plugin's ``mcp_skew_server``).
+Its face lists what the rest of mcp-skew uses: :func:`probe_client` and :func:`render`
+(the GitHub Action's step), :func:`simulated_server` (one server for a client's own test: the
+pytest plugin's ``mcp_skew_server``) and the command's entry point :func:`run_command`
+(``mcp-skew probe-client``, in :mod:`._command`, read on first use) with what the Action's
+client mode reads of it (:func:`options`, :func:`exit_code`); the options, the report,
+the server cases and the command line's words are imported from their modules.
 """
 
 from __future__ import annotations
 
-from ._launch import SERVER_WORD, URL_WORD
+from typing import TYPE_CHECKING, Final
+
+from .._lazy import first_use
 from ._report import render
-from ._runner import ClientReport, ProbeClientOptions, cases, probe_client
-from ._save import save_client_peer
+from ._runner import probe_client
 from ._served import simulated_server
-from ._servers import ServerCase, default_servers
+
+if TYPE_CHECKING:
+    from ._command import exit_code, options, run_command
 
 __all__ = [
-    "SERVER_WORD",
-    "URL_WORD",
-    "ClientReport",
-    "ProbeClientOptions",
-    "ServerCase",
-    "cases",
-    "default_servers",
+    "exit_code",
+    "options",
     "probe_client",
     "render",
-    "save_client_peer",
+    "run_command",
     "simulated_server",
 ]
+
+#: Where each name read on first use is defined: the command's entry point (the command
+#: line's checks and output files) when the command runs.
+_HOMES: Final[dict[str, str]] = dict.fromkeys(("exit_code", "options", "run_command"),
+                                              "._command")
+
+__getattr__ = first_use(__name__, _HOMES)

@@ -1,9 +1,10 @@
 """Real MCP implementations installed in isolated, cached environments, and the drift checks
 of their models (the models themselves, data, are the catalogue in :mod:`mcp_skew.peers`).
 
-The environments (:mod:`._envs`) are imported with the package; the drift checks
-(:func:`verify`, :func:`verify_server_http`) and the real-world matrix (:func:`real_peers`,
-:func:`run_real`, :func:`render_real`) are imported when one of their names is first read,
+The environments (:mod:`._envs`) are imported with the package; the ``verify-peer`` command's
+entry point (:func:`run_command`, in :mod:`._command`, on the drift checks of :mod:`._drift`)
+and the real-world matrix (:func:`real_peers`, :func:`run_real`, :func:`render_real`) are
+imported when one of their names is first read,
 so that the census, which needs only the environments, does not import the simulator's
 runs, the matrix and the wire.
 """
@@ -16,7 +17,7 @@ from .._lazy import first_use
 from ._envs import EnvironmentUnavailable, ensure_npm_env, ensure_python_env
 
 if TYPE_CHECKING:
-    from ._drift import verify, verify_server_http
+    from ._command import run_command
     from ._realmatrix import real_peers, render_real, run_real
 
 __all__ = [
@@ -25,17 +26,15 @@ __all__ = [
     "ensure_python_env",
     "real_peers",
     "render_real",
+    "run_command",
     "run_real",
     "start_bridge",
     "stop_bridge",
-    "verify",
-    "verify_server_http",
 ]
 
 #: Where each name read on first use is defined.
 _HOMES: Final[dict[str, str]] = {
-    "verify": "._drift",
-    "verify_server_http": "._drift",
+    "run_command": "._command",
     "real_peers": "._realmatrix",
     "render_real": "._realmatrix",
     "run_real": "._realmatrix",

@@ -8,32 +8,32 @@ minute). On it, :func:`study` runs a rollout and its baseline for the verdict;
 :func:`plan` compares the orders of a migration (these add named peers and the
 matrix's failure causes); the renderers print the timeline, the verdict and the
 plan as text, JSON or a self-contained HTML page.
+
+Its face lists what the rest of mcp-skew uses: the library's :func:`study`, :func:`plan` and
+their :class:`Setup`, and the command's entry point :func:`run_command` (``mcp-skew rollout``,
+in :mod:`._command`, read on first use); the renderers and the counted-spec parser are
+imported from their modules.
 """
 
 from __future__ import annotations
 
-from ._render import (
-    render_html,
-    render_plan,
-    render_plan_html,
-    render_text_head,
-    render_text_row,
-    render_text_tail,
-)
-from ._study import LIMITS, Setup, default_clients_to, groups_of, parse_counted, plan, study
+from typing import TYPE_CHECKING, Final
+
+from .._lazy import first_use
+from ._study import Setup, plan, study
+
+if TYPE_CHECKING:
+    from ._command import run_command
 
 __all__ = [
-    "LIMITS",
     "Setup",
-    "default_clients_to",
-    "groups_of",
-    "parse_counted",
     "plan",
-    "render_html",
-    "render_plan",
-    "render_plan_html",
-    "render_text_head",
-    "render_text_row",
-    "render_text_tail",
+    "run_command",
     "study",
 ]
+
+#: Where each name read on first use is defined: the command's entry point (it imports the
+#: renderers, the output files and the peer notation) when the command runs.
+_HOMES: Final[dict[str, str]] = {"run_command": "._command"}
+
+__getattr__ = first_use(__name__, _HOMES)

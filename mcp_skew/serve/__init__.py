@@ -13,23 +13,30 @@ Several server processes in one log (``record`` of a client that restarts its se
 :func:`split_processes`, :func:`render_processes`, :func:`replay_processes`.
 
 The log format is described in :mod:`mcp_skew.serve._log`.
+
+Its face lists what the rest of mcp-skew uses: the commands' entry points (:func:`run_serve`,
+:func:`run_record`, :func:`run_show_log`, :func:`run_replay`, in :mod:`._command`, read on
+first use) and what probe-client runs and reads (the serving, the log and its annotation);
+the renderers, the replays and the proxy are imported from their modules.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Final
+
+from .._lazy import first_use
 from ._annotate import annotate
 from ._annotation import Annotation
-from ._http import HttpLimits, ServedEndpoint, make_http_server, server_url
-from ._log import LINE_CAP, LineSplitter, LogEntry, LogWriter, read_log, split_processes
-from ._proxy import run_proxy
-from ._replay import render_replay, replay_command, replay_processes, replay_simulated
-from ._show import render_log, render_processes
+from ._http import ServedEndpoint, make_http_server, server_url
+from ._log import LINE_CAP, LineSplitter, LogEntry, LogWriter, read_log
 from ._stdio import serve_stdio
+
+if TYPE_CHECKING:
+    from ._command import run_record, run_replay, run_serve, run_show_log
 
 __all__ = [
     "LINE_CAP",
     "Annotation",
-    "HttpLimits",
     "LineSplitter",
     "LogEntry",
     "LogWriter",
@@ -37,14 +44,16 @@ __all__ = [
     "annotate",
     "make_http_server",
     "read_log",
-    "render_log",
-    "render_processes",
-    "render_replay",
-    "replay_command",
-    "replay_processes",
-    "replay_simulated",
-    "run_proxy",
+    "run_record",
+    "run_replay",
+    "run_serve",
+    "run_show_log",
     "serve_stdio",
     "server_url",
-    "split_processes",
 ]
+
+#: Where each name read on first use is defined: the commands' entry points, when one runs.
+_HOMES: Final[dict[str, str]] = dict.fromkeys(
+    ("run_record", "run_replay", "run_serve", "run_show_log"), "._command")
+
+__getattr__ = first_use(__name__, _HOMES)

@@ -62,7 +62,7 @@ from ..transcript import (
     parse_record,
     record_dict,
 )
-from ..versions import HTTP_HEADERS, LOGGED_ALSO
+from ..versions import HTTP_HEADERS
 
 __all__ = [
     "DIRECTIONS",
@@ -87,7 +87,7 @@ Direction = Literal["c2s", "s2c", "stderr", "event"]
 DIRECTIONS: Final[tuple[str, ...]] = ("c2s", "s2c", "stderr", "event")
 #: The HTTP request headers worth keeping in a log: the MCP ones of the profiles' header table
 #: that say so, and the content negotiation and origin.
-LOGGED_HEADERS: Final = (*(h.key for h in HTTP_HEADERS if h.logged), *LOGGED_ALSO)
+LOGGED_HEADERS: Final = (*(h.key for h in HTTP_HEADERS if h.logged), *HTTP_HEADERS.logged_also)
 
 
 class _NoMessage:

@@ -30,14 +30,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..simulator import PeerSpec
+from ..simulator import PeerSpec, StdioServer
 from ..transcript import parse_record
 from ..versions import Message, Registry
 from ._annotate import annotate
 from ._annotation import Annotation
 from ._child import Child
 from ._log import LogEntry, decode_line, entry_of, split_processes
-from ._stdio import StdioServer
 
 __all__ = [
     "ReplayReport",

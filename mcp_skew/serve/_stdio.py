@@ -31,13 +31,10 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from .._jsontext import dump_line
-from ..simulator import PeerSpec, Reaction, SimServer
-from ..simulator.messages import PARSE_ERROR, Junk, batch_element, decode_rpc, unbatched_methods
-from ..simulator.messages import describe_message as describe
-from ..versions import Message
+from ..simulator import PeerSpec, StdioServer
 from ._log import LINE_CAP, CutLine, LogWriter, decode_line
 
-__all__ = ["Say", "StdioServer", "describe", "encode", "serve_stdio"]
+__all__ = ["Say", "encode", "serve_stdio"]
 
 Say = Callable[[str], None]
 
@@ -49,78 +46,6 @@ def encode(message: Any) -> bytes:
     """One message as a line of compact JSON, ``\\n`` included (valid UTF-8 even where a
     string holds a lone surrogate: :func:`mcp_skew._jsontext.dump_line`)."""
     return dump_line(message)
-
-
-class StdioServer:
-    """Feeds lines to one :class:`SimServer`; returns the lines to write back."""
-
-    def __init__(self, spec: PeerSpec, say: Say) -> None:
-        self.spec = spec
-        self.server = SimServer(spec)
-        self.say = say
-        self.exit = False
-
-    def batching(self) -> bool:
-        return any(self.spec.profile(r).settings.get("batching") for r in self.spec.revisions)
-
-    def handle_line(self, text: str) -> list[Any]:
-        """The replies to one line (each is written as a line of its own, a batch as one)."""
-        if not text.strip():
-            return []
-        decoded = decode_rpc(text)
-        if isinstance(decoded, Junk):
-            if decoded.code == PARSE_ERROR:  # not JSON: -32700, or dropped (drop-unparsable)
-                reaction = self.server.unparsable(decoded.reason)
-                self.say(f"recv a line that is not JSON ({decoded.reason}); " + (
-                    "answering -32700" if reaction.replies else "dropped (quirk drop-unparsable)"))
-                return list(reaction.replies)
-            self.say(f"recv a line that is no JSON-RPC message ({decoded.reason}); "
-                     f"answering {decoded.code}")
-            return [decoded.error()]
-        if isinstance(decoded.value, list):
-            return self._batch(decoded.value)
-        return list(self._one(decoded.value).replies)
-
-    def _batch(self, batch: list[Any]) -> list[Any]:
-        if not self.batching() or not batch:
-            self.say(f"recv a batch of {len(batch)}; refused (-32600)")
-            revs = ", ".join(self.spec.revisions)
-            return [{"jsonrpc": "2.0", "id": None,
-                     "error": {"code": -32600,
-                               "message": f"Invalid request: no JSON-RPC batches in {revs}"}}]
-        replies: list[Any] = []
-        unbatched = unbatched_methods(self.spec.profile(r) for r in self.spec.revisions)
-        for item in batch:  # JSON-RPC 2.0 §6: each invalid element gets its own error
-            checked = batch_element(item, unbatched)
-            if isinstance(checked, Junk):
-                self.say(f"recv a batch element that is refused ({checked.reason}); "
-                         f"answering {checked.code}")
-                replies.append(checked.error())
-            elif isinstance(checked.value, dict):
-                replies += self._one(checked.value).replies
-            if self.exit:
-                break
-        return [replies] if replies else []
-
-    def _one(self, message: Message) -> Reaction:
-        self.say(f"recv {describe(message)}")
-        try:
-            reaction = self.server.receive(message)
-        except Exception as exc:  # a message the simulator cannot read: answer, do not die
-            self.say(f"internal error on {describe(message)}: {exc!r}")
-            return Reaction(replies=[{"jsonrpc": "2.0", "id": message.get("id"),
-                                      "error": {"code": -32603, "message": "Internal error"}}])
-        for reply in reaction.replies:
-            self.say(f"send {describe(reply)}")
-        if not reaction.replies and "id" in message and "method" in message:
-            self.say(f"no answer to {describe(message)} (server quirks: {self._quirks()})")
-        if reaction.exit:
-            self.exit = True
-            self.say("the simulated server exits now (quirk), without answering")
-        return reaction
-
-    def _quirks(self) -> str:
-        return ", ".join(name for name, _ in self.spec.quirks) or "none"
 
 
 def _read_line(stdin: IO[bytes]) -> bytes:

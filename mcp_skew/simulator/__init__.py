@@ -29,7 +29,7 @@ versions): the path's steps (:class:`PathStep`, :mod:`path_steps`, :func:`event_
 for the probe's own clients and the annotation of logs; scenario pieces (:func:`play`,
 :class:`Step`, :class:`StepResult`, :data:`LIST_RESOURCES`, :data:`LIST_TOOLS`,
 :func:`rule_for`: a transport's rules by its name); :class:`Session`, :func:`check_result`,
-:func:`untyped_tools`, :func:`with_quirks`, :class:`Reaction`, :class:`ClientCache`,
+:func:`untyped_tools`, :func:`with_quirks`, :class:`StdioServer`, :class:`ClientCache`,
 :class:`Link`.
 
 The package is pure: no process, socket, thread or wall clock, and it imports
@@ -48,14 +48,14 @@ from . import _negotiation as negotiation
 from . import _path as path_steps
 from ._client import Session, SimClient, event_step
 from ._extensions import ExtensionsSeen, read_extensions
-from ._link import Link, MemoryLink
+from ._link import Link, MemoryLink, StdioServer
 from ._outputs import dialect_of
 from ._path import PathStep
 from ._peers import PeerSpec, parse_peer, split_notation, with_quirks
 from ._result_checks import check_result, untyped_tools
 from ._run import RunRecord, run
 from ._scenario import LIST_RESOURCES, LIST_TOOLS, SCENARIOS, Scenario, Step, StepResult, play
-from ._server import Reaction, SimServer
+from ._server import SimServer
 from ._trace import render_trace, summary_line
 from ._transport import NOT_OVER_STDIO, TRANSPORTS, Transport, TransportRule, rule_for
 
@@ -74,12 +74,12 @@ __all__ = [
     "MemoryLink",
     "PathStep",
     "PeerSpec",
-    "Reaction",
     "RunRecord",
     "Scenario",
     "Session",
     "SimClient",
     "SimServer",
+    "StdioServer",
     "Step",
     "StepResult",
     "Transport",

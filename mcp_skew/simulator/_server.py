@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..versions import Era, Message, Profile, header_named
+from ..versions import HTTP_HEADERS, Era, Message, Profile
 from . import _feature_calls as feature_calls
 from . import _negotiation as negotiation
 from ._extensions import APP_TOOL, APP_URI, UI, app_html, app_tool, client_extensions, offered
@@ -460,7 +460,7 @@ _LISTEN_FLAGS: dict[str, str] = {"resourceSubscriptions": "resources.subscribe"}
 
 #: The header a revision with ``x-mcp-header`` (2026-07-28 ``streamable-http.mdx`` §Custom
 #: Headers from Tool Parameters) mirrors tool parameters in.
-PARAM_HEADER = header_named("params").name
+PARAM_HEADER = HTTP_HEADERS.named("params").name
 #: tool -> (property, x-mcp-header name) the simulated server declares where it can
 PARAM_HEADERS: dict[str, tuple[tuple[str, str], ...]] = {"echo": (("text", "Text"),)}
 

@@ -4,11 +4,12 @@ Public API: :data:`REGISTRY`, :func:`profile_for`, :data:`REVISIONS`, :data:`LAT
 the profile types in ``_profile``, :func:`changes_between` and :func:`table_delta`,
 and the plugin loaders :func:`load_profile_file` and :func:`load_entry_points`; the
 built-in drafts (``next``, ``next+sep-3279``: :func:`with_drafts_named`, and the SEP layers
-they are made of, :func:`seps_document`); the
-documents of profiles and diffs (:func:`profile_document`, :func:`diff_document`,
-:func:`versions_section` with :func:`render` and :data:`FORMATS`; as plain data
-:func:`profile_to_dict`, :func:`diff_to_dict`, :func:`versions_to_dict`, dumped by
-:func:`to_json`; the reference pages :func:`reference_pages`, :data:`REGENERATE`).
+they are made of, :func:`seps_document`); what the
+``versions``, ``show`` and ``diff`` commands print (:func:`versions_view`,
+:func:`profile_view`, :func:`diff_view`: a document for people or the plain data as JSON,
+whose pieces, ``profile_document``, ``profile_to_dict`` and the others, are imported from
+``_render`` and ``_plain``), :func:`to_json`, and the reference pages
+(:func:`reference_pages`, :data:`REGENERATE`).
 Shared with the migration guides (internal): :func:`step_deltas`, :func:`cite_to_dict`,
 :func:`delta_to_dict`.
 """
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Final
 from ._auth import LAYOUTS, plain_layout, rule_values
 from ._extensions import EXTENSIONS
 from ._features import carriage, lost_features
-from ._http_headers import HTTP_HEADERS, LOGGED_ALSO, RECORDED_ALSO, HttpHeader, header_named
+from ._http_headers import HTTP_HEADERS, HttpHeader
 from ._plugins import ProfileFileError, load_entry_points, with_profile_files
 from ._profile import (
     Change,
@@ -43,30 +44,19 @@ if TYPE_CHECKING:
     from ._plain import (
         cite_to_dict,
         delta_to_dict,
-        diff_to_dict,
-        profile_to_dict,
         step_deltas,
         to_json,
-        versions_to_dict,
     )
-    from ._render import (
-        REGENERATE,
-        diff_document,
-        profile_document,
-        reference_pages,
-        render,
-        versions_section,
-    )
-    from ._seps import seps_document, with_drafts_named
+    from ._render import REGENERATE, reference_pages
+    from ._seps import with_drafts_named
     from ._unknown_fields import required_fields, unknown_fields
+    from ._views import diff_view, profile_view, versions_view
 
 __all__ = [
     "BUILTIN",
     "EXTENSIONS",
     "HTTP_HEADERS",
     "LAYOUTS",
-    "LOGGED_ALSO",
-    "RECORDED_ALSO",
     "REGENERATE",
     "REGISTRY",
     "REVISION_CUTOFF",
@@ -93,26 +83,20 @@ __all__ = [
     "cite_to_dict",
     "delta_to_dict",
     "did_you_mean",
-    "diff_document",
-    "diff_to_dict",
-    "header_named",
+    "diff_view",
     "load_entry_points",
     "lost_features",
     "plain_layout",
-    "profile_document",
-    "profile_to_dict",
+    "profile_view",
     "reference_pages",
     "registry_for",
-    "render",
     "required_fields",
     "rule_values",
-    "seps_document",
     "step_deltas",
     "table_delta",
     "to_json",
     "unknown_fields",
-    "versions_section",
-    "versions_to_dict",
+    "versions_view",
     "with_drafts_named",
     "with_profile_files",
 ]
@@ -132,12 +116,11 @@ def profile_for(revision: str, registry: Registry = REGISTRY) -> Profile:
 #: ``diff``, ``migrate``), the built-in drafts (a command line that names one), the fields
 #: the schemas require (a probe, one client quirk): the default matrix reads none of them.
 _LATER: Final[dict[str, str]] = {
-    **dict.fromkeys(("FORMATS", "REGENERATE", "diff_document", "profile_document",
-                     "reference_pages", "render", "versions_section"), "_render"),
-    **dict.fromkeys(("cite_to_dict", "delta_to_dict", "diff_to_dict", "profile_to_dict",
-                     "step_deltas", "to_json", "versions_to_dict"), "_plain"),
+    **dict.fromkeys(("FORMATS", "REGENERATE", "reference_pages"), "_render"),
+    **dict.fromkeys(("cite_to_dict", "delta_to_dict", "step_deltas", "to_json"), "_plain"),
     **dict.fromkeys(("TableDelta", "table_delta"), "_diff"),
-    **dict.fromkeys(("seps_document", "with_drafts_named"), "_seps"),
+    **dict.fromkeys(("with_drafts_named",), "_seps"),
+    **dict.fromkeys(("diff_view", "profile_view", "versions_view"), "_views"),
     **dict.fromkeys(("required_fields", "unknown_fields"), "_unknown_fields"),
 }
 
@@ -161,6 +144,10 @@ def __getattr__(name: str) -> Any:
         from . import _seps  # noqa: PLC0415
 
         value = getattr(_seps, name)
+    elif home == "_views":
+        from . import _views  # noqa: PLC0415
+
+        value = getattr(_views, name)
     elif home == "_unknown_fields":
         from . import _unknown_fields  # noqa: PLC0415
 

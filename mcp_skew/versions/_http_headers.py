@@ -26,11 +26,11 @@ The order of the table is the order a client adds them and a server checks them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
-__all__ = ["HTTP_HEADERS", "LOGGED_ALSO", "RECORDED_ALSO", "HttpHeader", "header_named"]
+__all__ = ["HTTP_HEADERS", "HeaderTable", "HttpHeader"]
 
 #: What a header's value is: the ``_meta`` protocol version, the method, a ``params``
 #: member (per method), marked tool arguments, the session id.
@@ -60,7 +60,26 @@ class HttpHeader:
         return self.name.lower().partition("{")[0]
 
 
-HTTP_HEADERS: Final[tuple[HttpHeader, ...]] = (
+@dataclass(frozen=True, slots=True)
+class HeaderTable:
+    """The MCP request headers, one :class:`HttpHeader` a row (iterating the table gives its
+    rows), with the other request headers a transcript records and a wire log keeps."""
+
+    rows: tuple[HttpHeader, ...]
+    #: other request headers a simulated transcript records (lower case)
+    recorded_also: tuple[str, ...]
+    #: other request headers ``serve`` keeps in a wire log (lower case)
+    logged_also: tuple[str, ...]
+
+    def __iter__(self) -> Iterator[HttpHeader]:
+        return iter(self.rows)
+
+    def named(self, carries: Carries) -> HttpHeader:
+        """The header of the table that carries ``carries``."""
+        return next(h for h in self.rows if h.carries == carries)
+
+
+_ROWS: Final[tuple[HttpHeader, ...]] = (
     HttpHeader("MCP-Protocol-Version", "version", shown="MCP-Protocol-Version",
                mismatch="Header mismatch: MCP-Protocol-Version must equal _meta protocolVersion"),
     HttpHeader("Mcp-Method", "method", shown="Mcp-Method",
@@ -71,12 +90,5 @@ HTTP_HEADERS: Final[tuple[HttpHeader, ...]] = (
     HttpHeader("Mcp-Param-{Name}", "params", logged=False, base64=True),
     HttpHeader("Mcp-Session-Id", "session", shown="session"),
 )
-#: Other request headers a simulated transcript records (lower case).
-RECORDED_ALSO: Final = ("authorization",)
-#: Other request headers ``serve`` keeps in a wire log (lower case).
-LOGGED_ALSO: Final = ("accept", "content-type", "origin")
-
-
-def header_named(carries: Carries) -> HttpHeader:
-    """The header of the table that carries ``carries``."""
-    return next(h for h in HTTP_HEADERS if h.carries == carries)
+HTTP_HEADERS: Final = HeaderTable(_ROWS, recorded_also=("authorization",),
+                                  logged_also=("accept", "content-type", "origin"))

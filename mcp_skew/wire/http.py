@@ -45,12 +45,9 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from ..simulator.http import (
-    NAME_PARAMS,
     HttpRequest,
     HttpResponse,
-    SseEvent,
     SseParser,
-    encode_header_value,
     is_jsonrpc_error,
     is_priming,
     modern_error_codes,
@@ -65,7 +62,7 @@ from ..versions import REGISTRY, Message, Registry
 from ._base import Limits, RealLink, Recorder, TransportError
 from ._deadline import Deadline, connection, opener
 
-__all__ = ["NAME_PARAMS", "HttpLink", "SseEvent", "SseParser", "encode_header_value", "send"]
+__all__ = ["HttpLink", "send"]
 
 _BODY_CAP: Final = 16 << 20
 #: How long an exchange no request's timeout bounds may take in all (a notification's POST,

@@ -22,8 +22,9 @@ from _drift_helpers import install_all, installed_model
 
 from mcp_skew.cli import main
 from mcp_skew.peers import resolve_peer
-from mcp_skew.probe_client import cases, default_servers
 from mcp_skew.probe_client._expect import predict, same_model
+from mcp_skew.probe_client._runner import cases
+from mcp_skew.probe_client._servers import default_servers
 from mcp_skew.realpeers._installs import Install, client_command, install
 from mcp_skew.simulator import PeerSpec
 from mcp_skew.simulator.quirks import QUIRKS

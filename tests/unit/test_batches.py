@@ -22,8 +22,8 @@ from _serve_helpers import initialize, request
 
 from mcp_skew.serve import ServedEndpoint
 from mcp_skew.serve._http import HttpRequest, HttpResponse
-from mcp_skew.serve._stdio import StdioServer
 from mcp_skew.simulator import parse_peer
+from mcp_skew.simulator._link import StdioServer
 from mcp_skew.versions import profile_for
 
 BATCHES = "legacy:2025-03-26"

@@ -10,7 +10,8 @@ import pytest
 
 from mcp_skew.cli import main
 from mcp_skew.commands import versions as command
-from mcp_skew.versions import BUILTIN, REVISIONS, Direction, Kind, profile_for, profile_to_dict
+from mcp_skew.versions import BUILTIN, REVISIONS, Direction, Kind, profile_for
+from mcp_skew.versions._plain import profile_to_dict
 from mcp_skew.versions._profile import SETTINGS, TABLES
 
 VERSION_KEY = "io.modelcontextprotocol/protocolVersion"

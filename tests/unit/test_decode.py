@@ -14,8 +14,8 @@ from mcp_skew._jsontext import (
     dumps,
     loads,
 )
-from mcp_skew.serve._stdio import StdioServer
 from mcp_skew.simulator import parse_peer
+from mcp_skew.simulator._link import StdioServer
 from mcp_skew.simulator.messages._decode import INVALID_REQUEST, PARSE_ERROR, Junk, Parsed, decode_rpc
 
 PING = '{"jsonrpc":"2.0","id":1,"method":"ping"}'

@@ -40,7 +40,7 @@ _LEAVES = frozenset({PACKAGE, "_version", "errors", "_pagedir", "_jsontext", "_i
                      "_output", "_stopping", "_markup", "_lazy", "_memo", "_numbers"})
 #: What every feature may import: the leaves, the profiles, the transcript, the core, the wire,
 #: and the words the features give their verdicts in.
-_BASE = _LEAVES | {"versions", "transcript", "simulator", "wire", "_verdicts"}
+_BASE = _LEAVES | {"versions", "transcript", "simulator", "wire", "_verdicts", "_args"}
 #: The features (DESIGN.md: "features built on the layers below").
 FEATURES = frozenset({"matrix", "probe", "migrate", "realpeers", "serve", "rollout"})
 
@@ -70,6 +70,9 @@ LAYERS: Mapping[str, frozenset[str]] = {
     "_numbers": frozenset(),
     # how a signal stops a command (it calls the hooks the wire registers with it)
     "_stopping": frozenset(),
+    # the numbers, addresses and names a person gives on the command line, checked (a
+    # command's implementation lives in its feature's room, so the checks are below them)
+    "_args": frozenset({"_input", "_numbers", "errors", "versions"}),
     # profiles: one module per revision; nothing else of mcp_skew but the file readers
     "versions": frozenset({"_jsontext", "_input", "_markup"}),
     # the transcript: one record type and its JSON Lines format, every writer and reader (pure)
@@ -90,7 +93,9 @@ LAYERS: Mapping[str, frozenset[str]] = {
     "migrate": _BASE | {"peers"},
     # installs of real implementations and the drift checks of their models (the catalogue)
     "realpeers": _BASE | {"peers"},
-    "serve": _BASE,
+    # the served simulator, the proxy and the logs; its commands resolve the peer they serve
+    # or replay against (peers, below every feature)
+    "serve": _BASE | {"peers"},
     "rollout": _BASE | {"peers"},
     # peer specs as a person writes them, the named catalogue (data) and a probe-saved @FILE,
     # over the core: below every feature

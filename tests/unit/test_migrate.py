@@ -21,8 +21,9 @@ from mcp_skew.migrate._illustrate import ILLUSTRATIONS
 from mcp_skew.migrate._severity import SIDES_WITHOUT_EDITS
 from mcp_skew.simulator import parse_peer
 from mcp_skew.simulator.quirks import QUIRKS
-from mcp_skew.versions import BUILTIN, Change, Cite, Era, Impact, Obligation, diff_to_dict, profile_for
+from mcp_skew.versions import BUILTIN, Change, Cite, Era, Impact, Obligation, profile_for
 from mcp_skew.versions._diff import changes_between
+from mcp_skew.versions._plain import diff_to_dict
 
 PAIRS = [(a.revision, b.revision) for a, b in itertools.permutations(BUILTIN, 2)]
 LEGACY = [p.revision for p in BUILTIN if p.era is Era.LEGACY]

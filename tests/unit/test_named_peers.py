@@ -30,7 +30,8 @@ from mcp_skew.peers import (
 )
 from mcp_skew.peers._lookup import iter_models
 from mcp_skew.realpeers._realmatrix import RealCell, real_peers, render_real
-from mcp_skew.simulator import MemoryLink, PeerSpec, Reaction, SimClient, SimServer, parse_peer, run
+from mcp_skew.simulator import MemoryLink, PeerSpec, SimClient, SimServer, parse_peer, run
+from mcp_skew.simulator._server import Reaction
 from mcp_skew.simulator.messages import _wire
 from mcp_skew.versions import REGISTRY
 

@@ -101,20 +101,20 @@ FACE_CEILINGS: Mapping[str, int] = {
     "mcp_skew.migrate": 6,
     "mcp_skew.peers": 30,
     "mcp_skew.probe": 12,
-    "mcp_skew.probe_client": 11,
-    "mcp_skew.realpeers": 10,
-    "mcp_skew.rollout": 13,
-    "mcp_skew.serve": 20,
+    "mcp_skew.probe_client": 6,
+    "mcp_skew.realpeers": 9,
+    "mcp_skew.rollout": 4,
+    "mcp_skew.serve": 15,
     "mcp_skew.simulator": 36,
     "mcp_skew.simulator.bridges": 3,
     "mcp_skew.simulator.findings": 4,
-    "mcp_skew.simulator.http": 22,
+    "mcp_skew.simulator.http": 19,
     "mcp_skew.simulator.http.auth": 8,
     "mcp_skew.simulator.machine": 10,
-    "mcp_skew.simulator.messages": 12,
+    "mcp_skew.simulator.messages": 6,
     "mcp_skew.simulator.quirks": 2,
     "mcp_skew.transcript": 19,
-    "mcp_skew.versions": 54,
+    "mcp_skew.versions": 46,
     "mcp_skew.wire": 12,
 }
 #: All the faces together: 469 before the simulator's rooms; 328 once each face listed only
@@ -122,9 +122,13 @@ FACE_CEILINGS: Mapping[str, int] = {
 #: 349 with the bridges, apps, extensions and drafts (issues 38-40); 337 with the census
 #: command in its package; 322 with the quirks and bridges rooms (each name on one face), the
 #: census face its command's entry point and what the matrix reads, and no name re-exported by
-#: a second face (builtin_peers, PEER_FILE_FORMAT). Issue 34 asks for at most 250: lower this
-#: as the faces shrink.
-TOTAL_CEILING = 322
+#: a second face (builtin_peers, PEER_FILE_FORMAT); 285 with the rollout, probe-client and
+#: verify-peer commands in their features' rooms and serve's commands' work in serve's (each
+#: face names an entry point, not the pieces the command used), the views versions, show and
+#: diff print, the stdio edge's line reading in the simulator (not the messages room's
+#: decoder lent to serve), the header table one value, and no face re-exporting a name for
+#: a test. Issue 34 asks for at most 250: lower this as the faces shrink.
+TOTAL_CEILING = 285
 
 
 def face_names(root: Path) -> dict[str, list[str]]:

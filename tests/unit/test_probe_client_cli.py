@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mcp_skew.cli import _parser, main
-from mcp_skew.commands.probe_client import options
+from mcp_skew.probe_client._command import options
 from mcp_skew.probe_client._launch import expand
 from mcp_skew.versions import REGISTRY
 

@@ -15,7 +15,7 @@ import pytest
 from _era_table import ERA_TABLE as SPEC_ERA_TABLE
 
 from mcp_skew.peers import resolve_peer
-from mcp_skew.probe_client import ClientReport, cases, default_servers, render
+from mcp_skew.probe_client import render
 from mcp_skew.probe_client._expect import (
     CONNECT,
     ERA_TABLE,
@@ -30,6 +30,8 @@ from mcp_skew.probe_client._findings import Row, client_findings
 from mcp_skew.probe_client._infer import infer, round_ms
 from mcp_skew.probe_client._launch import RealClientRun
 from mcp_skew.probe_client._observe import Observation, observe, rebase
+from mcp_skew.probe_client._runner import ClientReport, cases
+from mcp_skew.probe_client._servers import default_servers
 from mcp_skew.serve import LogEntry
 from mcp_skew.serve._log import entry_of
 from mcp_skew.simulator import ClientCache, PeerSpec, parse_peer, run

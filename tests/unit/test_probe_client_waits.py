@@ -19,13 +19,14 @@ import pytest
 from mcp_skew.cli import _parser as build_parser
 from mcp_skew.errors import UsageError
 from mcp_skew.peers import named_peer_names, resolve_peer
-from mcp_skew.probe_client import ClientReport, render, save_client_peer
+from mcp_skew.probe_client import render
 from mcp_skew.probe_client._expect import CONNECT, RESULT, predict
 from mcp_skew.probe_client._findings import Row, client_findings
 from mcp_skew.probe_client._infer import infer
 from mcp_skew.probe_client._launch import RealClientRun
 from mcp_skew.probe_client._observe import Observation, measured_waits, observe
-from mcp_skew.probe_client._runner import DEFAULT_DEADLINE_S
+from mcp_skew.probe_client._runner import DEFAULT_DEADLINE_S, ClientReport
+from mcp_skew.probe_client._save import save_client_peer
 from mcp_skew.serve import LogEntry, LogWriter, serve_stdio
 from mcp_skew.serve._log import NO_MESSAGE, entry_of
 from mcp_skew.simulator import PeerSpec, run

@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcp_skew.wire.http import SseEvent, SseParser, encode_header_value
+from mcp_skew.simulator.http._sse import SseEvent, SseParser
+from mcp_skew.simulator.http._words import encode_header_value
 from mcp_skew.wire.stdio import Line, NdjsonDecoder, parse_line
 
 # -- newline-delimited JSON -----------------------------------------------------------------

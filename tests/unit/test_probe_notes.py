@@ -71,12 +71,12 @@ def _client_card(client_spec: str, stderr: str) -> str:
     test_probe_client_infer builds them), every failing run's stderr ``stderr``."""
     from pathlib import Path
 
-    from mcp_skew.probe_client import ClientReport
     from mcp_skew.probe_client import render as render_client
     from mcp_skew.probe_client._findings import client_findings
     from mcp_skew.probe_client._infer import infer
     from mcp_skew.probe_client._launch import RealClientRun
     from mcp_skew.probe_client._observe import observe
+    from mcp_skew.probe_client._runner import ClientReport
     from mcp_skew.versions import REGISTRY
     from tests.unit.test_probe_client_infer import SERVERS, _log, _rows
 

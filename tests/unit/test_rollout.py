@@ -10,7 +10,7 @@ import pytest
 
 from mcp_skew.cli import main
 from mcp_skew.matrix._build import failure_kind
-from mcp_skew.rollout import Setup, default_clients_to, groups_of, plan, study
+from mcp_skew.rollout import Setup, plan, study
 from mcp_skew.rollout._fleet import (
     Balancer,
     Fleet,
@@ -21,6 +21,7 @@ from mcp_skew.rollout._fleet import (
     rollback,
     rolling,
 )
+from mcp_skew.rollout._study import default_clients_to, groups_of
 from mcp_skew.rollout._timeline import Group, Rollout
 from mcp_skew.simulator import PeerSpec, parse_peer
 from mcp_skew.versions import REGISTRY, Change, Cite, Impact

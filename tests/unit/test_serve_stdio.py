@@ -10,8 +10,8 @@ import pytest
 from _serve_helpers import initialize, meta, request
 
 from mcp_skew.serve import serve_stdio
-from mcp_skew.serve._stdio import StdioServer
 from mcp_skew.simulator import parse_peer
+from mcp_skew.simulator._link import StdioServer
 
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 

@@ -867,7 +867,8 @@ def test_fallback_denylist_ends_only_on_a_disjoint_modern_32022(
         code: int, supported: list[str] | None, quirk_path: list[str], plain_ok: bool) -> None:
     """Python mcp 2.x auto mode: a -32022 naming a handshake revision, or any other error,
     falls back to initialize (after one re-probe at a shared modern revision)."""
-    from mcp_skew.simulator import MemoryLink, Reaction, SimClient
+    from mcp_skew.simulator import MemoryLink, SimClient
+    from mcp_skew.simulator._server import Reaction
 
     class ScriptedProbe(SimServer):
         def receive(self, message: dict[str, Any]) -> Reaction:

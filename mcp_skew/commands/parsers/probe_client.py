@@ -1,5 +1,5 @@
 """``mcp-skew probe-client``: the parser (name, help, arguments); the implementation is
-:mod:`mcp_skew.commands.probe_client`, imported when the command runs."""
+:func:`mcp_skew.probe_client.run_command`, imported when the command runs."""
 
 from __future__ import annotations
 
@@ -68,4 +68,4 @@ def register(sub: Any) -> None:
                    "(default: the package the command runs, else the script's folder and name)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.add_argument("client", nargs=argparse.REMAINDER, help="the client's words, after --")
-    p.set_defaults(func=Later("probe_client", "_main"))
+    p.set_defaults(func=Later("probe_client", "run_command", feature=True))

@@ -1,5 +1,5 @@
 """``mcp-skew rollout``: the parser (name, help, arguments); the implementation is
-:mod:`mcp_skew.commands.rollout`, imported when the command runs."""
+:func:`mcp_skew.rollout.run_command`, imported when the command runs."""
 
 from __future__ import annotations
 
@@ -58,4 +58,4 @@ def register(sub: Any) -> None:
     p.add_argument("--format", choices=FORMATS, default="text", help="text (default), json, "
                    "or html (one self-contained page with a chart)")
     p.add_argument("--out", metavar="PATH", help="write to PATH instead of stdout")
-    p.set_defaults(func=Later("rollout", "_main"))
+    p.set_defaults(func=Later("rollout", "run_command", feature=True))

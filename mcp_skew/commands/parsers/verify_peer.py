@@ -1,5 +1,5 @@
 """``mcp-skew verify-peer``: the parser (name, help, arguments); the implementation is
-:mod:`mcp_skew.commands.verify_peer`, imported when the command runs."""
+:func:`mcp_skew.realpeers.run_command`, imported when the command runs."""
 
 from __future__ import annotations
 
@@ -35,4 +35,4 @@ def register(sub: Any) -> None:
     out.add_argument("--json", action="store_true", help="print the reports as JSON")
     out.add_argument("--list", action="store_true", help="list the named peers and exit")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
-    p.set_defaults(func=Later("verify_peer", "_main"))
+    p.set_defaults(func=Later("realpeers", "run_command", feature=True))

@@ -14,8 +14,7 @@ the request and response words ``serve`` answers with (:class:`HttpRequest`,
 :func:`is_loopback`, :func:`decode_header_value`); the client side's pure rules the real
 HTTP link in :mod:`mcp_skew.wire` applies (:func:`request_headers`, :func:`parse_body`,
 :func:`is_jsonrpc_error`, :func:`is_priming`, :func:`modern_error_codes`,
-:func:`opens_http_sse`, :func:`synthesized_error`, :func:`wants_sse_fallback`,
-:func:`encode_header_value`, :data:`NAME_PARAMS`, :class:`SseEvent`).
+:func:`opens_http_sse`, :func:`synthesized_error`, :func:`wants_sse_fallback`, :class:`SseParser`).
 
 Pure like the rest of the simulator: no socket, no clock.
 """
@@ -35,30 +34,25 @@ from ._client import (
 )
 from ._endpoint import HttpEndpoint, mcp_route
 from ._link import HttpMemoryLink
-from ._sse import SseEvent, SseParser
+from ._sse import SseParser
 from ._words import (
-    NAME_PARAMS,
     HttpRequest,
     HttpResponse,
     RequestTarget,
     decode_header_value,
-    encode_header_value,
     is_loopback,
     parse_target,
 )
 
 __all__ = [
-    "NAME_PARAMS",
     "HttpClient",
     "HttpEndpoint",
     "HttpMemoryLink",
     "HttpRequest",
     "HttpResponse",
     "RequestTarget",
-    "SseEvent",
     "SseParser",
     "decode_header_value",
-    "encode_header_value",
     "is_jsonrpc_error",
     "is_loopback",
     "is_priming",

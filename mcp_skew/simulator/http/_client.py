@@ -44,7 +44,6 @@ from ...versions import (
     Profile,
     Registry,
     UnknownRevision,
-    header_named,
 )
 from .._negotiation import modern_codes_of
 from ..messages import _wire
@@ -105,7 +104,7 @@ def request_headers(message: Any, *, session_id: str | None = None,
                                           session_id=session_id if sessions else None,
                                           tool_headers=tool_headers or {}))
         return headers
-    version, session = header_named("version").name, header_named("session").name
+    version, session = HTTP_HEADERS.named("version").name, HTTP_HEADERS.named("session").name
     if session_id is not None:
         headers[session] = session_id
     if legacy_revision:

@@ -66,7 +66,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from ...versions import HTTP_HEADERS, RECORDED_ALSO, Message
+from ...versions import HTTP_HEADERS, Message
 from .. import _path as steps
 from .._link import Transcript
 from .._path import PathStep
@@ -86,7 +86,7 @@ MCP_PATH: Final = "/mcp"
 #: Request headers a transcript keeps (the rest are the same on every POST), by lower-case
 #: name, from the profiles' header table (and the token), and the prefixes of ``{Name}`` ones.
 RECORDED_REQUEST_HEADERS: Final = frozenset(
-    {h.key for h in HTTP_HEADERS if h.recorded and not h.key.endswith("-")} | {*RECORDED_ALSO})
+    {h.key for h in HTTP_HEADERS if h.recorded and not h.key.endswith("-")} | {*HTTP_HEADERS.recorded_also})
 _RECORDED_PREFIXES: Final = tuple(h.key for h in HTTP_HEADERS if h.recorded and h.key.endswith("-"))
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..._jsontext import dumps, loads
-from ...versions import HTTP_HEADERS, Message, header_named
+from ...versions import HTTP_HEADERS, Message
 
 __all__ = [
     "ACCEPT",
@@ -42,7 +42,7 @@ __all__ = [
 #: What a client accepts on every POST (2025-03-26 on).
 ACCEPT: Final = "application/json, text/event-stream"
 #: Methods whose request mirrors a parameter in ``Mcp-Name`` (the profiles' header table).
-NAME_PARAMS: Final[Mapping[str, str]] = header_named("name").methods
+NAME_PARAMS: Final[Mapping[str, str]] = HTTP_HEADERS.named("name").methods
 #: The lower-case names (or ``{Name}`` prefixes) of the headers sent Base64-encoded when unsafe.
 _BASE64_KEYS: Final = tuple(h.key for h in HTTP_HEADERS if h.base64)
 #: Reason phrases of the statuses the simulated peers meet (RFC 9110).

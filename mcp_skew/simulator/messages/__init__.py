@@ -9,20 +9,17 @@ results, errors, the ``_meta`` keys and capabilities a revision's profile names)
 Shared with mcp-skew's other packages (internal: importable, no promise between versions):
 the ``_meta`` keys (:data:`VERSION_KEY`, :data:`CAPS_KEY`, :data:`CLIENT_INFO_KEY`,
 :data:`SERVER_INFO_KEY`), :func:`notification`, :func:`request_text` (the probe's own
-clients, the annotation of logs); the decoder of a raw line (:func:`decode_rpc`,
-:func:`batch_element`, :func:`unbatched_methods`, :class:`Junk`, :data:`PARSE_ERROR`) and
-:func:`describe_message`, a few words about a message for a log (``serve``).
+clients, the annotation of logs). The decoder of a raw line is the simulator's own (its
+:class:`~mcp_skew.simulator.StdioServer` answers ``serve``'s lines with it).
 """
 
 from __future__ import annotations
 
-from ._decode import PARSE_ERROR, Junk, batch_element, decode_rpc, unbatched_methods
 from ._wire import (
     CAPS_KEY,
     CLIENT_INFO_KEY,
     SERVER_INFO_KEY,
     VERSION_KEY,
-    describe_message,
     notification,
     request_text,
 )
@@ -30,14 +27,8 @@ from ._wire import (
 __all__ = [
     "CAPS_KEY",
     "CLIENT_INFO_KEY",
-    "PARSE_ERROR",
     "SERVER_INFO_KEY",
     "VERSION_KEY",
-    "Junk",
-    "batch_element",
-    "decode_rpc",
-    "describe_message",
     "notification",
     "request_text",
-    "unbatched_methods",
 ]

@@ -16,7 +16,7 @@ from _serve_helpers import http_server, initialize, raw_http
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mcp_skew.serve import HttpLimits
+from mcp_skew.serve._http import HttpLimits
 
 #: Every status serve --http gives (docs/serve-and-record.md); None: closed unanswered, which
 #: only a request h11 cannot frame at all may get (it is answered 400 where h11 can).

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 import pytest
 from _serve_helpers import http_server, initialize, raw_http, readline, request
 
-from mcp_skew.serve import HttpLimits
+from mcp_skew.serve._http import HttpLimits
 
 #: a bound on work that takes milliseconds: it only stops a hang, even on a loaded machine
 TIMEOUT = 60

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .._input import AddressError, parse_host_port, parse_url
-from .._numbers import parse_int, parse_seconds
-from ..errors import UsageError
-from ..versions import REVISION_CUTOFF, did_you_mean
+from ._input import AddressError, parse_host_port, parse_url
+from ._numbers import parse_int, parse_seconds
+from .errors import UsageError
+from .versions import REVISION_CUTOFF, did_you_mean
 
 if TYPE_CHECKING:
-    from ..versions import Registry
+    from .versions import Registry
 
 __all__ = ["host_port", "label", "required_revisions", "seconds", "url", "whole"]
 

@@ -8,7 +8,9 @@ minute each for ``--duration``. The output is a timeline per simulated minute,
 the totals and a verdict naming the clients that lose service and when
 (``--format text|json|html``, ``--out FILE``). ``--plan`` compares migrating
 the servers first or the clients first (to ``--clients-to``). Every number and
-spec is checked: a wrong one is one line on stderr and exit code 2.
+spec is checked: a wrong one is one line on stderr and exit code 2. The command's name, help
+and arguments are :mod:`mcp_skew.commands.parsers.rollout`'s; :func:`run_command` is its entry
+point, on the rollout's face.
 """
 
 from __future__ import annotations
@@ -18,29 +20,23 @@ import json
 import re
 import sys
 
+from .._args import whole
 from .._output import check_output, terminal_safe, write_output
 from ..errors import UsageError
 from ..peers import resolve_bridge, resolve_peer
-from ..rollout import (
-    LIMITS,
-    Setup,
-    default_clients_to,
-    groups_of,
-    parse_counted,
-    plan,
+from ..simulator import PeerSpec
+from ..versions import Registry
+from ._render import (
     render_html,
     render_plan,
     render_plan_html,
     render_text_head,
     render_text_row,
     render_text_tail,
-    study,
 )
-from ..simulator import PeerSpec
-from ..versions import Registry
-from ._args import whole
+from ._study import LIMITS, Setup, default_clients_to, groups_of, parse_counted, plan, study
 
-__all__ = ["parse_duration"]
+__all__ = ["parse_duration", "run_command"]
 
 _UNITS = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000}
 _DURATION = re.compile(r"^\s*(\d{1,12})\s*(ms|s|m|h)?\s*$")
@@ -96,7 +92,7 @@ def _emit(args: argparse.Namespace, text: str, summary: str) -> None:
         print(f"mcp-skew: wrote {args.out}: {summary}", file=sys.stderr)
 
 
-def _main(args: argparse.Namespace) -> int:
+def run_command(args: argparse.Namespace) -> int:
     if args.out is not None:
         check_output(args.out)  # before the work: a path that cannot be written fails at once
     setup = _setup(args)

@@ -5,7 +5,9 @@ server; ``{server}`` in its words becomes the command of a simulated stdio serve
 client spawns it), ``{url}`` the URL of a simulated Streamable HTTP server on loopback.
 Progress goes to stderr, the card to stdout (or ``--out``). The exit code is 0, 1 when
 the client reached no server of a ``--require``-d revision, or 2 for bad input or a
-client program that cannot be started at all.
+client program that cannot be started at all. The command's name, help and arguments are
+:mod:`mcp_skew.commands.parsers.probe_client`'s; :func:`run_command` is its entry point, on
+the probe-client's face.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .._args import label, required_revisions, seconds, whole
 from .._output import (
     check_distinct,
     check_output,
@@ -26,12 +29,11 @@ from .._output import (
 from ..errors import UsageError
 from ..peers import resolve_peer
 from ..versions import Era, Registry
-from ._args import label, required_revisions, seconds, whole
 
 if TYPE_CHECKING:  # the runner (the wire, the serve stack) is imported when it runs
-    from ..probe_client import ClientReport, ProbeClientOptions
+    from ._runner import ClientReport, ProbeClientOptions
 
-__all__ = ["default_jobs", "exit_code", "options"]
+__all__ = ["default_jobs", "exit_code", "options", "run_command"]
 
 
 def default_jobs() -> int:
@@ -41,7 +43,7 @@ def default_jobs() -> int:
 
 
 def _words(args: argparse.Namespace) -> tuple[tuple[str, ...], str]:
-    from ..probe_client import SERVER_WORD, URL_WORD  # noqa: PLC0415
+    from ._launch import SERVER_WORD, URL_WORD  # noqa: PLC0415
 
     words = list(args.client)
     if words and words[0] == "--":
@@ -60,7 +62,8 @@ def _words(args: argparse.Namespace) -> tuple[tuple[str, ...], str]:
 
 
 def _servers(args: argparse.Namespace, required: tuple[str, ...]) -> list[Any]:
-    from ..probe_client import ServerCase, cases, default_servers  # noqa: PLC0415
+    from ._runner import cases  # noqa: PLC0415
+    from ._servers import ServerCase, default_servers  # noqa: PLC0415
 
     registry: Registry = args.registry
     for revision in args.with_revisions:  # named on the command line: the registry has it
@@ -83,7 +86,7 @@ def _profile_args(argv_profiles: list[str]) -> tuple[str, ...]:
 
 
 def options(args: argparse.Namespace) -> tuple[tuple[str, ...], ProbeClientOptions]:
-    from ..probe_client import ProbeClientOptions  # noqa: PLC0415
+    from ._runner import ProbeClientOptions  # noqa: PLC0415
 
     words, transport = _words(args)
     deadline = seconds(args.timeout, "--timeout")
@@ -107,8 +110,10 @@ def options(args: argparse.Namespace) -> tuple[tuple[str, ...], ProbeClientOptio
         profile_args=_profile_args(args.profile), required=required)
 
 
-def _main(args: argparse.Namespace) -> int:
-    from ..probe_client import probe_client, render, save_client_peer  # noqa: PLC0415
+def run_command(args: argparse.Namespace) -> int:
+    from ._report import render  # noqa: PLC0415
+    from ._runner import probe_client  # noqa: PLC0415
+    from ._save import save_client_peer  # noqa: PLC0415
 
     words, opts = options(args)
     name = label(args.label)

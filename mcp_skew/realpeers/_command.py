@@ -4,7 +4,9 @@ Installs the package the model was measured on in an isolated, cached
 environment (``$MCP_SKEW_CACHE``, default ``~/.cache/mcp-skew``), drives it
 over stdio, and compares it with the model (see ``mcp_skew.realpeers._drift``).
 Exit code 0 when every run agrees, 1 when one differs, 3 when the package
-cannot be installed (no registry, no ``npm``), 2 for a bad name.
+cannot be installed (no registry, no ``npm``), 2 for a bad name. The command's name, help and
+arguments are :mod:`mcp_skew.commands.parsers.verify_peer`'s; :func:`run_command` is its
+entry point, on the real peers' face.
 """
 
 from __future__ import annotations
@@ -13,11 +15,11 @@ import argparse
 import json
 import sys
 
+from .._args import whole
 from ..errors import UsageError
 from ..peers import FAMILIES, ROLES, known_names, named_suggestion
-from ._args import whole
 
-__all__: list[str] = []  # run through the parser's func (commands.parsers.Later)
+__all__ = ["run_command"]
 
 EXIT_DRIFT = 1
 EXIT_UNAVAILABLE = 3
@@ -36,13 +38,13 @@ def _list() -> str:
     return "\n".join(lines)
 
 
-def _main(args: argparse.Namespace) -> int:
+def run_command(args: argparse.Namespace) -> int:
     if args.list:
         print(_list())
         return 0
     if not args.name:
         raise UsageError("verify-peer: name a peer (known: " + ", ".join(known_names()) + ")")
-    from ..realpeers import verify  # noqa: PLC0415 - heavy only when checking
+    from ._drift import verify  # noqa: PLC0415 - heavy only when checking
 
     def progress(text: str) -> None:
         if not args.json and not args.quiet:
@@ -51,7 +53,7 @@ def _main(args: argparse.Namespace) -> int:
     jobs = whole(args.jobs, "--jobs", 1, 64)
     if args.http:
         from ..peers import resolve  # noqa: PLC0415
-        from ..realpeers import verify_server_http  # noqa: PLC0415
+        from ._drift import verify_server_http  # noqa: PLC0415
 
         resolved = resolve(args.name, "server")
         if resolved is None:
