@@ -16,7 +16,9 @@ clients, the annotation of logs); the decoder of a raw line (:func:`decode_rpc`,
 
 from __future__ import annotations
 
-from ._decode import PARSE_ERROR, Junk, batch_element, decode_rpc, unbatched_methods
+from typing import TYPE_CHECKING, Final
+
+from ..._lazy import first_use
 from ._wire import (
     CAPS_KEY,
     CLIENT_INFO_KEY,
@@ -26,6 +28,9 @@ from ._wire import (
     notification,
     request_text,
 )
+
+if TYPE_CHECKING:
+    from ._decode import PARSE_ERROR, Junk, batch_element, decode_rpc, unbatched_methods
 
 __all__ = [
     "CAPS_KEY",
@@ -41,3 +46,10 @@ __all__ = [
     "request_text",
     "unbatched_methods",
 ]
+
+#: The decoder of a raw line, read on first use: the simulator's own links cross decoded
+#: messages (``_json``); only a real peer's lines (``serve``) and HTTP bodies are decoded.
+_HOMES: Final[dict[str, str]] = dict.fromkeys(
+    ("PARSE_ERROR", "Junk", "batch_element", "decode_rpc", "unbatched_methods"), "._decode")
+
+__getattr__ = first_use(__name__, _HOMES)
