@@ -16,9 +16,8 @@ clients, the annotation of logs); the decoder of a raw line (:func:`decode_rpc`,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from ..._lazy import first_use
 from ._wire import (
     CAPS_KEY,
     CLIENT_INFO_KEY,
@@ -49,7 +48,15 @@ __all__ = [
 
 #: The decoder of a raw line, read on first use: the simulator's own links cross decoded
 #: messages (``_json``); only a real peer's lines (``serve``) and HTTP bodies are decoded.
-_HOMES: Final[dict[str, str]] = dict.fromkeys(
-    ("PARSE_ERROR", "Junk", "batch_element", "decode_rpc", "unbatched_methods"), "._decode")
+_DECODER: Final = frozenset(
+    {"PARSE_ERROR", "Junk", "batch_element", "decode_rpc", "unbatched_methods"})
 
-__getattr__ = first_use(__name__, _HOMES)
+
+def __getattr__(name: str) -> Any:
+    if name not in _DECODER:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from . import _decode  # noqa: PLC0415 - on first use (see _DECODER)
+
+    value = getattr(_decode, name)
+    globals()[name] = value  # read once
+    return value
