@@ -34,7 +34,7 @@ use and the command's modules load with the collector paused, against that check
 186 modules of which 81 mcp-skew's (before 196 and 82). The instructions the default matrix
 runs (valgrind cachegrind, a count the load does not change): 706 million against 737
 million (-4%), ``python -c pass`` 39 million. What is left of the matrix's CPU time, measured
-in the process: about a quarter the methods ``dataclasses`` writes for the 57 classes the
+in the process: about a quarter the methods ``dataclasses`` writes for the 55 classes the
 run loads (the two policies of 40 fields each the most), a third the run itself, the rest
 the other imports and the interpreter.
 
