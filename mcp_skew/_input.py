@@ -17,16 +17,16 @@ names its option: :mod:`mcp_skew.commands._args`).
 
 from __future__ import annotations
 
-import ipaddress
 import os
 import re
 import stat
 import sys
-import urllib.parse
-from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .errors import UsageError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = [
     "MAX_BYTES",
@@ -142,6 +142,8 @@ _LABEL: Final = re.compile(r"^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$")
 def parse_host(text: str) -> str:
     """A host: an IPv6 address in brackets (returned without them), an IPv4 address, or a
     DNS name (RFC 1123: labels of letters, digits and inner dashes, 253 characters at most)."""
+    import ipaddress  # noqa: PLC0415 - only where an address is given (not for every run)
+
     if text.startswith("[") or text.endswith("]"):
         inner = text[1:-1] if text.startswith("[") and text.endswith("]") else None
         try:
@@ -194,6 +196,8 @@ def parse_url(text: str, schemes: tuple[str, ...], *, need_port: bool = False) -
     is needed with ``need_port``); no spaces or control characters anywhere."""
     if any(c.isspace() or not c.isprintable() for c in text):
         raise AddressError("a URL has no spaces or control characters")
+    import urllib.parse  # noqa: PLC0415 - only where a URL is given (not for every run)
+
     try:
         parts = urllib.parse.urlsplit(text)
     except ValueError:  # a "[" not closed, or no IPv6 address inside the brackets

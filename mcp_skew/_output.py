@@ -31,10 +31,12 @@ import os
 import re
 import stat
 from collections.abc import Iterable
-from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from .errors import UsageError
+
+if TYPE_CHECKING:
+    from pathlib import Path  # imported where a file is written: not for the terminal
 
 __all__ = ["check_distinct", "check_output", "check_output_dir", "check_plain_name", "terminal_safe",
            "terminal_safe_keeping", "write_in_dir", "write_output"]
@@ -68,6 +70,8 @@ def check_output(path: str | Path, what: str = "--out",
                  inputs: Iterable[str | Path] = ()) -> Path:
     """The real path to write ``path`` to; :class:`UsageError` (one line) when it cannot be,
     or when it is one of the command's ``inputs`` (writing would replace what is read)."""
+    from pathlib import Path  # noqa: PLC0415
+
     if not str(path):
         raise _fail(what, "''", "an empty path")
     target = os.path.realpath(path)
@@ -123,6 +127,8 @@ def check_distinct(files: dict[str, str | Path | None],
 
 def check_output_dir(path: str | Path, what: str = "--record") -> Path:
     """A directory to write files into: it exists (or its parent does), and is writable."""
+    from pathlib import Path  # noqa: PLC0415
+
     target = Path(os.path.realpath(path))
     mode = _kind(str(target))
     if mode is None:
@@ -201,6 +207,8 @@ def _replace(target: Path, data: bytes, mode: int | None) -> None:
         os.chmod(tmp, stat.S_IMODE(mode) if mode is not None else _umask_mode())
         os.replace(tmp, target)
     except BaseException:
+        from pathlib import Path  # noqa: PLC0415
+
         Path(tmp).unlink(missing_ok=True)
         raise
 

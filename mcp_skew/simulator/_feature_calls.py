@@ -30,7 +30,6 @@ means form mode only (2025-11-25 and 2026-07-28 ``client/elicitation.mdx``
 
 from __future__ import annotations
 
-import base64
 import json
 from typing import Any, Final, Literal
 
@@ -112,6 +111,8 @@ def missing_capability(feature: str) -> dict[str, Any]:
 def request_state(tool: str) -> str:
     """The ``requestState`` the server hands out for ``tool``: opaque to the client, the
     same every time (the simulator is deterministic; a real server protects it)."""
+    import base64  # noqa: PLC0415 - only where a server asks for input (not the default run)
+
     return base64.urlsafe_b64encode(json.dumps({"tool": tool, "asked": INPUT_KEY},
                                                sort_keys=True).encode()).decode()
 

@@ -26,7 +26,6 @@ from ..versions import Message
 from ._peers import PeerSpec
 from ._server import Reaction, SimServer
 from .machine._events import Closed, Event, Reply, Timeout
-from .messages._decode import PARSE_ERROR, Junk, batch_element, decode_rpc, unbatched_methods
 from .messages._json import cross
 from .messages._wire import describe_message as describe
 
@@ -265,6 +264,9 @@ class StdioServer:
 
     def handle_line(self, text: str) -> list[Any]:
         """The replies to one line (each is written as a line of its own, a batch as one)."""
+        # the decoder of a raw line on first use: only serve's stdio edge reads lines
+        from .messages._decode import PARSE_ERROR, Junk, decode_rpc  # noqa: PLC0415
+
         if not text.strip():
             return []
         decoded = decode_rpc(text)
@@ -288,6 +290,8 @@ class StdioServer:
             return [{"jsonrpc": "2.0", "id": None,
                      "error": {"code": -32600,
                                "message": f"Invalid request: no JSON-RPC batches in {revs}"}}]
+        from .messages._decode import Junk, batch_element, unbatched_methods  # noqa: PLC0415
+
         replies: list[Any] = []
         unbatched = unbatched_methods(self.spec.profile(r) for r in self.spec.revisions)
         for item in batch:  # JSON-RPC 2.0 §6: each invalid element gets its own error

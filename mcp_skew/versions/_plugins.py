@@ -33,12 +33,14 @@ the file, the field and the problem. The file's schema (pydantic) is in
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._jsontext import DOCUMENT, FILE, JsonTextError, check_depth, check_text, loads
 from ._profile import Profile, ProfileDefinitionError
 from ._registry import REGISTRY, Registry, UnknownRevision, registry_for
+
+if TYPE_CHECKING:
+    from pathlib import Path  # read on first use: pathlib (and urllib.parse) not for a run
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -97,6 +99,7 @@ def load_profile_file(path: str | Path, registry: Registry = REGISTRY) -> Profil
     """
     # pydantic and the file's schema, only when a file is read (not for every command)
     import tomllib  # noqa: PLC0415
+    from pathlib import Path  # noqa: PLC0415
 
     from .._input import FileTooLarge  # noqa: PLC0415
     from ._profile_file import ProfileIn, ValidationError, changes, describe  # noqa: PLC0415
@@ -132,6 +135,8 @@ def with_profile_files(paths: list[str] | tuple[str, ...], registry: Registry = 
     adds that draft."""
     if not paths:
         return registry
+    from pathlib import Path  # noqa: PLC0415
+
     from . import _seps  # noqa: PLC0415 - the drafts, only where a --profile is given
 
     for path in paths:

@@ -5,11 +5,15 @@
   pydantic nor a command;
   ``--help`` and ``versions`` import neither pydantic nor the unknown-field table;
 - ``probe --schemas`` needs ``jsonschema``, the ``schemas`` extra: ``--help`` says so, and
-  without it the command is one line on stderr and exit code 2.
+  without it the command is one line on stderr and exit code 2;
+- a command's modules load with the cyclic garbage collector paused, which is then as the
+  caller had it (on, or off).
 """
 
 from __future__ import annotations
 
+import gc
+import importlib
 import importlib.metadata
 import sys
 import tomllib
@@ -122,3 +126,30 @@ def test_a_broken_jsonschema_is_named_as_such(monkeypatch: pytest.MonkeyPatch,
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
     assert "the jsonschema package cannot be imported (" in err and HINT in err
+
+
+# -- the collector while a command loads -------------------------------------------------------
+
+SMALL = ["matrix", "--clients", "2025-06-18", "--servers", "2025-06-18"]
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_a_command_loads_with_the_collector_paused_then_leaves_it_as_it_was(
+        enabled: bool, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    real = importlib.import_module
+    loads: list[tuple[str, bool]] = []
+
+    def spy(name: str, package: str | None = None) -> object:
+        loads.append((name, gc.isenabled()))
+        return real(name, package)
+
+    monkeypatch.setattr(importlib, "import_module", spy)
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        assert main(SMALL) == 0
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert "2025-06-18" in capsys.readouterr().out
+    assert ("mcp_skew.commands.matrix", False) in loads  # the implementation, collector paused

@@ -6,7 +6,9 @@
 - the default ``mcp-skew matrix`` (stdio) loads neither the simulator's HTTP nor its
   authorization, nor the real links (``wire``), nor another command's implementation;
   the same matrix over HTTP does load them (so the rule names modules that exist); nor
-  tabulate (the terminal table is the matrix's own), which a ruled matrix does load;
+  tabulate (the terminal table is the matrix's own), which a ruled matrix does load; nor
+  pathlib, base64 or the decoder of raw lines, which a matrix written to a file and one over
+  HTTP load;
 - nor what the faces read on first use for the other commands and options: any bridge (the
   simulator's, the named ones), the client's caches, the catalogue of real implementations
   and saved peers, the profiles as plain data, their diffs, the built-in drafts and the
@@ -139,8 +141,11 @@ def test_a_default_matrix_loads_no_http_no_authorization_and_no_other_command() 
 
 
 #: What the default matrix printed to a terminal does not need: tabulate (its import reads
-#: every installed distribution's metadata), the HTML escaper, a temporary file, difflib.
-NOT_FOR_THE_TERMINAL = ("tabulate", "email", "html", "tempfile", "difflib")
+#: every installed distribution's metadata), the HTML escaper, a temporary file, difflib;
+#: paths (pathlib, with urllib.parse and ipaddress: only a file read or written, an address
+#: or a URL given needs them) and base64 (a server that asks for input).
+NOT_FOR_THE_TERMINAL = ("tabulate", "email", "html", "tempfile", "difflib", "pathlib", "urllib",
+                        "ipaddress", "base64")
 
 
 def test_a_default_matrix_loads_no_tabulate_and_a_ruled_one_does() -> None:
@@ -151,6 +156,16 @@ def test_a_default_matrix_loads_no_tabulate_and_a_ruled_one_does() -> None:
     codes, modules = loaded_by(["matrix", "--format", "grid"])
     assert codes == [0]
     assert "tabulate" in modules
+
+
+def test_a_matrix_written_to_a_file_loads_pathlib(tmp_path: Path) -> None:
+    """The paths the default matrix does without are loaded where a file is written."""
+    out = tmp_path / "m.txt"
+    codes, modules = loaded_by(["matrix", "--clients", "2025-06-18", "--servers", "2025-06-18",
+                                "--out", str(out)])
+    assert codes == [0]
+    assert out.read_text(encoding="utf-8").strip()
+    assert "pathlib" in modules
 
 
 @pytest.mark.parametrize("argv", [
@@ -187,6 +202,22 @@ def later_only(module: str) -> bool:
         return leaf in {"plain", "diff", "seps", "unknown_fields", "schema_fields", "render",
                         "profile_file"}
     return False
+
+
+def decoder(module: str) -> bool:
+    """The decoder of a raw line (``simulator.messages._decode``): the simulated links cross
+    decoded messages; a real peer's lines (``serve``) and HTTP bodies need it."""
+    return module.endswith("._decode") and ".messages." in module
+
+
+def test_a_default_matrix_decodes_no_raw_line_and_http_does() -> None:
+    codes, modules = loaded_by(["matrix"])
+    assert codes == [0]
+    assert sorted(m for m in modules if decoder(m)) == []
+    codes, modules = loaded_by(["matrix", "--transport", "http", "--clients", "2025-06-18",
+                                "--servers", "2025-06-18"])
+    assert codes == [0]
+    assert any(decoder(m) for m in modules)
 
 
 def test_a_default_matrix_loads_nothing_read_on_first_use() -> None:
