@@ -344,7 +344,8 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
             continue
         profile = session.profile
         expected = _expected(step, profile)
-        cached = yield from _from_cache(client, session, step, obs)
+        cached = (yield from _from_cache(client, session, step, obs)) \
+            if client.caches_results else None
         if cached is not None:
             note_tools(listed, step.method, cached.result)
             ok, got = _judge(step, profile, cached)
@@ -401,7 +402,10 @@ def _read(step: Step, profile: Profile, reply: Reply, listed: dict[str, dict[str
     in the path, once (the boundary, not each call across it)."""
     ok, got = _judge(step, profile, reply)
     result = reply.result
-    if result is not None and unreadable(step.method, profile, result) is not None:
+    # a result in another shape failed :func:`_judge` (which asked :func:`unreadable` unless
+    # the answer had an error too): an answer that passed is asked no more
+    if result is not None and (not ok or reply.error is not None) \
+            and unreadable(step.method, profile, result) is not None:
         shape = path_steps.result_shape(step.method, [f for f in OUTPUT_FIELDS if f in result])
         if shape not in path:
             path.append(shape)
