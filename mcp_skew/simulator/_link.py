@@ -173,15 +173,19 @@ class MemoryLink:
         # encoded to JSON text and decoded again (:func:`.messages._json.cross`), as on a real wire:
         # what the server reads is what the transcript records
         wire: Message = cross(message)
-        self._apply_due(self._clock)
-        self.transcript.add(self._clock, "c2s", wire)
-        if self._closed_at is not None and self._closed_at <= self._clock:
+        if self._schedule:
+            self._apply_due(self._clock)
+        clock = self._clock
+        self.transcript.add(clock, "c2s", wire)
+        closed_at = self._closed_at
+        if closed_at is not None and closed_at <= clock:
             return False
-        read_at = max(self._clock + self.latency_ms, self._ready_at)
-        reaction = self.server.receive(wire)
+        read_at = max(clock + self.latency_ms, self._ready_at)
+        server = self.server
+        reaction = server.receive(wire)
         # a request keeps the server busy for its own latency (quirk latency); a notification
         # is read at once
-        done = read_at + (self.server.latency_ms if "id" in wire and "method" in wire else 0)
+        done = read_at + (server.latency_ms if "id" in wire and "method" in wire else 0)
         self._ready_at = done
         for reply in reaction.replies:
             self._seq += 1
@@ -192,27 +196,30 @@ class MemoryLink:
 
     def _deliver_until(self, deadline: int, want_id: Any = None) -> Reply | None:
         """Deliver queued replies up to ``deadline``; stop at the one with ``want_id``."""
+        pending = self._pending  # the heap, kept by this link (a restart gives a new one)
         while True:
             if self._schedule and self._schedule[0][0] <= deadline and (
                     not self._pending or self._schedule[0][0] < self._pending[0][0]):
                 self._apply_due(self._schedule[0][0])  # a change due before the next reply
+                pending = self._pending
                 continue
-            if not (self._pending and self._pending[0][0] <= deadline):
+            if not (pending and pending[0][0] <= deadline):
                 return None
-            if self._closed_at is not None and self._pending[0][0] > self._closed_at:
+            if self._closed_at is not None and pending[0][0] > self._closed_at:
                 return None
-            at, _, sent = heapq.heappop(self._pending)
+            at, _, sent = heapq.heappop(pending)
             self._clock = max(self._clock, at)
             message: Message = cross(sent)  # the client reads what crossed the wire, as recorded
             self.transcript.add(at, "s2c", message)
-            if "id" not in message and "method" in message:
-                self._notices.append((at, message))  # a notification: the client reads it later
-            if "method" in message and "id" in message and self.stalls_on_server_request:
-                self.stalled = True  # quirk stalls-on-server-request
-            elif "method" in message and "id" in message and self.answers is not None:
-                self._send(self.answers(message))  # the user answers; the server goes on
-            if want_id is not None and message.get("id") == want_id and "method" not in message \
-                    and not self.stalled:
+            if "method" in message:
+                if "id" not in message:
+                    self._notices.append((at, message))  # a notification: read later
+                elif self.stalls_on_server_request:
+                    self.stalled = True  # quirk stalls-on-server-request
+                elif self.answers is not None:
+                    self._send(self.answers(message))  # the user answers; the server goes on
+                    pending = self._pending
+            elif want_id is not None and message.get("id") == want_id and not self.stalled:
                 return Reply(message)
 
     def request(self, message: Message, timeout_ms: int) -> Event:

@@ -344,7 +344,8 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
             continue
         profile = session.profile
         expected = _expected(step, profile)
-        cached = yield from _from_cache(client, session, step, obs)
+        cached = (yield from _from_cache(client, session, step, obs)) \
+            if client.caches_results else None
         if cached is not None:
             note_tools(listed, step.method, cached.result)
             ok, got = _judge(step, profile, cached)
@@ -357,8 +358,9 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
             continue  # no app to read, or the client's validator refuses the tool: nothing sent
         index = obs.position()
         event = yield from _ask(client, session, step, obs)
-        profile = session.profile if session.status == "ok" else profile
-        expected = _expected(step, profile)
+        asked, profile = profile, session.profile if session.status == "ok" else profile
+        # the same profile expects the same (a retry or a re-probe may have changed it)
+        expected = expected if profile is asked else _expected(step, profile)
         if not isinstance(event, Reply):
             got = "timeout" if isinstance(event, Timeout) else "server exited"
             results.append(_result_of(step.name, False, expected, got))
@@ -401,7 +403,10 @@ def _read(step: Step, profile: Profile, reply: Reply, listed: dict[str, dict[str
     in the path, once (the boundary, not each call across it)."""
     ok, got = _judge(step, profile, reply)
     result = reply.result
-    if result is not None and unreadable(step.method, profile, result) is not None:
+    # a result in another shape failed :func:`_judge` (which asked :func:`unreadable` unless
+    # the answer had an error too): an answer that passed is asked no more
+    if result is not None and (not ok or reply.error is not None) \
+            and unreadable(step.method, profile, result) is not None:
         shape = path_steps.result_shape(step.method, [f for f in OUTPUT_FIELDS if f in result])
         if shape not in path:
             path.append(shape)
