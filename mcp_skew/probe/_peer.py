@@ -99,6 +99,8 @@ class Evidence:
     asks_roots: bool = False
     #: a DiscoverResult listed no modern revision (server quirk ``discover-legacy``)
     discover_legacy: bool = False
+    #: the legacy revisions such a DiscoverResult listed (what an echoing server supports)
+    discover_listed: set[str] = field(default_factory=set)
     #: a DiscoverResult lacked ``capabilities`` (server quirk ``discover-incomplete``)
     discover_incomplete: bool = False
     #: a ``tools/list`` result listed a tool whose inputSchema lacks ``"type": "object"``
@@ -126,6 +128,7 @@ class Evidence:
             "sticky": self.sticky,
             "no_result_type": self.no_result_type, "no_cache_hints": self.no_cache_hints,
             "asks_roots": self.asks_roots, "discover_legacy": self.discover_legacy,
+            "discover_listed": list(self.registry.ordered(sorted(self.discover_listed))),
             "discover_incomplete": self.discover_incomplete,
             "untyped_tools": self.untyped_tools,
             "output_dialect": self.output_dialect, "no_structured": self.no_structured,
@@ -196,6 +199,7 @@ def _modern(ex: Exchange, ev: Evidence, codes: frozenset[int]) -> None:
         if not named and isinstance(offered, list) and _era(ev.registry, version) is Era.MODERN:
             ev.discover_legacy = True  # it answered at that modern version, listing none
             ev.modern.add(str(version))
+            ev.discover_listed |= {v for v in offered if _era(ev.registry, v) is Era.LEGACY}
         if "capabilities" not in ex.result:
             ev.discover_incomplete = True
     elif ex.code in codes:
@@ -485,7 +489,13 @@ def infer(ev: Evidence, label: str = "") -> InferredPeer:
                "named a revision")
         return InferredPeer(None, f"does not behave like any peer mcp-skew can simulate: {why}",
                             ev)
-    revs = ev.registry.ordered(sorted(ev.legacy | ev.modern))
+    legacy = ev.legacy
+    if kind == "dual" and ev.echo and ev.discover_listed:
+        # an echoing initialize accepts any revision asked: what the server supports is what
+        # its DiscoverResult lists (discover-legacy), and a dual client that reads that list
+        # asks for one of those
+        legacy = ev.discover_listed
+    revs = ev.registry.ordered(sorted(legacy | ev.modern))
     quirks, extra = _quirks(kind, ev)
     notation = f"{kind}:{','.join(revs)}" + "".join(f"+{q}" for q in quirks)
     try:

@@ -105,6 +105,12 @@ def test_the_inferred_peer_behaves_like_the_server_for_every_builtin_client(spec
      "modern:2026-07-28+no-result-type+no-cache-hints",
      "behaves like modern:2026-07-28 with 2026-07-28 results without resultType and 2026-07-28 "
      "results without ttlMs and cacheScope"),
+    # an echoing initialize accepts every revision asked, but the DiscoverResult lists the
+    # legacy revisions it has: those, not all four (a dual client asks for one it lists)
+    ("dual:2026-07-28,2024-11-05+echo+discover-legacy",
+     "dual:2026-07-28,2024-11-05+echo+discover-legacy",
+     "behaves like dual:2026-07-28,2024-11-05 with any requested revision echoed back and a "
+     "server/discover that lists only its legacy revisions"),
 ])
 def test_inferred_specs_and_sentences(spec: str, inferred: str, sentence: str) -> None:
     report = probed(spec)
