@@ -13,15 +13,20 @@ test that makes many does not make a cache grow without bound).
 
 Values are shared: callers never mutate them (the message builders copy what
 goes into a message, :mod:`mcp_skew.simulator.messages._wire`).
+
+Also here, for what lives long once made (a command's modules, a matrix's cells):
+:func:`collector_paused`, the cyclic garbage collector paused while they are made.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Callable
+import gc
+from collections.abc import Callable, Iterator
 from typing import Final, TypeVar
 
-__all__ = ["LIMIT", "by_identity", "by_identity2"]
+__all__ = ["LIMIT", "by_identity", "by_identity2", "collector_paused"]
 
 A = TypeVar("A")
 B = TypeVar("B")
@@ -62,3 +67,22 @@ def by_identity2(derive: Callable[[A, B], V]) -> Callable[[A, B], V]:
         return hit[2]
 
     return cached
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector paused while the block makes objects that live on, then
+    as it was. Its passes would walk them all to find nothing to free; once made, what
+    survived goes straight to the oldest generation (``gc.freeze()`` then ``gc.unfreeze()``,
+    which only move lists), so no young pass walks it after. Nothing is left frozen, and the
+    move is skipped when someone else froze objects."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            if gc.get_freeze_count() == 0:
+                gc.freeze()
+                gc.unfreeze()
+            gc.enable()

@@ -28,8 +28,9 @@ import io
 import os
 import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
+from ._memo import collector_paused
 from ._stopping import check, exit_code, stopping
 from ._version import __version__
 from .errors import UsageError
@@ -249,30 +250,6 @@ _FREE_TEXT = frozenset({
 })
 
 
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector paused while a command's modules load, then as it was.
-
-    What a module defines (classes, functions, tables) lives as long as the process: the
-    young passes the collector makes while the modules load (some thirty for the default
-    matrix, a few per cent of its start) find nothing to free. Once they are loaded, they go
-    straight to the oldest generation (``gc.freeze()`` then ``gc.unfreeze()``, which only
-    move lists, skipped when someone else froze objects), so no young pass walks them after.
-    """
-    import gc  # noqa: PLC0415 - not for --help
-
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            if gc.get_freeze_count() == 0:
-                gc.freeze()
-                gc.unfreeze()
-            gc.enable()
-
-
 def _main(argv: list[str]) -> int:
     if _wants_version(argv):
         print(version_line())
@@ -281,7 +258,10 @@ def _main(argv: list[str]) -> int:
     _ARGV = argv
     parser = _parser()
     args = parser.parse_args(argv)
-    with _collector_paused():
+    # the profiles and the command's implementation: what a module defines lives as long as
+    # the process, so the collector's young passes while they load (some thirty for the
+    # default matrix, a few per cent of its start) would find nothing to free
+    with collector_paused():
         # the registry (the profiles of every revision): only for a command, not for --help
         from .versions import (  # noqa: PLC0415
             ProfileFileError,

@@ -27,13 +27,12 @@ Layering: this module runs the simulator and reads the registry; the renderers
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Final
 
 from .. import __version__
+from .._memo import collector_paused
 from .._verdicts import plain_works
 from ..errors import UsageError
 from ..simulator import SCENARIOS, PeerSpec, Transport, run
@@ -206,33 +205,6 @@ def _plain_works_memo(transport: Transport = "stdio") -> PlainWorks:
     return works
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector, then restore it as it was.
-
-    A run makes no reference cycles (its objects go by reference counting), but
-    every pass of the collector walks the cells built so far, so with it on the
-    cost per cell grows with the matrix (about +45% per cell from 1,800 to 7,100
-    pairs; flat with it paused: ``benchmarks/bench_matrix.py``).
-
-    Once the matrix is built, what survived goes straight to the collector's oldest
-    generation (``gc.freeze()`` then ``gc.unfreeze()``, which only move lists).
-    Else the first young collection after it walks every object of the matrix
-    (with transcripts, about a quarter of building it) to learn that they live
-    on. Nothing is left frozen, and it is skipped when someone else froze objects.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            if gc.get_freeze_count() == 0:
-                gc.freeze()
-                gc.unfreeze()
-            gc.enable()
-
-
 def build_matrix(clients: Sequence[PeerSpec], servers: Sequence[PeerSpec],
                  scenario: str = "default", *, progress: Progress | None = None,
                  keep_transcripts: bool = True, transport: Transport = "stdio",
@@ -257,7 +229,11 @@ def build_matrix(clients: Sequence[PeerSpec], servers: Sequence[PeerSpec],
     rows_axes = tuple(share(Axis.of(client)) for client in clients)
     columns = tuple(share(Axis.of(server)) for server in servers)
     rows: list[tuple[Cell, ...]] = []
-    with _collector_paused():
+    # a run makes no reference cycles, but every pass of the collector walks the cells
+    # built so far: with it on, the cost per cell grows with the matrix (about +45% per cell
+    # from 1,800 to 7,100 pairs; flat with it paused, benchmarks/bench_matrix.py); with
+    # transcripts, the first pass after the build would be about a quarter of building it
+    with collector_paused():
         for client, row_axis in zip(clients, rows_axes, strict=True):
             row: list[Cell] = []
             for server, column in zip(servers, columns, strict=True):
