@@ -38,8 +38,9 @@ from .errors import UsageError
 if TYPE_CHECKING:
     from pathlib import Path  # imported where a file is written: not for the terminal
 
-__all__ = ["check_distinct", "check_output", "check_output_dir", "check_plain_name", "terminal_safe",
-           "terminal_safe_keeping", "write_in_dir", "write_output"]
+__all__ = ["check_distinct", "check_output", "check_output_dir", "check_outputs",
+           "check_plain_name", "terminal_safe", "terminal_safe_keeping", "write_in_dir",
+           "write_output"]
 
 
 def _fail(what: str, path: str | Path, why: str) -> UsageError:
@@ -123,6 +124,20 @@ def check_distinct(files: dict[str, str | Path | None],
                     or _same(target, folder):
                 raise _fail(what, path, f"is in {other} {folder}, which the command fills; "
                             "write it elsewhere")
+
+
+def check_outputs(files: dict[str, str | Path | None],
+                  dirs: dict[str, str | Path | None] | None = None) -> None:
+    """Every output of a command checked before it runs, so that a bad one fails at once:
+    each file (:func:`check_output`), each directory (:func:`check_output_dir`), and no two
+    naming the same place (:func:`check_distinct`). ``None``: the option was not given."""
+    check_distinct(files, dirs)
+    for what, path in files.items():
+        if path:
+            check_output(path, what)
+    for what, path in (dirs or {}).items():
+        if path:
+            check_output_dir(path, what)
 
 
 def check_output_dir(path: str | Path, what: str = "--record") -> Path:

@@ -20,9 +20,7 @@ from typing import TYPE_CHECKING
 from .._args import label, required_revisions, seconds, url, whole
 from .._jsontext import FILE, JsonTextError, loads
 from .._output import (
-    check_distinct,
-    check_output,
-    check_output_dir,
+    check_outputs,
     check_plain_name,
     terminal_safe,
     write_in_dir,
@@ -124,14 +122,8 @@ def _named_clients() -> tuple[PeerSpec, ...]:
 
 def _check_outputs(args: argparse.Namespace) -> None:
     """Every output path checked before the probe runs: a bad one fails at once."""
-    check_distinct({"--out": args.out, "--save-peer": args.save_peer},
-                   {"--record": args.record})
-    if args.out:
-        check_output(args.out, "--out")
-    if args.save_peer:
-        check_output(args.save_peer, "--save-peer")
+    check_outputs({"--out": args.out, "--save-peer": args.save_peer}, {"--record": args.record})
     if args.record:
-        check_output_dir(args.record, "--record")
         check_plain_name(Path(args.record) / "report.json", "--record")
 
 

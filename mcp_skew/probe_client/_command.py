@@ -20,9 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._args import label, required_revisions, seconds, whole
 from .._output import (
-    check_distinct,
-    check_output,
-    check_output_dir,
+    check_outputs,
     terminal_safe,
     write_output,
 )
@@ -117,14 +115,7 @@ def run_command(args: argparse.Namespace) -> int:
 
     words, opts = options(args)
     name = label(args.label)
-    check_distinct({"--out": args.out, "--save-peer": args.save_peer},
-                   {"--record": args.record})
-    if args.out:
-        check_output(args.out, "--out")
-    if args.save_peer:
-        check_output(args.save_peer, "--save-peer")
-    if args.record:
-        check_output_dir(args.record, "--record")
+    check_outputs({"--out": args.out, "--save-peer": args.save_peer}, {"--record": args.record})
 
     def progress(text: str) -> None:
         print(terminal_safe(f"mcp-skew probe-client: {text}"), file=sys.stderr, flush=True)

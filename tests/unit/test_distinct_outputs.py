@@ -73,3 +73,18 @@ def test_distinct_outputs_and_stdout_pass(tmp_path: Path) -> None:
     check_distinct({"--out": "-", "--save-peer": "-"})
     with pytest.raises(UsageError, match="the same file"):
         check_distinct({"--out": tmp_path / "a", "--save-peer": str(tmp_path / "a")})
+
+
+def test_check_outputs_checks_each_file_each_folder_and_that_they_are_distinct(
+        tmp_path: Path) -> None:
+    from mcp_skew._output import check_outputs
+
+    out, folder = tmp_path / "card.json", tmp_path / "logs"
+    check_outputs({"--out": str(out), "--save-peer": None}, {"--record": str(folder)})
+    with pytest.raises(UsageError, match=r"^--save-peer .*no such directory"):
+        check_outputs({"--out": None, "--save-peer": str(tmp_path / "no" / "peer.json")})
+    with pytest.raises(UsageError, match=r"^--record "):
+        check_outputs({"--out": None}, {"--record": str(tmp_path / "no" / "logs")})
+    with pytest.raises(UsageError, match=r"--out"):
+        check_outputs({"--out": str(folder / "card.json")}, {"--record": str(folder)})
+    assert not out.exists() and not folder.exists()
