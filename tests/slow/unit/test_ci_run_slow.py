@@ -24,8 +24,9 @@ STEPS = ["setup (.venv with the dev extra)", "ruff", "mypy (strict, package)",
          "tests (the README's test command)", "slow (python -m pytest -m slow, 2 workers)",
          "real-peer environments (built ahead, 4 at a time)",
          "real peers (python -m pytest -m realpeer, 2 workers)"]
-SLOW = "python -m pytest -q -m slow -n 2 --dist loadgroup"
-REALPEER = "python -m pytest -q -m realpeer -n 2 --dist loadgroup"
+SLOW = "python -m pytest -q -m slow -n 2 --dist loadgroup --durations=0 --durations-min=1"
+REALPEER = ("python -m pytest -q -m realpeer -n 2 --dist loadgroup --durations=0 "
+            "--durations-min=1")
 PREBUILD = "python tests/_realpeer_envs.py --jobs 4"
 STUB = """#!/bin/sh
 echo "$(basename "$0") $*" >> "$STUB_LOG"
