@@ -30,7 +30,6 @@ import re
 import sys
 from collections.abc import Sequence
 
-from ._memo import collector_paused
 from ._stopping import check, exit_code, stopping
 from ._version import __version__
 from .errors import UsageError
@@ -258,6 +257,8 @@ def _main(argv: list[str]) -> int:
     _ARGV = argv
     parser = _parser()
     args = parser.parse_args(argv)
+    from ._memo import collector_paused  # noqa: PLC0415 - not for --help (typing)
+
     # the profiles and the command's implementation: what a module defines lives as long as
     # the process, so the collector's young passes while they load (some thirty for the
     # default matrix, a few per cent of its start) would find nothing to free
