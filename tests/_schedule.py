@@ -180,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             text = sys.stdin.read() if arg == "-" else Path(arg).read_text(errors="replace")
         except OSError as exc:
-            print(f"_schedule.py: cannot read {arg}: {exc.strerror}", file=sys.stderr)
+            print(f"_schedule.py: cannot read {arg}: {exc.strerror or exc}", file=sys.stderr)
             return 2
         lines += text.splitlines()
     for name, seconds in seconds_by_file(lines).items():

@@ -192,7 +192,7 @@ def test_a_client_alone_gets_the_verdict_it_gets_in_the_full_probe(name: str) ->
     env = ensure_python_env(requirements, base_python=sys.executable)
     target = Target(command=(str(env.python), str(SERVERS / script)))
     full = {r.name: r for r in report.runs if not r.prober}
-    bound_ms = max(20_000, 5 * int(report.startup["cold_start_ms"]))
+    bound_ms = max(20_000, 5 * int(report.startup.get("cold_start_ms") or 0))
     for spec in builtin_clients():
         opts = ProbeOptions(timeout_ms=5000, probe_timeout_ms=3000, error_probes=True,
                             tool="echo", tool_args={"text": "hi"}, clients=(spec,),
