@@ -33,15 +33,18 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from types import FrameType
 
 TYPE_CHECKING = False  # not typing's: --help imports no typing (benchmarks/bench_startup.py)
 if TYPE_CHECKING:
-    from typing import Final
+    from concurrent.futures import Future
+    from typing import Final, TypeVar
+
+    T = TypeVar("T")
 
 __all__ = ["STOP_SIGNALS", "StopHooks", "Terminated", "check", "end_everything", "exit_code",
-           "register", "stopping"]
+           "finished", "first_done", "gather", "register", "stopping"]
 
 #: The signals that stop a command as Ctrl-C does (SIGINT is Python's KeyboardInterrupt).
 STOP_SIGNALS: Final = (signal.SIGTERM, signal.SIGHUP)
@@ -167,3 +170,46 @@ def stopping() -> Iterator[None]:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)  # type: ignore[arg-type]
             _received.clear()
+
+
+#: How often a main thread waiting for other threads' work wakes to run a signal's handler.
+WAKE_S: Final = 0.25
+
+
+def first_done(futures: Collection[Future[T]]) -> set[Future[T]]:
+    """Wait until one of ``futures`` (not empty) is done; those done, for a main thread that
+    waits on other threads or processes inside :func:`stopping`.
+
+    A stop signal is delivered to whichever thread of the process the kernel picks; the
+    handler runs in the main thread only once it runs Python again, and a main thread blocked
+    in a lock's wait (``as_completed``, ``Future.result``, ``pool.map``) is not woken when
+    the signal lands on another thread: the command ran on until its work ended (a client's
+    ``--timeout``, 600 s in a test). So the wait wakes every :data:`WAKE_S`, which runs the
+    handler, and raises a stop whose raise was swallowed (:func:`check`)."""
+    from concurrent.futures import FIRST_COMPLETED, wait  # noqa: PLC0415 - not for --help
+
+    while True:
+        done, _ = wait(futures, timeout=WAKE_S, return_when=FIRST_COMPLETED)
+        check()
+        if done:
+            return done
+
+
+def finished(futures: Iterable[Future[T]]) -> Iterator[Future[T]]:
+    """``futures`` as they finish (as :func:`concurrent.futures.as_completed`), waiting as
+    :func:`first_done` does."""
+    pending = set(futures)
+    while pending:
+        done = first_done(pending)
+        pending -= done
+        yield from done
+
+
+def gather(futures: Iterable[Future[T]]) -> list[T]:
+    """The results of ``futures`` in their order (as ``list(pool.map(...))``: the first
+    failure is raised as soon as it is known), waiting as :func:`finished` does."""
+    ordered = list(futures)
+    for future in finished(ordered):
+        if future.exception() is not None:
+            future.result()
+    return [f.result() for f in ordered]

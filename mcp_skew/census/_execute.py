@@ -26,7 +26,7 @@ import sys
 import time
 import urllib.parse
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final, TextIO
 
@@ -79,7 +79,7 @@ def _pool_round(jobs: Sequence[Job], settings: Settings, store: Store, workers: 
             pool.submit(run_job, job, settings): job for job in jobs}
         stored: set[Future[dict[str, Any]]] = set()
         try:
-            for future in as_completed(futures):
+            for future in _stopping.finished(futures):
                 stored.add(future)
                 try:
                     store(future.result())

@@ -20,13 +20,13 @@ import contextlib
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from pathlib import Path
 from typing import Any, Final
 
-from .._stopping import end_everything
+from .._stopping import end_everything, first_done
 from ..simulator import PathStep, PeerSpec, RunRecord, Session, parse_peer, with_quirks
 from ..simulator.findings import Finding
 from ..transcript import Transcript
@@ -410,7 +410,7 @@ def _run_rest(numbered: list[tuple[int, PeerSpec]], one: RunOne, opts: ProbeOpti
         numbered = sorted(numbered, key=lambda item: item[1] is not PROBER)  # longest first
         pending = {pool.submit(one, i, spec, allowance, None): (i, spec) for i, spec in numbered}
         while pending:
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            done = first_done(pending)
             for future in done:
                 i, spec = pending.pop(future)
                 result = future.result()

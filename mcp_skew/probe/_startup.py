@@ -42,6 +42,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .._stopping import gather
 from ..simulator import PeerSpec
 from ..versions import Era, Registry
 from ._exchanges import exchanges
@@ -130,7 +131,7 @@ def _round(pool: ThreadPoolExecutor, chosen: list[tuple[int, PeerSpec]], run_one
             while True:
                 link = opened.get_nowait()
                 link.startup_allowance_ms = min(link.startup_allowance_ms, cut)
-    runs = [f.result() for f in futures]
+    runs = gather(futures)
     if cold is None:
         cold = _heard_runs(runs)
     return runs, cold

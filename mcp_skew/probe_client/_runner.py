@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from .._stopping import gather
 from ..simulator import PeerSpec
 from ..versions import Registry
 from ._expect import era_table_says, plain, predict
@@ -129,7 +130,7 @@ def _run_all(argv: tuple[str, ...], opts: ProbeClientOptions, workdir: Path,
 
     pool = ThreadPoolExecutor(max(1, opts.jobs))
     try:
-        return list(pool.map(one, enumerate(opts.servers, 1)))
+        return gather([pool.submit(one, item) for item in enumerate(opts.servers, 1)])
     except BaseException:
         # a signal (KeyboardInterrupt, _stopping.Terminated) or an error: end every client
         # running now with its family, so the threads waiting on them return at once (not

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final
 
+from .._stopping import gather
 from ..peers import (
     Model,
     Resolved,
@@ -278,6 +279,6 @@ def verify_client(resolved: Resolved, *, jobs: int = 2, servers: Sequence[str] |
 
     started = time.monotonic()
     with ThreadPoolExecutor(max(1, jobs)) as pool:
-        report.comparisons = list(pool.map(one, chosen))
+        report.comparisons = gather([pool.submit(one, c) for c in chosen])
     report.run_seconds = time.monotonic() - started
     return report

@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from .._stopping import gather
 from ..errors import UsageError
 from ..peers import (
     ROLES,
@@ -345,7 +346,7 @@ def verify_server(resolved: Resolved, *, jobs: int = 2,
     with ThreadPoolExecutor(max(1, jobs)) as pool:
         runs = [pool.submit(one, c) for c in chosen]
         runs += [pool.submit(raw, p) for p in (RAW_PROBES if raw_probes else ())]
-        report.comparisons = [f.result() for f in runs]
+        report.comparisons = gather(runs)
     report.run_seconds = time.monotonic() - started
     return report
 
@@ -437,7 +438,7 @@ def verify_server_http(resolved: Resolved, *, jobs: int = 2,
     started = time.monotonic()
     try:
         with ThreadPoolExecutor(max(1, jobs)) as pool:
-            report.comparisons = list(pool.map(one, chosen))
+            report.comparisons = gather([pool.submit(one, c) for c in chosen])
     except EnvironmentUnavailable as exc:
         report.unavailable = str(exc)
     report.run_seconds = time.monotonic() - started

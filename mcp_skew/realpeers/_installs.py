@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from .._stopping import gather
 from ..peers import (
     Family,
     Model,
@@ -69,7 +70,7 @@ def prepare(packages: Sequence[Package], jobs: int = 2) -> dict[Package, Install
             return str(exc)
 
     with ThreadPoolExecutor(max(1, jobs)) as pool:
-        return dict(zip(unique, pool.map(one, unique), strict=True))
+        return dict(zip(unique, gather([pool.submit(one, p) for p in unique]), strict=True))
 
 
 def server_command(family: Family, model: Model, env: Install) -> list[str]:

@@ -28,6 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
+from .._stopping import gather
 from ..matrix import Cell, Matrix, RealRun
 from ..peers import REAL_CLIENTS, REAL_SERVERS, Resolved, builtin_peer, resolve
 from ..simulator import PeerSpec
@@ -144,7 +145,8 @@ def run_real(matrix: Matrix, *, jobs: int = 2,
         return real
 
     with ThreadPoolExecutor(max(1, jobs)) as pool:
-        results = dict(zip(jobs_list, pool.map(one, jobs_list), strict=True))
+        results = dict(zip(jobs_list, gather([pool.submit(one, j) for j in jobs_list]),
+                           strict=True))
     rows = tuple(tuple(cell.replace(real=results[(i, j)].result())
                        for j, cell in enumerate(row)) for i, row in enumerate(matrix.cells))
     return replace(matrix, cells=rows)

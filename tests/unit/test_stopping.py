@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 from _fuzz import run_cli
+from _waits import BOUND_S, until
 
 from mcp_skew import _stopping, cli
 from mcp_skew.wire import _procs
@@ -162,3 +166,61 @@ def test_a_stop_calls_the_hooks_a_layer_registered(monkeypatch: pytest.MonkeyPat
 def test_the_wire_registers_its_clean_up_on_import() -> None:
     hooks = _stopping._hooks["wire"]
     assert (hooks.refuse, hooks.reopen) == (_procs.refuse, _procs.reopen)
+
+
+def _signalled_from_a_worker(sig: signal.Signals) -> tuple[Any, Any]:
+    """A job that, once the main thread is blocked in a lock's wait, sends ``sig`` to its own
+    thread (the kernel may deliver a process's signal to any thread), then waits for a
+    release that only comes after the stop was seen."""
+    release = threading.Event()
+    main = threading.main_thread().ident
+    assert main is not None
+
+    def waiting() -> bool:
+        """The main thread is blocked in a lock's wait under the wait being tested."""
+        frame = sys._current_frames()[main]
+        if frame.f_code.co_name != "wait":
+            return False
+        names = set()
+        while frame is not None:
+            names.add(frame.f_code.co_name)
+            frame = frame.f_back
+        return bool(names & {"first_done", "result", "as_completed", "map"})
+
+    def job() -> bool:
+        until(waiting, "the main thread to wait for this job")
+        signal.pthread_kill(threading.get_ident(), sig)
+        return release.wait(BOUND_S)  # with a plain wait, the stop comes only now
+
+    return job, release
+
+
+@pytest.mark.parametrize("wait", ["gather", "finished", "first_done"])
+def test_a_stop_delivered_to_another_thread_stops_the_main_threads_wait(wait: str) -> None:
+    job, release = _signalled_from_a_worker(signal.SIGHUP)
+    pool = ThreadPoolExecutor(1)
+    try:
+        with pytest.raises(_stopping.Terminated) as caught, _stopping.stopping():
+            future = pool.submit(job)
+            if wait == "gather":
+                _stopping.gather([future])
+            elif wait == "finished":
+                list(_stopping.finished([future]))
+            else:
+                _stopping.first_done({future})
+        assert caught.value.signum == signal.SIGHUP
+        assert not future.done()  # the wait ended before the work did
+    finally:
+        release.set()
+        pool.shutdown(wait=True)
+
+
+def test_gather_gives_the_results_in_order_and_the_first_failure() -> None:
+    def fail() -> int:
+        raise ValueError("no")
+
+    with ThreadPoolExecutor(2) as pool:
+        assert _stopping.gather([pool.submit(lambda n=n: n * n) for n in range(5)]) == [
+            0, 1, 4, 9, 16]
+        with pytest.raises(ValueError, match="no"):
+            _stopping.gather([pool.submit(lambda: 1), pool.submit(fail)])
