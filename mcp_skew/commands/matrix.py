@@ -30,7 +30,6 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from .._args import whole
 from .._input import read_user_text
-from .._jsontext import DOCUMENT, JsonTextError, loads
 from .._output import check_output, terminal_safe_keeping, write_output
 from .._stopping import check, end_everything, exit_code
 from ..errors import UsageError
@@ -99,6 +98,8 @@ def _inputs(args: argparse.Namespace) -> list[str]:
 
 
 def _read(source: str, registry: Registry) -> Matrix:
+    from .._jsontext import DOCUMENT, JsonTextError, loads  # noqa: PLC0415 - only for --from
+
     text = read_user_text(source, "--from")
     try:
         data = loads(text, DOCUMENT)
