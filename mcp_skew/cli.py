@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import gc
 import importlib
 import io
 import os
@@ -234,6 +233,8 @@ def run() -> NoReturn:
     freezes nothing.
     """
     code = main()
+    import gc  # noqa: PLC0415 - not for --help (its SystemExit leaves before this)
+
     gc.freeze()
     sys.exit(code)
 
