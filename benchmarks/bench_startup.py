@@ -48,7 +48,7 @@ checkout with ``--before`` in one run (9 rounds, load 7.6): ``matrix`` 176 ms wa
 13: 10.0x wall against 12.4x, CPU 10.8x against 11.7x. Instructions of the default matrix
 (cachegrind): 668 million against 708 million (-6%). What is left, measured in the process:
 about two thirds the imports, of which about half is the methods ``dataclasses`` writes (some
-300 ``compile`` calls, a sixth of all instructions of the run: the parser and compiler of
+300 ``compile`` calls: about a seventh of all instructions of the run: the parser and compiler of
 CPython), a fifth the run of the 156 pairs (about 23 ms).
 
 Run: ``.venv/bin/python benchmarks/bench_startup.py [--rounds 15] [--before OTHER_CHECKOUT]``.
