@@ -1,5 +1,5 @@
 """``python -m mcp_skew``: the same as the ``mcp-skew`` command."""
 
-from .cli import main
+from .cli import run
 
-raise SystemExit(main())
+run()

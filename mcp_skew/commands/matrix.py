@@ -28,9 +28,6 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TextIO
 
-from .._args import whole
-from .._input import read_user_text
-from .._jsontext import DOCUMENT, JsonTextError, loads
 from .._output import check_output, terminal_safe_keeping, write_output
 from .._stopping import check, end_everything, exit_code
 from ..errors import UsageError
@@ -99,6 +96,9 @@ def _inputs(args: argparse.Namespace) -> list[str]:
 
 
 def _read(source: str, registry: Registry) -> Matrix:
+    from .._input import read_user_text  # noqa: PLC0415 - only for --from
+    from .._jsontext import DOCUMENT, JsonTextError, loads  # noqa: PLC0415
+
     text = read_user_text(source, "--from")
     try:
         data = loads(text, DOCUMENT)
@@ -147,6 +147,8 @@ def _matrix(args: argparse.Namespace, transport: Transport = "stdio") -> Matrix:
     clients = _peers(args.clients, "client", args.registry, peer_set)
     servers = _peers(args.servers, "server", args.registry, peer_set)
     if args.cold_start is not None:
+        from .._args import whole  # noqa: PLC0415 - the number parsers, only for --cold-start
+
         servers = _cold_started(servers, whole(args.cold_start, "--cold-start", 0, 3_600_000))
     via = _via(args)
     tty = sys.stderr.isatty()

@@ -121,6 +121,9 @@ class ServerEvent:
 
 @dataclass(frozen=True, slots=True)
 class StepResult:
+    """One step's outcome: whether it went as the revision expects, what was expected and
+    what came."""
+
     name: str
     ok: bool
     expected: str
@@ -132,6 +135,9 @@ class StepResult:
 
 @dataclass(frozen=True, slots=True)
 class Scenario:
+    """A named run after the handshake: its steps, in order (requests, listens, server
+    events)."""
+
     name: str
     summary: str
     steps: tuple[Step | Listen | ServerEvent, ...]

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .._jsontext import DOCUMENT, FILE, JsonTextError, check_depth, check_text, loads
 from ._profile import Profile, ProfileDefinitionError
 from ._registry import REGISTRY, Registry, UnknownRevision, registry_for
 
@@ -70,6 +69,14 @@ def _read(path: Path) -> Any:
     its nesting bounded the same way (a deep TOML array is a RecursionError in tomllib,
     a long dotted key a near hang)."""
     from .._input import read_capped  # noqa: PLC0415 - only when a file is read
+    from .._jsontext import (  # noqa: PLC0415 - the limits, only when a file is read
+        DOCUMENT,
+        FILE,
+        JsonTextError,
+        check_depth,
+        check_text,
+        loads,
+    )
 
     # TOML and JSON files are UTF-8
     text = read_capped(path, MAX_PROFILE_BYTES, errors="strict")
@@ -102,6 +109,7 @@ def load_profile_file(path: str | Path, registry: Registry = REGISTRY) -> Profil
     from pathlib import Path  # noqa: PLC0415
 
     from .._input import FileTooLarge  # noqa: PLC0415
+    from .._jsontext import JsonTextError  # noqa: PLC0415
     from ._profile_file import ProfileIn, ValidationError, changes, describe  # noqa: PLC0415
 
     path = Path(path)

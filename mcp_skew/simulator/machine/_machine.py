@@ -47,8 +47,12 @@ __all__ = [
 
 T = TypeVar("T")
 
+# The actions are performed, each once, never compared nor hashed: they have no value
+# equality (``eq=False``: compared by identity). Each ``__eq__`` and ``__hash__`` that
+# dataclasses would write is compiled on every start, the default matrix's too.
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Send:
     """Send a request and wait for its answer at most ``timeout_ms``; answer with the event."""
 
@@ -56,20 +60,20 @@ class Send:
     timeout_ms: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Notify:
     """Send a notification; nothing to answer (``None``)."""
 
     message: Message
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Restart:
     """Replace the server process (stdio) with a fresh one; answer ``None``, or
     :class:`~._events.Closed` when no fresh process could be started."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Wait:
     """Let the clock run until ``until_ms`` (simulated) before the next action; answer
     ``None``. A link on a real clock does not wait: a scenario's times are simulated."""
@@ -77,7 +81,7 @@ class Wait:
     until_ms: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Open:
     """Send a request that opens a long-lived stream (``subscriptions/listen``) without
     waiting for its answer; answer ``None``. What arrives on it is read as notices
@@ -86,7 +90,7 @@ class Open:
     message: Message
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Remark:
     """Write an event in the transcript at the current time (the client's cache at work);
     answer ``None``. A link without a transcript ignores it."""

@@ -239,3 +239,22 @@ def test_the_command_lines_that_need_them_load_them(argv: list[str], needed: str
     codes, modules = loaded_by(argv)
     assert codes == [0]
     assert any(later_only(m) and needed in m for m in modules)
+
+
+#: What the default matrix does not read: the limits of JSON text from outside (a profile
+#: file, a ``--from`` document: ``_jsontext``), the argument parsers of numbers, addresses
+#: and files (``_args``, ``_input``: ``--cold-start``, ``--from``).
+NOT_READ = ("mcp_skew._jsontext", "mcp_skew._args", "mcp_skew._input")
+
+
+def test_a_default_matrix_loads_no_json_limits_nor_argument_parsers(tmp_path: Path) -> None:
+    codes, modules = loaded_by(["matrix"])
+    assert codes == [0]
+    assert sorted(set(NOT_READ) & modules) == []
+    saved = tmp_path / "m.json"
+    codes, modules = loaded_by(
+        ["matrix", "--clients", "2025-06-18", "--servers", "2025-06-18", "--cold-start", "5",
+         "--format", "json", "--out", str(saved)],
+        ["matrix", "--from", str(saved)])
+    assert codes == [0, 0]
+    assert set(NOT_READ) <= modules
