@@ -21,9 +21,6 @@ from ..peers import resolve_peer
 from ._annotate import annotate
 from ._http import HttpLimits, ServedEndpoint, make_http_server, server_url
 from ._log import LogWriter, read_log, split_processes
-from ._proxy import run_proxy
-from ._replay import render_replay, replay_command, replay_processes, replay_simulated
-from ._show import render_log, render_processes
 from ._stdio import serve_stdio
 
 __all__ = ["run_record", "run_replay", "run_serve", "run_show_log"]
@@ -100,6 +97,11 @@ def _serve_http(args: argparse.Namespace, address: tuple[str, int], spec: Any, s
 
 def run_record(args: argparse.Namespace, argv: list[str]) -> int:
     """``mcp-skew record``: the proxy in front of the server command ``argv``."""
+    # record's, show-log's and replay's own modules load when their command runs: ``serve``
+    # (started once per comparison by the drift checks) loads neither them nor the checked
+    # transcript models ``_replay`` reads with (pydantic)
+    from ._proxy import run_proxy  # noqa: PLC0415
+
     log = LogWriter(args.log)
     try:
         return run_proxy(argv, log)
@@ -114,6 +116,8 @@ def _warn(warnings: list[str]) -> None:
 
 def run_show_log(args: argparse.Namespace) -> int:
     """``mcp-skew show-log``."""
+    from ._show import render_log, render_processes  # noqa: PLC0415  (as in run_record)
+
     entries, warnings = read_log(args.file)
     _warn(warnings)
     processes = split_processes(entries)
@@ -143,6 +147,13 @@ def run_replay(args: argparse.Namespace,
                split_command: Callable[[argparse.Namespace], list[str]]) -> int:
     """``mcp-skew replay``: the log read first, then ``split_command`` (the command line's
     reading of the options and command given after FILE)."""
+    from ._replay import (  # noqa: PLC0415  (as in run_record)
+        render_replay,
+        replay_command,
+        replay_processes,
+        replay_simulated,
+    )
+
     entries, warnings = read_log(args.file)
     _warn(warnings)
     command = split_command(args)

@@ -47,22 +47,16 @@ import time
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any, Final, Literal
+from typing import IO, TYPE_CHECKING, Any, Final, Literal
 
 from .. import _jsontext
 from .._input import read_user_text
 from ..errors import UsageError
-from ..transcript import (
-    CheckedRecord,
-    Record,
-    TranscriptError,
-    dumps,
-    header,
-    load_text,
-    parse_record,
-    record_dict,
-)
+from ..transcript import Record
 from ..versions import HTTP_HEADERS
+
+if TYPE_CHECKING:
+    from ..transcript import CheckedRecord
 
 __all__ = [
     "DIRECTIONS",
@@ -79,7 +73,9 @@ __all__ = [
     "decode_line",
     "entries_of",
     "entry_of",
+    "header_line",
     "read_log",
+    "record_line",
     "split_processes",
 ]
 
@@ -126,11 +122,56 @@ def open_log(target: str | Path) -> IO[str]:
     return open(fd, "a", encoding="utf-8")  # the writer closes it
 
 
+#: The transcript format's name and version, as its header says them (the format's
+#: ``FORMAT`` and ``FORMAT_VERSION``; a test holds them to the header the format writes).
+_FORMAT: Final = "mcp-skew-transcript"
+_FORMAT_VERSION: Final = 1
+#: The keys of a record after ``t``, ``ms`` and ``dir``, in the order the transcript format
+#: writes them (its ``record_dict``), by ``dir``; any other key follows, in the order given.
+_KEY_ORDER: Final[dict[str, tuple[str, ...]]] = {
+    "c2s": ("line", "partial", "message", "http"),
+    "s2c": ("line", "partial", "message", "http"),
+    "stderr": ("line", "partial"),
+    "event": ("event", "text", "side", "code", "signal", "argv", "pid", "http"),
+}
+
+
+def header_line(source: str) -> str:
+    """The header a log begins with, as the transcript format writes it
+    (``dumps(header(source, "wall"))``), without building its model."""
+    return _jsontext.dumps({"format": _FORMAT, "format_version": _FORMAT_VERSION,
+                            "source": source, "clock": "wall"})
+
+
+def record_line(record: dict[str, Any]) -> str:
+    """One record as the line the transcript format writes for it
+    (``dumps(parse_record(record))``: its keys in the format's order) without building its
+    checked model: the writer of every ``serve --record`` and ``record`` log, which would
+    otherwise load pydantic in each served process. ``record`` is one the writer built (a
+    ``dir`` of :data:`DIRECTIONS`, its values of the model's types); a test holds the two
+    paths to the same bytes over drawn records."""
+    out: dict[str, Any] = {}
+    if "t" in record:
+        out["t"] = record["t"]
+    out["ms"] = record["ms"]
+    out["dir"] = record["dir"]
+    for key in _KEY_ORDER[record["dir"]]:
+        if key in record:
+            out[key] = record[key]
+    if len(out) < len(record):
+        for key, value in record.items():
+            if key not in out:
+                out[key] = value
+    return _jsontext.dumps(out)
+
+
 class LogWriter:
     """Appends log records to a file, one line each, flushed at once; safe across threads.
 
     A file that is new (or empty) starts with the transcript header, ``source``
     naming the writer (``record``, ``serve``); appending to a log adds records only.
+    The lines are the transcript format's (:func:`record_line`), written without its
+    checked models: reading the log back (:func:`read_log`) checks them.
     """
 
     def __init__(self, target: str | Path | IO[str], *, clock: Any = time.monotonic,
@@ -149,7 +190,7 @@ class LogWriter:
             fresh = True
         if fresh:
             try:
-                self._put(dumps(header(source, "wall")))
+                self._put(header_line(source))
             except OSError as exc:  # /dev/full, a full disk: say so before any work starts
                 self.close()
                 raise UsageError(f"cannot write the log {target}: {exc.strerror or exc}"
@@ -166,8 +207,8 @@ class LogWriter:
     def _write(self, record: dict[str, Any]) -> None:
         now = self._clock()
         stamp = datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
-        self._put(dumps(parse_record({"t": stamp, "ms": round((now - self._start) * 1000, 3),
-                                      **record})))
+        self._put(record_line({"t": stamp, "ms": round((now - self._start) * 1000, 3),
+                               **record}))
 
     def line(self, direction: Direction, raw: bytes | str, *, partial: bool = False,
              **extra: Any) -> None:
@@ -291,6 +332,8 @@ _KNOWN_KEYS: Final = frozenset({"t", "ms", "dir", "line", "message", "partial", 
 def entry_of(index: int, record: CheckedRecord, after: int = 0) -> LogEntry:
     """A transcript record as a log entry (the line parsed where the record has no message);
     ``after``: how many messages came before it in the log."""
+    from ..transcript import record_dict  # noqa: PLC0415  (the checked models: when read)
+
     data = record_dict(record)
     line = data.get("line")
     message = data.get("message", NO_MESSAGE)
@@ -383,6 +426,8 @@ def read_log(path: str | Path) -> tuple[list[LogEntry], list[str]]:
     :class:`~mcp_skew.errors.UsageError` when the file cannot be read, holds no
     record at all, or has a bad line (naming the file and the line).
     """
+    from ..transcript import TranscriptError, load_text  # noqa: PLC0415  (as entry_of)
+
     text = read_user_text(path, "cannot read the log")
     if not text.strip():
         raise UsageError(f"the log {path} is empty")

@@ -29,7 +29,8 @@ is written when it was given and only then, in a fixed order
 
 Rule: the hot path builds no model. An in-memory :class:`~._record.Transcript`
 turns itself into plain record dicts (``Transcript.records()``, :func:`~._record.as_json`);
-the models here check what is read and what the wire writers write. The package
+the models here check what is read and what the probe's recorder writes (the wire logs'
+writer, ``serve``'s ``LogWriter``, writes the same lines without them). The package
 does no I/O: files are read and written in ``serve`` and ``wire``; it takes and
 gives text.
 """

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import IO, Any, Literal, Protocol
 
 from ..simulator.machine import Closed, Event, Reply, Timeout
-from ..transcript import Transcript, as_json, dumps, header, parse_record
+from ..transcript import Transcript, as_json
 from ..versions import Message
 
 __all__ = [
@@ -125,10 +125,15 @@ class JsonlRecorder:
         self._err: IO[bytes] | None = (open(open_new(stderr_path), "wb")  # noqa: SIM115
                                        if stderr_path else None)
         self._err_left = stderr_limit
+        # the format's checked models (pydantic) load when a recording starts, not with the wire
+        from ..transcript import dumps, header  # noqa: PLC0415
+
         self._out.write(dumps(header("probe", "wall")) + "\n")
         self._out.flush()
 
     def line(self, item: dict[str, Any]) -> None:
+        from ..transcript import dumps, parse_record  # noqa: PLC0415  (loaded: see __init__)
+
         stamp = datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
         text = dumps(parse_record({"t": stamp, **item}))
         with self._lock:

@@ -15,15 +15,23 @@ it refuses those results after negotiating, and reads ``server/discover`` lenien
 
 The TypeScript v2 client in auto mode waits 60 s for its probe by default; the
 check gives it (and its model) 3 s. The Python 2.x client keeps its real 10 s.
+
+A comparison is one real run (the client package against ``mcp-skew serve SERVER``) and the
+model's against the same server: the file's tests keep each in :data:`OBSERVED`, and a test
+that needs a run this file made already (the same client model, the same server, the same
+options) reads it there instead of starting both processes again (:func:`compare`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 from _drift_helpers import install_all, installed_model
 
-from mcp_skew.peers import model_names, resolve
+from mcp_skew.peers import Resolved, model_names, resolve
 from mcp_skew.realpeers._client_drift import drift_servers_for, verify_client
+from mcp_skew.realpeers._facets import Comparison, DriftReport
 from mcp_skew.realpeers._installs import Install
 
 pytestmark = pytest.mark.realpeer
@@ -35,6 +43,25 @@ NAMES = [n for n in model_names("client")
          if not (r := resolve(n, "client")) or not (r.model.checked_by or r.model.reported)]
 
 
+#: (client model name, server spec) -> the comparison made in this run (a test of this file
+#: made it: its real run is the client's, against that server, with the model's options)
+OBSERVED: dict[tuple[str, str], Comparison] = {}
+
+
+def compare(resolved: Resolved, servers: Sequence[str] | None = None) -> DriftReport:
+    """:func:`verify_client` of ``resolved`` against ``servers`` (default: its drift set), but
+    for the servers this file already compared it with: those comparisons are taken as they
+    were observed, the others are run (and kept)."""
+    chosen = tuple(servers) if servers is not None else drift_servers_for(resolved.model)
+    missing = tuple(s for s in chosen if (resolved.name, s) not in OBSERVED)
+    report = verify_client(resolved, servers=missing)
+    if report.unavailable is None:
+        for comparison in report.comparisons:
+            OBSERVED[(resolved.name, comparison.counterpart)] = comparison
+        report.comparisons = [OBSERVED[(resolved.name, s)] for s in chosen]
+    return report
+
+
 @pytest.fixture(scope="module")
 def environments() -> dict[str, Install | str]:
     """Every package the client checks need, installed two at a time before the first check."""
@@ -44,7 +71,7 @@ def environments() -> dict[str, Install | str]:
 @pytest.mark.parametrize("name", NAMES)
 def test_client_model_matches_package(name: str, environments: dict[str, Install | str]) -> None:
     resolved = installed_model(name, "client", environments)
-    report = verify_client(resolved)
+    report = compare(resolved)
     assert report.unavailable is None, report.unavailable
     assert report.agrees, "\n" + report.render()
     assert [c.counterpart for c in report.comparisons] == list(drift_servers_for(resolved.model))
@@ -59,7 +86,7 @@ def test_ts_v2_client_refuses_results_without_result_type_or_cache_hints(
     resolved = installed_model(name, "client", environments)
     servers = ("modern:2026-07-28+no-result-type", "modern:2026-07-28+no-cache-hints",
                "modern:2026-07-28")
-    report = verify_client(resolved, servers=servers)
+    report = compare(resolved, servers)  # the first two: as test_client_model_matches_package saw
     assert report.agrees, "\n" + report.render()
     refused, missing_hints, plain = report.comparisons
     for c in (refused, missing_hints):

@@ -22,7 +22,7 @@ from mcp_skew.cli import main
 from mcp_skew.matrix import Cell, build_matrix
 from mcp_skew.peers import builtin_peers
 from mcp_skew.serve import LogWriter, annotate, read_log
-from mcp_skew.serve._log import entry_of
+from mcp_skew.serve._log import entry_of, header_line, record_line
 from mcp_skew.simulator import RunRecord, parse_peer, run
 from mcp_skew.transcript import (
     Entry,
@@ -391,3 +391,42 @@ def test_any_records_round_trip(items: list[dict[str, Any]]) -> None:
     assert [record_dict(r) for r in loaded.records] == items
     assert dump_lines([*loaded.headers, *loaded.records]) == text
     assert [dumps(parse_record(item)) for item in items] == [dumps(item) for item in items]
+
+
+# -- the log writer's lines, written without the checked models ----------------------------------
+
+@settings(max_examples=300, deadline=None)
+@given(records(), st.randoms(use_true_random=False))
+def test_a_record_line_is_the_line_of_the_checked_record(item: dict[str, Any],
+                                                         rng: Any) -> None:
+    """``record_line`` (the log writer's, no pydantic) writes what the checked path writes,
+    whatever order the record's keys come in."""
+    keys = list(item)
+    rng.shuffle(keys)
+    shuffled = {key: item[key] for key in keys}
+    assert record_line(shuffled) == dumps(parse_record(shuffled))
+
+
+@given(TEXT)
+def test_a_header_line_is_the_line_of_the_checked_header(source: str) -> None:
+    assert header_line(source) == dumps(header(source, "wall"))
+
+
+def test_a_log_writers_lines_are_the_checked_records_lines(tmp_path: Path) -> None:
+    """Every line a writer puts in a log, read and checked, is written back the same."""
+    path = tmp_path / "w.jsonl"
+    writer = LogWriter(path, source="serve")
+    writer.event("start", "mcp-skew serve X on stdio", peer="X", argv=["a", "b"], pid=7)
+    writer.line("c2s", b'{"jsonrpc":"2.0","id":1,"method":"ping"}',
+                http={"method": "POST", "path": "/mcp"})
+    writer.line("s2c", b"not json \xff", partial=True)
+    writer.line("stderr", '{"a": 1}')
+    writer.event("exit", "server exited with code 1", side="server", code=1, signal=None)
+    writer.close()
+    first, *lines = path.read_text(encoding="utf-8").splitlines()
+    assert first == dumps(header("serve", "wall"))
+    assert len(lines) == 5
+    for line in lines:
+        assert dumps(parse_record(json.loads(line))) == line
+    entries, warnings = read_log(path)
+    assert [e.dir for e in entries] == ["event", "c2s", "s2c", "stderr", "event"] and not warnings
