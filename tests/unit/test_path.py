@@ -33,8 +33,12 @@ SHAPES = {
     "re-probe": re.compile(r"re-probe"),
     "accepted": re.compile(r"accepted (?P<revision>\S+)"),
     "served-legacy": re.compile(r"served under legacy rules"),
-    # a DiscoverResult that names no modern revision the client has (path_steps.legacy_advert)
-    "note": re.compile(r"no modern revision offered: fall back"),
+    # a DiscoverResult that names no modern revision the client has (path_steps.legacy_advert),
+    # one that lacks fields the schema requires (path_steps.incomplete), or a result whose
+    # output is in fields the client's revision does not define (path_steps.result_shape)
+    "note": re.compile(r"no modern revision offered: fall back"
+                       r"|incomplete result \(no [a-zA-Z, ]+\)(: fall back)?"
+                       r"|(?P<note_method>\S+): result shape [a-zA-Z, ]+"),
 }
 
 
@@ -54,6 +58,8 @@ def _agrees(step: PathStep) -> str | None:
     if "code" in fields and fields["code"] != str(step.code):
         return f"{step!r}: code field {step.code!r}"
     if step.kind == "request" and fields["method"] not in (step.method, "discover"):
+        return f"{step!r}: method field {step.method!r}"
+    if fields.get("note_method") is not None and fields["note_method"] != step.method:
         return f"{step!r}: method field {step.method!r}"
     return None
 
@@ -75,6 +81,16 @@ def test_a_legacy_advertisement_is_a_note_step_of_its_shape() -> None:
                parse_peer("dual:2026-07-28,2025-11-25+discover-legacy", "server")).session.path
     assert [step.kind for step in path] == ["request", "note", "request", "accepted"]
     assert [_agrees(step) for step in path] == [None] * 4
+
+
+def test_an_incomplete_discover_result_is_a_note_step_of_its_shape() -> None:
+    """Found by the property above: a strict-discover client refuses a DiscoverResult that
+    lacks its capabilities (a ``note`` step) and falls back to ``initialize``."""
+    path = run(parse_peer("dual:2026-07-28,2024-11-05+auth-fallback+strict-discover", "client"),
+               parse_peer("modern:2026-07-28+discover-incomplete", "server")).session.path
+    notes = [step for step in path if step.kind == "note"]
+    assert notes == ["incomplete result (no capabilities): fall back"]
+    assert [_agrees(step) for step in path] == [None] * len(path)
 
 
 def test_a_fallback_path_reads_the_same_and_carries_its_fields() -> None:
