@@ -108,7 +108,7 @@ FACE_CEILINGS: Mapping[str, int] = {
     "mcp_skew.simulator": 36,
     "mcp_skew.simulator.bridges": 3,
     "mcp_skew.simulator.findings": 4,
-    "mcp_skew.simulator.http": 19,
+    "mcp_skew.simulator.http": 10,
     "mcp_skew.simulator.http.auth": 8,
     "mcp_skew.simulator.machine": 10,
     "mcp_skew.simulator.messages": 6,
@@ -128,7 +128,7 @@ FACE_CEILINGS: Mapping[str, int] = {
 #: diff print, the stdio edge's line reading in the simulator (not the messages room's
 #: decoder lent to serve), the header table one value, and no face re-exporting a name for
 #: a test. Issue 34 asks for at most 250: lower this as the faces shrink.
-TOTAL_CEILING = 285
+TOTAL_CEILING = 276
 
 
 def face_names(root: Path) -> dict[str, list[str]]:
