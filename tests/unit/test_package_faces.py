@@ -98,7 +98,7 @@ FACE_CEILINGS: Mapping[str, int] = {
     "mcp_skew.census": 3,
     "mcp_skew.commands.parsers": 1,
     "mcp_skew.matrix": 10,
-    "mcp_skew.migrate": 6,
+    "mcp_skew.migrate": 4,
     "mcp_skew.peers": 30,
     "mcp_skew.probe": 12,
     "mcp_skew.probe_client": 6,
@@ -128,7 +128,7 @@ FACE_CEILINGS: Mapping[str, int] = {
 #: diff print, the stdio edge's line reading in the simulator (not the messages room's
 #: decoder lent to serve), the header table one value, and no face re-exporting a name for
 #: a test. Issue 34 asks for at most 250: lower this as the faces shrink.
-TOTAL_CEILING = 276
+TOTAL_CEILING = 274
 
 
 def face_names(root: Path) -> dict[str, list[str]]:
