@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..versions import cite_to_dict, delta_to_dict, to_json
+from .._jsontext import to_json
+from ..versions import cite_to_dict, delta_to_dict
 from ._eras import BothEras
 from ._guide import Guide, GuideChange, Lost
 

@@ -8,8 +8,8 @@ they are made of, :func:`seps_document`); what the
 ``versions``, ``show`` and ``diff`` commands print (:func:`versions_view`,
 :func:`profile_view`, :func:`diff_view`: a document for people or the plain data as JSON,
 whose pieces, ``profile_document``, ``profile_to_dict`` and the others, are imported from
-``_render`` and ``_plain``), :func:`to_json`, and the reference pages
-(:func:`reference_pages`, :data:`REGENERATE`).
+``_render`` and ``_plain``; their JSON is written by :func:`mcp_skew._jsontext.to_json`),
+and the reference pages (:func:`reference_pages`, :data:`REGENERATE`).
 Shared with the migration guides (internal): :func:`step_deltas`, :func:`cite_to_dict`,
 :func:`delta_to_dict`.
 """
@@ -45,7 +45,6 @@ if TYPE_CHECKING:
         cite_to_dict,
         delta_to_dict,
         step_deltas,
-        to_json,
     )
     from ._render import REGENERATE, reference_pages
     from ._seps import with_drafts_named
@@ -94,7 +93,6 @@ __all__ = [
     "rule_values",
     "step_deltas",
     "table_delta",
-    "to_json",
     "unknown_fields",
     "versions_view",
     "with_drafts_named",
@@ -117,7 +115,7 @@ def profile_for(revision: str, registry: Registry = REGISTRY) -> Profile:
 #: the schemas require (a probe, one client quirk): the default matrix reads none of them.
 _LATER: Final[dict[str, str]] = {
     **dict.fromkeys(("FORMATS", "REGENERATE", "reference_pages"), "_render"),
-    **dict.fromkeys(("cite_to_dict", "delta_to_dict", "step_deltas", "to_json"), "_plain"),
+    **dict.fromkeys(("cite_to_dict", "delta_to_dict", "step_deltas"), "_plain"),
     **dict.fromkeys(("TableDelta", "table_delta"), "_diff"),
     **dict.fromkeys(("with_drafts_named",), "_seps"),
     **dict.fromkeys(("diff_view", "profile_view", "versions_view"), "_views"),

@@ -2,7 +2,7 @@
 
 :func:`profile_to_dict`, :func:`diff_to_dict` and :func:`versions_to_dict` return plain
 ``dict`` values whose shape is stable (``versions --format json``, ``show``, ``diff``, the
-migration guides' JSON); dump them with :func:`to_json` (sorted keys). The documents for
+migration guides' JSON); dump them with :func:`mcp_skew._jsontext.to_json` (sorted keys). The documents for
 people (:mod:`._render`) are built from the same deltas.
 
 A change's *delta* is what it does to the tables on one path: upgrading applies
@@ -12,7 +12,6 @@ its edits, downgrading (``undo``) swaps added with removed and before with after
 from __future__ import annotations
 
 import enum
-import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -45,7 +44,6 @@ __all__ = [
     "row_to_dict",
     "settings_before",
     "step_deltas",
-    "to_json",
     "versions_to_dict",
 ]
 
@@ -210,7 +208,7 @@ def _change_to_dict(change: Change) -> dict[str, Any]:
 
 
 def profile_to_dict(profile: Profile) -> dict[str, Any]:
-    """The full derived profile as plain data (dump with :func:`to_json`)."""
+    """The full derived profile as plain data (dump with :func:`~mcp_skew._jsontext.to_json`)."""
     found = {
         "revision": profile.revision,
         "title": profile.title,
@@ -302,11 +300,3 @@ def versions_to_dict(profiles: Iterable[Profile], builtin: Iterable[str]) -> dic
             "headline": _headline(p),
         })
     return {"revisions": records}
-
-
-# -- JSON ----------------------------------------------------------------------------
-
-
-def to_json(data: Any) -> str:
-    """Stable JSON: sorted keys, two-space indent, ending in a newline."""
-    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
