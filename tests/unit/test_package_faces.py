@@ -102,7 +102,7 @@ FACE_CEILINGS: Mapping[str, int] = {
     "mcp_skew.peers": 30,
     "mcp_skew.probe": 12,
     "mcp_skew.probe_client": 6,
-    "mcp_skew.realpeers": 9,
+    "mcp_skew.realpeers": 8,
     "mcp_skew.rollout": 4,
     "mcp_skew.serve": 15,
     "mcp_skew.simulator": 36,
@@ -128,7 +128,7 @@ FACE_CEILINGS: Mapping[str, int] = {
 #: diff print, the stdio edge's line reading in the simulator (not the messages room's
 #: decoder lent to serve), the header table one value, and no face re-exporting a name for
 #: a test. Issue 34 asks for at most 250: lower this as the faces shrink.
-TOTAL_CEILING = 271
+TOTAL_CEILING = 270
 
 
 def face_names(root: Path) -> dict[str, list[str]]:
