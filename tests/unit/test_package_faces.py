@@ -113,7 +113,7 @@ FACE_CEILINGS: Mapping[str, int] = {
     "mcp_skew.simulator.machine": 10,
     "mcp_skew.simulator.messages": 6,
     "mcp_skew.simulator.quirks": 2,
-    "mcp_skew.transcript": 19,
+    "mcp_skew.transcript": 18,
     "mcp_skew.versions": 43,
     "mcp_skew.wire": 12,
 }
@@ -128,7 +128,7 @@ FACE_CEILINGS: Mapping[str, int] = {
 #: diff print, the stdio edge's line reading in the simulator (not the messages room's
 #: decoder lent to serve), the header table one value, and no face re-exporting a name for
 #: a test. Issue 34 asks for at most 250: lower this as the faces shrink.
-TOTAL_CEILING = 270
+TOTAL_CEILING = 269
 
 
 def face_names(root: Path) -> dict[str, list[str]]:
