@@ -95,7 +95,7 @@ def test_every_name_a_face_lists_is_there(package: str) -> None:
 #: what they list today, so none grows unseen.
 FACE_CEILINGS: Mapping[str, int] = {
     "mcp_skew": 24,
-    "mcp_skew.census": 3,
+    "mcp_skew.census": 2,
     "mcp_skew.commands.parsers": 1,
     "mcp_skew.matrix": 10,
     "mcp_skew.migrate": 4,
@@ -128,7 +128,7 @@ FACE_CEILINGS: Mapping[str, int] = {
 #: diff print, the stdio edge's line reading in the simulator (not the messages room's
 #: decoder lent to serve), the header table one value, and no face re-exporting a name for
 #: a test. Issue 34 asks for at most 250: lower this as the faces shrink.
-TOTAL_CEILING = 269
+TOTAL_CEILING = 268
 
 
 def face_names(root: Path) -> dict[str, list[str]]:
