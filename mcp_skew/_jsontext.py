@@ -53,6 +53,7 @@ __all__ = [
     "dump_line",
     "dumps",
     "loads",
+    "to_json",
 ]
 
 
@@ -224,6 +225,12 @@ def dumps(value: Any, **options: Any) -> str:
     except UnicodeEncodeError:
         return json.dumps(value, ensure_ascii=True, **options)
     return text
+
+
+def to_json(data: Any) -> str:
+    """Stable JSON: sorted keys, two-space indent, ending in a newline (the JSON views of
+    profiles and diffs, ``versions``, ``show``, ``diff``, and the migration guides')."""
+    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
 def dump_line(value: Any) -> bytes:

@@ -11,7 +11,7 @@ from ..errors import UsageError
 from ._ahead import InstallAhead
 from ._execute import CensusProgress, run_dask, run_local
 from ._listing import Job
-from ._store import CensusDB
+from ._store import CensusDB, is_census_db
 from ._work import RETRYABLE, Settings, sweep_scratch
 
 if TYPE_CHECKING:
@@ -80,10 +80,14 @@ def run_census(jobs: Sequence[Job], db: CensusDB, settings: Settings, *, source:
     return CensusRun(run, len(jobs), len(jobs) - len(todo), len(todo))
 
 
-def census_peers(path: str | Path, role: str = "server") -> tuple[PeerSpec, ...]:
-    """Every peer a census inferred, labelled with its server (``matrix --servers @DB``)."""
+def census_peers(path: str | Path, role: str = "server") -> tuple[PeerSpec, ...] | None:
+    """Every peer a census inferred, labelled with its server (``matrix --servers @DB``);
+    None when ``path`` is no census database (:func:`._store.is_census_db`: another
+    ``@FILE``, a saved peer)."""
     from ..simulator import parse_peer  # noqa: PLC0415 - pydantic, only when used
 
+    if not is_census_db(path):
+        return None
     if role != "server":
         raise UsageError(f"{path}: a census describes servers; it cannot be used as a {role}")
     db = CensusDB(path, create=False)

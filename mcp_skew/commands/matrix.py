@@ -78,13 +78,11 @@ def _peers(specs: list[str] | None, role: Role, registry: Registry, peer_set: st
 def _expand(spec: str, role: Role, registry: Registry) -> tuple[PeerSpec, ...]:
     """One spec's peers: every server a census inferred for ``@census.sqlite``."""
     if spec.strip().startswith("@"):
-        from ..census import is_census_db  # noqa: PLC0415 - only for @FILE
+        from ..census import census_peers  # noqa: PLC0415 - only for @FILE
 
-        if is_census_db(spec.strip()[1:]):
-            from ..census import census_peers  # noqa: PLC0415
-
-            return tuple(replace(p, registry=registry)
-                         for p in census_peers(spec.strip()[1:], role))
+        found = census_peers(spec.strip()[1:], role)  # None: no census database
+        if found is not None:
+            return tuple(replace(p, registry=registry) for p in found)
     return (labelled(resolve_peer(spec, role, registry)),)
 
 

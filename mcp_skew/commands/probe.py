@@ -169,7 +169,7 @@ def _through_bridge(args: argparse.Namespace, target: Target, opts: ProbeOptions
 
     from ..peers import named_bridge, resolve_bridge  # noqa: PLC0415
     from ..probe import probe  # noqa: PLC0415
-    from ..realpeers import start_bridge, stop_bridge  # noqa: PLC0415
+    from ..realpeers import bridge_running  # noqa: PLC0415
 
     if not target.command:
         raise UsageError("--via starts a bridge in front of a server command: give the "
@@ -181,15 +181,12 @@ def _through_bridge(args: argparse.Namespace, target: Target, opts: ProbeOptions
                          "bridge notation is simulated only (simulate --via)")
     if not args.quiet:
         progress(f"starting {named.name} in front of the server ({named.package.text})")
-    url, proc = start_bridge(named, target.command,
-                             timeout_s=max(opts.startup_timeout_ms / 1000, 60.0))
-    try:
+    with bridge_running(named, target.command,
+                        timeout_s=max(opts.startup_timeout_ms / 1000, 60.0)) as url:
         bridged = replace(target, command=(), url=url,
                           name=target.name or f"{target.describe()} via {named.name}")
         return probe(bridged, replace(opts, via=resolve_bridge(named.name, args.registry)),
                      None if args.quiet else progress)
-    finally:
-        stop_bridge(proc)
 
 
 def start_failure(report: ProbeReport) -> str | None:

@@ -2,8 +2,9 @@
 
 Public API: :func:`build_guide` (a ``Guide``: every change from one revision
 to another, seen from a role) and :func:`render` (markdown, json, html). Shared with the
-probe's card (internal): :func:`checklist`, :func:`guide_pairs`, :func:`page_name` and
-:class:`Label`. The rest (the guide's types, the generated pages, the illustrations table,
+probe's card (internal): :func:`guide_page` (where a pair's generated guide is) and
+:func:`serve_both_eras` (the serve-both-eras checklist and the changes a server's guide
+labels required for new clients). The rest (the guide's types, the generated pages, the illustrations table,
 the serve-both-eras and talk-to-both-eras proofs) is private, in the modules below.
 
 Theory of operation
@@ -27,17 +28,13 @@ Layers: ``_severity``, ``_illustrate``, ``_eras`` and ``_talk`` feed ``_guide`` 
 
 from __future__ import annotations
 
-from ._eras import checklist
 from ._format import render
-from ._guide import build_guide
-from ._pages import guide_pairs, page_name
-from ._severity import Label
+from ._guide import build_guide, serve_both_eras
+from ._pages import guide_page
 
 __all__ = [
-    "Label",
     "build_guide",
-    "checklist",
-    "guide_pairs",
-    "page_name",
+    "guide_page",
     "render",
+    "serve_both_eras",
 ]

@@ -36,7 +36,7 @@ from ..versions import (
     step_deltas,
     table_delta,
 )
-from ._eras import BothEras, both_eras
+from ._eras import BothEras, Item, both_eras, checklist
 from ._illustrate import Shown, illustrate
 from ._severity import (
     ROLES,
@@ -59,10 +59,12 @@ __all__ = [
     "GuideTransport",
     "Lost",
     "RoleChoice",
+    "ServeBoth",
     "applies",
     "build_guide",
     "for_transport",
     "roles_of",
+    "serve_both_eras",
     "steps_for",
 ]
 
@@ -419,3 +421,21 @@ def _talk(source: Profile, target: Profile) -> BothEras | None:
     if source.era is not Era.LEGACY or target.era is not Era.MODERN:
         return None
     return client_proof(source, target)
+
+
+@dataclass(frozen=True, slots=True)
+class ServeBoth:
+    """What a server that serves ``source`` (legacy) clients does to serve ``target`` (modern)
+    ones too: the guide's serve-both-eras checklist, then the changes the server's guide
+    labels required for new clients."""
+
+    checklist: tuple[Item, ...]
+    required: tuple[GuideChange, ...]
+
+
+def serve_both_eras(source: Profile, target: Profile) -> ServeBoth:
+    """The :class:`ServeBoth` of ``source`` and ``target`` (the probe's card advises it)."""
+    guide = build_guide(source, target, "server")
+    required = tuple(c for c in guide.changes if not c.cancelled and "server" in c.severity
+                     and Label.REQUIRED_FOR_NEW_CLIENTS in c.severity["server"].labels)
+    return ServeBoth(checklist(source, target), required)

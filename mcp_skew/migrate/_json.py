@@ -2,7 +2,7 @@
 
 :func:`guide_to_dict` is the machine-readable view; its ``changes`` are in the
 order of ``changes_between``, with the citation in the shape of ``mcp-skew diff
---format json`` (:func:`~mcp_skew.versions.cite_to_dict`). A both-eras
+--format json`` (:meth:`~mcp_skew.versions.Cite.to_dict`). A both-eras
 proof names its columns by role: ``servers`` in a server guide's, ``clients``
 in a client guide's, and each row by the other role.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..versions import cite_to_dict, delta_to_dict, to_json
+from .._jsontext import to_json
 from ._eras import BothEras
 from ._guide import Guide, GuideChange, Lost
 
@@ -29,7 +29,7 @@ def _change_to_dict(item: GuideChange) -> dict[str, Any]:
         "impact": change.impact.value,
         "cancelled": item.cancelled,
         "summary": change.summary,
-        "cite": cite_to_dict(change.cite),
+        "cite": change.cite.to_dict(),
         "effects": {
             "breaks_old_clients": list(item.effects.old_clients),
             "breaks_old_servers": list(item.effects.old_servers),
@@ -41,10 +41,10 @@ def _change_to_dict(item: GuideChange) -> dict[str, Any]:
         "steps": {role: list(steps) for role, steps in item.steps.items()},
         "deprecations": [
             {"feature": name, "since": dep.since, "removal": dep.removal,
-             "migration": dep.migration, "cite": cite_to_dict(dep.cite)}
+             "migration": dep.migration, "cite": dep.cite.to_dict()}
             for name, dep in item.deprecations
         ],
-        "delta": [delta_to_dict(d) for d in item.deltas],
+        "delta": [d.to_dict() for d in item.deltas],
         "illustration": None if shown is None else {
             "title": shown.title,
             "before": {"revision": shown.before.revision, "command": shown.before.command,
@@ -57,7 +57,7 @@ def _change_to_dict(item: GuideChange) -> dict[str, Any]:
 
 def _lost_to_dict(lost: Lost) -> dict[str, Any]:
     return {"table": lost.table, "name": lost.name, "rule": lost.rule,
-            "cite": cite_to_dict(lost.cite)}
+            "cite": lost.cite.to_dict()}
 
 
 def _both_to_dict(both: BothEras) -> dict[str, Any]:
@@ -65,12 +65,12 @@ def _both_to_dict(both: BothEras) -> dict[str, Any]:
     return {
         "checklist": [
             {"title": item.title, "text": item.text, "transport": item.transport,
-             "cites": [cite_to_dict(c) for c in item.cites]}
+             "cites": [c.to_dict() for c in item.cites]}
             for item in both.checklist
         ],
         "proof": {
             "scenario": both.scenario,
-            "cites": [cite_to_dict(c) for c in both.cites],
+            "cites": [c.to_dict() for c in both.cites],
             f"{column}s": [{"label": label, "spec": spec} for label, spec in both.columns],
             "rows": [
                 {both.row_role: row.peer, "transport": row.transport, "cells": [

@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Final
 
 from .._pagedir import sync_pages
-from ..versions import BUILTIN, Era, Impact, Profile
+from ..versions import BUILTIN, Era, Impact, Profile, Registry
 from ._format import GENERATED_NOTE, render_markdown
 from ._guide import Guide, build_guide
 
-__all__ = ["INDEX", "REGENERATE", "guide_pairs", "page_name", "pages", "write_pages"]
+__all__ = ["INDEX", "REGENERATE", "guide_page", "guide_pairs", "page_name", "pages", "write_pages"]
 
 #: The command that regenerates the pages (quoted by the drift test).
 REGENERATE: Final = "python -m mcp_skew.migrate --write docs/migrations"
@@ -37,6 +37,15 @@ def guide_pairs(profiles: tuple[Profile, ...] = BUILTIN) -> tuple[tuple[Profile,
 
 def page_name(source: Profile, target: Profile) -> str:
     return f"{source.revision}_to_{target.revision}.md"
+
+
+def guide_page(registry: Registry, source: str, target: str) -> str:
+    """Where the generated guide from ``source`` to ``target`` is (``docs/migrations/...``),
+    or "" when those two have no generated page (:func:`guide_pairs`)."""
+    pairs = {(a.revision, b.revision) for a, b in guide_pairs()}
+    if (source, target) not in pairs:
+        return ""
+    return f"docs/migrations/{page_name(registry.get(source), registry.get(target))}"
 
 
 def _index(guides: list[Guide]) -> str:

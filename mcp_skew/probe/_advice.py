@@ -3,8 +3,8 @@
 The card ends with these steps. Nothing in them is written for one server: the
 errors come from the findings (each code's fix in :data:`~mcp_skew.simulator.FINDINGS`),
 the steps for a revision from the migration guide between the newest revision
-the server serves and that one (:func:`mcp_skew.migrate.build_guide`, and for the
-modern era the guide's serve-both-eras checklist, :func:`mcp_skew.migrate.checklist`),
+the server serves and that one (for the modern era the guide's serve-both-eras checklist
+and the changes it labels required for new clients, :func:`mcp_skew.migrate.serve_both_eras`),
 each with the guide section (``docs/migrations/<from>_to_<to>.md#anchor``), the
 ``mcp-skew migrate`` command that prints it, and the spec page. Where the probe saw
 what a step is about, a ``now:`` line says what the server did.
@@ -39,12 +39,9 @@ def _anchor(heading: str) -> str:
 
 
 def _guide_page(registry: Registry, source: str, target: str) -> str:
-    from ..migrate import guide_pairs, page_name  # noqa: PLC0415 - only when advice is built
+    from ..migrate import guide_page  # noqa: PLC0415 - only when advice is built
 
-    pairs = {(a.revision, b.revision) for a, b in guide_pairs()}
-    if (source, target) not in pairs:
-        return ""
-    return f"docs/migrations/{page_name(registry.get(source), registry.get(target))}"
+    return guide_page(registry, source, target)
 
 
 def _section(page: str, heading: str) -> str:
@@ -101,7 +98,7 @@ def _seen(report: ProbeReport, method: str, asked: str | None = None) -> str:
 
 
 def _modern(report: ProbeReport, base: str, target: str) -> Advice:
-    from ..migrate import Label, build_guide, checklist  # noqa: PLC0415 - only when advice is built
+    from ..migrate import serve_both_eras  # noqa: PLC0415 - only when advice is built
 
     registry = report.peer.evidence.registry
     source, modern = registry.get(base), registry.get(target)
@@ -115,13 +112,12 @@ def _modern(report: ProbeReport, base: str, target: str) -> Advice:
             else ""
         now["Never mix the eras"] = ("a 2026-07-28 request sent before initialize was served "
                                      f"under legacy rules{where}")
+    steps = serve_both_eras(source, modern)
     items = [AdviceItem(item.title, item.text, _links(both, *(c.url() for c in item.cites)),
                         now.get(item.title, ""))
-             for item in checklist(source, modern)
+             for item in steps.checklist
              if http or not item.title.startswith("On Streamable HTTP")]
-    guide = build_guide(source, modern, "server")
-    required = [c for c in guide.changes if not c.cancelled and "server" in c.severity
-                and Label.REQUIRED_FOR_NEW_CLIENTS in c.severity["server"].labels]
+    required = steps.required
     if required:
         ids = ", ".join(c.id for c in required)
         items.append(AdviceItem(

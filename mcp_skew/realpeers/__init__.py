@@ -3,7 +3,8 @@ of their models (the models themselves, data, are the catalogue in :mod:`mcp_ske
 
 The environments (:mod:`._envs`) are imported with the package; the ``verify-peer`` command's
 entry point (:func:`run_command`, in :mod:`._command`, on the drift checks of :mod:`._drift`)
-and the real-world matrix (:func:`real_peers`, :func:`run_real`, :func:`render_real`) are
+the real-world matrix (:func:`real_peers`, :func:`run_real`, :func:`render_real`) and a named
+bridge run in front of a server command (:func:`bridge_running`, ``probe --via``) are
 imported when one of their names is first read,
 so that the census, which needs only the environments, does not import the simulator's
 runs, the matrix and the wire.
@@ -17,19 +18,19 @@ from .._lazy import first_use
 from ._envs import EnvironmentUnavailable, ensure_npm_env, ensure_python_env
 
 if TYPE_CHECKING:
+    from ._bridge_start import bridge_running
     from ._command import run_command
     from ._realmatrix import real_peers, render_real, run_real
 
 __all__ = [
     "EnvironmentUnavailable",
+    "bridge_running",
     "ensure_npm_env",
     "ensure_python_env",
     "real_peers",
     "render_real",
     "run_command",
     "run_real",
-    "start_bridge",
-    "stop_bridge",
 ]
 
 #: Where each name read on first use is defined.
@@ -38,8 +39,7 @@ _HOMES: Final[dict[str, str]] = {
     "real_peers": "._realmatrix",
     "render_real": "._realmatrix",
     "run_real": "._realmatrix",
-    "start_bridge": "._bridge_start",
-    "stop_bridge": "._bridge_start",
+    "bridge_running": "._bridge_start",
 }
 
 __getattr__ = first_use(__name__, _HOMES)

@@ -13,7 +13,8 @@ import shlex
 import socket
 import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import UsageError
@@ -22,7 +23,7 @@ from ..wire import end, spawn
 from ._drift import _free_port
 from ._envs import EnvironmentUnavailable, ensure_npm_env, ensure_python_env
 
-__all__ = ["start_bridge", "stop_bridge"]
+__all__ = ["bridge_running", "start_bridge", "stop_bridge"]
 
 
 def _listening(port: int) -> bool:
@@ -97,3 +98,16 @@ def stop_bridge(proc: subprocess.Popen[bytes]) -> None:
     end(proc)
     if proc.stdin is not None:
         proc.stdin.close()
+
+
+@contextmanager
+def bridge_running(bridge: NamedBridge, command: Sequence[str], *, timeout_s: float = 60.0
+                   ) -> Iterator[str]:
+    """``bridge`` started in front of ``command`` (:func:`start_bridge`) for the ``with``
+    block, which gets its URL; ended with every server process it started
+    (:func:`stop_bridge`) when the block is left, however."""
+    url, proc = start_bridge(bridge, command, timeout_s=timeout_s)
+    try:
+        yield url
+    finally:
+        stop_bridge(proc)

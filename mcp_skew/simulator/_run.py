@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from .._memo import by_identity2
-from ..transcript import RUN_FORMAT, RUN_FORMAT_VERSION
+from ..transcript import run_document
 from ..versions import Era, Profile
 from ._client import Mark, Session, SimClient
 from ._feature_calls import response_to
@@ -131,7 +131,7 @@ class RunRecord:
 
     def to_document(self) -> dict[str, Any]:
         """What ``simulate --json`` prints: :meth:`to_dict` under its format and version."""
-        return {"format": RUN_FORMAT, "format_version": RUN_FORMAT_VERSION, **self.to_dict()}
+        return run_document(self.to_dict())
 
 
 def _features_lost(client: PeerSpec, session: Session) -> list[str]:

@@ -5,7 +5,8 @@
   :func:`as_json` writes a record as the format's JSON;
 - the format (:mod:`._jsonl`): the header, the checked record models, writing
   (:func:`dumps`, :func:`dump_lines`), ``FORMAT`` and its version, and the run
-  document that holds a transcript (``RUN_FORMAT``);
+  document that holds a transcript (:func:`run_document`: a run under ``RUN_FORMAT`` and
+  its version);
 - reading (:func:`load_text`, :mod:`._read`), the older formats converted in one
   place (:mod:`._upgrade`).
 
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from ._names import RUN_FORMAT, RUN_FORMAT_VERSION
+from ._names import run_document
 from ._record import Entry, Note, Record, Transcript, as_json, of_json
 
 if TYPE_CHECKING:  # the format's names, for type checkers; at run time see __getattr__
@@ -41,8 +42,6 @@ if TYPE_CHECKING:  # the format's names, for type checkers; at run time see __ge
 
 __all__ = [
     "MAX_MS",
-    "RUN_FORMAT",
-    "RUN_FORMAT_VERSION",
     "CheckedRecord",
     "Entry",
     "Note",
@@ -59,6 +58,7 @@ __all__ = [
     "parse_record",
     "record_dict",
     "records_of",
+    "run_document",
 ]
 
 #: The modules of the format's names (imported on first use).

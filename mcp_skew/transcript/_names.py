@@ -4,9 +4,10 @@ reads these without loading the checked models of :mod:`._jsonl`)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Final
+from typing import Any, Final
 
-__all__ = ["DIRECTIONS", "EVENTS", "FORMAT", "FORMAT_VERSION", "RUN_FORMAT", "RUN_FORMAT_VERSION"]
+__all__ = ["DIRECTIONS", "EVENTS", "FORMAT", "FORMAT_VERSION", "RUN_FORMAT", "RUN_FORMAT_VERSION",
+           "run_document"]
 
 FORMAT: Final = "mcp-skew-transcript"
 #: Bump when a key changes meaning or goes away (adding a key or an event name keeps it).
@@ -22,6 +23,12 @@ RUN_FORMAT: Final = "mcp-skew-run"
 #: 2: ``transcript`` is the list of transcript records, messages and events in order;
 #: ``events`` is gone.
 RUN_FORMAT_VERSION: Final = 2
+
+
+def run_document(run: Mapping[str, Any]) -> dict[str, Any]:
+    """A run's plain data as the run document ``simulate --json`` prints: under the format's
+    name and version (``RunRecord.to_document``; :func:`._read.load_text` reads it back)."""
+    return {"format": RUN_FORMAT, "format_version": RUN_FORMAT_VERSION, **run}
 
 #: The event names mcp-skew writes, and what each means. A reader keeps any other name.
 EVENTS: Final[Mapping[str, str]] = {

@@ -8,10 +8,10 @@ they are made of, :func:`seps_document`); what the
 ``versions``, ``show`` and ``diff`` commands print (:func:`versions_view`,
 :func:`profile_view`, :func:`diff_view`: a document for people or the plain data as JSON,
 whose pieces, ``profile_document``, ``profile_to_dict`` and the others, are imported from
-``_render`` and ``_plain``), :func:`to_json`, and the reference pages
-(:func:`reference_pages`, :data:`REGENERATE`).
-Shared with the migration guides (internal): :func:`step_deltas`, :func:`cite_to_dict`,
-:func:`delta_to_dict`.
+``_render`` and ``_plain``; their JSON is written by :func:`mcp_skew._jsontext.to_json`),
+and the reference pages (:func:`reference_pages`, :data:`REGENERATE`).
+Shared with the migration guides (internal): :func:`step_deltas` (a cite and a table delta
+are plain data by their own ``to_dict``).
 """
 
 from __future__ import annotations
@@ -41,12 +41,7 @@ from ._words import REVISION_CUTOFF, Message, PeerKind, Role, did_you_mean
 
 if TYPE_CHECKING:
     from ._diff import TableDelta, table_delta
-    from ._plain import (
-        cite_to_dict,
-        delta_to_dict,
-        step_deltas,
-        to_json,
-    )
+    from ._plain import step_deltas
     from ._render import REGENERATE, reference_pages
     from ._seps import with_drafts_named
     from ._unknown_fields import required_fields, unknown_fields
@@ -80,8 +75,6 @@ __all__ = [
     "TableDelta",
     "UnknownRevision",
     "carriage",
-    "cite_to_dict",
-    "delta_to_dict",
     "did_you_mean",
     "diff_view",
     "load_entry_points",
@@ -94,7 +87,6 @@ __all__ = [
     "rule_values",
     "step_deltas",
     "table_delta",
-    "to_json",
     "unknown_fields",
     "versions_view",
     "with_drafts_named",
@@ -117,7 +109,7 @@ def profile_for(revision: str, registry: Registry = REGISTRY) -> Profile:
 #: the schemas require (a probe, one client quirk): the default matrix reads none of them.
 _LATER: Final[dict[str, str]] = {
     **dict.fromkeys(("FORMATS", "REGENERATE", "reference_pages"), "_render"),
-    **dict.fromkeys(("cite_to_dict", "delta_to_dict", "step_deltas", "to_json"), "_plain"),
+    **dict.fromkeys(("step_deltas",), "_plain"),
     **dict.fromkeys(("TableDelta", "table_delta"), "_diff"),
     **dict.fromkeys(("with_drafts_named",), "_seps"),
     **dict.fromkeys(("diff_view", "profile_view", "versions_view"), "_views"),

@@ -8,12 +8,13 @@ agree, so the migration guides (built from changes) never drift from the tables.
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from typing import Any
 
 from ._profile import MAPPING_TABLES, SETTINGS, TABLES, Change, Profile
 
-__all__ = ["DiffStep", "TableDelta", "changes_between", "table_delta"]
+__all__ = ["DiffStep", "TableDelta", "changes_between", "plain_value", "table_delta"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +35,27 @@ class TableDelta:
     changed: tuple[str, ...] = ()
     before: Any = None  #: for settings
     after: Any = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """As plain data; ``kind`` tells a table from a setting."""
+        return {
+            "name": self.name,
+            "kind": "setting" if self.name in SETTINGS else "table",
+            "added": list(self.added),
+            "removed": list(self.removed),
+            "changed": list(self.changed),
+            "before": plain_value(self.before),
+            "after": plain_value(self.after),
+        }
+
+
+def plain_value(value: Any) -> Any:
+    """A JSON-ready form of a setting value (enums by value, tuples as lists)."""
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple | list | frozenset | set):
+        return [plain_value(v) for v in value]
+    return value
 
 
 def _common_ancestor(a: Profile, b: Profile) -> Profile:

@@ -2,7 +2,7 @@
 
 :func:`profile_to_dict`, :func:`diff_to_dict` and :func:`versions_to_dict` return plain
 ``dict`` values whose shape is stable (``versions --format json``, ``show``, ``diff``, the
-migration guides' JSON); dump them with :func:`to_json` (sorted keys). The documents for
+migration guides' JSON); dump them with :func:`mcp_skew._jsontext.to_json` (sorted keys). The documents for
 people (:mod:`._render`) are built from the same deltas.
 
 A change's *delta* is what it does to the tables on one path: upgrading applies
@@ -11,19 +11,16 @@ its edits, downgrading (``undo``) swaps added with removed and before with after
 
 from __future__ import annotations
 
-import enum
-import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ._auth import AuthRule
-from ._diff import DiffStep, TableDelta, changes_between, table_delta
+from ._diff import DiffStep, TableDelta, changes_between, plain_value, table_delta
 from ._profile import (
     MAPPING_TABLES,
     SETTINGS,
     TABLES,
     Change,
-    Cite,
     Deprecation,
     Direction,
     ErrorCode,
@@ -36,8 +33,6 @@ from ._profile import (
 
 __all__ = [
     "change_delta",
-    "cite_to_dict",
-    "delta_to_dict",
     "diff_to_dict",
     "method_counts",
     "path_direction",
@@ -45,31 +40,11 @@ __all__ = [
     "row_to_dict",
     "settings_before",
     "step_deltas",
-    "to_json",
     "versions_to_dict",
 ]
 
 
 # -- plain values --------------------------------------------------------------------
-
-
-def _plain(value: Any) -> Any:
-    """A JSON-ready form of a setting value (enums by value, tuples as lists)."""
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(value, tuple | list | frozenset | set):
-        return [_plain(v) for v in value]
-    return value
-
-
-def cite_to_dict(cite: Cite) -> dict[str, str]:
-    return {
-        "revision": cite.revision,
-        "source": cite.source,
-        "section": cite.section,
-        "text": str(cite),
-        "url": cite.url(),
-    }
 
 
 def row_to_dict(value: Any) -> Any:
@@ -92,15 +67,15 @@ def row_to_dict(value: Any) -> Any:
         return {"methods": list(value.methods), "match": value.match, "listen": value.listen}
     if isinstance(value, AuthRule):
         return {"role": value.role, "level": value.level.value, "values": list(value.values),
-                "rule": value.rule, "cite": cite_to_dict(value.cite)}
+                "rule": value.rule, "cite": value.cite.to_dict()}
     if isinstance(value, Deprecation):
         return {
             "since": value.since,
             "removal": value.removal,
             "migration": value.migration,
-            "cite": cite_to_dict(value.cite),
+            "cite": value.cite.to_dict(),
         }
-    return _plain(value)
+    return plain_value(value)
 
 
 def _names(rows: Any) -> tuple[str, ...]:
@@ -162,18 +137,6 @@ def step_deltas(a: Profile, b: Profile) -> tuple[tuple[DiffStep, tuple[TableDelt
     return tuple(out)
 
 
-def delta_to_dict(delta: TableDelta) -> dict[str, Any]:
-    """A table delta as plain data; ``kind`` tells a table from a setting."""
-    return {
-        "name": delta.name,
-        "kind": "setting" if delta.name in SETTINGS else "table",
-        "added": list(delta.added),
-        "removed": list(delta.removed),
-        "changed": list(delta.changed),
-        "before": _plain(delta.before),
-        "after": _plain(delta.after),
-    }
-
 
 # -- profiles ------------------------------------------------------------------------
 
@@ -188,7 +151,7 @@ def _edits_to_dict(change: Change) -> dict[str, Any]:
         "add": {t: rows(t, v) for t, v in change.add.items()},
         "remove": {t: list(_names(v)) for t, v in change.remove.items()},
         "replace": {t: rows(t, v) for t, v in change.replace.items()},
-        "settings": {k: _plain(v) for k, v in change.settings.items()},
+        "settings": {k: plain_value(v) for k, v in change.settings.items()},
     }
 
 
@@ -198,11 +161,11 @@ def _change_to_dict(change: Change) -> dict[str, Any]:
         "revision": change.revision,
         "summary": change.summary,
         "impact": change.impact.value,
-        "cite": cite_to_dict(change.cite),
+        "cite": change.cite.to_dict(),
         "steps": list(change.steps),
         "severity": {
             role: {"level": b.level.value, "rule": b.rule,
-                   "cite": cite_to_dict(b.cite or change.cite)}
+                   "cite": (b.cite or change.cite).to_dict()}
             for role, b in sorted(change.severity.items())
         },
         "edits": _edits_to_dict(change),
@@ -210,14 +173,14 @@ def _change_to_dict(change: Change) -> dict[str, Any]:
 
 
 def profile_to_dict(profile: Profile) -> dict[str, Any]:
-    """The full derived profile as plain data (dump with :func:`to_json`)."""
+    """The full derived profile as plain data (dump with :func:`~mcp_skew._jsontext.to_json`)."""
     found = {
         "revision": profile.revision,
         "title": profile.title,
         "era": profile.era.value,
         "extends": profile.previous.revision if profile.previous else None,
         "lineage": [p.revision for p in profile.lineage()],
-        "settings": {name: _plain(profile.settings[name]) for name in SETTINGS},
+        "settings": {name: plain_value(profile.settings[name]) for name in SETTINGS},
         "tables": {name: _table_json(profile, name) for name in TABLES},
         "changes": [_change_to_dict(c) for c in profile.changes],
     }
@@ -255,7 +218,7 @@ def diff_to_dict(a: Profile, b: Profile) -> dict[str, Any]:
         {
             **_change_to_dict(step.change),
             "undo": step.undo,
-            "delta": [delta_to_dict(d) for d in deltas],
+            "delta": [d.to_dict() for d in deltas],
         }
         for step, deltas in pairs
     ]
@@ -264,7 +227,7 @@ def diff_to_dict(a: Profile, b: Profile) -> dict[str, Any]:
         "to": b.revision,
         "direction": path_direction(s for s, _ in pairs),
         "changes": changes,
-        "table_delta": [delta_to_dict(d) for d in table_delta(a, b)],
+        "table_delta": [d.to_dict() for d in table_delta(a, b)],
     }
 
 
@@ -302,11 +265,3 @@ def versions_to_dict(profiles: Iterable[Profile], builtin: Iterable[str]) -> dic
             "headline": _headline(p),
         })
     return {"revisions": records}
-
-
-# -- JSON ----------------------------------------------------------------------------
-
-
-def to_json(data: Any) -> str:
-    """Stable JSON: sorted keys, two-space indent, ending in a newline."""
-    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"

@@ -121,6 +121,16 @@ class Cite:
             return f"{base}/{self.source}"
         return f"{base}/docs/specification/{self.revision}/{self.source}"
 
+    def to_dict(self) -> dict[str, str]:
+        """As plain data (the JSON views of profiles and diffs, the migration guides')."""
+        return {
+            "revision": self.revision,
+            "source": self.source,
+            "section": self.section,
+            "text": str(self),
+            "url": self.url(),
+        }
+
 
 class Obligation(enum.Enum):
     """How strongly the spec binds one role to a change (RFC 2119 keywords)."""

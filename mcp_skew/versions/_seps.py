@@ -460,7 +460,7 @@ def with_drafts_named(texts: Iterable[str], registry: Registry) -> Registry:
 def seps_document(fmt: str) -> str:
     """``versions --seps`` in ``fmt``: ``json``, ``markdown`` or ``text``."""
     if fmt == "json":
-        from ._plain import to_json  # noqa: PLC0415 - the JSON writer, for --format json
+        from .._jsontext import to_json  # noqa: PLC0415 - the JSON writer, for --format json
 
         return to_json(seps_to_dict())
     return seps_text(markdown=fmt == "markdown")

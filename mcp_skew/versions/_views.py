@@ -7,7 +7,8 @@ writes the text out (:mod:`mcp_skew.commands.versions`).
 
 from __future__ import annotations
 
-from ._plain import diff_to_dict, profile_to_dict, to_json, versions_to_dict
+from .._jsontext import to_json
+from ._plain import diff_to_dict, profile_to_dict, versions_to_dict
 from ._profile import Profile
 from ._registry import BUILTIN, Registry
 from ._render import Format, diff_document, profile_document, render, versions_section

@@ -25,9 +25,10 @@ Rules followed, per revision (the profile says which apply):
   404 or 405 without a recognised modern error (2025-11-25 ``basic/transports.mdx``
   §Backwards Compatibility; 2026-07-28 ``streamable-http.mdx`` §HTTP+SSE Transport).
 
-The headers, the synthesized errors and the HTTP+SSE decisions are the
-simulator's HTTP client side (:mod:`mcp_skew.simulator.http._client`), which the
-in-memory HTTP link uses too; this module adds sockets, threads and streaming.
+The headers, the session and the negotiated revision, the synthesized errors and the
+HTTP+SSE decisions are the simulator's HTTP client side, sans I/O
+(:class:`mcp_skew.simulator.http.HttpClient`, which the in-memory HTTP link drives too):
+the link drives one, and adds sockets, threads and streaming.
 """
 
 from __future__ import annotations
@@ -44,19 +45,7 @@ import urllib.request
 from collections.abc import Mapping
 from typing import Any, Final
 
-from ..simulator.http import (
-    HttpRequest,
-    HttpResponse,
-    SseParser,
-    is_jsonrpc_error,
-    is_priming,
-    modern_error_codes,
-    opens_http_sse,
-    parse_body,
-    request_headers,
-    synthesized_error,
-    wants_sse_fallback,
-)
+from ..simulator.http import HttpClient, HttpRequest, HttpResponse
 from ..simulator.machine import Closed, Event, Reply
 from ..versions import REGISTRY, Message, Registry
 from ._base import Limits, RealLink, Recorder, TransportError
@@ -208,22 +197,34 @@ class HttpLink(RealLink):
         self.url = url
         self.sse_url = sse_url or url
         self.extra_headers = dict(headers or {})
-        self.session_id: str | None = None
-        self.legacy_revision: str | None = None  #: negotiated by initialize
+        #: the client side, sans I/O: the headers, the session id, the negotiated revision
+        self.client = HttpClient(registry, extra=self.extra_headers)
         self._post_url: str | None = None  #: set by an HTTP+SSE ``endpoint`` event
         self._refused: str | None = None  #: why the last ``endpoint`` event was not followed
         self._request_ms: int | None = None  #: the timeout of the request being sent
         self._stream: _Stream | None = None
-        self._modern = modern_error_codes(registry)
         #: a 2024-11-05 initialize GETs the HTTP+SSE stream first (False: POST first)
         self.sse_first = False
         self._note(f"HTTP endpoint {url}")
 
-    # -- headers ------------------------------------------------------------------------
-    def _headers(self, message: Any) -> dict[str, str]:
-        return request_headers(message, session_id=self.session_id,
-                               legacy_revision=self.legacy_revision, extra=self.extra_headers,
-                               registry=self.registry)
+    # -- the client side's state ----------------------------------------------------------
+    @property
+    def session_id(self) -> str | None:
+        """The ``Mcp-Session-Id`` the server assigned (None: no session)."""
+        return self.client.session_id
+
+    @session_id.setter
+    def session_id(self, value: str | None) -> None:
+        self.client.session_id = value
+
+    @property
+    def legacy_revision(self) -> str | None:
+        """The revision ``initialize`` agreed on."""
+        return self.client.legacy_revision
+
+    @legacy_revision.setter
+    def legacy_revision(self, value: str | None) -> None:
+        self.client.legacy_revision = value
 
     # -- writing ------------------------------------------------------------------------
     def request(self, message: Message, timeout_ms: int) -> Event:
@@ -289,7 +290,7 @@ class HttpLink(RealLink):
 
     def _post(self, url: str, message: Any, deadline: Deadline) -> tuple[HttpResponse, Any]:
         data = json.dumps(message, ensure_ascii=False).encode()
-        return send(HttpRequest("POST", url, self._headers(message), data), deadline,
+        return send(HttpRequest("POST", url, self.client.headers(message), data), deadline,
                     _SameOriginRedirects())
 
     def _read_answer(self, message: Any, answer: HttpResponse, resp: Any,
@@ -311,14 +312,14 @@ class HttpLink(RealLink):
         body = self._read_body(resp)
         if status == 202 or (status < 300 and not body.strip()):
             return  # accepted; in HTTP+SSE mode the answer comes on the stream
-        parsed = parse_body(body)
-        if status >= 300 and not is_jsonrpc_error(parsed):
+        parsed = self.client.parse(body)
+        if self.client.bodiless_error(status, parsed):
             self._note(f"HTTP {status} {reason} to id {msg_id}: {body[:200]!r}", "http",
                        http={"status": status})
             if is_request and self._fallback_to_sse(message, status, inbox, deadline):
                 return
             if is_request:
-                synthesized = synthesized_error(msg_id, status, reason, body)
+                synthesized = self.client.synthesize(msg_id, status, reason, body)
                 self._deliver(synthesized, inbox, hand=False, http={"status": status})
                 self._bind(msg_id, Reply(synthesized, status=status), inbox)
             return
@@ -330,7 +331,7 @@ class HttpLink(RealLink):
         if sid and initialize and status < 300 and isinstance(parsed, dict) \
                 and "result" in parsed:
             self.session_id = sid
-        self._learn(message, parsed)
+        self.client.learn_revision(message, parsed)
         self._deliver(parsed, inbox)
         # an error body answers the request it came with: with id null or the request's on
         # any status, and on a 4xx/5xx whatever its id (Python mcp 1.x sends the constant
@@ -347,17 +348,9 @@ class HttpLink(RealLink):
             return ""
         return data.decode("utf-8", errors="replace")
 
-    def _learn(self, message: Any, answer: Any) -> None:
-        """Remember the revision an initialize agreed on, for the version header."""
-        if not (isinstance(message, dict) and message.get("method") == "initialize"):
-            return
-        if isinstance(answer, dict) and isinstance(answer.get("result"), dict):
-            version = answer["result"].get("protocolVersion")
-            self.legacy_revision = str(version) if version is not None else None
-
     def _read_sse_body(self, resp: Any, message: Any, inbox: queue.Queue[Any]) -> None:
         want_id = message.get("id") if isinstance(message, dict) else None
-        parser = SseParser()
+        parser = self.client.stream()
         left = self.limits.output_bytes
         while True:
             try:
@@ -373,12 +366,12 @@ class HttpLink(RealLink):
             for event in parser.feed(chunk):
                 if event.event != "message":
                     continue
-                if is_priming(event):  # 2025-11-25: an id and empty data, not a message
+                if self.client.primes(event):  # 2025-11-25: an id and empty data, not a message
                     self._note(f"SSE priming event (id {event.id}, empty data): not a message",
                                "http")
                     continue
-                parsed = parse_body(event.data)
-                self._learn(message, parsed)
+                parsed = self.client.parse(event.data)
+                self.client.learn_revision(message, parsed)
                 self._deliver(parsed, inbox)
                 if isinstance(parsed, dict) and parsed.get("id") == want_id and \
                         "method" not in parsed:
@@ -391,7 +384,7 @@ class HttpLink(RealLink):
         over Streamable HTTP) and GETs the stream only on 400, 404 or 405, as the later
         revisions' backwards-compatibility sections say: the simulator's client quirk
         ``post-first``."""
-        return self.sse_first and opens_http_sse(message, self.registry)
+        return self.sse_first and self.client.opens_sse(message)
 
     def check_listening(self) -> None:
         """Raise :class:`TransportError` ("connection refused") when nothing listens at the URL,
@@ -412,7 +405,7 @@ class HttpLink(RealLink):
                          deadline: Deadline, parsed: Any = None) -> bool:
         if self._post_url is not None:  # the POST went to the stream's endpoint: no new GET
             return False
-        if not wants_sse_fallback(message, status, parsed, self._modern):
+        if not self.client.falls_back(message, status, parsed):
             return False
         self._note(f"HTTP {status} to initialize: trying the HTTP+SSE transport (GET "
                    f"{self.sse_url})")
@@ -469,13 +462,13 @@ class HttpLink(RealLink):
 
     def _synthesize(self, msg_id: Any, inbox: queue.Queue[Any], status: int, reason: str,
                     detail: str) -> None:
-        synthesized = synthesized_error(msg_id, status, reason, detail)
+        synthesized = self.client.synthesize(msg_id, status, reason, detail)
         self._deliver(synthesized, inbox, hand=False, http={"status": status})
         self._bind(msg_id, Reply(synthesized, status=status), inbox)
 
     def _read_stream(self, stream: _Stream, found: threading.Event,
                      inbox: queue.Queue[Any]) -> None:
-        parser = SseParser()
+        parser = self.client.stream()
         left = self.limits.output_bytes
         while True:
             try:
@@ -496,8 +489,8 @@ class HttpLink(RealLink):
                 if event.event == "endpoint" and not found.is_set():
                     self._endpoint(event.data.strip())
                     found.set()
-                elif event.event == "message" and not is_priming(event):
-                    self._deliver(parse_body(event.data), inbox)
+                elif event.event == "message" and not self.client.primes(event):
+                    self._deliver(self.client.parse(event.data), inbox)
 
     def _flood(self, what: str) -> None:
         """More than :attr:`Limits.output_bytes` on one SSE stream: it is read no further."""

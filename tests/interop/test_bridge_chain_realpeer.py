@@ -14,7 +14,7 @@ SDK ``mcp`` 1.30.0, modelled as ``py-mcp@1.30``) behave as the simulator's chain
   itself an initialize (sent on with capabilities {}) or a modern request (sent as it is);
   mcp-proxy one process, initialized once at 2025-11-25 with no capabilities.
 
-Each bridge is started as ``probe --via`` starts it (:func:`mcp_skew.realpeers.start_bridge`:
+Each bridge is started as ``probe --via`` starts it (:func:`mcp_skew.realpeers._bridge_start.start_bridge`:
 its package installed, its table's start line, one process family with the servers it
 starts), and ended when the module is done. Skipped, with the installer's reason, when an
 environment cannot be built.
@@ -100,7 +100,7 @@ def chain(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
           ) -> Iterator[Chain]:
     from mcp_skew.errors import UsageError
     from mcp_skew.peers import named_bridge
-    from mcp_skew.realpeers import start_bridge, stop_bridge
+    from mcp_skew.realpeers._bridge_start import start_bridge, stop_bridge
 
     backend_env = _env(BACKEND_ENV)
     where = tmp_path_factory.mktemp("chain")

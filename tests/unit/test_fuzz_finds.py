@@ -11,7 +11,7 @@ from _fuzz import check_outcome, run_cli
 
 from mcp_skew.census._execute import parse_cluster
 from mcp_skew.errors import UsageError
-from mcp_skew.simulator.http import SseParser
+from mcp_skew.simulator.http._sse import SseParser
 
 
 @pytest.mark.parametrize("count", ["²", "١٢", "５", "", "0", "1e3"])

@@ -21,7 +21,8 @@ import pytest
 from mcp_skew.probe._compare import answer_shape
 from mcp_skew.probe._exchanges import exchanges
 from mcp_skew.simulator import SimClient, parse_peer, rule_for
-from mcp_skew.simulator.http import HttpEndpoint, HttpMemoryLink, HttpRequest, HttpResponse, synthesized_error
+from mcp_skew.simulator.http import HttpEndpoint, HttpMemoryLink, HttpRequest, HttpResponse
+from mcp_skew.simulator.http._client import synthesized_error
 from mcp_skew.simulator.http._link import http_link
 from mcp_skew.simulator.machine import Reply
 from mcp_skew.transcript import Transcript

@@ -124,7 +124,7 @@ EXCEPTIONS: Mapping[tuple[str, str], str] = {
                             "read the probe's startup bound and allowance "
                             "(probe.ProbeOptions, probe._startup.allowance; lazy)",
     ("probe", "migrate"): "the card's steps for the server's author are the migration guide's "
-                          "own (probe._advice: migrate.build_guide, migrate.checklist; lazy): "
+                          "own (probe._advice: migrate.serve_both_eras, migrate.guide_page; lazy): "
                           "the card links each to its guide section, so a copy would drift",
 }
 

@@ -13,12 +13,12 @@ import pytest
 from _guides import blocks, section
 
 from mcp_skew.cli import main
-from mcp_skew.migrate import Label, build_guide
+from mcp_skew.migrate import build_guide
 from mcp_skew.migrate._eras import builtin_clients, client_set
 from mcp_skew.migrate._format import guide_to_dict, render_html, render_markdown
 from mcp_skew.migrate._guide import Guide, _step_role, steps_for
 from mcp_skew.migrate._illustrate import ILLUSTRATIONS
-from mcp_skew.migrate._severity import SIDES_WITHOUT_EDITS
+from mcp_skew.migrate._severity import SIDES_WITHOUT_EDITS, Label
 from mcp_skew.simulator import parse_peer
 from mcp_skew.simulator.quirks import QUIRKS
 from mcp_skew.versions import BUILTIN, Change, Cite, Era, Impact, Obligation, profile_for

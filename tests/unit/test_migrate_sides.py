@@ -12,8 +12,9 @@ import pytest
 from _guides import blocks, section
 
 from mcp_skew.cli import main
-from mcp_skew.migrate import Label, build_guide
+from mcp_skew.migrate import build_guide
 from mcp_skew.migrate._guide import Guide, steps_for
+from mcp_skew.migrate._severity import Label
 from mcp_skew.migrate._talk import client_checklist, talk_expected
 from mcp_skew.simulator import parse_peer
 from mcp_skew.versions import BUILTIN, Change, Cite, Era, Impact, Obligation, ProfileFileError, profile_for

@@ -95,26 +95,26 @@ def test_every_name_a_face_lists_is_there(package: str) -> None:
 #: what they list today, so none grows unseen.
 FACE_CEILINGS: Mapping[str, int] = {
     "mcp_skew": 24,
-    "mcp_skew.census": 3,
+    "mcp_skew.census": 2,
     "mcp_skew.commands.parsers": 1,
     "mcp_skew.matrix": 10,
-    "mcp_skew.migrate": 6,
+    "mcp_skew.migrate": 4,
     "mcp_skew.peers": 30,
     "mcp_skew.probe": 12,
     "mcp_skew.probe_client": 6,
-    "mcp_skew.realpeers": 9,
+    "mcp_skew.realpeers": 8,
     "mcp_skew.rollout": 4,
     "mcp_skew.serve": 15,
     "mcp_skew.simulator": 36,
     "mcp_skew.simulator.bridges": 3,
     "mcp_skew.simulator.findings": 4,
-    "mcp_skew.simulator.http": 19,
+    "mcp_skew.simulator.http": 10,
     "mcp_skew.simulator.http.auth": 8,
     "mcp_skew.simulator.machine": 10,
     "mcp_skew.simulator.messages": 6,
     "mcp_skew.simulator.quirks": 2,
-    "mcp_skew.transcript": 19,
-    "mcp_skew.versions": 46,
+    "mcp_skew.transcript": 18,
+    "mcp_skew.versions": 43,
     "mcp_skew.wire": 12,
 }
 #: All the faces together: 469 before the simulator's rooms; 328 once each face listed only
@@ -127,8 +127,12 @@ FACE_CEILINGS: Mapping[str, int] = {
 #: face names an entry point, not the pieces the command used), the views versions, show and
 #: diff print, the stdio edge's line reading in the simulator (not the messages room's
 #: decoder lent to serve), the header table one value, and no face re-exporting a name for
-#: a test. Issue 34 asks for at most 250: lower this as the faces shrink.
-TOTAL_CEILING = 285
+#: a test; 268 with the real HTTP link driving simulator.http's HttpClient (not its rules),
+#: the probe's card reading the guide through guide_page and serve_both_eras, a cite and a
+#: table delta giving their own plain data (to_json a shared leaf's), probe --via's bridge one
+#: context manager, the run document stamped by the transcript, census_peers saying whether a
+#: file is a census. Issue 34 asks for at most 250: lower this as the faces shrink.
+TOTAL_CEILING = 268
 
 
 def face_names(root: Path) -> dict[str, list[str]]:

@@ -11,30 +11,19 @@ transport="http")``), :class:`SseParser` the ``text/event-stream`` parser. Autho
 Shared with mcp-skew's other packages (internal: importable, no promise between versions):
 the request and response words ``serve`` answers with (:class:`HttpRequest`,
 :class:`HttpResponse`, :class:`RequestTarget`, :func:`parse_target`, :func:`mcp_route`,
-:func:`is_loopback`, :func:`decode_header_value`); the client side's pure rules the real
-HTTP link in :mod:`mcp_skew.wire` applies (:func:`request_headers`, :func:`parse_body`,
-:func:`is_jsonrpc_error`, :func:`is_priming`, :func:`modern_error_codes`,
-:func:`opens_http_sse`, :func:`synthesized_error`, :func:`wants_sse_fallback`, :class:`SseParser`).
+:func:`is_loopback`, :func:`decode_header_value`); the client side, :class:`HttpClient`,
+which the real HTTP link in :mod:`mcp_skew.wire` drives as the in-memory link does (its
+headers, session and negotiated revision, how a body reads, the HTTP+SSE fallback): the
+rules stay in this room.
 
 Pure like the rest of the simulator: no socket, no clock.
 """
 
 from __future__ import annotations
 
-from ._client import (
-    HttpClient,
-    is_jsonrpc_error,
-    is_priming,
-    modern_error_codes,
-    opens_http_sse,
-    parse_body,
-    request_headers,
-    synthesized_error,
-    wants_sse_fallback,
-)
+from ._client import HttpClient
 from ._endpoint import HttpEndpoint, mcp_route
 from ._link import HttpMemoryLink
-from ._sse import SseParser
 from ._words import (
     HttpRequest,
     HttpResponse,
@@ -51,17 +40,8 @@ __all__ = [
     "HttpRequest",
     "HttpResponse",
     "RequestTarget",
-    "SseParser",
     "decode_header_value",
-    "is_jsonrpc_error",
     "is_loopback",
-    "is_priming",
     "mcp_route",
-    "modern_error_codes",
-    "opens_http_sse",
-    "parse_body",
     "parse_target",
-    "request_headers",
-    "synthesized_error",
-    "wants_sse_fallback",
 ]

@@ -264,8 +264,11 @@ class HttpClient:
     """
 
     def __init__(self, registry: Registry = REGISTRY, *, post_first: bool = False,
-                 version_on_initialize: bool = False, drops_session: bool = False) -> None:
+                 version_on_initialize: bool = False, drops_session: bool = False,
+                 extra: Mapping[str, str] | None = None) -> None:
         self.registry = registry
+        #: headers sent with every request (a real link's ``--header`` values)
+        self.extra = dict(extra or {})
         #: a 2024-11-05 initialize is POSTed first too (client quirk ``post-first``)
         self.post_first = post_first
         #: ``initialize`` carries ``MCP-Protocol-Version`` (client quirk ``header-on-initialize``)
@@ -289,10 +292,16 @@ class HttpClient:
         """Whether this answer to ``message`` sends the client to HTTP+SSE
         (:func:`wants_sse_fallback`; a synthesized error stands for no body)."""
         parsed = None if reading.synthesized else reading.answer
-        return wants_sse_fallback(message, reading.status, parsed, self.modern_codes)
+        return self.falls_back(message, reading.status, parsed)
+
+    def falls_back(self, message: Any, status: int, parsed: Any) -> bool:
+        """Whether an answer of ``status`` with the body ``parsed`` (None: no body) to
+        ``message`` sends the client to HTTP+SSE (:func:`wants_sse_fallback`)."""
+        return wants_sse_fallback(message, status, parsed, self.modern_codes)
 
     def headers(self, message: Any) -> dict[str, str]:
-        extra = {"Authorization": self.authorization} if self.authorization else None
+        auth = {"Authorization": self.authorization} if self.authorization else {}
+        extra = {**self.extra, **auth} or None
         found = request_headers(message, session_id=self.session_id,
                                 legacy_revision=self.legacy_revision, registry=self.registry,
                                 tool_headers=self.tool_headers, extra=extra)
@@ -370,8 +379,40 @@ class HttpClient:
         if isinstance(message, dict) and message.get("method") == "tools/list":
             self.tool_headers.update(marked_params(answer))
             return
+        self.learn_revision(message, answer)
+
+    def learn_revision(self, message: Any, answer: Any) -> None:
+        """Remember the revision an initialize agreed on, for the version header (the real
+        link learns this alone: it mirrors no ``x-mcp-header`` parameters)."""
         if not (isinstance(message, dict) and message.get("method") == "initialize"):
             return
         if isinstance(answer, dict) and isinstance(answer.get("result"), dict):
             version = answer["result"].get("protocolVersion")
             self.legacy_revision = str(version) if version is not None else None
+
+    # -- the body as it arrives: what a real link (mcp_skew.wire.http) reads with ----------
+    @staticmethod
+    def parse(text: str) -> Any:
+        """A body's (or an SSE event's data's) JSON value, or the text (:func:`parse_body`)."""
+        return parse_body(text)
+
+    @staticmethod
+    def bodiless_error(status: int, parsed: Any) -> bool:
+        """Whether an answer of ``status`` is an error status whose body is no JSON-RPC error:
+        the client reads it as :meth:`synthesize` makes it."""
+        return status >= 300 and not is_jsonrpc_error(parsed)
+
+    @staticmethod
+    def synthesize(msg_id: Any, status: int, reason: str, body: str) -> Message:
+        """The JSON-RPC error a bodiless error status is read as (:func:`synthesized_error`)."""
+        return synthesized_error(msg_id, status, reason, body)
+
+    @staticmethod
+    def stream() -> SseParser:
+        """A parser for one ``text/event-stream`` body, fed as it arrives."""
+        return SseParser()
+
+    @staticmethod
+    def primes(event: SseEvent) -> bool:
+        """Whether an SSE event carries no message (the priming event, :func:`is_priming`)."""
+        return is_priming(event)

@@ -25,7 +25,7 @@ class Reply:
     #: records them before the answer
     via: tuple[PathStep, ...] = field(default=(), compare=False)
     #: the HTTP status of a response that carried no JSON-RPC answer, which ``message`` was
-    #: made from (what a client program would see: :func:`mcp_skew.simulator.http.synthesized_error`);
+    #: made from (what a client program would see: :func:`mcp_skew.simulator.http._client.synthesized_error`);
     #: None for an answer a server sent. The client's rules read the status here, never in
     #: the made-up error's ``data``.
     status: int | None = field(default=None, compare=False)

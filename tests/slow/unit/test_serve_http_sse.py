@@ -23,8 +23,7 @@ from _serve_helpers import http_server, initialize, readline, request
 from _waits import BOUND_S
 
 from mcp_skew.serve import LogWriter, read_log
-from mcp_skew.simulator.http import SseParser
-from mcp_skew.simulator.http._sse import SseEvent
+from mcp_skew.simulator.http._sse import SseEvent, SseParser
 
 TIMEOUT = BOUND_S
 NOTE = {"jsonrpc": "2.0", "method": "notifications/initialized"}
