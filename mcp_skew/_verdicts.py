@@ -1,4 +1,4 @@
-"""The words the features give their verdicts in: why a pair fails, and a step of advice.
+"""The words the features give their verdicts in: why a pair fails.
 
 Below the features (the matrix, the probe, the rollout, the migration guide), above the
 simulator, so that each reads one vocabulary instead of borrowing another feature's:
@@ -9,22 +9,18 @@ simulator, so that each reads one vocabulary instead of borrowing another featur
   ``negotiation`` (they share a revision the one-shot negotiation does not reach); a
   matrix cell adds ``auth`` and ``result`` (connects, then fails), which only a run says.
   The rollout names a failed request's cause with it.
-- :class:`Advice` and :class:`AdviceItem`: what a program's author should change, as
-  steps grouped by what they unlock (the probe's card ends with them).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from dataclasses import replace
+from typing import Literal
 
 from .simulator import PeerSpec, Transport, run
 from .versions import Era
 
 __all__ = [
-    "Advice",
-    "AdviceItem",
     "FailureKind",
     "PlainWorks",
     "failure_kind",
@@ -59,35 +55,3 @@ def failure_kind(client: PeerSpec, server: PeerSpec,
     if (client.quirks or server.quirks) and works(client, server):
         return "quirk"
     return "negotiation"
-
-
-# -- Advice ----------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class AdviceItem:
-    """One step: what to do, why, where it is written down, and what the probe saw."""
-
-    title: str
-    text: str
-    links: tuple[str, ...] = ()  #: guide sections and spec pages
-    now: str = ""  #: what this server did, where the probe saw it
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"title": self.title, "text": self.text, "links": list(self.links),
-                "now": self.now}
-
-
-@dataclass(frozen=True, slots=True)
-class Advice:
-    """The steps that unlock one revision (``revision`` None: fix these first, for everyone)."""
-
-    revision: str | None
-    heading: str
-    items: tuple[AdviceItem, ...]
-    command: str = ""  #: the ``mcp-skew migrate`` command with the whole guide
-    guide: str = ""  #: the guide page in the repository
-    failing: tuple[str, ...] = field(default=())  #: the clients of that revision that failed
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"revision": self.revision, "heading": self.heading, "command": self.command,
-                "guide": self.guide, "failing": list(self.failing),
-                "steps": [i.to_dict() for i in self.items]}

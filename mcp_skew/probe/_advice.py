@@ -16,10 +16,9 @@ server does not serve, oldest first (the modern era last).
 from __future__ import annotations
 
 import re
-from dataclasses import replace
-from typing import TYPE_CHECKING, Final
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Final
 
-from .._verdicts import Advice, AdviceItem
 from ..simulator.findings import FINDINGS
 from ..versions import BUILTIN, Cite, Era, Registry
 
@@ -27,6 +26,39 @@ if TYPE_CHECKING:
     from ._runner import ProbeReport
 
 __all__ = ["Advice", "AdviceItem", "advise"]
+
+
+# -- The steps ----------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class AdviceItem:
+    """One step: what to do, why, where it is written down, and what the probe saw."""
+
+    title: str
+    text: str
+    links: tuple[str, ...] = ()  #: guide sections and spec pages
+    now: str = ""  #: what this server did, where the probe saw it
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"title": self.title, "text": self.text, "links": list(self.links),
+                "now": self.now}
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """The steps that unlock one revision (``revision`` None: fix these first, for everyone)."""
+
+    revision: str | None
+    heading: str
+    items: tuple[AdviceItem, ...]
+    command: str = ""  #: the ``mcp-skew migrate`` command with the whole guide
+    guide: str = ""  #: the guide page in the repository
+    failing: tuple[str, ...] = field(default=())  #: the clients of that revision that failed
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"revision": self.revision, "heading": self.heading, "command": self.command,
+                "guide": self.guide, "failing": list(self.failing),
+                "steps": [i.to_dict() for i in self.items]}
+
 
 _NOT_ADVICE: Final = frozenset({"simulation-disagrees", "era-mismatch", "unknown-field"})
 _FINDINGS_DOC: Final = "docs/findings.md"

@@ -60,7 +60,7 @@ DISCOVER = "server/discover"
 FIRST_REQUEST = "tools/list"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(eq=False, frozen=True, slots=True)
 class LegacyAdvert:
     """A DiscoverResult that names no modern revision the dual-era client has, read as
     "speak ``revision`` through ``initialize``" (see :meth:`SimClient._legacy_advert`), or
@@ -70,7 +70,7 @@ class LegacyAdvert:
     why: PathStep | None = None
 
 
-@dataclass(slots=True)
+@dataclass(eq=False, slots=True)
 class Session:
     """The outcome of negotiation, and what the scenario builds on."""
 

@@ -130,7 +130,7 @@ def app_html(profile: Profile) -> dict[str, Any]:
                           "text": "<!DOCTYPE html><html><body>mcp-skew app</body></html>"}]}
 
 
-@dataclass(slots=True)
+@dataclass(eq=False, slots=True)
 class ExtensionsSeen:
     """What a transcript shows of extensions: who declared which, and the apps' fate."""
 

@@ -45,7 +45,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(eq=False, frozen=True, slots=True)
 class ServerChange:
     """What happens to a simulated server at a scheduled time (:meth:`MemoryLink.schedule`):
     it is replaced by a server of ``server``'s spec, and/or it emits the notification

@@ -163,7 +163,7 @@ class PeerSpec:
         return self.name
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(eq=False, frozen=True, slots=True)
 class Notation:
     """A peer spec's text split into its parts as written (nothing checked, no registry)."""
 

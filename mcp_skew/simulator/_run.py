@@ -40,7 +40,7 @@ __all__ = ["NEEDS_RESULT", "RunRecord", "mark_era_mismatch", "run"]
 NEEDS_RESULT: Final = "result"
 
 
-@dataclass(slots=True)
+@dataclass(eq=False, slots=True)
 class RunRecord:
     """Everything one run produced."""
 

@@ -57,7 +57,7 @@ __all__ = ["SCENARIOS", "Listen", "Played", "Scenario", "ServerEvent", "Step", "
 Expect = Literal["result", "tool-error", "error"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(eq=False, frozen=True, slots=True)
 class Step:
     """One request and the answer a server of the negotiated revision should give."""
 
@@ -97,7 +97,7 @@ class Step:
         return self.codes(profile)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(eq=False, frozen=True, slots=True)
 class Listen:
     """Open a ``subscriptions/listen`` stream that opts in to every notification that
     invalidates a cached result of ``methods`` (the profile's ``cache_invalidations`` rows
@@ -108,7 +108,7 @@ class Listen:
     at_ms: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(eq=False, frozen=True, slots=True)
 class ServerEvent:
     """At ``at_ms`` something changes on the server: it emits ``emit`` (with ``params``) on
     the listen streams that asked for it. Scheduled on the link by the run."""
@@ -133,7 +133,7 @@ class StepResult:
         return {"name": self.name, "ok": self.ok, "expected": self.expected, "got": self.got}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(eq=False, frozen=True, slots=True)
 class Scenario:
     """A named run after the handshake: its steps, in order (requests, listens, server
     events)."""

@@ -53,7 +53,7 @@ TOOLS = (
 RESOURCE = {"uri": "mem://hello", "name": "hello", "mimeType": "text/plain"}
 
 
-@dataclass(slots=True)
+@dataclass(eq=False, slots=True)
 class Reaction:
     """What the server does with one incoming message."""
 
@@ -61,7 +61,7 @@ class Reaction:
     exit: bool = False  #: the process ends after this message
 
 
-@dataclass(slots=True)
+@dataclass(eq=False, slots=True)
 class SimServer:
     """One server process."""
 

@@ -59,7 +59,7 @@ def http_status(event: Event) -> int | None:
     return event.status if isinstance(event, Reply) and event.error is not None else None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(eq=False, frozen=True, slots=True)
 class TransportRule:
     """How a dual-era client reads a probe that did not keep it modern, on one transport."""
 

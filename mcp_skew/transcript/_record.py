@@ -141,7 +141,7 @@ def of_json(items: Iterable[Mapping[str, Any]]) -> list[Record]:
     return out
 
 
-@dataclass(slots=True)
+@dataclass(eq=False, slots=True)
 class Transcript:
     """Every message that crossed, in order, and the events between them."""
 

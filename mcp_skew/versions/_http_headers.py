@@ -37,7 +37,7 @@ __all__ = ["HTTP_HEADERS", "HeaderTable", "HttpHeader"]
 Carries = Literal["version", "method", "name", "params", "session"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(eq=False, frozen=True, slots=True)
 class HttpHeader:
     """One MCP request header (see the module docstring)."""
 
@@ -60,7 +60,7 @@ class HttpHeader:
         return self.name.lower().partition("{")[0]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(eq=False, frozen=True, slots=True)
 class HeaderTable:
     """The MCP request headers, one :class:`HttpHeader` a row (iterating the table gives its
     rows), with the other request headers a transcript records and a wire log keeps."""

@@ -71,7 +71,7 @@ Reporter = Literal["simulate", "matrix", "probe", "show-log", "probe-client"]
 FINDING_CODES: Final[tuple[str, ...]] = FindingCode.__args__  # type: ignore[attr-defined]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(eq=False, frozen=True, slots=True)
 class FindingInfo:
     """What a finding code means, and what to do about it: its section of ``docs/findings.md``."""
 

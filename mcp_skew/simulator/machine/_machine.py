@@ -102,7 +102,7 @@ class Remark:
 Action = Send | Notify | Restart | Wait | Open | Remark
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(eq=False, frozen=True, slots=True)
 class Finished(Generic[T]):
     """The machine's verdict."""
 

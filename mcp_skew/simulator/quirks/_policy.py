@@ -252,7 +252,7 @@ class ClientPolicy:
 Policy = ServerPolicy | ClientPolicy
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(eq=False, frozen=True, slots=True)
 class Effect:
     """One field a quirk sets: to a constant, or to what the quirk's value converts to."""
 

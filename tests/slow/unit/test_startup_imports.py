@@ -5,7 +5,8 @@
   the layers behind them (profiles, simulator, features), not ``importlib.metadata``;
 - the default ``mcp-skew matrix`` (stdio) loads neither the simulator's HTTP nor its
   authorization, nor the real links (``wire``), nor another command's implementation;
-  the same matrix over HTTP does load them (so the rule names modules that exist); nor
+  the same matrix over HTTP does load them (so the rule names modules that exist), nor the
+  probe's steps of advice (no module it loads defines ``Advice``); nor
   tabulate (the terminal table is the matrix's own), which a ruled matrix does load; nor
   pathlib, base64 or the decoder of raw lines, which a matrix written to a file and one over
   HTTP load;
@@ -61,6 +62,28 @@ def loaded_by(*argvs: list[str]) -> tuple[list[int], set[str]]:
     codes = [json.loads(line)["code"] for line in lines if line.startswith("{")]
     modules = next(line for line in lines if line.startswith("MODULES "))
     return codes, set(json.loads(modules.removeprefix("MODULES ")))
+
+
+#: Runs ``mcp-skew`` with the command line given (a JSON argv list), then prints the names
+#: of the classes the modules of mcp-skew it loaded define (as JSON) on a line of its own.
+CLASSES = """
+import contextlib, io, json, sys
+from mcp_skew.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    main(json.loads(sys.argv[1]))
+names = {k for m, mod in list(sys.modules.items()) if m.startswith("mcp_skew")
+         for k, v in vars(mod).items() if isinstance(v, type) and v.__module__ == m}
+print("CLASSES " + json.dumps(sorted(names)))
+"""
+
+
+def classes_defined(argv: list[str]) -> set[str]:
+    """The names of the classes the modules of mcp-skew that ``argv`` loads define."""
+    done = subprocess.run([sys.executable, "-c", CLASSES, json.dumps(argv)], capture_output=True,
+                          text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    line = next(line for line in done.stdout.splitlines() if line.startswith("CLASSES "))
+    return set(json.loads(line.removeprefix("CLASSES ")))
 
 
 def _commands() -> dict[str, argparse.ArgumentParser]:
@@ -138,6 +161,9 @@ def test_a_default_matrix_loads_no_http_no_authorization_and_no_other_command() 
     assert "mcp_skew.simulator._run" in modules and "mcp_skew.commands.matrix" in modules
     assert sorted(m for m in modules if http_or_auth(m)) == []
     assert sorted(implementations() & modules) == ["mcp_skew.commands.matrix"]
+    # nor the probe's steps of advice (the probe alone reads them): no module loaded defines them
+    assert sorted(m for m in modules if m.split(".")[:2] == ["mcp_skew", "probe"]) == []
+    assert not {"Advice", "AdviceItem"} & classes_defined(["matrix"])
 
 
 #: What the default matrix printed to a terminal does not need: tabulate (its import reads
