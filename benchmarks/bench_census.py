@@ -169,7 +169,8 @@ The same work as the morning's 12.95 and 6.52 CPU-s an entry took about half the
 seconds, at a load not much lower (and 5.75 to 7.28 CPU-s an entry in the 8 runs below,
 at 12 to 24): a Python server's start 1.3 CPU-s (2.3 to 2.7 then), a Node one's 0.6
 (about 1), an npm install 4.4 (about 9). The machine's moment, not only its load, sets the
-CPU seconds of the same work: they too compare only side by side. Server starts, from the stored reports: 75 for the 22 entries, 4 a probed entry (17),
+CPU seconds of the same work: they too compare only side by side.
+Server starts, from the stored reports: 75 for the 22 entries, 4 a probed entry (17),
 5 for the one whose server offers an extension (wikipedia-mcp: the named client that
 advertises it), 2 for each of the 3 that do not start (the two calibrating clients; a
 start that times out is tried once more). The fast probe's 4 (``probe/_fast.py``): the
@@ -200,6 +201,21 @@ as the census runs it, 5.42 with ``--prefer-offline``, 6.52 with ``--ignore-scri
 with ``--no-package-lock``, 5.18 with all three: within the noise (3.9 to 8.2 for the same
 install); npm's CPU is the files it writes (3,689 and 6,778) and the full packuments
 ``npm install`` always fetches (arborist's ``#fetchManifest`` sets ``fullMetadata: true``).
+
+Then, with this tree as it is, on a quieter machine: ``--listing
+benchmarks/census-listing.json --installers uv --jobs 2 --no-dask`` at a load average of 5
+to 11: cold 64.9 s = 2.9 s an entry (117.3 CPU-s = 5.33 an entry), warm 44.5 s = 2.0 s
+(2.93 CPU-s); and ``--installers uv,pip`` (same options) just after, at 10 to 17: uv cold
+137.4 s = 6.2 s an entry (6.00 CPU-s), pip cold 170.7 s = 7.8 s (11.36 CPU-s: its servers
+compile their own bytecode, 8.04 CPU-s an entry), warm 3.0 and 3.9 s. So the goal of 5.8 s
+an entry cold was met at a load of 5 to 11 and missed (6.2) at 10 to 17. Verdict rows, uv
+against pip, 3 of 22 differ cold and warm alike, none by the installer: mcp-text-editor's
+failure names the installer (``uv install`` / ``pip install``, the same status and kind);
+notion-mcp-server's modern-only row is ``server exited`` in one run and a legacy-shaped
+``tools/list`` result (peer ``+lenient``) in another, uv's cold run and pip's warm one
+against the other two; playwright-mcp's legacy readiness changes from run to run (all,
+one or none of its legacy clients ok). Two servers that answer differently from one run
+to the next, whatever filled their environments: not fixed here.
 """
 
 from __future__ import annotations
