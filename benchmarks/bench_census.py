@@ -153,6 +153,69 @@ npm (the same GC time in a profile), the server's GC off at start (0.2 CPU-s of 
 start, and it changes the server's run). Python 3.11 already starts from frozen modules;
 the venvs hold no ``.pth`` file; ``PYTHONNODEBUGRANGES`` changes only code compiled at
 run time, and none is.
+
+Each line now also says how long the workers waited on installs (the rows' ``install_s``:
+an environment built ahead, or being built, is waited for on its lock) and how many server
+processes the probes started. Early afternoon of 2026-12-05 (``--listing
+benchmarks/census-listing.json --installers uv --jobs 2 --no-dask``, ``--install-jobs`` 3,
+no sandbox tool), at a load average of 7 to 21 (three other sessions):
+
+    cold   124.3 CPU-s = 5.65 an entry (174.4 s wall = 7.9 s an entry)
+           python servers 1.75, npm installs 1.70, node servers 1.02, bytecode compile 0.39,
+           census workers 0.30, uv 0.16, supervisors 0.07, census 0.06 (5.45 sampled)
+    warm   75.0 CPU-s = 3.41 an entry (106.3 s wall = 4.8 s an entry)
+
+The same work as the morning's 12.95 and 6.52 CPU-s an entry took about half the CPU
+seconds, at a load not much lower (and 5.75 to 7.28 CPU-s an entry in the 8 runs below,
+at 12 to 24): a Python server's start 1.3 CPU-s (2.3 to 2.7 then), a Node one's 0.6
+(about 1), an npm install 4.4 (about 9). The machine's moment, not only its load, sets the
+CPU seconds of the same work: they too compare only side by side.
+Server starts, from the stored reports: 75 for the 22 entries, 4 a probed entry (17),
+5 for the one whose server offers an extension (wikipedia-mcp: the named client that
+advertises it), 2 for each of the 3 that do not start (the two calibrating clients; a
+start that times out is tried once more). The fast probe's 4 (``probe/_fast.py``): the
+client of every legacy revision and the plain modern one (the calibrators, at once: one of
+their first requests is one the server knows, and the first answer is the cold start),
+the dual-era client (``server/discover`` first in a process), the oldest legacy client,
+whose process also serves the middle legacy revisions' ``initialize`` with a control (3
+clients' first exchanges, no start of their own). Of the 4, the plain modern client's
+process serves one exchange on a legacy server (``tools/list`` with the modern ``_meta``,
+answered -32601, then closed): 1.3 CPU-s a Python start and 0.6 a Node one for a single
+request, about 0.73 CPU-s an entry of this listing (11% of a cold entry). Not merged into
+another process here: its request is a first request of a process (the calibration's
+cold start too), so it could only follow another client's first exchange with a control
+as the middle legacy revisions do (in the dual-era client's process, between its
+``server/discover`` and its fallback, with ``server/discover`` again as the control), which
+changes that client's own conversation and its row; left for the probe's model.
+
+Tried and not kept, side by side in one run (``/tmp`` worktrees of both, alternating A B A
+B then B A B A, 8 cold censuses, load 12 to 24): the installs ahead allowed 4 jobs a thread
+past the rows stored instead of 2, so that the listing's npm installs start while its PyPI
+probes run. It cut the workers' wait on installs from 36 s to 14 s a census (28 to 44
+before, 11 to 16 after) but not the wall time: 7.20 s an entry before (7.91, 6.93, 7.39,
+6.57), 7.63 after (8.94, 8.15, 7.80, 5.64), the CPU 6.34 and 6.66 CPU-s an entry: on 2
+busy cores an install started earlier takes its CPU from a probe. The same 75 server starts
+and 17 probed entries in every run. The npm flags, 4 installs each (server-memory and
+exa-mcp-server, twice, alternating, load 5 to 11, ``~/.npm`` warm): 5.58 CPU-s an install
+as the census runs it, 5.42 with ``--prefer-offline``, 6.52 with ``--ignore-scripts``, 6.06
+with ``--no-package-lock``, 5.18 with all three: within the noise (3.9 to 8.2 for the same
+install); npm's CPU is the files it writes (3,689 and 6,778) and the full packuments
+``npm install`` always fetches (arborist's ``#fetchManifest`` sets ``fullMetadata: true``).
+
+Then, with this tree as it is, on a quieter machine: ``--listing
+benchmarks/census-listing.json --installers uv --jobs 2 --no-dask`` at a load average of 5
+to 11: cold 64.9 s = 2.9 s an entry (117.3 CPU-s = 5.33 an entry), warm 44.5 s = 2.0 s
+(2.93 CPU-s); and ``--installers uv,pip`` (same options) just after, at 10 to 17: uv cold
+137.4 s = 6.2 s an entry (6.00 CPU-s), pip cold 170.7 s = 7.8 s (11.36 CPU-s: its servers
+compile their own bytecode, 8.04 CPU-s an entry), warm 3.0 and 3.9 s. So the goal of 5.8 s
+an entry cold was met at a load of 5 to 11 and missed (6.2) at 10 to 17. Verdict rows, uv
+against pip, 3 of 22 differ cold and warm alike, none by the installer: mcp-text-editor's
+failure names the installer (``uv install`` / ``pip install``, the same status and kind);
+notion-mcp-server's modern-only row is ``server exited`` in one run and a legacy-shaped
+``tools/list`` result (peer ``+lenient``) in another, uv's cold run and pip's warm one
+against the other two; playwright-mcp's legacy readiness changes from run to run (all,
+one or none of its legacy clients ok). Two servers that answer differently from one run
+to the next, whatever filled their environments: not fixed here.
 """
 
 from __future__ import annotations
@@ -189,7 +252,7 @@ def _listing(count: int, path: Path) -> None:
 def _figures(db: Path) -> dict[str, float | None]:
     with sqlite3.connect(db) as conn:
         rows = conn.execute("SELECT install_s, install_cached, start_ms, probe_ms, status, "
-                            "total_s FROM results").fetchall()
+                            "total_s, report FROM results").fetchall()
 
     def med(values: list[float]) -> float | None:
         return round(median(values), 2) if values else None
@@ -201,7 +264,11 @@ def _figures(db: Path) -> dict[str, float | None]:
             "start_ms": med([r[2] for r in rows if r[2] is not None]),
             "probe_ms": med([r[3] for r in rows if r[3] is not None]),
             "job_s": med([r[5] for r in rows if r[5] is not None]),
-            "busy_s": round(sum(r[5] for r in rows if r[5] is not None), 1)}
+            "busy_s": round(sum(r[5] for r in rows if r[5] is not None), 1),
+            # a worker's install_s is its wait: the environment built ahead, or its own install
+            "install_wait_s": round(sum(r[0] for r in rows if r[0] is not None), 1),
+            # server processes the probes started (calibration tries, extensions included)
+            "starts": sum(int(json.loads(r[6]).get("starts") or 0) for r in rows if r[6])}
 
 
 def _verdicts(db: Path, cache: Path) -> dict[str, str]:
@@ -376,7 +443,9 @@ def _line(name: str, seconds: float, fig: dict[str, float | None], jobs: int) ->
             f"= {rate * 60:.0f} servers/hour (5,000 servers: {hours:.1f} h); median install "
             f"{fig['install_s']} s ({fig['cache_hits']} cache hits), cold start "
             f"{fig['start_ms']} ms, probe {fig['probe_ms']} ms; median job {fig['job_s']} s, "
-            f"the workers busy {busy:.0f}% of the wall time ({fig['busy_s']} job-seconds)"
+            f"the workers busy {busy:.0f}% of the wall time ({fig['busy_s']} job-seconds), "
+            f"{fig['install_wait_s']} s of it waiting on installs; {fig['starts']} server starts "
+            f"({(fig['starts'] or 0) / max(1, int(fig['probed'] or 0)):.2f} a probed entry)"
             + (("\n  CPU-s an entry by process: " + ", ".join(
                 f"{kind} {seconds / rows:.2f}" for kind, seconds in SPLIT.items())
                 + f" (of {sum(SPLIT.values()) / rows:.2f} sampled)") if SPLIT and rows else ""))
