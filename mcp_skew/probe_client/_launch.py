@@ -57,16 +57,14 @@ from pathlib import Path
 from typing import IO, Final, Literal
 
 from ..errors import UsageError
-from ..serve import LogEntry, LogWriter, ServedEndpoint, make_http_server, read_log, server_url
+from ..serve import HttpServing, LogEntry, StdioServing, read_log
 from ..simulator import PeerSpec
 from ..wire import end, family, open_new, spawn
-from ._relayed import StdioServing
 
 __all__ = [
     "SERVER_WORD",
     "TAIL_BYTES",
     "URL_WORD",
-    "HttpServing",
     "Launch",
     "RealClientRun",
     "Running",
@@ -314,7 +312,7 @@ def fresh_log(path: Path) -> Path:
 
 
 def _run_stdio(spec: str, peer: PeerSpec, index: int, launch: Launch) -> RealClientRun:
-    """Serve ``peer`` here (ready before the client starts: :mod:`._relayed`), run the client
+    """Serve ``peer`` here (ready before the client starts: :mod:`mcp_skew.serve._relayed`), run the client
     once with the relay's words for ``{server}``, end the server; the run, its wire read
     back."""
     log = fresh_log(launch.workdir / f"{index:02d}.jsonl")
@@ -328,32 +326,6 @@ def _run_stdio(spec: str, peer: PeerSpec, index: int, launch: Launch) -> RealCli
     _read_entries(run)
     run.stamps = list(serving.stamps)
     return run
-
-
-class HttpServing:
-    """A simulated Streamable HTTP server on loopback (port 0), in a thread, logging to
-    ``log``; :meth:`stop` ends it and closes the log."""
-
-    def __init__(self, peer: PeerSpec, log: Path, port: int = 0) -> None:
-        self.writer = LogWriter(log, source="serve")
-        endpoint = ServedEndpoint(peer, say=lambda _text: None)
-        try:
-            self.server = make_http_server(endpoint, "127.0.0.1", port, log=self.writer)
-        except OSError:  # the port was taken in between: another one (a new URL)
-            self.server = make_http_server(endpoint, "127.0.0.1", 0, log=self.writer)
-        self.url = server_url(self.server)
-        self.writer.event("start", f"mcp-skew probe-client serves {peer.notation} on "
-                          f"{self.url}", peer=peer.notation, url=self.url)
-        self.thread = threading.Thread(target=self.server.serve_forever,
-                                       kwargs={"poll_interval": 0.05}, daemon=True)
-        self.thread.start()
-
-    def stop(self) -> None:
-        self.server.stop_streams(timeout=1.0)
-        self.server.shutdown()
-        self.thread.join(timeout=5)
-        self.server.server_close()
-        self.writer.close()
 
 
 def _serve_and_run(spec: str, peer: PeerSpec, log: Path, launch: Launch, *, port: int = 0,

@@ -28,12 +28,11 @@ import time
 from pathlib import Path
 from typing import Final, Literal
 
-from ..serve import LogEntry, read_log
+from ..serve import HttpServing, LogEntry, StdioServing, read_log
 from ..simulator import PeerSpec
 from ..versions import Registry
-from ._launch import SETTLE_S, HttpServing
+from ._launch import SETTLE_S
 from ._observe import Observation, observe
-from ._relayed import StdioServing
 
 __all__ = ["SimulatedServer", "simulated_server"]
 

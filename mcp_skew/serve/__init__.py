@@ -29,6 +29,8 @@ from ._annotate import annotate
 from ._annotation import Annotation
 from ._http import ServedEndpoint, make_http_server, server_url
 from ._log import LINE_CAP, LineSplitter, LogEntry, LogWriter, read_log
+from ._relayed import StdioServing
+from ._serving import HttpServing
 from ._stdio import serve_stdio
 
 if TYPE_CHECKING:
@@ -37,10 +39,12 @@ if TYPE_CHECKING:
 __all__ = [
     "LINE_CAP",
     "Annotation",
+    "HttpServing",
     "LineSplitter",
     "LogEntry",
     "LogWriter",
     "ServedEndpoint",
+    "StdioServing",
     "annotate",
     "make_http_server",
     "read_log",
