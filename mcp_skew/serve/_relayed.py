@@ -9,7 +9,7 @@ waits raced that start, and a card read the machine's load as the client's behav
 private folder, before the client runs; ``{server}`` is a relay
 (:mod:`mcp_skew.serve._relay`, ``python -I -S``, standard library only: the interpreter's start)
 that joins the client's pipes to the socket. Each connection is one server process as
-the client sees it: a fresh :class:`~mcp_skew.serve.StdioServer`, a ``start`` event in the
+the client sees it: a fresh :class:`~mcp_skew.simulator.StdioServer`, a ``start`` event in the
 run's log, the relay's start time in :attr:`StdioServing.stamps` (what
 :func:`~._observe.rebase` times a first line from). The first answer's delay is then the
 peer's modelled latency (its ``slow=MS``, slept in the connection's thread) only.
