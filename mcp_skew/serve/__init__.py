@@ -19,9 +19,9 @@ The log format is described in :mod:`mcp_skew.serve._log`.
 Its face lists what the rest of mcp-skew uses: the commands' entry points (:func:`run_serve`,
 :func:`run_record`, :func:`run_show_log`, :func:`run_replay`, in :mod:`._command`, read on
 first use) and what probe-client runs and reads: one entry point for a served run
-(:class:`ServedForClient`: the server, its log written and read back) and the log's
-entries and annotation; the serving, the log's writer and reader, the renderers, the
-replays and the proxy are imported from their modules.
+(:class:`ServedForClient`, in :mod:`._serving`, read on first use: the server, its log
+written and read back) and the log's entries and annotation; the serving, the log's writer
+and reader, the renderers, the replays and the proxy are imported from their modules.
 """
 
 from __future__ import annotations
@@ -32,10 +32,10 @@ from .._lazy import first_use
 from ._annotate import annotate
 from ._annotation import Annotation
 from ._log import LogEntry
-from ._serving import ServedForClient
 
 if TYPE_CHECKING:
     from ._command import run_record, run_replay, run_serve, run_show_log
+    from ._serving import ServedForClient
 
 __all__ = [
     "Annotation",
@@ -48,8 +48,10 @@ __all__ = [
     "run_show_log",
 ]
 
-#: Where each name read on first use is defined: the commands' entry points, when one runs.
-_HOMES: Final[dict[str, str]] = dict.fromkeys(
-    ("run_record", "run_replay", "run_serve", "run_show_log"), "._command")
+#: Where each name read on first use is defined: the commands' entry points, when one runs;
+#: probe-client's served runs (not a ``serve`` process's start: the relay and its sockets).
+_HOMES: Final[dict[str, str]] = {
+    **dict.fromkeys(("run_record", "run_replay", "run_serve", "run_show_log"), "._command"),
+    "ServedForClient": "._serving"}
 
 __getattr__ = first_use(__name__, _HOMES)
