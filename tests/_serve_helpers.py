@@ -68,7 +68,7 @@ def http_server(peer: str, log: Any = None, timeout: float = 10, **options: Any
     """``serve PEER --http`` on a free port, served by a thread; yields (url, server). On the
     way out, streams and held requests end and the thread must finish within ``timeout``.
     ``options`` go to the endpoint (``allow_remote``, ``limits``, ``say``)."""
-    from mcp_skew.serve import ServedEndpoint, make_http_server, server_url
+    from mcp_skew.serve._http import ServedEndpoint, make_http_server, server_url
     from mcp_skew.simulator import parse_peer
 
     say = options.pop("say", None) or (lambda t: None)

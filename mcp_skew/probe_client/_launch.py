@@ -19,7 +19,7 @@ The client's words are the user's ``CLIENT_ARGV`` with two placeholders filled i
   temporary folder, removed after the run: nothing taken from a file name reaches the
   client's shell as syntax.
 - ``{url}``: the URL of a simulated Streamable HTTP server served here on
-  loopback, port 0, in a thread (:func:`mcp_skew.serve.make_http_server`, the
+  loopback, port 0, in a thread (:class:`mcp_skew.serve.ServedForClient`, the
   machinery of ``serve --http``), writing the same log.
 
 An upgrade case (:func:`run_upgrade`) runs the client twice with the same words: the
@@ -57,16 +57,14 @@ from pathlib import Path
 from typing import IO, Final, Literal
 
 from ..errors import UsageError
-from ..serve import LogEntry, LogWriter, ServedEndpoint, make_http_server, read_log, server_url
+from ..serve import LogEntry, ServedForClient
 from ..simulator import PeerSpec
 from ..wire import end, family, open_new, spawn
-from ._relayed import StdioServing
 
 __all__ = [
     "SERVER_WORD",
     "TAIL_BYTES",
     "URL_WORD",
-    "HttpServing",
     "Launch",
     "RealClientRun",
     "Running",
@@ -294,11 +292,7 @@ def read_stamps(path: Path) -> list[float]:
 
 
 def _read_entries(run: RealClientRun) -> None:
-    if run.log.exists() and run.log.stat().st_size:
-        try:
-            run.entries, _ = read_log(run.log)
-        except UsageError:
-            run.entries = []
+    run.entries = ServedForClient.read_back(run.log)
 
 
 def fresh_log(path: Path) -> Path:
@@ -314,59 +308,28 @@ def fresh_log(path: Path) -> Path:
 
 
 def _run_stdio(spec: str, peer: PeerSpec, index: int, launch: Launch) -> RealClientRun:
-    """Serve ``peer`` here (ready before the client starts: :mod:`._relayed`), run the client
-    once with the relay's words for ``{server}``, end the server; the run, its wire read
-    back."""
+    """Serve ``peer`` here (ready before the client starts: :class:`mcp_skew.serve.ServedForClient`),
+    run the client once with the relay's words for ``{server}``, end the server; the run, its
+    wire read back."""
     log = fresh_log(launch.workdir / f"{index:02d}.jsonl")
-    serving = StdioServing(peer, log, sys.executable)
-    try:
-        with in_word(launch.argv, serving.words) as inside:
-            run = RealClientRun(spec, tuple(expand(launch.argv, serving.words, "", inside)), log)
-            _run_argv(run, launch)
-    finally:
-        serving.stop()
+    with ServedForClient(peer, log, "stdio") as serving, \
+            in_word(launch.argv, serving.words) as inside:
+        run = RealClientRun(spec, tuple(expand(launch.argv, serving.words, "", inside)), log)
+        _run_argv(run, launch)
     _read_entries(run)
-    run.stamps = list(serving.stamps)
+    run.stamps = serving.stamps
     return run
-
-
-class HttpServing:
-    """A simulated Streamable HTTP server on loopback (port 0), in a thread, logging to
-    ``log``; :meth:`stop` ends it and closes the log."""
-
-    def __init__(self, peer: PeerSpec, log: Path, port: int = 0) -> None:
-        self.writer = LogWriter(log, source="serve")
-        endpoint = ServedEndpoint(peer, say=lambda _text: None)
-        try:
-            self.server = make_http_server(endpoint, "127.0.0.1", port, log=self.writer)
-        except OSError:  # the port was taken in between: another one (a new URL)
-            self.server = make_http_server(endpoint, "127.0.0.1", 0, log=self.writer)
-        self.url = server_url(self.server)
-        self.writer.event("start", f"mcp-skew probe-client serves {peer.notation} on "
-                          f"{self.url}", peer=peer.notation, url=self.url)
-        self.thread = threading.Thread(target=self.server.serve_forever,
-                                       kwargs={"poll_interval": 0.05}, daemon=True)
-        self.thread.start()
-
-    def stop(self) -> None:
-        self.server.stop_streams(timeout=1.0)
-        self.server.shutdown()
-        self.thread.join(timeout=5)
-        self.server.server_close()
-        self.writer.close()
 
 
 def _serve_and_run(spec: str, peer: PeerSpec, log: Path, launch: Launch, *, port: int = 0,
                    before: RealClientRun | None = None) -> RealClientRun:
     """Serve ``peer`` over HTTP on loopback (on ``port``, 0: any), run the client once with
     its ``{url}``, end the server; the run, its wire read back."""
-    serving = HttpServing(peer, log, port)
-    run = RealClientRun(spec, tuple(expand(launch.argv, [], serving.url)), log, before=before)
-    run.port = int(serving.server.server_address[1])
-    try:
+    with ServedForClient(peer, log, "http", port=port) as serving:
+        run = RealClientRun(spec, tuple(expand(launch.argv, [], serving.url)), log,
+                            before=before)
+        run.port = serving.port
         _run_argv(run, launch)
-    finally:
-        serving.stop()
     _read_entries(run)
     return run
 
@@ -385,23 +348,20 @@ def run_client(spec: str, peer: PeerSpec, index: int, launch: Launch) -> RealCli
 def _upgrade_stdio(before: PeerSpec, after: PeerSpec, index: int,
                    launch: Launch) -> RealClientRun:
     log = fresh_log(launch.workdir / f"{index:02d}.before.jsonl")
-    serving = StdioServing(before, log, sys.executable)
-    try:
-        with in_word(launch.argv, serving.words) as inside:
-            argv = tuple(expand(launch.argv, serving.words, "", inside))
-            first = RealClientRun(before.notation, argv, log)
-            _run_argv(first, launch)
-            first.stamps = list(serving.stamps)
-            # the upgrade: the same command now serves AFTER
-            log = fresh_log(launch.workdir / f"{index:02d}.jsonl")
-            serving.upgrade(after, log)
-            _read_entries(first)
-            run = RealClientRun(after.notation, argv, log, before=first)
-            _run_argv(run, launch)
-    finally:
-        serving.stop()
+    with ServedForClient(before, log, "stdio") as serving, \
+            in_word(launch.argv, serving.words) as inside:
+        argv = tuple(expand(launch.argv, serving.words, "", inside))
+        first = RealClientRun(before.notation, argv, log)
+        _run_argv(first, launch)
+        first.stamps = serving.stamps
+        # the upgrade: the same command now serves AFTER
+        log = fresh_log(launch.workdir / f"{index:02d}.jsonl")
+        serving.upgrade(after, log)
+        _read_entries(first)
+        run = RealClientRun(after.notation, argv, log, before=first)
+        _run_argv(run, launch)
     _read_entries(run)
-    run.stamps = list(serving.stamps)
+    run.stamps = serving.stamps
     return run
 
 

@@ -330,7 +330,8 @@ def _incomplete_discover(entries: list[LogEntry], sent: list[tuple[LogEntry, dic
 
 def observe(server: str, entries: list[LogEntry], stamps: list[float], exit_code: int | None,
             timed_out: bool, *, registry: Registry) -> Observation:
-    """The run's :class:`Observation` (entries as :func:`mcp_skew.serve.read_log` gives them)."""
+    """The run's :class:`Observation` (entries as
+    :meth:`mcp_skew.serve.ServedForClient.read_back` gives them)."""
     entries = rebase(entries, stamps)
     note = annotate(entries, registry)
     sent = _requests(entries)

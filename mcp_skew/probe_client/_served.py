@@ -23,17 +23,15 @@ from __future__ import annotations
 
 import os
 import signal
-import sys
 import time
 from pathlib import Path
 from typing import Final, Literal
 
-from ..serve import LogEntry, read_log
+from ..serve import ServedForClient
 from ..simulator import PeerSpec
 from ..versions import Registry
-from ._launch import SETTLE_S, HttpServing
+from ._launch import SETTLE_S
 from ._observe import Observation, observe
-from ._relayed import StdioServing
 
 __all__ = ["SimulatedServer", "simulated_server"]
 
@@ -88,19 +86,12 @@ class SimulatedServer:
         self.spec, self.peer, self.transport, self.registry = spec, peer, transport, registry
         workdir.mkdir(parents=True, exist_ok=True)
         self.log = workdir / "wire.jsonl"
-        self._http: HttpServing | None = None
-        self._stdio: StdioServing | None = None
+        self._serving: ServedForClient | None = ServedForClient(peer, self.log, transport)
         #: the stdio command's words (``transport="stdio"``), else empty
-        self.command: list[str] = []
+        self.command: list[str] = list(self._serving.words)
         #: the server's URL (``transport="http"``), else None
-        self.url: str | None = None
-        if transport == "http":
-            self._http = HttpServing(peer, self.log)
-            self.url = self._http.url
-        else:
-            self._stdio = StdioServing(peer, self.log, sys.executable)
-            self._socket = Path(self._stdio.path)
-            self.command = list(self._stdio.words)
+        self.url: str | None = self._serving.url if transport == "http" else None
+        self._socket = Path(self._serving.path)  #: over stdio: the relays name it
 
     def _settle(self) -> None:
         """Give the stdio servers the client left a moment to see their input close and log it."""
@@ -111,33 +102,24 @@ class SimulatedServer:
         """What the client did so far, read off the wire by the client rules. ``exit_code``
         is the client's (0: it finished well, the default for a client run in-process); the
         outcome is ``works`` only for 0."""
-        from ..errors import UsageError  # noqa: PLC0415
-
         self._settle()
-        entries: list[LogEntry] = []
-        if self.log.exists() and self.log.stat().st_size:
-            try:
-                entries, _ = read_log(self.log)
-            except UsageError:
-                entries = []
-        stamps = list(self._stdio.stamps) if self._stdio is not None else []
+        entries = ServedForClient.read_back(self.log)
+        stamps = self._serving.stamps if self._serving is not None else []
         return observe(self.spec, entries, stamps, exit_code, timed_out,
                        registry=self.registry)
 
     def close(self) -> None:
         """End the HTTP server and every stdio server process still running (idempotent)."""
-        if self._http is not None:
-            self._http.stop()
-            self._http = None
+        if self._serving is None:
+            return
         if self.transport == "stdio":
             left = _wait_gone(self._socket, 0.0)
             _signal(left, signal.SIGTERM)
             left = _wait_gone(self._socket, TERM_GRACE_S)
             _signal(left, signal.SIGKILL)
             _wait_gone(self._socket, TERM_GRACE_S)
-            if self._stdio is not None:
-                self._stdio.stop()
-                self._stdio = None
+        self._serving.stop()
+        self._serving = None
 
     def __enter__(self) -> SimulatedServer:
         return self

@@ -30,8 +30,7 @@ from _auth_attacks import (
     MALFORMED_TARGETS,
 )
 
-from mcp_skew.serve import ServedEndpoint
-from mcp_skew.serve._http import HttpLimits
+from mcp_skew.serve._http import HttpLimits, ServedEndpoint
 from mcp_skew.simulator import parse_peer
 from mcp_skew.simulator.http import HttpRequest, HttpResponse, parse_target
 from mcp_skew.simulator.http._urlform import form_decode, form_encode, split_url

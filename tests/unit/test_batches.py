@@ -20,8 +20,7 @@ from typing import Any
 import pytest
 from _serve_helpers import initialize, request
 
-from mcp_skew.serve import ServedEndpoint
-from mcp_skew.serve._http import HttpRequest, HttpResponse
+from mcp_skew.serve._http import HttpRequest, HttpResponse, ServedEndpoint
 from mcp_skew.simulator import parse_peer
 from mcp_skew.simulator._link import StdioServer
 from mcp_skew.versions import profile_for

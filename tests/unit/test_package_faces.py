@@ -104,7 +104,7 @@ FACE_CEILINGS: Mapping[str, int] = {
     "mcp_skew.probe_client": 6,
     "mcp_skew.realpeers": 8,
     "mcp_skew.rollout": 4,
-    "mcp_skew.serve": 15,
+    "mcp_skew.serve": 8,
     "mcp_skew.simulator": 36,
     "mcp_skew.simulator.bridges": 3,
     "mcp_skew.simulator.findings": 4,
@@ -131,8 +131,10 @@ FACE_CEILINGS: Mapping[str, int] = {
 #: the probe's card reading the guide through guide_page and serve_both_eras, a cite and a
 #: table delta giving their own plain data (to_json a shared leaf's), probe --via's bridge one
 #: context manager, the run document stamped by the transcript, census_peers saying whether a
-#: file is a census. Issue 34 asks for at most 250: lower this as the faces shrink.
-TOTAL_CEILING = 268
+#: file is a census; 261 with probe-client's served runs one entry point of serve's
+#: (ServedForClient: the stdio or HTTP server, its log written and read back). Issue 34 asks
+#: for at most 250: lower this as the faces shrink.
+TOTAL_CEILING = 261
 
 
 def face_names(root: Path) -> dict[str, list[str]]:

@@ -27,8 +27,9 @@ from mcp_skew.probe_client._launch import RealClientRun
 from mcp_skew.probe_client._observe import Observation, measured_waits, observe
 from mcp_skew.probe_client._runner import DEFAULT_DEADLINE_S, ClientReport
 from mcp_skew.probe_client._save import save_client_peer
-from mcp_skew.serve import LogEntry, LogWriter, serve_stdio
-from mcp_skew.serve._log import NO_MESSAGE, entry_of
+from mcp_skew.serve import LogEntry
+from mcp_skew.serve._log import NO_MESSAGE, LogWriter, entry_of
+from mcp_skew.serve._stdio import serve_stdio
 from mcp_skew.simulator import PeerSpec, run
 from mcp_skew.transcript import records_of
 from mcp_skew.versions import REGISTRY

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_skew.serve import read_log
+from mcp_skew.serve._log import read_log
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc")]

@@ -7,8 +7,7 @@ import os
 import time
 from pathlib import Path
 
-from mcp_skew.serve import LogWriter, read_log
-from mcp_skew.serve._log import LineSplitter
+from mcp_skew.serve._log import LineSplitter, LogWriter, read_log
 
 # -- the pieces ---------------------------------------------------------------------------------
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mcp_skew.serve import LogWriter, read_log
+from mcp_skew.serve._log import LogWriter, read_log
 from mcp_skew.serve._replay import json_diff, replay_simulated
 from mcp_skew.simulator import parse_peer
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from _serve_helpers import C, V
 
-from mcp_skew.serve import LogEntry, annotate, read_log
-from mcp_skew.serve._log import NO_MESSAGE
+from mcp_skew.serve import LogEntry, annotate
+from mcp_skew.serve._log import NO_MESSAGE, read_log
 from mcp_skew.serve._show import render_log
 from mcp_skew.simulator import parse_peer, run
 from mcp_skew.simulator._path import PathStep

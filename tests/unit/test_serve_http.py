@@ -9,8 +9,7 @@ from _serve_helpers import MODERN, modern
 
 from mcp_skew.commands.serve import parse_address
 from mcp_skew.errors import UsageError
-from mcp_skew.serve import ServedEndpoint
-from mcp_skew.serve._http import HttpRequest, check_host
+from mcp_skew.serve._http import HttpRequest, ServedEndpoint, check_host
 from mcp_skew.simulator import parse_peer
 
 # -- addresses and the command -----------------------------------------------------------------

@@ -17,8 +17,9 @@ from typing import Any
 import pytest
 from _serve_helpers import initialize, request
 
-from mcp_skew.serve import LogWriter, ServedEndpoint, _asgi, read_log
-from mcp_skew.serve._http import HttpLimits, HttpRequest, HttpServer, StreamBox
+from mcp_skew.serve import _asgi
+from mcp_skew.serve._http import HttpLimits, HttpRequest, HttpServer, ServedEndpoint, StreamBox
+from mcp_skew.serve._log import LogWriter, read_log
 from mcp_skew.simulator import parse_peer
 
 SSE = "legacy:2024-11-05"

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from _serve_helpers import initialize, meta, request
 
-from mcp_skew.serve import serve_stdio
+from mcp_skew.serve._stdio import serve_stdio
 from mcp_skew.simulator import parse_peer
 from mcp_skew.simulator._link import StdioServer
 

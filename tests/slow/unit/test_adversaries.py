@@ -20,7 +20,7 @@ import pytest
 from _paths import ADVERSARY
 from _waits import BOUND_S
 
-from mcp_skew.serve import LogWriter
+from mcp_skew.serve._log import LogWriter
 
 pytestmark = pytest.mark.slow
 

@@ -32,7 +32,7 @@ from typing import Any
 import pytest
 from _serve_helpers import serve_in_thread
 
-from mcp_skew.serve import ServedEndpoint, make_http_server
+from mcp_skew.serve._http import ServedEndpoint, make_http_server
 from mcp_skew.simulator import SimClient, parse_peer
 from mcp_skew.simulator._scenario import SCENARIOS, play
 from mcp_skew.simulator._transport import HTTP

@@ -12,7 +12,7 @@ from _serve_helpers import serve_in_thread
 
 from mcp_skew.cli import main
 from mcp_skew.probe import ProbeOptions, Target, probe
-from mcp_skew.serve import ServedEndpoint, make_http_server, server_url
+from mcp_skew.serve._http import ServedEndpoint, make_http_server, server_url
 from mcp_skew.simulator import SimClient, parse_peer
 from mcp_skew.simulator._transport import HTTP
 from mcp_skew.wire import HttpLink

@@ -18,8 +18,7 @@ import pytest
 from _paths import ADVERSARY
 from _waits import BOUND_S, until
 
-from mcp_skew.serve import read_log
-from mcp_skew.serve._log import LineSplitter
+from mcp_skew.serve._log import LineSplitter, read_log
 
 pytestmark = pytest.mark.slow
 

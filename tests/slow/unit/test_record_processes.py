@@ -12,8 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mcp_skew.serve import read_log
-from mcp_skew.serve._log import split_processes
+from mcp_skew.serve._log import read_log, split_processes
 from mcp_skew.serve._replay import replay_processes, replay_simulated
 from mcp_skew.simulator import parse_peer
 

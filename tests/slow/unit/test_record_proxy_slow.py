@@ -18,7 +18,7 @@ import pytest
 from _serve_helpers import readline
 from _waits import BOUND_S
 
-from mcp_skew.serve import read_log
+from mcp_skew.serve._log import read_log
 
 TIMEOUT = BOUND_S
 

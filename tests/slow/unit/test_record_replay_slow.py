@@ -15,7 +15,7 @@ import pytest
 from _serve_helpers import C, V, request
 from _waits import BOUND_S
 
-from mcp_skew.serve import read_log
+from mcp_skew.serve._log import read_log
 from mcp_skew.serve._replay import outcome, replay_command, replay_simulated
 from mcp_skew.simulator import parse_peer
 from mcp_skew.versions import REGISTRY

@@ -16,8 +16,8 @@ from urllib.parse import urlsplit
 from _serve_helpers import http_server, initialize, request
 from _waits import BOUND_S, until
 
-from mcp_skew.serve import LogWriter, read_log
 from mcp_skew.serve._http import HttpLimits
+from mcp_skew.serve._log import LogWriter, read_log
 
 NOTE = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 

@@ -22,14 +22,8 @@ import pytest
 from _serve_helpers import MODERN, C, V, initialize, modern, readline, serve_in_thread
 from _waits import BOUND_S
 
-from mcp_skew.serve import (
-    LogWriter,
-    ServedEndpoint,
-    make_http_server,
-    read_log,
-    server_url,
-)
-from mcp_skew.serve._http import decode_header_value
+from mcp_skew.serve._http import ServedEndpoint, decode_header_value, make_http_server, server_url
+from mcp_skew.serve._log import LogWriter, read_log
 from mcp_skew.simulator import parse_peer
 
 TIMEOUT = BOUND_S

@@ -22,7 +22,7 @@ from _proctree import default_signals
 from _serve_helpers import http_server, initialize, readline, request
 from _waits import BOUND_S
 
-from mcp_skew.serve import LogWriter, read_log
+from mcp_skew.serve._log import LogWriter, read_log
 from mcp_skew.simulator.http._sse import SseEvent, SseParser
 
 TIMEOUT = BOUND_S

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from _serve_helpers import initialize, modern, readline, request
 
-from mcp_skew.serve import read_log
+from mcp_skew.serve._log import read_log
 
 TIMEOUT = 60  # a bound that only stops a hang: the work takes a second or two
 

@@ -7,9 +7,9 @@ A client that spawns ``{server}`` used to start a fresh Python process running
 waits raced that start, and a card read the machine's load as the client's behaviour
 (issue 37). Now :class:`StdioServing` serves the peer here, on a Unix socket in a
 private folder, before the client runs; ``{server}`` is a relay
-(:mod:`mcp_skew.probe_client._relay`, ``python -I -S``, standard library only: the interpreter's start)
+(:mod:`mcp_skew.serve._relay`, ``python -I -S``, standard library only: the interpreter's start)
 that joins the client's pipes to the socket. Each connection is one server process as
-the client sees it: a fresh :class:`~mcp_skew.serve.StdioServer`, a ``start`` event in the
+the client sees it: a fresh :class:`~mcp_skew.simulator.StdioServer`, a ``start`` event in the
 run's log, the relay's start time in :attr:`StdioServing.stamps` (what
 :func:`~._observe.rebase` times a first line from). The first answer's delay is then the
 peer's modelled latency (its ``slow=MS``, slept in the connection's thread) only.
@@ -31,8 +31,9 @@ import threading
 from pathlib import Path
 from typing import Final
 
-from ..serve import LINE_CAP, LineSplitter, LogWriter, serve_stdio
 from ..simulator import PeerSpec
+from ._log import LINE_CAP, LineSplitter, LogWriter
+from ._stdio import serve_stdio
 
 __all__ = ["HEADER", "RELAY", "StdioServing", "relay_words"]
 

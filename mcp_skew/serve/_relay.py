@@ -2,7 +2,7 @@
 
 ``python -I -S _relay.py SOCKET``: connects to a simulated server that ``mcp-skew
 probe-client`` already serves in its own process (on the Unix socket ``SOCKET``,
-:mod:`mcp_skew.probe_client._relayed`) and passes bytes both ways, standard input to the
+:mod:`mcp_skew.serve._relayed`) and passes bytes both ways, standard input to the
 socket and the socket to standard output, as they come. Standard library only (``_socket``
 and ``select``), no site: its start is the interpreter's own (121 to 319 ms from the spawn
 to the first answer at a load average of 14 on 2 CPUs), not a server's (0.5 to 3 s), and
