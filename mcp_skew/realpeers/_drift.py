@@ -93,8 +93,9 @@ RAW_CEILING_MS: Final = 60_000
 def raw_wait_ms(slowest_ms: int | None) -> int:
     """How long a raw probe waits for an answer, or for an exit after stdin's end, before it
     says "none" or "outlives stdin": :data:`RAW_FACTOR` times ``slowest_ms`` (the slowest the
-    same server was seen to be in this run: its cold start, or the slowest answer of the same
-    process so far), never under :data:`RAW_TIMEOUT_MS` nor over :data:`RAW_CEILING_MS`.
+    same server was seen to be in this run: its cold start, the same process's start until it
+    was idle, or the slowest answer of the same process so far), never under
+    :data:`RAW_TIMEOUT_MS` nor over :data:`RAW_CEILING_MS`.
 
     The wait ends at the event (the answer, the exit); only a silence is waited out. A load
     that slows the server slows its cold start as much, so the bound grows with the load; a
@@ -245,15 +246,15 @@ def _answer(event: Any) -> str:
     return "none" if isinstance(event, Timeout) else "exit"
 
 
-def _raw_run(link: Link, items: Sequence[RawItem], cold_ms: int | None = None) -> Facets:
+def _raw_run(link: Link, items: Sequence[RawItem], slowest_ms: int | None = None) -> Facets:
     """Each item in turn over a real stdio link or a model's :class:`MemoryLink`; the
     answers as read (a raw line and the end of stdin are the edge's, :mod:`mcp_skew.serve`).
     On a real link each wait is :func:`raw_wait_ms` of the slowest the server was seen to be:
-    ``cold_ms`` (its cold start in this run) or an answer of this process so far."""
+    ``slowest_ms`` (its start in this run) or an answer of this process so far."""
     from ..wire import StdioLink  # noqa: PLC0415 - I/O only when checking
 
     answers: list[str] = []
-    slowest = cold_ms
+    slowest = slowest_ms
 
     def timed(ask: Callable[[Any, int], Any], what: Any) -> str:
         nonlocal slowest
@@ -371,7 +372,9 @@ def verify_server(resolved: Resolved, *, jobs: int = 2,
         name, messages = probe
         link = _real_link(command)
         link.startup_allowance_ms = extra_ms
-        real = _raw_run(link, messages, cold_ms)
+        # the slowest this server was seen to be: its cold start, or this process's own start
+        # until idle (a server silent at its cold start, py-mcp 1.0, has only that)
+        real = _raw_run(link, messages, max(cold_ms or 0, link.now_ms()))
         mine = _raw_run(MemoryLink(lambda: SimServer(model)), messages)
         c = Comparison(name, mine, real, ("answers",), time.monotonic() - started)
         if progress:
