@@ -90,6 +90,7 @@ SECONDS: dict[str, float] = {
     "slow/unit/test_census_surrogates_slow.py": 21,
     "slow/unit/test_probe_plugin_slow.py": 21,
     "slow/unit/test_census_scratch_slow.py": 19,
+    "slow/unit/test_drift_raw_wait_slow.py": 20,
     "slow/unit/test_record_processes.py": 15,
     "slow/unit/test_drift_cold_start.py": 13,
     "unit/test_record_delivery.py": 13,

@@ -79,9 +79,33 @@ DRIFT_SCENARIOS: Final = {"drift": DRIFT_SCENARIO, "protocol": PROTOCOL_SCENARIO
 
 #: Per-request timeout on both sides of a server check (ms).
 REQUEST_TIMEOUT_MS: Final = 5_000
-#: How long a raw probe waits for each answer before calling it "none" (ms); the first
-#: answer of each process has the startup allowance on top (:func:`cold_start_ms`).
+#: The least a raw probe waits for each answer before calling it "none", and for the server's
+#: exit after the end of its stdin before calling it "outlives stdin" (ms); the first answer
+#: of each process has the startup allowance on top (:func:`cold_start_ms`).
 RAW_TIMEOUT_MS: Final = 2_000
+#: Each raw wait is this many times the slowest the same server was seen to be in this run
+#: (its cold start, or an answer of the same process): see :func:`raw_wait_ms`.
+RAW_FACTOR: Final = 4
+#: The most a raw wait lasts however slow the server was (ms): the probe's startup bound.
+RAW_CEILING_MS: Final = 60_000
+
+
+def raw_wait_ms(slowest_ms: int | None) -> int:
+    """How long a raw probe waits for an answer, or for an exit after stdin's end, before it
+    says "none" or "outlives stdin": :data:`RAW_FACTOR` times ``slowest_ms`` (the slowest the
+    same server was seen to be in this run: its cold start, the same process's start until it
+    was idle, or the slowest answer of the same process so far), never under
+    :data:`RAW_TIMEOUT_MS` nor over :data:`RAW_CEILING_MS`.
+
+    The wait ends at the event (the answer, the exit); only a silence is waited out. A load
+    that slows the server slows its cold start as much, so the bound grows with the load; a
+    server that answers or exits at once is read the same, and one that never does is still
+    read as silent or outliving its stdin, only later. So on a quiet machine every probe
+    reads as it did with a fixed 2 s, where a server answers in milliseconds or not at all.
+    """
+    if slowest_ms is None:
+        return RAW_TIMEOUT_MS
+    return max(RAW_TIMEOUT_MS, min(RAW_CEILING_MS, RAW_FACTOR * slowest_ms))
 
 
 def _raw_request(msg_id: int, method: str, params: Message | None = None, *,
@@ -116,9 +140,8 @@ class RawLine:
 
 @dataclass(frozen=True, slots=True)
 class CloseStdin:
-    """Close the server's standard input; the answer is whether the process outlives it."""
-
-    wait_ms: int = 2_000
+    """Close the server's standard input; the answer is whether the process outlives it
+    (waited for as long as an answer: :func:`raw_wait_ms`)."""
 
 
 #: One item of a raw probe: a message, a raw line, or the end of standard input.
@@ -223,16 +246,29 @@ def _answer(event: Any) -> str:
     return "none" if isinstance(event, Timeout) else "exit"
 
 
-def _raw_run(link: Link, items: Sequence[RawItem]) -> Facets:
+def _raw_run(link: Link, items: Sequence[RawItem], slowest_ms: int | None = None) -> Facets:
     """Each item in turn over a real stdio link or a model's :class:`MemoryLink`; the
-    answers as read (a raw line and the end of stdin are the edge's, :mod:`mcp_skew.serve`)."""
+    answers as read (a raw line and the end of stdin are the edge's, :mod:`mcp_skew.serve`).
+    On a real link each wait is :func:`raw_wait_ms` of the slowest the server was seen to be:
+    ``slowest_ms`` (its start in this run) or an answer of this process so far."""
     from ..wire import StdioLink  # noqa: PLC0415 - I/O only when checking
 
     answers: list[str] = []
+    slowest = slowest_ms
+
+    def timed(ask: Callable[[Any, int], Any], what: Any) -> str:
+        nonlocal slowest
+        started = time.monotonic()
+        event = ask(what, raw_wait_ms(slowest))
+        if isinstance(event, Reply):  # an answer: how long this server takes to give one
+            took = int((time.monotonic() - started) * 1000)
+            slowest = took if slowest is None else max(slowest, took)
+        return _answer(event)
+
     for item in items:
         if isinstance(item, RawLine):
             if isinstance(link, StdioLink):
-                answers.append(_answer(link.request_line(item.text, RAW_TIMEOUT_MS)))
+                answers.append(timed(link.request_line, item.text))
             else:
                 assert isinstance(link, MemoryLink)
                 reaction = link.server.unparsable("not JSON")
@@ -240,7 +276,7 @@ def _raw_run(link: Link, items: Sequence[RawItem]) -> Facets:
                                if reaction.replies else "none")
         elif isinstance(item, CloseStdin):
             if isinstance(link, StdioLink):
-                alive = link.outlives_stdin(item.wait_ms)
+                alive = link.outlives_stdin(raw_wait_ms(slowest))
             else:
                 assert isinstance(link, MemoryLink)
                 alive = link.server.policy.outlives_stdin
@@ -248,7 +284,7 @@ def _raw_run(link: Link, items: Sequence[RawItem]) -> Facets:
         elif "id" not in item:
             link.notify(item)
         else:
-            answers.append(_answer(link.request(item, RAW_TIMEOUT_MS)))
+            answers.append(timed(link.request, item))
     link.close()
     return Facets("ok", None, None, answers=answers)
 
@@ -319,7 +355,8 @@ def verify_server(resolved: Resolved, *, jobs: int = 2,
     # by the processes starting at once: the model has no start-up, and a client's wait that
     # raced a busy machine's cold start (fastmcp 4.2.3 past a 3 s discover wait at load 12)
     # was a difference of timing, not of protocol (time is modelled apart, issue 37)
-    extra_ms = _startup_allowance(cold_start_ms(command), jobs)
+    cold_ms = cold_start_ms(command)
+    extra_ms = _startup_allowance(cold_ms, jobs)
 
     def one(client: PeerSpec) -> Comparison:
         started = time.monotonic()
@@ -335,7 +372,9 @@ def verify_server(resolved: Resolved, *, jobs: int = 2,
         name, messages = probe
         link = _real_link(command)
         link.startup_allowance_ms = extra_ms
-        real = _raw_run(link, messages)
+        # the slowest this server was seen to be: its cold start, or this process's own start
+        # until idle (a server silent at its cold start, py-mcp 1.0, has only that)
+        real = _raw_run(link, messages, max(cold_ms or 0, link.now_ms()))
         mine = _raw_run(MemoryLink(lambda: SimServer(model)), messages)
         c = Comparison(name, mine, real, ("answers",), time.monotonic() - started)
         if progress:
