@@ -29,11 +29,12 @@ from _paths import ROOT
 def test_importing_the_simulator_loads_only_the_layers_below_it() -> None:
     """The simulator, the transcript record it writes and versions, and the leaves it uses
     (``_memo``, ``_numbers``): nothing above (the package's own ``__init__`` reads the
-    version, a literal in ``_version``)."""
+    version, a literal in ``_version``). The JSON limits (``_jsontext``) load when a profile
+    file or a document from outside is read, not with the simulator."""
     code = ("import sys, mcp_skew.simulator; print(' '.join(sorted({'.'.join(m.split('.')[:2]) "
             "for m in sys.modules if m.startswith('mcp_skew')})))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                          check=True).stdout.split()
-    assert out == ["mcp_skew", "mcp_skew._jsontext", "mcp_skew._memo", "mcp_skew._numbers",
+    assert out == ["mcp_skew", "mcp_skew._memo", "mcp_skew._numbers",
                    "mcp_skew._version", "mcp_skew.errors", "mcp_skew.simulator",
                    "mcp_skew.transcript", "mcp_skew.versions"]
