@@ -38,8 +38,8 @@ TESTS = Path(__file__).resolve().parent
 #: files (under tests/) whose tests go to workers one at a time: each test starts what it
 #: needs itself, and what the file shares (a built environment, a script written once) is
 #: cheap to get again on the other worker. Not the drift checks and the time tests: they
-#: compare a real peer's answers within fixed bounds (a raw answer's 2 s, a client's wait),
-#: so two of them at once would race each other's cold starts (a drift check of fastmcp
+#: compare a real peer's answers within bounds (a raw answer's wait, a client's wait), so
+#: two of them at once would race each other's cold starts (a drift check of fastmcp
 #: 4.2.3 missed a raw answer so on a spread run, and passed alone): they stay one file a
 #: worker, as under ``loadfile``
 SPREAD = frozenset({
@@ -51,53 +51,41 @@ SPREAD = frozenset({
     "interop/test_conformance_suite.py",
 })
 
-#: a file's seconds in its step (setup + call + teardown of its tests). The real-peer files':
-#: the --durations of the step on two workers, warm caches, load 0.1 to 6.8 (2026-12-05,
-#: 178 tests in 1,203 s), before mcp 1.0.0's clients alone got a shorter startup bound
-#: (test_probe_realpeer.py: 388 s of its 537 then); the files under 10 s are left out
+#: a file's seconds in its step (setup + call + teardown of its tests), from the step's
+#: --durations as `.ci/run` prints them (`python tests/_schedule.py SAVED-OUTPUT` sums them);
+#: the files under 5 s (real peers) and 10 s (slow) are left out
 SECONDS: dict[str, float] = {
-    "interop/test_probe_realpeer.py": 537,
-    # 525 in that step; its CPU time alone (-n 0), side by side with the checkout before, fell
-    # from 166 to 137 CPU-s (load 15; wall 561 -> 501 s) when `serve --record` stopped loading
-    # pydantic and the refusal test took the drift test's runs (issue 36): 525 scaled by it
-    "interop/test_drift_clients.py": 432,
-    "interop/test_drift_servers.py": 372,
-    "interop/test_probe_fast_realpeer.py": 170,
-    "interop/test_census_realpeer.py": 159,
-    "interop/test_serve_realpeer.py": 131,
-    "interop/test_probe_client_realpeer.py": 128,
-    "interop/test_auth_realpeer.py": 72,
-    "interop/test_time_realpeer.py": 69,
-    "interop/test_bridge_chain_realpeer.py": 49,
-    "interop/test_conformance_suite.py": 29,
-    "interop/test_auth_mcp_remote_realpeer.py": 24,
-    "interop/test_drift_matrix.py": 20,
-    "interop/test_probe_next_realpeer.py": 19,
-    "interop/test_drift_servers_http.py": 17,
-    # the slow step's files of 10 s or more: its --durations (phases of 1 s or more) on two
-    # workers, warm, load 1 to 5 (2026-12-05, 411 tests in 461 s)
-    "slow/unit/test_adversaries.py": 89,
-    "unit/test_census_load.py": 83,
-    "unit/test_signals_end_families.py": 67,
-    "slow/unit/test_census_run.py": 66,
-    "slow/unit/test_census_pool.py": 43,
-    "slow/unit/test_census_scheduler_slow.py": 36,
-    "unit/test_probe_cold_start.py": 31,
-    "unit/test_probe_fast.py": 30,
-    "slow/unit/test_probe_client_time_slow.py": 28,
-    "slow/unit/test_probe_url_hostile_slow.py": 26,
-    "slow/unit/test_transcript_model_slow.py": 22,
-    "slow/unit/test_census_surrogates_slow.py": 21,
-    "slow/unit/test_probe_plugin_slow.py": 21,
-    "slow/unit/test_census_scratch_slow.py": 19,
-    "slow/unit/test_drift_raw_wait_slow.py": 20,
-    "slow/unit/test_record_processes.py": 15,
-    "slow/unit/test_drift_cold_start.py": 13,
-    "unit/test_record_delivery.py": 13,
-    "slow/unit/test_serve_stdio_slow.py": 12,
-    "slow/unit/test_probe_client_signals.py": 12,
-    "slow/unit/test_probe_stdio.py": 12,
-    "slow/unit/test_record_replay_slow.py": 10,
+    # the real-peer step's files: its --durations (phases of 1 s or more) on two workers, warm,
+    # load 1 to 2, in .ci/run on a fresh clone (2026-12-05, 178 tests in 682 s)
+    "interop/test_drift_clients.py": 282,
+    "interop/test_drift_servers.py": 267,
+    "interop/test_probe_realpeer.py": 251,
+    "interop/test_probe_fast_realpeer.py": 124,
+    "interop/test_probe_client_realpeer.py": 101,
+    "interop/test_time_realpeer.py": 66,
+    "interop/test_census_realpeer.py": 59,
+    "interop/test_serve_realpeer.py": 42,
+    "interop/test_bridge_chain_realpeer.py": 24,
+    "interop/test_auth_realpeer.py": 19,
+    "interop/test_conformance_suite.py": 19,
+    "interop/test_drift_matrix.py": 17,
+    "interop/test_auth_mcp_remote_realpeer.py": 9,
+    "interop/test_drift_servers_http.py": 9,
+    "interop/test_probe_next_realpeer.py": 6,
+    # the slow step's files of 10 s or more: the same run (416 tests in 236 s)
+    "slow/unit/test_adversaries.py": 52,
+    "unit/test_census_load.py": 49,
+    "unit/test_signals_end_families.py": 36,
+    "slow/unit/test_census_scheduler_slow.py": 31,
+    "unit/test_probe_cold_start.py": 29,
+    "slow/unit/test_drift_raw_wait_slow.py": 19,
+    "slow/unit/test_census_pool.py": 18,
+    "unit/test_probe_fast.py": 18,
+    "slow/unit/test_probe_client_time_slow.py": 17,
+    "slow/unit/test_probe_url_hostile_slow.py": 16,
+    "slow/unit/test_census_run.py": 15,
+    "slow/unit/test_probe_stdio.py": 11,
+    "slow/unit/test_drift_cold_start.py": 10,
 }
 
 
