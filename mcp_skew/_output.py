@@ -30,6 +30,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final
 
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
     from pathlib import Path  # imported where a file is written: not for the terminal
 
 __all__ = ["check_distinct", "check_output", "check_output_dir", "check_outputs",
-           "check_plain_name", "terminal_safe", "terminal_safe_keeping", "write_in_dir",
+           "check_plain_name", "emit", "terminal_safe", "terminal_safe_keeping", "write_in_dir",
            "write_output"]
 
 
@@ -202,6 +203,16 @@ def write_output(path: str | Path, text: str | bytes, what: str = "--out",
             _replace(target, data, mode)
     except OSError as exc:
         raise _fail(what, path, exc.strerror or str(exc)) from None
+
+
+def emit(out: str | Path | None, text: str, inputs: Iterable[str | Path] = ()) -> None:
+    """A command's report: to the file ``out`` (:func:`write_output`), or without it to
+    standard output, where what a peer or a file said (labels, serverInfo, ESC sequences) is
+    shown, never obeyed (:func:`terminal_safe`)."""
+    if out:
+        write_output(out, text, inputs=inputs)
+    else:
+        sys.stdout.write(terminal_safe(text))
 
 
 def _write_through(target: Path, data: bytes) -> None:

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .._output import check_output, terminal_safe, write_output
+from .._output import check_output, emit, terminal_safe
 from .._stopping import exit_code
 from ..errors import UsageError
 
@@ -103,10 +103,7 @@ def _report(args: argparse.Namespace) -> int:
         text = render_report(build_report(db.rows(report=False)), args.format)
     finally:
         db.close()
-    if args.out:
-        write_output(args.out, text, inputs=inputs)
-    else:
-        sys.stdout.write(terminal_safe(text))  # registry names, serverInfo: shown, not obeyed
+    emit(args.out, text, inputs)  # registry names, serverInfo: shown, not obeyed
     return 0
 
 

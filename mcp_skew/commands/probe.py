@@ -22,9 +22,9 @@ from .._jsontext import FILE, JsonTextError, loads
 from .._output import (
     check_outputs,
     check_plain_name,
+    emit,
     terminal_safe,
     write_in_dir,
-    write_output,
 )
 from ..errors import UsageError
 from ..peers import resolve_peer
@@ -147,11 +147,7 @@ def _main(args: argparse.Namespace) -> int:
     if failed is not None:  # no card of clients that never met a server: one line, exit 2
         print(terminal_safe(f"mcp-skew: error: {failed}"), file=sys.stderr)
         return 2
-    text = render(report, args.format)
-    if args.out:
-        write_output(args.out, text + "\n")
-    else:
-        print(terminal_safe(text))  # a server's ESC sequences shown, never obeyed
+    emit(args.out, render(report, args.format) + "\n")  # a server's ESC sequences: shown
     if args.save_peer:
         save_peer(report.peer, args.save_peer, target.describe(), target.label(),
                   startup=report.startup,

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 from .._args import label, required_revisions, seconds, whole
 from .._output import (
     check_outputs,
+    emit,
     terminal_safe,
-    write_output,
 )
 from ..errors import UsageError
 from ..peers import resolve_peer
@@ -124,11 +124,7 @@ def run_command(args: argparse.Namespace) -> int:
     if all(r.spawn_error for r in report.runs):
         print(terminal_safe(f"mcp-skew: error: {report.runs[0].spawn_error}"), file=sys.stderr)
         return 2
-    text = render(report, args.format)
-    if args.out:
-        write_output(args.out, text + "\n")
-    else:
-        print(terminal_safe(text))
+    emit(args.out, render(report, args.format) + "\n")
     if args.save_peer:
         save_client_peer(report, args.save_peer, name or "")
         if not args.quiet:

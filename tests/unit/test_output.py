@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_skew._output import terminal_safe, write_output
+from mcp_skew._output import emit, terminal_safe, write_output
 from mcp_skew.errors import UsageError
 
 
@@ -42,3 +42,15 @@ def test_a_directory_or_a_missing_parent_is_one_line(tmp_path: Path) -> None:
 
 def test_terminal_safe_escapes_what_a_terminal_obeys() -> None:
     assert terminal_safe("\x1b]0;t\x07a\tb\nc\x9b\ud800") == "\\u001b]0;t\\u0007a\tb\nc\\u009b\\ud800"
+
+
+def test_a_report_goes_to_its_file_verbatim_or_to_the_terminal_escaped(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = "server \x1b[2J says\n"
+    emit(None, text)
+    assert capsys.readouterr().out == "server \\u001b[2J says\n"  # shown, never obeyed
+    out = tmp_path / "report.txt"
+    emit(out, text)
+    assert out.read_text() == text and capsys.readouterr().out == ""
+    with pytest.raises(UsageError):  # the file is one of the inputs: never overwritten
+        emit(out, text, [out])
