@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from mcp_skew.cli import main
-from mcp_skew.commands.matrix import differing
 from mcp_skew.matrix import Matrix, build_matrix
+from mcp_skew.matrix._command import differing
 from mcp_skew.matrix._render_text import cell_text
 from mcp_skew.peers import builtin_peers
 

@@ -13,8 +13,9 @@ from xml.etree import ElementTree as ET
 import pytest
 
 from mcp_skew.cli import main
-from mcp_skew.commands import matrix as command
-from mcp_skew.matrix import TRANSCRIPT_FORMATS, Matrix, build_matrix, render
+from mcp_skew.matrix import Matrix, build_matrix, render
+from mcp_skew.matrix import _command as command
+from mcp_skew.matrix._render import TRANSCRIPT_FORMATS
 from mcp_skew.peers import builtin_peers
 
 

@@ -8,9 +8,10 @@ from dataclasses import FrozenInstanceError, replace
 
 import pytest
 
-from mcp_skew.matrix import Cell, Matrix, build_matrix, render, shown
+from mcp_skew.matrix import Cell, Matrix, build_matrix, render
 from mcp_skew.matrix._build import FORMAT_VERSION
 from mcp_skew.matrix._cell import sharing
+from mcp_skew.matrix._shown import shown
 from mcp_skew.peers import resolve_peer
 from mcp_skew.peers._sets import sweep_peers
 from mcp_skew.simulator import run

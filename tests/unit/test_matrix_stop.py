@@ -1,4 +1,4 @@
-"""A stop while ``matrix --run-real`` runs real pairs (``commands.matrix._stoppable`` and
+"""A stop while ``matrix --run-real`` runs real pairs (``matrix._command._stoppable`` and
 ``realpeers._realmatrix.run_real``), in this process with no real package: the main thread
 sees a stop even where its raise was swallowed, and tells the pairs' thread to start no more
 pairs. (The same with real processes and signals: ``tests/slow/unit/
@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from mcp_skew import _stopping
-from mcp_skew.commands import matrix as matrix_command
+from mcp_skew.matrix import _command as matrix_command
 from mcp_skew.matrix import build_matrix
 from mcp_skew.peers import builtin_peer
 from mcp_skew.realpeers import _realmatrix

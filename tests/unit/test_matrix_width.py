@@ -22,8 +22,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcp_skew.cli import main
-from mcp_skew.commands import matrix as command
 from mcp_skew.matrix import Matrix, build_matrix, render
+from mcp_skew.matrix import _command as command
 from mcp_skew.matrix._render import VIEWS
 from mcp_skew.matrix._render_text import (
     cell_text,
