@@ -41,7 +41,6 @@ from typing import Final
 
 from .._output import terminal_safe
 from ..errors import UsageError
-from . import probe as probe_command
 from .parsers import probe as probe_parser
 from .parsers import probe_client as probe_client_parser
 
@@ -180,16 +179,16 @@ def _run_client(env: Mapping[str, str], args: argparse.Namespace) -> int:
 
 def run(env: Mapping[str, str]) -> int:
     """The step; returns the probe's exit code (see the module docstring)."""
-    from ..probe import probe, render  # noqa: PLC0415 - the runner loads when a probe runs
+    from ..probe import exit_code, options, probe, render  # noqa: PLC0415 - when a probe runs
 
     args = _parse(_argv(env))
     if args.command == "probe-client":
         return _run_client(env, args)
-    target, opts = probe_command._target(args), probe_command._options(args)
+    target, opts = options(args)
     out = _out_dir(env, "mcp-skew-probe")
     report = probe(target, opts, None if args.quiet else _progress("probe"))
     _publish(env, out, OUTPUTS, lambda fmt: render(report, fmt), screen="terminal")
-    code = probe_command.exit_code(report)
+    code = exit_code(report)
     _outputs(env, {**_paths(out, OUTPUTS),
                    "peer": report.peer.spec.notation if report.peer.spec else "",
                    "exit-code": str(code)})

@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 from _paths import SERVERS
 
-from mcp_skew.commands.probe import _named_clients
 from mcp_skew.probe import ProbeOptions, Target, probe
+from mcp_skew.probe._command import _named_clients
 from mcp_skew.realpeers import EnvironmentUnavailable, ensure_npm_env
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_skew import peers, probe, simulator, versions
+from mcp_skew import peers, simulator, versions
 from mcp_skew.cli import _parser
 from mcp_skew.commands import parsers
 from mcp_skew.commands.parsers import COMMANDS, Commands, Later
@@ -30,6 +30,7 @@ from mcp_skew.matrix import _render as matrix
 from mcp_skew.migrate import _format as migrate_format
 from mcp_skew.migrate import _guide as migrate
 from mcp_skew.probe import _report as probe_report
+from mcp_skew.probe import _schemas as probe_schemas
 from mcp_skew.rollout import _fleet as rollout
 from mcp_skew.versions import _render as versions_render
 
@@ -76,7 +77,7 @@ def test_the_golden_help_names_every_command() -> None:
     (parsers.MIGRATE_FORMATS, migrate_format.FORMATS),
     (parsers.PROBE_FORMATS, tuple(sorted(probe_report.FORMATS))),
     (parsers.TRANSPORTS, migrate.TRANSPORTS),
-    (parsers.INSTALL_HINT, probe.INSTALL_HINT),
+    (parsers.INSTALL_HINT, probe_schemas.INSTALL_HINT),
     (parsers.BALANCERS, rollout.BALANCERS),
     (parsers.ROLES, peers.ROLES),
     (parsers.VERSIONS_FORMATS, versions_render.FORMATS),

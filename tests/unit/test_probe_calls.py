@@ -11,10 +11,11 @@ import pytest
 from _tool_servers import target
 
 from mcp_skew.cli import main
-from mcp_skew.commands.probe import _named_clients
-from mcp_skew.probe import ProbeOptions, ProbeReport, probe, save_peer
+from mcp_skew.probe import ProbeOptions, ProbeReport, probe
 from mcp_skew.probe._calls import CALL_STEP, arguments_for, choose, dialect_of
+from mcp_skew.probe._command import _named_clients
 from mcp_skew.probe._exchanges import exchanges
+from mcp_skew.probe._peer import save_peer
 from mcp_skew.versions import REGISTRY
 
 NAMED = _named_clients()

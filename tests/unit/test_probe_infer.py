@@ -22,9 +22,9 @@ from hypothesis import strategies as st
 from mcp_skew.cli import main
 from mcp_skew.errors import UsageError
 from mcp_skew.peers import resolve_peer
-from mcp_skew.probe import ProbeOptions, ProbeReport, Target, probe, render, save_peer
+from mcp_skew.probe import ProbeOptions, ProbeReport, Target, probe, render
 from mcp_skew.probe._clients import builtin_clients
-from mcp_skew.probe._peer import load_probe_peer
+from mcp_skew.probe._peer import load_probe_peer, save_peer
 from mcp_skew.probe._report import FORMATS
 from mcp_skew.simulator import PeerSpec, parse_peer
 from mcp_skew.simulator.quirks import QUIRKS

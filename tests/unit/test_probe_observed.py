@@ -13,8 +13,8 @@ from xml.etree import ElementTree as ET
 
 import pytest
 
-from mcp_skew.commands.probe import start_failure
 from mcp_skew.probe import ProbeOptions, ProbeReport, probe, render
+from mcp_skew.probe._command import start_failure
 from mcp_skew.probe._target import Target, command_label
 from mcp_skew.simulator import parse_peer
 from mcp_skew.simulator._server import Reaction
@@ -228,7 +228,7 @@ def test_a_label_that_is_no_name_is_refused_in_one_line(
 def test_the_saved_peer_carries_the_label(tmp_path: object) -> None:
     from pathlib import Path
 
-    from mcp_skew.probe import save_peer
+    from mcp_skew.probe._peer import save_peer
 
     report = probe(Target(inprocess=target("legacy:2025-11-25").inprocess, name="weather"),
                    ProbeOptions())

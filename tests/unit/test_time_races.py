@@ -17,8 +17,8 @@ from _fuzz import run_cli
 
 from mcp_skew.matrix import build_matrix
 from mcp_skew.peers import load_probe_peer, resolve_peer
-from mcp_skew.probe import ProbeOptions, Target, probe, save_peer
-from mcp_skew.probe._peer import Evidence, InferredPeer
+from mcp_skew.probe import ProbeOptions, Target, probe
+from mcp_skew.probe._peer import Evidence, InferredPeer, save_peer
 from mcp_skew.probe._report import risk_line
 from mcp_skew.probe._startup import at_risk, first_wait
 from mcp_skew.simulator import PeerSpec, parse_peer, run
