@@ -3,9 +3,9 @@
 The other way round from :mod:`mcp_skew.probe`: the client is real, the servers are
 the simulator's (every revision, era kind and the server quirks that change a
 client's path: :func:`default_servers`). Each run's wire is read by the client rules
-(:mod:`._observe`, on :func:`mcp_skew.serve.annotate`); the runs give the client's
-inferred model as a peer spec (:func:`infer`); the simulator says, per server, what
-the spec's client of that kind and the inferred model do (:mod:`._expect`); findings
+(:mod:`._observe`, on :meth:`mcp_skew.serve.ServedForClient.annotate`); the runs give the
+client's inferred model as a peer spec (:func:`infer`); the simulator says, per server,
+what the spec's client of that kind and the inferred model do (:mod:`._expect`); findings
 say where the client departs (:func:`client_findings`).
 
 Its face lists what the rest of mcp-skew uses: :func:`probe_client` and :func:`render`

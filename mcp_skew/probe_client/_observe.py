@@ -2,9 +2,9 @@
 
 Theory of operation
 -------------------
-The wire log of one run is read by :func:`mcp_skew.serve.annotate`, the same reading
-``mcp-skew show-log`` gives and the same typed path steps the simulator's clients
-write (``discover 2026-07-28 -> error -32601 -> initialize 2025-11-25 -> accepted
+The wire log of one run is read by :meth:`mcp_skew.serve.ServedForClient.annotate`, the
+same reading ``mcp-skew show-log`` gives and the same typed path steps the simulator's
+clients write (``discover 2026-07-28 -> error -32601 -> initialize 2025-11-25 -> accepted
 2025-11-25``). Before that, :func:`rebase` puts every entry on one clock: the
 wall-clock time ``t`` of each record, counted from the first server process's
 start as the client saw it (:mod:`mcp_skew._stamp`). A line the server read at
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Final, Literal
 
-from ..serve import Annotation, LogEntry, annotate
+from ..serve import LogEntry, ServedForClient
 from ..simulator import ExtensionsSeen, PathStep, read_extensions
 from ..simulator.findings import Finding
 from ..simulator.messages import VERSION_KEY, request_text
@@ -297,9 +297,9 @@ def measured_waits(entries: list[LogEntry], timed_out: bool) -> list[dict[str, A
     return out
 
 
-def _outcome(note: Annotation, exit_code: int | None, timed_out: bool,
+def _outcome(status: str, exit_code: int | None, timed_out: bool,
              stopped_at_incomplete: bool = False) -> Outcome:
-    if note.status != "ok" or stopped_at_incomplete:
+    if status != "ok" or stopped_at_incomplete:
         return "fails"
     return "works" if exit_code == 0 and not timed_out else "connects, then fails"
 
@@ -333,14 +333,14 @@ def observe(server: str, entries: list[LogEntry], stamps: list[float], exit_code
     """The run's :class:`Observation` (entries as
     :meth:`mcp_skew.serve.ServedForClient.read_back` gives them)."""
     entries = rebase(entries, stamps)
-    note = annotate(entries, registry)
+    note = ServedForClient.annotate(entries, registry)
     sent = _requests(entries)
     processes = sum(1 for e in entries if e.dir == "event" and e.kind == "start")
     lacked = _incomplete_discover(entries, sent, exit_code, registry)
     refused = bool(lacked)
     reason = (f"stopped at the server/discover result, which lacks the required "
               f"{', '.join(lacked)}" if refused else note.reason)
-    outcome = _outcome(note, exit_code, timed_out, refused)
+    outcome = _outcome(note.status, exit_code, timed_out, refused)
     legacy = [str(_params(m).get("protocolVersion")) for _, m in sent
               if m["method"] == "initialize"]
     modern = [v for _, m in sent if (v := _modern_revision(m)) is not None]

@@ -20,8 +20,9 @@ Its face lists what the rest of mcp-skew uses: the commands' entry points (:func
 :func:`run_record`, :func:`run_show_log`, :func:`run_replay`, in :mod:`._command`, read on
 first use) and what probe-client runs and reads: one entry point for a served run
 (:class:`ServedForClient`, in :mod:`._serving`, read on first use: the server, its log
-written and read back) and the log's entries and annotation; the serving, the log's writer
-and reader, the renderers, the replays and the proxy are imported from their modules.
+written, read back and annotated) and the log's entries; the serving, the log's writer and
+reader, the annotation, the renderers, the replays and the proxy are imported from their
+modules.
 """
 
 from __future__ import annotations
@@ -29,8 +30,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from .._lazy import first_use
-from ._annotate import annotate
-from ._annotation import Annotation
 from ._log import LogEntry
 
 if TYPE_CHECKING:
@@ -38,10 +37,8 @@ if TYPE_CHECKING:
     from ._serving import ServedForClient
 
 __all__ = [
-    "Annotation",
     "LogEntry",
     "ServedForClient",
-    "annotate",
     "run_record",
     "run_replay",
     "run_serve",

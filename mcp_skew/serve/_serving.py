@@ -4,9 +4,10 @@
 stdio (:class:`~._relayed.StdioServing`: ``words`` is the command the client spawns, a relay
 to a server already listening here) or Streamable HTTP (:class:`HttpServing`: ``url`` on
 loopback, port 0 or a given one, in a thread, the machinery of ``serve --http``,
-:func:`~._http.make_http_server`), writes the wire to one log, and reads that log back
-(:meth:`ServedForClient.read_back`). The log's writer, the HTTP server and the stdio
-serving stay inside ``serve``.
+:func:`~._http.make_http_server`), writes the wire to one log, reads that log back
+(:meth:`ServedForClient.read_back`) and reads its entries as ``show-log`` does
+(:meth:`ServedForClient.annotate`: the path, the outcome, the findings). The log's writer,
+the HTTP server, the stdio serving and the annotator stay inside ``serve``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ from typing import Literal
 
 from ..errors import UsageError
 from ..simulator import PeerSpec
+from ..versions import Registry
+from ._annotate import annotate
+from ._annotation import Annotation
 from ._http import ServedEndpoint, make_http_server, server_url
 from ._log import LogEntry, LogWriter, read_log
 from ._relayed import StdioServing
@@ -117,3 +121,10 @@ class ServedForClient:
             except UsageError:
                 return []
         return []
+
+    @staticmethod
+    def annotate(entries: list[LogEntry], registry: Registry) -> Annotation:
+        """The reading of a log's entries (as :meth:`read_back` gives them, on any clock), as
+        ``show-log`` gives it: per entry its notes, the path, the outcome, the findings; the
+        revisions named are looked up in ``registry``."""
+        return annotate(entries, registry)

@@ -43,7 +43,7 @@ from _serve_helpers import readline
 from mcp_skew.errors import UsageError
 from mcp_skew.peers import resolve_peer
 from mcp_skew.realpeers import EnvironmentUnavailable, ensure_python_env
-from mcp_skew.serve import annotate
+from mcp_skew.serve._annotate import annotate
 from mcp_skew.serve._log import read_log
 from mcp_skew.simulator import PeerSpec, parse_peer, run
 from mcp_skew.versions import REGISTRY

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from _serve_helpers import C, V
 
-from mcp_skew.serve import LogEntry, annotate
+from mcp_skew.serve import LogEntry
+from mcp_skew.serve._annotate import annotate
 from mcp_skew.serve._log import NO_MESSAGE, read_log
 from mcp_skew.serve._show import render_log
 from mcp_skew.simulator import parse_peer, run

@@ -19,7 +19,8 @@ from _sources import Source, modules, source
 
 from mcp_skew.matrix import build_matrix, render
 from mcp_skew.probe import ProbeOptions, Target, probe
-from mcp_skew.serve import LogEntry, annotate
+from mcp_skew.serve import LogEntry
+from mcp_skew.serve._annotate import annotate
 from mcp_skew.simulator import parse_peer
 from mcp_skew.simulator.messages import _wire as wire
 from mcp_skew.versions import REGISTRY, Registry, with_profile_files

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from mcp_skew.cli import main
 from mcp_skew.matrix import Cell, build_matrix
 from mcp_skew.peers import builtin_peers
-from mcp_skew.serve import annotate
+from mcp_skew.serve._annotate import annotate
 from mcp_skew.serve._log import LogWriter, entry_of, header_line, read_log, record_line
 from mcp_skew.simulator import RunRecord, parse_peer, run
 from mcp_skew.transcript import (
