@@ -1,9 +1,9 @@
 """A migration guide as data: every change between two revisions, seen from one role.
 
-:func:`build_guide` walks :func:`~mcp_skew.versions.changes_between` (through
-``step_deltas`` of the profile renderer, which pairs each step with its table
-delta in the direction travelled), so a guide lists exactly the rule ids of
-``mcp-skew diff`` in the same order. For each change it adds who breaks
+:func:`build_guide` walks the steps of ``changes_between`` (through
+:func:`~mcp_skew.versions.deltas_between`, which pairs each step with its table
+delta in the direction travelled, and gives the whole way's), so a guide lists exactly
+the rule ids of ``mcp-skew diff`` in the same order. For each change it adds who breaks
 (:mod:`._severity`), the steps for the chosen role(s), the deprecation windows
 the change sets, and an illustration from two simulator runs when one is
 defined (:mod:`._illustrate`). A legacy-to-modern guide also gets the
@@ -33,8 +33,7 @@ from ..versions import (
     Impact,
     Profile,
     TableDelta,
-    step_deltas,
-    table_delta,
+    deltas_between,
 )
 from ._eras import BothEras, Item, both_eras, checklist
 from ._illustrate import Shown, illustrate
@@ -323,8 +322,8 @@ def _direction(undos: list[bool]) -> str:
     return "upgrade" if not any(undos) else "sideways"
 
 
-def _lost(source: Profile, target: Profile, changes: tuple[GuideChange, ...]) -> tuple[Lost, ...]:
-    net = {d.name: set(d.removed) for d in table_delta(source, target)}
+def _lost(way: tuple[TableDelta, ...], changes: tuple[GuideChange, ...]) -> tuple[Lost, ...]:
+    net = {d.name: set(d.removed) for d in way}
     found: dict[tuple[str, str], Lost] = {}
     for item in changes:
         for d in item.deltas:
@@ -355,7 +354,8 @@ def build_guide(source: Profile, target: Profile, role: RoleChoice = "both", *,
     roles = roles_of(role)
     items: list[GuideChange] = []
     left_out: list[Change] = []
-    for step, deltas in step_deltas(source, target):
+    way = deltas_between(source, target)
+    for step, deltas in way.steps:
         change = step.change
         if not applies(change.transport, transport):
             left_out.append(change)
@@ -395,7 +395,7 @@ def build_guide(source: Profile, target: Profile, role: RoleChoice = "both", *,
         role=role,
         direction=_direction([c.undo for c in changes]),
         changes=changes,
-        lost=_lost(source, target, changes),
+        lost=_lost(way.net, changes),
         both_eras=(for_transport(both_eras(source, target), transport)
                    if proof and "server" in roles else None),
         talk_eras=(for_transport(_talk(source, target), transport)

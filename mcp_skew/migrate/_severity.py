@@ -350,7 +350,7 @@ def effects_of(
     """Who breaks, for a breaking change travelled in one direction.
 
     ``deltas`` are the change's net edits in the direction travelled
-    (:func:`net_deltas` of :func:`mcp_skew.versions.step_deltas`);
+    (:func:`net_deltas` of :func:`mcp_skew.versions.deltas_between`'s steps);
     ``profiles`` are (old, new): the guide's FROM and TO.
     """
     if change.impact is not Impact.BREAKING:

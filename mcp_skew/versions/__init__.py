@@ -1,17 +1,18 @@
 """Profiles of every MCP revision, as checked deltas, with an ordered registry.
 
 Public API: :data:`REGISTRY`, :func:`profile_for`, :data:`REVISIONS`, :data:`LATEST`,
-the profile types in ``_profile``, :func:`changes_between` and :func:`table_delta`,
-and the plugin loaders :func:`load_profile_file` and :func:`load_entry_points`; the
-built-in drafts (``next``, ``next+sep-3279``: :func:`with_drafts_named`, and the SEP layers
-they are made of, :func:`seps_document`); what the
-``versions``, ``show`` and ``diff`` commands print (:func:`versions_view`,
+the profile types in ``_profile`` (a diff's steps and tables are ``_diff``'s
+``changes_between`` and ``table_delta``), and the plugin loaders :func:`load_profile_file`
+and :func:`load_entry_points`; the built-in drafts (``next``, ``next+sep-3279``:
+:func:`with_drafts_named`, and the SEP layers they are made of, :func:`seps_document`); what
+the ``versions``, ``show`` and ``diff`` commands print (:func:`versions_view`,
 :func:`profile_view`, :func:`diff_view`: a document for people or the plain data as JSON,
 whose pieces, ``profile_document``, ``profile_to_dict`` and the others, are imported from
 ``_render`` and ``_plain``; their JSON is written by :func:`mcp_skew._jsontext.to_json`),
 and the reference pages (:func:`reference_pages`, :data:`REGENERATE`).
-Shared with the migration guides (internal): :func:`step_deltas` (a cite and a table delta
-are plain data by their own ``to_dict``).
+Shared with the migration guides (internal): :func:`deltas_between` (the way from one
+profile to another in table deltas, by step and in all; a cite and a table delta are plain
+data by their own ``to_dict``).
 """
 
 from __future__ import annotations
@@ -40,8 +41,8 @@ from ._registry import BUILTIN, REGISTRY, Registry, UnknownRevision, registry_fo
 from ._words import REVISION_CUTOFF, Message, PeerKind, Role, did_you_mean
 
 if TYPE_CHECKING:
-    from ._diff import TableDelta, table_delta
-    from ._plain import step_deltas
+    from ._diff import TableDelta
+    from ._plain import deltas_between
     from ._render import REGENERATE, reference_pages
     from ._seps import with_drafts_named
     from ._unknown_fields import required_fields, unknown_fields
@@ -75,6 +76,7 @@ __all__ = [
     "TableDelta",
     "UnknownRevision",
     "carriage",
+    "deltas_between",
     "did_you_mean",
     "diff_view",
     "load_entry_points",
@@ -85,8 +87,6 @@ __all__ = [
     "registry_for",
     "required_fields",
     "rule_values",
-    "step_deltas",
-    "table_delta",
     "unknown_fields",
     "versions_view",
     "with_drafts_named",
@@ -109,8 +109,8 @@ def profile_for(revision: str, registry: Registry = REGISTRY) -> Profile:
 #: the schemas require (a probe, one client quirk): the default matrix reads none of them.
 _LATER: Final[dict[str, str]] = {
     **dict.fromkeys(("FORMATS", "REGENERATE", "reference_pages"), "_render"),
-    **dict.fromkeys(("step_deltas",), "_plain"),
-    **dict.fromkeys(("TableDelta", "table_delta"), "_diff"),
+    **dict.fromkeys(("deltas_between",), "_plain"),
+    **dict.fromkeys(("TableDelta",), "_diff"),
     **dict.fromkeys(("with_drafts_named",), "_seps"),
     **dict.fromkeys(("diff_view", "profile_view", "versions_view"), "_views"),
     **dict.fromkeys(("required_fields", "unknown_fields"), "_unknown_fields"),

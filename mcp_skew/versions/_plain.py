@@ -12,7 +12,7 @@ its edits, downgrading (``undo``) swaps added with removed and before with after
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from ._auth import AuthRule
 from ._diff import DiffStep, TableDelta, changes_between, plain_value, table_delta
@@ -32,7 +32,9 @@ from ._profile import (
 )
 
 __all__ = [
+    "Deltas",
     "change_delta",
+    "deltas_between",
     "diff_to_dict",
     "method_counts",
     "path_direction",
@@ -135,6 +137,20 @@ def step_deltas(a: Profile, b: Profile) -> tuple[tuple[DiffStep, tuple[TableDelt
         before = settings_before(by_revision[step.change.revision])[step.change.id]
         out.append((step, change_delta(step.change, before, undo=step.undo)))
     return tuple(out)
+
+
+class Deltas(NamedTuple):
+    """The way from one profile to another in table deltas: each step with its own
+    (:func:`step_deltas`) and the whole way's (:func:`~._diff.table_delta`)."""
+
+    steps: tuple[tuple[DiffStep, tuple[TableDelta, ...]], ...]
+    net: tuple[TableDelta, ...]
+
+
+def deltas_between(a: Profile, b: Profile) -> Deltas:
+    """The way from ``a`` to ``b`` in table deltas, by step and in all (what a migration
+    guide reads)."""
+    return Deltas(step_deltas(a, b), table_delta(a, b))
 
 
 

@@ -43,10 +43,9 @@ from mcp_skew.versions import (
     Registry,
     UnknownRevision,
     profile_for,
-    step_deltas,
-    table_delta,
 )
-from mcp_skew.versions._diff import changes_between
+from mcp_skew.versions._diff import changes_between, table_delta
+from mcp_skew.versions._plain import step_deltas
 from mcp_skew.versions._profile import (
     MAPPING_TABLES,
     SET_TABLES,

@@ -114,7 +114,7 @@ FACE_CEILINGS: Mapping[str, int] = {
     "mcp_skew.simulator.messages": 6,
     "mcp_skew.simulator.quirks": 2,
     "mcp_skew.transcript": 18,
-    "mcp_skew.versions": 43,
+    "mcp_skew.versions": 42,
     "mcp_skew.wire": 12,
 }
 #: All the faces together: 469 before the simulator's rooms; 328 once each face listed only
@@ -134,7 +134,7 @@ FACE_CEILINGS: Mapping[str, int] = {
 #: file is a census; 261 with probe-client's served runs one entry point of serve's
 #: (ServedForClient: the stdio or HTTP server, its log written and read back). Issue 34 asks
 #: for at most 250: lower this as the faces shrink.
-TOTAL_CEILING = 253
+TOTAL_CEILING = 252
 
 
 def face_names(root: Path) -> dict[str, list[str]]:
