@@ -2,10 +2,11 @@
 
 The command's work is :func:`mcp_skew.matrix.run_command`'s, in the matrix's room. The
 command line gives it what the matrix may not import, the features built on it: the rows
-and columns (:func:`_peers`: the built-in or the apps' set, the named real-world set of
-:mod:`mcp_skew.realpeers`, the servers a census database holds, ``@census.sqlite``, or the
-specs given) and, for ``--run-real``, the real packages' runs and their section of the
-report (:func:`mcp_skew.realpeers.run_real`, :func:`~mcp_skew.realpeers.render_real`).
+and columns (:func:`_peers`: the built-in or the apps' set, the servers a census database
+holds, ``@census.sqlite``, or the specs given); the real-world matrix (``--set real``, the
+named real implementations, or ``--run-real``, each pair run with the real packages) is
+:func:`mcp_skew.realpeers.run_matrix`'s, the same work given the named peers and the real
+runs.
 """
 
 from __future__ import annotations
@@ -26,15 +27,13 @@ REGENERATE = "mcp-skew matrix --format markdown --out docs/matrix.md"
 
 def _peers(specs: list[str] | None, role: Role, registry: Registry, peer_set: str = "builtin"
            ) -> tuple[PeerSpec, ...]:
+    """The rows or columns the specs give, else the set ``--set`` names (the real-world set's
+    are :mod:`mcp_skew.realpeers`', which gives them before asking here)."""
     if not specs:
         if peer_set == "apps":  # the AI apps' named peers (docs/apps.md)
             from ..peers import app_peers  # noqa: PLC0415
 
             return app_peers(role, registry)
-        if peer_set == "real":  # named real peers (mcp_skew.realpeers)
-            from ..realpeers import real_peers  # noqa: PLC0415
-
-            return real_peers(role)
         return builtin_peers(role, registry)
     return tuple(peer for spec in specs for peer in _expand(spec, role, registry))
 
@@ -51,8 +50,8 @@ def _expand(spec: str, role: Role, registry: Registry) -> tuple[PeerSpec, ...]:
 
 
 def _main(args: argparse.Namespace) -> int:
-    if not getattr(args, "run_real", False):
-        return run_command(args, _peers)
-    from ..realpeers import render_real, run_real  # noqa: PLC0415 - named real peers only
+    if getattr(args, "peer_set", "builtin") == "real" or getattr(args, "run_real", False):
+        from ..realpeers import run_matrix  # noqa: PLC0415 - named real peers only
 
-    return run_command(args, _peers, (run_real, render_real))
+        return run_matrix(args, _peers)
+    return run_command(args, _peers)

@@ -3,9 +3,10 @@ of their models (the models themselves, data, are the catalogue in :mod:`mcp_ske
 
 The environments (:mod:`._envs`) are imported with the package; the ``verify-peer`` command's
 entry point (:func:`run_command`, in :mod:`._command`, on the drift checks of :mod:`._drift`)
-the real-world matrix (:func:`real_peers`, :func:`run_real`, :func:`render_real`) and a named
-bridge run in front of a server command (:func:`bridge_running`, ``probe --via``) are
-imported when one of their names is first read,
+the real-world matrix (``matrix --set real`` or ``--run-real``: :func:`run_matrix`, in
+:mod:`._realmatrix`, the matrix command's work given the named peers and the real runs) and
+a named bridge run in front of a server command (:func:`bridge_running`, ``probe --via``)
+are imported when one of their names is first read,
 so that the census, which needs only the environments, does not import the simulator's
 runs, the matrix and the wire.
 """
@@ -20,25 +21,21 @@ from ._envs import EnvironmentUnavailable, ensure_npm_env, ensure_python_env
 if TYPE_CHECKING:
     from ._bridge_start import bridge_running
     from ._command import run_command
-    from ._realmatrix import real_peers, render_real, run_real
+    from ._realmatrix import run_matrix
 
 __all__ = [
     "EnvironmentUnavailable",
     "bridge_running",
     "ensure_npm_env",
     "ensure_python_env",
-    "real_peers",
-    "render_real",
     "run_command",
-    "run_real",
+    "run_matrix",
 ]
 
 #: Where each name read on first use is defined.
 _HOMES: Final[dict[str, str]] = {
     "run_command": "._command",
-    "real_peers": "._realmatrix",
-    "render_real": "._realmatrix",
-    "run_real": "._realmatrix",
+    "run_matrix": "._realmatrix",
     "bridge_running": "._bridge_start",
 }
 

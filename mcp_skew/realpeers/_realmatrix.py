@@ -17,10 +17,15 @@ or ``-`` (not run), and lists the differences.
 The TypeScript v2 client in auto mode waits 60 s for its probe by default; the
 real run gives it 3 s (its ``drift_probe_ms``), which changes how long it waits,
 not what it does.
+
+:func:`run_matrix` is the matrix command with either (the one entry point the command line
+reads here): the matrix's own work (:func:`mcp_skew.matrix.run_command`) given the named
+rows and columns and the real runs.
 """
 
 from __future__ import annotations
 
+import argparse
 import threading
 import time
 from collections.abc import Callable
@@ -32,11 +37,11 @@ from .._stopping import gather
 from ..matrix import Cell, Matrix, RealRun
 from ..peers import REAL_CLIENTS, REAL_SERVERS, Resolved, builtin_peer, resolve
 from ..simulator import PeerSpec
-from ..versions import Role
+from ..versions import Registry, Role
 from ._client_drift import run_driver
 from ._installs import Install, client_command, prepare, server_command
 
-__all__ = ["RealCell", "real_peers", "render_real", "run_real"]
+__all__ = ["RealCell", "real_peers", "render_real", "run_matrix", "run_real"]
 
 CORNER = "client \\ server"
 
@@ -210,3 +215,23 @@ def render_real(matrix: Matrix, fmt: str = "text") -> str:
             out.append(line + (f" ({real.detail})" if real.detail else ""))
     out.append("")
     return "\n".join(out)
+
+
+def run_matrix(args: argparse.Namespace,
+               peers: Callable[[list[str] | None, Role, Registry, str], tuple[PeerSpec, ...]]
+               ) -> int:
+    """``mcp-skew matrix --set real`` (the named rows and columns: :func:`real_peers`) or
+    ``--run-real`` (each pair run with the real packages, :func:`run_real`, and the report's
+    section of them, :func:`render_real`): the matrix command's work,
+    :func:`mcp_skew.matrix.run_command`, given them; ``peers`` gives the rows and columns of
+    the specs given or of another set."""
+    from ..matrix import run_command  # noqa: PLC0415 - the command's modules: when it runs
+
+    def chosen(specs: list[str] | None, role: Role, registry: Registry, peer_set: str
+               ) -> tuple[PeerSpec, ...]:
+        if not specs and peer_set == "real":
+            return real_peers(role)
+        return peers(specs, role, registry, peer_set)
+
+    return run_command(args, chosen,
+                       (run_real, render_real) if getattr(args, "run_real", False) else None)
