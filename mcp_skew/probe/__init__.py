@@ -10,10 +10,9 @@ inferred from the transcripts, and the server inferred as a peer spec, which
 (:func:`load_probe_peer`).
 
 Public API: :func:`probe`, :class:`Target`, :class:`ProbeOptions`,
-:class:`ProbeReport`, :class:`ClientRun`, :class:`InferredPeer`,
-:func:`builtin_clients`, :func:`load_probe_peer`, :func:`save_peer`,
-:func:`render`, :data:`FORMATS`, :func:`allowance` (the extra wait a process's first
-answer gets once a cold start is known). Shared with the command line (internal): the
+:class:`ProbeReport`, :func:`render`, :func:`allowance` (the extra wait a process's first
+answer gets once a cold start is known); a report's runs, its inferred peer, the built-in
+clients and the formats are imported from their modules. Shared with the command line (internal): the
 command's entry point :func:`run_command` (``mcp-skew probe``, in :mod:`._command`, read on
 first use) with what the GitHub Action's step reads of it (:func:`options`,
 :func:`exit_code`); a command's default label, :func:`command_label` (``probe-client
