@@ -216,6 +216,44 @@ notion-mcp-server's modern-only row is ``server exited`` in one run and a legacy
 against the other two; playwright-mcp's legacy readiness changes from run to run (all,
 one or none of its legacy clients ok). Two servers that answer differently from one run
 to the next, whatever filled their environments: not fixed here.
+
+Why they varied, from the stored reports of earlier runs (their clients' stderr) and the
+servers run by hand: every process of both died with ``RangeError:
+WebAssembly.instantiate(): Out of memory`` (``lazyllhttp``, in Node's undici): loading
+Node's ``fetch`` compiles and instantiates its HTTP parser as WebAssembly in the
+background, V8 reserves about 10 GiB of address space for a WebAssembly memory, and the
+census bounded each server's address space (``RLIMIT_AS`` 4096 MiB). So each process died
+a few seconds after its start, and which exchange that cut short (an answered
+``tools/list``, the next one, an ``initialize``) was the load's choice. Two more of the
+listing's 11 npm servers died so (exa-mcp-server, mcp-server-code-runner: every legacy
+client failing, in every run), and a fifth (context7) before its first answer, stored as
+``start-failed``. The tool's cause: the census now bounds memory with ``RLIMIT_DATA``
+(what a process makes writable; ``census/_limits.py``). The two servers censused alone
+(``census`` of a listing of those two entries, ``--jobs 2``, the environments filled),
+alternating the tree before and after, 3 runs each, both CPUs kept busy by two spin loops
+(load 12 to 15): before, each run's rows differed from the others' (notion's
+modern-only row ``server exited`` in two, a legacy-shaped ``tools/list`` in one; every
+legacy client of both failing); after, the 3 runs identical, every legacy and dual-era
+client reaching both. A server that exits mid-conversation of its own accord is now
+probed twice and its row says whether the two probes agreed (``census/_again.py``); no
+server of this listing is so now. mcp-text-editor's cause now says what failed, not which
+installer ran: ``install-failed: install mcp-text-editor==1.2.2 failed: needs Python
+>=3.13`` after either (the installer's own words stay in the row's error).
+
+Then this script twice (``--listing benchmarks/census-listing.json --installers uv,pip
+--jobs 2 --no-dask``, ``--install-jobs`` 3, no sandbox tool), one run after the other, at
+load averages of 13 to 20 then 12 to 18 (other sessions' test runs), 18 of 22 entries
+probed in every census (17 before: context7 starts now). Seconds an entry, wall over
+entries (CPU-s an entry):
+
+    installer   cold, run 1     cold, run 2     warm, run 1     warm, run 2
+    uv          6.4 (5.75)      4.0 (4.60)      3.9 (2.97)      2.5 (2.52)
+    pip         13.5 (11.29)    11.4 (10.34)    4.4 (3.36)      4.6 (3.24)
+
+Verdict rows: uv against pip identical (22 rows) cold and warm in both runs, and the 8
+censuses' rows all identical to each other (the same 77 server starts in each; no server
+died mid-conversation, so none was probed twice). The goal of 5.8 s an entry cold was met
+in the second run (at 12 to 17) and not in the first (at 15 to 20).
 """
 
 from __future__ import annotations

@@ -1,12 +1,22 @@
 """Exec a command under resource limits: the census's wrapper around every server it starts.
 
 Run as a script (``python -I -S _limits.py CPU_S MEM_MB NPROC FSIZE_MB -- COMMAND...``),
-never imported by the package: it sets ``RLIMIT_CPU``, ``RLIMIT_AS``,
+never imported by the package: it sets ``RLIMIT_CPU``, ``RLIMIT_DATA``,
 ``RLIMIT_NPROC`` and ``RLIMIT_FSIZE`` on itself (0 leaves one as it is), asks the
 kernel to kill it when its parent dies (Linux ``PR_SET_PDEATHSIG``), and replaces
 itself with COMMAND (``os.execvp``: no shell). Doing this in a process of its own
 keeps the limits out of the census's threads (``preexec_fn`` is not safe there).
 Standard library only, so it starts in a few milliseconds.
+
+The memory bound is ``RLIMIT_DATA`` (what the process can make writable: its heap and
+private mappings, Linux 4.7 and later), not ``RLIMIT_AS`` (all the address space it
+reserves): Node's V8 reserves about 10 GiB of inaccessible address space for each
+WebAssembly memory (guard regions it never touches), so under an address-space bound of
+4 GiB a Node server dies the moment it instantiates one -- and Node's own ``fetch``
+(undici) compiles and instantiates its HTTP parser as WebAssembly in the background
+when it is first loaded, so such a server died at a moment its load decided, in the
+middle of one client's exchange or after it (``RangeError: WebAssembly.instantiate():
+Out of memory`` on its stderr), and its row changed from run to run.
 """
 
 import os
@@ -51,7 +61,7 @@ def main(argv: list[str]) -> int:
         print("_limits.py: limits must be integers", file=sys.stderr)
         return 2
     _set(resource.RLIMIT_CPU, cpu)
-    _set(resource.RLIMIT_AS, mem * _MB)
+    _set(resource.RLIMIT_DATA, mem * _MB)
     _set(resource.RLIMIT_NPROC, nproc)
     _set(resource.RLIMIT_FSIZE, fsize * _MB)
     _die_with_parent()

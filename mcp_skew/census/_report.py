@@ -19,6 +19,7 @@ revision of the ``initialize`` era (2024-11-05 to 2025-11-25).
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from statistics import median
@@ -78,6 +79,43 @@ _NETWORK: Final = ("unreachable", "could not resolve", "name resolution", "enotf
                    "connection", "timed out", "timeout", "network", "eai_again")
 
 
+#: the first line of a Python install's failure (``realpeers/_envs.py``): the installer that
+#: ran, what it installed and how it ended ("uv install mcp-x==1.2: exit code 1")
+_INSTALLER_LINE: Final = re.compile(r"(?:uv|pip) install (?P<what>.+?)(?P<end>: exit code -?\d+)?")
+#: the Python a pinned release needs, in uv's words ("mcp-x==1.2 depends on Python>=3.13")
+_UV_NEEDS: Final = re.compile(r"depends on Python\s*(?P<spec>[<>=!~][^\s,]*(?:,\s*[<>=!~][^\s,]*)*)")
+
+
+def _install_cause(error: str | None, kind: str) -> str:
+    """What an install failure says in a row's cause, in words that do not depend on the
+    installer that ran: the same failure is the same cause (and counts once in the report's
+    failures) whether uv or pip filled the venv. Which installer it was, its exit code and
+    its own output stay in the row's ``error`` (the report's detail of the row)."""
+    line = _first_line(error)
+    found = _INSTALLER_LINE.fullmatch(line)
+    if found is None:  # npm's words (one installer whatever is chosen), or another failure
+        return line
+    what = found["what"]
+    cause = f"install {what} failed" if found["end"] else f"install {what}"
+    needs = _needs_python(error or "", what) if kind == "needs another Python" else None
+    return f"{cause}: needs Python {needs}" if needs else cause
+
+
+def _needs_python(error: str, what: str) -> str | None:
+    """The Python the pinned release ``what`` (``name==version``) needs, as uv ("depends on
+    Python>=3.13") or pip ("1.2.2 Requires-Python >=3.13") says it; None when neither does."""
+    found = _UV_NEEDS.search(error)
+    if found is not None:
+        return found["spec"].replace(" ", "")
+    _name, pinned, version = what.partition("==")
+    if pinned and version and " " not in version:
+        found = re.search(rf"(?<![\w.]){re.escape(version)} Requires-Python (?P<spec>[^;\n]+)",
+                          error)
+        if found is not None:
+            return found["spec"].strip().replace(" ", "")
+    return None
+
+
 def _kind_and_cause(row: dict[str, Any]) -> tuple[str, str] | None:
     """The kind of a row's failure and its cause, or None when it has none."""
     status, error = row["status"], row.get("error")
@@ -91,7 +129,7 @@ def _kind_and_cause(row: dict[str, Any]) -> tuple[str, str] | None:
         kind = "needs another Python" if any(m in low for m in _PYTHON) else \
             "missing package" if any(m in low for m in _MISSING) else \
             "registry unreachable" if any(m in low for m in _NETWORK) else "install failed"
-        return kind, f"{status}: {_first_line(error)}"
+        return kind, f"{status}: {_install_cause(error, kind)}"
     if status == "start-timeout":
         return "timeout", f"{status}: {_first_line(error)}"
     if status == "start-failed":

@@ -7,7 +7,8 @@ does: each outcome is a status.
 
 Statuses
 --------
-``probed``        the probe ran; the row holds its JSON report and the inferred peer
+``probed``        the probe ran; the row holds its JSON report and the inferred peer (a
+                 server that exited mid-conversation is probed twice: :mod:`._again`)
 ``start-failed``  the server did not start: the command failed, or it exited before a word
 ``start-timeout``  the server said nothing within the probe's startup bound, in two tries
                  (not a verdict on the server: ``census --retry-failed`` runs it again)
@@ -48,6 +49,7 @@ from typing import Any, Final
 
 from ..realpeers import EnvironmentUnavailable
 from ..versions.r2026_07_28 import SERVER_INFO_KEY
+from ._again import died_midway, settle
 from ._launch import (
     InstalledPackage,
     NeedsConfig,
@@ -274,7 +276,17 @@ def _run(job: Job, settings: Settings, scratch: Path) -> dict[str, Any]:
     except Unsupported as exc:
         return job_row(job, "unsupported", error=str(exc), **timings)
     report = _probe(job, settings, command, dict(launch.env), scratch)
-    return _finish(job, report, timings, dict(installed.dependencies))
+    row = _finish(job, report, timings, dict(installed.dependencies))
+    if row["status"] != "probed" or not died_midway(report):
+        return row
+    # it exited mid-conversation: probed once more (in a scratch folder of its own), and the
+    # row says what both probes saw (census/_again.py)
+    again = scratch / "again"
+    for sub in ("home", "tmp", "work"):
+        (again / sub).mkdir(parents=True)
+    command = _command(settings, installed, launch.package_args, again)
+    second = _probe(job, settings, command, dict(launch.env), again)
+    return settle(row, _finish(job, second, timings, dict(installed.dependencies)))
 
 
 def _finish(job: Job, report: Any, timings: dict[str, Any], deps: dict[str, str]

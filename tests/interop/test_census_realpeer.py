@@ -158,3 +158,70 @@ def test_uv_and_pip_give_the_same_rows(tmp_path: Path, idle_rows: dict[str, dict
         assert len(markers) == 3  # the three mcp-server-time releases
         assert all(f'"installer": "{tool}"' in m.read_text() for m in markers)
     assert rows["uv"] == rows["pip"] == idle
+
+
+def _listing(tmp: Path, *entries: tuple[str, str, str, str]) -> Path:
+    """A one-page listing of ``(name, registryType, identifier, version)`` entries."""
+    out = tmp / "listing.json"
+    out.write_text(json.dumps({"servers": [
+        {"server": {"name": name, "version": version, "packages": [
+            {"registryType": registry, "identifier": identifier, "version": version,
+             "transport": {"type": "stdio"}}]}} for name, registry, identifier, version
+        in entries]}))
+    return out
+
+
+TEXT_EDITOR = "io.github.tumf/mcp-text-editor"
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 13), reason="mcp-text-editor 1.2.2 installs here")
+def test_an_install_failure_is_the_same_row_after_uv_and_pip(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """mcp-text-editor 1.2.2 needs Python 3.13: uv and pip both fail to install it, each in
+    its own words (``uv install ...`` / ``pip install ...`` and their output, kept in the
+    row's error); the row's verdict, its failure's kind and cause included, is the same."""
+    _reachable()
+    if find_uv() is None:
+        pytest.skip("no uv here (the test extra installs it)")
+    listing = _listing(tmp_path, (TEXT_EDITOR, "pypi", "mcp-text-editor", "1.2.2"))
+    rows, errors = {}, {}
+    for tool in ("uv", "pip"):
+        cache = tmp_path / f"cache-{tool}"
+        monkeypatch.setenv("MCP_SKEW_INSTALLER", tool)
+        monkeypatch.setenv("MCP_SKEW_CACHE", str(cache))
+        got = _census(tmp_path / f"{tool}.sqlite", listing)
+        rows[tool] = _verdicts(got, cache)
+        errors[tool] = got[f"{TEXT_EDITOR}@1.2.2#package0"]["error"]
+    assert rows["uv"] == rows["pip"]
+    assert errors["uv"].startswith("uv install ") and errors["pip"].startswith("pip install ")
+    verdict = json.loads(rows["uv"][f"{TEXT_EDITOR}@1.2.2#package0"])
+    assert verdict["status"] == "install-failed"
+    assert verdict["failure"] == ["needs another Python", "install-failed: install "
+                                  "mcp-text-editor==1.2.2 failed: needs Python >=3.13"]
+
+
+NOTION = "io.github.makenotion/notion-mcp-server"
+
+
+def test_a_node_server_that_loads_fetch_gives_the_same_row_idle_and_busy(
+        tmp_path: Path) -> None:
+    """@notionhq/notion-mcp-server loads Node's fetch at start, which instantiates a
+    WebAssembly module in the background: under the census's old address-space bound
+    (RLIMIT_AS 4096 MiB) that killed it a few seconds after its start, cutting short the
+    exchange then in flight, so its row changed with the load. Under the memory bound
+    (RLIMIT_DATA) every client's conversation ends as the server chose: the same row idle
+    and with both CPUs busy, every legacy client reaching it."""
+    _reachable()
+    listing = _listing(tmp_path, (NOTION, "npm", "@notionhq/notion-mcp-server", "2.5.2"))
+    idle = _census(tmp_path / "idle.sqlite", listing)
+    spin = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    try:
+        busy = _census(tmp_path / "busy.sqlite", listing)
+    finally:
+        for proc in spin:
+            proc.kill()
+            proc.wait()
+    assert {k: _untimed(r) for k, r in busy.items()} == {k: _untimed(r) for k, r in idle.items()}
+    row = idle[f"{NOTION}@2.5.2#package0"]
+    assert row["status"] == "probed" and row["readiness"]["legacy_any"] is True
+    assert all(row["readiness"]["legacy"].values()) and "varies" not in row["readiness"]

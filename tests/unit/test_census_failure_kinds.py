@@ -46,3 +46,42 @@ def test_the_same_cause_is_the_same_kind_after_pip_and_uv(pip: str, uv: str, exp
 
 def test_a_resolver_conflict_is_an_install_failure_not_a_missing_package() -> None:
     assert kind(UV_CONFLICT) == "install failed"
+
+
+def cause(error: str) -> str:
+    got = _kind_and_cause({"status": "install-failed", "error": error})
+    assert got is not None
+    return got[1]
+
+
+@pytest.mark.parametrize(("what", "pip", "uv", "expected"), [
+    ("mcp-text-editor==1.2.2", PIP_PYTHON, UV_PYTHON,
+     "install-failed: install mcp-text-editor==1.2.2 failed: needs Python >=3.13"),
+    ("no-such-pkg", PIP_MISSING, UV_MISSING, "install-failed: install no-such-pkg failed"),
+])
+def test_the_same_failure_is_the_same_cause_after_pip_and_uv(what: str, pip: str, uv: str,
+                                                             expected: str) -> None:
+    """The cause is a row's verdict (what the report counts and a census of the same listing
+    compares): it says what failed, never which installer ran nor its exit code, which stay
+    in the row's error, the installer's own words whole."""
+    pip_error = f"pip install {what}: exit code 1\n{pip}"
+    uv_error = f"uv install {what}: exit code 2\n{uv}"
+    assert cause(pip_error) == cause(uv_error) == expected
+
+
+def test_the_python_a_release_needs_is_the_pinned_releases_own() -> None:
+    """pip lists every release it ignored; the cause names what the pinned one needs."""
+    pip = ("pip install mcp-x==2.0: exit code 1\nERROR: Ignored the following versions that "
+           "require a different python version: 1.0 Requires-Python >=3.9; 12.0 "
+           "Requires-Python >=3.14; 2.0 Requires-Python >=3.12, <4")
+    assert cause(pip) == "install-failed: install mcp-x==2.0 failed: needs Python >=3.12,<4"
+
+
+def test_a_cause_the_installer_does_not_word_is_its_first_line() -> None:
+    assert cause("npm install @x/y@1.0.0: exit code 1\nnpm error 404 Not Found") == \
+        "install-failed: npm install @x/y@1.0.0: exit code 1"
+    assert cause("uv install mcp-x==1: timed out after 600 s\n") == \
+        "install-failed: install mcp-x==1: timed out after 600 s"
+    # no requirement to read: the cause says what failed, and no more
+    assert cause("uv install mcp-x: exit code 1\nthe current Python version (3.11.7) does "
+                 "not satisfy it") == "install-failed: install mcp-x failed"

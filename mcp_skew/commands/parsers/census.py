@@ -83,7 +83,7 @@ def register(sub: Any) -> None:
                      help="run each server in a sandbox tool (auto: bwrap or firejail if found)")
     box.add_argument("--no-network", action="store_true", help="no network inside the sandbox")
     box.add_argument("--cpu", type=int, default=60, metavar="SECONDS", help="RLIMIT_CPU (60)")
-    box.add_argument("--memory", type=int, default=4096, metavar="MIB", help="RLIMIT_AS (4096)")
+    box.add_argument("--memory", type=int, default=4096, metavar="MIB", help="RLIMIT_DATA (4096)")
     box.add_argument("--procs", type=int, default=4096, help="RLIMIT_NPROC (4096)")
     box.add_argument("--fsize", type=int, default=64, metavar="MIB", help="RLIMIT_FSIZE (64)")
     for flag, default, what in TIME_BOUNDS:

@@ -86,7 +86,7 @@ def test_the_list_api_is_read_page_by_page(registry: tuple[str, list[str]]) -> N
 
 def test_the_limits_wrapper_sets_rlimits_and_execs_without_a_shell(tmp_path: Path) -> None:
     code = ("import resource as r; print(r.getrlimit(r.RLIMIT_CPU)[0], "
-            "r.getrlimit(r.RLIMIT_AS)[0] >> 20, r.getrlimit(r.RLIMIT_FSIZE)[0] >> 20)")
+            "r.getrlimit(r.RLIMIT_DATA)[0] >> 20, r.getrlimit(r.RLIMIT_FSIZE)[0] >> 20)")
     out = subprocess.run([*limits_argv(7, 2048, 0, 3), sys.executable, "-c", code],
                          capture_output=True, text=True, check=True, timeout=30).stdout
     assert out.split() == ["7", "2048", "3"]
@@ -98,6 +98,32 @@ def test_the_limits_wrapper_sets_rlimits_and_execs_without_a_shell(tmp_path: Pat
     missing = subprocess.run([*limits_argv(0, 0, 0, 0), "no-such-program-here; echo hi"],
                              capture_output=True, text=True, timeout=30, check=False)
     assert missing.returncode == 127 and "cannot start" in missing.stderr
+
+
+def test_the_memory_bound_is_memory_written_not_address_space_reserved() -> None:
+    """Python's ``bytearray`` of 96 MiB under a bound of 64 MiB fails; 32 MiB does not."""
+    code = "import sys; bytearray(int(sys.argv[1]) << 20)"
+    runs = {mib: subprocess.run([*limits_argv(0, 64, 0, 0), sys.executable, "-c", code,
+                                 str(mib)], capture_output=True, text=True, timeout=30,
+                                check=False) for mib in (32, 96)}
+    assert runs[32].returncode == 0, runs[32].stderr
+    assert runs[96].returncode != 0 and "MemoryError" in runs[96].stderr
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_a_node_server_may_reserve_webassembly_memory_under_the_memory_bound() -> None:
+    """V8 reserves about 10 GiB of address space for a WebAssembly memory and makes
+    writable only what it uses: under a bound of 1024 MiB a memory of 2 MiB works (Node's
+    fetch makes one: it instantiates its HTTP parser so), one grown to 2 GiB does not.
+    Under RLIMIT_AS (the bound before) the first failed too, and a Node server that loaded
+    fetch died of it at a moment its load chose."""
+    grow = ("const m = new WebAssembly.Memory({initial: 1, maximum: 65536}); "
+            "console.log('made'); m.grow(Number(process.argv[1])); console.log('grew')")
+    small, big = (subprocess.run([*limits_argv(0, 1024, 0, 0), "node", "-e", grow, pages],
+                                 capture_output=True, text=True, timeout=60, check=False)
+                  for pages in ("16", "32768"))  # 64 KiB pages: 1 MiB more; 2 GiB more
+    assert small.returncode == 0 and small.stdout.split() == ["made", "grew"], small.stderr
+    assert big.stdout.split() == ["made"] and "RangeError" in big.stderr
 
 
 @pytest.mark.skipif(shutil.which("bwrap") is None, reason="bwrap is not installed")
