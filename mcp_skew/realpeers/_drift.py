@@ -192,9 +192,10 @@ def wait_until_idle(pid: int, limit_s: float = 20.0, quiet_polls: int = 3,
 
     A real client does not wait, but a probe timeout of a few seconds must not
     race an interpreter's imports. A poll is quiet when the process used no CPU since
-    the last one *and* is not runnable: on a busy machine a process still importing can
-    wait its turn for longer than a poll without using CPU, and it is then runnable
-    (``R``), not asleep on its input. Returns the seconds waited.
+    the last one *and* is asleep (:func:`_quiet`): on a busy machine a process still
+    importing can wait its turn for longer than a poll without using CPU, and it is then
+    runnable (``R``) or reading its files (``D``), not asleep on its input. Returns the
+    seconds waited.
     """
     started = time.monotonic()
     sample, quiet = _cpu_sample(pid), 0
@@ -208,9 +209,53 @@ def wait_until_idle(pid: int, limit_s: float = 20.0, quiet_polls: int = 3,
         if sample is None:
             break
         state, ticks = sample
-        quiet = quiet + 1 if ticks == last and state != "R" else 0
+        quiet = quiet + 1 if _quiet(state, ticks, last) else 0
         last = ticks
     return time.monotonic() - started
+
+
+def _quiet(state: str, ticks: int, last: int) -> bool:
+    """A poll of a process that waits for something (its input, a connection): no CPU used
+    since the last one and asleep (``S``). Runnable (``R``: it waits its turn for a CPU) and
+    disk sleep (``D``: it reads its files, as an interpreter loading modules on a busy
+    machine does) are still starting."""
+    return ticks == last and state == "S"
+
+
+def wait_listening(proc: subprocess.Popen[bytes], port: int, idle_s: float = 5.0,
+                   ceiling_s: float = 600.0, poll_s: float = 0.1) -> bool:
+    """Wait until ``proc`` accepts connections on ``port`` (True), or it exits, or it has been
+    idle for ``idle_s`` without listening (:func:`_quiet` at each poll), or ``ceiling_s``
+    passed (False).
+
+    A server still starting uses CPU or waits its turn for one; a busy machine stretches that
+    time, never the time it sits idle without listening, so the wait ends at the event or at
+    a silence, not at a time the load can pass (a fixed 20 s did not cover fastmcp's start
+    at load 20). Without ``/proc`` the idle streak is not seen: ``ceiling_s`` ends it.
+    """
+    import socket  # noqa: PLC0415 - I/O only when checking
+
+    started = time.monotonic()
+    idle_since: float | None = None
+    last: int | None = None
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1.0).close()
+            return True
+        except OSError:
+            pass
+        now = time.monotonic()
+        if proc.poll() is not None or now - started > ceiling_s:
+            return False
+        sample = _cpu_sample(proc.pid)
+        if sample is not None and last is not None and _quiet(sample[0], sample[1], last):
+            idle_since = now if idle_since is None else idle_since
+            if now - idle_since > idle_s:
+                return False
+        else:
+            idle_since = None
+        last = sample[1] if sample is not None else None
+        time.sleep(poll_s)
 
 
 def _short(peer: PeerSpec) -> str:
@@ -434,25 +479,16 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def _http_server(command: list[str], port: int, start_s: float = 20.0) -> Iterator[str]:
-    """Run ``command`` (listening on ``port``) in a session of its own (wire._procs); yield its MCP URL,
-    then end it and its family (SIGTERM, then SIGKILL)."""
-    import socket  # noqa: PLC0415
-
+def _http_server(command: list[str], port: int) -> Iterator[str]:
+    """Run ``command`` (listening on ``port``) in a session of its own (wire._procs); yield its
+    MCP URL once it listens (:func:`wait_listening`), then end it and its family (SIGTERM,
+    then SIGKILL)."""
     proc = spawn(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                  stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + start_s
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise EnvironmentUnavailable(
-                        f"the HTTP server did not listen on {port}: {' '.join(command)}"
-                    ) from None
-                time.sleep(0.1)
+        if not wait_listening(proc, port):
+            raise EnvironmentUnavailable(
+                f"the HTTP server did not listen on {port}: {' '.join(command)}")
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
         end(proc)
