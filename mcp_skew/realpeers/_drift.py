@@ -45,7 +45,7 @@ from ..peers import (
 from ..simulator import SCENARIOS, Link, MemoryLink, PeerSpec, Scenario, SimServer, rule_for
 from ..simulator.machine import Reply, Timeout
 from ..versions import Message, Role
-from ..wire import end, spawn
+from ..wire import end, family, spawn
 from ._client_drift import verify_client
 from ._envs import EnvironmentUnavailable
 from ._facets import SERVER_FACETS, Comparison, DriftReport, Facets, install_for, report_for, run_client
@@ -176,14 +176,31 @@ RAW_PROBES: Final[tuple[tuple[str, tuple[RawItem, ...]], ...]] = (
 
 # -- servers -----------------------------------------------------------------------------------
 
-def _cpu_sample(pid: int) -> tuple[str, int] | None:
-    """The process's scheduler state (``R`` runnable, ``S`` sleeping, ...) and its CPU
-    ticks so far (utime + stime), from ``/proc/PID/stat``; None without one."""
+def _stat_sample(pid: int) -> tuple[str, int] | None:
+    """One process's scheduler state (``R`` runnable, ``S`` sleeping, ...) and its CPU ticks
+    so far (utime + stime), from ``/proc/PID/stat``; None without one."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except (OSError, IndexError):
         return None
     return fields[0], int(fields[11]) + int(fields[12])
+
+
+def _cpu_sample(pid: int) -> tuple[str, int] | None:
+    """The state and CPU ticks of the process ``pid`` started (:func:`~mcp_skew.wire.spawn`'s
+    process is the supervisor, which sleeps at once; the server runs under it): its whole
+    family's ticks, summed, and ``R`` if one of them is runnable, ``D`` if one is in disk
+    sleep, else the state of ``pid`` itself. None once ``pid`` is gone (or without /proc)."""
+    leader = _stat_sample(pid)
+    if leader is None:
+        return None
+    states, ticks = {leader[0]}, leader[1]
+    for member in family(pid) - {pid}:
+        got = _stat_sample(member)
+        if got is not None:
+            states.add(got[0])
+            ticks += got[1]
+    return next((s for s in ("R", "D") if s in states), leader[0]), ticks
 
 
 def wait_until_idle(pid: int, limit_s: float = 20.0, quiet_polls: int = 3,
