@@ -290,7 +290,7 @@ def _real_server_run(command: list[str], client: PeerSpec,
     """``client`` against a fresh process of ``command``; its first answer may come
     ``allowance_ms`` late (the cold start: the model starts at once, so a client's wait, such
     as a dual-era client's 3 s for server/discover, is measured from the server's start-up)."""
-    link = _real_link(command)
+    link = _real_link(command, RUN_BUDGET_MS + allowance_ms)
     link.startup_allowance_ms = allowance_ms
     return run_client(client, link, scenario, REQUEST_TIMEOUT_MS)
 
@@ -405,14 +405,22 @@ def _startup_allowance(cold_ms: int | None, jobs: int) -> int:
     return allowance(cold_ms, jobs, startup_bound_ms())
 
 
-def _real_link(command: list[str]) -> StdioLink:
+#: The overall deadline of a client run against a real server process, from its idle start
+#: (ms), on top of its startup allowance: far above the client's timeouts summed.
+RUN_BUDGET_MS: Final = 120_000
+
+
+def _real_link(command: list[str], budget_ms: int = RUN_BUDGET_MS) -> StdioLink:
+    """A fresh process of ``command``, once idle (:func:`wait_until_idle`); its overall deadline
+    is ``budget_ms`` from then: the start, which a busy machine stretches, is not counted."""
     from ..wire import StdioLink  # noqa: PLC0415 - I/O only when checking
 
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "NO_COLOR": "1", "FASTMCP_LOG_LEVEL": "WARNING",
            "FASTMCP_SHOW_CLI_BANNER": "false"}
-    link = StdioLink(command, env=env, deadline_ms=120_000)
+    link = StdioLink(command, env=env, deadline_ms=budget_ms)
     if link.proc is not None:
         wait_until_idle(link.proc.pid)
+        link.deadline_ms = link.now_ms() + budget_ms
     return link
 
 
@@ -429,7 +437,8 @@ def raw_comparison(command: list[str], model: PeerSpec, probe: tuple[str, tuple[
     each wait is :func:`raw_wait_ms` of the slowest it was seen to be."""
     started = time.monotonic()
     name, messages = probe
-    link = _real_link(command)
+    # a deadline no wait can reach: each wait at its ceiling, the first with the allowance
+    link = _real_link(command, allowance_ms + len(messages) * RAW_CEILING_MS)
     link.startup_allowance_ms = allowance_ms
     # the slowest this server was seen to be: its cold start, or this process's own start
     # until idle (all there is where the cold start is unknown)

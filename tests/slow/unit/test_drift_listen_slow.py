@@ -16,6 +16,7 @@ import sys
 import time
 
 import pytest
+from _paths import TESTS
 
 from mcp_skew.realpeers import _drift
 from mcp_skew.wire import end, spawn
@@ -70,3 +71,18 @@ def test_the_idle_wait_is_the_servers_not_its_supervisors() -> None:
         assert _drift.wait_until_idle(proc.pid, limit_s=60.0) >= SPIN_S
     finally:
         end(proc)
+
+
+def test_a_links_deadline_runs_from_its_idle_start_not_its_spawn() -> None:
+    # a start longer than the whole budget (a busy machine's), then a server that answers
+    spin_then_serve = f"import runpy, sys, time\ngive_up = time.monotonic() + {SPIN_S}\n" \
+        "while time.monotonic() < give_up:\n    pass\nsys.argv = sys.argv[:1] + ['0']\n" \
+        f"runpy.run_path({str(TESTS / 'servers' / 'slow_answers.py')!r}, run_name='__main__')"
+    link = _drift._real_link([sys.executable, "-c", spin_then_serve], budget_ms=2_500)
+    try:
+        assert link.now_ms() >= SPIN_S * 1000
+        answer = link.request(_drift._raw_initialize(1, "2025-06-18"), 2_400)
+        assert _drift._answer(answer) == "result 2025-06-18"
+        assert not link.deadline_hit
+    finally:
+        link.close()
