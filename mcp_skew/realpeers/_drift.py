@@ -13,7 +13,7 @@ HTTP (:func:`verify_server_http`) the real server listens on a local port instea
 
 A **client** model is checked the other way round (:mod:`._client_drift`): the real
 client package is driven by a small script against ``mcp-skew serve SPEC``, and
-:func:`verify` checks a name in each role it has a model for.
+:func:`._verify.verify` checks a name in each role it has a model for.
 
 Both sides use the same timeouts. The model side is what ``run()`` does, minus
 its omniscient era-mismatch verdict, which nothing on a real wire can make.
@@ -32,21 +32,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from .._stopping import gather
-from ..errors import UsageError
-from ..peers import (
-    ROLES,
-    Resolved,
-    known_names,
-    label_for,
-    named_suggestion,
-    probe_clients,
-    resolve,
-)
+from ..peers import Resolved, label_for, probe_clients
 from ..simulator import SCENARIOS, Link, MemoryLink, PeerSpec, Scenario, SimServer, rule_for
 from ..simulator.machine import Reply, Timeout
-from ..versions import Message, Role
+from ..versions import Message
 from ..wire import end, family, spawn
-from ._client_drift import verify_client
 from ._envs import EnvironmentUnavailable
 from ._facets import SERVER_FACETS, Comparison, DriftReport, Facets, install_for, report_for, run_client
 from ._installs import server_command
@@ -57,7 +47,6 @@ if TYPE_CHECKING:
 __all__ = [
     "DRIFT_SCENARIO",
     "drift_clients",
-    "verify",
     "verify_server",
     "verify_server_http",
 ]
@@ -576,28 +565,3 @@ def verify_server_http(resolved: Resolved, *, jobs: int = 2,
         report.unavailable = str(exc)
     report.run_seconds = time.monotonic() - started
     return report
-
-
-# -- either role -----------------------------------------------------------------------------
-
-def verify(name: str, role: Role | None = None, *, jobs: int = 2,
-           progress: Callable[[str], None] | None = None) -> list[DriftReport]:
-    """Check ``name`` in the role(s) it has a model for (both when ``role`` is None)."""
-    reports: list[DriftReport] = []
-    roles: tuple[Role, ...] = ROLES if role is None else (role,)
-    errors: list[str] = []
-    for r in roles:
-        try:
-            resolved = resolve(name, r)
-        except UsageError as exc:
-            errors.append(str(exc))
-            continue
-        if resolved is None:
-            raise UsageError(f"unknown named peer {name!r}"
-                             f"{named_suggestion(name, known_names())}; "
-                             f"known: {', '.join(known_names())}")
-        check = verify_server if r == "server" else verify_client
-        reports.append(check(resolved, jobs=jobs, progress=progress))
-    if not reports:
-        raise UsageError(errors[0] if errors else f"unknown named peer {name!r}")
-    return reports
