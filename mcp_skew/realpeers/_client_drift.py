@@ -41,6 +41,7 @@ from ..simulator import (
 from ..simulator.messages import request_text
 from ..versions import BUILTIN
 from ..wire import end, spawn
+from ._drift import cold_start_ms
 from ._facets import CLIENT_FACETS, Comparison, DriftReport, Facets, install_for, report_for
 from ._installs import client_command, serve_command
 
@@ -275,8 +276,6 @@ def probe_wait_ms(drift_probe_ms: int | None, quirk_ms: int | None,
 def _serve_cold_ms() -> int | None:
     """The cold start of ``mcp-skew serve`` now (``_drift.cold_start_ms``), of a server that
     answers either era's first request."""
-    from ._drift import cold_start_ms  # noqa: PLC0415 - _drift imports this module
-
     with tempfile.TemporaryDirectory(prefix="mcp-skew-drift-") as tmp:
         return cold_start_ms(serve_command("legacy:2025-11-25", Path(tmp) / "wire.jsonl"))
 
