@@ -41,6 +41,7 @@ from ..simulator import (
 from ..simulator.messages import request_text
 from ..versions import BUILTIN
 from ..wire import end, spawn
+from ._drift import cold_start_ms
 from ._facets import CLIENT_FACETS, Comparison, DriftReport, Facets, install_for, report_for
 from ._installs import client_command, serve_command
 
@@ -249,11 +250,50 @@ def _with_probe(model: PeerSpec, probe_ms: int | None) -> PeerSpec:
     return replace(model, quirks=quirks)
 
 
+#: A real client's probe wait is at least this many times the served server's cold start.
+PROBE_FACTOR: Final = 4
+
+
+def probe_wait_ms(drift_probe_ms: int | None, quirk_ms: int | None,
+                  serve_cold_ms: int | None) -> int | None:
+    """The probe wait a real client (``--probe-timeout``) and its model are given in a drift
+    check, None for the client's own: its model's ``drift_probe_ms``, or (None) the model's
+    ``probe-timeout`` (``quirk_ms``, the package's default), but at least :data:`PROBE_FACTOR`
+    times ``serve_cold_ms``, the cold start measured of ``mcp-skew serve`` in this check.
+
+    The real client's wait runs from the moment it spawns its server, so on a busy machine a
+    3 s wait can end before a served Python server has started (load 20: several seconds),
+    and the client falls back where its model, which has no start-up, was answered: a
+    difference of timing, not of protocol. Both sides get the longer wait; a server that is
+    meant to outlast it (silent on the probe) still does, only later."""
+    base = drift_probe_ms if drift_probe_ms is not None else quirk_ms
+    if base is None or serve_cold_ms is None:
+        return drift_probe_ms  # no probe to race, or nothing measured
+    need = PROBE_FACTOR * serve_cold_ms
+    return need if need > base else drift_probe_ms
+
+
+def _serve_cold_ms() -> int | None:
+    """The cold start of ``mcp-skew serve`` now (``_drift.cold_start_ms``), of a server that
+    answers either era's first request."""
+    with tempfile.TemporaryDirectory(prefix="mcp-skew-drift-") as tmp:
+        return cold_start_ms(serve_command("legacy:2025-11-25", Path(tmp) / "wire.jsonl"))
+
+
+def _probe_quirk_ms(model: PeerSpec) -> int | None:
+    value = dict(model.quirks).get("probe-timeout")
+    return int(value) if value else None
+
+
 def verify_client(resolved: Resolved, *, jobs: int = 2, servers: Sequence[str] | None = None,
                   progress: Callable[[str], None] | None = None) -> DriftReport:
     """Check a named client model against its real package, driven against simulated servers."""
     probe_ms = resolved.model.drift_probe_ms
-    model = _with_probe(resolved.peer(), probe_ms)
+    peer = resolved.peer()
+    quirk_ms = _probe_quirk_ms(peer)
+    if not resolved.model.checked_by and (probe_ms is not None or quirk_ms is not None):
+        probe_ms = probe_wait_ms(probe_ms, quirk_ms, _serve_cold_ms())
+    model = _with_probe(peer, probe_ms)
     report = report_for(resolved, model)
     if resolved.model.checked_by:
         report.unavailable = (f"{resolved.name} speaks Streamable HTTP upstream only: its "

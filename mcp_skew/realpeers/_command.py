@@ -44,7 +44,7 @@ def run_command(args: argparse.Namespace) -> int:
         return 0
     if not args.name:
         raise UsageError("verify-peer: name a peer (known: " + ", ".join(known_names()) + ")")
-    from ._drift import verify  # noqa: PLC0415 - heavy only when checking
+    from ._verify import verify  # noqa: PLC0415 - heavy only when checking
 
     def progress(text: str) -> None:
         if not args.json and not args.quiet:

@@ -13,7 +13,7 @@ HTTP (:func:`verify_server_http`) the real server listens on a local port instea
 
 A **client** model is checked the other way round (:mod:`._client_drift`): the real
 client package is driven by a small script against ``mcp-skew serve SPEC``, and
-:func:`verify` checks a name in each role it has a model for.
+:func:`._verify.verify` checks a name in each role it has a model for.
 
 Both sides use the same timeouts. The model side is what ``run()`` does, minus
 its omniscient era-mismatch verdict, which nothing on a real wire can make.
@@ -32,21 +32,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from .._stopping import gather
-from ..errors import UsageError
-from ..peers import (
-    ROLES,
-    Resolved,
-    known_names,
-    label_for,
-    named_suggestion,
-    probe_clients,
-    resolve,
-)
+from ..peers import Resolved, label_for, probe_clients
 from ..simulator import SCENARIOS, Link, MemoryLink, PeerSpec, Scenario, SimServer, rule_for
 from ..simulator.machine import Reply, Timeout
-from ..versions import Message, Role
-from ..wire import end, spawn
-from ._client_drift import verify_client
+from ..versions import Message
+from ..wire import end, family, spawn
 from ._envs import EnvironmentUnavailable
 from ._facets import SERVER_FACETS, Comparison, DriftReport, Facets, install_for, report_for, run_client
 from ._installs import server_command
@@ -57,7 +47,6 @@ if TYPE_CHECKING:
 __all__ = [
     "DRIFT_SCENARIO",
     "drift_clients",
-    "verify",
     "verify_server",
     "verify_server_http",
 ]
@@ -176,14 +165,31 @@ RAW_PROBES: Final[tuple[tuple[str, tuple[RawItem, ...]], ...]] = (
 
 # -- servers -----------------------------------------------------------------------------------
 
-def _cpu_sample(pid: int) -> tuple[str, int] | None:
-    """The process's scheduler state (``R`` runnable, ``S`` sleeping, ...) and its CPU
-    ticks so far (utime + stime), from ``/proc/PID/stat``; None without one."""
+def _stat_sample(pid: int) -> tuple[str, int] | None:
+    """One process's scheduler state (``R`` runnable, ``S`` sleeping, ...) and its CPU ticks
+    so far (utime + stime), from ``/proc/PID/stat``; None without one."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except (OSError, IndexError):
         return None
     return fields[0], int(fields[11]) + int(fields[12])
+
+
+def _cpu_sample(pid: int) -> tuple[str, int] | None:
+    """The state and CPU ticks of the process ``pid`` started (:func:`~mcp_skew.wire.spawn`'s
+    process is the supervisor, which sleeps at once; the server runs under it): its whole
+    family's ticks, summed, and ``R`` if one of them is runnable, ``D`` if one is in disk
+    sleep, else the state of ``pid`` itself. None once ``pid`` is gone (or without /proc)."""
+    leader = _stat_sample(pid)
+    if leader is None:
+        return None
+    states, ticks = {leader[0]}, leader[1]
+    for member in family(pid) - {pid}:
+        got = _stat_sample(member)
+        if got is not None:
+            states.add(got[0])
+            ticks += got[1]
+    return next((s for s in ("R", "D") if s in states), leader[0]), ticks
 
 
 def wait_until_idle(pid: int, limit_s: float = 20.0, quiet_polls: int = 3,
@@ -192,9 +198,10 @@ def wait_until_idle(pid: int, limit_s: float = 20.0, quiet_polls: int = 3,
 
     A real client does not wait, but a probe timeout of a few seconds must not
     race an interpreter's imports. A poll is quiet when the process used no CPU since
-    the last one *and* is not runnable: on a busy machine a process still importing can
-    wait its turn for longer than a poll without using CPU, and it is then runnable
-    (``R``), not asleep on its input. Returns the seconds waited.
+    the last one *and* is asleep (:func:`_quiet`): on a busy machine a process still
+    importing can wait its turn for longer than a poll without using CPU, and it is then
+    runnable (``R``) or reading its files (``D``), not asleep on its input. Returns the
+    seconds waited.
     """
     started = time.monotonic()
     sample, quiet = _cpu_sample(pid), 0
@@ -208,9 +215,53 @@ def wait_until_idle(pid: int, limit_s: float = 20.0, quiet_polls: int = 3,
         if sample is None:
             break
         state, ticks = sample
-        quiet = quiet + 1 if ticks == last and state != "R" else 0
+        quiet = quiet + 1 if _quiet(state, ticks, last) else 0
         last = ticks
     return time.monotonic() - started
+
+
+def _quiet(state: str, ticks: int, last: int) -> bool:
+    """A poll of a process that waits for something (its input, a connection): no CPU used
+    since the last one and asleep (``S``). Runnable (``R``: it waits its turn for a CPU) and
+    disk sleep (``D``: it reads its files, as an interpreter loading modules on a busy
+    machine does) are still starting."""
+    return ticks == last and state == "S"
+
+
+def wait_listening(proc: subprocess.Popen[bytes], port: int, idle_s: float = 5.0,
+                   ceiling_s: float = 600.0, poll_s: float = 0.1) -> bool:
+    """Wait until ``proc`` accepts connections on ``port`` (True), or it exits, or it has been
+    idle for ``idle_s`` without listening (:func:`_quiet` at each poll), or ``ceiling_s``
+    passed (False).
+
+    A server still starting uses CPU or waits its turn for one; a busy machine stretches that
+    time, never the time it sits idle without listening, so the wait ends at the event or at
+    a silence, not at a time the load can pass (a fixed 20 s did not cover fastmcp's start
+    at load 20). Without ``/proc`` the idle streak is not seen: ``ceiling_s`` ends it.
+    """
+    import socket  # noqa: PLC0415 - I/O only when checking
+
+    started = time.monotonic()
+    idle_since: float | None = None
+    last: int | None = None
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1.0).close()
+            return True
+        except OSError:
+            pass
+        now = time.monotonic()
+        if proc.poll() is not None or now - started > ceiling_s:
+            return False
+        sample = _cpu_sample(proc.pid)
+        if sample is not None and last is not None and _quiet(sample[0], sample[1], last):
+            idle_since = now if idle_since is None else idle_since
+            if now - idle_since > idle_s:
+                return False
+        else:
+            idle_since = None
+        last = sample[1] if sample is not None else None
+        time.sleep(poll_s)
 
 
 def _short(peer: PeerSpec) -> str:
@@ -228,7 +279,7 @@ def _real_server_run(command: list[str], client: PeerSpec,
     """``client`` against a fresh process of ``command``; its first answer may come
     ``allowance_ms`` late (the cold start: the model starts at once, so a client's wait, such
     as a dual-era client's 3 s for server/discover, is measured from the server's start-up)."""
-    link = _real_link(command)
+    link = _real_link(command, RUN_BUDGET_MS + allowance_ms)
     link.startup_allowance_ms = allowance_ms
     return run_client(client, link, scenario, REQUEST_TIMEOUT_MS)
 
@@ -296,39 +347,69 @@ def startup_bound_ms() -> int:
     return ProbeOptions().startup_timeout_ms
 
 
-def cold_start_ms(command: list[str]) -> int | None:
-    """How long the real server takes to give its first answer, measured in a process of its
-    own: :data:`_EITHER_ERA` sent at once, waited for up to :func:`startup_bound_ms`. None
-    when it said nothing. Some servers import lazily on their first request, so the cold
-    start is the first answer, not the end of the interpreter's start."""
+#: What the cold start is measured with when :data:`_EITHER_ERA` got no answer before the
+#: process ended: the handshake alone (mcp 1.0 to 1.9.3 say nothing to a request before
+#: ``initialize`` and exit on the next message, so the pair ends them unanswered).
+_HANDSHAKE_ONLY: Final[tuple[Message]] = (_raw_initialize(1, "2025-11-25"),)
+
+
+def _first_answer_ms(command: list[str], messages: Sequence[Message]) -> tuple[int | None, bool]:
+    """``messages`` written at once to a fresh process of ``command``; when its first message
+    came (None: none before :func:`startup_bound_ms` or its exit), and whether it exited."""
     link = _real_link(command)
     try:
-        for message in _EITHER_ERA:
-            link.notify(message)  # written as it is: the first answer to either is the one
+        for message in messages:
+            link.notify(message)  # written as it is: the first answer to any is the one
         give_up = time.monotonic() + startup_bound_ms() / 1000
         while (link.first_message_ms is None and link.proc is not None
                and link.proc.poll() is None and time.monotonic() < give_up):
             time.sleep(0.02)
-        return link.first_message_ms
+        exited = link.proc is None or link.proc.poll() is not None
+        return link.first_message_ms, exited
     finally:
         link.close()
 
 
+def cold_start_ms(command: list[str]) -> int | None:
+    """How long the real server takes to give its first answer, measured in a process of its
+    own: :data:`_EITHER_ERA` sent at once, waited for up to :func:`startup_bound_ms`; if the
+    process ended without an answer, :data:`_HANDSHAKE_ONLY` in another. None when it said
+    nothing. Some servers import lazily on their first request, so the cold start is the first
+    answer, not the end of the interpreter's start."""
+    first, exited = _first_answer_ms(command, _EITHER_ERA)
+    if first is None and exited:
+        first, _ = _first_answer_ms(command, _HANDSHAKE_ONLY)
+    return first
+
+
 def _startup_allowance(cold_ms: int | None, jobs: int) -> int:
-    """The extra wait for each raw probe's first answer, once the cold start is known."""
+    """The extra wait for each raw probe's and client run's first answer: the probe's
+    allowance for the measured cold start, or the whole startup bound when none was measured
+    (a server silent at its cold start: nothing says how late its first answer may come on
+    this machine now, and a wait that ends at the answer costs nothing where one comes)."""
     from ..probe import allowance  # noqa: PLC0415 - the runner only when checking
 
+    if cold_ms is None:
+        return startup_bound_ms()
     return allowance(cold_ms, jobs, startup_bound_ms())
 
 
-def _real_link(command: list[str]) -> StdioLink:
+#: The overall deadline of a client run against a real server process, from its idle start
+#: (ms), on top of its startup allowance: far above the client's timeouts summed.
+RUN_BUDGET_MS: Final = 120_000
+
+
+def _real_link(command: list[str], budget_ms: int = RUN_BUDGET_MS) -> StdioLink:
+    """A fresh process of ``command``, once idle (:func:`wait_until_idle`); its overall deadline
+    is ``budget_ms`` from then: the start, which a busy machine stretches, is not counted."""
     from ..wire import StdioLink  # noqa: PLC0415 - I/O only when checking
 
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "NO_COLOR": "1", "FASTMCP_LOG_LEVEL": "WARNING",
            "FASTMCP_SHOW_CLI_BANNER": "false"}
-    link = StdioLink(command, env=env, deadline_ms=120_000)
+    link = StdioLink(command, env=env, deadline_ms=budget_ms)
     if link.proc is not None:
         wait_until_idle(link.proc.pid)
+        link.deadline_ms = link.now_ms() + budget_ms
     return link
 
 
@@ -336,6 +417,23 @@ def _model_server_run(model: PeerSpec, client: PeerSpec,
                       scenario: Scenario = DRIFT_SCENARIO) -> Facets:
     link = MemoryLink(lambda: SimServer(model))
     return run_client(client, link, scenario, REQUEST_TIMEOUT_MS)
+
+
+def raw_comparison(command: list[str], model: PeerSpec, probe: tuple[str, tuple[RawItem, ...]],
+                   cold_ms: int | None, allowance_ms: int) -> Comparison:
+    """One raw probe against a fresh process of ``command`` and against ``model``: the real
+    process's first answer may come ``allowance_ms`` late (:func:`_startup_allowance`), and
+    each wait is :func:`raw_wait_ms` of the slowest it was seen to be."""
+    started = time.monotonic()
+    name, messages = probe
+    # a deadline no wait can reach: each wait at its ceiling, the first with the allowance
+    link = _real_link(command, allowance_ms + len(messages) * RAW_CEILING_MS)
+    link.startup_allowance_ms = allowance_ms
+    # the slowest this server was seen to be: its cold start, or this process's own start
+    # until idle (all there is where the cold start is unknown)
+    real = _raw_run(link, messages, max(cold_ms or 0, link.now_ms()))
+    mine = _raw_run(MemoryLink(lambda: SimServer(model)), messages)
+    return Comparison(name, mine, real, ("answers",), time.monotonic() - started)
 
 
 def verify_server(resolved: Resolved, *, jobs: int = 2,
@@ -354,7 +452,9 @@ def verify_server(resolved: Resolved, *, jobs: int = 2,
     # each real process may answer its first request late by the measured cold start, scaled
     # by the processes starting at once: the model has no start-up, and a client's wait that
     # raced a busy machine's cold start (fastmcp 4.2.3 past a 3 s discover wait at load 12)
-    # was a difference of timing, not of protocol (time is modelled apart, issue 37)
+    # was a difference of timing, not of protocol (time is modelled apart, issue 37); with
+    # no cold start measured, by the whole startup bound (py-mcp 1.9 was silent to its first
+    # raw request past a 2 s wait at load 20 while its cold start was unknown)
     cold_ms = cold_start_ms(command)
     extra_ms = _startup_allowance(cold_ms, jobs)
 
@@ -368,17 +468,9 @@ def verify_server(resolved: Resolved, *, jobs: int = 2,
         return c
 
     def raw(probe: tuple[str, tuple[RawItem, ...]]) -> Comparison:
-        started = time.monotonic()
-        name, messages = probe
-        link = _real_link(command)
-        link.startup_allowance_ms = extra_ms
-        # the slowest this server was seen to be: its cold start, or this process's own start
-        # until idle (a server silent at its cold start, py-mcp 1.0, has only that)
-        real = _raw_run(link, messages, max(cold_ms or 0, link.now_ms()))
-        mine = _raw_run(MemoryLink(lambda: SimServer(model)), messages)
-        c = Comparison(name, mine, real, ("answers",), time.monotonic() - started)
+        c = raw_comparison(command, model, probe, cold_ms, extra_ms)
         if progress:
-            progress(f"{resolved.name} x {name}: {'agrees' if c.agrees else 'DIFFERS'}")
+            progress(f"{resolved.name} x {c.counterpart}: {'agrees' if c.agrees else 'DIFFERS'}")
         return c
 
     started = time.monotonic()
@@ -402,25 +494,16 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def _http_server(command: list[str], port: int, start_s: float = 20.0) -> Iterator[str]:
-    """Run ``command`` (listening on ``port``) in a session of its own (wire._procs); yield its MCP URL,
-    then end it and its family (SIGTERM, then SIGKILL)."""
-    import socket  # noqa: PLC0415
-
+def _http_server(command: list[str], port: int) -> Iterator[str]:
+    """Run ``command`` (listening on ``port``) in a session of its own (wire._procs); yield its
+    MCP URL once it listens (:func:`wait_listening`), then end it and its family (SIGTERM,
+    then SIGKILL)."""
     proc = spawn(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                  stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + start_s
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise EnvironmentUnavailable(
-                        f"the HTTP server did not listen on {port}: {' '.join(command)}"
-                    ) from None
-                time.sleep(0.1)
+        if not wait_listening(proc, port):
+            raise EnvironmentUnavailable(
+                f"the HTTP server did not listen on {port}: {' '.join(command)}")
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
         end(proc)
@@ -482,28 +565,3 @@ def verify_server_http(resolved: Resolved, *, jobs: int = 2,
         report.unavailable = str(exc)
     report.run_seconds = time.monotonic() - started
     return report
-
-
-# -- either role -----------------------------------------------------------------------------
-
-def verify(name: str, role: Role | None = None, *, jobs: int = 2,
-           progress: Callable[[str], None] | None = None) -> list[DriftReport]:
-    """Check ``name`` in the role(s) it has a model for (both when ``role`` is None)."""
-    reports: list[DriftReport] = []
-    roles: tuple[Role, ...] = ROLES if role is None else (role,)
-    errors: list[str] = []
-    for r in roles:
-        try:
-            resolved = resolve(name, r)
-        except UsageError as exc:
-            errors.append(str(exc))
-            continue
-        if resolved is None:
-            raise UsageError(f"unknown named peer {name!r}"
-                             f"{named_suggestion(name, known_names())}; "
-                             f"known: {', '.join(known_names())}")
-        check = verify_server if r == "server" else verify_client
-        reports.append(check(resolved, jobs=jobs, progress=progress))
-    if not reports:
-        raise UsageError(errors[0] if errors else f"unknown named peer {name!r}")
-    return reports

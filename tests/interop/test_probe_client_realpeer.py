@@ -7,7 +7,10 @@ but for ``+fallback-denylist``, which no simulated server can show; and the save
 predict every real run.
 
 The TypeScript v2 client in auto mode is given a 3 s probe wait (its drift check's; the
-real default is 60 s), and its model the same.
+real default is 60 s), and its model the same. A client's probe wait runs from its server's
+spawn: as in the drift check, it is at least four times the cold start of ``mcp-skew serve``
+measured now (``_client_drift.probe_wait_ms``), rounded up to a wait probe-client names, so
+a busy machine's slow server start is not read as a silent probe.
 """
 
 from __future__ import annotations
@@ -21,10 +24,12 @@ import pytest
 from _drift_helpers import install_all, installed_model
 
 from mcp_skew.cli import main
-from mcp_skew.peers import resolve_peer
+from mcp_skew.peers import Resolved, resolve_peer
 from mcp_skew.probe_client._expect import predict, same_model
+from mcp_skew.probe_client._infer import ROUND_MS
 from mcp_skew.probe_client._runner import cases
 from mcp_skew.probe_client._servers import default_servers
+from mcp_skew.realpeers._client_drift import _serve_cold_ms, probe_wait_ms
 from mcp_skew.realpeers._installs import Install, client_command, install
 from mcp_skew.simulator import PeerSpec
 from mcp_skew.simulator.quirks import QUIRKS
@@ -70,13 +75,25 @@ def _expected(name: str, model: PeerSpec, probe_ms: int | None) -> PeerSpec:
     return replace(model, quirks=quirks)
 
 
+def _probe_ms(resolved: Resolved) -> int | None:
+    """The probe wait the client and its model are given (None: the client's own)."""
+    drift_ms = resolved.model.drift_probe_ms
+    quirk = dict(resolved.peer().quirks).get("probe-timeout")
+    if drift_ms is None and quirk is None:
+        return None  # no probe to race
+    ms = probe_wait_ms(drift_ms, int(quirk) if quirk else None, _serve_cold_ms())
+    if ms is None or ms == drift_ms:
+        return ms
+    return next((v for v in ROUND_MS if v >= ms), ms)
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_the_inferred_client_is_the_named_peer(name: str, environments: dict[str, Install | str],
                                                tmp_path: Path) -> None:
     resolved = installed_model(name, "client", environments)
     assert resolved.line.installs is not None
     env = install(resolved.line.installs)
-    probe_ms = resolved.model.drift_probe_ms
+    probe_ms = _probe_ms(resolved)
     argv = [sys.executable, WRAPPER,
             *client_command(resolved.family, resolved.model, env, ["{server}"], probe_ms)]
     card, peer = tmp_path / "card.json", tmp_path / "peer.json"

@@ -4,6 +4,7 @@ loaded machine's slow server is not read as silent, nor as outliving its stdin."
 
 from __future__ import annotations
 
+from mcp_skew.probe import allowance
 from mcp_skew.realpeers import _drift
 
 
@@ -27,3 +28,17 @@ def test_the_wait_grows_with_the_slowest_and_never_passes_the_ceiling() -> None:
     waits = [_drift.raw_wait_ms(ms) for ms in range(0, 40_000, 250)]
     assert waits == sorted(waits)
     assert _drift.raw_wait_ms(10**9) == _drift.RAW_CEILING_MS == 60_000
+
+
+def test_a_first_answer_has_the_probes_allowance_for_a_measured_cold_start() -> None:
+    bound = _drift.startup_bound_ms()
+    assert _drift._startup_allowance(1_000, jobs=2) == allowance(1_000, 2, bound) < bound
+    # a longer cold start, a longer allowance, up to the bound
+    waits = [_drift._startup_allowance(ms, jobs=2) for ms in range(0, 2 * bound, 500)]
+    assert waits == sorted(waits) and waits[-1] == bound
+
+
+def test_with_no_cold_start_measured_a_first_answer_has_the_whole_startup_bound() -> None:
+    # a server silent at its cold start: nothing says how late its first answer may come
+    assert _drift._startup_allowance(None, jobs=2) == _drift.startup_bound_ms()
+    assert _drift._startup_allowance(None, jobs=1) == _drift.startup_bound_ms() == 60_000
