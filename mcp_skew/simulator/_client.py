@@ -88,6 +88,9 @@ class Session:
     downgraded: bool = False
     #: where the negotiated revision's profile is looked up
     registry: Registry = field(default=REGISTRY, compare=False, repr=False)
+    #: the last profile looked up (:attr:`profile`), and the revision it was looked up for
+    _looked_up: tuple[str, Profile] | None = field(default=None, init=False, compare=False,
+                                                   repr=False)
 
     @property
     def mark(self) -> Mark:
@@ -97,8 +100,16 @@ class Session:
 
     @property
     def profile(self) -> Profile:
-        assert self.revision is not None
-        return self.registry.get(self.revision)
+        """The negotiated revision's profile (a scenario asks at every step: the last one
+        looked up is kept, with the revision it is for)."""
+        revision = self.revision
+        assert revision is not None
+        looked_up = self._looked_up
+        if looked_up is not None and looked_up[0] == revision:
+            return looked_up[1]
+        found = self.registry.get(revision)
+        self._looked_up = (revision, found)
+        return found
 
     def fail(self, reason: str) -> Session:
         self.status, self.reason, self.revision, self.era = "failed", reason, None, None
