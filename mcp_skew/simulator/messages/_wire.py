@@ -225,7 +225,9 @@ def request(
     body: dict[str, Any] = dict(params) if params else {}
     copy = _request_meta_copy(profile)
     if copy is not None:
-        body["_meta"] = _named(copy(), client_name)
+        meta = body["_meta"] = copy()
+        if client_name != CLIENT_NAME and CLIENT_INFO_KEY in meta:  # _named, inline: per request
+            meta[CLIENT_INFO_KEY] = implementation(client_name)
     message: Message = {"jsonrpc": "2.0", "id": msg_id, "method": method}
     if body:
         message["params"] = body
