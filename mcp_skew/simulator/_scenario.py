@@ -447,7 +447,7 @@ def _ask(client: SimClient, session: Session, step: Step, obs: Observer) -> Step
     """Send the step's request; retry it after a -32022, or after a re-probe when it failed
     under the cached era decision (see the module docstring)."""
     params = {"uri": client.listed_app} if step.app else step.params
-    event = yield client.call(session, step.method, params)
+    event = yield client.call(session, step.method, params, constant=not step.app)
     if event is not None:  # what the transport did on the way (a new HTTP session)
         session.path += event.via
     assert event is not None
@@ -459,7 +459,7 @@ def _ask(client: SimClient, session: Session, step: Step, obs: Observer) -> Step
             client.cache.remember_era(obs.now_ms(), client.server_id, Era.MODERN, revision)
         yield Remark(f"-32022 on {step.method}: retry with {revision} from data.supported",
                      "note")
-        event = yield client.call(session, step.method, params)
+        event = yield client.call(session, step.method, params, constant=not step.app)
         assert event is not None
         return event
     if "mrtr" in session.profile.names("features"):
