@@ -282,14 +282,12 @@ def _judge(step: Step, profile: Profile, reply: Reply) -> tuple[bool, str]:
     expect, _, codes = _plan(step, profile)
     error = reply.error
     if error is not None:
-        code = error.get("code")
-        code = code if isinstance(code, int) else None  # Reply.code, read once
+        code = reply.code
         return expect == "error" and code in codes, f"error {code}"
     result = reply.result or {}
-    if step.method == "tools/call":  # the only method whose result shape moved (_outputs)
-        shape = unreadable(step.method, profile, result)
-        if shape is not None:
-            return False, shape
+    shape = unreadable(step.method, profile, result)
+    if shape is not None:
+        return False, shape
     is_error = result.get("isError") is True
     got = "tool error (isError)" if is_error else "result"
     if expect == "tool-error":
@@ -337,8 +335,7 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
     first_useful: int | None = None
     listed: dict[str, dict[str, Any]] = {}  #: the tools the last tools/list gave, by name
     for step in scenario.steps:
-        # most steps are plain requests: the isinstance tests are for the others
-        if type(step) is not Step and isinstance(step, ServerEvent):
+        if type(step) is not Step and isinstance(step, ServerEvent):  # (most steps are Steps)
             continue  # the run schedules it on the link
         if step.at_ms is not None and step.at_ms > obs.now_ms():
             yield Wait(step.at_ms)
@@ -426,8 +423,7 @@ def _read(step: Step, profile: Profile, reply: Reply, listed: dict[str, dict[str
             path.append(shape)
     failed = refused_result(client.policy, _tool(listed, step), result) \
         if result is not None and client.policy.needs_structured_content else None
-    if step.method == "tools/list":
-        note_tools(listed, step.method, result)
+    note_tools(listed, step.method, result)
     return (False, failed) if failed is not None else (ok, got)
 
 
