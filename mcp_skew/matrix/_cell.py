@@ -380,7 +380,8 @@ class Cell:
         failure: FailureKind | None
         kept: tuple[str, ...]
         loses: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
-        if record.failed_step is not None:
+        failed_step = record.failed_step  # read once: each read looks through the steps
+        if failed_step is not None:
             failure, kept = "result", ()
         elif session.status == "ok":
             failure = None
@@ -393,7 +394,8 @@ class Cell:
                 failure = "auth"  # scenario auth: the client never got a token
             kept = ()
         era = session.era
-        status: Status = "ok" if record.status == "ok" else "failed"
+        # RunRecord.status, from what is read above
+        status: Status = "ok" if session.status == "ok" and not failed_step else "failed"
         client, server = labels or (record.client.name, record.server.name)
         same = share or _same
         said = Said(
@@ -403,7 +405,7 @@ class Cell:
             t_first_useful_ms=_shared_int(record.t_first_useful_ms, same),
             steps=same(tuple(record.steps)), features_lost=same(tuple(record.features_lost)),
             findings=same((*session.findings, *record.findings)), transport=record.transport,
-            failed_step=record.failed_step, failure=failure, features_kept=kept,
+            failed_step=failed_step, failure=failure, features_kept=kept,
             client_loses=loses[0], server_loses=loses[1], real=None, race=race)
         if share is not None:
             # equal, and of the same types (1 == 1.0, but the JSON writes them apart)

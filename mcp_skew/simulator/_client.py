@@ -88,6 +88,9 @@ class Session:
     downgraded: bool = False
     #: where the negotiated revision's profile is looked up
     registry: Registry = field(default=REGISTRY, compare=False, repr=False)
+    #: the last profile looked up (:attr:`profile`), and the revision it was looked up for
+    _looked_up: tuple[str, Profile] | None = field(default=None, init=False, compare=False,
+                                                   repr=False)
 
     @property
     def mark(self) -> Mark:
@@ -97,8 +100,16 @@ class Session:
 
     @property
     def profile(self) -> Profile:
-        assert self.revision is not None
-        return self.registry.get(self.revision)
+        """The negotiated revision's profile (a scenario asks at every step: the last one
+        looked up is kept, with the revision it is for)."""
+        revision = self.revision
+        assert revision is not None
+        looked_up = self._looked_up
+        if looked_up is not None and looked_up[0] == revision:
+            return looked_up[1]
+        found = self.registry.get(revision)
+        self._looked_up = (revision, found)
+        return found
 
     def fail(self, reason: str) -> Session:
         self.status, self.reason, self.revision, self.era = "failed", reason, None, None
@@ -177,11 +188,18 @@ class SimClient:
         return self._next_id
 
     # -- after negotiation ------------------------------------------------------------
-    def call(self, session: Session, method: str, params: dict[str, Any]) -> Send:
-        """One request under the negotiated revision, as an action to perform."""
-        message = _wire.request(session.profile, self.next_id(), method, params)
+    def call(self, session: Session, method: str, params: dict[str, Any], *,
+             constant: bool = False) -> Send:
+        """One request under the negotiated revision, as an action to perform. ``constant``:
+        ``params`` are the same object at every call (a scenario step's), so the request's
+        text is made once (:func:`_wire.sealed_request`)."""
         if self.spec.extensions:  # +ext=...: declared in each request's _meta where it rides
-            message = advertise(message, self.spec)
+            message = advertise(_wire.request(session.profile, self.next_id(), method, params),
+                                self.spec)
+        elif constant:
+            message = _wire.sealed_request(session.profile, self.next_id(), method, params)
+        else:
+            message = _wire.request(session.profile, self.next_id(), method, params)
         return Send(message, self.request_timeout_ms)
 
     def strict(self) -> bool:
@@ -360,7 +378,10 @@ class SimClient:
             profile = self.spec.profile(rev)
             session.path.append(steps.request(method, rev))
             index = obs.position()
-            event = yield from self._send(session, _wire.request(profile, self.next_id(), method), timeout_ms)
+            # sent as made where the client advertises no extension (_send adds them): its
+            # text made once (_wire.sealed_request)
+            make = _wire.request if self.spec.extensions else _wire.sealed_request
+            event = yield from self._send(session, make(profile, self.next_id(), method), timeout_ms)
             if isinstance(event, Reply) and event.result is not None:
                 missing = self._incomplete(method, rev, event.result)
                 if missing and self.spec.kind == "dual" and self.spec.legacy:

@@ -29,6 +29,9 @@ from .machine._events import Closed, Event, Reply, Timeout
 from .messages._json import cross
 from .messages._wire import describe_message as describe
 
+#: the heap's operations, looked up once (each message is pushed and popped)
+_push, _pop = heapq.heappush, heapq.heappop
+
 __all__ = [
     "Closed",
     "Entry",
@@ -189,7 +192,7 @@ class MemoryLink:
         self._ready_at = done
         for reply in reaction.replies:
             self._seq += 1
-            heapq.heappush(self._pending, (done + self.latency_ms, self._seq, reply))
+            _push(self._pending, (done + self.latency_ms, self._seq, reply))
         if reaction.exit:
             self._closed_at = read_at + self.latency_ms
         return True
@@ -207,7 +210,7 @@ class MemoryLink:
                 return None
             if self._closed_at is not None and pending[0][0] > self._closed_at:
                 return None
-            at, _, sent = heapq.heappop(pending)
+            at, _, sent = _pop(pending)
             self._clock = max(self._clock, at)
             message: Message = cross(sent)  # the client reads what crossed the wire, as recorded
             self.transcript.add(at, "s2c", message)

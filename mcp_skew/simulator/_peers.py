@@ -119,11 +119,13 @@ class PeerSpec:
 
     @property
     def legacy(self) -> tuple[str, ...]:
-        return self._by_era()[0]
+        eras = self._eras  # derived already but on a peer's first question
+        return (self._by_era() if eras is None else eras)[0]
 
     @property
     def modern(self) -> tuple[str, ...]:
-        return self._by_era()[1]
+        eras = self._eras
+        return (self._by_era() if eras is None else eras)[1]
 
     def profile(self, revision: str | None = None) -> Profile:
         return self.registry.get(revision or self.revisions[0])

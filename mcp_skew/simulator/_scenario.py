@@ -278,18 +278,12 @@ SCENARIOS: Final[dict[str, Scenario]] = {
 }
 
 
-@by_identity2
-def _codes(step: Step, profile: Profile) -> frozenset[int]:
-    """``step.codes_in(profile)``, once per step and profile (a sweep asks for each many
-    times)."""
-    return step.codes_in(profile)
-
-
 def _judge(step: Step, profile: Profile, reply: Reply) -> tuple[bool, str]:
-    expect = step.expects(profile)
-    if reply.error is not None:
+    expect, _, codes = _plan(step, profile)
+    error = reply.error
+    if error is not None:
         code = reply.code
-        return expect == "error" and code in _codes(step, profile), f"error {code}"
+        return expect == "error" and code in codes, f"error {code}"
     result = reply.result or {}
     shape = unreadable(step.method, profile, result)
     if shape is not None:
@@ -304,15 +298,19 @@ def _judge(step: Step, profile: Profile, reply: Reply) -> tuple[bool, str]:
 def _expected(step: Step, profile: Profile | None) -> str:
     if profile is None:
         return "result" if step.expect == "result" else step.expect
-    return _expected_in(step, profile)
+    return _plan(step, profile)[1]
 
 
 @by_identity2
-def _expected_in(step: Step, profile: Profile) -> str:
+def _plan(step: Step, profile: Profile) -> tuple[Expect, str, frozenset[int]]:
+    """What a server of ``profile`` should answer ``step`` (:meth:`Step.expects`), that as
+    the step's ``expected`` text, and the acceptable error codes (:meth:`Step.codes_in`):
+    once per step and profile (a sweep asks for each many times)."""
     expect = step.expects(profile)
-    if expect == "error":
-        return "error " + " or ".join(str(c) for c in sorted(_codes(step, profile)))
-    return "tool error (isError)" if expect == "tool-error" else "result"
+    if expect != "error":  # the codes matter only where an error is expected
+        return expect, "tool error (isError)" if expect == "tool-error" else "result", frozenset()
+    codes = step.codes_in(profile)
+    return expect, "error " + " or ".join(str(c) for c in sorted(codes)), codes
 
 
 #: What playing a scenario gives: the steps' results, findings, and when the first
@@ -337,12 +335,13 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
     first_useful: int | None = None
     listed: dict[str, dict[str, Any]] = {}  #: the tools the last tools/list gave, by name
     for step in scenario.steps:
-        if isinstance(step, ServerEvent):
+        if type(step) is not Step and isinstance(step, ServerEvent):  # (most steps are Steps)
             continue  # the run schedules it on the link
         if step.at_ms is not None and step.at_ms > obs.now_ms():
             yield Wait(step.at_ms)
-        yield from _absorb(client, session, obs)
-        if isinstance(step, Listen):
+        if client.cache is not None:  # only a client with a cache reads notifications
+            yield from _absorb(client, session, obs)
+        if type(step) is not Step and isinstance(step, Listen):
             yield from _listen(client, session, step)
             continue
         if session.status != "ok":  # a re-probe found no way to talk: the rest cannot run
@@ -355,11 +354,11 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
         if cached is not None:
             note_tools(listed, step.method, cached.result)
             ok, got = _judge(step, profile, cached)
-            if ok and first_useful is None and step.expect == "result":
-                first_useful = obs.now_ms()
+            first_useful = _first_useful(ok, step, first_useful, obs)
             results.append(_result_of(step.name, ok, expected, got + " (cached)"))
             continue
-        if (refused := _unsent(client, step, listed)) is not None:
+        if (step.app or client.policy.output_dialects is not None) \
+                and (refused := _unsent(client, step, listed)) is not None:
             results.append(_result_of(step.name, False, expected, refused))
             continue  # no app to read, or the client's validator refuses the tool: nothing sent
         index = obs.position()
@@ -367,7 +366,7 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
         asked, profile = profile, session.profile if session.status == "ok" else profile
         # the same profile expects the same (a retry or a re-probe may have changed it)
         expected = expected if profile is asked else _expected(step, profile)
-        if not isinstance(event, Reply):
+        if type(event) is not Reply and not isinstance(event, Reply):
             got = "timeout" if isinstance(event, Timeout) else "server exited"
             results.append(_result_of(step.name, False, expected, got))
             continue
@@ -381,12 +380,18 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
                 ok, got = False, f"invalid result ({found[0].message})"
                 if client.policy.raw_retry:  # asked once more, raw; refused all the same
                     yield client.call(session, step.method, step.params)
-            else:
+            elif client.cache is not None or client.spec.extensions:  # else keep does nothing
                 yield from client.keep(obs.now_ms(), profile, step.method, step.params, result)
-        if ok and first_useful is None and step.expect == "result":
-            first_useful = obs.now_ms()
+        first_useful = _first_useful(ok, step, first_useful, obs)
         results.append(_result_of(step.name, ok, expected, got))
     return results, findings, first_useful
+
+
+def _first_useful(ok: bool, step: Step, first_useful: int | None, obs: Observer) -> int | None:
+    """When the first useful result came: now, if this step's is the first."""
+    if ok and first_useful is None and step.expect == "result":
+        return obs.now_ms()
+    return first_useful
 
 
 def _unsent(client: SimClient, step: Step, listed: dict[str, dict[str, Any]]) -> str | None:
@@ -417,7 +422,7 @@ def _read(step: Step, profile: Profile, reply: Reply, listed: dict[str, dict[str
         if shape not in path:
             path.append(shape)
     failed = refused_result(client.policy, _tool(listed, step), result) \
-        if result is not None else None
+        if result is not None and client.policy.needs_structured_content else None
     note_tools(listed, step.method, result)
     return (False, failed) if failed is not None else (ok, got)
 
@@ -438,11 +443,11 @@ def _ask(client: SimClient, session: Session, step: Step, obs: Observer) -> Step
     """Send the step's request; retry it after a -32022, or after a re-probe when it failed
     under the cached era decision (see the module docstring)."""
     params = {"uri": client.listed_app} if step.app else step.params
-    event = yield client.call(session, step.method, params)
+    event = yield client.call(session, step.method, params, constant=not step.app)
     if event is not None:  # what the transport did on the way (a new HTTP session)
         session.path += event.via
     assert event is not None
-    revision = _retry_revision(client, session, event)
+    revision = _retry_revision(client, session, event) if session.era is Era.MODERN else None
     if revision is not None:
         session.path += [path_steps.error(-32022), path_steps.retry(revision)]
         session.revision, session.retried = revision, True
@@ -450,12 +455,12 @@ def _ask(client: SimClient, session: Session, step: Step, obs: Observer) -> Step
             client.cache.remember_era(obs.now_ms(), client.server_id, Era.MODERN, revision)
         yield Remark(f"-32022 on {step.method}: retry with {revision} from data.supported",
                      "note")
-        event = yield client.call(session, step.method, params)
+        event = yield client.call(session, step.method, params, constant=not step.app)
         assert event is not None
         return event
     if "mrtr" in session.profile.names("features"):
         event = yield from _input_rounds(client, session, step, event)
-    if _era_failed(client, session, step, event):
+    if client.cache is not None and _era_failed(client, session, step, event):
         era = session.era.value if session.era else "?"
         yield Remark(f"cache: the era decision ({era}) failed on {step.method} "
                      f"({_what(event)}): probe the server again")

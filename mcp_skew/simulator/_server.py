@@ -450,7 +450,7 @@ class SimServer:
 
     @staticmethod
     def _reply(message: Message) -> Reaction:
-        return Reaction(replies=[message])
+        return Reaction([message])
 
 
 #: Listen filter keys the server honours only where it declares a capability flag too:

@@ -7,12 +7,17 @@
   hashed still gets its step.
 - What a profile derives once (capabilities, a request's ``_meta``) is copied into each
   message: changing one message's copy changes no other message.
+- A sealed request (``_wire.sealed_request``: its text made once) is the request
+  ``_wire.request`` makes, with ``json.dumps``'s text of it; params changed since, or other
+  params at the same address, get their own text; a copy of one is a plain dict, encoded
+  afresh; crossing one gives a fresh decode.
 - The caches key on identity: a profile equal to another but not it gets its own answers.
 - A peer's revisions of each era are derived once and follow :func:`dataclasses.replace`.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import replace
 from typing import Any
@@ -52,6 +57,37 @@ def test_crossing_makes_a_copy() -> None:
     crossed = _json.cross(message)
     assert crossed == message and crossed is not message
     assert crossed["params"]["_meta"] is not message["params"]["_meta"]
+
+
+@pytest.mark.parametrize("profile", [MODERN, LEGACY])
+@pytest.mark.parametrize("params", [None, {}, {"name": "echo", "arguments": {"text": "hi"}}])
+def test_a_sealed_request_is_the_request_and_its_text(profile: Any, params: Any) -> None:
+    for _ in range(2):  # made, then its text found again
+        sealed = _wire.sealed_request(profile, 4, "tools/call", params)
+        plain = _wire.request(profile, 4, "tools/call", params)
+        assert sealed == plain and isinstance(sealed, _json.Sealed)
+        assert sealed.text == json.dumps(plain)
+        crossed = _json.cross(sealed)
+        assert crossed == json.loads(json.dumps(plain)) and type(crossed) is dict
+
+
+def test_a_sealed_request_follows_its_params() -> None:
+    params: dict[str, Any] = {"name": "echo", "arguments": {"text": "hi"}}
+    first = _wire.sealed_request(MODERN, 5, "tools/call", params)
+    params["arguments"]["text"] = "changed"  # the same object, changed in place
+    again = _wire.sealed_request(MODERN, 5, "tools/call", params)
+    assert json.loads(first.text)["params"]["arguments"] == {"text": "hi"}
+    assert again.text == json.dumps(_wire.request(MODERN, 5, "tools/call", params))
+    assert _json.cross(again)["params"]["arguments"] == {"text": "changed"}
+
+
+def test_a_copy_of_a_sealed_request_is_encoded_afresh() -> None:
+    sealed = _wire.sealed_request(MODERN, 6, "tools/list")
+    for made in (copy.copy(sealed), copy.deepcopy(sealed), sealed.copy(), dict(sealed)):
+        assert type(made) is dict and made == sealed
+    changed = copy.deepcopy(sealed)
+    changed["params"]["_meta"]["extra"] = 1  # what a bridge does to a copy
+    assert _json.cross(changed)["params"]["_meta"]["extra"] == 1
 
 
 def test_decoding_refuses_what_follows_the_value() -> None:

@@ -16,7 +16,7 @@ __all__ = ["Closed", "Event", "Reply", "Timeout"]
 
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Reply:
     """The answer to a request: a result or an error."""
 
@@ -33,22 +33,35 @@ class Reply:
     #: status (over HTTP: the client's authorization found no token, or made no step-up);
     #: the client says it after the error (never appended to the made-up error's message)
     reason: str = field(default="", compare=False)
+    #: the message's ``error`` where it is an object, else None (read once: a run asks often)
+    error: dict[str, Any] | None = field(default=None, init=False, compare=False, repr=False)
+    #: the message's ``result`` where it is an object, else None
+    result: dict[str, Any] | None = field(default=None, init=False, compare=False, repr=False)
 
-    @property
-    def error(self) -> dict[str, Any] | None:
-        err = self.message.get("error")
-        return err if isinstance(err, dict) else None
-
-    @property
-    def result(self) -> dict[str, Any] | None:
-        res = self.message.get("result")
-        return res if isinstance(res, dict) else None
+    def __init__(self, message: Message, via: tuple[PathStep, ...] = (),
+                 status: int | None = None, reason: str = "") -> None:
+        # each slot set through its descriptor, once (as transcript records are): a reply is
+        # made per answer, and its error and result are read several times each
+        _SET_MESSAGE(self, message)
+        _SET_VIA(self, via)
+        _SET_STATUS(self, status)
+        _SET_REASON(self, reason)
+        err = message.get("error")
+        _SET_ERROR(self, err if isinstance(err, dict) else None)
+        res = message.get("result")
+        _SET_RESULT(self, res if isinstance(res, dict) else None)
 
     @property
     def code(self) -> int | None:
         err = self.error
         code = err.get("code") if err else None
         return code if isinstance(code, int) else None
+
+
+#: The setters of a reply's slots (its frozen ``__setattr__`` refuses every change after).
+(_SET_MESSAGE, _SET_VIA, _SET_STATUS, _SET_REASON, _SET_ERROR, _SET_RESULT) = (
+    Reply.__dict__[name].__set__ for name in ("message", "via", "status", "reason", "error",
+                                              "result"))
 
 
 @dataclass(frozen=True, slots=True)

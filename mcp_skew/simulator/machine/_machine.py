@@ -201,10 +201,20 @@ def drive(machine: Machine[T], link: Performer) -> T:
     """
     action = machine.start()
     body = machine._body  # the machine's own driver: same module
-    while not isinstance(action, Finished):
+    request = link.request
+    while True:
+        # dispatched on the action's own type (the actions are final classes; a subclass
+        # takes the isinstance path below)
+        kind = type(action)
         event: Event | None = None
-        if isinstance(action, Send):
-            event = link.request(action.message, action.timeout_ms)
+        if kind is Send:
+            event = request(action.message, action.timeout_ms)  # type: ignore[union-attr]
+        elif kind is Remark or kind is Wait:
+            _perform_quiet(action, link)  # type: ignore[arg-type]
+        elif isinstance(action, Finished):
+            return action.value
+        elif isinstance(action, Send):
+            event = request(action.message, action.timeout_ms)
         elif isinstance(action, Notify | Open):
             link.notify(action.message)
         elif isinstance(action, Wait | Remark):
@@ -216,4 +226,3 @@ def drive(machine: Machine[T], link: Performer) -> T:
         except StopIteration as stop:
             machine._waiting = None
             return stop.value  # type: ignore[no-any-return]
-    return action.value

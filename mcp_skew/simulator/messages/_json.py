@@ -13,17 +13,23 @@ defaults and the decoder's scanner (what ``raw_decode`` runs) reads the text:
   after the value is an error, as there;
 - :func:`cross` is one then the other: a message as the other side reads it.
 
+A :class:`Sealed` message carries the text it encodes to, made where that text is known
+already (a request the simulated client sends again and again, :func:`._wire.sealed_request`):
+:func:`cross` then decodes that text, and skips encoding it again. The other side still
+reads a fresh decode, as from any wire.
+
 Without the C accelerator (an interpreter that has none), the text comes from
 ``json.JSONEncoder().encode``: the same text, the slower way.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-__all__ = ["cross", "decode", "encode"]
+__all__ = ["Sealed", "cross", "decode", "encode"]
 
 _DEFAULTS: Final = json.JSONEncoder()  #: json.dumps's settings: ensure_ascii, ", ", ": "
 _DECODER: Final = json.JSONDecoder()
@@ -50,6 +56,28 @@ def _c_encoder() -> Callable[[Any, int], Sequence[str]] | None:
 _C_ENCODER: Final = _c_encoder()
 
 
+class Sealed(dict[str, Any]):
+    """A message and its JSON text: ``text`` is ``encode(message)``, what :func:`cross` reads.
+
+    Whoever makes one promises that nothing changes it before it crosses: the simulated
+    client's requests, which go from the client to the link as they were made. A copy of
+    one is a plain dict (``copy.copy``, ``copy.deepcopy``, ``dict.copy``, ``dict(...)``),
+    so that a copy changed on the way (a bridge rewriting a request) is encoded afresh.
+    """
+
+    __slots__ = ("text",)
+    text: str
+
+    def __copy__(self) -> dict[str, Any]:
+        return dict(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+        return copy.deepcopy(dict(self), memo)
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickled as the plain dict it is
+        return dict, (dict(self),)
+
+
 def encode(message: Any) -> str:
     """``json.dumps(message)``: the same text."""
     if _C_ENCODER is None or isinstance(message, str):  # a bare string is one chunk there too
@@ -69,8 +97,11 @@ def decode(text: str) -> Any:
 
 
 def cross(message: Any) -> Any:
-    """``decode(encode(message))`` in one call (the link crosses every message)."""
-    if _C_ENCODER is None or isinstance(message, str):
+    """``decode(encode(message))`` in one call (the link crosses every message); a
+    :class:`Sealed` message's own text is decoded."""
+    if type(message) is Sealed:
+        text = message.text
+    elif _C_ENCODER is None or isinstance(message, str):
         text = _DEFAULTS.encode(message)
     else:
         text = "".join(_C_ENCODER(message, 0))

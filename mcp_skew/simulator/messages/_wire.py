@@ -7,12 +7,14 @@ so a transcript serialises the same way every time.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable
 from typing import Any, Final
 
-from ..._memo import by_identity
+from ..._memo import LIMIT, by_identity
 from ...versions import Message, Profile
+from ._json import Sealed, encode
 
 __all__ = [
     "CAPS_KEY",
@@ -30,6 +32,7 @@ __all__ = [
     "request_meta",
     "request_text",
     "result",
+    "sealed_request",
     "server_capabilities",
     "server_declares",
 ]
@@ -225,11 +228,42 @@ def request(
     body: dict[str, Any] = dict(params) if params else {}
     copy = _request_meta_copy(profile)
     if copy is not None:
-        body["_meta"] = _named(copy(), client_name)
+        meta = body["_meta"] = copy()
+        if client_name != CLIENT_NAME and CLIENT_INFO_KEY in meta:  # _named, inline: per request
+            meta[CLIENT_INFO_KEY] = implementation(client_name)
     message: Message = {"jsonrpc": "2.0", "id": msg_id, "method": method}
     if body:
         message["params"] = body
     return message
+
+
+#: :func:`sealed_request`'s texts: (profile id, id, method, params id) -> (the profile, a
+#: copy of the params, the text); started again past LIMIT entries, as the profile caches are
+_SEALED: dict[tuple[int, int, str, int], tuple[Profile, Any, str]] = {}
+
+
+def sealed_request(profile: Profile, msg_id: int, method: str,
+                   params: dict[str, Any] | None = None) -> Message:
+    """:func:`request` (the default client name) as a :class:`~._json.Sealed` message: its
+    JSON text made once per profile, id, method and params, for a caller that sends it as
+    it is (nothing changes it before it crosses a link).
+
+    The text is a function of those alone: :func:`request` builds the message from them and
+    from what it derives once per (frozen) profile. A text is used again only for the same
+    profile object and params equal to the ones it was made from (a copy is kept: params
+    changed since, or new params at a reused address, make a new text). The message itself
+    is built afresh every time, as :func:`request` builds it.
+    """
+    message = request(profile, msg_id, method, params)
+    key = (id(profile), msg_id, method, id(params))
+    hit = _SEALED.get(key)
+    if hit is None or hit[0] is not profile or hit[1] != params:
+        if len(_SEALED) >= LIMIT:
+            _SEALED.clear()
+        hit = _SEALED[key] = (profile, copy.deepcopy(params), encode(message))
+    sealed = Sealed(message)
+    sealed.text = hit[2]
+    return sealed
 
 
 def notification(method: str, params: dict[str, Any] | None = None) -> Message:
