@@ -82,6 +82,8 @@ class SimServer:
     #: the feature, the profile)), each answered when the client's response arrives
     asking: dict[Any, tuple[Any, str, Profile]] = field(default_factory=dict)
     policy: ServerPolicy = field(init=False)  #: what it does where servers differ
+    #: the profile of ``legacy_revision``, kept once looked up (read at every legacy request)
+    _legacy_profile: Profile | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.policy = self.spec.server_policy
@@ -131,8 +133,13 @@ class SimServer:
             return self._modern(message, meta)
         if method == "initialize" and self.spec.legacy:
             return self._initialize(message)
-        if self.legacy_revision is not None:
-            return self._legacy(message, self.spec.profile(self.legacy_revision))
+        revision = self.legacy_revision
+        if revision is not None:  # (set by initialize, or by the HTTP endpoint)
+            kept = self._legacy_profile
+            if kept is None or kept.revision != revision:
+                kept = self._legacy_profile = self.spec.profile(revision)
+            self.served_eras.append(Era.LEGACY)
+            return self._serve(message, kept)
         if not self.spec.legacy and self.policy.legacy_32022:
             return self._reply(self._no_version(message))
         if method == "initialize":  # a modern-only server
@@ -219,7 +226,7 @@ class SimServer:
         self.era = self.era or Era.MODERN
         asked = meta.get(_wire.VERSION_KEY)
         modern = self.spec.modern
-        revision = self.spec.identity(asked, modern)  # the wire string -> the revision served
+        revision = self.spec.modern_identity(asked)  # the wire string -> the revision served
         if revision is None:
             profile = self.spec.profile(modern[0])
             listed = self.spec.revisions if self.policy.supported_all else modern
