@@ -278,8 +278,8 @@ SCENARIOS: Final[dict[str, Scenario]] = {
 }
 
 
-def _judge(step: Step, profile: Profile, reply: Reply) -> tuple[bool, str]:
-    expect, _, codes = _plan(step, profile)
+def _judge(step: Step, profile: Profile, reply: Reply, plan: Plan) -> tuple[bool, str]:
+    expect, _, codes = plan  # _plan(step, profile), which the caller has
     error = reply.error
     if error is not None:
         code = reply.code
@@ -295,14 +295,11 @@ def _judge(step: Step, profile: Profile, reply: Reply) -> tuple[bool, str]:
     return expect == "result" and not is_error, got
 
 
-def _expected(step: Step, profile: Profile | None) -> str:
-    if profile is None:
-        return "result" if step.expect == "result" else step.expect
-    return _plan(step, profile)[1]
+Plan = tuple[Expect, str, frozenset[int]]
 
 
 @by_identity2
-def _plan(step: Step, profile: Profile) -> tuple[Expect, str, frozenset[int]]:
+def _plan(step: Step, profile: Profile) -> Plan:
     """What a server of ``profile`` should answer ``step`` (:meth:`Step.expects`), that as
     the step's ``expected`` text, and the acceptable error codes (:meth:`Step.codes_in`):
     once per step and profile (a sweep asks for each many times)."""
@@ -345,32 +342,32 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
             yield from _listen(client, session, step)
             continue
         if session.status != "ok":  # a re-probe found no way to talk: the rest cannot run
-            results.append(_result_of(step.name, False, _expected(step, None), "no session"))
+            results.append(_result_of(step.name, False, step.expect, "no session"))
             continue
         profile = session.profile
-        expected = _expected(step, profile)
+        plan = _plan(step, profile)
         cached = (yield from _from_cache(client, session, step, obs)) \
             if client.caches_results else None
         if cached is not None:
             note_tools(listed, step.method, cached.result)
-            ok, got = _judge(step, profile, cached)
+            ok, got = _judge(step, profile, cached, plan)
             first_useful = _first_useful(ok, step, first_useful, obs)
-            results.append(_result_of(step.name, ok, expected, got + " (cached)"))
+            results.append(_result_of(step.name, ok, plan[1], got + " (cached)"))
             continue
         if (step.app or client.policy.output_dialects is not None) \
                 and (refused := _unsent(client, step, listed)) is not None:
-            results.append(_result_of(step.name, False, expected, refused))
+            results.append(_result_of(step.name, False, plan[1], refused))
             continue  # no app to read, or the client's validator refuses the tool: nothing sent
         index = obs.position()
         event = yield from _ask(client, session, step, obs)
         asked, profile = profile, session.profile if session.status == "ok" else profile
         # the same profile expects the same (a retry or a re-probe may have changed it)
-        expected = expected if profile is asked else _expected(step, profile)
+        plan = plan if profile is asked else _plan(step, profile)
         if type(event) is not Reply and not isinstance(event, Reply):
             got = "timeout" if isinstance(event, Timeout) else "server exited"
-            results.append(_result_of(step.name, False, expected, got))
+            results.append(_result_of(step.name, False, plan[1], got))
             continue
-        ok, got = _read(step, profile, event, listed, client, path=session.path)
+        ok, got = _read(step, profile, event, listed, client, plan=plan, path=session.path)
         result = event.result
         if result is not None:
             found = check_result(profile, step.method, result, index + 1)
@@ -383,7 +380,7 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
             elif client.cache is not None or client.spec.extensions:  # else keep does nothing
                 yield from client.keep(obs.now_ms(), profile, step.method, step.params, result)
         first_useful = _first_useful(ok, step, first_useful, obs)
-        results.append(_result_of(step.name, ok, expected, got))
+        results.append(_result_of(step.name, ok, plan[1], got))
     return results, findings, first_useful
 
 
@@ -407,12 +404,12 @@ def _tool(listed: dict[str, dict[str, Any]], step: Step) -> dict[str, Any] | Non
 
 
 def _read(step: Step, profile: Profile, reply: Reply, listed: dict[str, dict[str, Any]],
-          client: SimClient, *, path: list[path_steps.PathStep]) -> tuple[bool, str]:
+          client: SimClient, *, plan: Plan, path: list[path_steps.PathStep]) -> tuple[bool, str]:
     """:func:`_judge`, then what the client's own reading of a tool call refuses
     (``_outputs``); a ``tools/list`` result's tools are kept for the calls after it, and a
     result in a shape the client's revision does not define puts the result-shape boundary
     in the path, once (the boundary, not each call across it)."""
-    ok, got = _judge(step, profile, reply)
+    ok, got = _judge(step, profile, reply, plan)
     result = reply.result
     # a result in another shape failed :func:`_judge` (which asked :func:`unreadable` unless
     # the answer had an error too): an answer that passed is asked no more
