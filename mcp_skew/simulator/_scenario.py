@@ -285,8 +285,8 @@ def _judge(step: Step, profile: Profile, reply: Reply, plan: Plan) -> tuple[bool
         code = reply.code
         return expect == "error" and code in codes, f"error {code}"
     result = reply.result or {}
-    shape = unreadable(step.method, profile, result)
-    if shape is not None:
+    shape = unreadable(step.method, profile, result) if step.method == "tools/call" else None
+    if shape is not None:  # (unreadable reads only a tools/call result: asked for those)
         return False, shape
     is_error = result.get("isError") is True
     got = "tool error (isError)" if is_error else "result"
@@ -379,7 +379,8 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
                     yield client.call(session, step.method, step.params)
             elif client.cache is not None or client.spec.extensions:  # else keep does nothing
                 yield from client.keep(obs.now_ms(), profile, step.method, step.params, result)
-        first_useful = _first_useful(ok, step, first_useful, obs)
+        if ok and first_useful is None and step.expect == "result":  # the first useful result
+            first_useful = obs.now_ms()
         results.append(_result_of(step.name, ok, plan[1], got))
     return results, findings, first_useful
 
@@ -420,7 +421,8 @@ def _read(step: Step, profile: Profile, reply: Reply, listed: dict[str, dict[str
             path.append(shape)
     failed = refused_result(client.policy, _tool(listed, step), result) \
         if result is not None and client.policy.needs_structured_content else None
-    note_tools(listed, step.method, result)
+    if step.method == "tools/list":  # (note_tools keeps only a tools/list result's tools)
+        note_tools(listed, step.method, result)
     return (False, failed) if failed is not None else (ok, got)
 
 
@@ -440,10 +442,10 @@ def _ask(client: SimClient, session: Session, step: Step, obs: Observer) -> Step
     """Send the step's request; retry it after a -32022, or after a re-probe when it failed
     under the cached era decision (see the module docstring)."""
     params = {"uri": client.listed_app} if step.app else step.params
+    profile = session.profile  # (the call asks for it too; the retry below changes it)
     event = yield client.call(session, step.method, params, constant=not step.app)
-    if event is not None:  # what the transport did on the way (a new HTTP session)
-        session.path += event.via
     assert event is not None
+    session.path += event.via  # what the transport did on the way (a new HTTP session)
     revision = _retry_revision(client, session, event) if session.era is Era.MODERN else None
     if revision is not None:
         session.path += [path_steps.error(-32022), path_steps.retry(revision)]
@@ -455,7 +457,7 @@ def _ask(client: SimClient, session: Session, step: Step, obs: Observer) -> Step
         event = yield client.call(session, step.method, params, constant=not step.app)
         assert event is not None
         return event
-    if "mrtr" in session.profile.names("features"):
+    if "mrtr" in profile.names("features"):
         event = yield from _input_rounds(client, session, step, event)
     if client.cache is not None and _era_failed(client, session, step, event):
         era = session.era.value if session.era else "?"
