@@ -106,6 +106,14 @@ def _shared_int(value: Any, share: Share) -> Any:
     return share(value) if type(value) is int else value
 
 
+class _SaidKey(tuple[Any, ...]):
+    """What a :class:`Said` says, its shared values (:func:`sharing`) by identity, as
+    :meth:`Cell.of` shares the ``Said`` (equal and hashed as a tuple, in C); ``said``, the
+    one made for the first."""
+
+    said: Said | None = None
+
+
 def sharing() -> Share:
     """A fresh ``share`` for :meth:`Cell.of`: ``share(value)`` is the first value equal to
     ``value`` it was given (``value`` itself the first time). Values must be hashable."""
@@ -398,18 +406,22 @@ class Cell:
         status: Status = "ok" if session.status == "ok" and not failed_step else "failed"
         client, server = labels or (record.client.name, record.server.name)
         same = share or _same
-        said = Said(
-            status=status, revision=same(session.revision), era=era.value if era else None,
-            path=same(tuple(session.path)), mark=session.mark, reason=same(record.reason),
-            scenario=record.scenario, round_trips=session.round_trips,
-            t_first_useful_ms=_shared_int(record.t_first_useful_ms, same),
-            steps=same(tuple(record.steps)), features_lost=same(tuple(record.features_lost)),
-            findings=same((*session.findings, *record.findings)), transport=record.transport,
-            failed_step=failed_step, failure=failure, features_kept=kept,
-            client_loses=loses[0], server_loses=loses[1], real=None, race=race)
-        if share is not None:
-            # equal, and of the same types (1 == 1.0, but the JSON writes them apart)
-            said = share((said, type(said.round_trips), type(said.t_first_useful_ms)))[0]
+        revision, path, reason = same(session.revision), same(tuple(session.path)), same(record.reason)
+        era_value, first = era.value if era else None, _shared_int(record.t_first_useful_ms, same)
+        steps, lost = same(tuple(record.steps)), same(tuple(record.features_lost))
+        findings, mark, trips = same((*session.findings, *record.findings)), session.mark, session.round_trips
+        key = _SaidKey((_SaidKey, status, revision, era_value, id(path), mark, reason, record.scenario,
+                        trips, type(trips), first, type(first), id(steps), id(lost), id(findings),
+                        record.transport, failed_step, failure, kept, loses, race))
+        key = key if share is None else share(key)  # (1 == 1.0, but the JSON writes them apart)
+        said = key.said
+        if said is None:
+            said = key.said = Said(
+                status=status, revision=revision, era=era_value, path=path, mark=mark,
+                reason=reason, scenario=record.scenario, round_trips=trips, t_first_useful_ms=first,
+                steps=steps, features_lost=lost, findings=findings, transport=record.transport,
+                failed_step=failed_step, failure=failure, features_kept=kept,
+                client_loses=loses[0], server_loses=loses[1], real=None, race=race)
         return cls.of_said(client, server, said,
                            tuple(record.transcript.records()) if transcript else None)
 

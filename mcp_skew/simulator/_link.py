@@ -188,7 +188,7 @@ class MemoryLink:
         reaction = server.receive(wire)
         # a request keeps the server busy for its own latency (quirk latency); a notification
         # is read at once
-        done = read_at + (server.latency_ms if "id" in wire and "method" in wire else 0)
+        done = read_at + (server.policy.latency_ms if "id" in wire and "method" in wire else 0)
         self._ready_at = done
         for reply in reaction.replies:
             self._seq += 1

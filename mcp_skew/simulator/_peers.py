@@ -78,6 +78,9 @@ class PeerSpec:
     #: its legacy and its modern revisions, derived on first use (:meth:`of_era`)
     _eras: tuple[tuple[str, ...], tuple[str, ...]] | None = field(
         default=None, init=False, compare=False, repr=False)
+    #: its modern revisions by wire string (the newest of those sharing one), on first use
+    _modern_wires: dict[str, str] | None = field(default=None, init=False, compare=False,
+                                                 repr=False)
 
     # -- reading -----------------------------------------------------------------
     def has(self, quirk: str) -> bool:
@@ -151,6 +154,17 @@ class PeerSpec:
         stands for: the newest whose wire string it is (two revisions of one peer that share
         a wire string cannot be told apart on the wire: it serves its newest)."""
         return next((r for r in among if self.wire(r) == version), None)
+
+    def modern_identity(self, version: object) -> str | None:
+        """:meth:`identity` among its modern revisions, from a table made once (a server
+        asks at every modern request)."""
+        table = self._modern_wires
+        if table is None:
+            table = {}
+            for revision in self.modern:  # newest first: the first of a wire string stays
+                table.setdefault(self.wire(revision), revision)
+            object.__setattr__(self, "_modern_wires", table)  # frozen: a cache of its fields
+        return table.get(version) if isinstance(version, str) else None
 
     @property
     def notation(self) -> str:

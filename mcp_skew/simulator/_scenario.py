@@ -278,15 +278,15 @@ SCENARIOS: Final[dict[str, Scenario]] = {
 }
 
 
-def _judge(step: Step, profile: Profile, reply: Reply) -> tuple[bool, str]:
-    expect, _, codes = _plan(step, profile)
+def _judge(step: Step, profile: Profile, reply: Reply, plan: Plan) -> tuple[bool, str]:
+    expect, _, codes = plan  # _plan(step, profile), which the caller has
     error = reply.error
     if error is not None:
         code = reply.code
         return expect == "error" and code in codes, f"error {code}"
     result = reply.result or {}
-    shape = unreadable(step.method, profile, result)
-    if shape is not None:
+    shape = unreadable(step.method, profile, result) if step.method == "tools/call" else None
+    if shape is not None:  # (unreadable reads only a tools/call result: asked for those)
         return False, shape
     is_error = result.get("isError") is True
     got = "tool error (isError)" if is_error else "result"
@@ -295,14 +295,11 @@ def _judge(step: Step, profile: Profile, reply: Reply) -> tuple[bool, str]:
     return expect == "result" and not is_error, got
 
 
-def _expected(step: Step, profile: Profile | None) -> str:
-    if profile is None:
-        return "result" if step.expect == "result" else step.expect
-    return _plan(step, profile)[1]
+Plan = tuple[Expect, str, frozenset[int]]
 
 
 @by_identity2
-def _plan(step: Step, profile: Profile) -> tuple[Expect, str, frozenset[int]]:
+def _plan(step: Step, profile: Profile) -> Plan:
     """What a server of ``profile`` should answer ``step`` (:meth:`Step.expects`), that as
     the step's ``expected`` text, and the acceptable error codes (:meth:`Step.codes_in`):
     once per step and profile (a sweep asks for each many times)."""
@@ -345,32 +342,32 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
             yield from _listen(client, session, step)
             continue
         if session.status != "ok":  # a re-probe found no way to talk: the rest cannot run
-            results.append(_result_of(step.name, False, _expected(step, None), "no session"))
+            results.append(_result_of(step.name, False, step.expect, "no session"))
             continue
         profile = session.profile
-        expected = _expected(step, profile)
+        plan = _plan(step, profile)
         cached = (yield from _from_cache(client, session, step, obs)) \
             if client.caches_results else None
         if cached is not None:
             note_tools(listed, step.method, cached.result)
-            ok, got = _judge(step, profile, cached)
+            ok, got = _judge(step, profile, cached, plan)
             first_useful = _first_useful(ok, step, first_useful, obs)
-            results.append(_result_of(step.name, ok, expected, got + " (cached)"))
+            results.append(_result_of(step.name, ok, plan[1], got + " (cached)"))
             continue
         if (step.app or client.policy.output_dialects is not None) \
                 and (refused := _unsent(client, step, listed)) is not None:
-            results.append(_result_of(step.name, False, expected, refused))
+            results.append(_result_of(step.name, False, plan[1], refused))
             continue  # no app to read, or the client's validator refuses the tool: nothing sent
         index = obs.position()
         event = yield from _ask(client, session, step, obs)
         asked, profile = profile, session.profile if session.status == "ok" else profile
         # the same profile expects the same (a retry or a re-probe may have changed it)
-        expected = expected if profile is asked else _expected(step, profile)
+        plan = plan if profile is asked else _plan(step, profile)
         if type(event) is not Reply and not isinstance(event, Reply):
             got = "timeout" if isinstance(event, Timeout) else "server exited"
-            results.append(_result_of(step.name, False, expected, got))
+            results.append(_result_of(step.name, False, plan[1], got))
             continue
-        ok, got = _read(step, profile, event, listed, client, path=session.path)
+        ok, got = _read(step, profile, event, listed, client, plan=plan, path=session.path)
         result = event.result
         if result is not None:
             found = check_result(profile, step.method, result, index + 1)
@@ -382,8 +379,9 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
                     yield client.call(session, step.method, step.params)
             elif client.cache is not None or client.spec.extensions:  # else keep does nothing
                 yield from client.keep(obs.now_ms(), profile, step.method, step.params, result)
-        first_useful = _first_useful(ok, step, first_useful, obs)
-        results.append(_result_of(step.name, ok, expected, got))
+        if ok and first_useful is None and step.expect == "result":  # the first useful result
+            first_useful = obs.now_ms()
+        results.append(_result_of(step.name, ok, plan[1], got))
     return results, findings, first_useful
 
 
@@ -407,12 +405,12 @@ def _tool(listed: dict[str, dict[str, Any]], step: Step) -> dict[str, Any] | Non
 
 
 def _read(step: Step, profile: Profile, reply: Reply, listed: dict[str, dict[str, Any]],
-          client: SimClient, *, path: list[path_steps.PathStep]) -> tuple[bool, str]:
+          client: SimClient, *, plan: Plan, path: list[path_steps.PathStep]) -> tuple[bool, str]:
     """:func:`_judge`, then what the client's own reading of a tool call refuses
     (``_outputs``); a ``tools/list`` result's tools are kept for the calls after it, and a
     result in a shape the client's revision does not define puts the result-shape boundary
     in the path, once (the boundary, not each call across it)."""
-    ok, got = _judge(step, profile, reply)
+    ok, got = _judge(step, profile, reply, plan)
     result = reply.result
     # a result in another shape failed :func:`_judge` (which asked :func:`unreadable` unless
     # the answer had an error too): an answer that passed is asked no more
@@ -423,7 +421,8 @@ def _read(step: Step, profile: Profile, reply: Reply, listed: dict[str, dict[str
             path.append(shape)
     failed = refused_result(client.policy, _tool(listed, step), result) \
         if result is not None and client.policy.needs_structured_content else None
-    note_tools(listed, step.method, result)
+    if step.method == "tools/list":  # (note_tools keeps only a tools/list result's tools)
+        note_tools(listed, step.method, result)
     return (False, failed) if failed is not None else (ok, got)
 
 
@@ -443,10 +442,10 @@ def _ask(client: SimClient, session: Session, step: Step, obs: Observer) -> Step
     """Send the step's request; retry it after a -32022, or after a re-probe when it failed
     under the cached era decision (see the module docstring)."""
     params = {"uri": client.listed_app} if step.app else step.params
+    profile = session.profile  # (the call asks for it too; the retry below changes it)
     event = yield client.call(session, step.method, params, constant=not step.app)
-    if event is not None:  # what the transport did on the way (a new HTTP session)
-        session.path += event.via
     assert event is not None
+    session.path += event.via  # what the transport did on the way (a new HTTP session)
     revision = _retry_revision(client, session, event) if session.era is Era.MODERN else None
     if revision is not None:
         session.path += [path_steps.error(-32022), path_steps.retry(revision)]
@@ -458,7 +457,7 @@ def _ask(client: SimClient, session: Session, step: Step, obs: Observer) -> Step
         event = yield client.call(session, step.method, params, constant=not step.app)
         assert event is not None
         return event
-    if "mrtr" in session.profile.names("features"):
+    if "mrtr" in profile.names("features"):
         event = yield from _input_rounds(client, session, step, event)
     if client.cache is not None and _era_failed(client, session, step, event):
         era = session.era.value if session.era else "?"

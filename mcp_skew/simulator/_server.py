@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._memo import by_identity2
 from ..versions import HTTP_HEADERS, Era, Message, Profile
 from . import _feature_calls as feature_calls
 from . import _negotiation as negotiation
@@ -82,6 +83,8 @@ class SimServer:
     #: the feature, the profile)), each answered when the client's response arrives
     asking: dict[Any, tuple[Any, str, Profile]] = field(default_factory=dict)
     policy: ServerPolicy = field(init=False)  #: what it does where servers differ
+    #: the profile of ``legacy_revision``, kept once looked up (read at every legacy request)
+    _legacy_profile: Profile | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.policy = self.spec.server_policy
@@ -131,8 +134,13 @@ class SimServer:
             return self._modern(message, meta)
         if method == "initialize" and self.spec.legacy:
             return self._initialize(message)
-        if self.legacy_revision is not None:
-            return self._legacy(message, self.spec.profile(self.legacy_revision))
+        revision = self.legacy_revision
+        if revision is not None:  # (set by initialize, or by the HTTP endpoint)
+            kept = self._legacy_profile
+            if kept is None or kept.revision != revision:
+                kept = self._legacy_profile = self.spec.profile(revision)
+            self.served_eras.append(Era.LEGACY)
+            return self._serve(message, kept)
         if not self.spec.legacy and self.policy.legacy_32022:
             return self._reply(self._no_version(message))
         if method == "initialize":  # a modern-only server
@@ -219,7 +227,7 @@ class SimServer:
         self.era = self.era or Era.MODERN
         asked = meta.get(_wire.VERSION_KEY)
         modern = self.spec.modern
-        revision = self.spec.identity(asked, modern)  # the wire string -> the revision served
+        revision = self.spec.modern_identity(asked)  # the wire string -> the revision served
         if revision is None:
             profile = self.spec.profile(modern[0])
             listed = self.spec.revisions if self.policy.supported_all else modern
@@ -307,27 +315,31 @@ class SimServer:
             if self.policy.discover_incomplete:  # quirk discover-incomplete
                 del found["capabilities"]
             return self._reply(self._result(profile, msg_id, method, found))
-        capability = row.capability
-        if capability is not None and not self._declares(profile, capability):
+        plans = _plans(self.policy, profile)
+        plan = plans.get(method)
+        if plan is None:
+            plan = plans[method] = _plan(self.policy, profile, method, row.capability)
+        declared, handler, outputs, shape = plan
+        if not declared:
             return self._reply(_wire.error(msg_id, -32601, f"Method not found: {method}"))
         if method == "tools/call" and params.get("name") in feature_calls.FEATURE_TOOLS:
             return self._feature_call(message, profile)
-        handler = _HANDLERS.get(method)
         answer = row.answer
+        ttl_ms = self.policy.ttl_ms
         if handler is None and answer is not None:  # a method a draft or vendor profile adds
-            return self._reply(self._result(profile, msg_id, method, dict(answer)))
+            return self._reply(_wire.shaped_result(shape, msg_id, dict(answer), ttl_ms=ttl_ms))
         if handler is None and method not in _EMPTY_RESULTS:
             # not in this server's catalogue (completion/complete, subscriptions/listen):
             # an empty result would break their result schemas
             return self._reply(_wire.error(msg_id, -32601, f"Method not found: {method}"))
         if handler is None:
-            return self._reply(self._result(profile, msg_id, method, {}))
+            return self._reply(_wire.shaped_result(shape, msg_id, {}, ttl_ms=ttl_ms))
         if self.spec.extensions and UI in self.spec.extensions:
             app = self._app(method, profile, params)
             if app is not None:
-                return self._reply(self._result(profile, msg_id, method, app))
+                return self._reply(_wire.shaped_result(shape, msg_id, app, ttl_ms=ttl_ms))
         body = handler(profile, params)
-        if method in ("tools/list", "tools/call"):
+        if outputs:
             body = with_outputs(self.policy, profile, method, params, body)
         if (method == "tools/list" and UI in self.spec.extensions
                 and UI in self.client_extensions):  # the app's tool, to a client that asked
@@ -340,7 +352,7 @@ class SimServer:
             body["error"]["code"] = override
         if "error" in body:
             return self._reply({"jsonrpc": "2.0", "id": msg_id, "error": body["error"]})
-        return self._reply(self._result(profile, msg_id, method, body))
+        return Reaction([_wire.shaped_result(shape, msg_id, body, ttl_ms=ttl_ms)])
 
     def _capabilities(self, profile: Profile) -> dict[str, Any]:
         """What the server declares: tools and resources, and ``logging`` under its quirk
@@ -363,11 +375,6 @@ class SimServer:
             text = str(args.get("text", "")) if isinstance(args, dict) else ""
             return {"content": [{"type": "text", "text": text}], "isError": False}
         return None
-
-    def _declares(self, profile: Profile, capability: str) -> bool:
-        if capability == "logging" and self.policy.declares_logging:
-            return "logging" in profile.names("server_capabilities")
-        return _wire.server_declares(profile, capability)
 
     def _result(self, profile: Profile, msg_id: Any, method: str, body: dict[str, Any]) -> Message:
         return _wire.result(profile, msg_id, method, body,
@@ -562,3 +569,29 @@ _HANDLERS: dict[str, _Handler] = {
     "resources/read": _read_resource,
     "resources/templates/list": _list_templates,
 }
+
+#: What :meth:`SimServer._serve` does with a method under a profile: whether the server
+#: declares the method's capability, its handler, whether :func:`with_outputs` may change
+#: its body, and what its result carries (:func:`_wire.result_shape`)
+_Plan = tuple[bool, _Handler | None, bool, _wire.ResultShape]
+
+
+@by_identity2
+def _plans(policy: ServerPolicy, profile: Profile) -> dict[str, _Plan]:
+    """The plans of a server of ``policy`` under ``profile``, by method, each made on first
+    use (:func:`_plan`): once per policy, profile and method, where a sweep serves each
+    method thousands of times."""
+    return {}
+
+
+def _plan(policy: ServerPolicy, profile: Profile, method: str, capability: str | None) -> _Plan:
+    declared = capability is None or _declares(policy, profile, capability)
+    outputs = method in ("tools/list", "tools/call") and policy.output_schema is not None
+    return declared, _HANDLERS.get(method), outputs, _wire.result_shape(
+        profile, method, result_type=policy.result_type, cache_hints=policy.cache_hints)
+
+
+def _declares(policy: ServerPolicy, profile: Profile, capability: str) -> bool:
+    if capability == "logging" and policy.declares_logging:
+        return "logging" in profile.names("server_capabilities")
+    return _wire.server_declares(profile, capability)

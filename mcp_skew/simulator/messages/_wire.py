@@ -279,11 +279,31 @@ def result(
     ttl_ms: int = DEFAULT_TTL_MS,
 ) -> Message:
     """A result, with the fields ``profile`` requires on it (resultType, caching hints)."""
-    out = dict(body)
+    return shaped_result(result_shape(profile, method, result_type=result_type,
+                                      cache_hints=cache_hints), msg_id, body,
+                         ttl_ms=ttl_ms, server_name=server_name)
+
+
+#: What :func:`result` adds to a body: ``resultType``, the caching hints, the server's identity.
+ResultShape = tuple[bool, bool, bool]
+
+
+def result_shape(profile: Profile, method: str, *, result_type: bool = True,
+                 cache_hints: bool = True) -> ResultShape:
+    """What :func:`result` adds to ``method``'s result under ``profile`` (a caller that
+    answers the same method under the same profile often works it out once)."""
     has_type, cacheable, has_info = _result_shape(profile)
-    if result_type and has_type:
+    return result_type and has_type, cache_hints and method in cacheable, has_info
+
+
+def shaped_result(shape: ResultShape, msg_id: Any, body: dict[str, Any], *,
+                  ttl_ms: int = DEFAULT_TTL_MS, server_name: str = "mcp-skew-server") -> Message:
+    """:func:`result`, its shape worked out already (:func:`result_shape`)."""
+    out = dict(body)
+    add_type, add_hints, has_info = shape
+    if add_type:
         out["resultType"] = "complete"
-    if cache_hints and method in cacheable:
+    if add_hints:
         out["ttlMs"] = ttl_ms
         out["cacheScope"] = "public"
     if has_info:
