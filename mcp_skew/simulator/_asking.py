@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from ..versions import Era
+from ..versions import Era, Profile
 from . import _negotiation as negotiation
 from . import _path as path_steps
 from ._client import Session, SimClient
@@ -22,20 +22,31 @@ from .machine._machine import Observer, Remark, Steps
 if TYPE_CHECKING:
     from ._scenario import Step
 
-__all__ = ["MAX_INPUT_ROUNDS", "ask"]
+__all__ = ["MAX_INPUT_ROUNDS", "follow_up", "needs_follow_up"]
 
 #: How many ``input_required`` rounds a client answers for one request before it gives up.
 MAX_INPUT_ROUNDS: Final = 3
 
 
-def ask(client: SimClient, session: Session, step: Step, obs: Observer) -> Steps[Event]:
-    """Send the step's request; retry it after a -32022, or after a re-probe when it failed
-    under the cached era decision (see the module docstring)."""
-    params = {"uri": client.listed_app} if step.app else step.params
-    profile = session.profile  # (the call asks for it too; the retry below changes it)
-    event = yield client.call(session, step.method, params, constant=not step.app)
-    assert event is not None
-    session.path += event.via  # what the transport did on the way (a new HTTP session)
+def needs_follow_up(client: SimClient, session: Session, event: Event) -> bool:
+    """Whether :func:`follow_up` may do anything after the answer ``event`` to a step's
+    request: a client with a cache, a -32022 or any error in the modern era, an
+    ``input_required`` result. Most answers need none: the scenario asks this first."""
+    if client.cache is not None:
+        return True
+    if type(event) is not Reply and not isinstance(event, Reply):
+        return False
+    if event.error is not None:
+        return session.era is Era.MODERN
+    result = event.result
+    return result is not None and result.get("resultType") == "input_required"
+
+
+def follow_up(client: SimClient, session: Session, step: Step, obs: Observer, *,
+              params: dict[str, Any], profile: Profile, event: Event) -> Steps[Event]:
+    """After the answer ``event`` to the step's request (``params``, sent under
+    ``profile``): retry it after a -32022, answer ``input_required`` rounds, or probe again
+    and retry when it failed under the cached era decision (see the module docstring)."""
     revision = _retry_revision(client, session, event) if session.era is Era.MODERN else None
     if revision is not None:
         session.path += [path_steps.error(-32022), path_steps.retry(revision)]
@@ -44,9 +55,9 @@ def ask(client: SimClient, session: Session, step: Step, obs: Observer) -> Steps
             client.cache.remember_era(obs.now_ms(), client.server_id, Era.MODERN, revision)
         yield Remark(f"-32022 on {step.method}: retry with {revision} from data.supported",
                      "note")
-        event = yield client.call(session, step.method, params, constant=not step.app)
-        assert event is not None
-        return event
+        again = yield client.call(session, step.method, params, constant=not step.app)
+        assert again is not None
+        return again
     if "mrtr" in profile.names("features"):
         event = yield from _input_rounds(client, session, step, event)
     if client.cache is not None and _era_failed(client, session, step, event):
@@ -57,8 +68,9 @@ def ask(client: SimClient, session: Session, step: Step, obs: Observer) -> Steps
         yield from client.renegotiation(obs, session)
         if session.status != "ok":
             return event
-        event = yield client.call(session, step.method, params)
-        assert event is not None
+        again = yield client.call(session, step.method, params)
+        assert again is not None
+        return again
     return event
 
 

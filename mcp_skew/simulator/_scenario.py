@@ -40,7 +40,7 @@ from typing import Any, Final, Literal
 from .._memo import by_identity2
 from ..versions import Message, Profile
 from . import _path as path_steps
-from ._asking import ask
+from ._asking import follow_up, needs_follow_up
 from ._client import Session, SimClient
 from ._extensions import UI as UI_ID
 from ._feature_calls import feature_expect
@@ -344,11 +344,9 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
             continue
         profile = session.profile
         plan = _plan(step, profile)
-        cached = (yield from _from_cache(client, session, step, obs)) \
-            if client.caches_results else None
-        if cached is not None:
-            note_tools(listed, step.method, cached.result)
-            ok, got = _judge(step, profile, cached, plan)
+        if client.caches_results \
+                and (cached := (yield from _from_cache(client, session, step, obs))) is not None:
+            ok, got = _judge_cached(step, profile, cached, plan, listed)
             first_useful = _first_useful(ok, step, first_useful, obs)
             results.append(_result_of(step.name, ok, plan[1], got + " (cached)"))
             continue
@@ -356,14 +354,17 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
                 and (refused := _unsent(client, step, listed)) is not None:
             results.append(_result_of(step.name, False, plan[1], refused))
             continue  # no app to read, or the client's validator refuses the tool: nothing sent
-        index = obs.position()
-        event = yield from ask(client, session, step, obs)
-        asked, profile = profile, session.profile if session.status == "ok" else profile
-        # the same profile expects the same (a retry or a re-probe may have changed it)
-        plan = plan if profile is asked else _plan(step, profile)
+        index, params = obs.position(), {"uri": client.listed_app} if step.app else step.params
+        event = yield client.call(session, step.method, params, constant=not step.app)
+        assert event is not None
+        session.path += event.via  # what the transport did on the way (a new HTTP session)
+        if needs_follow_up(client, session, event):  # a retry, a re-probe (_asking)
+            event = yield from follow_up(client, session, step, obs, params=params,
+                                             profile=profile, event=event)
+            profile, plan = _replanned(step, session, profile, plan)
         if type(event) is not Reply and not isinstance(event, Reply):
-            got = "timeout" if isinstance(event, Timeout) else "server exited"
-            results.append(_result_of(step.name, False, plan[1], got))
+            results.append(_result_of(step.name, False, plan[1], "timeout"
+                                      if isinstance(event, Timeout) else "server exited"))
             continue
         ok, got = _read(step, profile, event, listed, client, plan=plan, path=session.path)
         result = event.result
@@ -381,6 +382,21 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
             first_useful = obs.now_ms()
         results.append(_result_of(step.name, ok, plan[1], got))
     return results, findings, first_useful
+
+
+def _judge_cached(step: Step, profile: Profile, cached: Reply, plan: Plan,
+                  listed: dict[str, dict[str, Any]]) -> tuple[bool, str]:
+    """:func:`_judge` of a result served from the cache; a ``tools/list`` result's tools are
+    kept for the calls after it, as from the wire."""
+    note_tools(listed, step.method, cached.result)
+    return _judge(step, profile, cached, plan)
+
+
+def _replanned(step: Step, session: Session, profile: Profile, plan: Plan) -> tuple[Profile, Plan]:
+    """The profile and plan to read a step's answer by after a retry or a re-probe (which may
+    have changed the session's revision): the same profile expects the same."""
+    now = session.profile if session.status == "ok" else profile
+    return (profile, plan) if now is profile else (now, _plan(step, now))
 
 
 def _first_useful(ok: bool, step: Step, first_useful: int | None, obs: Observer) -> int | None:
