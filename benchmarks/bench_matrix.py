@@ -73,6 +73,22 @@ before, 65.6 after; instructions (as above) 1.43e9 before, 1.34e9 after, against
 for the floor (2.04x, 1.90x). Still over 2x by time: the rest is spread over the layers
 (``_play``, the link's send and delivery, ``_serve``, ``Transcript.add``, ``Cell.of``), each
 about 5% of a profile or less beside ``cross`` (10%).
+
+A third round (the same day, against the second's head, A B A B, load 3.8-4.8): a step
+sends its request from ``_play`` itself and hands the answer to ``_asking.follow_up`` only
+where a retry or a re-probe may follow (a client with a cache, an error in the modern era,
+an ``input_required`` result), where every step went through a generator of its own; a
+server keeps the method plans of the profile it last served; ``sealed_request`` builds its
+message into the ``Sealed`` itself; ``check_result`` compares the result's keys with the
+required fields as sets before it lists what is missing; the client's request id inline.
+``--quick --memory-cells 0``: the text sweep 0.76 / 0.73 s before, 0.70 / 0.75 s after
+(ratio 2.9 / 2.6 before, 2.6 / 2.9 after: within the noise of a shared machine); Python
+calls per message 65.6 before, 62.1 after; instructions (as above, the sweep's over the
+setup's) 1.34e9 before, 1.29e9 after, against 0.70e9 / 0.71e9 for the floor (1.92x,
+1.83x). Still over 2x by time, and no layer stands out: ``cross`` is 11% of a profile,
+``_play`` 5%, the link's send and delivery 4% and 3%, ``_serve`` 4%, ``Transcript.add`` 3.5%
+(a record of eight slots per message, made even where the cell keeps no transcript),
+``Cell.of`` 2%.
 """
 
 from __future__ import annotations

@@ -16,23 +16,27 @@ __all__ = ["check_result", "check_tools", "untyped_tools"]
 
 
 @by_identity
-def _result_rules(profile: Profile) -> tuple[tuple[str, ...], frozenset[str], tuple[str, ...]]:
+def _result_rules(profile: Profile) -> tuple[tuple[str, ...], frozenset[str], tuple[str, ...],
+                                              frozenset[str], frozenset[str]]:
     """What :func:`check_result` reads from ``profile``, sorted once: the fields every result
-    requires, the cacheable methods, the caching hints they carry."""
-    return (tuple(sorted(profile.names("result_fields_required"))),
-            profile.names("cacheable_results"), tuple(sorted(profile.names("cache_fields"))))
+    requires, the cacheable methods, the caching hints they carry; and the fields and hints
+    as sets (a result that has them all is asked no more)."""
+    required, hints = profile.names("result_fields_required"), profile.names("cache_fields")
+    return (tuple(sorted(required)), profile.names("cacheable_results"), tuple(sorted(hints)),
+            frozenset(required), frozenset(hints))
 
 
 def check_result(profile: Profile, method: str, result: dict[str, Any], index: int) -> list[Finding]:
     """Findings for fields the revision requires on this method's result."""
     found: list[Finding] = []
-    required, cacheable, cache_fields = _result_rules(profile)
-    missing = [f for f in required if f not in result]
+    required, cacheable, cache_fields, all_required, all_hints = _result_rules(profile)
+    keys = result.keys()
+    missing = [f for f in required if f not in result] if not keys >= all_required else None
     if missing:
         found.append(Finding("missing-result-type", "error",
                              f"{method} result lacks {', '.join(missing)}", index,
                              f"{profile.revision}: basic/index.mdx §ResultType"))
-    if method in cacheable:
+    if method in cacheable and not keys >= all_hints:
         absent = [f for f in cache_fields if f not in result]
         if absent:
             found.append(Finding("missing-cache-hints", "error",

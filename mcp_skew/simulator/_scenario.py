@@ -38,17 +38,17 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from .._memo import by_identity2
-from ..versions import Era, Message, Profile
-from . import _negotiation as negotiation
+from ..versions import Message, Profile
 from . import _path as path_steps
+from ._asking import follow_up, needs_follow_up
 from ._client import Session, SimClient
 from ._extensions import UI as UI_ID
-from ._feature_calls import answer_request, feature_expect
+from ._feature_calls import feature_expect
 from ._link import Link, LinkObserver
 from ._outputs import OUTPUT_FIELDS, note_tools, refused_before, refused_result, unreadable
 from ._result_checks import check_result
 from .findings._finding import Finding
-from .machine._events import Event, Reply, Timeout
+from .machine._events import Reply, Timeout
 from .machine._machine import Machine, Observer, Open, Remark, Steps, Wait, drive
 
 __all__ = ["SCENARIOS", "Listen", "Played", "Scenario", "ServerEvent", "Step", "StepResult",
@@ -241,8 +241,6 @@ FEATURE_STEPS = (
     Step("elicitation (URL mode, not declared)", "tools/call",
          {"name": "open-url", "arguments": {}}, "result", needs="url-elicitation"),
 )
-#: How many ``input_required`` rounds a client answers for one request before it gives up.
-MAX_INPUT_ROUNDS: Final = 3
 
 SCENARIOS: Final[dict[str, Scenario]] = {
     s.name: s
@@ -346,11 +344,9 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
             continue
         profile = session.profile
         plan = _plan(step, profile)
-        cached = (yield from _from_cache(client, session, step, obs)) \
-            if client.caches_results else None
-        if cached is not None:
-            note_tools(listed, step.method, cached.result)
-            ok, got = _judge(step, profile, cached, plan)
+        if client.caches_results \
+                and (cached := (yield from _from_cache(client, session, step, obs))) is not None:
+            ok, got = _judge_cached(step, profile, cached, plan, listed)
             first_useful = _first_useful(ok, step, first_useful, obs)
             results.append(_result_of(step.name, ok, plan[1], got + " (cached)"))
             continue
@@ -358,14 +354,17 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
                 and (refused := _unsent(client, step, listed)) is not None:
             results.append(_result_of(step.name, False, plan[1], refused))
             continue  # no app to read, or the client's validator refuses the tool: nothing sent
-        index = obs.position()
-        event = yield from _ask(client, session, step, obs)
-        asked, profile = profile, session.profile if session.status == "ok" else profile
-        # the same profile expects the same (a retry or a re-probe may have changed it)
-        plan = plan if profile is asked else _plan(step, profile)
+        index, params = obs.position(), {"uri": client.listed_app} if step.app else step.params
+        event = yield client.call(session, step.method, params, constant=not step.app)
+        assert event is not None
+        session.path += event.via  # what the transport did on the way (a new HTTP session)
+        if needs_follow_up(client, session, event):  # a retry, a re-probe (_asking)
+            event = yield from follow_up(client, session, step, obs, params=params,
+                                             profile=profile, event=event)
+            profile, plan = _replanned(step, session, profile, plan)
         if type(event) is not Reply and not isinstance(event, Reply):
-            got = "timeout" if isinstance(event, Timeout) else "server exited"
-            results.append(_result_of(step.name, False, plan[1], got))
+            results.append(_result_of(step.name, False, plan[1], "timeout"
+                                      if isinstance(event, Timeout) else "server exited"))
             continue
         ok, got = _read(step, profile, event, listed, client, plan=plan, path=session.path)
         result = event.result
@@ -383,6 +382,21 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
             first_useful = obs.now_ms()
         results.append(_result_of(step.name, ok, plan[1], got))
     return results, findings, first_useful
+
+
+def _judge_cached(step: Step, profile: Profile, cached: Reply, plan: Plan,
+                  listed: dict[str, dict[str, Any]]) -> tuple[bool, str]:
+    """:func:`_judge` of a result served from the cache; a ``tools/list`` result's tools are
+    kept for the calls after it, as from the wire."""
+    note_tools(listed, step.method, cached.result)
+    return _judge(step, profile, cached, plan)
+
+
+def _replanned(step: Step, session: Session, profile: Profile, plan: Plan) -> tuple[Profile, Plan]:
+    """The profile and plan to read a step's answer by after a retry or a re-probe (which may
+    have changed the session's revision): the same profile expects the same."""
+    now = session.profile if session.status == "ok" else profile
+    return (profile, plan) if now is profile else (now, _plan(step, now))
 
 
 def _first_useful(ok: bool, step: Step, first_useful: int | None, obs: Observer) -> int | None:
@@ -436,104 +450,6 @@ def _app_unread(client: SimClient) -> str | None:
     if client.policy.no_ui_read:
         return f"not read: the client never reads {client.listed_app} (quirk no-ui-read)"
     return None
-
-
-def _ask(client: SimClient, session: Session, step: Step, obs: Observer) -> Steps[Event]:
-    """Send the step's request; retry it after a -32022, or after a re-probe when it failed
-    under the cached era decision (see the module docstring)."""
-    params = {"uri": client.listed_app} if step.app else step.params
-    profile = session.profile  # (the call asks for it too; the retry below changes it)
-    event = yield client.call(session, step.method, params, constant=not step.app)
-    assert event is not None
-    session.path += event.via  # what the transport did on the way (a new HTTP session)
-    revision = _retry_revision(client, session, event) if session.era is Era.MODERN else None
-    if revision is not None:
-        session.path += [path_steps.error(-32022), path_steps.retry(revision)]
-        session.revision, session.retried = revision, True
-        if client.cache is not None:  # the server's supported revisions changed: note it
-            client.cache.remember_era(obs.now_ms(), client.server_id, Era.MODERN, revision)
-        yield Remark(f"-32022 on {step.method}: retry with {revision} from data.supported",
-                     "note")
-        event = yield client.call(session, step.method, params, constant=not step.app)
-        assert event is not None
-        return event
-    if "mrtr" in profile.names("features"):
-        event = yield from _input_rounds(client, session, step, event)
-    if client.cache is not None and _era_failed(client, session, step, event):
-        era = session.era.value if session.era else "?"
-        yield Remark(f"cache: the era decision ({era}) failed on {step.method} "
-                     f"({_what(event)}): probe the server again")
-        session.path.append(path_steps.era_stale(era, step.method))
-        yield from client.renegotiation(obs, session)
-        if session.status != "ok":
-            return event
-        event = yield client.call(session, step.method, params)
-        assert event is not None
-    return event
-
-
-def _input_rounds(client: SimClient, session: Session, step: Step,
-                  event: Event) -> Steps[Event]:
-    """Answer an ``input_required`` result and retry the request, as a 2026-07-28 client
-    MUST (``basic/patterns/mrtr.mdx`` §Client Requirements): the inputs first, then the
-    original request with a new id, ``inputResponses`` under the same keys and
-    ``requestState`` echoed exactly (none where none came)."""
-    for _ in range(MAX_INPUT_ROUNDS):
-        result = event.result if isinstance(event, Reply) else None
-        if result is None or result.get("resultType") != "input_required":
-            break
-        asks = result.get("inputRequests")
-        params = dict(step.params)
-        said = "no input requests"
-        if isinstance(asks, dict) and asks:
-            params["inputResponses"] = {key: answer_request(ask) or {}
-                                        for key, ask in asks.items()}
-            said = "answer " + ", ".join(f"{key} ({_method_of(ask)})" for key, ask in asks.items())
-        if "requestState" in result:
-            params["requestState"] = result["requestState"]
-            said += ", echo requestState"
-        yield Remark(f"input_required on {step.method}: {said}; retry with a new id", "mrtr")
-        answer = yield client.call(session, step.method, params)
-        assert answer is not None
-        event = answer
-    return event
-
-
-def _method_of(ask: Any) -> str:
-    method = ask.get("method") if isinstance(ask, dict) else None
-    return str(method) if method is not None else "?"
-
-
-def _what(event: Event) -> str:
-    if isinstance(event, Reply):
-        return f"error {event.code}"
-    return "timeout" if isinstance(event, Timeout) else "server exited"
-
-
-def _retry_revision(client: SimClient, session: Session, event: Event) -> str | None:
-    """The revision to retry a modern request with after a -32022: the client's newest one
-    in ``data.supported`` (None: not a -32022, or no revision in common)."""
-    if session.era is not Era.MODERN or not isinstance(event, Reply) or event.error is None:
-        return None
-    return negotiation.retry_revision(session.profile, client.spec.modern, event.code,
-                                      event.error if negotiation.supported_of(event.error) is None
-                                      else {"data": {"supported": client.spec.heard(
-                                          negotiation.supported_of(event.error))}})
-
-
-def _era_failed(client: SimClient, session: Session, step: Step, event: Event) -> bool:
-    """Whether a request that should have worked failed the way a server of the other era
-    answers (an error that is not a recognised modern one, no answer, an exit), while a
-    dual-era client holds a cached era decision for the server."""
-    if client.cache is None or client.spec.kind != "dual" or step.expect != "result":
-        return False
-    if client.cache.era_for(client.server_id) is None:
-        return False
-    if isinstance(event, Reply):
-        if event.error is None:
-            return False
-        return not negotiation.is_modern_error(session.profile, event.code)
-    return True
 
 
 def _absorb(client: SimClient, session: Session, obs: Observer) -> Steps[None]:

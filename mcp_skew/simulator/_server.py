@@ -85,6 +85,8 @@ class SimServer:
     policy: ServerPolicy = field(init=False)  #: what it does where servers differ
     #: the profile of ``legacy_revision``, kept once looked up (read at every legacy request)
     _legacy_profile: Profile | None = field(default=None, init=False, repr=False)
+    #: :func:`_plans` for the profile last served, kept (a server serves one profile, or few)
+    _kept_plans: tuple[Profile, dict[str, _Plan]] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.policy = self.spec.server_policy
@@ -315,10 +317,12 @@ class SimServer:
             if self.policy.discover_incomplete:  # quirk discover-incomplete
                 del found["capabilities"]
             return self._reply(self._result(profile, msg_id, method, found))
-        plans = _plans(self.policy, profile)
-        plan = plans.get(method)
+        kept = self._kept_plans  # (looked up again only when the profile changes)
+        if kept is None or kept[0] is not profile:
+            kept = self._kept_plans = (profile, _plans(self.policy, profile))
+        plan = kept[1].get(method)
         if plan is None:
-            plan = plans[method] = _plan(self.policy, profile, method, row.capability)
+            plan = kept[1][method] = _plan(self.policy, profile, method, row.capability)
         declared, handler, outputs, shape = plan
         if not declared:
             return self._reply(_wire.error(msg_id, -32601, f"Method not found: {method}"))
@@ -377,8 +381,7 @@ class SimServer:
         return None
 
     def _result(self, profile: Profile, msg_id: Any, method: str, body: dict[str, Any]) -> Message:
-        return _wire.result(profile, msg_id, method, body,
-                        result_type=self.policy.result_type,
+        return _wire.result(profile, msg_id, method, body, result_type=self.policy.result_type,
                         cache_hints=self.policy.cache_hints, ttl_ms=self.policy.ttl_ms)
 
     # -- subscriptions/listen -------------------------------------------------------
@@ -563,12 +566,8 @@ _EMPTY_RESULTS = frozenset({"ping", "resources/subscribe", "resources/unsubscrib
 
 _Handler = Callable[[Profile, dict[str, Any]], dict[str, Any]]
 _HANDLERS: dict[str, _Handler] = {
-    "tools/list": _list_tools,
-    "tools/call": _call_tool,
-    "resources/list": _list_resources,
-    "resources/read": _read_resource,
-    "resources/templates/list": _list_templates,
-}
+    "tools/list": _list_tools, "tools/call": _call_tool, "resources/list": _list_resources,
+    "resources/read": _read_resource, "resources/templates/list": _list_templates}
 
 #: What :meth:`SimServer._serve` does with a method under a profile: whether the server
 #: declares the method's capability, its handler, whether :func:`with_outputs` may change

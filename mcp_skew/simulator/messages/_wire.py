@@ -252,18 +252,24 @@ def sealed_request(profile: Profile, msg_id: int, method: str,
     from what it derives once per (frozen) profile. A text is used again only for the same
     profile object and params equal to the ones it was made from (a copy is kept: params
     changed since, or new params at a reused address, make a new text). The message itself
-    is built afresh every time, as :func:`request` builds it.
+    is built afresh every time, as :func:`request` builds it (here, into the
+    :class:`~._json.Sealed` itself, not copied into one).
     """
-    message = request(profile, msg_id, method, params)
+    body: dict[str, Any] = dict(params) if params else {}
+    meta = _request_meta_copy(profile)
+    if meta is not None:
+        body["_meta"] = meta()
+    message = Sealed(jsonrpc="2.0", id=msg_id, method=method)
+    if body:
+        message["params"] = body
     key = (id(profile), msg_id, method, id(params))
     hit = _SEALED.get(key)
     if hit is None or hit[0] is not profile or hit[1] != params:
         if len(_SEALED) >= LIMIT:
             _SEALED.clear()
         hit = _SEALED[key] = (profile, copy.deepcopy(params), encode(message))
-    sealed = Sealed(message)
-    sealed.text = hit[2]
-    return sealed
+    message.text = hit[2]
+    return message
 
 
 def notification(method: str, params: dict[str, Any] | None = None) -> Message:
