@@ -10,6 +10,8 @@ probes such a server once more (:func:`died_midway`) and stores (:func:`settle`)
 
 - the first probe's row when the second saw the same verdict (status, peer, sentence,
   readiness, server identity): the exit is the server's answer, as reproducible as any;
+  and when the second probe did not get going (its start failed or timed out: that says
+  nothing of how the server answers);
 - else a row that says the server answers differently from one probe to the next, naming
   both observations: the peer when both saw the same one (else none), each kind of client
   ready only where both probes found it so, and ``readiness["varies"]`` holding, for each
@@ -78,7 +80,7 @@ def _merged_readiness(one: dict[str, Any], two: dict[str, Any]
         out[text] = a if a == b else (" / ".join(str(x) for x in (a, b)))
         if a != b:
             varies[text] = [a, b]
-    # a fallback's cost is a time: the first probe's, where both fell back
+    # a fallback's cost is a time: the one of the probe that sorts first, where both fell back
     out["dual_fallback_ms"] = one.get("dual_fallback_ms") if out["dual"] else None
     return out, varies
 
@@ -102,8 +104,9 @@ def settle(first: dict[str, Any], second: dict[str, Any]) -> dict[str, Any]:
     row = {**first, "report": _report(first, second)}
     times = [r.get("probe_ms") for r in (first, second) if r.get("probe_ms") is not None]
     row["probe_ms"] = sum(times) if times else None
-    if _key(first) == _key(second):
-        return row
+    if _key(first) == _key(second) or second.get("status") != "probed":
+        return row  # the same verdict; or a second probe that never got going (a start that
+        # failed or timed out says nothing of how the server answers: census/_work.RETRYABLE)
     one, two = sorted((first, second), key=_key)  # the same row, whichever probe came first
     ready, varies = _merged_readiness(one.get("readiness") or {}, two.get("readiness") or {})
     for field in ("status", "peer", "server_info"):
@@ -111,7 +114,7 @@ def settle(first: dict[str, Any], second: dict[str, Any]) -> dict[str, Any]:
             varies[field] = [one.get(field), two.get(field)]
     same_peer = one.get("peer") == two.get("peer")
     said = [str(r.get("sentence") or r.get("error") or r.get("status")) for r in (one, two)]
-    what = said[0] if said[0] == said[1] else f"{said[0]}; then {said[1]}"
+    what = said[0] if said[0] == said[1] else f"one probe: {said[0]}; the other: {said[1]}"
     row.update(
         status="probed", peer=one.get("peer") if same_peer else None,
         server_info=one.get("server_info") or two.get("server_info"),

@@ -266,26 +266,28 @@ def _run(job: Job, settings: Settings, scratch: Path) -> dict[str, Any]:
                        install_s=round(time.monotonic() - started, 2))
     timings = {"install_s": round(time.monotonic() - started, 2),
                "install_cached": installed.cached}
-    for sub in ("home", "tmp", "work"):
-        (scratch / sub).mkdir()
-    # package arguments follow the package's own command (registry Package.packageArguments);
-    # runtime arguments are for the runtimeHint's command (npx, uvx, docker), which the census
-    # replaces with the installed package, so they are checked (needs-config) but not passed
+
+    def probe_in(folder: Path) -> Any:
+        """A probe of the installed package, its home, temp and working folders in ``folder``."""
+        for sub in ("home", "tmp", "work"):
+            (folder / sub).mkdir(parents=True)
+        # package arguments follow the package's own command (registry
+        # Package.packageArguments); runtime arguments are for the runtimeHint's command
+        # (npx, uvx, docker), which the census replaces with the installed package, so they
+        # are checked (needs-config) but not passed
+        command = _command(settings, installed, launch.package_args, folder)
+        return _probe(job, settings, command, dict(launch.env), folder)
+
     try:
-        command = _command(settings, installed, launch.package_args, scratch)
+        report = probe_in(scratch)
     except Unsupported as exc:
         return job_row(job, "unsupported", error=str(exc), **timings)
-    report = _probe(job, settings, command, dict(launch.env), scratch)
     row = _finish(job, report, timings, dict(installed.dependencies))
     if row["status"] != "probed" or not died_midway(report):
         return row
     # it exited mid-conversation: probed once more (in a scratch folder of its own), and the
     # row says what both probes saw (census/_again.py)
-    again = scratch / "again"
-    for sub in ("home", "tmp", "work"):
-        (again / sub).mkdir(parents=True)
-    command = _command(settings, installed, launch.package_args, again)
-    second = _probe(job, settings, command, dict(launch.env), again)
+    second = probe_in(scratch / "again")
     return settle(row, _finish(job, second, timings, dict(installed.dependencies)))
 
 

@@ -85,3 +85,22 @@ def test_only_a_real_server_that_exited_after_answering_is_probed_again() -> Non
     assert not midway(run(how="exited", silent=True))  # never answered: a failed start
     assert not midway(run(how="stopped answering"))  # silent: waited for, not an exit
     assert not midway(run(real=False, how="exited"))  # predicted: nothing was sent
+
+
+def test_a_second_probe_that_did_not_start_leaves_the_first_row() -> None:
+    # a start that failed or timed out at a busy moment says nothing of how the server
+    # answers: the row stays the first probe's (and stays one --retry-failed leaves alone)
+    first = row(ALL_OK)
+    for status in ("start-failed", "start-timeout", "error"):
+        second = {**row({}, peer=None, sentence=""), "status": status,
+                  "readiness": None, "report": json.dumps({"starts": 2})}
+        got = settle(first, second)
+        assert {k: v for k, v in got.items() if k not in ("report", "probe_ms")} == \
+            {k: v for k, v in first.items() if k not in ("report", "probe_ms")}
+        assert json.loads(got["report"])["starts"] == 6
+
+
+def test_the_varies_sentence_names_no_order_it_did_not_keep() -> None:
+    got = settle(row(ALL_OK), row({**ALL_OK, "2024-11-05": False}, sentence="other"))
+    assert "one probe: " in got["sentence"] and "; the other: " in got["sentence"]
+    assert "then" not in got["sentence"]
