@@ -61,7 +61,7 @@ __all__ = ["AUTH_RULES", "LAYOUTS", "AuthRule", "changes", "plain_layout", "rule
 AuthRole = Literal["server", "client"]
 
 
-@dataclass(eq=False, frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class AuthRule:
     """One authorization rule of a revision: who, how strongly, the values, the words."""
 

@@ -290,3 +290,17 @@ def test_write_and_check_reference_pages(tmp_path: Path, capsys: pytest.CaptureF
     assert command.write_reference_pages(tmp_path, check=True) == []
     (tmp_path / "2024-11-05.md").write_text("stale\n", encoding="utf-8")
     assert command.write_reference_pages(tmp_path, check=True) == ["2024-11-05.md"]
+
+
+def test_a_profile_that_restates_its_auth_rules_unchanged_differs_in_nothing() -> None:
+    # a --profile file builds its own AuthRule rows: a row equal in every field to the
+    # inherited one is no change (rows compare by value, not by which object they are)
+    import dataclasses
+
+    from mcp_skew.versions._diff import table_delta
+
+    profile = profile_for("2025-11-25")
+    restated = {key: dataclasses.replace(rule) for key, rule in profile.tables["auth"].items()}
+    assert restated and all(restated[k] is not profile.tables["auth"][k] for k in restated)
+    same = dataclasses.replace(profile, tables={**profile.tables, "auth": restated})
+    assert table_delta(profile, same) == ()
