@@ -84,10 +84,10 @@ def census_peers(path: str | Path, role: str = "server") -> tuple[PeerSpec, ...]
     """Every peer a census inferred, labelled with its server (``matrix --servers @DB``);
     None when ``path`` is no census database (:func:`._store.is_census_db`: another
     ``@FILE``, a saved peer)."""
-    from ..simulator import parse_peer  # noqa: PLC0415 - pydantic, only when used
-
     if not is_census_db(path):
         return None
+    from ..simulator import parse_peer  # noqa: PLC0415 - pydantic, only when used
+
     if role != "server":
         raise UsageError(f"{path}: a census describes servers; it cannot be used as a {role}")
     db = CensusDB(path, create=False)

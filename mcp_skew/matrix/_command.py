@@ -63,7 +63,7 @@ PeerChoice = Callable[[list[str] | None, Role, Registry, str], tuple[PeerSpec, .
 
 class RealRuns(Protocol):
     """``--run-real``'s runs of a matrix's pairs with the real packages: the matrix with a
-    ``real`` in every cell (:func:`mcp_skew.realpeers.run_real`'s signature)."""
+    ``real`` in every cell (:func:`mcp_skew.realpeers._realmatrix.run_real`'s signature)."""
 
     def __call__(self, matrix: Matrix, *, progress: Callable[[int, int], None] | None = ...,
                  stop: threading.Event | None = ...) -> Matrix: ...

@@ -6,7 +6,7 @@ The format (``docs/api.md``: ``mcp-skew-probe-peer/1``) is a JSON object: ``form
 ``client``), ``label``, ``target`` and ``sentence``, and for a server the measured
 ``cold_start`` (``ms``, and how it was measured: ``samples``, their spread, the load),
 which the peer carries as its quirk ``slow=MS``. The probe writes it
-(``mcp_skew.probe.save_peer``); ``--servers @FILE`` reads it here, below every feature,
+(``mcp_skew.probe._peer.save_peer``); ``--servers @FILE`` reads it here, below every feature,
 so resolving a peer spec needs no feature.
 """
 

@@ -7,7 +7,7 @@ The :class:`ProbeReport` holds each client's run (the same shape as
 ``mcp-skew simulate --json``, plus the outcome and findings), the findings
 inferred from the transcripts, and the server inferred as a peer spec, which
 ``--save-peer`` writes and ``mcp-skew matrix --servers @FILE`` reads back
-(:func:`load_probe_peer`).
+(:func:`mcp_skew.peers.load_probe_peer`).
 
 Public API: :func:`probe`, :class:`Target`, :class:`ProbeOptions`,
 :class:`ProbeReport`, :func:`render`, :func:`allowance` (the extra wait a process's first

@@ -189,10 +189,6 @@ class SimServer:
         return negotiation.answer_version(asked, self.spec.legacy,
                                           reject=self.policy.reject_unsupported)
 
-    def _legacy(self, message: Message, profile: Profile) -> Reaction:
-        self.served_eras.append(Era.LEGACY)
-        return self._serve(message, profile)
-
     def _early(self, message: Message) -> Reaction:
         """A request before initialize, or one this server does not know."""
         method = message["method"]

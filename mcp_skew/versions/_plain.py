@@ -153,7 +153,6 @@ def deltas_between(a: Profile, b: Profile) -> Deltas:
     return Deltas(step_deltas(a, b), table_delta(a, b))
 
 
-
 # -- profiles ------------------------------------------------------------------------
 
 

@@ -217,15 +217,6 @@ class HttpLink(RealLink):
     def session_id(self, value: str | None) -> None:
         self.client.session_id = value
 
-    @property
-    def legacy_revision(self) -> str | None:
-        """The revision ``initialize`` agreed on."""
-        return self.client.legacy_revision
-
-    @legacy_revision.setter
-    def legacy_revision(self, value: str | None) -> None:
-        self.client.legacy_revision = value
-
     # -- writing ------------------------------------------------------------------------
     def request(self, message: Message, timeout_ms: int) -> Event:
         self._request_ms = timeout_ms  # the exchange of this request ends when its wait does
@@ -539,7 +530,7 @@ class HttpLink(RealLink):
         self._note("client starts a new connection", "restart")
         self._end_session()
         self._drop_stream()
-        self.legacy_revision = None
+        self.client.legacy_revision = None
         self._fresh_inbox()
         return True
 

@@ -38,7 +38,7 @@ VIEWS: Final = ("pairs", "features")
 #: :data:`mcp_skew.migrate.CHOICES` (the roles) and :data:`mcp_skew.migrate.FORMATS`.
 MIGRATE_ROLES: Final = ("server", "client", "both")
 MIGRATE_FORMATS: Final = ("markdown", "json", "html")
-#: :data:`mcp_skew.probe.FORMATS`, sorted, and :data:`mcp_skew.probe.INSTALL_HINT`.
+#: :data:`mcp_skew.probe._report.FORMATS`, sorted, and :data:`mcp_skew.probe._schemas.INSTALL_HINT`.
 PROBE_FORMATS: Final = ("html", "json", "junit", "markdown", "summary", "terminal")
 INSTALL_HINT: Final = "pip install 'mcp-skew[schemas]'"
 #: :data:`mcp_skew.rollout.BALANCERS`.

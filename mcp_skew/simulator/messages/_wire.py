@@ -209,8 +209,8 @@ def request_meta(profile: Profile, client_name: str = CLIENT_NAME) -> dict[str, 
     key the simulator has no value for (one a draft adds) gets ``{}``, which is
     enough for a server that checks it is there.
     """
-    copy = _request_meta_copy(profile)
-    return {} if copy is None else _named(copy(), client_name)
+    meta_copy = _request_meta_copy(profile)
+    return {} if meta_copy is None else _named(meta_copy(), client_name)
 
 
 def _named(meta: dict[str, Any], client_name: str) -> dict[str, Any]:
@@ -226,9 +226,9 @@ def request(
 ) -> Message:
     """A request; its ``_meta`` carries what the profile requires (:func:`request_meta`)."""
     body: dict[str, Any] = dict(params) if params else {}
-    copy = _request_meta_copy(profile)
-    if copy is not None:
-        meta = body["_meta"] = copy()
+    meta_copy = _request_meta_copy(profile)
+    if meta_copy is not None:
+        meta = body["_meta"] = meta_copy()
         if client_name != CLIENT_NAME and CLIENT_INFO_KEY in meta:  # _named, inline: per request
             meta[CLIENT_INFO_KEY] = implementation(client_name)
     message: Message = {"jsonrpc": "2.0", "id": msg_id, "method": method}
