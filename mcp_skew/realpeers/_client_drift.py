@@ -44,6 +44,7 @@ from ..wire import end, spawn
 from ._drift import cold_start_ms
 from ._facets import CLIENT_FACETS, Comparison, DriftReport, Facets, install_for, report_for
 from ._installs import client_command, serve_command
+from ._stall import StallWatch
 
 __all__ = [
     "CLIENT_DRIFT_SERVERS",
@@ -143,13 +144,21 @@ class DriverRun:
     stderr: str
     #: the driver printed its RESULT but did not exit within the grace period (its close hung)
     hung_on_close: bool = False
+    #: why the run was ended before any RESULT: its outcome was decided (a stall observed)
+    stalled: str = ""
 
 
-def run_driver(command: list[str], timeout_s: float = 150.0, grace_s: float = 5.0) -> DriverRun:
+def run_driver(command: list[str], timeout_s: float = 150.0, grace_s: float = 5.0,
+               decided: Callable[[int], str | None] | None = None,
+               poll_s: float = 0.1) -> DriverRun:
     """Run a client driver (``servers/*_client.*``) in a session of its own (:mod:`..wire._procs`)
     until it prints ``RESULT {json}``; give it ``grace_s`` to close, then end it and every
     process it started (a server that outlives its stdin, too). A client whose close hangs
-    (the ``mcp`` 1.0 client waits for a server that outlives its stdin) still reports."""
+    (the ``mcp`` 1.0 client waits for a server that outlives its stdin) still reports.
+
+    ``decided``, polled every ``poll_s`` with the driver's pid while no RESULT has come, may
+    end the run early with a reason (:class:`._stall.StallWatch`: a stall observed), which
+    :attr:`DriverRun.stalled` then holds; the driver is ended at once, without the grace."""
     import threading  # noqa: PLC0415
 
     proc = spawn(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -177,29 +186,41 @@ def run_driver(command: list[str], timeout_s: float = 150.0, grace_s: float = 5.
                threading.Thread(target=read_err, daemon=True)]
     for thread in readers:
         thread.start()
-    hung = False
-    if not found.wait(timeout_s):
+    hung, stalled = False, ""
+    give_up = time.monotonic() + timeout_s
+    while not found.is_set() and (left := give_up - time.monotonic()) > 0:
+        if found.wait(min(left, poll_s) if decided is not None else left):
+            break
+        if decided is not None and (stalled := decided(proc.pid) or ""):
+            break
+    if not found.is_set() and not stalled:
         err.append(f"the client did not finish within {timeout_s:g} s")
     try:
-        proc.wait(timeout=grace_s)
+        proc.wait(timeout=0 if stalled else grace_s)
     except subprocess.TimeoutExpired:
         hung = bool(result)
     end(proc)  # the driver and what it started (a server that outlives its stdin, too)
     for thread in readers:
         thread.join(timeout=2)
-    return DriverRun(result, "".join(err), hung)
+    return DriverRun(result, "".join(err), hung, stalled)
 
 
-def _real_client_run(command_for: Callable[[list[str]], list[str]], server_spec: str
-                     ) -> Facets:
+def _real_client_run(command_for: Callable[[list[str]], list[str]], server_spec: str,
+                     stall_predicted: bool = False) -> Facets:
+    """The real client against ``mcp-skew serve server_spec``. Where its model predicts a
+    stall (``stall_predicted``), the stall is watched for (:class:`._stall.StallWatch`) and
+    ends the run once observed, instead of ``run_driver``'s whole bound."""
     with tempfile.TemporaryDirectory(prefix="mcp-skew-drift-") as tmp:
         log = Path(tmp) / "wire.jsonl"
-        run = run_driver(command_for(serve_command(server_spec, log)))
+        run = run_driver(command_for(serve_command(server_spec, log)),
+                         decided=StallWatch(log) if stall_predicted else None)
         result, err = run.result, run.stderr
         requests, _ = _requests(log)
         if result.get("ok") and "protocol_version" not in result:
             # an app's own check does not say the revision (servers/app_client.mjs): the wire does
             result["protocol_version"] = _negotiated(log)
+    if run.stalled and not result:
+        return Facets("failed", None, None, requests=requests, detail=run.stalled)
     if not result:
         tail = " ".join(err.strip().splitlines()[-3:])[:300]
         return Facets("failed", None, None, requests=requests, detail=f"no RESULT: {tail}")
@@ -216,7 +237,10 @@ def _server_peer(spec: str) -> PeerSpec:
     return builtin_peer(spec, "server") if "@" in spec else parse_peer(spec, "server")
 
 
-def _model_client_run(model: PeerSpec, server_spec: str, scenario: str = "drift") -> Facets:
+def _model_client_run(model: PeerSpec, server_spec: str, scenario: str = "drift"
+                      ) -> tuple[Facets, bool]:
+    """The model against the simulated server: its facets, and whether it stalled (its
+    ``stalls-on-server-request``, met: the real run may then end at the stall observed)."""
     server = _server_peer(server_spec)
     link = MemoryLink(lambda: SimServer(server),
                       stalls_on_server_request=model.client_policy.stalls_on_server_request)
@@ -233,7 +257,7 @@ def _model_client_run(model: PeerSpec, server_spec: str, scenario: str = "drift"
     ok = status == "ok"
     return Facets(status, session.revision if ok else None,
                   session.era.value if ok and session.era else None, requests=requests,
-                  detail=session.reason)
+                  detail=session.reason), link.stalled
 
 
 def drift_servers_for(model: Model) -> tuple[str, ...]:
@@ -310,8 +334,8 @@ def verify_client(resolved: Resolved, *, jobs: int = 2, servers: Sequence[str] |
 
     def one(server_spec: str) -> Comparison:
         started = time.monotonic()
-        real = _real_client_run(command_for, server_spec)
-        mine = _model_client_run(model, server_spec, resolved.model.drift_scenario)
+        mine, stalls = _model_client_run(model, server_spec, resolved.model.drift_scenario)
+        real = _real_client_run(command_for, server_spec, stalls)
         c = Comparison(server_spec, mine, real, CLIENT_FACETS, time.monotonic() - started)
         if progress:
             progress(f"{resolved.name} x {server_spec}: {'agrees' if c.agrees else 'DIFFERS'}")
