@@ -51,7 +51,7 @@ class BridgeRunning(Protocol):
     for the ``with`` block, which gets its URL, and ended with every server process it
     started when the block is left (:func:`mcp_skew.realpeers.bridge_running`)."""
 
-    def __call__(self, bridge: NamedBridge, command: Sequence[str], *, timeout_s: float = ...
+    def __call__(self, bridge: NamedBridge, command: Sequence[str], *, ceiling_s: float = ...
                  ) -> AbstractContextManager[str]: ...
 
 
@@ -207,7 +207,7 @@ def _through_bridge(args: argparse.Namespace, target: Target, opts: ProbeOptions
     if not args.quiet:
         progress(f"starting {named.name} in front of the server ({named.package.text})")
     with bridge_running(named, target.command,
-                        timeout_s=max(opts.startup_timeout_ms / 1000, 60.0)) as url:
+                        ceiling_s=max(opts.startup_timeout_ms / 1000, 600.0)) as url:
         bridged = replace(target, command=(), url=url,
                           name=target.name or f"{target.describe()} via {named.name}")
         return probe(bridged, replace(opts, via=resolve_bridge(named.name, args.registry)),

@@ -10,7 +10,6 @@ the command), with a standard input kept open (supergateway ends when its standa
 from __future__ import annotations
 
 import shlex
-import socket
 import subprocess
 import time
 from collections.abc import Iterator, Sequence
@@ -20,18 +19,10 @@ from pathlib import Path
 from ..errors import UsageError
 from ..peers import NamedBridge
 from ..wire import end, spawn
-from ._drift import _free_port
+from ._drift import _free_port, wait_listening
 from ._envs import EnvironmentUnavailable, ensure_npm_env, ensure_python_env
 
 __all__ = ["bridge_running", "start_bridge", "stop_bridge"]
-
-
-def _listening(port: int) -> bool:
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-    except OSError:
-        return False
-    return True
 
 
 def _entry(bridge: NamedBridge) -> list[str]:
@@ -62,10 +53,14 @@ def _npm_bin(folder: Path) -> str:
     return found
 
 
-def start_bridge(bridge: NamedBridge, command: Sequence[str], *, timeout_s: float = 60.0
-                 ) -> tuple[str, subprocess.Popen[bytes]]:
+def start_bridge(bridge: NamedBridge, command: Sequence[str], *, idle_s: float = 5.0,
+                 ceiling_s: float = 600.0) -> tuple[str, subprocess.Popen[bytes]]:
     """Start ``bridge`` in front of ``command``; its URL and its process, once it listens.
-    A bridge that exits or does not listen within ``timeout_s`` is one clear line."""
+
+    The wait is :func:`._drift.wait_listening`'s: for as long as the bridge's process family
+    is busy starting (using CPU, or waiting its turn for one on a busy machine: ``/proc``),
+    up to ``ceiling_s``; a bridge that exits fails at once, and one that sits idle for
+    ``idle_s`` without listening fails then. Either is one clear line."""
     if not bridge.argv:
         raise UsageError(f"--via {bridge.name}: a bridge to a remote server, not in front of a "
                          "command (its model runs in simulate --via)")
@@ -83,13 +78,17 @@ def start_bridge(bridge: NamedBridge, command: Sequence[str], *, timeout_s: floa
                      stderr=subprocess.DEVNULL)
     except OSError as exc:
         raise UsageError(f"--via {bridge.name}: cannot start it: {exc}") from None
-    deadline = time.monotonic() + timeout_s
-    while not _listening(port):
-        if proc.poll() is not None or time.monotonic() > deadline:
-            stop_bridge(proc)
-            raise UsageError(f"--via {bridge.name}: it did not listen on port {port} within "
-                             f"{timeout_s:g} s")
-        time.sleep(0.1)
+    started = time.monotonic()
+    if not wait_listening(proc, port, idle_s=idle_s, ceiling_s=ceiling_s):
+        code = proc.poll()
+        stop_bridge(proc)
+        if code is not None:
+            why = f"it exited (code {code}) before it listened on port {port}"
+        elif time.monotonic() - started > ceiling_s:
+            why = f"it did not listen on port {port} within {ceiling_s:g} s"
+        else:
+            why = f"it sat idle for {idle_s:g} s without listening on port {port}"
+        raise UsageError(f"--via {bridge.name}: {why}")
     return f"http://127.0.0.1:{port}/mcp", proc
 
 
@@ -101,12 +100,12 @@ def stop_bridge(proc: subprocess.Popen[bytes]) -> None:
 
 
 @contextmanager
-def bridge_running(bridge: NamedBridge, command: Sequence[str], *, timeout_s: float = 60.0
+def bridge_running(bridge: NamedBridge, command: Sequence[str], *, ceiling_s: float = 600.0
                    ) -> Iterator[str]:
     """``bridge`` started in front of ``command`` (:func:`start_bridge`) for the ``with``
     block, which gets its URL; ended with every server process it started
     (:func:`stop_bridge`) when the block is left, however."""
-    url, proc = start_bridge(bridge, command, timeout_s=timeout_s)
+    url, proc = start_bridge(bridge, command, ceiling_s=ceiling_s)
     try:
         yield url
     finally:

@@ -111,7 +111,7 @@ def chain(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
     named = named_bridge(request.param)
     assert named is not None
     try:  # the bridge as probe --via starts it: its package installed, its start line
-        url, proc = start_bridge(named, server, timeout_s=BOUND_S)
+        url, proc = start_bridge(named, server)
     except UsageError as exc:  # an install the machine cannot make skips; the rest fails
         if "cannot install" not in str(exc):
             raise

@@ -1,0 +1,111 @@
+"""``start_bridge`` (``probe --via``) waits for a bridge to listen as the drift checks wait for
+an HTTP server (``_drift.wait_listening``): for as long as its process family is busy
+starting, past any fixed time (a busy machine stretched a bridge's start past the 60 s it
+had); a bridge that exits fails at once, one idle without listening fails after the idle
+streak; each is one line. Replayed: the process, its /proc samples, the port and the clock
+given, so no process starts and no socket opens."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from mcp_skew.errors import UsageError
+from mcp_skew.peers import NamedBridge
+from mcp_skew.peers._family import Package
+from mcp_skew.realpeers import _bridge_start, _drift
+
+BRIDGE = NamedBridge("toy@1", Package("npm", ("toy@1.0.0",), "1.0.0"), "bridge", "a test",
+                     argv=("toy", "--port", "{port}", "{argv}"))
+
+
+class _Clock:
+    """time.monotonic and time.sleep without waiting: sleep moves the clock."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+
+class _Proc:
+    pid = 1
+    stdin = None
+
+    def __init__(self, exits_at: float | None, clock: _Clock) -> None:
+        self.exits_at, self.clock = exits_at, clock
+
+    def poll(self) -> int | None:
+        return 3 if self.exits_at is not None and self.clock.now >= self.exits_at else None
+
+
+def _start(samples: Iterator[tuple[str, int]], listens_at: float | None,
+           monkeypatch: pytest.MonkeyPatch, exits_at: float | None = None
+           ) -> tuple[str | UsageError, float, list[list[str]]]:
+    """start_bridge on a replayed bridge: its URL or its error, when, and what was started."""
+    clock = _Clock()
+    started: list[list[str]] = []
+
+    def spawn(argv: list[str], **_kw: Any) -> _Proc:
+        started.append(argv)
+        return _Proc(exits_at, clock)
+
+    def connect(*_args: object, **_kw: object) -> socket.socket:
+        if listens_at is not None and clock.now >= listens_at:
+            return _Closing()  # type: ignore[return-value]
+        raise ConnectionRefusedError
+
+    monkeypatch.setattr(_bridge_start, "spawn", spawn)
+    monkeypatch.setattr(_bridge_start, "end", lambda _proc: None)
+    monkeypatch.setattr(_bridge_start, "_free_port", lambda: 4321)
+    monkeypatch.setattr(_bridge_start, "time", clock)
+    monkeypatch.setattr(_drift, "time", clock)
+    monkeypatch.setattr(socket, "create_connection", connect)
+    monkeypatch.setattr(_drift, "_cpu_sample", lambda _pid: next(samples, ("S", 0)))
+    try:
+        url, _proc = _bridge_start.start_bridge(BRIDGE, ["server", "arg"])
+    except UsageError as exc:
+        return exc, clock.now, started
+    return url, clock.now, started
+
+
+class _Closing:
+    def close(self) -> None:
+        pass
+
+
+def _busy() -> Iterator[tuple[str, int]]:
+    """A process starting on a busy machine: runnable, a tick now and then."""
+    n = 0
+    while True:
+        n += 1
+        yield ("R", n // 7)
+
+
+def test_a_bridge_busy_starting_past_the_old_fixed_wait_is_waited_for(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    got, when, started = _start(_busy(), 90.0, monkeypatch)
+    assert got == "http://127.0.0.1:4321/mcp"
+    assert when == pytest.approx(90.0, abs=0.2)
+    assert started == [["toy", "--port", "4321", "server", "arg"]]
+
+
+def test_a_bridge_that_exits_fails_at_once_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    got, when, _ = _start(_busy(), None, monkeypatch, exits_at=1.0)
+    assert isinstance(got, UsageError) and when == pytest.approx(1.0, abs=0.2)
+    assert str(got) == "--via toy@1: it exited (code 3) before it listened on port 4321"
+
+
+def test_a_bridge_idle_without_listening_fails_after_the_idle_streak(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    got, when, _ = _start(iter([("R", 1)] * 30), None, monkeypatch)  # 3 s busy, then asleep
+    assert isinstance(got, UsageError) and 3.0 + 5.0 < when < 3.0 + 5.0 + 0.5
+    assert str(got) == "--via toy@1: it sat idle for 5 s without listening on port 4321"
+    assert "\n" not in str(got)
