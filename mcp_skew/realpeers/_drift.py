@@ -28,7 +28,6 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from .._stopping import gather
@@ -36,7 +35,7 @@ from ..peers import Resolved, label_for, probe_clients
 from ..simulator import SCENARIOS, Link, MemoryLink, PeerSpec, Scenario, SimServer, rule_for
 from ..simulator.machine import Reply, Timeout
 from ..versions import Message
-from ..wire import end, family, spawn
+from ..wire import end, family_usage, spawn
 from ._envs import EnvironmentUnavailable
 from ._facets import SERVER_FACETS, Comparison, DriftReport, Facets, install_for, report_for, run_client
 from ._installs import server_command
@@ -165,31 +164,18 @@ RAW_PROBES: Final[tuple[tuple[str, tuple[RawItem, ...]], ...]] = (
 
 # -- servers -----------------------------------------------------------------------------------
 
-def _stat_sample(pid: int) -> tuple[str, int] | None:
-    """One process's scheduler state (``R`` runnable, ``S`` sleeping, ...) and its CPU ticks
-    so far (utime + stime), from ``/proc/PID/stat``; None without one."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return None
-    return fields[0], int(fields[11]) + int(fields[12])
-
-
 def _cpu_sample(pid: int) -> tuple[str, int] | None:
     """The state and CPU ticks of the process ``pid`` started (:func:`~mcp_skew.wire.spawn`'s
     process is the supervisor, which sleeps at once; the server runs under it): its whole
     family's ticks, summed, and ``R`` if one of them is runnable, ``D`` if one is in disk
-    sleep, else the state of ``pid`` itself. None once ``pid`` is gone (or without /proc)."""
-    leader = _stat_sample(pid)
-    if leader is None:
+    sleep, else the state of ``pid`` itself, from one scan of ``/proc``
+    (:func:`~mcp_skew.wire.family_usage`). None once ``pid`` is gone (or without /proc)."""
+    members = family_usage(pid)
+    if pid not in members:
         return None
-    states, ticks = {leader[0]}, leader[1]
-    for member in family(pid) - {pid}:
-        got = _stat_sample(member)
-        if got is not None:
-            states.add(got[0])
-            ticks += got[1]
-    return next((s for s in ("R", "D") if s in states), leader[0]), ticks
+    states = {state for state, _ in members.values()}
+    ticks = sum(t for _, t in members.values())
+    return next((s for s in ("R", "D") if s in states), members[pid][0]), ticks
 
 
 def wait_until_idle(pid: int, limit_s: float = 20.0, quiet_polls: int = 3,

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from ._base import JsonlRecorder, Limits, TransportError, open_new
 from ._deadline import Deadline, read_capped
-from ._procs import end, family, spawn
+from ._procs import end, family, family_usage, spawn
 from .http import HttpLink, send
 from .stdio import StdioLink
 
@@ -35,6 +35,7 @@ __all__ = [
     "TransportError",
     "end",
     "family",
+    "family_usage",
     "open_new",
     "read_capped",
     "send",

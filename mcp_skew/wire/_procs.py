@@ -63,8 +63,8 @@ from typing import Any, Final
 
 from .._stopping import StopHooks, register
 
-__all__ = ["MARK", "end", "end_all", "family", "refuse", "reopen", "spawn", "subreaper",
-           "supervised"]
+__all__ = ["MARK", "end", "end_all", "family", "family_usage", "refuse", "reopen", "spawn",
+           "subreaper", "supervised"]
 
 #: The environment variable that marks a spawned server and its descendants.
 MARK: Final = "MCP_SKEW_OWNER"
@@ -208,13 +208,21 @@ def end_all(*, refuse: bool = True) -> None:
 
 def _stat(pid: int) -> tuple[int, int, int] | None:
     """(parent, process group, session) of ``pid``; None when it is gone."""
+    got = _full_stat(pid)
+    return got[:3] if got is not None else None
+
+
+def _full_stat(pid: int) -> tuple[int, int, int, str, int] | None:
+    """(parent, process group, session, scheduler state, CPU ticks so far: utime + stime) of
+    ``pid``, from one read of ``/proc/PID/stat``; None when it is gone."""
     try:
         text = (_PROC / str(pid) / "stat").read_text()
     except OSError:
         return None
     fields = text.rpartition(")")[2].split()
     try:
-        return int(fields[1]), int(fields[2]), int(fields[3])
+        return (int(fields[1]), int(fields[2]), int(fields[3]), fields[0],
+                int(fields[11]) + int(fields[12]))
     except (IndexError, ValueError):
         return None
 
@@ -232,25 +240,49 @@ def family(pid: int, mark: bytes | None = None) -> set[int]:
     session), and their descendants. ``pid`` itself is included while it lives."""
     if not _PROC.is_dir():
         return {pid}
-    table: dict[int, tuple[int, int, int]] = {}
+    return _family_in(_scan(), pid, mark)
+
+
+def family_usage(pid: int) -> dict[int, tuple[str, int]]:
+    """Each process of ``pid``'s :func:`family` now with its scheduler state (``R``, ``S``,
+    ``D``, ...) and CPU ticks so far, from one scan of ``/proc`` (each process's ``stat``
+    read once: who is family and what each is doing, at one moment). Empty without
+    ``/proc``, and once ``pid`` is gone."""
+    if not _PROC.is_dir():
+        return {}
+    table = _scan()
+    if pid not in table:
+        return {}
+    return {p: (table[p][3], table[p][4]) for p in _family_in(table, pid, None) if p in table}
+
+
+def _scan() -> dict[int, tuple[int, int, int, str, int]]:
+    """Every process now: :func:`_full_stat` of each, by pid."""
+    table: dict[int, tuple[int, int, int, str, int]] = {}
     for entry in _PROC.iterdir():
         if entry.name.isdigit():
-            got = _stat(int(entry.name))
+            got = _full_stat(int(entry.name))
             if got is not None:
                 table[int(entry.name)] = got
+    return table
+
+
+def _family_in(table: dict[int, tuple[int, int, int, str, int]], pid: int,
+               mark: bytes | None) -> set[int]:
+    """:func:`family` read off one scan of the processes (:func:`_scan`)."""
     me = os.getpid()
-    mine = table.get(me, (0, 0, 0))[2]
+    mine = table[me][2] if me in table else 0
     with _lock:
         known = set(_live) - {pid}
-    found = {p for p, (_, group, session) in table.items()
+    found = {p for p, (_, group, session, _, _) in table.items()
              if pid in (p, group, session)}
     if subreaper():  # adopted: an orphan of a family whose supervisor was killed
-        found |= {p for p, (parent, _, session) in table.items()
+        found |= {p for p, (parent, _, session, _, _) in table.items()
                   if parent == me and p not in known and session != mine}
     if mark is not None:
         found |= {p for p in table if p != me and _marked(p, mark)}
     children: dict[int, list[int]] = {}
-    for p, (parent, _, _) in table.items():
+    for p, (parent, *_) in table.items():
         children.setdefault(parent, []).append(p)
     todo = list(found)
     while todo:
