@@ -401,7 +401,7 @@ class HttpEndpoint:
         return self._reply(message, reaction, _modern_status, profile=profile)
 
     def _profile(self, asked: Any) -> Profile:
-        revision = self.spec.identity(asked, self.spec.modern)
+        revision = self.spec.modern_identity(asked)  # as SimServer._modern reads it
         if revision is not None:
             return self.spec.profile(revision)
         return self.spec.profile(self.spec.modern[0])
