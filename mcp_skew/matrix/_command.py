@@ -118,8 +118,8 @@ class Progress:
             self.stream.flush()
 
 
-def _matrix(args: argparse.Namespace, peers: PeerChoice, transport: Transport = "stdio"
-            ) -> Matrix:
+def _matrix(args: argparse.Namespace, peers: PeerChoice, transport: Transport = "stdio",
+            running_real: bool = False) -> Matrix:
     if args.source is not None:
         if args.clients or args.servers or args.scenario:
             raise UsageError("--from renders a matrix already run; it takes no --clients, "
@@ -132,7 +132,7 @@ def _matrix(args: argparse.Namespace, peers: PeerChoice, transport: Transport = 
         from .._args import whole  # noqa: PLC0415 - the number parsers, only for --cold-start
 
         servers = _cold_started(servers, whole(args.cold_start, "--cold-start", 0, 3_600_000))
-    via = _via(args)
+    via = _via(args, running_real)
     tty = sys.stderr.isatty()
     progress = (Progress(sys.stderr, tty=tty) if (tty or args.progress) and not args.quiet
                 else None)
@@ -194,15 +194,16 @@ def _render(matrix: Matrix, args: argparse.Namespace) -> str:
     return "".join(render_text_pieces(matrix, args.view, color=_color(args), width=width))
 
 
-def _via(args: argparse.Namespace) -> BridgeSpec | None:
-    """``--via BRIDGE``, resolved; the options a chain does not take are refused."""
+def _via(args: argparse.Namespace, running_real: bool) -> BridgeSpec | None:
+    """``--via BRIDGE``, resolved; the options a chain does not take are refused
+    (``running_real``: the real packages' runs were given, ``--run-real``)."""
     text = getattr(args, "via", None)
     if text is None:
         return None
     if getattr(args, "transport", "stdio") != "stdio":
         raise UsageError("--via: the bridge sets the clients' transport (its downstream "
                          "side); it takes no --transport")
-    if getattr(args, "run_real", False) or args.cold_start is not None:
+    if running_real or args.cold_start is not None:
         raise UsageError("--via is simulated only: it takes no --run-real or --cold-start")
     if SCENARIOS[args.scenario or "default"].protected:
         raise UsageError("--via: authorization (scenario auth) is not simulated behind a bridge")
@@ -211,8 +212,9 @@ def _via(args: argparse.Namespace) -> BridgeSpec | None:
     return resolve_bridge(text, args.registry)
 
 
-def _transports(args: argparse.Namespace) -> tuple[Transport, ...]:
-    """The transports to run (``--transport``), after checking the options that go with them."""
+def _transports(args: argparse.Namespace, running_real: bool) -> tuple[Transport, ...]:
+    """The transports to run (``--transport``), after checking the options that go with them
+    (``running_real``: the real packages' runs were given, ``--run-real``)."""
     chosen = getattr(args, "transport", "stdio")
     scenario = SCENARIOS.get(getattr(args, "scenario", None) or "default")
     if scenario is not None and scenario.protected and chosen != "http":
@@ -222,7 +224,7 @@ def _transports(args: argparse.Namespace) -> tuple[Transport, ...]:
         return ("stdio",)
     if args.source is not None:
         raise UsageError("--from renders a matrix already run; it takes no --transport")
-    if getattr(args, "run_real", False):
+    if running_real:
         raise UsageError("--run-real runs the real packages over stdio; it takes no --transport")
     if chosen == "both" and args.format not in BOTH_FORMATS:
         raise UsageError(f"--transport both prints two matrices one after the other: use "
@@ -301,26 +303,26 @@ def run_command(args: argparse.Namespace, peers: PeerChoice,
     """``mcp-skew matrix``: the pairs run (or the matrix ``--from`` read back), rendered and
     written; 0, or 128 + the signal's number when a signal stopped the run. ``peers`` chooses
     the rows and columns (:data:`PeerChoice`); ``real``, given with ``--run-real``: the real
-    packages' runs and the report's section of them (the matrix and the format -> text)."""
-    transports = _transports(args)
+    packages' runs and the report's section of them (the matrix and the format -> text):
+    given or not, it alone says whether the real packages run (one source of truth)."""
+    transports = _transports(args, real is not None)
     if args.out is not None:
         # before the run: a path that cannot be written (or is read) fails at once
         check_output(args.out, inputs=_inputs(args))
     try:
-        matrices = [_matrix(args, peers, transport) for transport in transports]
+        matrices = [_matrix(args, peers, transport, real is not None)
+                    for transport in transports]
     except KeyboardInterrupt as exc:
         print("mcp-skew: interrupted; nothing written", file=sys.stderr)
         return exit_code(exc)  # 128 + the signal's number (130 for Ctrl-C)
     if args.format != "json":  # text from outside (labels, census names) shown, not obeyed
         matrices = [shown(m) for m in matrices]
     matrix = matrices[0]
-    if getattr(args, "run_real", False):  # named real peers (mcp_skew.realpeers)
-        assert real is not None, "--run-real: the command line gives the real runs"
+    if real is not None:  # --run-real: named real peers (mcp_skew.realpeers)
         run_real = real[0]
         matrix = _stoppable(lambda stop: run_real(matrix, stop=stop, progress=Progress(
             sys.stderr, tty=sys.stderr.isatty())))
-    if args.out is None and args.format == "text" and len(matrices) == 1 and not getattr(
-            args, "run_real", False):
+    if args.out is None and args.format == "text" and len(matrices) == 1 and real is None:
         # a line at a time, each written as it comes: nothing written is kept (a large matrix's
         # text would be held several times over); the matrix was shown above
         for piece in render_text_pieces(matrix, args.view, color=_color(args),
@@ -328,8 +330,7 @@ def run_command(args: argparse.Namespace, peers: PeerChoice,
             sys.stdout.write(terminal_safe_keeping(piece, COLOUR_CODES))
         return 0
     text = _render(matrix, args) if len(matrices) == 1 else _render_both(matrices, args)
-    if getattr(args, "run_real", False) and args.format in ("text", "markdown", "github"):
-        assert real is not None
+    if real is not None and args.format in ("text", "markdown", "github"):
         text += real[1](matrix, args.format)
     if args.out is None:
         # the renderer's own colours kept; text from outside was shown above (its ESC
