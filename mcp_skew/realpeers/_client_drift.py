@@ -314,11 +314,7 @@ def verify_client(resolved: Resolved, *, jobs: int = 2, servers: Sequence[str] |
     """Check a named client model against its real package, driven against simulated servers."""
     probe_ms = resolved.model.drift_probe_ms
     peer = resolved.peer()
-    quirk_ms = _probe_quirk_ms(peer)
-    if not resolved.model.checked_by and (probe_ms is not None or quirk_ms is not None):
-        probe_ms = probe_wait_ms(probe_ms, quirk_ms, _serve_cold_ms())
-    model = _with_probe(peer, probe_ms)
-    report = report_for(resolved, model)
+    report = report_for(resolved, _with_probe(peer, probe_ms))
     if resolved.model.checked_by:
         report.unavailable = (f"{resolved.name} speaks Streamable HTTP upstream only: its "
                               f"model is checked by {resolved.model.checked_by} (its "
@@ -327,6 +323,13 @@ def verify_client(resolved: Resolved, *, jobs: int = 2, servers: Sequence[str] |
     env = install_for(resolved.line, report)
     if env is None:
         return report
+    quirk_ms = _probe_quirk_ms(peer)
+    if probe_ms is not None or quirk_ms is not None:
+        # measured once the install succeeded: nothing to measure for a check that cannot
+        # run, and the cold start is the machine's now, not while it was installing
+        probe_ms = probe_wait_ms(probe_ms, quirk_ms, _serve_cold_ms())
+    model = _with_probe(peer, probe_ms)
+    report.notation = model.notation
     chosen = tuple(servers) if servers is not None else drift_servers_for(resolved.model)
 
     def command_for(server: list[str]) -> list[str]:
