@@ -21,7 +21,7 @@ import re
 import sys
 
 from .._args import whole
-from .._output import check_output, terminal_safe, write_output
+from .._output import check_output, emit, terminal_safe
 from ..errors import UsageError
 from ..peers import resolve_bridge, resolve_peer
 from ..simulator import PeerSpec
@@ -84,17 +84,28 @@ def _setup(args: argparse.Namespace) -> Setup:
                  via=resolve_bridge(args.via, registry) if args.via is not None else None)
 
 
+def _inputs(args: argparse.Namespace) -> list[str]:
+    """The files the command reads, which ``--out`` must not replace: ``--profile``, and the
+    ``@FILE`` peers of ``--clients`` and ``--fleet`` (``SPEC*N``: the spec before the count,
+    as :func:`parse_counted` reads it), ``--to`` and ``--clients-to``."""
+    counted = [t.rpartition("*")[0] if "*" in t else t for t in (*args.clients, *args.fleet)]
+    specs = [*counted, *(t for t in (args.to, args.clients_to) if t is not None)]
+    return [*args.profile, *(s.strip()[1:] for s in specs if s.strip().startswith("@"))]
+
+
 def _emit(args: argparse.Namespace, text: str, summary: str) -> None:
-    if args.out is None:
-        sys.stdout.write(terminal_safe(text))  # peer labels (@FILE) shown, never obeyed
-    else:
-        write_output(args.out, text)
+    """The report as every command writes its own (:func:`~mcp_skew._output.emit`): to
+    ``--out`` (never over an input), or to standard output, peer labels (@FILE) shown,
+    never obeyed."""
+    emit(args.out, text, inputs=_inputs(args))
+    if args.out is not None:
         print(f"mcp-skew: wrote {args.out}: {summary}", file=sys.stderr)
 
 
 def run_command(args: argparse.Namespace) -> int:
     if args.out is not None:
-        check_output(args.out)  # before the work: a path that cannot be written fails at once
+        # before the work: a path that cannot be written, or is read, fails at once
+        check_output(args.out, inputs=_inputs(args))
     setup = _setup(args)
     if args.clients_to and not args.plan:
         raise UsageError("--clients-to is for --plan")
