@@ -59,7 +59,7 @@ from typing import IO, Final, Literal
 from ..errors import UsageError
 from ..serve import LogEntry, ServedForClient
 from ..simulator import PeerSpec
-from ..wire import end, family, open_new, spawn
+from ..wire import end, family_usage, open_new, spawn
 
 __all__ = [
     "SERVER_WORD",
@@ -230,19 +230,13 @@ class _Tail:
         return bytes(self.data[-TAIL_BYTES:]).decode("utf-8", "replace")
 
 
-def _running(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rpartition(")")[2].split()[:1] != ["Z"]
-
-
 def _settle(pid: int) -> None:
     """Wait (at most :data:`SETTLE_S`) for what the exited client left running (its server, in
-    its session) to exit by itself, so the server's last log records are written."""
+    its session) to exit by itself, so the server's last log records are written: a family
+    member is running while it is not a zombie (one scan of /proc a poll)."""
     give_up = time.monotonic() + SETTLE_S
-    while time.monotonic() < give_up and any(_running(p) for p in family(pid)):
+    while time.monotonic() < give_up and any(
+            state != "Z" for state, _ in family_usage(pid).values()):
         time.sleep(0.05)
 
 

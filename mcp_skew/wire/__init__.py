@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from ._base import JsonlRecorder, Limits, TransportError, open_new
 from ._deadline import Deadline, read_capped
-from ._procs import end, family, family_usage, spawn
+from ._procs import end, family_usage, spawn
 from .http import HttpLink, send
 from .stdio import StdioLink
 
@@ -34,7 +34,6 @@ __all__ = [
     "StdioLink",
     "TransportError",
     "end",
-    "family",
     "family_usage",
     "open_new",
     "read_capped",

@@ -243,17 +243,15 @@ def family(pid: int, mark: bytes | None = None) -> set[int]:
     return _family_in(_scan(), pid, mark)
 
 
-def family_usage(pid: int) -> dict[int, tuple[str, int]]:
+def family_usage(pid: int, mark: bytes | None = None) -> dict[int, tuple[str, int]]:
     """Each process of ``pid``'s :func:`family` now with its scheduler state (``R``, ``S``,
-    ``D``, ...) and CPU ticks so far, from one scan of ``/proc`` (each process's ``stat``
-    read once: who is family and what each is doing, at one moment). Empty without
-    ``/proc``, and once ``pid`` is gone."""
+    ``D``, ``Z``, ...) and CPU ticks so far, from one scan of ``/proc``: each process's
+    ``stat`` read once, for who is family and what each is doing at one moment (a poll that
+    read the family, then each member's figures, read them twice). Empty without ``/proc``."""
     if not _PROC.is_dir():
         return {}
     table = _scan()
-    if pid not in table:
-        return {}
-    return {p: (table[p][3], table[p][4]) for p in _family_in(table, pid, None) if p in table}
+    return {p: (table[p][3], table[p][4]) for p in _family_in(table, pid, mark) if p in table}
 
 
 def _scan() -> dict[int, tuple[int, int, int, str, int]]:

@@ -13,7 +13,7 @@ import pytest
 from _waits import BOUND_S
 
 from mcp_skew.realpeers._client_drift import run_driver
-from mcp_skew.wire import family
+from mcp_skew.wire._procs import family
 
 pytestmark = pytest.mark.slow
 
