@@ -316,10 +316,7 @@ class SimServer:
         kept = self._kept_plans  # (looked up again only when the profile changes)
         if kept is None or kept[0] is not profile:
             kept = self._kept_plans = (profile, _plans(self.policy, profile))
-        plan = kept[1].get(method)
-        if plan is None:
-            plan = kept[1][method] = _plan(self.policy, profile, method, row.capability)
-        declared, handler, outputs, shape = plan
+        declared, handler, outputs, shape = kept[1][method]  # (row is not None: planned)
         if not declared:
             return self._reply(_wire.error(msg_id, -32601, f"Method not found: {method}"))
         if method == "tools/call" and params.get("name") in feature_calls.FEATURE_TOOLS:
@@ -573,10 +570,12 @@ _Plan = tuple[bool, _Handler | None, bool, _wire.ResultShape]
 
 @by_identity2
 def _plans(policy: ServerPolicy, profile: Profile) -> dict[str, _Plan]:
-    """The plans of a server of ``policy`` under ``profile``, by method, each made on first
-    use (:func:`_plan`): once per policy, profile and method, where a sweep serves each
-    method thousands of times."""
-    return {}
+    """The plans of a server of ``policy`` under ``profile``, one for each method of the
+    profile's table (:func:`_plan`), all made at once: once per policy and profile, where a
+    sweep serves each method thousands of times. Never changed once made (the rule of
+    :mod:`mcp_skew._memo`); a method the table lacks has none."""
+    return {method: _plan(policy, profile, method, row.capability)
+            for method, row in profile.methods.items()}
 
 
 def _plan(policy: ServerPolicy, profile: Profile, method: str, capability: str | None) -> _Plan:
