@@ -4,11 +4,12 @@ a profile, worked out once per server policy and profile)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from .._memo import by_identity2
 from ..versions import HTTP_HEADERS, Profile
+from ._feature_calls import FEATURE_TOOLS
 from .messages import _wire
 from .quirks._policy import ServerPolicy
 
@@ -124,10 +125,16 @@ _HANDLERS: dict[str, _Handler] = {
     "tools/list": _list_tools, "tools/call": _call_tool, "resources/list": _list_resources,
     "resources/read": _read_resource, "resources/templates/list": _list_templates}
 
+#: What, of a request's params, a method's answer depends on (besides its id), as a hashable
+#: key; None: the params ask for what no key says (the answer is worked out afresh).
+_Keyer = Callable[[dict[str, Any]], Hashable | None]
+
 #: What :meth:`SimServer._serve` does with a method under a profile: whether the server
 #: declares the method's capability, its handler, whether :func:`with_outputs` may change
-#: its body, and what its result carries (:func:`_wire.result_shape`)
-_Plan = tuple[bool, _Handler | None, bool, _wire.ResultShape]
+#: its body, what its result carries (:func:`_wire.result_shape`), and what of the params
+#: its answer depends on, where the answer is the same for the same key (:func:`_keyer`;
+#: None: it depends on more, the server's own state or its spec)
+_Plan = tuple[bool, _Handler | None, bool, _wire.ResultShape, _Keyer | None]
 
 
 @by_identity2
@@ -144,7 +151,51 @@ def _plan(policy: ServerPolicy, profile: Profile, method: str, capability: str |
     declared = capability is None or _declares(policy, profile, capability)
     outputs = method in ("tools/list", "tools/call") and policy.output_schema is not None
     return declared, _HANDLERS.get(method), outputs, _wire.result_shape(
-        profile, method, result_type=policy.result_type, cache_hints=policy.cache_hints)
+        profile, method, result_type=policy.result_type, cache_hints=policy.cache_hints), \
+        _keyer(profile, method, declared)
+
+
+def _keyer(profile: Profile, method: str, declared: bool) -> _Keyer | None:
+    """What of the params the answer of a server (its policy, which the plan is made for)
+    to ``method`` under ``profile`` depends on, where that is all it depends on, besides the
+    request's id: read from what :meth:`SimServer._serve` and the handlers read. A server
+    with extensions (``+ext=``: the app's tool and resource, what the client declared) is
+    not planned this way (the server checks); neither is ``subscriptions/listen`` (it opens
+    a stream) nor ``server/discover`` (the server's revisions and extensions)."""
+    if method in ("subscriptions/listen", "server/discover"):
+        return None
+    if not declared:  # -32601 whatever the params
+        return _no_key
+    if method == "tools/call":
+        return _call_key
+    if method == "resources/read":
+        return _read_key
+    if method == "tools/list" and _secure(profile):
+        return None  # the secure tool is listed to a client that declares it (its _meta)
+    return _no_key  # the lists, the empty results, a draft's fixed answer, the -32601s
+
+
+def _no_key(params: dict[str, Any]) -> Hashable:
+    return ()
+
+
+def _call_key(params: dict[str, Any]) -> Hashable | None:
+    """The tool's name, and ``echo``'s text: what :func:`_call_tool` and :func:`with_outputs`
+    read; None for a tool that may ask the client (:data:`FEATURE_TOOLS`) or reads what it
+    declared (:data:`SECURE_TOOL`), and a name that is no string."""
+    name = params.get("name")
+    if type(name) is not str or name in FEATURE_TOOLS or name == SECURE_TOOL["name"]:
+        return None
+    if name != "echo":
+        return name
+    args = params.get("arguments") or {}
+    return (name, str(args.get("text", ""))) if type(args) is dict else None
+
+
+def _read_key(params: dict[str, Any]) -> Hashable | None:
+    """:func:`_read_resource` reads the uri (the answer names it)."""
+    uri = params.get("uri")
+    return uri if type(uri) is str else None
 
 
 def _declares(policy: ServerPolicy, profile: Profile, capability: str) -> bool:

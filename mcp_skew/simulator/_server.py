@@ -26,9 +26,11 @@ are the profile's ``request_meta_required`` (a missing one is -32602, 2026-07-28
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._memo import LIMIT
 from ..versions import Era, Message, Profile
 from . import _feature_calls as feature_calls
 from . import _negotiation as negotiation
@@ -111,12 +113,15 @@ class SimServer:
     def _request(self, message: Message) -> Reaction:
         method = message["method"]
         params = message.get("params")
-        if params is not None and not isinstance(params, dict):
+        if params is None:
+            meta = None
+        elif isinstance(params, dict):
+            meta = params.get("_meta")
+        else:
             # every request's params is an object in the MCP schemas (JSON-RPC would allow an
             # array): -32602, as for any other invalid params
             return self._reply(_wire.error(message["id"], -32602,
                                        "Invalid params: params must be an object"))
-        meta = (params or {}).get("_meta") or {}
         if isinstance(meta, dict) and _wire.VERSION_KEY in meta and self.spec.modern:
             # modern _meta selects the modern era, initialize included: there it is a removed
             # method (2026-07-28 basic/versioning.mdx: "A request carrying modern per-request
@@ -284,6 +289,31 @@ class SimServer:
 
     # -- the catalogue: tools, resources, no prompts --------------------------------
     def _serve(self, message: Message, profile: Profile) -> Reaction:
+        """The answer to a request served under ``profile``: where the plan says what of the
+        params the answer depends on (:func:`._catalogue._keyer`), the answer prepared for
+        the first request of that key (:class:`_wire.Prepared`), with this request's id."""
+        kept = self._kept_plans  # (looked up again only when the profile changes)
+        if kept is None or kept[0] is not profile:
+            kept = self._kept_plans = (profile, _plans(self.policy, profile))
+        plan = kept[1].get(message["method"])
+        keyer = plan[4] if plan is not None and not self.spec.extensions else None
+        key = keyer(message.get("params") or {}) if keyer is not None else None
+        if key is None or plan is None:
+            return self._answer(message, profile)
+        hit = _PREPARED.get((id(plan), key))
+        if hit is not None and hit[0] is plan:
+            return Reaction([hit[1].reply(message["id"])])
+        reaction = self._answer(message, profile)
+        if len(reaction.replies) == 1 and not reaction.exit:
+            prepared = _wire.Prepared.of(reaction.replies[0])
+            if prepared is not None:
+                if len(_PREPARED) >= LIMIT:
+                    _PREPARED.clear()
+                _PREPARED[id(plan), key] = (plan, prepared)
+        return reaction
+
+    def _answer(self, message: Message, profile: Profile) -> Reaction:
+        """The answer to a request served under ``profile``, worked out."""
         method, msg_id = message["method"], message["id"]
         params = message.get("params") or {}
         row = profile.methods.get(method)  # a table's rows are never None
@@ -304,7 +334,7 @@ class SimServer:
         kept = self._kept_plans  # (looked up again only when the profile changes)
         if kept is None or kept[0] is not profile:
             kept = self._kept_plans = (profile, _plans(self.policy, profile))
-        declared, handler, outputs, shape = kept[1][method]  # (row is not None: planned)
+        declared, handler, outputs, shape, _ = kept[1][method]  # (row is not None: planned)
         if not declared:
             return self._reply(_wire.error(msg_id, -32601, f"Method not found: {method}"))
         if method == "tools/call" and params.get("name") in feature_calls.FEATURE_TOOLS:
@@ -443,6 +473,11 @@ class SimServer:
     def _reply(message: Message) -> Reaction:
         return Reaction([message])
 
+
+#: :meth:`SimServer._serve`'s prepared answers: (plan id, key) -> (the plan, its answer), where
+#: the plan (one per server policy, profile and method: :func:`._catalogue._plans`) says the
+#: answer depends on the key alone (and on the id); started again past LIMIT entries
+_PREPARED: dict[tuple[int, Hashable], tuple[_Plan, _wire.Prepared]] = {}
 
 #: Listen filter keys the server honours only where it declares a capability flag too:
 #: resource subscriptions need ``resources.subscribe`` (2026-07-28 schema
