@@ -30,7 +30,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._memo import LIMIT
+from .._memo import LIMIT, by_identity
 from ..versions import Era, Message, Profile
 from . import _feature_calls as feature_calls
 from . import _negotiation as negotiation
@@ -166,12 +166,24 @@ class SimServer:
         self.legacy_revision = profile.revision
         self.era = self.era or Era.LEGACY
         self.served_eras.append(Era.LEGACY)
+        # the result is a function of the server's spec and the revision chosen (the profile
+        # is the spec's for it): prepared once for the pair, as _serve prepares its answers
+        key = (id(self.spec), chosen)
+        hit = _INITIALIZED.get(key)
+        if hit is not None and hit[0] is self.spec:
+            return Reaction([hit[1].reply(message["id"])])
         body = {
             "protocolVersion": chosen,
             "capabilities": self._capabilities(profile),
             "serverInfo": _wire.implementation("mcp-skew-server"),
         }
-        return self._reply(_wire.result(profile, message["id"], "initialize", body))
+        reply = _wire.result(profile, message["id"], "initialize", body)
+        prepared = _wire.Prepared.of(reply)
+        if prepared is not None:
+            if len(_INITIALIZED) >= LIMIT:
+                _INITIALIZED.clear()
+            _INITIALIZED[key] = (self.spec, prepared)
+        return self._reply(reply)
 
     def _choose(self, asked: Any) -> str | None:
         """The revision to answer initialize with (None: reject)."""
@@ -217,16 +229,15 @@ class SimServer:
             return self._reply(_wire.error(msg_id, -32600, "Connection serves the handshake era"))
         self.era = self.era or Era.MODERN
         asked = meta.get(_wire.VERSION_KEY)
-        modern = self.spec.modern
-        revision = self.spec.modern_identity(asked)  # the wire string -> the revision served
-        if revision is None:
+        served = _modern_served(self.spec).get(asked) if isinstance(asked, str) else None
+        if served is None:
+            modern = self.spec.modern
             profile = self.spec.profile(modern[0])
             listed = self.spec.revisions if self.policy.supported_all else modern
             data = {"supported": self.spec.wires(listed), "requested": asked}
             code = _wire.error_code(profile, "UnsupportedProtocolVersion")
             return self._reply(_wire.error(msg_id, code, "Unsupported protocol version", data))
-        profile = self.spec.profile(revision)
-        required = profile.names("request_meta_required")
+        profile, required = served
         if not required <= meta.keys():
             missing = sorted(required - meta.keys())
             code = _wire.error_code(profile, "InvalidParams")
@@ -478,6 +489,26 @@ class SimServer:
 #: the plan (one per server policy, profile and method: :func:`._catalogue._plans`) says the
 #: answer depends on the key alone (and on the id); started again past LIMIT entries
 _PREPARED: dict[tuple[int, Hashable], tuple[_Plan, _wire.Prepared]] = {}
+
+#: :meth:`SimServer._initialize`'s prepared results: (spec id, the revision chosen) -> (the
+#: spec, its result); started again past LIMIT entries
+_INITIALIZED: dict[tuple[int, str], tuple[PeerSpec, _wire.Prepared]] = {}
+
+
+@by_identity
+def _modern_served(spec: PeerSpec) -> dict[str, tuple[Profile, frozenset[str]]]:
+    """For each wire string a modern request to a server of ``spec`` may name: the profile it
+    serves the request under (:meth:`PeerSpec.modern_identity`) and the ``_meta`` keys that
+    profile requires on it. Made at once, for every wire string of its modern revisions."""
+    served: dict[str, tuple[Profile, frozenset[str]]] = {}
+    for revision in spec.modern:
+        wire = spec.wire(revision)
+        identity = spec.modern_identity(wire)
+        if identity is not None and wire not in served:
+            profile = spec.profile(identity)
+            served[wire] = (profile, profile.names("request_meta_required"))
+    return served
+
 
 #: Listen filter keys the server honours only where it declares a capability flag too:
 #: resource subscriptions need ``resources.subscribe`` (2026-07-28 schema

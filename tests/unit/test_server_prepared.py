@@ -11,6 +11,8 @@ replies as worked out afresh, each a message of its own that carries its JSON te
 - What the answer depends on beyond the prepared key is worked out every time: echo's text,
   a tool that asks the client, the app's tool to a client that declares MCP Apps or not.
 - ``Prepared.of`` takes only a reply whose text it can vouch for.
+- ``initialize``'s result is prepared per server spec and revision chosen; what it does to
+  the server (the client's capabilities, the revision) happens every time.
 """
 
 from __future__ import annotations
@@ -153,3 +155,24 @@ def test_prepared_from_a_reply_gives_it_back() -> None:
     made = prepared.reply(3)
     assert made == reply and made.text == json.dumps(reply)
     assert made["result"]["a"] is not reply["result"]["a"]
+
+
+@pytest.mark.parametrize("notation", ["dual:2025-06-18,2026-07-28", "legacy:2025-06-18+echo",
+                                      "legacy:2025-03-26,2025-06-18+logging",
+                                      "dual:2025-06-18,2026-07-28+ext=ui"])
+def test_initialize_is_prepared_per_spec_and_revision_chosen(notation: str) -> None:
+    spec = parse_peer(notation, "server")
+    for asked in ("2025-06-18", "2024-11-05", "2025-03-26", "2025-06-18"):
+        replies = []
+        for msg_id in (1, 2):  # worked out (or prepared by an earlier asked), then prepared
+            server = SimServer(spec)
+            caps = {"roots": {}} if msg_id == 2 else {}
+            (reply,) = server.receive({"jsonrpc": "2.0", "id": msg_id, "method": "initialize",
+                                       "params": {"protocolVersion": asked, "capabilities": caps,
+                                                  "clientInfo": {"name": "c", "version": "1"}}}
+                                      ).replies
+            replies.append(reply)
+            assert server.client_roots is (msg_id == 2)  # the server's state, every time
+            assert server.legacy_revision in spec.legacy
+        assert {**replies[0], "id": 2} == replies[1]
+        assert isinstance(replies[1], _json.Sealed) and replies[1].text == json.dumps(replies[1])
