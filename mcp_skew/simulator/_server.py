@@ -336,12 +336,7 @@ class SimServer:
         if method == "subscriptions/listen":
             return self._listen(message, profile)
         if method == "server/discover":
-            listed = self.spec.legacy if self.policy.discover_legacy_only else self.spec.modern
-            found: dict[str, Any] = {"supportedVersions": self.spec.wires(listed),
-                                     "capabilities": self._capabilities(profile)}
-            if self.policy.discover_incomplete:  # quirk discover-incomplete
-                del found["capabilities"]
-            return self._reply(self._result(profile, msg_id, method, found))
+            return self._discover(message, profile)
         kept = self._kept_plans  # (looked up again only when the profile changes)
         if kept is None or kept[0] is not profile:
             kept = self._kept_plans = (profile, _plans(self.policy, profile))
@@ -379,6 +374,26 @@ class SimServer:
         if "error" in body:
             return self._reply({"jsonrpc": "2.0", "id": msg_id, "error": body["error"]})
         return Reaction([_wire.shaped_result(shape, msg_id, body, ttl_ms=ttl_ms)])
+
+    def _discover(self, message: Message, profile: Profile) -> Reaction:
+        """``server/discover``'s result, a function of the server's spec and the profile
+        served: prepared once for the pair (as :meth:`_serve` prepares its answers)."""
+        key = (id(self.spec), id(profile))
+        hit = _DISCOVERED.get(key)
+        if hit is not None and hit[0] is self.spec and hit[1] is profile:
+            return Reaction([hit[2].reply(message["id"])])
+        listed = self.spec.legacy if self.policy.discover_legacy_only else self.spec.modern
+        found: dict[str, Any] = {"supportedVersions": self.spec.wires(listed),
+                                 "capabilities": self._capabilities(profile)}
+        if self.policy.discover_incomplete:  # quirk discover-incomplete
+            del found["capabilities"]
+        reply = self._result(profile, message["id"], "server/discover", found)
+        prepared = _wire.Prepared.of(reply)
+        if prepared is not None:
+            if len(_DISCOVERED) >= LIMIT:
+                _DISCOVERED.clear()
+            _DISCOVERED[key] = (self.spec, profile, prepared)
+        return self._reply(reply)
 
     def _capabilities(self, profile: Profile) -> dict[str, Any]:
         """What the server declares: tools and resources, and ``logging`` under its quirk
@@ -493,6 +508,11 @@ _PREPARED: dict[tuple[int, Hashable], tuple[_Plan, _wire.Prepared]] = {}
 #: :meth:`SimServer._initialize`'s prepared results: (spec id, the revision chosen) -> (the
 #: spec, its result); started again past LIMIT entries
 _INITIALIZED: dict[tuple[int, str], tuple[PeerSpec, _wire.Prepared]] = {}
+
+
+#: :meth:`SimServer._discover`'s prepared results: (spec id, profile id) -> (the spec, the
+#: profile, its result); started again past LIMIT entries
+_DISCOVERED: dict[tuple[int, int], tuple[PeerSpec, Profile, _wire.Prepared]] = {}
 
 
 @by_identity

@@ -12,7 +12,8 @@ replies as worked out afresh, each a message of its own that carries its JSON te
   a tool that asks the client, the app's tool to a client that declares MCP Apps or not.
 - ``Prepared.of`` takes only a reply whose text it can vouch for.
 - ``initialize``'s result is prepared per server spec and revision chosen; what it does to
-  the server (the client's capabilities, the revision) happens every time.
+  the server (the client's capabilities, the revision) happens every time. ``server/discover``'s
+  is prepared per spec and profile: each spec gets its own.
 """
 
 from __future__ import annotations
@@ -176,3 +177,21 @@ def test_initialize_is_prepared_per_spec_and_revision_chosen(notation: str) -> N
             assert server.legacy_revision in spec.legacy
         assert {**replies[0], "id": 2} == replies[1]
         assert isinstance(replies[1], _json.Sealed) and replies[1].text == json.dumps(replies[1])
+
+
+def test_discover_is_prepared_per_spec_and_profile() -> None:
+    found = {}
+    for notation in ("dual:2025-06-18,2026-07-28", "modern:2026-07-28",
+                     "dual:2025-06-18,2026-07-28+discover-incomplete",
+                     "dual:2025-06-18,2026-07-28+discover-legacy",
+                     "dual:2025-06-18,2026-07-28+ext=ui"):
+        spec = parse_peer(notation, "server")
+        replies = [SimServer(spec).receive(_request(True, n, "server/discover", None)).replies[0]
+                   for n in (1, 2)]
+        assert {**replies[0], "id": 2} == replies[1]
+        assert isinstance(replies[1], _json.Sealed) and replies[1].text == json.dumps(replies[1])
+        found[notation] = replies[1]["result"]
+    assert "capabilities" not in found["dual:2025-06-18,2026-07-28+discover-incomplete"]
+    assert found["dual:2025-06-18,2026-07-28+discover-legacy"]["supportedVersions"] == ["2025-06-18"]
+    assert found["modern:2026-07-28"] == found["dual:2025-06-18,2026-07-28"]
+    assert "extensions" in found["dual:2025-06-18,2026-07-28+ext=ui"]["capabilities"]
