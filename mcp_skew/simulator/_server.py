@@ -34,14 +34,15 @@ from .._memo import LIMIT, by_identity
 from ..versions import Era, Message, Profile
 from . import _feature_calls as feature_calls
 from . import _negotiation as negotiation
-from ._catalogue import _EMPTY_RESULTS, _Plan, _plans, _tool, param_headers
+from ._catalogue import _EMPTY_RESULTS, PARAM_HEADERS, _Plan, _plans, _tool, param_headers
 from ._extensions import APP_TOOL, APP_URI, UI, app_html, app_tool, client_extensions, offered
 from ._outputs import with_outputs
 from ._peers import PeerSpec
 from .messages import _wire
 from .quirks._policy import ServerPolicy
 
-__all__ = ["Reaction", "SimServer", "param_headers"]  # (the HTTP endpoint reads the last)
+#: (the HTTP endpoint and its tests read the headers a tool declares from here)
+__all__ = ["PARAM_HEADERS", "Reaction", "SimServer", "param_headers"]
 
 
 @dataclass(eq=False, slots=True)
