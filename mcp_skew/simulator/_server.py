@@ -26,32 +26,23 @@ are the profile's ``request_meta_required`` (a missing one is -32602, 2026-07-28
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._memo import by_identity2
-from ..versions import HTTP_HEADERS, Era, Message, Profile
+from .._memo import LIMIT, by_identity
+from ..versions import Era, Message, Profile
 from . import _feature_calls as feature_calls
 from . import _negotiation as negotiation
+from ._catalogue import _EMPTY_RESULTS, PARAM_HEADERS, _Plan, _plans, _tool, param_headers
 from ._extensions import APP_TOOL, APP_URI, UI, app_html, app_tool, client_extensions, offered
 from ._outputs import with_outputs
 from ._peers import PeerSpec
 from .messages import _wire
 from .quirks._policy import ServerPolicy
 
-__all__ = ["Reaction", "SimServer"]
-
-
-TOOLS = (
-    {"name": "echo", "title": "Echo", "description": "Returns its text argument.",
-     "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}},
-                     "required": ["text"]},
-     "annotations": {"readOnlyHint": True}},
-    {"name": "fail", "title": "Fail", "description": "Always fails, as a tool error.",
-     "inputSchema": {"type": "object", "properties": {}}},
-)
-RESOURCE = {"uri": "mem://hello", "name": "hello", "mimeType": "text/plain"}
+#: (the HTTP endpoint and its tests read the headers a tool declares from here)
+__all__ = ["PARAM_HEADERS", "Reaction", "SimServer", "param_headers"]
 
 
 @dataclass(eq=False, slots=True)
@@ -123,12 +114,15 @@ class SimServer:
     def _request(self, message: Message) -> Reaction:
         method = message["method"]
         params = message.get("params")
-        if params is not None and not isinstance(params, dict):
+        if params is None:
+            meta = None
+        elif isinstance(params, dict):
+            meta = params.get("_meta")
+        else:
             # every request's params is an object in the MCP schemas (JSON-RPC would allow an
             # array): -32602, as for any other invalid params
             return self._reply(_wire.error(message["id"], -32602,
                                        "Invalid params: params must be an object"))
-        meta = (params or {}).get("_meta") or {}
         if isinstance(meta, dict) and _wire.VERSION_KEY in meta and self.spec.modern:
             # modern _meta selects the modern era, initialize included: there it is a removed
             # method (2026-07-28 basic/versioning.mdx: "A request carrying modern per-request
@@ -173,12 +167,24 @@ class SimServer:
         self.legacy_revision = profile.revision
         self.era = self.era or Era.LEGACY
         self.served_eras.append(Era.LEGACY)
+        # the result is a function of the server's spec and the revision chosen (the profile
+        # is the spec's for it): prepared once for the pair, as _serve prepares its answers
+        key = (id(self.spec), chosen)
+        hit = _INITIALIZED.get(key)
+        if hit is not None and hit[0] is self.spec:
+            return Reaction([hit[1].reply(message["id"])])
         body = {
             "protocolVersion": chosen,
             "capabilities": self._capabilities(profile),
             "serverInfo": _wire.implementation("mcp-skew-server"),
         }
-        return self._reply(_wire.result(profile, message["id"], "initialize", body))
+        reply = _wire.result(profile, message["id"], "initialize", body)
+        prepared = _wire.Prepared.of(reply)
+        if prepared is not None:
+            if len(_INITIALIZED) >= LIMIT:
+                _INITIALIZED.clear()
+            _INITIALIZED[key] = (self.spec, prepared)
+        return self._reply(reply)
 
     def _choose(self, asked: Any) -> str | None:
         """The revision to answer initialize with (None: reject)."""
@@ -224,16 +230,15 @@ class SimServer:
             return self._reply(_wire.error(msg_id, -32600, "Connection serves the handshake era"))
         self.era = self.era or Era.MODERN
         asked = meta.get(_wire.VERSION_KEY)
-        modern = self.spec.modern
-        revision = self.spec.modern_identity(asked)  # the wire string -> the revision served
-        if revision is None:
+        served = _modern_served(self.spec).get(asked) if isinstance(asked, str) else None
+        if served is None:
+            modern = self.spec.modern
             profile = self.spec.profile(modern[0])
             listed = self.spec.revisions if self.policy.supported_all else modern
             data = {"supported": self.spec.wires(listed), "requested": asked}
             code = _wire.error_code(profile, "UnsupportedProtocolVersion")
             return self._reply(_wire.error(msg_id, code, "Unsupported protocol version", data))
-        profile = self.spec.profile(revision)
-        required = profile.names("request_meta_required")
+        profile, required = served
         if not required <= meta.keys():
             missing = sorted(required - meta.keys())
             code = _wire.error_code(profile, "InvalidParams")
@@ -296,6 +301,31 @@ class SimServer:
 
     # -- the catalogue: tools, resources, no prompts --------------------------------
     def _serve(self, message: Message, profile: Profile) -> Reaction:
+        """The answer to a request served under ``profile``: where the plan says what of the
+        params the answer depends on (:func:`._catalogue._keyer`), the answer prepared for
+        the first request of that key (:class:`_wire.Prepared`), with this request's id."""
+        kept = self._kept_plans  # (looked up again only when the profile changes)
+        if kept is None or kept[0] is not profile:
+            kept = self._kept_plans = (profile, _plans(self.policy, profile))
+        plan = kept[1].get(message["method"])
+        keyer = plan[4] if plan is not None and not self.spec.extensions else None
+        key = keyer(message.get("params") or {}) if keyer is not None else None
+        if key is None or plan is None:
+            return self._answer(message, profile)
+        hit = _PREPARED.get((id(plan), key))
+        if hit is not None and hit[0] is plan:
+            return Reaction([hit[1].reply(message["id"])])
+        reaction = self._answer(message, profile)
+        if len(reaction.replies) == 1 and not reaction.exit:
+            prepared = _wire.Prepared.of(reaction.replies[0])
+            if prepared is not None:
+                if len(_PREPARED) >= LIMIT:
+                    _PREPARED.clear()
+                _PREPARED[id(plan), key] = (plan, prepared)
+        return reaction
+
+    def _answer(self, message: Message, profile: Profile) -> Reaction:
+        """The answer to a request served under ``profile``, worked out."""
         method, msg_id = message["method"], message["id"]
         params = message.get("params") or {}
         row = profile.methods.get(method)  # a table's rows are never None
@@ -307,19 +337,11 @@ class SimServer:
         if method == "subscriptions/listen":
             return self._listen(message, profile)
         if method == "server/discover":
-            listed = self.spec.legacy if self.policy.discover_legacy_only else self.spec.modern
-            found: dict[str, Any] = {"supportedVersions": self.spec.wires(listed),
-                                     "capabilities": self._capabilities(profile)}
-            if self.policy.discover_incomplete:  # quirk discover-incomplete
-                del found["capabilities"]
-            return self._reply(self._result(profile, msg_id, method, found))
+            return self._discover(message, profile)
         kept = self._kept_plans  # (looked up again only when the profile changes)
         if kept is None or kept[0] is not profile:
             kept = self._kept_plans = (profile, _plans(self.policy, profile))
-        plan = kept[1].get(method)
-        if plan is None:
-            plan = kept[1][method] = _plan(self.policy, profile, method, row.capability)
-        declared, handler, outputs, shape = plan
+        declared, handler, outputs, shape, _ = kept[1][method]  # (row is not None: planned)
         if not declared:
             return self._reply(_wire.error(msg_id, -32601, f"Method not found: {method}"))
         if method == "tools/call" and params.get("name") in feature_calls.FEATURE_TOOLS:
@@ -353,6 +375,26 @@ class SimServer:
         if "error" in body:
             return self._reply({"jsonrpc": "2.0", "id": msg_id, "error": body["error"]})
         return Reaction([_wire.shaped_result(shape, msg_id, body, ttl_ms=ttl_ms)])
+
+    def _discover(self, message: Message, profile: Profile) -> Reaction:
+        """``server/discover``'s result, a function of the server's spec and the profile
+        served: prepared once for the pair (as :meth:`_serve` prepares its answers)."""
+        key = (id(self.spec), id(profile))
+        hit = _DISCOVERED.get(key)
+        if hit is not None and hit[0] is self.spec and hit[1] is profile:
+            return Reaction([hit[2].reply(message["id"])])
+        listed = self.spec.legacy if self.policy.discover_legacy_only else self.spec.modern
+        found: dict[str, Any] = {"supportedVersions": self.spec.wires(listed),
+                                 "capabilities": self._capabilities(profile)}
+        if self.policy.discover_incomplete:  # quirk discover-incomplete
+            del found["capabilities"]
+        reply = self._result(profile, message["id"], "server/discover", found)
+        prepared = _wire.Prepared.of(reply)
+        if prepared is not None:
+            if len(_DISCOVERED) >= LIMIT:
+                _DISCOVERED.clear()
+            _DISCOVERED[key] = (self.spec, profile, prepared)
+        return self._reply(reply)
 
     def _capabilities(self, profile: Profile) -> dict[str, Any]:
         """What the server declares: tools and resources, and ``logging`` under its quirk
@@ -459,134 +501,37 @@ class SimServer:
         return Reaction([message])
 
 
+#: :meth:`SimServer._serve`'s prepared answers: (plan id, key) -> (the plan, its answer), where
+#: the plan (one per server policy, profile and method: :func:`._catalogue._plans`) says the
+#: answer depends on the key alone (and on the id); started again past LIMIT entries
+_PREPARED: dict[tuple[int, Hashable], tuple[_Plan, _wire.Prepared]] = {}
+
+#: :meth:`SimServer._initialize`'s prepared results: (spec id, the revision chosen) -> (the
+#: spec, its result); started again past LIMIT entries
+_INITIALIZED: dict[tuple[int, str], tuple[PeerSpec, _wire.Prepared]] = {}
+
+
+#: :meth:`SimServer._discover`'s prepared results: (spec id, profile id) -> (the spec, the
+#: profile, its result); started again past LIMIT entries
+_DISCOVERED: dict[tuple[int, int], tuple[PeerSpec, Profile, _wire.Prepared]] = {}
+
+
+@by_identity
+def _modern_served(spec: PeerSpec) -> dict[str, tuple[Profile, frozenset[str]]]:
+    """For each wire string a modern request to a server of ``spec`` may name: the profile it
+    serves the request under (:meth:`PeerSpec.modern_identity`) and the ``_meta`` keys that
+    profile requires on it. Made at once, for every wire string of its modern revisions."""
+    served: dict[str, tuple[Profile, frozenset[str]]] = {}
+    for revision in spec.modern:
+        wire = spec.wire(revision)
+        identity = spec.modern_identity(wire)
+        if identity is not None and wire not in served:
+            profile = spec.profile(identity)
+            served[wire] = (profile, profile.names("request_meta_required"))
+    return served
+
+
 #: Listen filter keys the server honours only where it declares a capability flag too:
 #: resource subscriptions need ``resources.subscribe`` (2026-07-28 schema
 #: ``SubscriptionsAcknowledgedNotificationParams``: only the types the server supports).
 _LISTEN_FLAGS: dict[str, str] = {"resourceSubscriptions": "resources.subscribe"}
-
-#: The header a revision with ``x-mcp-header`` (2026-07-28 ``streamable-http.mdx`` §Custom
-#: Headers from Tool Parameters) mirrors tool parameters in.
-PARAM_HEADER = HTTP_HEADERS.named("params").name
-#: tool -> (property, x-mcp-header name) the simulated server declares where it can
-PARAM_HEADERS: dict[str, tuple[tuple[str, str], ...]] = {"echo": (("text", "Text"),)}
-
-
-def param_headers(profile: Profile, tool: object) -> tuple[tuple[str, str], ...]:
-    """The (property, header name) pairs ``tool`` declares under ``profile``."""
-    if PARAM_HEADER not in profile.names("http_headers") or not isinstance(tool, str):
-        return ()
-    return PARAM_HEADERS.get(tool, ())
-
-
-def _tool(profile: Profile, tool: dict[str, Any]) -> dict[str, Any]:
-    fields = profile.names("tool_fields")
-    out = {k: v for k, v in tool.items() if k in fields}
-    marked = param_headers(profile, tool["name"])
-    if marked and "inputSchema" in out:
-        props = {k: dict(v) for k, v in out["inputSchema"]["properties"].items()}
-        for prop, header in marked:
-            props[prop]["x-mcp-header"] = header
-        out["inputSchema"] = {**out["inputSchema"], "properties": props}
-    return out
-
-
-#: The tool a server lists with host-injected parameters, where its revision's Tool has
-#: ``secureInputSchema`` (SEP-3221, pull request 3221 of modelcontextprotocol/
-#: modelcontextprotocol: "tools/list: a sibling secureInputSchema field alongside
-#: inputSchema"); only to a client that declares :data:`SECURE_PARAMS`.
-SECURE_TOOL = {"name": "deploy", "title": "Deploy", "description": "Deploys to the host's project.",
-               "inputSchema": {"type": "object", "properties": {}},
-               "secureInputSchema": {"type": "object", "properties": {
-                   "project_id": {"type": "string"}}, "required": ["project_id"]}}
-SECURE_PARAMS = "io.modelcontextprotocol/secure-params"
-
-
-def _secure(profile: Profile) -> bool:
-    """Whether the revision's tools may have host-injected parameters (SEP-3221)."""
-    return "secureInputSchema" in profile.names("tool_fields")
-
-
-def _list_tools(profile: Profile, params: dict[str, Any]) -> dict[str, Any]:
-    tools = [_tool(profile, t) for t in TOOLS]
-    if _secure(profile) and SECURE_PARAMS in _wire.declared_extensions(params):
-        tools.append(_tool(profile, SECURE_TOOL))  # hidden from the others (SEP-3221)
-    return {"tools": tools}
-
-
-def _call_tool(profile: Profile, params: dict[str, Any]) -> dict[str, Any]:
-    name, args = params.get("name"), params.get("arguments") or {}
-    if name == "echo":
-        return _output(profile, [{"type": "text", "text": str(args.get("text", ""))}], False)
-    if name == "fail":
-        return _output(profile, [{"type": "text", "text": "the tool ran and failed"}], True)
-    if name == SECURE_TOOL["name"] and _secure(profile):
-        if SECURE_PARAMS not in _wire.declared_extensions(params):
-            # SEP-3221: "Standard -32021 (MISSING_REQUIRED_CLIENT_CAPABILITY)"
-            code = _wire.error_code(profile, "MissingRequiredClientCapability")
-            return {"error": {"code": code, "message": "Missing required client capability",
-                              "data": {"requiredCapabilities": {
-                                  "extensions": {SECURE_PARAMS: {}}}}}}
-        return _output(profile, [{"type": "text", "text": "deployed"}], False)
-    return {"error": {"code": -32602, "message": f"Unknown tool: {name}"}}
-
-
-def _output(profile: Profile, content: list[dict[str, Any]], is_error: bool) -> dict[str, Any]:
-    """A tool's output in the shape of the revision's ``CallToolResult``: ``content``, or
-    ``outputs`` where that replaces it (SEP-3279, pull request 3279: "CallToolResult.outputs
-    replaces content and structuredContent"), one variant for the assistant."""
-    fields = profile.names("call_tool_result_fields")
-    if "content" not in fields and "outputs" in fields:
-        return {"outputs": [{"audience": "assistant", "content": content}], "isError": is_error}
-    return {"content": content, "isError": is_error}
-
-
-def _list_resources(profile: Profile, params: dict[str, Any]) -> dict[str, Any]:
-    return {"resources": [dict(RESOURCE)]}
-
-
-def _read_resource(profile: Profile, params: dict[str, Any]) -> dict[str, Any]:
-    uri = params.get("uri")
-    if uri == RESOURCE["uri"]:
-        return {"contents": [{"uri": uri, "mimeType": "text/plain", "text": "hello"}]}
-    code = profile.error(profile.settings["resource_not_found"]).code
-    return {"error": {"code": code, "message": "Resource not found", "data": {"uri": uri}}}
-
-
-def _list_templates(profile: Profile, params: dict[str, Any]) -> dict[str, Any]:
-    return {"resourceTemplates": []}
-
-
-#: Methods whose result is empty (EmptyResult): answered with ``{}``.
-_EMPTY_RESULTS = frozenset({"ping", "resources/subscribe", "resources/unsubscribe",
-                            "logging/setLevel"})
-
-_Handler = Callable[[Profile, dict[str, Any]], dict[str, Any]]
-_HANDLERS: dict[str, _Handler] = {
-    "tools/list": _list_tools, "tools/call": _call_tool, "resources/list": _list_resources,
-    "resources/read": _read_resource, "resources/templates/list": _list_templates}
-
-#: What :meth:`SimServer._serve` does with a method under a profile: whether the server
-#: declares the method's capability, its handler, whether :func:`with_outputs` may change
-#: its body, and what its result carries (:func:`_wire.result_shape`)
-_Plan = tuple[bool, _Handler | None, bool, _wire.ResultShape]
-
-
-@by_identity2
-def _plans(policy: ServerPolicy, profile: Profile) -> dict[str, _Plan]:
-    """The plans of a server of ``policy`` under ``profile``, by method, each made on first
-    use (:func:`_plan`): once per policy, profile and method, where a sweep serves each
-    method thousands of times."""
-    return {}
-
-
-def _plan(policy: ServerPolicy, profile: Profile, method: str, capability: str | None) -> _Plan:
-    declared = capability is None or _declares(policy, profile, capability)
-    outputs = method in ("tools/list", "tools/call") and policy.output_schema is not None
-    return declared, _HANDLERS.get(method), outputs, _wire.result_shape(
-        profile, method, result_type=policy.result_type, cache_hints=policy.cache_hints)
-
-
-def _declares(policy: ServerPolicy, profile: Profile, capability: str) -> bool:
-    if capability == "logging" and policy.declares_logging:
-        return "logging" in profile.names("server_capabilities")
-    return _wire.server_declares(profile, capability)

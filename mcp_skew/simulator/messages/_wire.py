@@ -8,13 +8,15 @@ so a transcript serialises the same way every time.
 from __future__ import annotations
 
 import copy
+import functools
 import json
+import marshal
 from collections.abc import Callable
 from typing import Any, Final
 
 from ..._memo import LIMIT, by_identity
 from ...versions import Message, Profile
-from ._json import Sealed, encode
+from ._json import Sealed, decode, encode
 
 __all__ = [
     "CAPS_KEY",
@@ -22,6 +24,7 @@ __all__ = [
     "SERVER_INFO_KEY",
     "SUBSCRIPTION_KEY",
     "VERSION_KEY",
+    "Prepared",
     "client_capabilities",
     "declares",
     "describe_message",
@@ -324,6 +327,59 @@ def _result_shape(profile: Profile) -> tuple[bool, frozenset[str], bool]:
     return ("resultType" in profile.names("result_fields_required"),
             profile.names("cacheable_results"),
             SERVER_INFO_KEY in profile.names("result_meta_optional"))
+
+
+#: How the text of every reply starts (``encode`` of a reply: ``jsonrpc``, then ``id``).
+_REPLY_HEAD: Final = '{"jsonrpc": "2.0", "id": '
+
+
+class Prepared:
+    """A reply of which only the id varies, prepared once from one such reply: each
+    :meth:`reply` is a fresh :class:`~._json.Sealed` message, the reply with another id,
+    with its text.
+
+    The text is provably ``encode`` of the message: :meth:`of` takes only a reply of the
+    three keys ``jsonrpc`` ("2.0"), ``id`` and ``result`` or ``error``, in that order, and
+    checks that its own text for the reply's id is ``encode(reply)``; ``encode`` writes an
+    object's members one after the other, so another id changes only the id's text. The
+    result (or error) of each message is a fresh object, nested objects and arrays too (a
+    copy of the template, which is never handed out).
+    """
+
+    __slots__ = ("_base", "_fresh", "_key", "_tail")
+
+    def __init__(self, key: str, part: Any) -> None:
+        text = encode(part)
+        self._key = key
+        self._base: dict[str, Any] = {"jsonrpc": "2.0", "id": None, key: None}
+        self._tail = f", {encode(key)}: {text}}}"
+        template = decode(text)  # (its own copy: the part may be shared by its maker)
+        flat = type(template) is dict and not any(
+            isinstance(value, (dict, list)) for value in template.values())
+        # a deep copy of JSON values (objects, arrays, strings, numbers, true, false, null)
+        # in C: marshal keeps their types and an object's order
+        self._fresh: Callable[[], Any] = template.copy if flat else functools.partial(
+            marshal.loads, marshal.dumps(template))
+
+    @classmethod
+    def of(cls, reply: Message) -> Prepared | None:
+        """``reply`` prepared, or None where its text would not be ``encode(reply)``."""
+        keys = list(reply)
+        if len(keys) != 3 or keys[:2] != ["jsonrpc", "id"] or reply["jsonrpc"] != "2.0" \
+                or keys[2] not in ("result", "error"):
+            return None
+        prepared = cls(keys[2], reply[keys[2]])
+        made = prepared.reply(reply["id"])
+        return prepared if made == reply and made.text == encode(reply) else None
+
+    def reply(self, msg_id: Any) -> Sealed:
+        """The reply to the request ``msg_id``, a message of its own, and its text."""
+        message = Sealed(self._base)  # (its keys in order: then their values)
+        message["id"] = msg_id
+        message[self._key] = self._fresh()
+        message.text = (_REPLY_HEAD + (str(msg_id) if type(msg_id) is int else encode(msg_id))
+                        + self._tail)
+        return message
 
 
 def error_code(profile: Profile, name: str) -> int:
