@@ -189,17 +189,20 @@ class SimClient:
 
     # -- after negotiation ------------------------------------------------------------
     def call(self, session: Session, method: str, params: dict[str, Any], *,
-             constant: bool = False) -> Send:
+             constant: bool = False, profile: Profile | None = None) -> Send:
         """One request under the negotiated revision, as an action to perform. ``constant``:
         ``params`` are the same object at every call (a scenario step's), so the request's
-        text is made once (:func:`_wire.sealed_request`)."""
+        text is made once (:func:`_wire.sealed_request`). ``profile``: the session's, where
+        the caller has it already (a scenario, at every step)."""
         self._next_id = msg_id = self._next_id + 1  # next_id, inline: a call less per request
+        if profile is None:
+            profile = session.profile
         if self.spec.extensions:  # +ext=...: declared in each request's _meta where it rides
-            message = advertise(_wire.request(session.profile, msg_id, method, params), self.spec)
+            message = advertise(_wire.request(profile, msg_id, method, params), self.spec)
         elif constant:
-            message = _wire.sealed_request(session.profile, msg_id, method, params)
+            message = _wire.sealed_request(profile, msg_id, method, params)
         else:
-            message = _wire.request(session.profile, msg_id, method, params)
+            message = _wire.request(profile, msg_id, method, params)
         return Send(message, self.request_timeout_ms)
 
     def strict(self) -> bool:
