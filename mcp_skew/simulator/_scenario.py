@@ -33,20 +33,28 @@ server behind a pool may change under the client.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from .._memo import by_identity2
 from ..versions import Message, Profile
+from . import _negotiation as negotiation
 from . import _path as path_steps
 from ._asking import follow_up, needs_follow_up
 from ._client import Session, SimClient
 from ._extensions import UI as UI_ID
 from ._feature_calls import feature_expect
 from ._link import Link, LinkObserver
-from ._outputs import OUTPUT_FIELDS, note_tools, refused_before, refused_result, unreadable
-from ._result_checks import check_result
+from ._outputs import (
+    OUTPUT_FIELDS,
+    note_tools,
+    readable,
+    refused_before,
+    refused_result,
+    unreadable,
+)
+from ._result_checks import check_result, checked_fields
 from .findings._finding import Finding
 from .machine._events import Reply, Timeout
 from .machine._machine import Machine, Observer, Open, Remark, Steps, Wait, drive
@@ -285,8 +293,8 @@ class StepPlan:
     ``expected`` that as the step's text, ``codes`` the acceptable error codes
     (:meth:`Step.codes_in`); the step's results by what came (:meth:`result`)."""
 
-    __slots__ = ("_errors", "_results", "calls_tool", "codes", "expect", "expected",
-                 "lists_tools", "name", "step")
+    __slots__ = ("_errors", "_results", "calls_tool", "checked", "codes", "expect", "expected",
+                 "lists_tools", "name", "reads", "retry_code", "step")
 
     def __init__(self, step: Step, profile: Profile) -> None:
         self.step, self.name = step, step.name
@@ -299,6 +307,13 @@ class StepPlan:
             self.expected = "error " + " or ".join(str(c) for c in sorted(codes))
         #: a tools/call result's shape is asked (:func:`unreadable`); a tools/list's tools kept
         self.calls_tool, self.lists_tools = step.method == "tools/call", step.method == "tools/list"
+        #: the output fields a tools/call result may carry that the profile defines
+        self.reads = profile.names("call_tool_result_fields")
+        #: the result fields :func:`check_result` asks for (a result with them has no finding
+        #: but a tools/list result, whose tools it reads)
+        self.checked = checked_fields(profile, step.method)
+        #: the code of a refusal the request is retried after (a modern -32022: ``_asking``)
+        self.retry_code = negotiation.unsupported_code(profile)
         self._results: dict[tuple[bool, str], StepResult] = {}
         self._errors: dict[Any, StepResult] = {}
 
@@ -326,9 +341,8 @@ def _judge(plan: StepPlan, profile: Profile, reply: Reply) -> tuple[bool, str]:
         code = reply.code
         return plan.expect == "error" and code in plan.codes, f"error {code}"
     result = reply.result or {}
-    shape = unreadable(plan.step.method, profile, result) if plan.calls_tool else None
-    if shape is not None:  # (unreadable reads only a tools/call result: asked for those)
-        return False, shape
+    if plan.calls_tool and not readable(result, plan.reads):  # the result-shape boundary
+        return False, unreadable(plan.step.method, profile, result) or ""
     is_error = result.get("isError") is True
     got = "tool error (isError)" if is_error else "result"
     if plan.expect == "tool-error":
@@ -397,7 +411,7 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
         assert event is not None
         if event.via:
             session.path += event.via  # what the transport did on the way (a new HTTP session)
-        if needs_follow_up(client, session, event):  # a retry, a re-probe (_asking)
+        if needs_follow_up(client, session, event, plan.retry_code):  # a retry, a re-probe
             event = yield from follow_up(client, session, step, obs, params=params,
                                          profile=profile, event=event)
             if session.status == "ok" and session.profile is not profile:  # it changed
@@ -474,7 +488,7 @@ def _tool(listed: dict[str, dict[str, Any]], step: Step) -> dict[str, Any] | Non
 
 def _read(plan: StepPlan, profile: Profile, reply: Reply, listed: dict[str, dict[str, Any]],
           client: SimClient, *, path: list[path_steps.PathStep],
-          index: int) -> tuple[bool, str, list[Finding], bool]:
+          index: int) -> tuple[bool, str, Sequence[Finding], bool]:
     """:func:`_judge`, then what the client's own reading of a tool call refuses
     (``_outputs``); a ``tools/list`` result's tools are kept for the calls after it, and a
     result in a shape the client's revision does not define puts the result-shape boundary
@@ -485,8 +499,8 @@ def _read(plan: StepPlan, profile: Profile, reply: Reply, listed: dict[str, dict
     step, result = plan.step, reply.result
     # a result in another shape failed :func:`_judge` (which asked :func:`unreadable` unless
     # the answer had an error too): an answer that passed is asked no more
-    if result is not None and (not ok or reply.error is not None) \
-            and unreadable(step.method, profile, result) is not None:
+    if result is not None and (not ok or reply.error is not None) and plan.calls_tool \
+            and not readable(result, plan.reads):
         shape = path_steps.result_shape(step.method, [f for f in OUTPUT_FIELDS if f in result])
         if shape not in path:
             path.append(shape)
@@ -497,8 +511,8 @@ def _read(plan: StepPlan, profile: Profile, reply: Reply, listed: dict[str, dict
         note_tools(listed, step.method, result)
     if failed is not None:
         ok, got = False, failed
-    if result is None:
-        return ok, got, [], False
+    if result is None or (result.keys() >= plan.checked and not plan.lists_tools):
+        return ok, got, (), False
     found = check_result(profile, step.method, result, index)
     if found and (policy.strict_results or (policy.strict_tools and any(
             f.code == "tool-schema-not-object" for f in found))):  # the client refuses it
