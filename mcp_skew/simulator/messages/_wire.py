@@ -32,6 +32,7 @@ __all__ = [
     "request_meta",
     "request_text",
     "result",
+    "sealed_initialize",
     "sealed_request",
     "server_capabilities",
     "server_declares",
@@ -269,6 +270,35 @@ def sealed_request(profile: Profile, msg_id: int, method: str,
             _SEALED.clear()
         hit = _SEALED[key] = (profile, copy.deepcopy(params), encode(message))
     message.text = hit[2]
+    return message
+
+
+#: :func:`sealed_initialize`'s texts: (profile id, id) -> (the profile, the text)
+_SEALED_INITIALIZE: dict[tuple[int, int], tuple[Profile, str]] = {}
+
+
+def sealed_initialize(profile: Profile, msg_id: int) -> Message:
+    """The legacy ``initialize`` request a simulated client sends (its revision, the
+    capabilities its revision has, its default identity), as a :class:`~._json.Sealed`
+    message: built afresh every time, as :func:`request` builds it, and its JSON text made
+    once per profile and id, for a caller that sends it as it is.
+
+    The text is a function of those two alone: every other part of the message is derived
+    from the (frozen) profile or is a constant; a text is used again only for the same
+    profile object."""
+    params = {"protocolVersion": profile.revision, "capabilities": client_capabilities(profile),
+              "clientInfo": implementation(CLIENT_NAME)}
+    meta = _request_meta_copy(profile)
+    if meta is not None:  # (a legacy profile has none: what request does, all the same)
+        params["_meta"] = meta()
+    message = Sealed(jsonrpc="2.0", id=msg_id, method="initialize", params=params)
+    key = (id(profile), msg_id)
+    hit = _SEALED_INITIALIZE.get(key)
+    if hit is None or hit[0] is not profile:
+        if len(_SEALED_INITIALIZE) >= LIMIT:
+            _SEALED_INITIALIZE.clear()
+        hit = _SEALED_INITIALIZE[key] = (profile, encode(message))
+    message.text = hit[1]
     return message
 
 
