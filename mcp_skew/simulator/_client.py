@@ -137,16 +137,21 @@ class SimClient:
 
     # -- after negotiation ------------------------------------------------------------
     def call(self, session: Session, method: str, params: dict[str, Any], *,
-             constant: bool = False, profile: Profile | None = None) -> Send:
+             constant: bool = False, profile: Profile | None = None,
+             sealer: _wire.Sealer | None = None) -> Send:
         """One request under the negotiated revision, as an action to perform. ``constant``:
         ``params`` are the same object at every call (a scenario step's), so the request's
         text is made once (:func:`_wire.sealed_request`). ``profile``: the session's, where
-        the caller has it already (a scenario, at every step)."""
+        the caller has it already (a scenario, at every step); ``sealer``: the request's
+        :class:`~.messages._wire.Sealer` under it, where the caller keeps one (a step's
+        plan)."""
         self._next_id = msg_id = self._next_id + 1  # next_id, inline: a call less per request
         if profile is None:
             profile = session.profile
         if self.spec.extensions:  # +ext=...: declared in each request's _meta where it rides
             message = advertise(_wire.request(profile, msg_id, method, params), self.spec)
+        elif sealer is not None:
+            message = sealer(msg_id)
         elif constant:
             message = _wire.sealed_request(profile, msg_id, method, params)
         else:

@@ -58,6 +58,7 @@ from ._result_checks import check_result, checked_fields
 from .findings._finding import Finding
 from .machine._events import Reply, Timeout
 from .machine._machine import Machine, Observer, Open, Remark, Steps, Wait, drive
+from .messages import _wire
 
 __all__ = ["SCENARIOS", "Listen", "Played", "Scenario", "ServerEvent", "Step", "StepResult",
            "play", "playing"]
@@ -294,7 +295,7 @@ class StepPlan:
     (:meth:`Step.codes_in`); the step's results by what came (:meth:`result`)."""
 
     __slots__ = ("_errors", "_results", "calls_tool", "checked", "codes", "expect", "expected",
-                 "lists_tools", "name", "reads", "retry_code", "step")
+                 "lists_tools", "name", "reads", "retry_code", "sealer", "step")
 
     def __init__(self, step: Step, profile: Profile) -> None:
         self.step, self.name = step, step.name
@@ -314,6 +315,8 @@ class StepPlan:
         self.checked = checked_fields(profile, step.method)
         #: the code of a refusal the request is retried after (a modern -32022: ``_asking``)
         self.retry_code = negotiation.unsupported_code(profile)
+        #: what makes the step's request (its params are the step's own, but an app's)
+        self.sealer = None if step.app else _wire.sealer(profile, step.method, step.params)
         self._results: dict[tuple[bool, str], StepResult] = {}
         self._errors: dict[Any, StepResult] = {}
 
@@ -407,7 +410,7 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
             continue  # served from the cache, or refused before sending: nothing sent
         index, params = obs.position(), {"uri": client.listed_app} if step.app else step.params
         event = yield client.call(session, step.method, params, constant=not step.app,
-                                  profile=profile)
+                                  profile=profile, sealer=plan.sealer)
         assert event is not None
         if event.via:
             session.path += event.via  # what the transport did on the way (a new HTTP session)
