@@ -216,19 +216,24 @@ class SimClient:
         return (yield from self._dual(obs, session))
 
     def _negotiate_kind(self, obs: Observer, session: Session) -> Steps[Session]:
+        """The negotiation this client's kind runs (a plain call that hands back the
+        negotiation itself: one generator less between the driver and each request)."""
         if self.spec.kind == "legacy":
-            return (yield from self._legacy(session))
+            return self._legacy(session)
         kept = self._kept_legacy()
         if kept is not None:
-            return (yield from self._kept(obs, session, kept))
+            return self._kept(obs, session, kept)
         if self.spec.kind == "modern":
-            method = self._probe_method() if self.policy.discover_first else FIRST_REQUEST
-            session, event = yield from self._modern(obs, session, method, self.request_timeout_ms)
-            assert not isinstance(event, LegacyAdvert)  # only a dual-era client reads one
-            if event is not None and self._connect_spent(event):
-                return self._connect_failed(session, method)
-            return session if event is None else self._not_modern(session, method, event)
-        return (yield from self._dual(obs, session))
+            return self._modern_only(obs, session)
+        return self._dual(obs, session)
+
+    def _modern_only(self, obs: Observer, session: Session) -> Steps[Session]:
+        method = self._probe_method() if self.policy.discover_first else FIRST_REQUEST
+        session, event = yield from self._modern(obs, session, method, self.request_timeout_ms)
+        assert not isinstance(event, LegacyAdvert)  # only a dual-era client reads one
+        if event is not None and self._connect_spent(event):
+            return self._connect_failed(session, method)
+        return session if event is None else self._not_modern(session, method, event)
 
     def _set_level(self, session: Session) -> Steps[Session]:
         """Quirk ``legacy-set-level``: ``logging/setLevel`` once connected, where the server
@@ -296,7 +301,7 @@ class SimClient:
     def _legacy(self, session: Session, asked: str | None = None) -> Steps[Session]:
         revisions = self.spec.legacy
         asked = asked or revisions[0]
-        profile = self.spec.profile(asked)
+        profile = self.spec.registry.get(asked)
         session.path.append(steps.request("initialize", asked))
         msg_id = self.next_id()
         if self.spec.extensions:  # advertised in it (_send): a message changed before it crosses
@@ -340,7 +345,7 @@ class SimClient:
         revisions = self.spec.modern
         rev = revisions[0]
         for attempt in range(2):
-            profile = self.spec.profile(rev)
+            profile = self.spec.registry.get(rev)
             session.path.append(steps.request(method, rev))
             index = obs.position()
             # sent as made where the client advertises no extension (_send adds them): its
@@ -476,7 +481,7 @@ class SimClient:
 
     def _probe_method(self) -> str:
         """``server/discover`` where the newest modern revision has it, else the first request."""
-        profile = self.spec.profile(self.spec.modern[0])
+        profile = self.spec.registry.get(self.spec.modern[0])
         return DISCOVER if DISCOVER in profile.methods else FIRST_REQUEST
 
     def _init_after_discover(self, session: Session) -> Steps[Session]:
