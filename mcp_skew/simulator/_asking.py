@@ -28,16 +28,21 @@ __all__ = ["MAX_INPUT_ROUNDS", "follow_up", "needs_follow_up"]
 MAX_INPUT_ROUNDS: Final = 3
 
 
-def needs_follow_up(client: SimClient, session: Session, event: Event) -> bool:
+def needs_follow_up(client: SimClient, session: Session, event: Event,
+                    retry_code: int | None = None) -> bool:
     """Whether :func:`follow_up` may do anything after the answer ``event`` to a step's
-    request: a client with a cache, a -32022 or any error in the modern era, an
+    request: a client with a cache, a -32022 in the modern era (``retry_code``: the
+    session's profile's UnsupportedProtocolVersion code, where the caller has it), an
     ``input_required`` result. Most answers need none: the scenario asks this first."""
     if client.cache is not None:
         return True
     if type(event) is not Reply and not isinstance(event, Reply):
         return False
-    if event.error is not None:
-        return session.era is Era.MODERN
+    if event.error is not None and session.era is Era.MODERN:
+        if retry_code is None and session.status == "ok":
+            retry_code = negotiation.unsupported_code(session.profile)
+        if retry_code is not None and event.code == retry_code:
+            return True  # (any other error: no retry, no input rounds)
     result = event.result
     return result is not None and result.get("resultType") == "input_required"
 

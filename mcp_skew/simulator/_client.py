@@ -31,10 +31,10 @@ drives it over a blocking :class:`~._link.Link`, for callers that have one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from ..versions import REGISTRY, Era, Message, Profile, Registry
+from ..versions import Era, Message, Profile
 from . import _negotiation as negotiation
 from . import _path as steps
 from ._extensions import advertise, app_resource
@@ -43,10 +43,10 @@ from ._negotiation import Mark
 from ._path import PathStep
 from ._peers import PeerSpec
 from ._result_checks import check_result
+from ._session import Session
 from ._transport import STDIO, TransportRule, http_status
-from .findings._finding import Finding
 from .machine._events import Closed, Event, Reply, Timeout
-from .machine._machine import Machine, Notify, Observer, Remark, Restart, Send, Steps, ask, drive
+from .machine._machine import Machine, Notify, Observer, Remark, Restart, Send, Steps, drive
 from .messages import _wire
 
 if TYPE_CHECKING:
@@ -68,58 +68,6 @@ class LegacyAdvert:
 
     revision: str
     why: PathStep | None = None
-
-
-@dataclass(eq=False, slots=True)
-class Session:
-    """The outcome of negotiation, and what the scenario builds on."""
-
-    status: Literal["ok", "failed"] = "failed"
-    revision: str | None = None
-    era: Era | None = None
-    path: list[PathStep] = field(default_factory=list)  #: typed steps that read as text
-    reason: str = ""
-    round_trips: int = 0
-    server_capabilities: dict[str, Any] = field(default_factory=dict)
-    findings: list[Finding] = field(default_factory=list)
-    fell_back: bool = False
-    reprobed: bool = False  #: the fallback was refused after a timed-out probe; it probed again
-    retried: bool = False
-    downgraded: bool = False
-    #: where the negotiated revision's profile is looked up
-    registry: Registry = field(default=REGISTRY, compare=False, repr=False)
-    #: the last profile looked up (:attr:`profile`), and the revision it was looked up for
-    _looked_up: tuple[str, Profile] | None = field(default=None, init=False, compare=False,
-                                                   repr=False)
-
-    @property
-    def mark(self) -> Mark:
-        return negotiation.mark(self.status == "ok", fell_back=self.fell_back,
-                                reprobed=self.reprobed, retried=self.retried,
-                                downgraded=self.downgraded)
-
-    @property
-    def profile(self) -> Profile:
-        """The negotiated revision's profile (a scenario asks at every step: the last one
-        looked up is kept, with the revision it is for)."""
-        revision = self.revision
-        assert revision is not None
-        looked_up = self._looked_up
-        if looked_up is not None and looked_up[0] == revision:
-            return looked_up[1]
-        found = self.registry.get(revision)
-        self._looked_up = (revision, found)
-        return found
-
-    def fail(self, reason: str) -> Session:
-        self.status, self.reason, self.revision, self.era = "failed", reason, None, None
-        return self
-
-    def accept(self, revision: str, era: Era, reason: str = "") -> Session:
-        self.status, self.revision, self.era = "ok", revision, era
-        self.reason = reason
-        self.path.append(steps.accepted(revision))
-        return self
 
 
 def event_step(event: Event) -> PathStep:
@@ -189,17 +137,25 @@ class SimClient:
 
     # -- after negotiation ------------------------------------------------------------
     def call(self, session: Session, method: str, params: dict[str, Any], *,
-             constant: bool = False) -> Send:
+             constant: bool = False, profile: Profile | None = None,
+             sealer: _wire.Sealer | None = None) -> Send:
         """One request under the negotiated revision, as an action to perform. ``constant``:
         ``params`` are the same object at every call (a scenario step's), so the request's
-        text is made once (:func:`_wire.sealed_request`)."""
+        text is made once (:func:`_wire.sealed_request`). ``profile``: the session's, where
+        the caller has it already (a scenario, at every step); ``sealer``: the request's
+        :class:`~.messages._wire.Sealer` under it, where the caller keeps one (a step's
+        plan)."""
         self._next_id = msg_id = self._next_id + 1  # next_id, inline: a call less per request
+        if profile is None:
+            profile = session.profile
         if self.spec.extensions:  # +ext=...: declared in each request's _meta where it rides
-            message = advertise(_wire.request(session.profile, msg_id, method, params), self.spec)
+            message = advertise(_wire.request(profile, msg_id, method, params), self.spec)
+        elif sealer is not None:
+            message = sealer(msg_id)
         elif constant:
-            message = _wire.sealed_request(session.profile, msg_id, method, params)
+            message = _wire.sealed_request(profile, msg_id, method, params)
         else:
-            message = _wire.request(session.profile, msg_id, method, params)
+            message = _wire.request(profile, msg_id, method, params)
         return Send(message, self.request_timeout_ms)
 
     def strict(self) -> bool:
@@ -260,19 +216,24 @@ class SimClient:
         return (yield from self._dual(obs, session))
 
     def _negotiate_kind(self, obs: Observer, session: Session) -> Steps[Session]:
+        """The negotiation this client's kind runs (a plain call that hands back the
+        negotiation itself: one generator less between the driver and each request)."""
         if self.spec.kind == "legacy":
-            return (yield from self._legacy(session))
+            return self._legacy(session)
         kept = self._kept_legacy()
         if kept is not None:
-            return (yield from self._kept(obs, session, kept))
+            return self._kept(obs, session, kept)
         if self.spec.kind == "modern":
-            method = self._probe_method() if self.policy.discover_first else FIRST_REQUEST
-            session, event = yield from self._modern(obs, session, method, self.request_timeout_ms)
-            assert not isinstance(event, LegacyAdvert)  # only a dual-era client reads one
-            if event is not None and self._connect_spent(event):
-                return self._connect_failed(session, method)
-            return session if event is None else self._not_modern(session, method, event)
-        return (yield from self._dual(obs, session))
+            return self._modern_only(obs, session)
+        return self._dual(obs, session)
+
+    def _modern_only(self, obs: Observer, session: Session) -> Steps[Session]:
+        method = self._probe_method() if self.policy.discover_first else FIRST_REQUEST
+        session, event = yield from self._modern(obs, session, method, self.request_timeout_ms)
+        assert not isinstance(event, LegacyAdvert)  # only a dual-era client reads one
+        if event is not None and self._connect_spent(event):
+            return self._connect_failed(session, method)
+        return session if event is None else self._not_modern(session, method, event)
 
     def _set_level(self, session: Session) -> Steps[Session]:
         """Quirk ``legacy-set-level``: ``logging/setLevel`` once connected, where the server
@@ -325,22 +286,31 @@ class SimClient:
                             f"during {during} (this client's connect timeout)")
 
     def _send(self, session: Session, message: Message, timeout_ms: int) -> Steps[Event]:
+        """Send a negotiation request and take what ended the wait (:func:`ask`, inline:
+        a generator less per request)."""
         session.round_trips += 1
         if self.spec.extensions:  # +ext=...: in initialize, or in the request's _meta
             message = advertise(message, self.spec)
-        event = yield from ask(message, self._wait(timeout_ms))
-        session.path += event.via  # what the transport did on the way (HTTP+SSE), typed steps
+        event = yield Send(message, timeout_ms if self._connect is None else self._wait(timeout_ms))
+        if event is None:  # Machine.send refuses this; here for the type checker
+            raise RuntimeError("a Send was answered with None")
+        if event.via:
+            session.path += event.via  # what the transport did on the way (HTTP+SSE), typed steps
         return event
 
     def _legacy(self, session: Session, asked: str | None = None) -> Steps[Session]:
         revisions = self.spec.legacy
         asked = asked or revisions[0]
-        profile = self.spec.profile(asked)
-        params = {"protocolVersion": asked, "capabilities": _wire.client_capabilities(profile),
-                  "clientInfo": _wire.implementation("mcp-skew-client")}
+        profile = self.spec.registry.get(asked)
         session.path.append(steps.request("initialize", asked))
-        event = yield from self._send(session, _wire.request(profile, self.next_id(), "initialize", params),
-                                      self.request_timeout_ms)
+        msg_id = self.next_id()
+        if self.spec.extensions:  # advertised in it (_send): a message changed before it crosses
+            params = {"protocolVersion": asked, "capabilities": _wire.client_capabilities(profile),
+                      "clientInfo": _wire.implementation(_wire.CLIENT_NAME)}
+            message = _wire.request(profile, msg_id, "initialize", params)
+        else:  # sent as made: its text made once (_wire.sealed_initialize)
+            message = _wire.sealed_initialize(profile, msg_id)
+        event = yield from self._send(session, message, self.request_timeout_ms)
         if not isinstance(event, Reply):
             session.path.append(event_step(event))
             if self._connect_spent(event):
@@ -375,7 +345,7 @@ class SimClient:
         revisions = self.spec.modern
         rev = revisions[0]
         for attempt in range(2):
-            profile = self.spec.profile(rev)
+            profile = self.spec.registry.get(rev)
             session.path.append(steps.request(method, rev))
             index = obs.position()
             # sent as made where the client advertises no extension (_send adds them): its
@@ -395,7 +365,7 @@ class SimClient:
                 if advert is not None:
                     return session, advert
                 session = self._modern_result(session, profile, method, event.result, index + 1)
-                if session.status == "ok":
+                if session.status == "ok" and (self.cache is not None or self.spec.extensions):
                     yield from self.keep(obs.now_ms(), profile, method, {}, event.result)
                 return session, None
             session.path.append(event_step(event))
@@ -511,7 +481,7 @@ class SimClient:
 
     def _probe_method(self) -> str:
         """``server/discover`` where the newest modern revision has it, else the first request."""
-        profile = self.spec.profile(self.spec.modern[0])
+        profile = self.spec.registry.get(self.spec.modern[0])
         return DISCOVER if DISCOVER in profile.methods else FIRST_REQUEST
 
     def _init_after_discover(self, session: Session) -> Steps[Session]:

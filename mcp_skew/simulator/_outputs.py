@@ -15,7 +15,8 @@ from typing import Any, Final
 from ..versions import Profile
 from .quirks._policy import ClientPolicy, ServerPolicy
 
-__all__ = ["DIALECT_URIS", "dialect_of", "refused_before", "refused_result", "with_outputs"]
+__all__ = ["DIALECT_URIS", "dialect_of", "readable", "refused_before", "refused_result",
+           "unreadable", "with_outputs"]
 
 #: a dialect's short name -> the ``$schema`` URI a schema declaring it carries
 DIALECT_URIS: Final = {
@@ -92,16 +93,25 @@ def refused_result(policy: ClientPolicy, tool: Mapping[str, Any] | None,
 OUTPUT_FIELDS = ("content", "structuredContent", "outputs")
 
 
+def readable(result: dict[str, Any], known: frozenset[str]) -> bool:
+    """Whether a ``tools/call`` result carries its output in a field of ``known`` (a
+    revision's ``call_tool_result_fields``), or in none of :data:`OUTPUT_FIELDS` at all."""
+    carried = False
+    for name in OUTPUT_FIELDS:
+        if name in result:
+            if name in known:
+                return True
+            carried = True
+    return not carried
+
+
 def unreadable(method: str, profile: Profile, result: dict[str, Any]) -> str | None:
     """What the client got where a ``tools/call`` result carries its output only in fields
     the client's revision does not define (a SEP-3279 server's ``outputs`` to a client that
     reads ``content``: the result-shape boundary), as the step's "got"; None: readable."""
-    if method != "tools/call":
+    if method != "tools/call" or readable(result, profile.names("call_tool_result_fields")):
         return None
     carried = [f for f in OUTPUT_FIELDS if f in result]
-    known = profile.names("call_tool_result_fields")
-    if not carried or any(f in known for f in carried):
-        return None
     return (f"a result in another shape: {', '.join(carried)}, which {profile.revision} does "
             "not define (result shape)")
 

@@ -116,7 +116,15 @@ def _shared(build: Callable[P, PathStep]) -> Callable[P, PathStep]:
 
     @functools.wraps(build)
     def shared(*args: P.args, **kwargs: P.kwargs) -> PathStep:
-        key = (*args, *map(type, args))
+        # the arguments, then their types; spelt out for one or two (every step but one
+        # takes at most two: a request's method and revision), which costs a third
+        if len(args) == 2:
+            first, second = args
+            key: tuple[object, ...] = (first, second, type(first), type(second))
+        elif len(args) == 1:
+            key = (args[0], type(args[0]))
+        else:
+            key = (*args, *map(type, args))
         try:
             found = None if kwargs else cache.get(key)
         except TypeError:

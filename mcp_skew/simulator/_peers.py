@@ -81,6 +81,9 @@ class PeerSpec:
     #: its modern revisions by wire string (the newest of those sharing one), on first use
     _modern_wires: dict[str, str] | None = field(default=None, init=False, compare=False,
                                                  repr=False)
+    #: the wire string of each of its revisions, on first use (a client reads the versions a
+    #: server names through it)
+    _wire_of: dict[str, str] | None = field(default=None, init=False, compare=False, repr=False)
 
     # -- reading -----------------------------------------------------------------
     def has(self, quirk: str) -> bool:
@@ -135,7 +138,16 @@ class PeerSpec:
 
     def wire(self, revision: str) -> str:
         """The version string ``revision`` puts on the wire (a draft's may be its base's)."""
-        return self.registry.get(revision).wire_version
+        found = self._wires().get(revision)
+        return self.registry.get(revision).wire_version if found is None else found
+
+    def _wires(self) -> dict[str, str]:
+        """Its revisions' wire strings (:meth:`wire`), made once."""
+        table = self._wire_of
+        if table is None:
+            table = {r: self.registry.get(r).wire_version for r in self.revisions}
+            object.__setattr__(self, "_wire_of", table)  # frozen: a cache of its fields
+        return table
 
     def wires(self, revisions: Sequence[str]) -> list[str]:
         """The wire strings of ``revisions``, in order, each once."""
@@ -146,14 +158,16 @@ class PeerSpec:
         string ``versions`` (a list read from the wire) names."""
         if not isinstance(versions, (list, tuple, str)):
             return []
+        table = self._wires()  # (a revision not its own is looked up: wire)
         return [r for r in (self.revisions if among is None else among)
-                if self.wire(r) in versions]
+                if (table.get(r) or self.wire(r)) in versions]
 
     def identity(self, version: object, among: Sequence[str]) -> str | None:
         """The revision of ``among`` (newest first) a version string read from the wire
         stands for: the newest whose wire string it is (two revisions of one peer that share
         a wire string cannot be told apart on the wire: it serves its newest)."""
-        return next((r for r in among if self.wire(r) == version), None)
+        table = self._wires()
+        return next((r for r in among if (table.get(r) or self.wire(r)) == version), None)
 
     def modern_identity(self, version: object) -> str | None:
         """:meth:`identity` among its modern revisions, from a table made once (a server

@@ -12,7 +12,7 @@ from .._memo import by_identity
 from ..versions import Profile
 from .findings._finding import Finding
 
-__all__ = ["check_result", "check_tools", "untyped_tools"]
+__all__ = ["check_result", "check_tools", "checked_fields", "untyped_tools"]
 
 
 @by_identity
@@ -24,6 +24,14 @@ def _result_rules(profile: Profile) -> tuple[tuple[str, ...], frozenset[str], tu
     required, hints = profile.names("result_fields_required"), profile.names("cache_fields")
     return (tuple(sorted(required)), profile.names("cacheable_results"), tuple(sorted(hints)),
             frozenset(required), frozenset(hints))
+
+
+def checked_fields(profile: Profile, method: str) -> frozenset[str]:
+    """The fields :func:`check_result` asks of ``method``'s result under ``profile``: a
+    result that has them all, and is not a ``tools/list`` result (whose tools it reads
+    too), has no finding."""
+    _, cacheable, _, required, hints = _result_rules(profile)
+    return required | hints if method in cacheable else required
 
 
 def check_result(profile: Profile, method: str, result: dict[str, Any], index: int) -> list[Finding]:

@@ -33,23 +33,32 @@ server behind a pool may change under the client.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from .._memo import by_identity2
 from ..versions import Message, Profile
+from . import _negotiation as negotiation
 from . import _path as path_steps
 from ._asking import follow_up, needs_follow_up
 from ._client import Session, SimClient
 from ._extensions import UI as UI_ID
 from ._feature_calls import feature_expect
 from ._link import Link, LinkObserver
-from ._outputs import OUTPUT_FIELDS, note_tools, refused_before, refused_result, unreadable
-from ._result_checks import check_result
+from ._outputs import (
+    OUTPUT_FIELDS,
+    note_tools,
+    readable,
+    refused_before,
+    refused_result,
+    unreadable,
+)
+from ._result_checks import check_result, checked_fields
 from .findings._finding import Finding
 from .machine._events import Reply, Timeout
 from .machine._machine import Machine, Observer, Open, Remark, Steps, Wait, drive
+from .messages import _wire
 
 __all__ = ["SCENARIOS", "Listen", "Played", "Scenario", "ServerEvent", "Step", "StepResult",
            "play", "playing"]
@@ -276,36 +285,80 @@ SCENARIOS: Final[dict[str, Scenario]] = {
 }
 
 
-def _judge(step: Step, profile: Profile, reply: Reply, plan: Plan) -> tuple[bool, str]:
-    expect, _, codes = plan  # _plan(step, profile), which the caller has
+class StepPlan:
+    """A request step under one negotiated profile: what is fixed about it, worked out once
+    per step and profile (a sweep plays the same few steps under the same few profiles
+    thousands of times), so that a step reads a few attributes and what the reply says.
+
+    ``expect``: what a server of the profile should answer (:meth:`Step.expects`),
+    ``expected`` that as the step's text, ``codes`` the acceptable error codes
+    (:meth:`Step.codes_in`); the step's results by what came (:meth:`result`)."""
+
+    __slots__ = ("_errors", "_results", "calls_tool", "checked", "codes", "expect", "expected",
+                 "lists_tools", "name", "reads", "retry_code", "sealer", "step")
+
+    def __init__(self, step: Step, profile: Profile) -> None:
+        self.step, self.name = step, step.name
+        self.expect = expect = step.expects(profile)
+        self.codes: frozenset[int] = frozenset()
+        if expect != "error":  # the codes matter only where an error is expected
+            self.expected = "tool error (isError)" if expect == "tool-error" else "result"
+        else:
+            self.codes = codes = step.codes_in(profile)
+            self.expected = "error " + " or ".join(str(c) for c in sorted(codes))
+        #: a tools/call result's shape is asked (:func:`unreadable`); a tools/list's tools kept
+        self.calls_tool, self.lists_tools = step.method == "tools/call", step.method == "tools/list"
+        #: the output fields a tools/call result may carry that the profile defines
+        self.reads = profile.names("call_tool_result_fields")
+        #: the result fields :func:`check_result` asks for (a result with them has no finding
+        #: but a tools/list result, whose tools it reads)
+        self.checked = checked_fields(profile, step.method)
+        #: the code of a refusal the request is retried after (a modern -32022: ``_asking``)
+        self.retry_code = negotiation.unsupported_code(profile)
+        #: what makes the step's request (its params are the step's own, but an app's)
+        self.sealer = None if step.app else _wire.sealer(profile, step.method, step.params)
+        self._results: dict[tuple[bool, str], StepResult] = {}
+        self._errors: dict[Any, StepResult] = {}
+
+    def result(self, ok: bool, got: str) -> StepResult:
+        """The step's result: made once per plan and outcome (:func:`_result_of` shares equal
+        ones across plans)."""
+        found = self._results.get((ok, got))
+        if found is None:
+            found = self._results[ok, got] = _result_of(self.name, ok, self.expected, got)
+        return found
+
+    def error_result(self, code: Any) -> StepResult:
+        """:meth:`result` of an error answer with ``code`` and no result (:func:`_judge`)."""
+        found = self._errors.get(code)
+        if found is None:
+            found = self._errors[code] = self.result(
+                self.expect == "error" and code in self.codes, f"error {code}")
+        return found
+
+
+def _judge(plan: StepPlan, profile: Profile, reply: Reply) -> tuple[bool, str]:
+    """Whether ``reply`` is what ``plan`` expects, and what came, in the step's words."""
     error = reply.error
     if error is not None:
         code = reply.code
-        return expect == "error" and code in codes, f"error {code}"
+        return plan.expect == "error" and code in plan.codes, f"error {code}"
     result = reply.result or {}
-    shape = unreadable(step.method, profile, result) if step.method == "tools/call" else None
-    if shape is not None:  # (unreadable reads only a tools/call result: asked for those)
-        return False, shape
+    if plan.calls_tool and not readable(result, plan.reads):  # the result-shape boundary
+        return False, unreadable(plan.step.method, profile, result) or ""
     is_error = result.get("isError") is True
     got = "tool error (isError)" if is_error else "result"
-    if expect == "tool-error":
+    if plan.expect == "tool-error":
         return is_error, got
-    return expect == "result" and not is_error, got
-
-
-Plan = tuple[Expect, str, frozenset[int]]
+    return plan.expect == "result" and not is_error, got
 
 
 @by_identity2
-def _plan(step: Step, profile: Profile) -> Plan:
-    """What a server of ``profile`` should answer ``step`` (:meth:`Step.expects`), that as
-    the step's ``expected`` text, and the acceptable error codes (:meth:`Step.codes_in`):
-    once per step and profile (a sweep asks for each many times)."""
-    expect = step.expects(profile)
-    if expect != "error":  # the codes matter only where an error is expected
-        return expect, "tool error (isError)" if expect == "tool-error" else "result", frozenset()
-    codes = step.codes_in(profile)
-    return expect, "error " + " or ".join(str(c) for c in sorted(codes)), codes
+def _plans(scenario: Scenario, profile: Profile) -> dict[int, StepPlan]:
+    """The :class:`StepPlan` of each of the scenario's request steps under ``profile``, by
+    the step's place in the scenario: once per scenario and profile."""
+    return {i: StepPlan(step, profile) for i, step in enumerate(scenario.steps)
+            if isinstance(step, Step)}
 
 
 #: What playing a scenario gives: the steps' results, findings, and when the first
@@ -329,88 +382,106 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
     findings: list[Finding] = []
     first_useful: int | None = None
     listed: dict[str, dict[str, Any]] = {}  #: the tools the last tools/list gave, by name
-    for step in scenario.steps:
-        if type(step) is not Step and isinstance(step, ServerEvent):  # (most steps are Steps)
-            continue  # the run schedules it on the link
-        if step.at_ms is not None and step.at_ms > obs.now_ms():
-            yield Wait(step.at_ms)
-        if client.cache is not None:  # only a client with a cache reads notifications
-            yield from _absorb(client, session, obs)
-        if type(step) is not Step and isinstance(step, Listen):
-            yield from _listen(client, session, step)
-            continue
+    # what the client does is fixed for the run: read once, not at every step
+    cache, caches_results, policy = client.cache, client.caches_results, client.policy
+    # looked up at the first request; it changes only where a step's answer is followed up
+    # (a retry, a re-probe)
+    profile: Profile | None = None
+    plans: dict[int, StepPlan] = {}
+    for i, step in enumerate(scenario.steps):
+        if (type(step) is not Step or step.at_ms is not None or cache is not None) \
+                and (yield from _between(client, session, step, obs)):
+            continue  # a server event or a listen: no request of the scenario's own
+        assert isinstance(step, Step)
         if session.status != "ok":  # a re-probe found no way to talk: the rest cannot run
             results.append(_result_of(step.name, False, step.expect, "no session"))
             continue
-        profile = session.profile
-        plan = _plan(step, profile)
-        if client.caches_results \
-                and (cached := (yield from _from_cache(client, session, step, obs))) is not None:
-            ok, got = _judge_cached(step, profile, cached, plan, listed)
-            first_useful = _first_useful(ok, step, first_useful, obs)
-            results.append(_result_of(step.name, ok, plan[1], got + " (cached)"))
-            continue
-        if (step.app or client.policy.output_dialects is not None) \
-                and (refused := _unsent(client, step, listed)) is not None:
-            results.append(_result_of(step.name, False, plan[1], refused))
-            continue  # no app to read, or the client's validator refuses the tool: nothing sent
+        if profile is None:
+            profile = session.profile
+            plans = _plans(scenario, profile)
+        plan = plans[i]
+        # (a cache, an app to open, or a validator that may refuse a listed tool)
+        if (caches_results or step.app or policy.output_dialects is not None) and (
+                done := (yield from _unsent(client, session, plan, profile, listed=listed,
+                                            obs=obs))):
+            if done.ok and first_useful is None and step.expect == "result":
+                first_useful = obs.now_ms()  # (a fresh result from the cache)
+            results.append(done)
+            continue  # served from the cache, or refused before sending: nothing sent
         index, params = obs.position(), {"uri": client.listed_app} if step.app else step.params
-        event = yield client.call(session, step.method, params, constant=not step.app)
+        event = yield client.call(session, step.method, params, constant=not step.app,
+                                  profile=profile, sealer=plan.sealer)
         assert event is not None
-        session.path += event.via  # what the transport did on the way (a new HTTP session)
-        if needs_follow_up(client, session, event):  # a retry, a re-probe (_asking)
+        if event.via:
+            session.path += event.via  # what the transport did on the way (a new HTTP session)
+        if needs_follow_up(client, session, event, plan.retry_code):  # a retry, a re-probe
             event = yield from follow_up(client, session, step, obs, params=params,
-                                             profile=profile, event=event)
-            profile, plan = _replanned(step, session, profile, plan)
+                                         profile=profile, event=event)
+            if session.status == "ok" and session.profile is not profile:  # it changed
+                profile = session.profile
+                plans = _plans(scenario, profile)
+                plan = plans[i]
         if type(event) is not Reply and not isinstance(event, Reply):
-            results.append(_result_of(step.name, False, plan[1], "timeout"
-                                      if isinstance(event, Timeout) else "server exited"))
+            results.append(plan.result(False, "timeout" if isinstance(event, Timeout)
+                                       else "server exited"))
             continue
-        ok, got = _read(step, profile, event, listed, client, plan=plan, path=session.path)
         result = event.result
-        if result is not None:
-            found = check_result(profile, step.method, result, index + 1)
+        if result is None and event.error is not None and type(code := event.code) is int:
+            ok = (said := plan.error_result(code)).ok  # an error answer: judged by the plan
+        else:
+            ok, got, found, refused = _read(plan, profile, event, listed, client,
+                                            path=session.path, index=index + 1)
             findings += found
-            if found and (client.policy.strict_results or (client.policy.strict_tools and any(
-                    f.code == "tool-schema-not-object" for f in found))):  # the client refuses it
-                ok, got = False, f"invalid result ({found[0].message})"
-                if client.policy.raw_retry:  # asked once more, raw; refused all the same
-                    yield client.call(session, step.method, step.params)
-            elif client.cache is not None or client.spec.extensions:  # else keep does nothing
+            if refused and policy.raw_retry:  # asked once more, raw; refused all the same
+                yield client.call(session, step.method, step.params)
+            elif result is not None and not refused and (cache is not None
+                                                         or client.spec.extensions):
                 yield from client.keep(obs.now_ms(), profile, step.method, step.params, result)
+            said = plan.result(ok, got)
         if ok and first_useful is None and step.expect == "result":  # the first useful result
             first_useful = obs.now_ms()
-        results.append(_result_of(step.name, ok, plan[1], got))
+        results.append(said)
     return results, findings, first_useful
 
 
-def _judge_cached(step: Step, profile: Profile, cached: Reply, plan: Plan,
+def _judge_cached(plan: StepPlan, profile: Profile, cached: Reply,
                   listed: dict[str, dict[str, Any]]) -> tuple[bool, str]:
     """:func:`_judge` of a result served from the cache; a ``tools/list`` result's tools are
     kept for the calls after it, as from the wire."""
-    note_tools(listed, step.method, cached.result)
-    return _judge(step, profile, cached, plan)
+    note_tools(listed, plan.step.method, cached.result)
+    return _judge(plan, profile, cached)
 
 
-def _replanned(step: Step, session: Session, profile: Profile, plan: Plan) -> tuple[Profile, Plan]:
-    """The profile and plan to read a step's answer by after a retry or a re-probe (which may
-    have changed the session's revision): the same profile expects the same."""
-    now = session.profile if session.status == "ok" else profile
-    return (profile, plan) if now is profile else (now, _plan(step, now))
+def _between(client: SimClient, session: Session, step: Step | Listen | ServerEvent,
+             obs: Observer) -> Steps[bool]:
+    """What happens before a step where it names a time or the client keeps a cache: the
+    clock runs to the step's time, the notifications that arrived are read. True where the
+    step is done then: a server event (the run schedules it on the link) or a listen."""
+    if type(step) is not Step and isinstance(step, ServerEvent):
+        return True
+    if step.at_ms is not None and step.at_ms > obs.now_ms():
+        yield Wait(step.at_ms)
+    if client.cache is not None:  # only a client with a cache reads notifications
+        yield from _absorb(client, session, obs)
+    if type(step) is not Step and isinstance(step, Listen):
+        yield from _listen(client, session, step)
+        return True
+    return False
 
 
-def _first_useful(ok: bool, step: Step, first_useful: int | None, obs: Observer) -> int | None:
-    """When the first useful result came: now, if this step's is the first."""
-    if ok and first_useful is None and step.expect == "result":
-        return obs.now_ms()
-    return first_useful
-
-
-def _unsent(client: SimClient, step: Step, listed: dict[str, dict[str, Any]]) -> str | None:
-    """Why the client sends nothing for this step, or None: the app it cannot read (scenario
-    ``apps``, which keeps no cache), or a tool its validator refuses (``_outputs``)."""
-    return (_app_unread(client) if step.app else None) \
+def _unsent(client: SimClient, session: Session, plan: StepPlan, profile: Profile, *,
+            listed: dict[str, dict[str, Any]], obs: Observer) -> Steps[StepResult | None]:
+    """The step's result where the client sends nothing for it, or None: a fresh result from
+    its cache; the app it cannot read (scenario ``apps``, which keeps no cache), or a tool
+    its validator refuses (``_outputs``)."""
+    step = plan.step
+    if client.caches_results \
+            and (cached := (yield from _from_cache(client, session, step, obs))) is not None:
+        ok, got = _judge_cached(plan, profile, cached, listed)
+        return plan.result(ok, got + " (cached)")
+    refused = (_app_unread(client) if step.app else None) \
         or refused_before(client.policy, _tool(listed, step))
+    return None if refused is None else plan.result(False, refused)
 
 
 def _tool(listed: dict[str, dict[str, Any]], step: Step) -> dict[str, Any] | None:
@@ -418,26 +489,38 @@ def _tool(listed: dict[str, dict[str, Any]], step: Step) -> dict[str, Any] | Non
     return listed.get(str(step.params.get("name"))) if step.method == "tools/call" else None
 
 
-def _read(step: Step, profile: Profile, reply: Reply, listed: dict[str, dict[str, Any]],
-          client: SimClient, *, plan: Plan, path: list[path_steps.PathStep]) -> tuple[bool, str]:
+def _read(plan: StepPlan, profile: Profile, reply: Reply, listed: dict[str, dict[str, Any]],
+          client: SimClient, *, path: list[path_steps.PathStep],
+          index: int) -> tuple[bool, str, Sequence[Finding], bool]:
     """:func:`_judge`, then what the client's own reading of a tool call refuses
     (``_outputs``); a ``tools/list`` result's tools are kept for the calls after it, and a
     result in a shape the client's revision does not define puts the result-shape boundary
-    in the path, once (the boundary, not each call across it)."""
-    ok, got = _judge(step, profile, reply, plan)
-    result = reply.result
+    in the path, once (the boundary, not each call across it). Then the result's findings
+    (:func:`check_result`, ``index``: the reply's place in the transcript), and whether the
+    client refuses the result for them (quirks ``strict-results``, ``strict-tools``)."""
+    ok, got = _judge(plan, profile, reply)
+    step, result = plan.step, reply.result
     # a result in another shape failed :func:`_judge` (which asked :func:`unreadable` unless
     # the answer had an error too): an answer that passed is asked no more
-    if result is not None and (not ok or reply.error is not None) \
-            and unreadable(step.method, profile, result) is not None:
+    if result is not None and (not ok or reply.error is not None) and plan.calls_tool \
+            and not readable(result, plan.reads):
         shape = path_steps.result_shape(step.method, [f for f in OUTPUT_FIELDS if f in result])
         if shape not in path:
             path.append(shape)
-    failed = refused_result(client.policy, _tool(listed, step), result) \
-        if result is not None and client.policy.needs_structured_content else None
-    if step.method == "tools/list":  # (note_tools keeps only a tools/list result's tools)
+    policy = client.policy
+    failed = refused_result(policy, _tool(listed, step), result) \
+        if result is not None and policy.needs_structured_content else None
+    if plan.lists_tools:  # (note_tools keeps only a tools/list result's tools)
         note_tools(listed, step.method, result)
-    return (False, failed) if failed is not None else (ok, got)
+    if failed is not None:
+        ok, got = False, failed
+    if result is None or (result.keys() >= plan.checked and not plan.lists_tools):
+        return ok, got, (), False
+    found = check_result(profile, step.method, result, index)
+    if found and (policy.strict_results or (policy.strict_tools and any(
+            f.code == "tool-schema-not-object" for f in found))):  # the client refuses it
+        return False, f"invalid result ({found[0].message})", found, True
+    return ok, got, found, False
 
 
 def _app_unread(client: SimClient) -> str | None:

@@ -40,7 +40,7 @@ EDGES = frozenset({
     "mcp_skew.peers._bridges:resolve_bridge",  # a bridge spec, as resolve_peer (issue 39)
     "mcp_skew.probe._clients:builtin_clients",
     "mcp_skew.probe._target:ProbeOptions.registry",
-    "mcp_skew.simulator._client:Session.registry",
+    "mcp_skew.simulator._session:Session.registry",
     "mcp_skew.simulator.http._client:HttpClient.__init__",
     "mcp_skew.simulator.http._client:request_headers",
     "mcp_skew.simulator._peers:PeerSpec.registry",

@@ -10,7 +10,9 @@
 - A sealed request (``_wire.sealed_request``: its text made once) is the request
   ``_wire.request`` makes, with ``json.dumps``'s text of it; params changed since, or other
   params at the same address, get their own text; a copy of one is a plain dict, encoded
-  afresh; crossing one gives a fresh decode.
+  afresh; crossing one gives a fresh decode. So is a sealed ``initialize``
+  (``_wire.sealed_initialize``): the request the client built before, with its text; each
+  its own objects (changing one changes no other, nor the next one's text).
 - The caches key on identity: a profile equal to another but not it gets its own answers.
 - A peer's revisions of each era are derived once and follow :func:`dataclasses.replace`.
 """
@@ -88,6 +90,37 @@ def test_a_copy_of_a_sealed_request_is_encoded_afresh() -> None:
     changed = copy.deepcopy(sealed)
     changed["params"]["_meta"]["extra"] = 1  # what a bridge does to a copy
     assert _json.cross(changed)["params"]["_meta"]["extra"] == 1
+
+
+def _initialize(profile: Any, msg_id: int) -> Any:
+    """The ``initialize`` request as the client built it before it was sealed."""
+    params = {"protocolVersion": profile.revision,
+              "capabilities": _wire.client_capabilities(profile),
+              "clientInfo": _wire.implementation(_wire.CLIENT_NAME)}
+    return _wire.request(profile, msg_id, "initialize", params)
+
+
+@pytest.mark.parametrize("revision", ["2024-11-05", "2025-06-18", "2025-11-25"])
+def test_a_sealed_initialize_is_the_request_and_its_text(revision: str) -> None:
+    profile = REGISTRY.get(revision)
+    for msg_id in (1, 2, 1):  # made, another id, then its text found again
+        sealed = _wire.sealed_initialize(profile, msg_id)
+        plain = _initialize(profile, msg_id)
+        assert sealed == plain and isinstance(sealed, _json.Sealed)
+        assert sealed.text == json.dumps(plain)
+        crossed = _json.cross(sealed)
+        assert crossed == json.loads(json.dumps(plain)) and type(crossed) is dict
+
+
+def test_a_sealed_initialize_owns_its_objects() -> None:
+    first = _wire.sealed_initialize(LEGACY, 3)
+    first["params"]["capabilities"]["changed"] = {}  # in place: no other message sees it
+    again = _wire.sealed_initialize(LEGACY, 3)
+    assert "changed" not in again["params"]["capabilities"]
+    assert again.text == json.dumps(_initialize(LEGACY, 3))
+    changed = copy.deepcopy(again)
+    changed["params"]["clientInfo"]["name"] = "other"  # a copy changed on the way
+    assert _json.cross(changed)["params"]["clientInfo"]["name"] == "other"
 
 
 def test_decoding_refuses_what_follows_the_value() -> None:

@@ -25,6 +25,7 @@ __all__ = [
     "SUBSCRIPTION_KEY",
     "VERSION_KEY",
     "Prepared",
+    "Sealer",
     "client_capabilities",
     "declares",
     "describe_message",
@@ -35,7 +36,9 @@ __all__ = [
     "request_meta",
     "request_text",
     "result",
+    "sealed_initialize",
     "sealed_request",
+    "sealer",
     "server_capabilities",
     "server_declares",
 ]
@@ -240,38 +243,95 @@ def request(
     return message
 
 
-#: :func:`sealed_request`'s texts: (profile id, id, method, params id) -> (the profile, a
-#: copy of the params, the text); started again past LIMIT entries, as the profile caches are
-_SEALED: dict[tuple[int, int, str, int], tuple[Profile, Any, str]] = {}
+class Sealer:
+    """Makes :func:`request` of one profile, method and params (the default client name) as
+    a :class:`~._json.Sealed` message, for any id: its JSON text made once per id, for a
+    caller that sends it as it is (nothing changes it before it crosses a link).
+
+    The text is a function of the id, the method, the params and what :func:`request`
+    derives once per (frozen) profile. A text is used again only while the params equal
+    the copy taken when the texts were made (params changed in place since get new texts).
+    The message itself is built afresh every time, as :func:`request` builds it (here, into
+    the :class:`~._json.Sealed` itself, not copied into one)."""
+
+    __slots__ = ("_meta", "_seen", "_texts", "method", "params", "profile")
+
+    def __init__(self, profile: Profile, method: str, params: dict[str, Any] | None) -> None:
+        self.profile, self.method, self.params = profile, method, params
+        self._meta = _request_meta_copy(profile)
+        self._seen = copy.deepcopy(params)  #: the params as they were when the texts were made
+        self._texts: dict[int, str] = {}
+
+    def __call__(self, msg_id: int) -> Message:
+        params = self.params
+        if params != self._seen:  # changed in place: the texts made before are not its
+            self._seen, self._texts = copy.deepcopy(params), {}
+        body: dict[str, Any] = dict(params) if params else {}
+        if self._meta is not None:
+            body["_meta"] = self._meta()
+        message = Sealed(jsonrpc="2.0", id=msg_id, method=self.method)
+        if body:
+            message["params"] = body
+        texts = self._texts
+        text = texts.get(msg_id)
+        if text is None:
+            if len(texts) >= LIMIT:
+                texts.clear()
+            text = texts[msg_id] = encode(message)
+        message.text = text
+        return message
+
+
+#: :func:`sealer`'s sealers: (profile id, method, params id) -> the sealer (which holds both);
+#: started again past LIMIT entries, as the profile caches are
+_SEALERS: dict[tuple[int, str, int], Sealer] = {}
+
+
+def sealer(profile: Profile, method: str, params: dict[str, Any] | None = None) -> Sealer:
+    """The :class:`Sealer` of a request, one per profile object, method and params object (a
+    caller that sends the same request often keeps it)."""
+    key = (id(profile), method, id(params))
+    found = _SEALERS.get(key)
+    if found is None or found.profile is not profile or found.params is not params:
+        if len(_SEALERS) >= LIMIT:
+            _SEALERS.clear()
+        found = _SEALERS[key] = Sealer(profile, method, params)
+    return found
 
 
 def sealed_request(profile: Profile, msg_id: int, method: str,
                    params: dict[str, Any] | None = None) -> Message:
-    """:func:`request` (the default client name) as a :class:`~._json.Sealed` message: its
-    JSON text made once per profile, id, method and params, for a caller that sends it as
-    it is (nothing changes it before it crosses a link).
+    """:func:`request` (the default client name) as a :class:`~._json.Sealed` message, its
+    JSON text made once per profile, id, method and params (:class:`Sealer`)."""
+    return sealer(profile, method, params)(msg_id)
 
-    The text is a function of those alone: :func:`request` builds the message from them and
-    from what it derives once per (frozen) profile. A text is used again only for the same
-    profile object and params equal to the ones it was made from (a copy is kept: params
-    changed since, or new params at a reused address, make a new text). The message itself
-    is built afresh every time, as :func:`request` builds it (here, into the
-    :class:`~._json.Sealed` itself, not copied into one).
-    """
-    body: dict[str, Any] = dict(params) if params else {}
+
+#: :func:`sealed_initialize`'s texts: (profile id, id) -> (the profile, the text)
+_SEALED_INITIALIZE: dict[tuple[int, int], tuple[Profile, str]] = {}
+
+
+def sealed_initialize(profile: Profile, msg_id: int) -> Message:
+    """The legacy ``initialize`` request a simulated client sends (its revision, the
+    capabilities its revision has, its default identity), as a :class:`~._json.Sealed`
+    message: built afresh every time, as :func:`request` builds it, and its JSON text made
+    once per profile and id, for a caller that sends it as it is.
+
+    The text is a function of those two alone: every other part of the message is derived
+    from the (frozen) profile or is a constant; a text is used again only for the same
+    profile object."""
+    params = {"protocolVersion": profile.revision, "capabilities": client_capabilities(profile),
+              "clientInfo": implementation(CLIENT_NAME)}
     meta = _request_meta_copy(profile)
-    if meta is not None:
-        body["_meta"] = meta()
-    message = Sealed(jsonrpc="2.0", id=msg_id, method=method)
-    if body:
-        message["params"] = body
-    key = (id(profile), msg_id, method, id(params))
-    hit = _SEALED.get(key)
-    if hit is None or hit[0] is not profile or hit[1] != params:
-        if len(_SEALED) >= LIMIT:
-            _SEALED.clear()
-        hit = _SEALED[key] = (profile, copy.deepcopy(params), encode(message))
-    message.text = hit[2]
+    if meta is not None:  # (a legacy profile has none: what request does, all the same)
+        params["_meta"] = meta()
+    message = Sealed(jsonrpc="2.0", id=msg_id, method="initialize", params=params)
+    key = (id(profile), msg_id)
+    hit = _SEALED_INITIALIZE.get(key)
+    if hit is None or hit[0] is not profile:
+        if len(_SEALED_INITIALIZE) >= LIMIT:
+            _SEALED_INITIALIZE.clear()
+        hit = _SEALED_INITIALIZE[key] = (profile, encode(message))
+    message.text = hit[1]
     return message
 
 
