@@ -237,7 +237,8 @@ def build_matrix(clients: Sequence[PeerSpec], servers: Sequence[PeerSpec],
         for client, row_axis in zip(clients, rows_axes, strict=True):
             row: list[Cell] = []
             for server, column in zip(servers, columns, strict=True):
-                record = run(client, server, scenario, transport=transport, via=via)
+                record = run(client, server, scenario, transport=transport, via=via,
+                             keep_transcript=keep_transcripts)
                 race = None if via is not None else race_of(
                     client, server, record, scenario, transport)
                 row.append(Cell.of(record, transcript=keep_transcripts, works=works,

@@ -87,7 +87,8 @@ def race_of(client: PeerSpec, server: PeerSpec, record: RunRecord, scenario: str
         inside = wait - _INSIDE_MS
         if inside >= cold or inside < 0:
             continue
-        faster = run(client, _with_start(server, inside), scenario, transport=transport)
+        faster = run(client, _with_start(server, inside), scenario, transport=transport,
+                     keep_transcript=False)
         if _outcome(faster) != seen:
             return (f"{_words(faster)} if the server answers within {_seconds(wait)} (the "
                     f"client's {what}); its cold start is {_seconds(cold)}: {_words(record)}")
@@ -95,7 +96,8 @@ def race_of(client: PeerSpec, server: PeerSpec, record: RunRecord, scenario: str
     if later is None or later[0] > _AT_RISK * cold:
         return None
     wait, what = later
-    slower = run(client, _with_start(server, wait + _INSIDE_MS), scenario, transport=transport)
+    slower = run(client, _with_start(server, wait + _INSIDE_MS), scenario, transport=transport,
+                 keep_transcript=False)
     if _outcome(slower) == seen:
         return None
     return (f"{_words(record)} if the server answers within {_seconds(wait)} (the client's "

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..transcript import Entry, Note, Transcript
+from ..transcript import Entry, Note, Tally, Transcript
 from ..versions import Message
 from ._peers import PeerSpec
 from ._server import Reaction, SimServer
@@ -83,7 +83,7 @@ class LinkObserver:
         return self._link.now_ms()
 
     def position(self) -> int:
-        return len(self._link.transcript.entries)
+        return self._link.transcript.count()
 
     def notices(self) -> list[tuple[int, Message]]:
         """The server notifications the link delivered since last asked, with the simulated
@@ -99,11 +99,14 @@ class MemoryLink:
     real wire. The server reads a message ``latency_ms`` after it is sent (or
     when it has finished starting), and its replies reach the client
     ``latency_ms`` later. A reply that arrives after the client stopped waiting
-    is still recorded, when the clock passes it.
+    is still recorded, when the clock passes it. ``records=False``: the transcript is a
+    :class:`~mcp_skew.transcript.Tally` (its events kept, its messages counted), for a run
+    whose messages nobody reads.
     """
 
     def __init__(self, server_factory: Callable[[], SimServer], latency_ms: int = 5, *,
-                 stalls_on_server_request: bool = False, start_ms: int = 0) -> None:
+                 stalls_on_server_request: bool = False, start_ms: int = 0,
+                 records: bool = True) -> None:
         self._factory = server_factory
         self.latency_ms = latency_ms
         #: the client reads no answer after the server's first request to it (a client quirk)
@@ -112,7 +115,7 @@ class MemoryLink:
         #: how the client answers a request of the server's (the ``features`` scenario:
         #: :func:`._feature_calls.response_to`); None: it leaves them unanswered
         self.answers: Callable[[Message], Message] | None = None
-        self.transcript = Transcript()
+        self.transcript = Transcript() if records else Tally()
         #: a link may start later than the run (a bridge's child process, :mod:`.bridges._link`)
         self._clock = start_ms
         self._seq = 0

@@ -163,7 +163,7 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
         transport: Transport = "stdio",
         server_changes: Sequence[tuple[int, PeerSpec]] = (),
         cache: ClientCache | None = None, server_id: str | None = None,
-        via: BridgeSpec | None = None) -> RunRecord:
+        via: BridgeSpec | None = None, keep_transcript: bool = True) -> RunRecord:
     """Negotiate ``client`` with ``server``, then play ``scenario``, over ``transport``
     (``stdio``, or ``http``: Streamable HTTP, :mod:`.http._link`).
 
@@ -178,6 +178,10 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
     same to two runs for a server that was restarted as another spec, an upgrade).
     ``via``: a bridge between them (:mod:`.bridges._link`): the client meets its downstream
     side (its transport, not ``transport``) and the bridge plays the upstream leg.
+    ``keep_transcript=False``: the record's transcript keeps the events and only counts the
+    messages (a :class:`~mcp_skew.transcript.Tally`: no timeline, no records), for a caller
+    that reads none (a matrix cell without a transcript); the run is the same. Over stdio
+    only: the other links keep their records whatever it says.
     """
     plan = scenario if isinstance(scenario, Scenario) else SCENARIOS[scenario]
     link: MemoryLink | HttpMemoryLink | BridgeLink
@@ -193,7 +197,8 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
         transport = via.downstream
     elif transport == "stdio":
         link = MemoryLink(lambda: SimServer(server), latency_ms,
-                          stalls_on_server_request=client.client_policy.stalls_on_server_request)
+                          stalls_on_server_request=client.client_policy.stalls_on_server_request,
+                          records=keep_transcript)
         _schedule(link, plan, server_changes)
         if plan.answers:
             link.answers = response_to
