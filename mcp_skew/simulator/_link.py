@@ -186,37 +186,50 @@ class MemoryLink:
         closed_at = self._closed_at
         if closed_at is not None and closed_at <= clock:
             return False
-        read_at = max(clock + self.latency_ms, self._ready_at)
+        # read when the server is ready: still starting, or busy with a request (a comparison
+        # where max() would be a call a message)
+        read_at = clock + self.latency_ms
+        if read_at < self._ready_at:  # noqa: PLR1730
+            read_at = self._ready_at
         server = self.server
         reaction = server.receive(wire)
         # a request keeps the server busy for its own latency (quirk latency); a notification
         # is read at once
-        done = read_at + (server.policy.latency_ms if "id" in wire and "method" in wire else 0)
+        done = read_at + server.policy.latency_ms if "id" in wire and "method" in wire else read_at
         self._ready_at = done
-        for reply in reaction.replies:
-            self._seq += 1
-            _push(self._pending, (done + self.latency_ms, self._seq, reply))
+        replies = reaction.replies
+        if replies:  # they arrive together, in the order sent (their sequence numbers)
+            arrives, pending, seq = done + self.latency_ms, self._pending, self._seq
+            for reply in replies:
+                seq += 1
+                _push(pending, (arrives, seq, reply))
+            self._seq = seq
         if reaction.exit:
             self._closed_at = read_at + self.latency_ms
         return True
 
     def _deliver_until(self, deadline: int, want_id: Any = None) -> Reply | None:
         """Deliver queued replies up to ``deadline``; stop at the one with ``want_id``."""
-        pending = self._pending  # the heap, kept by this link (a restart gives a new one)
+        # the heap, kept by this link (a server change or a restart gives a new one); the
+        # schedule, one heap for the link's life; the transcript, the link's
+        pending, schedule, add = self._pending, self._schedule, self.transcript.add
         while True:
-            if self._schedule and self._schedule[0][0] <= deadline and (
-                    not self._pending or self._schedule[0][0] < self._pending[0][0]):
-                self._apply_due(self._schedule[0][0])  # a change due before the next reply
+            if schedule and schedule[0][0] <= deadline and (
+                    not pending or schedule[0][0] < pending[0][0]):
+                self._apply_due(schedule[0][0])  # a change due before the next reply
                 pending = self._pending
                 continue
-            if not (pending and pending[0][0] <= deadline):
+            if not pending:
                 return None
-            if self._closed_at is not None and pending[0][0] > self._closed_at:
+            at = pending[0][0]
+            closed_at = self._closed_at
+            if at > deadline or (closed_at is not None and at > closed_at):
                 return None
-            at, _, sent = _pop(pending)
-            self._clock = max(self._clock, at)
+            sent = _pop(pending)[2]
+            if at > self._clock:  # noqa: PLR1730 - as above
+                self._clock = at
             message: Message = cross(sent)  # the client reads what crossed the wire, as recorded
-            self.transcript.add(at, "s2c", message)
+            add(at, "s2c", message)
             if "method" in message:
                 if "id" not in message:
                     self._notices.append((at, message))  # a notification: read later
