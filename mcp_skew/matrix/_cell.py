@@ -227,16 +227,22 @@ class Cell:
 
     def _set(self, client: str, server: str, transcript: tuple[dict[str, Any], ...] | None,
              said: Said) -> None:
-        for name, value in (("client", client), ("server", server), ("transcript", transcript),
-                            ("said", said)):
-            object.__setattr__(self, name, value)
+        # each slot set through its descriptor (its frozen __setattr__ refuses): a sweep makes a
+        # cell per pair
+        _SET_CLIENT(self, client)
+        _SET_SERVER(self, server)
+        _SET_TRANSCRIPT(self, transcript)
+        _SET_SAID(self, said)
 
     @classmethod
     def of_said(cls, client: str, server: str, said: Said,
                 transcript: tuple[dict[str, Any], ...] | None = None) -> Cell:
         """A cell of its labels, a :class:`Said` (shared with other cells) and a transcript."""
-        cell = cls.__new__(cls)
-        cell._set(client, server, transcript, said)
+        cell = _NEW(cls)
+        _SET_CLIENT(cell, client)
+        _SET_SERVER(cell, server)
+        _SET_TRANSCRIPT(cell, transcript)
+        _SET_SAID(cell, said)
         return cell
 
     def replace(self, **changes: Any) -> Cell:
@@ -388,25 +394,29 @@ class Cell:
         failure: FailureKind | None
         kept: tuple[str, ...]
         loses: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
-        failed_step = record.failed_step  # read once: each read looks through the steps
+        # RunRecord.failed_step and .reason, each looking through the steps once at most: a
+        # pair that failed to negotiate has no failed step, and one without a failed step the
+        # negotiation's reason
+        negotiated = session.status == "ok"
+        failed_step = record.failed_step if negotiated else None
         if failed_step is not None:
-            failure, kept = "result", ()
-        elif session.status == "ok":
-            failure = None
-            kept = _features_kept(record.client.profile(), session.profile)
-            loses = (_loses(record.client.profile(), session.profile),
-                     _loses(record.server.profile(), session.profile))
+            failure, kept, reason = "result", (), record.reason
+        elif negotiated:
+            failure, reason = None, session.reason
+            best, profile = record.client.profile(), session.profile
+            kept = _features_kept(best, profile)
+            loses = (_loses(best, profile), _loses(record.server.profile(), profile))
         else:
-            failure = failure_kind(record.client, record.server, works)
+            failure, reason = failure_kind(record.client, record.server, works), session.reason
             if failure in ("quirk", "negotiation") and _auth_failed(session.path):
                 failure = "auth"  # scenario auth: the client never got a token
             kept = ()
         era = session.era
         # RunRecord.status, from what is read above
-        status: Status = "ok" if session.status == "ok" and not failed_step else "failed"
+        status: Status = "ok" if negotiated and not failed_step else "failed"
         client, server = labels or (record.client.name, record.server.name)
         same = share or _same
-        revision, path, reason = same(session.revision), same(tuple(session.path)), same(record.reason)
+        revision, path, reason = same(session.revision), same(tuple(session.path)), same(reason)
         era_value, first = era.value if era else None, _shared_int(record.t_first_useful_ms, same)
         steps, lost = same(tuple(record.steps)), same(tuple(record.features_lost))
         findings, mark, trips = same((*session.findings, *record.findings)), session.mark, session.round_trips
@@ -497,6 +507,12 @@ class Cell:
             server_loses=_names(data, "server_loses"),
             real=None if real is None else RealRun.from_dict(real),
             race=_optional(data, "race", str, "a string or null"))
+
+
+#: The setters of a cell's slots, and what makes a cell before they are set (:meth:`Cell.of_said`).
+_SET_CLIENT, _SET_SERVER, _SET_TRANSCRIPT, _SET_SAID = (
+    Cell.__dict__[name].__set__ for name in ("client", "server", "transcript", "said"))
+_NEW = object.__new__
 
 
 # -- Reading JSON --------------------------------------------------------------------------
