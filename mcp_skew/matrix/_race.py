@@ -24,7 +24,7 @@ from dataclasses import replace
 
 from ..simulator import PeerSpec, RunRecord, Transport, run
 
-__all__ = ["MARK", "client_waits", "race_of"]
+__all__ = ["MARK", "client_waits", "may_race", "race_of"]
 
 #: The mark of a cell that is a race (after its revision or its failure word).
 MARK = "⏱"
@@ -74,13 +74,19 @@ def _with_start(server: PeerSpec, ms: int) -> PeerSpec:
     return replace(server, quirks=quirks)
 
 
+def may_race(server: PeerSpec) -> bool:
+    """Whether ``server`` has a cold start a client's wait may race (else :func:`race_of` is
+    None whatever the client: a sweep asks it once a server)."""
+    return server.server_policy.startup_ms > 0
+
+
 def race_of(client: PeerSpec, server: PeerSpec, record: RunRecord, scenario: str,
             transport: Transport) -> str | None:
     """The race sentence of a pair whose server has a cold start; None when no wait of the
     client's makes the outcome depend on it."""
-    cold = server.server_policy.startup_ms
-    if cold <= 0:
+    if not may_race(server):
         return None
+    cold = server.server_policy.startup_ms
     seen = _outcome(record)
     waits = client_waits(client)
     for wait, what in waits:  # shortest first: the first a faster answer gets inside
