@@ -11,11 +11,12 @@ as the spec's era table says (2026-07-28 ``basic/versioning.mdx``
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from .._memo import by_identity2
+from .._memo import by_identity, by_identity2
 from ..transcript import run_document
 from ..versions import Era, Profile
 from ._client import Mark, Session, SimClient
@@ -23,7 +24,7 @@ from ._feature_calls import response_to
 from ._link import MemoryLink, ServerChange, Transcript
 from ._path import served_legacy
 from ._peers import PeerSpec
-from ._scenario import SCENARIOS, Scenario, StepResult, play
+from ._scenario import SCENARIOS, Scenario, ServerEvent, StepResult, play
 from ._server import SimServer
 from ._transport import NOT_OVER_STDIO, Transport, rule_for
 from .findings._finding import Finding
@@ -196,7 +197,7 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
         link = bridge = BridgeLink(via, server, latency_ms)
         transport = via.downstream
     elif transport == "stdio":
-        link = MemoryLink(lambda: SimServer(server), latency_ms,
+        link = MemoryLink(functools.partial(SimServer, server), latency_ms,
                           stalls_on_server_request=client.client_policy.stalls_on_server_request,
                           records=keep_transcript)
         _schedule(link, plan, server_changes)
@@ -213,7 +214,7 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
         link = http = http_link(client, server, protected=plan.protected, latency_ms=latency_ms)
         if plan.answers:
             http.answers = response_to
-        for event in plan.server_events:
+        for event in _server_events(plan):
             link.transcript.note(0, f"not simulated over Streamable HTTP: {event.name}")
     if cache is None and plan.keeps_cache:
         from ._cache import ClientCache  # noqa: PLC0415 - the caches load for the scenarios that keep them
@@ -244,5 +245,12 @@ def _schedule(link: MemoryLink, plan: Scenario,
     """Put the scenario's server events and the run's server changes on the link's clock."""
     for at_ms, spec in server_changes:
         link.schedule(at_ms, ServerChange(server=spec))
-    for event in plan.server_events:
+    for event in _server_events(plan):
         link.schedule(event.at_ms, ServerChange(emit=event.emit, params=event.params))
+
+
+@by_identity
+def _server_events(plan: Scenario) -> tuple[ServerEvent, ...]:
+    """``plan.server_events``, once a scenario (the property looks through its steps on every
+    read, and every run reads it)."""
+    return plan.server_events
