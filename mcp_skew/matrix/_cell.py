@@ -227,22 +227,16 @@ class Cell:
 
     def _set(self, client: str, server: str, transcript: tuple[dict[str, Any], ...] | None,
              said: Said) -> None:
-        # each slot set through its descriptor (its frozen __setattr__ refuses): a sweep makes a
-        # cell per pair
-        _SET_CLIENT(self, client)
-        _SET_SERVER(self, server)
-        _SET_TRANSCRIPT(self, transcript)
-        _SET_SAID(self, said)
+        for name, value in (("client", client), ("server", server), ("transcript", transcript),
+                            ("said", said)):
+            object.__setattr__(self, name, value)
 
     @classmethod
     def of_said(cls, client: str, server: str, said: Said,
                 transcript: tuple[dict[str, Any], ...] | None = None) -> Cell:
         """A cell of its labels, a :class:`Said` (shared with other cells) and a transcript."""
-        cell = _NEW(cls)
-        _SET_CLIENT(cell, client)
-        _SET_SERVER(cell, server)
-        _SET_TRANSCRIPT(cell, transcript)
-        _SET_SAID(cell, said)
+        cell = cls.__new__(cls)
+        cell._set(client, server, transcript, said)
         return cell
 
     def replace(self, **changes: Any) -> Cell:
@@ -394,9 +388,7 @@ class Cell:
         failure: FailureKind | None
         kept: tuple[str, ...]
         loses: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
-        # RunRecord.failed_step and .reason, each looking through the steps once at most: a
-        # pair that failed to negotiate has no failed step, and one without a failed step the
-        # negotiation's reason
+        # RunRecord's failed_step and reason, the steps looked through once at most
         negotiated = session.status == "ok"
         failed_step = record.failed_step if negotiated else None
         if failed_step is not None:
@@ -507,12 +499,6 @@ class Cell:
             server_loses=_names(data, "server_loses"),
             real=None if real is None else RealRun.from_dict(real),
             race=_optional(data, "race", str, "a string or null"))
-
-
-#: The setters of a cell's slots, and what makes a cell before they are set (:meth:`Cell.of_said`).
-_SET_CLIENT, _SET_SERVER, _SET_TRANSCRIPT, _SET_SAID = (
-    Cell.__dict__[name].__set__ for name in ("client", "server", "transcript", "said"))
-_NEW = object.__new__
 
 
 # -- Reading JSON --------------------------------------------------------------------------
