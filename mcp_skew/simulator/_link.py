@@ -19,9 +19,9 @@ import functools
 import heapq
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
-from ..transcript import Entry, Note, Tally, Transcript
+from ..transcript import Entry, Note, Record, Transcript
 from ..versions import Message
 from ._peers import PeerSpec
 from ._server import Reaction, SimServer
@@ -43,6 +43,7 @@ __all__ = [
     "Reply",
     "ServerChange",
     "StdioServer",
+    "Tally",
     "Timeout",
     "Transcript",
 ]
@@ -69,6 +70,37 @@ class Link(Protocol):
     def notify(self, message: Message) -> None: ...
     def restart(self) -> bool: ...
     def close(self) -> None: ...
+
+
+@dataclass(eq=False, slots=True)
+class Tally(Transcript):
+    """A transcript that keeps its events and only counts its messages: what a run keeps
+    when nobody will read what crossed (a matrix cell without a transcript,
+    ``build_matrix(keep_transcripts=False)``), where making a record per message and
+    dropping it with the run was most of what a transcript cost.
+
+    What a run reads of its transcript is still here: how many messages crossed
+    (:meth:`count`: a finding's index, an event's ``after``) and the events (``notes``:
+    a run's reason reads an authorization's refusal). ``entries`` stays empty, and the
+    timeline and the records, which it cannot give whole, are refused.
+    """
+
+    messages: int = 0  #: how many messages crossed
+
+    def add(self, t_ms: int, direction: Literal["c2s", "s2c"], message: Any,
+            http: dict[str, Any] | None = None) -> None:
+        self.messages += 1
+
+    def count(self) -> int:
+        return self.messages
+
+    def timeline(self) -> list[Record]:
+        raise ValueError("this run counted its messages and kept none: no timeline "
+                         "(run it with its transcript kept)")
+
+    def records(self) -> list[dict[str, Any]]:
+        raise ValueError("this run counted its messages and kept none: no records "
+                         "(run it with its transcript kept)")
 
 
 class LinkObserver:
@@ -100,8 +132,8 @@ class MemoryLink:
     when it has finished starting), and its replies reach the client
     ``latency_ms`` later. A reply that arrives after the client stopped waiting
     is still recorded, when the clock passes it. ``records=False``: the transcript is a
-    :class:`~mcp_skew.transcript.Tally` (its events kept, its messages counted), for a run
-    whose messages nobody reads.
+    :class:`Tally` (its events kept, its messages counted), for a run whose messages nobody
+    reads.
     """
 
     def __init__(self, server_factory: Callable[[], SimServer], latency_ms: int = 5, *,

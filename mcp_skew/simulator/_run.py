@@ -180,7 +180,7 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
     ``via``: a bridge between them (:mod:`.bridges._link`): the client meets its downstream
     side (its transport, not ``transport``) and the bridge plays the upstream leg.
     ``keep_transcript=False``: the record's transcript keeps the events and only counts the
-    messages (a :class:`~mcp_skew.transcript.Tally`: no timeline, no records), for a caller
+    messages (a :class:`._link.Tally`: no timeline, no records), for a caller
     that reads none (a matrix cell without a transcript); the run is the same. Over stdio
     only: the other links keep their records whatever it says.
     """

@@ -1,8 +1,7 @@
 """The transcript: one record type, and its JSON Lines format (every writer and reader).
 
 - :class:`Record` (with its constructors :class:`Entry`, a message, and :class:`Note`,
-  an event) and :class:`Transcript`, a link's records in order (:mod:`._record`; a
-  :class:`Tally` keeps the events and counts the messages);
+  an event) and :class:`Transcript`, a link's records in order (:mod:`._record`);
   :func:`as_json` writes a record as the format's JSON;
 - the format (:mod:`._jsonl`): the header, the checked record models, writing
   (:func:`dumps`, :func:`dump_lines`), ``FORMAT`` and its version, and the run
@@ -24,7 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from ._names import run_document
-from ._record import Entry, Note, Record, Tally, Transcript, as_json, of_json
+from ._record import Entry, Note, Record, Transcript, as_json, of_json
 
 if TYPE_CHECKING:  # the format's names, for type checkers; at run time see __getattr__
     from ._jsonl import (
@@ -47,7 +46,6 @@ __all__ = [
     "Entry",
     "Note",
     "Record",
-    "Tally",
     "Transcript",
     "TranscriptError",
     "as_json",

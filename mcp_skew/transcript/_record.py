@@ -6,9 +6,8 @@ and, over HTTP, ``http``) or an event (``dir`` ``event``: ``kind``, ``text``,
 :class:`Note` are its two constructors (a message, an event), kept as the names the
 links and the library use; an item of either is a :class:`Record`.
 
-A :class:`Transcript` holds a link's records in order; a :class:`Tally` keeps its events and
-only counts its messages (a run whose messages nobody reads: a matrix cell that keeps no
-transcript). :func:`as_json` writes one as
+A :class:`Transcript` holds a link's records in order (the in-memory link's ``Tally``, one that
+keeps the events and only counts the messages, is one too). :func:`as_json` writes one as
 the JSON of the transcript format (:mod:`._jsonl`): the one writer of an in-memory
 record, on the hot path of every run (plain dicts, no validation); :func:`of_json`
 reads such JSON back (a matrix cell keeps its transcript as JSON).
@@ -20,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-__all__ = ["Direction", "Entry", "Note", "Record", "Tally", "Transcript", "as_json", "of_json"]
+__all__ = ["Direction", "Entry", "Note", "Record", "Transcript", "as_json", "of_json"]
 
 #: Where a record comes from: client to server, server to client, the server's standard
 #: error, or an event (not a line).
@@ -192,33 +191,3 @@ class Transcript:
         """
         return [as_json(item) for item in self._order]
 
-
-@dataclass(eq=False, slots=True)
-class Tally(Transcript):
-    """A transcript that keeps its events and only counts its messages: what a run keeps
-    when nobody will read what crossed (a matrix cell without a transcript,
-    ``build_matrix(keep_transcripts=False)``), where making a record per message and
-    dropping it with the run would be most of what a transcript costs.
-
-    What a run reads of its transcript is still here: how many messages crossed
-    (:meth:`count`: a finding's index, an event's ``after``) and the events (``notes``:
-    a run's reason reads an authorization's refusal). ``entries`` stays empty, and the
-    timeline and the records, which it cannot give whole, are refused.
-    """
-
-    messages: int = 0  #: how many messages crossed
-
-    def add(self, t_ms: int, direction: Literal["c2s", "s2c"], message: Any,
-            http: dict[str, Any] | None = None) -> None:
-        self.messages += 1
-
-    def count(self) -> int:
-        return self.messages
-
-    def timeline(self) -> list[Record]:
-        raise ValueError("this run counted its messages and kept none: no timeline "
-                         "(run it with its transcript kept)")
-
-    def records(self) -> list[dict[str, Any]]:
-        raise ValueError("this run counted its messages and kept none: no records "
-                         "(run it with its transcript kept)")

@@ -11,7 +11,8 @@ from mcp_skew.matrix import build_matrix
 from mcp_skew.matrix._cell import Cell
 from mcp_skew.peers._sets import sweep_peers
 from mcp_skew.simulator import SCENARIOS, RunRecord, parse_peer, run
-from mcp_skew.transcript import Tally, Transcript
+from mcp_skew.simulator._link import Tally
+from mcp_skew.transcript import Transcript
 
 #: A sample of the sweep: every kind of peer, and the quirks that time out, exit, restart,
 #: re-probe or draw a finding on a message (each makes events or findings a tally must keep
