@@ -82,7 +82,8 @@ class Tally(Transcript):
     What a run reads of its transcript is still here: how many messages crossed
     (:meth:`count`: a finding's index, an event's ``after``) and the events (``notes``:
     a run's reason reads an authorization's refusal). ``entries`` stays empty, and the
-    timeline and the records, which it cannot give whole, are refused.
+    timeline and the records, which it cannot give whole, are refused. The
+    :class:`MemoryLink` that made it counts in ``messages`` itself (no call a message).
     """
 
     messages: int = 0  #: how many messages crossed
@@ -115,7 +116,9 @@ class LinkObserver:
         return self._link.now_ms()
 
     def position(self) -> int:
-        return self._link.transcript.count()
+        transcript = self._link.transcript
+        # what Transcript.count gives, without the call (a step asks at each request)
+        return transcript.messages if type(transcript) is Tally else len(transcript.entries)
 
     def notices(self) -> list[tuple[int, Message]]:
         """The server notifications the link delivered since last asked, with the simulated
@@ -147,7 +150,9 @@ class MemoryLink:
         #: how the client answers a request of the server's (the ``features`` scenario:
         #: :func:`._feature_calls.response_to`); None: it leaves them unanswered
         self.answers: Callable[[Message], Message] | None = None
-        self.transcript = Transcript() if records else Tally()
+        #: the transcript when it only counts the messages (counted here: no call a message)
+        self._tally = None if records else Tally()
+        self.transcript: Transcript = Transcript() if self._tally is None else self._tally
         #: a link may start later than the run (a bridge's child process, :mod:`.bridges._link`)
         self._clock = start_ms
         self._seq = 0
@@ -214,7 +219,11 @@ class MemoryLink:
         if self._schedule:
             self._apply_due(self._clock)
         clock = self._clock
-        self.transcript.add(clock, "c2s", wire)
+        tally = self._tally
+        if tally is None:
+            self.transcript.add(clock, "c2s", wire)
+        else:
+            tally.messages += 1
         closed_at = self._closed_at
         if closed_at is not None and closed_at <= clock:
             return False
@@ -244,7 +253,8 @@ class MemoryLink:
         """Deliver queued replies up to ``deadline``; stop at the one with ``want_id``."""
         # the heap, kept by this link (a server change or a restart gives a new one); the
         # schedule, one heap for the link's life; the transcript, the link's
-        pending, schedule, add = self._pending, self._schedule, self.transcript.add
+        pending, schedule, add, tally = (self._pending, self._schedule, self.transcript.add,
+                                         self._tally)
         while True:
             if schedule and schedule[0][0] <= deadline and (
                     not pending or schedule[0][0] < pending[0][0]):
@@ -261,7 +271,10 @@ class MemoryLink:
             if at > self._clock:  # noqa: PLR1730 - as above
                 self._clock = at
             message: Message = cross(sent)  # the client reads what crossed the wire, as recorded
-            add(at, "s2c", message)
+            if tally is None:
+                add(at, "s2c", message)
+            else:
+                tally.messages += 1
             if "method" in message:
                 if "id" not in message:
                     self._notices.append((at, message))  # a notification: read later
