@@ -19,7 +19,7 @@ import functools
 import heapq
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Final, Literal, Protocol
 
 from ..transcript import Entry, Note, Record, Transcript
 from ..versions import Message
@@ -72,6 +72,11 @@ class Link(Protocol):
     def close(self) -> None: ...
 
 
+#: The kinds of event a run's verdict reads from its transcript (``RunRecord.reason``: an
+#: authorization's refusal), which a :class:`Tally` keeps.
+VERDICT_EVENTS: Final = frozenset({"auth"})
+
+
 @dataclass(eq=False, slots=True)
 class Tally(Transcript):
     """A transcript that keeps its events and only counts its messages: what a run keeps
@@ -80,9 +85,10 @@ class Tally(Transcript):
     dropping it with the run was most of what a transcript cost.
 
     What a run reads of its transcript is still here: how many messages crossed
-    (:meth:`count`: a finding's index, an event's ``after``) and the events (``notes``:
-    a run's reason reads an authorization's refusal). ``entries`` stays empty, and the
-    timeline and the records, which it cannot give whole, are refused. The
+    (:meth:`count`: a finding's index, an event's ``after``) and the events a run's verdict
+    reads (``notes`` of the kinds in :data:`VERDICT_EVENTS`: a run's reason reads an
+    authorization's refusal). ``entries`` stays empty, the other events are not kept, and
+    the timeline and the records, which it cannot give whole, are refused. The
     :class:`MemoryLink` that made it counts in ``messages`` itself (no call a message).
     """
 
@@ -91,6 +97,10 @@ class Tally(Transcript):
     def add(self, t_ms: int, direction: Literal["c2s", "s2c"], message: Any,
             http: dict[str, Any] | None = None) -> None:
         self.messages += 1
+
+    def note(self, t_ms: int, text: str, kind: str = "note", **fields: Any) -> None:
+        if kind in VERDICT_EVENTS:
+            Transcript.note(self, t_ms, text, kind, **fields)
 
     def count(self) -> int:
         return self.messages

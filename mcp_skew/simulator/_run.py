@@ -86,6 +86,8 @@ class RunRecord:
         step = self._broken()
         if step is None:
             return self.session.reason
+        # an event of VERDICT_EVENTS (a Tally, the transcript of a run that keeps no records,
+        # keeps only those)
         refused = next((n.text for n in reversed(self.transcript.notes)
                         if n.kind == "auth" and dict(n.fields).get("refused")), None)
         return f"connected, then {step.name} failed: {step.got}" + (
@@ -179,8 +181,8 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
     same to two runs for a server that was restarted as another spec, an upgrade).
     ``via``: a bridge between them (:mod:`.bridges._link`): the client meets its downstream
     side (its transport, not ``transport``) and the bridge plays the upstream leg.
-    ``keep_transcript=False``: the record's transcript keeps the events and only counts the
-    messages (a :class:`._link.Tally`: no timeline, no records), for a caller
+    ``keep_transcript=False``: the record's transcript only counts the messages and keeps the
+    events its verdict reads (a :class:`._link.Tally`: no timeline, no records), for a caller
     that reads none (a matrix cell without a transcript); the run is the same. Over stdio
     only: the other links keep their records whatever it says.
     """

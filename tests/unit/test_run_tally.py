@@ -1,7 +1,7 @@
 """A run that keeps no transcript records (``run(..., keep_transcript=False)``, what
 ``build_matrix(keep_transcripts=False)`` runs) is the same run: the same verdict, path,
-steps, findings (their message indexes too), events (their ``after`` too) and cell; only
-the messages' records are not made."""
+steps, findings (their message indexes too), message count and cell, and the events its
+verdict reads (their ``after`` too); only the records nobody reads are not made."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ import pytest
 from mcp_skew.matrix import build_matrix
 from mcp_skew.matrix._cell import Cell
 from mcp_skew.peers._sets import sweep_peers
-from mcp_skew.simulator import SCENARIOS, RunRecord, parse_peer, run
-from mcp_skew.simulator._link import Tally
+from mcp_skew.simulator import SCENARIOS, RunRecord, StepResult, parse_peer, run
+from mcp_skew.simulator._client import Session
+from mcp_skew.simulator._link import VERDICT_EVENTS, Tally
+from mcp_skew.simulator._run import NEEDS_RESULT
 from mcp_skew.transcript import Transcript
 
 #: A sample of the sweep: every kind of peer, and the quirks that time out, exit, restart,
@@ -27,7 +29,8 @@ def _same_run(full: RunRecord, lean: RunRecord) -> None:
     assert isinstance(lean.transcript, Tally) and not isinstance(full.transcript, Tally)
     assert lean.to_dict(transcript=False) == full.to_dict(transcript=False)
     assert lean.reason == full.reason
-    assert lean.transcript.notes == full.transcript.notes  # the events, ``after`` and all
+    # the events a verdict reads, ``after`` and all
+    assert lean.transcript.notes == [n for n in full.transcript.notes if n.kind in VERDICT_EVENTS]
     assert lean.transcript.count() == len(full.transcript.entries) == full.transcript.count()
     assert lean.transcript.entries == []
 
@@ -47,8 +50,7 @@ def test_a_run_without_records_is_the_same_run(scenario: str) -> None:
 
 def test_the_sample_meets_events_and_findings() -> None:
     """The pairs above are not all quiet ones: timeouts, exits and indexed findings occur."""
-    runs = [run(c, s, sc, keep_transcript=False) for c in CLIENTS for s in SERVERS
-            for sc in ("default", "cache")]
+    runs = [run(c, s, sc) for c in CLIENTS for s in SERVERS for sc in ("default", "cache")]
     kinds = {note.kind for r in runs for note in r.transcript.notes}
     assert {"timeout", "exit", "restart", "cache", "client-eof"} <= kinds
     assert any(f.index for r in runs for f in (*r.session.findings, *r.findings))
@@ -67,8 +69,10 @@ def test_over_http_the_flag_keeps_the_records(peers: tuple[str, str]) -> None:
 def test_a_tally_gives_no_records_it_did_not_keep() -> None:
     tally = Tally()
     tally.add(0, "c2s", {"jsonrpc": "2.0", "id": 1, "method": "ping"})
-    tally.note(5, "no answer", "timeout")
-    assert tally.count() == 1 and tally.notes[0].after == 1
+    tally.note(5, "no answer", "timeout")  # no verdict reads it
+    tally.note(6, "refused: no token", "auth", refused=True)
+    assert tally.count() == 1
+    assert [(n.kind, n.after, n.get("refused")) for n in tally.notes] == [("auth", 1, True)]
     with pytest.raises(ValueError, match="kept none"):
         tally.records()
     with pytest.raises(ValueError, match="kept none"):
@@ -80,3 +84,17 @@ def test_a_sweep_without_transcripts_is_the_sweep_with_them() -> None:
     full = build_matrix(CLIENTS, SERVERS, "lists")
     assert [[cell.replace(transcript=None) for cell in row]
             for row in full.cells] == [list(row) for row in lean.cells]
+
+
+def test_a_refusal_a_reason_reads_is_kept() -> None:
+    """RunRecord.reason names an authorization's refusal from the run's events: a Tally keeps
+    the events of VERDICT_EVENTS, so a run that keeps no records gives the same reason."""
+    tally = Tally()
+    tally.note(1, "auth: the server refused the token", "auth", refused=True)
+    tally.note(2, "client restarts the server process", "restart")
+    client, server = parse_peer("2026-07-28", "client"), parse_peer("2026-07-28", "server")
+    record = RunRecord(client, server, "lists", Session(status="ok"), tally,
+                       steps=[StepResult("list tools", False, NEEDS_RESULT, "error -32603")])
+    assert record.reason == ("connected, then list tools failed: error -32603 "
+                             "(auth: the server refused the token)")
+    assert [n.kind for n in tally.notes] == ["auth"]
