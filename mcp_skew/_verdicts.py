@@ -42,7 +42,7 @@ PlainWorks = Callable[[PeerSpec, PeerSpec], bool]
 def plain_works(client: PeerSpec, server: PeerSpec, transport: Transport = "stdio") -> bool:
     """Whether the pair negotiates once both peers drop their quirks (over ``transport``)."""
     return run(replace(client, quirks=()), replace(server, quirks=()), "handshake",
-               transport=transport).status == "ok"
+               transport=transport, keep_transcript=False).status == "ok"
 
 
 def failure_kind(client: PeerSpec, server: PeerSpec,

@@ -50,7 +50,7 @@ from ._cell import (
     steps_failed,
     timeline,
 )
-from ._race import race_of
+from ._race import may_race, race_of
 
 if TYPE_CHECKING:
     from ..simulator.bridges import BridgeSpec
@@ -228,6 +228,8 @@ def build_matrix(clients: Sequence[PeerSpec], servers: Sequence[PeerSpec],
     share = sharing()
     rows_axes = tuple(share(Axis.of(client)) for client in clients)
     columns = tuple(share(Axis.of(server)) for server in servers)
+    # a race of time needs a server with a cold start (and no bridge): asked once a column
+    racing = tuple(via is None and may_race(server) for server in servers)
     rows: list[tuple[Cell, ...]] = []
     # a run makes no reference cycles, but every pass of the collector walks the cells
     # built so far: with it on, the cost per cell grows with the matrix (about +45% per cell
@@ -236,10 +238,10 @@ def build_matrix(clients: Sequence[PeerSpec], servers: Sequence[PeerSpec],
     with collector_paused():
         for client, row_axis in zip(clients, rows_axes, strict=True):
             row: list[Cell] = []
-            for server, column in zip(servers, columns, strict=True):
-                record = run(client, server, scenario, transport=transport, via=via)
-                race = None if via is not None else race_of(
-                    client, server, record, scenario, transport)
+            for server, column, races in zip(servers, columns, racing, strict=True):
+                record = run(client, server, scenario, transport=transport, via=via,
+                             keep_transcript=keep_transcripts)
+                race = race_of(client, server, record, scenario, transport) if races else None
                 row.append(Cell.of(record, transcript=keep_transcripts, works=works,
                                    labels=(row_axis.label, column.label), share=share,
                                    race=race))

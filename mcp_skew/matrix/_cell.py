@@ -101,11 +101,6 @@ def _same(value: Any) -> Any:
     return value
 
 
-def _shared_int(value: Any, share: Share) -> Any:
-    """An int shared (one object per number); anything else as it is (``1.0`` stays a float)."""
-    return share(value) if type(value) is int else value
-
-
 class _SaidKey(tuple[Any, ...]):
     """What a :class:`Said` says, its shared values (:func:`sharing`) by identity, as
     :meth:`Cell.of` shares the ``Said`` (equal and hashed as a tuple, in C); ``said``, the
@@ -227,9 +222,8 @@ class Cell:
 
     def _set(self, client: str, server: str, transcript: tuple[dict[str, Any], ...] | None,
              said: Said) -> None:
-        for name, value in (("client", client), ("server", server), ("transcript", transcript),
-                            ("said", said)):
-            object.__setattr__(self, name, value)
+        for setter, value in zip(_SETTERS, (client, server, transcript, said), strict=True):
+            setter(self, value)  # a frozen cell's own __setattr__ refuses
 
     @classmethod
     def of_said(cls, client: str, server: str, said: Said,
@@ -388,26 +382,29 @@ class Cell:
         failure: FailureKind | None
         kept: tuple[str, ...]
         loses: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
-        failed_step = record.failed_step  # read once: each read looks through the steps
+        # RunRecord's failed_step and reason, the steps looked through once at most
+        negotiated = session.status == "ok"
+        failed_step = record.failed_step if negotiated else None
         if failed_step is not None:
-            failure, kept = "result", ()
-        elif session.status == "ok":
-            failure = None
-            kept = _features_kept(record.client.profile(), session.profile)
-            loses = (_loses(record.client.profile(), session.profile),
-                     _loses(record.server.profile(), session.profile))
+            failure, kept, reason = "result", (), record.reason
+        elif negotiated:
+            failure, reason = None, session.reason
+            best, profile = record.client.profile(), session.profile
+            kept = _features_kept(best, profile)
+            loses = (_loses(best, profile), _loses(record.server.profile(), profile))
         else:
-            failure = failure_kind(record.client, record.server, works)
+            failure, reason = failure_kind(record.client, record.server, works), session.reason
             if failure in ("quirk", "negotiation") and _auth_failed(session.path):
                 failure = "auth"  # scenario auth: the client never got a token
             kept = ()
         era = session.era
         # RunRecord.status, from what is read above
-        status: Status = "ok" if session.status == "ok" and not failed_step else "failed"
+        status: Status = "ok" if negotiated and not failed_step else "failed"
         client, server = labels or (record.client.name, record.server.name)
         same = share or _same
-        revision, path, reason = same(session.revision), same(tuple(session.path)), same(record.reason)
-        era_value, first = era.value if era else None, _shared_int(record.t_first_useful_ms, same)
+        revision, path, reason = same(session.revision), same(tuple(session.path)), same(reason)
+        era_value, first = era.value if era else None, record.t_first_useful_ms
+        first = same(first) if type(first) is int else first  # an int shared; 1.0 stays a float
         steps, lost = same(tuple(record.steps)), same(tuple(record.features_lost))
         findings, mark, trips = same((*session.findings, *record.findings)), session.mark, session.round_trips
         key = _SaidKey((_SaidKey, status, revision, era_value, id(path), mark, reason, record.scenario,
@@ -497,6 +494,10 @@ class Cell:
             server_loses=_names(data, "server_loses"),
             real=None if real is None else RealRun.from_dict(real),
             race=_optional(data, "race", str, "a string or null"))
+
+
+#: The setters of a cell's slots, in :meth:`Cell._set`'s order.
+_SETTERS: Final = tuple(Cell.__dict__[n].__set__ for n in ("client", "server", "transcript", "said"))
 
 
 # -- Reading JSON --------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from dataclasses import replace
 
 from ..simulator import PeerSpec, RunRecord, Transport, run
 
-__all__ = ["MARK", "client_waits", "race_of"]
+__all__ = ["MARK", "client_waits", "may_race", "race_of"]
 
 #: The mark of a cell that is a race (after its revision or its failure word).
 MARK = "⏱"
@@ -74,20 +74,27 @@ def _with_start(server: PeerSpec, ms: int) -> PeerSpec:
     return replace(server, quirks=quirks)
 
 
+def may_race(server: PeerSpec) -> bool:
+    """Whether ``server`` has a cold start a client's wait may race (else :func:`race_of` is
+    None whatever the client: a sweep asks it once a server)."""
+    return server.server_policy.startup_ms > 0
+
+
 def race_of(client: PeerSpec, server: PeerSpec, record: RunRecord, scenario: str,
             transport: Transport) -> str | None:
     """The race sentence of a pair whose server has a cold start; None when no wait of the
     client's makes the outcome depend on it."""
-    cold = server.server_policy.startup_ms
-    if cold <= 0:
+    if not may_race(server):
         return None
+    cold = server.server_policy.startup_ms
     seen = _outcome(record)
     waits = client_waits(client)
     for wait, what in waits:  # shortest first: the first a faster answer gets inside
         inside = wait - _INSIDE_MS
         if inside >= cold or inside < 0:
             continue
-        faster = run(client, _with_start(server, inside), scenario, transport=transport)
+        faster = run(client, _with_start(server, inside), scenario, transport=transport,
+                     keep_transcript=False)
         if _outcome(faster) != seen:
             return (f"{_words(faster)} if the server answers within {_seconds(wait)} (the "
                     f"client's {what}); its cold start is {_seconds(cold)}: {_words(record)}")
@@ -95,7 +102,8 @@ def race_of(client: PeerSpec, server: PeerSpec, record: RunRecord, scenario: str
     if later is None or later[0] > _AT_RISK * cold:
         return None
     wait, what = later
-    slower = run(client, _with_start(server, wait + _INSIDE_MS), scenario, transport=transport)
+    slower = run(client, _with_start(server, wait + _INSIDE_MS), scenario, transport=transport,
+                 keep_transcript=False)
     if _outcome(slower) == seen:
         return None
     return (f"{_words(record)} if the server answers within {_seconds(wait)} (the client's "

@@ -19,9 +19,9 @@ import functools
 import heapq
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Final, Literal, Protocol
 
-from ..transcript import Entry, Note, Transcript
+from ..transcript import Entry, Note, Record, Transcript
 from ..versions import Message
 from ._peers import PeerSpec
 from ._server import Reaction, SimServer
@@ -43,6 +43,7 @@ __all__ = [
     "Reply",
     "ServerChange",
     "StdioServer",
+    "Tally",
     "Timeout",
     "Transcript",
 ]
@@ -71,6 +72,48 @@ class Link(Protocol):
     def close(self) -> None: ...
 
 
+#: The kinds of event a run's verdict reads from its transcript (``RunRecord.reason``: an
+#: authorization's refusal), which a :class:`Tally` keeps.
+VERDICT_EVENTS: Final = frozenset({"auth"})
+
+
+@dataclass(eq=False, slots=True)
+class Tally(Transcript):
+    """A transcript that keeps its events and only counts its messages: what a run keeps
+    when nobody will read what crossed (a matrix cell without a transcript,
+    ``build_matrix(keep_transcripts=False)``), where making a record per message and
+    dropping it with the run was most of what a transcript cost.
+
+    What a run reads of its transcript is still here: how many messages crossed
+    (:meth:`count`: a finding's index, an event's ``after``) and the events a run's verdict
+    reads (``notes`` of the kinds in :data:`VERDICT_EVENTS`: a run's reason reads an
+    authorization's refusal). ``entries`` stays empty, the other events are not kept, and
+    the timeline and the records, which it cannot give whole, are refused. The
+    :class:`MemoryLink` that made it counts in ``messages`` itself (no call a message).
+    """
+
+    messages: int = 0  #: how many messages crossed
+
+    def add(self, t_ms: int, direction: Literal["c2s", "s2c"], message: Any,
+            http: dict[str, Any] | None = None) -> None:
+        self.messages += 1
+
+    def note(self, t_ms: int, text: str, kind: str = "note", **fields: Any) -> None:
+        if kind in VERDICT_EVENTS:
+            Transcript.note(self, t_ms, text, kind, **fields)
+
+    def count(self) -> int:
+        return self.messages
+
+    def timeline(self) -> list[Record]:
+        raise ValueError("this run counted its messages and kept none: no timeline "
+                         "(run it with its transcript kept)")
+
+    def records(self) -> list[dict[str, Any]]:
+        raise ValueError("this run counted its messages and kept none: no records "
+                         "(run it with its transcript kept)")
+
+
 class LinkObserver:
     """What a driven machine reads from a link: its clock and its transcript's length."""
 
@@ -83,7 +126,9 @@ class LinkObserver:
         return self._link.now_ms()
 
     def position(self) -> int:
-        return len(self._link.transcript.entries)
+        transcript = self._link.transcript
+        # what Transcript.count gives, without the call (a step asks at each request)
+        return transcript.messages if type(transcript) is Tally else len(transcript.entries)
 
     def notices(self) -> list[tuple[int, Message]]:
         """The server notifications the link delivered since last asked, with the simulated
@@ -99,11 +144,14 @@ class MemoryLink:
     real wire. The server reads a message ``latency_ms`` after it is sent (or
     when it has finished starting), and its replies reach the client
     ``latency_ms`` later. A reply that arrives after the client stopped waiting
-    is still recorded, when the clock passes it.
+    is still recorded, when the clock passes it. ``records=False``: the transcript is a
+    :class:`Tally` (its events kept, its messages counted), for a run whose messages nobody
+    reads.
     """
 
     def __init__(self, server_factory: Callable[[], SimServer], latency_ms: int = 5, *,
-                 stalls_on_server_request: bool = False, start_ms: int = 0) -> None:
+                 stalls_on_server_request: bool = False, start_ms: int = 0,
+                 records: bool = True) -> None:
         self._factory = server_factory
         self.latency_ms = latency_ms
         #: the client reads no answer after the server's first request to it (a client quirk)
@@ -112,7 +160,9 @@ class MemoryLink:
         #: how the client answers a request of the server's (the ``features`` scenario:
         #: :func:`._feature_calls.response_to`); None: it leaves them unanswered
         self.answers: Callable[[Message], Message] | None = None
-        self.transcript = Transcript()
+        #: the transcript when it only counts the messages (counted here: no call a message)
+        self._tally = None if records else Tally()
+        self.transcript: Transcript = Transcript() if self._tally is None else self._tally
         #: a link may start later than the run (a bridge's child process, :mod:`.bridges._link`)
         self._clock = start_ms
         self._seq = 0
@@ -179,41 +229,62 @@ class MemoryLink:
         if self._schedule:
             self._apply_due(self._clock)
         clock = self._clock
-        self.transcript.add(clock, "c2s", wire)
+        tally = self._tally
+        if tally is None:
+            self.transcript.add(clock, "c2s", wire)
+        else:
+            tally.messages += 1
         closed_at = self._closed_at
         if closed_at is not None and closed_at <= clock:
             return False
-        read_at = max(clock + self.latency_ms, self._ready_at)
+        # read when the server is ready: still starting, or busy with a request (a comparison
+        # where max() would be a call a message)
+        read_at = clock + self.latency_ms
+        if read_at < self._ready_at:  # noqa: PLR1730
+            read_at = self._ready_at
         server = self.server
         reaction = server.receive(wire)
         # a request keeps the server busy for its own latency (quirk latency); a notification
         # is read at once
-        done = read_at + (server.policy.latency_ms if "id" in wire and "method" in wire else 0)
+        done = read_at + server.policy.latency_ms if "id" in wire and "method" in wire else read_at
         self._ready_at = done
-        for reply in reaction.replies:
-            self._seq += 1
-            _push(self._pending, (done + self.latency_ms, self._seq, reply))
+        replies = reaction.replies
+        if replies:  # they arrive together, in the order sent (their sequence numbers)
+            arrives, pending, seq = done + self.latency_ms, self._pending, self._seq
+            for reply in replies:
+                seq += 1
+                _push(pending, (arrives, seq, reply))
+            self._seq = seq
         if reaction.exit:
             self._closed_at = read_at + self.latency_ms
         return True
 
     def _deliver_until(self, deadline: int, want_id: Any = None) -> Reply | None:
         """Deliver queued replies up to ``deadline``; stop at the one with ``want_id``."""
-        pending = self._pending  # the heap, kept by this link (a restart gives a new one)
+        # the heap, kept by this link (a server change or a restart gives a new one); the
+        # schedule, one heap for the link's life; the transcript, the link's
+        pending, schedule, add, tally = (self._pending, self._schedule, self.transcript.add,
+                                         self._tally)
         while True:
-            if self._schedule and self._schedule[0][0] <= deadline and (
-                    not self._pending or self._schedule[0][0] < self._pending[0][0]):
-                self._apply_due(self._schedule[0][0])  # a change due before the next reply
+            if schedule and schedule[0][0] <= deadline and (
+                    not pending or schedule[0][0] < pending[0][0]):
+                self._apply_due(schedule[0][0])  # a change due before the next reply
                 pending = self._pending
                 continue
-            if not (pending and pending[0][0] <= deadline):
+            if not pending:
                 return None
-            if self._closed_at is not None and pending[0][0] > self._closed_at:
+            at = pending[0][0]
+            closed_at = self._closed_at
+            if at > deadline or (closed_at is not None and at > closed_at):
                 return None
-            at, _, sent = _pop(pending)
-            self._clock = max(self._clock, at)
+            sent = _pop(pending)[2]
+            if at > self._clock:  # noqa: PLR1730 - as above
+                self._clock = at
             message: Message = cross(sent)  # the client reads what crossed the wire, as recorded
-            self.transcript.add(at, "s2c", message)
+            if tally is None:
+                add(at, "s2c", message)
+            else:
+                tally.messages += 1
             if "method" in message:
                 if "id" not in message:
                     self._notices.append((at, message))  # a notification: read later

@@ -11,11 +11,12 @@ as the spec's era table says (2026-07-28 ``basic/versioning.mdx``
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from .._memo import by_identity2
+from .._memo import by_identity, by_identity2
 from ..transcript import run_document
 from ..versions import Era, Profile
 from ._client import Mark, Session, SimClient
@@ -23,7 +24,7 @@ from ._feature_calls import response_to
 from ._link import MemoryLink, ServerChange, Transcript
 from ._path import served_legacy
 from ._peers import PeerSpec
-from ._scenario import SCENARIOS, Scenario, StepResult, play
+from ._scenario import SCENARIOS, Scenario, ServerEvent, StepResult, play
 from ._server import SimServer
 from ._transport import NOT_OVER_STDIO, Transport, rule_for
 from .findings._finding import Finding
@@ -85,6 +86,8 @@ class RunRecord:
         step = self._broken()
         if step is None:
             return self.session.reason
+        # an event of VERDICT_EVENTS (a Tally, the transcript of a run that keeps no records,
+        # keeps only those)
         refused = next((n.text for n in reversed(self.transcript.notes)
                         if n.kind == "auth" and dict(n.fields).get("refused")), None)
         return f"connected, then {step.name} failed: {step.got}" + (
@@ -163,7 +166,7 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
         transport: Transport = "stdio",
         server_changes: Sequence[tuple[int, PeerSpec]] = (),
         cache: ClientCache | None = None, server_id: str | None = None,
-        via: BridgeSpec | None = None) -> RunRecord:
+        via: BridgeSpec | None = None, keep_transcript: bool = True) -> RunRecord:
     """Negotiate ``client`` with ``server``, then play ``scenario``, over ``transport``
     (``stdio``, or ``http``: Streamable HTTP, :mod:`.http._link`).
 
@@ -178,6 +181,10 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
     same to two runs for a server that was restarted as another spec, an upgrade).
     ``via``: a bridge between them (:mod:`.bridges._link`): the client meets its downstream
     side (its transport, not ``transport``) and the bridge plays the upstream leg.
+    ``keep_transcript=False``: the record's transcript only counts the messages and keeps the
+    events its verdict reads (a :class:`._link.Tally`: no timeline, no records), for a caller
+    that reads none (a matrix cell without a transcript); the run is the same. Over stdio
+    only: the other links keep their records whatever it says.
     """
     plan = scenario if isinstance(scenario, Scenario) else SCENARIOS[scenario]
     link: MemoryLink | HttpMemoryLink | BridgeLink
@@ -192,8 +199,9 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
         link = bridge = BridgeLink(via, server, latency_ms)
         transport = via.downstream
     elif transport == "stdio":
-        link = MemoryLink(lambda: SimServer(server), latency_ms,
-                          stalls_on_server_request=client.client_policy.stalls_on_server_request)
+        link = MemoryLink(functools.partial(SimServer, server), latency_ms,
+                          stalls_on_server_request=client.client_policy.stalls_on_server_request,
+                          records=keep_transcript)
         _schedule(link, plan, server_changes)
         if plan.answers:
             link.answers = response_to
@@ -208,7 +216,7 @@ def run(client: PeerSpec, server: PeerSpec, scenario: str | Scenario = "default"
         link = http = http_link(client, server, protected=plan.protected, latency_ms=latency_ms)
         if plan.answers:
             http.answers = response_to
-        for event in plan.server_events:
+        for event in _server_events(plan):
             link.transcript.note(0, f"not simulated over Streamable HTTP: {event.name}")
     if cache is None and plan.keeps_cache:
         from ._cache import ClientCache  # noqa: PLC0415 - the caches load for the scenarios that keep them
@@ -239,5 +247,12 @@ def _schedule(link: MemoryLink, plan: Scenario,
     """Put the scenario's server events and the run's server changes on the link's clock."""
     for at_ms, spec in server_changes:
         link.schedule(at_ms, ServerChange(server=spec))
-    for event in plan.server_events:
+    for event in _server_events(plan):
         link.schedule(event.at_ms, ServerChange(emit=event.emit, params=event.params))
+
+
+@by_identity
+def _server_events(plan: Scenario) -> tuple[ServerEvent, ...]:
+    """``plan.server_events``, once a scenario (the property looks through its steps on every
+    read, and every run reads it)."""
+    return plan.server_events

@@ -6,7 +6,8 @@ and, over HTTP, ``http``) or an event (``dir`` ``event``: ``kind``, ``text``,
 :class:`Note` are its two constructors (a message, an event), kept as the names the
 links and the library use; an item of either is a :class:`Record`.
 
-A :class:`Transcript` holds a link's records in order. :func:`as_json` writes one as
+A :class:`Transcript` holds a link's records in order (the in-memory link's ``Tally``, one that
+keeps the events and only counts the messages, is one too). :func:`as_json` writes one as
 the JSON of the transcript format (:mod:`._jsonl`): the one writer of an in-memory
 record, on the hot path of every run (plain dicts, no validation); :func:`of_json`
 reads such JSON back (a matrix cell keeps its transcript as JSON).
@@ -170,9 +171,13 @@ class Transcript:
         self._order.append(entry)
 
     def note(self, t_ms: int, text: str, kind: str = "note", **fields: Any) -> None:
-        note = Note(t_ms, text, len(self.entries), kind, tuple(fields.items()))
+        note = Note(t_ms, text, self.count(), kind, tuple(fields.items()))
         self.notes.append(note)
         self._order.append(note)
+
+    def count(self) -> int:
+        """How many messages crossed so far (a finding's index, an event's ``after``)."""
+        return len(self.entries)
 
     def timeline(self) -> list[Record]:
         """Messages and notes in the order they happened."""
@@ -185,3 +190,4 @@ class Transcript:
         the matrix call for every run.
         """
         return [as_json(item) for item in self._order]
+
