@@ -38,10 +38,11 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from .._memo import by_identity2
-from ..versions import Message, Profile
+from ..versions import Profile
 from . import _negotiation as negotiation
 from . import _path as path_steps
 from ._asking import follow_up, needs_follow_up
+from ._cache_reads import absorb, from_cache
 from ._client import Session, SimClient
 from ._extensions import UI as UI_ID
 from ._feature_calls import feature_expect
@@ -462,7 +463,7 @@ def _between(client: SimClient, session: Session, step: Step | Listen | ServerEv
     if step.at_ms is not None and step.at_ms > obs.now_ms():
         yield Wait(step.at_ms)
     if client.cache is not None:  # only a client with a cache reads notifications
-        yield from _absorb(client, session, obs)
+        yield from absorb(client, session, obs)
     if type(step) is not Step and isinstance(step, Listen):
         yield from _listen(client, session, step)
         return True
@@ -476,7 +477,7 @@ def _unsent(client: SimClient, session: Session, plan: StepPlan, profile: Profil
     its validator refuses (``_outputs``)."""
     step = plan.step
     if client.caches_results \
-            and (cached := (yield from _from_cache(client, session, step, obs))) is not None:
+            and (cached := (yield from from_cache(client, session, step, obs))) is not None:
         ok, got = _judge_cached(plan, profile, cached, listed)
         return plan.result(ok, got + " (cached)")
     refused = (_app_unread(client) if step.app else None) \
@@ -535,26 +536,6 @@ def _app_unread(client: SimClient) -> str | None:
     return None
 
 
-def _absorb(client: SimClient, session: Session, obs: Observer) -> Steps[None]:
-    """Read the notifications that arrived; drop what they invalidate from the cache."""
-    notices = getattr(obs, "notices", None)
-    if notices is None or client.cache is None or session.status != "ok":
-        return
-    for at_ms, note in notices():
-        yield from _invalidate(client, session, at_ms, note)
-
-
-def _invalidate(client: SimClient, session: Session, at_ms: int,
-                note: Message) -> Steps[None]:
-    """Drop what ``note`` invalidates. The client reads it when it next needs the cache; the
-    remark says when it arrived (the entry was stale from then on)."""
-    assert client.cache is not None
-    dropped = client.cache.invalidate(note, profile=session.profile, server=client.server_id)
-    if dropped:
-        what = ", ".join(sorted({key[1] for key in dropped}))
-        yield Remark(f"cache: {note.get('method')} (arrived at {at_ms} ms) invalidates {what}")
-
-
 def _listen(client: SimClient, session: Session, step: Listen) -> Steps[None]:
     """Open a ``subscriptions/listen`` stream opting in to what invalidates ``step.methods``."""
     if session.status != "ok" or "subscriptions/listen" not in session.profile.methods:
@@ -565,30 +546,6 @@ def _listen(client: SimClient, session: Session, step: Listen) -> Steps[None]:
 
     wanted = listen_filter(session.profile, step.methods)
     yield Open(client.call(session, "subscriptions/listen", {"notifications": wanted}).message)
-
-
-def _from_cache(client: SimClient, session: Session, step: Step,
-                obs: Observer) -> Steps[Reply | None]:
-    """A fresh cached result for the step's request, as the reply it stands for; or None
-    (and a remark: a miss, an expired entry) when the request must go on the wire."""
-    if not client.caches_results:
-        return None
-    assert client.cache is not None
-    now = obs.now_ms()
-    found = client.cache.get(now, step.method, step.params, profile=session.profile,
-                             server=client.server_id)
-    if found.status == "uncacheable":
-        return None
-    if found.hit:
-        yield Remark(f"cache hit: {step.method} (kept at {found.stored_at_ms} ms, fresh until "
-                     f"{found.expires_at_ms} ms): no request")
-        return Reply({"jsonrpc": "2.0", "id": None, "result": found.result})
-    if found.status == "expired":
-        yield Remark(f"cache: {step.method} expired at {found.expires_at_ms} ms (kept at "
-                     f"{found.stored_at_ms} ms): ask again")
-    else:
-        yield Remark(f"cache miss: {step.method}: ask the server")
-    return None
 
 
 @functools.lru_cache(maxsize=4096)
