@@ -249,9 +249,9 @@ class SimClient:
                                 "the modern era); this client sends it once connected, and the "
                                 "connect fails")
         session.path.append(steps.request(method, profile.revision))
-        event = yield from self._send(session, _wire.request(profile, self.next_id(), method,
-                                                         {"level": "debug"}),
-                                      self.request_timeout_ms)
+        event = self._took(session, (yield self._send(
+            session, _wire.request(profile, self.next_id(), method, {"level": "debug"}),
+            self.request_timeout_ms)))
         session.path.append(event_step(event))
         return session
 
@@ -285,13 +285,18 @@ class SimClient:
         return session.fail(f"the connect timed out after {self.policy.connect_timeout_ms} ms, "
                             f"during {during} (this client's connect timeout)")
 
-    def _send(self, session: Session, message: Message, timeout_ms: int) -> Steps[Event]:
-        """Send a negotiation request and take what ended the wait (:func:`ask`, inline:
-        a generator less per request)."""
+    def _send(self, session: Session, message: Message, timeout_ms: int) -> Send:
+        """The action that sends a negotiation request; the caller yields it and hands what
+        ended the wait to :meth:`_took` (:func:`ask` as two plain calls: no generator per
+        request, and none between the driver and the negotiation's body)."""
         session.round_trips += 1
         if self.spec.extensions:  # +ext=...: in initialize, or in the request's _meta
             message = advertise(message, self.spec)
-        event = yield Send(message, timeout_ms if self._connect is None else self._wait(timeout_ms))
+        return Send(message, timeout_ms if self._connect is None else self._wait(timeout_ms))
+
+    @staticmethod
+    def _took(session: Session, event: Event | None) -> Event:
+        """What ended the wait of a :meth:`_send`, with what the transport did on the way."""
         if event is None:  # Machine.send refuses this; here for the type checker
             raise RuntimeError("a Send was answered with None")
         if event.via:
@@ -310,7 +315,7 @@ class SimClient:
             message = _wire.request(profile, msg_id, "initialize", params)
         else:  # sent as made: its text made once (_wire.sealed_initialize)
             message = _wire.sealed_initialize(profile, msg_id)
-        event = yield from self._send(session, message, self.request_timeout_ms)
+        event = self._took(session, (yield self._send(session, message, self.request_timeout_ms)))
         if not isinstance(event, Reply):
             session.path.append(event_step(event))
             if self._connect_spent(event):
@@ -351,7 +356,8 @@ class SimClient:
             # sent as made where the client advertises no extension (_send adds them): its
             # text made once (_wire.sealed_request)
             make = _wire.request if self.spec.extensions else _wire.sealed_request
-            event = yield from self._send(session, make(profile, self.next_id(), method), timeout_ms)
+            event = self._took(session, (yield self._send(
+                session, make(profile, self.next_id(), method), timeout_ms)))
             if isinstance(event, Reply) and event.result is not None:
                 missing = self._incomplete(method, rev, event.result)
                 if missing and self.spec.kind == "dual" and self.spec.legacy:

@@ -58,7 +58,7 @@ from ._outputs import (
 from ._result_checks import check_result, checked_fields
 from .findings._finding import Finding
 from .machine._events import Reply, Timeout
-from .machine._machine import Machine, Observer, Open, Remark, Steps, Wait, drive
+from .machine._machine import Machine, Observer, Open, Remark, Send, Steps, Wait, drive
 from .messages import _wire
 
 __all__ = ["SCENARIOS", "Listen", "Played", "Scenario", "ServerEvent", "Step", "StepResult",
@@ -383,8 +383,10 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
     findings: list[Finding] = []
     first_useful: int | None = None
     listed: dict[str, dict[str, Any]] = {}  #: the tools the last tools/list gave, by name
-    # what the client does is fixed for the run: read once, not at every step
-    cache, caches_results, policy = client.cache, client.caches_results, client.policy
+    # what the client does is fixed for the run: read once, not at every step (``direct``: a
+    # step's request is sent as its plan's sealer makes it, no extension to advertise in it)
+    cache, caches_results, policy, direct = (client.cache, client.caches_results, client.policy,
+                                             not client.spec.extensions)
     # looked up at the first request; it changes only where a step's answer is followed up
     # (a retry, a re-probe)
     profile: Profile | None = None
@@ -410,8 +412,10 @@ def _play(scenario: Scenario, client: SimClient, session: Session, obs: Observer
             results.append(done)
             continue  # served from the cache, or refused before sending: nothing sent
         index, params = obs.position(), {"uri": client.listed_app} if step.app else step.params
-        event = yield client.call(session, step.method, params, constant=not step.app,
-                                  profile=profile, sealer=plan.sealer)
+        event = yield (Send(sealer(client.next_id()), client.request_timeout_ms)
+                       if direct and (sealer := plan.sealer) is not None
+                       else client.call(session, step.method, params, constant=not step.app,
+                                        profile=profile, sealer=plan.sealer))
         assert event is not None
         if event.via:
             session.path += event.via  # what the transport did on the way (a new HTTP session)
@@ -511,7 +515,8 @@ def _read(plan: StepPlan, profile: Profile, reply: Reply, listed: dict[str, dict
     policy = client.policy
     failed = refused_result(policy, _tool(listed, step), result) \
         if result is not None and policy.needs_structured_content else None
-    if plan.lists_tools:  # (note_tools keeps only a tools/list result's tools)
+    # (note_tools keeps only a tools/list result's tools; only those two checks read them)
+    if plan.lists_tools and (policy.needs_structured_content or policy.output_dialects is not None):
         note_tools(listed, step.method, result)
     if failed is not None:
         ok, got = False, failed

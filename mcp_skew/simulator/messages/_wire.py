@@ -254,13 +254,16 @@ class Sealer:
     The message itself is built afresh every time, as :func:`request` builds it (here, into
     the :class:`~._json.Sealed` itself, not copied into one)."""
 
-    __slots__ = ("_meta", "_seen", "_texts", "method", "params", "profile")
+    __slots__ = ("_head", "_meta", "_seen", "_texts", "method", "params", "profile")
 
     def __init__(self, profile: Profile, method: str, params: dict[str, Any] | None) -> None:
         self.profile, self.method, self.params = profile, method, params
         self._meta = _request_meta_copy(profile)
         self._seen = copy.deepcopy(params)  #: the params as they were when the texts were made
         self._texts: dict[int, str] = {}
+        #: the message's first members, its id at its place (copied, then the id set: a
+        #: dict's copy where keyword arguments would be parsed at every request)
+        self._head = {"jsonrpc": "2.0", "id": 0, "method": method}
 
     def __call__(self, msg_id: int) -> Message:
         params = self.params
@@ -269,7 +272,8 @@ class Sealer:
         body: dict[str, Any] = dict(params) if params else {}
         if self._meta is not None:
             body["_meta"] = self._meta()
-        message = Sealed(jsonrpc="2.0", id=msg_id, method=self.method)
+        message = Sealed(self._head)
+        message["id"] = msg_id
         if body:
             message["params"] = body
         texts = self._texts
