@@ -34,7 +34,15 @@ from .._memo import LIMIT, by_identity
 from ..versions import Era, Message, Profile
 from . import _feature_calls as feature_calls
 from . import _negotiation as negotiation
-from ._catalogue import _EMPTY_RESULTS, PARAM_HEADERS, _Plan, _plans, _tool, param_headers
+from ._catalogue import (
+    _EMPTY_RESULTS,
+    PARAM_HEADERS,
+    _no_key,
+    _Plan,
+    _plans,
+    _tool,
+    param_headers,
+)
 from ._extensions import APP_TOOL, APP_URI, UI, app_html, app_tool, client_extensions, offered
 from ._outputs import with_outputs
 from ._peers import PeerSpec
@@ -320,8 +328,11 @@ class SimServer:
             kept = self._kept_plans = (profile, _plans(self.policy, profile))
         plan = kept[1].get(message["method"])
         keyer = plan[4] if plan is not None and not self.spec.extensions else None
-        key = keyer(message.get("params") or {}) if keyer is not None else None
-        if key is None or plan is None:
+        if keyer is None or plan is None:
+            return self._answer(message, profile)
+        # (most answers depend on no params at all: their key, without the call)
+        key = () if keyer is _no_key else keyer(message.get("params") or {})
+        if key is None:
             return self._answer(message, profile)
         hit = _PREPARED.get((id(plan), key))
         if hit is not None and hit[0] is plan:  # (:meth:`_prepared`, inline: per request)
