@@ -78,6 +78,7 @@ class SimServer:
     listeners: list[tuple[Any, dict[str, Any], Profile]] = field(default_factory=list)
     client_roots: bool = False  #: the client's initialize declared the roots capability
     #: the extensions the client declared: in ``initialize``, or in the request being served
+    #: (read, so kept, only by a server with extensions of its own)
     client_extensions: frozenset[str] = frozenset()
     #: the capabilities the client's initialize declared (legacy; a modern request carries its own)
     client_caps: Any = None
@@ -170,7 +171,8 @@ class SimServer:
         asked = params.get("protocolVersion")
         capabilities = params.get("capabilities")
         self.client_roots = isinstance(capabilities, dict) and "roots" in capabilities
-        self.client_extensions = client_extensions(message)
+        if self.spec.extensions:  # (read only by a server that has some, as in _modern)
+            self.client_extensions = client_extensions(message)
         self.client_caps = capabilities
         if self.policy.sticky_era and self.era is Era.MODERN:
             data = {"supported": self.spec.wires(self.spec.modern), "requested": asked}
