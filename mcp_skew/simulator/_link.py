@@ -175,10 +175,12 @@ class MemoryLink:
         self._start()
 
     def _start(self) -> None:
-        self.server = self._factory()
+        server = self.server = self._factory()
         # nothing here reads a reply but the text that crosses: a prepared answer may come
-        # as its text alone (Reaction.text), decoded as any reply's text is
-        self.server.text_replies = True
+        # as its text alone (Reaction.text), decoded as any reply's text is. Not from a
+        # subclass, which may read or change its replies on the way (a test's hand server)
+        if type(server) is SimServer:
+            server.text_replies = True
         self._ready_at = self._clock + self.server.startup_ms
         self._closed_at: int | None = None
         self._pending = []

@@ -13,7 +13,8 @@ replies as worked out afresh, each a message of its own that carries its JSON te
 - ``Prepared.of`` takes only a reply whose text it can vouch for.
 - A server whose replies are read only as text (``text_replies``, set by a MemoryLink)
   sends a prepared answer as its text alone: the text of the message it sends otherwise;
-  through a link, the client reads and the transcript records the same.
+  through a link, the client reads and the transcript records the same. A subclass of
+  SimServer (which may change its replies) is not told so.
 - ``initialize``'s result is prepared per server spec and revision chosen; what it does to
   the server (the client's capabilities, the revision) happens every time. ``server/discover``'s
   is prepared per spec and profile: each spec gets its own.
@@ -124,6 +125,20 @@ def test_a_memory_link_reads_the_same_replies_from_texts() -> None:
         return [getattr(event, "message", event) for event in events], link.transcript.records()
 
     assert crossed(True) == crossed(False)
+
+
+def test_a_link_leaves_a_server_subclass_its_reply_messages() -> None:
+    """A subclass may change its replies on the way (a test's hand server): a MemoryLink
+    lets only a plain SimServer send its prepared answers as text."""
+    class Loud(SimServer):
+        def receive(self, message: dict[str, Any]) -> Any:
+            reaction = SimServer.receive(self, message)
+            reaction.replies = [{**reply, "loud": True} for reply in reaction.replies]
+            return reaction
+
+    link = MemoryLink(lambda: Loud(parse_peer(SERVERS[0], "server")))
+    events = [link.request(_wire.request(MODERN, n, "tools/list"), 1000) for n in range(3)]
+    assert all(getattr(event, "message", {}).get("loud") for event in events)
 
 
 def test_each_prepared_reply_owns_its_result() -> None:
