@@ -26,7 +26,7 @@ from ..versions import Message
 from ._peers import PeerSpec
 from ._server import Reaction, SimServer
 from .machine._events import Closed, Event, Reply, Timeout
-from .messages._json import cross
+from .messages._json import cross, decode
 from .messages._wire import describe_message as describe
 
 #: the heap's operations, looked up once (each message is pushed and popped)
@@ -166,7 +166,8 @@ class MemoryLink:
         #: a link may start later than the run (a bridge's child process, :mod:`.bridges._link`)
         self._clock = start_ms
         self._seq = 0
-        self._pending: list[tuple[int, int, Message]] = []  # heap of (arrives, seq, message)
+        #: heap of (arrives, seq, message): a message, or a reply's JSON text alone (below)
+        self._pending: list[tuple[int, int, Message | str]] = []
         #: what happens to the server at simulated times (:meth:`schedule`), a heap
         self._schedule: list[tuple[int, int, ServerChange]] = []
         #: server notifications delivered (when, what), not yet taken
@@ -174,7 +175,12 @@ class MemoryLink:
         self._start()
 
     def _start(self) -> None:
-        self.server = self._factory()
+        server = self.server = self._factory()
+        # nothing here reads a reply but the text that crosses: a prepared answer may come
+        # as its text alone (Reaction.text), decoded as any reply's text is. Not from a
+        # subclass, which may read or change its replies on the way (a test's hand server)
+        if type(server) is SimServer:
+            server.text_replies = True
         self._ready_at = self._clock + self.server.startup_ms
         self._closed_at: int | None = None
         self._pending = []
@@ -249,7 +255,10 @@ class MemoryLink:
         done = read_at + server.policy.latency_ms if "id" in wire and "method" in wire else read_at
         self._ready_at = done
         replies = reaction.replies
-        if replies:  # they arrive together, in the order sent (their sequence numbers)
+        if reaction.text is not None:  # the one reply, as its text
+            self._seq += 1
+            _push(self._pending, (done + self.latency_ms, self._seq, reaction.text))
+        elif replies:  # they arrive together, in the order sent (their sequence numbers)
             arrives, pending, seq = done + self.latency_ms, self._pending, self._seq
             for reply in replies:
                 seq += 1
@@ -280,7 +289,9 @@ class MemoryLink:
             sent = _pop(pending)[2]
             if at > self._clock:  # noqa: PLR1730 - as above
                 self._clock = at
-            message: Message = cross(sent)  # the client reads what crossed the wire, as recorded
+            # the client reads what crossed the wire, as recorded: a reply's text (a server's
+            # replies are objects: a string here is one's text) or the message's
+            message: Message = decode(sent) if type(sent) is str else cross(sent)
             if tally is None:
                 add(at, "s2c", message)
             else:

@@ -34,7 +34,15 @@ from .._memo import LIMIT, by_identity
 from ..versions import Era, Message, Profile
 from . import _feature_calls as feature_calls
 from . import _negotiation as negotiation
-from ._catalogue import _EMPTY_RESULTS, PARAM_HEADERS, _Plan, _plans, _tool, param_headers
+from ._catalogue import (
+    _EMPTY_RESULTS,
+    PARAM_HEADERS,
+    _no_key,
+    _Plan,
+    _plans,
+    _tool,
+    param_headers,
+)
 from ._extensions import APP_TOOL, APP_URI, UI, app_html, app_tool, client_extensions, offered
 from ._outputs import with_outputs
 from ._peers import PeerSpec
@@ -51,6 +59,9 @@ class Reaction:
 
     replies: list[Message] = field(default_factory=list)
     exit: bool = False  #: the process ends after this message
+    #: the one reply as its JSON text alone, in place of ``replies``: a prepared answer
+    #: (:meth:`_wire.Prepared.text`) from a server whose ``text_replies`` is set
+    text: str | None = None
 
 
 @dataclass(eq=False, slots=True)
@@ -67,6 +78,7 @@ class SimServer:
     listeners: list[tuple[Any, dict[str, Any], Profile]] = field(default_factory=list)
     client_roots: bool = False  #: the client's initialize declared the roots capability
     #: the extensions the client declared: in ``initialize``, or in the request being served
+    #: (read, so kept, only by a server with extensions of its own)
     client_extensions: frozenset[str] = frozenset()
     #: the capabilities the client's initialize declared (legacy; a modern request carries its own)
     client_caps: Any = None
@@ -74,6 +86,9 @@ class SimServer:
     #: the feature, the profile)), each answered when the client's response arrives
     asking: dict[Any, tuple[Any, str, Profile]] = field(default_factory=dict)
     policy: ServerPolicy = field(init=False)  #: what it does where servers differ
+    #: a prepared answer goes as its text alone (:attr:`Reaction.text`), not as a message:
+    #: set by a link that reads nothing of a reply but the text that crosses (:class:`.MemoryLink`)
+    text_replies: bool = False
     #: the profile of ``legacy_revision``, kept once looked up (read at every legacy request)
     _legacy_profile: Profile | None = field(default=None, init=False, repr=False)
     #: :func:`_plans` for the profile last served, kept (a server serves one profile, or few)
@@ -93,25 +108,18 @@ class SimServer:
 
     # -- entry point ----------------------------------------------------------------
     def receive(self, message: Message) -> Reaction:
-        if self.dead:
-            return Reaction()
-        if self.exit_on_next:
+        """What the server does with ``message``: a request is answered here, where the
+        era is read (one call a request: a sweep sends tens of thousands)."""
+        if self.dead or self.exit_on_next:
+            if self.dead:
+                return Reaction()
             self.dead = True
             return Reaction(exit=True)
         if "method" not in message:  # a response to one of our asks (the features scenario)
             return self._answered(message)
         if "id" not in message:
             return self._notification(message)
-        return self._request(message)
-
-    def _notification(self, message: Message) -> Reaction:
-        if (message.get("method") == "notifications/initialized" and self.policy.asks_roots
-                and self.client_roots):
-            # quirk asks-roots: the server asks for the client's roots (client/roots.mdx)
-            return self._reply({"jsonrpc": "2.0", "id": "roots-1", "method": "roots/list"})
-        return Reaction()
-
-    def _request(self, message: Message) -> Reaction:
+        # -- a request
         method = message["method"]
         params = message.get("params")
         if params is None:
@@ -137,6 +145,18 @@ class SimServer:
                 kept = self._legacy_profile = self.spec.profile(revision)
             self.served_eras.append(Era.LEGACY)
             return self._serve(message, kept)
+        return self._unopened(message)
+
+    def _notification(self, message: Message) -> Reaction:
+        if (message.get("method") == "notifications/initialized" and self.policy.asks_roots
+                and self.client_roots):
+            # quirk asks-roots: the server asks for the client's roots (client/roots.mdx)
+            return self._reply({"jsonrpc": "2.0", "id": "roots-1", "method": "roots/list"})
+        return Reaction()
+
+    def _unopened(self, message: Message) -> Reaction:
+        """A request that names no modern revision, before any ``initialize``."""
+        method = message["method"]
         if not self.spec.legacy and self.policy.legacy_32022:
             return self._reply(self._no_version(message))
         if method == "initialize":  # a modern-only server
@@ -151,7 +171,8 @@ class SimServer:
         asked = params.get("protocolVersion")
         capabilities = params.get("capabilities")
         self.client_roots = isinstance(capabilities, dict) and "roots" in capabilities
-        self.client_extensions = client_extensions(message)
+        if self.spec.extensions:  # (read only by a server that has some, as in _modern)
+            self.client_extensions = client_extensions(message)
         self.client_caps = capabilities
         if self.policy.sticky_era and self.era is Era.MODERN:
             data = {"supported": self.spec.wires(self.spec.modern), "requested": asked}
@@ -172,7 +193,7 @@ class SimServer:
         key = (id(self.spec), chosen)
         hit = _INITIALIZED.get(key)
         if hit is not None and hit[0] is self.spec:
-            return Reaction([hit[1].reply(message["id"])])
+            return self._prepared(hit[1], message["id"])
         body = {
             "protocolVersion": chosen,
             "capabilities": self._capabilities(profile),
@@ -309,11 +330,16 @@ class SimServer:
             kept = self._kept_plans = (profile, _plans(self.policy, profile))
         plan = kept[1].get(message["method"])
         keyer = plan[4] if plan is not None and not self.spec.extensions else None
-        key = keyer(message.get("params") or {}) if keyer is not None else None
-        if key is None or plan is None:
+        if keyer is None or plan is None:
+            return self._answer(message, profile)
+        # (most answers depend on no params at all: their key, without the call)
+        key = () if keyer is _no_key else keyer(message.get("params") or {})
+        if key is None:
             return self._answer(message, profile)
         hit = _PREPARED.get((id(plan), key))
-        if hit is not None and hit[0] is plan:
+        if hit is not None and hit[0] is plan:  # (:meth:`_prepared`, inline: per request)
+            if self.text_replies:
+                return Reaction(text=hit[1].text(message["id"]))
             return Reaction([hit[1].reply(message["id"])])
         reaction = self._answer(message, profile)
         if len(reaction.replies) == 1 and not reaction.exit:
@@ -382,7 +408,7 @@ class SimServer:
         key = (id(self.spec), id(profile))
         hit = _DISCOVERED.get(key)
         if hit is not None and hit[0] is self.spec and hit[1] is profile:
-            return Reaction([hit[2].reply(message["id"])])
+            return self._prepared(hit[2], message["id"])
         listed = self.spec.legacy if self.policy.discover_legacy_only else self.spec.modern
         found: dict[str, Any] = {"supportedVersions": self.spec.wires(listed),
                                  "capabilities": self._capabilities(profile)}
@@ -495,6 +521,13 @@ class SimServer:
             return Reaction()
         call_id, feature, profile = asked
         return self._reply(feature_calls.done(profile, call_id, feature, message.get("result")))
+
+    def _prepared(self, prepared: _wire.Prepared, msg_id: Any) -> Reaction:
+        """A prepared answer to the request ``msg_id``: its text alone where the server's
+        ``text_replies`` says nothing reads more, else the message."""
+        if self.text_replies:
+            return Reaction(text=prepared.text(msg_id))
+        return Reaction([prepared.reply(msg_id)])
 
     @staticmethod
     def _reply(message: Message) -> Reaction:

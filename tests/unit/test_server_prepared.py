@@ -11,6 +11,10 @@ replies as worked out afresh, each a message of its own that carries its JSON te
 - What the answer depends on beyond the prepared key is worked out every time: echo's text,
   a tool that asks the client, the app's tool to a client that declares MCP Apps or not.
 - ``Prepared.of`` takes only a reply whose text it can vouch for.
+- A server whose replies are read only as text (``text_replies``, set by a MemoryLink)
+  sends a prepared answer as its text alone: the text of the message it sends otherwise;
+  through a link, the client reads and the transcript records the same. A subclass of
+  SimServer (which may change its replies) is not told so.
 - ``initialize``'s result is prepared per server spec and revision chosen; what it does to
   the server (the client's capabilities, the revision) happens every time. ``server/discover``'s
   is prepared per spec and profile: each spec gets its own.
@@ -25,6 +29,7 @@ from typing import Any
 import pytest
 
 from mcp_skew.simulator import SimServer, parse_peer
+from mcp_skew.simulator._link import MemoryLink
 from mcp_skew.simulator.messages import _json, _wire
 from mcp_skew.versions import REGISTRY
 
@@ -88,6 +93,52 @@ def test_any_id_gets_its_own_text(msg_id: Any) -> None:
     (reply,) = server.receive(_request(False, msg_id, "tools/list", None)).replies
     assert reply["id"] == msg_id or msg_id is None
     assert isinstance(reply, _json.Sealed) and reply.text == json.dumps(reply)
+
+
+@pytest.mark.parametrize("modern", [False, True])
+def test_a_server_told_only_text_is_read_sends_the_same_text(modern: bool) -> None:
+    """``text_replies`` (what a MemoryLink sets): a prepared answer comes as its text alone,
+    the text of the message the server sends otherwise; what is not prepared comes as a
+    message, as before."""
+    texts, plain = _initialized(SERVERS[0]), _initialized(SERVERS[0])
+    texts.text_replies = True
+    sent_as_text = 0
+    for n, (method, params) in enumerate(ASKS * 2):
+        (want,) = plain.receive(_request(modern, 10 + n, method, params)).replies
+        got = texts.receive(_request(modern, 10 + n, method, params))
+        if got.text is None:  # worked out (the first of its key, or not prepared at all)
+            assert got.replies == [want], method
+        else:
+            assert got.replies == [] and got.text == json.dumps(want), method
+            sent_as_text += 1
+    assert sent_as_text >= len(ASKS) - 1  # the second round: all but the unknown tool
+
+
+def test_a_memory_link_reads_the_same_replies_from_texts() -> None:
+    """Through a MemoryLink (its server's prepared answers come as text), the client reads
+    and the transcript records what a server that sends messages gives."""
+    def crossed(text_replies: bool) -> tuple[list[Any], list[dict[str, Any]]]:
+        link = MemoryLink(lambda: SimServer(parse_peer(SERVERS[0], "server")))
+        link.server.text_replies = text_replies
+        events = [link.request(_wire.request(MODERN, n, method, params), 1000)
+                  for n, (method, params) in enumerate(ASKS * 3)]
+        return [getattr(event, "message", event) for event in events], link.transcript.records()
+
+    assert crossed(True) == crossed(False)
+
+
+def test_a_link_leaves_a_server_subclass_its_reply_messages() -> None:
+    """A subclass may change its replies on the way (a test's hand server): a MemoryLink
+    lets only a plain SimServer send its prepared answers as text."""
+    class Loud(SimServer):
+        def receive(self, message: dict[str, Any]) -> Any:
+            reaction = SimServer.receive(self, message)
+            reaction.replies = [{**reply, "loud": True} for reply in reaction.replies]
+            return reaction
+
+    link = MemoryLink(lambda: Loud(parse_peer(SERVERS[0], "server")))
+    events = [link.request(_wire.request(MODERN, n, "tools/list"), 1000) for n in range(3)]
+    assert all(getattr(event, "message", {}).get("loud") for event in events)
 
 
 def test_each_prepared_reply_owns_its_result() -> None:

@@ -441,9 +441,13 @@ class Prepared:
         message = Sealed(self._base)  # (its keys in order: then their values)
         message["id"] = msg_id
         message[self._key] = self._fresh()
-        message.text = (_REPLY_HEAD + (str(msg_id) if type(msg_id) is int else encode(msg_id))
-                        + self._tail)
+        message.text = self.text(msg_id)
         return message
+
+    def text(self, msg_id: Any) -> str:
+        """The text of :meth:`reply`'s message to the request ``msg_id``, without making the
+        message: for a wire that reads only the text (a server's ``text_replies``)."""
+        return _REPLY_HEAD + (str(msg_id) if type(msg_id) is int else encode(msg_id)) + self._tail
 
 
 def error_code(profile: Profile, name: str) -> int:
