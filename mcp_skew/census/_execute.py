@@ -23,12 +23,14 @@ import os
 import socket
 import struct
 import sys
+import threading
 import time
 import urllib.parse
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Final, TextIO
+from multiprocessing.context import SpawnProcess
+from typing import Any, ClassVar, Final, TextIO
 
 from .. import _stopping
 from .._input import AddressError, parse_url
@@ -148,10 +150,107 @@ LOCAL_CLUSTER_CONFIG: Final[dict[str, object]] = {
     "distributed.admin.system-monitor.interval": "10s",
     "distributed.admin.system-monitor.gil.enabled": False,
     "distributed.worker.memory.monitor-interval": "2s",
+    # Dask's default, stated: the nannies start their workers by spawn, the context that
+    # SpawnGate watches
+    "distributed.worker.multiprocessing-method": "spawn",
 }
 
+#: How long a stop waits for a worker process whose start is under way to be started: a
+#: start is a pickle of about 8 kB, a vfork and exec, and a write to a pipe: milliseconds
+#: on a busy machine. A start that takes longer is stuck (its child does not read its
+#: pipe); its child is killed as it is (:func:`_end_spawned`).
+START_BOUND_S: Final = 5.0
 
-def _client(cluster: str | None, scheduler: str | None) -> tuple[Any, Any]:
+
+class StartRefused(RuntimeError):
+    """A worker process was to start after the census began to stop."""
+
+
+class SpawnGate:
+    """The door each worker process of a ``--cluster local`` goes through as it starts.
+
+    Dask's nannies start their workers from threads of Dask's (``multiprocessing`` spawn):
+    the child is forked, and then the parent writes what the child is to run into a pipe;
+    a child whose parent exits before that write ends reads a closed pipe and prints an
+    ``EOFError`` traceback (or, reading after the census unlinked the nanny's semaphores at
+    exit, a ``FileNotFoundError`` one). And a child becomes one of
+    ``multiprocessing.active_children()``, which a stop kills, only once its start is
+    over. So every start holds this gate's lock; :meth:`close` lets a start under way
+    finish and refuses every later one, after which ``active_children()`` is every worker
+    process this census started."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.shut = False
+
+    def start(self, begin: Callable[[], None]) -> None:
+        """Run ``begin`` (a process's start), one at a time; :class:`StartRefused` once shut."""
+        with self._lock:
+            if self.shut:
+                raise StartRefused("the census is stopping: no new worker process")
+            begin()
+
+    def close(self, bound_s: float) -> bool:
+        """Refuse every start from now on; wait up to ``bound_s`` for one under way to end.
+        False when it did not end (it is stuck: its child is to be killed as it is)."""
+        self.shut = True  # a start waiting for the lock is refused when it gets it
+        if not self._lock.acquire(timeout=bound_s):
+            return False
+        self._lock.release()
+        return True
+
+
+class _GatedProcess(SpawnProcess):
+    """A spawn ``Process`` that starts through :attr:`gate` (see :func:`_gated_spawns`)."""
+
+    gate: ClassVar[SpawnGate] = SpawnGate()
+
+    def start(self) -> None:
+        type(self).gate.start(super().start)
+
+
+@contextlib.contextmanager
+def _gated_spawns() -> Iterator[SpawnGate]:
+    """Every process of the spawn context (Dask's nannies take it from
+    ``multiprocessing.get_context``) starts through a new :class:`SpawnGate` inside. A gate
+    that was closed (the census stopped) stays in place to the end of the process: Dask's
+    loop runs on, and a nanny whose worker was killed would start another."""
+    context = multiprocessing.get_context("spawn")
+    gate = _GatedProcess.gate = SpawnGate()
+    vars(context)["Process"] = _GatedProcess
+    try:
+        yield gate
+    finally:
+        if not gate.shut:
+            vars(context).pop("Process", None)
+
+
+def is_spawn_child(cmdline: Sequence[str]) -> bool:
+    """Whether a process's command line is a ``multiprocessing`` spawn child's (as the
+    parent execs it: ``python -c 'from multiprocessing.spawn import spawn_main; ...'
+    --multiprocessing-fork``; the resource tracker's has no such flag)."""
+    return cmdline[-1:] == ["--multiprocessing-fork"]
+
+
+def _end_spawned(*, stuck: bool) -> None:
+    """Kill every worker process this census started; when a start was ``stuck``, its
+    child too, which ``active_children()`` does not hold yet (found among this process's
+    children by its command line)."""
+    for child in multiprocessing.active_children():
+        child.kill()
+    if not stuck:
+        return
+    try:
+        psutil = importlib.import_module("psutil")  # Dask's dependency: here with Dask
+    except ImportError:
+        return
+    for proc in psutil.Process().children():
+        with contextlib.suppress(psutil.Error):
+            if is_spawn_child(proc.cmdline()):
+                proc.kill()
+
+
+def _client(cluster: str | None, scheduler: str | None, gate: SpawnGate) -> tuple[Any, Any]:
     dd = _distributed()
     if scheduler is not None:
         check_scheduler(scheduler)
@@ -174,31 +273,28 @@ def _client(cluster: str | None, scheduler: str | None) -> tuple[Any, Any]:
                                     scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
         return dd.Client(local), local
     except BaseException:  # a stop (Ctrl-C, SIGTERM) while the cluster starts
-        _abandon_cluster(local)
+        _abandon_cluster(local, gate)
         _stopping.check()  # a stop that came out of Dask's wait as another error
         raise
 
 
-def _abandon_cluster(local: Any) -> None:
-    """After a stop while a ``LocalCluster`` started: close what can be closed, end its
-    worker processes, and take every unfinished cluster out of Dask's own list, which an
+def _abandon_cluster(local: Any, gate: SpawnGate) -> None:
+    """After a stop while a ``LocalCluster`` started: end its worker processes, close what
+    can be closed, and take every unfinished cluster out of Dask's own list, which an
     ``atexit`` hook of Dask closes again at exit (a cluster whose workers were still
     starting fails there with an ``AssertionError`` traceback: ``Status.init``)."""
-    # the command is stopping, its one line said: what Dask's loop thread logs of the
-    # start it cut short (a nanny's task "never retrieved", a worker it lost) is not news
-    for name in ("asyncio", "distributed", "tornado"):
-        logging.getLogger(name).disabled = True
-    # the nannies' worker processes end first: a worker still starting reads its process
-    # object from the nanny, whose semaphore the close below unlinks, and a worker that
-    # finds it gone prints a FileNotFoundError traceback (seen with SIGTERM); then again
-    # after the close, for any the close started
-    for _ in range(2):
-        for child in multiprocessing.active_children():
-            child.kill()
-        if local is not None:
-            with contextlib.suppress(Exception):
-                local.close(timeout=2)
-            local = None
+    # the command is stopping, its one line said: what Dask's threads log of the start it
+    # cut short (a nanny's task "never retrieved", a worker it lost, a start refused) is not
+    # news; Dask's loggers below "distributed" write through its handler, so all of them
+    logging.disable(logging.CRITICAL)
+    # no worker process starts from now on, and one whose start is under way is started
+    # (or stuck) before the kill: a worker killed before its start ended, or left to read
+    # its pipe after the census exits, prints a traceback (SpawnGate); and the workers end
+    # before the close, which unlinks the nannies' semaphores that a starting worker reads
+    _end_spawned(stuck=not gate.close(START_BOUND_S))
+    if local is not None:
+        with contextlib.suppress(Exception):
+            local.close(timeout=2)
     spec = sys.modules.get("distributed.deploy.spec")
     instances = getattr(getattr(spec, "SpecCluster", None), "_instances", None)
     if instances is not None:
@@ -295,24 +391,25 @@ def run_dask(jobs: Sequence[Job], settings: Settings, store: Store, *, cluster: 
     """Run ``jobs`` as Dask tasks; each row is stored here as its task completes, and the
     task's result is released then: the cluster holds no finished job's result, so a
     worker lost later costs only the jobs it was running (nothing finished is recomputed)."""
-    client, local = _client(cluster, scheduler)
-    try:
-        futures = {client.submit(run_job, job, settings, key=f"census-{job.key}",
-                                 retries=retries, pure=False): job for job in jobs}
-        waiting = _distributed().as_completed(list(futures))
-        for future in waiting:
-            job = futures.pop(future)
-            try:
-                store(future.result())
-            except Exception as exc:  # KilledWorker, a lost scheduler: the job's row says so
-                store(_lost(job, f"dask: {type(exc).__name__}: {exc}"))
-            finally:
-                future.release()
-            del future
-    finally:
-        client.close()
-        if local is not None:
-            local.close()
+    with _gated_spawns() as gate:
+        client, local = _client(cluster, scheduler, gate)
+        try:
+            futures = {client.submit(run_job, job, settings, key=f"census-{job.key}",
+                                     retries=retries, pure=False): job for job in jobs}
+            waiting = _distributed().as_completed(list(futures))
+            for future in waiting:
+                job = futures.pop(future)
+                try:
+                    store(future.result())
+                except Exception as exc:  # KilledWorker, a lost scheduler: the row says so
+                    store(_lost(job, f"dask: {type(exc).__name__}: {exc}"))
+                finally:
+                    future.release()
+                del future
+        finally:
+            client.close()
+            if local is not None:
+                local.close()
 
 
 def progress_stream(enabled: bool) -> tuple[TextIO | None, bool]:
