@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from _fake_process import Closing, FakeClock, FakeProc, busy_samples
 
 from mcp_skew.errors import UsageError
 from mcp_skew.peers import NamedBridge
@@ -22,44 +23,24 @@ BRIDGE = NamedBridge("toy@1", Package("npm", ("toy@1.0.0",), "1.0.0"), "bridge",
                      argv=("toy", "--port", "{port}", "{argv}"))
 
 
-class _Clock:
-    """time.monotonic and time.sleep without waiting: sleep moves the clock."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def monotonic(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.now += seconds
 
 
-class _Proc:
-    pid = 1
-    stdin = None
-
-    def __init__(self, exits_at: float | None, clock: _Clock) -> None:
-        self.exits_at, self.clock = exits_at, clock
-
-    def poll(self) -> int | None:
-        return 3 if self.exits_at is not None and self.clock.now >= self.exits_at else None
 
 
 def _start(samples: Iterator[tuple[str, int]], listens_at: float | None,
            monkeypatch: pytest.MonkeyPatch, exits_at: float | None = None
            ) -> tuple[str | UsageError, float, list[list[str]]]:
     """start_bridge on a replayed bridge: its URL or its error, when, and what was started."""
-    clock = _Clock()
+    clock = FakeClock()
     started: list[list[str]] = []
 
-    def spawn(argv: list[str], **_kw: Any) -> _Proc:
+    def spawn(argv: list[str], **_kw: Any) -> FakeProc:
         started.append(argv)
-        return _Proc(exits_at, clock)
+        return FakeProc(exits_at, clock, code=3)
 
     def connect(*_args: object, **_kw: object) -> socket.socket:
         if listens_at is not None and clock.now >= listens_at:
-            return _Closing()  # type: ignore[return-value]
+            return Closing()  # type: ignore[return-value]
         raise ConnectionRefusedError
 
     monkeypatch.setattr(_bridge_start, "spawn", spawn)
@@ -76,29 +57,16 @@ def _start(samples: Iterator[tuple[str, int]], listens_at: float | None,
     return url, clock.now, started
 
 
-class _Closing:
-    def close(self) -> None:
-        pass
-
-
-def _busy() -> Iterator[tuple[str, int]]:
-    """A process starting on a busy machine: runnable, a tick now and then."""
-    n = 0
-    while True:
-        n += 1
-        yield ("R", n // 7)
-
-
 def test_a_bridge_busy_starting_past_the_old_fixed_wait_is_waited_for(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    got, when, started = _start(_busy(), 90.0, monkeypatch)
+    got, when, started = _start(busy_samples(), 90.0, monkeypatch)
     assert got == "http://127.0.0.1:4321/mcp"
     assert when == pytest.approx(90.0, abs=0.2)
     assert started == [["toy", "--port", "4321", "server", "arg"]]
 
 
 def test_a_bridge_that_exits_fails_at_once_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    got, when, _ = _start(_busy(), None, monkeypatch, exits_at=1.0)
+    got, when, _ = _start(busy_samples(), None, monkeypatch, exits_at=1.0)
     assert isinstance(got, UsageError) and when == pytest.approx(1.0, abs=0.2)
     assert str(got) == "--via toy@1: it exited (code 3) before it listened on port 4321"
 

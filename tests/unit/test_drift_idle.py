@@ -9,6 +9,7 @@ import socket
 from collections.abc import Iterator
 
 import pytest
+from _fake_process import Closing, FakeClock, FakeProc, busy_samples
 
 from mcp_skew.realpeers import _drift
 
@@ -50,64 +51,32 @@ def test_a_process_in_disk_sleep_is_not_idle(monkeypatch: pytest.MonkeyPatch) ->
     assert len(_replay(samples, monkeypatch)) == 5 + 3
 
 
-class _Clock:
-    """time.monotonic and time.sleep without waiting: sleep moves the clock."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def monotonic(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.now += seconds
 
 
-class _Proc:
-    pid = 1
-
-    def __init__(self, exits_at: float | None, clock: _Clock) -> None:
-        self.exits_at, self.clock = exits_at, clock
-
-    def poll(self) -> int | None:
-        return 1 if self.exits_at is not None and self.clock.now >= self.exits_at else None
 
 
 def _listen(samples: Iterator[tuple[str, int]], listens_at: float | None,
             monkeypatch: pytest.MonkeyPatch, exits_at: float | None = None) -> tuple[bool, float]:
     """wait_listening on a replayed process (a poll each 0.1 s): its answer, and when."""
-    clock = _Clock()
+    clock = FakeClock()
 
     def connect(*_args: object, **_kw: object) -> socket.socket:
         if listens_at is not None and clock.now >= listens_at:
-            return _Closing()  # type: ignore[return-value]
+            return Closing()  # type: ignore[return-value]
         raise ConnectionRefusedError
 
     monkeypatch.setattr(_drift, "time", clock)
     monkeypatch.setattr(socket, "create_connection", connect)
     monkeypatch.setattr(_drift, "_cpu_sample", lambda _pid: next(samples, ("S", 0)))
-    got = _drift.wait_listening(_Proc(exits_at, clock), 1, idle_s=5.0,  # type: ignore[arg-type]
+    got = _drift.wait_listening(FakeProc(exits_at, clock), 1, idle_s=5.0,  # type: ignore[arg-type]
                                 ceiling_s=600.0)
     return got, clock.now
-
-
-class _Closing:
-    def close(self) -> None:
-        pass
-
-
-def _busy() -> Iterator[tuple[str, int]]:
-    """A process starting on a busy machine: runnable, a tick now and then."""
-    n = 0
-    while True:
-        n += 1
-        yield ("R", n // 7)
 
 
 def test_a_server_busy_starting_is_waited_for_past_any_fixed_time(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # 45 s of start-up (fastmcp at load 20 took longer than the 20 s the wait had)
-    assert _listen(_busy(), 45.0, monkeypatch) == (True, pytest.approx(45.0, abs=0.2))
+    assert _listen(busy_samples(), 45.0, monkeypatch) == (True, pytest.approx(45.0, abs=0.2))
 
 
 def test_a_server_idle_without_listening_is_given_up_after_the_idle_streak(
@@ -117,10 +86,10 @@ def test_a_server_idle_without_listening_is_given_up_after_the_idle_streak(
 
 
 def test_a_server_that_exits_is_given_up_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    got, when = _listen(_busy(), None, monkeypatch, exits_at=2.0)
+    got, when = _listen(busy_samples(), None, monkeypatch, exits_at=2.0)
     assert not got and when == pytest.approx(2.0, abs=0.2)
 
 
 def test_the_ceiling_ends_a_server_busy_for_ever(monkeypatch: pytest.MonkeyPatch) -> None:
-    got, when = _listen(_busy(), None, monkeypatch)
+    got, when = _listen(busy_samples(), None, monkeypatch)
     assert not got and when == pytest.approx(600.0, abs=0.2)
