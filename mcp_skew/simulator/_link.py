@@ -6,7 +6,8 @@ and ``restart``. :class:`MemoryLink` runs a simulated server in the same
 process on a **simulated clock**: latency and timeouts are simulated
 milliseconds, nothing sleeps, and the same inputs give the same transcript byte
 for byte. What crossed is kept in a :class:`~mcp_skew.transcript.Transcript` (its
-records: :class:`~mcp_skew.transcript.Entry`, :class:`~mcp_skew.transcript.Note`).
+records: :class:`~mcp_skew.transcript.Entry`, :class:`~mcp_skew.transcript.Note`), or,
+for a run whose messages nobody reads, counted in a :class:`Tally`.
 Real transports (stdio, HTTP) implement the same protocol in :mod:`mcp_skew.wire`.
 :class:`StdioServer` is the other way round: a simulated server fed the lines a real client
 writes (``mcp-skew serve`` and ``replay``, :mod:`mcp_skew.serve`), answering at the edge what
@@ -26,7 +27,7 @@ from ..versions import Message
 from ._peers import PeerSpec
 from ._server import Reaction, SimServer
 from .machine._events import Closed, Event, Reply, Timeout
-from .messages._json import cross, decode
+from .messages._json import Sealed, cross, decode
 from .messages._wire import describe_message as describe
 
 #: the heap's operations, looked up once (each message is pushed and popped)
@@ -181,6 +182,9 @@ class MemoryLink:
         # subclass, which may read or change its replies on the way (a test's hand server)
         if type(server) is SimServer:
             server.text_replies = True
+        #: a subclass's replies are encoded afresh: one it changed in place after a prepared
+        #: answer was sealed (``_wire.Prepared.reply``) must cross as it now is
+        self._unseal = type(server) is not SimServer
         self._ready_at = self._clock + self.server.startup_ms
         self._closed_at: int | None = None
         self._pending = []
@@ -291,7 +295,8 @@ class MemoryLink:
                 self._clock = at
             # the client reads what crossed the wire, as recorded: a reply's text (a server's
             # replies are objects: a string here is one's text) or the message's
-            message: Message = decode(sent) if type(sent) is str else cross(sent)
+            message: Message = decode(sent) if type(sent) is str else cross(
+                dict(sent) if self._unseal and type(sent) is Sealed else sent)
             if tally is None:
                 add(at, "s2c", message)
             else:

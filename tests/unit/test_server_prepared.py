@@ -141,6 +141,22 @@ def test_a_link_leaves_a_server_subclass_its_reply_messages() -> None:
     assert all(getattr(event, "message", {}).get("loud") for event in events)
 
 
+def test_a_link_reads_a_reply_a_server_subclass_changed_in_place_as_it_now_is() -> None:
+    """A subclass that changes a prepared (sealed) reply in place: the link encodes it
+    afresh, so the change crosses at every request, not only the first of its key."""
+    class Tweaks(SimServer):
+        def receive(self, message: dict[str, Any]) -> Any:
+            reaction = SimServer.receive(self, message)
+            for reply in reaction.replies:
+                reply["result"]["tweaked"] = True
+            return reaction
+
+    link = MemoryLink(lambda: Tweaks(parse_peer(SERVERS[0], "server")))
+    events = [link.request(_wire.request(MODERN, n, "tools/list"), 1000) for n in range(3)]
+    assert [getattr(event, "message", {}).get("result", {}).get("tweaked") for event in events] \
+        == [True, True, True]
+
+
 def test_each_prepared_reply_owns_its_result() -> None:
     server = _initialized(SERVERS[0])
     (one,) = server.receive(_request(False, 1, "tools/list", None)).replies
