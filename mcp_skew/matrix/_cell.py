@@ -382,7 +382,7 @@ class Cell:
         failure: FailureKind | None
         kept: tuple[str, ...]
         loses: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
-        # RunRecord's failed_step and reason, the steps looked through once at most
+        # RunRecord's failed_step and reason: the steps looked through once (twice: connected, then failed)
         negotiated = session.status == "ok"
         failed_step = record.failed_step if negotiated else None
         if failed_step is not None:

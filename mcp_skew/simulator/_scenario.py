@@ -286,6 +286,10 @@ SCENARIOS: Final[dict[str, Scenario]] = {
 }
 
 
+#: The results a :class:`StepPlan` keeps by outcome (a simulated server gives a step a few).
+PLAN_RESULTS: Final = 64
+
+
 class StepPlan:
     """A request step under one negotiated profile: what is fixed about it, worked out once
     per step and profile (a sweep plays the same few steps under the same few profiles
@@ -293,7 +297,12 @@ class StepPlan:
 
     ``expect``: what a server of the profile should answer (:meth:`Step.expects`),
     ``expected`` that as the step's text, ``codes`` the acceptable error codes
-    (:meth:`Step.codes_in`); the step's results by what came (:meth:`result`)."""
+    (:meth:`Step.codes_in`); the step's results by what came (:meth:`result`).
+
+    A plan is a memo's value (:func:`_plans`) that keeps a table of the step's results,
+    filled as outcomes come: each entry is a pure function of its key, and the table stops
+    growing at :data:`PLAN_RESULTS` entries (a real server chooses its error codes and its
+    results' shapes), past which a result is made by :func:`_result_of` alone."""
 
     __slots__ = ("_errors", "_results", "calls_tool", "checked", "codes", "expect", "expected",
                  "lists_tools", "name", "reads", "retry_code", "sealer", "step")
@@ -326,15 +335,18 @@ class StepPlan:
         ones across plans)."""
         found = self._results.get((ok, got))
         if found is None:
-            found = self._results[ok, got] = _result_of(self.name, ok, self.expected, got)
+            found = _result_of(self.name, ok, self.expected, got)
+            if len(self._results) < PLAN_RESULTS:
+                self._results[ok, got] = found
         return found
 
     def error_result(self, code: Any) -> StepResult:
         """:meth:`result` of an error answer with ``code`` and no result (:func:`_judge`)."""
         found = self._errors.get(code)
         if found is None:
-            found = self._errors[code] = self.result(
-                self.expect == "error" and code in self.codes, f"error {code}")
+            found = self.result(self.expect == "error" and code in self.codes, f"error {code}")
+            if len(self._errors) < PLAN_RESULTS:
+                self._errors[code] = found
         return found
 
 

@@ -243,6 +243,12 @@ def request(
     return message
 
 
+#: The texts a :class:`Sealer` keeps, by id (started again past it): a client numbers its
+#: requests from 1 in each run, so a step's request is sent with a few ids only, and
+#: :data:`LIMIT` sealers of LIMIT texts each would be millions of strings.
+SEALER_TEXTS: Final = 64
+
+
 class Sealer:
     """Makes :func:`request` of one profile, method and params (the default client name) as
     a :class:`~._json.Sealed` message, for any id: its JSON text made once per id, for a
@@ -279,7 +285,7 @@ class Sealer:
         texts = self._texts
         text = texts.get(msg_id)
         if text is None:
-            if len(texts) >= LIMIT:
+            if len(texts) >= SEALER_TEXTS:
                 texts.clear()
             text = texts[msg_id] = encode(message)
         message.text = text
