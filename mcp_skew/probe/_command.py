@@ -51,8 +51,8 @@ class BridgeRunning(Protocol):
     for the ``with`` block, which gets its URL, and ended with every server process it
     started when the block is left (:func:`mcp_skew.realpeers.bridge_running`)."""
 
-    def __call__(self, bridge: NamedBridge, command: Sequence[str], *, ceiling_s: float = ...
-                 ) -> AbstractContextManager[str]: ...
+    def __call__(self, bridge: NamedBridge, command: Sequence[str], *, idle_s: float = ...,
+                 ceiling_s: float = ...) -> AbstractContextManager[str]: ...
 
 
 def _pairs(items: list[str], sep: str, what: str) -> dict[str, str]:
@@ -206,8 +206,11 @@ def _through_bridge(args: argparse.Namespace, target: Target, opts: ProbeOptions
                          "bridge notation is simulated only (simulate --via)")
     if not args.quiet:
         progress(f"starting {named.name} in front of the server ({named.package.text})")
-    with bridge_running(named, target.command,
-                        ceiling_s=max(opts.startup_timeout_ms / 1000, 600.0)) as url:
+    # a bridge that opens its server's session before it listens (mcp-proxy-py,
+    # docs/bridges.md) sits idle through the server's cold start: up to --startup-timeout
+    startup_s = opts.startup_timeout_ms / 1000
+    with bridge_running(named, target.command, idle_s=max(5.0, startup_s),
+                        ceiling_s=max(startup_s, 600.0)) as url:
         bridged = replace(target, command=(), url=url,
                           name=target.name or f"{target.describe()} via {named.name}")
         return probe(bridged, replace(opts, via=resolve_bridge(named.name, args.registry)),

@@ -100,12 +100,12 @@ def stop_bridge(proc: subprocess.Popen[bytes]) -> None:
 
 
 @contextmanager
-def bridge_running(bridge: NamedBridge, command: Sequence[str], *, ceiling_s: float = 600.0
-                   ) -> Iterator[str]:
+def bridge_running(bridge: NamedBridge, command: Sequence[str], *, idle_s: float = 5.0,
+                   ceiling_s: float = 600.0) -> Iterator[str]:
     """``bridge`` started in front of ``command`` (:func:`start_bridge`) for the ``with``
     block, which gets its URL; ended with every server process it started
     (:func:`stop_bridge`) when the block is left, however."""
-    url, proc = start_bridge(bridge, command, ceiling_s=ceiling_s)
+    url, proc = start_bridge(bridge, command, idle_s=idle_s, ceiling_s=ceiling_s)
     try:
         yield url
     finally:

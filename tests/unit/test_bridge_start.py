@@ -23,12 +23,8 @@ BRIDGE = NamedBridge("toy@1", Package("npm", ("toy@1.0.0",), "1.0.0"), "bridge",
                      argv=("toy", "--port", "{port}", "{argv}"))
 
 
-
-
-
-
 def _start(samples: Iterator[tuple[str, int]], listens_at: float | None,
-           monkeypatch: pytest.MonkeyPatch, exits_at: float | None = None
+           monkeypatch: pytest.MonkeyPatch, exits_at: float | None = None, **wait: float
            ) -> tuple[str | UsageError, float, list[list[str]]]:
     """start_bridge on a replayed bridge: its URL or its error, when, and what was started."""
     clock = FakeClock()
@@ -51,7 +47,7 @@ def _start(samples: Iterator[tuple[str, int]], listens_at: float | None,
     monkeypatch.setattr(socket, "create_connection", connect)
     monkeypatch.setattr(_drift, "_cpu_sample", lambda _pid: next(samples, ("S", 0)))
     try:
-        url, _proc = _bridge_start.start_bridge(BRIDGE, ["server", "arg"])
+        url, _proc = _bridge_start.start_bridge(BRIDGE, ["server", "arg"], **wait)
     except UsageError as exc:
         return exc, clock.now, started
     return url, clock.now, started
@@ -77,3 +73,33 @@ def test_a_bridge_idle_without_listening_fails_after_the_idle_streak(
     assert isinstance(got, UsageError) and 3.0 + 5.0 < when < 3.0 + 5.0 + 0.5
     assert str(got) == "--via toy@1: it sat idle for 5 s without listening on port 4321"
     assert "\n" not in str(got)
+
+
+def test_a_bridge_idle_through_its_servers_cold_start_is_waited_for_as_asked(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a bridge that opens its server's session before it listens (mcp-proxy-py) sleeps
+    # through the server's cold start: probe --via gives it --startup-timeout (here 10 s)
+    asleep = [("S", 1)] * 200
+    got, when, _ = _start(iter(asleep), 9.0, monkeypatch, idle_s=10.0)
+    assert got == "http://127.0.0.1:4321/mcp" and when == pytest.approx(9.0, abs=0.2)
+    got, _, _ = _start(iter(asleep), 9.0, monkeypatch)  # the default: 5 s idle
+    assert isinstance(got, UsageError)
+
+
+def test_probe_via_gives_the_bridge_its_startup_timeout_to_sit_idle(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import mcp_skew.realpeers
+    from mcp_skew.cli import main
+
+    asked: list[dict[str, float]] = []
+
+    def bridge_running(_bridge: object, _command: object, **wait: float) -> Any:
+        asked.append(wait)
+        raise UsageError("no bridge started here")
+
+    monkeypatch.setattr(mcp_skew.realpeers, "bridge_running", bridge_running)
+    for timeout, idle in (("30", 30.0), ("2", 5.0)):
+        assert main(["probe", "--via", "supergateway@4", "--startup-timeout", timeout, "--",
+                     "server"]) == 2
+        assert asked.pop() == {"idle_s": idle, "ceiling_s": 600.0}
+    assert "no bridge started here" in capsys.readouterr().err

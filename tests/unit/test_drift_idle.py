@@ -51,10 +51,6 @@ def test_a_process_in_disk_sleep_is_not_idle(monkeypatch: pytest.MonkeyPatch) ->
     assert len(_replay(samples, monkeypatch)) == 5 + 3
 
 
-
-
-
-
 def _listen(samples: Iterator[tuple[str, int]], listens_at: float | None,
             monkeypatch: pytest.MonkeyPatch, exits_at: float | None = None) -> tuple[bool, float]:
     """wait_listening on a replayed process (a poll each 0.1 s): its answer, and when."""
