@@ -92,8 +92,8 @@ class StallWatch:
         self._since: float | None = None
 
     def _read(self) -> WireState:
-        try:
-            text = self.log.read_text(encoding="utf-8")
+        try:  # (a read may end inside a character the recorder is still writing)
+            text = self.log.read_bytes().decode("utf-8", errors="replace")
         except OSError:
             return self._state
         if text != self._text:

@@ -123,3 +123,11 @@ def test_without_proc_no_stall_is_seen(tmp_path: Path) -> None:
     log = tmp_path / "wire.jsonl"
     log.write_text("\n".join(STALLED) + "\n")
     assert _poll(log, [None] * 100)[0] is None
+
+
+def test_a_log_read_inside_a_character_being_written_is_no_error(tmp_path: Path) -> None:
+    # the recorder writes UTF-8; a poll may read half of a character it is still writing
+    log = tmp_path / "wire.jsonl"
+    log.write_bytes(("\n".join(STALLED) + "\n").encode() + "é".encode()[:1])
+    reason, _ = _poll(log, [("S", 7)] * 100)
+    assert reason is not None and "stalled" in reason
