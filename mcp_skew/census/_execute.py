@@ -199,6 +199,11 @@ class SpawnGate:
         self._lock.release()
         return True
 
+    def reopen(self) -> None:
+        """Let starts through again: the cluster failed to start, no stop came, and the
+        process goes on (:func:`_gated_spawns` then takes the gate away)."""
+        self.shut = False
+
 
 class _GatedProcess(SpawnProcess):
     """A spawn ``Process`` that starts through :attr:`gate` (see :func:`_gated_spawns`)."""
@@ -272,9 +277,12 @@ def _client(cluster: str | None, scheduler: str | None, gate: SpawnGate) -> tupl
                                     dashboard_address=None, worker_dashboard_address=None,
                                     scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
         return dd.Client(local), local
-    except BaseException:  # a stop (Ctrl-C, SIGTERM) while the cluster starts
+    except BaseException as exc:  # a stop (Ctrl-C, SIGTERM) while the cluster starts
         _abandon_cluster(local, gate)
         _stopping.check()  # a stop that came out of Dask's wait as another error
+        if not isinstance(exc, KeyboardInterrupt):  # a failure, not a stop: the process
+            gate.reopen()  # goes on (a library's caller), its spawns and logging as they were
+            logging.disable(logging.NOTSET)
         raise
 
 

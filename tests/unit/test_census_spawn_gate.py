@@ -96,3 +96,21 @@ def test_a_spawn_childs_command_line_is_told_from_the_resource_trackers_and_othe
     assert not is_spawn_child(tracker)
     assert not is_spawn_child([sys.executable, "-m", "mcp_skew", "census", "l.json"])
     assert not is_spawn_child([])
+
+
+def test_a_cluster_that_fails_to_start_without_a_stop_leaves_spawns_and_logging_as_they_were(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import logging
+
+    class Broken:
+        @staticmethod
+        def LocalCluster(**_kw: object) -> None:
+            raise RuntimeError("no cluster here")
+
+    monkeypatch.setattr(_execute, "_distributed", lambda: Broken)
+    before = multiprocessing.get_context("spawn").Process
+    with pytest.raises(RuntimeError, match="no cluster here"):
+        _execute.run_dask([], None, lambda _row: None,  # type: ignore[arg-type]
+                          cluster="local:1", scheduler=None)
+    assert multiprocessing.get_context("spawn").Process is before
+    assert logging.root.manager.disable == logging.NOTSET
