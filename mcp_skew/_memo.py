@@ -26,14 +26,24 @@ import gc
 from collections.abc import Callable, Iterator
 from typing import Final, TypeVar
 
-__all__ = ["LIMIT", "by_identity", "by_identity2", "collector_paused"]
+__all__ = ["LIMIT", "by_identity", "by_identity2", "collector_paused", "remember"]
 
 A = TypeVar("A")
 B = TypeVar("B")
 V = TypeVar("V")
+K = TypeVar("K")
 
 #: Entries a cache holds before it starts again.
 LIMIT: Final = 4096
+
+
+def remember(cache: dict[K, V], key: K, value: V) -> V:
+    """Keep ``value`` under ``key`` in ``cache``, a cache of the simulator's own that starts
+    again past :data:`LIMIT` entries (as the memos below do); ``value``, for the caller."""
+    if len(cache) >= LIMIT:
+        cache.clear()
+    cache[key] = value
+    return value
 
 
 def by_identity(derive: Callable[[A], V]) -> Callable[[A], V]:
@@ -44,9 +54,7 @@ def by_identity(derive: Callable[[A], V]) -> Callable[[A], V]:
     def cached(arg: A) -> V:
         hit = cache.get(id(arg))
         if hit is None or hit[0] is not arg:
-            if len(cache) >= LIMIT:
-                cache.clear()
-            hit = cache[id(arg)] = (arg, derive(arg))
+            hit = remember(cache, id(arg), (arg, derive(arg)))
         return hit[1]
 
     return cached
@@ -61,9 +69,7 @@ def by_identity2(derive: Callable[[A, B], V]) -> Callable[[A, B], V]:
         key = (id(first), id(second))
         hit = cache.get(key)
         if hit is None or hit[0] is not first or hit[1] is not second:
-            if len(cache) >= LIMIT:
-                cache.clear()
-            hit = cache[key] = (first, second, derive(first, second))
+            hit = remember(cache, key, (first, second, derive(first, second)))
         return hit[2]
 
     return cached

@@ -30,7 +30,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._memo import LIMIT, by_identity
+from .._memo import by_identity, remember
 from ..versions import Era, Message, Profile
 from . import _feature_calls as feature_calls
 from . import _negotiation as negotiation
@@ -202,9 +202,7 @@ class SimServer:
         reply = _wire.result(profile, message["id"], "initialize", body)
         prepared = _wire.Prepared.of(reply)
         if prepared is not None:
-            if len(_INITIALIZED) >= LIMIT:
-                _INITIALIZED.clear()
-            _INITIALIZED[key] = (self.spec, prepared)
+            remember(_INITIALIZED, key, (self.spec, prepared))
         return self._reply(reply)
 
     def _choose(self, asked: Any) -> str | None:
@@ -345,9 +343,7 @@ class SimServer:
         if len(reaction.replies) == 1 and not reaction.exit:
             prepared = _wire.Prepared.of(reaction.replies[0])
             if prepared is not None:
-                if len(_PREPARED) >= LIMIT:
-                    _PREPARED.clear()
-                _PREPARED[id(plan), key] = (plan, prepared)
+                remember(_PREPARED, (id(plan), key), (plan, prepared))
         return reaction
 
     def _answer(self, message: Message, profile: Profile) -> Reaction:
@@ -417,9 +413,7 @@ class SimServer:
         reply = self._result(profile, message["id"], "server/discover", found)
         prepared = _wire.Prepared.of(reply)
         if prepared is not None:
-            if len(_DISCOVERED) >= LIMIT:
-                _DISCOVERED.clear()
-            _DISCOVERED[key] = (self.spec, profile, prepared)
+            remember(_DISCOVERED, key, (self.spec, profile, prepared))
         return self._reply(reply)
 
     def _capabilities(self, profile: Profile) -> dict[str, Any]:

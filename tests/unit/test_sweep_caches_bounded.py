@@ -29,3 +29,13 @@ def test_a_sealer_keeps_at_most_its_bound_of_texts_and_each_text_is_its_message(
         assert isinstance(message, _json.Sealed) and message["id"] == msg_id
         assert message.text == json.dumps(message)
         assert len(sealer._texts) <= _wire.SEALER_TEXTS
+
+
+def test_a_simulator_cache_starts_again_past_its_limit_and_keeps_the_newest() -> None:
+    from mcp_skew._memo import LIMIT, remember
+
+    cache: dict[int, str] = {}
+    for n in range(LIMIT + 10):
+        assert remember(cache, n, str(n)) == str(n)
+        assert len(cache) <= LIMIT
+    assert cache[LIMIT + 9] == str(LIMIT + 9) and 0 not in cache

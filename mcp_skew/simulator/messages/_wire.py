@@ -14,7 +14,7 @@ import marshal
 from collections.abc import Callable
 from typing import Any, Final
 
-from ..._memo import LIMIT, by_identity
+from ..._memo import by_identity, remember
 from ...versions import Message, Profile
 from ._json import Sealed, decode, encode
 
@@ -303,9 +303,7 @@ def sealer(profile: Profile, method: str, params: dict[str, Any] | None = None) 
     key = (id(profile), method, id(params))
     found = _SEALERS.get(key)
     if found is None or found.profile is not profile or found.params is not params:
-        if len(_SEALERS) >= LIMIT:
-            _SEALERS.clear()
-        found = _SEALERS[key] = Sealer(profile, method, params)
+        found = remember(_SEALERS, key, Sealer(profile, method, params))
     return found
 
 
@@ -338,9 +336,7 @@ def sealed_initialize(profile: Profile, msg_id: int) -> Message:
     key = (id(profile), msg_id)
     hit = _SEALED_INITIALIZE.get(key)
     if hit is None or hit[0] is not profile:
-        if len(_SEALED_INITIALIZE) >= LIMIT:
-            _SEALED_INITIALIZE.clear()
-        hit = _SEALED_INITIALIZE[key] = (profile, encode(message))
+        hit = remember(_SEALED_INITIALIZE, key, (profile, encode(message)))
     message.text = hit[1]
     return message
 
