@@ -179,12 +179,11 @@ class MemoryLink:
         server = self.server = self._factory()
         # nothing here reads a reply but the text that crosses: a prepared answer may come
         # as its text alone (Reaction.text), decoded as any reply's text is. Not from a
-        # subclass, which may read or change its replies on the way (a test's hand server)
-        if type(server) is SimServer:
-            server.text_replies = True
-        #: a subclass's replies are encoded afresh: one it changed in place after a prepared
-        #: answer was sealed (``_wire.Prepared.reply``) must cross as it now is
-        self._unseal = type(server) is not SimServer
+        # subclass, which may read or change its replies on the way (a test's hand server):
+        # its replies are encoded afresh, so one it changed in place after a prepared answer
+        # was sealed (``_wire.Prepared.reply``) crosses as it now is
+        plain = type(server) is SimServer
+        server.text_replies, self._unseal = plain, not plain
         self._ready_at = self._clock + self.server.startup_ms
         self._closed_at: int | None = None
         self._pending = []
